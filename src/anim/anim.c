@@ -1,0 +1,128 @@
+#include "anim.h"
+
+#include <assert.h>
+#include <string.h>
+
+float vks_clip_time(const vks_clip *clip, double seconds, vks_wrap wrap)
+{
+    double d = clip->duration;
+    if (!(d > 0.0))
+        return 0.0f;
+    if (wrap == VKS_WRAP_CLAMP)
+        return (float)(seconds < 0.0 ? 0.0 : seconds > d ? d : seconds);
+    double t = fmod(seconds, d);
+    if (t < 0.0)
+        t += d;
+    float f = (float)t;
+    return f < clip->duration ? f : 0.0f; /* fmod result rounded up to duration wraps to 0 */
+}
+
+uint32_t vks_key_find(const float *times, uint32_t count, float t, uint32_t *hint)
+{
+    if (count < 2)
+        return 0;
+    uint32_t last = count - 2;
+    if (hint && *hint <= last) {
+        /* Time usually moves forward by less than a key per frame: try this segment and the next. */
+        uint32_t h = *hint;
+        if (times[h] <= t) {
+            if (h == last || t < times[h + 1])
+                return h;
+            if (h + 1 == last || t < times[h + 2])
+                return *hint = h + 1;
+        }
+    }
+    uint32_t lo = 0, hi = last; /* largest i in [0, last] with times[i] <= t, or 0 */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (times[mid] <= t)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    if (hint)
+        *hint = lo;
+    return lo;
+}
+
+/* Interpolation factor within segment i, clamped to [0, 1] before the first and after the last key. */
+static float segment_u(const float *times, uint32_t i, float t)
+{
+    float t0 = times[i], t1 = times[i + 1];
+    if (t <= t0)
+        return 0.0f;
+    if (t >= t1)
+        return 1.0f;
+    return (t - t0) / (t1 - t0);
+}
+
+static void sample_vec3(const float *times, const float (*values)[3], uint32_t count, float t,
+                        uint32_t *hint, float out[3])
+{
+    if (count == 1) {
+        memcpy(out, values[0], sizeof(float[3]));
+        return;
+    }
+    uint32_t i = vks_key_find(times, count, t, hint);
+    vks_vec3_lerp(values[i], values[i + 1], segment_u(times, i, t), out);
+}
+
+static void sample_quat(const float *times, const float (*values)[4], uint32_t count, float t,
+                        uint32_t *hint, float out[4])
+{
+    if (count == 1) {
+        memcpy(out, values[0], sizeof(float[4]));
+        return;
+    }
+    uint32_t i = vks_key_find(times, count, t, hint);
+    vks_quat_slerp(values[i], values[i + 1], segment_u(times, i, t), out);
+}
+
+void vks_clip_sample(const vks_skeleton *skeleton, const vks_clip *clip, float t, uint32_t *cursor,
+                     vks_xform *local)
+{
+    for (uint32_t j = 0; j < skeleton->joint_count; j++) {
+        const vks_track *k = &clip->tracks[j];
+        uint32_t *hint = cursor ? cursor + 3 * j : NULL;
+        local[j] = skeleton->rest[j];
+        if (k->t_count)
+            sample_vec3(clip->t_times + k->t_first, clip->t_values + k->t_first, k->t_count, t,
+                        hint ? hint + 0 : NULL, local[j].t);
+        if (k->r_count)
+            sample_quat(clip->r_times + k->r_first, clip->r_values + k->r_first, k->r_count, t,
+                        hint ? hint + 1 : NULL, local[j].r);
+        if (k->s_count)
+            sample_vec3(clip->s_times + k->s_first, clip->s_values + k->s_first, k->s_count, t,
+                        hint ? hint + 2 : NULL, local[j].s);
+    }
+}
+
+void vks_pose_rest(const vks_skeleton *skeleton, vks_xform *local)
+{
+    memcpy(local, skeleton->rest, sizeof(vks_xform) * skeleton->joint_count);
+}
+
+void vks_pose_blend(const vks_xform *a, const vks_xform *b, float w, uint32_t joint_count,
+                    vks_xform *out)
+{
+    for (uint32_t j = 0; j < joint_count; j++) {
+        vks_xform x;
+        vks_vec3_lerp(a[j].t, b[j].t, w, x.t);
+        vks_quat_slerp(a[j].r, b[j].r, w, x.r);
+        vks_vec3_lerp(a[j].s, b[j].s, w, x.s);
+        out[j] = x;
+    }
+}
+
+void vks_pose_palette(const vks_skeleton *skeleton, const vks_xform *local, vks_affine *model,
+                      vks_bone *palette)
+{
+    for (uint32_t j = 0; j < skeleton->joint_count; j++) {
+        vks_affine l;
+        vks_affine_from_xform(&local[j], &l);
+        int32_t p = skeleton->parents[j];
+        assert(p < (int32_t)j);
+        vks_affine_mul(p < 0 ? &skeleton->root_inverse : &model[p], &l, &model[j]);
+        vks_affine_mul(&model[j], &skeleton->inverse_bind[j], &palette[j]);
+    }
+}

@@ -1,0 +1,103 @@
+/* Transform math for animation: TRS local transforms, unit quaternions and 3x4 affine matrices.
+ * Quaternions are (x, y, z, w). Affine matrices are row-major 3x4 (vks_bone, shaders/vks_shared.h):
+ * the linear part is m[r][0..2], the translation m[r][3], and the fourth row (0, 0, 0, 1) is implied. */
+#ifndef VKS_XFORM_H
+#define VKS_XFORM_H
+
+#include "../../shaders/vks_shared.h"
+
+#include <math.h>
+
+typedef vks_bone vks_affine;
+
+/* A local joint transform: scale first, then rotate, then translate (glTF and assimp order). */
+typedef struct vks_xform {
+    float t[3];
+    float r[4];
+    float s[3];
+} vks_xform;
+
+static inline void vks_vec3_lerp(const float a[3], const float b[3], float u, float out[3])
+{
+    for (int i = 0; i < 3; i++)
+        out[i] = a[i] + (b[i] - a[i]) * u;
+}
+
+/* Normalised lerp along the shortest path (b is negated when the two are more than 90 degrees
+ * apart). Cheaper than slerp and within 0.3 degrees of it for neighbouring keys. */
+static inline void vks_quat_nlerp(const float a[4], const float b[4], float u, float out[4])
+{
+    float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    float ub = d < 0.0f ? -u : u;
+    float q[4], len2 = 0.0f;
+    for (int i = 0; i < 4; i++) {
+        q[i] = a[i] * (1.0f - u) + b[i] * ub;
+        len2 += q[i] * q[i];
+    }
+    float inv = len2 > 0.0f ? 1.0f / sqrtf(len2) : 0.0f;
+    for (int i = 0; i < 4; i++)
+        out[i] = q[i] * inv;
+}
+
+/* Spherical linear interpolation along the shortest path, renormalised. Falls back to nlerp when
+ * the two are nearly parallel, where sin(theta) loses precision. */
+static inline void vks_quat_slerp(const float a[4], const float b[4], float u, float out[4])
+{
+    float d = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    float sign = 1.0f;
+    if (d < 0.0f) {
+        d = -d;
+        sign = -1.0f;
+    }
+    if (d > 0.9995f) {
+        vks_quat_nlerp(a, b, u, out);
+        return;
+    }
+    float theta = acosf(d);
+    float inv_sin = 1.0f / sinf(theta);
+    float wa = sinf((1.0f - u) * theta) * inv_sin;
+    float wb = sign * sinf(u * theta) * inv_sin;
+    float len2 = 0.0f;
+    for (int i = 0; i < 4; i++) {
+        out[i] = a[i] * wa + b[i] * wb;
+        len2 += out[i] * out[i];
+    }
+    float inv = 1.0f / sqrtf(len2);
+    for (int i = 0; i < 4; i++)
+        out[i] *= inv;
+}
+
+/* Affine matrix of a TRS transform: T * R * S. */
+static inline void vks_affine_from_xform(const vks_xform *x, vks_affine *out)
+{
+    float qx = x->r[0], qy = x->r[1], qz = x->r[2], qw = x->r[3];
+    float r[3][3] = {
+        {1.0f - 2.0f * (qy * qy + qz * qz), 2.0f * (qx * qy - qz * qw), 2.0f * (qx * qz + qy * qw)},
+        {2.0f * (qx * qy + qz * qw), 1.0f - 2.0f * (qx * qx + qz * qz), 2.0f * (qy * qz - qx * qw)},
+        {2.0f * (qx * qz - qy * qw), 2.0f * (qy * qz + qx * qw), 1.0f - 2.0f * (qx * qx + qy * qy)},
+    };
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++)
+            out->row[i][j] = r[i][j] * x->s[j];
+        out->row[i][3] = x->t[i];
+    }
+}
+
+/* out = a * b. out must not alias a or b. */
+static inline void vks_affine_mul(const vks_affine *a, const vks_affine *b, vks_affine *out)
+{
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 4; j++) {
+            out->row[i][j] = a->row[i][0] * b->row[0][j] + a->row[i][1] * b->row[1][j] +
+                             a->row[i][2] * b->row[2][j];
+        }
+        out->row[i][3] += a->row[i][3];
+    }
+}
+
+static inline vks_affine vks_affine_identity(void)
+{
+    return (vks_affine){{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}};
+}
+
+#endif

@@ -1,0 +1,898 @@
+/* assimp scene -> vks_model. The only file that sees an assimp type.
+ *
+ * Order of work: check the file, let assimp read it, then build the skeleton (which nodes move
+ * vertices), the vertex streams (influences ranked, truncated to 4 and renormalised), materials
+ * and textures, and clips (keys in seconds, validated). Every failure path frees what was built. */
+#include "import.h"
+
+#include "influence.h"
+#include "texture.h"
+
+#include <assimp/cimport.h>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <cglm/mat4.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Triangles only (points and lines dropped), smooth normals where the file has none (Fox), UV
+ * origin at the top-left as Vulkan samples, shared vertices merged (FBX, Collada and MD5 arrive
+ * unindexed; skinning cost is per vertex). No LimitBoneWeights: we rank and count influences. */
+static const unsigned import_flags = aiProcess_Triangulate | aiProcess_SortByPType |
+                                     aiProcess_GenSmoothNormals | aiProcess_JoinIdenticalVertices |
+                                     aiProcess_FlipUVs | aiProcess_ValidateDataStructure;
+
+/* Weight sums further than this from 1 count as renormalised in the statistics. */
+#define WEIGHT_SUM_TOLERANCE 1e-4f
+
+typedef struct builder {
+    const struct aiScene *scene;
+    const char *name; /* for messages */
+    const char *dir;  /* folder of the model file, for external textures; NULL in memory */
+    vks_model *model;
+    vks_error *err;
+
+    /* Node table in depth-first pre-order (parents before children). */
+    uint32_t node_count;
+    const struct aiNode **nodes;
+    int32_t *node_parent;
+    int32_t *node_joint;   /* joint index of each node, -1 when it moves no vertex */
+    int32_t *attach_joint; /* joint that rigid vertices of this node's meshes follow, -1 until needed */
+    uint8_t *node_is_bone;
+    uint8_t *joint_bound; /* the joint's inverse bind came from a bone already */
+    uint32_t joint_capacity;
+} builder;
+
+static char *dup_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static bool out_of_memory(builder *b)
+{
+    return vks_fail(b->err, "%s: out of memory", b->name);
+}
+
+static void warn(builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(builder *b, const char *fmt, ...)
+{
+    char line[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(line, sizeof line, fmt, args);
+    va_end(args);
+    vks_model *m = b->model;
+    char **grown = realloc(m->warnings, sizeof(char *) * (m->warning_count + 1));
+    if (!grown)
+        return; /* a warning lost to memory pressure is not worth failing the import */
+    m->warnings = grown;
+    if ((m->warnings[m->warning_count] = dup_string(line)))
+        m->warning_count++;
+}
+
+static const char *ai_name(const struct aiString *s)
+{
+    return s->length ? s->data : "";
+}
+
+static bool finite3(const float *v)
+{
+    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+}
+
+/* ---- skeleton ---------------------------------------------------------------------------- */
+
+static int32_t find_node(const builder *b, const char *name)
+{
+    for (uint32_t i = 0; i < b->node_count; i++)
+        if (strcmp(ai_name(&b->nodes[i]->mName), name) == 0)
+            return (int32_t)i;
+    return -1;
+}
+
+static void affine_from_ai(const struct aiMatrix4x4 *m, vks_affine *out)
+{
+    const float *src = &m->a1;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++)
+            out->row[r][c] = src[r * 4 + c];
+}
+
+static bool check_matrix(builder *b, const struct aiMatrix4x4 *m, const char *what, const char *who)
+{
+    const float *src = &m->a1;
+    for (int i = 0; i < 16; i++)
+        if (!isfinite(src[i]))
+            return vks_fail(b->err, "%s: %s of '%s' is not finite", b->name, what, who);
+    if (fabsf(m->d1) > 1e-6f || fabsf(m->d2) > 1e-6f || fabsf(m->d3) > 1e-6f ||
+        fabsf(m->d4 - 1.0f) > 1e-6f)
+        return vks_fail(b->err, "%s: %s of '%s' is not affine (projective bottom row)", b->name,
+                        what, who);
+    return true;
+}
+
+static bool collect_nodes(builder *b)
+{
+    /* Count, then fill in depth-first pre-order with an explicit stack (chains can be deep). */
+    uint32_t count = 0, cap = 64, top = 0;
+    const struct aiNode **stack = malloc(sizeof *stack * cap);
+    if (!stack)
+        return out_of_memory(b);
+    stack[top++] = b->scene->mRootNode;
+    while (top) {
+        const struct aiNode *n = stack[--top];
+        count++;
+        if (top + n->mNumChildren > cap) {
+            cap = (top + n->mNumChildren) * 2;
+            const struct aiNode **grown = realloc(stack, sizeof *stack * cap);
+            if (!grown) {
+                free(stack);
+                return out_of_memory(b);
+            }
+            stack = grown;
+        }
+        for (uint32_t c = n->mNumChildren; c-- > 0;)
+            stack[top++] = n->mChildren[c];
+    }
+    b->node_count = count;
+    b->nodes = malloc(sizeof *b->nodes * count);
+    b->node_parent = malloc(sizeof *b->node_parent * count);
+    b->node_joint = malloc(sizeof *b->node_joint * count);
+    b->attach_joint = malloc(sizeof *b->attach_joint * count);
+    b->node_is_bone = calloc(count, 1);
+    int32_t *stack_parent = malloc(sizeof *stack_parent * cap);
+    if (!b->nodes || !b->node_parent || !b->node_joint || !b->attach_joint || !b->node_is_bone ||
+        !stack_parent) {
+        free(stack);
+        free(stack_parent);
+        return out_of_memory(b);
+    }
+    uint32_t next = 0;
+    top = 0;
+    stack[top] = b->scene->mRootNode;
+    stack_parent[top++] = -1;
+    while (top) {
+        top--;
+        const struct aiNode *n = stack[top];
+        uint32_t self = next++;
+        b->nodes[self] = n;
+        b->node_parent[self] = stack_parent[top];
+        b->node_joint[self] = -1;
+        b->attach_joint[self] = -1;
+        for (uint32_t c = n->mNumChildren; c-- > 0;) {
+            stack[top] = n->mChildren[c];
+            stack_parent[top++] = (int32_t)self;
+        }
+    }
+    free(stack);
+    free(stack_parent);
+    return true;
+}
+
+/* Marks bones, mesh nodes and all their ancestors, then numbers the marked nodes as joints in
+ * node order, which keeps parents before children. */
+static bool build_skeleton(builder *b)
+{
+    const struct aiScene *s = b->scene;
+    uint8_t *keep = calloc(b->node_count, 1);
+    if (!keep)
+        return out_of_memory(b);
+    for (uint32_t mi = 0; mi < s->mNumMeshes; mi++) {
+        const struct aiMesh *mesh = s->mMeshes[mi];
+        for (uint32_t bi = 0; bi < mesh->mNumBones; bi++) {
+            const char *bone = ai_name(&mesh->mBones[bi]->mName);
+            int32_t n = find_node(b, bone);
+            if (n < 0) {
+                free(keep);
+                return vks_fail(b->err, "%s: mesh '%s' has bone '%s' but no node of that name",
+                                b->name, ai_name(&mesh->mName), bone);
+            }
+            keep[n] = b->node_is_bone[n] = 1;
+        }
+    }
+    for (uint32_t n = 0; n < b->node_count; n++)
+        if (b->nodes[n]->mNumMeshes)
+            keep[n] = 1;
+    /* Children come after parents, so one backward pass carries the marks up to the root. */
+    for (uint32_t n = b->node_count; n-- > 1;)
+        if (keep[n])
+            keep[b->node_parent[n]] = 1;
+
+    uint32_t needed = 0;
+    for (uint32_t n = 0; n < b->node_count; n++)
+        needed += keep[n];
+    if (needed > VKS_MAX_JOINTS) {
+        free(keep);
+        return vks_fail(b->err, "%s: needs %u joints, more than the limit of %u", b->name, needed,
+                        VKS_MAX_JOINTS);
+    }
+
+    vks_skeleton *sk = &b->model->skeleton;
+    /* Room for one attachment joint per mesh node (see attach_joint_of) within the limit. */
+    b->joint_capacity = VKS_MAX_JOINTS;
+    sk->names = calloc(b->joint_capacity, sizeof *sk->names);
+    sk->parents = malloc(sizeof *sk->parents * b->joint_capacity);
+    sk->rest = malloc(sizeof *sk->rest * b->joint_capacity);
+    sk->inverse_bind = malloc(sizeof *sk->inverse_bind * b->joint_capacity);
+    b->joint_bound = calloc(b->joint_capacity, 1);
+    if (!sk->names || !sk->parents || !sk->rest || !sk->inverse_bind || !b->joint_bound) {
+        free(keep);
+        return out_of_memory(b);
+    }
+
+    for (uint32_t n = 0; n < b->node_count; n++) {
+        if (!keep[n])
+            continue;
+        const struct aiNode *node = b->nodes[n];
+        const char *name = ai_name(&node->mName);
+        if (!check_matrix(b, &node->mTransformation, "the transform", name)) {
+            free(keep);
+            return false;
+        }
+        uint32_t j = sk->joint_count++;
+        b->node_joint[n] = (int32_t)j;
+        if (b->node_is_bone[n] && find_node(b, name) != (int32_t)n)
+            warn(b, "two nodes are named '%s'; bones bind to the first", name);
+        sk->names[j] = dup_string(name);
+        if (!sk->names[j]) {
+            free(keep);
+            return out_of_memory(b);
+        }
+        sk->parents[j] = n ? b->node_joint[b->node_parent[n]] : -1;
+
+        struct aiVector3D scaling, position;
+        struct aiQuaternion rotation;
+        aiDecomposeMatrix(&node->mTransformation, &scaling, &rotation, &position);
+        sk->rest[j] = (vks_xform){
+            .t = {position.x, position.y, position.z},
+            .r = {rotation.x, rotation.y, rotation.z, rotation.w},
+            .s = {scaling.x, scaling.y, scaling.z},
+        };
+        /* TRS cannot hold shear; say so when recomposing misses the file's matrix. */
+        vks_affine file, recomposed;
+        affine_from_ai(&node->mTransformation, &file);
+        vks_affine_from_xform(&sk->rest[j], &recomposed);
+        float scale = 1e-6f, diff = 0.0f;
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 4; c++) {
+                scale = fmaxf(scale, fabsf(file.row[r][c]));
+                diff = fmaxf(diff, fabsf(file.row[r][c] - recomposed.row[r][c]));
+            }
+        if (diff > 1e-4f * scale)
+            warn(b, "node '%s' has a sheared transform; kept as scale, rotation, translation", name);
+        sk->inverse_bind[j] = vks_affine_identity();
+    }
+    free(keep);
+
+    /* The tutorials' global inverse transform: palettes live in the scene root's frame. */
+    mat4 root, root_inv;
+    const float *src = &s->mRootNode->mTransformation.a1;
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 4; c++)
+            root[c][r] = src[r * 4 + c]; /* cglm is column-major */
+    glm_mat4_inv(root, root_inv);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++)
+            sk->root_inverse.row[r][c] = root_inv[c][r];
+    return true;
+}
+
+/* Rigid vertices follow their mesh's node with an identity inverse bind. When that node is also a
+ * bone (whose inverse bind is not identity), a child joint "<node>#mesh" with an identity local
+ * transform stands in for it. */
+static int32_t attach_joint_of(builder *b, uint32_t node)
+{
+    if (b->attach_joint[node] >= 0)
+        return b->attach_joint[node];
+    int32_t j = b->node_joint[node];
+    if (b->node_is_bone[node]) {
+        vks_skeleton *sk = &b->model->skeleton;
+        if (sk->joint_count == b->joint_capacity) {
+            vks_fail(b->err, "%s: needs more than %u joints, the limit", b->name, VKS_MAX_JOINTS);
+            return -1;
+        }
+        uint32_t a = sk->joint_count;
+        char name[300];
+        snprintf(name, sizeof name, "%s#mesh", sk->names[j]);
+        if (!(sk->names[a] = dup_string(name))) {
+            out_of_memory(b);
+            return -1;
+        }
+        sk->joint_count++;
+        sk->parents[a] = j;
+        sk->rest[a] = (vks_xform){.r = {0, 0, 0, 1}, .s = {1, 1, 1}};
+        sk->inverse_bind[a] = vks_affine_identity();
+        j = (int32_t)a;
+    }
+    return b->attach_joint[node] = j;
+}
+
+static int32_t joint_of_name(const builder *b, const char *name)
+{
+    int32_t n = find_node(b, name);
+    return n < 0 ? -1 : b->node_joint[n];
+}
+
+/* ---- vertices ---------------------------------------------------------------------------- */
+
+static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh, vks_influence_acc *influences)
+{
+    vks_model *m = b->model;
+    const char *mesh_name = ai_name(&mesh->mName);
+    uint32_t base = m->vertex_count, nv = mesh->mNumVertices;
+
+    /* Positions, normals, UVs. */
+    for (uint32_t v = 0; v < nv; v++) {
+        const float *p = &mesh->mVertices[v].x;
+        if (!finite3(p))
+            return vks_fail(b->err, "%s: mesh '%s' vertex %u has a non-finite position", b->name,
+                            mesh_name, v);
+        memcpy(m->positions[base + v], p, sizeof(float[3]));
+        if (mesh->mNormals && finite3(&mesh->mNormals[v].x))
+            memcpy(m->normals[base + v], &mesh->mNormals[v].x, sizeof(float[3]));
+        else
+            memset(m->normals[base + v], 0, sizeof(float[3]));
+        if (mesh->mTextureCoords[0]) {
+            m->uvs[base + v][0] = mesh->mTextureCoords[0][v].x;
+            m->uvs[base + v][1] = mesh->mTextureCoords[0][v].y;
+        } else {
+            m->uvs[base + v][0] = m->uvs[base + v][1] = 0.0f;
+        }
+    }
+
+    /* Indices, relative to the mesh's base vertex. */
+    uint32_t first_index = m->index_count;
+    for (uint32_t f = 0; f < mesh->mNumFaces; f++) {
+        const struct aiFace *face = &mesh->mFaces[f];
+        if (face->mNumIndices != 3)
+            continue; /* SortByPType removed points and lines; nothing else is left */
+        for (int i = 0; i < 3; i++) {
+            if (face->mIndices[i] >= nv)
+                return vks_fail(b->err, "%s: mesh '%s' face %u indexes vertex %u of %u", b->name,
+                                mesh_name, f, face->mIndices[i], nv);
+            m->indices[m->index_count++] = face->mIndices[i];
+        }
+    }
+
+    /* Influences: rank per vertex, keep the 4 largest, renormalise. */
+    memset(influences, 0, sizeof *influences * nv);
+    vks_influence_stats *st = &m->influences;
+    for (uint32_t bi = 0; bi < mesh->mNumBones; bi++) {
+        const struct aiBone *bone = mesh->mBones[bi];
+        const char *bone_name = ai_name(&bone->mName);
+        int32_t j = joint_of_name(b, bone_name);
+        if (j < 0 || (uint32_t)j >= m->skeleton.joint_count)
+            return vks_fail(b->err, "%s: bone '%s' maps to no joint", b->name, bone_name);
+        if (!check_matrix(b, &bone->mOffsetMatrix, "the offset matrix", bone_name))
+            return false;
+        vks_affine offset;
+        affine_from_ai(&bone->mOffsetMatrix, &offset);
+        vks_affine *ib = &m->skeleton.inverse_bind[j];
+        if (!b->joint_bound[j]) {
+            *ib = offset;
+            b->joint_bound[j] = 1;
+        } else {
+            float diff = 0.0f;
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 4; c++)
+                    diff = fmaxf(diff, fabsf(ib->row[r][c] - offset.row[r][c]));
+            if (diff > 1e-4f)
+                warn(b, "bone '%s' has another offset matrix in mesh '%s'; the first is kept",
+                     bone_name, mesh_name);
+        }
+        for (uint32_t w = 0; w < bone->mNumWeights; w++) {
+            uint32_t v = bone->mWeights[w].mVertexId;
+            float weight = bone->mWeights[w].mWeight;
+            if (v >= nv)
+                return vks_fail(b->err, "%s: bone '%s' weights vertex %u of mesh '%s' with %u vertices",
+                                b->name, bone_name, v, mesh_name, nv);
+            if (!isfinite(weight))
+                return vks_fail(b->err, "%s: bone '%s' has a non-finite weight on vertex %u of mesh '%s'",
+                                b->name, bone_name, v, mesh_name);
+            vks_influence_add(&influences[v], (uint16_t)j, weight);
+        }
+    }
+
+    int32_t attach = -1;
+    for (uint32_t v = 0; v < nv; v++) {
+        vks_influence_acc *acc = &influences[v];
+        uint16_t *joints = m->joints[base + v];
+        float *weights = m->weights[base + v];
+        uint32_t kept = vks_influence_finish(acc, joints, weights);
+        st->dropped += acc->dropped;
+        if (kept == 0) {
+            if (attach < 0 && (attach = attach_joint_of(b, node)) < 0)
+                return false;
+            joints[0] = (uint16_t)attach;
+            weights[0] = 1.0f;
+            if (mesh->mNumBones)
+                st->histogram[0]++;
+            continue;
+        }
+        st->histogram[kept]++;
+        if (acc->count > st->max_influences)
+            st->max_influences = acc->count;
+        if (acc->count > VKS_MAX_INFLUENCES)
+            st->truncated++;
+        if (fabsf(acc->sum - 1.0f) > WEIGHT_SUM_TOLERANCE)
+            st->renormalised++;
+    }
+
+    vks_mesh *out = &m->meshes[m->mesh_count++];
+    *out = (vks_mesh){
+        .name = dup_string(mesh_name[0] ? mesh_name : ai_name(&b->nodes[node]->mName)),
+        .base_vertex = base,
+        .vertex_count = nv,
+        .first_index = first_index,
+        .index_count = m->index_count - first_index,
+        .material = mesh->mMaterialIndex,
+        .node_joint = (uint32_t)(attach >= 0 ? attach : b->node_joint[node]),
+        .skinned = mesh->mNumBones > 0,
+    };
+    m->vertex_count += nv;
+    if (!out->name)
+        return out_of_memory(b);
+    return true;
+}
+
+/* One engine mesh per (node, mesh) reference, in node order: a mesh instanced by two nodes is two
+ * meshes, each following its own node. */
+static bool build_meshes(builder *b)
+{
+    const struct aiScene *s = b->scene;
+    vks_model *m = b->model;
+    uint64_t refs = 0, vertices = 0, indices = 0;
+    uint32_t largest = 0;
+    for (uint32_t n = 0; n < b->node_count; n++) {
+        const struct aiNode *node = b->nodes[n];
+        for (uint32_t k = 0; k < node->mNumMeshes; k++) {
+            if (node->mMeshes[k] >= s->mNumMeshes)
+                return vks_fail(b->err, "%s: node '%s' references mesh %u of %u", b->name,
+                                ai_name(&node->mName), node->mMeshes[k], s->mNumMeshes);
+            const struct aiMesh *mesh = s->mMeshes[node->mMeshes[k]];
+            if (s->mNumMaterials && mesh->mMaterialIndex >= s->mNumMaterials)
+                return vks_fail(b->err, "%s: mesh '%s' uses material %u of %u", b->name,
+                                ai_name(&mesh->mName), mesh->mMaterialIndex, s->mNumMaterials);
+            refs++;
+            vertices += mesh->mNumVertices;
+            indices += 3ull * mesh->mNumFaces;
+            if (mesh->mNumVertices > largest)
+                largest = mesh->mNumVertices;
+        }
+    }
+    if (refs == 0)
+        return vks_fail(b->err, "%s: no node of the scene shows a mesh", b->name);
+    if (vertices > VKS_MAX_VERTICES)
+        return vks_fail(b->err, "%s: has %llu vertices, more than the limit of %u", b->name,
+                        (unsigned long long)vertices, VKS_MAX_VERTICES);
+    if (indices > 4ull * VKS_MAX_VERTICES)
+        return vks_fail(b->err, "%s: has %llu indices, more than the limit of %u", b->name,
+                        (unsigned long long)indices, 4u * VKS_MAX_VERTICES);
+
+    m->meshes = calloc(refs, sizeof *m->meshes);
+    m->positions = malloc(sizeof *m->positions * vertices);
+    m->normals = malloc(sizeof *m->normals * vertices);
+    m->uvs = malloc(sizeof *m->uvs * vertices);
+    m->joints = malloc(sizeof *m->joints * vertices);
+    m->weights = malloc(sizeof *m->weights * vertices);
+    m->indices = malloc(sizeof *m->indices * (indices ? indices : 1));
+    vks_influence_acc *slots = malloc(sizeof *slots * (largest ? largest : 1));
+    if (!m->meshes || !m->positions || !m->normals || !m->uvs || !m->joints || !m->weights ||
+        !m->indices || !slots) {
+        free(slots);
+        return out_of_memory(b);
+    }
+    for (uint32_t n = 0; n < b->node_count; n++) {
+        const struct aiNode *node = b->nodes[n];
+        for (uint32_t k = 0; k < node->mNumMeshes; k++)
+            if (!append_mesh(b, n, s->mMeshes[node->mMeshes[k]], slots)) {
+                free(slots);
+                return false;
+            }
+    }
+    free(slots);
+    if (m->index_count == 0)
+        return vks_fail(b->err, "%s: has no triangles", b->name);
+    return true;
+}
+
+/* ---- materials --------------------------------------------------------------------------- */
+
+static int32_t load_texture(builder *b, const char *path, const char *material)
+{
+    vks_model *m = b->model;
+    const struct aiScene *s = b->scene;
+    char source[1100];
+    const struct aiTexture *embedded = NULL;
+    if (path[0] == '*') {
+        char *end;
+        unsigned long i = strtoul(path + 1, &end, 10);
+        if (*end == '\0' && i < s->mNumTextures)
+            embedded = s->mTextures[i];
+    } else {
+        /* Some importers name embedded textures by their file name. */
+        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        for (uint32_t i = 0; i < s->mNumTextures && !embedded; i++) {
+            const char *f = ai_name(&s->mTextures[i]->mFilename);
+            const char *fb = strrchr(f, '/') ? strrchr(f, '/') + 1 : f;
+            if (f[0] && strcmp(fb, base) == 0)
+                embedded = s->mTextures[i];
+        }
+    }
+    if (embedded)
+        snprintf(source, sizeof source, "embedded %s", path);
+    else if (path[0] == '/' || !b->dir)
+        snprintf(source, sizeof source, "%s", path);
+    else
+        snprintf(source, sizeof source, "%s/%s", b->dir, path);
+
+    for (uint32_t t = 0; t < m->texture_count; t++)
+        if (strcmp(m->textures[t].source, source) == 0)
+            return (int32_t)t;
+
+    vks_texture tex = {0};
+    char why[256] = "";
+    bool ok;
+    if (embedded && embedded->mHeight == 0) {
+        ok = vks_texture_decode(embedded->pcData, embedded->mWidth, &tex, why, sizeof why);
+    } else if (embedded) {
+        /* Uncompressed aiTexel rows are BGRA. */
+        uint64_t count = (uint64_t)embedded->mWidth * embedded->mHeight;
+        ok = count && count <= (1u << 28) && (tex.rgba = malloc(count * 4));
+        if (ok) {
+            tex.width = embedded->mWidth;
+            tex.height = embedded->mHeight;
+            for (uint64_t i = 0; i < count; i++) {
+                const struct aiTexel *t = &embedded->pcData[i];
+                uint8_t *o = tex.rgba + 4 * i;
+                o[0] = t->r, o[1] = t->g, o[2] = t->b, o[3] = t->a;
+            }
+        } else {
+            snprintf(why, sizeof why, "bad size %ux%u", embedded->mWidth, embedded->mHeight);
+        }
+    } else if (!b->dir && path[0] != '/') {
+        ok = false;
+        snprintf(why, sizeof why, "a model read from memory has no folder for external files");
+    } else {
+        ok = vks_texture_load(source, &tex, why, sizeof why);
+    }
+    if (!ok) {
+        warn(b, "material '%s': texture '%s' not loaded (%s); using the base color alone",
+             material, source, why);
+        return -1;
+    }
+    vks_texture *grown = realloc(m->textures, sizeof *grown * (m->texture_count + 1));
+    if (!grown || !(tex.source = dup_string(source))) {
+        if (grown)
+            m->textures = grown;
+        free(tex.rgba);
+        out_of_memory(b);
+        return -2;
+    }
+    m->textures = grown;
+    m->textures[m->texture_count] = tex;
+    return (int32_t)m->texture_count++;
+}
+
+static bool build_materials(builder *b)
+{
+    const struct aiScene *s = b->scene;
+    vks_model *m = b->model;
+    m->materials = calloc(s->mNumMaterials ? s->mNumMaterials : 1, sizeof *m->materials);
+    if (!m->materials)
+        return out_of_memory(b);
+    for (uint32_t i = 0; i < s->mNumMaterials; i++) {
+        const struct aiMaterial *mat = s->mMaterials[i];
+        vks_material *out = &m->materials[m->material_count++];
+        struct aiString name = {0};
+        char fallback[32];
+        snprintf(fallback, sizeof fallback, "material %u", i);
+        aiGetMaterialString(mat, AI_MATKEY_NAME, &name);
+        if (!(out->name = dup_string(name.length ? name.data : fallback)))
+            return out_of_memory(b);
+
+        struct aiColor4D c;
+        if (aiGetMaterialColor(mat, AI_MATKEY_BASE_COLOR, &c) == aiReturn_SUCCESS ||
+            aiGetMaterialColor(mat, AI_MATKEY_COLOR_DIFFUSE, &c) == aiReturn_SUCCESS) {
+            float rgba[4] = {c.r, c.g, c.b, c.a};
+            for (int k = 0; k < 4; k++)
+                out->base_color[k] = isfinite(rgba[k]) ? fminf(fmaxf(rgba[k], 0.0f), 1.0f) : 1.0f;
+        } else {
+            out->base_color[0] = out->base_color[1] = out->base_color[2] = out->base_color[3] = 1.0f;
+        }
+
+        out->texture = -1;
+        struct aiString path = {0};
+        if (aiGetMaterialTexture(mat, aiTextureType_BASE_COLOR, 0, &path, NULL, NULL, NULL, NULL,
+                                 NULL, NULL) == aiReturn_SUCCESS ||
+            aiGetMaterialTexture(mat, aiTextureType_DIFFUSE, 0, &path, NULL, NULL, NULL, NULL,
+                                 NULL, NULL) == aiReturn_SUCCESS) {
+            if (path.length && (out->texture = load_texture(b, path.data, out->name)) == -2)
+                return false;
+        }
+    }
+    if (m->material_count == 0) { /* meshes index materials; give them a neutral one */
+        m->material_count = 1;
+        m->materials[0] = (vks_material){.name = dup_string("default"),
+                                         .base_color = {1, 1, 1, 1},
+                                         .texture = -1};
+        if (!m->materials[0].name)
+            return out_of_memory(b);
+    }
+    return true;
+}
+
+/* ---- clips ------------------------------------------------------------------------------- */
+
+/* One key: finite time and values, times never going back. */
+static bool check_key(builder *b, const char *clip, const char *node, const char *kind, uint32_t k,
+                      double t, double previous, const float *v, int components)
+{
+    bool finite = isfinite(t);
+    for (int c = 0; c < components; c++)
+        finite = finite && isfinite(v[c]);
+    if (!finite)
+        return vks_fail(b->err, "%s: clip '%s' has a non-finite %s key (#%u) on '%s'", b->name,
+                        clip, kind, k, node);
+    if (k && t < previous)
+        return vks_fail(b->err, "%s: clip '%s' has %s keys out of time order on '%s' (#%u)",
+                        b->name, clip, kind, node, k);
+    return true;
+}
+
+static bool check_channel(builder *b, const char *clip, const struct aiNodeAnim *ch)
+{
+    const char *node = ai_name(&ch->mNodeName);
+    uint32_t most = ch->mNumPositionKeys;
+    most = ch->mNumRotationKeys > most ? ch->mNumRotationKeys : most;
+    most = ch->mNumScalingKeys > most ? ch->mNumScalingKeys : most;
+    if (most > VKS_MAX_KEYS)
+        return vks_fail(b->err, "%s: clip '%s' has %u keys in a channel of '%s', more than the limit of %u",
+                        b->name, clip, most, node, VKS_MAX_KEYS);
+    for (uint32_t k = 0; k < ch->mNumPositionKeys; k++) {
+        const struct aiVectorKey *key = &ch->mPositionKeys[k];
+        if (!check_key(b, clip, node, "translation", k, key->mTime, k ? key[-1].mTime : 0.0,
+                       &key->mValue.x, 3))
+            return false;
+    }
+    for (uint32_t k = 0; k < ch->mNumRotationKeys; k++) {
+        const struct aiQuatKey *key = &ch->mRotationKeys[k];
+        if (!check_key(b, clip, node, "rotation", k, key->mTime, k ? key[-1].mTime : 0.0,
+                       &key->mValue.w, 4))
+            return false;
+    }
+    for (uint32_t k = 0; k < ch->mNumScalingKeys; k++) {
+        const struct aiVectorKey *key = &ch->mScalingKeys[k];
+        if (!check_key(b, clip, node, "scale", k, key->mTime, k ? key[-1].mTime : 0.0,
+                       &key->mValue.x, 3))
+            return false;
+    }
+    return true;
+}
+
+static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t index, vks_clip *clip)
+{
+    vks_skeleton *sk = &b->model->skeleton;
+    char fallback[32];
+    snprintf(fallback, sizeof fallback, "clip %u", index);
+    const char *name = anim->mName.length ? anim->mName.data : fallback;
+    if (!(clip->name = dup_string(name)))
+        return out_of_memory(b);
+    double tps = anim->mTicksPerSecond > 0.0 ? anim->mTicksPerSecond : 25.0;
+    if (!isfinite(tps) || !isfinite(anim->mDuration) || anim->mDuration < 0.0)
+        return vks_fail(b->err, "%s: clip '%s' has a bad duration or tick rate", b->name, name);
+
+    clip->tracks = calloc(sk->joint_count, sizeof *clip->tracks);
+    const struct aiNodeAnim **by_joint = calloc(sk->joint_count, sizeof *by_joint);
+    if (!clip->tracks || !by_joint) {
+        free(by_joint);
+        return out_of_memory(b);
+    }
+    uint64_t nt = 0, nr = 0, ns = 0;
+    for (uint32_t c = 0; c < anim->mNumChannels; c++) {
+        const struct aiNodeAnim *ch = anim->mChannels[c];
+        const char *node = ai_name(&ch->mNodeName);
+        int32_t j = joint_of_name(b, node);
+        if (j < 0)
+            continue; /* animates a node that moves no vertex */
+        if (by_joint[j]) {
+            warn(b, "clip '%s' animates '%s' twice; the first channel is kept", name, node);
+            continue;
+        }
+        if (!check_channel(b, name, ch)) {
+            free(by_joint);
+            return false;
+        }
+        by_joint[j] = ch;
+        nt += ch->mNumPositionKeys;
+        nr += ch->mNumRotationKeys;
+        ns += ch->mNumScalingKeys;
+    }
+    if (nt > VKS_MAX_KEYS * 64ull || nr > VKS_MAX_KEYS * 64ull || ns > VKS_MAX_KEYS * 64ull) {
+        free(by_joint);
+        return vks_fail(b->err, "%s: clip '%s' has more keys than the limit of %u", b->name, name,
+                        VKS_MAX_KEYS * 64u);
+    }
+    if (anim->mNumMeshChannels || anim->mNumMorphMeshChannels)
+        warn(b, "clip '%s' has mesh or morph-target channels; they are not supported and ignored",
+             name);
+
+    clip->t_times = malloc(sizeof *clip->t_times * (nt + 1));
+    clip->t_values = malloc(sizeof *clip->t_values * (nt + 1));
+    clip->r_times = malloc(sizeof *clip->r_times * (nr + 1));
+    clip->r_values = malloc(sizeof *clip->r_values * (nr + 1));
+    clip->s_times = malloc(sizeof *clip->s_times * (ns + 1));
+    clip->s_values = malloc(sizeof *clip->s_values * (ns + 1));
+    if (!clip->t_times || !clip->t_values || !clip->r_times || !clip->r_values || !clip->s_times ||
+        !clip->s_values) {
+        free(by_joint);
+        return out_of_memory(b);
+    }
+
+    double last_key = 0.0;
+    for (uint32_t j = 0; j < sk->joint_count; j++) {
+        const struct aiNodeAnim *ch = by_joint[j];
+        if (!ch)
+            continue;
+        vks_track *tr = &clip->tracks[j];
+        clip->channel_count++;
+        tr->t_first = clip->t_key_count;
+        tr->t_count = ch->mNumPositionKeys;
+        for (uint32_t k = 0; k < tr->t_count; k++) {
+            const struct aiVectorKey *key = &ch->mPositionKeys[k];
+            clip->t_times[clip->t_key_count] = (float)(key->mTime / tps);
+            memcpy(clip->t_values[clip->t_key_count++], &key->mValue.x, sizeof(float[3]));
+            last_key = fmax(last_key, key->mTime / tps);
+        }
+        tr->r_first = clip->r_key_count;
+        tr->r_count = ch->mNumRotationKeys;
+        for (uint32_t k = 0; k < tr->r_count; k++) {
+            const struct aiQuatKey *key = &ch->mRotationKeys[k];
+            float q[4] = {key->mValue.x, key->mValue.y, key->mValue.z, key->mValue.w};
+            float len = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+            if (!(len > 1e-6f)) {
+                free(by_joint);
+                return vks_fail(b->err, "%s: clip '%s' has a zero rotation key (#%u) on '%s'",
+                                b->name, name, k, sk->names[j]);
+            }
+            clip->r_times[clip->r_key_count] = (float)(key->mTime / tps);
+            for (int c = 0; c < 4; c++)
+                clip->r_values[clip->r_key_count][c] = q[c] / len;
+            clip->r_key_count++;
+            last_key = fmax(last_key, key->mTime / tps);
+        }
+        tr->s_first = clip->s_key_count;
+        tr->s_count = ch->mNumScalingKeys;
+        for (uint32_t k = 0; k < tr->s_count; k++) {
+            const struct aiVectorKey *key = &ch->mScalingKeys[k];
+            clip->s_times[clip->s_key_count] = (float)(key->mTime / tps);
+            memcpy(clip->s_values[clip->s_key_count++], &key->mValue.x, sizeof(float[3]));
+            last_key = fmax(last_key, key->mTime / tps);
+        }
+    }
+    free(by_joint);
+    double duration = anim->mDuration / tps;
+    if (duration <= 0.0)
+        duration = last_key; /* some exporters leave the duration out */
+    clip->duration = (float)duration;
+    return true;
+}
+
+static bool build_clips(builder *b)
+{
+    const struct aiScene *s = b->scene;
+    vks_model *m = b->model;
+    if (!s->mNumAnimations)
+        return true;
+    m->clips = calloc(s->mNumAnimations, sizeof *m->clips);
+    if (!m->clips)
+        return out_of_memory(b);
+    for (uint32_t a = 0; a < s->mNumAnimations; a++) {
+        m->clip_count++;
+        if (!build_clip(b, s->mAnimations[a], a, &m->clips[a]))
+            return false;
+    }
+    return true;
+}
+
+/* ---- entry ------------------------------------------------------------------------------- */
+
+static bool check_file(const char *path, vks_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return vks_fail(err, "cannot open '%s': %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return vks_fail(err, "'%s' is a directory, not a model file", path);
+    if (!S_ISREG(st.st_mode))
+        return vks_fail(err, "'%s' is not a regular file", path);
+    if (st.st_size == 0)
+        return vks_fail(err, "'%s' is empty", path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return vks_fail(err, "cannot open '%s': %s", path, strerror(errno));
+    /* A binary glTF states its length in its header: catch truncation before assimp, whose
+     * message for it ("no suitable reader") misleads. */
+    unsigned char h[12];
+    size_t got = fread(h, 1, sizeof h, f);
+    fclose(f);
+    if (got >= 4 && memcmp(h, "glTF", 4) == 0) {
+        uint32_t declared = got == 12 ? (uint32_t)h[8] | (uint32_t)h[9] << 8 |
+                                            (uint32_t)h[10] << 16 | (uint32_t)h[11] << 24
+                                      : 0;
+        if (got < 12 || declared > (uint64_t)st.st_size)
+            return vks_fail(err, "'%s' is a truncated glTF binary: its header says %u bytes, the "
+                                 "file has %lld", path, declared, (long long)st.st_size);
+    }
+    return true;
+}
+
+static void builder_free(builder *b)
+{
+    free(b->nodes);
+    free(b->node_parent);
+    free(b->node_joint);
+    free(b->attach_joint);
+    free(b->node_is_bone);
+    free(b->joint_bound);
+}
+
+bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const char *name = desc->path ? desc->path : desc->name ? desc->name : "(memory)";
+    if (desc->path && !check_file(desc->path, err))
+        return false;
+    if (!desc->path && (!desc->data || !desc->size))
+        return vks_fail(err, "%s: no data", name);
+
+    struct aiPropertyStore *props = aiCreatePropertyStore();
+    aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+    const struct aiScene *scene =
+        desc->path ? aiImportFileExWithProperties(desc->path, import_flags, NULL, props)
+                   : aiImportFileFromMemoryWithProperties(desc->data, (unsigned)desc->size,
+                                                          import_flags, desc->hint, props);
+    aiReleasePropertyStore(props);
+    if (!scene) {
+        const char *why = aiGetErrorString();
+        return vks_fail(err, "cannot import '%s': %s", name, why && why[0] ? why : "unknown error");
+    }
+    if (!scene->mRootNode || scene->mNumMeshes == 0) {
+        aiReleaseImport(scene);
+        return vks_fail(err, "'%s' has no meshes", name);
+    }
+
+    char *dir = NULL;
+    if (desc->path) {
+        dir = dup_string(desc->path);
+        char *slash = dir ? strrchr(dir, '/') : NULL;
+        if (slash)
+            *slash = '\0';
+        else if (dir)
+            strcpy(dir, ".");
+    }
+    builder b = {.scene = scene, .name = name, .dir = dir, .model = out, .err = err};
+    bool ok = (out->name = dup_string(name)) ? true : out_of_memory(&b);
+    ok = ok && collect_nodes(&b) && build_skeleton(&b) && build_materials(&b) &&
+         build_meshes(&b) && build_clips(&b);
+    builder_free(&b);
+    free(dir);
+    aiReleaseImport(scene);
+    if (!ok) {
+        vks_model_destroy(out);
+        memset(out, 0, sizeof *out);
+    }
+    return ok;
+}

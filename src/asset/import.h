@@ -1,0 +1,23 @@
+/* Import through assimp into the engine-owned model (model.h). Nothing from assimp leaves here. */
+#ifndef VKS_IMPORT_H
+#define VKS_IMPORT_H
+
+#include "../core/error.h"
+#include "model.h"
+
+#include <stddef.h>
+
+typedef struct vks_import_desc {
+    const char *path;     /* a file to read, or NULL to import `data` */
+    const void *data;     /* an in-memory file (the embedded default character) */
+    size_t size;
+    const char *hint;     /* the in-memory file's extension, e.g. "glb" */
+    const char *name;     /* the name messages use for in-memory files */
+} vks_import_desc;
+
+/* Reads a model. On failure returns false with one message in err and leaves *out zeroed.
+ * Bad input (missing or unreadable file, unknown format, truncated data, no meshes, joint, vertex
+ * or key counts over the limits in shaders/vks_shared.h, non-finite keys or weights) fails. */
+bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *err);
+
+#endif

@@ -1,0 +1,66 @@
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void free_strings(char **strings, uint32_t count)
+{
+    if (!strings)
+        return;
+    for (uint32_t i = 0; i < count; i++)
+        free(strings[i]);
+    free(strings);
+}
+
+void vks_model_destroy(vks_model *m)
+{
+    free(m->name);
+    free(m->positions);
+    free(m->normals);
+    free(m->uvs);
+    free(m->joints);
+    free(m->weights);
+    free(m->indices);
+    for (uint32_t i = 0; i < m->mesh_count; i++)
+        free(m->meshes[i].name);
+    free(m->meshes);
+    for (uint32_t i = 0; i < m->material_count; i++)
+        free(m->materials[i].name);
+    free(m->materials);
+    for (uint32_t i = 0; i < m->texture_count; i++) {
+        free(m->textures[i].source);
+        free(m->textures[i].rgba);
+    }
+    free(m->textures);
+    vks_skeleton *sk = &m->skeleton;
+    free_strings(sk->names, sk->joint_count);
+    free(sk->parents);
+    free(sk->rest);
+    free(sk->inverse_bind);
+    for (uint32_t i = 0; i < m->clip_count; i++) {
+        vks_clip *c = &m->clips[i];
+        free(c->name);
+        free(c->tracks);
+        free(c->t_times);
+        free(c->t_values);
+        free(c->r_times);
+        free(c->r_values);
+        free(c->s_times);
+        free(c->s_values);
+    }
+    free(m->clips);
+    free_strings(m->warnings, m->warning_count);
+    memset(m, 0, sizeof *m);
+}
+
+int32_t vks_model_find_clip(const vks_model *m, const char *name)
+{
+    for (uint32_t i = 0; i < m->clip_count; i++)
+        if (strcmp(m->clips[i].name, name) == 0)
+            return (int32_t)i;
+    char *end;
+    unsigned long i = strtoul(name, &end, 10);
+    if (name[0] >= '0' && name[0] <= '9' && *end == '\0' && i < m->clip_count)
+        return (int32_t)i;
+    return -1;
+}

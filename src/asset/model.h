@@ -1,0 +1,108 @@
+/* The engine-owned model: everything the renderer needs from a file, in flat arrays, with no
+ * importer type in sight. Produced by vks_model_import (import.h), freed by vks_model_destroy. */
+#ifndef VKS_MODEL_H
+#define VKS_MODEL_H
+
+#include "../anim/xform.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The joint hierarchy, parent before child (parent[j] < j, roots have -1). Besides the skin's
+ * bones it holds every node between them and the scene root, and the nodes that carry meshes, so
+ * that walking it equals walking the file's whole node hierarchy for everything that moves a vertex. */
+typedef struct vks_skeleton {
+    uint32_t joint_count;
+    char **names;
+    int32_t *parents;
+    vks_xform *rest;           /* local transform in the bind pose / without animation */
+    vks_affine *inverse_bind;  /* bone offset matrix; identity for joints that are no bone */
+    vks_affine root_inverse;   /* inverse of the scene root's transform: palettes live in its frame */
+} vks_skeleton;
+
+/* Keys of one joint in one clip, as ranges into the clip's key arrays. A count of 0 means the
+ * joint keeps its rest value for that component. */
+typedef struct vks_track {
+    uint32_t t_first, t_count;
+    uint32_t r_first, r_count;
+    uint32_t s_first, s_count;
+} vks_track;
+
+typedef struct vks_clip {
+    char *name;
+    float duration;         /* seconds */
+    uint32_t channel_count; /* joints with at least one key */
+    vks_track *tracks;      /* skeleton.joint_count entries, indexed by joint */
+    uint32_t t_key_count, r_key_count, s_key_count;
+    float *t_times, (*t_values)[3]; /* times in seconds, ascending within each track */
+    float *r_times, (*r_values)[4]; /* unit quaternions (x, y, z, w) */
+    float *s_times, (*s_values)[3];
+} vks_clip;
+
+typedef struct vks_texture {
+    char *source;   /* "embedded #N" or the file it was read from */
+    uint32_t width, height;
+    uint8_t *rgba;  /* width * height * 4 bytes, sRGB-encoded, first row at the top */
+} vks_texture;
+
+typedef struct vks_material {
+    char *name;
+    float base_color[4]; /* linear RGBA factor; (1, 1, 1, 1) when the file has none */
+    int32_t texture;     /* index into model.textures, -1 for none */
+} vks_material;
+
+typedef struct vks_mesh {
+    char *name;
+    uint32_t base_vertex, vertex_count;
+    uint32_t first_index, index_count; /* indices are relative to base_vertex */
+    uint32_t material;
+    uint32_t node_joint; /* the joint of the mesh's node: rigid meshes and unweighted vertices follow it */
+    bool skinned;        /* has bones in the file */
+} vks_mesh;
+
+/* Counts over all vertices of skinned meshes, for `vkskin info` and the tests. */
+typedef struct vks_influence_stats {
+    uint32_t histogram[VKS_MAX_INFLUENCES + 1]; /* vertices by influences kept; 0 = follows its node */
+    uint32_t max_influences;                    /* most influences on one vertex in the file */
+    uint32_t truncated;                         /* had more than 4: kept the 4 largest, renormalised */
+    uint32_t renormalised;                      /* weight sum differed from 1 by more than 1e-4 */
+    uint32_t dropped;                           /* influences with weight <= 0 that were ignored */
+} vks_influence_stats;
+
+typedef struct vks_model {
+    char *name;
+
+    /* Vertex streams, vertex_count entries each, all meshes one after the other. */
+    uint32_t vertex_count;
+    float (*positions)[3];
+    float (*normals)[3];
+    float (*uvs)[2];
+    uint16_t (*joints)[VKS_MAX_INFLUENCES];
+    float (*weights)[VKS_MAX_INFLUENCES]; /* sum to 1; unused slots are 0 with joint 0 */
+
+    uint32_t index_count;
+    uint32_t *indices;
+
+    uint32_t mesh_count;
+    vks_mesh *meshes;
+    uint32_t material_count;
+    vks_material *materials;
+    uint32_t texture_count;
+    vks_texture *textures;
+
+    vks_skeleton skeleton;
+    uint32_t clip_count;
+    vks_clip *clips;
+
+    vks_influence_stats influences;
+
+    uint32_t warning_count; /* things the import tolerated, one line each */
+    char **warnings;
+} vks_model;
+
+void vks_model_destroy(vks_model *model);
+
+/* Index of the clip named `name`, or of index `name` when it is a decimal number; -1 if none. */
+int32_t vks_model_find_clip(const vks_model *model, const char *name);
+
+#endif

@@ -1,0 +1,38 @@
+#include "texture.h"
+
+#include <stb/stb_image.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* stb allocates with malloc (the default STBI_MALLOC), so the pixels can be freed with free(). */
+static bool take(unsigned char *pixels, int w, int h, vks_texture *tex, char *why, size_t why_size)
+{
+    if (!pixels) {
+        snprintf(why, why_size, "%s", stbi_failure_reason() ? stbi_failure_reason() : "unreadable");
+        return false;
+    }
+    tex->width = (uint32_t)w;
+    tex->height = (uint32_t)h;
+    tex->rgba = pixels;
+    return true;
+}
+
+bool vks_texture_decode(const void *data, size_t size, vks_texture *tex, char *why, size_t why_size)
+{
+    if (size == 0 || size > 0x7fffffff) {
+        snprintf(why, why_size, "bad encoded size %zu", size);
+        return false;
+    }
+    int w, h, n;
+    unsigned char *pixels = stbi_load_from_memory(data, (int)size, &w, &h, &n, 4);
+    return take(pixels, w, h, tex, why, why_size);
+}
+
+bool vks_texture_load(const char *path, vks_texture *tex, char *why, size_t why_size)
+{
+    int w, h, n;
+    unsigned char *pixels = stbi_load(path, &w, &h, &n, 4);
+    return take(pixels, w, h, tex, why, why_size);
+}

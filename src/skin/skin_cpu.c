@@ -1,0 +1,42 @@
+#include "skin_cpu.h"
+
+#include <math.h>
+
+void vks_skin_cpu(const vks_skin_input *in, const vks_bone *palette, float (*out_positions)[3],
+                  float (*out_normals)[3])
+{
+    for (uint32_t v = 0; v < in->vertex_count; v++) {
+        float m[3][4] = {{0}};
+        for (uint32_t i = 0; i < VKS_MAX_INFLUENCES; i++) {
+            float w = in->weights[v][i];
+            const vks_bone *b = &palette[in->joints[v][i]];
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 4; c++)
+                    m[r][c] += w * b->row[r][c];
+        }
+        const float *p = in->positions[v];
+        for (int r = 0; r < 3; r++)
+            out_positions[v][r] = m[r][0] * p[0] + m[r][1] * p[1] + m[r][2] * p[2] + m[r][3];
+
+        /* Cofactor matrix = det * inverse-transpose; rows are cross products of the columns' pairs
+         * written out: cof[r][c] = m[r+1][c+1] m[r+2][c+2] - m[r+1][c+2] m[r+2][c+1] (indices mod 3). */
+        float cof[3][3];
+        for (int r = 0; r < 3; r++) {
+            int r1 = (r + 1) % 3, r2 = (r + 2) % 3;
+            for (int c = 0; c < 3; c++) {
+                int c1 = (c + 1) % 3, c2 = (c + 2) % 3;
+                cof[r][c] = m[r1][c1] * m[r2][c2] - m[r1][c2] * m[r2][c1];
+            }
+        }
+        float det = m[0][0] * cof[0][0] + m[0][1] * cof[0][1] + m[0][2] * cof[0][2];
+        const float *n = in->normals[v];
+        float o[3], len2 = 0.0f;
+        for (int r = 0; r < 3; r++) {
+            o[r] = cof[r][0] * n[0] + cof[r][1] * n[1] + cof[r][2] * n[2];
+            len2 += o[r] * o[r];
+        }
+        float inv = len2 > 0.0f ? (det < 0.0f ? -1.0f : 1.0f) / sqrtf(len2) : 0.0f;
+        for (int r = 0; r < 3; r++)
+            out_normals[v][r] = o[r] * inv;
+    }
+}
