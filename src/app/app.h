@@ -1,0 +1,55 @@
+/* What the subcommands share: option parsing, model loading (the embedded default character when
+ * no path is given) and CPU pose evaluation. */
+#ifndef VKS_APP_H
+#define VKS_APP_H
+
+#include "anim/anim.h"
+#include "asset/import.h"
+#include "skin/skin_cpu.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { APP_OK = 0, APP_FAILED = 1, APP_USAGE = 2, APP_HELP = -1 };
+
+/* One command-line option: `--name VALUE` when `value` is set, a plain `--name` flag otherwise. */
+typedef struct app_option {
+    const char *name;
+    const char **value;
+    bool *flag;
+    const char *arg;  /* the value's placeholder in the help, e.g. "SECONDS" */
+    const char *help;
+} app_option;
+
+typedef struct app_command {
+    const char *name;
+    const char *summary;
+    const char *positional; /* e.g. "[MODEL]", or NULL for none */
+    const app_option *options;
+    uint32_t option_count;
+} app_command;
+
+/* Parses argv (argv[0] is the subcommand) into the options and at most one positional argument.
+ * Prints the help on --help/-h and returns APP_HELP; prints one error line and returns APP_USAGE on
+ * bad usage; returns APP_OK otherwise. */
+int app_parse(const app_command *cmd, int argc, char **argv, const char **positional);
+
+void app_print_help(const app_command *cmd);
+
+/* A finite, non-negative number of seconds. */
+bool app_parse_seconds(const char *text, double *seconds, vks_error *err);
+
+/* Loads `path`, or the embedded default character when path is NULL. */
+bool app_load_model(const char *path, vks_model *model, vks_error *err);
+
+/* The clip named or numbered `clip` (NULL: the first clip, or -1 for a model without clips). */
+bool app_find_clip(const vks_model *model, const char *clip, int32_t *index, vks_error *err);
+
+/* Palette of `clip` (-1: the rest pose) at `seconds`, looping within the clip. `palette` holds
+ * model->skeleton.joint_count entries. Returns false only when out of memory. */
+bool app_pose_palette(const vks_model *model, int32_t clip, double seconds, vks_bone *palette);
+
+/* The model's skin input streams, for vks_skin_cpu. */
+vks_skin_input app_skin_input(const vks_model *model);
+
+#endif

@@ -1,0 +1,9 @@
+/* The subcommands of `vkskin`. Each takes argv with argv[0] = the subcommand's name and returns
+ * the process exit code (app.h: APP_OK, APP_FAILED, APP_USAGE). */
+#ifndef VKS_COMMANDS_H
+#define VKS_COMMANDS_H
+
+int cmd_info(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+
+#endif

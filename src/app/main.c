@@ -1,0 +1,42 @@
+/* vkskin: orchestrates the subcommands; each lives in its own cmd_*.c. */
+#include "app.h"
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"info", cmd_info, "print a model's meshes, materials, joints, clips and influence statistics"},
+    {"dump", cmd_dump, "write every skinned vertex of a clip at a time, one line each"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: vkskin COMMAND [MODEL] [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\nWithout MODEL the bundled default character is used. "
+               "'vkskin COMMAND --help' tells more.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return APP_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return APP_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "vkskin: unknown command '%s' (see vkskin --help)\n", argv[1]);
+    return APP_USAGE;
+}
