@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Bad input: each case must end with exit code 1 or 2 (never 0, never a signal or sanitizer abort)
+# and exactly one line on stderr that matches the expected message.
+#   usage: cli_errors.sh VKSKIN FIXTURES_DIR DEFAULT_GLB
+set -u
+vk=$1 fx=$2 glb=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+expect_error() { # NAME REGEX COMMAND...
+  local name=$1 regex=$2
+  shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$? lines
+  lines=$(wc -l <"$tmp/err")
+  if [ "$rc" -ne 1 ] && [ "$rc" -ne 2 ]; then
+    echo "FAIL $name: exit code $rc"; cat "$tmp/err"; failed=$((failed + 1))
+  elif [ "$lines" -ne 1 ]; then
+    echo "FAIL $name: $lines lines on stderr, want 1:"; cat "$tmp/err"; failed=$((failed + 1))
+  elif ! grep -Eq -- "$regex" "$tmp/err"; then
+    echo "FAIL $name: stderr does not match /$regex/:"; cat "$tmp/err"; failed=$((failed + 1))
+  else
+    echo "ok   $name: $(cat "$tmp/err")"; passed=$((passed + 1))
+  fi
+}
+
+: >"$tmp/empty.glb"
+size=$(stat -c %s "$glb")
+head -c 12 "$glb" >"$tmp/header_only.glb"
+head -c 600 "$glb" >"$tmp/cut_json.glb"
+head -c $((size / 2)) "$glb" >"$tmp/cut_half.glb"
+head -c $((size - 7)) "$glb" >"$tmp/cut_end.glb"
+printf 'glTF\002\000\000\000\377\377\377\177' >"$tmp/bad_length.glb"
+# Cut in half with the header's length patched to match: the chunks inside are what is broken.
+half=$((size / 2))
+{ head -c 8 "$glb"; printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $((half & 255)) $((half >> 8 & 255)) $((half >> 16 & 255)) $((half >> 24 & 255)))"; tail -c +13 "$glb" | head -c $((half - 12)); } >"$tmp/cut_inside.glb"
+
+for cmd in info dump; do
+  out=()
+  [ "$cmd" = dump ] && out=(--out "$tmp/dump.txt")
+  expect_error "$cmd missing file" "cannot open '.*nope.glb': No such file" "$vk" $cmd "$tmp/nope.glb" "${out[@]}"
+  expect_error "$cmd directory" "is a directory" "$vk" $cmd "$tmp" "${out[@]}"
+  expect_error "$cmd empty file" "is empty" "$vk" $cmd "$tmp/empty.glb" "${out[@]}"
+  expect_error "$cmd random bytes" "cannot import '.*random.glb'" "$vk" $cmd "$fx/random.glb" "${out[@]}"
+  expect_error "$cmd no meshes" "has no meshes" "$vk" $cmd "$fx/no_meshes.glb" "${out[@]}"
+  expect_error "$cmd too many joints" "needs 10[0-9][0-9] joints, more than the limit of 1024" "$vk" $cmd "$fx/too_many_joints.glb" "${out[@]}"
+  expect_error "$cmd NaN key value" "non-finite rotation key" "$vk" $cmd "$fx/nan_key.glb" "${out[@]}"
+  expect_error "$cmd NaN key time" "non-finite rotation key|cannot import" "$vk" $cmd "$fx/nan_time.glb" "${out[@]}"
+  for cut in header_only cut_json cut_half cut_end bad_length; do
+    expect_error "$cmd truncated ($cut)" "'.*$cut.glb' is a truncated glTF binary: its header says [0-9]+ bytes, the file has [0-9]+" "$vk" $cmd "$tmp/$cut.glb" "${out[@]}"
+  done
+  expect_error "$cmd truncated chunks" "cannot import '.*cut_inside.glb': GLTF" "$vk" $cmd "$tmp/cut_inside.glb" "${out[@]}"
+done
+
+expect_error "clip that does not exist" "has no clip 'nosuch'" "$vk" dump --clip nosuch --out "$tmp/d.txt"
+expect_error "clip index out of range" "has no clip '99'" "$vk" dump --clip 99 --out "$tmp/d.txt"
+expect_error "negative time" "--time needs a finite number of seconds >= 0, not '-1'" "$vk" dump --time -1 --out "$tmp/d.txt"
+expect_error "NaN time" "--time needs a finite number of seconds >= 0, not 'nan'" "$vk" dump --time nan --out "$tmp/d.txt"
+expect_error "infinite time" "--time needs a finite number .* not 'inf'" "$vk" dump --time inf --out "$tmp/d.txt"
+expect_error "time not a number" "--time needs .* not '1s'" "$vk" dump --time 1s --out "$tmp/d.txt"
+expect_error "dump without --out" "--out FILE is required" "$vk" dump
+expect_error "unwritable output" "cannot write '/nonexistent/dir/x.txt'" "$vk" dump --out /nonexistent/dir/x.txt
+expect_error "option without value" "option '--clip' needs a value" "$vk" dump --out - --clip
+expect_error "unknown option" "unknown option '--bogus'" "$vk" info --bogus
+expect_error "two models" "unexpected argument" "$vk" info "$glb" "$glb"
+expect_error "unknown command" "unknown command 'frobnicate'" "$vk" frobnicate
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,264 @@
+/* Writes the test models into a folder: small glTF files, each shaped to exercise one rule of the
+ * importer, plus deliberately bad input.  usage: make_fixtures OUT_DIR */
+#include "glb_writer.h"
+#include "shaders/vks_shared.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *out_dir;
+static int failures;
+
+static void write_doc(glbw_doc *doc, const char *name)
+{
+    char path[1024], err[256];
+    snprintf(path, sizeof path, "%s/%s", out_dir, name);
+    if (!glbw_write_file(doc, path, err, sizeof err)) {
+        fprintf(stderr, "make_fixtures: %s: %s\n", path, err);
+        failures++;
+    }
+    glbw_destroy(doc);
+}
+
+static int add_node(glbw_doc *doc, const char *name, const float t[3], int mesh, int skin)
+{
+    glbw_node_desc n = glbw_node_defaults();
+    n.name = name;
+    n.mesh = mesh;
+    n.skin = skin;
+    if (t) {
+        n.has_trs = true;
+        memcpy(n.translation, t, sizeof n.translation);
+        memcpy(n.rotation, (float[4]){0, 0, 0, 1}, sizeof n.rotation);
+        memcpy(n.scale, (float[3]){1, 1, 1}, sizeof n.scale);
+    }
+    return glbw_add_node(doc, &n);
+}
+
+/* Inverse bind matrices (column-major, as glTF stores them) for joints at global translations. */
+static int add_inverse_binds(glbw_doc *doc, const float (*global_t)[3], size_t count)
+{
+    float *m = calloc(count, sizeof(float[16]));
+    for (size_t i = 0; i < count; i++) {
+        float *c = m + 16 * i;
+        c[0] = c[5] = c[10] = c[15] = 1.0f;
+        c[12] = -global_t[i][0];
+        c[13] = -global_t[i][1];
+        c[14] = -global_t[i][2];
+    }
+    int a = glbw_add_floats(doc, m, count, GLBW_MAT4, GLBW_TARGET_NONE, false);
+    free(m);
+    return a;
+}
+
+static int add_indices(glbw_doc *doc, const uint16_t *idx, size_t count)
+{
+    return glbw_add_data(doc, idx, GLBW_TARGET_INDICES,
+                         &(glbw_accessor_desc){.component = GLBW_U16, .type = GLBW_SCALAR,
+                                               .count = count});
+}
+
+static int add_u16x4(glbw_doc *doc, const uint16_t (*v)[4], size_t count)
+{
+    return glbw_add_data(doc, v, GLBW_TARGET_VERTICES,
+                         &(glbw_accessor_desc){.component = GLBW_U16, .type = GLBW_VEC4,
+                                               .count = count});
+}
+
+/* A channel over `count` keys. */
+static void add_channel(glbw_doc *doc, int anim, int node, glbw_path path, const float *times,
+                        const float *values, size_t count)
+{
+    int in = glbw_add_floats(doc, times, count, GLBW_SCALAR, GLBW_TARGET_NONE, true);
+    int out = glbw_add_floats(doc, values, count,
+                              path == GLBW_PATH_ROTATION ? GLBW_VEC4 : GLBW_VEC3,
+                              GLBW_TARGET_NONE, false);
+    int s = glbw_add_anim_sampler(doc, anim, in, out, GLBW_LINEAR);
+    glbw_add_anim_channel(doc, anim, s, node, path);
+}
+
+/* unordered.glb: a skinned chain base -> mid -> tip whose nodes are listed child first, plus a
+ * rigid mesh under "mid" and an animation that bends the chain. */
+static void unordered(void)
+{
+    glbw_doc *doc = glbw_create();
+    const float pos[4][3] = {{0, 0, 0}, {0.2f, 1, 0}, {-0.2f, 2, 0}, {0, 2.5f, 0.1f}};
+    const float nrm[4][3] = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+    const uint16_t joints[4][4] = {{2, 0, 0, 0}, {1, 2, 0, 0}, {0, 1, 0, 0}, {0, 0, 0, 0}};
+    const float weights[4][4] = {{1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}, {0.7f, 0.3f, 0, 0}, {1, 0, 0, 0}};
+    const uint16_t idx[6] = {0, 1, 2, 1, 3, 2};
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position = glbw_add_floats(doc, &pos[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    p.normal = glbw_add_floats(doc, &nrm[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, false);
+    p.joints0 = add_u16x4(doc, joints, 4);
+    p.weights0 = glbw_add_floats(doc, &weights[0][0], 4, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    p.indices = add_indices(doc, idx, 6);
+    int skinned = glbw_add_mesh(doc, "chain", &p, 1);
+
+    glbw_primitive_desc r = glbw_primitive_defaults();
+    r.position = glbw_add_floats(doc, &pos[0][0], 3, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    r.indices = add_indices(doc, idx, 3);
+    int rigid = glbw_add_mesh(doc, "rigid", &r, 1);
+
+    /* Node order: tip (0), mid (1), base (2), then the mesh nodes. */
+    int tip = add_node(doc, "tip", (float[3]){0, 1, 0}, -1, -1);
+    int mid = add_node(doc, "mid", (float[3]){0, 1, 0}, -1, -1);
+    int base = add_node(doc, "base", (float[3]){0, 0, 0}, -1, -1);
+    int holder = add_node(doc, "rigid_holder", (float[3]){0.5f, 0, 0}, rigid, -1);
+    glbw_node_add_child(doc, mid, tip);
+    glbw_node_add_child(doc, mid, holder);
+    glbw_node_add_child(doc, base, mid);
+    const float global_t[3][3] = {{0, 2, 0}, {0, 1, 0}, {0, 0, 0}}; /* tip, mid, base */
+    int ibm = add_inverse_binds(doc, global_t, 3);
+    int skin = glbw_add_skin(doc, "chain", (int[3]){tip, mid, base}, 3, ibm, base);
+    int mesh_node = add_node(doc, "chain_mesh", NULL, skinned, skin);
+    glbw_set_scene(doc, (int[2]){mesh_node, base}, 2);
+
+    int anim = glbw_add_animation(doc, "bend");
+    const float times[3] = {0, 0.5f, 1};
+    float rot[3][4] = {{0, 0, 0, 1}, {0, 0, sinf(0.4f), cosf(0.4f)}, {0, 0, 0, 1}};
+    add_channel(doc, anim, mid, GLBW_PATH_ROTATION, times, &rot[0][0], 3);
+    const float tr[3][3] = {{0, 0, 0}, {0.3f, 0, 0}, {0, 0, 0}};
+    add_channel(doc, anim, base, GLBW_PATH_TRANSLATION, times, &tr[0][0], 3);
+    const float hold[3][3] = {{0.5f, 0, 0}, {0.5f, 0.25f, 0}, {0.5f, 0, 0}};
+    add_channel(doc, anim, holder, GLBW_PATH_TRANSLATION, times, &hold[0][0], 3);
+    write_doc(doc, "unordered.glb");
+}
+
+/* influences.glb: 6 joints under a root; per vertex:
+ *   0: six influences (weights 0.05 0.4 0.12 0.3 0.08 0.05 on joints j0..j5) -> keep 4, renormalise
+ *   1: two influences summing to 0.5 (0.3 on j2, 0.2 on j4)             -> (0.6, 0.4)
+ *   2: no influence at all                                              -> follows the mesh node
+ *   3: one negative weight and one positive (j3: -0.2, j1: 0.8)          -> j1 alone, weight 1
+ *   4: exactly 1.0 on j5                                                  -> unchanged */
+static void influences(void)
+{
+    glbw_doc *doc = glbw_create();
+    const float pos[5][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {2, 1, 0}};
+    const uint16_t j0[5][4] = {{0, 1, 2, 3}, {2, 4, 0, 0}, {0, 0, 0, 0}, {3, 1, 0, 0}, {5, 0, 0, 0}};
+    const float w0[5][4] = {{0.05f, 0.4f, 0.12f, 0.3f}, {0.3f, 0.2f, 0, 0}, {0, 0, 0, 0},
+                            {-0.2f, 0.8f, 0, 0}, {1, 0, 0, 0}};
+    const uint16_t j1[5][4] = {{4, 5, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+    const float w1[5][4] = {{0.08f, 0.05f, 0, 0}, {0}, {0}, {0}, {0}};
+    const uint16_t idx[6] = {0, 1, 2, 1, 3, 4};
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position = glbw_add_floats(doc, &pos[0][0], 5, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    p.joints0 = add_u16x4(doc, j0, 5);
+    p.weights0 = glbw_add_floats(doc, &w0[0][0], 5, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    p.joints1 = add_u16x4(doc, j1, 5);
+    p.weights1 = glbw_add_floats(doc, &w1[0][0], 5, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    p.indices = add_indices(doc, idx, 6);
+    int mesh = glbw_add_mesh(doc, "influences", &p, 1);
+    int root = add_node(doc, "root", (float[3]){0, 0, 0}, -1, -1);
+    int joints[6];
+    float global_t[6][3];
+    for (int i = 0; i < 6; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "j%d", i);
+        global_t[i][0] = (float)i;
+        global_t[i][1] = global_t[i][2] = 0.0f;
+        joints[i] = add_node(doc, name, global_t[i], -1, -1);
+        glbw_node_add_child(doc, root, joints[i]);
+    }
+    int skin = glbw_add_skin(doc, "skin", joints, 6, add_inverse_binds(doc, global_t, 6), root);
+    int mesh_node = add_node(doc, "influence_mesh", (float[3]){0, 0, 3}, mesh, skin);
+    glbw_set_scene(doc, (int[2]){root, mesh_node}, 2);
+    write_doc(doc, "influences.glb");
+}
+
+/* A skinned chain of `count` joints (one vertex per joint); `bad` poisons the clip. */
+enum chain_flaw { CHAIN_OK, CHAIN_NAN_VALUE, CHAIN_NAN_TIME, CHAIN_NO_MESH };
+
+static void chain(const char *file, size_t count, enum chain_flaw flaw)
+{
+    glbw_doc *doc = glbw_create();
+    float (*pos)[3] = calloc(count, sizeof *pos);
+    uint16_t (*joints)[4] = calloc(count, sizeof *joints);
+    float (*weights)[4] = calloc(count, sizeof *weights);
+    uint16_t *idx = calloc(3 * count, sizeof *idx);
+    int *nodes = calloc(count, sizeof *nodes);
+    for (size_t i = 0; i < count; i++) {
+        pos[i][0] = (float)(i % 2);
+        pos[i][1] = 0.1f * (float)i;
+        joints[i][0] = (uint16_t)i;
+        weights[i][0] = 1.0f;
+        if (i + 2 < count) {
+            idx[3 * i] = (uint16_t)i;
+            idx[3 * i + 1] = (uint16_t)(i + 1);
+            idx[3 * i + 2] = (uint16_t)(i + 2);
+        }
+        char name[16];
+        snprintf(name, sizeof name, "bone%zu", i);
+        nodes[i] = add_node(doc, name, (float[3]){0, i ? 0.1f : 0.0f, 0}, -1, -1);
+        if (i)
+            glbw_node_add_child(doc, nodes[i - 1], nodes[i]);
+        pos[i][2] = 0.0f;
+    }
+    if (flaw != CHAIN_NO_MESH) {
+        float (*global_t)[3] = calloc(count, sizeof *global_t);
+        for (size_t i = 0; i < count; i++)
+            global_t[i][1] = 0.1f * (float)i;
+        glbw_primitive_desc p = glbw_primitive_defaults();
+        p.position = glbw_add_floats(doc, &pos[0][0], count, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+        p.joints0 = add_u16x4(doc, (const uint16_t (*)[4])joints, count);
+        p.weights0 = glbw_add_floats(doc, &weights[0][0], count, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+        p.indices = add_indices(doc, idx, 3 * (count - 2));
+        int mesh = glbw_add_mesh(doc, "chain", &p, 1);
+        int skin = glbw_add_skin(doc, "chain", nodes, count, add_inverse_binds(doc, global_t, count),
+                                 nodes[0]);
+        add_node(doc, "chain_mesh", NULL, mesh, skin);
+        free(global_t);
+    }
+    int anim = glbw_add_animation(doc, "sway");
+    float times[3] = {0, 0.5f, 1};
+    float rot[3][4] = {{0, 0, 0, 1}, {0, 0, sinf(0.1f), cosf(0.1f)}, {0, 0, 0, 1}};
+    if (flaw == CHAIN_NAN_VALUE)
+        rot[1][2] = NAN;
+    if (flaw == CHAIN_NAN_TIME)
+        times[1] = NAN;
+    add_channel(doc, anim, nodes[count / 2], GLBW_PATH_ROTATION, times, &rot[0][0], 3);
+    write_doc(doc, file);
+    free(pos);
+    free(joints);
+    free(weights);
+    free(idx);
+    free(nodes);
+}
+
+static void random_bytes(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/random.glb", out_dir);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        perror(path);
+        failures++;
+        return;
+    }
+    uint32_t x = 12345u; /* fixed seed: the same bytes on every run */
+    for (int i = 0; i < 65536; i++) {
+        x = x * 1664525u + 1013904223u;
+        fputc((int)(x >> 24), f);
+    }
+    fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: make_fixtures OUT_DIR\n");
+        return 2;
+    }
+    out_dir = argv[1];
+    unordered();
+    influences();
+    chain("chain.glb", 40, CHAIN_OK);
+    chain("too_many_joints.glb", VKS_MAX_JOINTS + 20, CHAIN_OK);
+    chain("nan_key.glb", 12, CHAIN_NAN_VALUE);
+    chain("nan_time.glb", 12, CHAIN_NAN_TIME);
+    chain("no_meshes.glb", 12, CHAIN_NO_MESH);
+    random_bytes();
+    return failures ? 1 : 0;
+}

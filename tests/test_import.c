@@ -1,0 +1,255 @@
+/* The importer's rules on models made for them (tests/make_fixtures.c) and on the default
+ * character.  usage: test_import FIXTURES_DIR DEFAULT_GLB */
+#include "anim/anim.h"
+#include "asset/import.h"
+#include "check.h"
+#include "skin/skin_cpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *fixtures;
+
+static bool load(const char *file, vks_model *m)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", fixtures, file);
+    vks_error err;
+    if (!vks_model_import(&(vks_import_desc){.path = path}, m, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        CHECK(!"import failed");
+        return false;
+    }
+    return true;
+}
+
+static int32_t joint(const vks_model *m, const char *name)
+{
+    for (uint32_t j = 0; j < m->skeleton.joint_count; j++)
+        if (strcmp(m->skeleton.names[j], name) == 0)
+            return (int32_t)j;
+    fprintf(stderr, "no joint '%s'\n", name);
+    CHECK(!"joint missing");
+    return 0;
+}
+
+static void check_parent_order(const vks_model *m)
+{
+    for (uint32_t j = 0; j < m->skeleton.joint_count; j++)
+        CHECK(m->skeleton.parents[j] < (int32_t)j);
+}
+
+/* Skins the whole model at (clip, t) on the CPU. */
+static void pose(const vks_model *m, int32_t clip, float t, float (*pos)[3], float (*nrm)[3],
+                 vks_affine *world)
+{
+    const vks_skeleton *sk = &m->skeleton;
+    vks_xform *local = malloc(sizeof *local * sk->joint_count);
+    vks_bone *palette = malloc(sizeof *palette * sk->joint_count);
+    if (clip < 0)
+        vks_pose_rest(sk, local);
+    else
+        vks_clip_sample(sk, &m->clips[clip], t, NULL, local);
+    vks_pose_palette(sk, local, world, palette);
+    vks_skin_input in = {m->vertex_count, (const float (*)[3])m->positions,
+                         (const float (*)[3])m->normals,
+                         (const uint16_t (*)[VKS_MAX_INFLUENCES])m->joints,
+                         (const float (*)[VKS_MAX_INFLUENCES])m->weights};
+    vks_skin_cpu(&in, palette, pos, nrm);
+    free(local);
+    free(palette);
+}
+
+static void test_unordered(void)
+{
+    vks_model m;
+    if (!load("unordered.glb", &m))
+        return;
+    check_parent_order(&m);
+    const vks_skeleton *sk = &m.skeleton;
+    int32_t base = joint(&m, "base"), mid = joint(&m, "mid"), tip = joint(&m, "tip");
+    int32_t holder = joint(&m, "rigid_holder");
+    CHECK(sk->parents[tip] == mid);
+    CHECK(sk->parents[mid] == base);
+    CHECK(sk->parents[holder] == mid);
+    CHECK(base < mid && mid < tip);
+    CHECK(m.mesh_count == 2);
+
+    /* The rigid mesh follows its node "rigid_holder", animated: every vertex is bound to it with
+     * weight 1 and lands where the node's transform puts it. */
+    const vks_mesh *rigid = NULL;
+    for (uint32_t i = 0; i < m.mesh_count; i++)
+        if (!m.meshes[i].skinned)
+            rigid = &m.meshes[i];
+    CHECK(rigid != NULL);
+    if (!rigid) {
+        vks_model_destroy(&m);
+        return;
+    }
+    CHECK(rigid->node_joint == (uint32_t)holder);
+    float (*pos)[3] = malloc(sizeof *pos * m.vertex_count);
+    float (*nrm)[3] = malloc(sizeof *nrm * m.vertex_count);
+    vks_affine *world = malloc(sizeof *world * sk->joint_count);
+    CHECK(m.clip_count == 1);
+    pose(&m, 0, 0.5f, pos, nrm, world);
+    for (uint32_t v = rigid->base_vertex; v < rigid->base_vertex + rigid->vertex_count; v++) {
+        CHECK(m.joints[v][0] == holder && m.weights[v][0] == 1.0f);
+        const float *p = m.positions[v];
+        const vks_affine *w = &world[holder];
+        for (int r = 0; r < 3; r++)
+            CHECK_NEAR(pos[v][r], w->row[r][0] * p[0] + w->row[r][1] * p[1] +
+                                      w->row[r][2] * p[2] + w->row[r][3], 1e-5);
+    }
+    /* At t = 0.5 the holder sits 0.25 higher than at rest: its first vertex (0, 0, 0) moves with it. */
+    pose(&m, -1, 0.0f, pos, nrm, world);
+    float rest_y = pos[rigid->base_vertex][1];
+    pose(&m, 0, 0.5f, pos, nrm, world);
+    CHECK(fabsf(pos[rigid->base_vertex][1] - rest_y) > 0.05f);
+    free(pos);
+    free(nrm);
+    free(world);
+    vks_model_destroy(&m);
+}
+
+/* Finds the vertex at position p (JoinIdenticalVertices may reorder). */
+static int32_t vertex_at(const vks_model *m, float x, float y)
+{
+    for (uint32_t v = 0; v < m->vertex_count; v++)
+        if (fabsf(m->positions[v][0] - x) < 1e-6f && fabsf(m->positions[v][1] - y) < 1e-6f)
+            return (int32_t)v;
+    CHECK(!"vertex not found");
+    return 0;
+}
+
+static void check_influences(const vks_model *m, int32_t v, const char *const names[4],
+                             const float weights[4])
+{
+    float sum = 0.0f;
+    for (int i = 0; i < 4; i++) {
+        sum += m->weights[v][i];
+        if (names[i]) {
+            CHECK(m->joints[v][i] == joint(m, names[i]));
+            CHECK_NEAR(m->weights[v][i], weights[i], 1e-6);
+        } else {
+            CHECK(m->weights[v][i] == 0.0f);
+        }
+    }
+    CHECK_NEAR(sum, 1.0, 1e-6);
+}
+
+static void test_influences(void)
+{
+    vks_model m;
+    if (!load("influences.glb", &m))
+        return;
+    check_parent_order(&m);
+    CHECK(m.vertex_count == 5);
+    /* Six influences summing to 1: the largest four (0.4 j1, 0.3 j3, 0.12 j2, 0.08 j4) are kept,
+     * largest first, and renormalised by their sum 0.9; 0.05 on j0 and j5 are dropped. */
+    check_influences(&m, vertex_at(&m, 0, 0), (const char *[4]){"j1", "j3", "j2", "j4"},
+                     (float[4]){0.4f / 0.9f, 0.3f / 0.9f, 0.12f / 0.9f, 0.08f / 0.9f});
+    check_influences(&m, vertex_at(&m, 1, 0), (const char *[4]){"j2", "j4", NULL, NULL},
+                     (float[4]){0.6f, 0.4f, 0, 0});
+    check_influences(&m, vertex_at(&m, 0, 1), (const char *[4]){"influence_mesh", NULL, NULL, NULL},
+                     (float[4]){1, 0, 0, 0});
+    check_influences(&m, vertex_at(&m, 1, 1), (const char *[4]){"j1", NULL, NULL, NULL},
+                     (float[4]){1, 0, 0, 0});
+    check_influences(&m, vertex_at(&m, 2, 1), (const char *[4]){"j5", NULL, NULL, NULL},
+                     (float[4]){1, 0, 0, 0});
+    const vks_influence_stats *s = &m.influences;
+    CHECK(s->histogram[0] == 1 && s->histogram[1] == 2 && s->histogram[2] == 1 &&
+          s->histogram[3] == 0 && s->histogram[4] == 1);
+    CHECK(s->max_influences == 6);
+    CHECK(s->truncated == 1);
+    /* Vertex 1 (sum 0.5) and vertex 3 (positive sum 0.8; assimp's glTF reader drops the
+     * negative weight itself, other readers pass it on and it counts as dropped). */
+    CHECK(s->renormalised == 2);
+
+    /* The unweighted vertex follows the mesh node (translated by z = 3) in the bind pose, like
+     * the weighted ones, whose inverse binds cancel their joints. */
+    float (*pos)[3] = malloc(sizeof *pos * m.vertex_count);
+    float (*nrm)[3] = malloc(sizeof *nrm * m.vertex_count);
+    vks_affine *world = malloc(sizeof *world * m.skeleton.joint_count);
+    pose(&m, -1, 0.0f, pos, nrm, world);
+    int32_t v2 = vertex_at(&m, 0, 1);
+    CHECK_VEC_NEAR(pos[v2], ((float[3]){0, 1, 3}), 3, 1e-6);
+    int32_t v4 = vertex_at(&m, 2, 1);
+    CHECK_VEC_NEAR(pos[v4], ((float[3]){2, 1, 0}), 3, 1e-6);
+    free(pos);
+    free(nrm);
+    free(world);
+    vks_model_destroy(&m);
+}
+
+/* The bundled character meets what it promises: 15+ joints, 2+ clips named idle and walk,
+ * smooth weights with up to 4 influences, several base colors, and real motion. */
+static void test_default(const char *path)
+{
+    vks_model m;
+    vks_error err;
+    if (!vks_model_import(&(vks_import_desc){.path = path}, &m, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        CHECK(!"default import failed");
+        return;
+    }
+    check_parent_order(&m);
+    CHECK(m.skeleton.joint_count >= 15);
+    CHECK(m.clip_count >= 2);
+    CHECK(vks_model_find_clip(&m, "idle") >= 0);
+    CHECK(vks_model_find_clip(&m, "walk") >= 0);
+    CHECK(m.influences.histogram[2] + m.influences.histogram[3] + m.influences.histogram[4] > 0);
+    CHECK(m.influences.max_influences <= 4);
+    CHECK(m.influences.truncated == 0 && m.influences.renormalised == 0);
+    CHECK(m.material_count >= 3);
+    CHECK(m.warning_count == 0);
+    for (uint32_t i = 0; i < m.mesh_count; i++)
+        CHECK(m.meshes[i].skinned);
+    uint32_t distinct = 0;
+    for (uint32_t i = 0; i < m.material_count; i++) {
+        bool seen = false;
+        for (uint32_t k = 0; k < i; k++)
+            seen = seen || memcmp(m.materials[i].base_color, m.materials[k].base_color,
+                                  sizeof(float[4])) == 0;
+        distinct += !seen;
+    }
+    CHECK(distinct >= 3);
+    /* Walking moves vertices, and loops: the start and the end of the clip agree. */
+    int32_t walk = vks_model_find_clip(&m, "walk");
+    if (walk >= 0) {
+        float (*a)[3] = malloc(sizeof *a * m.vertex_count);
+        float (*b)[3] = malloc(sizeof *b * m.vertex_count);
+        float (*n)[3] = malloc(sizeof *n * m.vertex_count);
+        vks_affine *world = malloc(sizeof *world * m.skeleton.joint_count);
+        float d = m.clips[walk].duration;
+        pose(&m, walk, 0.0f, a, n, world);
+        pose(&m, walk, d, b, n, world);
+        float end_gap = 0.0f, moved = 0.0f;
+        for (uint32_t v = 0; v < m.vertex_count; v++)
+            for (int k = 0; k < 3; k++)
+                end_gap = fmaxf(end_gap, fabsf(a[v][k] - b[v][k]));
+        pose(&m, walk, 0.5f * d, b, n, world);
+        for (uint32_t v = 0; v < m.vertex_count; v++)
+            for (int k = 0; k < 3; k++)
+                moved = fmaxf(moved, fabsf(a[v][k] - b[v][k]));
+        CHECK(end_gap < 1e-4f);
+        CHECK(moved > 0.1f);
+        free(a);
+        free(b);
+        free(n);
+        free(world);
+    }
+    vks_model_destroy(&m);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_import FIXTURES_DIR DEFAULT_GLB\n");
+        return 2;
+    }
+    fixtures = argv[1];
+    test_unordered();
+    test_influences();
+    test_default(argv[2]);
+    return check_report("test_import");
+}
