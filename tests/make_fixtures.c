@@ -3,6 +3,8 @@
 #include "glb_writer.h"
 #include "shaders/vks_shared.h"
 
+#include <stb/stb_image_write.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,8 +81,9 @@ static void add_channel(glbw_doc *doc, int anim, int node, glbw_path path, const
     glbw_add_anim_channel(doc, anim, s, node, path);
 }
 
-/* unordered.glb: a skinned chain base -> mid -> tip whose nodes are listed child first, plus a
- * rigid mesh under "mid" and an animation that bends the chain. */
+/* unordered.glb: a skinned chain base -> mid -> twist -> tip whose nodes are listed child first;
+ * "twist" is no bone but carries an animated transform between two bones. A rigid mesh hangs under
+ * "mid" on its own animated node. */
 static void unordered(void)
 {
     glbw_doc *doc = glbw_create();
@@ -102,15 +105,17 @@ static void unordered(void)
     r.indices = add_indices(doc, idx, 3);
     int rigid = glbw_add_mesh(doc, "rigid", &r, 1);
 
-    /* Node order: tip (0), mid (1), base (2), then the mesh nodes. */
+    /* Node order: tip (0), twist (1), mid (2), base (3), then the mesh nodes. */
     int tip = add_node(doc, "tip", (float[3]){0, 1, 0}, -1, -1);
+    int twist = add_node(doc, "twist", (float[3]){0.1f, 0, 0}, -1, -1);
     int mid = add_node(doc, "mid", (float[3]){0, 1, 0}, -1, -1);
     int base = add_node(doc, "base", (float[3]){0, 0, 0}, -1, -1);
     int holder = add_node(doc, "rigid_holder", (float[3]){0.5f, 0, 0}, rigid, -1);
-    glbw_node_add_child(doc, mid, tip);
+    glbw_node_add_child(doc, twist, tip);
+    glbw_node_add_child(doc, mid, twist);
     glbw_node_add_child(doc, mid, holder);
     glbw_node_add_child(doc, base, mid);
-    const float global_t[3][3] = {{0, 2, 0}, {0, 1, 0}, {0, 0, 0}}; /* tip, mid, base */
+    const float global_t[3][3] = {{0.1f, 2, 0}, {0, 1, 0}, {0, 0, 0}}; /* tip, mid, base */
     int ibm = add_inverse_binds(doc, global_t, 3);
     int skin = glbw_add_skin(doc, "chain", (int[3]){tip, mid, base}, 3, ibm, base);
     int mesh_node = add_node(doc, "chain_mesh", NULL, skinned, skin);
@@ -124,6 +129,8 @@ static void unordered(void)
     add_channel(doc, anim, base, GLBW_PATH_TRANSLATION, times, &tr[0][0], 3);
     const float hold[3][3] = {{0.5f, 0, 0}, {0.5f, 0.25f, 0}, {0.5f, 0, 0}};
     add_channel(doc, anim, holder, GLBW_PATH_TRANSLATION, times, &hold[0][0], 3);
+    float twist_rot[3][4] = {{0, 0, 0, 1}, {0, sinf(0.6f), 0, cosf(0.6f)}, {0, 0, 0, 1}};
+    add_channel(doc, anim, twist, GLBW_PATH_ROTATION, times, &twist_rot[0][0], 3);
     write_doc(doc, "unordered.glb");
 }
 
@@ -227,6 +234,68 @@ static void chain(const char *file, size_t count, enum chain_flaw flaw)
     free(nodes);
 }
 
+typedef struct byte_buffer {
+    unsigned char data[4096];
+    size_t size;
+} byte_buffer;
+
+static void append_bytes(void *context, void *data, int size)
+{
+    byte_buffer *b = context;
+    if (size > 0 && b->size + (size_t)size <= sizeof b->data) {
+        memcpy(b->data + b->size, data, (size_t)size);
+        b->size += (size_t)size;
+    }
+}
+
+/* textured.glb: three materials on three triangles: a PNG embedded in the file, a PNG beside it
+ * (textured_external.png) and a file that does not exist (a warning, not a failure). */
+static void textured(void)
+{
+    /* 4x2 and 2x2 RGBA images with distinct pixels. */
+    uint8_t embedded[4 * 2 * 4], external[2 * 2 * 4];
+    for (int i = 0; i < 32; i++)
+        embedded[i] = (uint8_t)(i * 8 + 1);
+    for (int i = 0; i < 16; i++)
+        external[i] = (uint8_t)(255 - i * 16);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/textured_external.png", out_dir);
+    if (!stbi_write_png(path, 2, 2, 4, external, 2 * 4)) {
+        fprintf(stderr, "make_fixtures: cannot write %s\n", path);
+        failures++;
+    }
+    byte_buffer png = {.size = 0};
+    if (!stbi_write_png_to_func(append_bytes, &png, 4, 2, 4, embedded, 4 * 4)) {
+        fprintf(stderr, "make_fixtures: cannot encode a PNG\n");
+        failures++;
+    }
+
+    glbw_doc *doc = glbw_create();
+    int images[3] = {glbw_add_image_png(doc, "embedded", png.data, png.size),
+                     glbw_add_image_uri(doc, "external", "textured_external.png"),
+                     glbw_add_image_uri(doc, "missing", "missing_texture.png")};
+    const char *names[3] = {"embedded", "external", "missing"};
+    const float colors[3][4] = {{1, 0.5f, 0.25f, 1}, {0.2f, 0.4f, 0.6f, 0.8f}, {0, 1, 0, 1}};
+    glbw_primitive_desc prims[3];
+    const float pos[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    const float uv[3][2] = {{0, 0}, {1, 0}, {0, 1}};
+    const uint16_t idx[3] = {0, 1, 2};
+    for (int i = 0; i < 3; i++) {
+        glbw_material_desc m = glbw_material_defaults();
+        m.name = names[i];
+        memcpy(m.base_color, colors[i], sizeof m.base_color);
+        m.base_color_texture = glbw_add_texture(doc, images[i]);
+        prims[i] = glbw_primitive_defaults();
+        prims[i].position = glbw_add_floats(doc, &pos[0][0], 3, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+        prims[i].texcoord0 = glbw_add_floats(doc, &uv[0][0], 3, GLBW_VEC2, GLBW_TARGET_VERTICES, false);
+        prims[i].indices = add_indices(doc, idx, 3);
+        prims[i].material = glbw_add_material(doc, &m);
+    }
+    int mesh = glbw_add_mesh(doc, "textured", prims, 3);
+    add_node(doc, "textured", NULL, mesh, -1);
+    write_doc(doc, "textured.glb");
+}
+
 static void random_bytes(void)
 {
     char path[1024];
@@ -254,6 +323,7 @@ int main(int argc, char **argv)
     out_dir = argv[1];
     unordered();
     influences();
+    textured();
     chain("chain.glb", 40, CHAIN_OK);
     chain("too_many_joints.glb", VKS_MAX_JOINTS + 20, CHAIN_OK);
     chain("nan_key.glb", 12, CHAIN_NAN_VALUE);

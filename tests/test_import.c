@@ -68,11 +68,13 @@ static void test_unordered(void)
     check_parent_order(&m);
     const vks_skeleton *sk = &m.skeleton;
     int32_t base = joint(&m, "base"), mid = joint(&m, "mid"), tip = joint(&m, "tip");
-    int32_t holder = joint(&m, "rigid_holder");
-    CHECK(sk->parents[tip] == mid);
+    int32_t holder = joint(&m, "rigid_holder"), twist = joint(&m, "twist");
+    CHECK(sk->parents[tip] == twist); /* a node with no bone between two bones stays */
+    CHECK(sk->parents[twist] == mid);
     CHECK(sk->parents[mid] == base);
     CHECK(sk->parents[holder] == mid);
-    CHECK(base < mid && mid < tip);
+    CHECK(base < mid && mid < twist && twist < tip);
+    CHECK(m.clips[0].tracks[twist].r_count == 3); /* its animation is kept */
     CHECK(m.mesh_count == 2);
 
     /* The rigid mesh follows its node "rigid_holder", animated: every vertex is bound to it with
@@ -181,6 +183,36 @@ static void test_influences(void)
     vks_model_destroy(&m);
 }
 
+static void test_textured(void)
+{
+    vks_model m;
+    if (!load("textured.glb", &m))
+        return;
+    CHECK(m.material_count == 3 && m.texture_count == 2);
+    const char *names[3] = {"embedded", "external", "missing"};
+    const float colors[3][4] = {{1, 0.5f, 0.25f, 1}, {0.2f, 0.4f, 0.6f, 0.8f}, {0, 1, 0, 1}};
+    for (uint32_t i = 0; i < m.material_count && i < 3; i++) {
+        CHECK(strcmp(m.materials[i].name, names[i]) == 0);
+        CHECK_VEC_NEAR(m.materials[i].base_color, colors[i], 4, 1e-6);
+    }
+    if (m.material_count == 3 && m.texture_count == 2) {
+        const vks_texture *e = &m.textures[m.materials[0].texture];
+        const vks_texture *x = &m.textures[m.materials[1].texture];
+        CHECK(m.materials[0].texture >= 0 && m.materials[1].texture >= 0);
+        CHECK(m.materials[2].texture == -1);
+        CHECK(e->width == 4 && e->height == 2 && strncmp(e->source, "embedded", 8) == 0);
+        CHECK(x->width == 2 && x->height == 2 && strstr(x->source, "textured_external.png"));
+        for (int i = 0; i < 32; i++)
+            CHECK(e->rgba[i] == (uint8_t)(i * 8 + 1));
+        for (int i = 0; i < 16; i++)
+            CHECK(x->rgba[i] == (uint8_t)(255 - i * 16));
+    }
+    CHECK(m.warning_count == 1);
+    if (m.warning_count == 1)
+        CHECK(strstr(m.warnings[0], "missing_texture.png") != NULL);
+    vks_model_destroy(&m);
+}
+
 /* The bundled character meets what it promises: 15+ joints, 2+ clips named idle and walk,
  * smooth weights with up to 4 influences, several base colors, and real motion. */
 static void test_default(const char *path)
@@ -250,6 +282,7 @@ int main(int argc, char **argv)
     fixtures = argv[1];
     test_unordered();
     test_influences();
+    test_textured();
     test_default(argv[2]);
     return check_report("test_import");
 }

@@ -48,6 +48,7 @@ typedef struct builder {
     int32_t *attach_joint; /* joint that rigid vertices of this node's meshes follow, -1 until needed */
     uint8_t *node_is_bone;
     uint8_t *joint_bound; /* the joint's inverse bind came from a bone already */
+    uint32_t *material_remap; /* file material -> model material (only used ones are kept) */
     uint32_t joint_capacity;
 } builder;
 
@@ -437,7 +438,7 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh, vk
         .vertex_count = nv,
         .first_index = first_index,
         .index_count = m->index_count - first_index,
-        .material = mesh->mMaterialIndex,
+        .material = b->material_remap[mesh->mMaterialIndex],
         .node_joint = (uint32_t)(attach >= 0 ? attach : b->node_joint[node]),
         .skinned = mesh->mNumBones > 0,
     };
@@ -458,13 +459,7 @@ static bool build_meshes(builder *b)
     for (uint32_t n = 0; n < b->node_count; n++) {
         const struct aiNode *node = b->nodes[n];
         for (uint32_t k = 0; k < node->mNumMeshes; k++) {
-            if (node->mMeshes[k] >= s->mNumMeshes)
-                return vks_fail(b->err, "%s: node '%s' references mesh %u of %u", b->name,
-                                ai_name(&node->mName), node->mMeshes[k], s->mNumMeshes);
             const struct aiMesh *mesh = s->mMeshes[node->mMeshes[k]];
-            if (s->mNumMaterials && mesh->mMaterialIndex >= s->mNumMaterials)
-                return vks_fail(b->err, "%s: mesh '%s' uses material %u of %u", b->name,
-                                ai_name(&mesh->mName), mesh->mMaterialIndex, s->mNumMaterials);
             refs++;
             vertices += mesh->mNumVertices;
             indices += 3ull * mesh->mNumFaces;
@@ -586,14 +581,41 @@ static int32_t load_texture(builder *b, const char *path, const char *material)
     return (int32_t)m->texture_count++;
 }
 
+/* Keeps the materials that meshes shown by nodes use (assimp adds a default one to some formats),
+ * in file order, and records where each went. */
 static bool build_materials(builder *b)
 {
     const struct aiScene *s = b->scene;
     vks_model *m = b->model;
-    m->materials = calloc(s->mNumMaterials ? s->mNumMaterials : 1, sizeof *m->materials);
-    if (!m->materials)
+    b->material_remap = calloc(s->mNumMaterials + 1, sizeof *b->material_remap);
+    m->materials = calloc(s->mNumMaterials + 1, sizeof *m->materials);
+    if (!b->material_remap || !m->materials)
         return out_of_memory(b);
+    uint8_t *used = calloc(s->mNumMaterials + 1, 1);
+    if (!used)
+        return out_of_memory(b);
+    for (uint32_t n = 0; n < b->node_count; n++) {
+        const struct aiNode *node = b->nodes[n];
+        for (uint32_t k = 0; k < node->mNumMeshes; k++) {
+            if (node->mMeshes[k] >= s->mNumMeshes) {
+                free(used);
+                return vks_fail(b->err, "%s: node '%s' references mesh %u of %u", b->name,
+                                ai_name(&node->mName), node->mMeshes[k], s->mNumMeshes);
+            }
+            uint32_t mi = s->mMeshes[node->mMeshes[k]]->mMaterialIndex;
+            if (mi >= s->mNumMaterials && s->mNumMaterials) {
+                free(used);
+                return vks_fail(b->err, "%s: mesh '%s' uses material %u of %u", b->name,
+                                ai_name(&s->mMeshes[node->mMeshes[k]]->mName), mi,
+                                s->mNumMaterials);
+            }
+            used[s->mNumMaterials ? mi : 0] = 1;
+        }
+    }
     for (uint32_t i = 0; i < s->mNumMaterials; i++) {
+        if (!used[i])
+            continue;
+        b->material_remap[i] = m->material_count;
         const struct aiMaterial *mat = s->mMaterials[i];
         vks_material *out = &m->materials[m->material_count++];
         struct aiString name = {0};
@@ -619,11 +641,14 @@ static bool build_materials(builder *b)
                                  NULL, NULL) == aiReturn_SUCCESS ||
             aiGetMaterialTexture(mat, aiTextureType_DIFFUSE, 0, &path, NULL, NULL, NULL, NULL,
                                  NULL, NULL) == aiReturn_SUCCESS) {
-            if (path.length && (out->texture = load_texture(b, path.data, out->name)) == -2)
+            if (path.length && (out->texture = load_texture(b, path.data, out->name)) == -2) {
+                free(used);
                 return false;
+            }
         }
     }
-    if (m->material_count == 0) { /* meshes index materials; give them a neutral one */
+    free(used);
+    if (m->material_count == 0) { /* a file without materials: give its meshes a neutral one */
         m->material_count = 1;
         m->materials[0] = (vks_material){.name = dup_string("default"),
                                          .base_color = {1, 1, 1, 1},
@@ -847,6 +872,7 @@ static void builder_free(builder *b)
     free(b->attach_joint);
     free(b->node_is_bone);
     free(b->joint_bound);
+    free(b->material_remap);
 }
 
 bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *err)

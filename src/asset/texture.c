@@ -2,6 +2,7 @@
 
 #include <stb/stb_image.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,13 @@ bool vks_texture_decode(const void *data, size_t size, vks_texture *tex, char *w
 
 bool vks_texture_load(const char *path, vks_texture *tex, char *why, size_t why_size)
 {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(why, why_size, "%s", strerror(errno));
+        return false;
+    }
     int w, h, n;
-    unsigned char *pixels = stbi_load(path, &w, &h, &n, 4);
+    unsigned char *pixels = stbi_load_from_file(f, &w, &h, &n, 4);
+    fclose(f);
     return take(pixels, w, h, tex, why, why_size);
 }
