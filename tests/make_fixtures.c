@@ -296,6 +296,88 @@ static void textured(void)
     write_doc(doc, "textured.glb");
 }
 
+static FILE *open_out(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", out_dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        failures++;
+    }
+    return f;
+}
+
+/* figure.md5mesh + figure.md5anim (id Software's text formats; assimp pairs them by name): a
+ * strip over a chain of 6 joints, one vertex with 5 weights, and a clip that bends joint 2.
+ * Joint and weight positions are in model space and joint space; rotations are identity in the
+ * bind pose, so a weight's position is the vertex minus its joint. */
+static void md5(void)
+{
+    FILE *f = open_out("figure.md5mesh");
+    if (!f)
+        return;
+    enum { JOINTS = 6, VERTS = 8 };
+    fprintf(f, "MD5Version 10\ncommandline \"\"\n\nnumJoints %d\nnumMeshes 1\n\njoints {\n", JOINTS);
+    for (int j = 0; j < JOINTS; j++)
+        fprintf(f, "\t\"joint%d\"\t%d ( 0 %g 0 ) ( 0 0 0 )\n", j, j - 1, 0.5 * j);
+    fprintf(f, "}\n\nmesh {\n\tshader \"strip\"\n\tnumverts %d\n", VERTS);
+    /* Per vertex: (joint, bias) pairs. */
+    static const struct { int n; int joint[5]; float bias[5]; } w[VERTS] = {
+        {1, {0}, {1}},
+        {2, {0, 1}, {0.6f, 0.4f}},
+        {2, {1, 2}, {0.5f, 0.5f}},
+        {5, {0, 1, 2, 3, 4}, {0.3f, 0.25f, 0.2f, 0.15f, 0.1f}},
+        {2, {2, 3}, {0.7f, 0.3f}},
+        {1, {3}, {1}},
+        {1, {4}, {1}},
+        {2, {4, 5}, {0.5f, 0.5f}},
+    };
+    int first = 0;
+    for (int v = 0; v < VERTS; v++) {
+        fprintf(f, "\tvert %d ( %g %g ) %d %d\n", v, v % 2 ? 1.0 : 0.0, (v / 2) / 3.0, first, w[v].n);
+        first += w[v].n;
+    }
+    fprintf(f, "\n\tnumtris 6\n");
+    for (int t = 0; t < 6; t++) {
+        int a = t & ~1;
+        if (t % 2 == 0)
+            fprintf(f, "\ttri %d %d %d %d\n", t, a, a + 1, a + 2);
+        else
+            fprintf(f, "\ttri %d %d %d %d\n", t, a + 1, a + 3, a + 2);
+    }
+    fprintf(f, "\n\tnumweights %d\n", first);
+    int index = 0;
+    for (int v = 0; v < VERTS; v++) {
+        double x = v % 2 ? 0.3 : -0.3, y = 0.8 * (v / 2);
+        for (int k = 0; k < w[v].n; k++) {
+            int j = w[v].joint[k];
+            fprintf(f, "\tweight %d %d %g ( %g %g 0 )\n", index++, j, w[v].bias[k], x, y - 0.5 * j);
+        }
+    }
+    fprintf(f, "}\n");
+    fclose(f);
+
+    if (!(f = open_out("figure.md5anim")))
+        return;
+    enum { FRAMES = 4 };
+    fprintf(f, "MD5Version 10\ncommandline \"\"\n\nnumFrames %d\nnumJoints %d\nframeRate 8\n"
+               "numAnimatedComponents 2\n\nhierarchy {\n", FRAMES, JOINTS);
+    for (int j = 0; j < JOINTS; j++) /* joint 2 animates Qz (flag 32) and Ty (flag 2) */
+        fprintf(f, "\t\"joint%d\"\t%d %d %d\n", j, j - 1, j == 2 ? 34 : 0, 0);
+    fprintf(f, "}\n\nbounds {\n");
+    for (int k = 0; k < FRAMES; k++)
+        fprintf(f, "\t( -2 -2 -2 ) ( 2 4 2 )\n");
+    fprintf(f, "}\n\nbaseframe {\n");
+    for (int j = 0; j < JOINTS; j++)
+        fprintf(f, "\t( 0 %g 0 ) ( 0 0 0 )\n", j ? 0.5 : 0.0);
+    fprintf(f, "}\n");
+    static const float ty[FRAMES] = {0.5f, 0.55f, 0.6f, 0.5f}, qz[FRAMES] = {0, 0.25f, 0.4f, 0.1f};
+    for (int k = 0; k < FRAMES; k++)
+        fprintf(f, "\nframe %d {\n\t%g %g\n}\n", k, ty[k], qz[k]);
+    fclose(f);
+}
+
 static void random_bytes(void)
 {
     char path[1024];
@@ -324,6 +406,7 @@ int main(int argc, char **argv)
     unordered();
     influences();
     textured();
+    md5();
     chain("chain.glb", 40, CHAIN_OK);
     chain("too_many_joints.glb", VKS_MAX_JOINTS + 20, CHAIN_OK);
     chain("nan_key.glb", 12, CHAIN_NAN_VALUE);

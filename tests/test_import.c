@@ -183,6 +183,25 @@ static void test_influences(void)
     vks_model_destroy(&m);
 }
 
+/* A second format: MD5 (text), whose vertices may carry any number of weights. */
+static void test_md5(void)
+{
+    vks_model m;
+    if (!load("figure.md5mesh", &m))
+        return;
+    check_parent_order(&m);
+    CHECK(m.vertex_count == 8 && m.index_count == 18 && m.clip_count == 1);
+    CHECK(m.influences.max_influences == 5 && m.influences.truncated == 1);
+    CHECK(m.influences.histogram[1] == 3 && m.influences.histogram[2] == 4 &&
+          m.influences.histogram[4] == 1);
+    /* The five-weight vertex at (0.3, 0.8): 0.1 on joint4 goes, the rest is divided by 0.9. */
+    check_influences(&m, vertex_at(&m, 0.3f, 0.8f),
+                     (const char *[4]){"joint0", "joint1", "joint2", "joint3"},
+                     (float[4]){0.3f / 0.9f, 0.25f / 0.9f, 0.2f / 0.9f, 0.15f / 0.9f});
+    CHECK(m.clips[0].tracks[joint(&m, "joint2")].r_count == 4);
+    vks_model_destroy(&m);
+}
+
 static void test_textured(void)
 {
     vks_model m;
@@ -283,6 +302,7 @@ int main(int argc, char **argv)
     test_unordered();
     test_influences();
     test_textured();
+    test_md5();
     test_default(argv[2]);
     return check_report("test_import");
 }
