@@ -176,7 +176,7 @@ static void influences(void)
 }
 
 /* A skinned chain of `count` joints (one vertex per joint); `bad` poisons the clip. */
-enum chain_flaw { CHAIN_OK, CHAIN_NAN_VALUE, CHAIN_NAN_TIME, CHAIN_NO_MESH };
+enum chain_flaw { CHAIN_OK, CHAIN_NAN_VALUE, CHAIN_NAN_TIME, CHAIN_NO_MESH, CHAIN_NO_INVERSE_BINDS };
 
 static void chain(const char *file, size_t count, enum chain_flaw flaw)
 {
@@ -213,8 +213,9 @@ static void chain(const char *file, size_t count, enum chain_flaw flaw)
         p.weights0 = glbw_add_floats(doc, &weights[0][0], count, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
         p.indices = add_indices(doc, idx, 3 * (count - 2));
         int mesh = glbw_add_mesh(doc, "chain", &p, 1);
-        int skin = glbw_add_skin(doc, "chain", nodes, count, add_inverse_binds(doc, global_t, count),
-                                 nodes[0]);
+        /* Without inverseBindMatrices (optional in glTF: identity) assimp 5.2 dereferences null. */
+        int ibm = flaw == CHAIN_NO_INVERSE_BINDS ? GLBW_NONE : add_inverse_binds(doc, global_t, count);
+        int skin = glbw_add_skin(doc, "chain", nodes, count, ibm, nodes[0]);
         add_node(doc, "chain_mesh", NULL, mesh, skin);
         free(global_t);
     }
@@ -412,6 +413,7 @@ int main(int argc, char **argv)
     chain("nan_key.glb", 12, CHAIN_NAN_VALUE);
     chain("nan_time.glb", 12, CHAIN_NAN_TIME);
     chain("no_meshes.glb", 12, CHAIN_NO_MESH);
+    chain("no_inverse_binds.glb", 12, CHAIN_NO_INVERSE_BINDS);
     random_bytes();
     return failures ? 1 : 0;
 }

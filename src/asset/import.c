@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* Triangles only (points and lines dropped), smooth normals where the file has none (Fox), UV
  * origin at the top-left as Vulkan samples, shared vertices merged (FBX, Collada and MD5 arrive
@@ -875,15 +877,10 @@ static void builder_free(builder *b)
     free(b->material_remap);
 }
 
-bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *err)
+static bool import_in_process(const vks_import_desc *desc, const char *name, vks_model *out,
+                              vks_error *err)
 {
     memset(out, 0, sizeof *out);
-    const char *name = desc->path ? desc->path : desc->name ? desc->name : "(memory)";
-    if (desc->path && !check_file(desc->path, err))
-        return false;
-    if (!desc->path && (!desc->data || !desc->size))
-        return vks_fail(err, "%s: no data", name);
-
     struct aiPropertyStore *props = aiCreatePropertyStore();
     aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
     const struct aiScene *scene =
@@ -921,4 +918,71 @@ bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *er
         memset(out, 0, sizeof *out);
     }
     return ok;
+}
+
+/* Runs the import in a child process. Returns true when it succeeded there (the caller then
+ * imports in-process: same input, same result); false with the child's message, or a message
+ * saying the importer crashed. Falls back to "succeeded" when fork itself is unavailable. */
+static bool import_probe(const vks_import_desc *desc, const char *name, vks_error *err)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return true;
+    fflush(NULL); /* the child must not flush our buffered output a second time */
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return true;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        vks_model m;
+        vks_error e = {{0}};
+        bool ok = import_in_process(desc, name, &m, &e);
+        if (ok)
+            vks_model_destroy(&m);
+        else if (write(fds[1], e.msg, strlen(e.msg)) < 0)
+            _exit(3);
+        _exit(ok ? 0 : 1);
+    }
+    close(fds[1]);
+    char msg[sizeof err->msg] = "";
+    size_t got = 0;
+    ssize_t n;
+    while (got + 1 < sizeof msg && (n = read(fds[0], msg + got, sizeof msg - 1 - got)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            break;
+        got += (size_t)n;
+    }
+    msg[got] = '\0';
+    close(fds[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return true;
+    if (WIFSIGNALED(status))
+        return vks_fail(err, "cannot import '%s': the importer crashed on it (%s): the file is "
+                             "malformed or meets an assimp bug", name, strsignal(WTERMSIG(status)));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
+        return vks_fail(err, "%s", msg);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return vks_fail(err, "cannot import '%s': the importer failed (exit %d)", name,
+                        WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return true;
+}
+
+bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const char *name = desc->path ? desc->path : desc->name ? desc->name : "(memory)";
+    if (desc->path && !check_file(desc->path, err))
+        return false;
+    if (!desc->path && (!desc->data || !desc->size))
+        return vks_fail(err, "%s: no data", name);
+    if (!desc->in_process && !import_probe(desc, name, err))
+        return false;
+    return import_in_process(desc, name, out, err);
 }

@@ -1,0 +1,20 @@
+/* libFuzzer harness for the import path (assimp + our importer), in memory as a .glb:
+ *   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DVKS_FUZZ=ON && cmake --build build-fuzz
+ *   LSAN_OPTIONS=suppressions=tests/lsan.supp build-fuzz/tests/fuzz_import -max_total_time=60 CORPUS
+ * Every input must end in a model or one error message: no crash, no sanitizer report. */
+#include "asset/import.h"
+
+#include <stdint.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    vks_model model;
+    vks_error err;
+    vks_import_desc desc = {
+        .data = data, .size = size, .hint = "glb", .name = "fuzz", .in_process = true};
+    if (vks_model_import(&desc, &model, &err))
+        vks_model_destroy(&model);
+    return 0;
+}
