@@ -35,6 +35,11 @@ static const unsigned import_flags = aiProcess_Triangulate | aiProcess_SortByPTy
 /* Weight sums further than this from 1 count as renormalised in the statistics. */
 #define WEIGHT_SUM_TOLERANCE 1e-4f
 
+typedef struct named_node {
+    const char *name;
+    uint32_t node;
+} named_node;
+
 typedef struct builder {
     const struct aiScene *scene;
     const char *name; /* for messages */
@@ -49,6 +54,7 @@ typedef struct builder {
     int32_t *node_joint;   /* joint index of each node, -1 when it moves no vertex */
     int32_t *attach_joint; /* joint that rigid vertices of this node's meshes follow, -1 until needed */
     uint8_t *node_is_bone;
+    struct named_node *by_name; /* nodes sorted by name, then by index: find_node's index */
     uint8_t *joint_bound; /* the joint's inverse bind came from a bone already */
     uint32_t *material_remap; /* file material -> model material (only used ones are kept) */
     uint32_t joint_capacity;
@@ -97,11 +103,26 @@ static bool finite3(const float *v)
 
 /* ---- skeleton ---------------------------------------------------------------------------- */
 
+static int compare_named(const void *pa, const void *pb)
+{
+    const named_node *a = pa, *b = pb;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->node > b->node) - (a->node < b->node);
+}
+
+/* The first node (in depth-first order) named `name`, or -1; a binary search over by_name. */
 static int32_t find_node(const builder *b, const char *name)
 {
-    for (uint32_t i = 0; i < b->node_count; i++)
-        if (strcmp(ai_name(&b->nodes[i]->mName), name) == 0)
-            return (int32_t)i;
+    uint32_t lo = 0, hi = b->node_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (strcmp(b->by_name[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < b->node_count && strcmp(b->by_name[lo].name, name) == 0)
+        return (int32_t)b->by_name[lo].node;
     return -1;
 }
 
@@ -155,9 +176,10 @@ static bool collect_nodes(builder *b)
     b->node_joint = malloc(sizeof *b->node_joint * count);
     b->attach_joint = malloc(sizeof *b->attach_joint * count);
     b->node_is_bone = calloc(count, 1);
+    b->by_name = malloc(sizeof *b->by_name * count);
     int32_t *stack_parent = malloc(sizeof *stack_parent * cap);
     if (!b->nodes || !b->node_parent || !b->node_joint || !b->attach_joint || !b->node_is_bone ||
-        !stack_parent) {
+        !b->by_name || !stack_parent) {
         free(stack);
         free(stack_parent);
         return out_of_memory(b);
@@ -181,6 +203,9 @@ static bool collect_nodes(builder *b)
     }
     free(stack);
     free(stack_parent);
+    for (uint32_t i = 0; i < count; i++)
+        b->by_name[i] = (named_node){ai_name(&b->nodes[i]->mName), i};
+    qsort(b->by_name, count, sizeof *b->by_name, compare_named);
     return true;
 }
 
@@ -263,6 +288,11 @@ static bool build_skeleton(builder *b)
             .r = {rotation.x, rotation.y, rotation.z, rotation.w},
             .s = {scaling.x, scaling.y, scaling.z},
         };
+        /* A zero scale (a hidden part) leaves the rotation undefined: any will do. */
+        const float *q = sk->rest[j].r;
+        float q2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+        if (!(fabsf(q2 - 1.0f) < 1e-3f))
+            memcpy(sk->rest[j].r, (float[4]){0, 0, 0, 1}, sizeof(float[4]));
         /* TRS cannot hold shear; say so when recomposing misses the file's matrix. */
         vks_affine file, recomposed;
         affine_from_ai(&node->mTransformation, &file);
@@ -285,6 +315,8 @@ static bool build_skeleton(builder *b)
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 4; c++)
             root[c][r] = src[r * 4 + c]; /* cglm is column-major */
+    if (fabsf(glm_mat4_det(root)) < 1e-12f)
+        return vks_fail(b->err, "%s: the scene root's transform is not invertible", b->name);
     glm_mat4_inv(root, root_inv);
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 4; c++)
@@ -873,6 +905,7 @@ static void builder_free(builder *b)
     free(b->node_joint);
     free(b->attach_joint);
     free(b->node_is_bone);
+    free(b->by_name);
     free(b->joint_bound);
     free(b->material_remap);
 }
