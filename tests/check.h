@@ -8,30 +8,30 @@
 
 static int check_failures, check_count;
 
-#define CHECK(cond)                                                                            \
-    do {                                                                                       \
-        check_count++;                                                                         \
-        if (!(cond)) {                                                                         \
-            check_failures++;                                                                  \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);           \
-        }                                                                                      \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        check_count++;                                                                             \
+        if (!(cond)) {                                                                             \
+            check_failures++;                                                                      \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_NEAR(a, b, tol)                                                                  \
-    do {                                                                                       \
-        double check_a_ = (a), check_b_ = (b);                                                 \
-        check_count++;                                                                         \
-        if (!(fabs(check_a_ - check_b_) <= (tol))) {                                           \
-            check_failures++;                                                                  \
-            fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.9g, %s = %.9g (tol %g)\n",       \
-                    __FILE__, __LINE__, #a, check_a_, #b, check_b_, (double)(tol));            \
-        }                                                                                      \
+#define CHECK_NEAR(a, b, tol)                                                                      \
+    do {                                                                                           \
+        double check_a_ = (a), check_b_ = (b);                                                     \
+        check_count++;                                                                             \
+        if (!(fabs(check_a_ - check_b_) <= (tol))) {                                               \
+            check_failures++;                                                                      \
+            fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.9g, %s = %.9g (tol %g)\n", __FILE__, \
+                    __LINE__, #a, check_a_, #b, check_b_, (double)(tol));                          \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_VEC_NEAR(a, b, n, tol)                                                           \
-    do {                                                                                       \
-        for (int check_i_ = 0; check_i_ < (n); check_i_++)                                     \
-            CHECK_NEAR((a)[check_i_], (b)[check_i_], tol);                                     \
+#define CHECK_VEC_NEAR(a, b, n, tol)                                                               \
+    do {                                                                                           \
+        for (int check_i_ = 0; check_i_ < (n); check_i_++)                                         \
+            CHECK_NEAR((a)[check_i_], (b)[check_i_], tol);                                         \
     } while (0)
 
 static inline int check_report(const char *name)

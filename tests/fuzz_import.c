@@ -1,7 +1,7 @@
 /* libFuzzer harness for the import path (assimp + our importer), in memory as a .glb:
  *   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DVKS_FUZZ=ON && cmake --build build-fuzz
- *   LSAN_OPTIONS=suppressions=tests/lsan.supp build-fuzz/tests/fuzz_import -max_total_time=60 CORPUS
- * Every input must end in a model or one error message: no crash, no sanitizer report. */
+ *   LSAN_OPTIONS=suppressions=tests/lsan.supp build-fuzz/tests/fuzz_import -max_total_time=60
+ * CORPUS Every input must end in a model or one error message: no crash, no sanitizer report. */
 #include "asset/import.h"
 
 #include <stdint.h>

@@ -57,16 +57,16 @@ static int add_inverse_binds(glbw_doc *doc, const float (*global_t)[3], size_t c
 
 static int add_indices(glbw_doc *doc, const uint16_t *idx, size_t count)
 {
-    return glbw_add_data(doc, idx, GLBW_TARGET_INDICES,
-                         &(glbw_accessor_desc){.component = GLBW_U16, .type = GLBW_SCALAR,
-                                               .count = count});
+    return glbw_add_data(
+        doc, idx, GLBW_TARGET_INDICES,
+        &(glbw_accessor_desc){.component = GLBW_U16, .type = GLBW_SCALAR, .count = count});
 }
 
 static int add_u16x4(glbw_doc *doc, const uint16_t (*v)[4], size_t count)
 {
-    return glbw_add_data(doc, v, GLBW_TARGET_VERTICES,
-                         &(glbw_accessor_desc){.component = GLBW_U16, .type = GLBW_VEC4,
-                                               .count = count});
+    return glbw_add_data(
+        doc, v, GLBW_TARGET_VERTICES,
+        &(glbw_accessor_desc){.component = GLBW_U16, .type = GLBW_VEC4, .count = count});
 }
 
 /* A channel over `count` keys. */
@@ -74,9 +74,9 @@ static void add_channel(glbw_doc *doc, int anim, int node, glbw_path path, const
                         const float *values, size_t count)
 {
     int in = glbw_add_floats(doc, times, count, GLBW_SCALAR, GLBW_TARGET_NONE, true);
-    int out = glbw_add_floats(doc, values, count,
-                              path == GLBW_PATH_ROTATION ? GLBW_VEC4 : GLBW_VEC3,
-                              GLBW_TARGET_NONE, false);
+    int out =
+        glbw_add_floats(doc, values, count, path == GLBW_PATH_ROTATION ? GLBW_VEC4 : GLBW_VEC3,
+                        GLBW_TARGET_NONE, false);
     int s = glbw_add_anim_sampler(doc, anim, in, out, GLBW_LINEAR);
     glbw_add_anim_channel(doc, anim, s, node, path);
 }
@@ -90,7 +90,8 @@ static void unordered(void)
     const float pos[4][3] = {{0, 0, 0}, {0.2f, 1, 0}, {-0.2f, 2, 0}, {0, 2.5f, 0.1f}};
     const float nrm[4][3] = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
     const uint16_t joints[4][4] = {{2, 0, 0, 0}, {1, 2, 0, 0}, {0, 1, 0, 0}, {0, 0, 0, 0}};
-    const float weights[4][4] = {{1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}, {0.7f, 0.3f, 0, 0}, {1, 0, 0, 0}};
+    const float weights[4][4] = {
+        {1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}, {0.7f, 0.3f, 0, 0}, {1, 0, 0, 0}};
     const uint16_t idx[6] = {0, 1, 2, 1, 3, 2};
     glbw_primitive_desc p = glbw_primitive_defaults();
     p.position = glbw_add_floats(doc, &pos[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
@@ -144,10 +145,15 @@ static void influences(void)
 {
     glbw_doc *doc = glbw_create();
     const float pos[5][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {2, 1, 0}};
-    const uint16_t j0[5][4] = {{0, 1, 2, 3}, {2, 4, 0, 0}, {0, 0, 0, 0}, {3, 1, 0, 0}, {5, 0, 0, 0}};
-    const float w0[5][4] = {{0.05f, 0.4f, 0.12f, 0.3f}, {0.3f, 0.2f, 0, 0}, {0, 0, 0, 0},
-                            {-0.2f, 0.8f, 0, 0}, {1, 0, 0, 0}};
-    const uint16_t j1[5][4] = {{4, 5, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
+    const uint16_t j0[5][4] = {
+        {0, 1, 2, 3}, {2, 4, 0, 0}, {0, 0, 0, 0}, {3, 1, 0, 0}, {5, 0, 0, 0}};
+    const float w0[5][4] = {{0.05f, 0.4f, 0.12f, 0.3f},
+                            {0.3f, 0.2f, 0, 0},
+                            {0, 0, 0, 0},
+                            {-0.2f, 0.8f, 0, 0},
+                            {1, 0, 0, 0}};
+    const uint16_t j1[5][4] = {
+        {4, 5, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}};
     const float w1[5][4] = {{0.08f, 0.05f, 0, 0}, {0}, {0}, {0}, {0}};
     const uint16_t idx[6] = {0, 1, 2, 1, 3, 4};
     glbw_primitive_desc p = glbw_primitive_defaults();
@@ -176,14 +182,20 @@ static void influences(void)
 }
 
 /* A skinned chain of `count` joints (one vertex per joint); `bad` poisons the clip. */
-enum chain_flaw { CHAIN_OK, CHAIN_NAN_VALUE, CHAIN_NAN_TIME, CHAIN_NO_MESH, CHAIN_NO_INVERSE_BINDS };
+enum chain_flaw {
+    CHAIN_OK,
+    CHAIN_NAN_VALUE,
+    CHAIN_NAN_TIME,
+    CHAIN_NO_MESH,
+    CHAIN_NO_INVERSE_BINDS
+};
 
 static void chain(const char *file, size_t count, enum chain_flaw flaw)
 {
     glbw_doc *doc = glbw_create();
-    float (*pos)[3] = calloc(count, sizeof *pos);
-    uint16_t (*joints)[4] = calloc(count, sizeof *joints);
-    float (*weights)[4] = calloc(count, sizeof *weights);
+    float(*pos)[3] = calloc(count, sizeof *pos);
+    uint16_t(*joints)[4] = calloc(count, sizeof *joints);
+    float(*weights)[4] = calloc(count, sizeof *weights);
     uint16_t *idx = calloc(3 * count, sizeof *idx);
     int *nodes = calloc(count, sizeof *nodes);
     for (size_t i = 0; i < count; i++) {
@@ -204,17 +216,19 @@ static void chain(const char *file, size_t count, enum chain_flaw flaw)
         pos[i][2] = 0.0f;
     }
     if (flaw != CHAIN_NO_MESH) {
-        float (*global_t)[3] = calloc(count, sizeof *global_t);
+        float(*global_t)[3] = calloc(count, sizeof *global_t);
         for (size_t i = 0; i < count; i++)
             global_t[i][1] = 0.1f * (float)i;
         glbw_primitive_desc p = glbw_primitive_defaults();
         p.position = glbw_add_floats(doc, &pos[0][0], count, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
-        p.joints0 = add_u16x4(doc, (const uint16_t (*)[4])joints, count);
-        p.weights0 = glbw_add_floats(doc, &weights[0][0], count, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+        p.joints0 = add_u16x4(doc, (const uint16_t(*)[4])joints, count);
+        p.weights0 =
+            glbw_add_floats(doc, &weights[0][0], count, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
         p.indices = add_indices(doc, idx, 3 * (count - 2));
         int mesh = glbw_add_mesh(doc, "chain", &p, 1);
         /* Without inverseBindMatrices (optional in glTF: identity) assimp 5.2 dereferences null. */
-        int ibm = flaw == CHAIN_NO_INVERSE_BINDS ? GLBW_NONE : add_inverse_binds(doc, global_t, count);
+        int ibm =
+            flaw == CHAIN_NO_INVERSE_BINDS ? GLBW_NONE : add_inverse_binds(doc, global_t, count);
         int skin = glbw_add_skin(doc, "chain", nodes, count, ibm, nodes[0]);
         add_node(doc, "chain_mesh", NULL, mesh, skin);
         free(global_t);
@@ -287,8 +301,10 @@ static void textured(void)
         memcpy(m.base_color, colors[i], sizeof m.base_color);
         m.base_color_texture = glbw_add_texture(doc, images[i]);
         prims[i] = glbw_primitive_defaults();
-        prims[i].position = glbw_add_floats(doc, &pos[0][0], 3, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
-        prims[i].texcoord0 = glbw_add_floats(doc, &uv[0][0], 3, GLBW_VEC2, GLBW_TARGET_VERTICES, false);
+        prims[i].position =
+            glbw_add_floats(doc, &pos[0][0], 3, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+        prims[i].texcoord0 =
+            glbw_add_floats(doc, &uv[0][0], 3, GLBW_VEC2, GLBW_TARGET_VERTICES, false);
         prims[i].indices = add_indices(doc, idx, 3);
         prims[i].material = glbw_add_material(doc, &m);
     }
@@ -319,12 +335,17 @@ static void md5(void)
     if (!f)
         return;
     enum { JOINTS = 6, VERTS = 8 };
-    fprintf(f, "MD5Version 10\ncommandline \"\"\n\nnumJoints %d\nnumMeshes 1\n\njoints {\n", JOINTS);
+    fprintf(f, "MD5Version 10\ncommandline \"\"\n\nnumJoints %d\nnumMeshes 1\n\njoints {\n",
+            JOINTS);
     for (int j = 0; j < JOINTS; j++)
         fprintf(f, "\t\"joint%d\"\t%d ( 0 %g 0 ) ( 0 0 0 )\n", j, j - 1, 0.5 * j);
     fprintf(f, "}\n\nmesh {\n\tshader \"strip\"\n\tnumverts %d\n", VERTS);
     /* Per vertex: (joint, bias) pairs. */
-    static const struct { int n; int joint[5]; float bias[5]; } w[VERTS] = {
+    static const struct {
+        int n;
+        int joint[5];
+        float bias[5];
+    } w[VERTS] = {
         {1, {0}, {1}},
         {2, {0, 1}, {0.6f, 0.4f}},
         {2, {1, 2}, {0.5f, 0.5f}},
@@ -336,7 +357,8 @@ static void md5(void)
     };
     int first = 0;
     for (int v = 0; v < VERTS; v++) {
-        fprintf(f, "\tvert %d ( %g %g ) %d %d\n", v, v % 2 ? 1.0 : 0.0, (v / 2) / 3.0, first, w[v].n);
+        fprintf(f, "\tvert %d ( %g %g ) %d %d\n", v, v % 2 ? 1.0 : 0.0, (v / 2) / 3.0, first,
+                w[v].n);
         first += w[v].n;
     }
     fprintf(f, "\n\tnumtris 6\n");
@@ -362,8 +384,10 @@ static void md5(void)
     if (!(f = open_out("figure.md5anim")))
         return;
     enum { FRAMES = 4 };
-    fprintf(f, "MD5Version 10\ncommandline \"\"\n\nnumFrames %d\nnumJoints %d\nframeRate 8\n"
-               "numAnimatedComponents 2\n\nhierarchy {\n", FRAMES, JOINTS);
+    fprintf(f,
+            "MD5Version 10\ncommandline \"\"\n\nnumFrames %d\nnumJoints %d\nframeRate 8\n"
+            "numAnimatedComponents 2\n\nhierarchy {\n",
+            FRAMES, JOINTS);
     for (int j = 0; j < JOINTS; j++) /* joint 2 animates Qz (flag 32) and Ty (flag 2) */
         fprintf(f, "\t\"joint%d\"\t%d %d %d\n", j, j - 1, j == 2 ? 34 : 0, 0);
     fprintf(f, "}\n\nbounds {\n");

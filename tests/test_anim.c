@@ -1,4 +1,5 @@
-/* Sampling, key search, slerp, time wrapping, blending and the palette pass, on clips built here. */
+/* Sampling, key search, slerp, time wrapping, blending and the palette pass, on clips built here.
+ */
 #include "anim/anim.h"
 #include "check.h"
 
@@ -101,8 +102,11 @@ static void fixture_init(fixture *f)
     f->inverse_bind[0] = vks_affine_identity();
     f->inverse_bind[1] = vks_affine_identity();
     f->inverse_bind[1].row[1][3] = -1.0f; /* inverse of the child's bind translation */
-    f->sk = (vks_skeleton){.joint_count = 2, .names = f->names, .parents = f->parents,
-                           .rest = f->rest, .inverse_bind = f->inverse_bind,
+    f->sk = (vks_skeleton){.joint_count = 2,
+                           .names = f->names,
+                           .parents = f->parents,
+                           .rest = f->rest,
+                           .inverse_bind = f->inverse_bind,
                            .root_inverse = vks_affine_identity()};
     /* Joint 0: translation keys at 0.5, 1.5, 2 s. */
     const float tt[] = {0.5f, 1.5f, 2.0f};
@@ -118,11 +122,19 @@ static void fixture_init(fixture *f)
     memcpy(f->s_values[0], (float[3]){2, 2, 2}, sizeof(float[3]));
     f->tracks[0] = (vks_track){.t_first = 0, .t_count = 3};
     f->tracks[1] = (vks_track){.r_first = 0, .r_count = 2, .s_first = 0, .s_count = 1};
-    f->clip = (vks_clip){.name = "test", .duration = 2.0f, .channel_count = 2,
-                         .tracks = f->tracks, .t_key_count = 3, .r_key_count = 2,
-                         .s_key_count = 1, .t_times = f->t_times, .t_values = f->t_values,
-                         .r_times = f->r_times, .r_values = f->r_values,
-                         .s_times = f->s_times, .s_values = f->s_values};
+    f->clip = (vks_clip){.name = "test",
+                         .duration = 2.0f,
+                         .channel_count = 2,
+                         .tracks = f->tracks,
+                         .t_key_count = 3,
+                         .r_key_count = 2,
+                         .s_key_count = 1,
+                         .t_times = f->t_times,
+                         .t_values = f->t_values,
+                         .r_times = f->r_times,
+                         .r_values = f->r_values,
+                         .s_times = f->s_times,
+                         .s_values = f->s_values};
 }
 
 static void test_sampling(void)

@@ -51,10 +51,10 @@ static void pose(const vks_model *m, int32_t clip, float t, float (*pos)[3], flo
     else
         vks_clip_sample(sk, &m->clips[clip], t, NULL, local);
     vks_pose_palette(sk, local, world, palette);
-    vks_skin_input in = {m->vertex_count, (const float (*)[3])m->positions,
-                         (const float (*)[3])m->normals,
-                         (const uint16_t (*)[VKS_MAX_INFLUENCES])m->joints,
-                         (const float (*)[VKS_MAX_INFLUENCES])m->weights};
+    vks_skin_input in = {m->vertex_count, (const float(*)[3])m->positions,
+                         (const float(*)[3])m->normals,
+                         (const uint16_t(*)[VKS_MAX_INFLUENCES])m->joints,
+                         (const float(*)[VKS_MAX_INFLUENCES])m->weights};
     vks_skin_cpu(&in, palette, pos, nrm);
     free(local);
     free(palette);
@@ -89,8 +89,8 @@ static void test_unordered(void)
         return;
     }
     CHECK(rigid->node_joint == (uint32_t)holder);
-    float (*pos)[3] = malloc(sizeof *pos * m.vertex_count);
-    float (*nrm)[3] = malloc(sizeof *nrm * m.vertex_count);
+    float(*pos)[3] = malloc(sizeof *pos * m.vertex_count);
+    float(*nrm)[3] = malloc(sizeof *nrm * m.vertex_count);
     vks_affine *world = malloc(sizeof *world * sk->joint_count);
     CHECK(m.clip_count == 1);
     pose(&m, 0, 0.5f, pos, nrm, world);
@@ -99,10 +99,13 @@ static void test_unordered(void)
         const float *p = m.positions[v];
         const vks_affine *w = &world[holder];
         for (int r = 0; r < 3; r++)
-            CHECK_NEAR(pos[v][r], w->row[r][0] * p[0] + w->row[r][1] * p[1] +
-                                      w->row[r][2] * p[2] + w->row[r][3], 1e-5);
+            CHECK_NEAR(pos[v][r],
+                       w->row[r][0] * p[0] + w->row[r][1] * p[1] + w->row[r][2] * p[2] +
+                           w->row[r][3],
+                       1e-5);
     }
-    /* At t = 0.5 the holder sits 0.25 higher than at rest: its first vertex (0, 0, 0) moves with it. */
+    /* At t = 0.5 the holder sits 0.25 higher than at rest: its first vertex (0, 0, 0) moves with
+     * it. */
     pose(&m, -1, 0.0f, pos, nrm, world);
     float rest_y = pos[rigid->base_vertex][1];
     pose(&m, 0, 0.5f, pos, nrm, world);
@@ -169,8 +172,8 @@ static void test_influences(void)
 
     /* The unweighted vertex follows the mesh node (translated by z = 3) in the bind pose, like
      * the weighted ones, whose inverse binds cancel their joints. */
-    float (*pos)[3] = malloc(sizeof *pos * m.vertex_count);
-    float (*nrm)[3] = malloc(sizeof *nrm * m.vertex_count);
+    float(*pos)[3] = malloc(sizeof *pos * m.vertex_count);
+    float(*nrm)[3] = malloc(sizeof *nrm * m.vertex_count);
     vks_affine *world = malloc(sizeof *world * m.skeleton.joint_count);
     pose(&m, -1, 0.0f, pos, nrm, world);
     int32_t v2 = vertex_at(&m, 0, 1);
@@ -267,9 +270,9 @@ static void test_default(const char *path)
     /* Walking moves vertices, and loops: the start and the end of the clip agree. */
     int32_t walk = vks_model_find_clip(&m, "walk");
     if (walk >= 0) {
-        float (*a)[3] = malloc(sizeof *a * m.vertex_count);
-        float (*b)[3] = malloc(sizeof *b * m.vertex_count);
-        float (*n)[3] = malloc(sizeof *n * m.vertex_count);
+        float(*a)[3] = malloc(sizeof *a * m.vertex_count);
+        float(*b)[3] = malloc(sizeof *b * m.vertex_count);
+        float(*n)[3] = malloc(sizeof *n * m.vertex_count);
         vks_affine *world = malloc(sizeof *world * m.skeleton.joint_count);
         float d = m.clips[walk].duration;
         pose(&m, walk, 0.0f, a, n, world);

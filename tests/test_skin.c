@@ -14,12 +14,12 @@ static void skin_one(const float p[3], const float n[3], const uint16_t j[4], co
 {
     vks_skin_input in = {
         .vertex_count = 1,
-        .positions = (const float (*)[3])p,
-        .normals = (const float (*)[3])n,
-        .joints = (const uint16_t (*)[4])j,
-        .weights = (const float (*)[4])w,
+        .positions = (const float(*)[3])p,
+        .normals = (const float(*)[3])n,
+        .joints = (const uint16_t(*)[4])j,
+        .weights = (const float(*)[4])w,
     };
-    vks_skin_cpu(&in, palette, (float (*)[3])out_p, (float (*)[3])out_n);
+    vks_skin_cpu(&in, palette, (float(*)[3])out_p, (float(*)[3])out_n);
 }
 
 int main(void)
@@ -34,7 +34,8 @@ int main(void)
     CHECK_VEC_NEAR(on, n, 3, 0);
 
     /* Two translations blended 25/75. */
-    vks_bone two[2] = {bone_scale_translate(1, 1, 1, 4, 0, 0), bone_scale_translate(1, 1, 1, 0, 8, 0)};
+    vks_bone two[2] = {bone_scale_translate(1, 1, 1, 4, 0, 0),
+                       bone_scale_translate(1, 1, 1, 0, 8, 0)};
     skin_one(p, n, j01, (float[4]){0.25f, 0.75f, 0, 0}, two, op, on);
     CHECK_VEC_NEAR(op, ((float[3]){2, 8, 3}), 3, 1e-6);
     CHECK_VEC_NEAR(on, n, 3, 1e-6);
@@ -52,7 +53,8 @@ int main(void)
     skin_one(p, (float[3]){1, 0, 0}, (uint16_t[4]){0}, (float[4]){1, 0, 0, 0}, &mx, op, on);
     CHECK_VEC_NEAR(on, ((float[3]){-1, 0, 0}), 3, 1e-6);
 
-    /* Rotation of 90 degrees about Z on joint 1 at full weight, with joint 0 present at weight 0. */
+    /* Rotation of 90 degrees about Z on joint 1 at full weight, with joint 0 present at weight 0.
+     */
     vks_bone rot[2] = {id, {{{0, -1, 0, 0}, {1, 0, 0, 0}, {0, 0, 1, 0}}}};
     skin_one(p, (float[3]){1, 0, 0}, j01, (float[4]){0, 1, 0, 0}, rot, op, on);
     CHECK_VEC_NEAR(op, ((float[3]){-2, 1, 3}), 3, 1e-6);

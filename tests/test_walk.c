@@ -181,7 +181,8 @@ static void read_node_hierarchy(walk *w, const struct aiNode *node, const dmat4 
         struct aiVector3D s0, p0;
         struct aiQuaternion r0;
         aiDecomposeMatrix(&node->mTransformation, &s0, &r0, &p0);
-        double ts[3] = {s0.x, s0.y, s0.z}, tr[4] = {r0.w, r0.x, r0.y, r0.z}, tp[3] = {p0.x, p0.y, p0.z};
+        double ts[3] = {s0.x, s0.y, s0.z}, tr[4] = {r0.w, r0.x, r0.y, r0.z},
+               tp[3] = {p0.x, p0.y, p0.z};
         double t[3], r[4], s[3];
         interp_vec(ch->mPositionKeys, ch->mNumPositionKeys, w->ticks, tp, t);
         interp_quat(ch->mRotationKeys, ch->mNumRotationKeys, w->ticks, tr, r);
@@ -302,7 +303,8 @@ static void check_model(const char *path)
         }
         aiReleaseImport(scene);
     }
-    printf("%s: %u joints, %u clips compared\n", path, model.skeleton.joint_count, model.clip_count);
+    printf("%s: %u joints, %u clips compared\n", path, model.skeleton.joint_count,
+           model.clip_count);
     models_checked++;
     vks_model_destroy(&model);
 }

@@ -20,8 +20,8 @@ int main(int argc, char **argv)
         fclose(in);
         return 1;
     }
-    fprintf(out, "#include <stddef.h>\n/* generated from %s */\nconst unsigned char %s[] = {", argv[1],
-            argv[2]);
+    fprintf(out, "#include <stddef.h>\n/* generated from %s */\nconst unsigned char %s[] = {",
+            argv[1], argv[2]);
     size_t n = 0;
     int c;
     while ((c = fgetc(in)) != EOF)

@@ -90,7 +90,7 @@ typedef struct glbw_primitive_desc {
     int texcoord0;
     int joints0;
     int weights0;
-    int joints1;  /* a second set of 4 influences (JOINTS_1/WEIGHTS_1) */
+    int joints1; /* a second set of 4 influences (JOINTS_1/WEIGHTS_1) */
     int weights1;
     int indices;
     int material;

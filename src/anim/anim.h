@@ -16,7 +16,8 @@ float vks_clip_time(const vks_clip *clip, double seconds, vks_wrap wrap);
 
 /* Index i of the key segment holding t: times[i] <= t < times[i + 1], clamped to [0, count - 2]
  * (0 when count < 2). `hint` (may be NULL) is the segment found last time for this track; when t
- * lies in it or the next one the search costs O(1), else a binary search runs. The hint is updated. */
+ * lies in it or the next one the search costs O(1), else a binary search runs. The hint is updated.
+ */
 uint32_t vks_key_find(const float *times, uint32_t count, float t, uint32_t *hint);
 
 /* Per-instance sampling state: three key hints (translation, rotation, scale) per joint.

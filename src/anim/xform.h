@@ -1,6 +1,7 @@
 /* Transform math for animation: TRS local transforms, unit quaternions and 3x4 affine matrices.
  * Quaternions are (x, y, z, w). Affine matrices are row-major 3x4 (vks_bone, shaders/vks_shared.h):
- * the linear part is m[r][0..2], the translation m[r][3], and the fourth row (0, 0, 0, 1) is implied. */
+ * the linear part is m[r][0..2], the translation m[r][3], and the fourth row (0, 0, 0, 1) is
+ * implied. */
 #ifndef VKS_XFORM_H
 #define VKS_XFORM_H
 

@@ -17,7 +17,7 @@ typedef struct app_option {
     const char *name;
     const char **value;
     bool *flag;
-    const char *arg;  /* the value's placeholder in the help, e.g. "SECONDS" */
+    const char *arg; /* the value's placeholder in the help, e.g. "SECONDS" */
     const char *help;
 } app_option;
 

@@ -17,7 +17,8 @@ void app_print_help(const app_command *cmd)
     for (uint32_t i = 0; i < cmd->option_count; i++) {
         const app_option *o = &cmd->options[i];
         char left[64];
-        snprintf(left, sizeof left, "--%s%s%s", o->name, o->value ? " " : "", o->value ? o->arg : "");
+        snprintf(left, sizeof left, "--%s%s%s", o->name, o->value ? " " : "",
+                 o->value ? o->arg : "");
         printf("  %-22s %s\n", left, o->help);
     }
     printf("  %-22s %s\n", "--help", "show this help");
@@ -38,13 +39,14 @@ int app_parse(const app_command *cmd, int argc, char **argv, const char **positi
                 if (strcmp(cmd->options[k].name, a + 2) == 0)
                     o = &cmd->options[k];
             if (!o) {
-                fprintf(stderr, "vkskin %s: unknown option '%s' (see vkskin %s --help)\n", cmd->name,
-                        a, cmd->name);
+                fprintf(stderr, "vkskin %s: unknown option '%s' (see vkskin %s --help)\n",
+                        cmd->name, a, cmd->name);
                 return APP_USAGE;
             }
             if (o->value) {
                 if (i + 1 >= argc) {
-                    fprintf(stderr, "vkskin %s: option '%s' needs a value %s\n", cmd->name, a, o->arg);
+                    fprintf(stderr, "vkskin %s: option '%s' needs a value %s\n", cmd->name, a,
+                            o->arg);
                     return APP_USAGE;
                 }
                 *o->value = argv[++i];

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One line per vertex: mesh, vertex within the mesh, bind-pose position, skinned position, normal. */
+/* One line per vertex: mesh, vertex within the mesh, bind-pose position, skinned position, normal.
+ */
 static bool write_dump(FILE *f, const vks_model *m, const float (*pos)[3], const float (*nrm)[3])
 {
     for (uint32_t i = 0; i < m->mesh_count; i++) {
@@ -63,11 +64,12 @@ int cmd_dump(int argc, char **argv)
     int32_t clip_index;
     rc = APP_FAILED;
     vks_bone *palette = malloc(sizeof *palette * model.skeleton.joint_count);
-    float (*pos)[3] = malloc(sizeof *pos * model.vertex_count);
-    float (*nrm)[3] = malloc(sizeof *nrm * model.vertex_count);
+    float(*pos)[3] = malloc(sizeof *pos * model.vertex_count);
+    float(*nrm)[3] = malloc(sizeof *nrm * model.vertex_count);
     if (!app_find_clip(&model, clip, &clip_index, &err)) {
         fprintf(stderr, "vkskin dump: %s\n", err.msg);
-    } else if (!palette || !pos || !nrm || !app_pose_palette(&model, clip_index, seconds, palette)) {
+    } else if (!palette || !pos || !nrm ||
+               !app_pose_palette(&model, clip_index, seconds, palette)) {
         fprintf(stderr, "vkskin dump: out of memory\n");
     } else {
         vks_skin_input in = app_skin_input(&model);
@@ -77,7 +79,7 @@ int cmd_dump(int argc, char **argv)
         if (!f) {
             fprintf(stderr, "vkskin dump: cannot write '%s': %s\n", out, strerror(errno));
         } else {
-            bool ok = write_dump(f, &model, (const float (*)[3])pos, (const float (*)[3])nrm);
+            bool ok = write_dump(f, &model, (const float(*)[3])pos, (const float(*)[3])nrm);
             ok = (to_stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
             if (ok)
                 rc = APP_OK;

@@ -23,8 +23,8 @@ static void print_joint_tree(const vks_skeleton *sk)
 static void print_bounds(const vks_model *m)
 {
     vks_bone *palette = malloc(sizeof *palette * m->skeleton.joint_count);
-    float (*pos)[3] = malloc(sizeof *pos * m->vertex_count);
-    float (*nrm)[3] = malloc(sizeof *nrm * m->vertex_count);
+    float(*pos)[3] = malloc(sizeof *pos * m->vertex_count);
+    float(*nrm)[3] = malloc(sizeof *nrm * m->vertex_count);
     if (palette && pos && nrm && app_pose_palette(m, -1, 0.0, palette)) {
         vks_skin_input in = app_skin_input(m);
         vks_skin_cpu(&in, palette, pos, nrm);
@@ -45,8 +45,8 @@ static void print_bounds(const vks_model *m)
 static void print_model(const vks_model *m)
 {
     printf("model: %s\n", m->name);
-    printf("meshes: %u, vertices: %u, indices: %u (%u triangles)\n", m->mesh_count,
-           m->vertex_count, m->index_count, m->index_count / 3);
+    printf("meshes: %u, vertices: %u, indices: %u (%u triangles)\n", m->mesh_count, m->vertex_count,
+           m->index_count, m->index_count / 3);
     printf("  %3s  %-24s %8s %8s %8s %9s  %-8s %s\n", "#", "name", "base", "vertices", "indices",
            "material", "skinned", "node joint");
     for (uint32_t i = 0; i < m->mesh_count; i++) {

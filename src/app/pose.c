@@ -57,9 +57,9 @@ vks_skin_input app_skin_input(const vks_model *model)
 {
     return (vks_skin_input){
         .vertex_count = model->vertex_count,
-        .positions = (const float (*)[3])model->positions,
-        .normals = (const float (*)[3])model->normals,
-        .joints = (const uint16_t (*)[VKS_MAX_INFLUENCES])model->joints,
-        .weights = (const float (*)[VKS_MAX_INFLUENCES])model->weights,
+        .positions = (const float(*)[3])model->positions,
+        .normals = (const float(*)[3])model->normals,
+        .joints = (const uint16_t(*)[VKS_MAX_INFLUENCES])model->joints,
+        .weights = (const float(*)[VKS_MAX_INFLUENCES])model->weights,
     };
 }

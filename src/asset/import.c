@@ -51,12 +51,13 @@ typedef struct builder {
     uint32_t node_count;
     const struct aiNode **nodes;
     int32_t *node_parent;
-    int32_t *node_joint;   /* joint index of each node, -1 when it moves no vertex */
-    int32_t *attach_joint; /* joint that rigid vertices of this node's meshes follow, -1 until needed */
+    int32_t *node_joint; /* joint index of each node, -1 when it moves no vertex */
+    int32_t
+        *attach_joint; /* joint that rigid vertices of this node's meshes follow, -1 until needed */
     uint8_t *node_is_bone;
     struct named_node *by_name; /* nodes sorted by name, then by index: find_node's index */
-    uint8_t *joint_bound; /* the joint's inverse bind came from a bone already */
-    uint32_t *material_remap; /* file material -> model material (only used ones are kept) */
+    uint8_t *joint_bound;       /* the joint's inverse bind came from a bone already */
+    uint32_t *material_remap;   /* file material -> model material (only used ones are kept) */
     uint32_t joint_capacity;
 } builder;
 
@@ -304,7 +305,8 @@ static bool build_skeleton(builder *b)
                 diff = fmaxf(diff, fabsf(file.row[r][c] - recomposed.row[r][c]));
             }
         if (diff > 1e-4f * scale)
-            warn(b, "node '%s' has a sheared transform; kept as scale, rotation, translation", name);
+            warn(b, "node '%s' has a sheared transform; kept as scale, rotation, translation",
+                 name);
         sk->inverse_bind[j] = vks_affine_identity();
     }
     free(keep);
@@ -362,7 +364,8 @@ static int32_t joint_of_name(const builder *b, const char *name)
 
 /* ---- vertices ---------------------------------------------------------------------------- */
 
-static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh, vks_influence_acc *influences)
+static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
+                        vks_influence_acc *influences)
 {
     vks_model *m = b->model;
     const char *mesh_name = ai_name(&mesh->mName);
@@ -431,10 +434,12 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh, vk
             uint32_t v = bone->mWeights[w].mVertexId;
             float weight = bone->mWeights[w].mWeight;
             if (v >= nv)
-                return vks_fail(b->err, "%s: bone '%s' weights vertex %u of mesh '%s' with %u vertices",
+                return vks_fail(b->err,
+                                "%s: bone '%s' weights vertex %u of mesh '%s' with %u vertices",
                                 b->name, bone_name, v, mesh_name, nv);
             if (!isfinite(weight))
-                return vks_fail(b->err, "%s: bone '%s' has a non-finite weight on vertex %u of mesh '%s'",
+                return vks_fail(b->err,
+                                "%s: bone '%s' has a non-finite weight on vertex %u of mesh '%s'",
                                 b->name, bone_name, v, mesh_name);
             vks_influence_add(&influences[v], (uint16_t)j, weight);
         }
@@ -598,8 +603,8 @@ static int32_t load_texture(builder *b, const char *path, const char *material)
         ok = vks_texture_load(source, &tex, why, sizeof why);
     }
     if (!ok) {
-        warn(b, "material '%s': texture '%s' not loaded (%s); using the base color alone",
-             material, source, why);
+        warn(b, "material '%s': texture '%s' not loaded (%s); using the base color alone", material,
+             source, why);
         return -1;
     }
     vks_texture *grown = realloc(m->textures, sizeof *grown * (m->texture_count + 1));
@@ -666,15 +671,16 @@ static bool build_materials(builder *b)
             for (int k = 0; k < 4; k++)
                 out->base_color[k] = isfinite(rgba[k]) ? fminf(fmaxf(rgba[k], 0.0f), 1.0f) : 1.0f;
         } else {
-            out->base_color[0] = out->base_color[1] = out->base_color[2] = out->base_color[3] = 1.0f;
+            out->base_color[0] = out->base_color[1] = out->base_color[2] = out->base_color[3] =
+                1.0f;
         }
 
         out->texture = -1;
         struct aiString path = {0};
         if (aiGetMaterialTexture(mat, aiTextureType_BASE_COLOR, 0, &path, NULL, NULL, NULL, NULL,
                                  NULL, NULL) == aiReturn_SUCCESS ||
-            aiGetMaterialTexture(mat, aiTextureType_DIFFUSE, 0, &path, NULL, NULL, NULL, NULL,
-                                 NULL, NULL) == aiReturn_SUCCESS) {
+            aiGetMaterialTexture(mat, aiTextureType_DIFFUSE, 0, &path, NULL, NULL, NULL, NULL, NULL,
+                                 NULL) == aiReturn_SUCCESS) {
             if (path.length && (out->texture = load_texture(b, path.data, out->name)) == -2) {
                 free(used);
                 return false;
@@ -684,9 +690,8 @@ static bool build_materials(builder *b)
     free(used);
     if (m->material_count == 0) { /* a file without materials: give its meshes a neutral one */
         m->material_count = 1;
-        m->materials[0] = (vks_material){.name = dup_string("default"),
-                                         .base_color = {1, 1, 1, 1},
-                                         .texture = -1};
+        m->materials[0] = (vks_material){
+            .name = dup_string("default"), .base_color = {1, 1, 1, 1}, .texture = -1};
         if (!m->materials[0].name)
             return out_of_memory(b);
     }
@@ -718,7 +723,8 @@ static bool check_channel(builder *b, const char *clip, const struct aiNodeAnim 
     most = ch->mNumRotationKeys > most ? ch->mNumRotationKeys : most;
     most = ch->mNumScalingKeys > most ? ch->mNumScalingKeys : most;
     if (most > VKS_MAX_KEYS)
-        return vks_fail(b->err, "%s: clip '%s' has %u keys in a channel of '%s', more than the limit of %u",
+        return vks_fail(b->err,
+                        "%s: clip '%s' has %u keys in a channel of '%s', more than the limit of %u",
                         b->name, clip, most, node, VKS_MAX_KEYS);
     for (uint32_t k = 0; k < ch->mNumPositionKeys; k++) {
         const struct aiVectorKey *key = &ch->mPositionKeys[k];
@@ -892,8 +898,10 @@ static bool check_file(const char *path, vks_error *err)
                                             (uint32_t)h[10] << 16 | (uint32_t)h[11] << 24
                                       : 0;
         if (got < 12 || declared > (uint64_t)st.st_size)
-            return vks_fail(err, "'%s' is a truncated glTF binary: its header says %u bytes, the "
-                                 "file has %lld", path, declared, (long long)st.st_size);
+            return vks_fail(err,
+                            "'%s' is a truncated glTF binary: its header says %u bytes, the "
+                            "file has %lld",
+                            path, declared, (long long)st.st_size);
     }
     return true;
 }
@@ -915,7 +923,8 @@ static bool import_in_process(const vks_import_desc *desc, const char *name, vks
 {
     memset(out, 0, sizeof *out);
     struct aiPropertyStore *props = aiCreatePropertyStore();
-    aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+    aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBP_REMOVE,
+                               aiPrimitiveType_POINT | aiPrimitiveType_LINE);
     const struct aiScene *scene =
         desc->path ? aiImportFileExWithProperties(desc->path, import_flags, NULL, props)
                    : aiImportFileFromMemoryWithProperties(desc->data, (unsigned)desc->size,
@@ -941,8 +950,8 @@ static bool import_in_process(const vks_import_desc *desc, const char *name, vks
     }
     builder b = {.scene = scene, .name = name, .dir = dir, .model = out, .err = err};
     bool ok = (out->name = dup_string(name)) ? true : out_of_memory(&b);
-    ok = ok && collect_nodes(&b) && build_skeleton(&b) && build_materials(&b) &&
-         build_meshes(&b) && build_clips(&b);
+    ok = ok && collect_nodes(&b) && build_skeleton(&b) && build_materials(&b) && build_meshes(&b) &&
+         build_clips(&b);
     builder_free(&b);
     free(dir);
     aiReleaseImport(scene);
@@ -997,8 +1006,10 @@ static bool import_probe(const vks_import_desc *desc, const char *name, vks_erro
         if (errno != EINTR)
             return true;
     if (WIFSIGNALED(status))
-        return vks_fail(err, "cannot import '%s': the importer crashed on it (%s): the file is "
-                             "malformed or meets an assimp bug", name, strsignal(WTERMSIG(status)));
+        return vks_fail(err,
+                        "cannot import '%s': the importer crashed on it (%s): the file is "
+                        "malformed or meets an assimp bug",
+                        name, strsignal(WTERMSIG(status)));
     if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
         return vks_fail(err, "%s", msg);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)

@@ -8,12 +8,12 @@
 #include <stddef.h>
 
 typedef struct vks_import_desc {
-    const char *path;     /* a file to read, or NULL to import `data` */
-    const void *data;     /* an in-memory file (the embedded default character) */
+    const char *path; /* a file to read, or NULL to import `data` */
+    const void *data; /* an in-memory file (the embedded default character) */
     size_t size;
-    const char *hint;     /* the in-memory file's extension, e.g. "glb" */
-    const char *name;     /* the name messages use for in-memory files */
-    bool in_process;      /* skip the crash guard below (the fuzzer wants to see every crash) */
+    const char *hint; /* the in-memory file's extension, e.g. "glb" */
+    const char *name; /* the name messages use for in-memory files */
+    bool in_process;  /* skip the crash guard below (the fuzzer wants to see every crash) */
 } vks_import_desc;
 
 /* Reads a model. On failure returns false with one message in err and leaves *out zeroed.

@@ -10,14 +10,15 @@
 
 /* The joint hierarchy, parent before child (parent[j] < j, roots have -1). Besides the skin's
  * bones it holds every node between them and the scene root, and the nodes that carry meshes, so
- * that walking it equals walking the file's whole node hierarchy for everything that moves a vertex. */
+ * that walking it equals walking the file's whole node hierarchy for everything that moves a
+ * vertex. */
 typedef struct vks_skeleton {
     uint32_t joint_count;
     char **names;
     int32_t *parents;
-    vks_xform *rest;           /* local transform in the bind pose / without animation */
-    vks_affine *inverse_bind;  /* bone offset matrix; identity for joints that are no bone */
-    vks_affine root_inverse;   /* inverse of the scene root's transform: palettes live in its frame */
+    vks_xform *rest;          /* local transform in the bind pose / without animation */
+    vks_affine *inverse_bind; /* bone offset matrix; identity for joints that are no bone */
+    vks_affine root_inverse; /* inverse of the scene root's transform: palettes live in its frame */
 } vks_skeleton;
 
 /* Keys of one joint in one clip, as ranges into the clip's key arrays. A count of 0 means the
@@ -40,9 +41,9 @@ typedef struct vks_clip {
 } vks_clip;
 
 typedef struct vks_texture {
-    char *source;   /* "embedded #N" or the file it was read from */
+    char *source; /* "embedded *N" (assimp's name for the file's Nth image) or the file read */
     uint32_t width, height;
-    uint8_t *rgba;  /* width * height * 4 bytes, sRGB-encoded, first row at the top */
+    uint8_t *rgba; /* width * height * 4 bytes, sRGB-encoded, first row at the top */
 } vks_texture;
 
 typedef struct vks_material {
@@ -56,17 +57,18 @@ typedef struct vks_mesh {
     uint32_t base_vertex, vertex_count;
     uint32_t first_index, index_count; /* indices are relative to base_vertex */
     uint32_t material;
-    uint32_t node_joint; /* the joint of the mesh's node: rigid meshes and unweighted vertices follow it */
+    uint32_t node_joint; /* joint of the mesh's node; rigid and unweighted vertices follow it */
     bool skinned;        /* has bones in the file */
 } vks_mesh;
 
 /* Counts over all vertices of skinned meshes, for `vkskin info` and the tests. */
 typedef struct vks_influence_stats {
-    uint32_t histogram[VKS_MAX_INFLUENCES + 1]; /* vertices by influences kept; 0 = follows its node */
-    uint32_t max_influences;                    /* most influences on one vertex in the file */
-    uint32_t truncated;                         /* had more than 4: kept the 4 largest, renormalised */
-    uint32_t renormalised;                      /* weight sum differed from 1 by more than 1e-4 */
-    uint32_t dropped;                           /* influences with weight <= 0 that were ignored */
+    uint32_t
+        histogram[VKS_MAX_INFLUENCES + 1]; /* vertices by influences kept; 0 = follows its node */
+    uint32_t max_influences;               /* most influences on one vertex in the file */
+    uint32_t truncated;                    /* had more than 4: kept the 4 largest, renormalised */
+    uint32_t renormalised;                 /* weight sum differed from 1 by more than 1e-4 */
+    uint32_t dropped;                      /* influences with weight <= 0 that were ignored */
 } vks_influence_stats;
 
 typedef struct vks_model {

@@ -9,7 +9,8 @@
 
 /* Decodes an encoded image in memory into tex->width/height/rgba (malloc'ed; the caller frees
  * tex->rgba). On failure returns false with the reason in `why`. */
-bool vks_texture_decode(const void *data, size_t size, vks_texture *tex, char *why, size_t why_size);
+bool vks_texture_decode(const void *data, size_t size, vks_texture *tex, char *why,
+                        size_t why_size);
 
 /* The same for an image file. */
 bool vks_texture_load(const char *path, vks_texture *tex, char *why, size_t why_size);

@@ -19,7 +19,8 @@ void vks_skin_cpu(const vks_skin_input *in, const vks_bone *palette, float (*out
             out_positions[v][r] = m[r][0] * p[0] + m[r][1] * p[1] + m[r][2] * p[2] + m[r][3];
 
         /* Cofactor matrix = det * inverse-transpose; rows are cross products of the columns' pairs
-         * written out: cof[r][c] = m[r+1][c+1] m[r+2][c+2] - m[r+1][c+2] m[r+2][c+1] (indices mod 3). */
+         * written out: cof[r][c] = m[r+1][c+1] m[r+2][c+2] - m[r+1][c+2] m[r+2][c+1] (indices mod
+         * 3). */
         float cof[3][3];
         for (int r = 0; r < 3; r++) {
             int r1 = (r + 1) % 3, r2 = (r + 2) % 3;
