@@ -737,6 +737,10 @@ static bool check_channel(builder *b, const char *clip, const struct aiNodeAnim 
         if (!check_key(b, clip, node, "rotation", k, key->mTime, k ? key[-1].mTime : 0.0,
                        &key->mValue.w, 4))
             return false;
+        const struct aiQuaternion *q = &key->mValue;
+        if (!(q->w * q->w + q->x * q->x + q->y * q->y + q->z * q->z > 1e-12f))
+            return vks_fail(b->err, "%s: clip '%s' has a zero rotation key (#%u) on '%s'", b->name,
+                            clip, k, node);
     }
     for (uint32_t k = 0; k < ch->mNumScalingKeys; k++) {
         const struct aiVectorKey *key = &ch->mScalingKeys[k];
@@ -745,6 +749,20 @@ static bool check_channel(builder *b, const char *clip, const struct aiNodeAnim 
             return false;
     }
     return true;
+}
+
+/* Appends n translation or scale keys with times in seconds; returns the index of the first. */
+static uint32_t append_vector_keys(const struct aiVectorKey *keys, uint32_t n, double tps,
+                                   float *times, float (*values)[3], uint32_t *count,
+                                   double *last_key)
+{
+    uint32_t first = *count;
+    for (uint32_t k = 0; k < n; k++) {
+        times[*count] = (float)(keys[k].mTime / tps);
+        memcpy(values[(*count)++], &keys[k].mValue.x, sizeof(float[3]));
+        *last_key = fmax(*last_key, keys[k].mTime / tps);
+    }
+    return first;
 }
 
 static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t index, vks_clip *clip)
@@ -813,39 +831,24 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
             continue;
         vks_track *tr = &clip->tracks[j];
         clip->channel_count++;
-        tr->t_first = clip->t_key_count;
         tr->t_count = ch->mNumPositionKeys;
-        for (uint32_t k = 0; k < tr->t_count; k++) {
-            const struct aiVectorKey *key = &ch->mPositionKeys[k];
-            clip->t_times[clip->t_key_count] = (float)(key->mTime / tps);
-            memcpy(clip->t_values[clip->t_key_count++], &key->mValue.x, sizeof(float[3]));
-            last_key = fmax(last_key, key->mTime / tps);
-        }
+        tr->t_first = append_vector_keys(ch->mPositionKeys, tr->t_count, tps, clip->t_times,
+                                         clip->t_values, &clip->t_key_count, &last_key);
         tr->r_first = clip->r_key_count;
         tr->r_count = ch->mNumRotationKeys;
         for (uint32_t k = 0; k < tr->r_count; k++) {
             const struct aiQuatKey *key = &ch->mRotationKeys[k];
             float q[4] = {key->mValue.x, key->mValue.y, key->mValue.z, key->mValue.w};
-            float len = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-            if (!(len > 1e-6f)) {
-                free(by_joint);
-                return vks_fail(b->err, "%s: clip '%s' has a zero rotation key (#%u) on '%s'",
-                                b->name, name, k, sk->names[j]);
-            }
+            float inv = 1.0f / sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
             clip->r_times[clip->r_key_count] = (float)(key->mTime / tps);
             for (int c = 0; c < 4; c++)
-                clip->r_values[clip->r_key_count][c] = q[c] / len;
+                clip->r_values[clip->r_key_count][c] = q[c] * inv; /* files need not normalise */
             clip->r_key_count++;
             last_key = fmax(last_key, key->mTime / tps);
         }
-        tr->s_first = clip->s_key_count;
         tr->s_count = ch->mNumScalingKeys;
-        for (uint32_t k = 0; k < tr->s_count; k++) {
-            const struct aiVectorKey *key = &ch->mScalingKeys[k];
-            clip->s_times[clip->s_key_count] = (float)(key->mTime / tps);
-            memcpy(clip->s_values[clip->s_key_count++], &key->mValue.x, sizeof(float[3]));
-            last_key = fmax(last_key, key->mTime / tps);
-        }
+        tr->s_first = append_vector_keys(ch->mScalingKeys, tr->s_count, tps, clip->s_times,
+                                         clip->s_values, &clip->s_key_count, &last_key);
     }
     free(by_joint);
     double duration = anim->mDuration / tps;
