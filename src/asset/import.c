@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -965,6 +966,10 @@ static bool import_in_process(const vks_import_desc *desc, const char *name, vks
     return ok;
 }
 
+/* The child's exit code when the import failed cleanly and wrote its message to the pipe. Any
+ * other end (a signal, or a sanitizer's exit code after it caught the crash) is a crash. */
+#define PROBE_FAILED 42
+
 /* Runs the import in a child process. Returns true when it succeeded there (the caller then
  * imports in-process: same input, same result); false with the child's message, or a message
  * saying the importer crashed. Falls back to "succeeded" when fork itself is unavailable. */
@@ -982,6 +987,10 @@ static bool import_probe(const vks_import_desc *desc, const char *name, vks_erro
     }
     if (pid == 0) {
         close(fds[0]);
+        /* The pipe is the child's only output: what a crash prints is not for the user. */
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, STDERR_FILENO);
         vks_model m;
         vks_error e = {{0}};
         bool ok = import_in_process(desc, name, &m, &e);
@@ -989,7 +998,7 @@ static bool import_probe(const vks_import_desc *desc, const char *name, vks_erro
             vks_model_destroy(&m);
         else if (write(fds[1], e.msg, strlen(e.msg)) < 0)
             _exit(3);
-        _exit(ok ? 0 : 1);
+        _exit(ok ? 0 : PROBE_FAILED);
     }
     close(fds[1]);
     char msg[sizeof err->msg] = "";
@@ -1008,17 +1017,19 @@ static bool import_probe(const vks_import_desc *desc, const char *name, vks_erro
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return true;
-    if (WIFSIGNALED(status))
-        return vks_fail(err,
-                        "cannot import '%s': the importer crashed on it (%s): the file is "
-                        "malformed or meets an assimp bug",
-                        name, strsignal(WTERMSIG(status)));
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return true;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_FAILED && msg[0])
         return vks_fail(err, "%s", msg);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return vks_fail(err, "cannot import '%s': the importer failed (exit %d)", name,
-                        WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    return true;
+    char how[64];
+    if (WIFSIGNALED(status))
+        snprintf(how, sizeof how, "%s", strsignal(WTERMSIG(status)));
+    else
+        snprintf(how, sizeof how, "exit code %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return vks_fail(err,
+                    "cannot import '%s': the importer crashed on it (%s): the file is "
+                    "malformed or meets an assimp bug",
+                    name, how);
 }
 
 bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *err)
