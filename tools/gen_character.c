@@ -17,7 +17,7 @@
 #define DEG (PI / 180.0)
 #define RING_STEP 0.04 /* distance between rings along a tube */
 #define MAX_POINTS 8
-#define MAX_INFLUENCES 6
+#define MAX_INFLUENCES 8
 
 /* ---- small vector / quaternion math (double precision) ----------------- */
 
@@ -234,11 +234,18 @@ typedef struct ctrl {
     double rx, rz; /* half-axes along the side vector and across it */
 } ctrl;
 
-/* Weighting segment: vertices near a..b follow `joint`. */
+/* Weighting segment: vertices near a..b follow `joint`. Distances are measured from the ring's
+ * centre (blending along the tube), or from the vertex itself when `per_vertex` is set (a side
+ * branch, such as the upper arm pulling the top of the torso at the shoulder). */
 typedef struct influence {
     int joint;
     vec3 a, b;
+    bool per_vertex;
 } influence;
+
+/* Influences below this share of the total are dropped before renormalising, so that no weight
+ * rounds to zero in float while its joint index stays in the file. */
+#define MIN_WEIGHT 0.02
 
 typedef struct part {
     int group;
@@ -288,15 +295,16 @@ static double point_segment_distance(vec3 p, vec3 a, vec3 b)
 }
 
 /* Up to four influences, strongest first, summing to 1. Each segment's
- * weight falls off as (1 - d/blend)^2 with the distance d of the ring centre,
- * so a ring exactly at a joint splits 50/50 and the blend fades smoothly. */
-static void skin_weights(const part *p, vec3 c, int joints[4], double weights[4])
+ * weight falls off as (1 - d/blend)^2 with the distance d of the ring centre
+ * (or of the vertex, see influence), so a ring exactly at a joint splits
+ * 50/50 and the blend fades smoothly. */
+static void skin_weights(const part *p, vec3 c, vec3 pos, int joints[4], double weights[4])
 {
     double w[MAX_INFLUENCES];
     int nearest = 0;
     double nearest_d = HUGE_VAL;
     for (int i = 0; i < p->influence_count; i++) {
-        double d = point_segment_distance(c, p->inf[i].a, p->inf[i].b);
+        double d = point_segment_distance(p->inf[i].per_vertex ? pos : c, p->inf[i].a, p->inf[i].b);
         double f = d < p->blend ? 1.0 - d / p->blend : 0.0;
         w[i] = f * f;
         if (d < nearest_d) {
@@ -320,8 +328,16 @@ static void skin_weights(const part *p, vec3 c, int joints[4], double weights[4]
         joints[0] = p->inf[nearest].joint;
         weights[0] = sum = 1.0;
     }
+    double kept = 0.0;
+    for (int k = 0; k < 4; k++) {
+        if (weights[k] < MIN_WEIGHT * sum) {
+            joints[k] = 0;
+            weights[k] = 0.0;
+        }
+        kept += weights[k];
+    }
     for (int k = 0; k < 4; k++)
-        weights[k] /= sum;
+        weights[k] /= kept;
 }
 
 static double polyline_length(const part *p)
@@ -415,14 +431,14 @@ static bool emit_ring_vertices(const part *p, const ring *r, group *g)
         return false;
     vec3 s = v_norm(v_sub(p->side, v_scale(r->t, v_dot(p->side, r->t))));
     vec3 b = v_cross(r->t, s); /* (s, b, t) right-handed: CCW quads face outwards */
-    int joints[4];
-    double weights[4];
-    skin_weights(p, r->c, joints, weights);
     for (int j = 0; j <= p->sides; j++) {
         double theta = 2.0 * PI * j / p->sides;
         vertex *vx = &g->verts[g->vert_count++];
         vx->pos =
             v_add(r->c, v_add(v_scale(s, r->rx * cos(theta)), v_scale(b, r->rz * sin(theta))));
+        int joints[4];
+        double weights[4];
+        skin_weights(p, r->c, vx->pos, joints, weights);
         vx->nrm = v3(0, 0, 0);
         vx->u = (double)j / p->sides;
         vx->v = r->v;
@@ -497,7 +513,7 @@ static bool build_part(const part *p, group *groups)
 
 static influence bone(const skeleton *sk, int joint, int child)
 {
-    return (influence){joint, sk->world_pos[joint], sk->world_pos[child]};
+    return (influence){.joint = joint, .a = sk->world_pos[joint], .b = sk->world_pos[child]};
 }
 
 static part torso(const skeleton *sk)
@@ -519,9 +535,13 @@ static part torso(const skeleton *sk)
         .inf = {{HIPS, v3(0, 0.78, 0), sk->world_pos[SPINE]},
                 bone(sk, SPINE, CHEST),
                 bone(sk, CHEST, NECK),
-                bone(sk, NECK, HEAD)},
-        .influence_count = 4,
-        .blend = 0.10,
+                bone(sk, NECK, HEAD),
+                {UPPER_ARM_L, sk->world_pos[UPPER_ARM_L], sk->world_pos[FOREARM_L], true},
+                {UPPER_ARM_R, sk->world_pos[UPPER_ARM_R], sk->world_pos[FOREARM_R], true},
+                {THIGH_L, sk->world_pos[THIGH_L], sk->world_pos[SHIN_L], true},
+                {THIGH_R, sk->world_pos[THIGH_R], sk->world_pos[SHIN_R], true}},
+        .influence_count = 8,
+        .blend = 0.20, /* wide enough for 3-4 influences around the shoulders and hips */
     };
 }
 
