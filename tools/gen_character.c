@@ -511,9 +511,22 @@ static bool build_part(const part *p, group *groups)
 
 /* ---- body parts -------------------------------------------------------- */
 
+/* A segment a..b that `joint` moves, weighted by the distance of the ring's centre. */
+static influence span(int joint, vec3 a, vec3 b)
+{
+    return (influence){.joint = joint, .a = a, .b = b};
+}
+
+/* The same, weighted by the distance of each vertex: for a limb branching off the side. */
+static influence side_span(int joint, vec3 a, vec3 b)
+{
+    return (influence){.joint = joint, .a = a, .b = b, .per_vertex = true};
+}
+
+/* The segment from a joint to its child. */
 static influence bone(const skeleton *sk, int joint, int child)
 {
-    return (influence){.joint = joint, .a = sk->world_pos[joint], .b = sk->world_pos[child]};
+    return span(joint, sk->world_pos[joint], sk->world_pos[child]);
 }
 
 static part torso(const skeleton *sk)
@@ -532,14 +545,12 @@ static part torso(const skeleton *sk)
         .cap_end = 0.04,
         .cap_rings = 4,
         .sides = 20,
-        .inf = {{HIPS, v3(0, 0.78, 0), sk->world_pos[SPINE]},
-                bone(sk, SPINE, CHEST),
-                bone(sk, CHEST, NECK),
-                bone(sk, NECK, HEAD),
-                {UPPER_ARM_L, sk->world_pos[UPPER_ARM_L], sk->world_pos[FOREARM_L], true},
-                {UPPER_ARM_R, sk->world_pos[UPPER_ARM_R], sk->world_pos[FOREARM_R], true},
-                {THIGH_L, sk->world_pos[THIGH_L], sk->world_pos[SHIN_L], true},
-                {THIGH_R, sk->world_pos[THIGH_R], sk->world_pos[SHIN_R], true}},
+        .inf = {span(HIPS, v3(0, 0.78, 0), sk->world_pos[SPINE]), bone(sk, SPINE, CHEST),
+                bone(sk, CHEST, NECK), bone(sk, NECK, HEAD),
+                side_span(UPPER_ARM_L, sk->world_pos[UPPER_ARM_L], sk->world_pos[FOREARM_L]),
+                side_span(UPPER_ARM_R, sk->world_pos[UPPER_ARM_R], sk->world_pos[FOREARM_R]),
+                side_span(THIGH_L, sk->world_pos[THIGH_L], sk->world_pos[SHIN_L]),
+                side_span(THIGH_R, sk->world_pos[THIGH_R], sk->world_pos[SHIN_R])},
         .influence_count = 8,
         .blend = 0.20, /* wide enough for 3-4 influences around the shoulders and hips */
     };
@@ -557,7 +568,7 @@ static part neck(const skeleton *sk)
         .cap_end = 0.03,
         .cap_rings = 3,
         .sides = 12,
-        .inf = {bone(sk, CHEST, NECK), bone(sk, NECK, HEAD), {HEAD, sk->world_pos[HEAD], top}},
+        .inf = {bone(sk, CHEST, NECK), bone(sk, NECK, HEAD), span(HEAD, sk->world_pos[HEAD], top)},
         .influence_count = 3,
         .blend = 0.06,
     };
@@ -576,7 +587,7 @@ static part head(const skeleton *sk)
         .cap_end = 0.115,
         .cap_rings = 8,
         .sides = 20,
-        .inf = {bone(sk, NECK, HEAD), {HEAD, sk->world_pos[HEAD], top}},
+        .inf = {bone(sk, NECK, HEAD), span(HEAD, sk->world_pos[HEAD], top)},
         .influence_count = 2,
         .blend = 0.04,
     };
@@ -597,10 +608,8 @@ static part arm(const skeleton *sk, int upper)
         .cap_end = 0.02,
         .cap_rings = 3,
         .sides = 12,
-        .inf = {{CHEST, v3(0, shoulder.y, 0), shoulder},
-                bone(sk, upper, fore),
-                bone(sk, fore, hand),
-                {hand, sk->world_pos[hand], tip}},
+        .inf = {span(CHEST, v3(0, shoulder.y, 0), shoulder), bone(sk, upper, fore),
+                bone(sk, fore, hand), span(hand, sk->world_pos[hand], tip)},
         .influence_count = 4,
         .blend = 0.07,
     };
@@ -621,7 +630,8 @@ static part hand(const skeleton *sk, int hand_joint)
         .cap_end = 0.03,
         .cap_rings = 3,
         .sides = 10,
-        .inf = {bone(sk, hand_joint - 1, hand_joint), {hand_joint, sk->world_pos[hand_joint], tip}},
+        .inf = {bone(sk, hand_joint - 1, hand_joint),
+                span(hand_joint, sk->world_pos[hand_joint], tip)},
         .influence_count = 2,
         .blend = 0.05,
     };
@@ -644,10 +654,8 @@ static part leg(const skeleton *sk, int thigh)
         .cap_end = 0.03,
         .cap_rings = 3,
         .sides = 14,
-        .inf = {{HIPS, v3(0, hip.y + 0.05, 0), hip},
-                bone(sk, thigh, shin),
-                bone(sk, shin, foot),
-                bone(sk, foot, toes)},
+        .inf = {span(HIPS, v3(0, hip.y + 0.05, 0), hip), bone(sk, thigh, shin),
+                bone(sk, shin, foot), bone(sk, foot, toes)},
         .influence_count = 4,
         .blend = 0.08,
     };
@@ -669,9 +677,8 @@ static part foot(const skeleton *sk, int foot_joint)
         .cap_end = 0.03,
         .cap_rings = 3,
         .sides = 12,
-        .inf = {bone(sk, foot_joint - 1, foot_joint),
-                {foot_joint, heel, sk->world_pos[toes]},
-                {toes, sk->world_pos[toes], toe_tip}},
+        .inf = {bone(sk, foot_joint - 1, foot_joint), span(foot_joint, heel, sk->world_pos[toes]),
+                span(toes, sk->world_pos[toes], toe_tip)},
         .influence_count = 3,
         .blend = 0.06,
     };
