@@ -45,11 +45,10 @@ bool app_load_model(const char *path, vks_model *model, vks_error *err);
 /* The clip named or numbered `clip` (NULL: the first clip, or -1 for a model without clips). */
 bool app_find_clip(const vks_model *model, const char *clip, int32_t *index, vks_error *err);
 
-/* Palette of `clip` (-1: the rest pose) at `seconds`, looping within the clip. `palette` holds
- * model->skeleton.joint_count entries. Returns false only when out of memory. */
-bool app_pose_palette(const vks_model *model, int32_t clip, double seconds, vks_bone *palette);
-
-/* The model's skin input streams, for vks_skin_cpu. */
-vks_skin_input app_skin_input(const vks_model *model);
+/* Skins every vertex of `model` on the CPU at `clip` (-1: the rest pose) and `seconds`, looping
+ * within the clip, into positions and normals (vertex_count entries each). Returns false only
+ * when out of memory. */
+bool app_skin_pose(const vks_model *model, int32_t clip, double seconds, float (*positions)[3],
+                   float (*normals)[3]);
 
 #endif

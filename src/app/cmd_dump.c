@@ -63,17 +63,13 @@ int cmd_dump(int argc, char **argv)
     }
     int32_t clip_index;
     rc = APP_FAILED;
-    vks_bone *palette = malloc(sizeof *palette * model.skeleton.joint_count);
     float(*pos)[3] = malloc(sizeof *pos * model.vertex_count);
     float(*nrm)[3] = malloc(sizeof *nrm * model.vertex_count);
     if (!app_find_clip(&model, clip, &clip_index, &err)) {
         fprintf(stderr, "vkskin dump: %s\n", err.msg);
-    } else if (!palette || !pos || !nrm ||
-               !app_pose_palette(&model, clip_index, seconds, palette)) {
+    } else if (!pos || !nrm || !app_skin_pose(&model, clip_index, seconds, pos, nrm)) {
         fprintf(stderr, "vkskin dump: out of memory\n");
     } else {
-        vks_skin_input in = app_skin_input(&model);
-        vks_skin_cpu(&in, palette, pos, nrm);
         bool to_stdout = strcmp(out, "-") == 0;
         FILE *f = to_stdout ? stdout : fopen(out, "w");
         if (!f) {
@@ -87,7 +83,6 @@ int cmd_dump(int argc, char **argv)
                 fprintf(stderr, "vkskin dump: failed writing '%s'\n", out);
         }
     }
-    free(palette);
     free(pos);
     free(nrm);
     vks_model_destroy(&model);

@@ -22,12 +22,9 @@ static void print_joint_tree(const vks_skeleton *sk)
 
 static void print_bounds(const vks_model *m)
 {
-    vks_bone *palette = malloc(sizeof *palette * m->skeleton.joint_count);
     float(*pos)[3] = malloc(sizeof *pos * m->vertex_count);
     float(*nrm)[3] = malloc(sizeof *nrm * m->vertex_count);
-    if (palette && pos && nrm && app_pose_palette(m, -1, 0.0, palette)) {
-        vks_skin_input in = app_skin_input(m);
-        vks_skin_cpu(&in, palette, pos, nrm);
+    if (pos && nrm && app_skin_pose(m, -1, 0.0, pos, nrm)) {
         float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
         for (uint32_t v = 0; v < m->vertex_count; v++)
             for (int k = 0; k < 3; k++) {
@@ -37,7 +34,6 @@ static void print_bounds(const vks_model *m)
         printf("bounds (bind pose, palette space): min (%.4g, %.4g, %.4g) max (%.4g, %.4g, %.4g)\n",
                lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
     }
-    free(palette);
     free(pos);
     free(nrm);
 }

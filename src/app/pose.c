@@ -33,12 +33,14 @@ bool app_find_clip(const vks_model *model, const char *clip, int32_t *index, vks
     return true;
 }
 
-bool app_pose_palette(const vks_model *model, int32_t clip, double seconds, vks_bone *palette)
+bool app_skin_pose(const vks_model *model, int32_t clip, double seconds, float (*positions)[3],
+                   float (*normals)[3])
 {
     const vks_skeleton *sk = &model->skeleton;
     vks_xform *local = malloc(sizeof *local * sk->joint_count);
     vks_affine *world = malloc(sizeof *world * sk->joint_count);
-    bool ok = local && world;
+    vks_bone *palette = malloc(sizeof *palette * sk->joint_count);
+    bool ok = local && world && palette;
     if (ok) {
         if (clip < 0) {
             vks_pose_rest(sk, local);
@@ -47,19 +49,17 @@ bool app_pose_palette(const vks_model *model, int32_t clip, double seconds, vks_
             vks_clip_sample(sk, c, vks_clip_time(c, seconds, VKS_WRAP_LOOP), NULL, local);
         }
         vks_pose_palette(sk, local, world, palette);
+        vks_skin_input in = {
+            .vertex_count = model->vertex_count,
+            .positions = (const float(*)[3])model->positions,
+            .normals = (const float(*)[3])model->normals,
+            .joints = (const uint16_t(*)[VKS_MAX_INFLUENCES])model->joints,
+            .weights = (const float(*)[VKS_MAX_INFLUENCES])model->weights,
+        };
+        vks_skin_cpu(&in, palette, positions, normals);
     }
     free(local);
     free(world);
+    free(palette);
     return ok;
-}
-
-vks_skin_input app_skin_input(const vks_model *model)
-{
-    return (vks_skin_input){
-        .vertex_count = model->vertex_count,
-        .positions = (const float(*)[3])model->positions,
-        .normals = (const float(*)[3])model->normals,
-        .joints = (const uint16_t(*)[VKS_MAX_INFLUENCES])model->joints,
-        .weights = (const float(*)[VKS_MAX_INFLUENCES])model->weights,
-    };
 }
