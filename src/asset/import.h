@@ -19,10 +19,10 @@ typedef struct vks_import_desc {
 /* Reads a model. On failure returns false with one message in err and leaves *out zeroed.
  * Bad input (missing or unreadable file, unknown format, truncated data, no meshes, joint, vertex
  * or key counts over the limits in shaders/vks_shared.h, non-finite keys or weights) fails.
- * Crash guard: assimp 5.2 itself crashes on some malformed files (a glTF scene naming a node past
- * the end, found by tests/fuzz_import.c). The import therefore first runs in a forked child; when
- * the child dies, the import fails with a message instead of taking the program down. Call it
- * before starting threads, as with any fork. */
+ * Crash guard: assimp 5.2 itself crashes on some files (a glTF skin without the optional
+ * inverseBindMatrices, found by tests/fuzz_import.c). assimp's read therefore runs first in a
+ * forked child; when the child dies, the import fails with a message instead of taking the
+ * program down. Call it before starting threads, as with any fork. */
 bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *err);
 
 #endif
