@@ -15,14 +15,16 @@
 
 #include <cglm/mat4.h>
 
+#include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,6 +37,10 @@ static const unsigned import_flags = aiProcess_Triangulate | aiProcess_SortByPTy
 
 /* Weight sums further than this from 1 count as renormalised in the statistics. */
 #define WEIGHT_SUM_TOLERANCE 1e-4f
+
+/* Keys of one kind (translation, rotation or scale) in one clip, over all its channels: 64 full
+ * channels of VKS_MAX_KEYS. Past it a file is corrupt, and its arrays would take gigabytes. */
+#define MAX_CLIP_KEYS (64ull * VKS_MAX_KEYS)
 
 typedef struct named_node {
     const char *name;
@@ -52,14 +58,12 @@ typedef struct builder {
     uint32_t node_count;
     const struct aiNode **nodes;
     int32_t *node_parent;
-    int32_t *node_joint; /* joint index of each node, -1 when it moves no vertex */
-    int32_t
-        *attach_joint; /* joint that rigid vertices of this node's meshes follow, -1 until needed */
+    int32_t *node_joint;   /* joint index of each node, -1 when it moves no vertex */
+    int32_t *attach_joint; /* joint its meshes' rigid vertices follow, -1 until needed */
     uint8_t *node_is_bone;
     struct named_node *by_name; /* nodes sorted by name, then by index: find_node's index */
     uint8_t *joint_bound;       /* the joint's inverse bind came from a bone already */
     uint32_t *material_remap;   /* file material -> model material (only used ones are kept) */
-    uint32_t joint_capacity;
 } builder;
 
 static char *dup_string(const char *s)
@@ -151,7 +155,8 @@ static bool check_matrix(builder *b, const struct aiMatrix4x4 *m, const char *wh
 
 static bool collect_nodes(builder *b)
 {
-    /* Count, then fill in depth-first pre-order with an explicit stack (chains can be deep). */
+    /* Count (checking mesh and material references), then fill in depth-first pre-order, with an
+     * explicit stack: chains can be deep. */
     uint32_t count = 0, cap = 64, top = 0;
     const struct aiNode **stack = malloc(sizeof *stack * cap);
     if (!stack)
@@ -160,6 +165,20 @@ static bool collect_nodes(builder *b)
     while (top) {
         const struct aiNode *n = stack[--top];
         count++;
+        for (uint32_t k = 0; k < n->mNumMeshes; k++) {
+            const struct aiScene *s = b->scene;
+            if (n->mMeshes[k] >= s->mNumMeshes) {
+                free(stack);
+                return vks_fail(b->err, "%s: node '%s' references mesh %u of %u", b->name,
+                                ai_name(&n->mName), n->mMeshes[k], s->mNumMeshes);
+            }
+            const struct aiMesh *mesh = s->mMeshes[n->mMeshes[k]];
+            if (s->mNumMaterials && mesh->mMaterialIndex >= s->mNumMaterials) {
+                free(stack);
+                return vks_fail(b->err, "%s: mesh '%s' uses material %u of %u", b->name,
+                                ai_name(&mesh->mName), mesh->mMaterialIndex, s->mNumMaterials);
+            }
+        }
         if (top + n->mNumChildren > cap) {
             cap = (top + n->mNumChildren) * 2;
             const struct aiNode **grown = realloc(stack, sizeof *stack * cap);
@@ -250,13 +269,12 @@ static bool build_skeleton(builder *b)
     }
 
     vks_skeleton *sk = &b->model->skeleton;
-    /* Room for one attachment joint per mesh node (see attach_joint_of) within the limit. */
-    b->joint_capacity = VKS_MAX_JOINTS;
-    sk->names = calloc(b->joint_capacity, sizeof *sk->names);
-    sk->parents = malloc(sizeof *sk->parents * b->joint_capacity);
-    sk->rest = malloc(sizeof *sk->rest * b->joint_capacity);
-    sk->inverse_bind = malloc(sizeof *sk->inverse_bind * b->joint_capacity);
-    b->joint_bound = calloc(b->joint_capacity, 1);
+    /* Room up to the limit: attach_joint_of may add joints while meshes are built. */
+    sk->names = calloc(VKS_MAX_JOINTS, sizeof *sk->names);
+    sk->parents = malloc(sizeof *sk->parents * VKS_MAX_JOINTS);
+    sk->rest = malloc(sizeof *sk->rest * VKS_MAX_JOINTS);
+    sk->inverse_bind = malloc(sizeof *sk->inverse_bind * VKS_MAX_JOINTS);
+    b->joint_bound = calloc(VKS_MAX_JOINTS, 1);
     if (!sk->names || !sk->parents || !sk->rest || !sk->inverse_bind || !b->joint_bound) {
         free(keep);
         return out_of_memory(b);
@@ -337,7 +355,7 @@ static int32_t attach_joint_of(builder *b, uint32_t node)
     int32_t j = b->node_joint[node];
     if (b->node_is_bone[node]) {
         vks_skeleton *sk = &b->model->skeleton;
-        if (sk->joint_count == b->joint_capacity) {
+        if (sk->joint_count == VKS_MAX_JOINTS) {
             vks_fail(b->err, "%s: needs more than %u joints, the limit", b->name, VKS_MAX_JOINTS);
             return -1;
         }
@@ -412,8 +430,7 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
         const struct aiBone *bone = mesh->mBones[bi];
         const char *bone_name = ai_name(&bone->mName);
         int32_t j = joint_of_name(b, bone_name);
-        if (j < 0 || (uint32_t)j >= m->skeleton.joint_count)
-            return vks_fail(b->err, "%s: bone '%s' maps to no joint", b->name, bone_name);
+        assert(j >= 0); /* build_skeleton kept every bone's node */
         if (!check_matrix(b, &bone->mOffsetMatrix, "the offset matrix", bone_name))
             return false;
         vks_affine offset;
@@ -498,7 +515,7 @@ static bool build_meshes(builder *b)
     uint32_t largest = 0;
     for (uint32_t n = 0; n < b->node_count; n++) {
         const struct aiNode *node = b->nodes[n];
-        for (uint32_t k = 0; k < node->mNumMeshes; k++) {
+        for (uint32_t k = 0; k < node->mNumMeshes; k++) { /* references checked in collect_nodes */
             const struct aiMesh *mesh = s->mMeshes[node->mMeshes[k]];
             refs++;
             vertices += mesh->mNumVertices;
@@ -516,14 +533,17 @@ static bool build_meshes(builder *b)
         return vks_fail(b->err, "%s: has %llu indices, more than the limit of %u", b->name,
                         (unsigned long long)indices, 4u * VKS_MAX_VERTICES);
 
+    if (vertices == 0 || indices == 0)
+        return vks_fail(b->err, "%s: has no triangles", b->name);
+
     m->meshes = calloc(refs, sizeof *m->meshes);
     m->positions = malloc(sizeof *m->positions * vertices);
     m->normals = malloc(sizeof *m->normals * vertices);
     m->uvs = malloc(sizeof *m->uvs * vertices);
     m->joints = malloc(sizeof *m->joints * vertices);
     m->weights = malloc(sizeof *m->weights * vertices);
-    m->indices = malloc(sizeof *m->indices * (indices ? indices : 1));
-    vks_influence_acc *slots = malloc(sizeof *slots * (largest ? largest : 1));
+    m->indices = malloc(sizeof *m->indices * indices);
+    vks_influence_acc *slots = malloc(sizeof *slots * largest);
     if (!m->meshes || !m->positions || !m->normals || !m->uvs || !m->joints || !m->weights ||
         !m->indices || !slots) {
         free(slots);
@@ -621,75 +641,60 @@ static int32_t load_texture(builder *b, const char *path, const char *material)
     return (int32_t)m->texture_count++;
 }
 
+/* One material: name, base color factor (base color, else diffuse), base-color texture. */
+static bool convert_material(builder *b, const struct aiMaterial *mat, uint32_t index,
+                             vks_material *out)
+{
+    struct aiString name = {0};
+    char fallback[32];
+    snprintf(fallback, sizeof fallback, "material %u", index);
+    aiGetMaterialString(mat, AI_MATKEY_NAME, &name);
+    if (!(out->name = dup_string(name.length ? name.data : fallback)))
+        return out_of_memory(b);
+
+    struct aiColor4D c;
+    float rgba[4] = {1, 1, 1, 1};
+    if (aiGetMaterialColor(mat, AI_MATKEY_BASE_COLOR, &c) == aiReturn_SUCCESS ||
+        aiGetMaterialColor(mat, AI_MATKEY_COLOR_DIFFUSE, &c) == aiReturn_SUCCESS)
+        memcpy(rgba, (float[4]){c.r, c.g, c.b, c.a}, sizeof rgba);
+    for (int k = 0; k < 4; k++)
+        out->base_color[k] = isfinite(rgba[k]) ? fminf(fmaxf(rgba[k], 0.0f), 1.0f) : 1.0f;
+
+    out->texture = -1;
+    struct aiString path = {0};
+    if (aiGetMaterialTexture(mat, aiTextureType_BASE_COLOR, 0, &path, NULL, NULL, NULL, NULL, NULL,
+                             NULL) == aiReturn_SUCCESS ||
+        aiGetMaterialTexture(mat, aiTextureType_DIFFUSE, 0, &path, NULL, NULL, NULL, NULL, NULL,
+                             NULL) == aiReturn_SUCCESS) {
+        if (path.length && (out->texture = load_texture(b, path.data, out->name)) == -2)
+            return false;
+    }
+    return true;
+}
+
 /* Keeps the materials that meshes shown by nodes use (assimp adds a default one to some formats),
- * in file order, and records where each went. */
+ * in file order, and records in material_remap where each went. */
 static bool build_materials(builder *b)
 {
     const struct aiScene *s = b->scene;
     vks_model *m = b->model;
+    /* material_remap doubles as the "used" mark until the materials are numbered. */
     b->material_remap = calloc(s->mNumMaterials + 1, sizeof *b->material_remap);
     m->materials = calloc(s->mNumMaterials + 1, sizeof *m->materials);
     if (!b->material_remap || !m->materials)
         return out_of_memory(b);
-    uint8_t *used = calloc(s->mNumMaterials + 1, 1);
-    if (!used)
-        return out_of_memory(b);
-    for (uint32_t n = 0; n < b->node_count; n++) {
-        const struct aiNode *node = b->nodes[n];
-        for (uint32_t k = 0; k < node->mNumMeshes; k++) {
-            if (node->mMeshes[k] >= s->mNumMeshes) {
-                free(used);
-                return vks_fail(b->err, "%s: node '%s' references mesh %u of %u", b->name,
-                                ai_name(&node->mName), node->mMeshes[k], s->mNumMeshes);
-            }
-            uint32_t mi = s->mMeshes[node->mMeshes[k]]->mMaterialIndex;
-            if (mi >= s->mNumMaterials && s->mNumMaterials) {
-                free(used);
-                return vks_fail(b->err, "%s: mesh '%s' uses material %u of %u", b->name,
-                                ai_name(&s->mMeshes[node->mMeshes[k]]->mName), mi,
-                                s->mNumMaterials);
-            }
-            used[s->mNumMaterials ? mi : 0] = 1;
-        }
-    }
+    for (uint32_t n = 0; n < b->node_count; n++)
+        for (uint32_t k = 0; k < b->nodes[n]->mNumMeshes; k++)
+            b->material_remap[s->mMeshes[b->nodes[n]->mMeshes[k]]->mMaterialIndex] = 1;
     for (uint32_t i = 0; i < s->mNumMaterials; i++) {
-        if (!used[i])
+        if (!b->material_remap[i])
             continue;
         b->material_remap[i] = m->material_count;
-        const struct aiMaterial *mat = s->mMaterials[i];
-        vks_material *out = &m->materials[m->material_count++];
-        struct aiString name = {0};
-        char fallback[32];
-        snprintf(fallback, sizeof fallback, "material %u", i);
-        aiGetMaterialString(mat, AI_MATKEY_NAME, &name);
-        if (!(out->name = dup_string(name.length ? name.data : fallback)))
-            return out_of_memory(b);
-
-        struct aiColor4D c;
-        if (aiGetMaterialColor(mat, AI_MATKEY_BASE_COLOR, &c) == aiReturn_SUCCESS ||
-            aiGetMaterialColor(mat, AI_MATKEY_COLOR_DIFFUSE, &c) == aiReturn_SUCCESS) {
-            float rgba[4] = {c.r, c.g, c.b, c.a};
-            for (int k = 0; k < 4; k++)
-                out->base_color[k] = isfinite(rgba[k]) ? fminf(fmaxf(rgba[k], 0.0f), 1.0f) : 1.0f;
-        } else {
-            out->base_color[0] = out->base_color[1] = out->base_color[2] = out->base_color[3] =
-                1.0f;
-        }
-
-        out->texture = -1;
-        struct aiString path = {0};
-        if (aiGetMaterialTexture(mat, aiTextureType_BASE_COLOR, 0, &path, NULL, NULL, NULL, NULL,
-                                 NULL, NULL) == aiReturn_SUCCESS ||
-            aiGetMaterialTexture(mat, aiTextureType_DIFFUSE, 0, &path, NULL, NULL, NULL, NULL, NULL,
-                                 NULL) == aiReturn_SUCCESS) {
-            if (path.length && (out->texture = load_texture(b, path.data, out->name)) == -2) {
-                free(used);
-                return false;
-            }
-        }
+        if (!convert_material(b, s->mMaterials[i], i, &m->materials[m->material_count++]))
+            return false;
     }
-    free(used);
     if (m->material_count == 0) { /* a file without materials: give its meshes a neutral one */
+        b->material_remap[0] = 0;
         m->material_count = 1;
         m->materials[0] = (vks_material){
             .name = dup_string("default"), .base_color = {1, 1, 1, 1}, .texture = -1};
@@ -804,10 +809,10 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
         nr += ch->mNumRotationKeys;
         ns += ch->mNumScalingKeys;
     }
-    if (nt > VKS_MAX_KEYS * 64ull || nr > VKS_MAX_KEYS * 64ull || ns > VKS_MAX_KEYS * 64ull) {
+    if (nt > MAX_CLIP_KEYS || nr > MAX_CLIP_KEYS || ns > MAX_CLIP_KEYS) {
         free(by_joint);
-        return vks_fail(b->err, "%s: clip '%s' has more keys than the limit of %u", b->name, name,
-                        VKS_MAX_KEYS * 64u);
+        return vks_fail(b->err, "%s: clip '%s' has more keys of one kind than the limit of %llu",
+                        b->name, name, MAX_CLIP_KEYS);
     }
     if (anim->mNumMeshChannels || anim->mNumMorphMeshChannels)
         warn(b, "clip '%s' has mesh or morph-target channels; they are not supported and ignored",
@@ -1017,6 +1022,9 @@ bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *er
         return false;
     if (!desc->path && (!desc->data || !desc->size))
         return vks_fail(err, "%s: no data", name);
+    if (!desc->path && desc->size > UINT_MAX) /* assimp takes an unsigned size */
+        return vks_fail(err, "%s: %zu bytes, more than an in-memory import takes", name,
+                        desc->size);
     if (!desc->in_process && !assimp_survives(desc, name, err))
         return false;
     return import_in_process(desc, name, out, err);
