@@ -39,7 +39,8 @@ static void check_parent_order(const vks_model *m)
         CHECK(m->skeleton.parents[j] < (int32_t)j);
 }
 
-/* Skins the whole model at (clip, t) on the CPU. */
+/* Skins the whole model at (clip, t) on the CPU, t unwrapped, and keeps the model transforms
+ * (vks_skin_cpu_pose does not return them). */
 static void pose(const vks_model *m, int32_t clip, float t, float (*pos)[3], float (*nrm)[3],
                  vks_affine *world)
 {
@@ -51,10 +52,7 @@ static void pose(const vks_model *m, int32_t clip, float t, float (*pos)[3], flo
     else
         vks_clip_sample(sk, &m->clips[clip], t, NULL, local);
     vks_pose_palette(sk, local, world, palette);
-    vks_skin_input in = {m->vertex_count, (const float(*)[3])m->positions,
-                         (const float(*)[3])m->normals,
-                         (const uint16_t(*)[VKS_MAX_INFLUENCES])m->joints,
-                         (const float(*)[VKS_MAX_INFLUENCES])m->weights};
+    vks_skin_input in = vks_skin_input_of(m);
     vks_skin_cpu(&in, palette, pos, nrm);
     free(local);
     free(palette);

@@ -1,5 +1,5 @@
-/* What the subcommands share: option parsing, model loading (the embedded default character when
- * no path is given) and CPU pose evaluation. */
+/* What the subcommands share: option parsing, and model loading (the embedded default character
+ * when no path is given). */
 #ifndef VKS_APP_H
 #define VKS_APP_H
 
@@ -44,11 +44,5 @@ bool app_load_model(const char *path, vks_model *model, vks_error *err);
 
 /* The clip named or numbered `clip` (NULL: the first clip, or -1 for a model without clips). */
 bool app_find_clip(const vks_model *model, const char *clip, int32_t *index, vks_error *err);
-
-/* Skins every vertex of `model` on the CPU at `clip` (-1: the rest pose) and `seconds`, looping
- * within the clip, into positions and normals (vertex_count entries each). Returns false only
- * when out of memory. */
-bool app_skin_pose(const vks_model *model, int32_t clip, double seconds, float (*positions)[3],
-                   float (*normals)[3]);
 
 #endif

@@ -1,6 +1,9 @@
 #include "skin_cpu.h"
 
+#include "../anim/anim.h"
+
 #include <math.h>
+#include <stdlib.h>
 
 void vks_skin_cpu(const vks_skin_input *in, const vks_bone *palette, float (*out_positions)[3],
                   float (*out_normals)[3])
@@ -40,4 +43,40 @@ void vks_skin_cpu(const vks_skin_input *in, const vks_bone *palette, float (*out
         for (int r = 0; r < 3; r++)
             out_normals[v][r] = o[r] * inv;
     }
+}
+
+vks_skin_input vks_skin_input_of(const vks_model *model)
+{
+    return (vks_skin_input){
+        .vertex_count = model->vertex_count,
+        .positions = (const float(*)[3])model->positions,
+        .normals = (const float(*)[3])model->normals,
+        .joints = (const uint16_t(*)[VKS_MAX_INFLUENCES])model->joints,
+        .weights = (const float(*)[VKS_MAX_INFLUENCES])model->weights,
+    };
+}
+
+bool vks_skin_cpu_pose(const vks_model *model, int32_t clip, double seconds, float (*positions)[3],
+                       float (*normals)[3])
+{
+    const vks_skeleton *sk = &model->skeleton;
+    vks_xform *local = malloc(sizeof *local * sk->joint_count);
+    vks_affine *world = malloc(sizeof *world * sk->joint_count);
+    vks_bone *palette = malloc(sizeof *palette * sk->joint_count);
+    bool ok = local && world && palette;
+    if (ok) {
+        if (clip < 0) {
+            vks_pose_rest(sk, local);
+        } else {
+            const vks_clip *c = &model->clips[clip];
+            vks_clip_sample(sk, c, vks_clip_time(c, seconds, VKS_WRAP_LOOP), NULL, local);
+        }
+        vks_pose_palette(sk, local, world, palette);
+        vks_skin_input in = vks_skin_input_of(model);
+        vks_skin_cpu(&in, palette, positions, normals);
+    }
+    free(local);
+    free(world);
+    free(palette);
+    return ok;
 }

@@ -8,7 +8,9 @@
 #define VKS_SKIN_CPU_H
 
 #include "../../shaders/vks_shared.h"
+#include "../asset/model.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct vks_skin_input {
@@ -23,5 +25,14 @@ typedef struct vks_skin_input {
  * entries each). Joint indices must be below the palette's length (the importer checks this). */
 void vks_skin_cpu(const vks_skin_input *in, const vks_bone *palette, float (*out_positions)[3],
                   float (*out_normals)[3]);
+
+/* The model's vertex streams as skinning input. */
+vks_skin_input vks_skin_input_of(const vks_model *model);
+
+/* The whole reference in one call, for tools and tests (it allocates): samples `clip` (-1: the
+ * rest pose) at `seconds`, looping within the clip, builds the palette and skins every vertex
+ * into positions and normals (vertex_count entries each). Returns false only when out of memory. */
+bool vks_skin_cpu_pose(const vks_model *model, int32_t clip, double seconds, float (*positions)[3],
+                       float (*normals)[3]);
 
 #endif
