@@ -10,8 +10,8 @@
 #define VKS_MAX_INFLUENCES 4u
 /* Vertices per model (all meshes together): 2^24 keeps byte offsets of every stream below 2^31. */
 #define VKS_MAX_VERTICES (1u << 24)
-/* Keys per channel of a clip: an hour at 240 Hz stays under it; a larger count is a corrupt file.
- */
+/* Keys per channel of a clip: an hour at 240 Hz stays under it; a larger count is a corrupt
+ * file. */
 #define VKS_MAX_KEYS (1u << 20)
 
 /* One palette entry: a row-major 3x4 affine matrix (48 bytes), the form Wicked, Godot and Unreal

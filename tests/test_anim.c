@@ -1,5 +1,5 @@
-/* Sampling, key search, slerp, time wrapping, blending and the palette pass, on clips built here.
- */
+/* Sampling, key search, slerp, time wrapping, blending and the palette pass, on clips built
+ * here. */
 #include "anim/anim.h"
 #include "check.h"
 

@@ -53,8 +53,7 @@ int main(void)
     skin_one(p, (float[3]){1, 0, 0}, (uint16_t[4]){0}, (float[4]){1, 0, 0, 0}, &mx, op, on);
     CHECK_VEC_NEAR(on, ((float[3]){-1, 0, 0}), 3, 1e-6);
 
-    /* Rotation of 90 degrees about Z on joint 1 at full weight, with joint 0 present at weight 0.
-     */
+    /* Rotation of 90 degrees about Z on joint 1 at full weight, joint 0 present at weight 0. */
     vks_bone rot[2] = {id, {{{0, -1, 0, 0}, {1, 0, 0, 0}, {0, 0, 1, 0}}}};
     skin_one(p, (float[3]){1, 0, 0}, j01, (float[4]){0, 1, 0, 0}, rot, op, on);
     CHECK_VEC_NEAR(op, ((float[3]){-2, 1, 3}), 3, 1e-6);

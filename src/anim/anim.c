@@ -23,8 +23,8 @@ uint32_t vks_key_find(const float *times, uint32_t count, float t, uint32_t *hin
         return 0;
     uint32_t last = count - 2;
     if (hint && *hint <= last) {
-        /* Time usually moves forward by less than a key per frame: try this segment and the next.
-         */
+        /* Time usually moves forward by less than a key per frame: try this segment and the
+         * next. */
         uint32_t h = *hint;
         if (times[h] <= t) {
             if (h == last || t < times[h + 1])
@@ -46,8 +46,8 @@ uint32_t vks_key_find(const float *times, uint32_t count, float t, uint32_t *hin
     return lo;
 }
 
-/* Interpolation factor within segment i, clamped to [0, 1] before the first and after the last key.
- */
+/* Interpolation factor within segment i, clamped to [0, 1] before the first and after the last
+ * key. */
 static float segment_u(const float *times, uint32_t i, float t)
 {
     float t0 = times[i], t1 = times[i + 1];

@@ -5,7 +5,6 @@
 
 #include "anim/anim.h"
 #include "asset/import.h"
-#include "skin/skin_cpu.h"
 
 #include <stdbool.h>
 #include <stdint.h>

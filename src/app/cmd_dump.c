@@ -1,13 +1,14 @@
 #include "app.h"
 #include "commands.h"
+#include "skin/skin_cpu.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* One line per vertex: mesh, vertex within the mesh, bind-pose position, skinned position, normal.
- */
+/* One line per vertex: mesh, vertex within the mesh, bind-pose position, skinned position and
+ * normal. */
 static bool write_dump(FILE *f, const vks_model *m, const float (*pos)[3], const float (*nrm)[3])
 {
     for (uint32_t i = 0; i < m->mesh_count; i++) {

@@ -1,5 +1,6 @@
 #include "app.h"
 #include "commands.h"
+#include "skin/skin_cpu.h"
 
 #include <float.h>
 #include <stdio.h>
