@@ -30,7 +30,9 @@
 
 /* Triangles only (points and lines dropped), smooth normals where the file has none (Fox), UV
  * origin at the top-left as Vulkan samples, shared vertices merged (FBX, Collada and MD5 arrive
- * unindexed; skinning cost is per vertex). No LimitBoneWeights: we rank and count influences. */
+ * unindexed; skinning cost is per vertex; tangents and bitangents take part in the comparison). No
+ * LimitBoneWeights: we rank and count influences. No CalcTangentSpace: tangents come from the file
+ * or not at all. */
 static const unsigned import_flags = aiProcess_Triangulate | aiProcess_SortByPType |
                                      aiProcess_GenSmoothNormals | aiProcess_JoinIdenticalVertices |
                                      aiProcess_FlipUVs | aiProcess_ValidateDataStructure;
@@ -383,6 +385,36 @@ static int32_t joint_of_name(const builder *b, const char *name)
 
 /* ---- vertices ---------------------------------------------------------------------------- */
 
+/* Vertex v's tangent as (unit xyz, handedness w), from the file's tangent and bitangent: w is the
+ * sign of dot(cross(n, t), b), +1 when that is 0 or not a number (a zero or missing normal or
+ * bitangent). assimp's glTF reader stores b = cross(n, t) * w, so the file's w comes back. A mesh
+ * without tangents gets (0, 0, 0, 0); a zero tangent stays (0, 0, 0, 1). */
+static bool convert_tangent(builder *b, const struct aiMesh *mesh, uint32_t v, const float n[3],
+                            float out[4])
+{
+    if (!mesh->mTangents) {
+        memset(out, 0, sizeof(float[4]));
+        return true;
+    }
+    const float *t = &mesh->mTangents[v].x;
+    if (!finite3(t))
+        return vks_fail(b->err, "%s: mesh '%s' vertex %u has a non-finite tangent", b->name,
+                        ai_name(&mesh->mName), v);
+    float d = 0.0f;
+    if (mesh->mBitangents) {
+        const float *bt = &mesh->mBitangents[v].x;
+        float c[3] = {n[1] * t[2] - n[2] * t[1], n[2] * t[0] - n[0] * t[2],
+                      n[0] * t[1] - n[1] * t[0]};
+        d = c[0] * bt[0] + c[1] * bt[1] + c[2] * bt[2];
+    }
+    /* In double: a finite float vector's squared length may overflow a float. */
+    double len = sqrt((double)t[0] * t[0] + (double)t[1] * t[1] + (double)t[2] * t[2]);
+    for (int k = 0; k < 3; k++)
+        out[k] = len > 0.0 ? (float)(t[k] / len) : 0.0f;
+    out[3] = d < 0.0f ? -1.0f : 1.0f;
+    return true;
+}
+
 static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
                         vks_influence_acc *influences)
 {
@@ -390,7 +422,7 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
     const char *mesh_name = ai_name(&mesh->mName);
     uint32_t base = m->vertex_count, nv = mesh->mNumVertices;
 
-    /* Positions, normals, UVs. */
+    /* Positions, normals, tangents, UVs. */
     for (uint32_t v = 0; v < nv; v++) {
         const float *p = &mesh->mVertices[v].x;
         if (!finite3(p))
@@ -401,6 +433,9 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
             memcpy(m->normals[base + v], &mesh->mNormals[v].x, sizeof(float[3]));
         else
             memset(m->normals[base + v], 0, sizeof(float[3]));
+        if (m->tangents &&
+            !convert_tangent(b, mesh, v, m->normals[base + v], m->tangents[base + v]))
+            return false;
         if (mesh->mTextureCoords[0]) {
             m->uvs[base + v][0] = mesh->mTextureCoords[0][v].x;
             m->uvs[base + v][1] = mesh->mTextureCoords[0][v].y;
@@ -513,6 +548,7 @@ static bool build_meshes(builder *b)
     vks_model *m = b->model;
     uint64_t refs = 0, vertices = 0, indices = 0;
     uint32_t largest = 0;
+    bool tangents = false;
     for (uint32_t n = 0; n < b->node_count; n++) {
         const struct aiNode *node = b->nodes[n];
         for (uint32_t k = 0; k < node->mNumMeshes; k++) { /* references checked in collect_nodes */
@@ -522,6 +558,7 @@ static bool build_meshes(builder *b)
             indices += 3ull * mesh->mNumFaces;
             if (mesh->mNumVertices > largest)
                 largest = mesh->mNumVertices;
+            tangents = tangents || mesh->mTangents;
         }
     }
     if (refs == 0)
@@ -539,13 +576,14 @@ static bool build_meshes(builder *b)
     m->meshes = calloc(refs, sizeof *m->meshes);
     m->positions = malloc(sizeof *m->positions * vertices);
     m->normals = malloc(sizeof *m->normals * vertices);
+    m->tangents = tangents ? malloc(sizeof *m->tangents * vertices) : NULL;
     m->uvs = malloc(sizeof *m->uvs * vertices);
     m->joints = malloc(sizeof *m->joints * vertices);
     m->weights = malloc(sizeof *m->weights * vertices);
     m->indices = malloc(sizeof *m->indices * indices);
     vks_influence_acc *slots = malloc(sizeof *slots * largest);
-    if (!m->meshes || !m->positions || !m->normals || !m->uvs || !m->joints || !m->weights ||
-        !m->indices || !slots) {
+    if (!m->meshes || !m->positions || !m->normals || (tangents && !m->tangents) || !m->uvs ||
+        !m->joints || !m->weights || !m->indices || !slots) {
         free(slots);
         return out_of_memory(b);
     }

@@ -17,6 +17,7 @@ void vks_model_destroy(vks_model *m)
     free(m->name);
     free(m->positions);
     free(m->normals);
+    free(m->tangents);
     free(m->uvs);
     free(m->joints);
     free(m->weights);

@@ -78,6 +78,10 @@ typedef struct vks_model {
     uint32_t vertex_count;
     float (*positions)[3];
     float (*normals)[3];
+    /* NULL when no mesh has tangents (from the file only; none are generated). Else xyz = unit
+     * tangent, w = handedness +-1: bitangent = cross(normal, xyz) * w; (0, 0, 0, 0) on vertices of
+     * meshes without tangents. */
+    float (*tangents)[4];
     float (*uvs)[2];
     uint16_t (*joints)[VKS_MAX_INFLUENCES];
     float (*weights)[VKS_MAX_INFLUENCES]; /* sum to 1; unused slots are 0 with joint 0 */
