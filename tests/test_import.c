@@ -53,7 +53,7 @@ static void pose(const vks_model *m, int32_t clip, float t, float (*pos)[3], flo
         vks_clip_sample(sk, &m->clips[clip], t, NULL, local);
     vks_pose_palette(sk, local, world, palette);
     vks_skin_input in = vks_skin_input_of(m);
-    vks_skin_cpu(&in, palette, pos, nrm);
+    vks_skin_cpu(&in, palette, pos, nrm, NULL);
     free(local);
     free(palette);
 }

@@ -68,7 +68,7 @@ int cmd_dump(int argc, char **argv)
     float(*nrm)[3] = malloc(sizeof *nrm * model.vertex_count);
     if (!app_find_clip(&model, clip, &clip_index, &err)) {
         fprintf(stderr, "vkskin dump: %s\n", err.msg);
-    } else if (!pos || !nrm || !vks_skin_cpu_pose(&model, clip_index, seconds, pos, nrm)) {
+    } else if (!pos || !nrm || !vks_skin_cpu_pose(&model, clip_index, seconds, pos, nrm, NULL)) {
         fprintf(stderr, "vkskin dump: out of memory\n");
     } else {
         bool to_stdout = strcmp(out, "-") == 0;

@@ -25,7 +25,7 @@ static void print_bounds(const vks_model *m)
 {
     float(*pos)[3] = malloc(sizeof *pos * m->vertex_count);
     float(*nrm)[3] = malloc(sizeof *nrm * m->vertex_count);
-    if (pos && nrm && vks_skin_cpu_pose(m, -1, 0.0, pos, nrm)) {
+    if (pos && nrm && vks_skin_cpu_pose(m, -1, 0.0, pos, nrm, NULL)) {
         float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
         for (uint32_t v = 0; v < m->vertex_count; v++)
             for (int k = 0; k < 3; k++) {

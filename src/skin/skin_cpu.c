@@ -6,8 +6,9 @@
 #include <stdlib.h>
 
 void vks_skin_cpu(const vks_skin_input *in, const vks_bone *palette, float (*out_positions)[3],
-                  float (*out_normals)[3])
+                  float (*out_normals)[3], float (*out_tangents)[4])
 {
+    bool tangents = in->tangents && out_tangents;
     for (uint32_t v = 0; v < in->vertex_count; v++) {
         float m[3][4] = {{0}};
         for (uint32_t i = 0; i < VKS_MAX_INFLUENCES; i++) {
@@ -42,6 +43,20 @@ void vks_skin_cpu(const vks_skin_input *in, const vks_bone *palette, float (*out
         float inv = len2 > 0.0f ? (det < 0.0f ? -1.0f : 1.0f) / sqrtf(len2) : 0.0f;
         for (int r = 0; r < 3; r++)
             out_normals[v][r] = o[r] * inv;
+
+        if (!tangents)
+            continue;
+        /* A tangent lies in the surface, so it follows M3x3 itself; only its length is undone. */
+        const float *t = in->tangents[v];
+        float t3[3], t_len2 = 0.0f;
+        for (int r = 0; r < 3; r++) {
+            t3[r] = m[r][0] * t[0] + m[r][1] * t[1] + m[r][2] * t[2];
+            t_len2 += t3[r] * t3[r];
+        }
+        float t_len = sqrtf(t_len2);
+        for (int r = 0; r < 3; r++)
+            out_tangents[v][r] = t_len2 > 0.0f ? t3[r] / t_len : 0.0f;
+        out_tangents[v][3] = t[3] * (det < 0.0f ? -1.0f : 1.0f);
     }
 }
 
@@ -51,13 +66,14 @@ vks_skin_input vks_skin_input_of(const vks_model *model)
         .vertex_count = model->vertex_count,
         .positions = (const float(*)[3])model->positions,
         .normals = (const float(*)[3])model->normals,
+        .tangents = (const float(*)[4])model->tangents,
         .joints = (const uint16_t(*)[VKS_MAX_INFLUENCES])model->joints,
         .weights = (const float(*)[VKS_MAX_INFLUENCES])model->weights,
     };
 }
 
 bool vks_skin_cpu_pose(const vks_model *model, int32_t clip, double seconds, float (*positions)[3],
-                       float (*normals)[3])
+                       float (*normals)[3], float (*tangents)[4])
 {
     const vks_skeleton *sk = &model->skeleton;
     vks_xform *local = malloc(sizeof *local * sk->joint_count);
@@ -73,7 +89,7 @@ bool vks_skin_cpu_pose(const vks_model *model, int32_t clip, double seconds, flo
         }
         vks_pose_palette(sk, local, world, palette);
         vks_skin_input in = vks_skin_input_of(model);
-        vks_skin_cpu(&in, palette, positions, normals);
+        vks_skin_cpu(&in, palette, positions, normals, tangents);
     }
     free(local);
     free(world);

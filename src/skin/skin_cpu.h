@@ -3,7 +3,13 @@
  *   M  = sum_i weights[i] * palette[joints[i]]          (3x4, i = 0..3)
  *   p' = M * (p, 1)
  *   n' = normalize(cofactor(M3x3) * n) * sign(det M3x3) (the inverse-transpose up to a positive
- *        scale, so normals stay perpendicular under non-uniform scale; 0 stays 0). */
+ *        scale, so normals stay perpendicular under non-uniform scale; 0 stays 0)
+ *   t3 = M3x3 * t.xyz                                   (tangents lie in the surface: they
+ *   t' = t3 / sqrt(dot(t3, t3))                          follow M, not the inverse-transpose;
+ *                                                        0 when dot(t3, t3) is 0)
+ *   w' = t.w * (det M3x3 < 0 ? -1 : 1)                  (a mirror flips the handedness)
+ * sign(det) above is likewise -1 only when det < 0, with det = dot(row 0 of M3x3, row 0 of the
+ * cofactor matrix). */
 #ifndef VKS_SKIN_CPU_H
 #define VKS_SKIN_CPU_H
 
@@ -17,22 +23,25 @@ typedef struct vks_skin_input {
     uint32_t vertex_count;
     const float (*positions)[3];
     const float (*normals)[3];
+    const float (*tangents)[4]; /* xyz, handedness w; NULL when the model has none */
     const uint16_t (*joints)[VKS_MAX_INFLUENCES];
     const float (*weights)[VKS_MAX_INFLUENCES];
 } vks_skin_input;
 
-/* Skins every vertex of `in` with `palette` into out_positions and out_normals (vertex_count
- * entries each). Joint indices must be below the palette's length (the importer checks this). */
+/* Skins every vertex of `in` with `palette` into out_positions, out_normals and out_tangents
+ * (vertex_count entries each). out_tangents may be NULL; it is written only when in->tangents is
+ * not NULL either. Joint indices must be below the palette's length (the importer checks this). */
 void vks_skin_cpu(const vks_skin_input *in, const vks_bone *palette, float (*out_positions)[3],
-                  float (*out_normals)[3]);
+                  float (*out_normals)[3], float (*out_tangents)[4]);
 
 /* The model's vertex streams as skinning input. */
 vks_skin_input vks_skin_input_of(const vks_model *model);
 
 /* The whole reference in one call, for tools and tests (it allocates): samples `clip` (-1: the
  * rest pose) at `seconds`, looping within the clip, builds the palette and skins every vertex
- * into positions and normals (vertex_count entries each). Returns false only when out of memory. */
+ * into positions, normals and tangents (vertex_count entries each; tangents may be NULL, and is
+ * left untouched when the model has none). Returns false only when out of memory. */
 bool vks_skin_cpu_pose(const vks_model *model, int32_t clip, double seconds, float (*positions)[3],
-                       float (*normals)[3]);
+                       float (*normals)[3], float (*tangents)[4]);
 
 #endif
