@@ -249,6 +249,90 @@ static void chain(const char *file, size_t count, enum chain_flaw flaw)
     free(nodes);
 }
 
+/* tangents.glb: a strip in the plane z = 0 (normal +z) over two joints, lower (at the origin)
+ * and upper (at y = 1, its child). Primitive 0 has a TANGENT per vertex, handedness +1 and -1:
+ *   0 (0,0,0) ( 1,   0,   0, +1) lower        4 (0,2,0) (-1,  0, 0, -1) upper
+ *   1 (1,0,0) ( 0,   1,   0, -1) lower        5 (1,2,0) ( 0, -1, 0, +1) upper
+ *   2 (0,1,0) ( 0.6, 0.8, 0, +1) lower/upper  6 (0,2,0) (-1,  0, 0, +1) upper: 4 but for w
+ *   3 (1,1,0) ( 3,   0,   0, -1) lower/upper  7 = 5 exactly
+ * (3 is not unit length: the importer normalises it.) JoinIdenticalVertices must keep 6 apart
+ * from 4 and merge 7 into 5: 7 vertices. Primitive 1, a triangle at x >= 3, has normals but no
+ * tangents. Clips: "bend" rotates upper about z and scales lower non-uniformly; "mirror" scales
+ * lower by (-1, 1, 1) throughout (every vertex's det < 0) while upper turns. */
+static void tangents(void)
+{
+    glbw_doc *doc = glbw_create();
+    const float pos[8][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0},
+                             {0, 2, 0}, {1, 2, 0}, {0, 2, 0}, {1, 2, 0}};
+    const float nrm[8][3] = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1},
+                             {0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+    const float tan[8][4] = {{1, 0, 0, 1},   {0, 1, 0, -1}, {0.6f, 0.8f, 0, 1}, {3, 0, 0, -1},
+                             {-1, 0, 0, -1}, {0, -1, 0, 1}, {-1, 0, 0, 1},      {0, -1, 0, 1}};
+    const uint16_t joints[8][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 1, 0, 0}, {0, 1, 0, 0},
+                                   {1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+    const float weights[8][4] = {{1, 0, 0, 0},         {1, 0, 0, 0}, {0.5f, 0.5f, 0, 0},
+                                 {0.25f, 0.75f, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0},
+                                 {1, 0, 0, 0},         {1, 0, 0, 0}};
+    const uint16_t idx[15] = {0, 1, 2, 1, 3, 2, 2, 3, 4, 3, 5, 4, 3, 7, 6};
+    glbw_primitive_desc prims[2] = {glbw_primitive_defaults(), glbw_primitive_defaults()};
+    prims[0].position = glbw_add_floats(doc, &pos[0][0], 8, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    prims[0].normal = glbw_add_floats(doc, &nrm[0][0], 8, GLBW_VEC3, GLBW_TARGET_VERTICES, false);
+    prims[0].tangent = glbw_add_floats(doc, &tan[0][0], 8, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    prims[0].joints0 = add_u16x4(doc, joints, 8);
+    prims[0].weights0 =
+        glbw_add_floats(doc, &weights[0][0], 8, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    prims[0].indices = add_indices(doc, idx, 15);
+
+    const float pos1[3][3] = {{3, 0, 0}, {4, 0, 0}, {3, 1, 0}};
+    const uint16_t joints1[3][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 1, 0, 0}};
+    const float weights1[3][4] = {{1, 0, 0, 0}, {1, 0, 0, 0}, {0.5f, 0.5f, 0, 0}};
+    prims[1].position = glbw_add_floats(doc, &pos1[0][0], 3, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    prims[1].normal = glbw_add_floats(doc, &nrm[0][0], 3, GLBW_VEC3, GLBW_TARGET_VERTICES, false);
+    prims[1].joints0 = add_u16x4(doc, joints1, 3);
+    prims[1].weights0 =
+        glbw_add_floats(doc, &weights1[0][0], 3, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    prims[1].indices = add_indices(doc, idx, 3);
+    int mesh = glbw_add_mesh(doc, "tangent_strip", prims, 2);
+
+    int lower = add_node(doc, "lower", (float[3]){0, 0, 0}, -1, -1);
+    int upper = add_node(doc, "upper", (float[3]){0, 1, 0}, -1, -1);
+    glbw_node_add_child(doc, lower, upper);
+    const float global_t[2][3] = {{0, 0, 0}, {0, 1, 0}};
+    int skin = glbw_add_skin(doc, "strip", (int[2]){lower, upper}, 2,
+                             add_inverse_binds(doc, global_t, 2), lower);
+    int mesh_node = add_node(doc, "tangent_mesh", NULL, mesh, skin);
+    glbw_set_scene(doc, (int[2]){mesh_node, lower}, 2);
+
+    const float times[3] = {0, 0.5f, 1};
+    const float turn[3][4] = {{0, 0, 0, 1}, {0, 0, sinf(0.4f), cosf(0.4f)}, {0, 0, 0, 1}};
+    int bend = glbw_add_animation(doc, "bend");
+    add_channel(doc, bend, upper, GLBW_PATH_ROTATION, times, &turn[0][0], 3);
+    const float squash[3][3] = {{1, 1, 1}, {1.5f, 0.6f, 1}, {1, 1, 1}};
+    add_channel(doc, bend, lower, GLBW_PATH_SCALE, times, &squash[0][0], 3);
+    int mirror = glbw_add_animation(doc, "mirror");
+    add_channel(doc, mirror, upper, GLBW_PATH_ROTATION, times, &turn[0][0], 3);
+    const float flip[3][3] = {{-1, 1, 1}, {-1, 1, 1}, {-1, 1, 1}};
+    add_channel(doc, mirror, lower, GLBW_PATH_SCALE, times, &flip[0][0], 3);
+    write_doc(doc, "tangents.glb");
+}
+
+/* nan_tangent.glb: one triangle whose second tangent has a NaN component. */
+static void nan_tangent(void)
+{
+    glbw_doc *doc = glbw_create();
+    const float pos[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    const float nrm[3][3] = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+    const float tan[3][4] = {{1, 0, 0, 1}, {NAN, 0, 0, 1}, {1, 0, 0, 1}};
+    const uint16_t idx[3] = {0, 1, 2};
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position = glbw_add_floats(doc, &pos[0][0], 3, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    p.normal = glbw_add_floats(doc, &nrm[0][0], 3, GLBW_VEC3, GLBW_TARGET_VERTICES, false);
+    p.tangent = glbw_add_floats(doc, &tan[0][0], 3, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    p.indices = add_indices(doc, idx, 3);
+    add_node(doc, "nan_tangent", NULL, glbw_add_mesh(doc, "nan_tangent", &p, 1), -1);
+    write_doc(doc, "nan_tangent.glb");
+}
+
 typedef struct byte_buffer {
     unsigned char data[4096];
     size_t size;
@@ -431,6 +515,8 @@ int main(int argc, char **argv)
     unordered();
     influences();
     textured();
+    tangents();
+    nan_tangent();
     md5();
     chain("chain.glb", 40, CHAIN_OK);
     chain("too_many_joints.glb", VKS_MAX_JOINTS + 20, CHAIN_OK);

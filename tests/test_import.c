@@ -64,6 +64,7 @@ static void test_unordered(void)
     if (!load("unordered.glb", &m))
         return;
     check_parent_order(&m);
+    CHECK(m.tangents == NULL); /* the file has none, and none are generated */
     const vks_skeleton *sk = &m.skeleton;
     int32_t base = joint(&m, "base"), mid = joint(&m, "mid"), tip = joint(&m, "tip");
     int32_t holder = joint(&m, "rigid_holder"), twist = joint(&m, "twist");
@@ -108,6 +109,17 @@ static void test_unordered(void)
     float rest_y = pos[rigid->base_vertex][1];
     pose(&m, 0, 0.5f, pos, nrm, world);
     CHECK(fabsf(pos[rigid->base_vertex][1] - rest_y) > 0.05f);
+    /* Asked for tangents of a model without them, the reference leaves the array alone. */
+    float(*tan)[4] = malloc(sizeof *tan * m.vertex_count);
+    for (uint32_t v = 0; v < m.vertex_count; v++)
+        tan[v][0] = tan[v][1] = tan[v][2] = tan[v][3] = 42.0f;
+    CHECK(vks_skin_cpu_pose(&m, 0, 0.5, pos, nrm, tan));
+    bool untouched = true;
+    for (uint32_t v = 0; v < m.vertex_count; v++)
+        for (int k = 0; k < 4; k++)
+            untouched = untouched && tan[v][k] == 42.0f;
+    CHECK(untouched);
+    free(tan);
     free(pos);
     free(nrm);
     free(world);
@@ -233,6 +245,132 @@ static void test_textured(void)
     vks_model_destroy(&m);
 }
 
+static float dot3(const float a[3], const float b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static void cross(const float a[3], const float b[3], float out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* The vertex at (x, y) whose tangent has handedness w (two vertices of tangents.glb differ only
+ * in it). */
+static int32_t tangent_vertex_at(const vks_model *m, float x, float y, float w)
+{
+    for (uint32_t v = 0; v < m->vertex_count; v++)
+        if (fabsf(m->positions[v][0] - x) < 1e-6f && fabsf(m->positions[v][1] - y) < 1e-6f &&
+            m->tangents[v][3] == w)
+            return (int32_t)v;
+    fprintf(stderr, "no vertex at (%g, %g) with handedness %g\n", x, y, w);
+    CHECK(!"vertex not found");
+    return 0;
+}
+
+/* tangents.glb (see make_fixtures.c): tangents as written (normalised), handedness kept,
+ * JoinIdenticalVertices telling vertices apart by their tangents, zeros for the mesh without, and
+ * the reference skinning them under a non-uniform scale and a mirror. */
+static void test_tangents(void)
+{
+    vks_model m;
+    if (!load("tangents.glb", &m))
+        return;
+    CHECK(m.tangents != NULL && m.mesh_count == 2);
+    if (!m.tangents || m.mesh_count != 2) {
+        vks_model_destroy(&m);
+        return;
+    }
+    /* Which mesh is which: the one without tangents sits at x >= 3. */
+    const vks_mesh *with = &m.meshes[0], *without = &m.meshes[1];
+    if (m.positions[with->base_vertex][0] >= 3.0f) {
+        with = &m.meshes[1];
+        without = &m.meshes[0];
+    }
+    CHECK(with->vertex_count == 7); /* 8 written: the exact duplicate merged, the w twin kept */
+    CHECK(without->vertex_count == 3);
+
+    static const struct {
+        float x, y, t[4];
+    } written[7] = {
+        {0, 0, {1, 0, 0, 1}},  {1, 0, {0, 1, 0, -1}},  {0, 1, {0.6f, 0.8f, 0, 1}},
+        {1, 1, {1, 0, 0, -1}}, {0, 2, {-1, 0, 0, -1}}, {1, 2, {0, -1, 0, 1}},
+        {0, 2, {-1, 0, 0, 1}},
+    };
+    for (int i = 0; i < 7; i++) {
+        int32_t v = tangent_vertex_at(&m, written[i].x, written[i].y, written[i].t[3]);
+        CHECK(v >= (int32_t)with->base_vertex &&
+              v < (int32_t)(with->base_vertex + with->vertex_count));
+        CHECK_VEC_NEAR(m.tangents[v], written[i].t, 4, 1e-6);
+    }
+    for (uint32_t v = without->base_vertex; v < without->base_vertex + without->vertex_count; v++)
+        CHECK(m.tangents[v][0] == 0 && m.tangents[v][1] == 0 && m.tangents[v][2] == 0 &&
+              m.tangents[v][3] == 0);
+
+    /* Skinned: unit, perpendicular to the skinned normal (the bind tangents lie in the surface),
+     * w kept by "bend" (det > 0) and flipped by "mirror" (det < 0), and the bitangent
+     * cross(n', t') * w' on the same side as the skinned bind bitangent M (cross(n, t) * w). */
+    float(*pos)[3] = malloc(sizeof *pos * m.vertex_count);
+    float(*nrm)[3] = malloc(sizeof *nrm * m.vertex_count);
+    float(*tan)[4] = malloc(sizeof *tan * m.vertex_count);
+    float(*moved)[3] = malloc(sizeof *moved * m.vertex_count);
+    const char *clips[2] = {"bend", "mirror"};
+    for (int c = 0; c < 2; c++) {
+        int32_t clip = vks_model_find_clip(&m, clips[c]);
+        CHECK(clip >= 0);
+        if (clip < 0)
+            continue;
+        float flip = c == 1 ? -1.0f : 1.0f;
+        /* M (bitangent) by finite difference: skin bind positions p and p + e * b, subtract. */
+        vks_model shifted = m;
+        float(*p2)[3] = malloc(sizeof *p2 * m.vertex_count);
+        for (uint32_t v = 0; v < m.vertex_count; v++) {
+            float b[3];
+            cross(m.normals[v], m.tangents[v], b);
+            for (int k = 0; k < 3; k++)
+                p2[v][k] = m.positions[v][k] + 0.01f * b[k] * m.tangents[v][3];
+        }
+        shifted.positions = p2;
+        CHECK(vks_skin_cpu_pose(&shifted, clip, 0.5, moved, nrm, NULL));
+        CHECK(vks_skin_cpu_pose(&m, clip, 0.5, pos, nrm, tan));
+        for (uint32_t v = with->base_vertex; v < with->base_vertex + with->vertex_count; v++) {
+            CHECK_NEAR(dot3(tan[v], tan[v]), 1.0, 1e-5);
+            CHECK_NEAR(dot3(tan[v], nrm[v]), 0.0, 1e-5);
+            CHECK(tan[v][3] == m.tangents[v][3] * flip);
+            float bt[3], mb[3];
+            cross(nrm[v], tan[v], bt);
+            for (int k = 0; k < 3; k++)
+                mb[k] = moved[v][k] - pos[v][k];
+            CHECK(dot3(bt, mb) * tan[v][3] > 0.1f * sqrtf(dot3(mb, mb)));
+        }
+        for (uint32_t v = without->base_vertex; v < without->base_vertex + without->vertex_count;
+             v++)
+            CHECK(tan[v][0] == 0 && tan[v][1] == 0 && tan[v][2] == 0 && tan[v][3] == 0);
+        free(p2);
+    }
+    /* "mirror" at time 0: upper is not turned yet, so every vertex's M is the mirror in x. */
+    int32_t mirror = vks_model_find_clip(&m, "mirror");
+    if (mirror >= 0 && vks_skin_cpu_pose(&m, mirror, 0.0, pos, nrm, tan))
+        for (uint32_t v = with->base_vertex; v < with->base_vertex + with->vertex_count; v++) {
+            const float *t = m.tangents[v];
+            CHECK_VEC_NEAR(tan[v], ((float[4]){-t[0], t[1], t[2], -t[3]}), 4, 1e-6);
+        }
+    free(pos);
+    free(nrm);
+    free(tan);
+    free(moved);
+    vks_model_destroy(&m);
+
+    /* A non-finite tangent is bad data, reported like a non-finite position. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/nan_tangent.glb", fixtures);
+    vks_error err;
+    CHECK(!vks_model_import(&(vks_import_desc){.path = path}, &m, &err));
+    CHECK(strstr(err.msg, "vertex 1 has a non-finite tangent") != NULL);
+}
+
 /* The bundled character meets what it promises: 15+ joints, 2+ clips named idle and walk,
  * smooth weights with up to 4 influences, several base colors, and real motion. */
 static void test_default(const char *path)
@@ -245,6 +383,7 @@ static void test_default(const char *path)
         return;
     }
     check_parent_order(&m);
+    CHECK(m.tangents == NULL);
     CHECK(m.skeleton.joint_count >= 15);
     CHECK(m.clip_count >= 2);
     CHECK(vks_model_find_clip(&m, "idle") >= 0);
@@ -305,6 +444,7 @@ int main(int argc, char **argv)
     test_unordered();
     test_influences();
     test_textured();
+    test_tangents();
     test_md5();
     test_default(argv[2]);
     return check_report("test_import");

@@ -517,6 +517,7 @@ glbw_primitive_desc glbw_primitive_defaults(void)
 {
     return (glbw_primitive_desc){.position = GLBW_NONE,
                                  .normal = GLBW_NONE,
+                                 .tangent = GLBW_NONE,
                                  .texcoord0 = GLBW_NONE,
                                  .joints0 = GLBW_NONE,
                                  .weights0 = GLBW_NONE,
@@ -882,6 +883,7 @@ static void write_primitive(jbuf *b, const glbw_primitive_desc *p)
     jb_printf(b, "{\"attributes\":{");
     jb_index(b, &first, "POSITION", p->position);
     jb_index(b, &first, "NORMAL", p->normal);
+    jb_index(b, &first, "TANGENT", p->tangent);
     jb_index(b, &first, "TEXCOORD_0", p->texcoord0);
     jb_index(b, &first, "JOINTS_0", p->joints0);
     jb_index(b, &first, "WEIGHTS_0", p->weights0);

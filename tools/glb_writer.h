@@ -87,6 +87,7 @@ typedef struct glbw_accessor_desc {
 typedef struct glbw_primitive_desc {
     int position;
     int normal;
+    int tangent; /* VEC4 float: unit xyz, handedness w = +-1 */
     int texcoord0;
     int joints0;
     int weights0;
