@@ -20,7 +20,9 @@ int main(int argc, char **argv)
         fclose(in);
         return 1;
     }
-    fprintf(out, "#include <stddef.h>\n/* generated from %s */\nconst unsigned char %s[] = {",
+    fprintf(out,
+            "#include <stddef.h>\n/* generated from %s; aligned so that SPIR-V can be read as "
+            "uint32_t */\n_Alignas(16) const unsigned char %s[] = {",
             argv[1], argv[2]);
     size_t n = 0;
     int c;

@@ -5,5 +5,8 @@
 
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+int cmd_view(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
 
 #endif

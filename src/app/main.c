@@ -12,6 +12,9 @@ static const struct {
 } commands[] = {
     {"info", cmd_info, "print a model's meshes, materials, joints, clips and influence statistics"},
     {"dump", cmd_dump, "write every skinned vertex of a clip at a time, one line each"},
+    {"view", cmd_view, "show the animated character in a window"},
+    {"render", cmd_render, "render the character headless to a PNG"},
+    {"devices", cmd_devices, "list the Vulkan devices"},
 };
 
 static void usage(FILE *f)

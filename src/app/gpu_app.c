@@ -1,0 +1,224 @@
+#include "gpu_app.h"
+
+#include "anim/anim.h"
+#include "skin/skin_cpu.h"
+
+#include <cglm/cam.h>
+#include <cglm/clipspace/persp_rh_zo.h>
+#include <cglm/clipspace/view_rh.h>
+#include <cglm/mat4.h>
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool app_gpu_open(const char *cmd, const app_gpu_options *options, const gpu_device_desc *window,
+                  gpu_device *dev, vks_error *err)
+{
+    (void)cmd;
+    gpu_device_desc desc = window ? *window : (gpu_device_desc){0};
+    desc.device_index = -1;
+    if (options->device) {
+        uint32_t index;
+        if (!app_parse_count("--device", options->device, 0, 63, &index, err))
+            return false;
+        desc.device_index = (int32_t)index;
+    }
+    const char *env = getenv("VKSKIN_VALIDATE");
+    desc.validate = options->validate || (env && strcmp(env, "1") == 0);
+    return gpu_device_create(&desc, dev, err);
+}
+
+int app_gpu_close(const char *cmd, gpu_device *dev, int rc)
+{
+    bool validated = dev->validate;
+    gpu_messages m = dev->messages ? *dev->messages : (gpu_messages){0};
+    gpu_device_destroy(dev); /* vkDestroyInstance may report too: count after it */
+    (void)validated;
+    if (m.error || m.warning) {
+        fprintf(stderr, "vkskin %s: validation reported %u error(s) and %u warning(s)\n", cmd,
+                m.error, m.warning);
+        return APP_FAILED;
+    }
+    return rc;
+}
+
+bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t max,
+                     uint32_t *value, vks_error *err)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (end == text || *end || errno || v < (long long)min || v > (long long)max)
+        return vks_fail(err, "%s needs a whole number from %u to %u, not '%s'", name, min, max,
+                        text);
+    *value = (uint32_t)v;
+    return true;
+}
+
+bool app_parse_size(const char *text, uint32_t *width, uint32_t *height, vks_error *err)
+{
+    unsigned w, h;
+    char tail;
+    if (sscanf(text, "%ux%u%c", &w, &h, &tail) != 2 || w < 1 || h < 1 || w > 16384 || h > 16384 ||
+        text[0] == '-' || text[0] == '+')
+        return vks_fail(err, "--size needs WIDTHxHEIGHT, each 1 to 16384, not '%s'", text);
+    *width = w;
+    *height = h;
+    return true;
+}
+
+/* ---- Camera ---- */
+
+static void grow(float lo[3], float hi[3], const float world[4][4], const float p[3])
+{
+    for (int r = 0; r < 3; r++) {
+        float v = world[0][r] * p[0] + world[1][r] * p[1] + world[2][r] * p[2] + world[3][r];
+        lo[r] = v < lo[r] ? v : lo[r];
+        hi[r] = v > hi[r] ? v : hi[r];
+    }
+}
+
+bool app_camera_frame(app_camera *cam, const vks_model *model, const float world[4][4])
+{
+    enum { SAMPLES_PER_CLIP = 8 };
+    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    float(*pos)[3] = malloc(sizeof *pos * model->vertex_count);
+    float(*nrm)[3] = malloc(sizeof *nrm * model->vertex_count);
+    bool ok = pos && nrm;
+    for (int32_t c = -1; ok && c < (int32_t)model->clip_count; c++) {
+        for (int s = 0; s < (c < 0 ? 1 : SAMPLES_PER_CLIP); s++) {
+            double t = c < 0 ? 0.0 : model->clips[c].duration * s / SAMPLES_PER_CLIP;
+            ok = vks_skin_cpu_pose(model, c, t, pos, nrm, NULL);
+            for (uint32_t v = 0; ok && v < model->vertex_count; v++)
+                grow(lo, hi, world, pos[v]);
+        }
+    }
+    free(pos);
+    free(nrm);
+    if (!ok)
+        return false;
+    float r2 = 0.0f;
+    for (int k = 0; k < 3; k++) {
+        cam->center[k] = 0.5f * (lo[k] + hi[k]);
+        r2 += 0.25f * (hi[k] - lo[k]) * (hi[k] - lo[k]);
+    }
+    cam->radius = r2 > 0.0f ? sqrtf(r2) : 1.0f;
+    cam->yaw = 0.45f; /* a three-quarter view from the character's front right, a bit above */
+    cam->pitch = 0.2f;
+    cam->zoom = 1.0f;
+    return true;
+}
+
+void app_camera_uniforms(const app_camera *cam, float aspect, vks_frame_uniforms *u)
+{
+    const float fov = glm_rad(40.0f);
+    /* Far enough that the bounding sphere fits the narrower of the two fields of view. */
+    float half = aspect < 1.0f ? atanf(tanf(fov * 0.5f) * aspect) : fov * 0.5f;
+    /* The sphere around the bounds is loose for a standing figure: 0.85 fills the frame better
+     * and still keeps a T-pose or a walk inside it. */
+    float dist = cam->zoom * cam->radius / sinf(half) * 0.85f;
+    vec3 eye = {cam->center[0] + dist * sinf(cam->yaw) * cosf(cam->pitch),
+                cam->center[1] + dist * sinf(cam->pitch),
+                cam->center[2] + dist * cosf(cam->yaw) * cosf(cam->pitch)};
+    vec3 center = {cam->center[0], cam->center[1], cam->center[2]};
+    mat4 view, proj, vp;
+    glm_lookat_rh(eye, center, (vec3){0.0f, 1.0f, 0.0f}, view);
+    float near_z = fmaxf(dist - 2.0f * cam->radius, dist * 0.01f);
+    glm_perspective_rh_zo(fov, aspect, near_z, dist + 2.0f * cam->radius, proj);
+    proj[1][1] = -proj[1][1]; /* Vulkan's framebuffer y points down */
+    glm_mat4_mul(proj, view, vp);
+    memcpy(u->view_proj, vp, sizeof vp);
+
+    /* Key light from the camera's upper left, so the lit side faces the viewer. */
+    float lx = sinf(cam->yaw - 0.6f), lz = cosf(cam->yaw - 0.6f), ly = 1.1f;
+    float len = sqrtf(lx * lx + ly * ly + lz * lz);
+    const float light[4] = {lx / len, ly / len, lz / len, 0.0f};
+    const float light_color[4] = {0.85f, 0.82f, 0.78f, 0.0f};
+    const float ambient[4] = {0.22f, 0.24f, 0.28f, 0.0f};
+    memcpy(u->light_dir, light, sizeof light);
+    memcpy(u->light_color, light_color, sizeof light_color);
+    memcpy(u->ambient, ambient, sizeof ambient);
+}
+
+/* ---- Player ---- */
+
+bool app_player_create(app_player *p, const vks_model *model, int32_t clip, double time)
+{
+    const vks_skeleton *sk = &model->skeleton;
+    *p = (app_player){.model = model, .clip = clip, .time = time, .from_clip = -1};
+    p->local = malloc(sizeof *p->local * sk->joint_count);
+    p->local_from = malloc(sizeof *p->local_from * sk->joint_count);
+    p->scratch = malloc(sizeof *p->scratch * sk->joint_count);
+    p->cursor = calloc(vks_cursor_size(sk), sizeof *p->cursor);
+    p->cursor_from = calloc(vks_cursor_size(sk), sizeof *p->cursor_from);
+    if (!p->local || !p->local_from || !p->scratch || !p->cursor || !p->cursor_from) {
+        app_player_destroy(p);
+        return false;
+    }
+    return true;
+}
+
+void app_player_destroy(app_player *p)
+{
+    free(p->local);
+    free(p->local_from);
+    free(p->scratch);
+    free(p->cursor);
+    free(p->cursor_from);
+    *p = (app_player){0};
+}
+
+void app_player_advance(app_player *p, double dt)
+{
+    p->time += dt;
+    p->from_time += dt;
+    if (p->fading) {
+        p->fade_left -= dt;
+        p->fading = p->fade_left > 0.0;
+    }
+    /* Keep times within a period so that float sampling stays exact over long runs. */
+    if (p->clip >= 0 && p->model->clips[p->clip].duration > 0.0f)
+        p->time = fmod(p->time, p->model->clips[p->clip].duration);
+}
+
+void app_player_switch(app_player *p, int32_t clip, double fade)
+{
+    if (clip == p->clip)
+        return;
+    p->from_clip = p->clip;
+    p->from_time = p->time;
+    uint32_t *c = p->cursor_from;
+    p->cursor_from = p->cursor;
+    p->cursor = c;
+    memset(p->cursor, 0, sizeof *p->cursor * vks_cursor_size(&p->model->skeleton));
+    p->clip = clip;
+    p->time = 0.0;
+    p->fade = p->fade_left = fade;
+    p->fading = fade > 0.0;
+}
+
+static void sample(const vks_model *m, int32_t clip, double time, uint32_t *cursor,
+                   vks_xform *local)
+{
+    if (clip < 0) {
+        vks_pose_rest(&m->skeleton, local);
+        return;
+    }
+    const vks_clip *c = &m->clips[clip];
+    vks_clip_sample(&m->skeleton, c, vks_clip_time(c, time, VKS_WRAP_LOOP), cursor, local);
+}
+
+void app_player_palette(app_player *p, vks_bone *palette)
+{
+    const vks_model *m = p->model;
+    sample(m, p->clip, p->time, p->cursor, p->local);
+    if (p->fading) {
+        sample(m, p->from_clip, p->from_time, p->cursor_from, p->local_from);
+        float w = (float)(1.0 - p->fade_left / p->fade); /* 0 -> 1 towards the new clip */
+        vks_pose_blend(p->local_from, p->local, w, m->skeleton.joint_count, p->local);
+    }
+    vks_pose_palette(&m->skeleton, p->local, p->scratch, palette);
+}

@@ -1,0 +1,228 @@
+#include "draw.h"
+
+#include <stddef.h>
+
+extern const unsigned char vks_mesh_vert_spv[], vks_mesh_frag_spv[];
+extern const size_t vks_mesh_vert_spv_size, vks_mesh_frag_spv_size;
+
+VkFormat vks_draw_depth_format(const gpu_device *dev)
+{
+    const VkFormat candidates[] = {VK_FORMAT_D32_SFLOAT, VK_FORMAT_D32_SFLOAT_S8_UINT,
+                                   VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D16_UNORM};
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
+        VkFormatProperties p;
+        vkGetPhysicalDeviceFormatProperties(dev->physical, candidates[i], &p);
+        if (p.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)
+            return candidates[i];
+    }
+    return VK_FORMAT_D16_UNORM; /* required by the spec for depth attachments */
+}
+
+static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pass)
+{
+    VkShaderModule vs =
+        gpu_shader_module(dev, vks_mesh_vert_spv, vks_mesh_vert_spv_size, "mesh.vert");
+    VkShaderModule fs =
+        gpu_shader_module(dev, vks_mesh_frag_spv, vks_mesh_frag_spv_size, "mesh.frag");
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
+         .module = vs, .pName = "main"},
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+         .module = fs, .pName = "main"},
+    };
+    VkVertexInputBindingDescription bindings[2] = {
+        {0, VKS_SKINNED_STRIDE, VK_VERTEX_INPUT_RATE_VERTEX},
+        {1, sizeof(float[2]), VK_VERTEX_INPUT_RATE_VERTEX},
+    };
+    VkVertexInputAttributeDescription attributes[3] = {
+        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(vks_skinned_vertex, position)},
+        {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(vks_skinned_vertex, normal)},
+        {2, 1, VK_FORMAT_R32G32_SFLOAT, 0},
+    };
+    VkPipelineVertexInputStateCreateInfo vertex_input = {
+        VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    vertex_input.vertexBindingDescriptionCount = 2;
+    vertex_input.pVertexBindingDescriptions = bindings;
+    vertex_input.vertexAttributeDescriptionCount = 3;
+    vertex_input.pVertexAttributeDescriptions = attributes;
+    VkPipelineInputAssemblyStateCreateInfo assembly = {
+        VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    VkPipelineViewportStateCreateInfo viewport = {
+        VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+    viewport.viewportCount = 1;
+    viewport.scissorCount = 1;
+    VkPipelineRasterizationStateCreateInfo raster = {
+        VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+    raster.polygonMode = VK_POLYGON_MODE_FILL;
+    /* No culling: the importer does not keep glTF's doubleSided, and open meshes (capes, hair
+     * cards) are common in characters; the fragment shader lights back faces from their side. */
+    raster.cullMode = VK_CULL_MODE_NONE;
+    raster.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE; /* glTF; the projection flips y */
+    raster.lineWidth = 1.0f;
+    VkPipelineMultisampleStateCreateInfo multisample = {
+        VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    VkPipelineDepthStencilStateCreateInfo depth = {
+        VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+    depth.depthTestEnable = VK_TRUE;
+    depth.depthWriteEnable = VK_TRUE;
+    depth.depthCompareOp = VK_COMPARE_OP_LESS;
+    VkPipelineColorBlendAttachmentState blend_attachment = {0};
+    blend_attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                                      VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+    VkPipelineColorBlendStateCreateInfo blend = {
+        VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    blend.attachmentCount = 1;
+    blend.pAttachments = &blend_attachment;
+    VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo dynamic = {
+        VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+    dynamic.dynamicStateCount = 2;
+    dynamic.pDynamicStates = dynamic_states;
+    VkPipelineRenderingCreateInfo rendering = {VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachmentFormats = &pass->color_format;
+    rendering.depthAttachmentFormat = pass->depth_format;
+
+    VkGraphicsPipelineCreateInfo info = {VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+                                         &rendering};
+    info.stageCount = 2;
+    info.pStages = stages;
+    info.pVertexInputState = &vertex_input;
+    info.pInputAssemblyState = &assembly;
+    info.pViewportState = &viewport;
+    info.pRasterizationState = &raster;
+    info.pMultisampleState = &multisample;
+    info.pDepthStencilState = &depth;
+    info.pColorBlendState = &blend;
+    info.pDynamicState = &dynamic;
+    info.layout = pass->layout;
+    VkPipeline pipeline;
+    GPU_CHECK(vkCreateGraphicsPipelines(dev->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline));
+    GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "mesh pipeline");
+    vkDestroyShaderModule(dev->device, vs, NULL);
+    vkDestroyShaderModule(dev->device, fs, NULL);
+    return pipeline;
+}
+
+bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat depth_format,
+                          vks_draw_pass *pass, vks_error *err)
+{
+    *pass = (vks_draw_pass){0};
+    VkFormatProperties fp;
+    vkGetPhysicalDeviceFormatProperties(dev->physical, color_format, &fp);
+    if (!(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT))
+        return vks_fail(err, "%s cannot render to color format %d", dev->props.deviceName,
+                        (int)color_format);
+    pass->color_format = color_format;
+    pass->depth_format = depth_format;
+
+    VkDescriptorType uniform = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    VkDescriptorType sampled = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    pass->frame_layout =
+        gpu_set_layout(dev, &uniform, 1, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                       "frame set layout");
+    pass->material_layout =
+        gpu_set_layout(dev, &sampled, 1, VK_SHADER_STAGE_FRAGMENT_BIT, "material set layout");
+    VkDescriptorSetLayout sets[2] = {pass->frame_layout, pass->material_layout};
+    VkPushConstantRange range = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                                 sizeof(vks_draw_params)};
+    VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    li.setLayoutCount = 2;
+    li.pSetLayouts = sets;
+    li.pushConstantRangeCount = 1;
+    li.pPushConstantRanges = &range;
+    GPU_CHECK(vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout));
+    GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, pass->layout, "mesh pipeline layout");
+    pass->pipeline = create_pipeline(dev, pass);
+
+    VkPhysicalDeviceFeatures features;
+    vkGetPhysicalDeviceFeatures(dev->physical, &features);
+    VkSamplerCreateInfo si = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    si.magFilter = si.minFilter = VK_FILTER_LINEAR;
+    si.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+    si.addressModeU = si.addressModeV = si.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+    si.anisotropyEnable = features.samplerAnisotropy;
+    si.maxAnisotropy = features.samplerAnisotropy ? (dev->props.limits.maxSamplerAnisotropy < 8.0f
+                                                         ? dev->props.limits.maxSamplerAnisotropy
+                                                         : 8.0f)
+                                                  : 1.0f;
+    si.maxLod = VK_LOD_CLAMP_NONE;
+    GPU_CHECK(vkCreateSampler(dev->device, &si, NULL, &pass->sampler));
+    GPU_NAME(dev, VK_OBJECT_TYPE_SAMPLER, pass->sampler, "base-color sampler");
+    return true;
+}
+
+void vks_draw_pass_destroy(const gpu_device *dev, vks_draw_pass *pass)
+{
+    if (pass->sampler)
+        vkDestroySampler(dev->device, pass->sampler, NULL);
+    if (pass->pipeline)
+        vkDestroyPipeline(dev->device, pass->pipeline, NULL);
+    if (pass->layout)
+        vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
+    if (pass->frame_layout)
+        vkDestroyDescriptorSetLayout(dev->device, pass->frame_layout, NULL);
+    if (pass->material_layout)
+        vkDestroyDescriptorSetLayout(dev->device, pass->material_layout, NULL);
+    *pass = (vks_draw_pass){0};
+}
+
+void vks_draw_begin(VkCommandBuffer cmd, const vks_draw_pass *pass, const vks_draw_target *t)
+{
+    /* The color image's previous use is a presentation (ordered by the acquire semaphore, whose
+     * wait stage is color output) or the previous frame's readback copy of an offscreen image
+     * (the same queue: the copy stage is enough). The depth image is shared by the frames in
+     * flight: the previous frame's depth writes finish before this frame clears it. */
+    gpu_barrier_image_raw(
+        cmd, t->color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+        VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        (gpu_access){VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
+                     0},
+        (gpu_access){VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                     VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT});
+    const VkPipelineStageFlags2 depth_stages =
+        VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
+    gpu_barrier_image(
+        cmd, t->depth, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+        (gpu_access){depth_stages, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT},
+        (gpu_access){depth_stages, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                       VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT});
+
+    VkRenderingAttachmentInfo color = {VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    color.imageView = t->color_view;
+    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    for (int i = 0; i < 4; i++)
+        color.clearValue.color.float32[i] = t->clear[i];
+    VkRenderingAttachmentInfo depth = {VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    depth.imageView = t->depth->view;
+    depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    depth.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    depth.clearValue.depthStencil.depth = 1.0f;
+    VkRenderingInfo info = {VK_STRUCTURE_TYPE_RENDERING_INFO};
+    info.renderArea.extent = t->extent;
+    info.layerCount = 1;
+    info.colorAttachmentCount = 1;
+    info.pColorAttachments = &color;
+    info.pDepthAttachment = &depth;
+    vkCmdBeginRendering(cmd, &info);
+
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->pipeline);
+    VkViewport viewport = {0, 0, (float)t->extent.width, (float)t->extent.height, 0, 1};
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){.extent = t->extent});
+}
+
+void vks_draw_end(VkCommandBuffer cmd, const vks_draw_target *t)
+{
+    vkCmdEndRendering(cmd);
+    gpu_barrier_image_raw(cmd, t->color, VK_IMAGE_ASPECT_COLOR_BIT,
+                          VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, t->final_layout,
+                          (gpu_access){VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                       VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT},
+                          t->final_access);
+}

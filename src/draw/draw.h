@@ -1,0 +1,44 @@
+/* The draw pass: shaders/mesh.vert + mesh.frag as a graphics pipeline over pre-skinned vertices
+ * (dynamic rendering, depth test, one directional light plus ambient, base color factor times an
+ * sRGB base-color texture). Vertex bindings, sets and push constants: shaders/vks_shared.h. */
+#ifndef VKS_DRAW_H
+#define VKS_DRAW_H
+
+#include "../gpu/gpu.h"
+#include "../../shaders/vks_shared.h"
+
+typedef struct vks_draw_pass {
+    VkDescriptorSetLayout frame_layout;    /* set 0: vks_frame_uniforms */
+    VkDescriptorSetLayout material_layout; /* set 1: base-color texture */
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+    VkSampler sampler; /* trilinear, repeat, anisotropic where the device allows */
+    VkFormat color_format, depth_format;
+} vks_draw_pass;
+
+bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat depth_format,
+                          vks_draw_pass *pass, vks_error *err);
+void vks_draw_pass_destroy(const gpu_device *dev, vks_draw_pass *pass);
+
+/* A depth format the device can render to (D32 preferred). */
+VkFormat vks_draw_depth_format(const gpu_device *dev);
+
+/* Where one frame is drawn: a color image (a swapchain image or an offscreen one) and a depth
+ * image of the same extent. The pass transitions the color image from UNDEFINED (its contents are
+ * cleared) to final_layout, visible to `final_access`. */
+typedef struct vks_draw_target {
+    VkImage color;
+    VkImageView color_view;
+    const gpu_image *depth;
+    VkExtent2D extent;
+    VkImageLayout final_layout;
+    gpu_access final_access;
+    float clear[4]; /* linear RGBA */
+} vks_draw_target;
+
+/* Begins rendering into the target: layout transitions, clears, viewport and scissor. */
+void vks_draw_begin(VkCommandBuffer cmd, const vks_draw_pass *pass, const vks_draw_target *t);
+/* Ends rendering and moves the color image to the target's final layout. */
+void vks_draw_end(VkCommandBuffer cmd, const vks_draw_target *t);
+
+#endif

@@ -1,0 +1,454 @@
+/* Instance, validation messenger, physical-device choice and the logical device. */
+#include "gpu.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VALIDATION_LAYER "VK_LAYER_KHRONOS_validation"
+#define REQUIRED_API VK_API_VERSION_1_3
+
+const char *gpu_result_name(VkResult result)
+{
+    switch (result) {
+#define R(x)                                                                                       \
+    case x:                                                                                        \
+        return #x;
+        R(VK_SUCCESS)
+        R(VK_NOT_READY)
+        R(VK_TIMEOUT)
+        R(VK_INCOMPLETE)
+        R(VK_SUBOPTIMAL_KHR)
+        R(VK_ERROR_OUT_OF_HOST_MEMORY)
+        R(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        R(VK_ERROR_INITIALIZATION_FAILED)
+        R(VK_ERROR_DEVICE_LOST)
+        R(VK_ERROR_MEMORY_MAP_FAILED)
+        R(VK_ERROR_LAYER_NOT_PRESENT)
+        R(VK_ERROR_EXTENSION_NOT_PRESENT)
+        R(VK_ERROR_FEATURE_NOT_PRESENT)
+        R(VK_ERROR_INCOMPATIBLE_DRIVER)
+        R(VK_ERROR_TOO_MANY_OBJECTS)
+        R(VK_ERROR_FORMAT_NOT_SUPPORTED)
+        R(VK_ERROR_SURFACE_LOST_KHR)
+        R(VK_ERROR_NATIVE_WINDOW_IN_USE_KHR)
+        R(VK_ERROR_OUT_OF_DATE_KHR)
+        R(VK_ERROR_OUT_OF_POOL_MEMORY)
+        R(VK_ERROR_UNKNOWN)
+#undef R
+    default:
+        return "VkResult (unnamed)";
+    }
+}
+
+_Noreturn void gpu_fatal(VkResult result, const char *call, const char *file, int line)
+{
+    fprintf(stderr, "vkskin: %s failed with %s (%d) at %s:%d\n", call, gpu_result_name(result),
+            (int)result, file, line);
+    exit(1);
+}
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                 VkDebugUtilsMessageTypeFlagsEXT type,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT *data,
+                                                 void *user)
+{
+    (void)type;
+    gpu_messages *count = user;
+    const char *label = NULL;
+    if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) {
+        count->error++;
+        label = "error";
+    } else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
+        count->warning++;
+        label = "warning";
+    } else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT) {
+        count->info++;
+    } else {
+        count->verbose++;
+    }
+    if (label)
+        fprintf(stderr, "vkskin: validation %s: %s\n", label, data->pMessage);
+    return VK_FALSE; /* never abort the call: the run fails at its end, with every message */
+}
+
+static bool has_layer(const char *name)
+{
+    uint32_t n = 0;
+    vkEnumerateInstanceLayerProperties(&n, NULL);
+    VkLayerProperties *layers = malloc(sizeof *layers * (n ? n : 1));
+    bool found = false;
+    if (layers && vkEnumerateInstanceLayerProperties(&n, layers) >= 0)
+        for (uint32_t i = 0; i < n && !found; i++)
+            found = strcmp(layers[i].layerName, name) == 0;
+    free(layers);
+    return found;
+}
+
+static bool has_instance_extension(const char *name)
+{
+    uint32_t n = 0;
+    vkEnumerateInstanceExtensionProperties(NULL, &n, NULL);
+    VkExtensionProperties *ext = malloc(sizeof *ext * (n ? n : 1));
+    bool found = false;
+    if (ext && vkEnumerateInstanceExtensionProperties(NULL, &n, ext) >= 0)
+        for (uint32_t i = 0; i < n && !found; i++)
+            found = strcmp(ext[i].extensionName, name) == 0;
+    free(ext);
+    return found;
+}
+
+static bool has_device_extension(VkPhysicalDevice pd, const char *name)
+{
+    uint32_t n = 0;
+    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
+    VkExtensionProperties *ext = malloc(sizeof *ext * (n ? n : 1));
+    bool found = false;
+    if (ext && vkEnumerateDeviceExtensionProperties(pd, NULL, &n, ext) >= 0)
+        for (uint32_t i = 0; i < n && !found; i++)
+            found = strcmp(ext[i].extensionName, name) == 0;
+    free(ext);
+    return found;
+}
+
+static bool create_instance(const gpu_device_desc *desc, gpu_device *dev, vks_error *err)
+{
+    VkResult r = volkInitialize();
+    if (r != VK_SUCCESS)
+        return vks_fail(err, "cannot load the Vulkan loader (libvulkan.so.1): install libvulkan1 "
+                             "and a driver (mesa-vulkan-drivers has a CPU one)");
+    uint32_t api = volkGetInstanceVersion();
+    if (api < REQUIRED_API)
+        return vks_fail(err, "the Vulkan loader supports %u.%u; vkskin needs 1.3",
+                        VK_API_VERSION_MAJOR(api), VK_API_VERSION_MINOR(api));
+
+    const char *extensions[16];
+    uint32_t ext_count = 0;
+    for (uint32_t i = 0; i < desc->instance_extension_count && ext_count < 15; i++)
+        extensions[ext_count++] = desc->instance_extensions[i];
+    dev->debug_utils = has_instance_extension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    if (dev->debug_utils)
+        extensions[ext_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+
+    const char *layers[1] = {VALIDATION_LAYER};
+    if (desc->validate) {
+        if (!has_layer(VALIDATION_LAYER))
+            return vks_fail(err,
+                            "validation was asked for but %s is not installed "
+                            "(Debian: vulkan-validationlayers)",
+                            VALIDATION_LAYER);
+        if (!dev->debug_utils)
+            return vks_fail(err, "validation needs %s, which this Vulkan loader lacks",
+                            VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    }
+    dev->validate = desc->validate;
+
+    VkDebugUtilsMessengerCreateInfoEXT messenger = {
+        VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    messenger.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
+                                VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                                VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT;
+    messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    messenger.pfnUserCallback = on_message;
+    messenger.pUserData = dev->messages;
+
+    VkValidationFeatureEnableEXT enables[] = {
+        VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    VkValidationFeaturesEXT features = {VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = enables;
+    features.pNext = &messenger;
+
+    VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "vkskin";
+    app.pEngineName = "vkskin";
+    app.apiVersion = REQUIRED_API;
+    VkInstanceCreateInfo info = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    info.pApplicationInfo = &app;
+    info.enabledExtensionCount = ext_count;
+    info.ppEnabledExtensionNames = extensions;
+    if (desc->validate) {
+        info.enabledLayerCount = 1;
+        info.ppEnabledLayerNames = layers;
+        info.pNext = &features; /* also reports on vkCreateInstance / vkDestroyInstance */
+    }
+    r = vkCreateInstance(&info, NULL, &dev->instance);
+    if (r != VK_SUCCESS)
+        return vks_fail(err, "cannot create a Vulkan 1.3 instance: %s", gpu_result_name(r));
+    volkLoadInstanceOnly(dev->instance);
+    if (desc->validate)
+        GPU_CHECK(vkCreateDebugUtilsMessengerEXT(dev->instance, &messenger, NULL, &dev->messenger));
+    return true;
+}
+
+/* Why `pd` cannot serve (NULL when it can); sets *family. */
+static const char *unsuitable(const gpu_device_desc *desc, VkInstance instance, VkPhysicalDevice pd,
+                              uint32_t *family)
+{
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(pd, &props);
+    if (props.apiVersion < REQUIRED_API)
+        return "it supports Vulkan below 1.3";
+    VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceFeatures2 f = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f13};
+    vkGetPhysicalDeviceFeatures2(pd, &f);
+    if (!f13.dynamicRendering || !f13.synchronization2 || !f13.maintenance4)
+        return "it lacks dynamic rendering, synchronization2 or maintenance4";
+    if (desc->can_present && !has_device_extension(pd, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
+        return "it has no swapchain extension";
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
+    VkQueueFamilyProperties *q = malloc(sizeof *q * (n ? n : 1));
+    if (!q)
+        return "out of memory";
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, q);
+    const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+    const char *why = "no queue family does both graphics and compute";
+    for (uint32_t i = 0; i < n; i++) {
+        if ((q[i].queueFlags & need) != need)
+            continue;
+        if (desc->can_present && !desc->can_present(instance, pd, i)) {
+            why = "no graphics and compute queue family can present to the window";
+            continue;
+        }
+        *family = i;
+        why = NULL;
+        break;
+    }
+    free(q);
+    return why;
+}
+
+static int type_rank(VkPhysicalDeviceType type)
+{
+    switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+        return 4;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+        return 3;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+        return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static const char *type_name(VkPhysicalDeviceType type)
+{
+    switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+        return "discrete GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+        return "integrated GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+        return "virtual GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+        return "CPU";
+    default:
+        return "other";
+    }
+}
+
+static bool enumerate(VkInstance instance, VkPhysicalDevice **out, uint32_t *count, vks_error *err)
+{
+    uint32_t n = 0;
+    VkResult r = vkEnumeratePhysicalDevices(instance, &n, NULL);
+    if (r < 0)
+        return vks_fail(err, "cannot list Vulkan devices: %s", gpu_result_name(r));
+    if (n == 0)
+        return vks_fail(err, "no Vulkan device found (install a driver; mesa-vulkan-drivers has "
+                             "a CPU one)");
+    *out = malloc(sizeof **out * n);
+    if (!*out)
+        return vks_fail(err, "out of memory");
+    r = vkEnumeratePhysicalDevices(instance, &n, *out);
+    if (r < 0) {
+        free(*out);
+        return vks_fail(err, "cannot list Vulkan devices: %s", gpu_result_name(r));
+    }
+    *count = n;
+    return true;
+}
+
+static bool pick_device(const gpu_device_desc *desc, gpu_device *dev, vks_error *err)
+{
+    VkPhysicalDevice *pds;
+    uint32_t n;
+    if (!enumerate(dev->instance, &pds, &n, err))
+        return false;
+    bool ok = true;
+    if (desc->device_index >= 0) {
+        if ((uint32_t)desc->device_index >= n) {
+            ok = vks_fail(err, "there is no device %d (there are %u: see vkskin devices)",
+                          desc->device_index, n);
+        } else {
+            const char *why =
+                unsuitable(desc, dev->instance, pds[desc->device_index], &dev->queue_family);
+            if (why) {
+                VkPhysicalDeviceProperties p;
+                vkGetPhysicalDeviceProperties(pds[desc->device_index], &p);
+                ok = vks_fail(err, "device %d (%s) cannot serve: %s", desc->device_index,
+                              p.deviceName, why);
+            } else {
+                dev->physical = pds[desc->device_index];
+            }
+        }
+    } else {
+        int best = -1;
+        const char *why = "no device";
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t family;
+            const char *w = unsuitable(desc, dev->instance, pds[i], &family);
+            VkPhysicalDeviceProperties p;
+            vkGetPhysicalDeviceProperties(pds[i], &p);
+            if (w) {
+                why = w;
+            } else if (type_rank(p.deviceType) > best) {
+                best = type_rank(p.deviceType);
+                dev->physical = pds[i];
+                dev->queue_family = family;
+            }
+        }
+        if (!dev->physical)
+            ok = vks_fail(err, "no Vulkan device can serve (%u found; the last one because %s)", n,
+                          why);
+    }
+    free(pds);
+    return ok;
+}
+
+static bool create_device(const gpu_device_desc *desc, gpu_device *dev, vks_error *err)
+{
+    vkGetPhysicalDeviceProperties(dev->physical, &dev->props);
+    vkGetPhysicalDeviceMemoryProperties(dev->physical, &dev->memory);
+
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(dev->physical, &n, NULL);
+    VkQueueFamilyProperties q[64];
+    n = n < 64 ? n : 64;
+    vkGetPhysicalDeviceQueueFamilyProperties(dev->physical, &n, q);
+    dev->timestamps =
+        q[dev->queue_family].timestampValidBits > 0 && dev->props.limits.timestampPeriod > 0.0f;
+
+    VkPhysicalDeviceFeatures supported;
+    vkGetPhysicalDeviceFeatures(dev->physical, &supported);
+    VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    f13.dynamicRendering = VK_TRUE;
+    f13.synchronization2 = VK_TRUE;
+    /* glslang writes local_size_x_id as LocalSizeId for Vulkan 1.3, which needs maintenance4
+     * (required of every 1.3 device). */
+    f13.maintenance4 = VK_TRUE;
+    VkPhysicalDeviceFeatures2 features = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f13};
+    features.features.samplerAnisotropy = supported.samplerAnisotropy;
+
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    queue.queueFamilyIndex = dev->queue_family;
+    queue.queueCount = 1;
+    queue.pQueuePriorities = &priority;
+
+    const char *extensions[] = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
+    VkDeviceCreateInfo info = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
+    info.queueCreateInfoCount = 1;
+    info.pQueueCreateInfos = &queue;
+    info.enabledExtensionCount = desc->can_present ? 1 : 0;
+    info.ppEnabledExtensionNames = extensions;
+    VkResult r = vkCreateDevice(dev->physical, &info, NULL, &dev->device);
+    if (r != VK_SUCCESS)
+        return vks_fail(err, "cannot create a device on %s: %s", dev->props.deviceName,
+                        gpu_result_name(r));
+    volkLoadDevice(dev->device);
+    vkGetDeviceQueue(dev->device, dev->queue_family, 0, &dev->queue);
+    GPU_NAME(dev, VK_OBJECT_TYPE_DEVICE, dev->device, "vkskin device");
+    GPU_NAME(dev, VK_OBJECT_TYPE_QUEUE, dev->queue, "graphics+compute queue");
+
+    VkCommandPoolCreateInfo pool = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    pool.queueFamilyIndex = dev->queue_family;
+    GPU_CHECK(vkCreateCommandPool(dev->device, &pool, NULL, &dev->once_pool));
+    GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_POOL, dev->once_pool, "one-time command pool");
+    return true;
+}
+
+bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *err)
+{
+    *dev = (gpu_device){0};
+    dev->messages = calloc(1, sizeof *dev->messages);
+    if (!dev->messages)
+        return vks_fail(err, "out of memory");
+    if (!create_instance(desc, dev, err) || !pick_device(desc, dev, err) ||
+        !create_device(desc, dev, err)) {
+        gpu_device_destroy(dev);
+        return false;
+    }
+    return true;
+}
+
+void gpu_device_destroy(gpu_device *dev)
+{
+    if (dev->device) {
+        vkDeviceWaitIdle(dev->device);
+        vkDestroyCommandPool(dev->device, dev->once_pool, NULL);
+        vkDestroyDevice(dev->device, NULL);
+    }
+    if (dev->messenger)
+        vkDestroyDebugUtilsMessengerEXT(dev->instance, dev->messenger, NULL);
+    if (dev->instance)
+        vkDestroyInstance(dev->instance, NULL);
+    free(dev->messages);
+    *dev = (gpu_device){0};
+}
+
+bool gpu_validation_failed(const gpu_device *dev)
+{
+    return dev->messages && (dev->messages->error || dev->messages->warning);
+}
+
+bool gpu_list_devices(FILE *out, vks_error *err)
+{
+    gpu_device dev = {0};
+    dev.messages = calloc(1, sizeof *dev.messages);
+    if (!dev.messages)
+        return vks_fail(err, "out of memory");
+    gpu_device_desc desc = {.device_index = -1};
+    VkPhysicalDevice *pds = NULL;
+    uint32_t n = 0;
+    bool ok = create_instance(&desc, &dev, err) && enumerate(dev.instance, &pds, &n, err);
+    for (uint32_t i = 0; ok && i < n; i++) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(pds[i], &p);
+        uint32_t family;
+        const char *why = unsuitable(&desc, dev.instance, pds[i], &family);
+        fprintf(out, "%u: %s (%s, Vulkan %u.%u.%u)%s%s\n", i, p.deviceName, type_name(p.deviceType),
+                VK_API_VERSION_MAJOR(p.apiVersion), VK_API_VERSION_MINOR(p.apiVersion),
+                VK_API_VERSION_PATCH(p.apiVersion), why ? ": unusable, " : "", why ? why : "");
+    }
+    free(pds);
+    gpu_device_destroy(&dev);
+    return ok;
+}
+
+void gpu_name(const gpu_device *dev, VkObjectType type, uint64_t handle, const char *fmt, ...)
+{
+    if (!dev->debug_utils || !handle)
+        return;
+    char name[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap);
+    va_end(ap);
+    VkDebugUtilsObjectNameInfoEXT info = {VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
+    info.objectType = type;
+    info.objectHandle = handle;
+    info.pObjectName = name;
+    vkSetDebugUtilsObjectNameEXT(dev->device, &info);
+}
+
+double gpu_ticks_to_ms(const gpu_device *dev, uint64_t begin, uint64_t end)
+{
+    return (double)(end - begin) * dev->props.limits.timestampPeriod * 1e-6;
+}

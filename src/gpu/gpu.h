@@ -1,0 +1,186 @@
+/* The Vulkan layer: device, memory, buffers, images, barriers and pipelines, as small helpers named
+ * by intent. Vulkan 1.3 core (dynamic rendering, synchronization2) through volk. Nothing here knows
+ * about models, skinning or windows. */
+#ifndef VKS_GPU_H
+#define VKS_GPU_H
+
+#include "../core/error.h"
+
+#include <volk.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Palette buffers, command buffers and fences exist once per frame in flight: the CPU writes frame
+ * N+1's palette while the GPU still reads frame N's. */
+#define GPU_FRAMES_IN_FLIGHT 2
+
+/* Tier-3 check for calls that cannot fail in a correct program: prints the call, the place and
+ * the result's name, then exits. Results a correct program must expect (out of date swapchains,
+ * out of memory on allocation, missing features) are handled where they occur instead. */
+#define GPU_CHECK(call)                                                                            \
+    do {                                                                                           \
+        VkResult gpu_check_result_ = (call);                                                       \
+        if (gpu_check_result_ != VK_SUCCESS)                                                       \
+            gpu_fatal(gpu_check_result_, #call, __FILE__, __LINE__);                               \
+    } while (0)
+
+_Noreturn void gpu_fatal(VkResult result, const char *call, const char *file, int line);
+const char *gpu_result_name(VkResult result);
+
+typedef struct gpu_device_desc {
+    int32_t device_index; /* index in `vkskin devices`; -1 picks discrete > integrated > CPU */
+    bool validate;        /* Khronos validation with synchronization validation */
+    /* Windowed: the instance extensions the window system needs, VK_KHR_swapchain, and a queue
+     * family that can present (asked through can_present). */
+    const char *const *instance_extensions;
+    uint32_t instance_extension_count;
+    bool (*can_present)(VkInstance instance, VkPhysicalDevice physical, uint32_t family);
+} gpu_device_desc;
+
+/* Validation messages by severity, counted by the debug messenger. */
+typedef struct gpu_messages {
+    uint32_t verbose, info, warning, error;
+} gpu_messages;
+
+typedef struct gpu_device {
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger; /* only with validation */
+    bool debug_utils;                   /* object names available */
+    bool validate;
+    gpu_messages *messages; /* heap-allocated: the messenger's user data must not move */
+
+    VkPhysicalDevice physical;
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties memory;
+    VkDevice device;
+    uint32_t queue_family; /* graphics + compute (+ present when windowed) */
+    VkQueue queue;
+    VkCommandPool once_pool; /* for gpu_once_begin/end */
+    bool timestamps;         /* the queue family writes timestamps */
+} gpu_device;
+
+bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *err);
+void gpu_device_destroy(gpu_device *dev);
+
+/* Prints one line per physical device: its index for --device, name, type and API version. */
+bool gpu_list_devices(FILE *out, vks_error *err);
+
+/* True when validation reported an error or a warning. */
+bool gpu_validation_failed(const gpu_device *dev);
+
+/* Names an object for validation messages and debuggers (printf-style). No-op without debug
+ * utils. */
+void gpu_name(const gpu_device *dev, VkObjectType type, uint64_t handle, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+#define GPU_NAME(dev, type, handle, ...) gpu_name(dev, type, (uint64_t)(handle), __VA_ARGS__)
+
+/* ---- Memory ---- */
+
+typedef enum gpu_memory {
+    GPU_MEMORY_DEVICE,   /* device-local, written by transfers or shaders */
+    GPU_MEMORY_UPLOAD,   /* host-visible, coherent, persistently mapped; device-local if possible */
+    GPU_MEMORY_READBACK, /* host-visible, cached if possible, persistently mapped */
+} gpu_memory;
+
+typedef struct gpu_buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    VkDeviceSize size;
+    void *mapped; /* UPLOAD and READBACK only */
+    bool coherent;
+} gpu_buffer;
+
+typedef struct gpu_buffer_desc {
+    VkDeviceSize size;
+    VkBufferUsageFlags usage;
+    gpu_memory memory;
+    const char *name;
+} gpu_buffer_desc;
+
+bool gpu_buffer_create(const gpu_device *dev, const gpu_buffer_desc *desc, gpu_buffer *buf,
+                       vks_error *err);
+void gpu_buffer_destroy(const gpu_device *dev, gpu_buffer *buf);
+/* Makes device writes visible to the host for non-coherent READBACK memory. */
+void gpu_buffer_invalidate(const gpu_device *dev, const gpu_buffer *buf);
+
+/* A device-local buffer filled with `data` through a staging buffer (one submit, waited on). */
+bool gpu_buffer_create_filled(const gpu_device *dev, const gpu_buffer_desc *desc, const void *data,
+                              gpu_buffer *buf, vks_error *err);
+
+typedef struct gpu_image {
+    VkImage image;
+    VkDeviceMemory memory;
+    VkImageView view;
+    VkFormat format;
+    VkExtent2D extent;
+    uint32_t mip_levels;
+    VkImageAspectFlags aspect;
+} gpu_image;
+
+typedef struct gpu_image_desc {
+    uint32_t width, height;
+    VkFormat format;
+    VkImageUsageFlags usage;
+    bool mips; /* a full mip chain */
+    const char *name;
+} gpu_image_desc;
+
+bool gpu_image_create(const gpu_device *dev, const gpu_image_desc *desc, gpu_image *img,
+                      vks_error *err);
+void gpu_image_destroy(const gpu_device *dev, gpu_image *img);
+
+/* Fills every mip level of a sampled image from width * height * 4 bytes (level 0; the rest is
+ * made by linear blits) and leaves it in SHADER_READ_ONLY_OPTIMAL. One submit, waited on. */
+bool gpu_image_upload_rgba8(const gpu_device *dev, gpu_image *img, const void *pixels,
+                            vks_error *err);
+
+/* ---- One-time submits (uploads, readbacks outside the frame loop) ---- */
+
+VkCommandBuffer gpu_once_begin(const gpu_device *dev);
+/* Submits, waits, frees the command buffer. */
+bool gpu_once_end(const gpu_device *dev, VkCommandBuffer cmd, vks_error *err);
+
+/* ---- Barriers (synchronization2) ---- */
+
+typedef struct gpu_access {
+    VkPipelineStageFlags2 stage;
+    VkAccessFlags2 access;
+} gpu_access;
+
+void gpu_barrier_buffer(VkCommandBuffer cmd, VkBuffer buffer, gpu_access src, gpu_access dst);
+void gpu_barrier_memory(VkCommandBuffer cmd, gpu_access src, gpu_access dst);
+void gpu_barrier_image(VkCommandBuffer cmd, const gpu_image *img, VkImageLayout old_layout,
+                       VkImageLayout new_layout, gpu_access src, gpu_access dst);
+/* The same for an image this module did not create (a swapchain image). */
+void gpu_barrier_image_raw(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
+                           VkImageLayout old_layout, VkImageLayout new_layout, gpu_access src,
+                           gpu_access dst);
+
+/* ---- Pipelines ---- */
+
+/* SPIR-V must be 4-byte aligned (the build embeds it so). */
+VkShaderModule gpu_shader_module(const gpu_device *dev, const unsigned char *spirv, size_t size,
+                                 const char *name);
+
+typedef struct gpu_compute_desc {
+    const unsigned char *spirv;
+    size_t spirv_size;
+    VkPipelineLayout layout;
+    const VkSpecializationInfo *specialization;
+    const char *name;
+} gpu_compute_desc;
+
+VkPipeline gpu_pipeline_compute(const gpu_device *dev, const gpu_compute_desc *desc);
+
+/* A descriptor set layout from binding types: binding i has type types[i], seen by `stages`. */
+VkDescriptorSetLayout gpu_set_layout(const gpu_device *dev, const VkDescriptorType *types,
+                                     uint32_t count, VkShaderStageFlags stages, const char *name);
+
+/* ---- Timestamps ---- */
+
+/* Milliseconds between two raw timestamps on this device. */
+double gpu_ticks_to_ms(const gpu_device *dev, uint64_t begin, uint64_t end);
+
+#endif

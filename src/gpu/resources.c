@@ -1,0 +1,413 @@
+/* Memory, buffers, images, one-time submits, barriers and pipelines. One allocation per resource:
+ * a renderer with a handful of long-lived buffers per model needs no sub-allocator. */
+#include "gpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int memory_type(const gpu_device *dev, uint32_t bits, VkMemoryPropertyFlags want)
+{
+    for (uint32_t i = 0; i < dev->memory.memoryTypeCount; i++)
+        if ((bits & (1u << i)) && (dev->memory.memoryTypes[i].propertyFlags & want) == want)
+            return (int)i;
+    return -1;
+}
+
+static bool allocate(const gpu_device *dev, VkMemoryRequirements req, gpu_memory kind,
+                     VkDeviceMemory *memory, VkMemoryPropertyFlags *props, const char *name,
+                     vks_error *err)
+{
+    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+    const VkMemoryPropertyFlags local = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    VkMemoryPropertyFlags prefer[3] = {local, local, local};
+    if (kind == GPU_MEMORY_UPLOAD) { /* BAR memory when there is some, else system memory */
+        prefer[0] = host | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | local;
+        prefer[1] = prefer[2] = host | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    } else if (kind == GPU_MEMORY_READBACK) {
+        prefer[0] = host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+        prefer[1] = prefer[2] = host;
+    }
+    VkResult r = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    for (int i = 0; i < 3 && r != VK_SUCCESS; i++) {
+        int type = memory_type(dev, req.memoryTypeBits, prefer[i]);
+        if (type < 0)
+            continue;
+        VkMemoryAllocateInfo info = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        info.allocationSize = req.size;
+        info.memoryTypeIndex = (uint32_t)type;
+        r = vkAllocateMemory(dev->device, &info, NULL, memory);
+        if (r == VK_SUCCESS)
+            *props = dev->memory.memoryTypes[type].propertyFlags;
+    }
+    if (r != VK_SUCCESS)
+        return vks_fail(err, "cannot allocate %llu bytes of GPU memory for %s: %s",
+                        (unsigned long long)req.size, name, gpu_result_name(r));
+    return true;
+}
+
+bool gpu_buffer_create(const gpu_device *dev, const gpu_buffer_desc *desc, gpu_buffer *buf,
+                       vks_error *err)
+{
+    *buf = (gpu_buffer){0};
+    const char *name = desc->name ? desc->name : "buffer";
+    if (desc->size == 0)
+        return vks_fail(err, "%s would be empty", name);
+    VkBufferCreateInfo info = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    info.size = desc->size;
+    info.usage = desc->usage;
+    VkResult r = vkCreateBuffer(dev->device, &info, NULL, &buf->buffer);
+    if (r != VK_SUCCESS)
+        return vks_fail(err, "cannot create %s (%llu bytes): %s", name,
+                        (unsigned long long)desc->size, gpu_result_name(r));
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(dev->device, buf->buffer, &req);
+    VkMemoryPropertyFlags props = 0;
+    if (!allocate(dev, req, desc->memory, &buf->memory, &props, name, err)) {
+        gpu_buffer_destroy(dev, buf);
+        return false;
+    }
+    GPU_CHECK(vkBindBufferMemory(dev->device, buf->buffer, buf->memory, 0));
+    buf->size = desc->size;
+    buf->coherent = props & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    if (desc->memory != GPU_MEMORY_DEVICE)
+        GPU_CHECK(vkMapMemory(dev->device, buf->memory, 0, VK_WHOLE_SIZE, 0, &buf->mapped));
+    GPU_NAME(dev, VK_OBJECT_TYPE_BUFFER, buf->buffer, "%s", name);
+    GPU_NAME(dev, VK_OBJECT_TYPE_DEVICE_MEMORY, buf->memory, "%s memory", name);
+    return true;
+}
+
+void gpu_buffer_destroy(const gpu_device *dev, gpu_buffer *buf)
+{
+    if (buf->buffer)
+        vkDestroyBuffer(dev->device, buf->buffer, NULL);
+    if (buf->memory)
+        vkFreeMemory(dev->device, buf->memory, NULL); /* unmaps too */
+    *buf = (gpu_buffer){0};
+}
+
+void gpu_buffer_invalidate(const gpu_device *dev, const gpu_buffer *buf)
+{
+    if (buf->coherent || !buf->mapped)
+        return;
+    VkMappedMemoryRange range = {VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE};
+    range.memory = buf->memory;
+    range.size = VK_WHOLE_SIZE;
+    GPU_CHECK(vkInvalidateMappedMemoryRanges(dev->device, 1, &range));
+}
+
+bool gpu_buffer_create_filled(const gpu_device *dev, const gpu_buffer_desc *desc, const void *data,
+                              gpu_buffer *buf, vks_error *err)
+{
+    gpu_buffer_desc d = *desc;
+    d.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    d.memory = GPU_MEMORY_DEVICE;
+    gpu_buffer staging;
+    if (!gpu_buffer_create(dev,
+                           &(gpu_buffer_desc){.size = desc->size,
+                                              .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                              .memory = GPU_MEMORY_UPLOAD,
+                                              .name = "staging"},
+                           &staging, err))
+        return false;
+    if (!gpu_buffer_create(dev, &d, buf, err)) {
+        gpu_buffer_destroy(dev, &staging);
+        return false;
+    }
+    memcpy(staging.mapped, data, desc->size);
+    VkCommandBuffer cmd = gpu_once_begin(dev);
+    vkCmdCopyBuffer(cmd, staging.buffer, buf->buffer, 1, &(VkBufferCopy){.size = desc->size});
+    bool ok = gpu_once_end(dev, cmd, err); /* waits: the copy is visible to later submits */
+    gpu_buffer_destroy(dev, &staging);
+    if (!ok)
+        gpu_buffer_destroy(dev, buf);
+    return ok;
+}
+
+static uint32_t mip_count(uint32_t w, uint32_t h)
+{
+    uint32_t n = 1;
+    while ((w | h) >> n)
+        n++;
+    return n;
+}
+
+bool gpu_image_create(const gpu_device *dev, const gpu_image_desc *desc, gpu_image *img,
+                      vks_error *err)
+{
+    *img = (gpu_image){0};
+    const char *name = desc->name ? desc->name : "image";
+    bool depth = desc->format == VK_FORMAT_D32_SFLOAT || desc->format == VK_FORMAT_D16_UNORM ||
+                 desc->format == VK_FORMAT_D24_UNORM_S8_UINT ||
+                 desc->format == VK_FORMAT_D32_SFLOAT_S8_UINT;
+    img->format = desc->format;
+    img->extent = (VkExtent2D){desc->width, desc->height};
+    img->mip_levels = desc->mips ? mip_count(desc->width, desc->height) : 1;
+    img->aspect = depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+    const VkPhysicalDeviceLimits *lim = &dev->props.limits;
+    if (desc->width == 0 || desc->height == 0 || desc->width > lim->maxImageDimension2D ||
+        desc->height > lim->maxImageDimension2D)
+        return vks_fail(err, "%s is %ux%u; this device allows 1 to %u pixels a side", name,
+                        desc->width, desc->height, lim->maxImageDimension2D);
+
+    VkImageCreateInfo info = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    info.imageType = VK_IMAGE_TYPE_2D;
+    info.format = desc->format;
+    info.extent = (VkExtent3D){desc->width, desc->height, 1};
+    info.mipLevels = img->mip_levels;
+    info.arrayLayers = 1;
+    info.samples = VK_SAMPLE_COUNT_1_BIT;
+    info.tiling = VK_IMAGE_TILING_OPTIMAL;
+    info.usage = desc->usage;
+    info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    VkResult r = vkCreateImage(dev->device, &info, NULL, &img->image);
+    if (r != VK_SUCCESS)
+        return vks_fail(err, "cannot create %s (%ux%u): %s", name, desc->width, desc->height,
+                        gpu_result_name(r));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(dev->device, img->image, &req);
+    VkMemoryPropertyFlags props;
+    if (!allocate(dev, req, GPU_MEMORY_DEVICE, &img->memory, &props, name, err)) {
+        gpu_image_destroy(dev, img);
+        return false;
+    }
+    GPU_CHECK(vkBindImageMemory(dev->device, img->image, img->memory, 0));
+
+    VkImageViewCreateInfo view = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    view.image = img->image;
+    view.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    view.format = desc->format;
+    view.subresourceRange = (VkImageSubresourceRange){img->aspect, 0, img->mip_levels, 0, 1};
+    GPU_CHECK(vkCreateImageView(dev->device, &view, NULL, &img->view));
+    GPU_NAME(dev, VK_OBJECT_TYPE_IMAGE, img->image, "%s", name);
+    GPU_NAME(dev, VK_OBJECT_TYPE_IMAGE_VIEW, img->view, "%s view", name);
+    GPU_NAME(dev, VK_OBJECT_TYPE_DEVICE_MEMORY, img->memory, "%s memory", name);
+    return true;
+}
+
+void gpu_image_destroy(const gpu_device *dev, gpu_image *img)
+{
+    if (img->view)
+        vkDestroyImageView(dev->device, img->view, NULL);
+    if (img->image)
+        vkDestroyImage(dev->device, img->image, NULL);
+    if (img->memory)
+        vkFreeMemory(dev->device, img->memory, NULL);
+    *img = (gpu_image){0};
+}
+
+static void barrier_mip(VkCommandBuffer cmd, VkImage image, uint32_t level, VkImageLayout old,
+                        VkImageLayout new_layout, gpu_access src, gpu_access dst)
+{
+    VkImageMemoryBarrier2 b = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+    b.srcStageMask = src.stage;
+    b.srcAccessMask = src.access;
+    b.dstStageMask = dst.stage;
+    b.dstAccessMask = dst.access;
+    b.oldLayout = old;
+    b.newLayout = new_layout;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange = (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, level, 1, 0, 1};
+    VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.imageMemoryBarrierCount = 1;
+    dep.pImageMemoryBarriers = &b;
+    vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+bool gpu_image_upload_rgba8(const gpu_device *dev, gpu_image *img, const void *pixels,
+                            vks_error *err)
+{
+    VkDeviceSize size = (VkDeviceSize)img->extent.width * img->extent.height * 4;
+    gpu_buffer staging;
+    if (!gpu_buffer_create(dev,
+                           &(gpu_buffer_desc){.size = size,
+                                              .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                              .memory = GPU_MEMORY_UPLOAD,
+                                              .name = "texture staging"},
+                           &staging, err))
+        return false;
+    memcpy(staging.mapped, pixels, size);
+
+    /* Mips by blits need linear filtering of the format; without it only level 0 is sampled. */
+    VkFormatProperties fp;
+    vkGetPhysicalDeviceFormatProperties(dev->physical, img->format, &fp);
+    const VkFormatFeatureFlags blit = VK_FORMAT_FEATURE_BLIT_SRC_BIT |
+                                      VK_FORMAT_FEATURE_BLIT_DST_BIT |
+                                      VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+    uint32_t levels = (fp.optimalTilingFeatures & blit) == blit ? img->mip_levels : 1;
+
+    const gpu_access none = {VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE};
+    const gpu_access copy_write = {VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                                   VK_ACCESS_2_TRANSFER_WRITE_BIT};
+    const gpu_access copy_read = {VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                                  VK_ACCESS_2_TRANSFER_READ_BIT};
+    const gpu_access sampled = {VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                                VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
+    const VkImageLayout dst_layout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    const VkImageLayout src_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    const VkImageLayout read_layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+
+    VkCommandBuffer cmd = gpu_once_begin(dev);
+    for (uint32_t l = 0; l < img->mip_levels; l++)
+        barrier_mip(cmd, img->image, l, VK_IMAGE_LAYOUT_UNDEFINED, dst_layout, none, copy_write);
+    VkBufferImageCopy region = {0};
+    region.imageSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = (VkExtent3D){img->extent.width, img->extent.height, 1};
+    vkCmdCopyBufferToImage(cmd, staging.buffer, img->image, dst_layout, 1, &region);
+    int32_t w = (int32_t)img->extent.width, h = (int32_t)img->extent.height;
+    for (uint32_t l = 1; l < levels; l++) {
+        barrier_mip(cmd, img->image, l - 1, dst_layout, src_layout, copy_write, copy_read);
+        int32_t nw = w > 1 ? w / 2 : 1, nh = h > 1 ? h / 2 : 1;
+        VkImageBlit b = {0};
+        b.srcSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, l - 1, 0, 1};
+        b.srcOffsets[1] = (VkOffset3D){w, h, 1};
+        b.dstSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1};
+        b.dstOffsets[1] = (VkOffset3D){nw, nh, 1};
+        vkCmdBlitImage(cmd, img->image, src_layout, img->image, dst_layout, 1, &b,
+                       VK_FILTER_LINEAR);
+        barrier_mip(cmd, img->image, l - 1, src_layout, read_layout, copy_read, sampled);
+        w = nw;
+        h = nh;
+    }
+    barrier_mip(cmd, img->image, levels - 1, dst_layout, read_layout, copy_write, sampled);
+    for (uint32_t l = levels; l < img->mip_levels; l++) /* levels the blits could not fill */
+        barrier_mip(cmd, img->image, l, dst_layout, read_layout, copy_write, sampled);
+    img->mip_levels = levels; /* samplers clamp to what holds pixels */
+    bool ok = gpu_once_end(dev, cmd, err);
+    gpu_buffer_destroy(dev, &staging);
+    return ok;
+}
+
+VkCommandBuffer gpu_once_begin(const gpu_device *dev)
+{
+    VkCommandBufferAllocateInfo alloc = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    alloc.commandPool = dev->once_pool;
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    alloc.commandBufferCount = 1;
+    VkCommandBuffer cmd;
+    GPU_CHECK(vkAllocateCommandBuffers(dev->device, &alloc, &cmd));
+    VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    GPU_CHECK(vkBeginCommandBuffer(cmd, &begin));
+    return cmd;
+}
+
+bool gpu_once_end(const gpu_device *dev, VkCommandBuffer cmd, vks_error *err)
+{
+    GPU_CHECK(vkEndCommandBuffer(cmd));
+    VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence;
+    GPU_CHECK(vkCreateFence(dev->device, &fi, NULL, &fence));
+    VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &cmd;
+    VkResult r = vkQueueSubmit(dev->queue, 1, &submit, fence);
+    if (r == VK_SUCCESS)
+        r = vkWaitForFences(dev->device, 1, &fence, VK_TRUE, UINT64_MAX);
+    vkDestroyFence(dev->device, fence, NULL);
+    vkFreeCommandBuffers(dev->device, dev->once_pool, 1, &cmd);
+    if (r != VK_SUCCESS)
+        return vks_fail(err, "a GPU transfer failed: %s", gpu_result_name(r));
+    return true;
+}
+
+void gpu_barrier_buffer(VkCommandBuffer cmd, VkBuffer buffer, gpu_access src, gpu_access dst)
+{
+    VkBufferMemoryBarrier2 b = {VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
+    b.srcStageMask = src.stage;
+    b.srcAccessMask = src.access;
+    b.dstStageMask = dst.stage;
+    b.dstAccessMask = dst.access;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.buffer = buffer;
+    b.size = VK_WHOLE_SIZE;
+    VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.bufferMemoryBarrierCount = 1;
+    dep.pBufferMemoryBarriers = &b;
+    vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+void gpu_barrier_memory(VkCommandBuffer cmd, gpu_access src, gpu_access dst)
+{
+    VkMemoryBarrier2 b = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    b.srcStageMask = src.stage;
+    b.srcAccessMask = src.access;
+    b.dstStageMask = dst.stage;
+    b.dstAccessMask = dst.access;
+    VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.memoryBarrierCount = 1;
+    dep.pMemoryBarriers = &b;
+    vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+void gpu_barrier_image_raw(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
+                           VkImageLayout old_layout, VkImageLayout new_layout, gpu_access src,
+                           gpu_access dst)
+{
+    VkImageMemoryBarrier2 b = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+    b.srcStageMask = src.stage;
+    b.srcAccessMask = src.access;
+    b.dstStageMask = dst.stage;
+    b.dstAccessMask = dst.access;
+    b.oldLayout = old_layout;
+    b.newLayout = new_layout;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange =
+        (VkImageSubresourceRange){aspect, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS};
+    VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.imageMemoryBarrierCount = 1;
+    dep.pImageMemoryBarriers = &b;
+    vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+void gpu_barrier_image(VkCommandBuffer cmd, const gpu_image *img, VkImageLayout old_layout,
+                       VkImageLayout new_layout, gpu_access src, gpu_access dst)
+{
+    gpu_barrier_image_raw(cmd, img->image, img->aspect, old_layout, new_layout, src, dst);
+}
+
+VkShaderModule gpu_shader_module(const gpu_device *dev, const unsigned char *spirv, size_t size,
+                                 const char *name)
+{
+    VkShaderModuleCreateInfo info = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    info.codeSize = size;
+    info.pCode = (const uint32_t *)(const void *)spirv;
+    VkShaderModule module;
+    GPU_CHECK(vkCreateShaderModule(dev->device, &info, NULL, &module));
+    GPU_NAME(dev, VK_OBJECT_TYPE_SHADER_MODULE, module, "%s", name);
+    return module;
+}
+
+VkPipeline gpu_pipeline_compute(const gpu_device *dev, const gpu_compute_desc *desc)
+{
+    VkShaderModule module = gpu_shader_module(dev, desc->spirv, desc->spirv_size, desc->name);
+    VkComputePipelineCreateInfo info = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = module;
+    info.stage.pName = "main";
+    info.stage.pSpecializationInfo = desc->specialization;
+    info.layout = desc->layout;
+    VkPipeline pipeline;
+    GPU_CHECK(vkCreateComputePipelines(dev->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline));
+    vkDestroyShaderModule(dev->device, module, NULL);
+    GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "%s", desc->name);
+    return pipeline;
+}
+
+VkDescriptorSetLayout gpu_set_layout(const gpu_device *dev, const VkDescriptorType *types,
+                                     uint32_t count, VkShaderStageFlags stages, const char *name)
+{
+    VkDescriptorSetLayoutBinding bindings[16];
+    for (uint32_t i = 0; i < count && i < 16; i++)
+        bindings[i] = (VkDescriptorSetLayoutBinding){
+            .binding = i, .descriptorType = types[i], .descriptorCount = 1, .stageFlags = stages};
+    VkDescriptorSetLayoutCreateInfo info = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    info.bindingCount = count < 16 ? count : 16;
+    info.pBindings = bindings;
+    VkDescriptorSetLayout layout;
+    GPU_CHECK(vkCreateDescriptorSetLayout(dev->device, &info, NULL, &layout));
+    GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, layout, "%s", name);
+    return layout;
+}
