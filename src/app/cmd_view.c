@@ -1,0 +1,228 @@
+#include "commands.h"
+#include "gpu_app.h"
+#include "window.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define FADE_SECONDS 0.3
+
+typedef struct view_args {
+    const char *path, *clip, *size, *frames_text, *resize_text;
+    bool no_vsync;
+    app_gpu_options gpu;
+    uint32_t width, height, frames; /* frames 0: until closed */
+    uint32_t resize_w, resize_h;    /* 0: no resize */
+} view_args;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* Exponential moving averages of what the title shows. */
+typedef struct view_stats {
+    double fps, anim_ms, skin_ms, draw_ms;
+} view_stats;
+
+static void smooth(double *avg, double value)
+{
+    if (value >= 0.0)
+        *avg = *avg > 0.0 ? *avg * 0.9 + value * 0.1 : value;
+}
+
+static void update_title(app_window *win, const vks_model *m, const app_player *p, double speed,
+                         bool paused, const view_stats *s)
+{
+    char title[256];
+    snprintf(title, sizeof title,
+             "vkskin - %s - %s (%d/%u) x%.2g%s - %.0f fps - anim %.3f ms, skin %.3f ms, draw %.3f "
+             "ms",
+             m->name, p->clip < 0 ? "bind pose" : m->clips[p->clip].name, p->clip + 1,
+             m->clip_count, speed, paused ? " paused" : "", s->fps, s->anim_ms, s->skin_ms,
+             s->draw_ms);
+    app_window_set_title(win, title);
+}
+
+/* Applies the keys and the mouse to the playback and the camera. */
+static void steer(const app_input *in, const vks_model *m, app_player *p, app_camera *cam,
+                  const app_camera *home, double *speed, int32_t first_clip)
+{
+    int32_t n = (int32_t)m->clip_count;
+    if (n > 0 && in->next_clip)
+        app_player_switch(p, (p->clip + 1) % n, FADE_SECONDS);
+    if (n > 0 && in->prev_clip)
+        app_player_switch(p, (p->clip - 1 + n) % n, FADE_SECONDS);
+    if (in->faster)
+        *speed = fmin(*speed * 1.25, 8.0);
+    if (in->slower)
+        *speed = fmax(*speed / 1.25, 1.0 / 64.0);
+    cam->yaw -= (float)(in->drag_x * 0.01);
+    cam->pitch = fmaxf(-1.5f, fminf(1.5f, cam->pitch + (float)(in->drag_y * 0.01)));
+    cam->zoom = fmaxf(0.05f, fminf(20.0f, cam->zoom * powf(0.9f, (float)in->scroll)));
+    if (in->reset) {
+        *cam = *home;
+        *speed = 1.0;
+        app_player_switch(p, first_clip, 0.0);
+        p->time = 0.0;
+    }
+}
+
+static int run(const view_args *a, const vks_model *model, gpu_device *dev, app_window **win)
+{
+    vks_error err;
+    int32_t clip;
+    if (!app_find_clip(model, a->clip, &clip, &err)) {
+        fprintf(stderr, "vkskin view: %s\n", err.msg);
+        return APP_FAILED;
+    }
+    if (!app_window_create(
+            &(app_window_desc){
+                .title = "vkskin", .width = a->width, .height = a->height, .vsync = !a->no_vsync},
+            win, &err)) {
+        fprintf(stderr, "vkskin view: %s\n", err.msg);
+        return APP_FAILED;
+    }
+    gpu_device_desc window_desc = {0};
+    app_window_device_desc(&window_desc);
+    if (!app_gpu_open("view", &a->gpu, &window_desc, dev, &err) ||
+        !app_window_attach(*win, dev, vks_draw_depth_format(dev), &err)) {
+        fprintf(stderr, "vkskin view: %s\n", err.msg);
+        return APP_FAILED;
+    }
+    vks_renderer r;
+    if (!vks_renderer_create(
+            dev,
+            &(vks_renderer_desc){.model = model, .color_format = app_window_color_format(*win)}, &r,
+            &err)) {
+        fprintf(stderr, "vkskin view: %s\n", err.msg);
+        return APP_FAILED;
+    }
+    int rc = APP_FAILED;
+    app_camera cam, home;
+    app_player player;
+    float world[4][4];
+    vks_renderer_world(&r, world);
+    if (!app_camera_frame(&cam, model, (const float(*)[4])world) ||
+        !app_player_create(&player, model, clip, 0.0)) {
+        fprintf(stderr, "vkskin view: out of memory\n");
+        vks_renderer_destroy(&r);
+        return APP_FAILED;
+    }
+    home = cam;
+    double speed = 1.0, last = now_ms(), last_title = 0.0;
+    view_stats stats = {0};
+    uint32_t drawn = 0;
+    bool paused = false;
+    for (;;) {
+        app_input in;
+        app_window_poll(*win, &in);
+        if (in.quit)
+            break;
+        paused = in.pause;
+        steer(&in, model, &player, &cam, &home, &speed, clip);
+        if (a->resize_w && drawn == (a->frames ? a->frames / 2 : 60))
+            app_window_request_size(*win, a->resize_w, a->resize_h);
+
+        double t = now_ms();
+        double dt = (t - last) * 1e-3;
+        last = t;
+        vks_frame *f = vks_renderer_begin_frame(&r);
+        smooth(&stats.skin_ms, f->times.skin_ms);
+        smooth(&stats.draw_ms, f->times.draw_ms);
+        app_window_frame wf;
+        app_acquire acq = app_window_acquire(*win, f->slot, &wf, &err);
+        if (acq == APP_WINDOW_ERROR) {
+            fprintf(stderr, "vkskin view: %s\n", err.msg);
+            goto done;
+        }
+        if (acq == APP_SKIP) {
+            GPU_CHECK(vkEndCommandBuffer(f->cmd)); /* recorded nothing; reset next time */
+            continue;
+        }
+        double anim_start = now_ms();
+        app_player_advance(&player, paused ? 0.0 : dt * speed);
+        app_player_palette(&player, f->palette);
+        smooth(&stats.anim_ms, now_ms() - anim_start);
+        smooth(&stats.fps, dt > 0.0 ? 1.0 / dt : -1.0);
+        VkExtent2D e = wf.target.extent;
+        app_camera_uniforms(&cam, (float)e.width / (float)e.height, f->uniforms);
+        vks_renderer_skin(&r, f);
+        vks_renderer_draw(&r, f, &wf.target);
+        if (!vks_renderer_submit(&r, f, wf.acquired, wf.presentable, &err) ||
+            !app_window_present(*win, &wf, &err)) {
+            fprintf(stderr, "vkskin view: %s\n", err.msg);
+            goto done;
+        }
+        drawn++;
+        if (t - last_title > 250.0) {
+            update_title(*win, model, &player, speed, paused, &stats);
+            last_title = t;
+        }
+        if (a->frames && drawn >= a->frames)
+            break;
+    }
+    VkExtent2D e = app_window_extent(*win);
+    printf("view: %u frames, last %ux%u, swapchain rebuilt %u time(s); %.0f fps, anim %.3f ms, "
+           "skin %.3f ms, draw %.3f ms\n",
+           drawn, e.width, e.height, app_window_rebuilds(*win), stats.fps, stats.anim_ms,
+           stats.skin_ms, stats.draw_ms);
+    rc = APP_OK;
+done:
+    app_player_destroy(&player);
+    vks_renderer_destroy(&r);
+    return rc;
+}
+
+int cmd_view(int argc, char **argv)
+{
+    view_args a = {.size = "1280x720"};
+    const app_option options[] = {
+        {"clip", &a.clip, NULL, "NAME|INDEX", "clip to start with (default: the first)"},
+        {"size", &a.size, NULL, "WxH", "window size (default 1280x720)"},
+        {"no-vsync", NULL, &a.no_vsync, NULL, "present as fast as possible (mailbox/immediate)"},
+        {"frames", &a.frames_text, NULL, "N", "exit after N frames (for tests)"},
+        {"resize", &a.resize_text, NULL, "WxH",
+         "resize the window to WxH after half of --frames, or after 60 (for tests)"},
+        APP_GPU_OPTIONS(a.gpu),
+    };
+    const app_command cmd = {
+        .name = "view",
+        .summary = "Shows the animated character in a window.\n"
+                   "keys: space pause, left/right previous/next clip (cross-fade), up/down speed,\n"
+                   "R reset, Esc quit; drag with the left button to orbit, wheel to zoom. The\n"
+                   "title shows the clip, the frame rate and each stage's milliseconds.",
+        .positional = "[MODEL]",
+        .options = options,
+        .option_count = sizeof options / sizeof options[0],
+    };
+    int rc = app_parse(&cmd, argc, argv, &a.path);
+    if (rc != APP_OK)
+        return rc == APP_HELP ? APP_OK : rc;
+    vks_error err;
+    if (!app_parse_size(a.size, &a.width, &a.height, &err) ||
+        (a.frames_text &&
+         !app_parse_count("--frames", a.frames_text, 1, 100000000, &a.frames, &err)) ||
+        (a.resize_text && !app_parse_size(a.resize_text, &a.resize_w, &a.resize_h, &err))) {
+        fprintf(stderr, "vkskin view: %s\n", err.msg);
+        return APP_USAGE;
+    }
+    vks_model model;
+    if (!app_load_model(a.path, &model, &err)) { /* before any thread starts: see import.h */
+        fprintf(stderr, "vkskin view: %s\n", err.msg);
+        return APP_FAILED;
+    }
+    gpu_device dev = {0};
+    app_window *win = NULL;
+    rc = run(&a, &model, &dev, &win);
+    app_window_destroy(win, &dev);
+    if (dev.device)
+        rc = app_gpu_close("view", &dev, rc);
+    vks_model_destroy(&model);
+    return rc;
+}
