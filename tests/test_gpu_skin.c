@@ -1,0 +1,281 @@
+/* The GPU skinning pass against the CPU reference (vks_skin_cpu_pose), on a headless device with
+ * validation on: for the bind pose and every clip at several times (0, 0.37, 0.81 of its duration
+ * and duration + 0.25 s, which wraps around), the palette is written into the frame exactly as
+ * the CPU path builds it, the compute pass runs, its output is copied back and compared:
+ *   positions: max |gpu - cpu| <= 1e-4 * the radius of the model's bind-pose bounds
+ *   normals, tangents (unit vectors, handedness +-1): max |gpu - cpu| <= 1e-4
+ * Before each frame the host-visible readback is filled with NaN bytes, so a frame whose copy or
+ * dispatch did not happen cannot pass on the previous frame's data; and an animated model must
+ * move on the GPU (some sampled pose differs from the bind pose by more than 1% of the radius),
+ * so a shader that writes the bind pose fails even where the CPU side were wrong the same way.
+ * Any validation error or warning fails the test.
+ *   usage: test_gpu_skin [FILE | --folder DIR]...
+ * Every model is loaded before the device exists (the importer forks: see asset/import.h). A FILE
+ * must import; a folder contributes every *.glb in it and may be absent. Nothing found at all is a
+ * skip (exit 77) with the reason. */
+#include "anim/anim.h"
+#include "asset/import.h"
+#include "check.h"
+#include "gpu/gpu.h"
+#include "render/renderer.h"
+#include "skin/skin_cpu.h"
+
+#include <dirent.h>
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define POSITION_TOLERANCE 1e-4 /* times the bind-pose radius */
+#define UNIT_TOLERANCE 1e-4
+#define MOVES_AT_LEAST 1e-2 /* times the radius: an animated model visibly moves */
+
+typedef struct loaded {
+    char *path;
+    vks_model model;
+} loaded;
+
+static loaded *models;
+static size_t model_count;
+
+static void load(const char *path)
+{
+    vks_model model;
+    vks_error err;
+    if (!vks_model_import(&(vks_import_desc){.path = path}, &model, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        CHECK(!"import failed");
+        return;
+    }
+    models = realloc(models, sizeof *models * (model_count + 1));
+    models[model_count].path = malloc(strlen(path) + 1);
+    strcpy(models[model_count].path, path);
+    models[model_count++].model = model;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void load_folder(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char **names = NULL;
+    size_t count = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n > 4 && strcmp(e->d_name + n - 4, ".glb") == 0) {
+            names = realloc(names, sizeof *names * (count + 1));
+            names[count] = malloc(strlen(dir) + n + 2);
+            sprintf(names[count++], "%s/%s", dir, e->d_name);
+        }
+    }
+    closedir(d);
+    if (count)
+        qsort(names, count, sizeof *names, by_name);
+    for (size_t i = 0; i < count; i++) {
+        load(names[i]);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* Half the diagonal of the bind pose's bounds in palette space (1 for a degenerate model). */
+static double bind_radius(const float (*pos)[3], uint32_t n)
+{
+    double lo[3] = {DBL_MAX, DBL_MAX, DBL_MAX}, hi[3] = {-DBL_MAX, -DBL_MAX, -DBL_MAX}, r2 = 0.0;
+    for (uint32_t v = 0; v < n; v++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fmin(lo[k], pos[v][k]);
+            hi[k] = fmax(hi[k], pos[v][k]);
+        }
+    for (int k = 0; k < 3; k++)
+        r2 += 0.25 * (hi[k] - lo[k]) * (hi[k] - lo[k]);
+    return r2 > 0.0 ? sqrt(r2) : 1.0;
+}
+
+/* Largest |a - b| over n vectors of `dim` floats; NaN anywhere counts as infinite. */
+static double max_diff(const float *a, size_t a_stride, const float *b, size_t b_stride, uint32_t n,
+                       int dim)
+{
+    double worst = 0.0;
+    for (uint32_t v = 0; v < n; v++)
+        for (int k = 0; k < dim; k++) {
+            double d = fabs((double)a[v * a_stride + k] - (double)b[v * b_stride + k]);
+            worst = d == d ? fmax(worst, d) : INFINITY;
+        }
+    return worst;
+}
+
+typedef struct stats {
+    double pos, nrm, tan; /* largest errors found */
+    double moved;         /* largest distance from the bind pose of any sampled pose */
+    int poses;
+} stats;
+
+/* One frame: palette of (clip, seconds) -> skinning pass -> readback, compared with the CPU. */
+static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double seconds,
+                       double radius, const float (*bind)[3], stats *s, const char *path)
+{
+    const vks_skeleton *sk = &m->skeleton;
+    const uint32_t n = m->vertex_count;
+    vks_xform *local = malloc(sizeof *local * sk->joint_count);
+    vks_affine *scratch = malloc(sizeof *scratch * sk->joint_count);
+    float(*pos)[3] = malloc(sizeof *pos * n);
+    float(*nrm)[3] = malloc(sizeof *nrm * n);
+    float(*tan)[4] = m->tangents ? malloc(sizeof *tan * n) : NULL;
+    CHECK(local && scratch && pos && nrm && (!m->tangents || tan));
+
+    vks_frame *f = vks_renderer_begin_frame(r);
+    if (clip < 0) {
+        vks_pose_rest(sk, local);
+    } else {
+        const vks_clip *c = &m->clips[clip];
+        vks_clip_sample(sk, c, vks_clip_time(c, seconds, VKS_WRAP_LOOP), NULL, local);
+    }
+    vks_pose_palette(sk, local, scratch, f->palette);
+    if (r->readback.coherent) /* NaN bytes: stale or unwritten output cannot pass */
+        memset(r->readback.mapped, 0xff, r->readback.size);
+    vks_renderer_skin(r, f);
+    vks_renderer_copy_skinned(r, f);
+    vks_error err;
+    bool ok = vks_renderer_submit(r, f, VK_NULL_HANDLE, VK_NULL_HANDLE, &err) &&
+              vks_renderer_wait(r, f, &err);
+    if (!ok)
+        fprintf(stderr, "%s: %s\n", path, err.msg);
+    CHECK(ok);
+    CHECK(vks_skin_cpu_pose(m, clip, seconds, pos, nrm, tan));
+    if (ok) {
+        const vks_skinned_vertex *out = vks_renderer_skinned(r);
+        const float(*out_tan)[4] = vks_renderer_skinned_tangents(r);
+        const size_t stride = sizeof *out / sizeof(float);
+        double dp = max_diff(out[0].position, stride, pos[0], 3, n, 3);
+        double dn = max_diff(out[0].normal, stride, nrm[0], 3, n, 3);
+        double dt = 0.0;
+        CHECK((out_tan != NULL) == (m->tangents != NULL));
+        if (out_tan && tan)
+            dt = max_diff(out_tan[0], 4, tan[0], 4, n, 4);
+        int before = check_failures;
+        CHECK(dp <= POSITION_TOLERANCE * radius);
+        CHECK(dn <= UNIT_TOLERANCE);
+        CHECK(dt <= UNIT_TOLERANCE);
+        if (check_failures != before)
+            fprintf(stderr,
+                    "  in %s, clip %d at %.4f s: positions %.3g (tolerance %.3g), normals "
+                    "%.3g, tangents %.3g\n",
+                    path, clip, seconds, dp, POSITION_TOLERANCE * radius, dn, dt);
+        s->pos = fmax(s->pos, dp);
+        s->nrm = fmax(s->nrm, dn);
+        s->tan = fmax(s->tan, dt);
+        if (bind)
+            s->moved = fmax(s->moved, max_diff(out[0].position, stride, bind[0], 3, n, 3));
+        s->poses++;
+    }
+    free(local);
+    free(scratch);
+    free(pos);
+    free(nrm);
+    free(tan);
+}
+
+static void check_model(const gpu_device *dev, const char *path, const vks_model *m)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int checks_before = check_count;
+    vks_renderer r;
+    vks_error err;
+    if (!vks_renderer_create(dev,
+                             &(vks_renderer_desc){.model = m,
+                                                  .color_format = VK_FORMAT_R8G8B8A8_SRGB,
+                                                  .readback = true},
+                             &r, &err)) {
+        fprintf(stderr, "%s: %s\n", path, err.msg);
+        CHECK(!"renderer creation failed");
+        return;
+    }
+    const uint32_t n = m->vertex_count;
+    float(*bind)[3] = malloc(sizeof *bind * n);
+    float(*bind_n)[3] = malloc(sizeof *bind_n * n);
+    CHECK(bind && bind_n && vks_skin_cpu_pose(m, -1, 0.0, bind, bind_n, NULL));
+    double radius = bind_radius((const float(*)[3])bind, n);
+
+    stats s = {0};
+    check_pose(&r, m, -1, 0.0, radius, NULL, &s, path);
+    for (uint32_t c = 0; c < m->clip_count; c++) {
+        double d = m->clips[c].duration;
+        const double at[] = {0.0, 0.37 * d, 0.81 * d, d + 0.25};
+        for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+            check_pose(&r, m, (int32_t)c, at[k], radius, (const float(*)[3])bind, &s, path);
+    }
+    /* The GPU output moves away from the bind pose when the model is animated (a shader that
+     * ignored the palette would not). Models whose clips move no vertex would be exempt, but
+     * every model tested here has at least one that does. */
+    if (m->clip_count > 0) {
+        CHECK(s.moved > MOVES_AT_LEAST * radius);
+        if (!(s.moved > MOVES_AT_LEAST * radius))
+            fprintf(stderr, "  %s: the GPU output never leaves the bind pose (%.3g)\n", path,
+                    s.moved);
+    }
+    vks_renderer_destroy(&r);
+    free(bind);
+    free(bind_n);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("%s: %u vertices, %u clips, %d poses, %d checks; max error: positions %.3g (%.2g of "
+           "radius %.4g), normals %.3g, tangents %s%.3g; moved up to %.3g; %.0f ms\n",
+           path, n, m->clip_count, s.poses, check_count - checks_before, s.pos, s.pos / radius,
+           radius, s.nrm, m->tangents ? "" : "(none) ", s.tan, s.moved,
+           (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6);
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--folder") == 0 && i + 1 < argc)
+            load_folder(argv[++i]);
+        else
+            load(argv[i]);
+    }
+    if (model_count == 0 && check_failures == 0) {
+        printf("skipped: no .glb model found in:");
+        for (int i = 1; i < argc; i++)
+            if (strcmp(argv[i], "--folder") != 0)
+                printf(" %s", argv[i]);
+        printf(" (the shared sample models are absent on this machine)\n");
+        return SKIP_RETURN;
+    }
+
+    /* Only now the device: no fork after Vulkan has started its threads. */
+    gpu_device dev = {0};
+    vks_error err;
+    bool have_device =
+        gpu_device_create(&(gpu_device_desc){.device_index = -1, .validate = true}, &dev, &err);
+    if (!have_device)
+        fprintf(stderr, "test_gpu_skin: %s\n", err.msg);
+    CHECK(have_device);
+    if (have_device) {
+        printf("device: %s\n", dev.props.deviceName);
+        for (size_t i = 0; i < model_count; i++)
+            check_model(&dev, models[i].path, &models[i].model);
+        CHECK(!gpu_validation_failed(&dev)); /* while skinning */
+        /* vkDestroyDevice still reports (objects never destroyed): keep the counts, which the
+         * messenger writes into, alive past gpu_device_destroy and read them after it. */
+        gpu_messages *messages = dev.messages;
+        dev.messages = NULL;
+        gpu_device_destroy(&dev);
+        CHECK(messages->error == 0 && messages->warning == 0);
+        if (messages->error || messages->warning)
+            fprintf(stderr, "validation reported %u error(s) and %u warning(s)\n", messages->error,
+                    messages->warning);
+        free(messages);
+    }
+    for (size_t i = 0; i < model_count; i++) {
+        vks_model_destroy(&models[i].model);
+        free(models[i].path);
+    }
+    free(models);
+    return check_report("test_gpu_skin");
+}
