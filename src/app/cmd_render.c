@@ -20,6 +20,18 @@ static void frame_path(char *buf, size_t size, const char *out, uint32_t frame, 
     snprintf(buf, size, "%.*s_%04u%s", (int)(dot - out), out, frame, dot);
 }
 
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, uint32_t n)
+{
+    qsort(v, n, sizeof *v, compare_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 typedef struct render_args {
     const char *path, *clip, *time, *size, *out, *frames_text, *fps_text, *group_size_text;
     app_gpu_options gpu;
@@ -79,8 +91,15 @@ static int render(const render_args *a, vks_model *model, gpu_device *dev)
         goto done;
     }
     vks_draw_target t = app_offscreen_target(&target);
+    enum { MAX_SAMPLES = 1024 };
+    double skin_ms[MAX_SAMPLES], draw_ms[MAX_SAMPLES];
+    uint32_t samples = 0;
     for (uint32_t i = 0; i < frames; i++) {
         vks_frame *f = vks_renderer_begin_frame(&r);
+        if (f->times.skin_ms >= 0.0 && samples < MAX_SAMPLES) {
+            skin_ms[samples] = f->times.skin_ms;
+            draw_ms[samples++] = f->times.draw_ms;
+        }
         if (i > 0)
             app_player_advance(&player, 1.0 / fps);
         app_player_palette(&player, f->palette);
@@ -99,11 +118,16 @@ static int render(const render_args *a, vks_model *model, gpu_device *dev)
         printf("wrote %s (%ux%u, %s at %.3f s)\n", file, width, height,
                clip < 0 ? "bind pose" : model->clips[clip].name, player.time);
     }
-    vks_gpu_times times = vks_renderer_last_times(&r);
-    if (times.skin_ms >= 0.0)
-        printf("gpu: skinning %.3f ms, drawing %.3f ms (last frame; %u vertices, workgroups of "
-               "%u)\n",
-               times.skin_ms, times.draw_ms, model->vertex_count, r.skin.group_size);
+    vks_gpu_times last = vks_renderer_last_times(&r);
+    if (last.skin_ms >= 0.0 && samples < MAX_SAMPLES) {
+        skin_ms[samples] = last.skin_ms;
+        draw_ms[samples++] = last.draw_ms;
+    }
+    if (samples)
+        printf("gpu: skinning %.3f ms, drawing %.3f ms (median of %u frames; %u vertices, "
+               "workgroups of %u)\n",
+               median(skin_ms, samples), median(draw_ms, samples), samples, model->vertex_count,
+               r.skin.group_size);
     rc = APP_OK;
 done:
     app_player_destroy(&player);
