@@ -4,6 +4,7 @@
 #   build:   cmake, a C compiler, pkg-config; assimp, cglm, stb (PNG/JPEG decode), and for the GPU
 #            path the Vulkan headers and loader, volk, GLFW and glslang
 #   run/test without a GPU: mesa-vulkan-drivers (lavapipe), the Khronos validation layers, Xvfb
+#            and xauth (xvfb-run needs it; xvfb only recommends it)
 set -euo pipefail
 if [ "$(id -u)" -ne 0 ]; then
   exec sudo "$0" "$@"
@@ -12,7 +13,7 @@ packages=(
   build-essential cmake pkg-config
   libassimp-dev libcglm-dev libstb-dev
   libvulkan-dev libvulkan-volk-dev libglfw3-dev glslang-tools
-  mesa-vulkan-drivers vulkan-validationlayers xvfb
+  mesa-vulkan-drivers vulkan-validationlayers xvfb xauth
 )
 missing=()
 for p in "${packages[@]}"; do
