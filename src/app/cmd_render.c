@@ -68,7 +68,7 @@ static int render(const render_args *a, vks_model *model, gpu_device *dev)
     vks_renderer r;
     app_offscreen target;
     app_camera cam;
-    app_player player;
+    app_player player = {0};
     if (!vks_renderer_create(dev,
                              &(vks_renderer_desc){.model = model,
                                                   .color_format = APP_OFFSCREEN_FORMAT,
