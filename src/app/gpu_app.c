@@ -33,8 +33,7 @@ bool app_gpu_open(const char *cmd, const app_gpu_options *options, const gpu_dev
 
 int app_gpu_close(const char *cmd, gpu_device *dev, int rc)
 {
-    gpu_messages m = dev->messages ? *dev->messages : (gpu_messages){0};
-    gpu_device_destroy(dev); /* vkDestroyInstance may report too: count after it */
+    gpu_messages m = gpu_device_destroy(dev); /* vkDestroyInstance may report too */
     if (m.error || m.warning) {
         fprintf(stderr, "vkskin %s: validation reported %u error(s) and %u warning(s)\n", cmd,
                 m.error, m.warning);

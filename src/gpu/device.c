@@ -388,7 +388,7 @@ bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *
     return true;
 }
 
-void gpu_device_destroy(gpu_device *dev)
+gpu_messages gpu_device_destroy(gpu_device *dev)
 {
     if (dev->device) {
         vkDeviceWaitIdle(dev->device);
@@ -398,9 +398,11 @@ void gpu_device_destroy(gpu_device *dev)
     if (dev->messenger)
         vkDestroyDebugUtilsMessengerEXT(dev->instance, dev->messenger, NULL);
     if (dev->instance)
-        vkDestroyInstance(dev->instance, NULL);
+        vkDestroyInstance(dev->instance, NULL); /* still reports to the messenger's counts */
+    gpu_messages counts = dev->messages ? *dev->messages : (gpu_messages){0};
     free(dev->messages);
     *dev = (gpu_device){0};
+    return counts;
 }
 
 bool gpu_validation_failed(const gpu_device *dev)

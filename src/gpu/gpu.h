@@ -62,7 +62,9 @@ typedef struct gpu_device {
 } gpu_device;
 
 bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *err);
-void gpu_device_destroy(gpu_device *dev);
+/* Destroys everything and returns the validation messages counted over the device's life
+ * (vkDestroyInstance included). */
+gpu_messages gpu_device_destroy(gpu_device *dev);
 
 /* Prints one line per physical device: its index for --device, name, type and API version. */
 bool gpu_list_devices(FILE *out, vks_error *err);
