@@ -333,6 +333,137 @@ static void nan_tangent(void)
     write_doc(doc, "nan_tangent.glb");
 }
 
+/* A capped 8-sided tube of radius 0.6 along y from 0 to 2, five rings 0.5 apart, smooth side
+ * normals, counter-clockwise outside. upper[v] is the weight of the upper of two joints: 0 up to
+ * y = 0.5, 0.5 at y = 1, 1 from y = 1.5 on. */
+enum { TUBE_SIDES = 8, TUBE_RINGS = 5 };
+enum { TUBE_VERTICES = TUBE_RINGS * TUBE_SIDES + 2 * (TUBE_SIDES + 1) };
+enum { TUBE_INDICES = (TUBE_RINGS - 1) * TUBE_SIDES * 6 + 2 * TUBE_SIDES * 3 };
+
+static void tube(float (*pos)[3], float (*nrm)[3], float *upper, uint16_t *idx)
+{
+    int v = 0, k = 0;
+    for (int r = 0; r < TUBE_RINGS; r++)
+        for (int a = 0; a < TUBE_SIDES; a++, v++) {
+            float angle = 2.0f * 3.14159265f * (float)a / TUBE_SIDES, y = 0.4f * (float)r;
+            float c = cosf(angle), s = sinf(angle);
+            memcpy(pos[v], (float[3]){0.6f * c, y, 0.6f * s}, sizeof pos[v]);
+            memcpy(nrm[v], (float[3]){c, 0, s}, sizeof nrm[v]);
+            upper[v] = y <= 0.4f ? 0.0f : y >= 1.2f ? 1.0f : (y - 0.4f) / 0.8f;
+        }
+    for (int r = 0; r + 1 < TUBE_RINGS; r++)
+        for (int a = 0; a < TUBE_SIDES; a++) {
+            uint16_t p = (uint16_t)(r * TUBE_SIDES + a);
+            uint16_t q = (uint16_t)(r * TUBE_SIDES + (a + 1) % TUBE_SIDES);
+            uint16_t p1 = (uint16_t)(p + TUBE_SIDES), q1 = (uint16_t)(q + TUBE_SIDES);
+            const uint16_t quad[6] = {p, p1, q, q, p1, q1};
+            memcpy(idx + k, quad, sizeof quad);
+            k += 6;
+        }
+    for (int cap = 0; cap < 2; cap++) { /* bottom (normal -y), top (+y) */
+        float y = cap ? 1.6f : 0.0f, ny = cap ? 1.0f : -1.0f;
+        int centre = v;
+        memcpy(pos[v], (float[3]){0, y, 0}, sizeof pos[v]);
+        memcpy(nrm[v], (float[3]){0, ny, 0}, sizeof nrm[v]);
+        upper[v++] = cap ? 1.0f : 0.0f;
+        for (int a = 0; a < TUBE_SIDES; a++, v++) {
+            memcpy(pos[v], pos[(cap ? TUBE_RINGS - 1 : 0) * TUBE_SIDES + a], sizeof pos[v]);
+            memcpy(nrm[v], (float[3]){0, ny, 0}, sizeof nrm[v]);
+            upper[v] = cap ? 1.0f : 0.0f;
+        }
+        for (int a = 0; a < TUBE_SIDES; a++) {
+            uint16_t p = (uint16_t)(centre + 1 + a);
+            uint16_t q = (uint16_t)(centre + 1 + (a + 1) % TUBE_SIDES);
+            const uint16_t tri[3] = {(uint16_t)centre, cap ? q : p, cap ? p : q};
+            memcpy(idx + k, tri, sizeof tri);
+            k += 3;
+        }
+    }
+}
+
+static int add_colored_material(glbw_doc *doc, const char *name, float r, float g, float b)
+{
+    glbw_material_desc m = glbw_material_defaults();
+    m.name = name;
+    memcpy(m.base_color, (float[4]){r, g, b, 1}, sizeof m.base_color);
+    return glbw_add_material(doc, &m);
+}
+
+/* no_animation.glb: the tube skinned to two joints, lower (at the origin) and upper (at y = 1,
+ * its child), and no animation at all. The inverse binds are those of a straight tube while
+ * upper's node turns 35 degrees about z, so the rest pose the program shows is bent. */
+static void no_animation(void)
+{
+    glbw_doc *doc = glbw_create();
+    float pos[TUBE_VERTICES][3], nrm[TUBE_VERTICES][3], upper[TUBE_VERTICES];
+    float weights[TUBE_VERTICES][4];
+    uint16_t joints[TUBE_VERTICES][4], idx[TUBE_INDICES];
+    tube(pos, nrm, upper, idx);
+    for (int v = 0; v < TUBE_VERTICES; v++) {
+        memcpy(joints[v], (uint16_t[4]){0, 1, 0, 0}, sizeof joints[v]);
+        memcpy(weights[v], (float[4]){1.0f - upper[v], upper[v], 0, 0}, sizeof weights[v]);
+    }
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position =
+        glbw_add_floats(doc, &pos[0][0], TUBE_VERTICES, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    p.normal =
+        glbw_add_floats(doc, &nrm[0][0], TUBE_VERTICES, GLBW_VEC3, GLBW_TARGET_VERTICES, false);
+    p.joints0 = add_u16x4(doc, (const uint16_t(*)[4])joints, TUBE_VERTICES);
+    p.weights0 =
+        glbw_add_floats(doc, &weights[0][0], TUBE_VERTICES, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    p.indices = add_indices(doc, idx, TUBE_INDICES);
+    p.material = add_colored_material(doc, "orange", 0.9f, 0.45f, 0.1f);
+    int mesh = glbw_add_mesh(doc, "bent_tube", &p, 1);
+
+    int lower = add_node(doc, "lower", (float[3]){0, 0, 0}, -1, -1);
+    glbw_node_desc n = glbw_node_defaults();
+    n.name = "upper";
+    n.has_trs = true;
+    memcpy(n.translation, (float[3]){0, 0.8f, 0}, sizeof n.translation);
+    memcpy(n.rotation, (float[4]){0, 0, sinf(0.5f * 0.61f), cosf(0.5f * 0.61f)}, sizeof n.rotation);
+    memcpy(n.scale, (float[3]){1, 1, 1}, sizeof n.scale);
+    int up = glbw_add_node(doc, &n);
+    glbw_node_add_child(doc, lower, up);
+    const float global_t[2][3] = {{0, 0, 0}, {0, 0.8f, 0}};
+    int skin = glbw_add_skin(doc, "tube", (int[2]){lower, up}, 2,
+                             add_inverse_binds(doc, global_t, 2), lower);
+    int mesh_node = add_node(doc, "tube_mesh", NULL, mesh, skin);
+    glbw_set_scene(doc, (int[2]){mesh_node, lower}, 2);
+    write_doc(doc, "no_animation.glb");
+}
+
+/* static_mesh.glb: the tube with no skin and no bones, on node "holder" (translation
+ * (0.5, 1, -0.25), 90 degrees about +y, scale 2) under an untransformed root "stage": in palette
+ * space a vertex p lands on (0.5 + 2 p.z, 1 + 2 p.y, -0.25 - 2 p.x), its normal n on
+ * (n.z, n.y, -n.x). */
+static void static_mesh(void)
+{
+    glbw_doc *doc = glbw_create();
+    float pos[TUBE_VERTICES][3], nrm[TUBE_VERTICES][3], upper[TUBE_VERTICES];
+    uint16_t idx[TUBE_INDICES];
+    tube(pos, nrm, upper, idx);
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position =
+        glbw_add_floats(doc, &pos[0][0], TUBE_VERTICES, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    p.normal =
+        glbw_add_floats(doc, &nrm[0][0], TUBE_VERTICES, GLBW_VEC3, GLBW_TARGET_VERTICES, false);
+    p.indices = add_indices(doc, idx, TUBE_INDICES);
+    p.material = add_colored_material(doc, "green", 0.2f, 0.7f, 0.3f);
+    int mesh = glbw_add_mesh(doc, "static_tube", &p, 1);
+    glbw_node_desc n = glbw_node_defaults();
+    n.name = "holder";
+    n.mesh = mesh;
+    n.has_trs = true;
+    memcpy(n.translation, (float[3]){0.5f, 1, -0.25f}, sizeof n.translation);
+    memcpy(n.rotation, (float[4]){0, sqrtf(0.5f), 0, sqrtf(0.5f)}, sizeof n.rotation);
+    memcpy(n.scale, (float[3]){2, 2, 2}, sizeof n.scale);
+    int holder = glbw_add_node(doc, &n);
+    int stage = add_node(doc, "stage", NULL, -1, -1);
+    glbw_node_add_child(doc, stage, holder);
+    glbw_set_scene(doc, (int[1]){stage}, 1);
+    write_doc(doc, "static_mesh.glb");
+}
+
 typedef struct byte_buffer {
     unsigned char data[4096];
     size_t size;
@@ -517,6 +648,8 @@ int main(int argc, char **argv)
     textured();
     tangents();
     nan_tangent();
+    no_animation();
+    static_mesh();
     md5();
     chain("chain.glb", 40, CHAIN_OK);
     chain("too_many_joints.glb", VKS_MAX_JOINTS + 20, CHAIN_OK);

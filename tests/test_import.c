@@ -245,6 +245,65 @@ static void test_textured(void)
     vks_model_destroy(&m);
 }
 
+/* static_mesh.glb: no skin, no clips; every vertex follows its node "holder" (translation
+ * (0.5, 1, -0.25), 90 degrees about +y, scale 2) into palette space. */
+static void test_static_mesh(void)
+{
+    vks_model m;
+    if (!load("static_mesh.glb", &m))
+        return;
+    CHECK(m.clip_count == 0 && m.mesh_count == 1 && !m.meshes[0].skinned);
+    CHECK(m.vertex_count == 58 && m.index_count == 240);
+    float(*pos)[3] = malloc(sizeof *pos * m.vertex_count);
+    float(*nrm)[3] = malloc(sizeof *nrm * m.vertex_count);
+    CHECK(vks_skin_cpu_pose(&m, -1, 0.0, pos, nrm, NULL));
+    for (uint32_t v = 0; v < m.vertex_count; v++) {
+        const float *p = m.positions[v], *n = m.normals[v];
+        CHECK_VEC_NEAR(pos[v], ((float[3]){0.5f + 2 * p[2], 1 + 2 * p[1], -0.25f - 2 * p[0]}), 3,
+                       1e-5);
+        CHECK_VEC_NEAR(nrm[v], ((float[3]){n[2], n[1], -n[0]}), 3, 1e-5);
+    }
+    free(pos);
+    free(nrm);
+    vks_model_destroy(&m);
+}
+
+/* no_animation.glb: a skin and no clip. Its rest pose is not the bind pose: "upper" (at y = 0.8)
+ * turns 0.61 rad about z, so vertices bound to it alone (y >= 1.2) turn about (0, 0.8, 0) and
+ * those bound to "lower" alone (y <= 0.4) stay. */
+static void test_no_animation(void)
+{
+    vks_model m;
+    if (!load("no_animation.glb", &m))
+        return;
+    CHECK(m.clip_count == 0 && m.mesh_count == 1 && m.meshes[0].skinned);
+    CHECK(m.vertex_count == 58);
+    float(*pos)[3] = malloc(sizeof *pos * m.vertex_count);
+    float(*nrm)[3] = malloc(sizeof *nrm * m.vertex_count);
+    CHECK(vks_skin_cpu_pose(&m, -1, 0.0, pos, nrm, NULL));
+    const float c = cosf(0.61f), s = sinf(0.61f);
+    int turned = 0, kept = 0;
+    for (uint32_t v = 0; v < m.vertex_count; v++) {
+        const float *p = m.positions[v], *n = m.normals[v];
+        if (p[1] >= 1.2f - 1e-4f) {
+            float y = p[1] - 0.8f;
+            CHECK_VEC_NEAR(pos[v], ((float[3]){p[0] * c - y * s, 0.8f + p[0] * s + y * c, p[2]}), 3,
+                           1e-5);
+            CHECK_VEC_NEAR(nrm[v], ((float[3]){n[0] * c - n[1] * s, n[0] * s + n[1] * c, n[2]}), 3,
+                           1e-5);
+            turned++;
+        } else if (p[1] <= 0.4f + 1e-4f) {
+            CHECK_VEC_NEAR(pos[v], p, 3, 1e-6);
+            CHECK_VEC_NEAR(nrm[v], n, 3, 1e-6);
+            kept++;
+        }
+    }
+    CHECK(turned == 2 * 8 + 9 && kept == 2 * 8 + 9);
+    free(pos);
+    free(nrm);
+    vks_model_destroy(&m);
+}
+
 static float dot3(const float a[3], const float b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -446,6 +505,8 @@ int main(int argc, char **argv)
     test_textured();
     test_tangents();
     test_md5();
+    test_static_mesh();
+    test_no_animation();
     test_default(argv[2]);
     return check_report("test_import");
 }
