@@ -261,16 +261,12 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < model_count; i++)
             check_model(&dev, models[i].path, &models[i].model);
         CHECK(!gpu_validation_failed(&dev)); /* while skinning */
-        /* vkDestroyDevice still reports (objects never destroyed): keep the counts, which the
-         * messenger writes into, alive past gpu_device_destroy and read them after it. */
-        gpu_messages *messages = dev.messages;
-        dev.messages = NULL;
-        gpu_device_destroy(&dev);
-        CHECK(messages->error == 0 && messages->warning == 0);
-        if (messages->error || messages->warning)
-            fprintf(stderr, "validation reported %u error(s) and %u warning(s)\n", messages->error,
-                    messages->warning);
-        free(messages);
+        /* vkDestroyDevice still reports (objects never destroyed): count after it. */
+        gpu_messages m = gpu_device_destroy(&dev);
+        CHECK(m.error == 0 && m.warning == 0);
+        if (m.error || m.warning)
+            fprintf(stderr, "validation reported %u error(s) and %u warning(s)\n", m.error,
+                    m.warning);
     }
     for (size_t i = 0; i < model_count; i++) {
         vks_model_destroy(&models[i].model);
