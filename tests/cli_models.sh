@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # `vkskin info` and `vkskin dump --cpu` on the default character and on every model given:
 # exit 0, one well-formed line per vertex, looping time, and --help on every subcommand.
+# `vkskin dump --validate` (the GPU's skinning pass, read back, validation on) agrees with
+# `dump --cpu` on every clip of every model and on three clip/time pairs of the default character:
+# positions (columns 6-8) within 1e-4 x the radius of the bind-pose bounds that `info` prints,
+# normals (9-11) and tangents (12-15, when present) within 1e-4.
 #   usage: cli_models.sh VKSKIN [MODEL...]
 set -u
 vk=$1
@@ -11,7 +15,7 @@ passed=0 failed=0
 ok() { echo "ok   $1"; passed=$((passed + 1)); }
 bad() { echo "FAIL $1"; failed=$((failed + 1)); }
 
-for sub in info dump; do
+for sub in info dump render; do
   if "$vk" $sub --help >"$tmp/help" 2>&1 && grep -q "usage: vkskin $sub" "$tmp/help"; then
     ok "$sub --help"
   else
@@ -19,6 +23,54 @@ for sub in info dump; do
   fi
 done
 "$vk" --help >/dev/null 2>&1 && ok "vkskin --help" || bad "vkskin --help"
+
+# Half the diagonal of the bind-pose bounds in `info`'s output (file $1).
+bind_radius() {
+  sed -n 's/^bounds (bind pose, palette space): min (\(.*\), \(.*\), \(.*\)) max (\(.*\), \(.*\), \(.*\))$/\1 \2 \3 \4 \5 \6/p' "$1" |
+    awk '{ r = sqrt(($4 - $1) ^ 2 + ($5 - $2) ^ 2 + ($6 - $3) ^ 2) / 2; printf "%.9g\n", r > 0 ? r : 1 }'
+}
+
+# GPU against CPU: NAME RADIUS DUMP_ARGS... (model, clip and time).
+gpu_matches_cpu() {
+  local name=$1 radius=$2
+  shift 2
+  if ! "$vk" dump "$@" --validate --out "$tmp/gpu.txt" 2>"$tmp/err" || [ -s "$tmp/err" ]; then
+    bad "$name: GPU dump failed: $(cat "$tmp/err")"
+    return
+  fi
+  if ! "$vk" dump "$@" --cpu --out "$tmp/cpu.txt" 2>"$tmp/err"; then
+    bad "$name: CPU dump failed: $(cat "$tmp/err")"
+    return
+  fi
+  local verdict
+  verdict=$(paste -d ' ' "$tmp/cpu.txt" "$tmp/gpu.txt" | awk -v r="$radius" '
+    { n = NF / 2
+      if (n != 11 && n != 15) bad = "malformed line " NR
+      for (i = 1; i <= 5; i++) if ($i != $(i + n)) bad = "mesh, vertex or bind position differ on line " NR
+      for (i = 6; i <= n; i++) {
+        d = $i - $(i + n); if (d < 0) d = -d
+        if (d != d || $(i + n) ~ /nan|inf/) bad = "non-finite value on line " NR
+        if (i <= 8) { if (d > pos) pos = d } else if (i <= 11) { if (d > nrm) nrm = d } else if (d > tan) tan = d
+      }
+      lines++ }
+    END {
+      if (pos > 1e-4 * r) bad = sprintf("positions differ by %g > %g", pos, 1e-4 * r)
+      if (nrm > 1e-4) bad = sprintf("normals differ by %g", nrm)
+      if (tan > 1e-4) bad = sprintf("tangents differ by %g", tan)
+      if (lines == 0) bad = "no lines"
+      printf "%s (max error: positions %g, normals %g, tangents %g over %d vertices)\n", bad ? "FAIL " bad : "ok", pos, nrm, tan, lines
+    }')
+  local want got
+  want=$(wc -l <"$tmp/cpu.txt")
+  got=$(wc -l <"$tmp/gpu.txt")
+  if [ "$want" != "$got" ]; then
+    bad "$name: GPU dump has $got lines, the CPU's $want"
+  elif [[ $verdict == ok* ]]; then
+    ok "$name: GPU = CPU ${verdict#ok }"
+  else
+    bad "$name: GPU != CPU: $verdict"
+  fi
+}
 
 # Checks one model ("" = the default character).
 check_model() {
@@ -36,6 +88,8 @@ check_model() {
     return
   fi
   ok "$name: info ($vertices vertices, $clips clips)"
+  local radius
+  radius=$(bind_radius "$tmp/info")
   local c
   for ((c = 0; c < (clips > 0 ? clips : 1); c++)); do
     local clip=()
@@ -44,14 +98,17 @@ check_model() {
       bad "$name: dump clip $c failed: $(cat "$tmp/err")"
       continue
     fi
-    # 11 fields per line, all numbers finite, as many lines as vertices.
-    if ! awk -v n="$vertices" 'NF != 11 { bad = 1 } /nan|inf/ { bad = 1 } END { exit bad || NR != n }' "$tmp/a.txt"; then
+    # 11 fields per line (15 with tangents), all numbers finite, as many lines as vertices.
+    if ! awk -v n="$vertices" 'NF != 11 && NF != 15 { bad = 1 } /nan|inf/ { bad = 1 } END { exit bad || NR != n }' "$tmp/a.txt"; then
       bad "$name: dump clip $c is malformed or has $(wc -l <"$tmp/a.txt") lines, want $vertices"
       continue
     fi
     # Standard output gives the same lines.
     "$vk" dump "${args[@]}" "${clip[@]}" --time 0.37 --cpu --out - >"$tmp/b.txt" 2>/dev/null
     if cmp -s "$tmp/a.txt" "$tmp/b.txt"; then ok "$name: dump clip $c"; else bad "$name: dump to - differs"; fi
+    local what="clip $c at 0.37 s"
+    [ "$clips" -eq 0 ] && what="bind pose"
+    gpu_matches_cpu "$name: $what" "${radius:-1}" "${args[@]}" "${clip[@]}" --time 0.37
   done
 }
 
@@ -72,6 +129,13 @@ if [ -n "$duration" ]; then
 else
   bad "default character has no clip named walk"
 fi
+# The default character on the GPU at three more clip/time pairs (wave at 2.7 s wraps around).
+"$vk" info >"$tmp/info"
+radius=$(bind_radius "$tmp/info")
+for pair in "walk 0.5" "idle 1.3" "wave 2.7"; do
+  read -r clip_name seconds <<<"$pair"
+  gpu_matches_cpu "default character: $clip_name at $seconds s" "$radius" --clip "$clip_name" --time "$seconds"
+done
 for m in "$@"; do check_model "$m"; done
 
 echo "$passed passed, $failed failed"
