@@ -27,13 +27,17 @@ done
 # Half the diagonal of the bind-pose bounds in `info`'s output (file $1).
 bind_radius() {
   sed -n 's/^bounds (bind pose, palette space): min (\(.*\), \(.*\), \(.*\)) max (\(.*\), \(.*\), \(.*\))$/\1 \2 \3 \4 \5 \6/p' "$1" |
-    awk '{ r = sqrt(($4 - $1) ^ 2 + ($5 - $2) ^ 2 + ($6 - $3) ^ 2) / 2; printf "%.9g\n", r > 0 ? r : 1 }'
+    awk '{ r = sqrt(($4 - $1) ^ 2 + ($5 - $2) ^ 2 + ($6 - $3) ^ 2) / 2; printf "%.9g\n", (r > 0 ? r : 1) }'
 }
 
 # GPU against CPU: NAME RADIUS DUMP_ARGS... (model, clip and time).
 gpu_matches_cpu() {
   local name=$1 radius=$2
   shift 2
+  if ! awk -v r="$radius" 'BEGIN { exit !(r + 0 > 0) }'; then
+    bad "$name: no bind-pose radius from info ('$radius')"
+    return
+  fi
   if ! "$vk" dump "$@" --validate --out "$tmp/gpu.txt" 2>"$tmp/err" || [ -s "$tmp/err" ]; then
     bad "$name: GPU dump failed: $(cat "$tmp/err")"
     return
@@ -108,7 +112,7 @@ check_model() {
     if cmp -s "$tmp/a.txt" "$tmp/b.txt"; then ok "$name: dump clip $c"; else bad "$name: dump to - differs"; fi
     local what="clip $c at 0.37 s"
     [ "$clips" -eq 0 ] && what="bind pose"
-    gpu_matches_cpu "$name: $what" "${radius:-1}" "${args[@]}" "${clip[@]}" --time 0.37
+    gpu_matches_cpu "$name: $what" "$radius" "${args[@]}" "${clip[@]}" --time 0.37
   done
 }
 
