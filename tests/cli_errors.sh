@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Bad input: each case must end with exit code 1 or 2 (never 0, never a signal or sanitizer abort)
-# and exactly one line on stderr that matches the expected message.
+# and exactly one line on stderr that matches the expected message. WANT_RC=N before a case pins
+# the exit code. GPU cases run with --validate where a device gets created, so a validation
+# message (a leak on an error path, say) would be a second line.
 #   usage: cli_errors.sh VKSKIN FIXTURES_DIR DEFAULT_GLB
 set -u
 vk=$1 fx=$2 glb=$3
@@ -16,6 +18,8 @@ expect_error() { # NAME REGEX COMMAND...
   lines=$(wc -l <"$tmp/err")
   if [ "$rc" -ne 1 ] && [ "$rc" -ne 2 ]; then
     echo "FAIL $name: exit code $rc"; cat "$tmp/err"; failed=$((failed + 1))
+  elif [ -n "${WANT_RC:-}" ] && [ "$rc" -ne "$WANT_RC" ]; then
+    echo "FAIL $name: exit code $rc, want $WANT_RC"; cat "$tmp/err"; failed=$((failed + 1))
   elif [ "$lines" -ne 1 ]; then
     echo "FAIL $name: $lines lines on stderr, want 1:"; cat "$tmp/err"; failed=$((failed + 1))
   elif ! grep -Eq -- "$regex" "$tmp/err"; then
@@ -67,6 +71,34 @@ expect_error "option without value" "option '--clip' needs a value" "$vk" dump -
 expect_error "unknown option" "unknown option '--bogus'" "$vk" info --bogus
 expect_error "two models" "unexpected argument" "$vk" info "$glb" "$glb"
 expect_error "unknown command" "unknown command 'frobnicate'" "$vk" frobnicate
+
+# render and the GPU options.
+png=$tmp/r.png
+WANT_RC=2 expect_error "render without --out" "--out FILE.png is required" "$vk" render
+WANT_RC=2 expect_error "render size 0x10" "--size needs WIDTHxHEIGHT, each 1 to 16384, not '0x10'" "$vk" render --size 0x10 --out "$png"
+WANT_RC=2 expect_error "render size abc" "--size needs WIDTHxHEIGHT, .* not 'abc'" "$vk" render --size abc --out "$png"
+WANT_RC=2 expect_error "render size too wide" "--size needs WIDTHxHEIGHT, each 1 to 16384, not '100000x10'" "$vk" render --size 100000x10 --out "$png"
+WANT_RC=2 expect_error "render size without height" "--size needs WIDTHxHEIGHT, .* not '10x'" "$vk" render --size 10x --out "$png"
+WANT_RC=2 expect_error "render zero frames" "--frames needs a whole number from 1 to 100000, not '0'" "$vk" render --frames 0 --out "$png"
+WANT_RC=2 expect_error "render zero fps" "--fps needs a whole number from 1 to 1000, not '0'" "$vk" render --fps 0 --out "$png"
+WANT_RC=2 expect_error "render group size too large" "--group-size needs a whole number from 1 to 1024, not '2048'" "$vk" render --group-size 2048 --out "$png"
+WANT_RC=2 expect_error "render negative time" "--time needs a finite number of seconds >= 0, not '-1'" "$vk" render --time -1 --out "$png"
+# Not a power of two: found when the skinning pass is created, on the device (exit 1).
+WANT_RC=1 expect_error "render group size 3" "a workgroup of 3 invocations is not a power of two" "$vk" render --validate --group-size 3 --out "$png"
+WANT_RC=1 expect_error "render unknown clip" "has no clip 'nosuch'" "$vk" render --validate --clip nosuch --out "$png"
+WANT_RC=1 expect_error "render missing model" "cannot open '.*nope.glb': No such file" "$vk" render --validate "$tmp/nope.glb" --out "$png"
+WANT_RC=1 expect_error "render bad model" "has no meshes" "$vk" render --validate "$fx/no_meshes.glb" --out "$png"
+# The image is written after the frame: the error path tears the whole device down (validated).
+WANT_RC=1 expect_error "render unwritable output" "cannot write '/nonexistent/x.png'" "$vk" render --validate --out /nonexistent/x.png
+[ -e /nonexistent/x.png ] && { echo "FAIL render wrote /nonexistent/x.png"; failed=$((failed + 1)); }
+# --device: an index over 63 is refused as such, one in range that does not exist is no device.
+for cmd in render dump; do
+  out=(--out "$tmp/$cmd.out")
+  WANT_RC=1 expect_error "$cmd device 99" "--device needs a whole number from 0 to 63, not '99'" "$vk" $cmd --validate --device 99 "${out[@]}"
+  WANT_RC=1 expect_error "$cmd device 63" "there is no device 63 \\(there are [0-9]+: see vkskin devices\\)" "$vk" $cmd --validate --device 63 "${out[@]}"
+  WANT_RC=1 expect_error "$cmd device abc" "--device needs a whole number .* not 'abc'" "$vk" $cmd --validate --device abc "${out[@]}"
+done
+[ -e "$png" ] && { echo "FAIL a failed render left $png behind"; failed=$((failed + 1)); }
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
