@@ -100,7 +100,8 @@ bool app_camera_frame(app_camera *cam, const vks_model *model, const float world
     float r2 = 0.0f;
     for (int k = 0; k < 3; k++) {
         cam->center[k] = 0.5f * (lo[k] + hi[k]);
-        r2 += 0.25f * (hi[k] - lo[k]) * (hi[k] - lo[k]);
+        cam->half[k] = 0.5f * (hi[k] - lo[k]);
+        r2 += cam->half[k] * cam->half[k];
     }
     cam->radius = r2 > 0.0f ? sqrtf(r2) : 1.0f;
     cam->yaw = 0.45f; /* a three-quarter view from the character's front right, a bit above */
@@ -109,25 +110,38 @@ bool app_camera_frame(app_camera *cam, const vks_model *model, const float world
     return true;
 }
 
-void app_camera_uniforms(const app_camera *cam, float aspect, vks_frame_uniforms *u)
+void app_camera_uniforms(const app_camera *cam, float aspect, vks_frame_uniforms *out)
 {
     const float fov = glm_rad(40.0f);
-    /* Far enough that the bounding sphere fits the narrower of the two fields of view. */
-    float half = aspect < 1.0f ? atanf(tanf(fov * 0.5f) * aspect) : fov * 0.5f;
-    /* The sphere around the bounds is loose for a standing figure: 0.85 fills the frame better
-     * and still keeps a T-pose or a walk inside it. */
-    float dist = cam->zoom * cam->radius / sinf(half) * 0.85f;
-    vec3 eye = {cam->center[0] + dist * sinf(cam->yaw) * cosf(cam->pitch),
-                cam->center[1] + dist * sinf(cam->pitch),
-                cam->center[2] + dist * cosf(cam->yaw) * cosf(cam->pitch)};
+    const float tan_v = tanf(fov * 0.5f), tan_h = tan_v * aspect;
+    /* The view direction, and the camera's right and up axes. */
+    float cy = cosf(cam->yaw), sy = sinf(cam->yaw), cp = cosf(cam->pitch), sp = sinf(cam->pitch);
+    const float back[3] = {sy * cp, sp, cy * cp}; /* from the center towards the eye */
+    const float right[3] = {cy, 0.0f, -sy};
+    const float up[3] = {-sy * sp, cp, -cy * sp};
+    /* The nearest distance at which every corner of the bounds is inside the frustum: a corner
+     * at (r, u) across and f towards the eye needs |u| <= (d - f) tan_v and |r| <= (d - f) tan_h.
+     */
+    float dist = 0.0f;
+    for (int i = 0; i < 8; i++) {
+        float c[3] = {(i & 1 ? 1.0f : -1.0f) * cam->half[0], (i & 2 ? 1.0f : -1.0f) * cam->half[1],
+                      (i & 4 ? 1.0f : -1.0f) * cam->half[2]};
+        float r = c[0] * right[0] + c[1] * right[1] + c[2] * right[2];
+        float u = c[0] * up[0] + c[1] * up[1] + c[2] * up[2];
+        float f = c[0] * back[0] + c[1] * back[1] + c[2] * back[2];
+        dist = fmaxf(dist, fmaxf(fabsf(u) / tan_v, fabsf(r) / tan_h) + f);
+    }
+    dist = cam->zoom * fmaxf(dist * 1.08f, cam->radius * 0.1f); /* a margin of 8% */
+    vec3 eye = {cam->center[0] + dist * back[0], cam->center[1] + dist * back[1],
+                cam->center[2] + dist * back[2]};
     vec3 center = {cam->center[0], cam->center[1], cam->center[2]};
     mat4 view, proj, vp;
     glm_lookat_rh(eye, center, (vec3){0.0f, 1.0f, 0.0f}, view);
-    float near_z = fmaxf(dist - 2.0f * cam->radius, dist * 0.01f);
-    glm_perspective_rh_zo(fov, aspect, near_z, dist + 2.0f * cam->radius, proj);
+    float near_z = fmaxf(dist - 1.5f * cam->radius, dist * 0.01f);
+    glm_perspective_rh_zo(fov, aspect, near_z, dist + 1.5f * cam->radius, proj);
     proj[1][1] = -proj[1][1]; /* Vulkan's framebuffer y points down */
     glm_mat4_mul(proj, view, vp);
-    memcpy(u->view_proj, vp, sizeof vp);
+    memcpy(out->view_proj, vp, sizeof vp);
 
     /* Key light from the camera's upper left, so the lit side faces the viewer. */
     float lx = sinf(cam->yaw - 0.6f), lz = cosf(cam->yaw - 0.6f), ly = 1.1f;
@@ -135,9 +149,9 @@ void app_camera_uniforms(const app_camera *cam, float aspect, vks_frame_uniforms
     const float light[4] = {lx / len, ly / len, lz / len, 0.0f};
     const float light_color[4] = {0.85f, 0.82f, 0.78f, 0.0f};
     const float ambient[4] = {0.22f, 0.24f, 0.28f, 0.0f};
-    memcpy(u->light_dir, light, sizeof light);
-    memcpy(u->light_color, light_color, sizeof light_color);
-    memcpy(u->ambient, ambient, sizeof ambient);
+    memcpy(out->light_dir, light, sizeof light);
+    memcpy(out->light_color, light_color, sizeof light_color);
+    memcpy(out->ambient, ambient, sizeof ambient);
 }
 
 /* ---- Player ---- */

@@ -40,7 +40,8 @@ bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t 
 /* An orbit camera around the character's bounds (world space, Y up). */
 typedef struct app_camera {
     float center[3];
-    float radius;
+    float half[3];    /* half sizes of the bounds */
+    float radius;     /* of the sphere around them */
     float yaw, pitch; /* radians: 0, 0 looks along -Z at the character's front (+Z) */
     float zoom;       /* 1 frames the bounds; smaller is closer */
 } app_camera;
