@@ -79,6 +79,9 @@ WANT_RC=2 expect_error "render size 0x10" "--size needs WIDTHxHEIGHT, each 1 to 
 WANT_RC=2 expect_error "render size abc" "--size needs WIDTHxHEIGHT, .* not 'abc'" "$vk" render --size abc --out "$png"
 WANT_RC=2 expect_error "render size too wide" "--size needs WIDTHxHEIGHT, each 1 to 16384, not '100000x10'" "$vk" render --size 100000x10 --out "$png"
 WANT_RC=2 expect_error "render size without height" "--size needs WIDTHxHEIGHT, .* not '10x'" "$vk" render --size 10x --out "$png"
+WANT_RC=2 expect_error "render size negative" "--size needs WIDTHxHEIGHT, .* not '10x-4294967286'" "$vk" render --size 10x-4294967286 --out "$png"
+WANT_RC=2 expect_error "render size signed" "--size needs WIDTHxHEIGHT, .* not '10x\\+10'" "$vk" render --size 10x+10 --out "$png"
+WANT_RC=2 expect_error "render size spaced" "--size needs WIDTHxHEIGHT, .* not ' 10x10'" "$vk" render --size " 10x10" --out "$png"
 WANT_RC=2 expect_error "render zero frames" "--frames needs a whole number from 1 to 100000, not '0'" "$vk" render --frames 0 --out "$png"
 WANT_RC=2 expect_error "render zero fps" "--fps needs a whole number from 1 to 1000, not '0'" "$vk" render --fps 0 --out "$png"
 WANT_RC=2 expect_error "render group size too large" "--group-size needs a whole number from 1 to 1024, not '2048'" "$vk" render --group-size 2048 --out "$png"
@@ -91,12 +94,13 @@ WANT_RC=1 expect_error "render bad model" "has no meshes" "$vk" render --validat
 # The image is written after the frame: the error path tears the whole device down (validated).
 WANT_RC=1 expect_error "render unwritable output" "cannot write '/nonexistent/x.png'" "$vk" render --validate --out /nonexistent/x.png
 [ -e /nonexistent/x.png ] && { echo "FAIL render wrote /nonexistent/x.png"; failed=$((failed + 1)); }
-# --device: an index over 63 is refused as such, one in range that does not exist is no device.
+# --device: not a number is bad usage; a number with no device behind it is no device.
 for cmd in render dump; do
   out=(--out "$tmp/$cmd.out")
-  WANT_RC=1 expect_error "$cmd device 99" "--device needs a whole number from 0 to 63, not '99'" "$vk" $cmd --validate --device 99 "${out[@]}"
+  WANT_RC=1 expect_error "$cmd device 99" "there is no device 99 \\(there are [0-9]+: see vkskin devices\\)" "$vk" $cmd --validate --device 99 "${out[@]}"
   WANT_RC=1 expect_error "$cmd device 63" "there is no device 63 \\(there are [0-9]+: see vkskin devices\\)" "$vk" $cmd --validate --device 63 "${out[@]}"
-  WANT_RC=1 expect_error "$cmd device abc" "--device needs a whole number .* not 'abc'" "$vk" $cmd --validate --device abc "${out[@]}"
+  WANT_RC=2 expect_error "$cmd device abc" "--device needs a whole number .* not 'abc'" "$vk" $cmd --validate --device abc "${out[@]}"
+  WANT_RC=2 expect_error "$cmd device -1" "--device needs a whole number .* not '-1'" "$vk" $cmd --validate --device -1 "${out[@]}"
 done
 [ -e "$png" ] && { echo "FAIL a failed render left $png behind"; failed=$((failed + 1)); }
 

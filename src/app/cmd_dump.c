@@ -102,7 +102,7 @@ int cmd_dump(int argc, char **argv)
         fprintf(stderr, "vkskin dump: --out FILE is required ('-' for standard output)\n");
         return APP_USAGE;
     }
-    if (!app_parse_seconds(time, &seconds, &err)) {
+    if (!app_parse_seconds(time, &seconds, &err) || !app_gpu_check(&gpu, &err)) {
         fprintf(stderr, "vkskin dump: %s\n", err.msg);
         return APP_USAGE;
     }

@@ -49,7 +49,7 @@ static bool parse(render_args *a, vks_error *err)
            (!a->fps_text || app_parse_count("--fps", a->fps_text, 1, 1000, &a->fps, err)) &&
            (!a->group_size_text ||
             app_parse_count("--group-size", a->group_size_text, 1, 1024, &a->group_size, err)) &&
-           app_parse_seconds(a->time, &a->seconds, err);
+           app_parse_seconds(a->time, &a->seconds, err) && app_gpu_check(&a->gpu, err);
 }
 
 static int render(const render_args *a, vks_model *model, gpu_device *dev)

@@ -213,7 +213,8 @@ int cmd_view(int argc, char **argv)
     if (!app_parse_size(a.size, &a.width, &a.height, &err) ||
         (a.frames_text &&
          !app_parse_count("--frames", a.frames_text, 1, 100000000, &a.frames, &err)) ||
-        (a.resize_text && !app_parse_size(a.resize_text, &a.resize_w, &a.resize_h, &err))) {
+        (a.resize_text && !app_parse_size(a.resize_text, &a.resize_w, &a.resize_h, &err)) ||
+        !app_gpu_check(&a.gpu, &err)) {
         fprintf(stderr, "vkskin view: %s\n", err.msg);
         return APP_USAGE;
     }

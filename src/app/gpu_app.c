@@ -22,7 +22,7 @@ bool app_gpu_open(const char *cmd, const app_gpu_options *options, const gpu_dev
     desc.device_index = -1;
     if (options->device) {
         uint32_t index;
-        if (!app_parse_count("--device", options->device, 0, 63, &index, err))
+        if (!app_parse_count("--device", options->device, 0, INT32_MAX, &index, err))
             return false;
         desc.device_index = (int32_t)index;
     }
@@ -55,16 +55,34 @@ bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t 
     return true;
 }
 
+/* One decimal number of 1 to 16384 pixels, no sign or space, ending at `end`. */
+static bool parse_side(const char *text, const char *end, uint32_t *side)
+{
+    if (text == end || end - text > 5)
+        return false;
+    uint32_t v = 0;
+    for (const char *c = text; c < end; c++) {
+        if (*c < '0' || *c > '9')
+            return false;
+        v = v * 10 + (uint32_t)(*c - '0');
+    }
+    *side = v;
+    return v >= 1 && v <= 16384;
+}
+
 bool app_parse_size(const char *text, uint32_t *width, uint32_t *height, vks_error *err)
 {
-    unsigned w, h;
-    char tail;
-    if (sscanf(text, "%ux%u%c", &w, &h, &tail) != 2 || w < 1 || h < 1 || w > 16384 || h > 16384 ||
-        text[0] == '-' || text[0] == '+')
+    const char *x = strchr(text, 'x');
+    if (!x || !parse_side(text, x, width) || !parse_side(x + 1, x + 1 + strlen(x + 1), height))
         return vks_fail(err, "--size needs WIDTHxHEIGHT, each 1 to 16384, not '%s'", text);
-    *width = w;
-    *height = h;
     return true;
+}
+
+bool app_gpu_check(const app_gpu_options *options, vks_error *err)
+{
+    uint32_t index;
+    return !options->device ||
+           app_parse_count("--device", options->device, 0, INT32_MAX, &index, err);
 }
 
 /* ---- Camera ---- */

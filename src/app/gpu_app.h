@@ -21,6 +21,9 @@ typedef struct app_gpu_options {
             "warning fails the run"                                                                \
     }
 
+/* Checks the options' syntax (a usage error), before anything is loaded. */
+bool app_gpu_check(const app_gpu_options *options, vks_error *err);
+
 /* Opens the device. `window` (may be NULL) adds what a window needs. Prints nothing. */
 bool app_gpu_open(const char *cmd, const app_gpu_options *options, const gpu_device_desc *window,
                   gpu_device *dev, vks_error *err);
