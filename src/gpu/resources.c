@@ -2,6 +2,7 @@
  * a renderer with a handful of long-lived buffers per model needs no sub-allocator. */
 #include "gpu.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -286,6 +287,7 @@ VkCommandBuffer gpu_once_begin(const gpu_device *dev)
     alloc.commandBufferCount = 1;
     VkCommandBuffer cmd;
     GPU_CHECK(vkAllocateCommandBuffers(dev->device, &alloc, &cmd));
+    GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_BUFFER, cmd, "one-time commands");
     VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     GPU_CHECK(vkBeginCommandBuffer(cmd, &begin));
@@ -298,6 +300,7 @@ bool gpu_once_end(const gpu_device *dev, VkCommandBuffer cmd, vks_error *err)
     VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VkFence fence;
     GPU_CHECK(vkCreateFence(dev->device, &fi, NULL, &fence));
+    GPU_NAME(dev, VK_OBJECT_TYPE_FENCE, fence, "one-time fence");
     VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &cmd;
@@ -400,11 +403,12 @@ VkDescriptorSetLayout gpu_set_layout(const gpu_device *dev, const VkDescriptorTy
                                      uint32_t count, VkShaderStageFlags stages, const char *name)
 {
     VkDescriptorSetLayoutBinding bindings[16];
-    for (uint32_t i = 0; i < count && i < 16; i++)
+    assert(count <= 16);
+    for (uint32_t i = 0; i < count; i++)
         bindings[i] = (VkDescriptorSetLayoutBinding){
             .binding = i, .descriptorType = types[i], .descriptorCount = 1, .stageFlags = stages};
     VkDescriptorSetLayoutCreateInfo info = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    info.bindingCount = count < 16 ? count : 16;
+    info.bindingCount = count;
     info.pBindings = bindings;
     VkDescriptorSetLayout layout;
     GPU_CHECK(vkCreateDescriptorSetLayout(dev->device, &info, NULL, &layout));
