@@ -3,8 +3,11 @@
 #ifndef VKS_CHECK_H
 #define VKS_CHECK_H
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static int check_failures, check_count;
 
@@ -42,5 +45,40 @@ static inline int check_report(const char *name)
 
 #define SKIP_RETURN 77
 #define PI_F 3.14159265358979f
+
+/* Calls visit(path) for every *.glb in dir, in name order; does nothing when dir cannot be read. */
+static inline int check__by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static inline void check_each_glb(const char *dir, void (*visit)(const char *path))
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char **names = NULL;
+    size_t count = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        char **grown = n > 4 && strcmp(e->d_name + n - 4, ".glb") == 0
+                           ? realloc(names, sizeof *names * (count + 1))
+                           : NULL;
+        if (!grown)
+            continue;
+        names = grown;
+        names[count] = malloc(strlen(dir) + n + 2);
+        if (names[count])
+            sprintf(names[count++], "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    if (count)
+        qsort(names, count, sizeof *names, check__by_name);
+    for (size_t i = 0; i < count; i++) {
+        visit(names[i]);
+        free(names[i]);
+    }
+    free(names);
+}
 
 #endif

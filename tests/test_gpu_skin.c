@@ -53,34 +53,9 @@ static void load(const char *path)
     models[model_count++].model = model;
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void load_folder(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    char **names = NULL;
-    size_t count = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t n = strlen(e->d_name);
-        if (n > 4 && strcmp(e->d_name + n - 4, ".glb") == 0) {
-            names = realloc(names, sizeof *names * (count + 1));
-            names[count] = malloc(strlen(dir) + n + 2);
-            sprintf(names[count++], "%s/%s", dir, e->d_name);
-        }
-    }
-    closedir(d);
-    if (count)
-        qsort(names, count, sizeof *names, by_name);
-    for (size_t i = 0; i < count; i++) {
-        load(names[i]);
-        free(names[i]);
-    }
-    free(names);
+    check_each_glb(dir, load);
 }
 
 /* Half the diagonal of the bind pose's bounds in palette space (1 for a degenerate model). */

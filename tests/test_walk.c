@@ -311,25 +311,7 @@ static void check_model(const char *path)
 
 static void check_folder(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    char **names = NULL;
-    size_t count = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t n = strlen(e->d_name);
-        if (n > 4 && strcmp(e->d_name + n - 4, ".glb") == 0) {
-            names = realloc(names, sizeof *names * (count + 1));
-            names[count] = malloc(strlen(dir) + n + 2);
-            sprintf(names[count++], "%s/%s", dir, e->d_name);
-        }
-    }
-    closedir(d);
-    for (size_t i = 0; i < count; i++) {
-        check_model(names[i]);
-        free(names[i]);
-    }
-    free(names);
+    check_each_glb(dir, check_model);
 }
 
 int main(int argc, char **argv)
