@@ -81,4 +81,26 @@ static inline void check_each_glb(const char *dir, void (*visit)(const char *pat
     free(names);
 }
 
+/* Calls visit(path) for every model named in argv (FILE, or --folder DIR for its *.glb files).
+ * Returns SKIP_RETURN, after saying why, when `visited` stayed 0 and nothing failed (the folders
+ * were absent or empty); 0 otherwise. */
+static inline int check_each_model_arg(int argc, char **argv, void (*visit)(const char *path),
+                                       const size_t *visited)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--folder") == 0 && i + 1 < argc)
+            check_each_glb(argv[++i], visit);
+        else
+            visit(argv[i]);
+    }
+    if (*visited || check_failures)
+        return 0;
+    printf("skipped: no .glb model found in:");
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--folder") != 0)
+            printf(" %s", argv[i]);
+    printf(" (the shared sample models are absent on this machine)\n");
+    return SKIP_RETURN;
+}
+
 #endif

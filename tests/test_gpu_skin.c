@@ -53,11 +53,6 @@ static void load(const char *path)
     models[model_count++].model = model;
 }
 
-static void load_folder(const char *dir)
-{
-    check_each_glb(dir, load);
-}
-
 /* Half the diagonal of the bind pose's bounds in palette space (1 for a degenerate model). */
 static double bind_radius(const float (*pos)[3], uint32_t n)
 {
@@ -208,20 +203,8 @@ static void check_model(const gpu_device *dev, const char *path, const vks_model
 
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--folder") == 0 && i + 1 < argc)
-            load_folder(argv[++i]);
-        else
-            load(argv[i]);
-    }
-    if (model_count == 0 && check_failures == 0) {
-        printf("skipped: no .glb model found in:");
-        for (int i = 1; i < argc; i++)
-            if (strcmp(argv[i], "--folder") != 0)
-                printf(" %s", argv[i]);
-        printf(" (the shared sample models are absent on this machine)\n");
+    if (check_each_model_arg(argc, argv, load, &model_count) == SKIP_RETURN)
         return SKIP_RETURN;
-    }
 
     /* Only now the device: no fork after Vulkan has started its threads. */
     gpu_device dev = {0};

@@ -278,7 +278,7 @@ static void compare(const char *path, const vks_model *model, const struct aiSce
     free(palette);
 }
 
-static int models_checked;
+static size_t models_checked;
 
 static void check_model(const char *path)
 {
@@ -309,26 +309,9 @@ static void check_model(const char *path)
     vks_model_destroy(&model);
 }
 
-static void check_folder(const char *dir)
-{
-    check_each_glb(dir, check_model);
-}
-
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--folder") == 0 && i + 1 < argc)
-            check_folder(argv[++i]);
-        else
-            check_model(argv[i]);
-    }
-    if (models_checked == 0 && check_failures == 0) {
-        printf("skipped: no .glb model found in:");
-        for (int i = 1; i < argc; i++)
-            if (strcmp(argv[i], "--folder") != 0)
-                printf(" %s", argv[i]);
-        printf(" (the shared sample models are absent on this machine)\n");
+    if (check_each_model_arg(argc, argv, check_model, &models_checked) == SKIP_RETURN)
         return SKIP_RETURN;
-    }
     return check_report("test_walk");
 }

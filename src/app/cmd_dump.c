@@ -33,7 +33,7 @@ static bool skin_gpu(const vks_model *model, int32_t clip, double seconds,
                      const app_gpu_options *options, float (*pos)[3], float (*nrm)[3],
                      float (*tan)[4], gpu_device *dev, vks_error *err)
 {
-    if (!app_gpu_open("dump", options, NULL, dev, err))
+    if (!app_gpu_open(options, NULL, dev, err))
         return false;
     vks_renderer r;
     if (!vks_renderer_create(dev,

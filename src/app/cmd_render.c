@@ -61,7 +61,7 @@ static int render(const render_args *a, vks_model *model, gpu_device *dev)
         fprintf(stderr, "vkskin render: %s\n", err.msg);
         return APP_FAILED;
     }
-    if (!app_gpu_open("render", &a->gpu, NULL, dev, &err)) {
+    if (!app_gpu_open(&a->gpu, NULL, dev, &err)) {
         fprintf(stderr, "vkskin render: %s\n", err.msg);
         return APP_FAILED;
     }

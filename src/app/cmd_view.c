@@ -91,7 +91,7 @@ static int run(const view_args *a, const vks_model *model, gpu_device *dev, app_
     }
     gpu_device_desc window_desc = {0};
     app_window_device_desc(&window_desc);
-    if (!app_gpu_open("view", &a->gpu, &window_desc, dev, &err) ||
+    if (!app_gpu_open(&a->gpu, &window_desc, dev, &err) ||
         !app_window_attach(*win, dev, vks_draw_depth_format(dev), &err)) {
         fprintf(stderr, "vkskin view: %s\n", err.msg);
         return APP_FAILED;

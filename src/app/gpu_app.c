@@ -14,10 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool app_gpu_open(const char *cmd, const app_gpu_options *options, const gpu_device_desc *window,
-                  gpu_device *dev, vks_error *err)
+bool app_gpu_open(const app_gpu_options *options, const gpu_device_desc *window, gpu_device *dev,
+                  vks_error *err)
 {
-    (void)cmd;
     gpu_device_desc desc = window ? *window : (gpu_device_desc){0};
     desc.device_index = -1;
     if (options->device) {
@@ -204,10 +203,7 @@ void app_player_advance(app_player *p, double dt)
 {
     p->time += dt;
     p->from_time += dt;
-    if (p->fading) {
-        p->fade_left -= dt;
-        p->fading = p->fade_left > 0.0;
-    }
+    p->fade_left -= dt;
     /* Keep times within a period so that float sampling stays exact over long runs. */
     if (p->clip >= 0 && p->model->clips[p->clip].duration > 0.0f)
         p->time = fmod(p->time, p->model->clips[p->clip].duration);
@@ -226,7 +222,6 @@ void app_player_switch(app_player *p, int32_t clip, double fade)
     p->clip = clip;
     p->time = 0.0;
     p->fade = p->fade_left = fade;
-    p->fading = fade > 0.0;
 }
 
 static void sample(const vks_model *m, int32_t clip, double time, uint32_t *cursor,
@@ -244,7 +239,7 @@ void app_player_palette(app_player *p, vks_bone *palette)
 {
     const vks_model *m = p->model;
     sample(m, p->clip, p->time, p->cursor, p->local);
-    if (p->fading) {
+    if (p->fade_left > 0.0) {
         sample(m, p->from_clip, p->from_time, p->cursor_from, p->local_from);
         float w = (float)(1.0 - p->fade_left / p->fade); /* 0 -> 1 towards the new clip */
         vks_pose_blend(p->local_from, p->local, w, m->skeleton.joint_count, p->local);

@@ -25,8 +25,8 @@ typedef struct app_gpu_options {
 bool app_gpu_check(const app_gpu_options *options, vks_error *err);
 
 /* Opens the device. `window` (may be NULL) adds what a window needs. Prints nothing. */
-bool app_gpu_open(const char *cmd, const app_gpu_options *options, const gpu_device_desc *window,
-                  gpu_device *dev, vks_error *err);
+bool app_gpu_open(const app_gpu_options *options, const gpu_device_desc *window, gpu_device *dev,
+                  vks_error *err);
 
 /* Closes the device. When validation reported errors or warnings, prints their count and returns
  * APP_FAILED; otherwise returns rc. */
@@ -61,10 +61,9 @@ typedef struct app_player {
     const vks_model *model;
     int32_t clip;      /* -1: bind pose */
     double time;       /* seconds into the clip (looping) */
-    int32_t from_clip; /* the clip fading out, -1 for none (or the bind pose when fading) */
+    int32_t from_clip; /* the clip fading out (-1: the bind pose) while fade_left > 0 */
     double from_time;
-    double fade, fade_left; /* seconds */
-    bool fading;
+    double fade, fade_left;        /* seconds: the cross-fade's length and what is left of it */
     vks_xform *local, *local_from; /* joint_count each */
     vks_affine *scratch;
     uint32_t *cursor, *cursor_from; /* key hints of the two clips (anim.h) */

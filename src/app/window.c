@@ -412,11 +412,6 @@ uint32_t app_window_rebuilds(const app_window *win)
     return win->rebuilds;
 }
 
-double app_window_time(void)
-{
-    return glfwGetTime();
-}
-
 void app_window_destroy(app_window *win, const gpu_device *dev)
 {
     if (!win)

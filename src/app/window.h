@@ -56,6 +56,5 @@ void app_window_set_title(app_window *win, const char *title);
 void app_window_request_size(app_window *win, uint32_t width, uint32_t height);
 VkExtent2D app_window_extent(const app_window *win);
 uint32_t app_window_rebuilds(const app_window *win);
-double app_window_time(void);
 
 #endif

@@ -152,7 +152,6 @@ typedef struct gpu_access {
 } gpu_access;
 
 void gpu_barrier_buffer(VkCommandBuffer cmd, VkBuffer buffer, gpu_access src, gpu_access dst);
-void gpu_barrier_memory(VkCommandBuffer cmd, gpu_access src, gpu_access dst);
 void gpu_barrier_image(VkCommandBuffer cmd, const gpu_image *img, VkImageLayout old_layout,
                        VkImageLayout new_layout, gpu_access src, gpu_access dst);
 /* The same for an image this module did not create (a swapchain image). */

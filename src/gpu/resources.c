@@ -330,19 +330,6 @@ void gpu_barrier_buffer(VkCommandBuffer cmd, VkBuffer buffer, gpu_access src, gp
     vkCmdPipelineBarrier2(cmd, &dep);
 }
 
-void gpu_barrier_memory(VkCommandBuffer cmd, gpu_access src, gpu_access dst)
-{
-    VkMemoryBarrier2 b = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    b.srcStageMask = src.stage;
-    b.srcAccessMask = src.access;
-    b.dstStageMask = dst.stage;
-    b.dstAccessMask = dst.access;
-    VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.memoryBarrierCount = 1;
-    dep.pMemoryBarriers = &b;
-    vkCmdPipelineBarrier2(cmd, &dep);
-}
-
 void gpu_barrier_image_raw(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
                            VkImageLayout old_layout, VkImageLayout new_layout, gpu_access src,
                            gpu_access dst)
