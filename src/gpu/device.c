@@ -85,28 +85,22 @@ static bool has_layer(const char *name)
     return found;
 }
 
-static bool has_instance_extension(const char *name)
+/* Whether the instance (pd null) or the physical device offers extension `name`. */
+static bool has_extension(VkPhysicalDevice pd, const char *name)
 {
     uint32_t n = 0;
-    vkEnumerateInstanceExtensionProperties(NULL, &n, NULL);
+    if (pd)
+        vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
+    else
+        vkEnumerateInstanceExtensionProperties(NULL, &n, NULL);
     VkExtensionProperties *ext = malloc(sizeof *ext * (n ? n : 1));
     bool found = false;
-    if (ext && vkEnumerateInstanceExtensionProperties(NULL, &n, ext) >= 0)
-        for (uint32_t i = 0; i < n && !found; i++)
-            found = strcmp(ext[i].extensionName, name) == 0;
-    free(ext);
-    return found;
-}
-
-static bool has_device_extension(VkPhysicalDevice pd, const char *name)
-{
-    uint32_t n = 0;
-    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
-    VkExtensionProperties *ext = malloc(sizeof *ext * (n ? n : 1));
-    bool found = false;
-    if (ext && vkEnumerateDeviceExtensionProperties(pd, NULL, &n, ext) >= 0)
-        for (uint32_t i = 0; i < n && !found; i++)
-            found = strcmp(ext[i].extensionName, name) == 0;
+    VkResult r = VK_ERROR_OUT_OF_HOST_MEMORY;
+    if (ext)
+        r = pd ? vkEnumerateDeviceExtensionProperties(pd, NULL, &n, ext)
+               : vkEnumerateInstanceExtensionProperties(NULL, &n, ext);
+    for (uint32_t i = 0; r >= 0 && i < n && !found; i++)
+        found = strcmp(ext[i].extensionName, name) == 0;
     free(ext);
     return found;
 }
@@ -126,7 +120,7 @@ static bool create_instance(const gpu_device_desc *desc, gpu_device *dev, vks_er
     uint32_t ext_count = 0;
     for (uint32_t i = 0; i < desc->instance_extension_count && ext_count < 15; i++)
         extensions[ext_count++] = desc->instance_extensions[i];
-    dev->debug_utils = has_instance_extension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    dev->debug_utils = has_extension(VK_NULL_HANDLE, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     if (dev->debug_utils)
         extensions[ext_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
 
@@ -196,7 +190,7 @@ static const char *unsuitable(const gpu_device_desc *desc, VkInstance instance, 
     vkGetPhysicalDeviceFeatures2(pd, &f);
     if (!f13.dynamicRendering || !f13.synchronization2 || !f13.maintenance4)
         return "it lacks dynamic rendering, synchronization2 or maintenance4";
-    if (desc->can_present && !has_device_extension(pd, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
+    if (desc->can_present && !has_extension(pd, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
         return "it has no swapchain extension";
     uint32_t n = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
