@@ -9,13 +9,13 @@ layout(location = 1) in vec2 in_uv;
 
 layout(std140, set = 0, binding = 0) uniform Frame { vks_frame_uniforms frame; };
 layout(set = 1, binding = 0) uniform sampler2D base_color_texture;
-layout(push_constant) uniform Params { vks_draw_params params; };
+layout(push_constant) uniform Push { vks_draw_push push; };
 
 layout(location = 0) out vec4 out_color;
 
 void main()
 {
-    vec4 base = params.base_color * texture(base_color_texture, in_uv);
+    vec4 base = push.base_color * texture(base_color_texture, in_uv);
     float len2 = dot(in_normal, in_normal);
     // Two-sided: back faces (thin or open meshes) are lit from their own side.
     vec3 n = len2 > 0.0 ? in_normal * inversesqrt(len2) : vec3(0.0);

@@ -35,34 +35,32 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
 #endif
 
 /* ---- The skinning pass (shaders/skin.comp) ----
- * Inputs, one buffer each, vertex_count entries (structure of arrays, as the importer keeps them):
- * positions float[3], normals float[3], tangents vec4 (xyz, handedness in w; a placeholder when
- * the model has none), joints 4 x uint16 read as uvec2 (joint 2k in the low half), weights vec4,
- * and the palette (vks_bone per joint). Outputs: vks_skinned_vertex and vec4 tangents. */
+ * Every buffer is reached through its device address (GL_EXT_buffer_reference; an address is a
+ * uvec2, low word first). Bind streams, every model's concatenated (structure of arrays, as the
+ * importer keeps them): positions float[3], normals float[3], tangents vec4 (xyz, handedness in w;
+ * zeros for models without), joints 4 x uint16 read as uvec2 (joint 2k in the low half), weights
+ * vec4, UVs float[2]. The instance table holds one vks_instance per instance; each frame has its
+ * palettes (vks_bone, instance i's from its palette_first) and its visible list (instance indices,
+ * ascending, so grouped by model). One dispatch skins every visible instance: workgroup
+ * (x, y + z * rows) covers vertices x * GROUP_SIZE.. of visible instance y + z * rows. */
 
 /* Invocations per workgroup, one vertex each. 64 is what Wicked, Godot, Unreal and Unity use; the
  * measurement behind keeping it is in the README ("Workgroup size"). It is a specialization
  * constant, so `vkskin render --group-size N` compares others without a rebuild. */
 #define VKS_SKIN_GROUP_SIZE 64u
 
-/* The skinned output, read by the draw pass as vertex attributes (binding 0): 24 bytes. */
+/* The skinned output of one vertex: 24 bytes. Tangents, when the model has them, follow the
+ * instance's vertices as vec4 (16 bytes each). */
 #define VKS_SKINNED_STRIDE 24u
 
-/* Binding numbers of the skinning pass's descriptor set. */
-#define VKS_SKIN_BIND_POSITIONS 0
-#define VKS_SKIN_BIND_NORMALS 1
-#define VKS_SKIN_BIND_TANGENTS 2
-#define VKS_SKIN_BIND_JOINTS 3
-#define VKS_SKIN_BIND_WEIGHTS 4
-#define VKS_SKIN_BIND_PALETTE 5
-#define VKS_SKIN_BIND_OUT_VERTICES 6
-#define VKS_SKIN_BIND_OUT_TANGENTS 7
-#define VKS_SKIN_BINDING_COUNT 8
+/* vks_instance.flags */
+#define VKS_INSTANCE_TANGENTS 1u
 
-/* ---- The draw pass (shaders/mesh.vert, shaders/mesh.frag) ----
- * Vertex bindings: 0 = the skinned output (position at 0, normal at 12), 1 = UVs (float[2]).
- * Set 0, binding 0: vks_frame_uniforms (std140). Set 1, binding 0: the material's base-color
- * texture (sRGB). Push constants: vks_draw_params. */
+/* ---- The draw pass (shaders/mesh.vert or mesh_skin.vert, shaders/mesh.frag) ----
+ * Vertices are pulled: gl_InstanceIndex indexes the visible list, gl_VertexIndex (index plus the
+ * mesh's base vertex) the instance's skinned vertices (compute mode) or its model's bind streams
+ * (vertex mode, which skins there). Set 0, binding 0: vks_frame_uniforms (std140). Set 1,
+ * binding 0: the material's base-color texture (sRGB). Push constants: vks_draw_push. */
 
 #ifdef GL_core_profile
 struct vks_skinned_vertex {
@@ -70,11 +68,25 @@ struct vks_skinned_vertex {
     float normal[3];
 };
 
-struct vks_skin_params {
+struct vks_instance {
+    vec4 world[3];
+    uvec2 out_vertices;
+    uvec2 out_tangents;
+    uint vertex_first;
     uint vertex_count;
-    uint has_tangents;
     uint palette_first;
-    uint output_first;
+    uint flags;
+};
+
+struct vks_streams {
+    uvec2 positions, normals, tangents, joints, weights, uvs;
+};
+
+struct vks_skin_push {
+    vks_streams streams;
+    uvec2 instances, visible, palette;
+    uint visible_count;
+    uint pad;
 };
 
 struct vks_frame_uniforms {
@@ -84,9 +96,10 @@ struct vks_frame_uniforms {
     vec4 ambient;
 };
 
-struct vks_draw_params {
-    mat4 world;
-    vec4 normal_world[3];
+struct vks_draw_push {
+    vks_streams streams;
+    uvec2 instances, visible, palette;
+    uint pad0, pad1;
     vec4 base_color;
 };
 #else
@@ -95,13 +108,29 @@ typedef struct vks_skinned_vertex {
     float normal[3];
 } vks_skinned_vertex;
 
-/* Push constants of the skinning pass. */
-typedef struct vks_skin_params {
+/* One instance (80 bytes): where its model's streams, its palette and its output are. */
+typedef struct vks_instance {
+    float world[3][4];        /* rows of the 3x4 palette space -> world transform */
+    uint32_t out_vertices[2]; /* device address of its vks_skinned_vertex output (0: vertex mode) */
+    uint32_t out_tangents[2]; /* device address of its tangent output (0: none) */
+    uint32_t vertex_first;    /* its model's first vertex in the bind streams */
     uint32_t vertex_count;
-    uint32_t has_tangents;  /* 0 or 1 */
-    uint32_t palette_first; /* first palette entry of this character */
-    uint32_t output_first;  /* first output vertex of this character */
-} vks_skin_params;
+    uint32_t palette_first; /* its first entry in a frame's palette buffer */
+    uint32_t flags;         /* VKS_INSTANCE_* */
+} vks_instance;
+
+/* Device addresses of the concatenated bind streams. */
+typedef struct vks_streams {
+    uint32_t positions[2], normals[2], tangents[2], joints[2], weights[2], uvs[2];
+} vks_streams;
+
+/* Push constants of the skinning pass. */
+typedef struct vks_skin_push {
+    vks_streams streams;
+    uint32_t instances[2], visible[2], palette[2]; /* device addresses */
+    uint32_t visible_count;
+    uint32_t pad;
+} vks_skin_push;
 
 typedef struct vks_frame_uniforms {
     float view_proj[4][4]; /* column-major, as GLSL's mat4 */
@@ -110,21 +139,26 @@ typedef struct vks_frame_uniforms {
     float ambient[4];      /* linear RGB */
 } vks_frame_uniforms;
 
-/* Push constants of the draw pass: 128 bytes, the minimum every device allows. */
-typedef struct vks_draw_params {
-    float world[4][4]; /* palette space -> world (the scene root's transform), column-major */
-    float normal_world[3][4]; /* rows of the world's inverse-transpose 3x3 */
-    float base_color[4];      /* linear RGBA factor */
-} vks_draw_params;
+/* Push constants of the draw pass (vertex and fragment stages): 128 bytes at most, the minimum
+ * every device allows. */
+typedef struct vks_draw_push {
+    vks_streams streams;
+    uint32_t instances[2], visible[2], palette[2]; /* device addresses */
+    uint32_t pad[2];
+    float base_color[4]; /* linear RGBA factor */
+} vks_draw_push;
 
 static_assert(sizeof(vks_skinned_vertex) == VKS_SKINNED_STRIDE, "skinned vertex is 6 floats");
 static_assert(offsetof(vks_skinned_vertex, normal) == 12, "normal follows position");
-static_assert(sizeof(vks_skin_params) == 16, "skin push constants");
+static_assert(sizeof(vks_instance) == 80, "instance table entry in std430");
+static_assert(offsetof(vks_instance, out_vertices) == 48, "instance table entry in std430");
+static_assert(offsetof(vks_instance, vertex_first) == 64, "instance table entry in std430");
+static_assert(sizeof(vks_streams) == 48, "stream addresses");
+static_assert(sizeof(vks_skin_push) == 80, "skin push constants");
 static_assert(sizeof(vks_frame_uniforms) == 112, "frame uniforms in std140");
 static_assert(offsetof(vks_frame_uniforms, light_dir) == 64, "frame uniforms in std140");
-static_assert(sizeof(vks_draw_params) == 128, "draw push constants fit the guaranteed 128");
-static_assert(offsetof(vks_draw_params, normal_world) == 64, "draw push constants in std430");
-static_assert(offsetof(vks_draw_params, base_color) == 112, "draw push constants in std430");
+static_assert(sizeof(vks_draw_push) == 96, "draw push constants fit the guaranteed 128");
+static_assert(offsetof(vks_draw_push, base_color) == 80, "draw push constants in std430");
 #endif
 
 #endif

@@ -106,7 +106,9 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
         const vks_clip *c = &m->clips[clip];
         vks_clip_sample(sk, c, vks_clip_time(c, seconds, VKS_WRAP_LOOP), NULL, local);
     }
-    vks_pose_palette(sk, local, scratch, f->palette);
+    vks_pose_palette(sk, local, scratch, f->palette); /* a crowd of one: its palette starts at 0 */
+    f->visible[0] = 0;
+    f->visible_count = 1;
     if (r->readback.coherent) /* NaN bytes: stale or unwritten output cannot pass */
         memset(r->readback.mapped, 0xff, r->readback.size);
     vks_renderer_skin(r, f);
@@ -119,8 +121,8 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
     CHECK(ok);
     CHECK(vks_skin_cpu_pose(m, clip, seconds, pos, nrm, tan));
     if (ok) {
-        const vks_skinned_vertex *out = vks_renderer_skinned(r);
-        const float(*out_tan)[4] = vks_renderer_skinned_tangents(r);
+        const vks_skinned_vertex *out = vks_renderer_skinned(r, 0);
+        const float(*out_tan)[4] = vks_renderer_skinned_tangents(r, 0);
         const size_t stride = sizeof *out / sizeof(float);
         double dp = max_diff(out[0].position, stride, pos[0], 3, n, 3);
         double dn = max_diff(out[0].normal, stride, nrm[0], 3, n, 3);
@@ -156,10 +158,13 @@ static void check_model(const gpu_device *dev, const char *path, const vks_model
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int checks_before = check_count;
+    vks_crowd crowd;
     vks_renderer r;
     vks_error err;
-    if (!vks_renderer_create(dev,
-                             &(vks_renderer_desc){.model = m,
+    if (!vks_crowd_create(&(vks_crowd_desc){.models = &m, .model_count = 1, .instance_count = 1},
+                          &crowd, &err) ||
+        !vks_renderer_create(dev,
+                             &(vks_renderer_desc){.crowd = &crowd,
                                                   .color_format = VK_FORMAT_R8G8B8A8_SRGB,
                                                   .readback = true},
                              &r, &err)) {
@@ -191,6 +196,7 @@ static void check_model(const gpu_device *dev, const char *path, const vks_model
                     s.moved);
     }
     vks_renderer_destroy(&r);
+    vks_crowd_destroy(&crowd);
     free(bind);
     free(bind_n);
     clock_gettime(CLOCK_MONOTONIC, &t1);

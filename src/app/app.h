@@ -11,13 +11,17 @@
 
 enum { APP_OK = 0, APP_FAILED = 1, APP_USAGE = 2, APP_HELP = -1 };
 
-/* One command-line option: `--name VALUE` when `value` is set, a plain `--name` flag otherwise. */
+/* One command-line option: `--name VALUE` when `value` is set, a repeatable `--name VALUE` when
+ * `list` is, a plain `--name` flag otherwise. */
 typedef struct app_option {
     const char *name;
     const char **value;
     bool *flag;
     const char *arg; /* the value's placeholder in the help, e.g. "SECONDS" */
     const char *help;
+    const char **list; /* each occurrence's value, in order, at most list_max */
+    uint32_t *list_count;
+    uint32_t list_max;
 } app_option;
 
 typedef struct app_command {

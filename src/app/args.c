@@ -17,8 +17,8 @@ void app_print_help(const app_command *cmd)
     for (uint32_t i = 0; i < cmd->option_count; i++) {
         const app_option *o = &cmd->options[i];
         char left[64];
-        snprintf(left, sizeof left, "--%s%s%s", o->name, o->value ? " " : "",
-                 o->value ? o->arg : "");
+        bool takes = o->value || o->list;
+        snprintf(left, sizeof left, "--%s%s%s", o->name, takes ? " " : "", takes ? o->arg : "");
         printf("  %-22s %s\n", left, o->help);
     }
     printf("  %-22s %s\n", "--help", "show this help");
@@ -43,13 +43,21 @@ int app_parse(const app_command *cmd, int argc, char **argv, const char **positi
                         cmd->name, a, cmd->name);
                 return APP_USAGE;
             }
-            if (o->value) {
+            if (o->value || o->list) {
                 if (i + 1 >= argc) {
                     fprintf(stderr, "vkskin %s: option '%s' needs a value %s\n", cmd->name, a,
                             o->arg);
                     return APP_USAGE;
                 }
-                *o->value = argv[++i];
+                if (o->value) {
+                    *o->value = argv[++i];
+                } else if (*o->list_count < o->list_max) {
+                    o->list[(*o->list_count)++] = argv[++i];
+                } else {
+                    fprintf(stderr, "vkskin %s: at most %u times '%s'\n", cmd->name, o->list_max,
+                            a);
+                    return APP_USAGE;
+                }
             } else {
                 *o->flag = true;
             }

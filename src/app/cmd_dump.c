@@ -35,28 +35,35 @@ static bool skin_gpu(const vks_model *model, int32_t clip, double seconds,
 {
     if (!app_gpu_open(options, NULL, dev, err))
         return false;
+    /* A crowd of one: instance 0 plays `clip` from `seconds` in the scene root's frame. */
+    vks_crowd crowd;
+    if (!vks_crowd_create(&(vks_crowd_desc){.models = &model,
+                                            .model_count = 1,
+                                            .clips = &clip,
+                                            .instance_count = 1,
+                                            .time = seconds},
+                          &crowd, err))
+        return false;
     vks_renderer r;
     if (!vks_renderer_create(dev,
-                             &(vks_renderer_desc){.model = model,
+                             &(vks_renderer_desc){.crowd = &crowd,
                                                   .color_format = APP_OFFSCREEN_FORMAT,
                                                   .readback = true},
-                             &r, err))
+                             &r, err)) {
+        vks_crowd_destroy(&crowd);
         return false;
-    app_player player;
-    bool ok = app_player_create(&player, model, clip, seconds);
-    if (!ok) {
-        vks_fail(err, "out of memory");
-    } else {
-        vks_frame *f = vks_renderer_begin_frame(&r);
-        app_player_palette(&player, f->palette);
-        vks_renderer_skin(&r, f);
-        vks_renderer_copy_skinned(&r, f);
-        ok = vks_renderer_submit(&r, f, VK_NULL_HANDLE, VK_NULL_HANDLE, err) &&
-             vks_renderer_wait(&r, f, err);
     }
+    vks_frame *f = vks_renderer_begin_frame(&r);
+    f->visible[0] = 0;
+    f->visible_count = 1;
+    vks_crowd_palettes(&crowd, NULL, f->visible, 1, f->palette);
+    vks_renderer_skin(&r, f);
+    vks_renderer_copy_skinned(&r, f);
+    bool ok = vks_renderer_submit(&r, f, VK_NULL_HANDLE, VK_NULL_HANDLE, err) &&
+              vks_renderer_wait(&r, f, err);
     if (ok) {
-        const vks_skinned_vertex *out = vks_renderer_skinned(&r);
-        const float(*out_tan)[4] = vks_renderer_skinned_tangents(&r);
+        const vks_skinned_vertex *out = vks_renderer_skinned(&r, 0);
+        const float(*out_tan)[4] = vks_renderer_skinned_tangents(&r, 0);
         for (uint32_t v = 0; v < model->vertex_count; v++) {
             memcpy(pos[v], out[v].position, sizeof pos[v]);
             memcpy(nrm[v], out[v].normal, sizeof nrm[v]);
@@ -64,8 +71,8 @@ static bool skin_gpu(const vks_model *model, int32_t clip, double seconds,
                 memcpy(tan[v], out_tan[v], sizeof tan[v]);
         }
     }
-    app_player_destroy(&player);
     vks_renderer_destroy(&r);
+    vks_crowd_destroy(&crowd);
     return ok;
 }
 

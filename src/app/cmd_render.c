@@ -34,45 +34,56 @@ static double median(double *v, uint32_t n)
 
 typedef struct render_args {
     const char *path, *clip, *time, *size, *out, *frames_text, *fps_text, *group_size_text;
+    const char *zoom_text, *mode_text, *max_buffer_text;
     app_gpu_options gpu;
+    app_crowd_args crowd;
     uint32_t width, height, frames, fps, group_size;
-    double seconds;
+    double seconds, zoom;
+    vks_skin_mode mode;
+    VkDeviceSize max_buffer;
 } render_args;
 
 static bool parse(render_args *a, vks_error *err)
 {
     a->frames = 1;
     a->fps = 30;
-    return app_parse_size(a->size, &a->width, &a->height, err) &&
-           (!a->frames_text ||
-            app_parse_count("--frames", a->frames_text, 1, 100000, &a->frames, err)) &&
-           (!a->fps_text || app_parse_count("--fps", a->fps_text, 1, 1000, &a->fps, err)) &&
-           (!a->group_size_text ||
-            app_parse_count("--group-size", a->group_size_text, 1, 1024, &a->group_size, err)) &&
-           app_parse_seconds(a->time, &a->seconds, err) && app_gpu_check(&a->gpu, err);
+    a->zoom = 1.0;
+    uint32_t max_buffer = 0;
+    if (!app_parse_size(a->size, &a->width, &a->height, err) ||
+        (a->frames_text &&
+         !app_parse_count("--frames", a->frames_text, 1, 100000, &a->frames, err)) ||
+        (a->fps_text && !app_parse_count("--fps", a->fps_text, 1, 1000, &a->fps, err)) ||
+        (a->group_size_text &&
+         !app_parse_count("--group-size", a->group_size_text, 1, 1024, &a->group_size, err)) ||
+        (a->max_buffer_text && !app_parse_count("--max-buffer", a->max_buffer_text, 1024,
+                                                UINT32_MAX, &max_buffer, err)) ||
+        !app_parse_seconds(a->time, &a->seconds, err) ||
+        (a->zoom_text && !app_parse_zoom(a->zoom_text, &a->zoom, err)) ||
+        !app_parse_mode(a->mode_text, &a->mode, err) || !app_crowd_check(&a->crowd, err) ||
+        !app_gpu_check(&a->gpu, err))
+        return false;
+    a->max_buffer = max_buffer;
+    return true;
 }
 
-static int render(const render_args *a, vks_model *model, gpu_device *dev)
+static int render(const render_args *a, app_scene *scene, gpu_device *dev)
 {
     vks_error err;
     const uint32_t width = a->width, height = a->height, frames = a->frames, fps = a->fps;
-    int32_t clip;
-    if (!app_find_clip(model, a->clip, &clip, &err)) {
+    if (!app_scene_start(scene, &a->crowd, a->clip, a->seconds, &err) ||
+        !app_gpu_open(&a->gpu, NULL, dev, &err)) {
         fprintf(stderr, "vkskin render: %s\n", err.msg);
         return APP_FAILED;
     }
-    if (!app_gpu_open(&a->gpu, NULL, dev, &err)) {
-        fprintf(stderr, "vkskin render: %s\n", err.msg);
-        return APP_FAILED;
-    }
+    const vks_crowd *crowd = &scene->crowd;
     vks_renderer r;
     app_offscreen target;
-    app_camera cam;
-    app_player player = {0};
     if (!vks_renderer_create(dev,
-                             &(vks_renderer_desc){.model = model,
+                             &(vks_renderer_desc){.crowd = crowd,
                                                   .color_format = APP_OFFSCREEN_FORMAT,
-                                                  .group_size = a->group_size},
+                                                  .mode = a->mode,
+                                                  .group_size = a->group_size,
+                                                  .buffer_limit = a->max_buffer},
                              &r, &err)) {
         fprintf(stderr, "vkskin render: %s\n", err.msg);
         return APP_FAILED;
@@ -83,27 +94,28 @@ static int render(const render_args *a, vks_model *model, gpu_device *dev)
         vks_renderer_destroy(&r);
         return APP_FAILED;
     }
-    float world[4][4];
-    vks_renderer_world(&r, world);
-    if (!app_camera_frame(&cam, model, (const float(*)[4])world) ||
-        !app_player_create(&player, model, clip, a->seconds)) {
-        fprintf(stderr, "vkskin render: out of memory\n");
-        goto done;
-    }
+    app_camera cam;
+    app_camera_frame(&cam, crowd);
+    cam.zoom = (float)a->zoom;
     vks_draw_target t = app_offscreen_target(&target);
     enum { MAX_SAMPLES = 1024 };
     double skin_ms[MAX_SAMPLES], draw_ms[MAX_SAMPLES];
-    uint32_t samples = 0;
+    uint32_t samples = 0, visible = 0;
+    uint64_t skinned_vertices = 0;
     for (uint32_t i = 0; i < frames; i++) {
         vks_frame *f = vks_renderer_begin_frame(&r);
-        if (f->times.skin_ms >= 0.0 && samples < MAX_SAMPLES) {
-            skin_ms[samples] = f->times.skin_ms;
-            draw_ms[samples++] = f->times.draw_ms;
+        if (f->stats.skin_ms >= 0.0 && samples < MAX_SAMPLES) {
+            skin_ms[samples] = f->stats.skin_ms;
+            draw_ms[samples++] = f->stats.draw_ms;
         }
         if (i > 0)
-            app_player_advance(&player, 1.0 / fps);
-        app_player_palette(&player, f->palette);
+            vks_crowd_advance(&scene->crowd, 1.0 / fps);
         app_camera_uniforms(&cam, (float)width / (float)height, f->uniforms);
+        app_scene_animate(scene, f);
+        visible = f->visible_count;
+        skinned_vertices = 0;
+        for (uint32_t k = 0; k < visible; k++)
+            skinned_vertices += crowd->models[crowd->instances[f->visible[k]].model]->vertex_count;
         vks_renderer_skin(&r, f);
         vks_renderer_draw(&r, f, &t);
         app_offscreen_copy(f->cmd, &target);
@@ -115,22 +127,32 @@ static int render(const render_args *a, vks_model *model, gpu_device *dev)
             fprintf(stderr, "vkskin render: %s\n", err.msg);
             goto done;
         }
-        printf("wrote %s (%ux%u, %s at %.3f s)\n", file, width, height,
-               clip < 0 ? "bind pose" : model->clips[clip].name, player.time);
+        const vks_crowd_instance *first = &crowd->instances[0];
+        if (crowd->instance_count == 1)
+            printf("wrote %s (%ux%u, %s at %.3f s)\n", file, width, height,
+                   first->clip < 0 ? "bind pose" : crowd->models[0]->clips[first->clip].name,
+                   first->time);
+        else
+            printf("wrote %s (%ux%u, %u instances, %u visible)\n", file, width, height,
+                   crowd->instance_count, visible);
     }
-    vks_gpu_times last = vks_renderer_last_times(&r);
+    vks_gpu_stats last = vks_renderer_last_stats(&r);
     if (last.skin_ms >= 0.0 && samples < MAX_SAMPLES) {
         skin_ms[samples] = last.skin_ms;
         draw_ms[samples++] = last.draw_ms;
     }
     if (samples)
-        printf("gpu: skinning %.3f ms, drawing %.3f ms (median of %u frames; %u vertices, "
-               "workgroups of %u)\n",
-               median(skin_ms, samples), median(draw_ms, samples), samples, model->vertex_count,
-               r.skin.group_size);
+        printf("gpu: skinning %.3f ms, drawing %.3f ms (median of %u frames; %llu vertices, %s)\n",
+               median(skin_ms, samples), median(draw_ms, samples), samples,
+               (unsigned long long)skinned_vertices,
+               a->mode == VKS_SKIN_VERTEX ? "skinned in the vertex shader" : "compute");
+    if (last.primitives != UINT64_MAX)
+        printf("culling: %u of %u instances visible; the GPU drew %llu triangles and ran %llu "
+               "skinning invocations\n",
+               visible, crowd->instance_count, (unsigned long long)last.primitives,
+               (unsigned long long)last.skin_invocations);
     rc = APP_OK;
 done:
-    app_player_destroy(&player);
     app_offscreen_destroy(dev, &target);
     vks_renderer_destroy(&r);
     return rc;
@@ -148,12 +170,20 @@ int cmd_render(int argc, char **argv)
         {"fps", &a.fps_text, NULL, "N", "frames per second of a sequence (default 30)"},
         {"group-size", &a.group_size_text, NULL, "N",
          "skinning workgroup size, a power of two (default 64)"},
+        {"zoom", &a.zoom_text, NULL, "F", "camera distance; 1 frames every instance (default 1)"},
+        {"mode", &a.mode_text, NULL, "compute|vertex",
+         "skin in a compute pass (default) or in the vertex shader"},
+        {"max-buffer", &a.max_buffer_text, NULL, "BYTES",
+         "split GPU buffers at BYTES (default: the device's limits)"},
+        APP_CROWD_OPTIONS(a.crowd),
         APP_GPU_OPTIONS(a.gpu),
     };
     const app_command cmd = {
         .name = "render",
-        .summary = "Renders the character headless (no window or display needed) at a clip and\n"
-                   "time and writes a PNG: compute skinning, then the draw pass.",
+        .summary = "Renders the character, or a crowd of them, headless (no window or display\n"
+                   "needed) at a clip and time and writes a PNG: compute skinning, then the draw\n"
+                   "pass. With --instances N each character plays its own clip from its own time\n"
+                   "(unless --clip is given); --clip and --time set the first one's.",
         .positional = "[MODEL]",
         .options = options,
         .option_count = sizeof options / sizeof options[0],
@@ -170,15 +200,15 @@ int cmd_render(int argc, char **argv)
         fprintf(stderr, "vkskin render: %s\n", err.msg);
         return APP_USAGE;
     }
-    vks_model model;
-    if (!app_load_model(a.path, &model, &err)) { /* before any GPU thread starts: see import.h */
+    app_scene scene;
+    if (!app_scene_load(&scene, a.path, &a.crowd, &err)) { /* before any thread: see import.h */
         fprintf(stderr, "vkskin render: %s\n", err.msg);
         return APP_FAILED;
     }
     gpu_device dev = {0};
-    rc = render(&a, &model, &dev);
+    rc = render(&a, &scene, &dev);
+    app_scene_destroy(&scene); /* the crowd's threads, before the device's */
     if (dev.device)
         rc = app_gpu_close("render", &dev, rc);
-    vks_model_destroy(&model);
     return rc;
 }

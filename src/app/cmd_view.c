@@ -11,9 +11,11 @@
 #define FADE_SECONDS 0.3
 
 typedef struct view_args {
-    const char *path, *clip, *size, *frames_text, *resize_text;
+    const char *path, *clip, *size, *frames_text, *resize_text, *mode_text;
     bool no_vsync;
     app_gpu_options gpu;
+    app_crowd_args crowd;
+    vks_skin_mode mode;
     uint32_t width, height, frames; /* frames 0: until closed */
     uint32_t resize_w, resize_h;    /* 0: no resize */
 } view_args;
@@ -37,52 +39,52 @@ static void smooth(double *avg, double value)
         *avg = *avg > 0.0 ? *avg * 0.9 + value * 0.1 : value;
 }
 
-static void update_title(app_window *win, const vks_model *m, const app_player *p, double speed,
+static void update_title(app_window *win, const vks_crowd *c, uint32_t visible, double speed,
                          bool paused, const view_stats *s)
 {
-    char title[256];
+    const vks_model *m = c->models[0];
+    int32_t clip = c->instances[0].clip;
+    char who[160];
+    if (c->instance_count == 1)
+        snprintf(who, sizeof who, "%s - %s (%d/%u)", m->name,
+                 clip < 0 ? "bind pose" : m->clips[clip].name, clip + 1, m->clip_count);
+    else
+        snprintf(who, sizeof who, "%u instances, %u visible", c->instance_count, visible);
+    char title[320];
     snprintf(title, sizeof title,
-             "vkskin - %s - %s (%d/%u) x%.2g%s - %.0f fps - anim %.3f ms, skin %.3f ms, draw %.3f "
-             "ms",
-             m->name, p->clip < 0 ? "bind pose" : m->clips[p->clip].name, p->clip + 1,
-             m->clip_count, speed, paused ? " paused" : "", s->fps, s->anim_ms, s->skin_ms,
-             s->draw_ms);
+             "vkskin - %s x%.2g%s - %.0f fps - anim %.3f ms, skin %.3f ms, draw %.3f ms", who,
+             speed, paused ? " paused" : "", s->fps, s->anim_ms, s->skin_ms, s->draw_ms);
     app_window_set_title(win, title);
 }
 
 /* Applies the keys and the mouse to the playback and the camera. */
-static void steer(const app_input *in, const vks_model *m, app_player *p, app_camera *cam,
-                  const app_camera *home, double *speed, int32_t first_clip)
+static bool steer(const app_input *in, app_scene *scene, app_camera *cam, const app_camera *home,
+                  double *speed, vks_error *err)
 {
-    int32_t n = (int32_t)m->clip_count;
-    if (n > 0 && in->next_clip)
-        app_player_switch(p, (p->clip + 1) % n, FADE_SECONDS);
-    if (n > 0 && in->prev_clip)
-        app_player_switch(p, (p->clip - 1 + n) % n, FADE_SECONDS);
+    if (in->next_clip)
+        vks_crowd_switch_clip(&scene->crowd, 1, FADE_SECONDS);
+    if (in->prev_clip)
+        vks_crowd_switch_clip(&scene->crowd, -1, FADE_SECONDS);
     if (in->faster)
         *speed = fmin(*speed * 1.25, 8.0);
     if (in->slower)
         *speed = fmax(*speed / 1.25, 1.0 / 64.0);
     cam->yaw -= (float)(in->drag_x * 0.01);
     cam->pitch = fmaxf(-1.5f, fminf(1.5f, cam->pitch + (float)(in->drag_y * 0.01)));
-    cam->zoom = fmaxf(0.05f, fminf(20.0f, cam->zoom * powf(0.9f, (float)in->scroll)));
+    cam->zoom = fmaxf(0.01f, fminf(20.0f, cam->zoom * powf(0.9f, (float)in->scroll)));
     if (in->reset) {
         *cam = *home;
         *speed = 1.0;
-        app_player_switch(p, first_clip, 0.0);
-        p->time = 0.0;
+        return app_scene_reset(scene, err);
     }
+    return true;
 }
 
-static int run(const view_args *a, const vks_model *model, gpu_device *dev, app_window **win)
+static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window **win)
 {
     vks_error err;
-    int32_t clip;
-    if (!app_find_clip(model, a->clip, &clip, &err)) {
-        fprintf(stderr, "vkskin view: %s\n", err.msg);
-        return APP_FAILED;
-    }
-    if (!app_window_create(
+    if (!app_scene_start(scene, &a->crowd, a->clip, 0.0, &err) ||
+        !app_window_create(
             &(app_window_desc){
                 .title = "vkskin", .width = a->width, .height = a->height, .vsync = !a->no_vsync},
             win, &err)) {
@@ -97,27 +99,20 @@ static int run(const view_args *a, const vks_model *model, gpu_device *dev, app_
         return APP_FAILED;
     }
     vks_renderer r;
-    if (!vks_renderer_create(
-            dev,
-            &(vks_renderer_desc){.model = model, .color_format = app_window_color_format(*win)}, &r,
-            &err)) {
+    if (!vks_renderer_create(dev,
+                             &(vks_renderer_desc){.crowd = &scene->crowd,
+                                                  .color_format = app_window_color_format(*win),
+                                                  .mode = a->mode},
+                             &r, &err)) {
         fprintf(stderr, "vkskin view: %s\n", err.msg);
         return APP_FAILED;
     }
     int rc = APP_FAILED;
     app_camera cam, home;
-    app_player player;
-    float world[4][4];
-    vks_renderer_world(&r, world);
-    if (!app_camera_frame(&cam, model, (const float(*)[4])world) ||
-        !app_player_create(&player, model, clip, 0.0)) {
-        fprintf(stderr, "vkskin view: out of memory\n");
-        vks_renderer_destroy(&r);
-        return APP_FAILED;
-    }
+    app_camera_frame(&cam, &scene->crowd);
     home = cam;
     double speed = 1.0, last = now_ms(), last_title = last, start = last;
-    uint32_t drawn_at_title = 0;
+    uint32_t drawn_at_title = 0, visible = 0;
     view_stats stats = {0};
     uint32_t drawn = 0;
     bool paused = false;
@@ -127,7 +122,10 @@ static int run(const view_args *a, const vks_model *model, gpu_device *dev, app_
         if (in.quit)
             break;
         paused = in.pause;
-        steer(&in, model, &player, &cam, &home, &speed, clip);
+        if (!steer(&in, scene, &cam, &home, &speed, &err)) {
+            fprintf(stderr, "vkskin view: %s\n", err.msg);
+            goto done;
+        }
         if (a->resize_w && drawn == (a->frames ? a->frames / 2 : 60))
             app_window_request_size(*win, a->resize_w, a->resize_h);
 
@@ -135,8 +133,8 @@ static int run(const view_args *a, const vks_model *model, gpu_device *dev, app_
         double dt = (t - last) * 1e-3;
         last = t;
         vks_frame *f = vks_renderer_begin_frame(&r);
-        smooth(&stats.skin_ms, f->times.skin_ms);
-        smooth(&stats.draw_ms, f->times.draw_ms);
+        smooth(&stats.skin_ms, f->stats.skin_ms);
+        smooth(&stats.draw_ms, f->stats.draw_ms);
         app_window_frame wf;
         app_acquire acq = app_window_acquire(*win, f->slot, &wf, &err);
         if (acq == APP_WINDOW_ERROR) {
@@ -147,12 +145,13 @@ static int run(const view_args *a, const vks_model *model, gpu_device *dev, app_
             GPU_CHECK(vkEndCommandBuffer(f->cmd)); /* recorded nothing; reset next time */
             continue;
         }
-        double anim_start = now_ms();
-        app_player_advance(&player, paused ? 0.0 : dt * speed);
-        app_player_palette(&player, f->palette);
-        smooth(&stats.anim_ms, now_ms() - anim_start);
         VkExtent2D e = wf.target.extent;
         app_camera_uniforms(&cam, (float)e.width / (float)e.height, f->uniforms);
+        double anim_start = now_ms();
+        vks_crowd_advance(&scene->crowd, paused ? 0.0 : dt * speed);
+        app_scene_animate(scene, f);
+        smooth(&stats.anim_ms, now_ms() - anim_start);
+        visible = f->visible_count;
         vks_renderer_skin(&r, f);
         vks_renderer_draw(&r, f, &wf.target);
         if (!vks_renderer_submit(&r, f, wf.acquired, wf.presentable, &err) ||
@@ -163,7 +162,7 @@ static int run(const view_args *a, const vks_model *model, gpu_device *dev, app_
         drawn++;
         if (t - last_title > 250.0) {
             stats.fps = (drawn - drawn_at_title) * 1e3 / (t - last_title);
-            update_title(*win, model, &player, speed, paused, &stats);
+            update_title(*win, &scene->crowd, visible, speed, paused, &stats);
             last_title = t;
             drawn_at_title = drawn;
         }
@@ -173,13 +172,11 @@ static int run(const view_args *a, const vks_model *model, gpu_device *dev, app_
     VkExtent2D e = app_window_extent(*win);
     stats.fps = drawn * 1e3 / fmax(now_ms() - start, 1e-3);
     printf("view: %u frames, last %ux%u, swapchain rebuilt %u time(s); %.0f fps on average, anim "
-           "%.3f ms, "
-           "skin %.3f ms, draw %.3f ms\n",
+           "%.3f ms, skin %.3f ms, draw %.3f ms; %u of %u instances visible\n",
            drawn, e.width, e.height, app_window_rebuilds(*win), stats.fps, stats.anim_ms,
-           stats.skin_ms, stats.draw_ms);
+           stats.skin_ms, stats.draw_ms, visible, scene->crowd.instance_count);
     rc = APP_OK;
 done:
-    app_player_destroy(&player);
     vks_renderer_destroy(&r);
     return rc;
 }
@@ -194,11 +191,14 @@ int cmd_view(int argc, char **argv)
         {"frames", &a.frames_text, NULL, "N", "exit after N frames (for tests)"},
         {"resize", &a.resize_text, NULL, "WxH",
          "resize the window to WxH after half of --frames, or after 60 (for tests)"},
+        {"mode", &a.mode_text, NULL, "compute|vertex",
+         "skin in a compute pass (default) or in the vertex shader"},
+        APP_CROWD_OPTIONS(a.crowd),
         APP_GPU_OPTIONS(a.gpu),
     };
     const app_command cmd = {
         .name = "view",
-        .summary = "Shows the animated character in a window.\n"
+        .summary = "Shows the animated character, or a crowd (--instances N), in a window.\n"
                    "keys: space pause, left/right previous/next clip (cross-fade), up/down speed,\n"
                    "R reset, Esc quit; drag with the left button to orbit, wheel to zoom. The\n"
                    "title shows the clip, the frame rate and each stage's milliseconds.",
@@ -214,21 +214,22 @@ int cmd_view(int argc, char **argv)
         (a.frames_text &&
          !app_parse_count("--frames", a.frames_text, 1, 100000000, &a.frames, &err)) ||
         (a.resize_text && !app_parse_size(a.resize_text, &a.resize_w, &a.resize_h, &err)) ||
+        !app_parse_mode(a.mode_text, &a.mode, &err) || !app_crowd_check(&a.crowd, &err) ||
         !app_gpu_check(&a.gpu, &err)) {
         fprintf(stderr, "vkskin view: %s\n", err.msg);
         return APP_USAGE;
     }
-    vks_model model;
-    if (!app_load_model(a.path, &model, &err)) { /* before any thread starts: see import.h */
+    app_scene scene;
+    if (!app_scene_load(&scene, a.path, &a.crowd, &err)) { /* before any thread: see import.h */
         fprintf(stderr, "vkskin view: %s\n", err.msg);
         return APP_FAILED;
     }
     gpu_device dev = {0};
     app_window *win = NULL;
-    rc = run(&a, &model, &dev, &win);
+    rc = run(&a, &scene, &dev, &win);
     app_window_destroy(win, &dev);
+    app_scene_destroy(&scene);
     if (dev.device)
         rc = app_gpu_close("view", &dev, rc);
-    vks_model_destroy(&model);
     return rc;
 }

@@ -1,7 +1,6 @@
 #include "gpu_app.h"
 
 #include "anim/anim.h"
-#include "skin/skin_cpu.h"
 
 #include <cglm/cam.h>
 #include <cglm/clipspace/persp_rh_zo.h>
@@ -84,36 +83,138 @@ bool app_gpu_check(const app_gpu_options *options, vks_error *err)
            app_parse_count("--device", options->device, 0, INT32_MAX, &index, err);
 }
 
-/* ---- Camera ---- */
-
-static void grow(float lo[3], float hi[3], const float world[4][4], const float p[3])
+bool app_parse_mode(const char *text, vks_skin_mode *mode, vks_error *err)
 {
-    for (int r = 0; r < 3; r++) {
-        float v = world[0][r] * p[0] + world[1][r] * p[1] + world[2][r] * p[2] + world[3][r];
-        lo[r] = v < lo[r] ? v : lo[r];
-        hi[r] = v > hi[r] ? v : hi[r];
-    }
+    if (!text || strcmp(text, "compute") == 0)
+        *mode = VKS_SKIN_COMPUTE;
+    else if (strcmp(text, "vertex") == 0)
+        *mode = VKS_SKIN_VERTEX;
+    else
+        return vks_fail(err, "--mode needs compute or vertex, not '%s'", text);
+    return true;
 }
 
-bool app_camera_frame(app_camera *cam, const vks_model *model, const float world[4][4])
+bool app_parse_zoom(const char *text, double *zoom, vks_error *err)
 {
-    enum { SAMPLES_PER_CLIP = 8 };
-    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-    float(*pos)[3] = malloc(sizeof *pos * model->vertex_count);
-    float(*nrm)[3] = malloc(sizeof *nrm * model->vertex_count);
-    bool ok = pos && nrm;
-    for (int32_t c = -1; ok && c < (int32_t)model->clip_count; c++) {
-        for (int s = 0; s < (c < 0 ? 1 : SAMPLES_PER_CLIP); s++) {
-            double t = c < 0 ? 0.0 : model->clips[c].duration * s / SAMPLES_PER_CLIP;
-            ok = vks_skin_cpu_pose(model, c, t, pos, nrm, NULL);
-            for (uint32_t v = 0; ok && v < model->vertex_count; v++)
-                grow(lo, hi, world, pos[v]);
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end || !(v >= 0.01 && v <= 100.0))
+        return vks_fail(err, "--zoom needs a number from 0.01 to 100, not '%s'", text);
+    *zoom = v;
+    return true;
+}
+
+/* ---- The crowd ---- */
+
+bool app_crowd_check(app_crowd_args *a, vks_error *err)
+{
+    a->instances = 1;
+    a->layout = VKS_CROWD_GRID;
+    if (a->instances_text && !app_parse_count("--instances", a->instances_text, 1,
+                                              VKS_CROWD_MAX_INSTANCES, &a->instances, err))
+        return false;
+    if (a->layout_text) {
+        if (strcmp(a->layout_text, "grid") == 0)
+            a->layout = VKS_CROWD_GRID;
+        else if (strcmp(a->layout_text, "ring") == 0)
+            a->layout = VKS_CROWD_RING;
+        else
+            return vks_fail(err, "--layout needs grid or ring, not '%s'", a->layout_text);
+    }
+    return true;
+}
+
+bool app_scene_load(app_scene *s, const char *model, const app_crowd_args *a, vks_error *err)
+{
+    *s = (app_scene){0};
+    const char *paths[VKS_CROWD_MAX_MODELS + 1];
+    uint32_t n = 0;
+    if (model || a->model_list_count == 0)
+        paths[n++] = model; /* NULL: the default character */
+    for (uint32_t i = 0; i < a->model_list_count; i++)
+        paths[n++] = a->model_list[i];
+    if (n > VKS_CROWD_MAX_MODELS)
+        return vks_fail(err, "at most %u models in a crowd", VKS_CROWD_MAX_MODELS);
+    for (uint32_t i = 0; i < n; i++) {
+        if (!app_load_model(paths[i], &s->models[i], err)) {
+            app_scene_destroy(s);
+            return false;
+        }
+        s->model_count++;
+    }
+    return true;
+}
+
+bool app_scene_start(app_scene *s, const app_crowd_args *a, const char *clip, double time,
+                     vks_error *err)
+{
+    for (uint32_t m = 0; m < s->model_count; m++) {
+        if (clip || a->instances == 1) {
+            if (!app_find_clip(&s->models[m], clip, &s->clips[m], err))
+                return false;
+        } else {
+            s->clips[m] = VKS_CROWD_VARIED_CLIP;
         }
     }
-    free(pos);
-    free(nrm);
-    if (!ok)
+    if (!vks_pool_create(0, &s->pool, err))
         return false;
+    for (uint32_t m = 0; m < s->model_count; m++)
+        s->model_ptrs[m] = &s->models[m];
+    s->desc = (vks_crowd_desc){
+        .models = s->model_ptrs,
+        .model_count = s->model_count,
+        .clips = s->clips,
+        .instance_count = a->instances,
+        .layout = a->layout,
+        .time = time,
+        .threads = vks_pool_threads(s->pool),
+        .seed = 1,
+    };
+    return vks_crowd_create(&s->desc, &s->crowd, err);
+}
+
+bool app_scene_reset(app_scene *s, vks_error *err)
+{
+    vks_crowd_destroy(&s->crowd);
+    return vks_crowd_create(&s->desc, &s->crowd, err);
+}
+
+void app_scene_destroy(app_scene *s)
+{
+    if (s->crowd.instances)
+        vks_crowd_destroy(&s->crowd);
+    vks_pool_destroy(s->pool);
+    for (uint32_t i = 0; i < s->model_count; i++)
+        vks_model_destroy(&s->models[i]);
+    *s = (app_scene){0};
+}
+
+void app_scene_animate(app_scene *s, vks_frame *f)
+{
+    f->visible_count =
+        vks_crowd_cull(&s->crowd, (const float(*)[4])f->uniforms->view_proj, f->visible);
+    vks_crowd_palettes(&s->crowd, s->pool, f->visible, f->visible_count, f->palette);
+}
+
+/* ---- Camera ---- */
+
+void app_camera_frame(app_camera *cam, const vks_crowd *crowd)
+{
+    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    for (uint32_t i = 0; i < crowd->instance_count; i++) {
+        const vks_crowd_instance *inst = &crowd->instances[i];
+        const float *mlo = crowd->model_lo[inst->model], *mhi = crowd->model_hi[inst->model];
+        for (int corner = 0; corner < 8; corner++) {
+            const float p[3] = {corner & 1 ? mhi[0] : mlo[0], corner & 2 ? mhi[1] : mlo[1],
+                                corner & 4 ? mhi[2] : mlo[2]};
+            for (int r = 0; r < 3; r++) {
+                const float(*w)[4] = inst->world;
+                float v = w[0][r] * p[0] + w[1][r] * p[1] + w[2][r] * p[2] + w[3][r];
+                lo[r] = fminf(lo[r], v);
+                hi[r] = fmaxf(hi[r], v);
+            }
+        }
+    }
     float r2 = 0.0f;
     for (int k = 0; k < 3; k++) {
         cam->center[k] = 0.5f * (lo[k] + hi[k]);
@@ -121,10 +222,9 @@ bool app_camera_frame(app_camera *cam, const vks_model *model, const float world
         r2 += cam->half[k] * cam->half[k];
     }
     cam->radius = r2 > 0.0f ? sqrtf(r2) : 1.0f;
-    cam->yaw = 0.45f; /* a three-quarter view from the character's front right, a bit above */
+    cam->yaw = 0.45f; /* a three-quarter view from the front right, a bit above */
     cam->pitch = 0.2f;
     cam->zoom = 1.0f;
-    return true;
 }
 
 void app_camera_uniforms(const app_camera *cam, float aspect, vks_frame_uniforms *out)
@@ -169,80 +269,4 @@ void app_camera_uniforms(const app_camera *cam, float aspect, vks_frame_uniforms
     memcpy(out->light_dir, light, sizeof light);
     memcpy(out->light_color, light_color, sizeof light_color);
     memcpy(out->ambient, ambient, sizeof ambient);
-}
-
-/* ---- Player ---- */
-
-bool app_player_create(app_player *p, const vks_model *model, int32_t clip, double time)
-{
-    const vks_skeleton *sk = &model->skeleton;
-    *p = (app_player){.model = model, .clip = clip, .time = time, .from_clip = -1};
-    p->local = malloc(sizeof *p->local * sk->joint_count);
-    p->local_from = malloc(sizeof *p->local_from * sk->joint_count);
-    p->scratch = malloc(sizeof *p->scratch * sk->joint_count);
-    p->cursor = calloc(vks_cursor_size(sk), sizeof *p->cursor);
-    p->cursor_from = calloc(vks_cursor_size(sk), sizeof *p->cursor_from);
-    if (!p->local || !p->local_from || !p->scratch || !p->cursor || !p->cursor_from) {
-        app_player_destroy(p);
-        return false;
-    }
-    return true;
-}
-
-void app_player_destroy(app_player *p)
-{
-    free(p->local);
-    free(p->local_from);
-    free(p->scratch);
-    free(p->cursor);
-    free(p->cursor_from);
-    *p = (app_player){0};
-}
-
-void app_player_advance(app_player *p, double dt)
-{
-    p->time += dt;
-    p->from_time += dt;
-    p->fade_left -= dt;
-    /* Keep times within a period so that float sampling stays exact over long runs. */
-    if (p->clip >= 0 && p->model->clips[p->clip].duration > 0.0f)
-        p->time = fmod(p->time, p->model->clips[p->clip].duration);
-}
-
-void app_player_switch(app_player *p, int32_t clip, double fade)
-{
-    if (clip == p->clip)
-        return;
-    p->from_clip = p->clip;
-    p->from_time = p->time;
-    uint32_t *c = p->cursor_from;
-    p->cursor_from = p->cursor;
-    p->cursor = c;
-    memset(p->cursor, 0, sizeof *p->cursor * vks_cursor_size(&p->model->skeleton));
-    p->clip = clip;
-    p->time = 0.0;
-    p->fade = p->fade_left = fade;
-}
-
-static void sample(const vks_model *m, int32_t clip, double time, uint32_t *cursor,
-                   vks_xform *local)
-{
-    if (clip < 0) {
-        vks_pose_rest(&m->skeleton, local);
-        return;
-    }
-    const vks_clip *c = &m->clips[clip];
-    vks_clip_sample(&m->skeleton, c, vks_clip_time(c, time, VKS_WRAP_LOOP), cursor, local);
-}
-
-void app_player_palette(app_player *p, vks_bone *palette)
-{
-    const vks_model *m = p->model;
-    sample(m, p->clip, p->time, p->cursor, p->local);
-    if (p->fade_left > 0.0) {
-        sample(m, p->from_clip, p->from_time, p->cursor_from, p->local_from);
-        float w = (float)(1.0 - p->fade_left / p->fade); /* 0 -> 1 towards the new clip */
-        vks_pose_blend(p->local_from, p->local, w, m->skeleton.joint_count, p->local);
-    }
-    vks_pose_palette(&m->skeleton, p->local, p->scratch, palette);
 }

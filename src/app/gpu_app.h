@@ -1,5 +1,5 @@
-/* What the GPU subcommands (view, render, dump) share: the --device and --validate options, the
- * device they open, the validation verdict at the end, and the character's animation + camera. */
+/* What the GPU subcommands (view, render, dump, bench) share: the --device and --validate options,
+ * the device they open, the validation verdict at the end, the crowd and its camera. */
 #ifndef VKS_APP_GPU_H
 #define VKS_APP_GPU_H
 
@@ -38,6 +38,58 @@ bool app_parse_size(const char *text, uint32_t *width, uint32_t *height, vks_err
 bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t max,
                      uint32_t *value, vks_error *err);
 
+/* ---- The crowd: its models, its instances, and the threads that animate them ---- */
+
+typedef struct app_crowd_args {
+    const char *model_list[VKS_CROWD_MAX_MODELS]; /* each --model */
+    uint32_t model_list_count;
+    const char *instances_text, *layout_text;
+    uint32_t instances; /* parsed by app_crowd_check */
+    vks_crowd_layout layout;
+} app_crowd_args;
+
+#define APP_CROWD_OPTIONS(a)                                                                       \
+    {"instances", &(a).instances_text, NULL, "N", "how many characters (default 1)"},              \
+        {"layout", &(a).layout_text, NULL, "grid|ring", "where they stand (default grid)"},        \
+    {                                                                                              \
+        "model", NULL, NULL, "FILE",                                                               \
+            "a model for the crowd, besides MODEL; repeat it to mix models (instances alternate)", \
+            (a).model_list, &(a).model_list_count, VKS_CROWD_MAX_MODELS                            \
+    }
+
+/* Checks and parses --instances and --layout (a usage error). */
+bool app_crowd_check(app_crowd_args *a, vks_error *err);
+
+typedef struct app_scene {
+    vks_model models[VKS_CROWD_MAX_MODELS];
+    uint32_t model_count;
+    vks_crowd crowd;
+    vks_pool *pool;
+    vks_crowd_desc desc; /* what the crowd was made from (app_scene_reset) */
+    const vks_model *model_ptrs[VKS_CROWD_MAX_MODELS];
+    int32_t clips[VKS_CROWD_MAX_MODELS];
+} app_scene;
+
+/* Loads MODEL (may be NULL) and every --model; with neither, the bundled default character.
+ * Call it before any thread starts (the importer's crash guard forks). */
+bool app_scene_load(app_scene *s, const char *model, const app_crowd_args *a, vks_error *err);
+/* Starts the threads and builds the crowd. `clip` (NAME|INDEX, looked up in every model) or NULL:
+ * the first clip for one instance, and each instance its own for more. `time`: instance 0's. */
+bool app_scene_start(app_scene *s, const app_crowd_args *a, const char *clip, double time,
+                     vks_error *err);
+/* Rebuilds the crowd as it started. */
+bool app_scene_reset(app_scene *s, vks_error *err);
+void app_scene_destroy(app_scene *s);
+/* The CPU side of a frame: culls against f->uniforms->view_proj into f->visible and writes the
+ * visible instances' palettes, on every thread. */
+void app_scene_animate(app_scene *s, vks_frame *f);
+
+/* Parses --mode: compute (also when NULL) or vertex. */
+bool app_parse_mode(const char *text, vks_skin_mode *mode, vks_error *err);
+/* Parses --zoom: a camera distance factor from 0.01 to 100. */
+bool app_parse_zoom(const char *text, double *zoom, vks_error *err);
+
+/* ---- Camera ---- */
 /* ---- Camera ---- */
 
 /* An orbit camera around the character's bounds (world space, Y up). */
@@ -49,33 +101,10 @@ typedef struct app_camera {
     float zoom;       /* 1 frames the bounds; smaller is closer */
 } app_camera;
 
-/* Frames the bounds of the model over its bind pose and every clip (sampled), in world space. */
-bool app_camera_frame(app_camera *cam, const vks_model *model, const float world[4][4]);
+/* Frames the crowd: the world-space box around every instance's bounds (its model's over the bind
+ * pose and every clip). */
+void app_camera_frame(app_camera *cam, const vks_crowd *crowd);
 /* Camera matrix, light and ambient for an image of the given aspect (width / height). */
 void app_camera_uniforms(const app_camera *cam, float aspect, vks_frame_uniforms *u);
-
-/* ---- Animation of the one character ---- */
-
-/* Clip playback with a cross-fade when the clip changes. */
-typedef struct app_player {
-    const vks_model *model;
-    int32_t clip;      /* -1: bind pose */
-    double time;       /* seconds into the clip (looping) */
-    int32_t from_clip; /* the clip fading out (-1: the bind pose) while fade_left > 0 */
-    double from_time;
-    double fade, fade_left;        /* seconds: the cross-fade's length and what is left of it */
-    vks_xform *local, *local_from; /* joint_count each */
-    vks_affine *scratch;
-    uint32_t *cursor, *cursor_from; /* key hints of the two clips (anim.h) */
-} app_player;
-
-bool app_player_create(app_player *p, const vks_model *model, int32_t clip, double time);
-void app_player_destroy(app_player *p);
-/* Moves time forward by dt (seconds, already scaled by speed). */
-void app_player_advance(app_player *p, double dt);
-/* Switches to another clip, cross-fading over `fade` seconds. */
-void app_player_switch(app_player *p, int32_t clip, double fade);
-/* Samples the pose and writes the palette (joint_count entries) straight into `palette`. */
-void app_player_palette(app_player *p, vks_bone *palette);
 
 #endif

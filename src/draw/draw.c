@@ -2,8 +2,8 @@
 
 #include <stddef.h>
 
-extern const unsigned char vks_mesh_vert_spv[], vks_mesh_frag_spv[];
-extern const size_t vks_mesh_vert_spv_size, vks_mesh_frag_spv_size;
+extern const unsigned char vks_mesh_vert_spv[], vks_mesh_skin_vert_spv[], vks_mesh_frag_spv[];
+extern const size_t vks_mesh_vert_spv_size, vks_mesh_skin_vert_spv_size, vks_mesh_frag_spv_size;
 
 VkFormat vks_draw_depth_format(const gpu_device *dev)
 {
@@ -20,8 +20,11 @@ VkFormat vks_draw_depth_format(const gpu_device *dev)
 
 static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pass)
 {
+    const bool skin = pass->mode == VKS_SKIN_VERTEX;
     VkShaderModule vs =
-        gpu_shader_module(dev, vks_mesh_vert_spv, vks_mesh_vert_spv_size, "mesh.vert");
+        skin ? gpu_shader_module(dev, vks_mesh_skin_vert_spv, vks_mesh_skin_vert_spv_size,
+                                 "mesh_skin.vert")
+             : gpu_shader_module(dev, vks_mesh_vert_spv, vks_mesh_vert_spv_size, "mesh.vert");
     VkShaderModule fs =
         gpu_shader_module(dev, vks_mesh_frag_spv, vks_mesh_frag_spv_size, "mesh.frag");
     VkPipelineShaderStageCreateInfo stages[2] = {
@@ -30,21 +33,10 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
          .module = fs, .pName = "main"},
     };
-    VkVertexInputBindingDescription bindings[2] = {
-        {0, VKS_SKINNED_STRIDE, VK_VERTEX_INPUT_RATE_VERTEX},
-        {1, sizeof(float[2]), VK_VERTEX_INPUT_RATE_VERTEX},
-    };
-    VkVertexInputAttributeDescription attributes[3] = {
-        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(vks_skinned_vertex, position)},
-        {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(vks_skinned_vertex, normal)},
-        {2, 1, VK_FORMAT_R32G32_SFLOAT, 0},
-    };
+    /* No vertex attributes: both vertex shaders pull their data by gl_VertexIndex and
+     * gl_InstanceIndex through device addresses. */
     VkPipelineVertexInputStateCreateInfo vertex_input = {
         VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    vertex_input.vertexBindingDescriptionCount = 2;
-    vertex_input.pVertexBindingDescriptions = bindings;
-    vertex_input.vertexAttributeDescriptionCount = 3;
-    vertex_input.pVertexAttributeDescriptions = attributes;
     VkPipelineInputAssemblyStateCreateInfo assembly = {
         VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
     assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
@@ -100,16 +92,17 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
     info.layout = pass->layout;
     VkPipeline pipeline;
     GPU_CHECK(vkCreateGraphicsPipelines(dev->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline));
-    GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "mesh pipeline");
+    GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "mesh pipeline (%s)",
+             skin ? "vertex skinning" : "pre-skinned");
     vkDestroyShaderModule(dev->device, vs, NULL);
     vkDestroyShaderModule(dev->device, fs, NULL);
     return pipeline;
 }
 
 bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat depth_format,
-                          vks_draw_pass *pass, vks_error *err)
+                          vks_skin_mode mode, vks_draw_pass *pass, vks_error *err)
 {
-    *pass = (vks_draw_pass){0};
+    *pass = (vks_draw_pass){.mode = mode};
     VkFormatProperties fp;
     vkGetPhysicalDeviceFormatProperties(dev->physical, color_format, &fp);
     if (!(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT))
@@ -127,7 +120,7 @@ bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat
         gpu_set_layout(dev, &sampled, 1, VK_SHADER_STAGE_FRAGMENT_BIT, "material set layout");
     VkDescriptorSetLayout sets[2] = {pass->frame_layout, pass->material_layout};
     VkPushConstantRange range = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                                 sizeof(vks_draw_params)};
+                                 sizeof(vks_draw_push)};
     VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     li.setLayoutCount = 2;
     li.pSetLayouts = sets;

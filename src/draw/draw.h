@@ -1,10 +1,13 @@
-/* The draw pass: shaders/mesh.vert + mesh.frag as a graphics pipeline over pre-skinned vertices
- * (dynamic rendering, depth test, one directional light plus ambient, base color factor times an
- * sRGB base-color texture). Vertex bindings, sets and push constants: shaders/vks_shared.h. */
+/* The draw pass: a graphics pipeline over instanced meshes (dynamic rendering, depth test, one
+ * directional light plus ambient, base color factor times an sRGB base-color texture). Its vertex
+ * shader pulls pre-skinned vertices (shaders/mesh.vert, compute mode) or skins the bind pose
+ * itself (shaders/mesh_skin.vert, vertex mode); shaders/mesh.frag shades. Sets and push
+ * constants: shaders/vks_shared.h. */
 #ifndef VKS_DRAW_H
 #define VKS_DRAW_H
 
 #include "../gpu/gpu.h"
+#include "../skin/skin_gpu.h"
 #include "../../shaders/vks_shared.h"
 
 typedef struct vks_draw_pass {
@@ -14,10 +17,11 @@ typedef struct vks_draw_pass {
     VkPipeline pipeline;
     VkSampler sampler; /* trilinear, repeat, anisotropic where the device allows */
     VkFormat color_format, depth_format;
+    vks_skin_mode mode;
 } vks_draw_pass;
 
 bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat depth_format,
-                          vks_draw_pass *pass, vks_error *err);
+                          vks_skin_mode mode, vks_draw_pass *pass, vks_error *err);
 void vks_draw_pass_destroy(const gpu_device *dev, vks_draw_pass *pass);
 
 /* A depth format the device can render to (D32 preferred). */

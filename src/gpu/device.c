@@ -186,10 +186,14 @@ static const char *unsuitable(const gpu_device_desc *desc, VkInstance instance, 
     if (props.apiVersion < REQUIRED_API)
         return "it supports Vulkan below 1.3";
     VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    VkPhysicalDeviceFeatures2 f = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f13};
+    VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                            &f13};
+    VkPhysicalDeviceFeatures2 f = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
     vkGetPhysicalDeviceFeatures2(pd, &f);
     if (!f13.dynamicRendering || !f13.synchronization2 || !f13.maintenance4)
         return "it lacks dynamic rendering, synchronization2 or maintenance4";
+    if (!f12.bufferDeviceAddress) /* required of 1.3 devices, but say so if one lies */
+        return "it lacks buffer device addresses";
     if (desc->can_present && !has_extension(pd, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
         return "it has no swapchain extension";
     uint32_t n = 0;
@@ -331,13 +335,21 @@ static bool create_device(const gpu_device_desc *desc, gpu_device *dev, vks_erro
     VkPhysicalDeviceFeatures supported;
     vkGetPhysicalDeviceFeatures(dev->physical, &supported);
     VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                            &f13};
+    /* Shaders reach the crowd's buffers through device addresses: no descriptor range limits,
+     * and one dispatch can write into every chunk of a split output. */
+    f12.bufferDeviceAddress = VK_TRUE;
     f13.dynamicRendering = VK_TRUE;
     f13.synchronization2 = VK_TRUE;
     /* glslang writes local_size_x_id as LocalSizeId for Vulkan 1.3, which needs maintenance4
      * (required of every 1.3 device). */
     f13.maintenance4 = VK_TRUE;
-    VkPhysicalDeviceFeatures2 features = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f13};
+    VkPhysicalDeviceFeatures2 features = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
     features.features.samplerAnisotropy = supported.samplerAnisotropy;
+    /* Counts of drawn triangles and skinning invocations: what culling saved, measured. */
+    features.features.pipelineStatisticsQuery = supported.pipelineStatisticsQuery;
+    dev->statistics = supported.pipelineStatisticsQuery;
 
     float priority = 1.0f;
     VkDeviceQueueCreateInfo queue = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

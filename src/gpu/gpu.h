@@ -59,6 +59,7 @@ typedef struct gpu_device {
     VkQueue queue;
     VkCommandPool once_pool; /* for gpu_once_begin/end */
     bool timestamps;         /* the queue family writes timestamps */
+    bool statistics;         /* pipeline statistics queries are enabled */
 } gpu_device;
 
 bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *err);
@@ -92,6 +93,7 @@ typedef struct gpu_buffer {
     VkDeviceSize size;
     void *mapped; /* UPLOAD and READBACK only */
     bool coherent;
+    VkDeviceAddress address; /* when usage has VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT */
 } gpu_buffer;
 
 typedef struct gpu_buffer_desc {
@@ -152,6 +154,9 @@ typedef struct gpu_access {
 } gpu_access;
 
 void gpu_barrier_buffer(VkCommandBuffer cmd, VkBuffer buffer, gpu_access src, gpu_access dst);
+/* A global memory barrier: for buffers shaders reach through device addresses, which no buffer
+ * barrier can name one by one. */
+void gpu_barrier_memory(VkCommandBuffer cmd, gpu_access src, gpu_access dst);
 void gpu_barrier_image(VkCommandBuffer cmd, const gpu_image *img, VkImageLayout old_layout,
                        VkImageLayout new_layout, gpu_access src, gpu_access dst);
 /* The same for an image this module did not create (a swapchain image). */

@@ -15,8 +15,8 @@ static int memory_type(const gpu_device *dev, uint32_t bits, VkMemoryPropertyFla
 }
 
 static bool allocate(const gpu_device *dev, VkMemoryRequirements req, gpu_memory kind,
-                     VkDeviceMemory *memory, VkMemoryPropertyFlags *props, const char *name,
-                     vks_error *err)
+                     bool addressed, VkDeviceMemory *memory, VkMemoryPropertyFlags *props,
+                     const char *name, vks_error *err)
 {
     const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
     const VkMemoryPropertyFlags local = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
@@ -36,6 +36,9 @@ static bool allocate(const gpu_device *dev, VkMemoryRequirements req, gpu_memory
         VkMemoryAllocateInfo info = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         info.allocationSize = req.size;
         info.memoryTypeIndex = (uint32_t)type;
+        VkMemoryAllocateFlagsInfo flags = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+        flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+        info.pNext = addressed ? &flags : NULL;
         r = vkAllocateMemory(dev->device, &info, NULL, memory);
         if (r == VK_SUCCESS)
             *props = dev->memory.memoryTypes[type].propertyFlags;
@@ -63,13 +66,19 @@ bool gpu_buffer_create(const gpu_device *dev, const gpu_buffer_desc *desc, gpu_b
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(dev->device, buf->buffer, &req);
     VkMemoryPropertyFlags props = 0;
-    if (!allocate(dev, req, desc->memory, &buf->memory, &props, name, err)) {
+    const bool addressed = desc->usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    if (!allocate(dev, req, desc->memory, addressed, &buf->memory, &props, name, err)) {
         gpu_buffer_destroy(dev, buf);
         return false;
     }
     GPU_CHECK(vkBindBufferMemory(dev->device, buf->buffer, buf->memory, 0));
     buf->size = desc->size;
     buf->coherent = props & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    if (addressed) {
+        VkBufferDeviceAddressInfo ai = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+        ai.buffer = buf->buffer;
+        buf->address = vkGetBufferDeviceAddress(dev->device, &ai);
+    }
     if (desc->memory != GPU_MEMORY_DEVICE)
         GPU_CHECK(vkMapMemory(dev->device, buf->memory, 0, VK_WHOLE_SIZE, 0, &buf->mapped));
     GPU_NAME(dev, VK_OBJECT_TYPE_BUFFER, buf->buffer, "%s", name);
@@ -167,7 +176,7 @@ bool gpu_image_create(const gpu_device *dev, const gpu_image_desc *desc, gpu_ima
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(dev->device, img->image, &req);
     VkMemoryPropertyFlags props;
-    if (!allocate(dev, req, GPU_MEMORY_DEVICE, &img->memory, &props, name, err)) {
+    if (!allocate(dev, req, GPU_MEMORY_DEVICE, false, &img->memory, &props, name, err)) {
         gpu_image_destroy(dev, img);
         return false;
     }
@@ -327,6 +336,19 @@ void gpu_barrier_buffer(VkCommandBuffer cmd, VkBuffer buffer, gpu_access src, gp
     VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.bufferMemoryBarrierCount = 1;
     dep.pBufferMemoryBarriers = &b;
+    vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+void gpu_barrier_memory(VkCommandBuffer cmd, gpu_access src, gpu_access dst)
+{
+    VkMemoryBarrier2 b = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    b.srcStageMask = src.stage;
+    b.srcAccessMask = src.access;
+    b.dstStageMask = dst.stage;
+    b.dstAccessMask = dst.access;
+    VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.memoryBarrierCount = 1;
+    dep.pMemoryBarriers = &b;
     vkCmdPipelineBarrier2(cmd, &dep);
 }
 

@@ -7,6 +7,133 @@
 #include <string.h>
 
 enum { QUERY_BEGIN, QUERY_SKINNED, QUERY_DRAWN, QUERY_COUNT };
+/* f->queries_written bits besides the timestamps'. */
+enum { STATS_BEGUN = 1u << 8, STATS_ENDED = 1u << 9 };
+
+static const VkBufferUsageFlags ADDRESSED =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+
+static VkDeviceSize align16(VkDeviceSize n)
+{
+    return (n + 15) & ~(VkDeviceSize)15;
+}
+
+/* Bytes of one instance's skinned output: its vertices, then its tangents 16-byte aligned. */
+static VkDeviceSize tangent_offset(const vks_model *m)
+{
+    return align16((VkDeviceSize)m->vertex_count * sizeof(vks_skinned_vertex));
+}
+
+static VkDeviceSize output_bytes(const vks_model *m)
+{
+    return tangent_offset(m) + (m->tangents ? (VkDeviceSize)m->vertex_count * sizeof(float[4]) : 0);
+}
+
+static void address(VkDeviceAddress a, uint32_t out[2])
+{
+    out[0] = (uint32_t)a;
+    out[1] = (uint32_t)(a >> 32);
+}
+
+/* ---- Memory footprint ---- */
+
+vks_renderer_footprint vks_renderer_footprint_of(const vks_crowd *crowd, vks_skin_mode mode)
+{
+    vks_renderer_footprint fp = {0};
+    for (uint32_t m = 0; m < crowd->model_count; m++) {
+        const vks_model *model = crowd->models[m];
+        VkDeviceSize n = model->vertex_count;
+        fp.device_bytes += n * (sizeof(float[3]) * 2 + sizeof(float[4]) * 2 + sizeof(uint16_t[4]) +
+                                sizeof(float[2])) +
+                           (VkDeviceSize)model->index_count * sizeof(uint32_t);
+        for (uint32_t t = 0; t < model->texture_count; t++) /* a mip chain adds a third */
+            fp.device_bytes +=
+                (VkDeviceSize)model->textures[t].width * model->textures[t].height * 4 * 4 / 3;
+    }
+    VkDeviceSize out = 0;
+    for (uint32_t i = 0; i < crowd->instance_count; i++)
+        out += output_bytes(crowd->models[crowd->instances[i].model]);
+    if (mode == VKS_SKIN_VERTEX)
+        out = 0;
+    VkDeviceSize table = (VkDeviceSize)crowd->instance_count * sizeof(vks_instance);
+    VkDeviceSize host =
+        GPU_FRAMES_IN_FLIGHT * ((VkDeviceSize)crowd->palette_count * sizeof(vks_bone) +
+                                (VkDeviceSize)crowd->instance_count * sizeof(uint32_t));
+    fp.device_bytes += out + table;
+    fp.host_bytes = host;
+    fp.per_instance_device = (out + table) / crowd->instance_count;
+    fp.per_instance_host = host / crowd->instance_count;
+    return fp;
+}
+
+/* The largest device-local heap, and the heap host-visible memory falls back to when it is a
+ * different one (0 when host-visible memory lives in that heap too, as on CPU devices). */
+static void heaps(const gpu_device *dev, VkDeviceSize *local, VkDeviceSize *host)
+{
+    const VkPhysicalDeviceMemoryProperties *mp = &dev->memory;
+    int local_heap = -1;
+    *local = *host = 0;
+    for (uint32_t h = 0; h < mp->memoryHeapCount; h++)
+        if ((mp->memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
+            mp->memoryHeaps[h].size > *local) {
+            *local = mp->memoryHeaps[h].size;
+            local_heap = (int)h;
+        }
+    for (uint32_t t = 0; t < mp->memoryTypeCount; t++) {
+        const VkMemoryType *type = &mp->memoryTypes[t];
+        if ((type->propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
+            !(type->propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
+            (int)type->heapIndex != local_heap && mp->memoryHeaps[type->heapIndex].size > *host)
+            *host = mp->memoryHeaps[type->heapIndex].size;
+    }
+    if (local_heap < 0) /* no device-local heap: everything shares the first */
+        *local = mp->memoryHeapCount ? mp->memoryHeaps[0].size : 0;
+}
+
+static uint32_t fit(VkDeviceSize budget, VkDeviceSize fixed, VkDeviceSize per_instance)
+{
+    if (budget <= fixed || per_instance == 0)
+        return 0;
+    VkDeviceSize k = (budget - fixed) / per_instance;
+    return k > VKS_CROWD_MAX_INSTANCES ? VKS_CROWD_MAX_INSTANCES : (uint32_t)k;
+}
+
+static double mib(VkDeviceSize bytes)
+{
+    return (double)bytes / (1024.0 * 1024.0);
+}
+
+/* Fails with how many instances fit when the crowd's buffers exceed the device's heaps. */
+static bool check_memory(const gpu_device *dev, const vks_crowd *crowd, vks_skin_mode mode,
+                         vks_error *err)
+{
+    vks_renderer_footprint fp = vks_renderer_footprint_of(crowd, mode);
+    VkDeviceSize local, host;
+    heaps(dev, &local, &host);
+    const uint32_t n = crowd->instance_count;
+    VkDeviceSize fixed = fp.device_bytes - fp.per_instance_device * n;
+    uint32_t k;
+    bool fits;
+    if (host) { /* separate heaps: each must hold its part */
+        uint32_t kd = fit(local, fixed, fp.per_instance_device);
+        uint32_t kh = fit(host, 0, fp.per_instance_host);
+        k = kd < kh ? kd : kh;
+        fits = fp.device_bytes <= local && fp.host_bytes <= host;
+    } else {
+        k = fit(local, fixed, fp.per_instance_device + fp.per_instance_host);
+        fits = fp.device_bytes + fp.host_bytes <= local;
+    }
+    if (fits)
+        return true;
+    return vks_fail(err,
+                    "a crowd of %u instances needs %.0f MiB of GPU memory and %.0f MiB for its "
+                    "palettes, more than %s has (%.0f MiB device-local%s): at most %u instances "
+                    "fit",
+                    n, mib(fp.device_bytes), mib(fp.host_bytes), dev->props.deviceName, mib(local),
+                    host ? ", plus host memory" : ", shared with the host", k);
+}
+
+/* ---- Creation ---- */
 
 static bool upload(vks_renderer *r, gpu_buffer *buf, const void *data, VkDeviceSize size,
                    VkBufferUsageFlags usage, const char *name, vks_error *err)
@@ -15,75 +142,212 @@ static bool upload(vks_renderer *r, gpu_buffer *buf, const void *data, VkDeviceS
         r->dev, &(gpu_buffer_desc){.size = size, .usage = usage, .name = name}, data, buf, err);
 }
 
-static bool create_buffers(vks_renderer *r, const vks_renderer_desc *desc, vks_error *err)
+/* Every model's streams, one after the other; models without tangents get zeros. */
+static bool create_streams(vks_renderer *r, vks_error *err)
 {
-    const vks_model *m = r->model;
-    const VkDeviceSize n = m->vertex_count;
-    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    const VkBufferUsageFlags vertex = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT;
-    const float placeholder[4] = {0};
-    r->has_tangents = m->tangents != NULL;
-    if (!upload(r, &r->positions, m->positions, n * sizeof *m->positions, storage, "bind positions",
-                err) ||
-        !upload(r, &r->normals, m->normals, n * sizeof *m->normals, storage, "bind normals", err) ||
-        !upload(r, &r->tangents, r->has_tangents ? (const void *)m->tangents : placeholder,
-                r->has_tangents ? n * sizeof *m->tangents : sizeof placeholder, storage,
-                "bind tangents", err) ||
-        !upload(r, &r->joints, m->joints, n * sizeof *m->joints, storage, "joint indices", err) ||
-        !upload(r, &r->weights, m->weights, n * sizeof *m->weights, storage, "joint weights",
-                err) ||
-        !upload(r, &r->uvs, m->uvs, n * sizeof *m->uvs, vertex, "uvs", err) ||
-        !upload(r, &r->indices, m->indices, (VkDeviceSize)m->index_count * sizeof *m->indices,
-                VK_BUFFER_USAGE_INDEX_BUFFER_BIT, "indices", err))
-        return false;
+    const vks_crowd *c = r->crowd;
+    uint32_t vertices = 0, indices = 0, materials = 0;
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        const vks_model *model = c->models[m];
+        r->models[m] = (vks_renderer_model){.vertex_first = vertices,
+                                            .first_index = indices,
+                                            .material_first = materials,
+                                            .has_tangents = model->tangents != NULL};
+        vertices += model->vertex_count;
+        indices += model->index_count;
+        materials += model->material_count;
+        if (model->vertex_count > r->max_vertex_count)
+            r->max_vertex_count = model->vertex_count;
+    }
+    r->material_count = materials;
+    const size_t n = vertices;
+    float(*pos)[3] = malloc(sizeof *pos * n), (*nrm)[3] = malloc(sizeof *nrm * n);
+    float(*tan)[4] = calloc(n, sizeof *tan), (*wgt)[4] = malloc(sizeof *wgt * n);
+    float(*uv)[2] = malloc(sizeof *uv * n);
+    uint16_t(*jnt)[4] = malloc(sizeof *jnt * n);
+    uint32_t *idx = malloc(sizeof *idx * (size_t)indices);
+    bool ok = pos && nrm && tan && wgt && uv && jnt && idx;
+    if (!ok)
+        vks_fail(err, "out of memory");
+    for (uint32_t m = 0; ok && m < c->model_count; m++) {
+        const vks_model *model = c->models[m];
+        const size_t first = r->models[m].vertex_first, count = model->vertex_count;
+        memcpy(pos + first, model->positions, sizeof *pos * count);
+        memcpy(nrm + first, model->normals, sizeof *nrm * count);
+        if (model->tangents)
+            memcpy(tan + first, model->tangents, sizeof *tan * count);
+        memcpy(wgt + first, model->weights, sizeof *wgt * count);
+        memcpy(uv + first, model->uvs, sizeof *uv * count);
+        memcpy(jnt + first, model->joints, sizeof *jnt * count);
+        memcpy(idx + r->models[m].first_index, model->indices,
+               sizeof *idx * (size_t)model->index_count);
+    }
+    ok = ok && upload(r, &r->positions, pos, sizeof *pos * n, ADDRESSED, "bind positions", err) &&
+         upload(r, &r->normals, nrm, sizeof *nrm * n, ADDRESSED, "bind normals", err) &&
+         upload(r, &r->tangents, tan, sizeof *tan * n, ADDRESSED, "bind tangents", err) &&
+         upload(r, &r->weights, wgt, sizeof *wgt * n, ADDRESSED, "joint weights", err) &&
+         upload(r, &r->uvs, uv, sizeof *uv * n, ADDRESSED, "uvs", err) &&
+         upload(r, &r->joints, jnt, sizeof *jnt * n, ADDRESSED, "joint indices", err) &&
+         upload(r, &r->indices, idx, sizeof *idx * (size_t)indices,
+                VK_BUFFER_USAGE_INDEX_BUFFER_BIT, "indices", err);
+    free(pos);
+    free(nrm);
+    free(tan);
+    free(wgt);
+    free(uv);
+    free(jnt);
+    free(idx);
+    return ok;
+}
 
-    const VkBufferUsageFlags out_usage = storage | vertex | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-    VkDeviceSize out_size = n * sizeof(vks_skinned_vertex);
-    VkDeviceSize tan_size = r->has_tangents ? n * sizeof(float[4]) : sizeof placeholder;
-    if (!gpu_buffer_create(
-            r->dev,
-            &(gpu_buffer_desc){.size = out_size, .usage = out_usage, .name = "skinned vertices"},
-            &r->out_vertices, err) ||
-        !gpu_buffer_create(
-            r->dev,
-            &(gpu_buffer_desc){.size = tan_size, .usage = out_usage, .name = "skinned tangents"},
-            &r->out_tangents, err))
-        return false;
-    if (desc->readback &&
-        !gpu_buffer_create(r->dev,
-                           &(gpu_buffer_desc){.size = out_size + tan_size,
-                                              .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                              .memory = GPU_MEMORY_READBACK,
-                                              .name = "skinned readback"},
-                           &r->readback, err))
-        return false;
-    return true;
+/* The largest buffer to create: the device's limits, or desc->buffer_limit when smaller. */
+static VkDeviceSize buffer_limit(const gpu_device *dev, VkDeviceSize wanted)
+{
+    VkPhysicalDeviceMaintenance3Properties m3 = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+    VkPhysicalDeviceMaintenance4Properties m4 = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES, &m3};
+    VkPhysicalDeviceProperties2 p = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &m4};
+    vkGetPhysicalDeviceProperties2(dev->physical, &p);
+    /* The storage-buffer range too: a chunk stays bindable as one descriptor, although the
+     * shaders reach it by address. */
+    VkDeviceSize limit = dev->props.limits.maxStorageBufferRange;
+    if (m3.maxMemoryAllocationSize < limit)
+        limit = m3.maxMemoryAllocationSize;
+    if (m4.maxBufferSize < limit)
+        limit = m4.maxBufferSize;
+    if (wanted && wanted < limit)
+        limit = wanted;
+    return limit & ~(VkDeviceSize)15;
+}
+
+/* The skinned output in chunks no larger than the limit; no instance straddles two. Then the
+ * instance table, which holds each instance's output address. */
+static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, vks_error *err)
+{
+    const vks_crowd *c = r->crowd;
+    const uint32_t n = c->instance_count;
+    r->out_offset = calloc(n, sizeof *r->out_offset);
+    VkDeviceSize *chunk_of = calloc(n, sizeof *chunk_of); /* chunk index, then offset within it */
+    vks_instance *table = calloc(n, sizeof *table);
+    VkDeviceSize *chunk_size = NULL;
+    bool ok = r->out_offset && chunk_of && table;
+    if (!ok)
+        vks_fail(err, "out of memory");
+    if (ok && r->mode == VKS_SKIN_COMPUTE) {
+        chunk_size = calloc(n, sizeof *chunk_size); /* at most one chunk per instance */
+        ok = chunk_size != NULL;
+        if (!ok)
+            vks_fail(err, "out of memory");
+        uint32_t chunks = 0;
+        VkDeviceSize used = 0, total = 0;
+        for (uint32_t i = 0; ok && i < n; i++) {
+            VkDeviceSize bytes = output_bytes(c->models[c->instances[i].model]);
+            if (bytes > limit) {
+                ok = vks_fail(err,
+                              "one instance of %s needs %llu bytes of skinned vertices, more than "
+                              "the largest buffer (%llu bytes)",
+                              c->models[c->instances[i].model]->name, (unsigned long long)bytes,
+                              (unsigned long long)limit);
+                break;
+            }
+            if (chunks == 0 || used + bytes > limit) {
+                chunks++;
+                used = 0;
+            }
+            chunk_of[i] = used;
+            r->out_offset[i] = total;
+            used += bytes;
+            total += bytes;
+            chunk_size[chunks - 1] = used;
+            table[i].out_vertices[0] = chunks - 1; /* the chunk, until its address is known */
+        }
+        r->out_bytes = total;
+        r->chunk_count = chunks;
+        r->chunks = ok ? calloc(chunks, sizeof *r->chunks) : NULL;
+        if (ok && !r->chunks)
+            ok = vks_fail(err, "out of memory");
+        for (uint32_t k = 0; ok && k < chunks; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "skinned vertices %u/%u", k + 1, chunks);
+            if (!gpu_buffer_create(
+                    r->dev,
+                    &(gpu_buffer_desc){.size = chunk_size[k],
+                                       .usage = ADDRESSED | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                       .name = name},
+                    &r->chunks[k], err)) {
+                uint32_t fitted = 0;
+                while (fitted < n && table[fitted].out_vertices[0] < k)
+                    fitted++;
+                vks_error inner = *err;
+                ok = vks_fail(err, "%s: about %u instances fit", inner.msg, fitted);
+            }
+        }
+        if (ok && readback)
+            ok = gpu_buffer_create(r->dev,
+                                   &(gpu_buffer_desc){.size = total,
+                                                      .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                      .memory = GPU_MEMORY_READBACK,
+                                                      .name = "skinned readback"},
+                                   &r->readback, err);
+    }
+    for (uint32_t i = 0; ok && i < n; i++) {
+        const vks_crowd_instance *inst = &c->instances[i];
+        const vks_model *m = c->models[inst->model];
+        vks_instance *t = &table[i];
+        for (int row = 0; row < 3; row++)
+            for (int col = 0; col < 4; col++)
+                t->world[row][col] = inst->world[col][row];
+        if (r->mode == VKS_SKIN_COMPUTE) {
+            VkDeviceAddress base = r->chunks[t->out_vertices[0]].address + chunk_of[i];
+            address(base, t->out_vertices);
+            if (m->tangents) {
+                address(base + tangent_offset(m), t->out_tangents);
+                t->flags |= VKS_INSTANCE_TANGENTS;
+            }
+        }
+        t->vertex_first = r->models[inst->model].vertex_first;
+        t->vertex_count = m->vertex_count;
+        t->palette_first = c->palette_first[i];
+    }
+    ok = ok && upload(r, &r->instances, table, sizeof *table * n, ADDRESSED, "instance table", err);
+    free(chunk_of);
+    free(chunk_size);
+    free(table);
+    return ok;
 }
 
 static bool create_textures(vks_renderer *r, vks_error *err)
 {
-    const vks_model *m = r->model;
-    r->texture_count = m->texture_count + 1;
+    const vks_crowd *c = r->crowd;
+    r->texture_count = 1;
+    for (uint32_t m = 0; m < c->model_count; m++)
+        r->texture_count += c->models[m]->texture_count;
     r->textures = calloc(r->texture_count, sizeof *r->textures);
     if (!r->textures)
         return vks_fail(err, "out of memory");
-    for (uint32_t i = 0; i < r->texture_count; i++) {
-        const vks_texture *t = i < m->texture_count ? &m->textures[i] : NULL;
-        static const uint8_t white[4] = {255, 255, 255, 255};
-        char name[96];
-        snprintf(name, sizeof name, "texture %s", t ? t->source : "white");
-        gpu_image_desc d = {
-            .width = t ? t->width : 1,
-            .height = t ? t->height : 1,
-            .format = VK_FORMAT_R8G8B8A8_SRGB, /* glTF base color is sRGB-encoded */
-            .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
-                     VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-            .mips = true,
-            .name = name,
-        };
-        if (!gpu_image_create(r->dev, &d, &r->textures[i], err) ||
-            !gpu_image_upload_rgba8(r->dev, &r->textures[i], t ? t->rgba : white, err))
-            return false;
+    uint32_t i = 0;
+    for (uint32_t m = 0; m <= c->model_count; m++) {
+        const vks_model *model = m < c->model_count ? c->models[m] : NULL;
+        uint32_t count = model ? model->texture_count : 1;
+        for (uint32_t k = 0; k < count; k++, i++) {
+            const vks_texture *t = model ? &model->textures[k] : NULL;
+            static const uint8_t white[4] = {255, 255, 255, 255};
+            char name[96];
+            snprintf(name, sizeof name, "texture %s", t ? t->source : "white");
+            gpu_image_desc d = {
+                .width = t ? t->width : 1,
+                .height = t ? t->height : 1,
+                .format = VK_FORMAT_R8G8B8A8_SRGB, /* glTF base color is sRGB-encoded */
+                .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                         VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                .mips = true,
+                .name = name,
+            };
+            if (!gpu_image_create(r->dev, &d, &r->textures[i], err) ||
+                !gpu_image_upload_rgba8(r->dev, &r->textures[i], t ? t->rgba : white, err))
+                return false;
+        }
     }
     return true;
 }
@@ -91,16 +355,15 @@ static bool create_textures(vks_renderer *r, vks_error *err)
 static bool create_descriptors(vks_renderer *r, vks_error *err)
 {
     const gpu_device *dev = r->dev;
-    const vks_model *m = r->model;
-    uint32_t materials = m->material_count;
+    const vks_crowd *c = r->crowd;
+    uint32_t materials = r->material_count;
     VkDescriptorPoolSize sizes[] = {
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VKS_SKIN_BINDING_COUNT * GPU_FRAMES_IN_FLIGHT},
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, GPU_FRAMES_IN_FLIGHT},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, materials ? materials : 1},
     };
     VkDescriptorPoolCreateInfo pi = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pi.maxSets = 2 * GPU_FRAMES_IN_FLIGHT + materials;
-    pi.poolSizeCount = 3;
+    pi.maxSets = GPU_FRAMES_IN_FLIGHT + materials;
+    pi.poolSizeCount = 2;
     pi.pPoolSizes = sizes;
     VkResult res = vkCreateDescriptorPool(dev->device, &pi, NULL, &r->descriptor_pool);
     if (res != VK_SUCCESS)
@@ -112,24 +375,9 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
     ai.descriptorSetCount = 1;
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
         vks_frame *f = &r->frames[i];
-        ai.pSetLayouts = &r->skin.set_layout;
-        GPU_CHECK(vkAllocateDescriptorSets(dev->device, &ai, &f->skin_set));
-        GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, f->skin_set, "skin set %u", i);
         ai.pSetLayouts = &r->draw.frame_layout;
         GPU_CHECK(vkAllocateDescriptorSets(dev->device, &ai, &f->frame_set));
         GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, f->frame_set, "frame set %u", i);
-
-        vks_skin_buffers b = {0};
-        b.buffers[VKS_SKIN_BIND_POSITIONS] = r->positions.buffer;
-        b.buffers[VKS_SKIN_BIND_NORMALS] = r->normals.buffer;
-        b.buffers[VKS_SKIN_BIND_TANGENTS] = r->tangents.buffer;
-        b.buffers[VKS_SKIN_BIND_JOINTS] = r->joints.buffer;
-        b.buffers[VKS_SKIN_BIND_WEIGHTS] = r->weights.buffer;
-        b.buffers[VKS_SKIN_BIND_PALETTE] = f->palette_buffer.buffer;
-        b.buffers[VKS_SKIN_BIND_OUT_VERTICES] = r->out_vertices.buffer;
-        b.buffers[VKS_SKIN_BIND_OUT_TANGENTS] = r->out_tangents.buffer;
-        vks_skin_pass_write_set(dev, f->skin_set, &b);
-
         VkDescriptorBufferInfo ub = {f->uniform_buffer.buffer, 0, VK_WHOLE_SIZE};
         VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         w.dstSet = f->frame_set;
@@ -143,20 +391,27 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
     if (!r->material_sets)
         return vks_fail(err, "out of memory");
     ai.pSetLayouts = &r->draw.material_layout;
-    for (uint32_t i = 0; i < materials; i++) {
-        GPU_CHECK(vkAllocateDescriptorSets(dev->device, &ai, &r->material_sets[i]));
-        GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, r->material_sets[i], "material %s",
-                 m->materials[i].name);
-        int32_t t = m->materials[i].texture;
-        const gpu_image *img = &r->textures[t >= 0 ? (uint32_t)t : r->texture_count - 1];
-        VkDescriptorImageInfo ii = {r->draw.sampler, img->view,
-                                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-        VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = r->material_sets[i];
-        w.descriptorCount = 1;
-        w.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-        w.pImageInfo = &ii;
-        vkUpdateDescriptorSets(dev->device, 1, &w, 0, NULL);
+    uint32_t texture_first = 0;
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        const vks_model *model = c->models[m];
+        for (uint32_t k = 0; k < model->material_count; k++) {
+            VkDescriptorSet *set = &r->material_sets[r->models[m].material_first + k];
+            GPU_CHECK(vkAllocateDescriptorSets(dev->device, &ai, set));
+            GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, *set, "material %s of %s",
+                     model->materials[k].name, model->name);
+            int32_t t = model->materials[k].texture;
+            const gpu_image *img =
+                &r->textures[t >= 0 ? texture_first + (uint32_t)t : r->texture_count - 1];
+            VkDescriptorImageInfo ii = {r->draw.sampler, img->view,
+                                        VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+            VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            w.dstSet = *set;
+            w.descriptorCount = 1;
+            w.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+            w.pImageInfo = &ii;
+            vkUpdateDescriptorSets(dev->device, 1, &w, 0, NULL);
+        }
+        texture_first += model->texture_count;
     }
     return true;
 }
@@ -164,20 +419,28 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
 static bool create_frames(vks_renderer *r, vks_error *err)
 {
     const gpu_device *dev = r->dev;
+    const vks_crowd *c = r->crowd;
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
         vks_frame *f = &r->frames[i];
         f->slot = i;
-        f->times = (vks_gpu_times){-1.0, -1.0};
+        f->stats = (vks_gpu_stats){-1.0, -1.0, UINT64_MAX, UINT64_MAX};
         char name[64];
-        snprintf(name, sizeof name, "palette %u", i);
-        /* The animation writes straight into this mapping: no staging copy per frame. */
-        if (!gpu_buffer_create(
-                dev,
-                &(gpu_buffer_desc){.size = sizeof(vks_bone) * r->model->skeleton.joint_count,
-                                   .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                   .memory = GPU_MEMORY_UPLOAD,
-                                   .name = name},
-                &f->palette_buffer, err))
+        /* The animation and the culling write straight into these mappings: no staging copy. */
+        snprintf(name, sizeof name, "palettes %u", i);
+        if (!gpu_buffer_create(dev,
+                               &(gpu_buffer_desc){.size = sizeof(vks_bone) * c->palette_count,
+                                                  .usage = ADDRESSED,
+                                                  .memory = GPU_MEMORY_UPLOAD,
+                                                  .name = name},
+                               &f->palette_buffer, err))
+            return false;
+        snprintf(name, sizeof name, "visible list %u", i);
+        if (!gpu_buffer_create(dev,
+                               &(gpu_buffer_desc){.size = sizeof(uint32_t) * c->instance_count,
+                                                  .usage = ADDRESSED,
+                                                  .memory = GPU_MEMORY_UPLOAD,
+                                                  .name = name},
+                               &f->visible_buffer, err))
             return false;
         snprintf(name, sizeof name, "frame uniforms %u", i);
         if (!gpu_buffer_create(dev,
@@ -188,6 +451,7 @@ static bool create_frames(vks_renderer *r, vks_error *err)
                                &f->uniform_buffer, err))
             return false;
         f->palette = f->palette_buffer.mapped;
+        f->visible = f->visible_buffer.mapped;
         f->uniforms = f->uniform_buffer.mapped;
 
         VkCommandPoolCreateInfo pi = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -209,8 +473,18 @@ static bool create_frames(vks_renderer *r, vks_error *err)
             VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
             qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
             qi.queryCount = QUERY_COUNT;
-            GPU_CHECK(vkCreateQueryPool(dev->device, &qi, NULL, &f->queries));
-            GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, f->queries, "frame %u timestamps", i);
+            GPU_CHECK(vkCreateQueryPool(dev->device, &qi, NULL, &f->timestamps));
+            GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, f->timestamps, "frame %u timestamps", i);
+        }
+        if (dev->statistics) {
+            VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+            qi.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
+            qi.queryCount = 1;
+            /* Results come in bit order: primitives, then compute invocations. */
+            qi.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT |
+                                    VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT;
+            GPU_CHECK(vkCreateQueryPool(dev->device, &qi, NULL, &f->statistics));
+            GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, f->statistics, "frame %u statistics", i);
         }
     }
     return true;
@@ -219,34 +493,22 @@ static bool create_frames(vks_renderer *r, vks_error *err)
 bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, vks_renderer *r,
                          vks_error *err)
 {
-    *r = (vks_renderer){.dev = dev, .model = desc->model};
-    const vks_model *m = desc->model;
-    if (m->vertex_count == 0 || m->index_count == 0 || m->skeleton.joint_count == 0) {
-        return vks_fail(err, "%s has nothing to draw (%u vertices, %u indices, %u joints)", m->name,
-                        m->vertex_count, m->index_count, m->skeleton.joint_count);
-    }
-    bool ok =
-        vks_skin_pass_create(dev, desc->group_size, &r->skin, err) &&
-        vks_draw_pass_create(dev, desc->color_format, vks_draw_depth_format(dev), &r->draw, err) &&
-        create_buffers(r, desc, err) && create_textures(r, err) && create_frames(r, err) &&
-        create_descriptors(r, err);
+    const vks_crowd *c = desc->crowd;
+    *r = (vks_renderer){.dev = dev, .crowd = c, .mode = desc->mode};
+    assert(c->instance_count > 0 && c->model_count > 0);
+    if (!check_memory(dev, c, desc->mode, err))
+        return false;
+    bool ok = (desc->mode == VKS_SKIN_VERTEX ||
+               vks_skin_pass_create(dev, desc->group_size, &r->skin, err)) &&
+              vks_draw_pass_create(dev, desc->color_format, vks_draw_depth_format(dev), desc->mode,
+                                   &r->draw, err) &&
+              create_streams(r, err) &&
+              create_outputs(r, buffer_limit(dev, desc->buffer_limit), desc->readback, err) &&
+              create_textures(r, err) && create_frames(r, err) && create_descriptors(r, err);
     if (!ok) {
         vks_renderer_destroy(r);
         return false;
     }
-
-    /* World = inverse of the root inverse; normals use its inverse-transpose, which is the root
-     * inverse's 3x3 transposed: its rows are the root inverse's columns. */
-    const vks_affine *ri = &m->skeleton.root_inverse;
-    mat4 inv, world;
-    for (int c = 0; c < 4; c++)
-        for (int row = 0; row < 4; row++)
-            inv[c][row] = row < 3 ? ri->row[row][c] : (c == 3 ? 1.0f : 0.0f);
-    glm_mat4_inv(inv, world);
-    memcpy(r->draw_params.world, world, sizeof world);
-    for (int row = 0; row < 3; row++)
-        for (int c = 0; c < 3; c++)
-            r->draw_params.normal_world[row][c] = ri->row[c][row];
     return true;
 }
 
@@ -258,13 +520,16 @@ void vks_renderer_destroy(vks_renderer *r)
     vkDeviceWaitIdle(dev->device);
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
         vks_frame *f = &r->frames[i];
-        if (f->queries)
-            vkDestroyQueryPool(dev->device, f->queries, NULL);
+        if (f->timestamps)
+            vkDestroyQueryPool(dev->device, f->timestamps, NULL);
+        if (f->statistics)
+            vkDestroyQueryPool(dev->device, f->statistics, NULL);
         if (f->fence)
             vkDestroyFence(dev->device, f->fence, NULL);
         if (f->pool)
             vkDestroyCommandPool(dev->device, f->pool, NULL);
         gpu_buffer_destroy(dev, &f->palette_buffer);
+        gpu_buffer_destroy(dev, &f->visible_buffer);
         gpu_buffer_destroy(dev, &f->uniform_buffer);
     }
     if (r->descriptor_pool)
@@ -273,9 +538,12 @@ void vks_renderer_destroy(vks_renderer *r)
     for (uint32_t i = 0; r->textures && i < r->texture_count; i++)
         gpu_image_destroy(dev, &r->textures[i]);
     free(r->textures);
-    gpu_buffer *buffers[] = {&r->positions,    &r->normals, &r->tangents, &r->joints,
-                             &r->weights,      &r->uvs,     &r->indices,  &r->out_vertices,
-                             &r->out_tangents, &r->readback};
+    for (uint32_t k = 0; r->chunks && k < r->chunk_count; k++)
+        gpu_buffer_destroy(dev, &r->chunks[k]);
+    free(r->chunks);
+    free(r->out_offset);
+    gpu_buffer *buffers[] = {&r->positions, &r->normals, &r->tangents,  &r->joints,  &r->weights,
+                             &r->uvs,       &r->indices, &r->instances, &r->readback};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         gpu_buffer_destroy(dev, buffers[i]);
     vks_draw_pass_destroy(dev, &r->draw);
@@ -283,132 +551,203 @@ void vks_renderer_destroy(vks_renderer *r)
     *r = (vks_renderer){0};
 }
 
-static vks_gpu_times read_times(const vks_renderer *r, const vks_frame *f)
+/* ---- Frames ---- */
+
+static vks_gpu_stats read_stats(const vks_renderer *r, const vks_frame *f)
 {
-    vks_gpu_times times = {-1.0, -1.0};
-    if (!f->queries || !(f->queries_written & (1u << QUERY_SKINNED)))
-        return times;
-    uint64_t t[QUERY_COUNT] = {0};
+    vks_gpu_stats s = {-1.0, -1.0, UINT64_MAX, UINT64_MAX};
+    const VkDevice device = r->dev->device;
     /* The slot's fence has signalled, so every written query is available. */
-    uint32_t count = (f->queries_written & (1u << QUERY_DRAWN)) ? 3 : 2;
-    if (vkGetQueryPoolResults(r->dev->device, f->queries, 0, count, sizeof t, t, sizeof t[0],
-                              VK_QUERY_RESULT_64_BIT) != VK_SUCCESS)
-        return times;
-    times.skin_ms = gpu_ticks_to_ms(r->dev, t[QUERY_BEGIN], t[QUERY_SKINNED]);
-    if (count == 3)
-        times.draw_ms = gpu_ticks_to_ms(r->dev, t[QUERY_SKINNED], t[QUERY_DRAWN]);
-    return times;
+    if (f->timestamps && (f->queries_written & (1u << QUERY_SKINNED))) {
+        uint64_t t[QUERY_COUNT] = {0};
+        uint32_t count = (f->queries_written & (1u << QUERY_DRAWN)) ? 3 : 2;
+        if (vkGetQueryPoolResults(device, f->timestamps, 0, count, sizeof t, t, sizeof t[0],
+                                  VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+            s.skin_ms = gpu_ticks_to_ms(r->dev, t[QUERY_BEGIN], t[QUERY_SKINNED]);
+            if (count == 3)
+                s.draw_ms = gpu_ticks_to_ms(r->dev, t[QUERY_SKINNED], t[QUERY_DRAWN]);
+        }
+    }
+    if (f->statistics && (f->queries_written & STATS_ENDED)) {
+        uint64_t v[2] = {0};
+        if (vkGetQueryPoolResults(device, f->statistics, 0, 1, sizeof v, v, sizeof v,
+                                  VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+            s.primitives = v[0];
+            s.skin_invocations = v[1];
+        }
+    }
+    return s;
 }
 
-vks_gpu_times vks_renderer_last_times(vks_renderer *r)
+vks_gpu_stats vks_renderer_last_stats(vks_renderer *r)
 {
     if (r->frame_number == 0)
-        return (vks_gpu_times){-1.0, -1.0};
+        return (vks_gpu_stats){-1.0, -1.0, UINT64_MAX, UINT64_MAX};
     vks_frame *f = &r->frames[(r->frame_number - 1) % GPU_FRAMES_IN_FLIGHT];
     GPU_CHECK(vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX));
-    return read_times(r, f);
+    return read_stats(r, f);
 }
 
 vks_frame *vks_renderer_begin_frame(vks_renderer *r)
 {
     vks_frame *f = &r->frames[r->frame_number++ % GPU_FRAMES_IN_FLIGHT];
     GPU_CHECK(vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX));
-    f->times = read_times(r, f);
+    f->stats = read_stats(r, f);
+    f->visible_count = 0;
     GPU_CHECK(vkResetCommandPool(r->dev->device, f->pool, 0));
     VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     GPU_CHECK(vkBeginCommandBuffer(f->cmd, &begin));
     f->queries_written = 0;
-    if (f->queries) {
-        vkCmdResetQueryPool(f->cmd, f->queries, 0, QUERY_COUNT);
-        vkCmdWriteTimestamp2(f->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f->queries, QUERY_BEGIN);
+    if (f->timestamps) {
+        vkCmdResetQueryPool(f->cmd, f->timestamps, 0, QUERY_COUNT);
+        vkCmdWriteTimestamp2(f->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f->timestamps,
+                             QUERY_BEGIN);
         f->queries_written |= 1u << QUERY_BEGIN;
     }
+    if (f->statistics)
+        vkCmdResetQueryPool(f->cmd, f->statistics, 0, 1);
     return f;
+}
+
+static void timestamp(vks_frame *f, VkPipelineStageFlags2 stage, uint32_t query)
+{
+    if (!f->timestamps)
+        return;
+    vkCmdWriteTimestamp2(f->cmd, stage, f->timestamps, query);
+    f->queries_written |= 1u << query;
+}
+
+static vks_streams streams_of(const vks_renderer *r)
+{
+    vks_streams s;
+    address(r->positions.address, s.positions);
+    address(r->normals.address, s.normals);
+    address(r->tangents.address, s.tangents);
+    address(r->joints.address, s.joints);
+    address(r->weights.address, s.weights);
+    address(r->uvs.address, s.uvs);
+    return s;
 }
 
 void vks_renderer_skin(vks_renderer *r, vks_frame *f)
 {
-    /* The previous frame still reads the output (vertex input, or a copy) and wrote it last:
-     * this frame's dispatch waits for both before it overwrites it. */
-    const gpu_access before = {VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT |
-                                   VK_PIPELINE_STAGE_2_COPY_BIT |
-                                   VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                               VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
-    const gpu_access skin_write = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                                   VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
-    gpu_barrier_buffer(f->cmd, r->out_vertices.buffer, before, skin_write);
-    gpu_barrier_buffer(f->cmd, r->out_tangents.buffer, before, skin_write);
+    assert(f->visible_count <= r->crowd->instance_count);
+    if (f->statistics) {
+        vkCmdBeginQuery(f->cmd, f->statistics, 0, 0);
+        f->queries_written |= STATS_BEGUN;
+    }
+    if (r->mode == VKS_SKIN_COMPUTE) {
+        /* The shaders reach the output chunks by address, so global barriers. The previous
+         * frame's draw (vertex shader) and readback (copy) read the output and its dispatch wrote
+         * it: this dispatch waits for all three before it overwrites it. */
+        const gpu_access skin = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
+        gpu_barrier_memory(f->cmd,
+                           (gpu_access){VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                                            VK_PIPELINE_STAGE_2_COPY_BIT |
+                                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                        VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT},
+                           skin);
+        vks_skin_push push = {.streams = streams_of(r), .visible_count = f->visible_count};
+        address(r->instances.address, push.instances);
+        address(f->visible_buffer.address, push.visible);
+        address(f->palette_buffer.address, push.palette);
+        vks_skin_pass_record(f->cmd, &r->skin, &push, r->max_vertex_count);
+        /* Compute writes -> this frame's vertex pulling (storage reads in the vertex shader) and
+         * readback copies. */
+        gpu_barrier_memory(
+            f->cmd, skin,
+            (gpu_access){VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
+                         VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT});
+    }
+    timestamp(f, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, QUERY_SKINNED);
+}
 
-    vks_skin_params params = {
-        .vertex_count = r->model->vertex_count,
-        .has_tangents = r->has_tangents,
-    };
-    vks_skin_pass_record(f->cmd, &r->skin, f->skin_set, &params);
+/* The first entry of the ascending visible list that is >= instance. */
+static uint32_t lower_bound(const uint32_t *visible, uint32_t count, uint32_t instance)
+{
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (visible[mid] < instance)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
 
-    /* Compute writes -> this frame's vertex-attribute reads (and readback copies). */
-    const gpu_access after = {
-        VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
-        VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT};
-    gpu_barrier_buffer(f->cmd, r->out_vertices.buffer, skin_write, after);
-    gpu_barrier_buffer(f->cmd, r->out_tangents.buffer, skin_write,
-                       (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT});
-    if (f->queries) {
-        vkCmdWriteTimestamp2(f->cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, f->queries,
-                             QUERY_SKINNED);
-        f->queries_written |= 1u << QUERY_SKINNED;
+static void end_statistics(vks_frame *f)
+{
+    if ((f->queries_written & STATS_BEGUN) && !(f->queries_written & STATS_ENDED)) {
+        vkCmdEndQuery(f->cmd, f->statistics, 0);
+        f->queries_written |= STATS_ENDED;
     }
 }
 
 void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *target)
 {
     VkCommandBuffer cmd = f->cmd;
+    const vks_crowd *c = r->crowd;
     vks_draw_begin(cmd, &r->draw, target);
-    VkBuffer vbs[2] = {r->out_vertices.buffer, r->uvs.buffer};
-    VkDeviceSize offsets[2] = {0, 0};
-    vkCmdBindVertexBuffers(cmd, 0, 2, vbs, offsets);
     vkCmdBindIndexBuffer(cmd, r->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 0, 1,
                             &f->frame_set, 0, NULL);
-    const vks_model *m = r->model;
-    vks_draw_params params = r->draw_params;
-    for (uint32_t i = 0; i < m->mesh_count; i++) {
-        const vks_mesh *mesh = &m->meshes[i];
-        if (!mesh->index_count)
-            continue;
-        const vks_material *mat = &m->materials[mesh->material];
-        memcpy(params.base_color, mat->base_color, sizeof params.base_color);
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 1, 1,
-                                &r->material_sets[mesh->material], 0, NULL);
-        vkCmdPushConstants(cmd, r->draw.layout,
-                           VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                           sizeof params, &params);
-        vkCmdDrawIndexed(cmd, mesh->index_count, 1, mesh->first_index, (int32_t)mesh->base_vertex,
-                         0);
+    const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    vks_draw_push push = {.streams = streams_of(r)};
+    address(r->instances.address, push.instances);
+    address(f->visible_buffer.address, push.visible);
+    address(f->palette_buffer.address, push.palette);
+    vkCmdPushConstants(cmd, r->draw.layout, stages, 0, sizeof push, &push);
+    const uint32_t *visible = f->visible; /* ascending: each model's instances are a range */
+    uint32_t start = 0;
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        uint32_t end = lower_bound(visible, f->visible_count, c->model_first[m + 1]);
+        uint32_t count = end - start;
+        const vks_model *model = c->models[m];
+        for (uint32_t i = 0; count && i < model->mesh_count; i++) {
+            const vks_mesh *mesh = &model->meshes[i];
+            if (!mesh->index_count)
+                continue;
+            const vks_material *mat = &model->materials[mesh->material];
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 1, 1,
+                                    &r->material_sets[r->models[m].material_first + mesh->material],
+                                    0, NULL);
+            vkCmdPushConstants(cmd, r->draw.layout, stages, offsetof(vks_draw_push, base_color),
+                               sizeof mat->base_color, mat->base_color);
+            /* One draw for every visible instance of this model: gl_InstanceIndex runs over
+             * its range of the visible list. */
+            vkCmdDrawIndexed(cmd, mesh->index_count, count,
+                             r->models[m].first_index + mesh->first_index,
+                             (int32_t)mesh->base_vertex, start);
+        }
+        start = end;
     }
     vks_draw_end(cmd, target);
-    if (f->queries) {
-        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT, f->queries, QUERY_DRAWN);
-        f->queries_written |= 1u << QUERY_DRAWN;
-    }
+    end_statistics(f);
+    timestamp(f, VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT, QUERY_DRAWN);
 }
 
 void vks_renderer_copy_skinned(vks_renderer *r, vks_frame *f)
 {
-    assert(r->readback.buffer);
+    assert(r->readback.buffer && r->mode == VKS_SKIN_COMPUTE);
     const gpu_access host_read = {VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT};
     const gpu_access copy_write = {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT};
     /* The host read the readback buffer after the previous frame's fence: nothing pending. */
-    vkCmdCopyBuffer(f->cmd, r->out_vertices.buffer, r->readback.buffer, 1,
-                    &(VkBufferCopy){0, 0, r->out_vertices.size});
-    vkCmdCopyBuffer(f->cmd, r->out_tangents.buffer, r->readback.buffer, 1,
-                    &(VkBufferCopy){0, r->out_vertices.size, r->out_tangents.size});
+    VkDeviceSize offset = 0;
+    for (uint32_t k = 0; k < r->chunk_count; k++) {
+        vkCmdCopyBuffer(f->cmd, r->chunks[k].buffer, r->readback.buffer, 1,
+                        &(VkBufferCopy){0, offset, r->chunks[k].size});
+        offset += r->chunks[k].size;
+    }
     gpu_barrier_buffer(f->cmd, r->readback.buffer, copy_write, host_read);
 }
 
 bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSemaphore signal,
                          vks_error *err)
 {
+    end_statistics(f);
     GPU_CHECK(vkEndCommandBuffer(f->cmd));
     GPU_CHECK(vkResetFences(r->dev->device, 1, &f->fence));
     VkSemaphoreSubmitInfo wait_info = {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
@@ -437,23 +776,21 @@ bool vks_renderer_wait(vks_renderer *r, vks_frame *f, vks_error *err)
     VkResult res = vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX);
     if (res != VK_SUCCESS)
         return vks_fail(err, "waiting for a frame failed: %s", gpu_result_name(res));
-    gpu_buffer_invalidate(r->dev, &r->readback);
+    if (r->readback.mapped)
+        gpu_buffer_invalidate(r->dev, &r->readback);
     return true;
 }
 
-const vks_skinned_vertex *vks_renderer_skinned(const vks_renderer *r)
+const vks_skinned_vertex *vks_renderer_skinned(const vks_renderer *r, uint32_t instance)
 {
-    return r->readback.mapped;
+    assert(r->readback.mapped && instance < r->crowd->instance_count);
+    return (const vks_skinned_vertex *)((const char *)r->readback.mapped + r->out_offset[instance]);
 }
 
-const float (*vks_renderer_skinned_tangents(const vks_renderer *r))[4]
+const float (*vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t instance))[4]
 {
-    if (!r->has_tangents)
+    const vks_model *m = r->crowd->models[r->crowd->instances[instance].model];
+    if (!m->tangents)
         return NULL;
-    return (const float(*)[4])((const char *)r->readback.mapped + r->out_vertices.size);
-}
-
-void vks_renderer_world(const vks_renderer *r, float world[4][4])
-{
-    memcpy(world, r->draw_params.world, sizeof r->draw_params.world);
+    return (const float(*)[4])((const char *)vks_renderer_skinned(r, instance) + tangent_offset(m));
 }

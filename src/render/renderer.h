@@ -1,98 +1,134 @@
-/* One character on the GPU and the frames that animate and draw it. The renderer owns the model's
- * buffers (uploaded once), the per-frame palette and uniform buffers, the command buffers, fences
- * and timestamp queries, and the skinning and draw passes. A frame is:
+/* A crowd on the GPU and the frames that animate and draw it. The renderer owns the models'
+ * buffers (every model's streams concatenated, uploaded once), the instance table (one entry per
+ * instance: world transform, where its skinned vertices go, where its palette is), the skinned
+ * output (split into chunks no larger than the device allows), the per-frame palette, visible-list
+ * and uniform buffers, the command buffers, fences and queries, and the skinning and draw passes.
+ * A frame is:
  *
- *   vks_frame *f = vks_renderer_begin_frame(r);   waits until the slot's last use finished
- *   vks_pose_palette(..., f->palette);            the animation writes the mapped palette
- *   vks_renderer_skin(r, f);                      compute pass + barrier to vertex input
- *   vks_renderer_draw(r, f, &target);             graphics pass into a window or offscreen image
+ *   vks_frame *f = vks_renderer_begin_frame(r);                    waits for the slot's last use
+ *   f->visible_count = vks_crowd_cull(crowd, view_proj, f->visible);
+ *   vks_crowd_palettes(crowd, pool, f->visible, f->visible_count, f->palette);
+ *   vks_renderer_skin(r, f);        one dispatch for every visible instance (compute mode)
+ *   vks_renderer_draw(r, f, &t);    one instanced draw per mesh of each model
  *   vks_renderer_submit(r, f, wait, signal, err);
- */
+ *
+ * Buffers the shaders reach through device addresses (buffer_reference): the bind streams, the
+ * instance table, palettes, the visible list and the output chunks. Only the frame uniforms and
+ * the textures are descriptors. */
 #ifndef VKS_RENDERER_H
 #define VKS_RENDERER_H
 
-#include "../asset/model.h"
 #include "../draw/draw.h"
+#include "../scene/crowd.h"
 #include "../skin/skin_gpu.h"
 
 typedef struct vks_renderer_desc {
-    const vks_model *model;
-    VkFormat color_format; /* of the targets vks_renderer_draw will draw into */
-    uint32_t group_size;   /* of the skinning pass; 0 = VKS_SKIN_GROUP_SIZE */
-    bool readback;         /* allow vks_renderer_copy_skinned (dump, tests) */
+    const vks_crowd *crowd; /* kept by pointer: its instances and palette layout */
+    VkFormat color_format;  /* of the targets vks_renderer_draw draws into */
+    vks_skin_mode mode;     /* compute (default) or in the vertex shader */
+    uint32_t group_size;    /* of the skinning pass; 0 = VKS_SKIN_GROUP_SIZE */
+    bool readback;          /* allow vks_renderer_copy_skinned (dump, tests) */
+    /* Largest buffer to create, in bytes: 0 = the device's limits (maxMemoryAllocationSize,
+     * maxBufferSize, maxStorageBufferRange). Smaller values force splits (tests). */
+    VkDeviceSize buffer_limit;
 } vks_renderer_desc;
 
-/* Times of a frame slot's previous use, read from its timestamp queries (ms; -1 when unknown). */
-typedef struct vks_gpu_times {
-    double skin_ms, draw_ms;
-} vks_gpu_times;
+/* What the GPU measured for one frame: -1 (times) or UINT64_MAX (counts) when unknown. */
+typedef struct vks_gpu_stats {
+    double skin_ms, draw_ms;   /* timestamp queries around the dispatch and around the draws */
+    uint64_t primitives;       /* triangles the draws fed (pipeline statistics query) */
+    uint64_t skin_invocations; /* compute invocations of the skinning dispatch */
+} vks_gpu_stats;
 
 typedef struct vks_frame {
     uint32_t slot;
     VkCommandBuffer cmd;
     VkFence fence;
-    vks_bone *palette;            /* mapped, joint_count entries: write before vks_renderer_skin */
+    vks_bone *palette; /* mapped, crowd->palette_count entries: instance i's at palette_first[i] */
+    uint32_t *visible; /* mapped, crowd->instance_count entries: visible instances, ascending */
+    uint32_t visible_count;       /* set before vks_renderer_skin */
     vks_frame_uniforms *uniforms; /* mapped: write before submitting */
-    vks_gpu_times times;          /* of this slot's previous frame */
+    vks_gpu_stats stats;          /* of this slot's previous frame */
 
-    gpu_buffer palette_buffer, uniform_buffer;
-    VkDescriptorSet skin_set, frame_set;
+    gpu_buffer palette_buffer, visible_buffer, uniform_buffer;
+    VkDescriptorSet frame_set;
     VkCommandPool pool;
-    VkQueryPool queries;
-    uint32_t queries_written; /* bit i: timestamp i was written in the last recording */
+    VkQueryPool timestamps, statistics;
+    uint32_t queries_written; /* which queries the last recording wrote (renderer.c) */
 } vks_frame;
+
+/* Where a model's data sits in the concatenated buffers. */
+typedef struct vks_renderer_model {
+    uint32_t vertex_first, first_index, material_first;
+    bool has_tangents;
+} vks_renderer_model;
 
 typedef struct vks_renderer {
     const gpu_device *dev;
-    const vks_model *model;
+    const vks_crowd *crowd;
+    vks_skin_mode mode;
     vks_skin_pass skin;
     vks_draw_pass draw;
+    vks_renderer_model models[VKS_CROWD_MAX_MODELS];
+    uint32_t max_vertex_count; /* of the models: the dispatch's width */
 
-    /* Bind-pose streams and indices, device-local, uploaded once. */
+    /* Every model's streams, concatenated, device-local, uploaded once. */
     gpu_buffer positions, normals, tangents, joints, weights, uvs, indices;
-    bool has_tangents; /* else `tangents` and `out_tangents` are 16-byte placeholders */
-    /* The skinning pass's output, device-local; read as vertex attributes by the draw pass. */
-    gpu_buffer out_vertices, out_tangents;
-    gpu_buffer readback; /* host copy of out_vertices and out_tangents (desc.readback) */
+    gpu_buffer instances; /* vks_instance per instance, device-local, written once */
+    /* The skinning pass's output: each instance's vertices then tangents, in chunks. */
+    uint32_t chunk_count;
+    gpu_buffer *chunks;
+    VkDeviceSize *out_offset; /* per instance: byte offset of its output in the concatenation */
+    VkDeviceSize out_bytes;   /* of all instances */
+    gpu_buffer readback;      /* host copy of every chunk, concatenated (desc.readback) */
 
     uint32_t texture_count;
-    gpu_image *textures; /* the model's textures, then a 1x1 white one for untextured materials */
+    gpu_image *textures; /* every model's textures, then a 1x1 white one for untextured materials */
+    uint32_t material_count;
     VkDescriptorSet *material_sets;
     VkDescriptorPool descriptor_pool;
 
-    vks_draw_params draw_params; /* world transform and its normal matrix; base color per mesh */
     vks_frame frames[GPU_FRAMES_IN_FLIGHT];
     uint64_t frame_number;
 } vks_renderer;
 
+/* Creates everything for the crowd. When it cannot fit in the device's memory, fails with a
+ * message that says how many instances fit. */
 bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, vks_renderer *r,
                          vks_error *err);
 void vks_renderer_destroy(vks_renderer *r);
 
-/* Waits for the next frame slot, reads its previous timestamps, begins its command buffer. */
+/* Bytes of device-local and of host-visible memory a crowd needs in `mode` (estimates the
+ * renderer checks against the heaps before it allocates). */
+typedef struct vks_renderer_footprint {
+    VkDeviceSize device_bytes, host_bytes;
+    VkDeviceSize per_instance_device, per_instance_host;
+} vks_renderer_footprint;
+vks_renderer_footprint vks_renderer_footprint_of(const vks_crowd *crowd, vks_skin_mode mode);
+
+/* Waits for the next frame slot, reads its previous queries, begins its command buffer. */
 vks_frame *vks_renderer_begin_frame(vks_renderer *r);
-/* Records the skinning dispatch with the palette in f->palette, and the barriers around it. */
+/* Records the skinning dispatch for f->visible[0 .. visible_count) and the barriers around it.
+ * In vertex mode it records only what the draw needs. */
 void vks_renderer_skin(vks_renderer *r, vks_frame *f);
-/* Records the draw of every mesh into the target. */
+/* Records one instanced draw per mesh of each model with visible instances. */
 void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *target);
 /* Records a copy of the skinned output into the readback buffer, visible to the host once the
- * frame's fence signals (vks_renderer_read_skinned). */
+ * frame's fence signals (vks_renderer_wait). Compute mode with desc.readback only. */
 void vks_renderer_copy_skinned(vks_renderer *r, vks_frame *f);
 /* Ends and submits the frame. `wait` (may be null) is waited on at color output; `signal` (may be
  * null) is signalled when the frame completes. */
 bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSemaphore signal,
                          vks_error *err);
-/* Waits for the frame's fence. */
+/* Waits for the frame's fence (and makes the readback visible to the host). */
 bool vks_renderer_wait(vks_renderer *r, vks_frame *f, vks_error *err);
-/* After vks_renderer_copy_skinned and vks_renderer_wait: the skinned vertices (vertex_count
- * entries) and tangents (NULL when the model has none). */
-const vks_skinned_vertex *vks_renderer_skinned(const vks_renderer *r);
-const float (*vks_renderer_skinned_tangents(const vks_renderer *r))[4];
+/* After vks_renderer_copy_skinned and vks_renderer_wait: an instance's skinned vertices
+ * (its model's vertex_count entries) and tangents (NULL when the model has none). Only instances
+ * that were visible in that frame hold this frame's pose. */
+const vks_skinned_vertex *vks_renderer_skinned(const vks_renderer *r, uint32_t instance);
+const float (*vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t instance))[4];
 
-/* Waits for the last submitted frame and returns its GPU times. */
-vks_gpu_times vks_renderer_last_times(vks_renderer *r);
-
-/* The model's world transform (the scene root's; palettes live in its frame), column-major. */
-void vks_renderer_world(const vks_renderer *r, float world[4][4]);
+/* Waits for the last submitted frame and returns what the GPU measured for it. */
+vks_gpu_stats vks_renderer_last_stats(vks_renderer *r);
 
 #endif

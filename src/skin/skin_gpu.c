@@ -16,17 +16,11 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, vks_skin_p
         return vks_fail(err, "a workgroup of %u invocations is not a power of two up to %u",
                         group_size, limit);
     pass->group_size = group_size;
-    pass->max_groups_x = dev->props.limits.maxComputeWorkGroupCount[0];
+    for (int i = 0; i < 3; i++)
+        pass->max_groups[i] = dev->props.limits.maxComputeWorkGroupCount[i];
 
-    VkDescriptorType types[VKS_SKIN_BINDING_COUNT];
-    for (uint32_t i = 0; i < VKS_SKIN_BINDING_COUNT; i++)
-        types[i] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    pass->set_layout = gpu_set_layout(dev, types, VKS_SKIN_BINDING_COUNT,
-                                      VK_SHADER_STAGE_COMPUTE_BIT, "skin set layout");
-    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(vks_skin_params)};
+    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(vks_skin_push)};
     VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    li.setLayoutCount = 1;
-    li.pSetLayouts = &pass->set_layout;
     li.pushConstantRangeCount = 1;
     li.pPushConstantRanges = &range;
     GPU_CHECK(vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout));
@@ -50,37 +44,27 @@ void vks_skin_pass_destroy(const gpu_device *dev, vks_skin_pass *pass)
         vkDestroyPipeline(dev->device, pass->pipeline, NULL);
     if (pass->layout)
         vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
-    if (pass->set_layout)
-        vkDestroyDescriptorSetLayout(dev->device, pass->set_layout, NULL);
     *pass = (vks_skin_pass){0};
 }
 
-void vks_skin_pass_write_set(const gpu_device *dev, VkDescriptorSet set,
-                             const vks_skin_buffers *buffers)
+void vks_skin_pass_groups(const vks_skin_pass *pass, uint32_t max_vertex_count,
+                          uint32_t visible_count, uint32_t groups[3])
 {
-    VkDescriptorBufferInfo info[VKS_SKIN_BINDING_COUNT];
-    VkWriteDescriptorSet writes[VKS_SKIN_BINDING_COUNT];
-    for (uint32_t i = 0; i < VKS_SKIN_BINDING_COUNT; i++) {
-        info[i] = (VkDescriptorBufferInfo){buffers->buffers[i], 0, VK_WHOLE_SIZE};
-        writes[i] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        writes[i].dstSet = set;
-        writes[i].dstBinding = i;
-        writes[i].descriptorCount = 1;
-        writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writes[i].pBufferInfo = &info[i];
-    }
-    vkUpdateDescriptorSets(dev->device, VKS_SKIN_BINDING_COUNT, writes, 0, NULL);
+    uint32_t x = (max_vertex_count + pass->group_size - 1) / pass->group_size;
+    groups[0] = x < pass->max_groups[0] ? x : pass->max_groups[0];
+    /* Instances fill rows of at most max_groups[1]; the shader skips the last row's excess. */
+    groups[1] = visible_count < pass->max_groups[1] ? visible_count : pass->max_groups[1];
+    groups[2] = groups[1] ? (visible_count + groups[1] - 1) / groups[1] : 0;
 }
 
-void vks_skin_pass_record(VkCommandBuffer cmd, const vks_skin_pass *pass, VkDescriptorSet set,
-                          const vks_skin_params *params)
+void vks_skin_pass_record(VkCommandBuffer cmd, const vks_skin_pass *pass, const vks_skin_push *push,
+                          uint32_t max_vertex_count)
 {
-    if (params->vertex_count == 0)
+    uint32_t g[3];
+    vks_skin_pass_groups(pass, max_vertex_count, push->visible_count, g);
+    if (g[0] == 0 || g[1] == 0)
         return;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout, 0, 1, &set, 0, NULL);
-    vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *params, params);
-    uint32_t groups = (params->vertex_count + pass->group_size - 1) / pass->group_size;
-    uint32_t x = groups < pass->max_groups_x ? groups : pass->max_groups_x;
-    vkCmdDispatch(cmd, x, (groups + x - 1) / x, 1);
+    vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *push, push);
+    vkCmdDispatch(cmd, g[0], g[1], g[2]);
 }

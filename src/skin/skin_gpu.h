@@ -1,18 +1,25 @@
-/* The skinning pass: shaders/skin.comp as a compute pipeline, one invocation per vertex. The
- * buffers it binds and the push constants are laid out in shaders/vks_shared.h; the caller owns
- * them and the barriers around the dispatch (src/render/renderer.c). */
+/* The skinning pass: shaders/skin.comp as a compute pipeline, one invocation per vertex of every
+ * visible instance in one dispatch. It binds no descriptors: the push constants carry the device
+ * addresses of everything it reads and writes (layouts in shaders/vks_shared.h). The caller owns
+ * the buffers and the barriers around the dispatch (src/render/renderer.c). */
 #ifndef VKS_SKIN_GPU_H
 #define VKS_SKIN_GPU_H
 
 #include "../gpu/gpu.h"
 #include "../../shaders/vks_shared.h"
 
+/* Where skinning runs: in this pass, once per vertex per frame, with the draw pulling the result;
+ * or in the draw's vertex shader, once per vertex shader invocation (as the tutorials do). */
+typedef enum vks_skin_mode {
+    VKS_SKIN_COMPUTE,
+    VKS_SKIN_VERTEX,
+} vks_skin_mode;
+
 typedef struct vks_skin_pass {
-    VkDescriptorSetLayout set_layout; /* VKS_SKIN_BINDING_COUNT storage buffers */
     VkPipelineLayout layout;
     VkPipeline pipeline;
     uint32_t group_size;
-    uint32_t max_groups_x; /* more workgroups go into rows (the shader folds them back) */
+    uint32_t max_groups[3]; /* maxComputeWorkGroupCount */
 } vks_skin_pass;
 
 /* group_size 0 means VKS_SKIN_GROUP_SIZE; others must be a power of two the device allows. */
@@ -20,17 +27,27 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, vks_skin_p
                           vks_error *err);
 void vks_skin_pass_destroy(const gpu_device *dev, vks_skin_pass *pass);
 
-/* What one dispatch reads and writes, by binding (VKS_SKIN_BIND_*). */
-typedef struct vks_skin_buffers {
-    VkBuffer buffers[VKS_SKIN_BINDING_COUNT];
-} vks_skin_buffers;
+/* The dispatch's size for `visible_count` instances of at most `max_vertex_count` vertices:
+ * x covers the vertices (the shader loops when they exceed the device's limit), y and z the
+ * instances. */
+void vks_skin_pass_groups(const vks_skin_pass *pass, uint32_t max_vertex_count,
+                          uint32_t visible_count, uint32_t groups[3]);
+/* Records the dispatch (nothing when push->visible_count is 0). */
+void vks_skin_pass_record(VkCommandBuffer cmd, const vks_skin_pass *pass, const vks_skin_push *push,
+                          uint32_t max_vertex_count);
 
-void vks_skin_pass_write_set(const gpu_device *dev, VkDescriptorSet set,
-                             const vks_skin_buffers *buffers);
+/* A plain copy kernel over buffers of the same size as a skinning pass's traffic: the roofline
+ * the bench compares the skinning pass's effective bandwidth with. */
+typedef struct vks_copy_pass {
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+    uint32_t max_groups_x;
+} vks_copy_pass;
 
-/* Records the dispatch: ceil(vertex_count / group_size) workgroups, in rows when they exceed
- * the device's limit on one dimension. */
-void vks_skin_pass_record(VkCommandBuffer cmd, const vks_skin_pass *pass, VkDescriptorSet set,
-                          const vks_skin_params *params);
+bool vks_copy_pass_create(const gpu_device *dev, vks_copy_pass *pass, vks_error *err);
+void vks_copy_pass_destroy(const gpu_device *dev, vks_copy_pass *pass);
+/* Records a copy of `bytes` (a multiple of 16) from src to dst (device addresses). */
+void vks_copy_pass_record(VkCommandBuffer cmd, const vks_copy_pass *pass, VkDeviceAddress src,
+                          VkDeviceAddress dst, VkDeviceSize bytes);
 
 #endif

@@ -1,0 +1,25 @@
+// What both vertex shaders share: the instance of this invocation and its world transform.
+layout(std140, set = 0, binding = 0) uniform Frame { vks_frame_uniforms frame; };
+layout(push_constant) uniform Push { vks_draw_push push; };
+
+layout(location = 0) out vec3 out_normal;
+layout(location = 1) out vec2 out_uv;
+
+// gl_InstanceIndex (the draw's first instance plus the instance) indexes the visible list.
+vks_instance this_instance()
+{
+    return Instances(push.instances).v[Uints(push.visible).v[gl_InstanceIndex]];
+}
+
+// Palette space -> world, then the camera. Normals take the world's cofactor matrix (its
+// inverse-transpose up to scale; the fragment shader normalises).
+void emit(vks_instance inst, vec3 p, vec3 n, uint v)
+{
+    vec4 w0 = inst.world[0], w1 = inst.world[1], w2 = inst.world[2];
+    vec4 p1 = vec4(p, 1.0);
+    gl_Position = frame.view_proj * vec4(dot(w0, p1), dot(w1, p1), dot(w2, p1), 1.0);
+    vec3 cof0 = cross(w1.xyz, w2.xyz), cof1 = cross(w2.xyz, w0.xyz), cof2 = cross(w0.xyz, w1.xyz);
+    out_normal = vec3(dot(cof0, n), dot(cof1, n), dot(cof2, n)) * sign(dot(w0.xyz, cof0));
+    Floats uvs = Floats(push.streams.uvs);
+    out_uv = vec2(uvs.v[2 * (inst.vertex_first + v)], uvs.v[2 * (inst.vertex_first + v) + 1]);
+}

@@ -1,0 +1,103 @@
+/* A crowd: N instances of one or more models, placed on a grid or a ring, each playing its own
+ * clip from its own time offset at its own speed. This is the CPU side of every frame:
+ *
+ *   vks_crowd_advance(&c, dt);                                  the clocks
+ *   n = vks_crowd_cull(&c, view_proj, visible);                 the instances in the frustum
+ *   vks_crowd_palettes(&c, pool, visible, n, palette);          their palettes, on all cores
+ *
+ * It knows nothing of Vulkan: `visible` and `palette` are caller memory (mapped GPU buffers).
+ * Instances are stored grouped by model (model m's are [model_first[m], model_first[m + 1])), so
+ * that a visible list in ascending order is grouped by model too: one instanced draw per mesh. */
+#ifndef VKS_CROWD_H
+#define VKS_CROWD_H
+
+#include "../asset/model.h"
+#include "../core/pool.h"
+#include "../../shaders/vks_shared.h"
+
+#define VKS_CROWD_MAX_MODELS 16u
+/* Instances per crowd: 2^24 keeps every count and index far from 32-bit overflow; memory runs out
+ * long before (100 000 CesiumMan need 6 GB of skinned vertices). */
+#define VKS_CROWD_MAX_INSTANCES (1u << 24)
+/* A per-model clip that gives each instance its own: instance k of a model plays clip
+ * k mod clip_count (the bind pose for a model without clips). */
+#define VKS_CROWD_VARIED_CLIP (-2)
+
+typedef enum vks_crowd_layout {
+    VKS_CROWD_GRID, /* rows and columns on the ground plane (y = 0), centred on the origin */
+    VKS_CROWD_RING, /* a circle around the origin, every instance facing its centre */
+} vks_crowd_layout;
+
+typedef struct vks_crowd_desc {
+    const vks_model *const *models; /* 1 .. VKS_CROWD_MAX_MODELS, kept by pointer */
+    uint32_t model_count;
+    const int32_t *clips; /* per model: a clip index, -1 (bind pose) or VKS_CROWD_VARIED_CLIP;
+                             NULL: VKS_CROWD_VARIED_CLIP for every model */
+    uint32_t instance_count;  /* 1 .. VKS_CROWD_MAX_INSTANCES; spots are dealt to the models in
+                                 turn (spot k gets model k mod model_count) */
+    vks_crowd_layout layout;
+    double time;              /* seconds: instance 0's clock at the start */
+    uint32_t threads;         /* the pool's thread count (per-thread scratch); 0 means 1 */
+    uint32_t seed;            /* of the offsets, speeds and headings; the same seed, the same crowd */
+} vks_crowd_desc;
+
+typedef struct vks_crowd_instance {
+    uint32_t model;
+    int32_t clip;      /* -1: bind pose */
+    double time;       /* seconds into the clip (looping) */
+    float speed;       /* clock rate: 1 for instance 0 of each layout, 0.8 .. 1.25 for others */
+    int32_t from_clip; /* the clip fading out while fade_left > 0 (vks_crowd_switch_clip) */
+    double from_time, fade, fade_left;
+    /* Palette space -> world, column-major: the spot's placement (heading about +Y, then the
+     * translation) times the model's root transform (inverse of skeleton.root_inverse). The first
+     * instance of a crowd of one sits at the origin with heading 0, so world = the root transform. */
+    float world[4][4];
+    float center[3], radius; /* bounding sphere in world space, over every clip's motion */
+} vks_crowd_instance;
+
+typedef struct vks_crowd {
+    const vks_model *models[VKS_CROWD_MAX_MODELS];
+    uint32_t model_count;
+    uint32_t model_first[VKS_CROWD_MAX_MODELS + 1];
+    /* Per model, palette space: the box around the bind pose and every clip (8 samples each). */
+    float model_lo[VKS_CROWD_MAX_MODELS][3], model_hi[VKS_CROWD_MAX_MODELS][3];
+
+    uint32_t instance_count;
+    vks_crowd_instance *instances;
+    uint32_t *palette_first; /* per instance: its first palette entry (prefix sum of joints) */
+    uint32_t palette_count;  /* palette entries of all instances */
+    float lo[3], hi[3];      /* world-space box around every instance's sphere */
+
+    /* Private: key cursors (2 x vks_cursor_size per instance, at 6 * palette_first) and per-thread
+     * scratch for the pose (local, local_from and model transforms of the largest skeleton). */
+    uint32_t *cursors;
+    uint32_t threads;
+    void *scratch;
+} vks_crowd;
+
+/* Builds the crowd: places the instances, gives each its clip, offset, speed and heading, and
+ * computes the models' bounds by skinning them on the CPU. Fails with a message on a bad desc
+ * (no models, too many instances, a clip out of range) or when out of memory. */
+bool vks_crowd_create(const vks_crowd_desc *desc, vks_crowd *crowd, vks_error *err);
+void vks_crowd_destroy(vks_crowd *crowd);
+
+/* Moves every clock forward by dt seconds (times each instance's speed), looping within its clip,
+ * and runs the cross-fades down. */
+void vks_crowd_advance(vks_crowd *crowd, double dt);
+
+/* Every instance steps `delta` clips (mod its model's clip count) and cross-fades into it over
+ * `fade` seconds from its current pose. Models without clips stay in the bind pose. */
+void vks_crowd_switch_clip(vks_crowd *crowd, int32_t delta, double fade);
+
+/* Writes the indices of the instances whose bounding sphere intersects the frustum of
+ * `view_proj` (column-major, Vulkan clip space: 0 <= z <= w) into `visible`, ascending, and
+ * returns their count. */
+uint32_t vks_crowd_cull(const vks_crowd *crowd, const float view_proj[4][4], uint32_t *visible);
+
+/* Samples the pose of each listed instance (cross-fades included) and writes its palette to
+ * palette + palette_first[instance], on every thread of the pool (pool may be NULL: the caller's
+ * thread only). Instances not listed are left alone. */
+void vks_crowd_palettes(vks_crowd *crowd, vks_pool *pool, const uint32_t *visible, uint32_t count,
+                        vks_bone *palette);
+
+#endif
