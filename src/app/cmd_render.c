@@ -20,18 +20,6 @@ static void frame_path(char *buf, size_t size, const char *out, uint32_t frame, 
     snprintf(buf, size, "%.*s_%04u%s", (int)(dot - out), out, frame, dot);
 }
 
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, uint32_t n)
-{
-    qsort(v, n, sizeof *v, compare_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 typedef struct render_args {
     const char *path, *clip, *time, *size, *out, *frames_text, *fps_text, *group_size_text;
     const char *zoom_text, *mode_text, *max_buffer_text;
@@ -143,7 +131,7 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
     }
     if (samples)
         printf("gpu: skinning %.3f ms, drawing %.3f ms (median of %u frames; %llu vertices, %s)\n",
-               median(skin_ms, samples), median(draw_ms, samples), samples,
+               app_median(skin_ms, samples), app_median(draw_ms, samples), samples,
                (unsigned long long)skinned_vertices,
                a->mode == VKS_SKIN_VERTEX ? "skinned in the vertex shader" : "compute");
     if (last.primitives != UINT64_MAX)

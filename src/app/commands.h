@@ -8,5 +8,6 @@ int cmd_dump(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

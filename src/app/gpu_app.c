@@ -83,6 +83,18 @@ bool app_gpu_check(const app_gpu_options *options, vks_error *err)
            app_parse_count("--device", options->device, 0, INT32_MAX, &index, err);
 }
 
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double app_median(double *v, uint32_t n)
+{
+    qsort(v, n, sizeof *v, compare_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 bool app_parse_mode(const char *text, vks_skin_mode *mode, vks_error *err)
 {
     if (!text || strcmp(text, "compute") == 0)
@@ -156,7 +168,7 @@ bool app_scene_start(app_scene *s, const app_crowd_args *a, const char *clip, do
             s->clips[m] = VKS_CROWD_VARIED_CLIP;
         }
     }
-    if (!vks_pool_create(0, &s->pool, err))
+    if (!vks_pool_create(a->threads, &s->pool, err))
         return false;
     for (uint32_t m = 0; m < s->model_count; m++)
         s->model_ptrs[m] = &s->models[m];

@@ -45,6 +45,7 @@ typedef struct app_crowd_args {
     uint32_t model_list_count;
     const char *instances_text, *layout_text;
     uint32_t instances; /* parsed by app_crowd_check */
+    uint32_t threads;   /* of the animation; 0: one per core */
     vks_crowd_layout layout;
 } app_crowd_args;
 
@@ -83,6 +84,9 @@ void app_scene_destroy(app_scene *s);
 /* The CPU side of a frame: culls against f->uniforms->view_proj into f->visible and writes the
  * visible instances' palettes, on every thread. */
 void app_scene_animate(app_scene *s, vks_frame *f);
+
+/* The median of v[0 .. n) (sorts v); n > 0. */
+double app_median(double *v, uint32_t n);
 
 /* Parses --mode: compute (also when NULL) or vertex. */
 bool app_parse_mode(const char *text, vks_skin_mode *mode, vks_error *err);

@@ -14,6 +14,7 @@ static const struct {
     {"dump", cmd_dump, "write every skinned vertex of a clip at a time, one line each"},
     {"view", cmd_view, "show the animated character in a window"},
     {"render", cmd_render, "render the character headless to a PNG"},
+    {"bench", cmd_bench, "measure a crowd's frame: animation, skinning, drawing, bandwidth"},
     {"devices", cmd_devices, "list the Vulkan devices"},
 };
 

@@ -1,0 +1,385 @@
+/* vkskin bench: a crowd rendered headless for F frames, and the medians of what each stage cost:
+ * CPU animation (culling + palettes on every thread), GPU skinning and drawing (timestamps), the
+ * whole frame (wall clock), skinned vertices per second, and the skinning pass's effective
+ * bandwidth beside a plain copy kernel's over the same number of bytes (the roofline). */
+#include "commands.h"
+#include "gpu_app.h"
+#include "offscreen.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Frames before measuring: pipelines, caches and clocks settle. */
+#define WARMUP_FRAMES 3u
+/* Copy-kernel runs timed for the roofline. */
+#define COPY_RUNS 9u
+
+typedef struct bench_args {
+    const char *path, *size, *frames_text, *mode_text, *group_size_text, *threads_text;
+    bool json;
+    app_gpu_options gpu;
+    app_crowd_args crowd;
+    uint32_t width, height, frames, group_size;
+    vks_skin_mode mode;
+} bench_args;
+
+typedef struct bench_result {
+    uint32_t samples, visible, threads;
+    uint64_t vertices, joints; /* skinned per frame (visible instances) */
+    double anim_ms, skin_ms, draw_ms, frame_ms;
+    double skin_bytes; /* read + written by the skinning pass per frame */
+    double copy_bytes, copy_ms;
+} bench_result;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* Bytes the skinning pass moves for one visible instance: every vertex's streams read and its
+ * output written, the palette read once (the workgroups of an instance share it through the
+ * cache), the instance's table entry and visible-list slot. */
+static double skin_bytes_of(const vks_model *m)
+{
+    double per_vertex = sizeof(float[3]) * 2 + sizeof(uint16_t[4]) + sizeof(float[4]) +
+                        VKS_SKINNED_STRIDE + (m->tangents ? 2 * sizeof(float[4]) : 0);
+    return per_vertex * m->vertex_count + sizeof(vks_bone) * m->skeleton.joint_count +
+           sizeof(vks_instance) + sizeof(uint32_t);
+}
+
+/* Times the copy kernel over `bytes` (read + written), median of COPY_RUNS. Each buffer is
+ * capped at 1 GiB and a quarter of the device's largest heap: far past every cache, which is
+ * what matters for a bandwidth figure. */
+static bool measure_copy(const gpu_device *dev, VkDeviceSize bytes, bench_result *res,
+                         vks_error *err)
+{
+    VkDeviceSize half = bytes / 2, limit = (VkDeviceSize)1 << 30, heap = 0;
+    for (uint32_t h = 0; h < dev->memory.memoryHeapCount; h++)
+        if (dev->memory.memoryHeaps[h].size > heap)
+            heap = dev->memory.memoryHeaps[h].size;
+    if (heap / 4 < limit)
+        limit = heap / 4;
+    half = (half < limit ? half : limit) & ~(VkDeviceSize)15;
+    if (half < 16 || !dev->timestamps)
+        return true;
+    vks_copy_pass pass;
+    gpu_buffer src = {0}, dst = {0};
+    const VkBufferUsageFlags usage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    if (!vks_copy_pass_create(dev, &pass, err))
+        return false;
+    bool ok =
+        gpu_buffer_create(dev,
+                          &(gpu_buffer_desc){.size = half,
+                                             .usage = usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                             .name = "copy src"},
+                          &src, err) &&
+        gpu_buffer_create(dev, &(gpu_buffer_desc){.size = half, .usage = usage, .name = "copy dst"},
+                          &dst, err);
+    VkQueryPool queries = VK_NULL_HANDLE;
+    if (ok) {
+        VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qi.queryCount = 2;
+        GPU_CHECK(vkCreateQueryPool(dev->device, &qi, NULL, &queries));
+        GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, queries, "copy timestamps");
+        /* Written once before: never-written memory may read as one shared zero page (CPU
+         * devices), which would flatter the copy. */
+        VkCommandBuffer cmd = gpu_once_begin(dev);
+        vkCmdFillBuffer(cmd, src.buffer, 0, VK_WHOLE_SIZE, 0x5eed5eedu);
+        gpu_barrier_buffer(
+            cmd, src.buffer,
+            (gpu_access){VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+            (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                         VK_ACCESS_2_SHADER_STORAGE_READ_BIT});
+        ok = gpu_once_end(dev, cmd, err);
+    }
+    double ms[COPY_RUNS];
+    const gpu_access rw = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                           VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                               VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
+    /* One submission per run, timed as a frame's skinning is: from the top of the command
+     * buffer to after the barrier behind the dispatch. (Several runs in one command buffer
+     * timed far too fast on lavapipe.) */
+    for (uint32_t i = 0; ok && i < COPY_RUNS; i++) {
+        VkCommandBuffer cmd = gpu_once_begin(dev);
+        vkCmdResetQueryPool(cmd, queries, 0, 2);
+        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 0);
+        vks_copy_pass_record(cmd, &pass, src.address, dst.address, half);
+        gpu_barrier_memory(cmd, rw, rw);
+        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, queries, 1);
+        ok = gpu_once_end(dev, cmd, err);
+        uint64_t t[2];
+        if (ok)
+            GPU_CHECK(vkGetQueryPoolResults(dev->device, queries, 0, 2, sizeof t, t, sizeof t[0],
+                                            VK_QUERY_RESULT_64_BIT));
+        ms[i] = ok ? gpu_ticks_to_ms(dev, t[0], t[1]) : 0.0;
+    }
+    if (ok) {
+        res->copy_ms = app_median(ms, COPY_RUNS);
+        res->copy_bytes = 2.0 * (double)half;
+    }
+    if (queries)
+        vkDestroyQueryPool(dev->device, queries, NULL);
+    gpu_buffer_destroy(dev, &src);
+    gpu_buffer_destroy(dev, &dst);
+    vks_copy_pass_destroy(dev, &pass);
+    return ok;
+}
+
+static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_result *res)
+{
+    vks_error err;
+    if (!app_scene_start(scene, &a->crowd, NULL, 0.0, &err) ||
+        !app_gpu_open(&a->gpu, NULL, dev, &err)) {
+        fprintf(stderr, "vkskin bench: %s\n", err.msg);
+        return APP_FAILED;
+    }
+    vks_crowd *crowd = &scene->crowd;
+    /* The roofline first, over as many bytes as skinning every instance moves: on lavapipe,
+     * timestamps around a compute-only submission come out far too short after draws have run
+     * on the device. The skinning pass's own figure uses the visible instances. */
+    double all_bytes = 0.0;
+    for (uint32_t i = 0; i < crowd->instance_count; i++)
+        all_bytes += skin_bytes_of(crowd->models[crowd->instances[i].model]);
+    if (!measure_copy(dev, (VkDeviceSize)all_bytes, res, &err)) {
+        fprintf(stderr, "vkskin bench: %s\n", err.msg);
+        return APP_FAILED;
+    }
+    vks_renderer r;
+    if (!vks_renderer_create(dev,
+                             &(vks_renderer_desc){.crowd = crowd,
+                                                  .color_format = APP_OFFSCREEN_FORMAT,
+                                                  .mode = a->mode,
+                                                  .group_size = a->group_size},
+                             &r, &err)) {
+        fprintf(stderr, "vkskin bench: %s\n", err.msg);
+        return APP_FAILED;
+    }
+    app_offscreen target;
+    if (!app_offscreen_create(dev, a->width, a->height, r.draw.depth_format, &target, &err)) {
+        fprintf(stderr, "vkskin bench: %s\n", err.msg);
+        vks_renderer_destroy(&r);
+        return APP_FAILED;
+    }
+    app_camera cam;
+    app_camera_frame(&cam, crowd);
+    vks_draw_target t = app_offscreen_target(&target);
+    const uint32_t total = WARMUP_FRAMES + a->frames;
+    double *anim = calloc(total, sizeof *anim), *frame = calloc(total, sizeof *frame);
+    double *skin = calloc(total, sizeof *skin), *draw = calloc(total, sizeof *draw);
+    int rc = APP_FAILED;
+    if (!anim || !frame || !skin || !draw) {
+        fprintf(stderr, "vkskin bench: out of memory\n");
+        goto done;
+    }
+    uint32_t gpu_samples = 0, cpu_samples = 0;
+    double last = 0.0;
+    for (uint32_t i = 0; i < total; i++) {
+        vks_frame *f = vks_renderer_begin_frame(&r); /* waits for frame i - 2 */
+        double start = now_ms();
+        if (i > WARMUP_FRAMES) /* begin to begin: the frame's period, GPU included */
+            frame[cpu_samples - 1] = start - last;
+        last = start;
+        if (i >= WARMUP_FRAMES + GPU_FRAMES_IN_FLIGHT && f->stats.skin_ms >= 0.0) {
+            skin[gpu_samples] = f->stats.skin_ms;
+            draw[gpu_samples++] = f->stats.draw_ms;
+        }
+        vks_crowd_advance(crowd, 1.0 / 60.0);
+        app_camera_uniforms(&cam, (float)a->width / (float)a->height, f->uniforms);
+        app_scene_animate(scene, f);
+        if (i >= WARMUP_FRAMES)
+            anim[cpu_samples++] = now_ms() - start;
+        res->visible = f->visible_count;
+        vks_renderer_skin(&r, f);
+        vks_renderer_draw(&r, f, &t);
+        if (!vks_renderer_submit(&r, f, VK_NULL_HANDLE, VK_NULL_HANDLE, &err)) {
+            fprintf(stderr, "vkskin bench: %s\n", err.msg);
+            goto done;
+        }
+    }
+    vks_gpu_stats s = vks_renderer_last_stats(&r);
+    frame[cpu_samples - 1] = now_ms() - last;
+    if (s.skin_ms >= 0.0) { /* the last frames' slots: read here, not by a later begin */
+        skin[gpu_samples] = s.skin_ms;
+        draw[gpu_samples++] = s.draw_ms;
+    }
+    res->samples = cpu_samples;
+    res->anim_ms = app_median(anim, cpu_samples);
+    res->frame_ms = app_median(frame, cpu_samples);
+    res->skin_ms = gpu_samples ? app_median(skin, gpu_samples) : -1.0;
+    res->draw_ms = gpu_samples ? app_median(draw, gpu_samples) : -1.0;
+    res->threads = vks_pool_threads(scene->pool);
+    /* The visible set of the last frame (the camera does not move). */
+    const vks_frame *f = &r.frames[(r.frame_number - 1) % GPU_FRAMES_IN_FLIGHT];
+    for (uint32_t k = 0; k < f->visible_count; k++) {
+        const vks_model *m = crowd->models[crowd->instances[f->visible[k]].model];
+        res->vertices += m->vertex_count;
+        res->joints += m->skeleton.joint_count;
+        res->skin_bytes += skin_bytes_of(m);
+    }
+    rc = APP_OK;
+done:
+    free(anim);
+    free(frame);
+    free(skin);
+    free(draw);
+    app_offscreen_destroy(dev, &target);
+    vks_renderer_destroy(&r);
+    return rc;
+}
+
+/* A JSON number, or null when unknown (negative or not finite). */
+static void json_number(const char *name, double v, bool last)
+{
+    if (v >= 0.0 && isfinite(v))
+        printf("  \"%s\": %.6g%s\n", name, v, last ? "" : ",");
+    else
+        printf("  \"%s\": null%s\n", name, last ? "" : ",");
+}
+
+static void json_string(const char *name, const char *v)
+{
+    printf("  \"%s\": \"", name);
+    for (const unsigned char *c = (const unsigned char *)v; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            printf("\\%c", *c);
+        else if (*c < 0x20)
+            printf("\\u%04x", *c);
+        else
+            putchar(*c);
+    }
+    printf("\",\n");
+}
+
+static void report(const bench_args *a, const app_scene *scene, const gpu_device *dev,
+                   const bench_result *res)
+{
+    const vks_crowd *c = &scene->crowd;
+    char models[512] = "";
+    for (uint32_t m = 0; m < c->model_count; m++)
+        snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s", m ? " + " : "",
+                 c->models[m]->name);
+    const bool compute = a->mode == VKS_SKIN_COMPUTE;
+    /* Vertex mode skins inside the draw: its vertices per second are per draw time. */
+    const double skin_ms = compute ? res->skin_ms : -1.0;
+    const double per_ms = compute ? res->skin_ms : res->draw_ms;
+    const double vps = per_ms > 0.0 ? res->vertices / (per_ms * 1e-3) : -1.0;
+    const double jpspc =
+        res->anim_ms > 0.0 ? res->joints / (res->anim_ms * 1e-3) / res->threads : -1.0;
+    const double skin_gbps = skin_ms > 0.0 ? res->skin_bytes / (skin_ms * 1e-3) / 1e9 : -1.0;
+    const double copy_gbps =
+        res->copy_ms > 0.0 ? res->copy_bytes / (res->copy_ms * 1e-3) / 1e9 : -1.0;
+    const double ratio = skin_gbps > 0.0 && copy_gbps > 0.0 ? skin_gbps / copy_gbps : -1.0;
+    if (a->json) {
+        printf("{\n");
+        json_string("models", models);
+        json_string("device", dev->props.deviceName);
+        json_string("mode", compute ? "compute" : "vertex");
+        json_number("instances", c->instance_count, false);
+        json_number("visible", res->visible, false);
+        json_number("width", a->width, false);
+        json_number("height", a->height, false);
+        json_number("frames", res->samples, false);
+        json_number("threads", res->threads, false);
+        json_number("skinned_vertices", (double)res->vertices, false);
+        json_number("cpu_anim_ms", res->anim_ms, false);
+        json_number("gpu_skin_ms", skin_ms, false);
+        json_number("gpu_draw_ms", res->draw_ms, false);
+        json_number("frame_ms", res->frame_ms, false);
+        json_number("skinned_vertices_per_s", vps, false);
+        json_number("joints_per_s_per_core", jpspc, false);
+        json_number("skin_bytes", compute ? res->skin_bytes : -1.0, false);
+        json_number("skin_gb_per_s", skin_gbps, false);
+        json_number("copy_bytes", res->copy_bytes, false);
+        json_number("copy_gb_per_s", copy_gbps, false);
+        json_number("roofline_ratio", ratio, true);
+        printf("}\n");
+        return;
+    }
+    printf("bench: %s x %u, %s skinning, %ux%u, median of %u frames on %s\n", models,
+           c->instance_count, compute ? "compute" : "vertex-shader", a->width, a->height,
+           res->samples, dev->props.deviceName);
+    printf("  visible          %u of %u instances, %llu vertices, %llu joints\n", res->visible,
+           c->instance_count, (unsigned long long)res->vertices, (unsigned long long)res->joints);
+    printf("  cpu animation    %.3f ms on %u thread(s): %.1f M joints/s per core (%.1f ns per "
+           "joint)\n",
+           res->anim_ms, res->threads, jpspc / 1e6, jpspc > 0.0 ? 1e9 / jpspc : 0.0);
+    if (compute)
+        printf("  gpu skinning     %.3f ms: %.3g M vertices/s\n", res->skin_ms, vps / 1e6);
+    else
+        printf("  gpu skinning     in the draw: %.3g M vertices/s of draw time\n", vps / 1e6);
+    printf("  gpu draw         %.3f ms\n", res->draw_ms);
+    printf("  frame            %.3f ms (%.0f fps)\n", res->frame_ms,
+           res->frame_ms > 0.0 ? 1e3 / res->frame_ms : 0.0);
+    if (compute && skin_gbps > 0.0)
+        printf("  bandwidth        skinning %.2f GB/s effective (%.0f bytes per vertex), copy "
+               "kernel %.2f GB/s over %.1f MB: %.0f%% of the roofline\n",
+               skin_gbps, res->vertices ? res->skin_bytes / res->vertices : 0.0, copy_gbps,
+               res->copy_bytes / 1e6, 100.0 * ratio);
+    else
+        printf("  bandwidth        copy kernel %.2f GB/s over %.1f MB\n", copy_gbps,
+               res->copy_bytes / 1e6);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    bench_args a = {.size = "1920x1080", .frames_text = "100"};
+    const app_option options[] = {
+        {"frames", &a.frames_text, NULL, "F", "frames to measure (default 100)"},
+        {"mode", &a.mode_text, NULL, "compute|vertex",
+         "skin in a compute pass (default) or in the vertex shader"},
+        {"size", &a.size, NULL, "WxH", "image size in pixels (default 1920x1080)"},
+        {"json", NULL, &a.json, NULL, "print one JSON object instead of the table"},
+        {"group-size", &a.group_size_text, NULL, "N",
+         "skinning workgroup size, a power of two (default 64)"},
+        {"threads", &a.threads_text, NULL, "N", "animation threads (default: one per core)"},
+        APP_CROWD_OPTIONS(a.crowd),
+        APP_GPU_OPTIONS(a.gpu),
+    };
+    const app_command cmd = {
+        .name = "bench",
+        .summary = "Renders a crowd headless for F frames (after 3 warm-up frames) and prints\n"
+                   "the medians per frame of CPU animation, GPU skinning and drawing (timestamp\n"
+                   "queries), the frame, skinned vertices per second, and the skinning pass's\n"
+                   "effective bandwidth beside a copy kernel's over as many bytes. Validation is\n"
+                   "off unless --validate is given. Every instance plays its own clip.",
+        .positional = "[MODEL]",
+        .options = options,
+        .option_count = sizeof options / sizeof options[0],
+    };
+    int rc = app_parse(&cmd, argc, argv, &a.path);
+    if (rc != APP_OK)
+        return rc == APP_HELP ? APP_OK : rc;
+    vks_error err;
+    if (!app_parse_size(a.size, &a.width, &a.height, &err) ||
+        !app_parse_count("--frames", a.frames_text, 1, 100000, &a.frames, &err) ||
+        !app_parse_mode(a.mode_text, &a.mode, &err) ||
+        (a.group_size_text &&
+         !app_parse_count("--group-size", a.group_size_text, 1, 1024, &a.group_size, &err)) ||
+        (a.threads_text &&
+         !app_parse_count("--threads", a.threads_text, 1, 256, &a.crowd.threads, &err)) ||
+        !app_crowd_check(&a.crowd, &err) || !app_gpu_check(&a.gpu, &err)) {
+        fprintf(stderr, "vkskin bench: %s\n", err.msg);
+        return APP_USAGE;
+    }
+    app_scene scene;
+    if (!app_scene_load(&scene, a.path, &a.crowd, &err)) { /* before any thread: see import.h */
+        fprintf(stderr, "vkskin bench: %s\n", err.msg);
+        return APP_FAILED;
+    }
+    gpu_device dev = {0};
+    bench_result res = {0};
+    rc = run(&a, &scene, &dev, &res);
+    if (rc == APP_OK)
+        report(&a, &scene, &dev, &res);
+    app_scene_destroy(&scene);
+    if (dev.device)
+        rc = app_gpu_close("bench", &dev, rc);
+    return rc;
+}
