@@ -24,21 +24,23 @@
 #define VKS_CROWD_VARIED_CLIP (-2)
 
 typedef enum vks_crowd_layout {
-    VKS_CROWD_GRID, /* rows and columns on the ground plane (y = 0), centred on the origin */
-    VKS_CROWD_RING, /* a circle around the origin, every instance facing its centre */
+    VKS_CROWD_GRID, /* rows and columns on the ground plane (y = 0), centred on the origin,
+                       headings at random (instance 0's is 0) */
+    VKS_CROWD_RING, /* a circle around the origin, every instance facing its centre (its model's
+                       +Z, glTF's forward, turned towards the origin) */
 } vks_crowd_layout;
 
 typedef struct vks_crowd_desc {
     const vks_model *const *models; /* 1 .. VKS_CROWD_MAX_MODELS, kept by pointer */
     uint32_t model_count;
-    const int32_t *clips; /* per model: a clip index, -1 (bind pose) or VKS_CROWD_VARIED_CLIP;
-                             NULL: VKS_CROWD_VARIED_CLIP for every model */
-    uint32_t instance_count;  /* 1 .. VKS_CROWD_MAX_INSTANCES; spots are dealt to the models in
-                                 turn (spot k gets model k mod model_count) */
+    const int32_t *clips;    /* per model: a clip index, -1 (bind pose) or VKS_CROWD_VARIED_CLIP;
+                                NULL: VKS_CROWD_VARIED_CLIP for every model */
+    uint32_t instance_count; /* 1 .. VKS_CROWD_MAX_INSTANCES; spots are dealt to the models in
+                                turn (spot k gets model k mod model_count) */
     vks_crowd_layout layout;
-    double time;              /* seconds: instance 0's clock at the start */
-    uint32_t threads;         /* the pool's thread count (per-thread scratch); 0 means 1 */
-    uint32_t seed;            /* of the offsets, speeds and headings; the same seed, the same crowd */
+    double time;      /* seconds: instance 0's clock at the start */
+    uint32_t threads; /* the pool's thread count (per-thread scratch); 0 means 1 */
+    uint32_t seed;    /* of the offsets, speeds and headings; the same seed, the same crowd */
 } vks_crowd_desc;
 
 typedef struct vks_crowd_instance {
@@ -49,8 +51,8 @@ typedef struct vks_crowd_instance {
     int32_t from_clip; /* the clip fading out while fade_left > 0 (vks_crowd_switch_clip) */
     double from_time, fade, fade_left;
     /* Palette space -> world, column-major: the spot's placement (heading about +Y, then the
-     * translation) times the model's root transform (inverse of skeleton.root_inverse). The first
-     * instance of a crowd of one sits at the origin with heading 0, so world = the root transform. */
+     * translation) times the model's root transform (inverse of skeleton.root_inverse). A crowd
+     * of one sits at the origin with heading 0, so its world is the root transform. */
     float world[4][4];
     float center[3], radius; /* bounding sphere in world space, over every clip's motion */
 } vks_crowd_instance;
@@ -91,12 +93,14 @@ void vks_crowd_switch_clip(vks_crowd *crowd, int32_t delta, double fade);
 
 /* Writes the indices of the instances whose bounding sphere intersects the frustum of
  * `view_proj` (column-major, Vulkan clip space: 0 <= z <= w) into `visible`, ascending, and
- * returns their count. */
+ * returns their count. `visible` needs room for instance_count entries. */
 uint32_t vks_crowd_cull(const vks_crowd *crowd, const float view_proj[4][4], uint32_t *visible);
 
 /* Samples the pose of each listed instance (cross-fades included) and writes its palette to
  * palette + palette_first[instance], on every thread of the pool (pool may be NULL: the caller's
- * thread only). Instances not listed are left alone. */
+ * thread only; a pool of more than desc.threads threads has no scratch for its extra threads and
+ * leaves the work to the caller's too). Instances not listed are left alone; the listed indices
+ * must be distinct (those not below instance_count are skipped). */
 void vks_crowd_palettes(vks_crowd *crowd, vks_pool *pool, const uint32_t *visible, uint32_t count,
                         vks_bone *palette);
 

@@ -1,0 +1,487 @@
+#include "crowd.h"
+
+#include "../anim/anim.h"
+#include "../skin/skin_cpu.h"
+
+#include <cglm/mat4.h>
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Bounds sample each clip at this many evenly spaced times (as app_camera_frame). */
+#define CROWD_SAMPLES_PER_CLIP 8
+/* Neighbours stand this much further apart than their footprints' diameter. */
+#define CROWD_SPACING_MARGIN 1.3f
+/* Instances per chunk of vks_crowd_palettes: about this many joints, at most 64 instances
+ * (20-joint characters: ~30 us per chunk on one core, so the atomic counter costs nothing and
+ * a few thousand instances still spread over every thread). */
+#define CROWD_GRAIN_JOINTS 2048u
+#define CROWD_GRAIN_MAX 64u
+/* As the pool's limit (pool.c): per-thread scratch for more would be waste. */
+#define CROWD_MAX_THREADS 1024u
+#define CROWD_PI 3.14159265358979323846
+
+/* ---- Deterministic variation ---- */
+
+/* lowbias32 (Chris Wellons' hash-prospector): a full-avalanche 32-bit integer hash. */
+static uint32_t crowd_hash(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+/* A uniform number in [0, 1) for (seed, spot, what). */
+static double crowd_unit(uint32_t seed, uint32_t spot, uint32_t what)
+{
+    uint32_t h = crowd_hash(crowd_hash(seed ^ (what * 0x9e3779b9u)) ^ spot);
+    return (double)h * (1.0 / 4294967296.0);
+}
+
+enum { CROWD_VARY_TIME, CROWD_VARY_SPEED, CROWD_VARY_HEADING };
+
+/* ---- Per-thread scratch ---- */
+
+typedef struct crowd_scratch_layout {
+    size_t local_from, model, stride; /* byte offsets within one thread's block; its size */
+} crowd_scratch_layout;
+
+static crowd_scratch_layout crowd_scratch_of(uint32_t max_joints)
+{
+    crowd_scratch_layout l;
+    size_t xforms = sizeof(vks_xform) * max_joints;
+    l.local_from = xforms;
+    l.model = 2 * xforms;
+    /* A cache line apart, so that threads never share one. */
+    l.stride = (2 * xforms + sizeof(vks_affine) * max_joints + 63) & ~(size_t)63;
+    return l;
+}
+
+static uint32_t crowd_max_joints(const vks_crowd *c)
+{
+    uint32_t n = 0;
+    for (uint32_t m = 0; m < c->model_count; m++)
+        if (c->models[m]->skeleton.joint_count > n)
+            n = c->models[m]->skeleton.joint_count;
+    return n;
+}
+
+/* ---- Bounds and placement ---- */
+
+/* The palette-space box around the bind pose and every clip's motion. */
+static bool crowd_model_bounds(const vks_model *m, float lo[3], float hi[3])
+{
+    for (int k = 0; k < 3; k++) {
+        lo[k] = FLT_MAX;
+        hi[k] = -FLT_MAX;
+    }
+    float(*pos)[3] = malloc(sizeof *pos * m->vertex_count);
+    float(*nrm)[3] = malloc(sizeof *nrm * m->vertex_count);
+    bool ok = pos && nrm;
+    for (int32_t c = -1; ok && c < (int32_t)m->clip_count; c++) {
+        for (int s = 0; ok && s < (c < 0 ? 1 : CROWD_SAMPLES_PER_CLIP); s++) {
+            double t = c < 0 ? 0.0 : (double)m->clips[c].duration * s / CROWD_SAMPLES_PER_CLIP;
+            ok = vks_skin_cpu_pose(m, c, t, pos, nrm, NULL);
+            for (uint32_t v = 0; ok && v < m->vertex_count; v++) {
+                for (int k = 0; k < 3; k++) {
+                    lo[k] = fminf(lo[k], pos[v][k]);
+                    hi[k] = fmaxf(hi[k], pos[v][k]);
+                }
+            }
+        }
+    }
+    free(pos);
+    free(nrm);
+    return ok;
+}
+
+/* Palette space -> the model's world frame: the inverse of the root inverse (as the renderer). */
+static void crowd_root_transform(const vks_model *m, mat4 root)
+{
+    const vks_affine *ri = &m->skeleton.root_inverse;
+    mat4 inv;
+    for (int c = 0; c < 4; c++)
+        for (int row = 0; row < 4; row++)
+            inv[c][row] = row < 3 ? ri->row[row][c] : (c == 3 ? 1.0f : 0.0f);
+    glm_mat4_inv(inv, root);
+}
+
+static void crowd_transform_point(const float m[4][4], const float p[3], float out[3])
+{
+    for (int r = 0; r < 3; r++)
+        out[r] = m[0][r] * p[0] + m[1][r] * p[1] + m[2][r] * p[2] + m[3][r];
+}
+
+/* How far the model reaches from the vertical axis its placement turns it about, in world units:
+ * the farthest corner of its box carried into the world by the root transform. */
+static float crowd_footprint_radius(const float lo[3], const float hi[3], const mat4 root)
+{
+    float r2 = 0.0f;
+    for (int i = 0; i < 8; i++) {
+        float p[3] = {i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]}, w[3];
+        crowd_transform_point(root, p, w);
+        r2 = fmaxf(r2, w[0] * w[0] + w[2] * w[2]);
+    }
+    return sqrtf(r2);
+}
+
+/* Spot k's position on the ground and heading (radians about +Y; 0 faces +Z, glTF's forward). */
+static void crowd_spot(const vks_crowd_desc *d, uint32_t k, float spacing, float pos[3],
+                       float *heading)
+{
+    uint32_t n = d->instance_count;
+    pos[0] = pos[1] = pos[2] = 0.0f;
+    *heading = 0.0f;
+    if (n == 1)
+        return;
+    if (d->layout == VKS_CROWD_RING) {
+        /* Neighbours a chord of 2 R sin(pi / n) apart: at least `spacing`, as is the radius. */
+        double radius = fmax(spacing, spacing / (2.0 * sin(CROWD_PI / n)));
+        double a = 2.0 * CROWD_PI * k / n;
+        pos[0] = (float)(radius * cos(a));
+        pos[2] = (float)(radius * sin(a));
+        *heading = (float)atan2(-cos(a), -sin(a)); /* +Z turned towards the centre */
+        return;
+    }
+    uint32_t cols = (uint32_t)ceil(sqrt((double)n));
+    while ((uint64_t)cols * cols < n) /* sqrt's rounding */
+        cols++;
+    uint32_t rows = (n + cols - 1) / cols;
+    pos[0] = (float)(((double)(k % cols) - 0.5 * (cols - 1)) * spacing);
+    pos[2] = (float)(((double)(k / cols) - 0.5 * (rows - 1)) * spacing);
+    if (k > 0)
+        *heading = (float)(2.0 * CROWD_PI * crowd_unit(d->seed, k, CROWD_VARY_HEADING));
+}
+
+/* world = translate(pos) * rotate_y(heading) * root, and the sphere around the model's box. */
+static void crowd_place(vks_crowd_instance *in, const float pos[3], float heading, const mat4 root,
+                        const float lo[3], const float hi[3])
+{
+    float c = cosf(heading), s = sinf(heading);
+    mat4 place = {{c, 0, -s, 0}, {0, 1, 0, 0}, {s, 0, c, 0}, {pos[0], pos[1], pos[2], 1}};
+    mat4 world;
+    glm_mat4_mul(place, (vec4 *)root, world);
+    memcpy(in->world, world, sizeof world);
+
+    float mid[3], half2 = 0.0f, scale2 = 0.0f;
+    for (int k = 0; k < 3; k++) {
+        mid[k] = 0.5f * (lo[k] + hi[k]);
+        half2 += 0.25f * (hi[k] - lo[k]) * (hi[k] - lo[k]);
+    }
+    crowd_transform_point(in->world, mid, in->center);
+    /* The largest column length bounds the stretch of a rotation times a scale (a TRS root). */
+    for (int col = 0; col < 3; col++) {
+        float l2 = world[col][0] * world[col][0] + world[col][1] * world[col][1] +
+                   world[col][2] * world[col][2];
+        scale2 = fmaxf(scale2, l2);
+    }
+    in->radius = sqrtf(half2) * sqrtf(scale2);
+}
+
+/* ---- Create / destroy ---- */
+
+static const char *crowd_model_name(const vks_model *m)
+{
+    return m->name ? m->name : "a model";
+}
+
+static bool crowd_check(const vks_crowd_desc *d, vks_error *err)
+{
+    if (!d->models || d->model_count == 0)
+        return vks_fail(err, "a crowd needs at least one model");
+    if (d->model_count > VKS_CROWD_MAX_MODELS)
+        return vks_fail(err, "a crowd takes at most %u models, not %u", VKS_CROWD_MAX_MODELS,
+                        d->model_count);
+    if (d->instance_count == 0 || d->instance_count > VKS_CROWD_MAX_INSTANCES)
+        return vks_fail(err, "a crowd needs 1 to %u instances, not %u", VKS_CROWD_MAX_INSTANCES,
+                        d->instance_count);
+    if (d->layout != VKS_CROWD_GRID && d->layout != VKS_CROWD_RING)
+        return vks_fail(err, "unknown crowd layout %d", (int)d->layout);
+    if (d->threads > CROWD_MAX_THREADS)
+        return vks_fail(err, "a crowd takes 0 to %u threads, not %u", CROWD_MAX_THREADS,
+                        d->threads);
+    if (!isfinite(d->time))
+        return vks_fail(err, "a crowd's start time must be finite, not %g", d->time);
+    for (uint32_t m = 0; m < d->model_count; m++) {
+        const vks_model *model = d->models[m];
+        if (!model)
+            return vks_fail(err, "crowd model %u is missing (NULL)", m);
+        if (model->vertex_count == 0 || model->index_count == 0 || model->skeleton.joint_count == 0)
+            return vks_fail(err, "%s has nothing to draw (%u vertices, %u indices, %u joints)",
+                            crowd_model_name(model), model->vertex_count, model->index_count,
+                            model->skeleton.joint_count);
+        int32_t clip = d->clips ? d->clips[m] : VKS_CROWD_VARIED_CLIP;
+        if (clip != VKS_CROWD_VARIED_CLIP && (clip < -1 || clip >= (int32_t)model->clip_count))
+            return vks_fail(err, "%s has %u clip(s): clip %d is out of range",
+                            crowd_model_name(model), model->clip_count, clip);
+    }
+    return true;
+}
+
+bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
+{
+    *c = (vks_crowd){0};
+    if (!crowd_check(d, err))
+        return false;
+    uint32_t n = d->instance_count, mc = d->model_count;
+    c->model_count = mc;
+    c->instance_count = n;
+    c->threads = d->threads ? d->threads : 1u;
+    memcpy(c->models, d->models, sizeof *d->models * mc);
+
+    /* Spots are dealt in turn, so model m holds n / mc spots, one more for the first n % mc. */
+    uint64_t palette_count = 0;
+    for (uint32_t m = 0; m < mc; m++) {
+        uint32_t spots = n / mc + (m < n % mc);
+        c->model_first[m + 1] = c->model_first[m] + spots;
+        palette_count += (uint64_t)spots * c->models[m]->skeleton.joint_count;
+    }
+    if (palette_count > UINT32_MAX) {
+        vks_crowd_destroy(c);
+        return vks_fail(err, "a crowd of %u needs %llu palette entries, more than %u", n,
+                        (unsigned long long)palette_count, UINT32_MAX);
+    }
+    c->palette_count = (uint32_t)palette_count;
+
+    crowd_scratch_layout layout = crowd_scratch_of(crowd_max_joints(c));
+    c->instances = calloc(n, sizeof *c->instances);
+    c->palette_first = malloc(sizeof *c->palette_first * n);
+    c->cursors = calloc(6 * (size_t)palette_count, sizeof *c->cursors);
+    size_t scratch_size = layout.stride * c->threads; /* both below 2^62: no overflow */
+    c->scratch =
+        scratch_size / c->threads == layout.stride ? aligned_alloc(64, scratch_size) : NULL;
+    if (!c->instances || !c->palette_first || !c->cursors || !c->scratch) {
+        vks_crowd_destroy(c);
+        return vks_fail(err, "out of memory for a crowd of %u instances", n);
+    }
+
+    float spacing = 0.0f;
+    mat4 roots[VKS_CROWD_MAX_MODELS];
+    for (uint32_t m = 0; m < mc; m++) {
+        uint32_t same = 0; /* a model listed twice is skinned once */
+        while (c->models[same] != c->models[m])
+            same++;
+        if (same < m) {
+            memcpy(c->model_lo[m], c->model_lo[same], sizeof c->model_lo[m]);
+            memcpy(c->model_hi[m], c->model_hi[same], sizeof c->model_hi[m]);
+        } else if (!crowd_model_bounds(c->models[m], c->model_lo[m], c->model_hi[m])) {
+            vks_crowd_destroy(c);
+            return vks_fail(err, "out of memory for the bounds of %s",
+                            crowd_model_name(c->models[m]));
+        }
+        crowd_root_transform(c->models[m], roots[m]);
+        float r = crowd_footprint_radius(c->model_lo[m], c->model_hi[m], roots[m]);
+        spacing = fmaxf(spacing, 2.0f * r * CROWD_SPACING_MARGIN);
+    }
+    if (!(spacing > 0.0f && spacing < FLT_MAX)) /* a model of one point: still apart */
+        spacing = 1.0f;
+
+    for (int k = 0; k < 3; k++) {
+        c->lo[k] = FLT_MAX;
+        c->hi[k] = -FLT_MAX;
+    }
+    const double speed_lo = log(0.8), speed_hi = log(1.25); /* symmetric about 1 in log scale */
+    uint32_t palette_first = 0;
+    for (uint32_t m = 0; m < mc; m++) {
+        const vks_model *model = c->models[m];
+        int32_t clip = d->clips ? d->clips[m] : VKS_CROWD_VARIED_CLIP;
+        for (uint32_t i = c->model_first[m], j = 0; i < c->model_first[m + 1]; i++, j++) {
+            uint32_t spot = j * mc + m; /* the inverse of dealing spot k to model k mod mc */
+            vks_crowd_instance *in = &c->instances[i];
+            in->model = m;
+            in->clip = clip;
+            if (clip == VKS_CROWD_VARIED_CLIP)
+                in->clip = model->clip_count ? (int32_t)(j % model->clip_count) : -1;
+            in->from_clip = -1;
+            in->time = d->time;
+            in->speed = 1.0f;
+            if (spot > 0) {
+                double duration = in->clip >= 0 ? model->clips[in->clip].duration : 0.0;
+                in->time = fmod(d->time + duration * crowd_unit(d->seed, spot, CROWD_VARY_TIME),
+                                duration > 0.0 ? duration : INFINITY);
+                in->speed = (float)exp(speed_lo + (speed_hi - speed_lo) *
+                                                      crowd_unit(d->seed, spot, CROWD_VARY_SPEED));
+            }
+            in->from_time = in->time;
+            float pos[3], heading;
+            crowd_spot(d, spot, spacing, pos, &heading);
+            crowd_place(in, pos, heading, roots[m], c->model_lo[m], c->model_hi[m]);
+            for (int k = 0; k < 3; k++) {
+                c->lo[k] = fminf(c->lo[k], in->center[k] - in->radius);
+                c->hi[k] = fmaxf(c->hi[k], in->center[k] + in->radius);
+            }
+            c->palette_first[i] = palette_first;
+            palette_first += model->skeleton.joint_count;
+        }
+    }
+    return true;
+}
+
+void vks_crowd_destroy(vks_crowd *c)
+{
+    free(c->instances);
+    free(c->palette_first);
+    free(c->cursors);
+    free(c->scratch);
+    *c = (vks_crowd){0};
+}
+
+/* ---- Per frame ---- */
+
+static double crowd_wrap(double t, const vks_model *m, int32_t clip)
+{
+    /* Keep times within a period so that float sampling stays exact over long runs. */
+    if (clip >= 0 && m->clips[clip].duration > 0.0f)
+        return fmod(t, m->clips[clip].duration);
+    return t;
+}
+
+void vks_crowd_advance(vks_crowd *c, double dt)
+{
+    for (uint32_t i = 0; i < c->instance_count; i++) {
+        vks_crowd_instance *in = &c->instances[i];
+        const vks_model *m = c->models[in->model];
+        double step = dt * in->speed;
+        in->time = crowd_wrap(in->time + step, m, in->clip);
+        if (in->fade_left > 0.0) {
+            in->from_time = crowd_wrap(in->from_time + step, m, in->from_clip);
+            in->fade_left = fmax(in->fade_left - dt, 0.0);
+        }
+    }
+}
+
+void vks_crowd_switch_clip(vks_crowd *c, int32_t delta, double fade)
+{
+    if (!(fade > 0.0 && fade < INFINITY)) /* 0, negative or not a number: switch at once */
+        fade = 0.0;
+    for (uint32_t i = 0; i < c->instance_count; i++) {
+        vks_crowd_instance *in = &c->instances[i];
+        const vks_model *m = c->models[in->model];
+        int64_t n = m->clip_count;
+        if (n == 0)
+            continue;
+        int64_t next = ((int64_t)in->clip + delta) % n; /* as the viewer's left / right keys */
+        int32_t clip = (int32_t)(next < 0 ? next + n : next);
+        if (clip == in->clip)
+            continue;
+        /* The current clip's key hints become the fading clip's; the new clip starts afresh. */
+        uint32_t size = vks_cursor_size(&m->skeleton);
+        uint32_t *cursor = c->cursors + 6 * (size_t)c->palette_first[i];
+        memcpy(cursor + size, cursor, sizeof *cursor * size);
+        memset(cursor, 0, sizeof *cursor * size);
+        in->from_clip = in->clip;
+        in->from_time = in->time;
+        in->clip = clip;
+        in->time = 0.0;
+        in->fade = in->fade_left = fade;
+    }
+}
+
+uint32_t vks_crowd_cull(const vks_crowd *c, const float vp[4][4], uint32_t *visible)
+{
+    /* Gribb & Hartmann, "Fast extraction of viewing frustum planes from the world-view-projection
+     * matrix" (2001): with rows r0..r3 of the matrix, a point is inside when r3 + r0, r3 - r0,
+     * r3 + r1, r3 - r1 (|x|, |y| <= w), r2 (z >= 0, Vulkan) and r3 - r2 (z <= w) are >= 0. */
+    float plane[6][4];
+    for (int k = 0; k < 4; k++) {
+        float r0 = vp[k][0], r1 = vp[k][1], r2 = vp[k][2], r3 = vp[k][3];
+        plane[0][k] = r3 + r0;
+        plane[1][k] = r3 - r0;
+        plane[2][k] = r3 + r1;
+        plane[3][k] = r3 - r1;
+        plane[4][k] = r2;
+        plane[5][k] = r3 - r2;
+    }
+    /* Unit normals, so that the plane equation gives a distance to compare with the radius. */
+    for (int p = 0; p < 6; p++) {
+        float len = sqrtf(plane[p][0] * plane[p][0] + plane[p][1] * plane[p][1] +
+                          plane[p][2] * plane[p][2]);
+        float inv = len > 0.0f ? 1.0f / len : 1.0f;
+        for (int k = 0; k < 4; k++)
+            plane[p][k] *= inv;
+    }
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < c->instance_count; i++) {
+        const vks_crowd_instance *in = &c->instances[i];
+        bool inside = true;
+        for (int p = 0; p < 6; p++) {
+            float d = plane[p][0] * in->center[0] + plane[p][1] * in->center[1] +
+                      plane[p][2] * in->center[2] + plane[p][3];
+            inside &= d >= -in->radius;
+        }
+        /* A branch, not an unconditional store: `visible` may be write-combined GPU memory, and
+         * culled runs are long (neighbours share the verdict), so it predicts well. */
+        if (inside)
+            visible[count++] = i;
+    }
+    return count;
+}
+
+typedef struct crowd_job {
+    vks_crowd *crowd;
+    const uint32_t *visible;
+    vks_bone *palette;
+    crowd_scratch_layout layout;
+} crowd_job;
+
+static void crowd_sample(const vks_model *m, int32_t clip, double time, uint32_t *cursor,
+                         vks_xform *local)
+{
+    if (clip < 0) {
+        vks_pose_rest(&m->skeleton, local);
+        return;
+    }
+    const vks_clip *k = &m->clips[clip];
+    vks_clip_sample(&m->skeleton, k, vks_clip_time(k, time, VKS_WRAP_LOOP), cursor, local);
+}
+
+static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
+{
+    const crowd_job *job = ctx;
+    vks_crowd *c = job->crowd;
+    /* Each thread its own scratch: chunks of one thread run one after the other. */
+    char *scratch = (char *)c->scratch + job->layout.stride * thread;
+    vks_xform *local = (vks_xform *)scratch;
+    vks_xform *local_from = (vks_xform *)(scratch + job->layout.local_from);
+    vks_affine *model = (vks_affine *)(scratch + job->layout.model);
+    for (uint32_t v = begin; v < end; v++) {
+        uint32_t i = job->visible[v];
+        if (i >= c->instance_count) /* not an instance: nothing to write */
+            continue;
+        vks_crowd_instance *in = &c->instances[i];
+        const vks_model *m = c->models[in->model];
+        uint32_t joints = m->skeleton.joint_count;
+        uint32_t *cursor = c->cursors + 6 * (size_t)c->palette_first[i];
+        crowd_sample(m, in->clip, in->time, cursor, local);
+        if (in->fade_left > 0.0) {
+            crowd_sample(m, in->from_clip, in->from_time, cursor + 3 * joints, local_from);
+            float w = (float)(1.0 - in->fade_left / in->fade); /* 0 -> 1 towards the new clip */
+            vks_pose_blend(local_from, local, w, joints, local);
+        }
+        vks_pose_palette(&m->skeleton, local, model, job->palette + c->palette_first[i]);
+    }
+}
+
+void vks_crowd_palettes(vks_crowd *c, vks_pool *pool, const uint32_t *visible, uint32_t count,
+                        vks_bone *palette)
+{
+    uint32_t max_joints = crowd_max_joints(c);
+    crowd_job job = {
+        .crowd = c, .visible = visible, .palette = palette, .layout = crowd_scratch_of(max_joints)};
+    /* Scratch exists for c->threads threads only: a larger pool would share it, so the caller
+     * does the work alone (correct, slower). */
+    if (pool && vks_pool_threads(pool) > c->threads)
+        pool = NULL;
+    uint32_t grain = max_joints ? CROWD_GRAIN_JOINTS / max_joints : CROWD_GRAIN_MAX;
+    grain = grain < 1 ? 1 : grain > CROWD_GRAIN_MAX ? CROWD_GRAIN_MAX : grain;
+    if (!pool) {
+        crowd_palettes_chunk(&job, 0, count, 0);
+        return;
+    }
+    vks_pool_run(pool, count, grain, crowd_palettes_chunk, &job);
+}

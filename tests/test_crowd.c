@@ -1,0 +1,759 @@
+/* The crowd's CPU side: layout, per-instance variation, bounds, culling against an independent
+ * check, palettes on a pool against the caller's thread alone and against direct sampling, clip
+ * switches, and the messages for bad descs.
+ *   usage: test_crowd DEFAULT_GLB FIXTURES_DIR */
+#include "anim/anim.h"
+#include "asset/import.h"
+#include "check.h"
+#include "scene/crowd.h"
+
+#include <cglm/cam.h>
+#include <cglm/clipspace/persp_rh_zo.h>
+#include <cglm/clipspace/view_rh.h>
+#include <cglm/mat4.h>
+
+#include <float.h>
+#include <stdint.h>
+
+static vks_model def, chain, still; /* the default character; chain.glb; no_animation.glb */
+
+static bool load(const char *path, vks_model *m)
+{
+    vks_error err;
+    if (!vks_model_import(&(vks_import_desc){.path = path}, m, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        CHECK(!"import failed");
+        return false;
+    }
+    return true;
+}
+
+static bool create(const vks_crowd_desc *desc, vks_crowd *c)
+{
+    vks_error err = {{0}};
+    bool ok = vks_crowd_create(desc, c, &err);
+    if (!ok)
+        fprintf(stderr, "vks_crowd_create: %s\n", err.msg);
+    CHECK(ok);
+    return ok;
+}
+
+/* The model's root transform, as the renderer computes it: the inverse of the root inverse. */
+static void root_transform(const vks_model *m, mat4 root)
+{
+    const vks_affine *ri = &m->skeleton.root_inverse;
+    mat4 inv;
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++)
+            inv[c][r] = r < 3 ? ri->row[r][c] : (c == 3 ? 1.0f : 0.0f);
+    glm_mat4_inv(inv, root);
+}
+
+/* The placement of an instance: world * root_inverse (column-major 4x4), in doubles. */
+static void placement(const vks_crowd_instance *in, const vks_model *m, double p[4][4])
+{
+    const vks_affine *ri = &m->skeleton.root_inverse;
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++) {
+            double s = 0.0;
+            for (int k = 0; k < 4; k++) {
+                double rik = k < 3 ? ri->row[k][c] : (c == 3 ? 1.0 : 0.0);
+                s += (double)in->world[k][r] * rik;
+            }
+            p[c][r] = s;
+        }
+}
+
+static void transform(const float m[4][4], const float p[3], double out[3])
+{
+    for (int r = 0; r < 3; r++)
+        out[r] = (double)m[0][r] * p[0] + (double)m[1][r] * p[1] + (double)m[2][r] * p[2] + m[3][r];
+}
+
+/* The direct way to a pose: sample without key hints, or the rest pose. */
+static void sample_local(const vks_model *m, int32_t clip, double time, vks_xform *local)
+{
+    if (clip < 0)
+        vks_pose_rest(&m->skeleton, local);
+    else
+        vks_clip_sample(&m->skeleton, &m->clips[clip],
+                        vks_clip_time(&m->clips[clip], time, VKS_WRAP_LOOP), NULL, local);
+}
+
+/* ... and on to the palette. */
+static void direct_palette(const vks_model *m, int32_t clip, double time, vks_xform *local,
+                           vks_affine *scratch, vks_bone *palette)
+{
+    sample_local(m, clip, time, local);
+    vks_pose_palette(&m->skeleton, local, scratch, palette);
+}
+
+/* (a) A crowd of one is the single character: world = root transform, palette = direct. */
+static void test_one(void)
+{
+    const vks_model *models[] = {&def};
+    const int32_t clips_list[] = {1, -1, VKS_CROWD_VARIED_CLIP};
+    for (int layout = 0; layout < 2; layout++) {
+        for (int k = 0; k < 3; k++) {
+            vks_crowd c;
+            int32_t clip = clips_list[k];
+            vks_crowd_desc desc = {.models = models,
+                                   .model_count = 1,
+                                   .clips = &clip,
+                                   .instance_count = 1,
+                                   .layout = (vks_crowd_layout)layout,
+                                   .time = 0.35,
+                                   .seed = 1234};
+            if (!create(&desc, &c))
+                continue;
+            const vks_crowd_instance *in = &c.instances[0];
+            mat4 root;
+            root_transform(&def, root);
+            uint32_t world_wrong = 0; /* by value: a zero's sign may differ */
+            for (int e = 0; e < 16; e++)
+                world_wrong += in->world[e / 4][e % 4] != root[e / 4][e % 4];
+            CHECK(world_wrong == 0);
+            int32_t expect_clip = clip == VKS_CROWD_VARIED_CLIP ? 0 : clip;
+            CHECK(in->clip == expect_clip);
+            CHECK(in->time == 0.35);
+            CHECK(in->speed == 1.0f);
+            CHECK(in->model == 0 && c.palette_first[0] == 0);
+            CHECK(c.palette_count == def.skeleton.joint_count);
+            CHECK(c.model_first[0] == 0 && c.model_first[1] == 1);
+
+            uint32_t n = def.skeleton.joint_count;
+            vks_bone *got = malloc(sizeof *got * n), *want = malloc(sizeof *want * n);
+            vks_xform *local = malloc(sizeof *local * n);
+            vks_affine *scratch = malloc(sizeof *scratch * n);
+            if (got && want && local && scratch) {
+                const uint32_t visible = 0;
+                for (int frame = 0; frame < 2; frame++) { /* fresh and hinted cursors */
+                    vks_crowd_palettes(&c, NULL, &visible, 1, got);
+                    direct_palette(&def, expect_clip, 0.35, local, scratch, want);
+                    CHECK(memcmp(got, want, sizeof *got * n) == 0);
+                }
+            }
+            free(got);
+            free(want);
+            free(local);
+            free(scratch);
+            vks_crowd_destroy(&c);
+        }
+    }
+}
+
+/* Checks what every crowd promises about its layout and bounds. */
+static void check_layout(const vks_crowd *c)
+{
+    /* Grouped by model, palettes a prefix sum in instance order. */
+    uint32_t first = 0;
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        CHECK(c->model_first[m] <= c->model_first[m + 1]);
+        for (uint32_t i = c->model_first[m]; i < c->model_first[m + 1]; i++)
+            CHECK(c->instances[i].model == m);
+    }
+    CHECK(c->model_first[c->model_count] == c->instance_count);
+    for (uint32_t i = 0; i < c->instance_count; i++) {
+        CHECK(c->palette_first[i] == first);
+        first += c->models[c->instances[i].model]->skeleton.joint_count;
+    }
+    CHECK(c->palette_count == first);
+
+    /* Each sphere holds its model's box carried into the world, and the crowd box every sphere. */
+    uint32_t outside = 0;
+    for (uint32_t i = 0; i < c->instance_count; i++) {
+        const vks_crowd_instance *in = &c->instances[i];
+        const float *lo = c->model_lo[in->model], *hi = c->model_hi[in->model];
+        for (int k = 0; k < 8; k++) {
+            float p[3] = {k & 1 ? hi[0] : lo[0], k & 2 ? hi[1] : lo[1], k & 4 ? hi[2] : lo[2]};
+            double w[3], d2 = 0.0;
+            transform(in->world, p, w);
+            for (int a = 0; a < 3; a++)
+                d2 += (w[a] - in->center[a]) * (w[a] - in->center[a]);
+            outside += sqrt(d2) > in->radius * 1.0001 + 1e-5;
+        }
+        for (int a = 0; a < 3; a++) {
+            outside += in->center[a] - in->radius < c->lo[a] - 1e-4f;
+            outside += in->center[a] + in->radius > c->hi[a] + 1e-4f;
+        }
+    }
+    CHECK(outside == 0);
+
+    /* Footprints apart: the placements (world * root inverse) turn about +Y only, stand on the
+     * ground, and no two origins are closer than twice the largest footprint radius (the farthest
+     * a model reaches from the axis it is turned about). */
+    double reach = 0.0;
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        mat4 root;
+        root_transform(c->models[m], root);
+        for (int k = 0; k < 8; k++) {
+            const float *lo = c->model_lo[m], *hi = c->model_hi[m];
+            float p[3] = {k & 1 ? hi[0] : lo[0], k & 2 ? hi[1] : lo[1], k & 4 ? hi[2] : lo[2]};
+            double w[3];
+            transform(root, p, w);
+            reach = fmax(reach, sqrt(w[0] * w[0] + w[2] * w[2]));
+        }
+    }
+    double(*spot)[2] = malloc(sizeof *spot * c->instance_count);
+    if (!spot)
+        return;
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < c->instance_count; i++) {
+        double p[4][4];
+        placement(&c->instances[i], c->models[c->instances[i].model], p);
+        bad += fabs(p[1][0]) > 1e-4 || fabs(p[1][1] - 1.0) > 1e-4 || fabs(p[1][2]) > 1e-4;
+        bad += fabs(p[0][1]) > 1e-4 || fabs(p[2][1]) > 1e-4 || fabs(p[3][1]) > 1e-4;
+        bad += fabs(p[0][0] * p[0][0] + p[0][2] * p[0][2] - 1.0) > 1e-4;
+        spot[i][0] = p[3][0];
+        spot[i][1] = p[3][2];
+    }
+    CHECK(bad == 0);
+    double closest = DBL_MAX;
+    for (uint32_t i = 0; i < c->instance_count; i++)
+        for (uint32_t j = i + 1; j < c->instance_count; j++)
+            closest = fmin(closest, hypot(spot[i][0] - spot[j][0], spot[i][1] - spot[j][1]));
+    if (c->instance_count > 1) {
+        CHECK(closest >= 2.0 * reach * 0.999);
+        if (!(closest >= 2.0 * reach * 0.999))
+            fprintf(stderr, "  closest spots %g apart, footprints reach %g\n", closest, reach);
+    }
+    free(spot);
+}
+
+/* (b) 37 instances of two models: grouping, prefix sums, layout, variety, determinism. */
+static void test_mixed(void)
+{
+    const vks_model *models[] = {&def, &chain};
+    vks_crowd_desc desc = {
+        .models = models, .model_count = 2, .instance_count = 37, .time = 0.5, .seed = 99};
+    vks_crowd c, again, other;
+    if (!create(&desc, &c))
+        return;
+    CHECK(c.model_count == 2);
+    CHECK(c.model_first[0] == 0 && c.model_first[1] == 19 && c.model_first[2] == 37);
+    CHECK(c.palette_count == 19 * def.skeleton.joint_count + 18 * chain.skeleton.joint_count);
+    check_layout(&c);
+
+    /* Grid centred on the origin: 7 columns, 6 rows (the last one partial). */
+    double lo[2] = {DBL_MAX, DBL_MAX}, hi[2] = {-DBL_MAX, -DBL_MAX};
+    for (uint32_t i = 0; i < c.instance_count; i++) {
+        double p[4][4];
+        placement(&c.instances[i], c.models[c.instances[i].model], p);
+        for (int a = 0; a < 2; a++) {
+            lo[a] = fmin(lo[a], p[3][2 * a]);
+            hi[a] = fmax(hi[a], p[3][2 * a]);
+        }
+    }
+    CHECK_NEAR(lo[0] + hi[0], 0.0, 1e-4);
+    CHECK_NEAR(lo[1] + hi[1], 0.0, 1e-4);
+    CHECK(hi[0] - lo[0] > 0.0 && hi[1] - lo[1] > 0.0);
+
+    /* Varied clips: model m's instance k plays clip k mod clip_count. */
+    uint32_t clip_wrong = 0, speed_wrong = 0, time_wrong = 0, distinct_times = 0,
+             distinct_speeds = 0, distinct_clips = 0;
+    for (uint32_t m = 0; m < 2; m++) {
+        const vks_model *model = models[m];
+        for (uint32_t i = c.model_first[m], k = 0; i < c.model_first[m + 1]; i++, k++) {
+            const vks_crowd_instance *in = &c.instances[i];
+            int32_t want = model->clip_count ? (int32_t)(k % model->clip_count) : -1;
+            clip_wrong += in->clip != want;
+            speed_wrong += !(in->speed >= 0.8f && in->speed <= 1.25f);
+            double d = in->clip >= 0 ? model->clips[in->clip].duration : 0.0;
+            time_wrong += !(in->time >= 0.0 && (d == 0.0 || in->time <= d));
+            if (i > 0) {
+                distinct_times += in->time != c.instances[i - 1].time;
+                distinct_speeds += in->speed != c.instances[i - 1].speed;
+                distinct_clips += in->clip != c.instances[i - 1].clip;
+            }
+        }
+    }
+    CHECK(clip_wrong == 0 && speed_wrong == 0 && time_wrong == 0);
+    CHECK(distinct_times > 20 && distinct_speeds > 20 && distinct_clips > 10);
+    CHECK(c.instances[0].speed == 1.0f && c.instances[0].time == 0.5);
+
+    /* The same seed, the same crowd; another seed, another. */
+    if (create(&desc, &again)) {
+        CHECK(memcmp(c.instances, again.instances, sizeof *c.instances * c.instance_count) == 0);
+        vks_crowd_destroy(&again);
+    }
+    desc.seed = 100;
+    if (create(&desc, &other)) {
+        uint32_t differ = 0;
+        for (uint32_t i = 1; i < c.instance_count; i++)
+            differ += other.instances[i].speed != c.instances[i].speed;
+        CHECK(differ > 20);
+        vks_crowd_destroy(&other);
+    }
+    vks_crowd_destroy(&c);
+
+    /* A root transform that turns, scales and moves the model (as a Z-up file's would): the
+     * spheres and footprints must follow it. */
+    vks_model turned = def;
+    const float ri[3][4] = {
+        {0.0f, 0.0f, 0.5f, 0.1f}, {0.5f, 0.0f, 0.0f, -0.2f}, {0.0f, 0.5f, 0.0f, 0.3f}};
+    memcpy(turned.skeleton.root_inverse.row, ri, sizeof ri);
+    const vks_model *turned_models[] = {&turned, &chain};
+    for (int layout = 0; layout < 2; layout++) {
+        desc = (vks_crowd_desc){.models = turned_models,
+                                .model_count = 2,
+                                .instance_count = 30,
+                                .layout = (vks_crowd_layout)layout};
+        if (create(&desc, &c)) {
+            check_layout(&c);
+            vks_crowd_destroy(&c);
+        }
+    }
+
+    /* A ring of three models (one without clips: the bind pose), every spot facing the centre. */
+    const vks_model *three[] = {&def, &chain, &still};
+    desc = (vks_crowd_desc){.models = three,
+                            .model_count = 3,
+                            .instance_count = 25,
+                            .layout = VKS_CROWD_RING,
+                            .threads = 2,
+                            .seed = 5};
+    if (!create(&desc, &c))
+        return;
+    check_layout(&c);
+    uint32_t facing_wrong = 0;
+    double radius = -1.0;
+    for (uint32_t i = 0; i < c.instance_count; i++) {
+        double p[4][4];
+        placement(&c.instances[i], c.models[c.instances[i].model], p);
+        double r = hypot(p[3][0], p[3][2]);
+        if (radius < 0.0)
+            radius = r;
+        facing_wrong += fabs(r - radius) > 1e-4 * radius;
+        /* +Z turned by the placement points from the spot to the centre. */
+        facing_wrong += fabs(p[2][0] + p[3][0] / r) > 1e-4 || fabs(p[2][2] + p[3][2] / r) > 1e-4;
+        if (c.instances[i].model == 2)
+            facing_wrong += c.instances[i].clip != -1;
+    }
+    CHECK(facing_wrong == 0);
+    vks_crowd_destroy(&c);
+}
+
+/* (c) A 2-thread pool writes exactly what the caller alone writes, and only the listed
+ * instances' palettes; over frames with advances and a cross-fade. */
+static void test_pool_equal(void)
+{
+    const vks_model *models[] = {&def, &chain, &still};
+    vks_crowd_desc desc = {
+        .models = models, .model_count = 3, .instance_count = 3000, .threads = 2, .seed = 3};
+    vks_crowd a, b;
+    vks_pool *pool = NULL;
+    vks_error err = {{0}};
+    CHECK(vks_pool_create(2, &pool, &err));
+    if (!pool || !create(&desc, &a))
+        return;
+    if (!create(&desc, &b)) {
+        vks_crowd_destroy(&a);
+        return;
+    }
+    uint32_t n = a.palette_count;
+    vks_bone *pa = malloc(sizeof *pa * n), *pb = malloc(sizeof *pb * n);
+    uint32_t *visible = malloc(sizeof *visible * a.instance_count);
+    uint32_t *listed = calloc(a.instance_count, sizeof *listed);
+    if (pa && pb && visible && listed) {
+        uint32_t count = 0;
+        for (uint32_t i = 0; i < a.instance_count; i++) {
+            if (i % 3 != 1) {
+                visible[count++] = i;
+                listed[i] = 1;
+            }
+        }
+        memset(pa, 0xA5, sizeof *pa * n);
+        memset(pb, 0xA5, sizeof *pb * n);
+        vks_bone sentinel;
+        memset(&sentinel, 0xA5, sizeof sentinel);
+        for (int frame = 0; frame < 12; frame++) {
+            if (frame == 4) {
+                vks_crowd_switch_clip(&a, 1, 0.25);
+                vks_crowd_switch_clip(&b, 1, 0.25);
+            }
+            vks_crowd_palettes(&a, pool, visible, count, pa);
+            vks_crowd_palettes(&b, NULL, visible, count, pb);
+            CHECK(memcmp(pa, pb, sizeof *pa * n) == 0);
+            uint32_t touched = 0, untouched = 0;
+            for (uint32_t i = 0; i < a.instance_count; i++) {
+                uint32_t joints = a.models[a.instances[i].model]->skeleton.joint_count;
+                for (uint32_t j = 0; j < joints; j++) {
+                    bool same =
+                        memcmp(&pa[a.palette_first[i] + j], &sentinel, sizeof sentinel) == 0;
+                    touched += !listed[i] && !same;
+                    untouched += listed[i] && same;
+                }
+            }
+            CHECK(touched == 0 && untouched == 0);
+            vks_crowd_advance(&a, 1.0 / 30);
+            vks_crowd_advance(&b, 1.0 / 30);
+        }
+    }
+    free(pa);
+    free(pb);
+    free(visible);
+    free(listed);
+    vks_crowd_destroy(&a);
+    vks_crowd_destroy(&b);
+    vks_pool_destroy(pool);
+}
+
+/* min over the sphere of the linear function f(p) = a . p + b (a row combination of the clip
+ * transform): positive means the whole sphere is outside that clip plane. */
+static double sphere_min(const double a[4], const float c[3], float r)
+{
+    return a[0] * c[0] + a[1] * c[1] + a[2] * c[2] + a[3] -
+           sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) * r;
+}
+
+/* Strictly inside the clip volume: |x|, |y| < w and 0 < z < w. */
+static bool clip_inside(const double row[4][4], const float p[3])
+{
+    double clip[4];
+    for (int r = 0; r < 4; r++)
+        clip[r] = row[r][0] * p[0] + row[r][1] * p[1] + row[r][2] * p[2] + row[r][3];
+    return fabs(clip[0]) < clip[3] && fabs(clip[1]) < clip[3] && clip[2] > 0.0 && clip[2] < clip[3];
+}
+
+/* (d) Culling against the clip-space definition, on a camera that sees part of a grid. */
+static void test_cull(void)
+{
+    const vks_model *models[] = {&def};
+    vks_crowd_desc desc = {.models = models, .model_count = 1, .instance_count = 100, .seed = 8};
+    vks_crowd c;
+    if (!create(&desc, &c))
+        return;
+    uint32_t *visible = malloc(sizeof *visible * c.instance_count);
+    if (!visible) {
+        vks_crowd_destroy(&c);
+        return;
+    }
+    /* From above one corner, looking across the grid's middle; the far plane cuts it too. */
+    const struct {
+        vec3 eye, at;
+        float far_z, near_z;
+    } cams[] = {
+        {{0.0f, 1.6f, 0.0f}, {10.0f, 1.2f, 3.0f}, 6.0f, 0.1f},
+        {{c.lo[0], 3.0f, c.lo[2]}, {0.0f, 0.0f, 0.0f}, 100.0f, 0.1f},
+        {{0.0f, 20.0f, 0.1f}, {0.0f, 0.0f, 0.0f}, 50.0f, 0.1f},   /* straight down, narrow */
+        {{c.lo[0], 1.0f, 0.0f}, {0.0f, 1.0f, 0.0f}, 40.0f, 4.0f}, /* a far near plane */
+    };
+    uint32_t partly_total = 0;
+    for (size_t k = 0; k < sizeof cams / sizeof *cams; k++) {
+        mat4 view, proj, vp;
+        vec3 eye, at;
+        glm_vec3_copy((float *)cams[k].eye, eye);
+        glm_vec3_copy((float *)cams[k].at, at);
+        glm_lookat_rh(eye, at, (vec3){0.0f, 1.0f, 0.0f}, view);
+        glm_perspective_rh_zo(glm_rad(k == 2 ? 20.0f : 40.0f), 16.0f / 9.0f, cams[k].near_z,
+                              cams[k].far_z, proj);
+        proj[1][1] = -proj[1][1]; /* Vulkan's y points down, as app_camera_uniforms */
+        glm_mat4_mul(proj, view, vp);
+
+        for (uint32_t i = 0; i < c.instance_count; i++)
+            visible[i] = UINT32_MAX;
+        uint32_t count = vks_crowd_cull(&c, vp, visible);
+        CHECK(count > 0 && count < c.instance_count);
+        uint32_t order_wrong = 0;
+        for (uint32_t v = 0; v < count; v++)
+            order_wrong +=
+                visible[v] >= c.instance_count || (v > 0 && visible[v] <= visible[v - 1]);
+        CHECK(order_wrong == 0);
+        uint8_t *is_visible = calloc(c.instance_count, 1);
+        if (!is_visible)
+            break;
+        for (uint32_t v = 0; v < count; v++)
+            if (visible[v] < c.instance_count)
+                is_visible[visible[v]] = 1;
+
+        /* Rows of the clip transform, in doubles, and the six "outside" functions: x - w, -x - w,
+         * y - w, -y - w, -z, z - w (the sphere is outside where one is positive throughout). */
+        double row[4][4];
+        for (int r = 0; r < 4; r++)
+            for (int col = 0; col < 4; col++)
+                row[r][col] = vp[col][r];
+        double out_f[6][4];
+        for (int col = 0; col < 4; col++) {
+            out_f[0][col] = row[0][col] - row[3][col];
+            out_f[1][col] = -row[0][col] - row[3][col];
+            out_f[2][col] = row[1][col] - row[3][col];
+            out_f[3][col] = -row[1][col] - row[3][col];
+            out_f[4][col] = -row[2][col];
+            out_f[5][col] = row[2][col] - row[3][col];
+        }
+        uint32_t missed = 0, kept = 0, inside_centres = 0, outside_spheres = 0, partly = 0;
+        for (uint32_t i = 0; i < c.instance_count; i++) {
+            const vks_crowd_instance *in = &c.instances[i];
+            bool centre_inside = clip_inside(row, in->center);
+            /* Points of the sphere (just inside its surface, along 26 directions) that project
+             * inside: the sphere meets the frustum even when its centre does not. */
+            bool some_inside = centre_inside;
+            for (int d = 0; d < 27; d++) {
+                float dir[3] = {(float)(d % 3) - 1.0f, (float)(d / 3 % 3) - 1.0f,
+                                (float)(d / 9) - 1.0f};
+                float len = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+                if (len == 0.0f)
+                    continue;
+                float p[3];
+                for (int a = 0; a < 3; a++)
+                    p[a] = in->center[a] + dir[a] / len * in->radius * 0.999f;
+                some_inside |= clip_inside(row, p);
+            }
+            bool sphere_outside = false;
+            for (int p = 0; p < 6; p++)
+                sphere_outside |= sphere_min(out_f[p], in->center, in->radius) > 1e-4;
+            inside_centres += centre_inside;
+            outside_spheres += sphere_outside;
+            partly += some_inside && !centre_inside;
+            missed += some_inside && !is_visible[i];
+            kept += sphere_outside && is_visible[i];
+        }
+        CHECK(missed == 0 && kept == 0);
+        CHECK(inside_centres > 0 && outside_spheres > 0);
+        partly_total += partly;
+        if (missed || kept || !inside_centres || !outside_spheres)
+            fprintf(stderr, "  camera %zu: %u visible, %u centres inside, %u spheres outside\n", k,
+                    count, inside_centres, outside_spheres);
+        if (getenv("VKS_TEST_VERBOSE"))
+            printf("camera %zu: %u visible, %u centres inside, %u more partly, %u outside\n", k,
+                   count, inside_centres, partly, outside_spheres);
+        free(is_visible);
+    }
+    CHECK(partly_total > 0); /* the cameras cut through some spheres */
+    /* Everything in view from far away; nothing when looking away. */
+    {
+        mat4 view, proj, vp;
+        glm_lookat_rh((vec3){0.0f, 200.0f, 200.0f}, (vec3){0.0f, 0.0f, 0.0f},
+                      (vec3){0.0f, 1.0f, 0.0f}, view);
+        glm_perspective_rh_zo(glm_rad(60.0f), 1.0f, 1.0f, 1000.0f, proj);
+        glm_mat4_mul(proj, view, vp);
+        CHECK(vks_crowd_cull(&c, vp, visible) == c.instance_count);
+        glm_lookat_rh((vec3){0.0f, 200.0f, 200.0f}, (vec3){0.0f, 400.0f, 400.0f},
+                      (vec3){0.0f, 1.0f, 0.0f}, view);
+        glm_mat4_mul(proj, view, vp);
+        CHECK(vks_crowd_cull(&c, vp, visible) == 0);
+    }
+    free(visible);
+    vks_crowd_destroy(&c);
+}
+
+/* (e) Clip switches and clocks. */
+static void test_switch_advance(void)
+{
+    const vks_model *models[] = {&def, &still};
+    vks_crowd_desc desc = {
+        .models = models, .model_count = 2, .instance_count = 10, .time = 0.2, .seed = 11};
+    vks_crowd c;
+    if (!create(&desc, &c))
+        return;
+    int32_t before[10];
+    double times[10];
+    for (uint32_t i = 0; i < 10; i++) {
+        before[i] = c.instances[i].clip;
+        times[i] = c.instances[i].time;
+    }
+    vks_crowd_switch_clip(&c, 0, 0.3); /* no step: nothing changes */
+    for (uint32_t i = 0; i < 10; i++)
+        CHECK(c.instances[i].clip == before[i] && c.instances[i].fade_left == 0.0);
+
+    vks_crowd_switch_clip(&c, -1, 0.3);
+    uint32_t n = c.palette_count;
+    vks_bone *got = malloc(sizeof *got * n), *want = malloc(sizeof *want * n);
+    uint32_t max_joints = def.skeleton.joint_count > still.skeleton.joint_count
+                              ? def.skeleton.joint_count
+                              : still.skeleton.joint_count;
+    vks_xform *la = malloc(sizeof *la * max_joints), *lb = malloc(sizeof *lb * max_joints);
+    vks_affine *scratch = malloc(sizeof *scratch * max_joints);
+    uint32_t visible[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+    for (uint32_t i = 0; i < 10; i++) {
+        const vks_crowd_instance *in = &c.instances[i];
+        const vks_model *m = c.models[in->model];
+        if (m->clip_count == 0) {
+            CHECK(in->clip == -1 && in->fade_left == 0.0 && in->time == times[i]);
+            continue;
+        }
+        int32_t cc = (int32_t)m->clip_count;
+        CHECK(in->clip == (before[i] - 1 + cc) % cc);
+        CHECK(in->from_clip == before[i] && in->from_time == times[i]);
+        CHECK(in->time == 0.0 && in->fade == 0.3 && in->fade_left == 0.3);
+    }
+    int faded_at = -1;
+    for (int frame = 0; frame < 20 && got && want && la && lb && scratch; frame++) {
+        vks_crowd_palettes(&c, NULL, visible, 10, got);
+        /* Each instance's palette is the cross-fade of the two direct samples. */
+        uint32_t wrong = 0;
+        for (uint32_t i = 0; i < 10; i++) {
+            const vks_crowd_instance *in = &c.instances[i];
+            const vks_model *m = c.models[in->model];
+            vks_bone *w = want + c.palette_first[i];
+            sample_local(m, in->clip, in->time, la);
+            if (in->fade_left > 0.0) {
+                sample_local(m, in->from_clip, in->from_time, lb);
+                float u = (float)(1.0 - in->fade_left / in->fade);
+                vks_pose_blend(lb, la, u, m->skeleton.joint_count, la);
+            }
+            vks_pose_palette(&m->skeleton, la, scratch, w);
+            wrong += memcmp(got + c.palette_first[i], w, sizeof *w * m->skeleton.joint_count) != 0;
+        }
+        CHECK(wrong == 0);
+        vks_crowd_advance(&c, 0.05);
+        bool faded = true;
+        for (uint32_t i = 0; i < 10; i++)
+            faded &= !(c.instances[i].fade_left > 0.0);
+        if (faded && faded_at < 0)
+            faded_at = frame + 1;
+    }
+    /* 0.3 s at 0.05 s a frame: six advances, or seven after rounding. */
+    CHECK(faded_at == 6 || faded_at == 7);
+
+    /* Long and odd steps keep every clock within its clip. */
+    const double steps[] = {1000.37, 0.0, 1e-9, 7.5, 123456.789};
+    for (size_t s = 0; s < sizeof steps / sizeof *steps; s++) {
+        vks_crowd_switch_clip(&c, 2, 0.5);
+        vks_crowd_advance(&c, steps[s]);
+        uint32_t wrong = 0;
+        for (uint32_t i = 0; i < 10; i++) {
+            const vks_crowd_instance *in = &c.instances[i];
+            const vks_model *m = c.models[in->model];
+            if (in->clip < 0)
+                continue;
+            double d = m->clips[in->clip].duration;
+            wrong += !(in->time >= 0.0 && in->time < d);
+            wrong += !(in->fade_left >= 0.0 && in->fade_left <= in->fade);
+        }
+        CHECK(wrong == 0);
+    }
+    /* Not-a-number or infinite steps and fades must not crash, nor leave NaN palettes behind a
+     * finite step. */
+    vks_crowd_switch_clip(&c, 1, NAN);
+    vks_crowd_switch_clip(&c, 1, INFINITY);
+    vks_crowd_advance(&c, 0.1);
+    if (got) {
+        vks_crowd_palettes(&c, NULL, visible, 10, got);
+        uint32_t bad = 0;
+        for (uint32_t e = 0; e < n; e++)
+            for (int r = 0; r < 3; r++)
+                for (int k = 0; k < 4; k++)
+                    bad += !isfinite(got[e].row[r][k]);
+        CHECK(bad == 0);
+    }
+    free(got);
+    free(want);
+    free(la);
+    free(lb);
+    free(scratch);
+    vks_crowd_destroy(&c);
+}
+
+static void expect_fail(const vks_crowd_desc *desc, const char *message)
+{
+    vks_crowd c;
+    memset(&c, 0x5A, sizeof c);
+    vks_error err = {{0}};
+    CHECK(!vks_crowd_create(desc, &c, &err));
+    CHECK(strcmp(err.msg, message) == 0);
+    if (strcmp(err.msg, message) != 0)
+        fprintf(stderr, "  got      '%s'\n  expected '%s'\n", err.msg, message);
+    CHECK(c.instances == NULL && c.instance_count == 0);
+    vks_crowd_destroy(&c); /* safe after a failure */
+}
+
+/* (f) Bad descs: one clear message each, nothing allocated. */
+static void test_bad(void)
+{
+    const vks_model *one[] = {&def};
+    const vks_model *many[VKS_CROWD_MAX_MODELS + 1];
+    for (uint32_t m = 0; m <= VKS_CROWD_MAX_MODELS; m++)
+        many[m] = &def;
+    char msg[512];
+
+    expect_fail(&(vks_crowd_desc){.models = one, .instance_count = 1},
+                "a crowd needs at least one model");
+    expect_fail(&(vks_crowd_desc){.model_count = 1, .instance_count = 1},
+                "a crowd needs at least one model");
+    expect_fail(&(vks_crowd_desc){.models = many, .model_count = 17, .instance_count = 100},
+                "a crowd takes at most 16 models, not 17");
+    expect_fail(&(vks_crowd_desc){.models = one, .model_count = 1},
+                "a crowd needs 1 to 16777216 instances, not 0");
+    expect_fail(&(vks_crowd_desc){.models = one, .model_count = 1, .instance_count = 16777217},
+                "a crowd needs 1 to 16777216 instances, not 16777217");
+    expect_fail(
+        &(vks_crowd_desc){
+            .models = one, .model_count = 1, .instance_count = 1, .layout = (vks_crowd_layout)7},
+        "unknown crowd layout 7");
+    expect_fail(
+        &(vks_crowd_desc){.models = one, .model_count = 1, .instance_count = 1, .threads = 5000},
+        "a crowd takes 0 to 1024 threads, not 5000");
+    expect_fail(
+        &(vks_crowd_desc){.models = one, .model_count = 1, .instance_count = 1, .time = NAN},
+        "a crowd's start time must be finite, not nan");
+
+    const vks_model *with_null[] = {&def, NULL};
+    expect_fail(&(vks_crowd_desc){.models = with_null, .model_count = 2, .instance_count = 4},
+                "crowd model 1 is missing (NULL)");
+
+    const int32_t bad_clips[] = {3, -3, INT32_MAX, INT32_MIN};
+    for (int k = 0; k < 4; k++) {
+        snprintf(msg, sizeof msg, "%s has 3 clip(s): clip %d is out of range", def.name,
+                 (int)bad_clips[k]);
+        expect_fail(
+            &(vks_crowd_desc){
+                .models = one, .model_count = 1, .clips = &bad_clips[k], .instance_count = 2},
+            msg);
+    }
+    const vks_model *pair[] = {&def, &still};
+    const int32_t pair_clips[] = {1, 0};
+    snprintf(msg, sizeof msg, "%s has 0 clip(s): clip 0 is out of range", still.name);
+    expect_fail(
+        &(vks_crowd_desc){
+            .models = pair, .model_count = 2, .clips = pair_clips, .instance_count = 2},
+        msg);
+
+    vks_model no_joints = def, no_vertices = def;
+    no_joints.skeleton.joint_count = 0;
+    no_vertices.vertex_count = 0;
+    const vks_model *nj[] = {&def, &no_joints}, *nv[] = {&no_vertices};
+    snprintf(msg, sizeof msg, "%s has nothing to draw (%u vertices, %u indices, 0 joints)",
+             def.name, def.vertex_count, def.index_count);
+    expect_fail(&(vks_crowd_desc){.models = nj, .model_count = 2, .instance_count = 3}, msg);
+    snprintf(msg, sizeof msg, "%s has nothing to draw (0 vertices, %u indices, %u joints)",
+             def.name, def.index_count, def.skeleton.joint_count);
+    expect_fail(&(vks_crowd_desc){.models = nv, .model_count = 1, .instance_count = 3}, msg);
+
+    /* The limits themselves are fine. */
+    vks_crowd c;
+    if (create(
+            &(vks_crowd_desc){
+                .models = many, .model_count = 16, .instance_count = 16, .threads = 1024},
+            &c)) {
+        CHECK(c.model_first[16] == 16 && c.threads == 1024);
+        vks_crowd_destroy(&c);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_crowd DEFAULT_GLB FIXTURES_DIR\n");
+        return 2;
+    }
+    char path[4096];
+    bool ok = load(argv[1], &def);
+    snprintf(path, sizeof path, "%s/chain.glb", argv[2]);
+    ok = load(path, &chain) && ok;
+    snprintf(path, sizeof path, "%s/no_animation.glb", argv[2]);
+    ok = load(path, &still) && ok;
+    if (ok) {
+        CHECK(def.clip_count == 3 && chain.clip_count >= 1 && still.clip_count == 0);
+        test_one();
+        test_mixed();
+        test_pool_equal();
+        test_cull();
+        test_switch_advance();
+        test_bad();
+    }
+    vks_model_destroy(&def);
+    vks_model_destroy(&chain);
+    vks_model_destroy(&still);
+    return check_report("test_crowd");
+}
