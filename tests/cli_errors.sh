@@ -94,6 +94,25 @@ WANT_RC=1 expect_error "render bad model" "has no meshes" "$vk" render --validat
 # The image is written after the frame: the error path tears the whole device down (validated).
 WANT_RC=1 expect_error "render unwritable output" "cannot write '/nonexistent/x.png'" "$vk" render --validate --out /nonexistent/x.png
 [ -e /nonexistent/x.png ] && { echo "FAIL render wrote /nonexistent/x.png"; failed=$((failed + 1)); }
+# Crowds and the bench.
+WANT_RC=2 expect_error "render zero instances" "--instances needs a whole number from 1 to 16777216, not '0'" "$vk" render --instances 0 --out "$png"
+WANT_RC=2 expect_error "render instances not a number" "--instances needs a whole number .* not '1e3'" "$vk" render --instances 1e3 --out "$png"
+WANT_RC=2 expect_error "render too many instances" "--instances needs a whole number from 1 to 16777216, not '16777217'" "$vk" render --instances 16777217 --out "$png"
+WANT_RC=2 expect_error "render bad layout" "--layout needs grid or ring, not 'square'" "$vk" render --layout square --out "$png"
+WANT_RC=2 expect_error "render bad mode" "--mode needs compute or vertex, not 'gpu'" "$vk" render --mode gpu --out "$png"
+WANT_RC=2 expect_error "render zoom 0" "--zoom needs a number from 0.01 to 100, not '0'" "$vk" render --zoom 0 --out "$png"
+WANT_RC=2 expect_error "render zoom NaN" "--zoom needs a number from 0.01 to 100, not 'nan'" "$vk" render --zoom nan --out "$png"
+WANT_RC=2 expect_error "render tiny max buffer" "--max-buffer needs a whole number from 1024 to" "$vk" render --max-buffer 16 --out "$png"
+models=()
+for i in $(seq 17); do models+=(--model "$glb"); done
+WANT_RC=2 expect_error "render 17 models" "at most 16 times '--model'" "$vk" render "${models[@]}" --out "$png"
+WANT_RC=1 expect_error "render missing second model" "cannot open '.*nope.glb': No such file" "$vk" render --validate "$glb" --model "$tmp/nope.glb" --out "$png"
+WANT_RC=1 expect_error "render clip missing in one model" "has no clip 'wave'" "$vk" render --validate --clip wave --model "$fx/chain.glb" --out "$png"
+WANT_RC=1 expect_error "render a buffer smaller than one instance" "one instance of .* needs [0-9]+ bytes of skinned vertices, more than the largest buffer \\(1024 bytes\\)" "$vk" render --validate --max-buffer 1024 --out "$png"
+WANT_RC=2 expect_error "bench zero frames" "--frames needs a whole number from 1 to 100000, not '0'" "$vk" bench --frames 0
+WANT_RC=2 expect_error "bench bad mode" "--mode needs compute or vertex, not 'both'" "$vk" bench --mode both
+WANT_RC=2 expect_error "bench zero threads" "--threads needs a whole number from 1 to 256, not '0'" "$vk" bench --threads 0
+WANT_RC=1 expect_error "bench missing model" "cannot open '.*nope.glb': No such file" "$vk" bench "$tmp/nope.glb"
 # --device: not a number is bad usage; a number with no device behind it is no device.
 for cmd in render dump; do
   out=(--out "$tmp/$cmd.out")

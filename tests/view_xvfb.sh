@@ -1,9 +1,9 @@
 #!/bin/sh
 # vkskin view in a real window under Xvfb, with validation on: 60 frames, a resize half-way
 # (the swapchain must be rebuilt at the new size), no validation message. Also: without any
-# display, view says so in one line and names `render`.
-#   usage: view_xvfb.sh VKSKIN
-vkskin=$1
+# display, view says so in one line and names `render`. And a crowd of two models.
+#   usage: view_xvfb.sh VKSKIN DEFAULT.glb
+vkskin=$1 default=$2
 fail() { echo "FAIL: $*"; exit 1; }
 
 err=$(env -u DISPLAY -u WAYLAND_DISPLAY "$vkskin" view 2>&1 >/dev/null); rc=$?
@@ -29,4 +29,12 @@ out=$(xvfb-run -a -s "-screen 0 1280x1024x24" "$vkskin" view --validate --frames
 printf '%s\n' "$out"
 [ "$rc" -eq 0 ] || fail "view --no-vsync exited $rc"
 if printf '%s\n' "$out" | grep -qi "validation"; then fail "validation spoke"; fi
+# A crowd of two models, skinned in the vertex shader, in a window.
+out=$(xvfb-run -a -s "-screen 0 1280x1024x24" "$vkskin" view "$default" --validate --frames 20 \
+    --instances 9 --model "$default" --mode vertex 2>&1); rc=$?
+printf '%s\n' "$out"
+[ "$rc" -eq 0 ] || fail "view --instances 9 exited $rc"
+if printf '%s\n' "$out" | grep -qi "validation"; then fail "validation spoke"; fi
+printf '%s\n' "$out" | grep -Eq "^view: 20 frames, .*; 9 of 9 instances visible$" ||
+    fail "the crowd was not shown whole"
 echo "ok"
