@@ -563,7 +563,9 @@ static vks_gpu_stats read_stats(const vks_renderer *r, const vks_frame *f)
         uint32_t count = (f->queries_written & (1u << QUERY_DRAWN)) ? 3 : 2;
         if (vkGetQueryPoolResults(device, f->timestamps, 0, count, sizeof t, t, sizeof t[0],
                                   VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
-            s.skin_ms = gpu_ticks_to_ms(r->dev, t[QUERY_BEGIN], t[QUERY_SKINNED]);
+            /* Vertex mode has no skinning pass: its skinning is inside the draw. */
+            if (r->mode == VKS_SKIN_COMPUTE)
+                s.skin_ms = gpu_ticks_to_ms(r->dev, t[QUERY_BEGIN], t[QUERY_SKINNED]);
             if (count == 3)
                 s.draw_ms = gpu_ticks_to_ms(r->dev, t[QUERY_SKINNED], t[QUERY_DRAWN]);
         }

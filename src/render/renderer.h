@@ -35,7 +35,8 @@ typedef struct vks_renderer_desc {
 
 /* What the GPU measured for one frame: -1 (times) or UINT64_MAX (counts) when unknown. */
 typedef struct vks_gpu_stats {
-    double skin_ms, draw_ms;   /* timestamp queries around the dispatch and around the draws */
+    double skin_ms, draw_ms;   /* timestamp queries around the dispatch (-1 in vertex mode) and
+                                  around the draws */
     uint64_t primitives;       /* triangles the draws fed (pipeline statistics query) */
     uint64_t skin_invocations; /* compute invocations of the skinning dispatch */
 } vks_gpu_stats;
@@ -114,7 +115,10 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f);
 /* Records one instanced draw per mesh of each model with visible instances. */
 void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *target);
 /* Records a copy of the skinned output into the readback buffer, visible to the host once the
- * frame's fence signals (vks_renderer_wait). Compute mode with desc.readback only. */
+ * frame's fence signals (vks_renderer_wait). Compute mode with desc.readback only. The readback
+ * is one buffer of every chunk's size together (not split: it serves dump and the tests, whose
+ * crowds are small), shared by the frames in flight: wait for a frame that copied before the
+ * next one records its copy. */
 void vks_renderer_copy_skinned(vks_renderer *r, vks_frame *f);
 /* Ends and submits the frame. `wait` (may be null) is waited on at color output; `signal` (may be
  * null) is signalled when the frame completes. */
