@@ -18,12 +18,11 @@
 #define COPY_RUNS 9u
 
 typedef struct bench_args {
-    const char *path, *size, *frames_text, *mode_text, *group_size_text, *threads_text;
+    const char *path, *size, *frames_text, *group_size_text, *threads_text;
     bool json;
     app_gpu_options gpu;
     app_crowd_args crowd;
     uint32_t width, height, frames, group_size;
-    vks_skin_mode mode;
 } bench_args;
 
 typedef struct bench_result {
@@ -155,7 +154,7 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
     if (!vks_renderer_create(dev,
                              &(vks_renderer_desc){.crowd = crowd,
                                                   .color_format = APP_OFFSCREEN_FORMAT,
-                                                  .mode = a->mode,
+                                                  .mode = a->crowd.mode,
                                                   .group_size = a->group_size},
                              &r, &err)) {
         fprintf(stderr, "vkskin bench: %s\n", err.msg);
@@ -265,7 +264,7 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
     for (uint32_t m = 0; m < c->model_count; m++)
         snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s", m ? " + " : "",
                  c->models[m]->name);
-    const bool compute = a->mode == VKS_SKIN_COMPUTE;
+    const bool compute = a->crowd.mode == VKS_SKIN_COMPUTE;
     /* Vertex mode skins inside the draw: its vertices per second are per draw time. */
     const double skin_ms = compute ? res->skin_ms : -1.0;
     const double per_ms = compute ? res->skin_ms : res->draw_ms;
@@ -332,8 +331,6 @@ int cmd_bench(int argc, char **argv)
     bench_args a = {.size = "1920x1080", .frames_text = "100"};
     const app_option options[] = {
         {"frames", &a.frames_text, NULL, "F", "frames to measure (default 100)"},
-        {"mode", &a.mode_text, NULL, "compute|vertex",
-         "skin in a compute pass (default) or in the vertex shader"},
         {"size", &a.size, NULL, "WxH", "image size in pixels (default 1920x1080)"},
         {"json", NULL, &a.json, NULL, "print one JSON object instead of the table"},
         {"group-size", &a.group_size_text, NULL, "N",
@@ -359,7 +356,6 @@ int cmd_bench(int argc, char **argv)
     vks_error err;
     if (!app_parse_size(a.size, &a.width, &a.height, &err) ||
         !app_parse_count("--frames", a.frames_text, 1, 100000, &a.frames, &err) ||
-        !app_parse_mode(a.mode_text, &a.mode, &err) ||
         (a.group_size_text &&
          !app_parse_count("--group-size", a.group_size_text, 1, 1024, &a.group_size, &err)) ||
         (a.threads_text &&

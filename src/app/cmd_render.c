@@ -22,12 +22,11 @@ static void frame_path(char *buf, size_t size, const char *out, uint32_t frame, 
 
 typedef struct render_args {
     const char *path, *clip, *time, *size, *out, *frames_text, *fps_text, *group_size_text;
-    const char *zoom_text, *mode_text, *max_buffer_text;
+    const char *zoom_text, *max_buffer_text;
     app_gpu_options gpu;
     app_crowd_args crowd;
     uint32_t width, height, frames, fps, group_size;
     double seconds, zoom;
-    vks_skin_mode mode;
     VkDeviceSize max_buffer;
 } render_args;
 
@@ -47,8 +46,7 @@ static bool parse(render_args *a, vks_error *err)
                                                 UINT32_MAX, &max_buffer, err)) ||
         !app_parse_seconds(a->time, &a->seconds, err) ||
         (a->zoom_text && !app_parse_zoom(a->zoom_text, &a->zoom, err)) ||
-        !app_parse_mode(a->mode_text, &a->mode, err) || !app_crowd_check(&a->crowd, err) ||
-        !app_gpu_check(&a->gpu, err))
+        !app_crowd_check(&a->crowd, err) || !app_gpu_check(&a->gpu, err))
         return false;
     a->max_buffer = max_buffer;
     return true;
@@ -69,7 +67,7 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
     if (!vks_renderer_create(dev,
                              &(vks_renderer_desc){.crowd = crowd,
                                                   .color_format = APP_OFFSCREEN_FORMAT,
-                                                  .mode = a->mode,
+                                                  .mode = a->crowd.mode,
                                                   .group_size = a->group_size,
                                                   .buffer_limit = a->max_buffer},
                              &r, &err)) {
@@ -133,7 +131,7 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
         printf("gpu: skinning %.3f ms, drawing %.3f ms (median of %u frames; %llu vertices, %s)\n",
                app_median(skin_ms, samples), app_median(draw_ms, samples), samples,
                (unsigned long long)skinned_vertices,
-               a->mode == VKS_SKIN_VERTEX ? "skinned in the vertex shader" : "compute");
+               a->crowd.mode == VKS_SKIN_VERTEX ? "skinned in the vertex shader" : "compute");
     if (last.primitives != UINT64_MAX)
         printf("culling: %u of %u instances visible; the GPU drew %llu triangles and ran %llu "
                "skinning invocations\n",
@@ -159,8 +157,6 @@ int cmd_render(int argc, char **argv)
         {"group-size", &a.group_size_text, NULL, "N",
          "skinning workgroup size, a power of two (default 64)"},
         {"zoom", &a.zoom_text, NULL, "F", "camera distance; 1 frames every instance (default 1)"},
-        {"mode", &a.mode_text, NULL, "compute|vertex",
-         "skin in a compute pass (default) or in the vertex shader"},
         {"max-buffer", &a.max_buffer_text, NULL, "BYTES",
          "split GPU buffers at BYTES (default: the device's limits)"},
         APP_CROWD_OPTIONS(a.crowd),

@@ -11,11 +11,10 @@
 #define FADE_SECONDS 0.3
 
 typedef struct view_args {
-    const char *path, *clip, *size, *frames_text, *resize_text, *mode_text;
+    const char *path, *clip, *size, *frames_text, *resize_text;
     bool no_vsync;
     app_gpu_options gpu;
     app_crowd_args crowd;
-    vks_skin_mode mode;
     uint32_t width, height, frames; /* frames 0: until closed */
     uint32_t resize_w, resize_h;    /* 0: no resize */
 } view_args;
@@ -102,7 +101,7 @@ static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window
     if (!vks_renderer_create(dev,
                              &(vks_renderer_desc){.crowd = &scene->crowd,
                                                   .color_format = app_window_color_format(*win),
-                                                  .mode = a->mode},
+                                                  .mode = a->crowd.mode},
                              &r, &err)) {
         fprintf(stderr, "vkskin view: %s\n", err.msg);
         return APP_FAILED;
@@ -191,8 +190,6 @@ int cmd_view(int argc, char **argv)
         {"frames", &a.frames_text, NULL, "N", "exit after N frames (for tests)"},
         {"resize", &a.resize_text, NULL, "WxH",
          "resize the window to WxH after half of --frames, or after 60 (for tests)"},
-        {"mode", &a.mode_text, NULL, "compute|vertex",
-         "skin in a compute pass (default) or in the vertex shader"},
         APP_CROWD_OPTIONS(a.crowd),
         APP_GPU_OPTIONS(a.gpu),
     };
@@ -214,8 +211,7 @@ int cmd_view(int argc, char **argv)
         (a.frames_text &&
          !app_parse_count("--frames", a.frames_text, 1, 100000000, &a.frames, &err)) ||
         (a.resize_text && !app_parse_size(a.resize_text, &a.resize_w, &a.resize_h, &err)) ||
-        !app_parse_mode(a.mode_text, &a.mode, &err) || !app_crowd_check(&a.crowd, &err) ||
-        !app_gpu_check(&a.gpu, &err)) {
+        !app_crowd_check(&a.crowd, &err) || !app_gpu_check(&a.gpu, &err)) {
         fprintf(stderr, "vkskin view: %s\n", err.msg);
         return APP_USAGE;
     }

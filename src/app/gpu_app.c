@@ -95,7 +95,7 @@ double app_median(double *v, uint32_t n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-bool app_parse_mode(const char *text, vks_skin_mode *mode, vks_error *err)
+static bool parse_mode(const char *text, vks_skin_mode *mode, vks_error *err)
 {
     if (!text || strcmp(text, "compute") == 0)
         *mode = VKS_SKIN_COMPUTE;
@@ -124,6 +124,8 @@ bool app_crowd_check(app_crowd_args *a, vks_error *err)
     a->layout = VKS_CROWD_GRID;
     if (a->instances_text && !app_parse_count("--instances", a->instances_text, 1,
                                               VKS_CROWD_MAX_INSTANCES, &a->instances, err))
+        return false;
+    if (!parse_mode(a->mode_text, &a->mode, err))
         return false;
     if (a->layout_text) {
         if (strcmp(a->layout_text, "grid") == 0)

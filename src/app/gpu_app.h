@@ -43,8 +43,9 @@ bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t 
 typedef struct app_crowd_args {
     const char *model_list[VKS_CROWD_MAX_MODELS]; /* each --model */
     uint32_t model_list_count;
-    const char *instances_text, *layout_text;
+    const char *instances_text, *layout_text, *mode_text;
     uint32_t instances; /* parsed by app_crowd_check */
+    vks_skin_mode mode; /* parsed by app_crowd_check */
     uint32_t threads;   /* of the animation; 0: one per core */
     vks_crowd_layout layout;
 } app_crowd_args;
@@ -52,13 +53,15 @@ typedef struct app_crowd_args {
 #define APP_CROWD_OPTIONS(a)                                                                       \
     {"instances", &(a).instances_text, NULL, "N", "how many characters (default 1)"},              \
         {"layout", &(a).layout_text, NULL, "grid|ring", "where they stand (default grid)"},        \
+        {"mode", &(a).mode_text, NULL, "compute|vertex",                                           \
+         "skin in a compute pass (default) or in the vertex shader"},                              \
     {                                                                                              \
         "model", NULL, NULL, "FILE",                                                               \
             "a model for the crowd, besides MODEL; repeat it to mix models (instances alternate)", \
             (a).model_list, &(a).model_list_count, VKS_CROWD_MAX_MODELS                            \
     }
 
-/* Checks and parses --instances and --layout (a usage error). */
+/* Checks and parses --instances, --layout and --mode (a usage error). */
 bool app_crowd_check(app_crowd_args *a, vks_error *err);
 
 typedef struct app_scene {
@@ -88,8 +91,6 @@ void app_scene_animate(app_scene *s, vks_frame *f);
 /* The median of v[0 .. n) (sorts v); n > 0. */
 double app_median(double *v, uint32_t n);
 
-/* Parses --mode: compute (also when NULL) or vertex. */
-bool app_parse_mode(const char *text, vks_skin_mode *mode, vks_error *err);
 /* Parses --zoom: a camera distance factor from 0.01 to 100. */
 bool app_parse_zoom(const char *text, double *zoom, vks_error *err);
 
