@@ -185,7 +185,7 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
         if (i > WARMUP_FRAMES) /* begin to begin: the frame's period, GPU included */
             frame[cpu_samples - 1] = start - last;
         last = start;
-        if (i >= WARMUP_FRAMES + GPU_FRAMES_IN_FLIGHT && f->stats.skin_ms >= 0.0) {
+        if (i >= WARMUP_FRAMES + GPU_FRAMES_IN_FLIGHT && f->stats.draw_ms >= 0.0) {
             skin[gpu_samples] = f->stats.skin_ms;
             draw[gpu_samples++] = f->stats.draw_ms;
         }
@@ -204,7 +204,7 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
     }
     vks_gpu_stats s = vks_renderer_last_stats(&r);
     frame[cpu_samples - 1] = now_ms() - last;
-    if (s.skin_ms >= 0.0) { /* the last frames' slots: read here, not by a later begin */
+    if (s.draw_ms >= 0.0) { /* the last frames' slots: read here, not by a later begin */
         skin[gpu_samples] = s.skin_ms;
         draw[gpu_samples++] = s.draw_ms;
     }

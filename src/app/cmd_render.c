@@ -90,7 +90,7 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
     uint64_t skinned_vertices = 0;
     for (uint32_t i = 0; i < frames; i++) {
         vks_frame *f = vks_renderer_begin_frame(&r);
-        if (f->stats.skin_ms >= 0.0 && samples < MAX_SAMPLES) {
+        if (f->stats.draw_ms >= 0.0 && samples < MAX_SAMPLES) {
             skin_ms[samples] = f->stats.skin_ms;
             draw_ms[samples++] = f->stats.draw_ms;
         }
@@ -123,15 +123,19 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
                    crowd->instance_count, visible);
     }
     vks_gpu_stats last = vks_renderer_last_stats(&r);
-    if (last.skin_ms >= 0.0 && samples < MAX_SAMPLES) {
+    if (last.draw_ms >= 0.0 && samples < MAX_SAMPLES) {
         skin_ms[samples] = last.skin_ms;
         draw_ms[samples++] = last.draw_ms;
     }
-    if (samples)
-        printf("gpu: skinning %.3f ms, drawing %.3f ms (median of %u frames; %llu vertices, %s)\n",
+    if (samples && a->crowd.mode == VKS_SKIN_COMPUTE)
+        printf("gpu: skinning %.3f ms, drawing %.3f ms (median of %u frames; %llu vertices, "
+               "workgroups of %u)\n",
                app_median(skin_ms, samples), app_median(draw_ms, samples), samples,
-               (unsigned long long)skinned_vertices,
-               a->crowd.mode == VKS_SKIN_VERTEX ? "skinned in the vertex shader" : "compute");
+               (unsigned long long)skinned_vertices, r.skin.group_size);
+    else if (samples)
+        printf("gpu: drawing %.3f ms, skinning in the vertex shader (median of %u frames; %llu "
+               "vertices)\n",
+               app_median(draw_ms, samples), samples, (unsigned long long)skinned_vertices);
     if (last.primitives != UINT64_MAX)
         printf("culling: %u of %u instances visible; the GPU drew %llu triangles and ran %llu "
                "skinning invocations\n",
