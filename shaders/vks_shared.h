@@ -9,7 +9,9 @@
 #define VKS_MAX_JOINTS 1024u
 /* Influences per vertex: 4 joint indices + 4 weights, as every engine in ../shared/ANCHORS.md. */
 #define VKS_MAX_INFLUENCES 4u
-/* Vertices per model (all meshes together): 2^24 keeps byte offsets of every stream below 2^31. */
+/* Vertices per model (all meshes together). A crowd concatenates at most 16 models' streams:
+ * 2^28 vertices, so every element index the shaders use (3 v for positions) stays below 2^31,
+ * the limit of their signed array indices. */
 #define VKS_MAX_VERTICES (1u << 24)
 /* Keys per channel of a clip: an hour at 240 Hz stays under it; a larger count is a corrupt
  * file. */

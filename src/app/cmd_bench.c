@@ -26,8 +26,8 @@ typedef struct bench_args {
 } bench_args;
 
 typedef struct bench_result {
-    uint32_t samples, visible, threads;
-    uint64_t vertices, joints; /* skinned per frame (visible instances) */
+    uint32_t samples, gpu_samples, visible, threads; /* frames measured on the CPU, the GPU */
+    uint64_t vertices, joints;                       /* skinned per frame (visible instances) */
     double anim_ms, skin_ms, draw_ms, frame_ms;
     double skin_bytes; /* read + written by the skinning pass per frame */
     double copy_bytes, copy_ms;
@@ -190,8 +190,9 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
             draw[gpu_samples++] = f->stats.draw_ms;
         }
         vks_crowd_advance(crowd, 1.0 / 60.0);
-        app_camera_uniforms(&cam, (float)a->width / (float)a->height, f->uniforms);
-        app_scene_animate(scene, f);
+        vks_frame_uniforms uniforms;
+        app_camera_uniforms(&cam, (float)a->width / (float)a->height, &uniforms);
+        app_scene_animate(scene, f, &uniforms);
         if (i >= WARMUP_FRAMES)
             anim[cpu_samples++] = now_ms() - start;
         res->visible = f->visible_count;
@@ -209,15 +210,15 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
         draw[gpu_samples++] = s.draw_ms;
     }
     res->samples = cpu_samples;
+    res->gpu_samples = gpu_samples; /* the next-to-last frame's queries are never read back */
     res->anim_ms = app_median(anim, cpu_samples);
     res->frame_ms = app_median(frame, cpu_samples);
     res->skin_ms = gpu_samples ? app_median(skin, gpu_samples) : -1.0;
     res->draw_ms = gpu_samples ? app_median(draw, gpu_samples) : -1.0;
     res->threads = vks_pool_threads(scene->pool);
     /* The visible set of the last frame (the camera does not move). */
-    const vks_frame *f = &r.frames[(r.frame_number - 1) % GPU_FRAMES_IN_FLIGHT];
-    for (uint32_t k = 0; k < f->visible_count; k++) {
-        const vks_model *m = crowd->models[crowd->instances[f->visible[k]].model];
+    for (uint32_t k = 0; k < scene->visible_count; k++) {
+        const vks_model *m = crowd->models[crowd->instances[scene->visible[k]].model];
         res->vertices += m->vertex_count;
         res->joints += m->skeleton.joint_count;
         res->skin_bytes += skin_bytes_of(m);
@@ -285,6 +286,7 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
         json_number("width", a->width, false);
         json_number("height", a->height, false);
         json_number("frames", res->samples, false);
+        json_number("gpu_frames", res->gpu_samples, false);
         json_number("threads", res->threads, false);
         json_number("skinned_vertices", (double)res->vertices, false);
         json_number("cpu_anim_ms", res->anim_ms, false);
@@ -301,9 +303,9 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
         printf("}\n");
         return;
     }
-    printf("bench: %s x %u, %s skinning, %ux%u, median of %u frames on %s\n", models,
-           c->instance_count, compute ? "compute" : "vertex-shader", a->width, a->height,
-           res->samples, dev->props.deviceName);
+    printf("bench: %s x %u, %s skinning, %ux%u, median of %u frames (GPU times: %u) on %s\n",
+           models, c->instance_count, compute ? "compute" : "vertex-shader", a->width, a->height,
+           res->samples, res->gpu_samples, dev->props.deviceName);
     printf("  visible          %u of %u instances, %llu vertices, %llu joints\n", res->visible,
            c->instance_count, (unsigned long long)res->vertices, (unsigned long long)res->joints);
     printf("  cpu animation    %.3f ms on %u thread(s): %.1f M joints/s per core (%.1f ns per "

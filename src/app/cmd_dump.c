@@ -54,9 +54,10 @@ static bool skin_gpu(const vks_model *model, int32_t clip, double seconds,
         return false;
     }
     vks_frame *f = vks_renderer_begin_frame(&r);
-    f->visible[0] = 0;
+    const uint32_t first = 0;
+    f->visible[0] = first;
     f->visible_count = 1;
-    vks_crowd_palettes(&crowd, NULL, f->visible, 1, f->palette);
+    vks_crowd_palettes(&crowd, NULL, &first, 1, f->palette);
     vks_renderer_skin(&r, f);
     vks_renderer_copy_skinned(&r, f);
     bool ok = vks_renderer_submit(&r, f, VK_NULL_HANDLE, VK_NULL_HANDLE, err) &&

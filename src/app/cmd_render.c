@@ -96,12 +96,14 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
         }
         if (i > 0)
             vks_crowd_advance(&scene->crowd, 1.0 / fps);
-        app_camera_uniforms(&cam, (float)width / (float)height, f->uniforms);
-        app_scene_animate(scene, f);
+        vks_frame_uniforms uniforms;
+        app_camera_uniforms(&cam, (float)width / (float)height, &uniforms);
+        app_scene_animate(scene, f, &uniforms);
         visible = f->visible_count;
         skinned_vertices = 0;
         for (uint32_t k = 0; k < visible; k++)
-            skinned_vertices += crowd->models[crowd->instances[f->visible[k]].model]->vertex_count;
+            skinned_vertices +=
+                crowd->models[crowd->instances[scene->visible[k]].model]->vertex_count;
         vks_renderer_skin(&r, f);
         vks_renderer_draw(&r, f, &t);
         app_offscreen_copy(f->cmd, &target);

@@ -145,10 +145,11 @@ static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window
             continue;
         }
         VkExtent2D e = wf.target.extent;
-        app_camera_uniforms(&cam, (float)e.width / (float)e.height, f->uniforms);
+        vks_frame_uniforms uniforms;
+        app_camera_uniforms(&cam, (float)e.width / (float)e.height, &uniforms);
         double anim_start = now_ms();
         vks_crowd_advance(&scene->crowd, paused ? 0.0 : dt * speed);
-        app_scene_animate(scene, f);
+        app_scene_animate(scene, f, &uniforms);
         smooth(&stats.anim_ms, now_ms() - anim_start);
         visible = f->visible_count;
         vks_renderer_skin(&r, f);

@@ -71,6 +71,8 @@ typedef struct app_scene {
     vks_pool *pool;
     vks_crowd_desc desc; /* what the crowd was made from (app_scene_reset) */
     const vks_model *model_ptrs[VKS_CROWD_MAX_MODELS];
+    uint32_t *visible; /* host copy of the last frame's visible list (instance_count entries) */
+    uint32_t visible_count;
     int32_t clips[VKS_CROWD_MAX_MODELS];
 } app_scene;
 
@@ -84,9 +86,10 @@ bool app_scene_start(app_scene *s, const app_crowd_args *a, const char *clip, do
 /* Rebuilds the crowd as it started. */
 bool app_scene_reset(app_scene *s, vks_error *err);
 void app_scene_destroy(app_scene *s);
-/* The CPU side of a frame: culls against f->uniforms->view_proj into f->visible and writes the
- * visible instances' palettes, on every thread. */
-void app_scene_animate(app_scene *s, vks_frame *f);
+/* The CPU side of a frame: writes the uniforms, culls against their view_proj into s->visible and
+ * f->visible, and writes the visible instances' palettes, on every thread. The mapped buffers are
+ * only written: they may be uncached (BAR) memory, slow to read back. */
+void app_scene_animate(app_scene *s, vks_frame *f, const vks_frame_uniforms *uniforms);
 
 /* The median of v[0 .. n) (sorts v); n > 0. */
 double app_median(double *v, uint32_t n);

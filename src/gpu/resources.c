@@ -126,7 +126,12 @@ bool gpu_buffer_create_filled(const gpu_device *dev, const gpu_buffer_desc *desc
     memcpy(staging.mapped, data, desc->size);
     VkCommandBuffer cmd = gpu_once_begin(dev);
     vkCmdCopyBuffer(cmd, staging.buffer, buf->buffer, 1, &(VkBufferCopy){.size = desc->size});
-    bool ok = gpu_once_end(dev, cmd, err); /* waits: the copy is visible to later submits */
+    /* A fence makes the copy available, not visible: later commands read the buffer through
+     * descriptors, attributes or device addresses. */
+    gpu_barrier_memory(
+        cmd, (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+        (gpu_access){VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT});
+    bool ok = gpu_once_end(dev, cmd, err);
     gpu_buffer_destroy(dev, &staging);
     if (!ok)
         gpu_buffer_destroy(dev, buf);

@@ -103,10 +103,29 @@ static double mib(VkDeviceSize bytes)
     return (double)bytes / (1024.0 * 1024.0);
 }
 
-/* Fails with how many instances fit when the crowd's buffers exceed the device's heaps. */
+static VkDeviceSize buffer_limit(const gpu_device *dev, VkDeviceSize wanted);
+
+/* Fails with how many instances fit when the crowd's buffers exceed the device's heaps, or one
+ * of the buffers that are not split (a frame's palettes, the instance table) the largest buffer.
+ * Palette indices also stay below 2^31: the shaders' array indices are signed. */
 static bool check_memory(const gpu_device *dev, const vks_crowd *crowd, vks_skin_mode mode,
                          vks_error *err)
 {
+    const VkDeviceSize limit = buffer_limit(dev, 0);
+    const uint32_t count = crowd->instance_count;
+    const VkDeviceSize palettes = (VkDeviceSize)crowd->palette_count * sizeof(vks_bone);
+    const VkDeviceSize table = (VkDeviceSize)count * sizeof(vks_instance);
+    if (palettes > limit || table > limit || crowd->palette_count >= (1u << 31)) {
+        VkDeviceSize per =
+            palettes / count > sizeof(vks_instance) ? palettes / count : sizeof(vks_instance);
+        VkDeviceSize k = limit / (per ? per : 1);
+        VkDeviceSize k_index = ((VkDeviceSize)1 << 31) / (crowd->palette_count / count + 1);
+        return vks_fail(err,
+                        "a crowd of %u instances needs a palette buffer of %.0f MiB per frame, "
+                        "more than the largest buffer of %.0f MiB: at most %llu instances fit",
+                        count, mib(palettes), mib(limit),
+                        (unsigned long long)(k < k_index ? k : k_index));
+    }
     vks_renderer_footprint fp = vks_renderer_footprint_of(crowd, mode);
     VkDeviceSize local, host;
     heaps(dev, &local, &host);
@@ -127,7 +146,8 @@ static bool check_memory(const gpu_device *dev, const vks_crowd *crowd, vks_skin
         return true;
     return vks_fail(err,
                     "a crowd of %u instances needs %.0f MiB of GPU memory and %.0f MiB for its "
-                    "palettes, more than %s has (%.0f MiB device-local%s): at most %u instances "
+                    "palettes and visible lists, more than %s has (%.0f MiB device-local%s): at "
+                    "most %u instances "
                     "fit",
                     n, mib(fp.device_bytes), mib(fp.host_bytes), dev->props.deviceName, mib(local),
                     host ? ", plus host memory" : ", shared with the host", k);
@@ -149,10 +169,8 @@ static bool create_streams(vks_renderer *r, vks_error *err)
     uint32_t vertices = 0, indices = 0, materials = 0;
     for (uint32_t m = 0; m < c->model_count; m++) {
         const vks_model *model = c->models[m];
-        r->models[m] = (vks_renderer_model){.vertex_first = vertices,
-                                            .first_index = indices,
-                                            .material_first = materials,
-                                            .has_tangents = model->tangents != NULL};
+        r->models[m] = (vks_renderer_model){
+            .vertex_first = vertices, .first_index = indices, .material_first = materials};
         vertices += model->vertex_count;
         indices += model->index_count;
         materials += model->material_count;
@@ -280,7 +298,7 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
                 while (fitted < n && table[fitted].out_vertices[0] < k)
                     fitted++;
                 vks_error inner = *err;
-                ok = vks_fail(err, "%s: about %u instances fit", inner.msg, fitted);
+                ok = vks_fail(err, "%s: at most %u instances fit", inner.msg, fitted);
             }
         }
         if (ok && readback)

@@ -61,7 +61,6 @@ typedef struct vks_frame {
 /* Where a model's data sits in the concatenated buffers. */
 typedef struct vks_renderer_model {
     uint32_t vertex_first, first_index, material_first;
-    bool has_tangents;
 } vks_renderer_model;
 
 typedef struct vks_renderer {
