@@ -57,8 +57,8 @@ static void update_title(app_window *win, const vks_crowd *c, uint32_t visible, 
 }
 
 /* Applies the keys and the mouse to the playback and the camera. */
-static bool steer(const app_input *in, app_scene *scene, app_camera *cam, const app_camera *home,
-                  double *speed, vks_error *err)
+static void steer(const app_input *in, app_scene *scene, app_camera *cam, const app_camera *home,
+                  double *speed)
 {
     if (in->next_clip)
         vks_crowd_switch_clip(&scene->crowd, 1, FADE_SECONDS);
@@ -74,9 +74,8 @@ static bool steer(const app_input *in, app_scene *scene, app_camera *cam, const 
     if (in->reset) {
         *cam = *home;
         *speed = 1.0;
-        return app_scene_reset(scene, err);
+        app_scene_reset(scene);
     }
-    return true;
 }
 
 static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window **win)
@@ -121,10 +120,7 @@ static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window
         if (in.quit)
             break;
         paused = in.pause;
-        if (!steer(&in, scene, &cam, &home, &speed, &err)) {
-            fprintf(stderr, "vkskin view: %s\n", err.msg);
-            goto done;
-        }
+        steer(&in, scene, &cam, &home, &speed);
         if (a->resize_w && drawn == (a->frames ? a->frames / 2 : 60))
             app_window_request_size(*win, a->resize_w, a->resize_h);
 

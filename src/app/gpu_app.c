@@ -177,7 +177,7 @@ bool app_scene_start(app_scene *s, const app_crowd_args *a, const char *clip, do
         return vks_fail(err, "out of memory");
     for (uint32_t m = 0; m < s->model_count; m++)
         s->model_ptrs[m] = &s->models[m];
-    s->desc = (vks_crowd_desc){
+    vks_crowd_desc desc = {
         .models = s->model_ptrs,
         .model_count = s->model_count,
         .clips = s->clips,
@@ -187,13 +187,19 @@ bool app_scene_start(app_scene *s, const app_crowd_args *a, const char *clip, do
         .threads = vks_pool_threads(s->pool),
         .seed = 1,
     };
-    return vks_crowd_create(&s->desc, &s->crowd, err);
+    if (!vks_crowd_create(&desc, &s->crowd, err))
+        return false;
+    s->start = malloc(sizeof *s->start * s->crowd.instance_count);
+    if (!s->start)
+        return vks_fail(err, "out of memory");
+    memcpy(s->start, s->crowd.instances, sizeof *s->start * s->crowd.instance_count);
+    return true;
 }
 
-bool app_scene_reset(app_scene *s, vks_error *err)
+void app_scene_reset(app_scene *s)
 {
-    vks_crowd_destroy(&s->crowd);
-    return vks_crowd_create(&s->desc, &s->crowd, err);
+    /* The key cursors are hints: stale ones only cost a binary search. */
+    memcpy(s->crowd.instances, s->start, sizeof *s->start * s->crowd.instance_count);
 }
 
 void app_scene_destroy(app_scene *s)
@@ -202,6 +208,7 @@ void app_scene_destroy(app_scene *s)
         vks_crowd_destroy(&s->crowd);
     vks_pool_destroy(s->pool);
     free(s->visible);
+    free(s->start);
     for (uint32_t i = 0; i < s->model_count; i++)
         vks_model_destroy(&s->models[i]);
     *s = (app_scene){0};

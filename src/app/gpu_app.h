@@ -69,8 +69,8 @@ typedef struct app_scene {
     uint32_t model_count;
     vks_crowd crowd;
     vks_pool *pool;
-    vks_crowd_desc desc; /* what the crowd was made from (app_scene_reset) */
     const vks_model *model_ptrs[VKS_CROWD_MAX_MODELS];
+    vks_crowd_instance *start; /* the instances as created (app_scene_reset) */
     uint32_t *visible; /* host copy of the last frame's visible list (instance_count entries) */
     uint32_t visible_count;
     int32_t clips[VKS_CROWD_MAX_MODELS];
@@ -83,8 +83,8 @@ bool app_scene_load(app_scene *s, const char *model, const app_crowd_args *a, vk
  * the first clip for one instance, and each instance its own for more. `time`: instance 0's. */
 bool app_scene_start(app_scene *s, const app_crowd_args *a, const char *clip, double time,
                      vks_error *err);
-/* Rebuilds the crowd as it started. */
-bool app_scene_reset(app_scene *s, vks_error *err);
+/* Puts every instance back as it started: clip, clock, no cross-fade. */
+void app_scene_reset(app_scene *s);
 void app_scene_destroy(app_scene *s);
 /* The CPU side of a frame: writes the uniforms, culls against their view_proj into s->visible and
  * f->visible, and writes the visible instances' palettes, on every thread. The mapped buffers are
