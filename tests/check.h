@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,20 @@ static inline int check_each_model_arg(int argc, char **argv, void (*visit)(cons
             printf(" %s", argv[i]);
     printf(" (the shared sample models are absent on this machine)\n");
     return SKIP_RETURN;
+}
+
+/* Largest |a - b| over n vectors of `dim` floats (strides in floats); NaN anywhere counts as
+ * infinite, so unwritten (NaN-filled) output cannot pass. */
+static inline double check_max_diff(const float *a, size_t a_stride, const float *b,
+                                    size_t b_stride, uint32_t n, int dim)
+{
+    double worst = 0.0;
+    for (uint32_t v = 0; v < n; v++)
+        for (int k = 0; k < dim; k++) {
+            double d = fabs((double)a[v * a_stride + k] - (double)b[v * b_stride + k]);
+            worst = d == d ? fmax(worst, d) : INFINITY;
+        }
+    return worst;
 }
 
 #endif

@@ -84,19 +84,6 @@ static double bind_radius(const vks_model *m)
     return !ok ? 0.0 : r2 > 0.0 ? sqrt(r2) : 1.0;
 }
 
-/* Largest |a - b| over n vectors of `dim` floats; NaN anywhere counts as infinite. */
-static double max_diff(const float *a, size_t a_stride, const float *b, size_t b_stride, uint32_t n,
-                       int dim)
-{
-    double worst = 0.0;
-    for (uint32_t v = 0; v < n; v++)
-        for (int k = 0; k < dim; k++) {
-            double d = fabs((double)a[v * a_stride + k] - (double)b[v * b_stride + k]);
-            worst = d == d ? fmax(worst, d) : INFINITY;
-        }
-    return worst;
-}
-
 /* Instance i's read-back output against the CPU reference at its clip and time. Returns how far
  * its positions are from the bind pose (for the "it moves" check), -1 on failure. */
 static double check_instance(scene *s, const vks_renderer *r, uint32_t i, const char *when)
@@ -121,9 +108,9 @@ static double check_instance(scene *s, const vks_renderer *r, uint32_t i, const 
     double moved = -1.0;
     if (ok && out) {
         const size_t stride = sizeof *out / sizeof(float);
-        double dp = max_diff(out[0].position, stride, pos[0], 3, n, 3);
-        double dn = max_diff(out[0].normal, stride, nrm[0], 3, n, 3);
-        double dt = out_tan && m->tangents ? max_diff(out_tan[0], 4, tan[0], 4, n, 4) : 0.0;
+        double dp = check_max_diff(out[0].position, stride, pos[0], 3, n, 3);
+        double dn = check_max_diff(out[0].normal, stride, nrm[0], 3, n, 3);
+        double dt = out_tan && m->tangents ? check_max_diff(out_tan[0], 4, tan[0], 4, n, 4) : 0.0;
         int before = check_failures;
         CHECK(dp <= POSITION_TOLERANCE * radius);
         CHECK(dn <= UNIT_TOLERANCE);
@@ -134,7 +121,7 @@ static double check_instance(scene *s, const vks_renderer *r, uint32_t i, const 
                     "%.3g), normals %.3g, tangents %.3g\n",
                     when, i, inst->model, inst->clip, inst->time, dp, POSITION_TOLERANCE * radius,
                     dn, dt);
-        moved = max_diff(out[0].position, stride, bind[0], 3, n, 3);
+        moved = check_max_diff(out[0].position, stride, bind[0], 3, n, 3);
         s->worst_pos = fmax(s->worst_pos, dp / radius);
         s->worst_unit = fmax(s->worst_unit, fmax(dn, dt));
     }

@@ -67,19 +67,6 @@ static double bind_radius(const float (*pos)[3], uint32_t n)
     return r2 > 0.0 ? sqrt(r2) : 1.0;
 }
 
-/* Largest |a - b| over n vectors of `dim` floats; NaN anywhere counts as infinite. */
-static double max_diff(const float *a, size_t a_stride, const float *b, size_t b_stride, uint32_t n,
-                       int dim)
-{
-    double worst = 0.0;
-    for (uint32_t v = 0; v < n; v++)
-        for (int k = 0; k < dim; k++) {
-            double d = fabs((double)a[v * a_stride + k] - (double)b[v * b_stride + k]);
-            worst = d == d ? fmax(worst, d) : INFINITY;
-        }
-    return worst;
-}
-
 typedef struct stats {
     double pos, nrm, tan; /* largest errors found */
     double moved;         /* largest distance from the bind pose of any sampled pose */
@@ -124,12 +111,12 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
         const vks_skinned_vertex *out = vks_renderer_skinned(r, 0);
         const float(*out_tan)[4] = vks_renderer_skinned_tangents(r, 0);
         const size_t stride = sizeof *out / sizeof(float);
-        double dp = max_diff(out[0].position, stride, pos[0], 3, n, 3);
-        double dn = max_diff(out[0].normal, stride, nrm[0], 3, n, 3);
+        double dp = check_max_diff(out[0].position, stride, pos[0], 3, n, 3);
+        double dn = check_max_diff(out[0].normal, stride, nrm[0], 3, n, 3);
         double dt = 0.0;
         CHECK((out_tan != NULL) == (m->tangents != NULL));
         if (out_tan && tan)
-            dt = max_diff(out_tan[0], 4, tan[0], 4, n, 4);
+            dt = check_max_diff(out_tan[0], 4, tan[0], 4, n, 4);
         int before = check_failures;
         CHECK(dp <= POSITION_TOLERANCE * radius);
         CHECK(dn <= UNIT_TOLERANCE);
@@ -143,7 +130,7 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
         s->nrm = fmax(s->nrm, dn);
         s->tan = fmax(s->tan, dt);
         if (bind)
-            s->moved = fmax(s->moved, max_diff(out[0].position, stride, bind[0], 3, n, 3));
+            s->moved = fmax(s->moved, check_max_diff(out[0].position, stride, bind[0], 3, n, 3));
         s->poses++;
     }
     free(local);
