@@ -121,9 +121,10 @@ static bool check_memory(const gpu_device *dev, const vks_crowd *crowd, vks_skin
         VkDeviceSize k = limit / (per ? per : 1);
         VkDeviceSize k_index = ((VkDeviceSize)1 << 31) / (crowd->palette_count / count + 1);
         return vks_fail(err,
-                        "a crowd of %u instances needs a palette buffer of %.0f MiB per frame, "
-                        "more than the largest buffer of %.0f MiB: at most %llu instances fit",
-                        count, mib(palettes), mib(limit),
+                        "a crowd of %u instances needs %.0f MiB of palettes per frame and a "
+                        "%.0f MiB instance table, one buffer each, and the largest buffer is "
+                        "%.0f MiB: at most %llu instances fit",
+                        count, mib(palettes), mib(table), mib(limit),
                         (unsigned long long)(k < k_index ? k : k_index));
     }
     vks_renderer_footprint fp = vks_renderer_footprint_of(crowd, mode);
@@ -146,9 +147,8 @@ static bool check_memory(const gpu_device *dev, const vks_crowd *crowd, vks_skin
         return true;
     return vks_fail(err,
                     "a crowd of %u instances needs %.0f MiB of GPU memory and %.0f MiB for its "
-                    "palettes and visible lists, more than %s has (%.0f MiB device-local%s): at "
-                    "most %u instances "
-                    "fit",
+                    "palettes and visible lists, more than %s has (%.0f MiB device-local%s): "
+                    "at most %u instances fit",
                     n, mib(fp.device_bytes), mib(fp.host_bytes), dev->props.deviceName, mib(local),
                     host ? ", plus host memory" : ", shared with the host", k);
 }
