@@ -239,63 +239,64 @@ static VkDeviceSize buffer_limit(const gpu_device *dev, VkDeviceSize wanted)
     return limit & ~(VkDeviceSize)15;
 }
 
-/* The skinned output in chunks no larger than the limit; no instance straddles two. Then the
- * instance table, which holds each instance's output address. */
+/* Deals the instances' outputs into chunks no larger than the limit, in instance order; no
+ * instance straddles two. Writes each instance's chunk and its offset in the concatenation of all
+ * chunks (r->out_offset), and each chunk's first offset (chunk_start, up to one per instance). */
+static bool plan_chunks(vks_renderer *r, VkDeviceSize limit, uint32_t *chunk,
+                        VkDeviceSize *chunk_start, vks_error *err)
+{
+    const vks_crowd *c = r->crowd;
+    uint32_t chunks = 0;
+    VkDeviceSize total = 0;
+    for (uint32_t i = 0; i < c->instance_count; i++) {
+        const vks_model *m = c->models[c->instances[i].model];
+        VkDeviceSize bytes = output_bytes(m);
+        if (bytes > limit)
+            return vks_fail(err,
+                            "one instance of %s needs %llu bytes of skinned vertices, more than "
+                            "the largest buffer (%llu bytes)",
+                            m->name, (unsigned long long)bytes, (unsigned long long)limit);
+        if (chunks == 0 || total + bytes - chunk_start[chunks - 1] > limit)
+            chunk_start[chunks++] = total;
+        chunk[i] = chunks - 1;
+        r->out_offset[i] = total;
+        total += bytes;
+    }
+    r->chunk_count = chunks;
+    r->out_bytes = total;
+    return true;
+}
+
+/* The skinned output in chunks (compute mode), then the instance table, which holds each
+ * instance's output address. */
 static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, vks_error *err)
 {
     const vks_crowd *c = r->crowd;
     const uint32_t n = c->instance_count;
     r->out_offset = calloc(n, sizeof *r->out_offset);
-    VkDeviceSize *chunk_of = calloc(n, sizeof *chunk_of); /* chunk index, then offset within it */
+    uint32_t *chunk = calloc(n, sizeof *chunk);
+    VkDeviceSize *chunk_start = calloc(n, sizeof *chunk_start);
     vks_instance *table = calloc(n, sizeof *table);
-    VkDeviceSize *chunk_size = NULL;
-    bool ok = r->out_offset && chunk_of && table;
+    bool ok = r->out_offset && chunk && chunk_start && table;
     if (!ok)
         vks_fail(err, "out of memory");
     if (ok && r->mode == VKS_SKIN_COMPUTE) {
-        chunk_size = calloc(n, sizeof *chunk_size); /* at most one chunk per instance */
-        ok = chunk_size != NULL;
-        if (!ok)
-            vks_fail(err, "out of memory");
-        uint32_t chunks = 0;
-        VkDeviceSize used = 0, total = 0;
-        for (uint32_t i = 0; ok && i < n; i++) {
-            VkDeviceSize bytes = output_bytes(c->models[c->instances[i].model]);
-            if (bytes > limit) {
-                ok = vks_fail(err,
-                              "one instance of %s needs %llu bytes of skinned vertices, more than "
-                              "the largest buffer (%llu bytes)",
-                              c->models[c->instances[i].model]->name, (unsigned long long)bytes,
-                              (unsigned long long)limit);
-                break;
-            }
-            if (chunks == 0 || used + bytes > limit) {
-                chunks++;
-                used = 0;
-            }
-            chunk_of[i] = used;
-            r->out_offset[i] = total;
-            used += bytes;
-            total += bytes;
-            chunk_size[chunks - 1] = used;
-            table[i].out_vertices[0] = chunks - 1; /* the chunk, until its address is known */
-        }
-        r->out_bytes = total;
-        r->chunk_count = chunks;
-        r->chunks = ok ? calloc(chunks, sizeof *r->chunks) : NULL;
+        ok = plan_chunks(r, limit, chunk, chunk_start, err);
+        r->chunks = ok ? calloc(r->chunk_count, sizeof *r->chunks) : NULL;
         if (ok && !r->chunks)
             ok = vks_fail(err, "out of memory");
-        for (uint32_t k = 0; ok && k < chunks; k++) {
+        for (uint32_t k = 0; ok && k < r->chunk_count; k++) {
+            VkDeviceSize end = k + 1 < r->chunk_count ? chunk_start[k + 1] : r->out_bytes;
             char name[64];
-            snprintf(name, sizeof name, "skinned vertices %u/%u", k + 1, chunks);
+            snprintf(name, sizeof name, "skinned vertices %u/%u", k + 1, r->chunk_count);
             if (!gpu_buffer_create(
                     r->dev,
-                    &(gpu_buffer_desc){.size = chunk_size[k],
+                    &(gpu_buffer_desc){.size = end - chunk_start[k],
                                        .usage = ADDRESSED | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                        .name = name},
                     &r->chunks[k], err)) {
-                uint32_t fitted = 0;
-                while (fitted < n && table[fitted].out_vertices[0] < k)
+                uint32_t fitted = 0; /* the instances of the chunks before this one */
+                while (fitted < n && chunk[fitted] < k)
                     fitted++;
                 vks_error inner = *err;
                 ok = vks_fail(err, "%s: at most %u instances fit", inner.msg, fitted);
@@ -303,7 +304,7 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
         }
         if (ok && readback)
             ok = gpu_buffer_create(r->dev,
-                                   &(gpu_buffer_desc){.size = total,
+                                   &(gpu_buffer_desc){.size = r->out_bytes,
                                                       .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                                       .memory = GPU_MEMORY_READBACK,
                                                       .name = "skinned readback"},
@@ -317,7 +318,8 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
             for (int col = 0; col < 4; col++)
                 t->world[row][col] = inst->world[col][row];
         if (r->mode == VKS_SKIN_COMPUTE) {
-            VkDeviceAddress base = r->chunks[t->out_vertices[0]].address + chunk_of[i];
+            VkDeviceAddress base =
+                r->chunks[chunk[i]].address + (r->out_offset[i] - chunk_start[chunk[i]]);
             address(base, t->out_vertices);
             if (m->tangents) {
                 address(base + tangent_offset(m), t->out_tangents);
@@ -329,8 +331,8 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
         t->palette_first = c->palette_first[i];
     }
     ok = ok && upload(r, &r->instances, table, sizeof *table * n, ADDRESSED, "instance table", err);
-    free(chunk_of);
-    free(chunk_size);
+    free(chunk);
+    free(chunk_start);
     free(table);
     return ok;
 }
@@ -434,6 +436,18 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
     return true;
 }
 
+static vks_streams streams_of(const vks_renderer *r)
+{
+    vks_streams s;
+    address(r->positions.address, s.positions);
+    address(r->normals.address, s.normals);
+    address(r->tangents.address, s.tangents);
+    address(r->joints.address, s.joints);
+    address(r->weights.address, s.weights);
+    address(r->uvs.address, s.uvs);
+    return s;
+}
+
 static bool create_frames(vks_renderer *r, vks_error *err)
 {
     const gpu_device *dev = r->dev;
@@ -471,6 +485,14 @@ static bool create_frames(vks_renderer *r, vks_error *err)
         f->palette = f->palette_buffer.mapped;
         f->visible = f->visible_buffer.mapped;
         f->uniforms = f->uniform_buffer.mapped;
+        f->skin_push = (vks_skin_push){.streams = streams_of(r)};
+        address(r->instances.address, f->skin_push.instances);
+        address(f->visible_buffer.address, f->skin_push.visible);
+        address(f->palette_buffer.address, f->skin_push.palette);
+        f->draw_push = (vks_draw_push){.streams = f->skin_push.streams};
+        memcpy(f->draw_push.instances, f->skin_push.instances, sizeof f->draw_push.instances);
+        memcpy(f->draw_push.visible, f->skin_push.visible, sizeof f->draw_push.visible);
+        memcpy(f->draw_push.palette, f->skin_push.palette, sizeof f->draw_push.palette);
 
         VkCommandPoolCreateInfo pi = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
         pi.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
@@ -638,18 +660,6 @@ static void timestamp(vks_frame *f, VkPipelineStageFlags2 stage, uint32_t query)
     f->queries_written |= 1u << query;
 }
 
-static vks_streams streams_of(const vks_renderer *r)
-{
-    vks_streams s;
-    address(r->positions.address, s.positions);
-    address(r->normals.address, s.normals);
-    address(r->tangents.address, s.tangents);
-    address(r->joints.address, s.joints);
-    address(r->weights.address, s.weights);
-    address(r->uvs.address, s.uvs);
-    return s;
-}
-
 void vks_renderer_skin(vks_renderer *r, vks_frame *f)
 {
     assert(f->visible_count <= r->crowd->instance_count);
@@ -669,10 +679,8 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
                                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                         VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT},
                            skin);
-        vks_skin_push push = {.streams = streams_of(r), .visible_count = f->visible_count};
-        address(r->instances.address, push.instances);
-        address(f->visible_buffer.address, push.visible);
-        address(f->palette_buffer.address, push.palette);
+        vks_skin_push push = f->skin_push;
+        push.visible_count = f->visible_count;
         vks_skin_pass_record(f->cmd, &r->skin, &push, r->max_vertex_count);
         /* Compute writes -> this frame's vertex pulling (storage reads in the vertex shader) and
          * readback copies. */
@@ -715,11 +723,7 @@ void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 0, 1,
                             &f->frame_set, 0, NULL);
     const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-    vks_draw_push push = {.streams = streams_of(r)};
-    address(r->instances.address, push.instances);
-    address(f->visible_buffer.address, push.visible);
-    address(f->palette_buffer.address, push.palette);
-    vkCmdPushConstants(cmd, r->draw.layout, stages, 0, sizeof push, &push);
+    vkCmdPushConstants(cmd, r->draw.layout, stages, 0, sizeof f->draw_push, &f->draw_push);
     const uint32_t *visible = f->visible; /* ascending: each model's instances are a range */
     uint32_t start = 0;
     for (uint32_t m = 0; m < c->model_count; m++) {

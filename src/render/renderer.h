@@ -52,6 +52,10 @@ typedef struct vks_frame {
     vks_gpu_stats stats;          /* of this slot's previous frame */
 
     gpu_buffer palette_buffer, visible_buffer, uniform_buffer;
+    /* The passes' push constants: this slot's addresses, fixed at creation (the skinning pass
+     * adds visible_count, the draw the base color). */
+    vks_skin_push skin_push;
+    vks_draw_push draw_push;
     VkDescriptorSet frame_set;
     VkCommandPool pool;
     VkQueryPool timestamps, statistics;
