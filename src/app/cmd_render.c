@@ -86,8 +86,7 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
     vks_draw_target t = app_offscreen_target(&target);
     enum { MAX_SAMPLES = 1024 };
     double skin_ms[MAX_SAMPLES], draw_ms[MAX_SAMPLES];
-    uint32_t samples = 0, visible = 0;
-    uint64_t skinned_vertices = 0;
+    uint32_t samples = 0;
     for (uint32_t i = 0; i < frames; i++) {
         vks_frame *f = vks_renderer_begin_frame(&r);
         if (f->stats.draw_ms >= 0.0 && samples < MAX_SAMPLES) {
@@ -99,11 +98,6 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
         vks_frame_uniforms uniforms;
         app_camera_uniforms(&cam, (float)width / (float)height, &uniforms);
         app_scene_animate(scene, f, &uniforms);
-        visible = f->visible_count;
-        skinned_vertices = 0;
-        for (uint32_t k = 0; k < visible; k++)
-            skinned_vertices +=
-                crowd->models[crowd->instances[scene->visible[k]].model]->vertex_count;
         vks_renderer_skin(&r, f);
         vks_renderer_draw(&r, f, &t);
         app_offscreen_copy(f->cmd, &target);
@@ -122,8 +116,12 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
                    first->time);
         else
             printf("wrote %s (%ux%u, %u instances, %u visible)\n", file, width, height,
-                   crowd->instance_count, visible);
+                   crowd->instance_count, scene->visible_count);
     }
+    const uint32_t visible = scene->visible_count; /* of the last frame */
+    uint64_t skinned_vertices = 0;
+    for (uint32_t k = 0; k < visible; k++)
+        skinned_vertices += crowd->models[crowd->instances[scene->visible[k]].model]->vertex_count;
     vks_gpu_stats last = vks_renderer_last_stats(&r);
     if (last.draw_ms >= 0.0 && samples < MAX_SAMPLES) {
         skin_ms[samples] = last.skin_ms;

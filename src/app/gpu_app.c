@@ -162,25 +162,23 @@ bool app_scene_load(app_scene *s, const char *model, const app_crowd_args *a, vk
 bool app_scene_start(app_scene *s, const app_crowd_args *a, const char *clip, double time,
                      vks_error *err)
 {
+    const vks_model *models[VKS_CROWD_MAX_MODELS];
+    int32_t clips[VKS_CROWD_MAX_MODELS];
     for (uint32_t m = 0; m < s->model_count; m++) {
-        if (clip || a->instances == 1) {
-            if (!app_find_clip(&s->models[m], clip, &s->clips[m], err))
-                return false;
-        } else {
-            s->clips[m] = VKS_CROWD_VARIED_CLIP;
-        }
+        models[m] = &s->models[m];
+        clips[m] = VKS_CROWD_VARIED_CLIP;
+        if ((clip || a->instances == 1) && !app_find_clip(&s->models[m], clip, &clips[m], err))
+            return false;
     }
     if (!vks_pool_create(a->threads, &s->pool, err))
         return false;
     s->visible = malloc(sizeof *s->visible * a->instances);
     if (!s->visible)
         return vks_fail(err, "out of memory");
-    for (uint32_t m = 0; m < s->model_count; m++)
-        s->model_ptrs[m] = &s->models[m];
     vks_crowd_desc desc = {
-        .models = s->model_ptrs,
+        .models = models,
         .model_count = s->model_count,
-        .clips = s->clips,
+        .clips = clips,
         .instance_count = a->instances,
         .layout = a->layout,
         .time = time,

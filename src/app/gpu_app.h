@@ -69,11 +69,9 @@ typedef struct app_scene {
     uint32_t model_count;
     vks_crowd crowd;
     vks_pool *pool;
-    const vks_model *model_ptrs[VKS_CROWD_MAX_MODELS];
     vks_crowd_instance *start; /* the instances as created (app_scene_reset) */
     uint32_t *visible; /* host copy of the last frame's visible list (instance_count entries) */
     uint32_t visible_count;
-    int32_t clips[VKS_CROWD_MAX_MODELS];
 } app_scene;
 
 /* Loads MODEL (may be NULL) and every --model; with neither, the bundled default character.
