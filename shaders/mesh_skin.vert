@@ -1,6 +1,7 @@
 #version 450
 // Vertex mode (`--mode vertex`): skins in the vertex shader, as the tutorials do, from the same
-// palettes and the same instance table: every vertex-shader invocation blends its four bones.
+// palettes and the same instance table: every vertex-shader invocation blends its four bones (eight
+// for a wide model).
 #extension GL_GOOGLE_include_directive : require
 #include "vks_shared.h"
 #include "vks_skin.glsl"
@@ -11,7 +12,7 @@ void main()
     vks_instance inst = this_instance();
     uint v = inst.vertex_first + gl_VertexIndex;
     vec4 r0, r1, r2;
-    vks_blend(push.streams, push.palette, inst.palette_first, v, r0, r1, r2);
+    vks_blend(push.streams, push.palette, inst, gl_VertexIndex, r0, r1, r2);
     vec3 p, n;
     float det;
     vks_skin_point(r0, r1, r2, vks_read_vec3(push.streams.positions, v),

@@ -28,7 +28,7 @@ void main()
     for (uint i = gl_GlobalInvocationID.x; i < inst.vertex_count; i += gl_NumWorkGroups.x * GROUP_SIZE) {
         uint v = inst.vertex_first + i;
         vec4 r0, r1, r2;
-        vks_blend(push.streams, push.palette, inst.palette_first, v, r0, r1, r2);
+        vks_blend(push.streams, push.palette, inst, i, r0, r1, r2);
         vec3 p, n;
         float det;
         vks_skin_point(r0, r1, r2, vks_read_vec3(push.streams.positions, v),

@@ -9,6 +9,9 @@
 #define VKS_MAX_JOINTS 1024u
 /* Influences per vertex: 4 joint indices + 4 weights, as every engine in ../shared/ANCHORS.md. */
 #define VKS_MAX_INFLUENCES 4u
+/* Influences per vertex of a wide model (one with a vertex of more than 4 in its file): a second
+ * set of 4 joint indices and weights in their own streams, as Godot, Wicked and Unreal offer 8. */
+#define VKS_WIDE_INFLUENCES 8u
 /* Vertices per model (all meshes together). A crowd concatenates at most 16 models' streams:
  * 2^28 vertices, so every element index the shaders use (3 v for positions) stays below 2^31,
  * the limit of their signed array indices. */
@@ -41,7 +44,10 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
  * uvec2, low word first). Bind streams, every model's concatenated (structure of arrays, as the
  * importer keeps them): positions float[3], normals float[3], tangents vec4 (xyz, handedness in w;
  * zeros for models without), joints 4 x uint16 read as uvec2 (joint 2k in the low half), weights
- * vec4, UVs float[2]. The instance table holds one vks_instance per instance; each frame has its
+ * vec4, UVs float[2]. Influences 5 to 8 (joints_extra, weights_extra, the same types) are
+ * concatenated over the wide models only: a 4-influence model has no entries there, and a crowd
+ * without wide models has no such buffers (their addresses are 0 and never read). The instance
+ * table holds one vks_instance per instance; each frame has its
  * palettes (vks_bone, instance i's from its palette_first) and its visible list (instance indices,
  * ascending, so grouped by model). One dispatch skins every visible instance: workgroup
  * (x, y + z * rows) covers vertices x * GROUP_SIZE.. of visible instance y + z * rows. */
@@ -57,6 +63,9 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
 
 /* vks_instance.flags */
 #define VKS_INSTANCE_TANGENTS 1u
+/* The instance's model is wide: blend influences 5 to 8 too, from extra_first in the extra
+ * streams. Per instance, hence uniform over a skinning workgroup and over a draw. */
+#define VKS_INSTANCE_WIDE 2u
 
 /* ---- The draw pass (shaders/mesh.vert or mesh_skin.vert, shaders/mesh.frag) ----
  * Vertices are pulled: gl_InstanceIndex indexes the visible list, gl_VertexIndex (index plus the
@@ -78,10 +87,12 @@ struct vks_instance {
     uint vertex_count;
     uint palette_first;
     uint flags;
+    uint extra_first;
+    uint pad0, pad1, pad2;
 };
 
 struct vks_streams {
-    uvec2 positions, normals, tangents, joints, weights, uvs;
+    uvec2 positions, normals, tangents, joints, weights, uvs, joints_extra, weights_extra;
 };
 
 struct vks_skin_push {
@@ -110,7 +121,7 @@ typedef struct vks_skinned_vertex {
     float normal[3];
 } vks_skinned_vertex;
 
-/* One instance (80 bytes): where its model's streams, its palette and its output are. */
+/* One instance (96 bytes): where its model's streams, its palette and its output are. */
 typedef struct vks_instance {
     float world[3][4];        /* rows of the 3x4 palette space -> world transform */
     uint32_t out_vertices[2]; /* device address of its vks_skinned_vertex output (0: vertex mode) */
@@ -119,11 +130,15 @@ typedef struct vks_instance {
     uint32_t vertex_count;
     uint32_t palette_first; /* its first entry in a frame's palette buffer */
     uint32_t flags;         /* VKS_INSTANCE_* */
+    uint32_t extra_first;   /* its model's first vertex in the extra streams (VKS_INSTANCE_WIDE) */
+    uint32_t pad[3];        /* std430: the struct's stride is a multiple of its vec4 alignment */
 } vks_instance;
 
-/* Device addresses of the concatenated bind streams. */
+/* Device addresses of the concatenated bind streams; joints_extra and weights_extra are 0 when
+ * the crowd has no wide model. */
 typedef struct vks_streams {
     uint32_t positions[2], normals[2], tangents[2], joints[2], weights[2], uvs[2];
+    uint32_t joints_extra[2], weights_extra[2];
 } vks_streams;
 
 /* Push constants of the skinning pass. */
@@ -152,15 +167,20 @@ typedef struct vks_draw_push {
 
 static_assert(sizeof(vks_skinned_vertex) == VKS_SKINNED_STRIDE, "skinned vertex is 6 floats");
 static_assert(offsetof(vks_skinned_vertex, normal) == 12, "normal follows position");
-static_assert(sizeof(vks_instance) == 80, "instance table entry in std430");
+static_assert(sizeof(vks_instance) == 96, "instance table entry in std430");
 static_assert(offsetof(vks_instance, out_vertices) == 48, "instance table entry in std430");
 static_assert(offsetof(vks_instance, vertex_first) == 64, "instance table entry in std430");
-static_assert(sizeof(vks_streams) == 48, "stream addresses");
-static_assert(sizeof(vks_skin_push) == 80, "skin push constants");
+static_assert(offsetof(vks_instance, flags) == 76, "instance table entry in std430");
+static_assert(offsetof(vks_instance, extra_first) == 80, "instance table entry in std430");
+static_assert(sizeof(vks_streams) == 64, "stream addresses");
+static_assert(offsetof(vks_streams, joints_extra) == 48, "stream addresses");
+static_assert(sizeof(vks_skin_push) == 96, "skin push constants");
+static_assert(offsetof(vks_skin_push, visible_count) == 88, "skin push constants in std430");
 static_assert(sizeof(vks_frame_uniforms) == 112, "frame uniforms in std140");
 static_assert(offsetof(vks_frame_uniforms, light_dir) == 64, "frame uniforms in std140");
-static_assert(sizeof(vks_draw_push) == 96, "draw push constants fit the guaranteed 128");
-static_assert(offsetof(vks_draw_push, base_color) == 80, "draw push constants in std430");
+static_assert(sizeof(vks_draw_push) == 112, "draw push constants fit the guaranteed 128");
+static_assert(offsetof(vks_draw_push, base_color) == 96, "draw push constants in std430");
+static_assert(sizeof(vks_draw_push) <= 128, "maxPushConstantsSize is 128 on some devices");
 #endif
 
 #endif

@@ -11,22 +11,37 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Uin
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Bones { vks_bone v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Instances { vks_instance v[]; };
 
-// The blended 3x4 matrix of vertex v (its rows r0, r1, r2) from palette entries palette_first...
-void vks_blend(vks_streams s, uvec2 palette, uint palette_first, uint v,
-               out vec4 r0, out vec4 r1, out vec4 r2)
+// Adds w[k] * palette[palette_first + joint k] for the 4 joints packed in `joints`, k = 0..3 in
+// order (the CPU reference adds in the same order: a different order rounds differently).
+void vks_blend4(Bones bones, uint palette_first, uvec2 joints, vec4 w,
+                inout vec4 r0, inout vec4 r1, inout vec4 r2)
 {
-    uvec2 packed = Uvec2s(s.joints).v[v];
-    uint j[4] = uint[4](packed.x & 0xffffu, packed.x >> 16, packed.y & 0xffffu, packed.y >> 16);
-    vec4 w = Vec4s(s.weights).v[v];
-    r0 = vec4(0.0);
-    r1 = vec4(0.0);
-    r2 = vec4(0.0);
-    Bones bones = Bones(palette);
+    uint j[4] = uint[4](joints.x & 0xffffu, joints.x >> 16, joints.y & 0xffffu, joints.y >> 16);
     for (int i = 0; i < 4; i++) {
         vks_bone b = bones.v[palette_first + j[i]];
         r0 += w[i] * b.row[0];
         r1 += w[i] * b.row[1];
         r2 += w[i] * b.row[2];
+    }
+}
+
+// The blended 3x4 matrix (its rows r0, r1, r2) of vertex i of instance inst's model, from its
+// palette entries: influences 1 to 4, then 5 to 8 when the model is wide. The branch is per
+// instance, so uniform over a workgroup (compute) and a draw (vertex mode), and 4-influence
+// models run exactly the 4-influence code.
+void vks_blend(vks_streams s, uvec2 palette, vks_instance inst, uint i,
+               out vec4 r0, out vec4 r1, out vec4 r2)
+{
+    uint v = inst.vertex_first + i;
+    r0 = vec4(0.0);
+    r1 = vec4(0.0);
+    r2 = vec4(0.0);
+    Bones bones = Bones(palette);
+    vks_blend4(bones, inst.palette_first, Uvec2s(s.joints).v[v], Vec4s(s.weights).v[v], r0, r1, r2);
+    if ((inst.flags & VKS_INSTANCE_WIDE) != 0u) {
+        uint e = inst.extra_first + i;
+        vks_blend4(bones, inst.palette_first, Uvec2s(s.joints_extra).v[e],
+                   Vec4s(s.weights_extra).v[e], r0, r1, r2);
     }
 }
 

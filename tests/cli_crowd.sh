@@ -20,11 +20,14 @@ fail() {
   failed=$((failed + 1))
 }
 
-# run NAME ARGS...: runs vkskin, which must succeed with nothing on stderr; output in $tmp/NAME.
+# run NAME ARGS...: runs vkskin, which must succeed with nothing on stderr but the one import
+# warning the MD5 fixture has (its material names a texture, strip_d.tga, that does not exist);
+# output in $tmp/NAME.
+md5_warning="^vkskin render: warning: .*figure.md5mesh: material 'strip': texture '.*strip_d.tga' not loaded"
 run() {
   local name=$1
   shift
-  if ! "$vk" "$@" >"$tmp/$name" 2>"$tmp/$name.err" || [ -s "$tmp/$name.err" ]; then
+  if ! "$vk" "$@" >"$tmp/$name" 2>"$tmp/$name.err" || grep -qv "$md5_warning" "$tmp/$name.err"; then
     fail "vkskin $*:"
     cat "$tmp/$name" "$tmp/$name.err"
     return 1

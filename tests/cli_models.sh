@@ -140,6 +140,21 @@ for pair in "walk 0.5" "idle 1.3" "wave 2.7"; do
   read -r clip_name seconds <<<"$pair"
   gpu_matches_cpu "default character: $clip_name at $seconds s" "$radius" --clip "$clip_name" --time "$seconds"
 done
+# The bind pose on demand (--bind-pose, or --clip none) for a model that has clips: every skinned
+# position equals its bind position (columns 6-8 against 3-5; the default character's rest pose is
+# its bind pose), on the CPU and the GPU, where the walk at 0 s does not.
+bind_pose_is_rest() { # FILE: max |skinned - bind| within 1e-5 x radius
+  awk -v r="$radius" '{ for (i = 3; i <= 5; i++) { d = $(i + 3) - $i; if (d < 0) d = -d; if (d > m) m = d } }
+    END { exit !(NR > 0 && m <= 1e-5 * r) }' "$1"
+}
+if "$vk" dump --bind-pose --cpu --out "$tmp/bp_cpu.txt" && bind_pose_is_rest "$tmp/bp_cpu.txt" &&
+   "$vk" dump --clip none --cpu --out "$tmp/bp_none.txt" && cmp -s "$tmp/bp_cpu.txt" "$tmp/bp_none.txt" &&
+   "$vk" dump --clip walk --cpu --out "$tmp/walk0.txt" && ! bind_pose_is_rest "$tmp/walk0.txt"; then
+  ok "dump --bind-pose (= --clip none) skins the rest pose on the CPU; the walk does not"
+else
+  bad "dump --bind-pose is not the rest pose (or the walk is)"
+fi
+gpu_matches_cpu "default character: --bind-pose" "$radius" --bind-pose
 for m in "$@"; do check_model "$m"; done
 
 echo "$passed passed, $failed failed"

@@ -208,7 +208,7 @@ static void chain(const char *file, size_t count, enum chain_flaw flaw)
             idx[3 * i + 1] = (uint16_t)(i + 1);
             idx[3 * i + 2] = (uint16_t)(i + 2);
         }
-        char name[16];
+        char name[32];
         snprintf(name, sizeof name, "bone%zu", i);
         nodes[i] = add_node(doc, name, (float[3]){0, i ? 0.1f : 0.0f, 0}, -1, -1);
         if (i)
@@ -226,7 +226,9 @@ static void chain(const char *file, size_t count, enum chain_flaw flaw)
             glbw_add_floats(doc, &weights[0][0], count, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
         p.indices = add_indices(doc, idx, 3 * (count - 2));
         int mesh = glbw_add_mesh(doc, "chain", &p, 1);
-        /* Without inverseBindMatrices (optional in glTF: identity) assimp 5.2 dereferences null. */
+        /* Without inverseBindMatrices (optional in glTF: identity) assimp 5.2 dereferences null;
+         * the rewrite writes identities. Expected: every bone's inverse bind is the identity, so
+         * the rest palette of bone i is its global transform T(0, 0.1 i, 0). */
         int ibm =
             flaw == CHAIN_NO_INVERSE_BINDS ? GLBW_NONE : add_inverse_binds(doc, global_t, count);
         int skin = glbw_add_skin(doc, "chain", nodes, count, ibm, nodes[0]);
@@ -618,6 +620,473 @@ static void md5(void)
     fclose(f);
 }
 
+/* ---- glTF that assimp 5.2 misreads (src/asset/gltf.c rewrites it first) ----------------------
+ * Each fixture below states what tests/test_gltf_import.c expects of it. Values are chosen so the
+ * expectation has a closed form: dequantised integers that are exact (255 -> 1, 51/255 = 0.2,
+ * 13107/65535 = 0.2), quaternions with equal components (normalised exactly), powers of two. */
+
+/* Any integer or float data as a tightly packed accessor. */
+static int add_raw(glbw_doc *doc, const void *data, glbw_component component, glbw_type type,
+                   size_t count, bool normalized, glbw_target target, bool min_max)
+{
+    return glbw_add_data(doc, data, target,
+                         &(glbw_accessor_desc){.component = component,
+                                               .type = type,
+                                               .count = count,
+                                               .normalized = normalized,
+                                               .min_max = min_max});
+}
+
+/* A channel whose output is stored as `component` (normalized when an integer type). */
+static void add_channel_as(glbw_doc *doc, int anim, int node, glbw_path path, const float *times,
+                           size_t count, const void *values, glbw_component component)
+{
+    int in = glbw_add_floats(doc, times, count, GLBW_SCALAR, GLBW_TARGET_NONE, true);
+    glbw_type type = path == GLBW_PATH_ROTATION ? GLBW_VEC4 : GLBW_VEC3;
+    int out = add_raw(doc, values, component, type, count, component != GLBW_F32,
+                      GLBW_TARGET_NONE, false);
+    int s = glbw_add_anim_sampler(doc, anim, in, out, GLBW_LINEAR);
+    glbw_add_anim_channel(doc, anim, s, node, path);
+}
+
+/* Joints j0..j{count-1} under an untransformed node "root", joint j resting at (j, 0, 0), with
+ * inverse binds of those rest positions (so the rest palette is the identity). Fills joints[]. */
+static int add_joint_row(glbw_doc *doc, int *joints, int count)
+{
+    int root = add_node(doc, "root", NULL, -1, -1);
+    float global_t[16][3];
+    for (int j = 0; j < count; j++) {
+        char name[16];
+        snprintf(name, sizeof name, "j%d", j);
+        memcpy(global_t[j], (float[3]){(float)j, 0, 0}, sizeof global_t[j]);
+        joints[j] = add_node(doc, name, global_t[j], -1, -1);
+        glbw_node_add_child(doc, root, joints[j]);
+    }
+    int ibm = add_inverse_binds(doc, (const float(*)[3])global_t, (size_t)count);
+    return glbw_add_skin(doc, "row", joints, (size_t)count, ibm, root);
+}
+
+/* Clip "shift": joint j's translation goes from its rest (j, 0, 0) at t = 0 to (j, j + 1, 0) at
+ * t = 1, so at time t a vertex moves by (0, t * sum_i w_i (j_i + 1), 0): the weights and joints
+ * the importer kept, seen through the whole pipeline. */
+static void add_shift_clip(glbw_doc *doc, const int *joints, int count)
+{
+    int anim = glbw_add_animation(doc, "shift");
+    const float times[2] = {0, 1};
+    for (int j = 0; j < count; j++) {
+        const float t[2][3] = {{(float)j, 0, 0}, {(float)j, (float)(j + 1), 0}};
+        add_channel(doc, anim, joints[j], GLBW_PATH_TRANSLATION, times, &t[0][0], 2);
+    }
+}
+
+static const float quad_pos[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
+static const uint16_t quad_idx[6] = {0, 1, 2, 1, 3, 2};
+
+/* weights_u8.glb: JOINTS_0 as u8, WEIGHTS_0 as normalized u8 over four joints (clip "shift"):
+ *   v0 (0,0,0): j0 255            -> j0 1
+ *   v1 (1,0,0): j1 204, j2 51     -> 0.8, 0.2 (204/255, 51/255 exactly)
+ *   v2 (0,1,0): j3, j1, j2 85 each -> 1/3 each
+ *   v3 (1,1,0): j2 128, j3 127    -> 128/255, 127/255 (sum 1: no renormalisation)
+ * assimp 5.2 reads the bytes as floats: garbage weights. */
+static void weights_u8(void)
+{
+    glbw_doc *doc = glbw_create();
+    const uint8_t joints[4][4] = {{0, 0, 0, 0}, {1, 2, 0, 0}, {3, 1, 2, 0}, {2, 3, 0, 0}};
+    const uint8_t weights[4][4] = {{255, 0, 0, 0}, {204, 51, 0, 0}, {85, 85, 85, 0}, {128, 127, 0, 0}};
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position = glbw_add_floats(doc, &quad_pos[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    p.joints0 = add_raw(doc, joints, GLBW_U8, GLBW_VEC4, 4, false, GLBW_TARGET_VERTICES, false);
+    p.weights0 = add_raw(doc, weights, GLBW_U8, GLBW_VEC4, 4, true, GLBW_TARGET_VERTICES, false);
+    p.indices = add_indices(doc, quad_idx, 6);
+    int mesh = glbw_add_mesh(doc, "quad", &p, 1);
+    int nodes[4];
+    int skin = add_joint_row(doc, nodes, 4);
+    add_node(doc, "quad", NULL, mesh, skin);
+    add_shift_clip(doc, nodes, 4);
+    write_doc(doc, "weights_u8.glb");
+}
+
+/* weights_u16.glb: the same quad, JOINTS_0 as u16, WEIGHTS_0 as normalized u16:
+ *   v0: j0 65535 -> 1;  v1: j1 52428, j2 13107 -> 0.8, 0.2 (13107 * 5 = 65535);
+ *   v2: j3, j1, j2 21845 each -> 1/3 each;  v3: j2 32768, j3 32767 -> 32768/65535, 32767/65535. */
+static void weights_u16(void)
+{
+    glbw_doc *doc = glbw_create();
+    const uint16_t joints[4][4] = {{0, 0, 0, 0}, {1, 2, 0, 0}, {3, 1, 2, 0}, {2, 3, 0, 0}};
+    const uint16_t weights[4][4] = {
+        {65535, 0, 0, 0}, {52428, 13107, 0, 0}, {21845, 21845, 21845, 0}, {32768, 32767, 0, 0}};
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position = glbw_add_floats(doc, &quad_pos[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    p.joints0 = add_u16x4(doc, joints, 4);
+    p.weights0 = add_raw(doc, weights, GLBW_U16, GLBW_VEC4, 4, true, GLBW_TARGET_VERTICES, false);
+    p.indices = add_indices(doc, quad_idx, 6);
+    int mesh = glbw_add_mesh(doc, "quad", &p, 1);
+    int nodes[4];
+    int skin = add_joint_row(doc, nodes, 4);
+    add_node(doc, "quad", NULL, mesh, skin);
+    add_shift_clip(doc, nodes, 4);
+    write_doc(doc, "weights_u16.glb");
+}
+
+/* quantized_rotation.glb: "base" (origin) and its child "arm" (origin), the quad bound to arm
+ * (weight 1 everywhere), so v1 (1,0,0) turns with it about the origin. Rotation outputs as normalized integers
+ * (glTF 2.0 allows i8, u8, i16, u16 for rotation), keys at t = 0, 1, 2:
+ *   rot_i8:  (0,0,0,127) (0,0,90,90) (0,0,0,-128): identity, 90 deg about z (equal components
+ *            normalise exactly), -1 = max(-128/127, -1) in w: identity again (the other sign)
+ *   rot_i16: (0,0,0,32767) (8481,0,0,31650) (0,-32768,0,0): identity, 30 deg about x
+ *            (round(32767 sin 15), round(32767 cos 15)), 180 deg about -y
+ *   rot_u8:  (0,0,0,255) (0,0,180,180) (0,0,0,255)
+ *   rot_u16: (0,0,0,65535) (0,0,32768,56755) (0,0,0,65535): 60 deg about z to 16 bits
+ * Translation and scale outputs must be float in glTF 2.0 (KHR_mesh_quantization covers mesh
+ * attributes only), so none is quantised here. assimp 5.2 reads the integers as floats. */
+static void quantized_rotation(void)
+{
+    glbw_doc *doc = glbw_create();
+    const float nrm[4][3] = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+    const uint16_t joints[4][4] = {{1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+    const float weights[4][4] = {{1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position = glbw_add_floats(doc, &quad_pos[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    p.normal = glbw_add_floats(doc, &nrm[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, false);
+    p.joints0 = add_u16x4(doc, joints, 4);
+    p.weights0 = glbw_add_floats(doc, &weights[0][0], 4, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    p.indices = add_indices(doc, quad_idx, 6);
+    int mesh = glbw_add_mesh(doc, "quad", &p, 1);
+    int base = add_node(doc, "base", (float[3]){0, 0, 0}, -1, -1);
+    int arm = add_node(doc, "arm", (float[3]){0, 0, 0}, -1, -1);
+    glbw_node_add_child(doc, base, arm);
+    const float global_t[2][3] = {{0, 0, 0}, {0, 0, 0}};
+    int skin = glbw_add_skin(doc, "arm", (int[2]){base, arm}, 2,
+                             add_inverse_binds(doc, global_t, 2), base);
+    add_node(doc, "quad", NULL, mesh, skin);
+
+    const float times[3] = {0, 1, 2};
+    const int8_t i8[3][4] = {{0, 0, 0, 127}, {0, 0, 90, 90}, {0, 0, 0, -128}};
+    const int16_t i16[3][4] = {{0, 0, 0, 32767}, {8481, 0, 0, 31650}, {0, -32768, 0, 0}};
+    const uint8_t u8[3][4] = {{0, 0, 0, 255}, {0, 0, 180, 180}, {0, 0, 0, 255}};
+    const uint16_t u16[3][4] = {{0, 0, 0, 65535}, {0, 0, 32768, 56755}, {0, 0, 0, 65535}};
+    const struct {
+        const char *name;
+        const void *values;
+        glbw_component component;
+    } clips[4] = {{"rot_i8", i8, GLBW_I8},
+                  {"rot_i16", i16, GLBW_I16},
+                  {"rot_u8", u8, GLBW_U8},
+                  {"rot_u16", u16, GLBW_U16}};
+    for (int c = 0; c < 4; c++) {
+        int anim = glbw_add_animation(doc, clips[c].name);
+        add_channel_as(doc, anim, arm, GLBW_PATH_ROTATION, times, 3, clips[c].values,
+                       clips[c].component);
+    }
+    write_doc(doc, "quantized_rotation.glb");
+}
+
+/* A VEC3 of 1- or 2-byte components, each element padded to 4 or 8 bytes: glTF wants vertex
+ * attributes 4-byte aligned (gltfpack writes the same layout). `data` holds 4 components a row;
+ * the fourth is padding. */
+static int add_padded_vec3(glbw_doc *doc, const void *data, glbw_component component, size_t count,
+                           bool normalized, bool min_max)
+{
+    size_t stride = component == GLBW_I16 || component == GLBW_U16 ? 8 : 4;
+    int view = glbw_add_view(doc, data, stride * count, stride, GLBW_TARGET_VERTICES);
+    return glbw_add_accessor(doc, view, 0,
+                             &(glbw_accessor_desc){.component = component,
+                                                   .type = GLBW_VEC3,
+                                                   .count = count,
+                                                   .normalized = normalized,
+                                                   .min_max = min_max});
+}
+
+/* A 2x2 RGBA texture embedded as PNG. */
+static int add_small_texture(glbw_doc *doc)
+{
+    const uint8_t rgba[16] = {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255};
+    byte_buffer png = {.size = 0};
+    if (!stbi_write_png_to_func(append_bytes, &png, 2, 2, 4, rgba, 2 * 4)) {
+        fprintf(stderr, "make_fixtures: cannot encode a PNG\n");
+        failures++;
+    }
+    return glbw_add_texture(doc, glbw_add_image_png(doc, "checker", png.data, png.size));
+}
+
+static int add_transformed_material(glbw_doc *doc, const char *name, int texture,
+                                    glbw_texture_transform transform)
+{
+    glbw_material_desc m = glbw_material_defaults();
+    m.name = name;
+    m.base_color_texture = texture;
+    m.base_color_transform = transform;
+    return glbw_add_material(doc, &m);
+}
+
+/* quantized_mesh.glb (KHR_mesh_quantization required, KHR_texture_transform used): two meshes.
+ *  "rigid": no skin, on node "rigid" (translation (1, 2, 3), scale 1/1024, the dequantisation as
+ *   a node transform, as gltfpack writes it) under an untransformed root "stage". POSITION as
+ *   i16 (not normalized) q = (0,0,0) (1024,0,0) (0,1024,0) (1024,1024,-512): at rest the vertices
+ *   land on (1,2,3) + q/1024. NORMAL as normalized i8 (0,0,127) (127,0,0) (0,-128,0) (0,90,90):
+ *   +z, +x, -y (-128 clamps to -1), (0,1,1)/sqrt2 in direction. TEXCOORD_0 as normalized u16
+ *   (0,0) (65535,0) (0,65535) (13107,52428) = (0,0) (1,0) (0,1) (0.2,0.8), under a transform of
+ *   offset (0.25, 0.5), scale (0.5, 0.25): uv' = (0.25 + 0.5 u, 0.5 + 0.25 v).
+ *  "skinned": lower (origin) and upper (0,1,0), POSITION as i16 q with the dequantisation
+ *   D = T(-1, 0, 0.5) S(1/1024) folded into the inverse binds (IBM_j = inverse(global_j) * D, as
+ *   gltfpack does for skinned meshes, whose node transform is ignored): q = (0,0,0) (2048,0,0)
+ *   (0,2048,0) (2048,2048,1024) rest at (-1,0,0.5) (1,0,0.5) (-1,2,0.5) (1,2,1.5); v0, v1 on
+ *   lower, v2, v3 on upper. Clip "bend" turns upper 90 deg about z at t = 1 (about its origin
+ *   (0,1,0)). NORMAL as i8 (0,0,127) everywhere; TEXCOORD_0 as the rigid mesh's, under a transform
+ *   of offset (0.5, 0), rotation pi/2, scale (1, 0.5): uv' = (0.5 + 0.5 v, -u) (the extension's
+ *   matrix T R S with R = [cos sin; -sin cos]). */
+static void quantized_mesh(void)
+{
+    glbw_doc *doc = glbw_create();
+    glbw_use_extension(doc, "KHR_mesh_quantization", true);
+    glbw_use_extension(doc, "KHR_texture_transform", false);
+    int texture = add_small_texture(doc);
+    const uint16_t uv[4][2] = {{0, 0}, {65535, 0}, {0, 65535}, {13107, 52428}};
+
+    const int16_t q_rigid[4][4] = {{0, 0, 0}, {1024, 0, 0}, {0, 1024, 0}, {1024, 1024, -512}};
+    const int8_t n_rigid[4][4] = {{0, 0, 127}, {127, 0, 0}, {0, -128, 0}, {0, 90, 90}};
+    glbw_primitive_desc r = glbw_primitive_defaults();
+    r.position = add_padded_vec3(doc, q_rigid, GLBW_I16, 4, false, true);
+    r.normal = add_padded_vec3(doc, n_rigid, GLBW_I8, 4, true, false);
+    r.texcoord0 = add_raw(doc, uv, GLBW_U16, GLBW_VEC2, 4, true, GLBW_TARGET_VERTICES, false);
+    r.indices = add_indices(doc, quad_idx, 6);
+    r.material = add_transformed_material(
+        doc, "scaled", texture,
+        (glbw_texture_transform){.enabled = true, .offset = {0.25f, 0.5f}, .scale = {0.5f, 0.25f}});
+    int rigid_mesh = glbw_add_mesh(doc, "rigid", &r, 1);
+
+    const int16_t q_skin[4][4] = {{0, 0, 0}, {2048, 0, 0}, {0, 2048, 0}, {2048, 2048, 1024}};
+    const int8_t n_skin[4][4] = {{0, 0, 127}, {0, 0, 127}, {0, 0, 127}, {0, 0, 127}};
+    const uint16_t joints[4][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+    const float weights[4][4] = {{1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+    glbw_primitive_desc s = glbw_primitive_defaults();
+    s.position = add_padded_vec3(doc, q_skin, GLBW_I16, 4, false, true);
+    s.normal = add_padded_vec3(doc, n_skin, GLBW_I8, 4, true, false);
+    s.texcoord0 = add_raw(doc, uv, GLBW_U16, GLBW_VEC2, 4, true, GLBW_TARGET_VERTICES, false);
+    s.joints0 = add_u16x4(doc, joints, 4);
+    s.weights0 = glbw_add_floats(doc, &weights[0][0], 4, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    s.indices = add_indices(doc, quad_idx, 6);
+    s.material = add_transformed_material(doc, "rotated", texture,
+                                          (glbw_texture_transform){.enabled = true,
+                                                                   .offset = {0.5f, 0},
+                                                                   .rotation = 1.57079633f,
+                                                                   .scale = {1, 0.5f}});
+    int skinned_mesh = glbw_add_mesh(doc, "skinned", &s, 1);
+
+    glbw_node_desc n = glbw_node_defaults();
+    n.name = "rigid";
+    n.mesh = rigid_mesh;
+    n.has_trs = true;
+    memcpy(n.translation, (float[3]){1, 2, 3}, sizeof n.translation);
+    memcpy(n.scale, (float[3]){1.0f / 1024, 1.0f / 1024, 1.0f / 1024}, sizeof n.scale);
+    int rigid = glbw_add_node(doc, &n);
+    int stage = add_node(doc, "stage", NULL, -1, -1);
+    glbw_node_add_child(doc, stage, rigid);
+
+    int lower = add_node(doc, "lower", (float[3]){0, 0, 0}, -1, -1);
+    int upper = add_node(doc, "upper", (float[3]){0, 1, 0}, -1, -1);
+    glbw_node_add_child(doc, stage, lower);
+    glbw_node_add_child(doc, lower, upper);
+    /* Column-major inverse(global) * D, D = T(-1, 0, 0.5) S(1/1024): the linear part S, the
+     * translation (-1, 0, 0.5) - global. */
+    float ibm[2][16];
+    const float global_y[2] = {0, 1};
+    for (int j = 0; j < 2; j++) {
+        memset(ibm[j], 0, sizeof ibm[j]);
+        ibm[j][0] = ibm[j][5] = ibm[j][10] = 1.0f / 1024;
+        ibm[j][15] = 1;
+        ibm[j][12] = -1;
+        ibm[j][13] = -global_y[j];
+        ibm[j][14] = 0.5f;
+    }
+    int ibm_acc = glbw_add_floats(doc, &ibm[0][0], 2, GLBW_MAT4, GLBW_TARGET_NONE, false);
+    int skin = glbw_add_skin(doc, "strip", (int[2]){lower, upper}, 2, ibm_acc, lower);
+    add_node(doc, "skinned", NULL, skinned_mesh, skin); /* a root: glTF ignores its parents */
+
+    int anim = glbw_add_animation(doc, "bend");
+    const float times[2] = {0, 2};
+    const float turn[2][4] = {{0, 0, 0, 1}, {0, 0, 1, 0}}; /* 0 to 180 deg: 90 deg at t = 1 */
+    add_channel(doc, anim, upper, GLBW_PATH_ROTATION, times, &turn[0][0], 2);
+    write_doc(doc, "quantized_mesh.glb");
+}
+
+/* clip_order.glb: the quad over lower (origin) and upper (0,1,0; v2, v3 bound to it), clips:
+ *   good_a:    upper turns about z, keys in order                          -> kept
+ *   shuffled:  upper translation at times 1, 0, 0.5 with (0,3,0) (0,1,0) (1,1,0): distinct
+ *              times, so a stable sort repairs it: at 0.75 upper sits at (0.5, 2, 0) -> kept
+ *   ambiguous: upper translation at times 0, 0.5, 0.25, 0.5: out of order with 0.5 twice, so
+ *              which value holds at 0.5 is unknowable                      -> dropped, 1 warning
+ *   good_b:    lower scales from 1 to 2                                     -> kept
+ * The surviving clips keep their order: good_a, shuffled, good_b. (The Khronos validator reports
+ * both bad clips as ACCESSOR_ANIMATION_INPUT_NON_INCREASING: invalid files that exporters do
+ * write.) */
+static void clip_order(void)
+{
+    glbw_doc *doc = glbw_create();
+    const uint16_t joints[4][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+    const float weights[4][4] = {{1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}, {1, 0, 0, 0}};
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position = glbw_add_floats(doc, &quad_pos[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    p.joints0 = add_u16x4(doc, joints, 4);
+    p.weights0 = glbw_add_floats(doc, &weights[0][0], 4, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    p.indices = add_indices(doc, quad_idx, 6);
+    int mesh = glbw_add_mesh(doc, "quad", &p, 1);
+    int lower = add_node(doc, "lower", (float[3]){0, 0, 0}, -1, -1);
+    int upper = add_node(doc, "upper", (float[3]){0, 1, 0}, -1, -1);
+    glbw_node_add_child(doc, lower, upper);
+    const float global_t[2][3] = {{0, 0, 0}, {0, 1, 0}};
+    int skin = glbw_add_skin(doc, "quad", (int[2]){lower, upper}, 2,
+                             add_inverse_binds(doc, global_t, 2), lower);
+    add_node(doc, "quad", NULL, mesh, skin);
+
+    int good_a = glbw_add_animation(doc, "good_a");
+    const float t2[2] = {0, 1};
+    const float turn[2][4] = {{0, 0, 0, 1}, {0, 0, sqrtf(0.5f), sqrtf(0.5f)}};
+    add_channel(doc, good_a, upper, GLBW_PATH_ROTATION, t2, &turn[0][0], 2);
+
+    int shuffled = glbw_add_animation(doc, "shuffled");
+    const float t3[3] = {1, 0, 0.5f};
+    const float moves[3][3] = {{0, 3, 0}, {0, 1, 0}, {1, 1, 0}};
+    add_channel(doc, shuffled, upper, GLBW_PATH_TRANSLATION, t3, &moves[0][0], 3);
+
+    int ambiguous = glbw_add_animation(doc, "ambiguous");
+    const float t4[4] = {0, 0.5f, 0.25f, 0.5f};
+    const float jumps[4][3] = {{0, 1, 0}, {1, 1, 0}, {2, 1, 0}, {3, 1, 0}};
+    add_channel(doc, ambiguous, upper, GLBW_PATH_TRANSLATION, t4, &jumps[0][0], 4);
+
+    int good_b = glbw_add_animation(doc, "good_b");
+    const float grow[2][3] = {{1, 1, 1}, {2, 2, 2}};
+    add_channel(doc, good_b, lower, GLBW_PATH_SCALE, t2, &grow[0][0], 2);
+    write_doc(doc, "clip_order.glb");
+}
+
+/* wide_influences.glb: ten joints j0..j9 in a row (clip "shift" as above), influences over
+ * JOINTS_0..2 / WEIGHTS_0..2 (float):
+ *   v0 (0,0,0): 6 influences j5 .03, j0 .3, j3 .15, j1 .25, j4 .07, j2 .2 (sum 1) -> all kept
+ *   v1 (1,0,0): 10 influences, joint j weighs (j + 1)/55, shuffled over the three sets -> the 8
+ *               largest, j2..j9, renormalised to (j + 1)/52; j0 and j1 dropped
+ *   v2 (0,1,0): 5 influences j0..j4 of 0.1 each (sum 0.5, invalid glTF as in influences.glb)
+ *               -> 0.2 each
+ *   v3 (1,1,0): 1 influence, j9
+ *   v4 (2,1,0): 9 influences, j weighs (9 - j)/45 for j0..j8 -> j0..j7 kept as (9 - j)/44 */
+static void wide_influences(void)
+{
+    glbw_doc *doc = glbw_create();
+    const float pos[5][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {2, 1, 0}};
+    const uint16_t j0[5][4] = {{5, 0, 3, 1}, {9, 0, 4, 7}, {0, 1, 2, 3}, {9, 0, 0, 0}, {8, 0, 1, 2}};
+    const uint16_t j1[5][4] = {{4, 2, 0, 0}, {2, 8, 1, 5}, {4, 0, 0, 0}, {0, 0, 0, 0}, {3, 4, 5, 6}};
+    const uint16_t j2[5][4] = {{0, 0, 0, 0}, {3, 6, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {7, 0, 0, 0}};
+    float w0[5][4] = {{0.03f, 0.3f, 0.15f, 0.25f}, {10, 1, 5, 8}, {0.1f, 0.1f, 0.1f, 0.1f},
+                      {1, 0, 0, 0},                {1, 9, 8, 7}};
+    float w1[5][4] = {{0.07f, 0.2f, 0, 0}, {3, 9, 2, 6}, {0.1f, 0, 0, 0}, {0}, {6, 5, 4, 3}};
+    float w2[5][4] = {{0}, {4, 7, 0, 0}, {0}, {0}, {2, 0, 0, 0}};
+    for (int k = 0; k < 4; k++) { /* v1 in 55ths, v4 in 45ths */
+        w0[1][k] /= 55, w1[1][k] /= 55, w2[1][k] /= 55;
+        w0[4][k] /= 45, w1[4][k] /= 45, w2[4][k] /= 45;
+    }
+    const uint16_t idx[9] = {0, 1, 2, 1, 3, 2, 1, 4, 3};
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position = glbw_add_floats(doc, &pos[0][0], 5, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    p.joints0 = add_u16x4(doc, j0, 5);
+    p.weights0 = glbw_add_floats(doc, &w0[0][0], 5, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    p.joints1 = add_u16x4(doc, j1, 5);
+    p.weights1 = glbw_add_floats(doc, &w1[0][0], 5, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    p.joints2 = add_u16x4(doc, j2, 5);
+    p.weights2 = glbw_add_floats(doc, &w2[0][0], 5, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    p.indices = add_indices(doc, idx, 9);
+    int mesh = glbw_add_mesh(doc, "wide", &p, 1);
+    int nodes[10];
+    int skin = add_joint_row(doc, nodes, 10);
+    add_node(doc, "wide", NULL, mesh, skin);
+    add_shift_clip(doc, nodes, 10);
+    write_doc(doc, "wide_influences.glb");
+}
+
+/* sparse.glb: the quad without a skin under root "stage", POSITION a sparse accessor: the base
+ * view holds quad_pos, and the sparse part replaces vertex 0 by (-1, 0, 0) and vertex 3 by
+ * (2, 2, 0) (u16 indices, strictly increasing as glTF requires). assimp 5.2 reads sparse
+ * accessors only partly; the rewrite applies them. */
+static void sparse(void)
+{
+    glbw_doc *doc = glbw_create();
+    int base = glbw_add_view(doc, quad_pos, sizeof quad_pos, 0, GLBW_TARGET_VERTICES);
+    const double lo[3] = {-1, 0, 0}, hi[3] = {2, 2, 0};
+    int pos = glbw_add_accessor(doc, base, 0,
+                                &(glbw_accessor_desc){.component = GLBW_F32,
+                                                      .type = GLBW_VEC3,
+                                                      .count = 4,
+                                                      .min_max = true,
+                                                      .min = lo,
+                                                      .max = hi});
+    const uint16_t at[2] = {0, 3};
+    const float values[2][3] = {{-1, 0, 0}, {2, 2, 0}};
+    glbw_set_sparse(doc, pos,
+                    &(glbw_sparse_desc){
+                        .count = 2,
+                        .indices_view = glbw_add_view(doc, at, sizeof at, 0, GLBW_TARGET_NONE),
+                        .indices_component = GLBW_U16,
+                        .values_view = glbw_add_view(doc, values, sizeof values, 0, GLBW_TARGET_NONE)});
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position = pos;
+    p.indices = add_indices(doc, quad_idx, 6);
+    int holder = add_node(doc, "sparse", NULL, glbw_add_mesh(doc, "sparse", &p, 1), -1);
+    int stage = add_node(doc, "stage", NULL, -1, -1);
+    glbw_node_add_child(doc, stage, holder);
+    write_doc(doc, "sparse.glb");
+}
+
+/* draco_required.glb: a plain triangle whose file requires KHR_draco_mesh_compression, which the
+ * reader does not implement: refused with a message naming the extension (a loader must not
+ * guess at data it cannot decode). */
+static void draco_required(void)
+{
+    glbw_doc *doc = glbw_create();
+    glbw_use_extension(doc, "KHR_draco_mesh_compression", true);
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position = glbw_add_floats(doc, &quad_pos[0][0], 3, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    p.indices = add_indices(doc, quad_idx, 3);
+    add_node(doc, "triangle", NULL, glbw_add_mesh(doc, "triangle", &p, 1), -1);
+    write_doc(doc, "draco_required.glb");
+}
+
+/* orphan_bone.x (DirectX text; glTF cannot say this: a skin joint is always a node): frame
+ * "Scene" at (2, 0, 0) holds frames "Arm" at (1, 0, 0) and "Holder" (identity, with the mesh).
+ * The quad's v0, v1 are bound to "Arm" (offset T(-3, 0, 0), the inverse of its global), v2, v3
+ * to "Ghost", a bone no frame is named after (offset T(0, -1, 0)). assimp 5.2 keeps the bone as
+ * it is (checked with a probe program against aiImportFile): a bone with no node. Expected:
+ * Ghost becomes a root joint with identity rest and global transform, so its palette is
+ * root_inverse * offset = T(-2, -1, 0); Arm's is T(-2, 0, 0) * T(3, 0, 0) * T(-3, 0, 0) =
+ * T(-2, 0, 0). The file is left-handed: assimp negates z, which is 0 throughout. */
+static void orphan_bone(void)
+{
+    FILE *f = open_out("orphan_bone.x");
+    if (!f)
+        return;
+    const char *identity_at = "1.0,0.0,0.0,0.0, 0.0,1.0,0.0,0.0, 0.0,0.0,1.0,0.0,";
+    fprintf(f, "xof 0303txt 0032\n\nFrame Scene {\n");
+    fprintf(f, "  FrameTransformMatrix { %s 2.0,0.0,0.0,1.0;; }\n", identity_at);
+    fprintf(f, "  Frame Arm {\n    FrameTransformMatrix { %s 1.0,0.0,0.0,1.0;; }\n  }\n",
+            identity_at);
+    fprintf(f, "  Frame Holder {\n    FrameTransformMatrix { %s 0.0,0.0,0.0,1.0;; }\n",
+            identity_at);
+    fprintf(f, "    Mesh quad {\n      4;\n");
+    for (int v = 0; v < 4; v++)
+        fprintf(f, "      %.1f;%.1f;%.1f;%s\n", quad_pos[v][0], quad_pos[v][1], quad_pos[v][2],
+                v < 3 ? "," : ";");
+    fprintf(f, "      2;\n      3;0,1,2;,\n      3;1,3,2;;\n");
+    fprintf(f, "      MeshNormals {\n        1;\n        0.0;0.0;1.0;;\n        2;\n"
+               "        3;0,0,0;,\n        3;0,0,0;;\n      }\n");
+    fprintf(f, "      XSkinMeshHeader { 1; 1; 2; }\n");
+    fprintf(f, "      SkinWeights {\n        \"Arm\";\n        2;\n        0,1;\n"
+               "        1.0,1.0;\n        %s -3.0,0.0,0.0,1.0;;\n      }\n",
+            identity_at);
+    fprintf(f, "      SkinWeights {\n        \"Ghost\";\n        2;\n        2,3;\n"
+               "        1.0,1.0;\n        %s 0.0,-1.0,0.0,1.0;;\n      }\n",
+            identity_at);
+    fprintf(f, "    }\n  }\n}\n");
+    fclose(f);
+}
+
 static void random_bytes(void)
 {
     char path[1024];
@@ -657,6 +1126,15 @@ int main(int argc, char **argv)
     chain("nan_time.glb", 12, CHAIN_NAN_TIME);
     chain("no_meshes.glb", 12, CHAIN_NO_MESH);
     chain("no_inverse_binds.glb", 12, CHAIN_NO_INVERSE_BINDS);
+    weights_u8();
+    weights_u16();
+    quantized_rotation();
+    quantized_mesh();
+    clip_order();
+    wide_influences();
+    sparse();
+    draco_required();
+    orphan_bone();
     random_bytes();
     return failures ? 1 : 0;
 }

@@ -645,6 +645,66 @@ static void test_switch_advance(void)
     vks_crowd_destroy(&c);
 }
 
+/* The bind pose on demand (the viewer's B key): every instance fades into the rest pose, whose
+ * palettes are computed here from the skeleton alone, and back into the clip it held. */
+static void test_bind_pose(void)
+{
+    const vks_model *models[] = {&def, &still};
+    vks_crowd_desc desc = {
+        .models = models, .model_count = 2, .instance_count = 6, .time = 0.4, .seed = 5};
+    vks_crowd c;
+    if (!create(&desc, &c))
+        return;
+    int32_t held[6];
+    for (uint32_t i = 0; i < 6; i++)
+        held[i] = c.instances[i].clip;
+    vks_bone *got = malloc(sizeof *got * c.palette_count);
+    vks_bone *want = malloc(sizeof *want * def.skeleton.joint_count);
+    vks_xform *local = malloc(sizeof *local * def.skeleton.joint_count);
+    vks_affine *scratch = malloc(sizeof *scratch * def.skeleton.joint_count);
+    uint32_t visible[6] = {0, 1, 2, 3, 4, 5};
+    if (got && want && local && scratch) {
+        vks_crowd_bind_pose(&c, true, 0.0); /* at once */
+        vks_crowd_advance(&c, 0.3);
+        vks_crowd_palettes(&c, NULL, visible, 6, got);
+        uint32_t wrong = 0, moved = 0;
+        for (uint32_t i = 0; i < 6; i++) {
+            const vks_model *m = c.models[c.instances[i].model];
+            vks_pose_rest(&m->skeleton, local);
+            vks_pose_palette(&m->skeleton, local, scratch, want);
+            wrong += c.instances[i].clip != -1;
+            wrong += memcmp(got + c.palette_first[i], want,
+                            sizeof *want * m->skeleton.joint_count) != 0;
+        }
+        CHECK(wrong == 0);
+        /* Back: each instance plays the clip it held, from its start, fading over 0.2 s. */
+        vks_crowd_bind_pose(&c, false, 0.2);
+        for (uint32_t i = 0; i < 6; i++) {
+            const vks_crowd_instance *in = &c.instances[i];
+            CHECK(in->clip == held[i]);
+            if (held[i] >= 0)
+                CHECK(in->from_clip == -1 && in->fade_left == 0.2 && in->time == 0.0);
+        }
+        vks_crowd_advance(&c, 0.5);
+        vks_crowd_palettes(&c, NULL, visible, 6, got);
+        for (uint32_t i = 0; i < 6; i++) {
+            const vks_crowd_instance *in = &c.instances[i];
+            const vks_model *m = c.models[in->model];
+            if (in->clip < 0)
+                continue;
+            direct_palette(m, in->clip, in->time, local, scratch, want);
+            moved += memcmp(got + c.palette_first[i], want,
+                            sizeof *want * m->skeleton.joint_count) == 0;
+        }
+        CHECK(moved == 3); /* the three default characters play again; the still model has none */
+    }
+    free(got);
+    free(want);
+    free(local);
+    free(scratch);
+    vks_crowd_destroy(&c);
+}
+
 static void expect_fail(const vks_crowd_desc *desc, const char *message)
 {
     vks_crowd c;
@@ -750,6 +810,7 @@ int main(int argc, char **argv)
         test_pool_equal();
         test_cull();
         test_switch_advance();
+        test_bind_pose();
         test_bad();
     }
     vks_model_destroy(&def);

@@ -136,17 +136,26 @@ static int32_t vertex_at(const vks_model *m, float x, float y)
     return 0;
 }
 
-static void check_influences(const vks_model *m, int32_t v, const char *const names[4],
-                             const float weights[4])
+/* Vertex v's influences, largest first: names[i] NULL means slot i is empty (weight 0). Slots 4-7
+ * are in the extra streams, which a model keeps only when some vertex has more than 4. */
+static void check_influences(const vks_model *m, int32_t v, const char *const names[8],
+                             const float weights[8])
 {
     float sum = 0.0f;
-    for (int i = 0; i < 4; i++) {
-        sum += m->weights[v][i];
+    for (int i = 0; i < 8; i++) {
+        bool extra = i >= 4;
+        if (extra && !m->weights_extra) {
+            CHECK(names[i] == NULL);
+            continue;
+        }
+        uint16_t jv = extra ? m->joints_extra[v][i - 4] : m->joints[v][i];
+        float wv = extra ? m->weights_extra[v][i - 4] : m->weights[v][i];
+        sum += wv;
         if (names[i]) {
-            CHECK(m->joints[v][i] == joint(m, names[i]));
-            CHECK_NEAR(m->weights[v][i], weights[i], 1e-6);
+            CHECK(jv == joint(m, names[i]));
+            CHECK_NEAR(wv, weights[i], 1e-6);
         } else {
-            CHECK(m->weights[v][i] == 0.0f);
+            CHECK(wv == 0.0f);
         }
     }
     CHECK_NEAR(sum, 1.0, 1e-6);
@@ -159,23 +168,23 @@ static void test_influences(void)
         return;
     check_parent_order(&m);
     CHECK(m.vertex_count == 5);
-    /* Six influences summing to 1: the largest four (0.4 j1, 0.3 j3, 0.12 j2, 0.08 j4) are kept,
-     * largest first, and renormalised by their sum 0.9; 0.05 on j0 and j5 are dropped. */
-    check_influences(&m, vertex_at(&m, 0, 0), (const char *[4]){"j1", "j3", "j2", "j4"},
-                     (float[4]){0.4f / 0.9f, 0.3f / 0.9f, 0.12f / 0.9f, 0.08f / 0.9f});
-    check_influences(&m, vertex_at(&m, 1, 0), (const char *[4]){"j2", "j4", NULL, NULL},
-                     (float[4]){0.6f, 0.4f, 0, 0});
-    check_influences(&m, vertex_at(&m, 0, 1), (const char *[4]){"influence_mesh", NULL, NULL, NULL},
-                     (float[4]){1, 0, 0, 0});
-    check_influences(&m, vertex_at(&m, 1, 1), (const char *[4]){"j1", NULL, NULL, NULL},
-                     (float[4]){1, 0, 0, 0});
-    check_influences(&m, vertex_at(&m, 2, 1), (const char *[4]){"j5", NULL, NULL, NULL},
-                     (float[4]){1, 0, 0, 0});
+    /* Six influences summing to 1 are all kept (up to 8 are), largest first: 0.4 j1, 0.3 j3,
+     * 0.12 j2, 0.08 j4, then the tie 0.05 on j0 and j5 in the order they came. */
+    CHECK(m.joints_extra && m.weights_extra);
+    check_influences(&m, vertex_at(&m, 0, 0),
+                     (const char *[8]){"j1", "j3", "j2", "j4", "j0", "j5", NULL, NULL},
+                     (float[8]){0.4f, 0.3f, 0.12f, 0.08f, 0.05f, 0.05f, 0, 0});
+    check_influences(&m, vertex_at(&m, 1, 0), (const char *[8]){"j2", "j4"},
+                     (float[8]){0.6f, 0.4f});
+    check_influences(&m, vertex_at(&m, 0, 1), (const char *[8]){"influence_mesh"},
+                     (float[8]){1});
+    check_influences(&m, vertex_at(&m, 1, 1), (const char *[8]){"j1"}, (float[8]){1});
+    check_influences(&m, vertex_at(&m, 2, 1), (const char *[8]){"j5"}, (float[8]){1});
     const vks_influence_stats *s = &m.influences;
     CHECK(s->histogram[0] == 1 && s->histogram[1] == 2 && s->histogram[2] == 1 &&
-          s->histogram[3] == 0 && s->histogram[4] == 1);
+          s->histogram[3] == 0 && s->histogram[4] == 0 && s->histogram[6] == 1);
     CHECK(s->max_influences == 6);
-    CHECK(s->truncated == 1);
+    CHECK(s->truncated == 0);
     /* Vertex 1 (sum 0.5) and vertex 3 (positive sum 0.8; assimp's glTF reader drops the
      * negative weight itself, other readers pass it on and it counts as dropped). */
     CHECK(s->renormalised == 2);
@@ -204,13 +213,13 @@ static void test_md5(void)
         return;
     check_parent_order(&m);
     CHECK(m.vertex_count == 8 && m.index_count == 18 && m.clip_count == 1);
-    CHECK(m.influences.max_influences == 5 && m.influences.truncated == 1);
+    CHECK(m.influences.max_influences == 5 && m.influences.truncated == 0);
     CHECK(m.influences.histogram[1] == 3 && m.influences.histogram[2] == 4 &&
-          m.influences.histogram[4] == 1);
-    /* The five-weight vertex at (0.3, 0.8): 0.1 on joint4 goes, the rest is divided by 0.9. */
+          m.influences.histogram[5] == 1);
+    /* The five-weight vertex at (0.3, 0.8) keeps all five (they sum to 1). */
     check_influences(&m, vertex_at(&m, 0.3f, 0.8f),
-                     (const char *[4]){"joint0", "joint1", "joint2", "joint3"},
-                     (float[4]){0.3f / 0.9f, 0.25f / 0.9f, 0.2f / 0.9f, 0.15f / 0.9f});
+                     (const char *[8]){"joint0", "joint1", "joint2", "joint3", "joint4"},
+                     (float[8]){0.3f, 0.25f, 0.2f, 0.15f, 0.1f});
     CHECK(m.clips[0].tracks[joint(&m, "joint2")].r_count == 4);
     vks_model_destroy(&m);
 }

@@ -1,4 +1,5 @@
-/* The CPU reference skinning on palettes whose results are known in closed form. */
+/* The CPU reference skinning on palettes whose results are known in closed form, with 4 and with
+ * 8 influences per vertex. */
 #include "check.h"
 #include "skin/skin_cpu.h"
 
@@ -155,6 +156,109 @@ static void test_tangents(void)
     CHECK(memcmp(op_a, op_b, sizeof op_a) == 0 && memcmp(on_a, on_b, sizeof on_a) == 0);
 }
 
+/* Skins vertex_count vertices with influences 5 to 8 (joints_extra / weights_extra NULL: 4). */
+static void skin_wide(uint32_t vertex_count, const float (*p)[3], const float (*n)[3],
+                      const uint16_t (*j)[4], const float (*w)[4], const uint16_t (*je)[4],
+                      const float (*we)[4], const vks_bone *palette, float (*out_p)[3],
+                      float (*out_n)[3])
+{
+    vks_skin_input in = {
+        .vertex_count = vertex_count,
+        .positions = p,
+        .normals = n,
+        .joints = j,
+        .weights = w,
+        .joints_extra = je,
+        .weights_extra = we,
+    };
+    vks_skin_cpu(&in, palette, out_p, out_n, NULL);
+}
+
+/* 8 influences per vertex against closed forms: translations blend to p + sum w_k t_k, over all
+ * 8, each vertex with its own extra row; influences 5 to 8 change the result (dropping them fails
+ * these checks by far more than the GPU tests' tolerance); zero extra weights give exactly the
+ * 4-influence result; and vks_skin_input_of passes a model's extra streams on. */
+static void test_wide(void)
+{
+    /* 8 translation-only bones, t_k = (k + 1, 2^k / 8, -k / 2). */
+    vks_bone palette[8];
+    float t[8][3];
+    for (int k = 0; k < 8; k++) {
+        t[k][0] = (float)(k + 1);
+        t[k][1] = (float)(1 << k) / 8.0f;
+        t[k][2] = -0.5f * (float)k;
+        palette[k] = bone_scale_translate(1, 1, 1, t[k][0], t[k][1], t[k][2]);
+    }
+    /* Vertex 0: joints 0..3, then 4..7; vertex 1: the extras point back at the low joints and the
+     * first four at the high ones, in a shuffled order. Each vertex's 8 weights sum to 1. */
+    const float p[2][3] = {{1, 2, 3}, {-4, 0.5f, 2}}, n[2][3] = {{0, 0, 1}, {0.6f, 0.8f, 0}};
+    const uint16_t j[2][4] = {{0, 1, 2, 3}, {7, 5, 6, 4}};
+    const float w[2][4] = {{0.3f, 0.2f, 0.15f, 0.1f}, {0.25f, 0.2f, 0.15f, 0.125f}};
+    const uint16_t je[2][4] = {{4, 5, 6, 7}, {2, 0, 3, 1}};
+    const float we[2][4] = {{0.08f, 0.07f, 0.06f, 0.04f}, {0.1f, 0.075f, 0.05f, 0.05f}};
+    float op[2][3], on[2][3];
+    skin_wide(2, p, n, j, w, je, we, palette, op, on);
+    for (int v = 0; v < 2; v++) {
+        double expect[3] = {p[v][0], p[v][1], p[v][2]}, without[3] = {p[v][0], p[v][1], p[v][2]};
+        for (int i = 0; i < 4; i++)
+            for (int c = 0; c < 3; c++) {
+                expect[c] += (double)w[v][i] * t[j[v][i]][c] + (double)we[v][i] * t[je[v][i]][c];
+                without[c] += (double)w[v][i] * t[j[v][i]][c];
+            }
+        CHECK_VEC_NEAR(op[v], expect, 3, 1e-5);
+        /* The normals of a blend of translations (M3x3 = sum of the 8 weights * I = I). */
+        CHECK_VEC_NEAR(on[v], n[v], 3, 1e-6);
+        /* Influences 5 to 8 matter here: without them the position is off by far more than the
+         * GPU tests' tolerance. */
+        double off = 0.0;
+        for (int c = 0; c < 3; c++)
+            off = fmax(off, fabs(expect[c] - without[c]));
+        CHECK(off > 0.1);
+    }
+    /* The 4-influence path on the same first four weights misses the extras' share. */
+    float op4[2][3], on4[2][3];
+    skin_wide(2, p, n, j, w, NULL, NULL, palette, op4, on4);
+    CHECK(fabs(op4[0][0] - op[0][0]) > 0.1 && fabs(op4[1][0] - op[1][0]) > 0.1);
+
+    /* Influences 5 to 8 on a rotation of 90 degrees about Z, half the weight; the first four on
+     * the identity: M = (I + R) / 2, a rotation of 45 degrees scaled by 1/sqrt 2. p = (1, 2, 3)
+     * goes to ((1, 2, 3) + (-2, 1, 3)) / 2, the normal (1, 0, 0) to normalize(1, 1, 0). */
+    vks_bone rot[2] = {bone_scale_translate(1, 1, 1, 0, 0, 0),
+                       {{{0, -1, 0, 0}, {1, 0, 0, 0}, {0, 0, 1, 0}}}};
+    const float pr[1][3] = {{1, 2, 3}}, nr[1][3] = {{1, 0, 0}};
+    const uint16_t jr[1][4] = {{0, 0, 0, 0}}, jre[1][4] = {{1, 1, 1, 1}};
+    const float wr[1][4] = {{0.2f, 0.15f, 0.1f, 0.05f}}, wre[1][4] = {{0.2f, 0.15f, 0.1f, 0.05f}};
+    skin_wide(1, pr, nr, jr, wr, jre, wre, rot, op, on);
+    CHECK_VEC_NEAR(op[0], ((float[3]){-0.5f, 1.5f, 3.0f}), 3, 1e-6);
+    CHECK_VEC_NEAR(on[0], ((float[3]){0.70710678f, 0.70710678f, 0}), 3, 1e-6);
+
+    /* A wide model's vertex of at most 4 influences (extra weights 0, joints 0) skins to exactly
+     * what the 4-influence path gives. */
+    const uint16_t jz[2][4] = {{0}};
+    const float wz[2][4] = {{0}};
+    const float w4[2][4] = {{0.5f, 0.25f, 0.125f, 0.125f}, {0.7f, 0.3f, 0, 0}};
+    skin_wide(2, p, n, j, w4, jz, wz, palette, op, on);
+    skin_wide(2, p, n, j, w4, NULL, NULL, palette, op4, on4);
+    for (int v = 0; v < 2; v++)
+        for (int c = 0; c < 3; c++)
+            CHECK(op[v][c] == op4[v][c] && on[v][c] == on4[v][c]);
+
+    /* vks_skin_input_of: the extra streams of a wide model, NULL for a 4-influence one. */
+    vks_model m = {.vertex_count = 2,
+                   .positions = (float(*)[3])p,
+                   .normals = (float(*)[3])n,
+                   .joints = (uint16_t(*)[4])j,
+                   .weights = (float(*)[4])w,
+                   .joints_extra = (uint16_t(*)[4])je,
+                   .weights_extra = (float(*)[4])we};
+    vks_skin_input in = vks_skin_input_of(&m);
+    CHECK(in.joints_extra == je && in.weights_extra == we && in.vertex_count == 2);
+    m.joints_extra = NULL;
+    m.weights_extra = NULL;
+    in = vks_skin_input_of(&m);
+    CHECK(in.joints_extra == NULL && in.weights_extra == NULL);
+}
+
 int main(void)
 {
     float p[3] = {1, 2, 3}, n[3] = {0, 0, 1}, op[3], on[3];
@@ -197,5 +301,6 @@ int main(void)
     CHECK_VEC_NEAR(on, ((float[3]){0, 0, 0}), 3, 0);
 
     test_tangents();
+    test_wide();
     return check_report("test_skin");
 }

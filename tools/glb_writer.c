@@ -35,6 +35,8 @@ typedef struct accessor {
     bool has_bounds;
     double min[MAX_COMPONENTS];
     double max[MAX_COMPONENTS];
+    bool sparse;
+    glbw_sparse_desc sparse_desc;
 } accessor;
 
 typedef struct image {
@@ -116,6 +118,10 @@ struct glbw_doc {
     int *roots;
     size_t root_count;
     bool roots_set;
+    char **ext_used;
+    size_t ext_used_count, ext_used_cap;
+    char **ext_required;
+    size_t ext_required_count, ext_required_cap;
     bool failed;
     char error[256];
 };
@@ -264,6 +270,12 @@ void glbw_destroy(glbw_doc *doc)
     free(doc->skins);
     free(doc->anims);
     free(doc->roots);
+    for (size_t i = 0; i < doc->ext_used_count; i++)
+        free(doc->ext_used[i]);
+    for (size_t i = 0; i < doc->ext_required_count; i++)
+        free(doc->ext_required[i]);
+    free(doc->ext_used);
+    free(doc->ext_required);
     free(doc);
 }
 
@@ -277,8 +289,10 @@ const char *glbw_error(const glbw_doc *doc)
 static size_t component_size(glbw_component c)
 {
     switch (c) {
+    case GLBW_I8:
     case GLBW_U8:
         return 1;
+    case GLBW_I16:
     case GLBW_U16:
         return 2;
     case GLBW_U32:
@@ -302,7 +316,8 @@ static const char *type_name(glbw_type t)
 
 static bool valid_layout(const glbw_accessor_desc *d)
 {
-    bool comp_ok = d->component == GLBW_U8 || d->component == GLBW_U16 ||
+    bool comp_ok = d->component == GLBW_I8 || d->component == GLBW_U8 ||
+                   d->component == GLBW_I16 || d->component == GLBW_U16 ||
                    d->component == GLBW_U32 || d->component == GLBW_F32;
     return comp_ok && (unsigned)d->type <= GLBW_MAT4;
 }
@@ -334,8 +349,15 @@ int glbw_add_view(glbw_doc *doc, const void *data, size_t size, size_t byte_stri
 static double read_component(const uint8_t *p, glbw_component c)
 {
     switch (c) {
+    case GLBW_I8:
+        return (int8_t)*p;
     case GLBW_U8:
         return *p;
+    case GLBW_I16: {
+        int16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
     case GLBW_U16: {
         uint16_t v;
         memcpy(&v, p, 2);
@@ -418,6 +440,24 @@ int glbw_add_accessor(glbw_doc *doc, int view_index, size_t byte_offset,
         compute_bounds(doc, a);
     }
     return idx;
+}
+
+bool glbw_set_sparse(glbw_doc *doc, int accessor_index, const glbw_sparse_desc *sparse)
+{
+    if (doc->failed)
+        return false;
+    if (accessor_index < 0 || (size_t)accessor_index >= doc->accessor_count || !sparse) {
+        fail(doc, "glbw_set_sparse: no such accessor");
+        return false;
+    }
+    glbw_component c = sparse->indices_component;
+    if (c != GLBW_U8 && c != GLBW_U16 && c != GLBW_U32) {
+        fail(doc, "glbw_set_sparse: indices must be U8, U16 or U32");
+        return false;
+    }
+    doc->accessors[accessor_index].sparse = true;
+    doc->accessors[accessor_index].sparse_desc = *sparse;
+    return true;
 }
 
 int glbw_add_data(glbw_doc *doc, const void *data, glbw_target target,
@@ -523,6 +563,8 @@ glbw_primitive_desc glbw_primitive_defaults(void)
                                  .weights0 = GLBW_NONE,
                                  .joints1 = GLBW_NONE,
                                  .weights1 = GLBW_NONE,
+                                 .joints2 = GLBW_NONE,
+                                 .weights2 = GLBW_NONE,
                                  .indices = GLBW_NONE,
                                  .material = GLBW_NONE};
 }
@@ -672,6 +714,43 @@ int glbw_add_anim_channel(glbw_doc *doc, int anim, int sampler, int node_index, 
     if (idx >= 0)
         a->channels[idx] = (anim_channel){sampler, node_index, path};
     return idx;
+}
+
+static bool list_has(char *const *list, size_t count, const char *name)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(list[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* Appends a copy of name to a string list unless it is there already. */
+static bool list_add(glbw_doc *doc, char ***list, size_t *count, size_t *cap, const char *name)
+{
+    if (list_has(*list, *count, name))
+        return true;
+    bool ok;
+    char *copy = dup_str(doc, name, &ok);
+    if (!ok || !reserve(doc, list, cap, *count + 1, sizeof **list)) {
+        free(copy);
+        return false;
+    }
+    (*list)[(*count)++] = copy;
+    return true;
+}
+
+bool glbw_use_extension(glbw_doc *doc, const char *name, bool required)
+{
+    if (doc->failed)
+        return false;
+    if (!name) {
+        fail(doc, "glbw_use_extension: NULL name");
+        return false;
+    }
+    if (!list_add(doc, &doc->ext_used, &doc->ext_used_count, &doc->ext_used_cap, name))
+        return false;
+    return !required || list_add(doc, &doc->ext_required, &doc->ext_required_count,
+                                 &doc->ext_required_cap, name);
 }
 
 bool glbw_set_scene(glbw_doc *doc, const int *roots, size_t root_count)
@@ -889,6 +968,8 @@ static void write_primitive(jbuf *b, const glbw_primitive_desc *p)
     jb_index(b, &first, "WEIGHTS_0", p->weights0);
     jb_index(b, &first, "JOINTS_1", p->joints1);
     jb_index(b, &first, "WEIGHTS_1", p->weights1);
+    jb_index(b, &first, "JOINTS_2", p->joints2);
+    jb_index(b, &first, "WEIGHTS_2", p->weights2);
     jb_printf(b, "}");
     first = false;
     jb_index(b, &first, "indices", p->indices);
@@ -911,6 +992,22 @@ static void write_mesh(jbuf *b, const mesh *m)
     jb_printf(b, "]}");
 }
 
+/* The KHR_texture_transform object inside a textureInfo, when enabled. */
+static void write_texture_transform(jbuf *b, const glbw_texture_transform *t)
+{
+    if (!t->enabled)
+        return;
+    jb_printf(b, ",\"extensions\":{\"KHR_texture_transform\":{\"offset\":");
+    jb_floats(b, t->offset, 2);
+    jb_printf(b, ",\"rotation\":");
+    jb_num(b, (double)t->rotation);
+    jb_printf(b, ",\"scale\":");
+    jb_floats(b, t->scale, 2);
+    if (t->has_tex_coord)
+        jb_printf(b, ",\"texCoord\":%d", t->tex_coord);
+    jb_printf(b, "}}");
+}
+
 static void write_material(jbuf *b, const material *m)
 {
     bool first = true;
@@ -919,8 +1016,11 @@ static void write_material(jbuf *b, const material *m)
     jb_key(b, &first, "pbrMetallicRoughness");
     jb_printf(b, "{\"baseColorFactor\":");
     jb_floats(b, m->desc.base_color, 4);
-    if (m->desc.base_color_texture != GLBW_NONE)
-        jb_printf(b, ",\"baseColorTexture\":{\"index\":%d}", m->desc.base_color_texture);
+    if (m->desc.base_color_texture != GLBW_NONE) {
+        jb_printf(b, ",\"baseColorTexture\":{\"index\":%d", m->desc.base_color_texture);
+        write_texture_transform(b, &m->desc.base_color_transform);
+        jb_printf(b, "}");
+    }
     jb_printf(b, ",\"metallicFactor\":");
     jb_num(b, (double)m->desc.metallic);
     jb_printf(b, ",\"roughnessFactor\":");
@@ -984,12 +1084,23 @@ static void write_animation(jbuf *b, const animation *a)
     jb_printf(b, "]}");
 }
 
+static void write_sparse(jbuf *b, const glbw_sparse_desc *s)
+{
+    jb_printf(b,
+              ",\"sparse\":{\"count\":%zu,\"indices\":{\"bufferView\":%d,\"componentType\":%d},"
+              "\"values\":{\"bufferView\":%d}}",
+              s->count, s->indices_view, (int)s->indices_component, s->values_view);
+}
+
+/* An accessor without a bufferView (GLBW_NONE) is all zeros but for its sparse values. */
 static void write_accessor(jbuf *b, const accessor *a)
 {
-    jb_printf(b, "{\"bufferView\":%d", a->view);
+    jb_printf(b, "{");
+    if (a->view != GLBW_NONE)
+        jb_printf(b, "\"bufferView\":%d,", a->view);
     if (a->byte_offset)
-        jb_printf(b, ",\"byteOffset\":%zu", a->byte_offset);
-    jb_printf(b, ",\"componentType\":%d", (int)a->component);
+        jb_printf(b, "\"byteOffset\":%zu,", a->byte_offset);
+    jb_printf(b, "\"componentType\":%d", (int)a->component);
     if (a->normalized)
         jb_printf(b, ",\"normalized\":true");
     jb_printf(b, ",\"count\":%zu,\"type\":\"%s\"", a->count, type_name(a->type));
@@ -999,6 +1110,8 @@ static void write_accessor(jbuf *b, const accessor *a)
         jb_printf(b, ",\"max\":");
         jb_bounds(b, a, a->max);
     }
+    if (a->sparse)
+        write_sparse(b, &a->sparse_desc);
     jb_printf(b, "}");
 }
 
@@ -1035,9 +1148,29 @@ static bool has_bin(const glbw_doc *doc)
     return doc->bin_len > 0 || doc->view_count > 0;
 }
 
+static void write_strings(jbuf *b, const char *key, char *const *list, size_t count)
+{
+    if (count == 0)
+        return;
+    jb_printf(b, ",\"%s\":[", key);
+    for (size_t i = 0; i < count; i++) {
+        if (i)
+            jb_printf(b, ",");
+        jb_str(b, list[i]);
+    }
+    jb_printf(b, "]");
+}
+
+static void write_extension_lists(jbuf *b, const glbw_doc *doc)
+{
+    write_strings(b, "extensionsUsed", doc->ext_used, doc->ext_used_count);
+    write_strings(b, "extensionsRequired", doc->ext_required, doc->ext_required_count);
+}
+
 static void write_json(jbuf *b, const glbw_doc *doc)
 {
     jb_printf(b, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"vkskin glb_writer\"}");
+    write_extension_lists(b, doc);
     write_scene(b, doc);
     WRITE_SECTION(b, "nodes", doc->nodes, doc->node_count, write_node);
     WRITE_SECTION(b, "meshes", doc->meshes, doc->mesh_count, write_mesh);

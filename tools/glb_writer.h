@@ -34,7 +34,9 @@ extern "C" {
 #define GLBW_NONE (-1)
 
 typedef enum glbw_component {
+    GLBW_I8 = 5120,
     GLBW_U8 = 5121,
+    GLBW_I16 = 5122,
     GLBW_U16 = 5123,
     GLBW_U32 = 5125,
     GLBW_F32 = 5126,
@@ -93,12 +95,25 @@ typedef struct glbw_primitive_desc {
     int weights0;
     int joints1; /* a second set of 4 influences (JOINTS_1/WEIGHTS_1) */
     int weights1;
+    int joints2; /* a third set (JOINTS_2/WEIGHTS_2): up to 12 influences */
+    int weights2;
     int indices;
     int material;
 } glbw_primitive_desc;
 
+/* KHR_texture_transform on a texture reference: uv' = T(offset) * R(rotation) * S(scale) * uv,
+ * with R = [cos sin; -sin cos] (the extension's matrix). A zeroed struct writes nothing. */
+typedef struct glbw_texture_transform {
+    bool enabled; /* false: no extension object written */
+    float offset[2];
+    float rotation; /* radians */
+    float scale[2];
+    bool has_tex_coord; /* write texCoord: tex_coord overrides the texture's TEXCOORD set */
+    int tex_coord;
+} glbw_texture_transform;
+
 /* pbrMetallicRoughness material. Start from glbw_material_defaults():
- * white, metallic 0, roughness 1, no texture, single-sided. */
+ * white, metallic 0, roughness 1, no texture, single-sided, no texture transform. */
 typedef struct glbw_material_desc {
     const char *name; /* may be NULL */
     float base_color[4];
@@ -106,6 +121,9 @@ typedef struct glbw_material_desc {
     float roughness;
     int base_color_texture; /* texture index or GLBW_NONE */
     bool double_sided;
+    /* KHR_texture_transform on base_color_texture (the caller lists the extension in
+     * extensionsUsed with glbw_use_extension). */
+    glbw_texture_transform base_color_transform;
 } glbw_material_desc;
 
 /* A node. Start from glbw_node_defaults(): no name, no children, no TRS
@@ -135,10 +153,25 @@ const char *glbw_error(const glbw_doc *doc);
 int glbw_add_view(glbw_doc *doc, const void *data, size_t size, size_t byte_stride,
                   glbw_target target);
 
+/* Sparse storage of an accessor: `count` elements replaced at the indices (component U8, U16 or
+ * U32) found in bufferView `indices_view`, by the values in bufferView `values_view` (tightly
+ * packed elements of the accessor's layout). Byte offsets into both views are 0. */
+typedef struct glbw_sparse_desc {
+    size_t count;
+    int indices_view;
+    glbw_component indices_component;
+    int values_view;
+} glbw_sparse_desc;
+
 /* Adds an accessor into an existing bufferView at byte_offset. The range is
  * not checked against the view; bounds are computed only over the elements
  * that fit. Returns the accessor index. */
 int glbw_add_accessor(glbw_doc *doc, int view, size_t byte_offset, const glbw_accessor_desc *desc);
+
+/* Makes accessor `accessor` sparse (see glbw_sparse_desc). An accessor added with view GLBW_NONE
+ * has no bufferView: its base values are zeros, as glTF defines. Bounds are not recomputed with
+ * the sparse values: give explicit min/max where they matter. Returns false on failure. */
+bool glbw_set_sparse(glbw_doc *doc, int accessor, const glbw_sparse_desc *sparse);
 
 /* Copies tightly packed elements into a new bufferView and adds an accessor
  * covering all of it. Returns the accessor index. */
@@ -181,6 +214,11 @@ int glbw_add_skin(glbw_doc *doc, const char *name, const int *joints, size_t joi
 int glbw_add_animation(glbw_doc *doc, const char *name);
 int glbw_add_anim_sampler(glbw_doc *doc, int anim, int input, int output, glbw_interp interp);
 int glbw_add_anim_channel(glbw_doc *doc, int anim, int sampler, int node, glbw_path path);
+
+/* Lists `name` in extensionsUsed and, when `required`, in extensionsRequired (each once, in the
+ * order of first use). Documents with no extension write neither list. Returns false on
+ * failure. */
+bool glbw_use_extension(glbw_doc *doc, const char *name, bool required);
 
 /* Root nodes of the single scene (copied). When never called, the roots are
  * the nodes that are nobody's child, in index order. */

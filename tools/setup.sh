@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs what vkskin builds, runs and tests with, from Debian 12's packages. Idempotent, no
 # prompts; run as root (or it re-runs itself through sudo).
-#   build:   cmake, a C compiler, pkg-config; assimp, cglm, stb (PNG/JPEG decode), and for the GPU
+#   build:   cmake, a C compiler, pkg-config; assimp, cglm, stb (PNG/JPEG decode), cJSON and
+#            meshoptimizer (the glTF reader in front of assimp: JSON, EXT_meshopt_compression
+#            decoders), and for the GPU
 #            path the Vulkan headers and loader, volk, GLFW and glslang
+#   test:    gltfpack (packs models to test the glTF reader on real optimizer output)
 #   run/test without a GPU: mesa-vulkan-drivers (lavapipe), the Khronos validation layers, Xvfb
 #            and xauth (xvfb-run needs it; xvfb only recommends it)
 set -euo pipefail
@@ -11,7 +14,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 packages=(
   build-essential cmake pkg-config
-  libassimp-dev libcglm-dev libstb-dev
+  libassimp-dev libcglm-dev libstb-dev libcjson-dev libmeshoptimizer-dev gltfpack
   libvulkan-dev libvulkan-volk-dev libglfw3-dev glslang-tools
   mesa-vulkan-drivers vulkan-validationlayers xvfb xauth
 )

@@ -45,7 +45,14 @@ bool app_parse_seconds(const char *text, double *seconds, vks_error *err);
 /* Loads `path`, or the embedded default character when path is NULL. */
 bool app_load_model(const char *path, vks_model *model, vks_error *err);
 
-/* The clip named or numbered `clip` (NULL: the first clip, or -1 for a model without clips). */
+/* The bind pose as a clip name: app_find_clip gives -1 for it. */
+extern const char app_bind_pose[];
+
+/* --bind-pose: sets *clip to app_bind_pose; fails when --clip was given too. */
+bool app_bind_pose_option(const char **clip, bool bind_pose, vks_error *err);
+
+/* The clip named or numbered `clip` (NULL: the first clip, or -1 for a model without clips;
+ * app_bind_pose, or "none" when no clip has that name: -1, the bind pose). */
 bool app_find_clip(const vks_model *model, const char *clip, int32_t *index, vks_error *err);
 
 #endif

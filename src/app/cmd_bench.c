@@ -367,7 +367,7 @@ int cmd_bench(int argc, char **argv)
         return APP_USAGE;
     }
     app_scene scene;
-    if (!app_scene_load(&scene, a.path, &a.crowd, &err)) { /* before any thread: see import.h */
+    if (!app_scene_load(&scene, "bench", a.path, &a.crowd, &err)) { /* before any thread: see import.h */
         fprintf(stderr, "vkskin bench: %s\n", err.msg);
         return APP_FAILED;
     }

@@ -80,10 +80,11 @@ static bool skin_gpu(const vks_model *model, int32_t clip, double seconds,
 int cmd_dump(int argc, char **argv)
 {
     const char *clip = NULL, *time = "0", *out = NULL;
-    bool cpu = false;
+    bool cpu = false, bind_pose = false;
     app_gpu_options gpu = {0};
     const app_option options[] = {
         {"clip", &clip, NULL, "NAME|INDEX", "clip to sample (default: the first; none: bind pose)"},
+        {"bind-pose", NULL, &bind_pose, NULL, "skin the bind pose (as --clip none)"},
         {"time", &time, NULL, "SECONDS", "time in the clip, looping (default 0)"},
         {"out", &out, NULL, "FILE", "where to write the lines ('-' for standard output)"},
         {"cpu", NULL, &cpu, NULL, "skin with the CPU reference instead of the GPU"},
@@ -110,7 +111,8 @@ int cmd_dump(int argc, char **argv)
         fprintf(stderr, "vkskin dump: --out FILE is required ('-' for standard output)\n");
         return APP_USAGE;
     }
-    if (!app_parse_seconds(time, &seconds, &err) || !app_gpu_check(&gpu, &err)) {
+    if (!app_parse_seconds(time, &seconds, &err) || !app_gpu_check(&gpu, &err) ||
+        !app_bind_pose_option(&clip, bind_pose, &err)) {
         fprintf(stderr, "vkskin dump: %s\n", err.msg);
         return APP_USAGE;
     }

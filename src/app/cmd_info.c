@@ -74,11 +74,17 @@ static void print_model(const vks_model *m)
     }
     const vks_influence_stats *s = &m->influences;
     printf("influences (vertices of skinned meshes by joints kept):");
-    for (uint32_t k = 0; k <= VKS_MAX_INFLUENCES; k++)
+    for (uint32_t k = 0; k <= VKS_WIDE_INFLUENCES; k++)
         printf(" %u: %u%s", k, s->histogram[k], k == 0 ? " (follow their node)" : "");
     printf("\n  most in the file on one vertex: %u; truncated to %u: %u; renormalised (sum != 1): "
            "%u; dropped (weight <= 0): %u\n",
-           s->max_influences, VKS_MAX_INFLUENCES, s->truncated, s->renormalised, s->dropped);
+           s->max_influences, VKS_WIDE_INFLUENCES, s->truncated, s->renormalised, s->dropped);
+    /* Wide models carry influences 5 to 8 in streams of their own and skin with 8. */
+    if (m->joints_extra)
+        printf("skinning: %u influences per vertex (a vertex has %u in the file)\n",
+               VKS_WIDE_INFLUENCES, s->max_influences);
+    else
+        printf("skinning: %u influences per vertex\n", VKS_MAX_INFLUENCES);
     print_bounds(m);
     printf("warnings: %u\n", m->warning_count);
     for (uint32_t i = 0; i < m->warning_count; i++)

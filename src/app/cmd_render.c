@@ -23,6 +23,7 @@ static void frame_path(char *buf, size_t size, const char *out, uint32_t frame, 
 typedef struct render_args {
     const char *path, *clip, *time, *size, *out, *frames_text, *fps_text, *group_size_text;
     const char *zoom_text, *max_buffer_text;
+    bool bind_pose;
     app_gpu_options gpu;
     app_crowd_args crowd;
     uint32_t width, height, frames, fps, group_size;
@@ -45,6 +46,7 @@ static bool parse(render_args *a, vks_error *err)
         (a->max_buffer_text && !app_parse_count("--max-buffer", a->max_buffer_text, 1024,
                                                 UINT32_MAX, &max_buffer, err)) ||
         !app_parse_seconds(a->time, &a->seconds, err) ||
+        !app_bind_pose_option(&a->clip, a->bind_pose, err) ||
         (a->zoom_text && !app_parse_zoom(a->zoom_text, &a->zoom, err)) ||
         !app_crowd_check(&a->crowd, err) || !app_gpu_check(&a->gpu, err))
         return false;
@@ -153,6 +155,7 @@ int cmd_render(int argc, char **argv)
     render_args a = {.time = "0", .size = "960x720"};
     const app_option options[] = {
         {"clip", &a.clip, NULL, "NAME|INDEX", "clip to play (default: the first; none: bind pose)"},
+        {"bind-pose", NULL, &a.bind_pose, NULL, "draw every instance in the bind pose"},
         {"time", &a.time, NULL, "SECONDS", "time in the clip, looping (default 0)"},
         {"size", &a.size, NULL, "WxH", "image size in pixels (default 960x720)"},
         {"out", &a.out, NULL, "FILE.png", "where to write the image (required)"},
@@ -189,7 +192,7 @@ int cmd_render(int argc, char **argv)
         return APP_USAGE;
     }
     app_scene scene;
-    if (!app_scene_load(&scene, a.path, &a.crowd, &err)) { /* before any thread: see import.h */
+    if (!app_scene_load(&scene, "render", a.path, &a.crowd, &err)) { /* before any thread: see import.h */
         fprintf(stderr, "vkskin render: %s\n", err.msg);
         return APP_FAILED;
     }

@@ -12,7 +12,7 @@
 
 typedef struct view_args {
     const char *path, *clip, *size, *frames_text, *resize_text;
-    bool no_vsync;
+    bool no_vsync, bind_pose;
     app_gpu_options gpu;
     app_crowd_args crowd;
     uint32_t width, height, frames; /* frames 0: until closed */
@@ -58,8 +58,12 @@ static void update_title(app_window *win, const vks_crowd *c, uint32_t visible, 
 
 /* Applies the keys and the mouse to the playback and the camera. */
 static void steer(const app_input *in, app_scene *scene, app_camera *cam, const app_camera *home,
-                  double *speed)
+                  double *speed, bool *bind_pose)
 {
+    if (in->bind_pose) {
+        *bind_pose = !*bind_pose;
+        vks_crowd_bind_pose(&scene->crowd, *bind_pose, FADE_SECONDS);
+    }
     if (in->next_clip)
         vks_crowd_switch_clip(&scene->crowd, 1, FADE_SECONDS);
     if (in->prev_clip)
@@ -75,6 +79,8 @@ static void steer(const app_input *in, app_scene *scene, app_camera *cam, const 
         *cam = *home;
         *speed = 1.0;
         app_scene_reset(scene);
+        if (*bind_pose) /* the bind pose is a view, not playback: it stays */
+            vks_crowd_bind_pose(&scene->crowd, true, 0.0);
     }
 }
 
@@ -113,14 +119,16 @@ static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window
     uint32_t drawn_at_title = 0, visible = 0;
     view_stats stats = {0};
     uint32_t drawn = 0;
-    bool paused = false;
+    bool paused = false, bind_pose = a->bind_pose;
+    if (bind_pose)
+        vks_crowd_bind_pose(&scene->crowd, true, 0.0);
     for (;;) {
         app_input in;
         app_window_poll(*win, &in);
         if (in.quit)
             break;
         paused = in.pause;
-        steer(&in, scene, &cam, &home, &speed);
+        steer(&in, scene, &cam, &home, &speed, &bind_pose);
         if (a->resize_w && drawn == (a->frames ? a->frames / 2 : 60))
             app_window_request_size(*win, a->resize_w, a->resize_h);
 
@@ -182,6 +190,7 @@ int cmd_view(int argc, char **argv)
     view_args a = {.size = "1280x720"};
     const app_option options[] = {
         {"clip", &a.clip, NULL, "NAME|INDEX", "clip to start with (default: the first)"},
+        {"bind-pose", NULL, &a.bind_pose, NULL, "start in the bind pose (B toggles it)"},
         {"size", &a.size, NULL, "WxH", "window size (default 1280x720)"},
         {"no-vsync", NULL, &a.no_vsync, NULL, "present as fast as possible (mailbox/immediate)"},
         {"frames", &a.frames_text, NULL, "N", "exit after N frames (for tests)"},
@@ -194,8 +203,9 @@ int cmd_view(int argc, char **argv)
         .name = "view",
         .summary = "Shows the animated character, or a crowd (--instances N), in a window.\n"
                    "keys: space pause, left/right previous/next clip (cross-fade), up/down speed,\n"
-                   "R reset, Esc quit; drag with the left button to orbit, wheel to zoom. The\n"
-                   "title shows the clip, the frame rate and each stage's milliseconds.",
+                   "B bind pose on/off, R reset, Esc quit; drag with the left button to orbit,\n"
+                   "wheel to zoom. The title shows the clip, the frame rate and each stage's\n"
+                   "milliseconds.",
         .positional = "[MODEL]",
         .options = options,
         .option_count = sizeof options / sizeof options[0],
@@ -208,12 +218,13 @@ int cmd_view(int argc, char **argv)
         (a.frames_text &&
          !app_parse_count("--frames", a.frames_text, 1, 100000000, &a.frames, &err)) ||
         (a.resize_text && !app_parse_size(a.resize_text, &a.resize_w, &a.resize_h, &err)) ||
-        !app_crowd_check(&a.crowd, &err) || !app_gpu_check(&a.gpu, &err)) {
+        !app_crowd_check(&a.crowd, &err) || !app_gpu_check(&a.gpu, &err) ||
+        (a.bind_pose && a.clip && !app_bind_pose_option(&a.clip, true, &err))) {
         fprintf(stderr, "vkskin view: %s\n", err.msg);
         return APP_USAGE;
     }
     app_scene scene;
-    if (!app_scene_load(&scene, a.path, &a.crowd, &err)) { /* before any thread: see import.h */
+    if (!app_scene_load(&scene, "view", a.path, &a.crowd, &err)) { /* before any thread: see import.h */
         fprintf(stderr, "vkskin view: %s\n", err.msg);
         return APP_FAILED;
     }

@@ -138,7 +138,8 @@ bool app_crowd_check(app_crowd_args *a, vks_error *err)
     return true;
 }
 
-bool app_scene_load(app_scene *s, const char *model, const app_crowd_args *a, vks_error *err)
+bool app_scene_load(app_scene *s, const char *cmd, const char *model, const app_crowd_args *a,
+                    vks_error *err)
 {
     *s = (app_scene){0};
     const char *paths[VKS_CROWD_MAX_MODELS + 1];
@@ -155,6 +156,11 @@ bool app_scene_load(app_scene *s, const char *model, const app_crowd_args *a, vk
             return false;
         }
         s->model_count++;
+        /* Once, here: what the import tolerated (a dropped clip, a missing texture) is worth
+         * knowing before looking at the picture. */
+        const vks_model *m = &s->models[i];
+        for (uint32_t w = 0; w < m->warning_count; w++)
+            fprintf(stderr, "vkskin %s: warning: %s: %s\n", cmd, m->name, m->warnings[w]);
     }
     return true;
 }

@@ -75,8 +75,10 @@ typedef struct app_scene {
 } app_scene;
 
 /* Loads MODEL (may be NULL) and every --model; with neither, the bundled default character.
+ * Prints each model's import warnings once on stderr ("vkskin CMD: warning: MODEL: ...").
  * Call it before any thread starts (the importer's crash guard forks). */
-bool app_scene_load(app_scene *s, const char *model, const app_crowd_args *a, vks_error *err);
+bool app_scene_load(app_scene *s, const char *cmd, const char *model, const app_crowd_args *a,
+                    vks_error *err);
 /* Starts the threads and builds the crowd. `clip` (NAME|INDEX, looked up in every model) or NULL:
  * the first clip for one instance, and each instance its own for more. `time`: instance 0's. */
 bool app_scene_start(app_scene *s, const app_crowd_args *a, const char *clip, double time,

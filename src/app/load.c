@@ -1,5 +1,7 @@
 #include "app.h"
 
+#include <string.h>
+
 extern const unsigned char vks_default_glb[];
 extern const size_t vks_default_glb_size;
 
@@ -16,10 +18,28 @@ bool app_load_model(const char *path, vks_model *model, vks_error *err)
     return vks_model_import(&desc, model, err);
 }
 
+const char app_bind_pose[] = "none";
+
+bool app_bind_pose_option(const char **clip, bool bind_pose, vks_error *err)
+{
+    if (!bind_pose)
+        return true;
+    if (*clip)
+        return vks_fail(err, "--bind-pose and --clip exclude each other");
+    *clip = app_bind_pose;
+    return true;
+}
+
 bool app_find_clip(const vks_model *model, const char *clip, int32_t *index, vks_error *err)
 {
     if (!clip) {
         *index = model->clip_count ? 0 : -1;
+        return true;
+    }
+    /* "none" is the bind pose, unless the model has a clip of that name (--bind-pose is not). */
+    if (clip == app_bind_pose ||
+        (strcmp(clip, app_bind_pose) == 0 && vks_model_find_clip(model, clip) < 0)) {
+        *index = -1;
         return true;
     }
     if (!model->clip_count)

@@ -56,6 +56,9 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     case GLFW_KEY_R:
         in->reset = true;
         break;
+    case GLFW_KEY_B:
+        in->bind_pose = in->bind_pose || action == GLFW_PRESS;
+        break;
     case GLFW_KEY_LEFT:
         in->prev_clip = true;
         break;

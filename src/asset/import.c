@@ -5,6 +5,7 @@
  * and textures, and clips (keys in seconds, validated). Every failure path frees what was built. */
 #include "import.h"
 
+#include "gltf.h"
 #include "influence.h"
 #include "texture.h"
 
@@ -66,6 +67,10 @@ typedef struct builder {
     struct named_node *by_name; /* nodes sorted by name, then by index: find_node's index */
     uint8_t *joint_bound;       /* the joint's inverse bind came from a bone already */
     uint32_t *material_remap;   /* file material -> model material (only used ones are kept) */
+    /* Bones that name no node: root joints with an identity rest (see build_skeleton). */
+    uint32_t orphan_count;
+    const char **orphan_names;
+    int32_t *orphan_joints;
 } builder;
 
 static char *dup_string(const char *s)
@@ -82,15 +87,14 @@ static bool out_of_memory(builder *b)
     return vks_fail(b->err, "%s: out of memory", b->name);
 }
 
-static void warn(builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(builder *b, const char *fmt, ...)
+static void add_warning(vks_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_warning(vks_model *m, const char *fmt, ...)
 {
     char line[512];
     va_list args;
     va_start(args, fmt);
     vsnprintf(line, sizeof line, fmt, args);
     va_end(args);
-    vks_model *m = b->model;
     char **grown = realloc(m->warnings, sizeof(char *) * (m->warning_count + 1));
     if (!grown)
         return; /* a warning lost to memory pressure is not worth failing the import */
@@ -98,6 +102,8 @@ static void warn(builder *b, const char *fmt, ...)
     if ((m->warnings[m->warning_count] = dup_string(line)))
         m->warning_count++;
 }
+
+#define warn(b, ...) add_warning((b)->model, __VA_ARGS__)
 
 static const char *ai_name(const struct aiString *s)
 {
@@ -238,19 +244,36 @@ static bool build_skeleton(builder *b)
 {
     const struct aiScene *s = b->scene;
     uint8_t *keep = calloc(b->node_count, 1);
-    if (!keep)
+    uint32_t bones = 0;
+    for (uint32_t mi = 0; mi < s->mNumMeshes; mi++)
+        bones += s->mMeshes[mi]->mNumBones;
+    b->orphan_names = malloc(sizeof *b->orphan_names * (bones + 1));
+    b->orphan_joints = malloc(sizeof *b->orphan_joints * (bones + 1));
+    if (!keep || !b->orphan_names || !b->orphan_joints) {
+        free(keep);
         return out_of_memory(b);
+    }
     for (uint32_t mi = 0; mi < s->mNumMeshes; mi++) {
         const struct aiMesh *mesh = s->mMeshes[mi];
         for (uint32_t bi = 0; bi < mesh->mNumBones; bi++) {
             const char *bone = ai_name(&mesh->mBones[bi]->mName);
             int32_t n = find_node(b, bone);
-            if (n < 0) {
-                free(keep);
-                return vks_fail(b->err, "%s: mesh '%s' has bone '%s' but no node of that name",
-                                b->name, ai_name(&mesh->mName), bone);
+            if (n >= 0) {
+                keep[n] = b->node_is_bone[n] = 1;
+                continue;
             }
-            keep[n] = b->node_is_bone[n] = 1;
+            /* The tutorial-style walk never reaches such a bone, so its global transform stays
+             * the identity: it becomes a root joint with an identity rest, never animated. */
+            bool seen = false;
+            for (uint32_t o = 0; o < b->orphan_count && !seen; o++)
+                seen = strcmp(b->orphan_names[o], bone) == 0;
+            if (!seen) {
+                b->orphan_names[b->orphan_count++] = bone;
+                warn(b,
+                     "mesh '%s' has bone '%s' but no node of that name; it keeps the identity as "
+                     "its global transform",
+                     ai_name(&mesh->mName), bone);
+            }
         }
     }
     for (uint32_t n = 0; n < b->node_count; n++)
@@ -261,7 +284,7 @@ static bool build_skeleton(builder *b)
         if (keep[n])
             keep[b->node_parent[n]] = 1;
 
-    uint32_t needed = 0;
+    uint32_t needed = b->orphan_count;
     for (uint32_t n = 0; n < b->node_count; n++)
         needed += keep[n];
     if (needed > VKS_MAX_JOINTS) {
@@ -331,6 +354,15 @@ static bool build_skeleton(builder *b)
         sk->inverse_bind[j] = vks_affine_identity();
     }
     free(keep);
+    for (uint32_t o = 0; o < b->orphan_count; o++) {
+        uint32_t j = sk->joint_count++;
+        b->orphan_joints[o] = (int32_t)j;
+        if (!(sk->names[j] = dup_string(b->orphan_names[o])))
+            return out_of_memory(b);
+        sk->parents[j] = -1;
+        sk->rest[j] = (vks_xform){.r = {0, 0, 0, 1}, .s = {1, 1, 1}};
+        sk->inverse_bind[j] = vks_affine_identity();
+    }
 
     /* The tutorials' global inverse transform: palettes live in the scene root's frame. */
     mat4 root, root_inv;
@@ -381,6 +413,16 @@ static int32_t joint_of_name(const builder *b, const char *name)
 {
     int32_t n = find_node(b, name);
     return n < 0 ? -1 : b->node_joint[n];
+}
+
+/* The joint of a bone: its node's, or the root joint standing in for a bone without a node. */
+static int32_t joint_of_bone(const builder *b, const char *name)
+{
+    int32_t j = joint_of_name(b, name);
+    for (uint32_t o = 0; o < b->orphan_count && j < 0; o++)
+        if (strcmp(b->orphan_names[o], name) == 0)
+            j = b->orphan_joints[o];
+    return j;
 }
 
 /* ---- vertices ---------------------------------------------------------------------------- */
@@ -458,14 +500,14 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
         }
     }
 
-    /* Influences: rank per vertex, keep the 4 largest, renormalise. */
+    /* Influences: rank per vertex, keep the 8 largest, renormalise. */
     memset(influences, 0, sizeof *influences * nv);
     vks_influence_stats *st = &m->influences;
     for (uint32_t bi = 0; bi < mesh->mNumBones; bi++) {
         const struct aiBone *bone = mesh->mBones[bi];
         const char *bone_name = ai_name(&bone->mName);
-        int32_t j = joint_of_name(b, bone_name);
-        assert(j >= 0); /* build_skeleton kept every bone's node */
+        int32_t j = joint_of_bone(b, bone_name);
+        assert(j >= 0); /* build_skeleton made every bone a joint */
         if (!check_matrix(b, &bone->mOffsetMatrix, "the offset matrix", bone_name))
             return false;
         vks_affine offset;
@@ -501,8 +543,8 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
     int32_t attach = -1;
     for (uint32_t v = 0; v < nv; v++) {
         vks_influence_acc *acc = &influences[v];
-        uint16_t *joints = m->joints[base + v];
-        float *weights = m->weights[base + v];
+        uint16_t joints[VKS_WIDE_INFLUENCES];
+        float weights[VKS_WIDE_INFLUENCES];
         uint32_t kept = vks_influence_finish(acc, joints, weights);
         st->dropped += acc->dropped;
         if (kept == 0) {
@@ -512,15 +554,21 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
             weights[0] = 1.0f;
             if (mesh->mNumBones)
                 st->histogram[0]++;
-            continue;
+        } else {
+            st->histogram[kept]++;
+            if (acc->count > st->max_influences)
+                st->max_influences = acc->count;
+            if (acc->count > VKS_WIDE_INFLUENCES)
+                st->truncated++;
+            if (fabsf(acc->sum - 1.0f) > WEIGHT_SUM_TOLERANCE)
+                st->renormalised++;
         }
-        st->histogram[kept]++;
-        if (acc->count > st->max_influences)
-            st->max_influences = acc->count;
-        if (acc->count > VKS_MAX_INFLUENCES)
-            st->truncated++;
-        if (fabsf(acc->sum - 1.0f) > WEIGHT_SUM_TOLERANCE)
-            st->renormalised++;
+        memcpy(m->joints[base + v], joints, sizeof(uint16_t[VKS_MAX_INFLUENCES]));
+        memcpy(m->weights[base + v], weights, sizeof(float[VKS_MAX_INFLUENCES]));
+        memcpy(m->joints_extra[base + v], joints + VKS_MAX_INFLUENCES,
+               sizeof(uint16_t[VKS_MAX_INFLUENCES]));
+        memcpy(m->weights_extra[base + v], weights + VKS_MAX_INFLUENCES,
+               sizeof(float[VKS_MAX_INFLUENCES]));
     }
 
     vks_mesh *out = &m->meshes[m->mesh_count++];
@@ -580,10 +628,14 @@ static bool build_meshes(builder *b)
     m->uvs = malloc(sizeof *m->uvs * vertices);
     m->joints = malloc(sizeof *m->joints * vertices);
     m->weights = malloc(sizeof *m->weights * vertices);
+    /* Influences 5-8: kept only if some vertex has more than 4 (see the end of this function). */
+    m->joints_extra = malloc(sizeof *m->joints_extra * vertices);
+    m->weights_extra = malloc(sizeof *m->weights_extra * vertices);
     m->indices = malloc(sizeof *m->indices * indices);
     vks_influence_acc *slots = malloc(sizeof *slots * largest);
     if (!m->meshes || !m->positions || !m->normals || (tangents && !m->tangents) || !m->uvs ||
-        !m->joints || !m->weights || !m->indices || !slots) {
+        !m->joints || !m->weights || !m->joints_extra || !m->weights_extra || !m->indices ||
+        !slots) {
         free(slots);
         return out_of_memory(b);
     }
@@ -598,6 +650,15 @@ static bool build_meshes(builder *b)
     free(slots);
     if (m->index_count == 0)
         return vks_fail(b->err, "%s: has no triangles", b->name);
+    bool wide = false;
+    for (uint32_t k = VKS_MAX_INFLUENCES + 1; k <= VKS_WIDE_INFLUENCES; k++)
+        wide = wide || m->influences.histogram[k];
+    if (!wide) { /* a 4-influence model keeps today's streams alone */
+        free(m->joints_extra);
+        free(m->weights_extra);
+        m->joints_extra = NULL;
+        m->weights_extra = NULL;
+    }
     return true;
 }
 
@@ -744,9 +805,44 @@ static bool build_materials(builder *b)
 
 /* ---- clips ------------------------------------------------------------------------------- */
 
-/* One key: finite time and values, times never going back. */
+/* Key order of one key list. assimp's Ogre reader (and files that are simply wrong) can return
+ * keys whose times go back. When the times are distinct, sorting them is the only reading that
+ * makes sense, so the clip is repaired; when a time repeats, which of the equal keys comes first
+ * (a step) cannot be known, and the clip is dropped. Either way the other clips still play. */
+typedef enum key_order { KEYS_ORDERED, KEYS_SORTABLE, KEYS_AMBIGUOUS } key_order;
+
+static int compare_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Whether n times (finite, checked before) are in order; if not, whether they are distinct. */
+static key_order order_of(builder *b, const double *times, uint32_t n, bool *failed)
+{
+    bool ordered = true;
+    for (uint32_t k = 1; k < n && ordered; k++)
+        ordered = times[k] >= times[k - 1];
+    if (ordered)
+        return KEYS_ORDERED;
+    double *sorted = malloc(sizeof *sorted * n);
+    if (!sorted) {
+        *failed = !out_of_memory(b);
+        return KEYS_AMBIGUOUS;
+    }
+    memcpy(sorted, times, sizeof *sorted * n);
+    qsort(sorted, n, sizeof *sorted, compare_double);
+    key_order order = KEYS_SORTABLE;
+    for (uint32_t k = 1; k < n; k++)
+        if (sorted[k] == sorted[k - 1])
+            order = KEYS_AMBIGUOUS;
+    free(sorted);
+    return order;
+}
+
+/* One key: finite time and values. */
 static bool check_key(builder *b, const char *clip, const char *node, const char *kind, uint32_t k,
-                      double t, double previous, const float *v, int components)
+                      double t, const float *v, int components)
 {
     bool finite = isfinite(t);
     for (int c = 0; c < components; c++)
@@ -754,13 +850,13 @@ static bool check_key(builder *b, const char *clip, const char *node, const char
     if (!finite)
         return vks_fail(b->err, "%s: clip '%s' has a non-finite %s key (#%u) on '%s'", b->name,
                         clip, kind, k, node);
-    if (k && t < previous)
-        return vks_fail(b->err, "%s: clip '%s' has %s keys out of time order on '%s' (#%u)",
-                        b->name, clip, kind, node, k);
     return true;
 }
 
-static bool check_channel(builder *b, const char *clip, const struct aiNodeAnim *ch)
+/* Checks a channel's keys; a data error fails the import. Sets *order to the worst key order of
+ * its three lists and *what to the kind of key that has it. */
+static bool check_channel(builder *b, const char *clip, const struct aiNodeAnim *ch,
+                          key_order *order, const char **what)
 {
     const char *node = ai_name(&ch->mNodeName);
     uint32_t most = ch->mNumPositionKeys;
@@ -770,28 +866,74 @@ static bool check_channel(builder *b, const char *clip, const struct aiNodeAnim 
         return vks_fail(b->err,
                         "%s: clip '%s' has %u keys in a channel of '%s', more than the limit of %u",
                         b->name, clip, most, node, VKS_MAX_KEYS);
-    for (uint32_t k = 0; k < ch->mNumPositionKeys; k++) {
+    double *times = malloc(sizeof *times * (most + 1));
+    if (!times)
+        return out_of_memory(b);
+    bool failed = false;
+    *order = KEYS_ORDERED;
+    for (uint32_t k = 0; k < ch->mNumPositionKeys && !failed; k++) {
         const struct aiVectorKey *key = &ch->mPositionKeys[k];
-        if (!check_key(b, clip, node, "translation", k, key->mTime, k ? key[-1].mTime : 0.0,
-                       &key->mValue.x, 3))
-            return false;
+        times[k] = key->mTime;
+        failed = !check_key(b, clip, node, "translation", k, key->mTime, &key->mValue.x, 3);
     }
-    for (uint32_t k = 0; k < ch->mNumRotationKeys; k++) {
+    key_order o = failed ? KEYS_ORDERED : order_of(b, times, ch->mNumPositionKeys, &failed);
+    if (o > *order)
+        *order = o, *what = "translation";
+    for (uint32_t k = 0; k < ch->mNumRotationKeys && !failed; k++) {
         const struct aiQuatKey *key = &ch->mRotationKeys[k];
-        if (!check_key(b, clip, node, "rotation", k, key->mTime, k ? key[-1].mTime : 0.0,
-                       &key->mValue.w, 4))
-            return false;
+        times[k] = key->mTime;
+        failed = !check_key(b, clip, node, "rotation", k, key->mTime, &key->mValue.w, 4);
         const struct aiQuaternion *q = &key->mValue;
-        if (!(q->w * q->w + q->x * q->x + q->y * q->y + q->z * q->z > 1e-12f))
-            return vks_fail(b->err, "%s: clip '%s' has a zero rotation key (#%u) on '%s'", b->name,
-                            clip, k, node);
+        if (!failed && !(q->w * q->w + q->x * q->x + q->y * q->y + q->z * q->z > 1e-12f))
+            failed = !vks_fail(b->err, "%s: clip '%s' has a zero rotation key (#%u) on '%s'",
+                               b->name, clip, k, node);
     }
-    for (uint32_t k = 0; k < ch->mNumScalingKeys; k++) {
+    o = failed ? KEYS_ORDERED : order_of(b, times, ch->mNumRotationKeys, &failed);
+    if (o > *order)
+        *order = o, *what = "rotation";
+    for (uint32_t k = 0; k < ch->mNumScalingKeys && !failed; k++) {
         const struct aiVectorKey *key = &ch->mScalingKeys[k];
-        if (!check_key(b, clip, node, "scale", k, key->mTime, k ? key[-1].mTime : 0.0,
-                       &key->mValue.x, 3))
-            return false;
+        times[k] = key->mTime;
+        failed = !check_key(b, clip, node, "scale", k, key->mTime, &key->mValue.x, 3);
     }
+    o = failed ? KEYS_ORDERED : order_of(b, times, ch->mNumScalingKeys, &failed);
+    if (o > *order)
+        *order = o, *what = "scale";
+    free(times);
+    return !failed;
+}
+
+/* A key as it is sorted: time, then up to 4 values. */
+typedef struct sort_key {
+    float time;
+    float value[4];
+} sort_key;
+
+static int compare_sort_key(const void *pa, const void *pb)
+{
+    const sort_key *a = pa, *b = pb;
+    return (a->time > b->time) - (a->time < b->time);
+}
+
+/* Sorts n keys appended at times/values (components floats each) by time. Only called on distinct
+ * times, so any sort is the stable one. */
+static bool sort_keys(builder *b, float *times, float *values, uint32_t n, int components)
+{
+    if (n < 2)
+        return true;
+    sort_key *keys = malloc(sizeof *keys * n);
+    if (!keys)
+        return out_of_memory(b);
+    for (uint32_t k = 0; k < n; k++) {
+        keys[k].time = times[k];
+        memcpy(keys[k].value, values + (size_t)k * components, sizeof(float) * components);
+    }
+    qsort(keys, n, sizeof *keys, compare_sort_key);
+    for (uint32_t k = 0; k < n; k++) {
+        times[k] = keys[k].time;
+        memcpy(values + (size_t)k * components, keys[k].value, sizeof(float) * components);
+    }
+    free(keys);
     return true;
 }
 
@@ -809,7 +951,10 @@ static uint32_t append_vector_keys(const struct aiVectorKey *keys, uint32_t n, d
     return first;
 }
 
-static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t index, vks_clip *clip)
+/* Builds one clip. A data error fails the import (returns false); a clip that cannot be played
+ * right is dropped instead: *dropped is set, with one warning, and true is returned. */
+static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t index, vks_clip *clip,
+                       bool *dropped)
 {
     vks_skeleton *sk = &b->model->skeleton;
     char fallback[32];
@@ -823,11 +968,14 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
 
     clip->tracks = calloc(sk->joint_count, sizeof *clip->tracks);
     const struct aiNodeAnim **by_joint = calloc(sk->joint_count, sizeof *by_joint);
-    if (!clip->tracks || !by_joint) {
+    uint8_t *unsorted = calloc(sk->joint_count, 1);
+    if (!clip->tracks || !by_joint || !unsorted) {
         free(by_joint);
+        free(unsorted);
         return out_of_memory(b);
     }
     uint64_t nt = 0, nr = 0, ns = 0;
+    const char *repaired_node = NULL, *repaired_kind = NULL;
     for (uint32_t c = 0; c < anim->mNumChannels; c++) {
         const struct aiNodeAnim *ch = anim->mChannels[c];
         const char *node = ai_name(&ch->mNodeName);
@@ -838,9 +986,27 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
             warn(b, "clip '%s' animates '%s' twice; the first channel is kept", name, node);
             continue;
         }
-        if (!check_channel(b, name, ch)) {
+        key_order order = KEYS_ORDERED;
+        const char *kind = NULL;
+        if (!check_channel(b, name, ch, &order, &kind)) {
             free(by_joint);
+            free(unsorted);
             return false;
+        }
+        if (order == KEYS_AMBIGUOUS) {
+            warn(b,
+                 "clip '%s' is dropped: its %s keys on '%s' go back in time and repeat a time, "
+                 "so their order cannot be known",
+                 name, kind, node);
+            free(by_joint);
+            free(unsorted);
+            *dropped = true;
+            return true;
+        }
+        if (order == KEYS_SORTABLE) {
+            unsorted[j] = 1;
+            if (!repaired_node)
+                repaired_node = node, repaired_kind = kind;
         }
         by_joint[j] = ch;
         nt += ch->mNumPositionKeys;
@@ -849,6 +1015,7 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
     }
     if (nt > MAX_CLIP_KEYS || nr > MAX_CLIP_KEYS || ns > MAX_CLIP_KEYS) {
         free(by_joint);
+        free(unsorted);
         return vks_fail(b->err, "%s: clip '%s' has more keys of one kind than the limit of %llu",
                         b->name, name, MAX_CLIP_KEYS);
     }
@@ -865,11 +1032,13 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
     if (!clip->t_times || !clip->t_values || !clip->r_times || !clip->r_values || !clip->s_times ||
         !clip->s_values) {
         free(by_joint);
+        free(unsorted);
         return out_of_memory(b);
     }
 
     double last_key = 0.0;
-    for (uint32_t j = 0; j < sk->joint_count; j++) {
+    bool ok = true;
+    for (uint32_t j = 0; j < sk->joint_count && ok; j++) {
         const struct aiNodeAnim *ch = by_joint[j];
         if (!ch)
             continue;
@@ -893,13 +1062,40 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
         tr->s_count = ch->mNumScalingKeys;
         tr->s_first = append_vector_keys(ch->mScalingKeys, tr->s_count, tps, clip->s_times,
                                          clip->s_values, &clip->s_key_count, &last_key);
+        if (unsorted[j])
+            ok = sort_keys(b, clip->t_times + tr->t_first, clip->t_values[tr->t_first],
+                           tr->t_count, 3) &&
+                 sort_keys(b, clip->r_times + tr->r_first, clip->r_values[tr->r_first],
+                           tr->r_count, 4) &&
+                 sort_keys(b, clip->s_times + tr->s_first, clip->s_values[tr->s_first],
+                           tr->s_count, 3);
     }
     free(by_joint);
+    free(unsorted);
+    if (!ok)
+        return false;
+    if (repaired_node)
+        warn(b, "clip '%s' had %s keys out of time order on '%s' (and maybe more); their times "
+                "are distinct, so they were sorted",
+             name, repaired_kind, repaired_node);
     double duration = anim->mDuration / tps;
     if (duration <= 0.0)
         duration = last_key; /* some exporters leave the duration out */
     clip->duration = (float)duration;
     return true;
+}
+
+static void clip_free(vks_clip *c)
+{
+    free(c->name);
+    free(c->tracks);
+    free(c->t_times);
+    free(c->t_values);
+    free(c->r_times);
+    free(c->r_values);
+    free(c->s_times);
+    free(c->s_values);
+    memset(c, 0, sizeof *c);
 }
 
 static bool build_clips(builder *b)
@@ -912,9 +1108,14 @@ static bool build_clips(builder *b)
     if (!m->clips)
         return out_of_memory(b);
     for (uint32_t a = 0; a < s->mNumAnimations; a++) {
-        m->clip_count++;
-        if (!build_clip(b, s->mAnimations[a], a, &m->clips[a]))
+        bool dropped = false;
+        vks_clip *clip = &m->clips[m->clip_count++];
+        if (!build_clip(b, s->mAnimations[a], a, clip, &dropped))
             return false;
+        if (dropped) {
+            clip_free(clip);
+            m->clip_count--;
+        }
     }
     return true;
 }
@@ -963,6 +1164,8 @@ static void builder_free(builder *b)
     free(b->by_name);
     free(b->joint_bound);
     free(b->material_remap);
+    free(b->orphan_names);
+    free(b->orphan_joints);
 }
 
 /* assimp's read with our post-processing; NULL with aiGetErrorString() set on failure. */
@@ -1002,7 +1205,11 @@ static bool import_in_process(const vks_import_desc *desc, const char *name, vks
         else if (dir)
             strcpy(dir, ".");
     }
-    builder b = {.scene = scene, .name = name, .dir = dir, .model = out, .err = err};
+    builder b = {.scene = scene,
+                 .name = name,
+                 .dir = desc->dir ? desc->dir : dir,
+                 .model = out,
+                 .err = err};
     bool ok = (out->name = dup_string(name)) ? true : out_of_memory(&b);
     ok = ok && collect_nodes(&b) && build_skeleton(&b) && build_materials(&b) && build_meshes(&b) &&
          build_clips(&b);
@@ -1052,6 +1259,58 @@ static bool assimp_survives(const vks_import_desc *desc, const char *name, vks_e
                     name, how);
 }
 
+/* Reads a whole file into memory (malloc'd); false with a message on failure. */
+static bool read_file(const char *path, uint8_t **data, size_t *size, vks_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return vks_fail(err, "cannot open '%s': %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || st.st_size <= 0 || (uint64_t)st.st_size > SIZE_MAX / 2) {
+        fclose(f);
+        return vks_fail(err, "cannot read '%s': no usable size", path);
+    }
+    *size = (size_t)st.st_size;
+    *data = malloc(*size);
+    bool ok = *data && fread(*data, 1, *size, f) == *size;
+    fclose(f);
+    if (!ok) {
+        free(*data);
+        *data = NULL;
+        return vks_fail(err, "cannot read '%s'", path);
+    }
+    return true;
+}
+
+static bool ends_with_gltf(const char *path)
+{
+    size_t n = strlen(path);
+    const char *ext = ".gltf";
+    if (n < 5)
+        return false;
+    for (size_t i = 0; i < 5; i++) {
+        char c = path[n - 5 + i];
+        if ((c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c) != ext[i])
+            return false;
+    }
+    return true;
+}
+
+/* Whether a file is glTF, from its first bytes (the GLB magic, or JSON text), or from a .gltf
+ * extension. */
+static bool is_gltf_file(const char *path)
+{
+    if (ends_with_gltf(path))
+        return true;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    unsigned char head[64];
+    size_t got = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return vks_gltf_detect(head, got);
+}
+
 bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -1060,10 +1319,56 @@ bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *er
         return false;
     if (!desc->path && (!desc->data || !desc->size))
         return vks_fail(err, "%s: no data", name);
-    if (!desc->path && desc->size > UINT_MAX) /* assimp takes an unsigned size */
-        return vks_fail(err, "%s: %zu bytes, more than an in-memory import takes", name,
-                        desc->size);
-    if (!desc->in_process && !assimp_survives(desc, name, err))
-        return false;
-    return import_in_process(desc, name, out, err);
+
+    /* glTF is read here first and handed to assimp rewritten (gltf.h says why); every other
+     * format goes to assimp as it is. */
+    vks_import_desc plain = *desc;
+    vks_gltf_glb glb = {0};
+    char *dir = NULL;
+    bool gltf = desc->path ? is_gltf_file(desc->path) : vks_gltf_detect(desc->data, desc->size);
+    if (gltf) {
+        uint8_t *file = NULL;
+        size_t size = desc->size;
+        if (desc->path) {
+            if (!read_file(desc->path, &file, &size, err))
+                return false;
+            dir = dup_string(desc->path);
+            char *slash = dir ? strrchr(dir, '/') : NULL;
+            if (slash)
+                *slash = '\0';
+            else if (dir)
+                strcpy(dir, ".");
+            if (!dir) {
+                free(file);
+                return vks_fail(err, "%s: out of memory", name);
+            }
+        }
+        bool ok = vks_gltf_rewrite(&(vks_gltf_desc){.data = file ? file : desc->data,
+                                                    .size = size,
+                                                    .dir = dir,
+                                                    .name = name},
+                                   &glb, err);
+        free(file);
+        if (!ok) {
+            free(dir);
+            return false;
+        }
+        plain = (vks_import_desc){.data = glb.data,
+                                  .size = glb.size,
+                                  .hint = "glb",
+                                  .name = name,
+                                  .dir = dir,
+                                  .in_process = desc->in_process};
+    }
+
+    bool ok = true;
+    if (!plain.path && plain.size > UINT_MAX) /* assimp takes an unsigned size */
+        ok = vks_fail(err, "%s: %zu bytes, more than an in-memory import takes", name, plain.size);
+    ok = ok && (plain.in_process || assimp_survives(&plain, name, err)) &&
+         import_in_process(&plain, name, out, err);
+    for (uint32_t i = 0; ok && i < glb.warning_count; i++)
+        add_warning(out, "%s", glb.warnings[i]);
+    vks_gltf_glb_free(&glb);
+    free(dir);
+    return ok;
 }

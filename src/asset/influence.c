@@ -10,13 +10,13 @@ void vks_influence_add(vks_influence_acc *acc, uint16_t joint, float weight)
     }
     uint32_t kept = acc->count++;
     acc->sum += weight;
-    if (kept < VKS_MAX_INFLUENCES) {
+    if (kept < VKS_WIDE_INFLUENCES) {
         acc->joint[kept] = joint;
         acc->weight[kept] = weight;
         return;
     }
     uint32_t smallest = 0;
-    for (uint32_t i = 1; i < VKS_MAX_INFLUENCES; i++)
+    for (uint32_t i = 1; i < VKS_WIDE_INFLUENCES; i++)
         if (acc->weight[i] < acc->weight[smallest])
             smallest = i;
     if (weight > acc->weight[smallest]) {
@@ -25,13 +25,14 @@ void vks_influence_add(vks_influence_acc *acc, uint16_t joint, float weight)
     }
 }
 
-uint32_t vks_influence_finish(vks_influence_acc *acc, uint16_t joints[VKS_MAX_INFLUENCES],
-                              float weights[VKS_MAX_INFLUENCES])
+uint32_t vks_influence_finish(vks_influence_acc *acc, uint16_t joints[VKS_WIDE_INFLUENCES],
+                              float weights[VKS_WIDE_INFLUENCES])
 {
-    memset(joints, 0, sizeof(uint16_t[VKS_MAX_INFLUENCES]));
-    memset(weights, 0, sizeof(float[VKS_MAX_INFLUENCES]));
-    uint32_t kept = acc->count < VKS_MAX_INFLUENCES ? acc->count : VKS_MAX_INFLUENCES;
-    /* Largest first (stable insertion sort of at most 4): a shader may stop at a zero weight. */
+    memset(joints, 0, sizeof(uint16_t[VKS_WIDE_INFLUENCES]));
+    memset(weights, 0, sizeof(float[VKS_WIDE_INFLUENCES]));
+    uint32_t kept = acc->count < VKS_WIDE_INFLUENCES ? acc->count : VKS_WIDE_INFLUENCES;
+    /* Largest first (stable insertion sort of at most 8): the 4 largest go to the main streams,
+     * which is all a 4-influence model has. */
     for (uint32_t i = 1; i < kept; i++)
         for (uint32_t k = i; k > 0 && acc->weight[k] > acc->weight[k - 1]; k--) {
             float w = acc->weight[k];

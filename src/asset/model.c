@@ -21,6 +21,8 @@ void vks_model_destroy(vks_model *m)
     free(m->uvs);
     free(m->joints);
     free(m->weights);
+    free(m->joints_extra);
+    free(m->weights_extra);
     free(m->indices);
     for (uint32_t i = 0; i < m->mesh_count; i++)
         free(m->meshes[i].name);

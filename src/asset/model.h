@@ -63,10 +63,9 @@ typedef struct vks_mesh {
 
 /* Counts over all vertices of skinned meshes, for `vkskin info` and the tests. */
 typedef struct vks_influence_stats {
-    uint32_t
-        histogram[VKS_MAX_INFLUENCES + 1]; /* vertices by influences kept; 0 = follows its node */
-    uint32_t max_influences;               /* most influences on one vertex in the file */
-    uint32_t truncated;                    /* had more than 4: kept the 4 largest, renormalised */
+    uint32_t histogram[VKS_WIDE_INFLUENCES + 1]; /* vertices by influences kept; 0 = follows node */
+    uint32_t max_influences; /* most influences on one vertex in the file */
+    uint32_t truncated;      /* had more than 8: kept the 8 largest, renormalised */
     uint32_t renormalised;                 /* weight sum differed from 1 by more than 1e-4 */
     uint32_t dropped;                      /* influences with weight <= 0 that were ignored */
 } vks_influence_stats;
@@ -85,6 +84,11 @@ typedef struct vks_model {
     float (*uvs)[2];
     uint16_t (*joints)[VKS_MAX_INFLUENCES];
     float (*weights)[VKS_MAX_INFLUENCES]; /* sum to 1; unused slots are 0 with joint 0 */
+    /* Influences 5 to 8, largest first after the 4 above (which are the largest), for models with
+     * a vertex of more than 4 influences; NULL for every other model (4-influence models keep
+     * their streams, and their speed). The 8 weights together sum to 1. */
+    uint16_t (*joints_extra)[VKS_MAX_INFLUENCES];
+    float (*weights_extra)[VKS_MAX_INFLUENCES];
 
     uint32_t index_count;
     uint32_t *indices;

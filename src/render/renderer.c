@@ -29,6 +29,14 @@ static VkDeviceSize output_bytes(const vks_model *m)
     return tangent_offset(m) + (m->tangents ? (VkDeviceSize)m->vertex_count * sizeof(float[4]) : 0);
 }
 
+/* A model with a vertex of more than 4 influences: it brings influences 5 to 8 in streams of
+ * their own (asset/model.h). */
+static bool is_wide(const vks_model *m)
+{
+    assert((m->joints_extra != NULL) == (m->weights_extra != NULL));
+    return m->joints_extra != NULL;
+}
+
 static void address(VkDeviceAddress a, uint32_t out[2])
 {
     out[0] = (uint32_t)a;
@@ -46,6 +54,8 @@ vks_renderer_footprint vks_renderer_footprint_of(const vks_crowd *crowd, vks_ski
         fp.device_bytes += n * (sizeof(float[3]) * 2 + sizeof(float[4]) * 2 + sizeof(uint16_t[4]) +
                                 sizeof(float[2])) +
                            (VkDeviceSize)model->index_count * sizeof(uint32_t);
+        if (is_wide(model)) /* influences 5 to 8: joints and weights again */
+            fp.device_bytes += n * (sizeof(uint16_t[4]) + sizeof(float[4]));
         for (uint32_t t = 0; t < model->texture_count; t++) /* a mip chain adds a third */
             fp.device_bytes +=
                 (VkDeviceSize)model->textures[t].width * model->textures[t].height * 4 * 4 / 3;
@@ -162,15 +172,48 @@ static bool upload(vks_renderer *r, gpu_buffer *buf, const void *data, VkDeviceS
         r->dev, &(gpu_buffer_desc){.size = size, .usage = usage, .name = name}, data, buf, err);
 }
 
+/* Influences 5 to 8 of the wide models, one after the other; nothing when there is none (a
+ * zero-size buffer is invalid, and the shaders read these only for wide instances). */
+static bool create_extra_streams(vks_renderer *r, vks_error *err)
+{
+    const vks_crowd *c = r->crowd;
+    const size_t n = r->extra_vertex_count;
+    if (n == 0)
+        return true;
+    float(*wgt)[4] = malloc(sizeof *wgt * n);
+    uint16_t(*jnt)[4] = malloc(sizeof *jnt * n);
+    bool ok = wgt && jnt;
+    if (!ok)
+        vks_fail(err, "out of memory");
+    for (uint32_t m = 0; ok && m < c->model_count; m++) {
+        const vks_model *model = c->models[m];
+        if (!is_wide(model))
+            continue;
+        const size_t first = r->models[m].extra_first, count = model->vertex_count;
+        memcpy(wgt + first, model->weights_extra, sizeof *wgt * count);
+        memcpy(jnt + first, model->joints_extra, sizeof *jnt * count);
+    }
+    ok = ok &&
+         upload(r, &r->weights_extra, wgt, sizeof *wgt * n, ADDRESSED, "joint weights 5-8", err) &&
+         upload(r, &r->joints_extra, jnt, sizeof *jnt * n, ADDRESSED, "joint indices 5-8", err);
+    free(wgt);
+    free(jnt);
+    return ok;
+}
+
 /* Every model's streams, one after the other; models without tangents get zeros. */
 static bool create_streams(vks_renderer *r, vks_error *err)
 {
     const vks_crowd *c = r->crowd;
-    uint32_t vertices = 0, indices = 0, materials = 0;
+    uint32_t vertices = 0, indices = 0, materials = 0, extra = 0;
     for (uint32_t m = 0; m < c->model_count; m++) {
         const vks_model *model = c->models[m];
-        r->models[m] = (vks_renderer_model){
-            .vertex_first = vertices, .first_index = indices, .material_first = materials};
+        r->models[m] = (vks_renderer_model){.vertex_first = vertices,
+                                            .first_index = indices,
+                                            .material_first = materials,
+                                            .extra_first = extra};
+        if (is_wide(model))
+            extra += model->vertex_count;
         vertices += model->vertex_count;
         indices += model->index_count;
         materials += model->material_count;
@@ -178,6 +221,7 @@ static bool create_streams(vks_renderer *r, vks_error *err)
             r->max_vertex_count = model->vertex_count;
     }
     r->material_count = materials;
+    r->extra_vertex_count = extra;
     const size_t n = vertices;
     float(*pos)[3] = malloc(sizeof *pos * n), (*nrm)[3] = malloc(sizeof *nrm * n);
     float(*tan)[4] = calloc(n, sizeof *tan), (*wgt)[4] = malloc(sizeof *wgt * n);
@@ -215,7 +259,7 @@ static bool create_streams(vks_renderer *r, vks_error *err)
     free(uv);
     free(jnt);
     free(idx);
-    return ok;
+    return ok && create_extra_streams(r, err);
 }
 
 /* The largest buffer to create: the device's limits, or desc->buffer_limit when smaller. */
@@ -329,6 +373,10 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
         t->vertex_first = r->models[inst->model].vertex_first;
         t->vertex_count = m->vertex_count;
         t->palette_first = c->palette_first[i];
+        if (is_wide(m)) {
+            t->extra_first = r->models[inst->model].extra_first;
+            t->flags |= VKS_INSTANCE_WIDE;
+        }
     }
     ok = ok && upload(r, &r->instances, table, sizeof *table * n, ADDRESSED, "instance table", err);
     free(chunk);
@@ -445,6 +493,8 @@ static vks_streams streams_of(const vks_renderer *r)
     address(r->joints.address, s.joints);
     address(r->weights.address, s.weights);
     address(r->uvs.address, s.uvs);
+    address(r->joints_extra.address, s.joints_extra); /* 0 without wide models */
+    address(r->weights_extra.address, s.weights_extra);
     return s;
 }
 
@@ -582,8 +632,9 @@ void vks_renderer_destroy(vks_renderer *r)
         gpu_buffer_destroy(dev, &r->chunks[k]);
     free(r->chunks);
     free(r->out_offset);
-    gpu_buffer *buffers[] = {&r->positions, &r->normals, &r->tangents,  &r->joints,  &r->weights,
-                             &r->uvs,       &r->indices, &r->instances, &r->readback};
+    gpu_buffer *buffers[] = {&r->positions, &r->normals,      &r->tangents,     &r->joints,
+                             &r->weights,   &r->uvs,          &r->indices,      &r->instances,
+                             &r->readback,  &r->joints_extra, &r->weights_extra};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         gpu_buffer_destroy(dev, buffers[i]);
     vks_draw_pass_destroy(dev, &r->draw);

@@ -62,9 +62,10 @@ typedef struct vks_frame {
     uint32_t queries_written; /* which queries the last recording wrote (renderer.c) */
 } vks_frame;
 
-/* Where a model's data sits in the concatenated buffers. */
+/* Where a model's data sits in the concatenated buffers. extra_first: its first vertex in the
+ * extra streams (wide models only; 4-influence models have no entries there). */
 typedef struct vks_renderer_model {
-    uint32_t vertex_first, first_index, material_first;
+    uint32_t vertex_first, first_index, material_first, extra_first;
 } vks_renderer_model;
 
 typedef struct vks_renderer {
@@ -78,6 +79,10 @@ typedef struct vks_renderer {
 
     /* Every model's streams, concatenated, device-local, uploaded once. */
     gpu_buffer positions, normals, tangents, joints, weights, uvs, indices;
+    /* Influences 5 to 8 of the wide models only, concatenated; not created (address 0) when the
+     * crowd has no wide model. */
+    gpu_buffer joints_extra, weights_extra;
+    uint32_t extra_vertex_count;
     gpu_buffer instances; /* vks_instance per instance, device-local, written once */
     /* The skinning pass's output: each instance's vertices then tangents, in chunks. */
     uint32_t chunk_count;

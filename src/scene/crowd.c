@@ -298,6 +298,7 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
             if (clip == VKS_CROWD_VARIED_CLIP)
                 in->clip = model->clip_count ? (int32_t)(j % model->clip_count) : -1;
             in->from_clip = -1;
+            in->held_clip = in->clip;
             in->time = d->time;
             in->speed = 1.0f;
             if (spot > 0) {
@@ -355,30 +356,51 @@ void vks_crowd_advance(vks_crowd *c, double dt)
     }
 }
 
+/* Instance i cross-fades from its current pose into `clip` (-1: the bind pose) over `fade`. */
+static void crowd_fade_to(vks_crowd *c, uint32_t i, int32_t clip, double fade)
+{
+    vks_crowd_instance *in = &c->instances[i];
+    if (clip == in->clip)
+        return;
+    const vks_model *m = c->models[in->model];
+    /* The current clip's key hints become the fading clip's; the new clip starts afresh. */
+    uint32_t size = vks_cursor_size(&m->skeleton);
+    uint32_t *cursor = c->cursors + 6 * (size_t)c->palette_first[i];
+    memcpy(cursor + size, cursor, sizeof *cursor * size);
+    memset(cursor, 0, sizeof *cursor * size);
+    in->from_clip = in->clip;
+    in->from_time = in->time;
+    in->clip = clip;
+    in->time = 0.0;
+    in->fade = in->fade_left = fade;
+}
+
+static double crowd_fade_seconds(double fade)
+{
+    return fade > 0.0 && fade < INFINITY ? fade : 0.0; /* 0, negative or NaN: switch at once */
+}
+
 void vks_crowd_switch_clip(vks_crowd *c, int32_t delta, double fade)
 {
-    if (!(fade > 0.0 && fade < INFINITY)) /* 0, negative or not a number: switch at once */
-        fade = 0.0;
+    fade = crowd_fade_seconds(fade);
     for (uint32_t i = 0; i < c->instance_count; i++) {
         vks_crowd_instance *in = &c->instances[i];
-        const vks_model *m = c->models[in->model];
-        int64_t n = m->clip_count;
+        int64_t n = c->models[in->model]->clip_count;
         if (n == 0)
             continue;
         int64_t next = ((int64_t)in->clip + delta) % n; /* as the viewer's left / right keys */
-        int32_t clip = (int32_t)(next < 0 ? next + n : next);
-        if (clip == in->clip)
-            continue;
-        /* The current clip's key hints become the fading clip's; the new clip starts afresh. */
-        uint32_t size = vks_cursor_size(&m->skeleton);
-        uint32_t *cursor = c->cursors + 6 * (size_t)c->palette_first[i];
-        memcpy(cursor + size, cursor, sizeof *cursor * size);
-        memset(cursor, 0, sizeof *cursor * size);
-        in->from_clip = in->clip;
-        in->from_time = in->time;
-        in->clip = clip;
-        in->time = 0.0;
-        in->fade = in->fade_left = fade;
+        crowd_fade_to(c, i, (int32_t)(next < 0 ? next + n : next), fade);
+    }
+}
+
+void vks_crowd_bind_pose(vks_crowd *c, bool on, double fade)
+{
+    fade = crowd_fade_seconds(fade);
+    for (uint32_t i = 0; i < c->instance_count; i++) {
+        vks_crowd_instance *in = &c->instances[i];
+        if (on && in->clip >= 0)
+            in->held_clip = in->clip;
+        crowd_fade_to(c, i, on ? -1 : in->held_clip, fade);
     }
 }
 

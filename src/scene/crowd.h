@@ -50,6 +50,7 @@ typedef struct vks_crowd_instance {
     float speed;       /* clock rate: 1 for instance 0 of each layout, 0.8 .. 1.25 for others */
     int32_t from_clip; /* the clip fading out while fade_left > 0 (vks_crowd_switch_clip) */
     double from_time, fade, fade_left;
+    int32_t held_clip; /* the clip vks_crowd_bind_pose(.., false, ..) goes back to */
     /* Palette space -> world, column-major: the spot's placement (heading about +Y, then the
      * translation) times the model's root transform (inverse of skeleton.root_inverse). A crowd
      * of one sits at the origin with heading 0, so its world is the root transform. */
@@ -90,6 +91,10 @@ void vks_crowd_advance(vks_crowd *crowd, double dt);
 /* Every instance steps `delta` clips (mod its model's clip count) and cross-fades into it over
  * `fade` seconds from its current pose. Models without clips stay in the bind pose. */
 void vks_crowd_switch_clip(vks_crowd *crowd, int32_t delta, double fade);
+
+/* on: every instance cross-fades into the bind pose, holding its clip; off: back into the clip it
+ * held (or the one it had at the start), from that clip's start. */
+void vks_crowd_bind_pose(vks_crowd *crowd, bool on, double fade);
 
 /* Writes the indices of the instances whose bounding sphere intersects the frustum of
  * `view_proj` (column-major, Vulkan clip space: 0 <= z <= w) into `visible`, ascending, and

@@ -2,22 +2,35 @@
 
 #include "../anim/anim.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
+
+/* m += weights[i] * palette[joints[i]] for i = 0..3 in order, as vks_blend4 in vks_skin.glsl. */
+static void blend4(float m[3][4], const vks_bone *palette,
+                   const uint16_t joints[VKS_MAX_INFLUENCES],
+                   const float weights[VKS_MAX_INFLUENCES])
+{
+    for (uint32_t i = 0; i < VKS_MAX_INFLUENCES; i++) {
+        float w = weights[i];
+        const vks_bone *b = &palette[joints[i]];
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 4; c++)
+                m[r][c] += w * b->row[r][c];
+    }
+}
 
 void vks_skin_cpu(const vks_skin_input *in, const vks_bone *palette, float (*out_positions)[3],
                   float (*out_normals)[3], float (*out_tangents)[4])
 {
     bool tangents = in->tangents && out_tangents;
+    bool wide = in->joints_extra && in->weights_extra;
+    assert(wide || (!in->joints_extra && !in->weights_extra));
     for (uint32_t v = 0; v < in->vertex_count; v++) {
         float m[3][4] = {{0}};
-        for (uint32_t i = 0; i < VKS_MAX_INFLUENCES; i++) {
-            float w = in->weights[v][i];
-            const vks_bone *b = &palette[in->joints[v][i]];
-            for (int r = 0; r < 3; r++)
-                for (int c = 0; c < 4; c++)
-                    m[r][c] += w * b->row[r][c];
-        }
+        blend4(m, palette, in->joints[v], in->weights[v]);
+        if (wide) /* influences 5 to 8 add to the same sum, after the first 4 */
+            blend4(m, palette, in->joints_extra[v], in->weights_extra[v]);
         const float *p = in->positions[v];
         for (int r = 0; r < 3; r++)
             out_positions[v][r] = m[r][0] * p[0] + m[r][1] * p[1] + m[r][2] * p[2] + m[r][3];
@@ -69,6 +82,8 @@ vks_skin_input vks_skin_input_of(const vks_model *model)
         .tangents = (const float(*)[4])model->tangents,
         .joints = (const uint16_t(*)[VKS_MAX_INFLUENCES])model->joints,
         .weights = (const float(*)[VKS_MAX_INFLUENCES])model->weights,
+        .joints_extra = (const uint16_t(*)[VKS_MAX_INFLUENCES])model->joints_extra,
+        .weights_extra = (const float(*)[VKS_MAX_INFLUENCES])model->weights_extra,
     };
 }
 

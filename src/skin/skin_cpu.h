@@ -1,6 +1,8 @@
 /* CPU reference skinning: the oracle for every GPU result. It computes exactly what
  * shaders/skin.comp computes, in the same order of operations:
- *   M  = sum_i weights[i] * palette[joints[i]]          (3x4, i = 0..3)
+ *   M  = sum_i weights[i] * palette[joints[i]]          (3x4, i = 0..3, added in that order)
+ *      + sum_i weights_extra[i] * palette[joints_extra[i]]   (then i = 0..3 again, added to the
+ *                                                        same sum, for a wide model only)
  *   p' = M * (p, 1)
  *   n' = normalize(cofactor(M3x3) * n) * sign(det M3x3) (the inverse-transpose up to a positive
  *        scale, so normals stay perpendicular under non-uniform scale; 0 stays 0)
@@ -26,6 +28,9 @@ typedef struct vks_skin_input {
     const float (*tangents)[4]; /* xyz, handedness w; NULL when the model has none */
     const uint16_t (*joints)[VKS_MAX_INFLUENCES];
     const float (*weights)[VKS_MAX_INFLUENCES];
+    /* Influences 5 to 8 of a wide model; both NULL for 4 influences per vertex. */
+    const uint16_t (*joints_extra)[VKS_MAX_INFLUENCES];
+    const float (*weights_extra)[VKS_MAX_INFLUENCES];
 } vks_skin_input;
 
 /* Skins every vertex of `in` with `palette` into out_positions, out_normals and out_tangents
@@ -34,7 +39,7 @@ typedef struct vks_skin_input {
 void vks_skin_cpu(const vks_skin_input *in, const vks_bone *palette, float (*out_positions)[3],
                   float (*out_normals)[3], float (*out_tangents)[4]);
 
-/* The model's vertex streams as skinning input. */
+/* The model's vertex streams as skinning input (with its extra streams when it is wide). */
 vks_skin_input vks_skin_input_of(const vks_model *model);
 
 /* The whole reference in one call, for tools and tests (it allocates): samples `clip` (-1: the
