@@ -1263,25 +1263,159 @@ static bool rewrite_skins(gx *g)
     return true;
 }
 
+/* A sampler's key order, decided on its input times (finite or not: NaN is import.c's to refuse).
+ * assimp's own validation rejects a glTF clip whose keys go back past its last one, so the repair
+ * import.c makes for other formats happens here for glTF, by the same rule: distinct times are
+ * sorted (the only reading that makes sense); a repeated time among unordered keys leaves the
+ * order of the equal keys unknown, and the clip is dropped. */
+typedef enum key_order { KEYS_ORDERED, KEYS_SORTABLE, KEYS_AMBIGUOUS } key_order;
+
+typedef struct timed_key {
+    double time;
+    size_t key;
+} timed_key;
+
+static int compare_timed(const void *pa, const void *pb)
+{
+    const timed_key *a = pa, *b = pb;
+    if (a->time != b->time)
+        return a->time < b->time ? -1 : 1;
+    return (a->key > b->key) - (a->key < b->key);
+}
+
+/* Sorts keys by time into *order (malloc'd) and says whether they were ordered, sortable or not. */
+static bool key_order_of(gx *g, const double *times, size_t n, timed_key **order, key_order *how)
+{
+    *how = KEYS_ORDERED;
+    for (size_t k = 1; k < n && *how == KEYS_ORDERED; k++)
+        if (times[k] < times[k - 1])
+            *how = KEYS_SORTABLE;
+    if (*how == KEYS_ORDERED)
+        return true;
+    if (!(*order = malloc(sizeof **order * n)))
+        return oom(g);
+    for (size_t k = 0; k < n; k++)
+        (*order)[k] = (timed_key){times[k], k};
+    qsort(*order, n, sizeof **order, compare_timed);
+    for (size_t k = 1; k < n; k++)
+        if ((*order)[k].time == (*order)[k - 1].time)
+            *how = KEYS_AMBIGUOUS;
+    return true;
+}
+
+/* Writes a sampler's input and output again with its keys in time order (an output key is
+ * out.count / in.count elements: 3 for CUBICSPLINE's tangents and value, more for morph weights).
+ * Fresh accessors: the originals may be shared with samplers whose keys are in order. */
+static bool sort_sampler(gx *g, const char *where, cJSON *input, cJSON *output, int in_src,
+                         int out_src, const timed_key *order, size_t keys)
+{
+    accessor_info ai, ao;
+    double *in_vals = NULL, *out_vals = NULL, *in_sorted = NULL, *out_sorted = NULL;
+    bool ok = parse_accessor(g, in_src, &ai) && parse_accessor(g, out_src, &ao);
+    if (ok && (ao.count % keys != 0))
+        ok = gx_fail(g, "%s: output accessor %d has %zu elements, not a multiple of the %zu keys",
+                     where, out_src, ao.count, keys);
+    ok = ok && decode_accessor(g, &ai, &in_vals) && decode_accessor(g, &ao, &out_vals);
+    size_t per_key = ok ? ao.count / keys * (size_t)ao.ncomp : 0;
+    if (ok && (!(in_sorted = malloc(sizeof *in_sorted * keys)) ||
+               !(out_sorted = malloc(sizeof *out_sorted * per_key * keys))))
+        ok = oom(g);
+    for (size_t k = 0; ok && k < keys; k++) {
+        in_sorted[k] = in_vals[order[k].key];
+        memcpy(out_sorted + k * per_key, out_vals + order[k].key * per_key,
+               sizeof *out_sorted * per_key);
+    }
+    int in_out, out_out;
+    ok = ok && emit_accessor(g, &ai, use_slot(USE_TIME), in_sorted, &in_out) &&
+         emit_accessor(g, &ao, use_slot(USE_ATTRIBUTE), out_sorted, &out_out);
+    if (ok) {
+        cJSON_SetNumberValue(input, in_out);
+        cJSON_SetNumberValue(output, out_out);
+    }
+    free(in_vals);
+    free(out_vals);
+    free(in_sorted);
+    free(out_sorted);
+    return ok;
+}
+
+/* One sampler: its accessors written plain, its keys put in time order when they are not.
+ * *ambiguous is set when they cannot be (the caller drops the clip). */
+static bool rewrite_sampler(gx *g, const char *where, const char *clip, cJSON *sampler,
+                            bool *sorted, bool *ambiguous)
+{
+    cJSON *input = member(sampler, "input"), *output = member(sampler, "output");
+    if (!input || !output)
+        return gx_fail(g, "%s: needs \"input\" and \"output\"", where);
+    int in_src = cJSON_IsNumber(input) ? (int)input->valuedouble : -1;
+    int out_src = cJSON_IsNumber(output) ? (int)output->valuedouble : -1;
+    if (!use_accessor(g, where, input, USE_TIME, -1) ||
+        !use_accessor(g, where, output, USE_ATTRIBUTE, -1))
+        return false;
+    /* use_accessor checked both indices. */
+    accessor_info a;
+    double *times = NULL;
+    timed_key *order = NULL;
+    key_order how = KEYS_ORDERED;
+    bool ok = parse_accessor(g, in_src, &a) && decode_accessor(g, &a, &times) &&
+              key_order_of(g, times, a.count, &order, &how);
+    free(times);
+    if (ok && how == KEYS_SORTABLE) {
+        ok = sort_sampler(g, where, input, output, in_src, out_src, order, a.count);
+        if (ok && !*sorted)
+            gx_warn(g,
+                    "clip '%s' had keys out of time order (%s, and maybe more); their times "
+                    "are distinct, so they were sorted",
+                    clip, where);
+        *sorted = true;
+    } else if (ok && how == KEYS_AMBIGUOUS) {
+        gx_warn(g,
+                "clip '%s' is dropped: its keys in %s go back in time and repeat a time, so "
+                "their order cannot be known",
+                clip, where);
+        *ambiguous = true;
+    }
+    free(order);
+    return ok;
+}
+
 static bool rewrite_animations(gx *g)
 {
-    char where[64];
+    char where[64], fallback[32];
+    cJSON *animations = member(g->root, "animations");
+    bool *drop = calloc((size_t)g->animations.count + 1, sizeof *drop);
+    if (!drop)
+        return oom(g);
     for (int ai = 0; ai < g->animations.count; ai++) {
-        cJSON *samplers = member(g->animations.items[ai], "samplers"), *s;
-        if (!cJSON_IsArray(samplers))
+        cJSON *anim = g->animations.items[ai];
+        cJSON *samplers = member(anim, "samplers"), *s, *name = member(anim, "name");
+        if (!cJSON_IsArray(samplers)) {
+            free(drop);
             return gx_fail(g, "animation %d: \"samplers\" must be an array", ai);
+        }
+        snprintf(fallback, sizeof fallback, "clip %d", ai); /* import.c's name for it */
+        const char *clip = cJSON_IsString(name) && name->valuestring[0] ? name->valuestring
+                                                                        : fallback;
         int si = 0;
+        bool sorted = false, ambiguous = false;
         cJSON_ArrayForEach(s, samplers)
         {
             snprintf(where, sizeof where, "animation %d, sampler %d", ai, si++);
-            cJSON *input = member(s, "input"), *output = member(s, "output");
-            if (!input || !output)
-                return gx_fail(g, "%s: needs \"input\" and \"output\"", where);
-            if (!use_accessor(g, where, input, USE_TIME, -1) ||
-                !use_accessor(g, where, output, USE_ATTRIBUTE, -1))
+            if (!rewrite_sampler(g, where, clip, s, &sorted, &ambiguous)) {
+                free(drop);
                 return false;
+            }
+            if (ambiguous)
+                break;
         }
+        drop[ai] = ambiguous;
     }
+    /* Backwards, so that the indices still to delete stay valid. Nothing in the core spec refers
+     * to an animation by index. */
+    for (int ai = g->animations.count; ai-- > 0;)
+        if (drop[ai])
+            cJSON_DeleteItemFromArray(animations, ai);
+    free(drop);
     return true;
 }
 

@@ -1168,17 +1168,74 @@ static void builder_free(builder *b)
     free(b->orphan_joints);
 }
 
-/* assimp's read with our post-processing; NULL with aiGetErrorString() set on failure. */
-static const struct aiScene *read_scene(const vks_import_desc *desc)
+/* The last error assimp logged: a post-processing step's failure (its validation, say) is only
+ * reported there, not through aiGetErrorString(). */
+typedef struct assimp_log {
+    char error[400];
+} assimp_log;
+
+static void on_assimp_log(const char *message, char *user)
 {
+    static const char prefix[] = "Error, ";
+    if (strncmp(message, prefix, sizeof prefix - 1) != 0)
+        return;
+    const char *text = strstr(message, ": "); /* after "Error, T0" */
+    snprintf(((assimp_log *)(void *)user)->error, sizeof ((assimp_log *)0)->error, "%s",
+             text ? text + 2 : message);
+    char *end = ((assimp_log *)(void *)user)->error;
+    end[strcspn(end, "\n")] = '\0';
+}
+
+/* A clip whose keys go back in time (assimp's Ogre and DirectX readers pass them on in file
+ * order) can have a key after the duration its reader took from the last key, which assimp's
+ * validation refuses for the whole model. Widening the duration to the latest key lets the clip
+ * reach build_clip, which sorts or drops it on its own. The scene is assimp's, between its read and
+ * its post-processing: the one place we change it. */
+static void widen_durations(const struct aiScene *scene)
+{
+    for (uint32_t a = 0; a < scene->mNumAnimations; a++) {
+        struct aiAnimation *anim = scene->mAnimations[a];
+        double latest = anim->mDuration;
+        for (uint32_t c = 0; anim->mChannels && c < anim->mNumChannels; c++) {
+            const struct aiNodeAnim *ch = anim->mChannels[c];
+            for (uint32_t k = 0; ch->mPositionKeys && k < ch->mNumPositionKeys; k++)
+                latest = fmax(latest, ch->mPositionKeys[k].mTime);
+            for (uint32_t k = 0; ch->mRotationKeys && k < ch->mNumRotationKeys; k++)
+                latest = fmax(latest, ch->mRotationKeys[k].mTime);
+            for (uint32_t k = 0; ch->mScalingKeys && k < ch->mNumScalingKeys; k++)
+                latest = fmax(latest, ch->mScalingKeys[k].mTime);
+        }
+        if (anim->mDuration > 0.0 && isfinite(latest))
+            anim->mDuration = latest;
+    }
+}
+
+/* assimp's read, then our post-processing (validation first, as assimp runs it); NULL with the
+ * reason in `why` on failure. */
+static const struct aiScene *read_scene(const vks_import_desc *desc, char *why, size_t why_size)
+{
+    assimp_log log = {""};
+    struct aiLogStream stream = {.callback = on_assimp_log, .user = (char *)(void *)&log};
+    aiAttachLogStream(&stream);
     struct aiPropertyStore *props = aiCreatePropertyStore();
     aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBP_REMOVE,
                                aiPrimitiveType_POINT | aiPrimitiveType_LINE);
     const struct aiScene *scene =
-        desc->path ? aiImportFileExWithProperties(desc->path, import_flags, NULL, props)
-                   : aiImportFileFromMemoryWithProperties(desc->data, (unsigned)desc->size,
-                                                          import_flags, desc->hint, props);
+        desc->path ? aiImportFileExWithProperties(desc->path, 0, NULL, props)
+                   : aiImportFileFromMemoryWithProperties(desc->data, (unsigned)desc->size, 0,
+                                                          desc->hint, props);
     aiReleasePropertyStore(props);
+    const char *read_error = scene ? NULL : aiGetErrorString();
+    if (scene) {
+        widen_durations(scene);
+        scene = aiApplyPostProcessing(scene, import_flags); /* releases the scene on failure */
+    }
+    aiDetachLogStream(&stream);
+    if (!scene)
+        snprintf(why, why_size, "%s",
+                 read_error && read_error[0] ? read_error
+                 : log.error[0]              ? log.error
+                                             : "unknown error");
     return scene;
 }
 
@@ -1186,11 +1243,10 @@ static bool import_in_process(const vks_import_desc *desc, const char *name, vks
                               vks_error *err)
 {
     memset(out, 0, sizeof *out);
-    const struct aiScene *scene = read_scene(desc);
-    if (!scene) {
-        const char *why = aiGetErrorString();
-        return vks_fail(err, "cannot import '%s': %s", name, why && why[0] ? why : "unknown error");
-    }
+    char why[400];
+    const struct aiScene *scene = read_scene(desc, why, sizeof why);
+    if (!scene)
+        return vks_fail(err, "cannot import '%s': %s", name, why);
     if (!scene->mRootNode || scene->mNumMeshes == 0) {
         aiReleaseImport(scene);
         return vks_fail(err, "'%s' has no meshes", name);
@@ -1239,7 +1295,8 @@ static bool assimp_survives(const vks_import_desc *desc, const char *name, vks_e
         int null = open("/dev/null", O_WRONLY);
         if (null >= 0)
             dup2(null, STDERR_FILENO);
-        read_scene(desc);
+        char why[400];
+        read_scene(desc, why, sizeof why);
         _exit(0);
     }
     int status;
