@@ -643,8 +643,8 @@ static void add_channel_as(glbw_doc *doc, int anim, int node, glbw_path path, co
 {
     int in = glbw_add_floats(doc, times, count, GLBW_SCALAR, GLBW_TARGET_NONE, true);
     glbw_type type = path == GLBW_PATH_ROTATION ? GLBW_VEC4 : GLBW_VEC3;
-    int out = add_raw(doc, values, component, type, count, component != GLBW_F32,
-                      GLBW_TARGET_NONE, false);
+    int out = add_raw(doc, values, component, type, count, component != GLBW_F32, GLBW_TARGET_NONE,
+                      false);
     int s = glbw_add_anim_sampler(doc, anim, in, out, GLBW_LINEAR);
     glbw_add_anim_channel(doc, anim, s, node, path);
 }
@@ -692,7 +692,8 @@ static void weights_u8(void)
 {
     glbw_doc *doc = glbw_create();
     const uint8_t joints[4][4] = {{0, 0, 0, 0}, {1, 2, 0, 0}, {3, 1, 2, 0}, {2, 3, 0, 0}};
-    const uint8_t weights[4][4] = {{255, 0, 0, 0}, {204, 51, 0, 0}, {85, 85, 85, 0}, {128, 127, 0, 0}};
+    const uint8_t weights[4][4] = {
+        {255, 0, 0, 0}, {204, 51, 0, 0}, {85, 85, 85, 0}, {128, 127, 0, 0}};
     glbw_primitive_desc p = glbw_primitive_defaults();
     p.position = glbw_add_floats(doc, &quad_pos[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
     p.joints0 = add_raw(doc, joints, GLBW_U8, GLBW_VEC4, 4, false, GLBW_TARGET_VERTICES, false);
@@ -729,16 +730,15 @@ static void weights_u16(void)
 }
 
 /* quantized_rotation.glb: "base" (origin) and its child "arm" (origin), the quad bound to arm
- * (weight 1 everywhere), so v1 (1,0,0) turns with it about the origin. Rotation outputs as normalized integers
- * (glTF 2.0 allows i8, u8, i16, u16 for rotation), keys at t = 0, 1, 2:
- *   rot_i8:  (0,0,0,127) (0,0,90,90) (0,0,0,-128): identity, 90 deg about z (equal components
- *            normalise exactly), -1 = max(-128/127, -1) in w: identity again (the other sign)
- *   rot_i16: (0,0,0,32767) (8481,0,0,31650) (0,-32768,0,0): identity, 30 deg about x
- *            (round(32767 sin 15), round(32767 cos 15)), 180 deg about -y
- *   rot_u8:  (0,0,0,255) (0,0,180,180) (0,0,0,255)
- *   rot_u16: (0,0,0,65535) (0,0,32768,56755) (0,0,0,65535): 60 deg about z to 16 bits
- * Translation and scale outputs must be float in glTF 2.0 (KHR_mesh_quantization covers mesh
- * attributes only), so none is quantised here. assimp 5.2 reads the integers as floats. */
+ * (weight 1 everywhere), so v1 (1,0,0) turns with it about the origin. Rotation outputs as
+ * normalized integers (glTF 2.0 allows i8, u8, i16, u16 for rotation), keys at t = 0, 1, 2: rot_i8:
+ * (0,0,0,127) (0,0,90,90) (0,0,0,-128): identity, 90 deg about z (equal components normalise
+ * exactly), -1 = max(-128/127, -1) in w: identity again (the other sign) rot_i16: (0,0,0,32767)
+ * (8481,0,0,31650) (0,-32768,0,0): identity, 30 deg about x (round(32767 sin 15), round(32767 cos
+ * 15)), 180 deg about -y rot_u8:  (0,0,0,255) (0,0,180,180) (0,0,0,255) rot_u16: (0,0,0,65535)
+ * (0,0,32768,56755) (0,0,0,65535): 60 deg about z to 16 bits Translation and scale outputs must be
+ * float in glTF 2.0 (KHR_mesh_quantization covers mesh attributes only), so none is quantised here.
+ * assimp 5.2 reads the integers as floats. */
 static void quantized_rotation(void)
 {
     glbw_doc *doc = glbw_create();
@@ -866,11 +866,10 @@ static void quantized_mesh(void)
     s.joints0 = add_u16x4(doc, joints, 4);
     s.weights0 = glbw_add_floats(doc, &weights[0][0], 4, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
     s.indices = add_indices(doc, quad_idx, 6);
-    s.material = add_transformed_material(doc, "rotated", texture,
-                                          (glbw_texture_transform){.enabled = true,
-                                                                   .offset = {0.5f, 0},
-                                                                   .rotation = 1.57079633f,
-                                                                   .scale = {1, 0.5f}});
+    s.material = add_transformed_material(
+        doc, "rotated", texture,
+        (glbw_texture_transform){
+            .enabled = true, .offset = {0.5f, 0}, .rotation = 1.57079633f, .scale = {1, 0.5f}});
     int skinned_mesh = glbw_add_mesh(doc, "skinned", &s, 1);
 
     glbw_node_desc n = glbw_node_defaults();
@@ -973,11 +972,17 @@ static void wide_influences(void)
 {
     glbw_doc *doc = glbw_create();
     const float pos[5][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {2, 1, 0}};
-    const uint16_t j0[5][4] = {{5, 0, 3, 1}, {9, 0, 4, 7}, {0, 1, 2, 3}, {9, 0, 0, 0}, {8, 0, 1, 2}};
-    const uint16_t j1[5][4] = {{4, 2, 0, 0}, {2, 8, 1, 5}, {4, 0, 0, 0}, {0, 0, 0, 0}, {3, 4, 5, 6}};
-    const uint16_t j2[5][4] = {{0, 0, 0, 0}, {3, 6, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {7, 0, 0, 0}};
-    float w0[5][4] = {{0.03f, 0.3f, 0.15f, 0.25f}, {10, 1, 5, 8}, {0.1f, 0.1f, 0.1f, 0.1f},
-                      {1, 0, 0, 0},                {1, 9, 8, 7}};
+    const uint16_t j0[5][4] = {
+        {5, 0, 3, 1}, {9, 0, 4, 7}, {0, 1, 2, 3}, {9, 0, 0, 0}, {8, 0, 1, 2}};
+    const uint16_t j1[5][4] = {
+        {4, 2, 0, 0}, {2, 8, 1, 5}, {4, 0, 0, 0}, {0, 0, 0, 0}, {3, 4, 5, 6}};
+    const uint16_t j2[5][4] = {
+        {0, 0, 0, 0}, {3, 6, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {7, 0, 0, 0}};
+    float w0[5][4] = {{0.03f, 0.3f, 0.15f, 0.25f},
+                      {10, 1, 5, 8},
+                      {0.1f, 0.1f, 0.1f, 0.1f},
+                      {1, 0, 0, 0},
+                      {1, 9, 8, 7}};
     float w1[5][4] = {{0.07f, 0.2f, 0, 0}, {3, 9, 2, 6}, {0.1f, 0, 0, 0}, {0}, {6, 5, 4, 3}};
     float w2[5][4] = {{0}, {4, 7, 0, 0}, {0}, {0}, {2, 0, 0, 0}};
     for (int k = 0; k < 4; k++) { /* v1 in 55ths, v4 in 45ths */
@@ -1020,12 +1025,13 @@ static void sparse(void)
                                                       .max = hi});
     const uint16_t at[2] = {0, 3};
     const float values[2][3] = {{-1, 0, 0}, {2, 2, 0}};
-    glbw_set_sparse(doc, pos,
-                    &(glbw_sparse_desc){
-                        .count = 2,
-                        .indices_view = glbw_add_view(doc, at, sizeof at, 0, GLBW_TARGET_NONE),
-                        .indices_component = GLBW_U16,
-                        .values_view = glbw_add_view(doc, values, sizeof values, 0, GLBW_TARGET_NONE)});
+    glbw_set_sparse(
+        doc, pos,
+        &(glbw_sparse_desc){.count = 2,
+                            .indices_view = glbw_add_view(doc, at, sizeof at, 0, GLBW_TARGET_NONE),
+                            .indices_component = GLBW_U16,
+                            .values_view =
+                                glbw_add_view(doc, values, sizeof values, 0, GLBW_TARGET_NONE)});
     glbw_primitive_desc p = glbw_primitive_defaults();
     p.position = pos;
     p.indices = add_indices(doc, quad_idx, 6);
@@ -1077,11 +1083,13 @@ static void orphan_bone(void)
     fprintf(f, "      MeshNormals {\n        1;\n        0.0;0.0;1.0;;\n        2;\n"
                "        3;0,0,0;,\n        3;0,0,0;;\n      }\n");
     fprintf(f, "      XSkinMeshHeader { 1; 1; 2; }\n");
-    fprintf(f, "      SkinWeights {\n        \"Arm\";\n        2;\n        0,1;\n"
-               "        1.0,1.0;\n        %s -3.0,0.0,0.0,1.0;;\n      }\n",
+    fprintf(f,
+            "      SkinWeights {\n        \"Arm\";\n        2;\n        0,1;\n"
+            "        1.0,1.0;\n        %s -3.0,0.0,0.0,1.0;;\n      }\n",
             identity_at);
-    fprintf(f, "      SkinWeights {\n        \"Ghost\";\n        2;\n        2,3;\n"
-               "        1.0,1.0;\n        %s 0.0,-1.0,0.0,1.0;;\n      }\n",
+    fprintf(f,
+            "      SkinWeights {\n        \"Ghost\";\n        2;\n        2,3;\n"
+            "        1.0,1.0;\n        %s 0.0,-1.0,0.0,1.0;;\n      }\n",
             identity_at);
     fprintf(f, "    }\n  }\n}\n");
     fclose(f);

@@ -265,8 +265,8 @@ static double resample_error(const vks_clip *c, const vks_track *tr, float t)
     double theirs[4];
     vks_quat_slerp(a, b, (float)u, ours);
     gltfpack_nlerp(a, b, u, theirs);
-    double d = fabs(ours[0] * theirs[0] + ours[1] * theirs[1] + ours[2] * theirs[2] +
-                    ours[3] * theirs[3]);
+    double d =
+        fabs(ours[0] * theirs[0] + ours[1] * theirs[1] + ours[2] * theirs[2] + ours[3] * theirs[3]);
     return 2.0 * acos(fmin(1.0, d));
 }
 
@@ -357,9 +357,8 @@ static double vertex_bound(const bound_ctx *b, const world_pose *w, uint32_t v)
         mat_apply(p, m->positions[v], xs[i]);
         for (int32_t k = joints[i]; k >= 0; k = m->skeleton.parents[k]) {
             const joint_error *e = &b->joint_errors[k];
-            const double *origin = (const double[3]){w->joint_world[k].m[0][3],
-                                                     w->joint_world[k].m[1][3],
-                                                     w->joint_world[k].m[2][3]};
+            const double *origin = (const double[3]){
+                w->joint_world[k].m[0][3], w->joint_world[k].m[1][3], w->joint_world[k].m[2][3]};
             double reach = dist3(xs[i], origin);
             int32_t parent = m->skeleton.parents[k];
             double parent_scale = parent >= 0 ? frobenius3(&w->joint_world[parent]) : 1.0;
@@ -390,7 +389,8 @@ static uint32_t *match_vertices(const vks_model *orig, const world_pose *orest,
         for (uint32_t o = 0; o < orig->vertex_count; o++) {
             if (dist3(prest->pos[p], orest->pos[o]) > best + tie)
                 continue;
-            double du = orig->uvs[o][0] - packed->uvs[p][0], dv = orig->uvs[o][1] - packed->uvs[p][1];
+            double du = orig->uvs[o][0] - packed->uvs[p][0],
+                   dv = orig->uvs[o][1] - packed->uvs[p][1];
             double dn = 0.0;
             for (int k = 0; k < 3; k++)
                 dn += fabs(orig->normals[o][k] - packed->normals[p][k]);
@@ -452,9 +452,8 @@ static void compare_pose(const vks_model *orig, const vks_model *packed, int32_t
 static float clip_start(const vks_clip *c)
 {
     float t = c->duration;
-    if (c->t_key_count)
-        for (uint32_t k = 0; k < c->t_key_count; k++)
-            t = fminf(t, c->t_times[k]);
+    for (uint32_t k = 0; k < c->t_key_count; k++)
+        t = fminf(t, c->t_times[k]);
     for (uint32_t k = 0; k < c->r_key_count; k++)
         t = fminf(t, c->r_times[k]);
     for (uint32_t k = 0; k < c->s_key_count; k++)
@@ -462,7 +461,8 @@ static float clip_start(const vks_clip *c)
     return t;
 }
 
-static void compare(const char *label, const vks_model *orig, const vks_model *packed, bool quantized)
+static void compare(const char *label, const vks_model *orig, const vks_model *packed,
+                    bool quantized)
 {
     world_pose orest = world_pose_alloc(orig), prest = world_pose_alloc(packed);
     world_pose_at(orig, -1, 0.0f, &orest);
@@ -532,7 +532,8 @@ static void visit(const char *path)
         char out[1024], label[512];
         snprintf(out, sizeof out, "%s/%.*s.%s.glb", out_dir, (int)(strlen(base) - 4), base,
                  runs[r].name);
-        snprintf(label, sizeof label, "%s gltfpack %s", base, runs[r].option ? runs[r].option : "");
+        snprintf(label, sizeof label, "%s gltfpack %s", base,
+                 runs[r].option ? runs[r].option : "(defaults)");
         if (!run_gltfpack(path, out, runs[r].option)) {
             CHECK(gltfpack_missing || !"gltfpack failed");
             break;

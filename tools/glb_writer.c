@@ -316,9 +316,8 @@ static const char *type_name(glbw_type t)
 
 static bool valid_layout(const glbw_accessor_desc *d)
 {
-    bool comp_ok = d->component == GLBW_I8 || d->component == GLBW_U8 ||
-                   d->component == GLBW_I16 || d->component == GLBW_U16 ||
-                   d->component == GLBW_U32 || d->component == GLBW_F32;
+    bool comp_ok = d->component == GLBW_I8 || d->component == GLBW_U8 || d->component == GLBW_I16 ||
+                   d->component == GLBW_U16 || d->component == GLBW_U32 || d->component == GLBW_F32;
     return comp_ok && (unsigned)d->type <= GLBW_MAT4;
 }
 
