@@ -63,9 +63,6 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
 
 /* vks_instance.flags */
 #define VKS_INSTANCE_TANGENTS 1u
-/* The instance's model is wide: blend influences 5 to 8 too, from extra_first in the extra
- * streams. Per instance, hence uniform over a skinning workgroup and over a draw. */
-#define VKS_INSTANCE_WIDE 2u
 
 /* ---- The draw pass (shaders/mesh.vert or mesh_skin.vert, shaders/mesh.frag) ----
  * Vertices are pulled: gl_InstanceIndex indexes the visible list, gl_VertexIndex (index plus the
@@ -130,7 +127,7 @@ typedef struct vks_instance {
     uint32_t vertex_count;
     uint32_t palette_first; /* its first entry in a frame's palette buffer */
     uint32_t flags;         /* VKS_INSTANCE_* */
-    uint32_t extra_first;   /* its model's first vertex in the extra streams (VKS_INSTANCE_WIDE) */
+    uint32_t extra_first;   /* its model's first vertex in the extra streams (wide models) */
     uint32_t pad[3];        /* std430: the struct's stride is a multiple of its vec4 alignment */
 } vks_instance;
 

@@ -6,7 +6,8 @@
 #   - culling: with the camera closer, fewer instances are visible and the GPU draws and skins
 #     exactly those (counts from the query), none of the others;
 #   - the vertex-shader mode draws the image compute skinning draws, and a split output
-#     (--max-buffer) the very same; two models mixed, and the ring layout, render;
+#     (--max-buffer) the very same, also for 4- and 8-influence models mixed; two models mixed,
+#     and the ring layout, render;
 #   - a crowd too big for the device says how many instances fit;
 #   - bench runs (smoke test: no timing is asserted) and its JSON has every figure.
 #   cli_crowd.sh VKSKIN COMPARE_PNG DEFAULT.glb FIXTURES_DIR
@@ -91,6 +92,17 @@ fi
 # A split output (chunks of 256 KiB: three instances each) draws the very same image.
 if run split render --validate --instances 16 --size 320x240 --max-buffer 262144 --out "$tmp/split.png"; then
   cmp -s "$tmp/split.png" "$tmp/all.png" || fail "a split output draws another image"
+fi
+
+# 4- and 8-influence models alternating (wide, 4, wide): three runs along the visible list, each
+# skinned by its own pipeline variant (three dispatches); vertex mode binds its variant per
+# model. Both draw the same image; a variant given the wrong models would not.
+wide=(--instances 9 --size 320x240 "$fixtures/wide_influences.glb" --model "$default"
+      --model "$fixtures/wide_influences.glb")
+if run mixed_wide render --validate "${wide[@]}" --out "$tmp/mixed_wide.png" &&
+   run mixed_wide_vertex render --validate "${wide[@]}" --mode vertex --out "$tmp/mixed_wide_vertex.png"; then
+  cmp -s "$tmp/mixed_wide.png" "$tmp/mixed_wide_vertex.png" ||
+    fail "4- and 8-influence models: vertex mode draws another image than compute"
 fi
 
 # Two models on a ring (MODEL, then --model), each instance with its own clip.

@@ -1,5 +1,6 @@
 #include "draw.h"
 
+#include <assert.h>
 #include <stddef.h>
 
 extern const unsigned char vks_mesh_vert_spv[], vks_mesh_skin_vert_spv[], vks_mesh_frag_spv[];
@@ -18,9 +19,13 @@ VkFormat vks_draw_depth_format(const gpu_device *dev)
     return VK_FORMAT_D16_UNORM; /* required by the spec for depth attachments */
 }
 
-static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pass)
+static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pass, bool wide)
 {
     const bool skin = pass->mode == VKS_SKIN_VERTEX;
+    /* VKS_SKIN_WIDE (constant_id 1 in vks_skin.glsl); mesh.vert has no such constant. */
+    const VkBool32 wide_value = wide;
+    const VkSpecializationMapEntry entry = {1, 0, sizeof(VkBool32)};
+    const VkSpecializationInfo spec = {skin ? 1u : 0u, &entry, sizeof wide_value, &wide_value};
     VkShaderModule vs =
         skin ? gpu_shader_module(dev, vks_mesh_skin_vert_spv, vks_mesh_skin_vert_spv_size,
                                  "mesh_skin.vert")
@@ -29,7 +34,7 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
         gpu_shader_module(dev, vks_mesh_frag_spv, vks_mesh_frag_spv_size, "mesh.frag");
     VkPipelineShaderStageCreateInfo stages[2] = {
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
-         .module = vs, .pName = "main"},
+         .module = vs, .pName = "main", .pSpecializationInfo = &spec},
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
          .module = fs, .pName = "main"},
     };
@@ -93,7 +98,7 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
     VkPipeline pipeline;
     GPU_CHECK(vkCreateGraphicsPipelines(dev->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline));
     GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "mesh pipeline (%s)",
-             skin ? "vertex skinning" : "pre-skinned");
+             !skin ? "pre-skinned" : wide ? "vertex skinning, 8 influences" : "vertex skinning");
     vkDestroyShaderModule(dev->device, vs, NULL);
     vkDestroyShaderModule(dev->device, fs, NULL);
     return pipeline;
@@ -128,7 +133,9 @@ bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat
     li.pPushConstantRanges = &range;
     GPU_CHECK(vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout));
     GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, pass->layout, "mesh pipeline layout");
-    pass->pipeline = create_pipeline(dev, pass);
+    pass->pipeline[0] = create_pipeline(dev, pass, false);
+    if (mode == VKS_SKIN_VERTEX)
+        pass->pipeline[1] = create_pipeline(dev, pass, true);
 
     VkPhysicalDeviceFeatures features;
     vkGetPhysicalDeviceFeatures(dev->physical, &features);
@@ -151,8 +158,9 @@ void vks_draw_pass_destroy(const gpu_device *dev, vks_draw_pass *pass)
 {
     if (pass->sampler)
         vkDestroySampler(dev->device, pass->sampler, NULL);
-    if (pass->pipeline)
-        vkDestroyPipeline(dev->device, pass->pipeline, NULL);
+    for (int i = 0; i < 2; i++)
+        if (pass->pipeline[i])
+            vkDestroyPipeline(dev->device, pass->pipeline[i], NULL);
     if (pass->layout)
         vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
     if (pass->frame_layout)
@@ -204,10 +212,16 @@ void vks_draw_begin(VkCommandBuffer cmd, const vks_draw_pass *pass, const vks_dr
     info.pDepthAttachment = &depth;
     vkCmdBeginRendering(cmd, &info);
 
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->pipeline);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->pipeline[0]);
     VkViewport viewport = {0, 0, (float)t->extent.width, (float)t->extent.height, 0, 1};
     vkCmdSetViewport(cmd, 0, 1, &viewport);
     vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){.extent = t->extent});
+}
+
+void vks_draw_bind(VkCommandBuffer cmd, const vks_draw_pass *pass, bool wide)
+{
+    assert(!wide || pass->pipeline[1]);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->pipeline[wide]);
 }
 
 void vks_draw_end(VkCommandBuffer cmd, const vks_draw_target *t)

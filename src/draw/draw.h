@@ -14,7 +14,7 @@ typedef struct vks_draw_pass {
     VkDescriptorSetLayout frame_layout;    /* set 0: vks_frame_uniforms */
     VkDescriptorSetLayout material_layout; /* set 1: base-color texture */
     VkPipelineLayout layout;
-    VkPipeline pipeline;
+    VkPipeline pipeline[2]; /* [1]: vertex mode's 8-influence variant for wide models (else 0) */
     VkSampler sampler; /* trilinear, repeat, anisotropic where the device allows */
     VkFormat color_format, depth_format;
     vks_skin_mode mode;
@@ -40,8 +40,12 @@ typedef struct vks_draw_target {
     float clear[4]; /* linear RGBA */
 } vks_draw_target;
 
-/* Begins rendering into the target: layout transitions, clears, viewport and scissor. */
+/* Begins rendering into the target: layout transitions, clears, viewport and scissor, and the
+ * 4-influence pipeline bound. */
 void vks_draw_begin(VkCommandBuffer cmd, const vks_draw_pass *pass, const vks_draw_target *t);
+/* Binds the pipeline for the models drawn next: in vertex mode the 8-influence variant for wide
+ * ones (push constants and sets stay: one layout). */
+void vks_draw_bind(VkCommandBuffer cmd, const vks_draw_pass *pass, bool wide);
 /* Ends rendering and moves the color image to the target's final layout. */
 void vks_draw_end(VkCommandBuffer cmd, const vks_draw_target *t);
 

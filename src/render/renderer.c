@@ -373,10 +373,8 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
         t->vertex_first = r->models[inst->model].vertex_first;
         t->vertex_count = m->vertex_count;
         t->palette_first = c->palette_first[i];
-        if (is_wide(m)) {
+        if (is_wide(m))
             t->extra_first = r->models[inst->model].extra_first;
-            t->flags |= VKS_INSTANCE_WIDE;
-        }
     }
     ok = ok && upload(r, &r->instances, table, sizeof *table * n, ADDRESSED, "instance table", err);
     free(chunk);
@@ -711,6 +709,54 @@ static void timestamp(vks_frame *f, VkPipelineStageFlags2 stage, uint32_t query)
     f->queries_written |= 1u << query;
 }
 
+/* The first entry of the ascending visible list that is >= instance. */
+static uint32_t lower_bound(const uint32_t *visible, uint32_t count, uint32_t instance)
+{
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (visible[mid] < instance)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Records the skinning of visible slots [first, end) with the 4- or 8-influence pipeline. */
+static void skin_range(vks_renderer *r, vks_frame *f, uint32_t first, uint32_t end, bool wide)
+{
+    if (end == first)
+        return;
+    vks_skin_push push = f->skin_push;
+    uint64_t visible = ((uint64_t)push.visible[1] << 32 | push.visible[0]) +
+                       (uint64_t)first * sizeof(uint32_t);
+    address(visible, push.visible);
+    push.visible_count = end - first;
+    vks_skin_pass_record(f->cmd, &r->skin, &push, r->max_vertex_count, wide);
+}
+
+/* One dispatch per run of models of one kind (4 or 8 influences) along the visible list, which is
+ * grouped by model: a crowd of one kind takes one dispatch, and 4-influence models never run the
+ * 8-influence variant. */
+static void skin_dispatches(vks_renderer *r, vks_frame *f)
+{
+    const vks_crowd *c = r->crowd;
+    uint32_t run = 0, start = 0; /* the run's first slot; model m's first slot */
+    bool run_wide = false;
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        uint32_t end = lower_bound(f->visible, f->visible_count, c->model_first[m + 1]);
+        bool wide = is_wide(c->models[m]);
+        if (end > start && wide != run_wide) {
+            skin_range(r, f, run, start, run_wide);
+            run = start;
+            run_wide = wide;
+        }
+        start = end;
+    }
+    skin_range(r, f, run, start, run_wide);
+}
+
 void vks_renderer_skin(vks_renderer *r, vks_frame *f)
 {
     assert(f->visible_count <= r->crowd->instance_count);
@@ -730,9 +776,7 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
                                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                         VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT},
                            skin);
-        vks_skin_push push = f->skin_push;
-        push.visible_count = f->visible_count;
-        vks_skin_pass_record(f->cmd, &r->skin, &push, r->max_vertex_count);
+        skin_dispatches(r, f);
         /* Compute writes -> this frame's vertex pulling (storage reads in the vertex shader) and
          * readback copies. */
         gpu_barrier_memory(
@@ -741,20 +785,6 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
                          VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT});
     }
     timestamp(f, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, QUERY_SKINNED);
-}
-
-/* The first entry of the ascending visible list that is >= instance. */
-static uint32_t lower_bound(const uint32_t *visible, uint32_t count, uint32_t instance)
-{
-    uint32_t lo = 0, hi = count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (visible[mid] < instance)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 static void end_statistics(vks_frame *f)
@@ -781,6 +811,8 @@ void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
         uint32_t end = lower_bound(visible, f->visible_count, c->model_first[m + 1]);
         uint32_t count = end - start;
         const vks_model *model = c->models[m];
+        if (count && r->mode == VKS_SKIN_VERTEX)
+            vks_draw_bind(cmd, &r->draw, is_wide(model));
         for (uint32_t i = 0; count && i < model->mesh_count; i++) {
             const vks_mesh *mesh = &model->meshes[i];
             if (!mesh->index_count)

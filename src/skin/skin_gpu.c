@@ -1,7 +1,15 @@
 #include "skin_gpu.h"
 
+#include <stddef.h>
+
 extern const unsigned char vks_skin_comp_spv[];
 extern const size_t vks_skin_comp_spv_size;
+
+/* skin.comp's specialization constants: constant_id 0 and 1. */
+typedef struct skin_constants {
+    uint32_t group_size; /* GROUP_SIZE */
+    VkBool32 wide;       /* VKS_SKIN_WIDE */
+} skin_constants;
 
 bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, vks_skin_pass *pass,
                           vks_error *err)
@@ -26,22 +34,30 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, vks_skin_p
     GPU_CHECK(vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout));
     GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, pass->layout, "skin pipeline layout");
 
-    VkSpecializationMapEntry entry = {0, 0, sizeof(uint32_t)};
-    VkSpecializationInfo spec = {1, &entry, sizeof group_size, &group_size};
-    pass->pipeline = gpu_pipeline_compute(dev, &(gpu_compute_desc){
-                                                   .spirv = vks_skin_comp_spv,
-                                                   .spirv_size = vks_skin_comp_spv_size,
-                                                   .layout = pass->layout,
-                                                   .specialization = &spec,
-                                                   .name = "skin.comp",
-                                               });
+    for (uint32_t wide = 0; wide < 2; wide++) {
+        skin_constants values = {group_size, wide};
+        VkSpecializationMapEntry entries[2] = {
+            {0, offsetof(skin_constants, group_size), sizeof(uint32_t)},
+            {1, offsetof(skin_constants, wide), sizeof(VkBool32)},
+        };
+        VkSpecializationInfo spec = {2, entries, sizeof values, &values};
+        pass->pipeline[wide] =
+            gpu_pipeline_compute(dev, &(gpu_compute_desc){
+                                          .spirv = vks_skin_comp_spv,
+                                          .spirv_size = vks_skin_comp_spv_size,
+                                          .layout = pass->layout,
+                                          .specialization = &spec,
+                                          .name = wide ? "skin.comp (8 influences)" : "skin.comp",
+                                      });
+    }
     return true;
 }
 
 void vks_skin_pass_destroy(const gpu_device *dev, vks_skin_pass *pass)
 {
-    if (pass->pipeline)
-        vkDestroyPipeline(dev->device, pass->pipeline, NULL);
+    for (int i = 0; i < 2; i++)
+        if (pass->pipeline[i])
+            vkDestroyPipeline(dev->device, pass->pipeline[i], NULL);
     if (pass->layout)
         vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
     *pass = (vks_skin_pass){0};
@@ -58,13 +74,13 @@ void vks_skin_pass_groups(const vks_skin_pass *pass, uint32_t max_vertex_count,
 }
 
 void vks_skin_pass_record(VkCommandBuffer cmd, const vks_skin_pass *pass, const vks_skin_push *push,
-                          uint32_t max_vertex_count)
+                          uint32_t max_vertex_count, bool wide)
 {
     uint32_t g[3];
     vks_skin_pass_groups(pass, max_vertex_count, push->visible_count, g);
     if (g[0] == 0 || g[1] == 0)
         return;
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline[wide]);
     vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *push, push);
     vkCmdDispatch(cmd, g[0], g[1], g[2]);
 }

@@ -17,7 +17,7 @@ typedef enum vks_skin_mode {
 
 typedef struct vks_skin_pass {
     VkPipelineLayout layout;
-    VkPipeline pipeline;
+    VkPipeline pipeline[2]; /* [0]: 4 influences; [1]: 8, for wide models (VKS_SKIN_WIDE) */
     uint32_t group_size;
     uint32_t max_groups[3]; /* maxComputeWorkGroupCount */
 } vks_skin_pass;
@@ -32,9 +32,10 @@ void vks_skin_pass_destroy(const gpu_device *dev, vks_skin_pass *pass);
  * instances. */
 void vks_skin_pass_groups(const vks_skin_pass *pass, uint32_t max_vertex_count,
                           uint32_t visible_count, uint32_t groups[3]);
-/* Records the dispatch (nothing when push->visible_count is 0). */
+/* Records the dispatch (nothing when push->visible_count is 0) with the 4- or 8-influence
+ * variant; every listed instance must be of a model of that kind. */
 void vks_skin_pass_record(VkCommandBuffer cmd, const vks_skin_pass *pass, const vks_skin_push *push,
-                          uint32_t max_vertex_count);
+                          uint32_t max_vertex_count, bool wide);
 
 /* A plain copy kernel over buffers of the same size as a skinning pass's traffic: the roofline
  * the bench compares the skinning pass's effective bandwidth with. */
