@@ -1034,7 +1034,8 @@ static bool remember_transformed(gx *g, int source, int material, int output)
 
 /* Resolves one reference (the JSON number `ref`) to an output accessor and rewrites it. With a
  * uv transform (material >= 0), the accessor is written transformed, once per material. */
-static bool use_accessor(gx *g, const char *where, cJSON *ref, use_kind use, int material)
+/* The accessor a reference names, checked to exist. */
+static bool accessor_ref(gx *g, const char *where, const cJSON *ref, int *index)
 {
     if (!cJSON_IsNumber(ref) || !(ref->valuedouble >= 0) ||
         ref->valuedouble != floor(ref->valuedouble))
@@ -1042,7 +1043,15 @@ static bool use_accessor(gx *g, const char *where, cJSON *ref, use_kind use, int
     if (ref->valuedouble >= g->accessors.count)
         return gx_fail(g, "%s: accessor %.0f does not exist (the file has %d)", where,
                        ref->valuedouble, g->accessors.count);
-    int src = (int)ref->valuedouble, slot = use_slot(use), out;
+    *index = (int)ref->valuedouble;
+    return true;
+}
+
+static bool use_accessor(gx *g, const char *where, cJSON *ref, use_kind use, int material)
+{
+    int src, slot = use_slot(use), out;
+    if (!accessor_ref(g, where, ref, &src))
+        return false;
     const uv_transform *uv = material >= 0 ? &g->uv[material] : NULL;
     accessor_info a;
     if (!parse_accessor(g, src, &a) || !check_use(g, where, &a, use))
@@ -1339,84 +1348,118 @@ static bool sort_sampler(gx *g, const char *where, cJSON *input, cJSON *output, 
     return ok;
 }
 
-/* One sampler: its accessors written plain, its keys put in time order when they are not.
- * *ambiguous is set when they cannot be (the caller drops the clip). */
-static bool rewrite_sampler(gx *g, const char *where, const char *clip, cJSON *sampler,
-                            bool *sorted, bool *ambiguous)
+/* A sampler's accessors and the order of its keys (*order is malloc'd when not KEYS_ORDERED). */
+static bool sampler_keys(gx *g, const char *where, const cJSON *sampler, int *in_src,
+                         int *out_src, timed_key **order, key_order *how)
 {
-    cJSON *input = member(sampler, "input"), *output = member(sampler, "output");
+    const cJSON *input = member(sampler, "input"), *output = member(sampler, "output");
     if (!input || !output)
         return gx_fail(g, "%s: needs \"input\" and \"output\"", where);
-    int in_src = cJSON_IsNumber(input) ? (int)input->valuedouble : -1;
-    int out_src = cJSON_IsNumber(output) ? (int)output->valuedouble : -1;
-    if (!use_accessor(g, where, input, USE_TIME, -1) ||
-        !use_accessor(g, where, output, USE_ATTRIBUTE, -1))
-        return false;
-    /* use_accessor checked both indices. */
     accessor_info a;
     double *times = NULL;
-    timed_key *order = NULL;
-    key_order how = KEYS_ORDERED;
-    bool ok = parse_accessor(g, in_src, &a) && decode_accessor(g, &a, &times) &&
-              key_order_of(g, times, a.count, &order, &how);
+    *order = NULL;
+    *how = KEYS_ORDERED;
+    bool ok = accessor_ref(g, where, input, in_src) && accessor_ref(g, where, output, out_src) &&
+              parse_accessor(g, *in_src, &a) && check_use(g, where, &a, USE_TIME) &&
+              decode_accessor(g, &a, &times) && key_order_of(g, times, a.count, order, how);
     free(times);
-    if (ok && how == KEYS_SORTABLE) {
-        ok = sort_sampler(g, where, input, output, in_src, out_src, order, a.count);
-        if (ok && !*sorted)
-            gx_warn(g,
-                    "clip '%s' had keys out of time order (%s, and maybe more); their times "
-                    "are distinct, so they were sorted",
-                    clip, where);
-        *sorted = true;
-    } else if (ok && how == KEYS_AMBIGUOUS) {
-        gx_warn(g,
-                "clip '%s' is dropped: its keys in %s go back in time and repeat a time, so "
-                "their order cannot be known",
-                clip, where);
-        *ambiguous = true;
-    }
-    free(order);
     return ok;
+}
+
+/* The clip name import.c gives animation ai. */
+static const char *clip_name(gx *g, int ai, char *fallback, size_t size)
+{
+    const cJSON *name = member(g->animations.items[ai], "name");
+    snprintf(fallback, size, "clip %d", ai);
+    return cJSON_IsString(name) && name->valuestring[0] ? name->valuestring : fallback;
+}
+
+/* Whether animation ai has a sampler whose keys go back in time and repeat a time (it is dropped,
+ * with a warning): decided before anything of it is written, so a dropped clip leaves nothing
+ * behind and the output reads back to itself. */
+static bool animation_ambiguous(gx *g, int ai, bool *ambiguous)
+{
+    char where[64], fallback[32];
+    cJSON *samplers = member(g->animations.items[ai], "samplers"), *s;
+    if (!cJSON_IsArray(samplers))
+        return gx_fail(g, "animation %d: \"samplers\" must be an array", ai);
+    int si = 0;
+    *ambiguous = false;
+    cJSON_ArrayForEach(s, samplers)
+    {
+        snprintf(where, sizeof where, "animation %d, sampler %d", ai, si++);
+        int in_src, out_src;
+        timed_key *order;
+        key_order how;
+        if (!sampler_keys(g, where, s, &in_src, &out_src, &order, &how))
+            return false;
+        free(order);
+        if (how == KEYS_AMBIGUOUS) {
+            gx_warn(g,
+                    "clip '%s' is dropped: its keys in %s go back in time and repeat a time, so "
+                    "their order cannot be known",
+                    clip_name(g, ai, fallback, sizeof fallback), where);
+            *ambiguous = true;
+            return true;
+        }
+    }
+    return true;
+}
+
+/* Writes a kept animation's samplers: plain, or with their keys sorted (distinct times). */
+static bool rewrite_animation(gx *g, int ai)
+{
+    char where[64], fallback[32];
+    cJSON *samplers = member(g->animations.items[ai], "samplers"), *s;
+    int si = 0;
+    bool sorted = false;
+    cJSON_ArrayForEach(s, samplers)
+    {
+        snprintf(where, sizeof where, "animation %d, sampler %d", ai, si++);
+        int in_src, out_src;
+        timed_key *order;
+        key_order how;
+        if (!sampler_keys(g, where, s, &in_src, &out_src, &order, &how))
+            return false;
+        cJSON *input = member(s, "input"), *output = member(s, "output");
+        bool ok;
+        if (how == KEYS_SORTABLE) {
+            accessor_info a;
+            ok = parse_accessor(g, in_src, &a) &&
+                 sort_sampler(g, where, input, output, in_src, out_src, order, a.count);
+            if (ok && !sorted)
+                gx_warn(g,
+                        "clip '%s' had keys out of time order (%s, and maybe more); their times "
+                        "are distinct, so they were sorted",
+                        clip_name(g, ai, fallback, sizeof fallback), where);
+            sorted = true;
+        } else {
+            ok = use_accessor(g, where, input, USE_TIME, -1) &&
+                 use_accessor(g, where, output, USE_ATTRIBUTE, -1);
+        }
+        free(order);
+        if (!ok)
+            return false;
+    }
+    return true;
 }
 
 static bool rewrite_animations(gx *g)
 {
-    char where[64], fallback[32];
     cJSON *animations = member(g->root, "animations");
     bool *drop = calloc((size_t)g->animations.count + 1, sizeof *drop);
     if (!drop)
         return oom(g);
-    for (int ai = 0; ai < g->animations.count; ai++) {
-        cJSON *anim = g->animations.items[ai];
-        cJSON *samplers = member(anim, "samplers"), *s, *name = member(anim, "name");
-        if (!cJSON_IsArray(samplers)) {
-            free(drop);
-            return gx_fail(g, "animation %d: \"samplers\" must be an array", ai);
-        }
-        snprintf(fallback, sizeof fallback, "clip %d", ai); /* import.c's name for it */
-        const char *clip = cJSON_IsString(name) && name->valuestring[0] ? name->valuestring
-                                                                        : fallback;
-        int si = 0;
-        bool sorted = false, ambiguous = false;
-        cJSON_ArrayForEach(s, samplers)
-        {
-            snprintf(where, sizeof where, "animation %d, sampler %d", ai, si++);
-            if (!rewrite_sampler(g, where, clip, s, &sorted, &ambiguous)) {
-                free(drop);
-                return false;
-            }
-            if (ambiguous)
-                break;
-        }
-        drop[ai] = ambiguous;
-    }
+    bool ok = true;
+    for (int ai = 0; ok && ai < g->animations.count; ai++)
+        ok = animation_ambiguous(g, ai, &drop[ai]) && (drop[ai] || rewrite_animation(g, ai));
     /* Backwards, so that the indices still to delete stay valid. Nothing in the core spec refers
      * to an animation by index. */
-    for (int ai = g->animations.count; ai-- > 0;)
+    for (int ai = g->animations.count; ok && ai-- > 0;)
         if (drop[ai])
             cJSON_DeleteItemFromArray(animations, ai);
     free(drop);
-    return true;
+    return ok;
 }
 
 /* Images in bufferViews or data: URIs move into the new binary chunk; file URIs stay. */
