@@ -323,9 +323,9 @@ static void test_quantized(void)
         "\"extensions\":{\"KHR_texture_transform\":{\"offset\":[0.1,0.2],\"rotation\":0.5,"
         "\"scale\":[2,3]}}}}}],"
         "\"meshes\":[{\"primitives\":["
-        "{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":1,\"NORMAL\":2,\"_M3\":7},"
+        "{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":1,\"NORMAL\":2},"
         "\"indices\":3,\"material\":0,\"targets\":[{\"POSITION\":6}]},"
-        "{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":1}}]}],"
+        "{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":1}},{\"attributes\":{\"_M3\":7}}]}],"
         "\"nodes\":[{\"mesh\":0,\"extras\":{\"keep\":1}}],"
         "\"animations\":[{\"samplers\":[{\"input\":4,\"output\":5}],"
         "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}]}]}",
@@ -345,6 +345,8 @@ static void test_quantized(void)
     CHECK(open_out(&out, &d));
     cJSON *prims = cJSON_GetObjectItem(path(d.json, "meshes", 0, NULL), "primitives");
     cJSON *p0 = cJSON_GetArrayItem(prims, 0), *p1 = cJSON_GetArrayItem(prims, 1);
+    /* _M3 has its own primitive: the attributes of one primitive have one count. */
+    const cJSON *m3_attr = cJSON_GetObjectItem(cJSON_GetArrayItem(prims, 2), "attributes");
     cJSON *a0 = cJSON_GetObjectItem(p0, "attributes"), *a1 = cJSON_GetObjectItem(p1, "attributes");
     double v[64];
     /* KHR_mesh_quantization: u16 positions as plain integers, i8 normals max(c/127, -1). */
@@ -359,9 +361,9 @@ static void test_quantized(void)
     CHECK(v[0] == -1.0);
     CHECK(read_acc(&d, num(p0, "indices"), 5125, v, 64) == 3 && v[0] == 2 && v[2] == 0);
     /* MAT3 u8 normalized: the padding byte (0xEE) is skipped. */
-    CHECK(read_acc(&d, num(a0, "_M3"), 5126, v, 64) == 0); /* MAT3 is not in read_acc's list */
+    CHECK(read_acc(&d, num(m3_attr, "_M3"), 5126, v, 64) == 0); /* MAT3 is not in read_acc's list */
     {
-        const cJSON *acc = path(d.json, "accessors", num(a0, "_M3"), NULL);
+        const cJSON *acc = path(d.json, "accessors", num(m3_attr, "_M3"), NULL);
         const cJSON *view = path(d.json, "bufferViews", num(acc, "bufferView"), NULL);
         CHECK(num(acc, "componentType") == 5126 && num(view, "byteLength") == 2 * 9 * 4);
         const uint8_t *mp = d.bin + num(view, "byteOffset");
@@ -635,6 +637,105 @@ static void test_errors(void)
     free(glb);
 }
 
+/* Counts assimp 5.2 reads without checking, refused here with a message each (it read past the
+ * data, or crashed, on every one), and a key given twice (assimp might read the unchecked one). */
+static void test_counts(void)
+{
+    const float f[32] = {0, 1, 2, 3};
+#define HEAD "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":128}],"              \
+             "\"bufferViews\":[{\"buffer\":0,\"byteLength\":128}],"
+    expect_error("{\"asset\":{\"version\":\"2.0\"},\"accessors\":[],\"accessors\":[]}", NULL, 0,
+                 "the JSON has the key \"accessors\" twice in one object");
+    expect_error("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"a\",\"name\":\"b\"}]}",
+                 NULL, 0, "the JSON has the key \"name\" twice in one object");
+    expect_error(HEAD "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,"
+                      "\"type\":\"SCALAR\"},{\"bufferView\":0,\"componentType\":5126,\"count\":2,"
+                      "\"type\":\"SCALAR\"}],\"animations\":[{\"samplers\":[{\"input\":0,"
+                      "\"output\":1}],\"channels\":[]}]}",
+                 f, sizeof f,
+                 "animation 0, sampler 0: output accessor 1 has 2 elements, not a multiple of 4 "
+                 "for 4 LINEAR keys");
+    expect_error(HEAD "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,"
+                      "\"type\":\"SCALAR\"}],\"animations\":[{\"samplers\":[{\"input\":0,"
+                      "\"output\":0,\"interpolation\":\"CUBICSPLINE\"}],\"channels\":[]}]}",
+                 f, sizeof f,
+                 "output accessor 0 has 4 elements, not a multiple of 12 for 4 CUBICSPLINE keys");
+    expect_error(HEAD "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,"
+                      "\"type\":\"SCALAR\"}],\"animations\":[{\"samplers\":[{\"input\":0,"
+                      "\"output\":0,\"interpolation\":\"SMOOTH\"}],\"channels\":[]}]}",
+                 f, sizeof f, "\"interpolation\" must be LINEAR, STEP or CUBICSPLINE");
+    expect_error(HEAD "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,"
+                      "\"type\":\"SCALAR\"}],\"nodes\":[{}],\"animations\":[{\"samplers\":[{"
+                      "\"input\":0,\"output\":0}],\"channels\":[{\"sampler\":3,\"target\":{"
+                      "\"node\":0,\"path\":\"scale\"}}]}]}",
+                 f, sizeof f, "animation 0, channel 0: sampler 3 does not exist (the file has 1)");
+    expect_error(HEAD "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,"
+                      "\"type\":\"SCALAR\"}],\"nodes\":[{}],\"animations\":[{\"samplers\":[{"
+                      "\"input\":0,\"output\":0}],\"channels\":[{\"sampler\":0,\"target\":{"
+                      "\"node\":5,\"path\":\"scale\"}}]}]}",
+                 f, sizeof f, "animation 0, channel 0: node 5 does not exist (the file has 1)");
+    expect_error(HEAD "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,"
+                      "\"type\":\"MAT4\"}],\"nodes\":[{},{}],\"skins\":[{\"joints\":[0,1],"
+                      "\"inverseBindMatrices\":0}]}",
+                 f, sizeof f, "skin 0: inverseBindMatrices accessor 0 has 1 matrices for 2 joints");
+    expect_error(HEAD "\"nodes\":[{}],\"skins\":[{\"joints\":[0,1]}]}", f, sizeof f,
+                 "skin 0: a joint is not the index of a node (the file has 1)");
+    expect_error(HEAD "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,"
+                      "\"type\":\"VEC3\"},{\"bufferView\":0,\"componentType\":5126,\"count\":2,"
+                      "\"type\":\"VEC4\"}],\"meshes\":[{\"primitives\":[{\"attributes\":{"
+                      "\"POSITION\":0,\"WEIGHTS_0\":1}}]}]}",
+                 f, sizeof f,
+                 "mesh 0, primitive 0: attribute WEIGHTS_0: accessor 1 has 2 elements, the other "
+                 "attributes 4");
+#undef HEAD
+
+    /* glTF 1.0 is assimp's own: nothing rewritten, the caller reads the file as it is. */
+    const char *v1 = "{\"asset\":{\"version\":\"1.0\"},\"meshes\":{\"m\":{}}}";
+    vks_gltf_glb out;
+    vks_error err;
+    CHECK(rewrite(v1, strlen(v1), &out, &err) && out.version1 && !out.data);
+    vks_gltf_glb_free(&out);
+}
+
+/* Keys out of time order with distinct times are sorted, CUBICSPLINE's three values a key (in-
+ * tangent, value, out-tangent) moving together; a repeated time drops the clip. */
+static void test_key_order(void)
+{
+    /* times 0, 2, 1; outputs (10+k, 20+k, 30+k) for key k */
+    const float bin[12] = {0, 2, 1, 10, 20, 30, 11, 21, 31, 12, 22, 32};
+    size_t size;
+    uint8_t *glb = assemble(
+        "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":48}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":12,"
+        "\"byteLength\":36}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,"
+        "\"type\":\"SCALAR\"},{\"bufferView\":1,\"componentType\":5126,\"count\":9,\"type\":"
+        "\"SCALAR\"}],\"nodes\":[{}],\"animations\":[{\"name\":\"spline\",\"samplers\":[{\"input\":"
+        "0,\"output\":1,\"interpolation\":\"CUBICSPLINE\"}],\"channels\":[{\"sampler\":0,"
+        "\"target\":{\"node\":0,\"path\":\"scale\"}}]}]}",
+        bin, sizeof bin, &size);
+    vks_gltf_glb out;
+    vks_error err = {{0}};
+    bool ok = rewrite(glb, size, &out, &err);
+    free(glb);
+    CHECK(ok);
+    out_doc d;
+    if (ok && open_out(&out, &d)) {
+        const cJSON *sampler = path(path(d.json, "animations", 0, NULL), "samplers", 0, NULL);
+        double t[8] = {0}, v[16] = {0};
+        CHECK(read_acc(&d, num(sampler, "input"), 5126, t, 8) == 3);
+        CHECK(read_acc(&d, num(sampler, "output"), 5126, v, 16) == 9);
+        const double want_t[3] = {0, 1, 2}, want_v[9] = {10, 20, 30, 12, 22, 32, 11, 21, 31};
+        for (int k = 0; k < 3; k++)
+            CHECK(t[k] == want_t[k]);
+        for (int k = 0; k < 9; k++)
+            CHECK(v[k] == want_v[k]);
+        CHECK(out.warning_count == 1 && strstr(out.warnings[0], "clip 'spline' had keys out of "
+                                                                 "time order"));
+        cJSON_Delete(d.json);
+    }
+    vks_gltf_glb_free(&out);
+}
+
 static void rewrite_model(const char *file)
 {
     FILE *f = fopen(file, "rb");
@@ -668,6 +769,8 @@ int main(int argc, char **argv)
     test_quantized();
     test_meshopt();
     test_errors();
+    test_counts();
+    test_key_order();
     for (int i = 1; i < argc; i++)
         rewrite_model(argv[i]);
     return check_report("gltf_rewrite");

@@ -127,6 +127,8 @@ typedef struct gx {
 
     byte_vec out;
     size_t budget;
+    size_t decoded, decoded_limit; /* bytes meshopt views decompressed into, and their cap */
+    bool version1;                 /* a glTF 1.0 file: left to assimp as it is */
     cJSON *out_views, *out_accessors;
     int out_view_count, out_accessor_count;
 
@@ -471,10 +473,14 @@ static bool read_external(gx *g, const char *where, const char *uri, size_t size
     char *path = uri_path(g, where, uri);
     if (!path)
         return false;
-    FILE *f = fopen(path, "rb");
+    /* stat before opening: opening a FIFO would block. */
     struct stat st;
+    bool regular = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    FILE *f = regular ? fopen(path, "rb") : NULL;
     bool ok = false;
-    if (!f)
+    if (!regular)
+        gx_fail(g, "%s: '%s' is missing or not a regular file", where, path);
+    else if (!f)
         gx_fail(g, "%s: cannot open '%s'", where, path);
     else if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
         gx_fail(g, "%s: '%s' is not a regular file", where, path);
@@ -605,6 +611,14 @@ static bool decode_meshopt(gx *g, const char *where, const cJSON *ext, gview *v)
                        " compressed bytes",
                        where, count, len);
     size_t size = (size_t)(count * stride);
+    /* Each view is capped by its own bytes above; many views can name the same bytes, so the
+     * sum is capped by the input's size too. */
+    if (size > g->decoded_limit - g->decoded)
+        return gx_fail(g,
+                       "%s: EXT_meshopt_compression: the compressed views decode to more than "
+                       "%zu MiB in all",
+                       where, g->decoded_limit >> 20);
+    g->decoded += size;
     if (!budget_check(g, size))
         return false;
     if (!(v->owned = malloc(size)))
@@ -1170,8 +1184,10 @@ static bool strip_uv_transforms(gx *g)
     return true;
 }
 
+/* Rewrites a primitive's (or morph target's) attributes. Every one must have *vertices elements
+ * (set by the first when 0): assimp reads them all by POSITION's count, unchecked. */
 static bool rewrite_attributes(gx *g, const char *where, cJSON *attributes, int material,
-                               bool morph)
+                               bool morph, size_t *vertices)
 {
     char name[160], set_name[32];
     int uv_material = -1;
@@ -1192,6 +1208,15 @@ static bool rewrite_attributes(gx *g, const char *where, cJSON *attributes, int 
         else if (!morph && strncmp(key, "WEIGHTS_", 8) == 0)
             use = USE_WEIGHTS;
         bool xform = !morph && uv_material >= 0 && strcmp(key, set_name) == 0;
+        int src;
+        accessor_info a;
+        if (!accessor_ref(g, name, attr, &src) || !parse_accessor(g, src, &a))
+            return false;
+        if (*vertices == 0)
+            *vertices = a.count;
+        if (a.count != *vertices)
+            return gx_fail(g, "%s: accessor %d has %zu elements, the other attributes %zu", name,
+                           src, a.count, *vertices);
         if (!use_accessor(g, name, attr, use, xform ? uv_material : -1))
             return false;
     }
@@ -1218,7 +1243,8 @@ static bool rewrite_meshes(gx *g)
                 return false;
             if (!cJSON_IsObject(attributes))
                 return gx_fail(g, "%s: \"attributes\" must be an object", where);
-            if (!rewrite_attributes(g, where, attributes, material, false))
+            size_t vertices = 0;
+            if (!rewrite_attributes(g, where, attributes, material, false, &vertices))
                 return false;
             if (indices && !use_accessor(g, where, indices, USE_INDICES, -1))
                 return false;
@@ -1229,7 +1255,7 @@ static bool rewrite_meshes(gx *g)
             {
                 if (!cJSON_IsObject(t))
                     return gx_fail(g, "%s: a morph target is not an object", where);
-                if (!rewrite_attributes(g, where, t, -1, true))
+                if (!rewrite_attributes(g, where, t, -1, true, &vertices))
                     return false;
             }
         }
@@ -1244,23 +1270,42 @@ static bool rewrite_skins(gx *g)
     for (int si = 0; si < g->skins.count; si++) {
         snprintf(where, sizeof where, "skin %d", si);
         cJSON *skin = g->skins.items[si], *ibm = member(skin, "inverseBindMatrices");
-        if (ibm) {
-            if (!use_accessor(g, where, ibm, USE_IBM, -1))
-                return false;
-            continue;
-        }
-        const cJSON *joints = member(skin, "joints");
+        const cJSON *joints = member(skin, "joints"), *j;
         int n = cJSON_IsArray(joints) ? cJSON_GetArraySize(joints) : 0;
         if (n == 0)
             return gx_fail(g, "%s: \"joints\" must be a non-empty array", where);
+        if (ibm) {
+            int src;
+            accessor_info a;
+            /* use_accessor checks it (a MAT4 and all) and points the reference at the output. */
+            if (!accessor_ref(g, where, ibm, &src) || !use_accessor(g, where, ibm, USE_IBM, -1) ||
+                !parse_accessor(g, src, &a))
+                return false;
+            if (a.count < (size_t)n) /* assimp reads one matrix per joint, unchecked */
+                return gx_fail(g,
+                               "%s: inverseBindMatrices accessor %d has %zu matrices for %d "
+                               "joints",
+                               where, src, a.count, n);
+        }
+        const cJSON *nodes = member(g->root, "nodes");
+        int node_count = cJSON_IsArray(nodes) ? cJSON_GetArraySize(nodes) : 0;
+        cJSON_ArrayForEach(j, joints)
+        {
+            if (!cJSON_IsNumber(j) || !(j->valuedouble >= 0 && j->valuedouble < node_count) ||
+                j->valuedouble != floor(j->valuedouble))
+                return gx_fail(g, "%s: a joint is not the index of a node (the file has %d)",
+                               where, node_count);
+        }
+        if (ibm)
+            continue;
         if (!budget_check(g, (size_t)n * 64))
             return false;
         double *vals = calloc((size_t)n * 16, sizeof *vals);
         if (!vals)
             return oom(g);
-        for (int j = 0; j < n; j++)
+        for (int k = 0; k < n; k++)
             for (int d = 0; d < 4; d++)
-                vals[j * 16 + d * 5] = 1.0;
+                vals[k * 16 + d * 5] = 1.0;
         accessor_info a = {.index = -1, .ncomp = 16, .type = "MAT4", .count = (size_t)n};
         int out;
         bool ok = emit_accessor(g, &a, SLOT_FLOAT, vals, &out) &&
@@ -1296,6 +1341,9 @@ static int compare_timed(const void *pa, const void *pb)
 static bool key_order_of(gx *g, const double *times, size_t n, timed_key **order, key_order *how)
 {
     *how = KEYS_ORDERED;
+    for (size_t k = 0; k < n; k++)
+        if (!isfinite(times[k]))
+            return true; /* left as it is: import.c refuses the key by name */
     for (size_t k = 1; k < n && *how == KEYS_ORDERED; k++)
         if (times[k] < times[k - 1])
             *how = KEYS_SORTABLE;
@@ -1355,13 +1403,29 @@ static bool sampler_keys(gx *g, const char *where, const cJSON *sampler, int *in
     const cJSON *input = member(sampler, "input"), *output = member(sampler, "output");
     if (!input || !output)
         return gx_fail(g, "%s: needs \"input\" and \"output\"", where);
-    accessor_info a;
+    const cJSON *interp = member(sampler, "interpolation");
+    const char *mode = cJSON_IsString(interp) ? interp->valuestring : interp ? "" : "LINEAR";
+    bool cubic = strcmp(mode, "CUBICSPLINE") == 0;
+    if (!cubic && strcmp(mode, "LINEAR") != 0 && strcmp(mode, "STEP") != 0)
+        return gx_fail(g, "%s: \"interpolation\" must be LINEAR, STEP or CUBICSPLINE", where);
+    accessor_info a, o;
     double *times = NULL;
     *order = NULL;
     *how = KEYS_ORDERED;
-    bool ok = accessor_ref(g, where, input, in_src) && accessor_ref(g, where, output, out_src) &&
-              parse_accessor(g, *in_src, &a) && check_use(g, where, &a, USE_TIME) &&
-              decode_accessor(g, &a, &times) && key_order_of(g, times, a.count, order, how);
+    if (!accessor_ref(g, where, input, in_src) || !accessor_ref(g, where, output, out_src) ||
+        !parse_accessor(g, *in_src, &a) || !check_use(g, where, &a, USE_TIME) ||
+        !parse_accessor(g, *out_src, &o))
+        return false;
+    /* assimp reads as many outputs as there are keys (3 each for CUBICSPLINE: in-tangent, value,
+     * out-tangent) without checking: a shorter output is read past its end. More per key are
+     * morph-target weights. */
+    size_t per_key = cubic ? 3 : 1;
+    if (o.count / per_key < a.count || o.count % (per_key * a.count) != 0)
+        return gx_fail(g,
+                       "%s: output accessor %d has %zu elements, not a multiple of %zu for %zu "
+                       "%s keys",
+                       where, *out_src, o.count, per_key * a.count, a.count, mode);
+    bool ok = decode_accessor(g, &a, &times) && key_order_of(g, times, a.count, order, how);
     free(times);
     return ok;
 }
@@ -1374,6 +1438,29 @@ static const char *clip_name(gx *g, int ai, char *fallback, size_t size)
     return cJSON_IsString(name) && name->valuestring[0] ? name->valuestring : fallback;
 }
 
+/* Every channel of animation ai names a sampler and a node that exist (assimp 5.2 follows both
+ * unchecked). */
+static bool check_channels(gx *g, int ai, int samplers)
+{
+    char where[64];
+    const cJSON *channels = member(g->animations.items[ai], "channels"), *c;
+    if (channels && !cJSON_IsArray(channels))
+        return gx_fail(g, "animation %d: \"channels\" must be an array", ai);
+    const cJSON *nodes = member(g->root, "nodes");
+    int node_count = cJSON_IsArray(nodes) ? cJSON_GetArraySize(nodes) : 0, ci = 0, index;
+    cJSON_ArrayForEach(c, channels)
+    {
+        snprintf(where, sizeof where, "animation %d, channel %d", ai, ci++);
+        const cJSON *target = member(c, "target");
+        if (!get_ref(g, where, c, "sampler", true, "sampler", samplers, &index) ||
+            !cJSON_IsObject(target) ||
+            !get_ref(g, where, target, "node", false, "node", node_count, &index))
+            return cJSON_IsObject(target) ? false
+                                          : gx_fail(g, "%s: \"target\" must be an object", where);
+    }
+    return true;
+}
+
 /* Whether animation ai has a sampler whose keys go back in time and repeat a time (it is dropped,
  * with a warning): decided before anything of it is written, so a dropped clip leaves nothing
  * behind and the output reads back to itself. */
@@ -1383,6 +1470,8 @@ static bool animation_ambiguous(gx *g, int ai, bool *ambiguous)
     cJSON *samplers = member(g->animations.items[ai], "samplers"), *s;
     if (!cJSON_IsArray(samplers))
         return gx_fail(g, "animation %d: \"samplers\" must be an array", ai);
+    if (!check_channels(g, ai, cJSON_GetArraySize(samplers)))
+        return false;
     int si = 0;
     *ambiguous = false;
     cJSON_ArrayForEach(s, samplers)
@@ -1508,6 +1597,10 @@ static bool split_input(gx *g, const uint8_t *data, size_t size, const uint8_t *
         if (size < 20)
             return gx_fail(g, "GLB: the file is truncated (%zu bytes)", size);
         memcpy(head, data, sizeof head);
+        if (head[1] == 1) { /* binary glTF 1.0 (KHR_binary_glTF): assimp's own */
+            g->version1 = true;
+            return true;
+        }
         if (head[1] != 2)
             return gx_fail(g, "GLB: version %u is not supported (only 2)", head[1]);
         if (head[2] > size || head[2] < 20)
@@ -1546,6 +1639,41 @@ static bool split_input(gx *g, const uint8_t *data, size_t size, const uint8_t *
     return true;
 }
 
+static int compare_names(const void *pa, const void *pb)
+{
+    return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+/* Refuses an object with a key twice anywhere in the document. cJSON keeps both; this reader
+ * checks and replaces the first, while assimp's JSON reader might take the other one, and read
+ * data nobody checked. Depth is bounded by cJSON's nesting limit. */
+static bool unique_keys(gx *g, const cJSON *node)
+{
+    int n = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, node)
+    {
+        n++;
+        if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && !unique_keys(g, c))
+            return false;
+    }
+    if (!cJSON_IsObject(node) || n < 2)
+        return true;
+    const char **names = malloc(sizeof *names * (size_t)n);
+    if (!names)
+        return oom(g);
+    int k = 0;
+    cJSON_ArrayForEach(c, node) names[k++] = c->string ? c->string : "";
+    qsort(names, (size_t)n, sizeof *names, compare_names);
+    const char *twice = NULL;
+    for (int i = 1; i < n && !twice; i++)
+        if (strcmp(names[i], names[i - 1]) == 0)
+            twice = names[i];
+    bool ok = !twice || gx_fail(g, "the JSON has the key \"%.64s\" twice in one object", twice);
+    free(names);
+    return ok;
+}
+
 static bool parse_json(gx *g, const uint8_t *json, size_t size)
 {
     if (size > MAX_JSON_SIZE)
@@ -1567,9 +1695,13 @@ static bool parse_json(gx *g, const uint8_t *json, size_t size)
     const cJSON *version = member(member(g->root, "asset"), "version");
     if (!cJSON_IsString(version))
         return gx_fail(g, "\"asset\".\"version\" is missing");
+    if (strncmp(version->valuestring, "1.", 2) == 0 || strcmp(version->valuestring, "1") == 0) {
+        g->version1 = true; /* assimp reads glTF 1.0 itself, and it has none of 2.0's formats */
+        return true;
+    }
     if (strncmp(version->valuestring, "2.", 2) != 0 && strcmp(version->valuestring, "2") != 0)
         return gx_fail(g, "glTF version '%.16s' is not supported (only 2.x)", version->valuestring);
-    return true;
+    return unique_keys(g, g->root);
 }
 
 static bool setup(gx *g)
@@ -1677,10 +1809,16 @@ static bool rewrite(gx *g, const vks_gltf_desc *desc, vks_gltf_glb *out)
 {
     const uint8_t *json = NULL;
     size_t json_size = 0;
-    return split_input(g, desc->data, desc->size, &json, &json_size) &&
-           parse_json(g, json, json_size) && check_extensions(g) && setup(g) && rewrite_meshes(g) &&
-           rewrite_skins(g) && rewrite_animations(g) && rewrite_images(g) &&
-           strip_uv_transforms(g) && replace_arrays(g) && write_glb(g, out);
+    if (!split_input(g, desc->data, desc->size, &json, &json_size) ||
+        (!g->version1 && !parse_json(g, json, json_size)))
+        return false;
+    if (g->version1) {
+        out->version1 = true; /* nothing rewritten: the caller hands assimp the file as it is */
+        return true;
+    }
+    return check_extensions(g) && setup(g) && rewrite_meshes(g) && rewrite_skins(g) &&
+           rewrite_animations(g) && rewrite_images(g) && strip_uv_transforms(g) &&
+           replace_arrays(g) && write_glb(g, out);
 }
 
 static void gx_free(gx *g)
@@ -1711,6 +1849,7 @@ bool vks_gltf_rewrite(const vks_gltf_desc *desc, vks_gltf_glb *out, vks_error *e
     gx g = {.name = desc->name ? desc->name : "glTF", .dir = desc->dir, .err = err};
     g.budget = BUDGET_BASE +
                (desc->size < SIZE_MAX / (4 * BUDGET_FACTOR) ? BUDGET_FACTOR * desc->size : 0);
+    g.decoded_limit = g.budget;
     bool ok = desc->data ? rewrite(&g, desc, out) : gx_fail(&g, "no data");
     gx_free(&g);
     if (ok) {

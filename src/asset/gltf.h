@@ -25,6 +25,8 @@ typedef struct vks_gltf_desc {
 typedef struct vks_gltf_glb {
     uint8_t *data; /* the rewritten GLB (malloc'd) */
     size_t size;
+    bool version1; /* the file is glTF 1.0, which assimp reads itself: nothing rewritten (data is
+                      NULL), hand assimp the file as it is */
     uint32_t warning_count; /* things tolerated, one line each (malloc'd strings) */
     char **warnings;
 } vks_gltf_glb;

@@ -1402,7 +1402,7 @@ bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *er
         }
         bool ok = vks_gltf_rewrite(&(vks_gltf_desc){.data = file ? file : desc->data,
                                                     .size = size,
-                                                    .dir = dir,
+                                                    .dir = dir ? dir : desc->dir,
                                                     .name = name},
                                    &glb, err);
         free(file);
@@ -1410,12 +1410,13 @@ bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *er
             free(dir);
             return false;
         }
-        plain = (vks_import_desc){.data = glb.data,
-                                  .size = glb.size,
-                                  .hint = "glb",
-                                  .name = name,
-                                  .dir = dir,
-                                  .in_process = desc->in_process};
+        if (!glb.version1)
+            plain = (vks_import_desc){.data = glb.data,
+                                      .size = glb.size,
+                                      .hint = "glb",
+                                      .name = name,
+                                      .dir = dir ? dir : desc->dir,
+                                      .in_process = desc->in_process};
     }
 
     bool ok = true;
