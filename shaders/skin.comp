@@ -1,6 +1,6 @@
 #version 450
 // Compute-mode skinning: one invocation per vertex of every visible instance, one dispatch per
-// frame. Workgroup (x, y + z * gl_NumWorkGroups.y) skins vertices x * GROUP_SIZE + i of the
+// run of 4- or 8-influence models (VKS_SKIN_WIDE, vks_skin.glsl). Workgroup (x, y + z * gl_NumWorkGroups.y) skins vertices x * GROUP_SIZE + i of the
 // visible instance y + z * rows; x loops when a model has more vertices than one row of
 // workgroups covers. Layouts: vks_shared.h; the math: vks_skin.glsl.
 #extension GL_GOOGLE_include_directive : require

@@ -49,8 +49,9 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
  * without wide models has no such buffers (their addresses are 0 and never read). The instance
  * table holds one vks_instance per instance; each frame has its
  * palettes (vks_bone, instance i's from its palette_first) and its visible list (instance indices,
- * ascending, so grouped by model). One dispatch skins every visible instance: workgroup
- * (x, y + z * rows) covers vertices x * GROUP_SIZE.. of visible instance y + z * rows. */
+ * ascending, so grouped by model). One dispatch skins a run of visible instances whose models
+ * are all 4-influence or all wide (the pipeline's VKS_SKIN_WIDE; push.visible points at the run):
+ * workgroup (x, y + z * rows) covers vertices x * GROUP_SIZE.. of the run's instance y + z * rows. */
 
 /* Invocations per workgroup, one vertex each. 64 is what Wicked, Godot, Unreal and Unity use; the
  * measurement behind keeping it is in the README ("Workgroup size"). It is a specialization

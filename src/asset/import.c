@@ -262,8 +262,10 @@ static bool build_skeleton(builder *b)
                 keep[n] = b->node_is_bone[n] = 1;
                 continue;
             }
-            /* The tutorial-style walk never reaches such a bone, so its global transform stays
-             * the identity: it becomes a root joint with an identity rest, never animated. */
+            /* The tutorial-style reference walk never reaches such a bone and keeps its global
+             * transform the identity (the issue's rule): a root joint with an identity rest,
+             * never animated, so its palette is root_inverse * offset and its vertices are placed
+             * by their offset matrix alone (they may part from the rest of the mesh, as there). */
             bool seen = false;
             for (uint32_t o = 0; o < b->orphan_count && !seen; o++)
                 seen = strcmp(b->orphan_names[o], bone) == 0;

@@ -8,7 +8,7 @@
  *   vks_frame *f = vks_renderer_begin_frame(r);                    waits for the slot's last use
  *   f->visible_count = vks_crowd_cull(crowd, view_proj, f->visible);
  *   vks_crowd_palettes(crowd, pool, f->visible, f->visible_count, f->palette);
- *   vks_renderer_skin(r, f);        one dispatch for every visible instance (compute mode)
+ *   vks_renderer_skin(r, f);        one dispatch per run of 4- or 8-influence models (compute)
  *   vks_renderer_draw(r, f, &t);    one instanced draw per mesh of each model
  *   vks_renderer_submit(r, f, wait, signal, err);
  *
