@@ -8,6 +8,9 @@
 #include <cjson/cJSON.h>
 #include <meshoptimizer.h>
 
+#include <stdlib.h>
+#include <unistd.h>
+
 /* ---- a tiny GLB assembler for what glb_writer cannot write (i8/i16, extensions) ---------- */
 
 typedef struct bin_builder {
@@ -736,6 +739,95 @@ static void test_key_order(void)
     vks_gltf_glb_free(&out);
 }
 
+/* A sparse accessor over real data (its indices replace those values), a texture transform whose
+ * own texCoord picks TEXCOORD_1 (TEXCOORD_0 stays), and an external buffer named with a %20. */
+static void test_sparse_texcoord_uri(void)
+{
+    /* view 0: 4 scalars; view 1: sparse index 2 (u8); view 2: its value 9; view 3: two uv sets */
+    const float base[4] = {0, 1, 2, 3}, nine = 9, uv[4] = {0.5f, 0.5f, 0.25f, 0.75f};
+    const uint8_t at = 2;
+    bin_builder b = {0};
+    size_t o0 = bin_put(&b, base, sizeof base), o1 = bin_put(&b, &at, 1);
+    size_t o2 = bin_put(&b, &nine, 4), o3 = bin_put(&b, uv, sizeof uv);
+    char json[2048];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"KHR_texture_transform\"],"
+             "\"buffers\":[{\"byteLength\":%zu}],\"bufferViews\":["
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":16},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":1},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":4},"
+             "{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":16}],\"accessors\":["
+             "{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"SCALAR\","
+             "\"sparse\":{\"count\":1,\"indices\":{\"bufferView\":1,\"componentType\":5121},"
+             "\"values\":{\"bufferView\":2}}},"
+             "{\"bufferView\":0,\"componentType\":5126,\"count\":4,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":1,\"type\":\"VEC2\"},"
+             "{\"bufferView\":3,\"byteOffset\":8,\"componentType\":5126,\"count\":1,"
+             "\"type\":\"VEC2\"}],"
+             "\"images\":[{\"uri\":\"data:image/png;base64,iVBORw0KGgo=\"}],"
+             "\"textures\":[{\"source\":0}],\"materials\":[{\"pbrMetallicRoughness\":{"
+             "\"baseColorTexture\":{\"index\":0,\"extensions\":{\"KHR_texture_transform\":{"
+             "\"offset\":[1,2],\"texCoord\":1}}}}}],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"TEXCOORD_0\":2,\"TEXCOORD_1\":3},"
+             "\"material\":0}]}],\"nodes\":[{}],"
+             "\"animations\":[{\"samplers\":[{\"input\":1,\"output\":0}],\"channels\":[]}]}",
+             b.size, o0, o1, o2, o3);
+    size_t size;
+    uint8_t *glb = assemble(json, b.data, b.size, &size);
+    vks_gltf_glb out;
+    vks_error err = {{0}};
+    bool ok = rewrite(glb, size, &out, &err);
+    free(glb);
+    CHECK(ok);
+    out_doc d;
+    if (ok && open_out(&out, &d)) {
+        double v[8] = {0};
+        const cJSON *sampler = path(path(d.json, "animations", 0, NULL), "samplers", 0, NULL);
+        CHECK(read_acc(&d, num(sampler, "output"), 5126, v, 8) == 4);
+        CHECK(v[0] == 0 && v[1] == 1 && v[2] == 9 && v[3] == 3); /* index 2 replaced */
+        const cJSON *attr = cJSON_GetObjectItem(
+            cJSON_GetArrayItem(cJSON_GetObjectItem(path(d.json, "meshes", 0, NULL), "primitives"),
+                               0),
+            "attributes");
+        CHECK(read_acc(&d, num(attr, "TEXCOORD_0"), 5126, v, 8) == 2);
+        CHECK(v[0] == 0.5 && v[1] == 0.5); /* not the transform's set */
+        CHECK(read_acc(&d, num(attr, "TEXCOORD_1"), 5126, v, 8) == 2);
+        CHECK(v[0] == 1.25 && v[1] == 2.75); /* (0.25, 0.75) + offset (1, 2) */
+        cJSON_Delete(d.json);
+    }
+    vks_gltf_glb_free(&out);
+
+    /* .gltf text with its buffer in "my data.bin", named "my%20data.bin". */
+    char dir[] = "/tmp/vks_gltf_XXXXXX", file[64];
+    if (!mkdtemp(dir)) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    snprintf(file, sizeof file, "%s/my data.bin", dir);
+    FILE *f = fopen(file, "wb");
+    CHECK(f && fwrite(base, sizeof base, 1, f) == 1);
+    if (f)
+        fclose(f);
+    const char *text = "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"uri\":\"my%20data.bin\","
+                       "\"byteLength\":16}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":16}],"
+                       "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,"
+                       "\"type\":\"SCALAR\"}],\"animations\":[{\"samplers\":[{\"input\":0,"
+                       "\"output\":0}],\"channels\":[]}]}";
+    ok = vks_gltf_rewrite(&(vks_gltf_desc){.data = text, .size = strlen(text), .dir = dir,
+                                           .name = "test.gltf"},
+                          &out, &err);
+    CHECK(ok);
+    if (ok && open_out(&out, &d)) {
+        double v[4] = {0};
+        const cJSON *sampler = path(path(d.json, "animations", 0, NULL), "samplers", 0, NULL);
+        CHECK(read_acc(&d, num(sampler, "input"), 5126, v, 4) == 4 && v[3] == 3);
+        cJSON_Delete(d.json);
+    }
+    vks_gltf_glb_free(&out);
+    remove(file);
+    rmdir(dir);
+}
+
 static void rewrite_model(const char *file)
 {
     FILE *f = fopen(file, "rb");
@@ -771,6 +863,7 @@ int main(int argc, char **argv)
     test_errors();
     test_counts();
     test_key_order();
+    test_sparse_texcoord_uri();
     for (int i = 1; i < argc; i++)
         rewrite_model(argv[i]);
     return check_report("gltf_rewrite");
