@@ -1087,19 +1087,6 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
     return true;
 }
 
-static void clip_free(vks_clip *c)
-{
-    free(c->name);
-    free(c->tracks);
-    free(c->t_times);
-    free(c->t_values);
-    free(c->r_times);
-    free(c->r_values);
-    free(c->s_times);
-    free(c->s_values);
-    memset(c, 0, sizeof *c);
-}
-
 static bool build_clips(builder *b)
 {
     const struct aiScene *s = b->scene;
@@ -1115,7 +1102,7 @@ static bool build_clips(builder *b)
         if (!build_clip(b, s->mAnimations[a], a, clip, &dropped))
             return false;
         if (dropped) {
-            clip_free(clip);
+            vks_clip_free(clip);
             m->clip_count--;
         }
     }

@@ -12,6 +12,19 @@ static void free_strings(char **strings, uint32_t count)
     free(strings);
 }
 
+void vks_clip_free(vks_clip *c)
+{
+    free(c->name);
+    free(c->tracks);
+    free(c->t_times);
+    free(c->t_values);
+    free(c->r_times);
+    free(c->r_values);
+    free(c->s_times);
+    free(c->s_values);
+    memset(c, 0, sizeof *c);
+}
+
 void vks_model_destroy(vks_model *m)
 {
     free(m->name);
@@ -40,17 +53,8 @@ void vks_model_destroy(vks_model *m)
     free(sk->parents);
     free(sk->rest);
     free(sk->inverse_bind);
-    for (uint32_t i = 0; i < m->clip_count; i++) {
-        vks_clip *c = &m->clips[i];
-        free(c->name);
-        free(c->tracks);
-        free(c->t_times);
-        free(c->t_values);
-        free(c->r_times);
-        free(c->r_values);
-        free(c->s_times);
-        free(c->s_values);
-    }
+    for (uint32_t i = 0; i < m->clip_count; i++)
+        vks_clip_free(&m->clips[i]);
     free(m->clips);
     free_strings(m->warnings, m->warning_count);
     memset(m, 0, sizeof *m);

@@ -111,6 +111,8 @@ typedef struct vks_model {
 } vks_model;
 
 void vks_model_destroy(vks_model *model);
+/* Frees one clip's arrays and zeroes it (vks_model_destroy does it for every clip). */
+void vks_clip_free(vks_clip *clip);
 
 /* Index of the clip named `name`, or of index `name` when it is a decimal number; -1 if none. */
 int32_t vks_model_find_clip(const vks_model *model, const char *name);
