@@ -1095,6 +1095,49 @@ static void orphan_bone(void)
     fclose(f);
 }
 
+/* clip_order.x: orphan_bone.x's quad without the orphan, with three clips of translation keys
+ * on "Arm" (DirectX: times in ticks, assimp's X reader keeps them in file order and takes the
+ * last key as the duration, so the first two would fail its validation unless the importer widens
+ * the durations):
+ *   shuffled:  ticks 0, 20, 10 -> (0,0,0), (1,0,0), (0.5,2,0): distinct, sorted to 0, 10, 20
+ *   ambiguous: ticks 0, 20, 0 -> a repeated time out of order: dropped, with a warning
+ *   good:      ticks 0, 20 -> (0,0,0), (1,0,0): kept as it is */
+static void clip_order_x(void)
+{
+    FILE *f = open_out("clip_order.x");
+    if (!f)
+        return;
+    const char *identity_at = "1.0,0.0,0.0,0.0, 0.0,1.0,0.0,0.0, 0.0,0.0,1.0,0.0,";
+    fprintf(f, "xof 0303txt 0032\n\nFrame Scene {\n");
+    fprintf(f, "  FrameTransformMatrix { %s 0.0,0.0,0.0,1.0;; }\n", identity_at);
+    fprintf(f, "  Frame Arm {\n    FrameTransformMatrix { %s 1.0,0.0,0.0,1.0;; }\n  }\n",
+            identity_at);
+    fprintf(f, "  Frame Holder {\n    FrameTransformMatrix { %s 0.0,0.0,0.0,1.0;; }\n",
+            identity_at);
+    fprintf(f, "    Mesh quad {\n      4;\n      0.0;0.0;0.0;,\n      1.0;0.0;0.0;,\n"
+               "      0.0;1.0;0.0;,\n      1.0;1.0;0.0;;\n");
+    fprintf(f, "      2;\n      3;0,1,2;,\n      3;1,3,2;;\n");
+    fprintf(f, "      XSkinMeshHeader { 1; 1; 1; }\n");
+    fprintf(f,
+            "      SkinWeights {\n        \"Arm\";\n        4;\n        0,1,2,3;\n"
+            "        1.0,1.0,1.0,1.0;\n        %s -1.0,0.0,0.0,1.0;;\n      }\n",
+            identity_at);
+    fprintf(f, "    }\n  }\n}\n");
+    const char *clips[3][2] = {
+        {"shuffled", "3;\n      0;3;0.0,0.0,0.0;;,\n      20;3;1.0,0.0,0.0;;,\n"
+                     "      10;3;0.5,2.0,0.0;;;"},
+        {"ambiguous", "3;\n      0;3;0.0,0.0,0.0;;,\n      20;3;1.0,0.0,0.0;;,\n"
+                      "      0;3;0.5,2.0,0.0;;;"},
+        {"good", "2;\n      0;3;0.0,0.0,0.0;;,\n      20;3;1.0,0.0,0.0;;;"},
+    };
+    for (int c = 0; c < 3; c++)
+        fprintf(f,
+                "AnimationSet %s {\n  Animation {\n    { Arm }\n    AnimationKey {\n      2;\n"
+                "      %s\n    }\n  }\n}\n",
+                clips[c][0], clips[c][1]);
+    fclose(f);
+}
+
 static void random_bytes(void)
 {
     char path[1024];
@@ -1143,6 +1186,7 @@ int main(int argc, char **argv)
     sparse();
     draco_required();
     orphan_bone();
+    clip_order_x();
     random_bytes();
     return failures ? 1 : 0;
 }

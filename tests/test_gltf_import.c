@@ -491,6 +491,37 @@ static void test_clip_order(void)
     vks_model_destroy(&m);
 }
 
+/* clip_order.x: the same rule for a format whose reader passes keys on in file order (DirectX):
+ * assimp's validation would refuse the whole model; "shuffled" is sorted, "ambiguous" dropped,
+ * "good" kept. Ticks at 25 per second: 0, 10, 20 -> 0, 0.4, 0.8 s. */
+static void test_clip_order_x(void)
+{
+    vks_model m;
+    if (!load("clip_order.x", &m))
+        return;
+    print_warnings(&m);
+    CHECK(m.clip_count == 2);
+    if (m.clip_count == 2)
+        CHECK(strcmp(m.clips[0].name, "shuffled") == 0 && strcmp(m.clips[1].name, "good") == 0);
+    CHECK(warnings_with(&m, "ambiguous", "dropped") == 1);
+    CHECK(warnings_with(&m, "shuffled", "sorted") == 1);
+    int32_t c = clip(&m, "shuffled"), arm = joint(&m, "Arm");
+    if (c >= 0 && arm >= 0) {
+        CHECK_NEAR(m.clips[c].duration, 0.8, 1e-6);
+        vks_xform *local = malloc(sizeof *local * m.skeleton.joint_count);
+        const struct {
+            float t;
+            double want[3];
+        } samples[3] = {{0.2f, {0.25, 1, 0}}, {0.4f, {0.5, 2, 0}}, {0.6f, {0.75, 1, 0}}};
+        for (int i = 0; i < 3; i++) {
+            vks_clip_sample(&m.skeleton, &m.clips[c], samples[i].t, NULL, local);
+            CHECK_VEC_NEAR(local[arm].t, samples[i].want, 3, 1e-6);
+        }
+        free(local);
+    }
+    vks_model_destroy(&m);
+}
+
 /* orphan_bone.x: "Ghost" has no node: a root joint with identity rest, its palette
  * root_inverse * offset = T(-2, 0, 0) T(0, -1, 0); "Arm" keeps its node. */
 static void test_orphan_bone(void)
@@ -612,6 +643,7 @@ int main(int argc, char **argv)
     test_no_inverse_binds();
     test_clip_order();
     test_orphan_bone();
+    test_clip_order_x();
     test_wide_influences();
     test_required_extension();
     return check_report("gltf_import");

@@ -173,6 +173,11 @@ static bool collect_nodes(builder *b)
     while (top) {
         const struct aiNode *n = stack[--top];
         count++;
+        if (!n || (n->mNumMeshes && !n->mMeshes) || (n->mNumChildren && !n->mChildren)) {
+            free(stack);
+            return vks_fail(b->err, "%s: the importer returned a malformed scene (a node)",
+                            b->name);
+        }
         for (uint32_t k = 0; k < n->mNumMeshes; k++) {
             const struct aiScene *s = b->scene;
             if (n->mMeshes[k] >= s->mNumMeshes) {
@@ -236,6 +241,46 @@ static bool collect_nodes(builder *b)
         b->by_name[i] = (named_node){ai_name(&b->nodes[i]->mName), i};
     qsort(b->by_name, count, sizeof *b->by_name, compare_named);
     return true;
+}
+
+/* The pointers the importer follows, non-NULL wherever their counts say there is data. assimp's
+ * validation checks this too, but one path runs without it (read_scene); the nodes are checked by
+ * collect_nodes as it walks them. */
+static bool check_scene(builder *b)
+{
+    const struct aiScene *s = b->scene;
+    const char *what = NULL;
+    if (!s->mMeshes || (s->mNumMaterials && !s->mMaterials) ||
+        (s->mNumAnimations && !s->mAnimations))
+        what = "scene arrays";
+    for (uint32_t i = 0; !what && i < s->mNumMeshes; i++) {
+        const struct aiMesh *m = s->mMeshes[i];
+        if (!m || !m->mVertices || (m->mNumFaces && !m->mFaces) || (m->mNumBones && !m->mBones))
+            what = "a mesh";
+        for (uint32_t f = 0; !what && f < m->mNumFaces; f++)
+            if (m->mFaces[f].mNumIndices && !m->mFaces[f].mIndices)
+                what = "a face";
+        for (uint32_t k = 0; !what && k < m->mNumBones; k++)
+            if (!m->mBones[k] || (m->mBones[k]->mNumWeights && !m->mBones[k]->mWeights))
+                what = "a bone";
+    }
+    for (uint32_t i = 0; !what && i < s->mNumMaterials; i++)
+        if (!s->mMaterials[i])
+            what = "a material";
+    for (uint32_t a = 0; !what && a < s->mNumAnimations; a++) {
+        const struct aiAnimation *anim = s->mAnimations[a];
+        if (!anim || (anim->mNumChannels && !anim->mChannels))
+            what = "a clip";
+        for (uint32_t c = 0; !what && c < anim->mNumChannels; c++) {
+            const struct aiNodeAnim *ch = anim->mChannels[c];
+            if (!ch || (ch->mNumPositionKeys && !ch->mPositionKeys) ||
+                (ch->mNumRotationKeys && !ch->mRotationKeys) ||
+                (ch->mNumScalingKeys && !ch->mScalingKeys))
+                what = "a clip's channel";
+        }
+    }
+    return !what || vks_fail(b->err, "%s: the importer returned a malformed scene (%s)", b->name,
+                             what);
 }
 
 /* Marks bones, mesh nodes and all their ancestors, then numbers the marked nodes as joints in
@@ -1157,24 +1202,6 @@ static void builder_free(builder *b)
     free(b->orphan_joints);
 }
 
-/* The last error assimp logged: a post-processing step's failure (its validation, say) is only
- * reported there, not through aiGetErrorString(). */
-typedef struct assimp_log {
-    char error[400];
-} assimp_log;
-
-static void on_assimp_log(const char *message, char *user)
-{
-    static const char prefix[] = "Error, ";
-    if (strncmp(message, prefix, sizeof prefix - 1) != 0)
-        return;
-    const char *text = strstr(message, ": "); /* after "Error, T0" */
-    snprintf(((assimp_log *)(void *)user)->error, sizeof ((assimp_log *)0)->error, "%s",
-             text ? text + 2 : message);
-    char *end = ((assimp_log *)(void *)user)->error;
-    end[strcspn(end, "\n")] = '\0';
-}
-
 /* A clip whose keys go back in time (assimp's Ogre and DirectX readers pass them on in file
  * order) can have a key after the duration its reader took from the last key, which assimp's
  * validation refuses for the whole model. Widening the duration to the latest key lets the clip
@@ -1182,50 +1209,55 @@ static void on_assimp_log(const char *message, char *user)
  * its post-processing: the one place we change it. */
 static void widen_durations(const struct aiScene *scene)
 {
-    for (uint32_t a = 0; a < scene->mNumAnimations; a++) {
+    for (uint32_t a = 0; scene->mAnimations && a < scene->mNumAnimations; a++) {
         struct aiAnimation *anim = scene->mAnimations[a];
-        double latest = anim->mDuration;
-        for (uint32_t c = 0; anim->mChannels && c < anim->mNumChannels; c++) {
+        double latest = anim ? anim->mDuration : 0.0;
+        for (uint32_t c = 0; anim && anim->mChannels && c < anim->mNumChannels; c++) {
             const struct aiNodeAnim *ch = anim->mChannels[c];
-            for (uint32_t k = 0; ch->mPositionKeys && k < ch->mNumPositionKeys; k++)
+            for (uint32_t k = 0; ch && ch->mPositionKeys && k < ch->mNumPositionKeys; k++)
                 latest = fmax(latest, ch->mPositionKeys[k].mTime);
-            for (uint32_t k = 0; ch->mRotationKeys && k < ch->mNumRotationKeys; k++)
+            for (uint32_t k = 0; ch && ch->mRotationKeys && k < ch->mNumRotationKeys; k++)
                 latest = fmax(latest, ch->mRotationKeys[k].mTime);
-            for (uint32_t k = 0; ch->mScalingKeys && k < ch->mNumScalingKeys; k++)
+            for (uint32_t k = 0; ch && ch->mScalingKeys && k < ch->mNumScalingKeys; k++)
                 latest = fmax(latest, ch->mScalingKeys[k].mTime);
         }
-        if (anim->mDuration > 0.0 && isfinite(latest))
+        if (anim && anim->mDuration > 0.0 && isfinite(latest))
             anim->mDuration = latest;
     }
 }
 
-/* assimp's read, then our post-processing (validation first, as assimp runs it); NULL with the
- * reason in `why` on failure. */
-static const struct aiScene *read_scene(const vks_import_desc *desc, char *why, size_t why_size)
+static const struct aiScene *read_with(const vks_import_desc *desc, unsigned flags)
 {
-    assimp_log log = {""};
-    struct aiLogStream stream = {.callback = on_assimp_log, .user = (char *)(void *)&log};
-    aiAttachLogStream(&stream);
     struct aiPropertyStore *props = aiCreatePropertyStore();
     aiSetImportPropertyInteger(props, AI_CONFIG_PP_SBP_REMOVE,
                                aiPrimitiveType_POINT | aiPrimitiveType_LINE);
     const struct aiScene *scene =
-        desc->path ? aiImportFileExWithProperties(desc->path, 0, NULL, props)
-                   : aiImportFileFromMemoryWithProperties(desc->data, (unsigned)desc->size, 0,
+        desc->path ? aiImportFileExWithProperties(desc->path, flags, NULL, props)
+                   : aiImportFileFromMemoryWithProperties(desc->data, (unsigned)desc->size, flags,
                                                           desc->hint, props);
     aiReleasePropertyStore(props);
-    const char *read_error = scene ? NULL : aiGetErrorString();
-    if (scene) {
-        widen_durations(scene);
-        scene = aiApplyPostProcessing(scene, import_flags); /* releases the scene on failure */
-    }
-    aiDetachLogStream(&stream);
-    if (!scene)
-        snprintf(why, why_size, "%s",
-                 read_error && read_error[0] ? read_error
-                 : log.error[0]              ? log.error
-                                             : "unknown error");
     return scene;
+}
+
+/* assimp's read with our post-processing, validation first; NULL with the reason in `why`.
+ * When the validation refuses keys past a clip's duration (keys out of time order), the file is
+ * read again without post-processing, the durations are widened, and the rest of the
+ * post-processing runs without the validation: assimp 5.2's aiApplyPostProcessing frees the scene
+ * twice when a step fails, so validation cannot run there. The importer's own checks (indices,
+ * weights, references, pointers it follows) then stand in for it. */
+static const struct aiScene *read_scene(const vks_import_desc *desc, char *why, size_t why_size)
+{
+    const struct aiScene *scene = read_with(desc, import_flags);
+    if (scene)
+        return scene;
+    const char *error = aiGetErrorString();
+    snprintf(why, why_size, "%s", error && error[0] ? error : "unknown error");
+    if (!strstr(why, "is larger than aiAnimation::mDuration"))
+        return NULL;
+    if (!(scene = read_with(desc, 0)))
+        return NULL;
+    widen_durations(scene);
+    return aiApplyPostProcessing(scene, import_flags & ~(unsigned)aiProcess_ValidateDataStructure);
 }
 
 static bool import_in_process(const vks_import_desc *desc, const char *name, vks_model *out,
@@ -1256,7 +1288,7 @@ static bool import_in_process(const vks_import_desc *desc, const char *name, vks
                  .model = out,
                  .err = err};
     bool ok = (out->name = dup_string(name)) ? true : out_of_memory(&b);
-    ok = ok && collect_nodes(&b) && build_skeleton(&b) && build_materials(&b) && build_meshes(&b) &&
+    ok = ok && check_scene(&b) && collect_nodes(&b) && build_skeleton(&b) && build_materials(&b) && build_meshes(&b) &&
          build_clips(&b);
     builder_free(&b);
     free(dir);
