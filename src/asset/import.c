@@ -255,7 +255,8 @@ static bool check_scene(builder *b)
         what = "scene arrays";
     for (uint32_t i = 0; !what && i < s->mNumMeshes; i++) {
         const struct aiMesh *m = s->mMeshes[i];
-        if (!m || !m->mVertices || (m->mNumFaces && !m->mFaces) || (m->mNumBones && !m->mBones))
+        if (!m || (m->mNumVertices && !m->mVertices) || (m->mNumFaces && !m->mFaces) ||
+            (m->mNumBones && !m->mBones))
             what = "a mesh";
         for (uint32_t f = 0; !what && f < m->mNumFaces; f++)
             if (m->mFaces[f].mNumIndices && !m->mFaces[f].mIndices)
