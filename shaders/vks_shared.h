@@ -50,8 +50,11 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
  * table holds one vks_instance per instance; each frame has its
  * palettes (vks_bone, instance i's from its palette_first) and its visible list (instance indices,
  * ascending, so grouped by model). One dispatch skins a run of visible instances whose models
- * are all 4-influence or all wide (the pipeline's VKS_SKIN_WIDE; push.visible points at the run):
- * workgroup (x, y + z * rows) covers vertices x * GROUP_SIZE.. of the run's instance y + z * rows. */
+ * are all 4-influence or all wide (the pipeline's VKS_SKIN_WIDE; push.visible points at the run).
+ * Its workgroups are as many as the run's instances need, no more (ceil(vertices / GROUP_SIZE)
+ * each, a prefix sum over the visible list): workgroup g finds its instance by a binary search of
+ * the starts, so a crowd that mixes a 30 000-vertex model with 300-vertex ones launches no empty
+ * workgroups. */
 
 /* Invocations per workgroup, one vertex each. 64 is what Wicked, Godot, Unreal and Unity use; the
  * measurement behind keeping it is in the README ("Workgroup size"). It is a specialization
@@ -95,9 +98,9 @@ struct vks_streams {
 
 struct vks_skin_push {
     vks_streams streams;
-    uvec2 instances, visible, palette;
+    uvec2 instances, visible, palette, groups;
     uint visible_count;
-    uint pad;
+    uint group_count;
 };
 
 struct vks_frame_uniforms {
@@ -139,12 +142,15 @@ typedef struct vks_streams {
     uint32_t joints_extra[2], weights_extra[2];
 } vks_streams;
 
-/* Push constants of the skinning pass. */
+/* Push constants of the skinning pass. visible and groups point at a run of the frame's visible
+ * list and of its workgroup starts (groups[s]: the first workgroup of visible slot s, an
+ * exclusive prefix sum of ceil(vertex_count / GROUP_SIZE) over the frame; groups[count] its end);
+ * group_count workgroups skin the run's visible_count instances. */
 typedef struct vks_skin_push {
     vks_streams streams;
-    uint32_t instances[2], visible[2], palette[2]; /* device addresses */
+    uint32_t instances[2], visible[2], palette[2], groups[2]; /* device addresses */
     uint32_t visible_count;
-    uint32_t pad;
+    uint32_t group_count;
 } vks_skin_push;
 
 typedef struct vks_frame_uniforms {
@@ -172,8 +178,9 @@ static_assert(offsetof(vks_instance, flags) == 76, "instance table entry in std4
 static_assert(offsetof(vks_instance, extra_first) == 80, "instance table entry in std430");
 static_assert(sizeof(vks_streams) == 64, "stream addresses");
 static_assert(offsetof(vks_streams, joints_extra) == 48, "stream addresses");
-static_assert(sizeof(vks_skin_push) == 96, "skin push constants");
-static_assert(offsetof(vks_skin_push, visible_count) == 88, "skin push constants in std430");
+static_assert(sizeof(vks_skin_push) == 104, "skin push constants");
+static_assert(offsetof(vks_skin_push, visible_count) == 96, "skin push constants in std430");
+static_assert(sizeof(vks_skin_push) <= 128, "maxPushConstantsSize is 128 on some devices");
 static_assert(sizeof(vks_frame_uniforms) == 112, "frame uniforms in std140");
 static_assert(offsetof(vks_frame_uniforms, light_dir) == 64, "frame uniforms in std140");
 static_assert(sizeof(vks_draw_push) == 112, "draw push constants fit the guaranteed 128");

@@ -66,9 +66,10 @@ vks_renderer_footprint vks_renderer_footprint_of(const vks_crowd *crowd, vks_ski
     if (mode == VKS_SKIN_VERTEX)
         out = 0;
     VkDeviceSize table = (VkDeviceSize)crowd->instance_count * sizeof(vks_instance);
+    /* Per frame: palettes, the visible list and its workgroup starts (one more than instances). */
     VkDeviceSize host =
         GPU_FRAMES_IN_FLIGHT * ((VkDeviceSize)crowd->palette_count * sizeof(vks_bone) +
-                                (VkDeviceSize)crowd->instance_count * sizeof(uint32_t));
+                                (2 * (VkDeviceSize)crowd->instance_count + 1) * sizeof(uint32_t));
     fp.device_bytes += out + table;
     fp.host_bytes = host;
     fp.per_instance_device = (out + table) / crowd->instance_count;
@@ -522,6 +523,19 @@ static bool create_frames(vks_renderer *r, vks_error *err)
                                                   .name = name},
                                &f->visible_buffer, err))
             return false;
+        snprintf(name, sizeof name, "workgroup starts %u", i);
+        if (!gpu_buffer_create(dev,
+                               &(gpu_buffer_desc){.size = sizeof(uint32_t) *
+                                                          ((size_t)c->instance_count + 1),
+                                                  .usage = ADDRESSED,
+                                                  .memory = GPU_MEMORY_UPLOAD,
+                                                  .name = name},
+                               &f->group_buffer, err))
+            return false;
+        f->visible = malloc(sizeof *f->visible * c->instance_count);
+        f->groups = malloc(sizeof *f->groups * ((size_t)c->instance_count + 1));
+        if (!f->visible || !f->groups)
+            return vks_fail(err, "out of memory");
         snprintf(name, sizeof name, "frame uniforms %u", i);
         if (!gpu_buffer_create(dev,
                                &(gpu_buffer_desc){.size = sizeof(vks_frame_uniforms),
@@ -531,12 +545,12 @@ static bool create_frames(vks_renderer *r, vks_error *err)
                                &f->uniform_buffer, err))
             return false;
         f->palette = f->palette_buffer.mapped;
-        f->visible = f->visible_buffer.mapped;
         f->uniforms = f->uniform_buffer.mapped;
         f->skin_push = (vks_skin_push){.streams = streams_of(r)};
         address(r->instances.address, f->skin_push.instances);
         address(f->visible_buffer.address, f->skin_push.visible);
         address(f->palette_buffer.address, f->skin_push.palette);
+        address(f->group_buffer.address, f->skin_push.groups);
         f->draw_push = (vks_draw_push){.streams = f->skin_push.streams};
         memcpy(f->draw_push.instances, f->skin_push.instances, sizeof f->draw_push.instances);
         memcpy(f->draw_push.visible, f->skin_push.visible, sizeof f->draw_push.visible);
@@ -618,6 +632,9 @@ void vks_renderer_destroy(vks_renderer *r)
             vkDestroyCommandPool(dev->device, f->pool, NULL);
         gpu_buffer_destroy(dev, &f->palette_buffer);
         gpu_buffer_destroy(dev, &f->visible_buffer);
+        gpu_buffer_destroy(dev, &f->group_buffer);
+        free(f->visible);
+        free(f->groups);
         gpu_buffer_destroy(dev, &f->uniform_buffer);
     }
     if (r->descriptor_pool)
@@ -723,17 +740,38 @@ static uint32_t lower_bound(const uint32_t *visible, uint32_t count, uint32_t in
     return lo;
 }
 
+static void offset_address(uint32_t a[2], uint32_t slots)
+{
+    address(((uint64_t)a[1] << 32 | a[0]) + (uint64_t)slots * sizeof(uint32_t), a);
+}
+
 /* Records the skinning of visible slots [first, end) with the 4- or 8-influence pipeline. */
 static void skin_range(vks_renderer *r, vks_frame *f, uint32_t first, uint32_t end, bool wide)
 {
     if (end == first)
         return;
     vks_skin_push push = f->skin_push;
-    uint64_t visible = ((uint64_t)push.visible[1] << 32 | push.visible[0]) +
-                       (uint64_t)first * sizeof(uint32_t);
-    address(visible, push.visible);
+    offset_address(push.visible, first);
+    offset_address(push.groups, first);
     push.visible_count = end - first;
-    vks_skin_pass_record(f->cmd, &r->skin, &push, r->max_vertex_count, wide);
+    push.group_count = f->groups[end] - f->groups[first];
+    vks_skin_pass_record(f->cmd, &r->skin, &push, wide);
+}
+
+/* The visible list and its workgroup starts to the GPU: computed in host memory and written to
+ * the mappings once (they may be write-combined: never read back). */
+static void upload_visible(vks_renderer *r, vks_frame *f)
+{
+    const vks_crowd *c = r->crowd;
+    uint32_t groups = 0;
+    for (uint32_t s = 0; r->mode == VKS_SKIN_COMPUTE && s < f->visible_count; s++) {
+        f->groups[s] = groups;
+        groups += vks_skin_pass_groups_of(&r->skin,
+                                          c->models[c->instances[f->visible[s]].model]->vertex_count);
+    }
+    f->groups[f->visible_count] = groups;
+    memcpy(f->visible_buffer.mapped, f->visible, sizeof *f->visible * f->visible_count);
+    memcpy(f->group_buffer.mapped, f->groups, sizeof *f->groups * (f->visible_count + 1));
 }
 
 /* One dispatch per run of models of one kind (4 or 8 influences) along the visible list, which is
@@ -760,6 +798,7 @@ static void skin_dispatches(vks_renderer *r, vks_frame *f)
 void vks_renderer_skin(vks_renderer *r, vks_frame *f)
 {
     assert(f->visible_count <= r->crowd->instance_count);
+    upload_visible(r, f);
     if (f->statistics) {
         vkCmdBeginQuery(f->cmd, f->statistics, 0, 0);
         f->queries_written |= STATS_BEGUN;

@@ -46,12 +46,16 @@ typedef struct vks_frame {
     VkCommandBuffer cmd;
     VkFence fence;
     vks_bone *palette; /* mapped, crowd->palette_count entries: instance i's at palette_first[i] */
-    uint32_t *visible; /* mapped, crowd->instance_count entries: visible instances, ascending */
-    uint32_t visible_count;       /* set before vks_renderer_skin */
+    /* Host memory, crowd->instance_count entries: the visible instances, ascending, written by the
+     * caller before vks_renderer_skin, which copies them to the GPU (the mapped list below is
+     * write-combined memory on a discrete GPU: it is written once and never read back). */
+    uint32_t *visible;
+    uint32_t visible_count; /* set before vks_renderer_skin */
+    uint32_t *groups;       /* host: each visible slot's first skinning workgroup, then the end */
     vks_frame_uniforms *uniforms; /* mapped: write before submitting */
     vks_gpu_stats stats;          /* of this slot's previous frame */
 
-    gpu_buffer palette_buffer, visible_buffer, uniform_buffer;
+    gpu_buffer palette_buffer, visible_buffer, group_buffer, uniform_buffer;
     /* The passes' push constants: this slot's addresses, fixed at creation (the skinning pass
      * adds visible_count, the draw the base color). */
     vks_skin_push skin_push;
@@ -75,7 +79,7 @@ typedef struct vks_renderer {
     vks_skin_pass skin;
     vks_draw_pass draw;
     vks_renderer_model models[VKS_CROWD_MAX_MODELS];
-    uint32_t max_vertex_count; /* of the models: the dispatch's width */
+    uint32_t max_vertex_count; /* of the models */
 
     /* Every model's streams, concatenated, device-local, uploaded once. */
     gpu_buffer positions, normals, tangents, joints, weights, uvs, indices;
