@@ -85,6 +85,8 @@ typedef enum gpu_memory {
     GPU_MEMORY_DEVICE,   /* device-local, written by transfers or shaders */
     GPU_MEMORY_UPLOAD,   /* host-visible, coherent, persistently mapped; device-local if possible */
     GPU_MEMORY_READBACK, /* host-visible, cached if possible, persistently mapped */
+    GPU_MEMORY_STAGING,  /* host-visible, coherent, mapped; system memory where the device has it
+                            (staging copies: the device-local BAR heap stays for frame data) */
 } gpu_memory;
 
 typedef struct gpu_buffer {

@@ -6,11 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int memory_type(const gpu_device *dev, uint32_t bits, VkMemoryPropertyFlags want)
+/* The first memory type allowed by `bits` with every flag of `want` and none of `avoid`. */
+static int memory_type(const gpu_device *dev, uint32_t bits, VkMemoryPropertyFlags want,
+                       VkMemoryPropertyFlags avoid)
 {
-    for (uint32_t i = 0; i < dev->memory.memoryTypeCount; i++)
-        if ((bits & (1u << i)) && (dev->memory.memoryTypes[i].propertyFlags & want) == want)
+    for (uint32_t i = 0; i < dev->memory.memoryTypeCount; i++) {
+        VkMemoryPropertyFlags f = dev->memory.memoryTypes[i].propertyFlags;
+        if ((bits & (1u << i)) && (f & want) == want && !(f & avoid))
             return (int)i;
+    }
     return -1;
 }
 
@@ -20,8 +24,11 @@ static bool allocate(const gpu_device *dev, VkMemoryRequirements req, gpu_memory
 {
     const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
     const VkMemoryPropertyFlags local = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-    VkMemoryPropertyFlags prefer[3] = {local, local, local};
-    if (kind == GPU_MEMORY_UPLOAD) { /* BAR memory when there is some, else system memory */
+    VkMemoryPropertyFlags prefer[3] = {local, local, local}, avoid[3] = {0, 0, 0};
+    if (kind == GPU_MEMORY_STAGING) { /* system memory: the BAR heap is small, keep it for frames */
+        prefer[0] = prefer[1] = prefer[2] = host | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        avoid[0] = avoid[1] = local;
+    } else if (kind == GPU_MEMORY_UPLOAD) { /* BAR memory when there is some, else system memory */
         prefer[0] = host | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | local;
         prefer[1] = prefer[2] = host | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
     } else if (kind == GPU_MEMORY_READBACK) {
@@ -30,7 +37,7 @@ static bool allocate(const gpu_device *dev, VkMemoryRequirements req, gpu_memory
     }
     VkResult r = VK_ERROR_OUT_OF_DEVICE_MEMORY;
     for (int i = 0; i < 3 && r != VK_SUCCESS; i++) {
-        int type = memory_type(dev, req.memoryTypeBits, prefer[i]);
+        int type = memory_type(dev, req.memoryTypeBits, prefer[i], avoid[i]);
         if (type < 0)
             continue;
         VkMemoryAllocateInfo info = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
@@ -115,7 +122,7 @@ bool gpu_buffer_create_filled(const gpu_device *dev, const gpu_buffer_desc *desc
     if (!gpu_buffer_create(dev,
                            &(gpu_buffer_desc){.size = desc->size,
                                               .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                              .memory = GPU_MEMORY_UPLOAD,
+                                              .memory = GPU_MEMORY_STAGING,
                                               .name = "staging"},
                            &staging, err))
         return false;
@@ -237,7 +244,7 @@ bool gpu_image_upload_rgba8(const gpu_device *dev, gpu_image *img, const void *p
     if (!gpu_buffer_create(dev,
                            &(gpu_buffer_desc){.size = size,
                                               .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                              .memory = GPU_MEMORY_UPLOAD,
+                                              .memory = GPU_MEMORY_STAGING,
                                               .name = "texture staging"},
                            &staging, err))
         return false;
