@@ -71,7 +71,8 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
                                                   .color_format = APP_OFFSCREEN_FORMAT,
                                                   .mode = a->crowd.mode,
                                                   .group_size = a->group_size,
-                                                  .buffer_limit = a->max_buffer},
+                                                  .buffer_limit = a->max_buffer,
+                                                  .palettes_on_device = a->crowd.palettes_on_device},
                              &r, &err)) {
         fprintf(stderr, "vkskin render: %s\n", err.msg);
         return APP_FAILED;

@@ -106,7 +106,8 @@ static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window
     if (!vks_renderer_create(dev,
                              &(vks_renderer_desc){.crowd = &scene->crowd,
                                                   .color_format = app_window_color_format(*win),
-                                                  .mode = a->crowd.mode},
+                                                  .mode = a->crowd.mode,
+                                                  .palettes_on_device = a->crowd.palettes_on_device},
                              &r, &err)) {
         fprintf(stderr, "vkskin view: %s\n", err.msg);
         return APP_FAILED;

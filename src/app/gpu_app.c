@@ -127,6 +127,9 @@ bool app_crowd_check(app_crowd_args *a, vks_error *err)
         return false;
     if (!parse_mode(a->mode_text, &a->mode, err))
         return false;
+    a->palettes_on_device = a->palettes_text && strcmp(a->palettes_text, "device") == 0;
+    if (a->palettes_text && !a->palettes_on_device && strcmp(a->palettes_text, "host") != 0)
+        return vks_fail(err, "--palettes needs host or device, not '%s'", a->palettes_text);
     if (a->layout_text) {
         if (strcmp(a->layout_text, "grid") == 0)
             a->layout = VKS_CROWD_GRID;

@@ -43,9 +43,10 @@ bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t 
 typedef struct app_crowd_args {
     const char *model_list[VKS_CROWD_MAX_MODELS]; /* each --model */
     uint32_t model_list_count;
-    const char *instances_text, *layout_text, *mode_text;
+    const char *instances_text, *layout_text, *mode_text, *palettes_text;
     uint32_t instances; /* parsed by app_crowd_check */
     vks_skin_mode mode; /* parsed by app_crowd_check */
+    bool palettes_on_device; /* --palettes device */
     uint32_t threads;   /* of the animation; 0: one per core */
     vks_crowd_layout layout;
 } app_crowd_args;
@@ -55,13 +56,15 @@ typedef struct app_crowd_args {
         {"layout", &(a).layout_text, NULL, "grid|ring", "where they stand (default grid)"},        \
         {"mode", &(a).mode_text, NULL, "compute|vertex",                                           \
          "skin in a compute pass (default) or in the vertex shader"},                              \
+        {"palettes", &(a).palettes_text, NULL, "host|device",                                      \
+         "shaders read palettes from host memory (default) or a per-frame device copy"},           \
     {                                                                                              \
         "model", NULL, NULL, "FILE",                                                               \
             "a model for the crowd, besides MODEL; repeat it to mix models (instances alternate)", \
             (a).model_list, &(a).model_list_count, VKS_CROWD_MAX_MODELS                            \
     }
 
-/* Checks and parses --instances, --layout and --mode (a usage error). */
+/* Checks and parses --instances, --layout, --mode and --palettes (a usage error). */
 bool app_crowd_check(app_crowd_args *a, vks_error *err);
 
 typedef struct app_scene {

@@ -120,6 +120,7 @@ static VkDeviceSize buffer_limit(const gpu_device *dev, VkDeviceSize wanted);
  * of the buffers that are not split (a frame's palettes, the instance table) the largest buffer.
  * Palette indices also stay below 2^31: the shaders' array indices are signed. */
 static bool check_memory(const gpu_device *dev, const vks_crowd *crowd, vks_skin_mode mode,
+                         bool palettes_on_device,
                          vks_error *err)
 {
     const VkDeviceSize limit = buffer_limit(dev, 0);
@@ -139,6 +140,12 @@ static bool check_memory(const gpu_device *dev, const vks_crowd *crowd, vks_skin
                         (unsigned long long)(k < k_index ? k : k_index));
     }
     vks_renderer_footprint fp = vks_renderer_footprint_of(crowd, mode);
+    if (palettes_on_device) { /* each frame's device copy of the palettes */
+        VkDeviceSize copies =
+            GPU_FRAMES_IN_FLIGHT * (VkDeviceSize)crowd->palette_count * sizeof(vks_bone);
+        fp.device_bytes += copies;
+        fp.per_instance_device += copies / crowd->instance_count;
+    }
     VkDeviceSize local, host;
     heaps(dev, &local, &host);
     const uint32_t n = crowd->instance_count;
@@ -510,7 +517,10 @@ static bool create_frames(vks_renderer *r, vks_error *err)
         snprintf(name, sizeof name, "palettes %u", i);
         if (!gpu_buffer_create(dev,
                                &(gpu_buffer_desc){.size = sizeof(vks_bone) * c->palette_count,
-                                                  .usage = ADDRESSED,
+                                                  .usage = ADDRESSED |
+                                                           (r->palettes_on_device
+                                                                ? VK_BUFFER_USAGE_TRANSFER_SRC_BIT
+                                                                : 0),
                                                   .memory = GPU_MEMORY_UPLOAD,
                                                   .name = name},
                                &f->palette_buffer, err))
@@ -532,6 +542,19 @@ static bool create_frames(vks_renderer *r, vks_error *err)
                                                   .name = name},
                                &f->group_buffer, err))
             return false;
+        if (r->palettes_on_device) {
+            snprintf(name, sizeof name, "palettes %u (device copy)", i);
+            if (!gpu_buffer_create(
+                    dev,
+                    &(gpu_buffer_desc){.size = sizeof(vks_bone) * c->palette_count,
+                                       .usage = ADDRESSED | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                       .memory = GPU_MEMORY_DEVICE,
+                                       .name = name},
+                    &f->palette_device, err))
+                return false;
+            if (!(f->palette_copies = malloc(sizeof *f->palette_copies * c->instance_count)))
+                return vks_fail(err, "out of memory");
+        }
         f->visible = malloc(sizeof *f->visible * c->instance_count);
         f->groups = malloc(sizeof *f->groups * ((size_t)c->instance_count + 1));
         if (!f->visible || !f->groups)
@@ -549,7 +572,8 @@ static bool create_frames(vks_renderer *r, vks_error *err)
         f->skin_push = (vks_skin_push){.streams = streams_of(r)};
         address(r->instances.address, f->skin_push.instances);
         address(f->visible_buffer.address, f->skin_push.visible);
-        address(f->palette_buffer.address, f->skin_push.palette);
+        address(r->palettes_on_device ? f->palette_device.address : f->palette_buffer.address,
+                f->skin_push.palette);
         address(f->group_buffer.address, f->skin_push.groups);
         f->draw_push = (vks_draw_push){.streams = f->skin_push.streams};
         memcpy(f->draw_push.instances, f->skin_push.instances, sizeof f->draw_push.instances);
@@ -596,9 +620,10 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                          vks_error *err)
 {
     const vks_crowd *c = desc->crowd;
-    *r = (vks_renderer){.dev = dev, .crowd = c, .mode = desc->mode};
+    *r = (vks_renderer){
+        .dev = dev, .crowd = c, .mode = desc->mode, .palettes_on_device = desc->palettes_on_device};
     assert(c->instance_count > 0 && c->model_count > 0);
-    if (!check_memory(dev, c, desc->mode, err))
+    if (!check_memory(dev, c, desc->mode, desc->palettes_on_device, err))
         return false;
     bool ok = (desc->mode == VKS_SKIN_VERTEX ||
                vks_skin_pass_create(dev, desc->group_size, &r->skin, err)) &&
@@ -633,6 +658,8 @@ void vks_renderer_destroy(vks_renderer *r)
         gpu_buffer_destroy(dev, &f->palette_buffer);
         gpu_buffer_destroy(dev, &f->visible_buffer);
         gpu_buffer_destroy(dev, &f->group_buffer);
+        gpu_buffer_destroy(dev, &f->palette_device);
+        free(f->palette_copies);
         free(f->visible);
         free(f->groups);
         gpu_buffer_destroy(dev, &f->uniform_buffer);
@@ -795,10 +822,40 @@ static void skin_dispatches(vks_renderer *r, vks_frame *f)
     skin_range(r, f, run, start, run_wide);
 }
 
+/* desc.palettes_on_device: the visible instances' palettes, host -> device, one region per run
+ * of consecutive instances (the visible list is ascending, palettes follow instance order). */
+static void copy_palettes(vks_renderer *r, vks_frame *f)
+{
+    const vks_crowd *c = r->crowd;
+    uint32_t regions = 0;
+    for (uint32_t s = 0; s < f->visible_count; s++) {
+        uint32_t i = f->visible[s];
+        VkDeviceSize at = (VkDeviceSize)c->palette_first[i] * sizeof(vks_bone);
+        VkDeviceSize size =
+            (VkDeviceSize)c->models[c->instances[i].model]->skeleton.joint_count * sizeof(vks_bone);
+        VkBufferCopy *last = regions ? &f->palette_copies[regions - 1] : NULL;
+        if (last && last->srcOffset + last->size == at)
+            last->size += size;
+        else
+            f->palette_copies[regions++] = (VkBufferCopy){at, at, size};
+    }
+    if (regions)
+        vkCmdCopyBuffer(f->cmd, f->palette_buffer.buffer, f->palette_device.buffer, regions,
+                        f->palette_copies);
+    /* The slot's previous reads finished before its fence signalled (begin_frame waited). */
+    gpu_barrier_buffer(f->cmd, f->palette_device.buffer,
+                       (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+                       (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
+                                        VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
+                                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT});
+}
+
 void vks_renderer_skin(vks_renderer *r, vks_frame *f)
 {
     assert(f->visible_count <= r->crowd->instance_count);
     upload_visible(r, f);
+    if (r->palettes_on_device)
+        copy_palettes(r, f);
     if (f->statistics) {
         vkCmdBeginQuery(f->cmd, f->statistics, 0, 0);
         f->queries_written |= STATS_BEGUN;

@@ -31,6 +31,10 @@ typedef struct vks_renderer_desc {
     /* Largest buffer to create, in bytes: 0 = the device's limits (maxMemoryAllocationSize,
      * maxBufferSize, maxStorageBufferRange). Smaller values force splits (tests). */
     VkDeviceSize buffer_limit;
+    /* Palettes: false (default) = the shaders read them straight from the mapped, host-visible
+     * buffer the animation writes; true = each frame first copies the visible instances' entries
+     * into a device-local buffer (one copy region per run of consecutive instances). */
+    bool palettes_on_device;
 } vks_renderer_desc;
 
 /* What the GPU measured for one frame: -1 (times) or UINT64_MAX (counts) when unknown. */
@@ -56,6 +60,8 @@ typedef struct vks_frame {
     vks_gpu_stats stats;          /* of this slot's previous frame */
 
     gpu_buffer palette_buffer, visible_buffer, group_buffer, uniform_buffer;
+    gpu_buffer palette_device; /* desc.palettes_on_device: the shaders read this copy */
+    VkBufferCopy *palette_copies; /* host scratch for the copy's regions (instance_count) */
     /* The passes' push constants: this slot's addresses, fixed at creation (the skinning pass
      * adds visible_count, the draw the base color). */
     vks_skin_push skin_push;
@@ -76,6 +82,7 @@ typedef struct vks_renderer {
     const gpu_device *dev;
     const vks_crowd *crowd;
     vks_skin_mode mode;
+    bool palettes_on_device;
     vks_skin_pass skin;
     vks_draw_pass draw;
     vks_renderer_model models[VKS_CROWD_MAX_MODELS];
