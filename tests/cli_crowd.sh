@@ -9,7 +9,8 @@
 #     (--max-buffer) the very same, also for 4- and 8-influence models mixed; two models mixed,
 #     and the ring layout, render;
 #   - a crowd too big for the device says how many instances fit;
-#   - bench runs (smoke test: no timing is asserted) and its JSON has every figure.
+#   - bench runs (smoke test: no timing is asserted), its JSON has every figure, and its traffic
+#     figures (bytes per vertex, logical and memory bytes) match the layout; --warmup is parsed.
 #   cli_crowd.sh VKSKIN COMPARE_PNG DEFAULT.glb FIXTURES_DIR
 set -u
 vk=$1 cmp=$2 default=$3 fixtures=$4
@@ -126,28 +127,75 @@ else
 fi
 
 # bench: runs, prints every figure; the JSON is one object with numbers (no timing asserted).
+# The traffic figures are exact and checked against the layout: per vertex, the bind streams read
+# (positions 12, normals 12, joints 8, weights 16; a wide model 8 + 16 more) and the output
+# written (24); per instance its palette (joints x 48 bytes), table entry (96), visible-list slot
+# (4) and workgroup start (4). skin_bytes counts every instance's bind streams, memory_bytes each model's once. The
+# default character has no tangents (else 16 read + 16 written a vertex).
+joints=$(sed -n 's/^joints: \([0-9]*\) .*/\1/p' "$tmp/info")
+[ -n "$joints" ] || fail "no joint count in vkskin info"
+grep -q "^skinning: 4 influences per vertex$" "$tmp/info" || fail "the default character is not a 4-influence model"
+bind=$((12 + 12 + 8 + 16)) out=24 own=$((joints * 48 + 96 + 4 + 4))
+# json FILE KEY: the value of KEY in bench's JSON.
+json() { sed -n "s/^  \"$2\": \(.*\)\$/\1/p" "$1" | sed 's/,$//'; }
 for mode in compute vertex; do
-  if run "bench_$mode" bench --validate --instances 4 --frames 3 --size 160x120 --mode $mode --json; then
-    for key in instances visible cpu_anim_ms gpu_draw_ms frame_ms skinned_vertices_per_s \
-      joints_per_s_per_core copy_gb_per_s; do
-      grep -Eq "^  \"$key\": [0-9.e+-]+,?$" "$tmp/bench_$mode" || fail "bench $mode: no number for $key"
+  if run "bench_$mode" bench --validate --instances 10 --frames 3 --size 160x120 --mode $mode --json; then
+    f=$tmp/bench_$mode
+    for key in instances visible warmup_frames cpu_anim_ms gpu_draw_ms frame_ms skinned_vertices_per_s \
+      skinned_vertices_per_ms joints_per_s_per_core copy_bytes copy_gb_per_s; do
+      grep -Eq "^  \"$key\": [0-9.e+-]+,?$" "$f" || fail "bench $mode: no number for $key"
     done
+    grep -q '^  "visible": 10,$' "$f" || fail "bench $mode: not every instance visible"
+    grep -q '^  "warmup_frames": 3,$' "$f" || fail "bench $mode: not 3 warm-up frames by default"
     if [ $mode = compute ]; then
-      grep -Eq '^  "gpu_skin_ms": [0-9.e+-]+,$' "$tmp/bench_$mode" || fail "bench compute: no skinning time"
-      grep -Eq '^  "roofline_ratio": [0-9.e+-]+$' "$tmp/bench_$mode" || fail "bench compute: no ratio"
+      for key in gpu_skin_ms bytes_per_vertex skin_bytes memory_bytes skin_gb_per_s memory_gb_per_s \
+        roofline_ratio logical_roofline_ratio; do
+        grep -Eq "^  \"$key\": [0-9.e+-]+,?$" "$f" || fail "bench compute: no number for $key"
+      done
+      [ "$(json "$f" bytes_per_vertex)" = $((bind + out)) ] ||
+        fail "bench: bytes_per_vertex $(json "$f" bytes_per_vertex), the layout says $((bind + out))"
+      [ "$(json "$f" skin_bytes)" = $((10 * (vertices * (bind + out) + own))) ] ||
+        fail "bench: skin_bytes $(json "$f" skin_bytes), expected $((10 * (vertices * (bind + out) + own)))"
+      [ "$(json "$f" memory_bytes)" = $((vertices * bind + 10 * (vertices * out + own))) ] ||
+        fail "bench: memory_bytes $(json "$f" memory_bytes), expected $((vertices * bind + 10 * (vertices * out + own)))"
+      [ "$(json "$f" memory_bytes)" -lt "$(json "$f" skin_bytes)" ] ||
+        fail "bench: memory_bytes not below skin_bytes for 10 instances of one model"
+      echo "bench: $(json "$f" bytes_per_vertex) bytes per vertex, $(json "$f" skin_bytes) logical," \
+        "$(json "$f" memory_bytes) to memory"
     else
-      grep -q '^  "gpu_skin_ms": null,$' "$tmp/bench_$mode" || fail "bench vertex: a skinning pass time"
+      for key in gpu_skin_ms bytes_per_vertex skin_bytes memory_bytes memory_gb_per_s roofline_ratio; do
+        grep -q "^  \"$key\": null,\?$" "$f" || fail "bench vertex: $key is not null (no skinning pass)"
+      done
     fi
-    grep -q '^  "visible": 4,$' "$tmp/bench_$mode" || fail "bench $mode: not every instance visible"
-    [ "$(head -c1 "$tmp/bench_$mode")" = "{" ] && [ "$(tail -n1 "$tmp/bench_$mode")" = "}" ] ||
-      fail "bench $mode: not one JSON object"
+    [ "$(head -c1 "$f")" = "{" ] && [ "$(tail -n1 "$f")" = "}" ] || fail "bench $mode: not one JSON object"
   fi
 done
-if run bench_text bench --validate --instances 2 --frames 2 --size 160x120; then
-  for key in visible "cpu animation" "gpu skinning" "gpu draw" frame bandwidth; do
+# A mixed crowd's bytes_per_vertex is the average over its visible vertices: one default
+# character (4 influences) and one wide fixture (8: 24 bytes more a vertex).
+"$vk" info "$fixtures/wide_influences.glb" >"$tmp/info_wide" || fail "vkskin info wide_influences.glb"
+wide_vertices=$(sed -n 's/^meshes: [0-9]*, vertices: \([0-9]*\),.*/\1/p' "$tmp/info_wide")
+if run bench_mixed bench --validate "$default" --model "$fixtures/wide_influences.glb" --instances 2 \
+  --frames 1 --size 160x120 --json; then
+  grep -q '^  "visible": 2,$' "$tmp/bench_mixed" || fail "bench mixed: not both instances visible"
+  awk -v got="$(json "$tmp/bench_mixed" bytes_per_vertex)" -v a="$vertices" -v b="${wide_vertices:-0}" \
+    -v pa=$((bind + out)) -v pb=$((bind + 24 + out)) 'BEGIN {
+      want = (a * pa + b * pb) / (a + b); d = got - want
+      exit !(got != "" && (d < 0 ? -d : d) <= 1e-12 * want) }' ||
+    fail "bench mixed: bytes_per_vertex $(json "$tmp/bench_mixed" bytes_per_vertex), not the vertex-weighted average"
+fi
+# --warmup: 0 is allowed; a negative or non-numeric count is a usage error (exit 2, one line).
+if run bench_text bench --validate --instances 2 --frames 2 --warmup 0 --size 160x120; then
+  for key in visible "cpu animation" "gpu skinning" "gpu draw" frame traffic bandwidth; do
     grep -q "^  $key " "$tmp/bench_text" || fail "bench: no '$key' line"
   done
+  grep -q "after 0 warm-up frame(s)" "$tmp/bench_text" || fail "bench: --warmup 0 not taken"
 fi
+for bad in -1 x; do
+  "$vk" bench --warmup "$bad" --frames 1 >"$tmp/warmup" 2>"$tmp/warmup.err"
+  rc=$?
+  { [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/warmup.err")" -eq 1 ] && grep -q -- "--warmup" "$tmp/warmup.err"; } ||
+    { fail "bench --warmup $bad: exit $rc, not one usage line"; cat "$tmp/warmup.err"; }
+done
 
 if [ $failed -ne 0 ]; then
   echo "$failed crowd check(s) failed"

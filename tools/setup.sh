@@ -8,6 +8,8 @@
 #   test:    gltfpack (packs models to test the glTF reader on real optimizer output)
 #   run/test without a GPU: mesa-vulkan-drivers (lavapipe), the Khronos validation layers, Xvfb
 #            and xauth (xvfb-run needs it; xvfb only recommends it)
+#   bench:   gnuplot-nox (tools/bench_matrix.sh plots the benchmark matrix to a PNG; the -nox
+#            build has the png and pngcairo terminals without pulling in X11 or Qt)
 set -euo pipefail
 if [ "$(id -u)" -ne 0 ]; then
   exec sudo "$0" "$@"
@@ -17,6 +19,7 @@ packages=(
   libassimp-dev libcglm-dev libstb-dev libcjson-dev libmeshoptimizer-dev gltfpack
   libvulkan-dev libvulkan-volk-dev libglfw3-dev glslang-tools
   mesa-vulkan-drivers vulkan-validationlayers xvfb xauth
+  gnuplot-nox
 )
 missing=()
 for p in "${packages[@]}"; do

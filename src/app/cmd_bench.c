@@ -1,7 +1,7 @@
 /* vkskin bench: a crowd rendered headless for F frames, and the medians of what each stage cost:
  * CPU animation (culling + palettes on every thread), GPU skinning and drawing (timestamps), the
- * whole frame (wall clock), skinned vertices per second, and the skinning pass's effective
- * bandwidth beside a plain copy kernel's over the same number of bytes (the roofline). */
+ * whole frame (wall clock), skinned vertices per second, and the skinning pass's bandwidth beside
+ * a plain copy kernel's over the bytes that reach memory (the roofline). */
 #include "commands.h"
 #include "gpu_app.h"
 #include "offscreen.h"
@@ -12,24 +12,26 @@
 #include <string.h>
 #include <time.h>
 
-/* Frames before measuring: pipelines, caches and clocks settle. */
+/* Frames before measuring by default (--warmup): pipelines, caches and clocks settle. */
 #define WARMUP_FRAMES 3u
 /* Copy-kernel runs timed for the roofline. */
 #define COPY_RUNS 9u
 
 typedef struct bench_args {
-    const char *path, *size, *frames_text, *group_size_text, *threads_text;
+    const char *path, *size, *frames_text, *warmup_text, *group_size_text, *threads_text;
     bool json;
     app_gpu_options gpu;
     app_crowd_args crowd;
-    uint32_t width, height, frames, group_size;
+    uint32_t width, height, frames, warmup, group_size;
 } bench_args;
 
 typedef struct bench_result {
     uint32_t samples, gpu_samples, visible, threads; /* frames measured on the CPU, the GPU */
     uint64_t vertices, joints;                       /* skinned per frame (visible instances) */
     double anim_ms, skin_ms, draw_ms, frame_ms;
-    double skin_bytes; /* read + written by the skinning pass per frame */
+    double skin_bytes;   /* read + written by the skinning pass per frame, each access counted */
+    double stream_bytes; /* of which the per-vertex streams (bind streams read, output written) */
+    double memory_bytes; /* what reaches memory per frame: see bench_traffic */
     double copy_bytes, copy_ms;
 } bench_result;
 
@@ -40,15 +42,54 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-/* Bytes the skinning pass moves for one visible instance: every vertex's streams read and its
- * output written, the palette read once (the workgroups of an instance share it through the
- * cache), the instance's table entry and visible-list slot. */
-static double skin_bytes_of(const vks_model *m)
+/* Bind-stream bytes the skinning pass reads for one vertex of `m`, each stream once: positions,
+ * normals, joints and weights, tangents when the model has them, influences 5 to 8 when it is
+ * wide. From the model's own element types, so a compacted layout shows here. */
+static double bind_bytes_per_vertex(const vks_model *m)
 {
-    double per_vertex = sizeof(float[3]) * 2 + sizeof(uint16_t[4]) + sizeof(float[4]) +
-                        VKS_SKINNED_STRIDE + (m->tangents ? 2 * sizeof(float[4]) : 0);
-    return per_vertex * m->vertex_count + sizeof(vks_bone) * m->skeleton.joint_count +
-           sizeof(vks_instance) + sizeof(uint32_t);
+    return sizeof *m->positions + sizeof *m->normals + sizeof *m->joints + sizeof *m->weights +
+           (m->tangents ? sizeof *m->tangents : 0) +
+           (m->joints_extra ? sizeof *m->joints_extra + sizeof *m->weights_extra : 0);
+}
+
+/* Output bytes the skinning pass writes for one vertex of `m`: position and normal, and the
+ * tangent (a vec4) when the model has them. */
+static double out_bytes_per_vertex(const vks_model *m)
+{
+    return VKS_SKINNED_STRIDE + (m->tangents ? sizeof(float[4]) : 0);
+}
+
+/* The skinning pass's traffic for the instances in `list` (all of the crowd's when NULL):
+ *   logical: every instance's streams read and output written (as if each instance's bind streams
+ *            came from memory), its palette read once (the workgroups of an instance share it
+ *            through the cache), its table entry, visible-list slot and workgroup start (the
+ *            prefix sum its workgroups search; see vks_shared.h);
+ *   streams: the per-vertex part of that, bind streams + output (bytes_per_vertex's numerator);
+ *   memory:  each distinct model's bind streams once (its instances read the same addresses,
+ *            which the cache keeps: the H100's 50 MB L2 holds a model's many times over), plus
+ *            per instance its output, palette and table entry, plus the visible list and the
+ *            workgroup starts. */
+typedef struct bench_traffic {
+    double logical, streams, memory;
+} bench_traffic;
+
+static bench_traffic traffic_of(const vks_crowd *c, const uint32_t *list, uint32_t count)
+{
+    bench_traffic t = {0};
+    bool seen[VKS_CROWD_MAX_MODELS] = {false};
+    for (uint32_t k = 0; k < count; k++) {
+        const uint32_t model = c->instances[list ? list[k] : k].model;
+        const vks_model *m = c->models[model];
+        const double bind = bind_bytes_per_vertex(m) * m->vertex_count;
+        const double out = out_bytes_per_vertex(m) * m->vertex_count;
+        const double own = sizeof(vks_bone) * m->skeleton.joint_count + sizeof(vks_instance) +
+                           2 * sizeof(uint32_t);
+        t.streams += bind + out;
+        t.logical += bind + out + own;
+        t.memory += out + own + (seen[model] ? 0.0 : bind);
+        seen[model] = true;
+    }
+    return t;
 }
 
 /* Times the copy kernel over `bytes` (read + written), median of COPY_RUNS. Each buffer is
@@ -140,13 +181,11 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
         return APP_FAILED;
     }
     vks_crowd *crowd = &scene->crowd;
-    /* The roofline first, over as many bytes as skinning every instance moves: on lavapipe,
-     * timestamps around a compute-only submission come out far too short after draws have run
-     * on the device. The skinning pass's own figure uses the visible instances. */
-    double all_bytes = 0.0;
-    for (uint32_t i = 0; i < crowd->instance_count; i++)
-        all_bytes += skin_bytes_of(crowd->models[crowd->instances[i].model]);
-    if (!measure_copy(dev, (VkDeviceSize)all_bytes, res, &err)) {
+    /* The roofline first, over as many bytes as skinning every instance puts through memory: on
+     * lavapipe, timestamps around a compute-only submission come out far too short after draws
+     * have run on the device. The skinning pass's own figure uses the visible instances. */
+    const bench_traffic all = traffic_of(crowd, NULL, crowd->instance_count);
+    if (!measure_copy(dev, (VkDeviceSize)all.memory, res, &err)) {
         fprintf(stderr, "vkskin bench: %s\n", err.msg);
         return APP_FAILED;
     }
@@ -155,7 +194,8 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
                              &(vks_renderer_desc){.crowd = crowd,
                                                   .color_format = APP_OFFSCREEN_FORMAT,
                                                   .mode = a->crowd.mode,
-                                                  .group_size = a->group_size},
+                                                  .group_size = a->group_size,
+                                                  .palettes_on_device = a->crowd.palettes_on_device},
                              &r, &err)) {
         fprintf(stderr, "vkskin bench: %s\n", err.msg);
         return APP_FAILED;
@@ -169,7 +209,7 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
     app_camera cam;
     app_camera_frame(&cam, crowd);
     vks_draw_target t = app_offscreen_target(&target);
-    const uint32_t total = WARMUP_FRAMES + a->frames;
+    const uint32_t warmup = a->warmup, total = warmup + a->frames;
     double *anim = calloc(total, sizeof *anim), *frame = calloc(total, sizeof *frame);
     double *skin = calloc(total, sizeof *skin), *draw = calloc(total, sizeof *draw);
     int rc = APP_FAILED;
@@ -182,10 +222,10 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
     for (uint32_t i = 0; i < total; i++) {
         vks_frame *f = vks_renderer_begin_frame(&r); /* waits for frame i - 2 */
         double start = now_ms();
-        if (i > WARMUP_FRAMES) /* begin to begin: the frame's period, GPU included */
+        if (i > warmup) /* begin to begin: the frame's period, GPU included */
             frame[cpu_samples - 1] = start - last;
         last = start;
-        if (i >= WARMUP_FRAMES + GPU_FRAMES_IN_FLIGHT && f->stats.draw_ms >= 0.0) {
+        if (i >= warmup + GPU_FRAMES_IN_FLIGHT && f->stats.draw_ms >= 0.0) {
             skin[gpu_samples] = f->stats.skin_ms;
             draw[gpu_samples++] = f->stats.draw_ms;
         }
@@ -193,7 +233,7 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
         vks_frame_uniforms uniforms;
         app_camera_uniforms(&cam, (float)a->width / (float)a->height, &uniforms);
         app_scene_animate(scene, f, &uniforms);
-        if (i >= WARMUP_FRAMES)
+        if (i >= warmup)
             anim[cpu_samples++] = now_ms() - start;
         res->visible = f->visible_count;
         vks_renderer_skin(&r, f);
@@ -221,8 +261,11 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
         const vks_model *m = crowd->models[crowd->instances[scene->visible[k]].model];
         res->vertices += m->vertex_count;
         res->joints += m->skeleton.joint_count;
-        res->skin_bytes += skin_bytes_of(m);
     }
+    const bench_traffic seen = traffic_of(crowd, scene->visible, scene->visible_count);
+    res->skin_bytes = seen.logical;
+    res->stream_bytes = seen.streams;
+    res->memory_bytes = seen.memory;
     rc = APP_OK;
 done:
     free(anim);
@@ -234,13 +277,21 @@ done:
     return rc;
 }
 
-/* A JSON number, or null when unknown (negative or not finite). */
+/* A JSON number in its shortest form that reads back as the same double (15 to 17 significant
+ * digits), or null when unknown (negative or not finite). */
 static void json_number(const char *name, double v, bool last)
 {
-    if (v >= 0.0 && isfinite(v))
-        printf("  \"%s\": %.6g%s\n", name, v, last ? "" : ",");
-    else
+    if (v >= 0.0 && isfinite(v)) {
+        char text[32];
+        for (int digits = 15; digits <= 17; digits++) {
+            snprintf(text, sizeof text, "%.*g", digits, v);
+            if (strtod(text, NULL) == v)
+                break;
+        }
+        printf("  \"%s\": %s%s\n", name, text, last ? "" : ",");
+    } else {
         printf("  \"%s\": null%s\n", name, last ? "" : ",");
+    }
 }
 
 static void json_string(const char *name, const char *v)
@@ -270,21 +321,32 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
     const double skin_ms = compute ? res->skin_ms : -1.0;
     const double per_ms = compute ? res->skin_ms : res->draw_ms;
     const double vps = per_ms > 0.0 ? res->vertices / (per_ms * 1e-3) : -1.0;
+    const double vpms = per_ms > 0.0 ? res->vertices / per_ms : -1.0;
     const double jpspc =
         res->anim_ms > 0.0 ? res->joints / (res->anim_ms * 1e-3) / res->threads : -1.0;
-    const double skin_gbps = skin_ms > 0.0 ? res->skin_bytes / (skin_ms * 1e-3) / 1e9 : -1.0;
+    /* The skinning pass's traffic; unknown (null) in vertex mode, which has no such pass. */
+    const double skin_bytes = compute ? res->skin_bytes : -1.0;
+    const double memory_bytes = compute ? res->memory_bytes : -1.0;
+    const double bytes_per_vertex =
+        compute && res->vertices ? res->stream_bytes / (double)res->vertices : -1.0;
+    const double skin_gbps = skin_ms > 0.0 ? skin_bytes / (skin_ms * 1e-3) / 1e9 : -1.0;
+    const double memory_gbps = skin_ms > 0.0 ? memory_bytes / (skin_ms * 1e-3) / 1e9 : -1.0;
     const double copy_gbps =
         res->copy_ms > 0.0 ? res->copy_bytes / (res->copy_ms * 1e-3) / 1e9 : -1.0;
-    const double ratio = skin_gbps > 0.0 && copy_gbps > 0.0 ? skin_gbps / copy_gbps : -1.0;
+    const double ratio = memory_gbps > 0.0 && copy_gbps > 0.0 ? memory_gbps / copy_gbps : -1.0;
+    const double logical_ratio =
+        skin_gbps > 0.0 && copy_gbps > 0.0 ? skin_gbps / copy_gbps : -1.0;
     if (a->json) {
         printf("{\n");
         json_string("models", models);
         json_string("device", dev->props.deviceName);
         json_string("mode", compute ? "compute" : "vertex");
+        json_string("palettes", a->crowd.palettes_on_device ? "device" : "host");
         json_number("instances", c->instance_count, false);
         json_number("visible", res->visible, false);
         json_number("width", a->width, false);
         json_number("height", a->height, false);
+        json_number("warmup_frames", a->warmup, false);
         json_number("frames", res->samples, false);
         json_number("gpu_frames", res->gpu_samples, false);
         json_number("threads", res->threads, false);
@@ -294,35 +356,47 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
         json_number("gpu_draw_ms", res->draw_ms, false);
         json_number("frame_ms", res->frame_ms, false);
         json_number("skinned_vertices_per_s", vps, false);
+        json_number("skinned_vertices_per_ms", vpms, false);
         json_number("joints_per_s_per_core", jpspc, false);
-        json_number("skin_bytes", compute ? res->skin_bytes : -1.0, false);
+        json_number("bytes_per_vertex", bytes_per_vertex, false);
+        json_number("skin_bytes", skin_bytes, false);
+        json_number("memory_bytes", memory_bytes, false);
         json_number("skin_gb_per_s", skin_gbps, false);
+        json_number("memory_gb_per_s", memory_gbps, false);
         json_number("copy_bytes", res->copy_bytes, false);
         json_number("copy_gb_per_s", copy_gbps, false);
-        json_number("roofline_ratio", ratio, true);
+        json_number("roofline_ratio", ratio, false);
+        json_number("logical_roofline_ratio", logical_ratio, true);
         printf("}\n");
         return;
     }
-    printf("bench: %s x %u, %s skinning, %ux%u, median of %u frames (GPU times: %u) on %s\n",
+    printf("bench: %s x %u, %s skinning, %ux%u, median of %u frames (GPU times: %u) after %u "
+           "warm-up frame(s) on %s\n",
            models, c->instance_count, compute ? "compute" : "vertex-shader", a->width, a->height,
-           res->samples, res->gpu_samples, dev->props.deviceName);
+           res->samples, res->gpu_samples, a->warmup, dev->props.deviceName);
     printf("  visible          %u of %u instances, %llu vertices, %llu joints\n", res->visible,
            c->instance_count, (unsigned long long)res->vertices, (unsigned long long)res->joints);
     printf("  cpu animation    %.3f ms on %u thread(s): %.1f M joints/s per core (%.1f ns per "
            "joint)\n",
            res->anim_ms, res->threads, jpspc / 1e6, jpspc > 0.0 ? 1e9 / jpspc : 0.0);
     if (compute)
-        printf("  gpu skinning     %.3f ms: %.3g M vertices/s\n", res->skin_ms, vps / 1e6);
+        printf("  gpu skinning     %.3f ms: %.3g M vertices/s (%.0f per ms)\n", res->skin_ms,
+               vps / 1e6, vpms);
     else
-        printf("  gpu skinning     in the draw: %.3g M vertices/s of draw time\n", vps / 1e6);
+        printf("  gpu skinning     in the draw: %.3g M vertices/s of draw time (%.0f per ms)\n",
+               vps / 1e6, vpms);
     printf("  gpu draw         %.3f ms\n", res->draw_ms);
     printf("  frame            %.3f ms (%.0f fps)\n", res->frame_ms,
            res->frame_ms > 0.0 ? 1e3 / res->frame_ms : 0.0);
-    if (compute && skin_gbps > 0.0)
-        printf("  bandwidth        skinning %.2f GB/s effective (%.0f bytes per vertex), copy "
-               "kernel %.2f GB/s over %.1f MB: %.0f%% of the roofline\n",
-               skin_gbps, res->vertices ? res->skin_bytes / res->vertices : 0.0, copy_gbps,
-               res->copy_bytes / 1e6, 100.0 * ratio);
+    if (compute)
+        printf("  traffic          %.0f bytes per vertex; %.2f MB logical, %.2f MB to memory per "
+               "frame (bind streams once per model)\n",
+               bytes_per_vertex, skin_bytes / 1e6, memory_bytes / 1e6);
+    if (compute && memory_gbps > 0.0)
+        printf("  bandwidth        skinning %.2f GB/s to memory (%.2f logical), copy kernel %.2f "
+               "GB/s over %.1f MB: %.0f%% of the roofline (%.0f%% logical)\n",
+               memory_gbps, skin_gbps, copy_gbps, res->copy_bytes / 1e6, 100.0 * ratio,
+               100.0 * logical_ratio);
     else
         printf("  bandwidth        copy kernel %.2f GB/s over %.1f MB\n", copy_gbps,
                res->copy_bytes / 1e6);
@@ -330,9 +404,10 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
 
 int cmd_bench(int argc, char **argv)
 {
-    bench_args a = {.size = "1920x1080", .frames_text = "100"};
+    bench_args a = {.size = "1920x1080", .frames_text = "100", .warmup = WARMUP_FRAMES};
     const app_option options[] = {
         {"frames", &a.frames_text, NULL, "F", "frames to measure (default 100)"},
+        {"warmup", &a.warmup_text, NULL, "N", "frames before measuring (default 3; 0 allowed)"},
         {"size", &a.size, NULL, "WxH", "image size in pixels (default 1920x1080)"},
         {"json", NULL, &a.json, NULL, "print one JSON object instead of the table"},
         {"group-size", &a.group_size_text, NULL, "N",
@@ -343,11 +418,12 @@ int cmd_bench(int argc, char **argv)
     };
     const app_command cmd = {
         .name = "bench",
-        .summary = "Renders a crowd headless for F frames (after 3 warm-up frames) and prints\n"
+        .summary = "Renders a crowd headless for F frames (after --warmup frames) and prints\n"
                    "the medians per frame of CPU animation, GPU skinning and drawing (timestamp\n"
-                   "queries), the frame, skinned vertices per second, and the skinning pass's\n"
-                   "effective bandwidth beside a copy kernel's over as many bytes. Validation is\n"
-                   "off unless --validate is given. Every instance plays its own clip.",
+                   "queries), the frame, skinned vertices per second and per ms, the skinning\n"
+                   "pass's traffic (bytes per vertex; logical and to memory) and its bandwidth\n"
+                   "beside a copy kernel's over as many bytes. Validation is off unless\n"
+                   "--validate is given. Every instance plays its own clip.",
         .positional = "[MODEL]",
         .options = options,
         .option_count = sizeof options / sizeof options[0],
@@ -358,6 +434,8 @@ int cmd_bench(int argc, char **argv)
     vks_error err;
     if (!app_parse_size(a.size, &a.width, &a.height, &err) ||
         !app_parse_count("--frames", a.frames_text, 1, 100000, &a.frames, &err) ||
+        (a.warmup_text &&
+         !app_parse_count("--warmup", a.warmup_text, 0, 100000, &a.warmup, &err)) ||
         (a.group_size_text &&
          !app_parse_count("--group-size", a.group_size_text, 1, 1024, &a.group_size, &err)) ||
         (a.threads_text &&
