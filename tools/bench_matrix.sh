@@ -8,6 +8,9 @@
 #
 #   tools/bench_matrix.sh [--vkskin PATH] [--out DIR] [--frames F] [--warmup N] [--size WxH]
 #                         [--budget SECONDS] [--counts "1 1000 ..."] [--mix FILE] [CESIUMMAN.glb]
+#   tools/bench_matrix.sh --plot-only [--out DIR]
+#       draws DIR/bench.png from the series an earlier run left in DIR/series (a run on a machine
+#       without gnuplot, such as a lent GPU's)
 #
 # Runs go by N, smallest first, so a spent budget skips the largest crowds. Each run is limited
 # (timeout) to what is left of the budget (default 600 s); once it is spent, the remaining runs
@@ -32,6 +35,11 @@ bad() {
 whole() { [[ $2 =~ ^[0-9]+$ ]] || bad "$1 needs a whole number, not '$2'"; }
 while [ $# -gt 0 ]; do
   case $1 in
+  --plot-only)
+    plot_only=1
+    shift
+    continue
+    ;;
   --vkskin | --out | --frames | --warmup | --size | --budget | --counts | --mix)
     [ $# -ge 2 ] || bad "$1 needs a value"
     case $1 in
@@ -58,6 +66,12 @@ while [ $# -gt 0 ]; do
     ;;
   esac
 done
+if [ -n "${plot_only:-}" ]; then
+  labels=(default CesiumMan mixed)
+  jsonl=$out/bench.jsonl
+  [ -f "$jsonl" ] || bad "no $jsonl to plot"
+  size=$(head -n1 "$jsonl" | sed -n 's/.*"width": \([0-9]*\),.*"height": \([0-9]*\),.*/\1x\2/p')
+else
 [ "$frames" -ge 1 ] || bad "--frames needs at least 1"
 for n in $counts; do whole --counts "$n"; done
 [ -x "$vk" ] || bad "no vkskin at '$vk' (build it, or give --vkskin PATH)"
@@ -148,6 +162,7 @@ done
 rm -f "$out/run.json" "$out/run.err"
 echo "bench_matrix: $ok run(s) in $jsonl, $failed failed, $skipped skipped"
 [ $ok -gt 0 ] || exit 1
+fi
 
 if ! command -v gnuplot >/dev/null; then
   echo "bench_matrix: no gnuplot (tools/setup.sh installs gnuplot-nox): no plot"
