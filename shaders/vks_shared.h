@@ -49,12 +49,12 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
  * without wide models has no such buffers (their addresses are 0 and never read). The instance
  * table holds one vks_instance per instance; each frame has its
  * palettes (vks_bone, instance i's from its palette_first) and its visible list (instance indices,
- * ascending, so grouped by model). One dispatch skins a run of visible instances whose models
- * are all 4-influence or all wide (the pipeline's VKS_SKIN_WIDE; push.visible points at the run).
- * Its workgroups are as many as the run's instances need, no more (ceil(vertices / GROUP_SIZE)
- * each, a prefix sum over the visible list): workgroup g finds its instance by a binary search of
- * the starts, so a crowd that mixes a 30 000-vertex model with 300-vertex ones launches no empty
- * workgroups. */
+ * ascending, so grouped by model). One dispatch skins one model's visible instances (its
+ * pipeline variant, VKS_SKIN_WIDE; push.visible points at the model's range): workgroup
+ * (x, y + z * rows) covers vertices x * GROUP_SIZE.. of its instance y + z * rows, x as wide as
+ * that model needs, so a crowd that mixes a 30 000-vertex model with 300-vertex ones launches no
+ * empty workgroups. (A single dispatch over a prefix sum of workgroups, each finding its instance
+ * by a binary search, measured 18-47% slower on an H100 for one-model crowds: the README.) */
 
 /* Invocations per workgroup, one vertex each. 64 is what Wicked, Godot, Unreal and Unity use; the
  * measurement behind keeping it is in the README ("Workgroup size"). It is a specialization
@@ -98,9 +98,9 @@ struct vks_streams {
 
 struct vks_skin_push {
     vks_streams streams;
-    uvec2 instances, visible, palette, groups;
+    uvec2 instances, visible, palette;
     uint visible_count;
-    uint group_count;
+    uint pad;
 };
 
 struct vks_frame_uniforms {
@@ -142,15 +142,13 @@ typedef struct vks_streams {
     uint32_t joints_extra[2], weights_extra[2];
 } vks_streams;
 
-/* Push constants of the skinning pass. visible and groups point at a run of the frame's visible
- * list and of its workgroup starts (groups[s]: the first workgroup of visible slot s, an
- * exclusive prefix sum of ceil(vertex_count / GROUP_SIZE) over the frame; groups[count] its end);
- * group_count workgroups skin the run's visible_count instances. */
+/* Push constants of the skinning pass: visible points at one model's range of the frame's visible
+ * list, visible_count long. */
 typedef struct vks_skin_push {
     vks_streams streams;
-    uint32_t instances[2], visible[2], palette[2], groups[2]; /* device addresses */
+    uint32_t instances[2], visible[2], palette[2]; /* device addresses */
     uint32_t visible_count;
-    uint32_t group_count;
+    uint32_t pad;
 } vks_skin_push;
 
 typedef struct vks_frame_uniforms {
@@ -178,8 +176,8 @@ static_assert(offsetof(vks_instance, flags) == 76, "instance table entry in std4
 static_assert(offsetof(vks_instance, extra_first) == 80, "instance table entry in std430");
 static_assert(sizeof(vks_streams) == 64, "stream addresses");
 static_assert(offsetof(vks_streams, joints_extra) == 48, "stream addresses");
-static_assert(sizeof(vks_skin_push) == 104, "skin push constants");
-static_assert(offsetof(vks_skin_push, visible_count) == 96, "skin push constants in std430");
+static_assert(sizeof(vks_skin_push) == 96, "skin push constants");
+static_assert(offsetof(vks_skin_push, visible_count) == 88, "skin push constants in std430");
 static_assert(sizeof(vks_skin_push) <= 128, "maxPushConstantsSize is 128 on some devices");
 static_assert(sizeof(vks_frame_uniforms) == 112, "frame uniforms in std140");
 static_assert(offsetof(vks_frame_uniforms, light_dir) == 64, "frame uniforms in std140");

@@ -129,13 +129,13 @@ fi
 # bench: runs, prints every figure; the JSON is one object with numbers (no timing asserted).
 # The traffic figures are exact and checked against the layout: per vertex, the bind streams read
 # (positions 12, normals 12, joints 8, weights 16; a wide model 8 + 16 more) and the output
-# written (24); per instance its palette (joints x 48 bytes), table entry (96), visible-list slot
-# (4) and workgroup start (4). skin_bytes counts every instance's bind streams, memory_bytes each model's once. The
+# written (24); per instance its palette (joints x 48 bytes), table entry (96) and visible-list
+# slot (4). skin_bytes counts every instance's bind streams, memory_bytes each model's once. The
 # default character has no tangents (else 16 read + 16 written a vertex).
 joints=$(sed -n 's/^joints: \([0-9]*\) .*/\1/p' "$tmp/info")
 [ -n "$joints" ] || fail "no joint count in vkskin info"
 grep -q "^skinning: 4 influences per vertex$" "$tmp/info" || fail "the default character is not a 4-influence model"
-bind=$((12 + 12 + 8 + 16)) out=24 own=$((joints * 48 + 96 + 4 + 4))
+bind=$((12 + 12 + 8 + 16)) out=24 own=$((joints * 48 + 96 + 4))
 # json FILE KEY: the value of KEY in bench's JSON.
 json() { sed -n "s/^  \"$2\": \(.*\)\$/\1/p" "$1" | sed 's/,$//'; }
 for mode in compute vertex; do

@@ -62,13 +62,11 @@ static double out_bytes_per_vertex(const vks_model *m)
 /* The skinning pass's traffic for the instances in `list` (all of the crowd's when NULL):
  *   logical: every instance's streams read and output written (as if each instance's bind streams
  *            came from memory), its palette read once (the workgroups of an instance share it
- *            through the cache), its table entry, visible-list slot and workgroup start (the
- *            prefix sum its workgroups search; see vks_shared.h);
+ *            through the cache), its table entry and visible-list slot;
  *   streams: the per-vertex part of that, bind streams + output (bytes_per_vertex's numerator);
  *   memory:  each distinct model's bind streams once (its instances read the same addresses,
  *            which the cache keeps: the H100's 50 MB L2 holds a model's many times over), plus
- *            per instance its output, palette and table entry, plus the visible list and the
- *            workgroup starts. */
+ *            per instance its output, palette and table entry, plus the visible list. */
 typedef struct bench_traffic {
     double logical, streams, memory;
 } bench_traffic;
@@ -83,7 +81,7 @@ static bench_traffic traffic_of(const vks_crowd *c, const uint32_t *list, uint32
         const double bind = bind_bytes_per_vertex(m) * m->vertex_count;
         const double out = out_bytes_per_vertex(m) * m->vertex_count;
         const double own = sizeof(vks_bone) * m->skeleton.joint_count + sizeof(vks_instance) +
-                           2 * sizeof(uint32_t);
+                           sizeof(uint32_t);
         t.streams += bind + out;
         t.logical += bind + out + own;
         t.memory += out + own + (seen[model] ? 0.0 : bind);

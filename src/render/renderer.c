@@ -66,10 +66,9 @@ vks_renderer_footprint vks_renderer_footprint_of(const vks_crowd *crowd, vks_ski
     if (mode == VKS_SKIN_VERTEX)
         out = 0;
     VkDeviceSize table = (VkDeviceSize)crowd->instance_count * sizeof(vks_instance);
-    /* Per frame: palettes, the visible list and its workgroup starts (one more than instances). */
     VkDeviceSize host =
         GPU_FRAMES_IN_FLIGHT * ((VkDeviceSize)crowd->palette_count * sizeof(vks_bone) +
-                                (2 * (VkDeviceSize)crowd->instance_count + 1) * sizeof(uint32_t));
+                                (VkDeviceSize)crowd->instance_count * sizeof(uint32_t));
     fp.device_bytes += out + table;
     fp.host_bytes = host;
     fp.per_instance_device = (out + table) / crowd->instance_count;
@@ -533,15 +532,6 @@ static bool create_frames(vks_renderer *r, vks_error *err)
                                                   .name = name},
                                &f->visible_buffer, err))
             return false;
-        snprintf(name, sizeof name, "workgroup starts %u", i);
-        if (!gpu_buffer_create(dev,
-                               &(gpu_buffer_desc){.size = sizeof(uint32_t) *
-                                                          ((size_t)c->instance_count + 1),
-                                                  .usage = ADDRESSED,
-                                                  .memory = GPU_MEMORY_UPLOAD,
-                                                  .name = name},
-                               &f->group_buffer, err))
-            return false;
         if (r->palettes_on_device) {
             snprintf(name, sizeof name, "palettes %u (device copy)", i);
             if (!gpu_buffer_create(
@@ -555,9 +545,7 @@ static bool create_frames(vks_renderer *r, vks_error *err)
             if (!(f->palette_copies = malloc(sizeof *f->palette_copies * c->instance_count)))
                 return vks_fail(err, "out of memory");
         }
-        f->visible = malloc(sizeof *f->visible * c->instance_count);
-        f->groups = malloc(sizeof *f->groups * ((size_t)c->instance_count + 1));
-        if (!f->visible || !f->groups)
+        if (!(f->visible = malloc(sizeof *f->visible * c->instance_count)))
             return vks_fail(err, "out of memory");
         snprintf(name, sizeof name, "frame uniforms %u", i);
         if (!gpu_buffer_create(dev,
@@ -574,7 +562,6 @@ static bool create_frames(vks_renderer *r, vks_error *err)
         address(f->visible_buffer.address, f->skin_push.visible);
         address(r->palettes_on_device ? f->palette_device.address : f->palette_buffer.address,
                 f->skin_push.palette);
-        address(f->group_buffer.address, f->skin_push.groups);
         f->draw_push = (vks_draw_push){.streams = f->skin_push.streams};
         memcpy(f->draw_push.instances, f->skin_push.instances, sizeof f->draw_push.instances);
         memcpy(f->draw_push.visible, f->skin_push.visible, sizeof f->draw_push.visible);
@@ -657,11 +644,9 @@ void vks_renderer_destroy(vks_renderer *r)
             vkDestroyCommandPool(dev->device, f->pool, NULL);
         gpu_buffer_destroy(dev, &f->palette_buffer);
         gpu_buffer_destroy(dev, &f->visible_buffer);
-        gpu_buffer_destroy(dev, &f->group_buffer);
         gpu_buffer_destroy(dev, &f->palette_device);
         free(f->palette_copies);
         free(f->visible);
-        free(f->groups);
         gpu_buffer_destroy(dev, &f->uniform_buffer);
     }
     if (r->descriptor_pool)
@@ -767,59 +752,33 @@ static uint32_t lower_bound(const uint32_t *visible, uint32_t count, uint32_t in
     return lo;
 }
 
-static void offset_address(uint32_t a[2], uint32_t slots)
+/* The visible list to the GPU, from host memory, written once (the mapping may be write-combined
+ * across PCIe: never read back). */
+static void upload_visible(vks_frame *f)
 {
-    address(((uint64_t)a[1] << 32 | a[0]) + (uint64_t)slots * sizeof(uint32_t), a);
-}
-
-/* Records the skinning of visible slots [first, end) with the 4- or 8-influence pipeline. */
-static void skin_range(vks_renderer *r, vks_frame *f, uint32_t first, uint32_t end, bool wide)
-{
-    if (end == first)
-        return;
-    vks_skin_push push = f->skin_push;
-    offset_address(push.visible, first);
-    offset_address(push.groups, first);
-    push.visible_count = end - first;
-    push.group_count = f->groups[end] - f->groups[first];
-    vks_skin_pass_record(f->cmd, &r->skin, &push, wide);
-}
-
-/* The visible list and its workgroup starts to the GPU: computed in host memory and written to
- * the mappings once (they may be write-combined: never read back). */
-static void upload_visible(vks_renderer *r, vks_frame *f)
-{
-    const vks_crowd *c = r->crowd;
-    uint32_t groups = 0;
-    for (uint32_t s = 0; r->mode == VKS_SKIN_COMPUTE && s < f->visible_count; s++) {
-        f->groups[s] = groups;
-        groups += vks_skin_pass_groups_of(&r->skin,
-                                          c->models[c->instances[f->visible[s]].model]->vertex_count);
-    }
-    f->groups[f->visible_count] = groups;
     memcpy(f->visible_buffer.mapped, f->visible, sizeof *f->visible * f->visible_count);
-    memcpy(f->group_buffer.mapped, f->groups, sizeof *f->groups * (f->visible_count + 1));
 }
 
-/* One dispatch per run of models of one kind (4 or 8 influences) along the visible list, which is
- * grouped by model: a crowd of one kind takes one dispatch, and 4-influence models never run the
- * 8-influence variant. */
+/* One dispatch per model with visible instances (the visible list is grouped by model), with its
+ * pipeline variant (4 or 8 influences) and as wide as its vertices need: no empty workgroups in a
+ * crowd that mixes models of different sizes, and no search for an instance. */
 static void skin_dispatches(vks_renderer *r, vks_frame *f)
 {
     const vks_crowd *c = r->crowd;
-    uint32_t run = 0, start = 0; /* the run's first slot; model m's first slot */
-    bool run_wide = false;
+    uint32_t start = 0;
     for (uint32_t m = 0; m < c->model_count; m++) {
         uint32_t end = lower_bound(f->visible, f->visible_count, c->model_first[m + 1]);
-        bool wide = is_wide(c->models[m]);
-        if (end > start && wide != run_wide) {
-            skin_range(r, f, run, start, run_wide);
-            run = start;
-            run_wide = wide;
+        if (end > start) {
+            vks_skin_push push = f->skin_push;
+            address(((uint64_t)push.visible[1] << 32 | push.visible[0]) +
+                        (uint64_t)start * sizeof(uint32_t),
+                    push.visible);
+            push.visible_count = end - start;
+            vks_skin_pass_record(f->cmd, &r->skin, &push, c->models[m]->vertex_count,
+                                 is_wide(c->models[m]));
         }
         start = end;
     }
-    skin_range(r, f, run, start, run_wide);
 }
 
 /* desc.palettes_on_device: the visible instances' palettes, host -> device, one region per run
@@ -853,7 +812,7 @@ static void copy_palettes(vks_renderer *r, vks_frame *f)
 void vks_renderer_skin(vks_renderer *r, vks_frame *f)
 {
     assert(f->visible_count <= r->crowd->instance_count);
-    upload_visible(r, f);
+    upload_visible(f);
     if (r->palettes_on_device)
         copy_palettes(r, f);
     if (f->statistics) {

@@ -8,7 +8,7 @@
  *   vks_frame *f = vks_renderer_begin_frame(r);                    waits for the slot's last use
  *   f->visible_count = vks_crowd_cull(crowd, view_proj, f->visible);
  *   vks_crowd_palettes(crowd, pool, f->visible, f->visible_count, f->palette);
- *   vks_renderer_skin(r, f);        one dispatch per run of 4- or 8-influence models (compute)
+ *   vks_renderer_skin(r, f);        one dispatch per model with visible instances (compute)
  *   vks_renderer_draw(r, f, &t);    one instanced draw per mesh of each model
  *   vks_renderer_submit(r, f, wait, signal, err);
  *
@@ -55,11 +55,10 @@ typedef struct vks_frame {
      * write-combined memory on a discrete GPU: it is written once and never read back). */
     uint32_t *visible;
     uint32_t visible_count; /* set before vks_renderer_skin */
-    uint32_t *groups;       /* host: each visible slot's first skinning workgroup, then the end */
     vks_frame_uniforms *uniforms; /* mapped: write before submitting */
     vks_gpu_stats stats;          /* of this slot's previous frame */
 
-    gpu_buffer palette_buffer, visible_buffer, group_buffer, uniform_buffer;
+    gpu_buffer palette_buffer, visible_buffer, uniform_buffer;
     gpu_buffer palette_device; /* desc.palettes_on_device: the shaders read this copy */
     VkBufferCopy *palette_copies; /* host scratch for the copy's regions (instance_count) */
     /* The passes' push constants: this slot's addresses, fixed at creation (the skinning pass

@@ -1,6 +1,5 @@
 #include "skin_gpu.h"
 
-#include <assert.h>
 #include <stddef.h>
 
 extern const unsigned char vks_skin_comp_spv[];
@@ -64,25 +63,21 @@ void vks_skin_pass_destroy(const gpu_device *dev, vks_skin_pass *pass)
     *pass = (vks_skin_pass){0};
 }
 
-uint32_t vks_skin_pass_groups_of(const vks_skin_pass *pass, uint32_t vertex_count)
+void vks_skin_pass_groups(const vks_skin_pass *pass, uint32_t vertex_count, uint32_t visible_count,
+                          uint32_t groups[3])
 {
-    return (vertex_count + pass->group_size - 1) / pass->group_size;
-}
-
-void vks_skin_pass_groups(const vks_skin_pass *pass, uint32_t group_count, uint32_t groups[3])
-{
-    /* Every device allows 65535 in x and y: 2^32 workgroups, more than 2^28 vertices need. */
-    groups[0] = group_count < pass->max_groups[0] ? group_count : pass->max_groups[0];
-    groups[1] = groups[0] ? (group_count + groups[0] - 1) / groups[0] : 0;
-    groups[2] = 1;
-    assert(groups[1] <= pass->max_groups[1]);
+    uint32_t x = (vertex_count + pass->group_size - 1) / pass->group_size;
+    groups[0] = x < pass->max_groups[0] ? x : pass->max_groups[0];
+    /* Instances fill rows of at most max_groups[1]; the shader skips the last row's excess. */
+    groups[1] = visible_count < pass->max_groups[1] ? visible_count : pass->max_groups[1];
+    groups[2] = groups[1] ? (visible_count + groups[1] - 1) / groups[1] : 0;
 }
 
 void vks_skin_pass_record(VkCommandBuffer cmd, const vks_skin_pass *pass, const vks_skin_push *push,
-                          bool wide)
+                          uint32_t vertex_count, bool wide)
 {
     uint32_t g[3];
-    vks_skin_pass_groups(pass, push->group_count, g);
+    vks_skin_pass_groups(pass, vertex_count, push->visible_count, g);
     if (g[0] == 0 || g[1] == 0)
         return;
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline[wide]);

@@ -27,15 +27,15 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, vks_skin_p
                           vks_error *err);
 void vks_skin_pass_destroy(const gpu_device *dev, vks_skin_pass *pass);
 
-/* Workgroups one instance of `vertex_count` vertices takes: ceil(vertex_count / group_size). */
-uint32_t vks_skin_pass_groups_of(const vks_skin_pass *pass, uint32_t vertex_count);
-/* The dispatch's size for `group_count` workgroups in all: rows of up to the device's
- * maxComputeWorkGroupCount[0] (the shader skips the last row's excess). */
-void vks_skin_pass_groups(const vks_skin_pass *pass, uint32_t group_count, uint32_t groups[3]);
-/* Records the dispatch of push->group_count workgroups (nothing when 0) with the 4- or
- * 8-influence variant; every listed instance must be of a model of that kind. */
+/* The dispatch's size for `visible_count` instances of one model of `vertex_count` vertices:
+ * x covers the vertices (the shader loops when they exceed the device's limit), y and z the
+ * instances. */
+void vks_skin_pass_groups(const vks_skin_pass *pass, uint32_t vertex_count, uint32_t visible_count,
+                          uint32_t groups[3]);
+/* Records the dispatch over push->visible_count instances of one model (nothing when 0) with the
+ * 4- or 8-influence variant. */
 void vks_skin_pass_record(VkCommandBuffer cmd, const vks_skin_pass *pass, const vks_skin_push *push,
-                          bool wide);
+                          uint32_t vertex_count, bool wide);
 
 /* A plain copy kernel over buffers of the same size as a skinning pass's traffic: the roofline
  * the bench compares the skinning pass's effective bandwidth with. */
