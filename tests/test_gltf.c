@@ -8,6 +8,8 @@
 #include <cjson/cJSON.h>
 #include <meshoptimizer.h>
 
+#include <math.h>
+
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -828,6 +830,95 @@ static void test_sparse_texcoord_uri(void)
     rmdir(dir);
 }
 
+/* EXT_meshopt_compression's octahedral filter (normals as i16, 12 bits) and exponential filter
+ * (positions, a 15-bit mantissa shared per vector), encoded here with meshoptimizer's own encoders:
+ * the decoded normals point within the 12-bit grid's error of the originals, the positions within
+ * the mantissa's step of their largest component. */
+static void test_meshopt_filters(void)
+{
+    enum { N = 16 };
+    float nrm[N * 4], pos[N * 3];
+    for (int i = 0; i < N; i++) {
+        double a = 0.37 * i, b = 0.21 * i - 1.0;
+        double v[3] = {cos(a) * cos(b), sin(b), sin(a) * cos(b)};
+        for (int c = 0; c < 3; c++) {
+            nrm[4 * i + c] = (float)v[c];
+            pos[3 * i + c] = (float)(sin(1.3 * i + c) * 123.456 + 100.0 * (c == 1));
+        }
+        nrm[4 * i + 3] = 0.0f;
+    }
+    int16_t oct[N * 4];
+    float expo[N * 3];
+    meshopt_encodeFilterOct(oct, N, 8, 12, nrm);
+    meshopt_encodeFilterExp(expo, N, 12, 15, pos);
+    static uint8_t comp[2][4096];
+    size_t olen = meshopt_encodeVertexBuffer(comp[0], sizeof comp[0], oct, N, 8);
+    size_t elen = meshopt_encodeVertexBuffer(comp[1], sizeof comp[1], expo, N, 12);
+    CHECK(olen && elen);
+    bin_builder b = {0};
+    size_t oo = bin_put(&b, comp[0], olen), oe = bin_put(&b, comp[1], elen);
+    char json[2048];
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"EXT_meshopt_compression\"],"
+             "\"buffers\":[{\"byteLength\":%zu},{\"byteLength\":%d,\"extensions\":{"
+             "\"EXT_meshopt_compression\":{\"fallback\":true}}}],\"bufferViews\":["
+             "{\"buffer\":1,\"byteLength\":%d,\"byteStride\":8,\"extensions\":{"
+             "\"EXT_meshopt_compression\":{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu,"
+             "\"byteStride\":8,\"count\":%d,\"mode\":\"ATTRIBUTES\",\"filter\":\"OCTAHEDRAL\"}}},"
+             "{\"buffer\":1,\"byteOffset\":%d,\"byteLength\":%d,\"byteStride\":12,\"extensions\":{"
+             "\"EXT_meshopt_compression\":{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu,"
+             "\"byteStride\":12,\"count\":%d,\"mode\":\"ATTRIBUTES\",\"filter\":\"EXPONENTIAL\"}}}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5122,\"normalized\":true,"
+             "\"count\":%d,\"type\":\"VEC3\"},{\"bufferView\":1,\"componentType\":5126,"
+             "\"count\":%d,\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[{\"attributes\":{"
+             "\"NORMAL\":0,\"POSITION\":1}}]}],\"nodes\":[{\"mesh\":0}]}",
+             b.size, N * 20, N * 8, oo, olen, N, N * 8, N * 12, oe, elen, N, N, N);
+    size_t size;
+    uint8_t *glb = assemble(json, b.data, b.size, &size);
+    vks_gltf_glb out;
+    vks_error err = {{0}};
+    bool ok = rewrite(glb, size, &out, &err);
+    free(glb);
+    CHECK(ok);
+    if (!ok) {
+        fprintf(stderr, "%s\n", err.msg);
+        return;
+    }
+    out_doc d;
+    if (open_out(&out, &d)) {
+        const cJSON *attr = cJSON_GetObjectItem(
+            cJSON_GetArrayItem(cJSON_GetObjectItem(path(d.json, "meshes", 0, NULL), "primitives"),
+                               0),
+            "attributes");
+        double n[N * 3], p[N * 3];
+        CHECK(read_acc(&d, num(attr, "NORMAL"), 5126, n, N * 3) == N * 3);
+        CHECK(read_acc(&d, num(attr, "POSITION"), 5126, p, N * 3) == N * 3);
+        double worst_angle = 0, worst_pos = 0;
+        for (int i = 0; i < N; i++) {
+            double dot = 0, len = 0, largest = 0;
+            for (int c = 0; c < 3; c++) {
+                dot += n[3 * i + c] * nrm[4 * i + c];
+                len += n[3 * i + c] * n[3 * i + c];
+                largest = fmax(largest, fabs(pos[3 * i + c]));
+            }
+            worst_angle = fmax(worst_angle, acos(fmin(1.0, dot / sqrt(len))));
+            for (int c = 0; c < 3; c++)
+                worst_pos = fmax(worst_pos, fabs(p[3 * i + c] - pos[3 * i + c]) / largest);
+        }
+        /* 12-bit octahedral coordinates: a grid step of 2/4095 over [-1, 1], at most about twice
+         * that in angle near the folds, and the i16 storage of the result rounds by 1/32767. */
+        CHECK(worst_angle < 4.0 / 4095 + 2.0 / 32767);
+        /* A signed 15-bit mantissa m = round(v / 2^e), the smallest e with |max| / 2^e below
+         * 2^14 - 1: the rounding (half of 2^e) is under 1 / (2^14 - 1) of the largest component. */
+        CHECK(worst_pos < 1.0 / ((1 << 14) - 1));
+        printf("meshopt filters: normals within %.3g rad, positions within %.3g of their largest "
+               "component\n",
+               worst_angle, worst_pos);
+        cJSON_Delete(d.json);
+    }
+    vks_gltf_glb_free(&out);
+}
+
 static void rewrite_model(const char *file)
 {
     FILE *f = fopen(file, "rb");
@@ -864,6 +955,7 @@ int main(int argc, char **argv)
     test_counts();
     test_key_order();
     test_sparse_texcoord_uri();
+    test_meshopt_filters();
     for (int i = 1; i < argc; i++)
         rewrite_model(argv[i]);
     return check_report("gltf_rewrite");
