@@ -1,4 +1,5 @@
 #include "renderer.h"
+#include "plan.h"
 
 #include <cglm/mat4.h>
 
@@ -12,22 +13,6 @@ enum { STATS_BEGUN = 1u << 8, STATS_ENDED = 1u << 9 };
 
 static const VkBufferUsageFlags ADDRESSED =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-
-static VkDeviceSize align16(VkDeviceSize n)
-{
-    return (n + 15) & ~(VkDeviceSize)15;
-}
-
-/* Bytes of one instance's skinned output: its vertices, then its tangents 16-byte aligned. */
-static VkDeviceSize tangent_offset(const vks_model *m)
-{
-    return align16((VkDeviceSize)m->vertex_count * sizeof(vks_skinned_vertex));
-}
-
-static VkDeviceSize output_bytes(const vks_model *m)
-{
-    return tangent_offset(m) + (m->tangents ? (VkDeviceSize)m->vertex_count * sizeof(float[4]) : 0);
-}
 
 /* A model with a vertex of more than 4 influences: it brings influences 5 to 8 in streams of
  * their own (asset/model.h). */
@@ -43,37 +28,13 @@ static void address(VkDeviceAddress a, uint32_t out[2])
     out[1] = (uint32_t)(a >> 32);
 }
 
-/* ---- Memory footprint ---- */
+/* ---- Memory plan (plan.h) ---- */
 
 vks_renderer_footprint vks_renderer_footprint_of(const vks_crowd *crowd, vks_skin_mode mode)
 {
-    vks_renderer_footprint fp = {0};
-    for (uint32_t m = 0; m < crowd->model_count; m++) {
-        const vks_model *model = crowd->models[m];
-        VkDeviceSize n = model->vertex_count;
-        fp.device_bytes += n * (sizeof(float[3]) * 2 + sizeof(float[4]) * 2 + sizeof(uint16_t[4]) +
-                                sizeof(float[2])) +
-                           (VkDeviceSize)model->index_count * sizeof(uint32_t);
-        if (is_wide(model)) /* influences 5 to 8: joints and weights again */
-            fp.device_bytes += n * (sizeof(uint16_t[4]) + sizeof(float[4]));
-        for (uint32_t t = 0; t < model->texture_count; t++) /* a mip chain adds a third */
-            fp.device_bytes +=
-                (VkDeviceSize)model->textures[t].width * model->textures[t].height * 4 * 4 / 3;
-    }
-    VkDeviceSize out = 0;
-    for (uint32_t i = 0; i < crowd->instance_count; i++)
-        out += output_bytes(crowd->models[crowd->instances[i].model]);
-    if (mode == VKS_SKIN_VERTEX)
-        out = 0;
-    VkDeviceSize table = (VkDeviceSize)crowd->instance_count * sizeof(vks_instance);
-    VkDeviceSize host =
-        GPU_FRAMES_IN_FLIGHT * ((VkDeviceSize)crowd->palette_count * sizeof(vks_bone) +
-                                (VkDeviceSize)crowd->instance_count * sizeof(uint32_t));
-    fp.device_bytes += out + table;
-    fp.host_bytes = host;
-    fp.per_instance_device = (out + table) / crowd->instance_count;
-    fp.per_instance_host = host / crowd->instance_count;
-    return fp;
+    vks_plan_footprint fp = vks_plan_footprint_of(crowd, mode, false);
+    return (vks_renderer_footprint){fp.device_bytes, fp.host_bytes, fp.per_instance_device,
+                                    fp.per_instance_host};
 }
 
 /* The largest device-local heap, and the heap host-visible memory falls back to when it is a
@@ -100,74 +61,21 @@ static void heaps(const gpu_device *dev, VkDeviceSize *local, VkDeviceSize *host
         *local = mp->memoryHeapCount ? mp->memoryHeaps[0].size : 0;
 }
 
-static uint32_t fit(VkDeviceSize budget, VkDeviceSize fixed, VkDeviceSize per_instance)
+/* What the planner needs of the device: its buffer limits and heaps. */
+static vks_plan_limits plan_limits(const gpu_device *dev)
 {
-    if (budget <= fixed || per_instance == 0)
-        return 0;
-    VkDeviceSize k = (budget - fixed) / per_instance;
-    return k > VKS_CROWD_MAX_INSTANCES ? VKS_CROWD_MAX_INSTANCES : (uint32_t)k;
-}
-
-static double mib(VkDeviceSize bytes)
-{
-    return (double)bytes / (1024.0 * 1024.0);
-}
-
-static VkDeviceSize buffer_limit(const gpu_device *dev, VkDeviceSize wanted);
-
-/* Fails with how many instances fit when the crowd's buffers exceed the device's heaps, or one
- * of the buffers that are not split (a frame's palettes, the instance table) the largest buffer.
- * Palette indices also stay below 2^31: the shaders' array indices are signed. */
-static bool check_memory(const gpu_device *dev, const vks_crowd *crowd, vks_skin_mode mode,
-                         bool palettes_on_device,
-                         vks_error *err)
-{
-    const VkDeviceSize limit = buffer_limit(dev, 0);
-    const uint32_t count = crowd->instance_count;
-    const VkDeviceSize palettes = (VkDeviceSize)crowd->palette_count * sizeof(vks_bone);
-    const VkDeviceSize table = (VkDeviceSize)count * sizeof(vks_instance);
-    if (palettes > limit || table > limit || crowd->palette_count >= (1u << 31)) {
-        VkDeviceSize per =
-            palettes / count > sizeof(vks_instance) ? palettes / count : sizeof(vks_instance);
-        VkDeviceSize k = limit / (per ? per : 1);
-        VkDeviceSize k_index = ((VkDeviceSize)1 << 31) / (crowd->palette_count / count + 1);
-        return vks_fail(err,
-                        "a crowd of %u instances needs %.0f MiB of palettes per frame and a "
-                        "%.0f MiB instance table, one buffer each, and the largest buffer is "
-                        "%.0f MiB: at most %llu instances fit",
-                        count, mib(palettes), mib(table), mib(limit),
-                        (unsigned long long)(k < k_index ? k : k_index));
-    }
-    vks_renderer_footprint fp = vks_renderer_footprint_of(crowd, mode);
-    if (palettes_on_device) { /* each frame's device copy of the palettes */
-        VkDeviceSize copies =
-            GPU_FRAMES_IN_FLIGHT * (VkDeviceSize)crowd->palette_count * sizeof(vks_bone);
-        fp.device_bytes += copies;
-        fp.per_instance_device += copies / crowd->instance_count;
-    }
-    VkDeviceSize local, host;
-    heaps(dev, &local, &host);
-    const uint32_t n = crowd->instance_count;
-    VkDeviceSize fixed = fp.device_bytes - fp.per_instance_device * n;
-    uint32_t k;
-    bool fits;
-    if (host) { /* separate heaps: each must hold its part */
-        uint32_t kd = fit(local, fixed, fp.per_instance_device);
-        uint32_t kh = fit(host, 0, fp.per_instance_host);
-        k = kd < kh ? kd : kh;
-        fits = fp.device_bytes <= local && fp.host_bytes <= host;
-    } else {
-        k = fit(local, fixed, fp.per_instance_device + fp.per_instance_host);
-        fits = fp.device_bytes + fp.host_bytes <= local;
-    }
-    if (fits)
-        return true;
-    return vks_fail(err,
-                    "a crowd of %u instances needs %.0f MiB of GPU memory and %.0f MiB for its "
-                    "palettes and visible lists, more than %s has (%.0f MiB device-local%s): "
-                    "at most %u instances fit",
-                    n, mib(fp.device_bytes), mib(fp.host_bytes), dev->props.deviceName, mib(local),
-                    host ? ", plus host memory" : ", shared with the host", k);
+    VkPhysicalDeviceMaintenance3Properties m3 = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+    VkPhysicalDeviceMaintenance4Properties m4 = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES, &m3};
+    VkPhysicalDeviceProperties2 p = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &m4};
+    vkGetPhysicalDeviceProperties2(dev->physical, &p);
+    vks_plan_limits lim = {.max_memory_allocation = m3.maxMemoryAllocationSize,
+                           .max_buffer = m4.maxBufferSize,
+                           .max_storage_buffer_range = dev->props.limits.maxStorageBufferRange,
+                           .name = dev->props.deviceName};
+    heaps(dev, &lim.device_heap, &lim.host_heap);
+    return lim;
 }
 
 /* ---- Creation ---- */
@@ -269,55 +177,6 @@ static bool create_streams(vks_renderer *r, vks_error *err)
     return ok && create_extra_streams(r, err);
 }
 
-/* The largest buffer to create: the device's limits, or desc->buffer_limit when smaller. */
-static VkDeviceSize buffer_limit(const gpu_device *dev, VkDeviceSize wanted)
-{
-    VkPhysicalDeviceMaintenance3Properties m3 = {
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
-    VkPhysicalDeviceMaintenance4Properties m4 = {
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES, &m3};
-    VkPhysicalDeviceProperties2 p = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &m4};
-    vkGetPhysicalDeviceProperties2(dev->physical, &p);
-    /* The storage-buffer range too: a chunk stays bindable as one descriptor, although the
-     * shaders reach it by address. */
-    VkDeviceSize limit = dev->props.limits.maxStorageBufferRange;
-    if (m3.maxMemoryAllocationSize < limit)
-        limit = m3.maxMemoryAllocationSize;
-    if (m4.maxBufferSize < limit)
-        limit = m4.maxBufferSize;
-    if (wanted && wanted < limit)
-        limit = wanted;
-    return limit & ~(VkDeviceSize)15;
-}
-
-/* Deals the instances' outputs into chunks no larger than the limit, in instance order; no
- * instance straddles two. Writes each instance's chunk and its offset in the concatenation of all
- * chunks (r->out_offset), and each chunk's first offset (chunk_start, up to one per instance). */
-static bool plan_chunks(vks_renderer *r, VkDeviceSize limit, uint32_t *chunk,
-                        VkDeviceSize *chunk_start, vks_error *err)
-{
-    const vks_crowd *c = r->crowd;
-    uint32_t chunks = 0;
-    VkDeviceSize total = 0;
-    for (uint32_t i = 0; i < c->instance_count; i++) {
-        const vks_model *m = c->models[c->instances[i].model];
-        VkDeviceSize bytes = output_bytes(m);
-        if (bytes > limit)
-            return vks_fail(err,
-                            "one instance of %s needs %llu bytes of skinned vertices, more than "
-                            "the largest buffer (%llu bytes)",
-                            m->name, (unsigned long long)bytes, (unsigned long long)limit);
-        if (chunks == 0 || total + bytes - chunk_start[chunks - 1] > limit)
-            chunk_start[chunks++] = total;
-        chunk[i] = chunks - 1;
-        r->out_offset[i] = total;
-        total += bytes;
-    }
-    r->chunk_count = chunks;
-    r->out_bytes = total;
-    return true;
-}
-
 /* The skinned output in chunks (compute mode), then the instance table, which holds each
  * instance's output address. */
 static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, vks_error *err)
@@ -332,7 +191,11 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
     if (!ok)
         vks_fail(err, "out of memory");
     if (ok && r->mode == VKS_SKIN_COMPUTE) {
-        ok = plan_chunks(r, limit, chunk, chunk_start, err);
+        vks_plan_chunking plan = {
+            .chunk = chunk, .offset = r->out_offset, .chunk_start = chunk_start};
+        ok = vks_plan_chunks(c, limit, &plan, err);
+        r->chunk_count = plan.chunk_count;
+        r->out_bytes = plan.total;
         r->chunks = ok ? calloc(r->chunk_count, sizeof *r->chunks) : NULL;
         if (ok && !r->chunks)
             ok = vks_fail(err, "out of memory");
@@ -373,7 +236,7 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
                 r->chunks[chunk[i]].address + (r->out_offset[i] - chunk_start[chunk[i]]);
             address(base, t->out_vertices);
             if (m->tangents) {
-                address(base + tangent_offset(m), t->out_tangents);
+                address(base + vks_plan_tangent_offset(m), t->out_tangents);
                 t->flags |= VKS_INSTANCE_TANGENTS;
             }
         }
@@ -610,14 +473,16 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
     *r = (vks_renderer){
         .dev = dev, .crowd = c, .mode = desc->mode, .palettes_on_device = desc->palettes_on_device};
     assert(c->instance_count > 0 && c->model_count > 0);
-    if (!check_memory(dev, c, desc->mode, desc->palettes_on_device, err))
+    const vks_plan_limits limits = plan_limits(dev);
+    if (!vks_plan_check_memory(&limits, c, desc->mode, desc->palettes_on_device, err))
         return false;
     bool ok = (desc->mode == VKS_SKIN_VERTEX ||
                vks_skin_pass_create(dev, desc->group_size, &r->skin, err)) &&
               vks_draw_pass_create(dev, desc->color_format, vks_draw_depth_format(dev), desc->mode,
                                    &r->draw, err) &&
               create_streams(r, err) &&
-              create_outputs(r, buffer_limit(dev, desc->buffer_limit), desc->readback, err) &&
+              create_outputs(r, vks_plan_buffer_limit(&limits, desc->buffer_limit), desc->readback,
+                             err) &&
               create_textures(r, err) && create_frames(r, err) && create_descriptors(r, err);
     if (!ok) {
         vks_renderer_destroy(r);
@@ -954,5 +819,6 @@ const float (*vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t inst
     const vks_model *m = r->crowd->models[r->crowd->instances[instance].model];
     if (!m->tangents)
         return NULL;
-    return (const float(*)[4])((const char *)vks_renderer_skinned(r, instance) + tangent_offset(m));
+    return (const float(*)[4])((const char *)vks_renderer_skinned(r, instance) +
+                               vks_plan_tangent_offset(m));
 }
