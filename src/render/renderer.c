@@ -132,8 +132,6 @@ static bool create_streams(vks_renderer *r, vks_error *err)
         vertices += model->vertex_count;
         indices += model->index_count;
         materials += model->material_count;
-        if (model->vertex_count > r->max_vertex_count)
-            r->max_vertex_count = model->vertex_count;
     }
     r->material_count = materials;
     r->extra_vertex_count = extra;

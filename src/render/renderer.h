@@ -85,7 +85,6 @@ typedef struct vks_renderer {
     vks_skin_pass skin;
     vks_draw_pass draw;
     vks_renderer_model models[VKS_CROWD_MAX_MODELS];
-    uint32_t max_vertex_count; /* of the models */
 
     /* Every model's streams, concatenated, device-local, uploaded once. */
     gpu_buffer positions, normals, tangents, joints, weights, uvs, indices;
