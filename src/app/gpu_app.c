@@ -181,9 +181,6 @@ bool app_scene_start(app_scene *s, const app_crowd_args *a, const char *clip, do
     }
     if (!vks_pool_create(a->threads, &s->pool, err))
         return false;
-    s->visible = malloc(sizeof *s->visible * a->instances);
-    if (!s->visible)
-        return vks_fail(err, "out of memory");
     vks_crowd_desc desc = {
         .models = models,
         .model_count = s->model_count,
@@ -214,7 +211,6 @@ void app_scene_destroy(app_scene *s)
     if (s->crowd.instances)
         vks_crowd_destroy(&s->crowd);
     vks_pool_destroy(s->pool);
-    free(s->visible);
     free(s->start);
     for (uint32_t i = 0; i < s->model_count; i++)
         vks_model_destroy(&s->models[i]);
@@ -224,11 +220,11 @@ void app_scene_destroy(app_scene *s)
 void app_scene_animate(app_scene *s, vks_frame *f, const vks_frame_uniforms *uniforms)
 {
     *f->uniforms = *uniforms;
-    s->visible_count =
-        vks_crowd_cull(&s->crowd, (const float(*)[4])uniforms->view_proj, s->visible);
-    memcpy(f->visible, s->visible, sizeof *s->visible * s->visible_count);
-    f->visible_count = s->visible_count;
-    vks_crowd_palettes(&s->crowd, s->pool, s->visible, s->visible_count, f->palette);
+    f->visible_count =
+        vks_crowd_cull(&s->crowd, (const float(*)[4])uniforms->view_proj, f->visible);
+    s->visible = f->visible;
+    s->visible_count = f->visible_count;
+    vks_crowd_palettes(&s->crowd, s->pool, f->visible, f->visible_count, f->palette);
 }
 
 /* ---- Camera ---- */

@@ -73,7 +73,7 @@ typedef struct app_scene {
     vks_crowd crowd;
     vks_pool *pool;
     vks_crowd_instance *start; /* the instances as created (app_scene_reset) */
-    uint32_t *visible; /* host copy of the last frame's visible list (instance_count entries) */
+    const uint32_t *visible; /* the last animated frame's visible list (its host array) */
     uint32_t visible_count;
 } app_scene;
 
@@ -89,9 +89,10 @@ bool app_scene_start(app_scene *s, const app_crowd_args *a, const char *clip, do
 /* Puts every instance back as it started: clip, clock, no cross-fade. */
 void app_scene_reset(app_scene *s);
 void app_scene_destroy(app_scene *s);
-/* The CPU side of a frame: writes the uniforms, culls against their view_proj into s->visible and
- * f->visible, and writes the visible instances' palettes, on every thread. The mapped buffers are
- * only written: they may be uncached (BAR) memory, slow to read back. */
+/* The CPU side of a frame: writes the uniforms, culls against their view_proj into f->visible (host
+ * memory; s->visible then points at it), and writes the visible instances' palettes, on every
+ * thread. The mapped buffers are only written: they may be uncached (BAR) memory, slow to read
+ * back. */
 void app_scene_animate(app_scene *s, vks_frame *f, const vks_frame_uniforms *uniforms);
 
 /* The median of v[0 .. n) (sorts v); n > 0. */
