@@ -85,23 +85,6 @@ typedef struct influence {
     double weight;
 } influence;
 
-/* Influences with weight > 0 of vertex v over both streams: count, joints and weights. */
-static int influences_of(const vks_model *m, uint32_t v, uint16_t joints[8], float weights[8])
-{
-    int n = 0;
-    for (int k = 0; k < 8; k++) {
-        bool extra = k >= 4;
-        if (extra && !m->weights_extra)
-            break;
-        float w = extra ? m->weights_extra[v][k - 4] : m->weights[v][k];
-        if (w > 0.0f) {
-            joints[n] = extra ? m->joints_extra[v][k - 4] : m->joints[v][k];
-            weights[n++] = w;
-        }
-    }
-    return n;
-}
-
 /* The vertex's kept influences are exactly `want` (any order), within 1e-6; the first stream
  * holds the 4 largest. */
 static void check_influences(const vks_model *m, int32_t v, const influence *want, int count)
@@ -110,7 +93,7 @@ static void check_influences(const vks_model *m, int32_t v, const influence *wan
         return;
     uint16_t joints[8];
     float weights[8];
-    int n = influences_of(m, (uint32_t)v, joints, weights);
+    int n = (int)vks_model_influences(m, (uint32_t)v, joints, weights);
     CHECK(n == count);
     for (int i = 0; i < count; i++) {
         int32_t j = joint(m, want[i].joint);

@@ -206,22 +206,6 @@ static void world_pose_at(const vks_model *m, int32_t c, float t, world_pose *w)
 
 /* ---- influences ------------------------------------------------------------------------------ */
 
-static int influences(const vks_model *m, uint32_t v, uint16_t joints[8], float weights[8])
-{
-    int n = 0;
-    for (int k = 0; k < 8; k++) {
-        bool extra = k >= 4;
-        if (extra && !m->weights_extra)
-            break;
-        float w = extra ? m->weights_extra[v][k - 4] : m->weights[v][k];
-        if (w > 0.0f) {
-            joints[n] = extra ? m->joints_extra[v][k - 4] : m->joints[v][k];
-            weights[n++] = w;
-        }
-    }
-    return n;
-}
-
 static int32_t find_joint(const vks_model *m, const char *name)
 {
     for (uint32_t j = 0; j < m->skeleton.joint_count; j++)
@@ -346,7 +330,7 @@ static double vertex_bound(const bound_ctx *b, const world_pose *w, uint32_t v)
     const vks_model *m = b->orig;
     uint16_t joints[8];
     float weights[8];
-    int n = influences(m, v, joints, weights);
+    int n = (int)vks_model_influences(m, v, joints, weights);
     mat34 blend = {{{0}}};
     double xs[8][3], anim = 0.0;
     for (int i = 0; i < n; i++) {

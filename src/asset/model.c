@@ -12,6 +12,25 @@ static void free_strings(char **strings, uint32_t count)
     free(strings);
 }
 
+uint32_t vks_model_influences(const vks_model *m, uint32_t v,
+                              uint16_t joints[VKS_WIDE_INFLUENCES],
+                              float weights[VKS_WIDE_INFLUENCES])
+{
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < VKS_WIDE_INFLUENCES; k++) {
+        bool extra = k >= VKS_MAX_INFLUENCES;
+        if (extra && !m->weights_extra)
+            break;
+        uint32_t e = k - VKS_MAX_INFLUENCES;
+        float w = extra ? m->weights_extra[v][e] : m->weights[v][k];
+        if (w > 0.0f) {
+            joints[n] = extra ? m->joints_extra[v][e] : m->joints[v][k];
+            weights[n++] = w;
+        }
+    }
+    return n;
+}
+
 void vks_clip_free(vks_clip *c)
 {
     free(c->name);

@@ -111,6 +111,12 @@ typedef struct vks_model {
 } vks_model;
 
 void vks_model_destroy(vks_model *model);
+/* Vertex v's influences with a weight > 0, over the main and the extra streams, largest first:
+ * their count (0 to VKS_WIDE_INFLUENCES), joints and weights. */
+uint32_t vks_model_influences(const vks_model *model, uint32_t v,
+                              uint16_t joints[VKS_WIDE_INFLUENCES],
+                              float weights[VKS_WIDE_INFLUENCES]);
+
 /* Frees one clip's arrays and zeroes it (vks_model_destroy does it for every clip). */
 void vks_clip_free(vks_clip *clip);
 
