@@ -679,6 +679,19 @@ static void add_shift_clip(glbw_doc *doc, const int *joints, int count)
     }
 }
 
+/* Finishes a model of one skinned mesh over add_joint_row's `count` joints: the mesh `name` with
+ * primitive p, its node, the skin, clip "shift", written to `file`. */
+static void write_row_model(glbw_doc *doc, const glbw_primitive_desc *p, const char *name,
+                            int count, const char *file)
+{
+    int mesh = glbw_add_mesh(doc, name, p, 1);
+    int nodes[16];
+    int skin = add_joint_row(doc, nodes, count);
+    add_node(doc, name, NULL, mesh, skin);
+    add_shift_clip(doc, nodes, count);
+    write_doc(doc, file);
+}
+
 static const float quad_pos[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
 static const uint16_t quad_idx[6] = {0, 1, 2, 1, 3, 2};
 
@@ -699,12 +712,7 @@ static void weights_u8(void)
     p.joints0 = add_raw(doc, joints, GLBW_U8, GLBW_VEC4, 4, false, GLBW_TARGET_VERTICES, false);
     p.weights0 = add_raw(doc, weights, GLBW_U8, GLBW_VEC4, 4, true, GLBW_TARGET_VERTICES, false);
     p.indices = add_indices(doc, quad_idx, 6);
-    int mesh = glbw_add_mesh(doc, "quad", &p, 1);
-    int nodes[4];
-    int skin = add_joint_row(doc, nodes, 4);
-    add_node(doc, "quad", NULL, mesh, skin);
-    add_shift_clip(doc, nodes, 4);
-    write_doc(doc, "weights_u8.glb");
+    write_row_model(doc, &p, "quad", 4, "weights_u8.glb");
 }
 
 /* weights_u16.glb: the same quad, JOINTS_0 as u16, WEIGHTS_0 as normalized u16:
@@ -721,12 +729,7 @@ static void weights_u16(void)
     p.joints0 = add_u16x4(doc, joints, 4);
     p.weights0 = add_raw(doc, weights, GLBW_U16, GLBW_VEC4, 4, true, GLBW_TARGET_VERTICES, false);
     p.indices = add_indices(doc, quad_idx, 6);
-    int mesh = glbw_add_mesh(doc, "quad", &p, 1);
-    int nodes[4];
-    int skin = add_joint_row(doc, nodes, 4);
-    add_node(doc, "quad", NULL, mesh, skin);
-    add_shift_clip(doc, nodes, 4);
-    write_doc(doc, "weights_u16.glb");
+    write_row_model(doc, &p, "quad", 4, "weights_u16.glb");
 }
 
 /* quantized_rotation.glb: "base" (origin) and its child "arm" (origin), the quad bound to arm
@@ -999,12 +1002,7 @@ static void wide_influences(void)
     p.joints2 = add_u16x4(doc, j2, 5);
     p.weights2 = glbw_add_floats(doc, &w2[0][0], 5, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
     p.indices = add_indices(doc, idx, 9);
-    int mesh = glbw_add_mesh(doc, "wide", &p, 1);
-    int nodes[10];
-    int skin = add_joint_row(doc, nodes, 10);
-    add_node(doc, "wide", NULL, mesh, skin);
-    add_shift_clip(doc, nodes, 10);
-    write_doc(doc, "wide_influences.glb");
+    write_row_model(doc, &p, "wide", 10, "wide_influences.glb");
 }
 
 /* sparse.glb: the quad without a skin under root "stage", POSITION a sparse accessor: the base

@@ -136,6 +136,26 @@ static bool rewrite(const void *data, size_t size, vks_gltf_glb *out, vks_error 
     return vks_gltf_rewrite(&desc, out, err);
 }
 
+/* Assembles json + bin, rewrites it (which must succeed) and opens the output: false, with the
+ * failure counted and printed, when either does not. *out is for vks_gltf_glb_free either way. */
+static bool rewrite_and_open(const char *json, const void *bin, size_t bin_size, vks_gltf_glb *out,
+                             out_doc *d)
+{
+    size_t size;
+    uint8_t *glb = assemble(json, bin, bin_size, &size);
+    vks_error err = {{0}};
+    bool ok = rewrite(glb, size, out, &err);
+    free(glb);
+    CHECK(ok);
+    if (!ok) {
+        fprintf(stderr, "%s\n", err.msg);
+        return false;
+    }
+    bool opened = open_out(out, d);
+    CHECK(opened);
+    return opened;
+}
+
 /* Rewrites `json` + bin and expects failure with a message containing `expect`. */
 static void expect_error(const char *json, const void *bin, size_t bin_size, const char *expect)
 {
@@ -335,19 +355,12 @@ static void test_quantized(void)
         "\"animations\":[{\"samplers\":[{\"input\":4,\"output\":5}],"
         "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"rotation\"}}]}]}",
         b.size, o_inter, o_nrm, o_idx, o_t, o_rot, o_spi, o_spv, o_m3);
-    size_t size;
-    uint8_t *glb = assemble(json, b.data, b.size, &size);
     vks_gltf_glb out;
-    vks_error err = {{0}};
-    bool ok = rewrite(glb, size, &out, &err);
-    free(glb);
-    CHECK(ok);
-    if (!ok) {
-        fprintf(stderr, "%s\n", err.msg);
+    out_doc d;
+    if (!rewrite_and_open(json, b.data, b.size, &out, &d)) {
+        vks_gltf_glb_free(&out);
         return;
     }
-    out_doc d;
-    CHECK(open_out(&out, &d));
     cJSON *prims = cJSON_GetObjectItem(path(d.json, "meshes", 0, NULL), "primitives");
     cJSON *p0 = cJSON_GetArrayItem(prims, 0), *p1 = cJSON_GetArrayItem(prims, 1);
     /* _M3 has its own primitive: the attributes of one primitive have one count. */
@@ -487,19 +500,12 @@ static void test_meshopt(void)
     int ib = N * 12, qb = ib + 12;
     snprintf(json, sizeof json, fmt, b.size, qb + 32, N * 12, ov, vlen, N, ib, 12, oi, ilen, 3 * T,
              qb, oq, qlen, ot, "", N, 3 * T, "");
-    size_t size;
-    uint8_t *glb = assemble(json, b.data, b.size, &size);
     vks_gltf_glb out;
-    vks_error err = {{0}};
-    bool ok = rewrite(glb, size, &out, &err);
-    free(glb);
-    CHECK(ok);
-    if (!ok) {
-        fprintf(stderr, "%s\n", err.msg);
+    out_doc d;
+    if (!rewrite_and_open(json, b.data, b.size, &out, &d)) {
+        vks_gltf_glb_free(&out);
         return;
     }
-    out_doc d;
-    CHECK(open_out(&out, &d));
     const cJSON *p0 =
         cJSON_GetArrayItem(cJSON_GetObjectItem(path(d.json, "meshes", 0, NULL), "primitives"), 0);
     double v[N * 3];
@@ -708,8 +714,9 @@ static void test_key_order(void)
 {
     /* times 0, 2, 1; outputs (10+k, 20+k, 30+k) for key k */
     const float bin[12] = {0, 2, 1, 10, 20, 30, 11, 21, 31, 12, 22, 32};
-    size_t size;
-    uint8_t *glb = assemble(
+    vks_gltf_glb out;
+    out_doc d;
+    bool ok = rewrite_and_open(
         "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":48}],"
         "\"bufferViews\":[{\"buffer\":0,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":12,"
         "\"byteLength\":36}],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,"
@@ -717,14 +724,8 @@ static void test_key_order(void)
         "\"SCALAR\"}],\"nodes\":[{}],\"animations\":[{\"name\":\"spline\",\"samplers\":[{\"input\":"
         "0,\"output\":1,\"interpolation\":\"CUBICSPLINE\"}],\"channels\":[{\"sampler\":0,"
         "\"target\":{\"node\":0,\"path\":\"scale\"}}]}]}",
-        bin, sizeof bin, &size);
-    vks_gltf_glb out;
-    vks_error err = {{0}};
-    bool ok = rewrite(glb, size, &out, &err);
-    free(glb);
-    CHECK(ok);
-    out_doc d;
-    if (ok && open_out(&out, &d)) {
+        bin, sizeof bin, &out, &d);
+    if (ok) {
         const cJSON *sampler = path(path(d.json, "animations", 0, NULL), "samplers", 0, NULL);
         double t[8] = {0}, v[16] = {0};
         CHECK(read_acc(&d, num(sampler, "input"), 5126, t, 8) == 3);
@@ -774,15 +775,10 @@ static void test_sparse_texcoord_uri(void)
              "\"material\":0}]}],\"nodes\":[{}],"
              "\"animations\":[{\"samplers\":[{\"input\":1,\"output\":0}],\"channels\":[]}]}",
              b.size, o0, o1, o2, o3);
-    size_t size;
-    uint8_t *glb = assemble(json, b.data, b.size, &size);
     vks_gltf_glb out;
-    vks_error err = {{0}};
-    bool ok = rewrite(glb, size, &out, &err);
-    free(glb);
-    CHECK(ok);
     out_doc d;
-    if (ok && open_out(&out, &d)) {
+    bool ok = rewrite_and_open(json, b.data, b.size, &out, &d);
+    if (ok) {
         double v[8] = {0};
         const cJSON *sampler = path(path(d.json, "animations", 0, NULL), "samplers", 0, NULL);
         CHECK(read_acc(&d, num(sampler, "output"), 5126, v, 8) == 4);
@@ -815,6 +811,7 @@ static void test_sparse_texcoord_uri(void)
                        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,"
                        "\"type\":\"SCALAR\"}],\"animations\":[{\"samplers\":[{\"input\":0,"
                        "\"output\":0}],\"channels\":[]}]}";
+    vks_error err = {{0}};
     ok = vks_gltf_rewrite(&(vks_gltf_desc){.data = text, .size = strlen(text), .dir = dir,
                                            .name = "test.gltf"},
                           &out, &err);
@@ -873,19 +870,9 @@ static void test_meshopt_filters(void)
              "\"count\":%d,\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[{\"attributes\":{"
              "\"NORMAL\":0,\"POSITION\":1}}]}],\"nodes\":[{\"mesh\":0}]}",
              b.size, N * 20, N * 8, oo, olen, N, N * 8, N * 12, oe, elen, N, N, N);
-    size_t size;
-    uint8_t *glb = assemble(json, b.data, b.size, &size);
     vks_gltf_glb out;
-    vks_error err = {{0}};
-    bool ok = rewrite(glb, size, &out, &err);
-    free(glb);
-    CHECK(ok);
-    if (!ok) {
-        fprintf(stderr, "%s\n", err.msg);
-        return;
-    }
     out_doc d;
-    if (open_out(&out, &d)) {
+    if (rewrite_and_open(json, b.data, b.size, &out, &d)) {
         const cJSON *attr = cJSON_GetObjectItem(
             cJSON_GetArrayItem(cJSON_GetObjectItem(path(d.json, "meshes", 0, NULL), "primitives"),
                                0),

@@ -1263,6 +1263,13 @@ static bool rewrite_meshes(gx *g)
     return true;
 }
 
+/* How many nodes the file has (skins and channels name them by index). */
+static int nodes_in(const gx *g)
+{
+    const cJSON *nodes = member(g->root, "nodes");
+    return cJSON_IsArray(nodes) ? cJSON_GetArraySize(nodes) : 0;
+}
+
 /* A skin without inverseBindMatrices means identities (the spec); assimp 5.2 crashes on it. */
 static bool rewrite_skins(gx *g)
 {
@@ -1287,8 +1294,7 @@ static bool rewrite_skins(gx *g)
                                "joints",
                                where, src, a.count, n);
         }
-        const cJSON *nodes = member(g->root, "nodes");
-        int node_count = cJSON_IsArray(nodes) ? cJSON_GetArraySize(nodes) : 0;
+        int node_count = nodes_in(g);
         cJSON_ArrayForEach(j, joints)
         {
             if (!cJSON_IsNumber(j) || !(j->valuedouble >= 0 && j->valuedouble < node_count) ||
@@ -1446,8 +1452,7 @@ static bool check_channels(gx *g, int ai, int samplers)
     const cJSON *channels = member(g->animations.items[ai], "channels"), *c;
     if (channels && !cJSON_IsArray(channels))
         return gx_fail(g, "animation %d: \"channels\" must be an array", ai);
-    const cJSON *nodes = member(g->root, "nodes");
-    int node_count = cJSON_IsArray(nodes) ? cJSON_GetArraySize(nodes) : 0, ci = 0, index;
+    int node_count = nodes_in(g), ci = 0, index;
     cJSON_ArrayForEach(c, channels)
     {
         snprintf(where, sizeof where, "animation %d, channel %d", ai, ci++);
