@@ -1466,10 +1466,11 @@ static bool check_channels(gx *g, int ai, int samplers)
     return true;
 }
 
-/* Whether animation ai has a sampler whose keys go back in time and repeat a time (it is dropped,
- * with a warning): decided before anything of it is written, so a dropped clip leaves nothing
- * behind and the output reads back to itself. */
-static bool animation_ambiguous(gx *g, int ai, bool *ambiguous)
+/* Checks animation ai's channels and samplers and sets *worst to the worst key order among its
+ * samplers: KEYS_AMBIGUOUS (keys go back in time and repeat a time: the clip is dropped, with a
+ * warning), KEYS_SORTABLE, or KEYS_ORDERED. Decided before anything of the animation is written,
+ * so a dropped clip leaves nothing behind and the output reads back to itself. */
+static bool animation_order(gx *g, int ai, key_order *worst)
 {
     char where[64], fallback[32];
     cJSON *samplers = member(g->animations.items[ai], "samplers"), *s;
@@ -1478,7 +1479,7 @@ static bool animation_ambiguous(gx *g, int ai, bool *ambiguous)
     if (!check_channels(g, ai, cJSON_GetArraySize(samplers)))
         return false;
     int si = 0;
-    *ambiguous = false;
+    *worst = KEYS_ORDERED;
     cJSON_ArrayForEach(s, samplers)
     {
         snprintf(where, sizeof where, "animation %d, sampler %d", ai, si++);
@@ -1488,20 +1489,22 @@ static bool animation_ambiguous(gx *g, int ai, bool *ambiguous)
         if (!sampler_keys(g, where, s, &in_src, &out_src, &order, &how))
             return false;
         free(order);
+        if (how > *worst)
+            *worst = how;
         if (how == KEYS_AMBIGUOUS) {
             gx_warn(g,
                     "clip '%s' is dropped: its keys in %s go back in time and repeat a time, so "
                     "their order cannot be known",
                     clip_name(g, ai, fallback, sizeof fallback), where);
-            *ambiguous = true;
             return true;
         }
     }
     return true;
 }
 
-/* Writes a kept animation's samplers: plain, or with their keys sorted (distinct times). */
-static bool rewrite_animation(gx *g, int ai)
+/* Writes a kept animation's samplers: plain, or, when animation_order found keys to sort, each
+ * sampler's keys in time order (distinct times). Samplers were checked by animation_order. */
+static bool rewrite_animation(gx *g, int ai, bool sortable)
 {
     char where[64], fallback[32];
     cJSON *samplers = member(g->animations.items[ai], "samplers"), *s;
@@ -1511,9 +1514,9 @@ static bool rewrite_animation(gx *g, int ai)
     {
         snprintf(where, sizeof where, "animation %d, sampler %d", ai, si++);
         int in_src, out_src;
-        timed_key *order;
-        key_order how;
-        if (!sampler_keys(g, where, s, &in_src, &out_src, &order, &how))
+        timed_key *order = NULL;
+        key_order how = KEYS_ORDERED;
+        if (sortable && !sampler_keys(g, where, s, &in_src, &out_src, &order, &how))
             return false;
         cJSON *input = member(s, "input"), *output = member(s, "output");
         bool ok;
@@ -1545,8 +1548,12 @@ static bool rewrite_animations(gx *g)
     if (!drop)
         return oom(g);
     bool ok = true;
-    for (int ai = 0; ok && ai < g->animations.count; ai++)
-        ok = animation_ambiguous(g, ai, &drop[ai]) && (drop[ai] || rewrite_animation(g, ai));
+    for (int ai = 0; ok && ai < g->animations.count; ai++) {
+        key_order worst = KEYS_ORDERED;
+        ok = animation_order(g, ai, &worst);
+        drop[ai] = ok && worst == KEYS_AMBIGUOUS;
+        ok = ok && (drop[ai] || rewrite_animation(g, ai, worst == KEYS_SORTABLE));
+    }
     /* Backwards, so that the indices still to delete stay valid. Nothing in the core spec refers
      * to an animation by index. */
     for (int ai = g->animations.count; ok && ai-- > 0;)
