@@ -1157,7 +1157,23 @@ static bool build_clips(builder *b)
 
 /* ---- entry ------------------------------------------------------------------------------- */
 
-static bool check_file(const char *path, vks_error *err)
+static bool ends_with_gltf(const char *path)
+{
+    size_t n = strlen(path);
+    const char *ext = ".gltf";
+    if (n < 5)
+        return false;
+    for (size_t i = 0; i < 5; i++) {
+        char c = path[n - 5 + i];
+        if ((c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c) != ext[i])
+            return false;
+    }
+    return true;
+}
+
+/* Checks that `path` is a non-empty regular file, not a truncated GLB; *gltf says whether it is
+ * glTF (a .gltf name, or its first bytes: vks_gltf_detect). */
+static bool check_file(const char *path, bool *gltf, vks_error *err)
 {
     struct stat st;
     if (stat(path, &st) != 0)
@@ -1173,11 +1189,12 @@ static bool check_file(const char *path, vks_error *err)
         return vks_fail(err, "cannot open '%s': %s", path, strerror(errno));
     /* A binary glTF states its length in its header: catch truncation before assimp, whose
      * message for it ("no suitable reader") misleads. */
-    unsigned char h[12];
+    unsigned char h[64];
     size_t got = fread(h, 1, sizeof h, f);
     fclose(f);
+    *gltf = ends_with_gltf(path) || vks_gltf_detect(h, got);
     if (got >= 4 && memcmp(h, "glTF", 4) == 0) {
-        uint32_t declared = got == 12 ? (uint32_t)h[8] | (uint32_t)h[9] << 8 |
+        uint32_t declared = got >= 12 ? (uint32_t)h[8] | (uint32_t)h[9] << 8 |
                                             (uint32_t)h[10] << 16 | (uint32_t)h[11] << 24
                                       : 0;
         if (got < 12 || declared > (uint64_t)st.st_size)
@@ -1361,40 +1378,12 @@ static bool read_file(const char *path, uint8_t **data, size_t *size, vks_error 
     return true;
 }
 
-static bool ends_with_gltf(const char *path)
-{
-    size_t n = strlen(path);
-    const char *ext = ".gltf";
-    if (n < 5)
-        return false;
-    for (size_t i = 0; i < 5; i++) {
-        char c = path[n - 5 + i];
-        if ((c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c) != ext[i])
-            return false;
-    }
-    return true;
-}
-
-/* Whether a file is glTF, from its first bytes (the GLB magic, or JSON text), or from a .gltf
- * extension. */
-static bool is_gltf_file(const char *path)
-{
-    if (ends_with_gltf(path))
-        return true;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    unsigned char head[64];
-    size_t got = fread(head, 1, sizeof head, f);
-    fclose(f);
-    return vks_gltf_detect(head, got);
-}
-
 bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *err)
 {
     memset(out, 0, sizeof *out);
     const char *name = desc->path ? desc->path : desc->name ? desc->name : "(memory)";
-    if (desc->path && !check_file(desc->path, err))
+    bool gltf = false;
+    if (desc->path && !check_file(desc->path, &gltf, err))
         return false;
     if (!desc->path && (!desc->data || !desc->size))
         return vks_fail(err, "%s: no data", name);
@@ -1404,7 +1393,8 @@ bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *er
     vks_import_desc plain = *desc;
     vks_gltf_glb glb = {0};
     char *dir = NULL;
-    bool gltf = desc->path ? is_gltf_file(desc->path) : vks_gltf_detect(desc->data, desc->size);
+    if (!desc->path)
+        gltf = vks_gltf_detect(desc->data, desc->size);
     if (gltf) {
         uint8_t *file = NULL;
         size_t size = desc->size;
