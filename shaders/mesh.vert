@@ -10,8 +10,9 @@ layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Ski
 
 void main()
 {
-    vks_instance inst = this_instance();
-    vks_skinned_vertex s = Skinned(inst.out_vertices).v[gl_VertexIndex];
+    vks_visible e = this_visible();
+    vks_instance inst = instance_of(e);
+    vks_skinned_vertex s = Skinned(e.out_address).v[gl_VertexIndex];
     emit(inst, vec3(s.position[0], s.position[1], s.position[2]),
          vec3(s.normal[0], s.normal[1], s.normal[2]), gl_VertexIndex);
 }

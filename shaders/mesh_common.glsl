@@ -6,9 +6,14 @@ layout(location = 0) out vec3 out_normal;
 layout(location = 1) out vec2 out_uv;
 
 // gl_InstanceIndex (the draw's first instance plus the instance) indexes the visible list.
-vks_instance this_instance()
+vks_visible this_visible()
 {
-    return Instances(push.instances).v[Uints(push.visible).v[gl_InstanceIndex]];
+    return Visibles(push.visible).v[gl_InstanceIndex];
+}
+
+vks_instance instance_of(vks_visible e)
+{
+    return Instances(push.instances).v[e.instance];
 }
 
 // Palette space -> world, then the camera. Normals take the world's cofactor matrix (its

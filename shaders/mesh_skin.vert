@@ -1,7 +1,7 @@
 #version 450
-// Vertex mode (`--mode vertex`): skins in the vertex shader, as the tutorials do, from the same
-// palettes and the same instance table: every vertex-shader invocation blends its four bones (eight
-// for a wide model).
+// Vertex mode (`--mode vertex`), and in compute mode the instances past a frame's output budget:
+// skins in the vertex shader, as the tutorials do, from the same palettes and the same instance
+// table: every vertex-shader invocation blends its four bones (eight for a wide model).
 #extension GL_GOOGLE_include_directive : require
 #include "vks_shared.h"
 #include "vks_skin.glsl"
@@ -9,7 +9,7 @@
 
 void main()
 {
-    vks_instance inst = this_instance();
+    vks_instance inst = instance_of(this_visible());
     uint v = inst.vertex_first + gl_VertexIndex;
     vec4 r0, r1, r2;
     vks_blend(push.streams, push.palette, inst, gl_VertexIndex, r0, r1, r2);

@@ -22,11 +22,13 @@ void main()
     uint slot = gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y;
     if (slot >= push.visible_count)
         return;
-    // The same instance for the whole workgroup: its palette stays in cache.
-    vks_instance inst = Instances(push.instances).v[Uints(push.visible).v[slot]];
-    OutVertices out_vertices = OutVertices(inst.out_vertices);
-    OutTangents out_tangents = OutTangents(inst.out_tangents);
+    // The same instance for the whole workgroup: its palette stays in cache. Its output is where
+    // this frame put it (vks_visible.out_address).
+    vks_visible e = Visibles(push.visible).v[slot];
+    vks_instance inst = Instances(push.instances).v[e.instance];
+    OutVertices out_vertices = OutVertices(e.out_address);
     bool tangents = (inst.flags & VKS_INSTANCE_TANGENTS) != 0u;
+    OutTangents out_tangents = OutTangents(vks_address_add(e.out_address, VKS_TANGENT_OFFSET(inst.vertex_count)));
     for (uint i = gl_GlobalInvocationID.x; i < inst.vertex_count; i += gl_NumWorkGroups.x * GROUP_SIZE) {
         uint v = inst.vertex_first + i;
         vec4 r0, r1, r2;

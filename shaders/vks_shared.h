@@ -48,13 +48,14 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
  * concatenated over the wide models only: a 4-influence model has no entries there, and a crowd
  * without wide models has no such buffers (their addresses are 0 and never read). The instance
  * table holds one vks_instance per instance; each frame has its
- * palettes (vks_bone, instance i's from its palette_first) and its visible list (instance indices,
- * ascending, so grouped by model). One dispatch skins one model's visible instances (its
- * pipeline variant, VKS_SKIN_WIDE; push.visible points at the model's range): workgroup
- * (x, y + z * rows) covers vertices x * GROUP_SIZE.. of its instance y + z * rows, x as wide as
- * that model needs, so a crowd that mixes a 30 000-vertex model with 300-vertex ones launches no
- * empty workgroups. (A single dispatch over a prefix sum of workgroups, each finding its instance
- * by a binary search, measured 18-47% slower on an H100 for one-model crowds: the README.) */
+ * palettes (vks_bone, instance i's from its palette_first) and its visible list (vks_visible:
+ * instance indices, ascending, so grouped by model, each with where its output goes this frame).
+ * One dispatch skins one model's visible instances with output (its pipeline variant, VKS_SKIN_WIDE;
+ * push.visible points at the model's range): workgroup (x, y + z * rows) covers vertices x *
+ * GROUP_SIZE.. of its instance y + z * rows, x as wide as that model needs, so a crowd that mixes a
+ * 30 000-vertex model with 300-vertex ones launches no empty workgroups. (A single dispatch over a
+ * prefix sum of workgroups, each finding its instance by a binary search, measured 18-47% slower on
+ * an H100 for one-model crowds: the README.) */
 
 /* Invocations per workgroup, one vertex each. 64 is what Wicked, Godot, Unreal and Unity use; the
  * measurement behind keeping it is in the README ("Workgroup size"). It is a specialization
@@ -62,8 +63,10 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
 #define VKS_SKIN_GROUP_SIZE 64u
 
 /* The skinned output of one vertex: 24 bytes. Tangents, when the model has them, follow the
- * instance's vertices as vec4 (16 bytes each). */
+ * instance's vertices as vec4 (16 bytes each), from the first 16-byte boundary. */
 #define VKS_SKINNED_STRIDE 24u
+#define VKS_TANGENT_STRIDE 16u
+#define VKS_TANGENT_OFFSET(vertex_count) (((vertex_count)*VKS_SKINNED_STRIDE + 15u) & ~15u)
 
 /* vks_instance.flags */
 #define VKS_INSTANCE_TANGENTS 1u
@@ -82,14 +85,18 @@ struct vks_skinned_vertex {
 
 struct vks_instance {
     vec4 world[3];
-    uvec2 out_vertices;
-    uvec2 out_tangents;
     uint vertex_first;
     uint vertex_count;
     uint palette_first;
     uint flags;
     uint extra_first;
     uint pad0, pad1, pad2;
+};
+
+struct vks_visible {
+    uint instance;
+    uint pad;
+    uvec2 out_address;
 };
 
 struct vks_streams {
@@ -122,18 +129,27 @@ typedef struct vks_skinned_vertex {
     float normal[3];
 } vks_skinned_vertex;
 
-/* One instance (96 bytes): where its model's streams, its palette and its output are. */
+/* One instance (80 bytes): where its model's streams and its palette are. It owns no skinned
+ * output: each frame gives its visible instances output space (vks_visible). */
 typedef struct vks_instance {
-    float world[3][4];        /* rows of the 3x4 palette space -> world transform */
-    uint32_t out_vertices[2]; /* device address of its vks_skinned_vertex output (0: vertex mode) */
-    uint32_t out_tangents[2]; /* device address of its tangent output (0: none) */
-    uint32_t vertex_first;    /* its model's first vertex in the bind streams */
+    float world[3][4];     /* rows of the 3x4 palette space -> world transform */
+    uint32_t vertex_first; /* its model's first vertex in the bind streams */
     uint32_t vertex_count;
     uint32_t palette_first; /* its first entry in a frame's palette buffer */
     uint32_t flags;         /* VKS_INSTANCE_* */
     uint32_t extra_first;   /* its model's first vertex in the extra streams (wide models) */
     uint32_t pad[3];        /* std430: the struct's stride is a multiple of its vec4 alignment */
 } vks_instance;
+
+/* One entry of a frame's visible list (16 bytes): a visible instance and the device address of
+ * its skinned output this frame (vks_skinned_vertex each, then its tangents at
+ * VKS_TANGENT_OFFSET), or 0 when the frame's output budget was spent before it: the draw then
+ * skins it in the vertex shader. */
+typedef struct vks_visible {
+    uint32_t instance;
+    uint32_t pad;
+    uint32_t out_address[2];
+} vks_visible;
 
 /* Device addresses of the concatenated bind streams; joints_extra and weights_extra are 0 when
  * the crowd has no wide model. */
@@ -169,11 +185,12 @@ typedef struct vks_draw_push {
 
 static_assert(sizeof(vks_skinned_vertex) == VKS_SKINNED_STRIDE, "skinned vertex is 6 floats");
 static_assert(offsetof(vks_skinned_vertex, normal) == 12, "normal follows position");
-static_assert(sizeof(vks_instance) == 96, "instance table entry in std430");
-static_assert(offsetof(vks_instance, out_vertices) == 48, "instance table entry in std430");
-static_assert(offsetof(vks_instance, vertex_first) == 64, "instance table entry in std430");
-static_assert(offsetof(vks_instance, flags) == 76, "instance table entry in std430");
-static_assert(offsetof(vks_instance, extra_first) == 80, "instance table entry in std430");
+static_assert(sizeof(vks_instance) == 80, "instance table entry in std430");
+static_assert(offsetof(vks_instance, vertex_first) == 48, "instance table entry in std430");
+static_assert(offsetof(vks_instance, flags) == 60, "instance table entry in std430");
+static_assert(offsetof(vks_instance, extra_first) == 64, "instance table entry in std430");
+static_assert(sizeof(vks_visible) == 16 && offsetof(vks_visible, out_address) == 8,
+              "visible entry");
 static_assert(sizeof(vks_streams) == 64, "stream addresses");
 static_assert(offsetof(vks_streams, joints_extra) == 48, "stream addresses");
 static_assert(sizeof(vks_skin_push) == 96, "skin push constants");

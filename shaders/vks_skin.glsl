@@ -7,9 +7,17 @@
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Floats { float v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Vec4s { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Uvec2s { uvec2 v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Uints { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Bones { vks_bone v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Instances { vks_instance v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Visibles { vks_visible v[]; };
+
+// A device address (low word first) plus a byte offset, with the carry.
+uvec2 vks_address_add(uvec2 a, uint offset)
+{
+    uint carry;
+    uint lo = uaddCarry(a.x, offset, carry);
+    return uvec2(lo, a.y + carry);
+}
 
 // Whether this pipeline skins wide models (8 influences): a specialization constant, so each
 // variant compiles only its own path and a 4-influence model runs exactly the 4-influence code

@@ -8,7 +8,10 @@
 #   - the vertex-shader mode draws the image compute skinning draws, and a split output
 #     (--max-buffer) the very same, also for 4- and 8-influence models mixed; two models mixed,
 #     and the ring layout, render;
-#   - a crowd too big for the device says how many instances fit;
+#   - skinned output is sized by what is drawn: 100 000 instances with a few in view render, a
+#     frame whose visible vertices exceed --max-skinned-vertices renders the same image with the
+#     rest skinned in the vertex shader and says so in one warning, and a crowd too big for a
+#     --max-memory cap says how many instances fit;
 #   - bench runs (smoke test: no timing is asserted), its JSON has every figure, and its traffic
 #     figures (bytes per vertex, logical and memory bytes) match the layout; --warmup is parsed.
 #   cli_crowd.sh VKSKIN COMPARE_PNG DEFAULT.glb FIXTURES_DIR
@@ -64,6 +67,9 @@ counts() {
   if [ "$2" = compute ]; then
     [ "$invocations" -eq $((visible * per_instance)) ] ||
       fail "$1: $invocations skinning invocations for $visible instances of $per_instance"
+  elif [ "$2" = compute_or_vertex ]; then # some past the output's room: fewer, whole instances
+    { [ "$invocations" -le $((visible * per_instance)) ] && [ $((invocations % per_instance)) -eq 0 ]; } ||
+      fail "$1: $invocations skinning invocations for $visible instances of $per_instance"
   else
     [ "$invocations" -eq 0 ] || fail "$1: vertex mode ran $invocations skinning invocations"
   fi
@@ -114,28 +120,63 @@ if run mixed render "$default" --validate --instances 12 --layout ring --model "
     { fail "the mixed ring is not drawn inside the frame"; cat "$tmp/cmp_mixed"; }
 fi
 
-# Too big: the message says how many fit. (On a device with room for 100 000 characters this
-# case has nothing to check; lavapipe has a 2 GiB heap.)
-if "$vk" render --validate --instances 100000 --size 64x64 --out "$tmp/big.png" >"$tmp/big" 2>"$tmp/big.err"; then
-  echo "big: 100000 instances fit this device; nothing to check"
-else
-  grep -Eq "^vkskin render: a crowd of 100000 instances needs .*: at most [0-9]+ instances fit$" "$tmp/big.err" ||
-    { fail "big: unexpected message"; cat "$tmp/big.err"; }
-  fits=$(sed -n 's/.*at most \([0-9]*\) instances fit$/\1/p' "$tmp/big.err")
-  { [ -n "$fits" ] && [ "$fits" -gt 0 ] && [ "$fits" -lt 100000 ]; } || fail "big: fits '$fits'"
+# 100 000 instances with the camera close (the issue's case): culled instances take no output
+# memory, so this renders; what is in view past the output's room (on lavapipe's 2 GiB) is
+# skinned in the vertex shader, with one warning that says so.
+if "$vk" render --validate --instances 100000 --zoom 0.05 --size 320x240 --out "$tmp/big.png" \
+  >"$tmp/big" 2>"$tmp/big.err"; then
+  counts big compute_or_vertex
+  { [ "$visible" -gt 0 ] && [ "$visible" -lt 100000 ]; } || fail "big: $visible of 100000 visible"
+  grep -q "100000 instances, $visible visible" "$tmp/big" || fail "big: $(cat "$tmp/big")"
+  grep -qv "^vkskin render: warning: 1 frame(s) had more visible vertices than the skinned output holds" \
+    "$tmp/big.err" && { fail "big: unexpected stderr"; cat "$tmp/big.err"; }
   echo "big: $(cat "$tmp/big.err")"
+else
+  fail "big: 100000 instances, camera close: render failed"
+  cat "$tmp/big" "$tmp/big.err"
+fi
+
+# Room for 2.5 characters' vertices, 16 in view: two go through the compute pass, the other 14
+# through the vertex shader, one warning says so, and the image is the unlimited one.
+room=$((vertices * 5 / 2))
+if "$vk" render --validate --instances 16 --size 320x240 --max-skinned-vertices $room \
+  --out "$tmp/budget.png" >"$tmp/budget" 2>"$tmp/budget.err"; then
+  want="^vkskin render: warning: 1 frame(s) had more visible vertices than the skinned output holds ($room vertices; --max-skinned-vertices): up to 14 instances ($((14 * vertices)) vertices) were skinned in the vertex shader instead\$"
+  { [ "$(wc -l <"$tmp/budget.err")" -eq 1 ] && grep -q "$want" "$tmp/budget.err"; } ||
+    { fail "budget: not the one warning expected"; cat "$tmp/budget.err"; }
+  ran=$(sed -n 's/.*ran \([0-9]*\) skinning invocations.*/\1/p' "$tmp/budget")
+  [ "$ran" = $((2 * per_instance)) ] || fail "budget: $ran skinning invocations, not 2 instances' worth"
+  cmp -s "$tmp/budget.png" "$tmp/all.png" || fail "budget: another image than the unlimited render"
+  echo "budget: $(cat "$tmp/budget.err")"
+else
+  fail "budget: render failed"
+  cat "$tmp/budget" "$tmp/budget.err"
+fi
+
+# Too big for a 64 MiB cap: the message says how many fit (tests/test_crowd_gpu.c builds exactly
+# that many and one more).
+if "$vk" render --validate --instances 100000 --max-memory 64 --size 64x64 --out "$tmp/cap.png" \
+  >"$tmp/cap" 2>"$tmp/cap.err"; then
+  fail "cap: 100000 instances fit in 64 MiB"
+else
+  grep -Eq "^vkskin render: a crowd of 100000 instances needs .*: at most [0-9]+ instances fit$" "$tmp/cap.err" ||
+    { fail "cap: unexpected message"; cat "$tmp/cap.err"; }
+  fits=$(sed -n 's/.*at most \([0-9]*\) instances fit$/\1/p' "$tmp/cap.err")
+  { [ -n "$fits" ] && [ "$fits" -gt 0 ] && [ "$fits" -lt 100000 ]; } || fail "cap: fits '$fits'"
+  [ ! -e "$tmp/cap.png" ] || fail "cap: an image was written"
+  echo "cap: $(cat "$tmp/cap.err")"
 fi
 
 # bench: runs, prints every figure; the JSON is one object with numbers (no timing asserted).
 # The traffic figures are exact and checked against the layout: per vertex, the bind streams read
 # (positions 12, normals 12, joints 8, weights 16; a wide model 8 + 16 more) and the output
-# written (24); per instance its palette (joints x 48 bytes), table entry (96) and visible-list
-# slot (4). skin_bytes counts every instance's bind streams, memory_bytes each model's once. The
+# written (24); per instance its palette (joints x 48 bytes), table entry (80) and visible-list
+# entry (16: the instance and its output's address). skin_bytes counts every instance's bind streams, memory_bytes each model's once. The
 # default character has no tangents (else 16 read + 16 written a vertex).
 joints=$(sed -n 's/^joints: \([0-9]*\) .*/\1/p' "$tmp/info")
 [ -n "$joints" ] || fail "no joint count in vkskin info"
 grep -q "^skinning: 4 influences per vertex$" "$tmp/info" || fail "the default character is not a 4-influence model"
-bind=$((12 + 12 + 8 + 16)) out=24 own=$((joints * 48 + 96 + 4))
+bind=$((12 + 12 + 8 + 16)) out=24 own=$((joints * 48 + 80 + 16))
 # json FILE KEY: the value of KEY in bench's JSON.
 json() { sed -n "s/^  \"$2\": \(.*\)\$/\1/p" "$1" | sed 's/,$//'; }
 for mode in compute vertex; do

@@ -259,10 +259,12 @@ static inline uint32_t crowd_gpu_differing_pixels(const uint8_t *a, const uint8_
 }
 
 /* A renderer of g's crowd in `mode` (with a readback in compute mode), its output buffers at most
- * buffer_limit bytes (0: the renderer's default). False, after a failed CHECK and a line naming
- * `what`, when it cannot be created. */
+ * buffer_limit bytes (0: the renderer's default), its output room for max_skinned_vertices
+ * vertices (0: the renderer's default). False, after a failed CHECK and a line naming `what`,
+ * when it cannot be created. */
 static inline bool crowd_gpu_renderer(crowd_gpu *g, vks_skin_mode mode, VkDeviceSize buffer_limit,
-                                      vks_renderer *r, const char *what)
+                                      uint32_t max_skinned_vertices, vks_renderer *r,
+                                      const char *what)
 {
     vks_error err;
     if (vks_renderer_create(&g->dev,
@@ -270,7 +272,8 @@ static inline bool crowd_gpu_renderer(crowd_gpu *g, vks_skin_mode mode, VkDevice
                                                  .color_format = g->color.format,
                                                  .mode = mode,
                                                  .readback = mode == VKS_SKIN_COMPUTE,
-                                                 .buffer_limit = buffer_limit},
+                                                 .buffer_limit = buffer_limit,
+                                                 .max_skinned_vertices = max_skinned_vertices},
                             r, &err))
         return true;
     fprintf(stderr, "%s renderer: %s\n", what, err.msg);

@@ -5,8 +5,9 @@
  *     frame 1, every instance visible: each matches vks_skin_cpu_pose at its clip and time
  *       (palette space), positions within 1e-4 x its model's bind-pose radius, normals and
  *       tangents within 1e-4; some instance has left the bind pose;
- *     frame 2, 0.25 s later, only even instances visible: they match the new pose, odd ones hold
- *       frame 1's output bit for bit (culled: not skinned);
+ *     frame 2, 0.25 s later, only even instances visible: they match the new pose, packed in the
+ *       output from its start in visible order (an instance that would straddle a chunk starts
+ *       the next one), and the odd ones have no output that frame (culled: no output memory);
  *     frame 3, 0.25 s later, the 6 instances nearest the middle drawn into an offscreen image:
  *       the pipeline statistics count exactly their triangles and the skinning dispatch's
  *       invocations (also counted in frames 1 and 2), the timestamps are not negative, and the
@@ -16,8 +17,12 @@
  * (b) The same crowd skinned in the vertex shader: the same triangles drawn, no skinning
  *     invocation, and the same image as (a) at the same time (at most 1% of the drawn pixels
  *     differ by more than 3 levels).
- * (c) A crowd larger than the device's memory: vks_renderer_create fails, saying how many
- *     instances fit (0 < K < the crowd's size).
+ * (c) Frame 3 again with room for fewer vertices than the 6 drawn instances have
+ *     (max_skinned_vertices): the first that fit are skinned by the compute pass (read back:
+ *     they match the CPU, the rest have no output), the rest in the vertex shader; the image is
+ *     (a)'s and the statistics count every triangle but only the first ones' invocations.
+ * (d) How many fit: under a 48 MiB memory cap and room for 4096 skinned vertices, a crowd too
+ *     large fails with "at most K instances fit"; a crowd of exactly K is created, K + 1 is not.
  *   usage: test_crowd_gpu DEFAULT_GLB FIXTURES_DIR (a missing file is a skip, exit 77) */
 #include "crowd_gpu.h"
 
@@ -27,7 +32,9 @@
 #define INSTANCES 24u
 #define CHUNK_INSTANCES 4u /* buffer_limit: this many of the largest instance's output */
 #define SEED 1234u
-#define DRAWN 6u /* instances drawn in frame 3 */
+#define DRAWN 6u                            /* instances drawn in frame 3 */
+#define FIT_MEMORY ((VkDeviceSize)48 << 20) /* (d)'s cap: small, so that its crowds stay small */
+#define FIT_VERTICES 4096u
 
 enum { MODEL_DEFAULT, MODEL_TANGENTS, MODEL_COUNT };
 _Static_assert(MODEL_COUNT <= CROWD_GPU_MAX_MODELS, "crowd_gpu holds the models");
@@ -39,35 +46,32 @@ static size_t output_bytes(const vks_crowd *c, uint32_t i)
     return (size_t)m->vertex_count * (sizeof(vks_skinned_vertex) + (m->tangents ? 16 : 0));
 }
 
-/* A copy of every instance's read-back output, concatenated (offsets: output_bytes). */
-static unsigned char *save_outputs(const vks_crowd *c, const vks_renderer *r)
+/* Bytes of instance i's output as the renderer lays it out: its vertices, padded to 16, then
+ * its tangents. */
+static size_t laid_out_bytes(const vks_crowd *c, uint32_t i)
 {
-    size_t total = 0;
-    for (uint32_t i = 0; i < c->instance_count; i++)
-        total += output_bytes(c, i);
-    unsigned char *copy = malloc(total), *at = copy;
-    for (uint32_t i = 0; copy && i < c->instance_count; i++) {
-        const vks_model *m = c->models[c->instances[i].model];
-        size_t vb = (size_t)m->vertex_count * sizeof(vks_skinned_vertex);
-        memcpy(at, vks_renderer_skinned(r, i), vb);
-        if (m->tangents)
-            memcpy(at + vb, vks_renderer_skinned_tangents(r, i), output_bytes(c, i) - vb);
-        at += output_bytes(c, i);
-    }
-    return copy;
+    const vks_model *m = c->models[c->instances[i].model];
+    size_t v = ((size_t)m->vertex_count * sizeof(vks_skinned_vertex) + 15) / 16 * 16;
+    return v + (m->tangents ? (size_t)m->vertex_count * 16 : 0);
 }
 
-/* Instance i's read-back output equals `saved` (from save_outputs) bit for bit. */
-static bool same_output(const vks_crowd *c, const vks_renderer *r, uint32_t i,
-                        const unsigned char *saved)
+/* visible[0 .. count)'s outputs in the readback, worked out here: packed from the start in
+ * visible order, each whole within one chunk of `limit` bytes (one that would straddle starts
+ * the next chunk). */
+static bool packed_in_order(const vks_crowd *c, const vks_renderer *r, const uint32_t *visible,
+                            uint32_t count, size_t limit)
 {
-    for (uint32_t k = 0; k < i; k++)
-        saved += output_bytes(c, k);
-    const vks_model *m = c->models[c->instances[i].model];
-    size_t vb = (size_t)m->vertex_count * sizeof(vks_skinned_vertex);
-    return memcmp(saved, vks_renderer_skinned(r, i), vb) == 0 &&
-           (!m->tangents ||
-            memcmp(saved + vb, vks_renderer_skinned_tangents(r, i), output_bytes(c, i) - vb) == 0);
+    const unsigned char *base = r->readback.mapped;
+    size_t at = 0;
+    bool ok = true;
+    for (uint32_t k = 0; k < count; k++) {
+        size_t bytes = laid_out_bytes(c, visible[k]);
+        if (at / limit != (at + bytes - 1) / limit)
+            at = (at / limit + 1) * limit;
+        ok &= (const unsigned char *)vks_renderer_skinned(r, visible[k]) == base + at;
+        at += bytes;
+    }
+    return ok;
 }
 
 /* The `count` instances nearest to the middle of the crowd, ascending; the nearest in *nearest.
@@ -103,8 +107,8 @@ static uint32_t nearest_to_center(const vks_crowd *c, uint32_t count, uint32_t *
 /* Invocations of the skinning dispatches over visible[0 .. count): each instance's vertices
  * rounded up to whole workgroups, and nothing more (no idle workgroups), computed here from the
  * models' vertex counts. */
-static uint64_t skin_invocations(const crowd_gpu *s, const vks_renderer *r,
-                                 const uint32_t *visible, uint32_t count)
+static uint64_t skin_invocations(const crowd_gpu *s, const vks_renderer *r, const uint32_t *visible,
+                                 uint32_t count)
 {
     uint64_t n = 0, group = r->skin.group_size;
     for (uint32_t k = 0; k < count; k++) {
@@ -114,15 +118,16 @@ static uint64_t skin_invocations(const crowd_gpu *s, const vks_renderer *r,
     return n;
 }
 
-/* The statistics of a frame that drew visible[0 .. count). */
+/* The statistics of a frame that drew visible[0 .. count), of which the compute pass skinned
+ * the first `skinned`. */
 static void check_draw_stats(const crowd_gpu *s, const vks_renderer *r, const uint32_t *visible,
-                             uint32_t count, vks_gpu_stats st, bool skinned, const char *when)
+                             uint32_t count, vks_gpu_stats st, uint32_t skinned, const char *when)
 {
     uint64_t triangles = 0;
     for (uint32_t k = 0; k < count; k++)
         triangles += s->crowd.models[s->crowd.instances[visible[k]].model]->index_count / 3;
     if (s->dev.statistics) {
-        uint64_t invocations = skinned ? skin_invocations(s, r, visible, count) : 0;
+        uint64_t invocations = skin_invocations(s, r, visible, skinned);
         CHECK(st.primitives == triangles);
         CHECK(st.skin_invocations == invocations);
         printf("%s: %llu triangles (expected %llu), %llu skinning invocations (expected %llu)\n",
@@ -149,11 +154,11 @@ static void test_compute(crowd_gpu *s, uint8_t *image, uint32_t *visible, uint32
     for (uint32_t i = 0; i < c->instance_count; i++)
         largest = output_bytes(c, i) > largest ? output_bytes(c, i) : largest;
     vks_renderer r;
-    if (!crowd_gpu_renderer(s, VKS_SKIN_COMPUTE, CHUNK_INSTANCES * largest, &r, "compute"))
+    if (!crowd_gpu_renderer(s, VKS_SKIN_COMPUTE, CHUNK_INSTANCES * largest, 0, &r, "compute"))
         return;
     CHECK(r.chunk_count >= 3);
     printf("compute: %u instances, output %llu bytes in %u chunks\n", c->instance_count,
-           (unsigned long long)r.out_bytes, r.chunk_count);
+           (unsigned long long)r.memory.output_bytes, r.chunk_count);
 
     /* Frame 1: everyone. */
     uint32_t all[INSTANCES];
@@ -171,33 +176,30 @@ static void test_compute(crowd_gpu *s, uint8_t *image, uint32_t *visible, uint32
             CHECK(vks_renderer_last_stats(&r).skin_invocations ==
                   skin_invocations(s, &r, all, INSTANCES));
     }
-    unsigned char *saved = save_outputs(c, &r);
-    CHECK(saved != NULL);
+    CHECK(packed_in_order(c, &r, all, INSTANCES, r.chunk_limit));
 
-    /* Frame 2: the even instances only; the odd ones keep frame 1's output. */
+    /* Frame 2: the even instances only, packed from the output's start; the odd ones have none.
+     * The pose moved on 0.25 s, so matching the CPU says the output is this frame's. */
     vks_crowd_advance(c, 0.25);
     uint32_t even[INSTANCES], evens = 0;
     for (uint32_t i = 0; i < INSTANCES; i += 2)
         even[evens++] = i;
-    if (crowd_gpu_frame(s, &r, even, evens, false) && saved) {
-        uint32_t changed = 0;
+    if (crowd_gpu_frame(s, &r, even, evens, false)) {
         for (uint32_t i = 0; i < INSTANCES; i++) {
             if (i % 2 == 0) {
                 crowd_gpu_check_instance(s, &r, i, "frame 2", NULL);
-                changed += !same_output(c, &r, i, saved);
             } else {
-                bool same = same_output(c, &r, i, saved);
-                CHECK(same);
-                if (!same)
-                    fprintf(stderr, "  frame 2: culled instance %u was written\n", i);
+                bool none = vks_renderer_skinned(&r, i) == NULL;
+                CHECK(none);
+                if (!none)
+                    fprintf(stderr, "  frame 2: culled instance %u has output\n", i);
             }
         }
-        CHECK(changed > 0); /* 0.25 s later the visible ones moved */
+        CHECK(packed_in_order(c, &r, even, evens, r.chunk_limit));
         if (s->dev.statistics)
             CHECK(vks_renderer_last_stats(&r).skin_invocations ==
                   skin_invocations(s, &r, even, evens));
     }
-    free(saved);
     printf("compute: largest errors over frames 1 and 2: positions %.3g of the radius, unit "
            "vectors %.3g\n",
            s->worst_pos, s->worst_unit);
@@ -206,7 +208,8 @@ static void test_compute(crowd_gpu *s, uint8_t *image, uint32_t *visible, uint32
     vks_crowd_advance(c, 0.25);
     *count = nearest_to_center(c, DRAWN, visible, &s->focus);
     if (crowd_gpu_frame(s, &r, visible, *count, true)) {
-        check_draw_stats(s, &r, visible, *count, vks_renderer_last_stats(&r), true, "compute draw");
+        check_draw_stats(s, &r, visible, *count, vks_renderer_last_stats(&r), *count,
+                         "compute draw");
         uint32_t drawn = crowd_gpu_drawn_pixels(s->pixels.mapped);
         CHECK(drawn >= MIN_DRAWN_FRACTION * IMAGE_SIZE * IMAGE_SIZE);
         printf("compute draw: %u of %u pixels drawn\n", drawn, IMAGE_SIZE * IMAGE_SIZE);
@@ -219,15 +222,61 @@ static void test_compute(crowd_gpu *s, uint8_t *image, uint32_t *visible, uint32
 static void test_vertex(crowd_gpu *s, const uint8_t *image, const uint32_t *visible, uint32_t count)
 {
     vks_renderer r;
-    if (!crowd_gpu_renderer(s, VKS_SKIN_VERTEX, 0, &r, "vertex"))
+    if (!crowd_gpu_renderer(s, VKS_SKIN_VERTEX, 0, 0, &r, "vertex"))
         return;
     if (crowd_gpu_frame(s, &r, visible, count, true)) {
-        check_draw_stats(s, &r, visible, count, vks_renderer_last_stats(&r), false, "vertex draw");
+        check_draw_stats(s, &r, visible, count, vks_renderer_last_stats(&r), 0, "vertex draw");
         uint32_t differ = crowd_gpu_differing_pixels(s->pixels.mapped, image);
         uint32_t drawn = crowd_gpu_drawn_pixels(s->pixels.mapped);
         CHECK(drawn >= MIN_DRAWN_FRACTION * IMAGE_SIZE * IMAGE_SIZE);
         CHECK(differ <= IMAGE_DIFF_FRACTION * drawn);
         printf("vertex draw: %u pixels drawn, %u differ from the compute draw\n", drawn, differ);
+    }
+    vks_renderer_destroy(&r);
+}
+
+/* (c) Frame 3 with room for fewer vertices than its instances have: the first that fit go
+ * through the compute pass, the rest through the vertex shader, and the image is the same. */
+static void test_overflow(crowd_gpu *s, const uint8_t *image, const uint32_t *visible,
+                          uint32_t count)
+{
+    const vks_crowd *c = &s->crowd;
+    /* Room for the first half of the drawn instances' outputs: a vertex of this crowd counts 40
+     * bytes (a skinned vertex and a tangent: a model with tangents is in it), so the room is
+     * those bytes over 40, rounded up, which is less than one more vertex: the next instance
+     * cannot fit. */
+    const uint32_t fit = count / 2;
+    size_t bytes = 0;
+    for (uint32_t k = 0; k < fit; k++)
+        bytes += laid_out_bytes(c, visible[k]);
+    const uint32_t vertices = (uint32_t)((bytes + 39) / 40);
+    vks_renderer r;
+    if (!crowd_gpu_renderer(s, VKS_SKIN_COMPUTE, 0, vertices, &r, "overflow"))
+        return;
+    CHECK(vks_plan_vertex_bytes(c) == 40);
+    CHECK(fit > 0 && fit < count);
+    if (crowd_gpu_frame(s, &r, visible, count, false)) {
+        vks_frame *f = &r.frames[r.readback_slot];
+        CHECK(f->skinned_count == fit && f->overflow_count == count - fit);
+        for (uint32_t k = 0; k < count; k++) {
+            if (k < fit)
+                crowd_gpu_check_instance(s, &r, visible[k], "overflow", NULL);
+            else
+                CHECK(vks_renderer_skinned(&r, visible[k]) == NULL);
+        }
+        printf("overflow: room for %llu vertices: %u of %u instances skinned by the compute "
+               "pass, %u (%llu vertices) in the vertex shader\n",
+               (unsigned long long)vertices, f->skinned_count, count, f->overflow_count,
+               (unsigned long long)f->overflow_vertices);
+    }
+    if (crowd_gpu_frame(s, &r, visible, count, true)) {
+        /* Triangles of every instance; invocations of the first `fit` only. */
+        check_draw_stats(s, &r, visible, count, vks_renderer_last_stats(&r), fit, "overflow draw");
+        uint32_t differ = crowd_gpu_differing_pixels(s->pixels.mapped, image);
+        uint32_t drawn = crowd_gpu_drawn_pixels(s->pixels.mapped);
+        CHECK(drawn >= MIN_DRAWN_FRACTION * IMAGE_SIZE * IMAGE_SIZE);
+        CHECK(differ <= IMAGE_DIFF_FRACTION * drawn);
+        printf("overflow draw: %u pixels drawn, %u differ from the compute draw\n", drawn, differ);
     }
     vks_renderer_destroy(&r);
 }
@@ -251,43 +300,61 @@ static long long instances_fit(const char *msg)
     return *p ? strtoll(p, NULL, 10) : -1;
 }
 
-/* (c) More instances than every heap together could hold twice over: creation must fail. */
-static void test_too_big(crowd_gpu *s)
+/* A crowd of n default characters. */
+static bool make_crowd_of(crowd_gpu *s, uint32_t n, vks_crowd *c)
 {
-    const vks_model *m = &s->models[MODEL_DEFAULT];
-    VkDeviceSize heaps = 0;
-    for (uint32_t h = 0; h < s->dev.memory.memoryHeapCount; h++)
-        heaps += s->dev.memory.memoryHeaps[h].size;
-    uint64_t n = 2 * heaps / ((uint64_t)m->vertex_count * sizeof(vks_skinned_vertex)) + 1;
-    n = n < 200000 ? 200000 : n > VKS_CROWD_MAX_INSTANCES ? VKS_CROWD_MAX_INSTANCES : n;
-    vks_crowd c;
     vks_error err;
-    if (!vks_crowd_create(&(vks_crowd_desc){.models = (const vks_model *const[]){m},
-                                            .model_count = 1,
-                                            .instance_count = (uint32_t)n,
-                                            .time = 0.37,
-                                            .threads = 1,
-                                            .seed = SEED},
-                          &c, &err)) {
-        fprintf(stderr, "crowd of %llu: %s\n", (unsigned long long)n, err.msg);
-        CHECK(!"crowd creation failed");
-        return;
-    }
+    if (vks_crowd_create(&(vks_crowd_desc){.models = (const vks_model *const[]){&s->models[0]},
+                                           .model_count = 1,
+                                           .instance_count = n,
+                                           .time = 0.37,
+                                           .threads = 1,
+                                           .seed = SEED},
+                         c, &err))
+        return true;
+    fprintf(stderr, "crowd of %u: %s\n", n, err.msg);
+    CHECK(!"crowd creation failed");
+    return false;
+}
+
+/* Whether a renderer for n instances is created under the cap (err: why not). */
+static bool renderer_fits(crowd_gpu *s, uint32_t n, vks_error *err)
+{
+    vks_crowd c;
+    if (!make_crowd_of(s, n, &c))
+        return false;
     vks_renderer r;
-    bool created = vks_renderer_create(
-        &s->dev,
-        &(vks_renderer_desc){.crowd = &c, .color_format = s->color.format, .readback = true}, &r,
-        &err);
-    CHECK(!created);
-    if (created) {
-        fprintf(stderr, "  a renderer for %llu instances was created\n", (unsigned long long)n);
+    bool created = vks_renderer_create(&s->dev,
+                                       &(vks_renderer_desc){.crowd = &c,
+                                                            .color_format = s->color.format,
+                                                            .max_skinned_vertices = FIT_VERTICES,
+                                                            .memory_limit = FIT_MEMORY},
+                                       &r, err);
+    if (created)
         vks_renderer_destroy(&r);
-    } else {
-        long long fit = instances_fit(err.msg);
-        CHECK(fit > 0 && fit < (long long)n);
-        printf("too big: %llu instances: \"%s\" (%lld fit)\n", (unsigned long long)n, err.msg, fit);
-    }
     vks_crowd_destroy(&c);
+    return created;
+}
+
+/* (d) The "how many fit" figure, checked by building exactly that many and one more. */
+static void test_fit(crowd_gpu *s)
+{
+    vks_error err;
+    const uint32_t too_many = 100000; /* a frame's palettes still fit one buffer */
+    CHECK(!renderer_fits(s, too_many, &err));
+    long long k = instances_fit(err.msg);
+    printf("fit: %u instances under a %llu MiB cap: \"%s\"\n", too_many,
+           (unsigned long long)(FIT_MEMORY >> 20), err.msg);
+    CHECK(k > 0 && k < too_many);
+    if (k <= 0 || k >= too_many)
+        return;
+    bool fits = renderer_fits(s, (uint32_t)k, &err);
+    CHECK(fits);
+    if (!fits)
+        fprintf(stderr, "  %lld instances refused: %s\n", k, err.msg);
+    CHECK(!renderer_fits(s, (uint32_t)k + 1, &err));
+    CHECK(instances_fit(err.msg) == k);
+    printf("fit: %lld instances created, %lld refused (\"%s\")\n", k, k + 1, err.msg);
 }
 
 /* The crowd of (a) and (b), and what it must contain to test anything. */
@@ -358,13 +425,15 @@ int main(int argc, char **argv)
             CHECK(image != NULL);
             if (image) {
                 test_compute(&s, image, visible, &count);
-                if (count)
+                if (count) {
                     test_vertex(&s, image, visible, count);
+                    test_overflow(&s, image, visible, count);
+                }
             }
             free(image);
             vks_crowd_destroy(&s.crowd);
         }
-        test_too_big(&s);
+        test_fit(&s);
         crowd_gpu_close(&s);
     }
     for (int k = 0; k < MODEL_COUNT; k++)

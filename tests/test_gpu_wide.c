@@ -98,19 +98,34 @@ static void use_dropped(scene *s, bool dropped)
         s->g.crowd.models[k] = dropped ? &s->dropped[k] : &s->g.models[k];
 }
 
-/* Extra streams: counted in the footprint, created for the wide models only, none without. */
+/* The memory plan of crowd c on a made-up device with room for anything. */
+static vks_plan_memory plan_of(const vks_crowd *c)
+{
+    const VkDeviceSize big = (VkDeviceSize)1 << 40;
+    const vks_plan_limits lim = {.max_memory_allocation = big,
+                                 .max_buffer = big,
+                                 .max_storage_buffer_range = big,
+                                 .device_heap = big,
+                                 .name = "made-up GPU"};
+    vks_plan_memory m = {0};
+    vks_error err;
+    CHECK(vks_plan_memory_of(&lim, c, &(vks_plan_request){.mode = VKS_SKIN_COMPUTE}, &m, &err));
+    return m;
+}
+
+/* Extra streams: counted in the plan, created for the wide models only, none without. */
 static void test_memory(scene *s)
 {
     const uint32_t wide_vertices =
         s->g.models[MODEL_WIDE].vertex_count + s->g.models[MODEL_WIDE_T].vertex_count;
-    vks_renderer_footprint wide = vks_renderer_footprint_of(&s->g.crowd, VKS_SKIN_COMPUTE);
+    vks_plan_memory wide = plan_of(&s->g.crowd);
     use_dropped(s, true);
-    vks_renderer_footprint narrow = vks_renderer_footprint_of(&s->g.crowd, VKS_SKIN_COMPUTE);
-    CHECK(wide.device_bytes - narrow.device_bytes ==
+    vks_plan_memory narrow = plan_of(&s->g.crowd);
+    CHECK(wide.model_bytes - narrow.model_bytes ==
           (VkDeviceSize)wide_vertices * (sizeof(uint16_t[4]) + sizeof(float[4])));
-    CHECK(wide.host_bytes == narrow.host_bytes);
+    CHECK(wide.host_bytes == narrow.host_bytes && wide.output_bytes == narrow.output_bytes);
     vks_renderer r;
-    if (crowd_gpu_renderer(&s->g, VKS_SKIN_COMPUTE, 0, &r, "4-influence")) {
+    if (crowd_gpu_renderer(&s->g, VKS_SKIN_COMPUTE, 0, 0, &r, "4-influence")) {
         CHECK(r.extra_vertex_count == 0);
         CHECK(r.joints_extra.buffer == VK_NULL_HANDLE && r.weights_extra.buffer == VK_NULL_HANDLE);
         const vks_streams *st = &r.frames[0].skin_push.streams;
@@ -118,7 +133,7 @@ static void test_memory(scene *s)
         vks_renderer_destroy(&r);
     }
     use_dropped(s, false);
-    if (crowd_gpu_renderer(&s->g, VKS_SKIN_VERTEX, 0, &r, "wide")) {
+    if (crowd_gpu_renderer(&s->g, VKS_SKIN_VERTEX, 0, 0, &r, "wide")) {
         CHECK(r.extra_vertex_count == wide_vertices);
         CHECK(r.joints_extra.buffer != VK_NULL_HANDLE && r.weights_extra.buffer != VK_NULL_HANDLE);
         CHECK(r.models[MODEL_NARROW].extra_first == 0 && r.models[MODEL_WIDE].extra_first == 0 &&
@@ -134,7 +149,7 @@ static void test_memory(scene *s)
 static void test_compute(scene *s, uint8_t *image, const uint32_t *all)
 {
     vks_renderer r;
-    if (!crowd_gpu_renderer(&s->g, VKS_SKIN_COMPUTE, 0, &r, "compute"))
+    if (!crowd_gpu_renderer(&s->g, VKS_SKIN_COMPUTE, 0, 0, &r, "compute"))
         return;
     if (crowd_gpu_frame(&s->g, &r, all, INSTANCES, false))
         for (uint32_t i = 0; i < INSTANCES; i++)
@@ -171,7 +186,7 @@ static void test_vertex(scene *s, const uint8_t *image, const uint32_t *all)
     for (int dropped = 0; dropped < 2; dropped++) {
         use_dropped(s, dropped);
         vks_renderer r;
-        if (crowd_gpu_renderer(&s->g, VKS_SKIN_VERTEX, 0, &r,
+        if (crowd_gpu_renderer(&s->g, VKS_SKIN_VERTEX, 0, 0, &r,
                                dropped ? "vertex (dropped)" : "vertex")) {
             if (crowd_gpu_frame(&s->g, &r, all, INSTANCES, true)) {
                 uint32_t drawn = crowd_gpu_drawn_pixels(s->g.pixels.mapped);

@@ -2,17 +2,20 @@
  * up here, every expected value worked out here from the layouts' sizes, never read back from the
  * planner.
  *
- *   chunks:     offsets are the running sum of each instance's output, 16-byte aligned; no
- *               instance straddles two chunks; no chunk exceeds the limit; a chunk closes only
- *               when the next instance would overflow it; one hand-worked layout; an instance
- *               larger than the limit fails with its message.
+ *   frame:      a frame's visible instances get output space in order, packed from 0, each
+ *               whole within one chunk (one that would straddle starts the next chunk), until
+ *               one does not fit: hand-worked layouts (a culled subset, a budget that stops
+ *               early, an instance larger than a chunk) and, over many random lists, limits
+ *               and budgets, the invariants against a walk written here.
  *   limit:      the smallest of the three device limits and the wish, rounded down to 16.
- *   footprint:  small crowds (with and without tangents, wide models, a texture) in compute and
- *               vertex mode, and palettes on the device adding their copies.
+ *   memory:     small crowds (with and without tangents, wide models, a texture) in compute and
+ *               vertex mode: model bytes, per-instance state, palettes on the device adding
+ *               their copies, and the output: the request, or every instance's when that fits
+ *               in half of what is left, or that half, or at least one largest instance's.
  *   fit:        for made-up heaps, exactly k instances fit and k + 1 do not, with the message
  *               naming k: one heap shared with the host, separate device and host heaps (either
- *               one the tighter), vertex mode, palettes on the device, and the largest buffer
- *               holding a frame's palettes. */
+ *               one the tighter), vertex mode, palettes on the device, an explicit output, and
+ *               the largest buffer holding a frame's palettes. */
 #include "check.h"
 
 #include <assert.h>
@@ -23,16 +26,17 @@
 enum {
     SKINNED = 24,                        /* vks_skinned_vertex: position + normal */
     TANGENT = 16,                        /* a skinned tangent: vec4 */
-    INSTANCE = 96,                       /* vks_instance */
+    INSTANCE = 80,                       /* vks_instance */
     BONE = 48,                           /* vks_bone: 3x4 floats */
-    VISIBLE = 4,                         /* a visible-list entry */
+    VISIBLE = 16,                        /* a visible-list entry: instance, output address */
     STREAMS = 12 + 12 + 16 + 16 + 8 + 8, /* position, normal, tangent, weights, joints, uv */
     WIDE_STREAMS = 8 + 16,               /* joints and weights 5 to 8 */
     INDEX = 4,
     FRAMES = 2,
 };
 static_assert(sizeof(vks_skinned_vertex) == SKINNED && sizeof(vks_instance) == INSTANCE &&
-                  sizeof(vks_bone) == BONE && GPU_FRAMES_IN_FLIGHT == FRAMES,
+                  sizeof(vks_bone) == BONE && sizeof(vks_visible) == VISIBLE &&
+                  GPU_FRAMES_IN_FLIGHT == FRAMES,
               "the sizes the expected values are worked out with");
 
 static float dummy4[1][4];
@@ -103,7 +107,7 @@ static const made_model B = {
     .vertices = 7, .indices = 12, .joints = 3, .tangents = true, .wide = true}; /* 288 B */
 static const made_model C = {.vertices = 3, .indices = 3, .joints = 2, .tangents = true}; /* 128 */
 
-/* ---- Chunks ---- */
+/* ---- Output sizes ---- */
 
 static void test_output_bytes(void)
 {
@@ -114,38 +118,68 @@ static void test_output_bytes(void)
     CHECK(vks_plan_tangent_offset(&c) == 80); /* 72 -> 80 */
     CHECK(vks_plan_output_bytes(&c) == 80 + 3 * 16);
     CHECK(hand_output(A) == 240 && hand_output(B) == 288 && hand_output(C) == 128);
+    const vks_model *models[] = {&a, &b};
+    const uint32_t only_a[] = {0, 0}, both[] = {0, 1};
+    vks_crowd plain = make_crowd(models, 1, only_a, 2), mixed = make_crowd(models, 2, both, 2);
+    CHECK(vks_plan_vertex_bytes(&plain) == SKINNED);           /* no model with tangents used */
+    CHECK(vks_plan_vertex_bytes(&mixed) == SKINNED + TANGENT); /* B has tangents */
+    free(plain.instances);
+    free(mixed.instances);
 }
 
-/* A, B, B, A under a 600-byte limit, worked by hand: A at 0 and B at 240 fill 528 bytes; the
- * second B would make 816, so chunk 1 starts at 528 and takes it and the last A (816 .. 1056). */
-static void test_chunks_by_hand(void)
+/* ---- A frame's outputs ---- */
+
+/* A, B, B, A visible, chunks of 600 bytes, worked by hand: A at 0 and B at 240 fill 528 bytes;
+ * the second B would straddle 600, so it starts chunk 1 (600 .. 888) and the last A follows it
+ * (888 .. 1128). With 1100 bytes of output the last A does not fit: 3 of 4. */
+static void test_frame_by_hand(void)
 {
     vks_model a = make_model("A", A), b = make_model("B", B);
     const vks_model *models[] = {&a, &b};
     const uint32_t of[] = {0, 1, 1, 0};
     vks_crowd crowd = make_crowd(models, 2, of, 4);
-    uint32_t chunk[4];
-    VkDeviceSize offset[4], start[4];
-    vks_plan_chunking plan = {.chunk = chunk, .offset = offset, .chunk_start = start};
+    const uint32_t all[] = {0, 1, 2, 3};
+    VkDeviceSize offset[4] = {0};
+    CHECK(vks_plan_frame(&crowd, all, 4, 1200, 600, offset) == 4);
+    CHECK(offset[0] == 0 && offset[1] == 240 && offset[2] == 600 && offset[3] == 888);
+    CHECK(vks_plan_frame(&crowd, all, 4, 1100, 600, offset) == 3);
+    CHECK(offset[0] == 0 && offset[1] == 240 && offset[2] == 600);
+    /* Culled instances take nothing: instances 1 and 3 visible pack from 0. */
+    const uint32_t some[] = {1, 3};
+    CHECK(vks_plan_frame(&crowd, some, 2, 1200, 600, offset) == 2);
+    CHECK(offset[0] == 0 && offset[1] == 288);
+    /* Output for one B exactly: the first B fits, nothing after it. */
+    CHECK(vks_plan_frame(&crowd, some, 2, 288, 288, offset) == 1 && offset[0] == 0);
+    /* Chunks smaller than a B: no B ever fits, and the list stops there (a prefix). */
+    CHECK(vks_plan_frame(&crowd, all, 4, 10000, 272, offset) == 1 && offset[0] == 0);
+    CHECK(vks_plan_frame(&crowd, all, 4, 0, 600, offset) == 0);
+    /* The plan refuses a buffer smaller than one instance's output, naming its model. */
+    vks_plan_limits lim = {.max_memory_allocation = 1u << 30,
+                           .max_buffer = 1u << 30,
+                           .max_storage_buffer_range = 1u << 30,
+                           .device_heap = 1u << 30,
+                           .name = "Made-up GPU"};
+    vks_plan_memory mem;
     vks_error err = {{0}};
-    CHECK(vks_plan_chunks(&crowd, 600, &plan, &err));
-    CHECK(plan.chunk_count == 2 && plan.total == 1056);
-    CHECK(start[0] == 0 && start[1] == 528);
-    CHECK(offset[0] == 0 && offset[1] == 240 && offset[2] == 528 && offset[3] == 816);
-    CHECK(chunk[0] == 0 && chunk[1] == 0 && chunk[2] == 1 && chunk[3] == 1);
-
-    /* A limit of exactly one B: every B gets a chunk, and no A shares one with a B. */
-    const uint32_t bs[] = {1, 1, 1, 0};
-    vks_crowd three_b = make_crowd(models, 2, bs, 4);
-    CHECK(vks_plan_chunks(&three_b, 288, &plan, &err));
-    CHECK(plan.chunk_count == 4 && plan.total == 3 * 288 + 240);
-    CHECK(start[0] == 0 && start[1] == 288 && start[2] == 576 && start[3] == 864);
+    b.name = "tall B";
+    CHECK(!vks_plan_memory_of(&lim, &crowd,
+                              &(vks_plan_request){.mode = VKS_SKIN_COMPUTE, .buffer_limit = 272},
+                              &mem, &err));
+    CHECK(strcmp(err.msg, "one instance of tall B needs 288 bytes of skinned vertices, more than "
+                          "the largest buffer (272 bytes)") == 0);
+    CHECK(vks_plan_memory_of(&lim, &crowd,
+                             &(vks_plan_request){.mode = VKS_SKIN_VERTEX, .buffer_limit = 272},
+                             &mem, &err)); /* no output in vertex mode */
+    CHECK(vks_plan_frame(&crowd, all, 0, 1200, 600, offset) == 0);
+    CHECK(vks_plan_chunk_count(1200, 600) == 2 && vks_plan_chunk_count(1201, 600) == 3 &&
+          vks_plan_chunk_count(16, 600) == 1 && vks_plan_chunk_count(0, 600) == 0);
     free(crowd.instances);
-    free(three_b.instances);
 }
 
-/* A long mixed sequence under many limits: the invariants, against sums made here. */
-static void test_chunk_invariants(void)
+/* Random visible lists of a mixed crowd under many limits and budgets: each slot's offset from a
+ * walk written here, which places by scanning 16-byte positions for the first where the
+ * instance lies whole inside one chunk at or after the previous end. */
+static void test_frame_invariants(void)
 {
     vks_model a = make_model("A", A), b = make_model("B", B), c = make_model("C", C);
     const vks_model *models[] = {&a, &b, &c};
@@ -158,58 +192,36 @@ static void test_chunk_invariants(void)
         of[i] = (x >> 16) % 3;
     }
     vks_crowd crowd = make_crowd(models, 3, of, N);
-    VkDeviceSize sum = 0, expected_offset[N];
-    for (uint32_t i = 0; i < N; i++) {
-        expected_offset[i] = sum;
-        sum += bytes[of[i]];
-    }
-    uint32_t chunk[N];
-    VkDeviceSize offset[N], start[N];
-    int bad = 0;
-    for (VkDeviceSize limit = 288; limit <= sum + 16; limit += 8) {
-        vks_plan_chunking plan = {.chunk = chunk, .offset = offset, .chunk_start = start};
-        vks_error err = {{0}};
-        if (!vks_plan_chunks(&crowd, limit, &plan, &err)) {
-            bad++;
-            continue;
+    int bad = 0, runs = 0, stopped = 0;
+    for (VkDeviceSize limit = 128; limit <= 2400; limit += 16) {
+        for (VkDeviceSize output = 0; output <= 6000; output += 368) {
+            uint32_t visible[N], count = 0;
+            for (uint32_t i = 0; i < N; i++) {
+                x = x * 1103515245u + 12345u;
+                if ((x >> 16) % 3)
+                    visible[count++] = i;
+            }
+            VkDeviceSize offset[N];
+            uint32_t got = vks_plan_frame(&crowd, visible, count, output, limit, offset);
+            uint32_t expected = 0;
+            VkDeviceSize end = 0;
+            for (; expected < count; expected++) {
+                VkDeviceSize n = bytes[of[visible[expected]]], at = end;
+                while (at + n <= output && at / limit != (at + n - 1) / limit)
+                    at += 16;
+                if (at + n > output)
+                    break;
+                bad += expected < got && offset[expected] != at;
+                end = at + n;
+            }
+            bad += got != expected;
+            stopped += got < count;
+            runs++;
         }
-        bad += plan.total != sum || plan.chunk_count == 0 || plan.chunk_count > N || start[0] != 0;
-        for (uint32_t k = 0; k < plan.chunk_count; k++) {
-            VkDeviceSize end = k + 1 < plan.chunk_count ? start[k + 1] : sum;
-            bad += end <= start[k] || end - start[k] > limit; /* never over the limit */
-        }
-        for (uint32_t i = 0; i < N; i++) {
-            uint32_t k = chunk[i];
-            VkDeviceSize end = k + 1 < plan.chunk_count ? start[k + 1] : sum;
-            bad += offset[i] != expected_offset[i] || offset[i] % 16 != 0;
-            bad += k >= plan.chunk_count || (i > 0 && k != chunk[i - 1] && k != chunk[i - 1] + 1);
-            /* inside its chunk, whole: no straddling */
-            bad += offset[i] < start[k] || offset[i] + bytes[of[i]] > end;
-            /* a chunk opens at an instance, and only when that instance overflows the one before */
-            if (i > 0 && k != chunk[i - 1])
-                bad += start[k] != offset[i] || offset[i] + bytes[of[i]] - start[k - 1] <= limit;
-        }
-        if (limit >= sum)
-            bad += plan.chunk_count != 1;
     }
     CHECK(bad == 0);
-    free(crowd.instances);
-}
-
-static void test_chunk_too_large(void)
-{
-    vks_model a = make_model("A", A), b = make_model("tall B", B);
-    const vks_model *models[] = {&a, &b};
-    const uint32_t of[] = {0, 1};
-    vks_crowd crowd = make_crowd(models, 2, of, 2);
-    uint32_t chunk[2];
-    VkDeviceSize offset[2], start[2];
-    vks_plan_chunking plan = {.chunk = chunk, .offset = offset, .chunk_start = start};
-    vks_error err = {{0}};
-    CHECK(!vks_plan_chunks(&crowd, 272, &plan, &err)); /* A's 240 fits, B's 288 does not */
-    CHECK(strcmp(err.msg, "one instance of tall B needs 288 bytes of skinned vertices, more than "
-                          "the largest buffer (272 bytes)") == 0);
-    printf("  too large: %s\n", err.msg);
+    CHECK(stopped > 0 && stopped < runs); /* both cases happened */
+    printf("  frame invariants: %d lists, %d stopped early\n", runs, stopped);
     free(crowd.instances);
 }
 
@@ -228,53 +240,98 @@ static void test_buffer_limit(void)
     CHECK(vks_plan_buffer_limit(&lim, 10000000) == 600000); /* a larger wish changes nothing */
 }
 
-/* ---- Footprint ---- */
+/* ---- Memory ---- */
 
-static void test_footprint(void)
+static vks_plan_limits made_up(VkDeviceSize device_heap, VkDeviceSize host_heap)
+{
+    return (vks_plan_limits){.max_memory_allocation = 1u << 30,
+                             .max_buffer = 1u << 30,
+                             .max_storage_buffer_range = 1u << 30,
+                             .device_heap = device_heap,
+                             .host_heap = host_heap,
+                             .name = "Made-up GPU"};
+}
+
+static vks_plan_memory plan(const vks_plan_limits *lim, const vks_crowd *c, vks_skin_mode mode,
+                            bool palettes_on_device, uint32_t max_vertices)
+{
+    vks_plan_memory m = {0};
+    vks_error err = {{0}};
+    bool ok = vks_plan_memory_of(lim, c,
+                                 &(vks_plan_request){.mode = mode,
+                                                     .palettes_on_device = palettes_on_device,
+                                                     .max_skinned_vertices = max_vertices},
+                                 &m, &err);
+    CHECK(ok);
+    if (!ok)
+        fprintf(stderr, "  plan refused: %s\n", err.msg);
+    return m;
+}
+
+static void test_memory(void)
 {
     vks_model a =
         make_model("A", (made_model){.vertices = 10, .indices = 30, .joints = 5, .textured = true});
     vks_model b = make_model("B", B);
     const vks_model *models[] = {&a, &b};
+    const vks_plan_limits roomy = made_up(1u << 30, 0);
 
     /* One model, no tangents, not wide: 10 x 72 + 30 x 4 of streams, a 4x3 texture with its
-     * mips (48 x 4 / 3 = 64); per instance 240 of output and 96 of table; host: 2 frames of
-     * 5 x 48 palette bytes and 4 visible-list bytes. */
+     * mips (48 x 4 / 3 = 64); per instance 80 of table; host: 2 frames of 5 x 48 palette bytes
+     * and 16 visible-list bytes; every instance's output (3 x 240) fits in half the heap. */
     const uint32_t zeros[3] = {0};
     vks_crowd plain = make_crowd(models, 1, zeros, 3);
-    vks_plan_footprint fp = vks_plan_footprint_of(&plain, VKS_SKIN_COMPUTE, false);
-    CHECK(fp.device_bytes == 720 + 120 + 64 + 3 * (240 + 96));
-    CHECK(fp.per_instance_device == 240 + 96);
-    CHECK(fp.host_bytes == 2 * 3 * (5 * 48 + 4) && fp.per_instance_host == 2 * (5 * 48 + 4));
-    fp = vks_plan_footprint_of(&plain, VKS_SKIN_VERTEX, false);
-    CHECK(fp.device_bytes == 720 + 120 + 64 + 3 * 96 && fp.per_instance_device == 96);
-    CHECK(fp.host_bytes == 2 * 3 * (5 * 48 + 4));
+    vks_plan_memory m = plan(&roomy, &plain, VKS_SKIN_COMPUTE, false, 0);
+    CHECK(m.model_bytes == 720 + 120 + 64);
+    CHECK(m.per_instance_device == INSTANCE && m.per_instance_host == 2 * (5 * 48 + 16));
+    CHECK(m.output_bytes == 3 * 240);
+    CHECK(m.device_bytes == 904 + 3 * 80 + 720 && m.host_bytes == 3 * 2 * (5 * 48 + 16));
+    m = plan(&roomy, &plain, VKS_SKIN_VERTEX, false, 0);
+    CHECK(m.output_bytes == 0 && m.device_bytes == 904 + 3 * 80);
+    m = plan(&roomy, &plain, VKS_SKIN_COMPUTE, false, 7); /* asked: 7 vertices of 24 bytes */
+    CHECK(m.output_bytes == 7 * 24 && m.device_bytes == 904 + 3 * 80 + 7 * 24);
 
-    /* Three A and two B (tangents, wide: 7 x (72 + 24) + 12 x 4 of streams; 176 + 112 of output;
-     * 3 joints). */
+    /* Three A and two B (tangents, wide: 7 x (72 + 24) + 12 x 4 of streams; 3 joints). A vertex
+     * of this crowd counts 40 bytes. */
     const uint32_t of[] = {0, 0, 0, 1, 1};
     vks_crowd mixed = make_crowd(models, 2, of, 5);
-    const VkDeviceSize streams = 904 + 7 * 96 + 48, out = 3 * 240 + 2 * 288, table = 5 * 96;
-    const VkDeviceSize host = 2 * ((3 * 5 + 2 * 3) * 48 + 5 * 4);
+    const VkDeviceSize streams = 904 + 7 * 96 + 48, out = 3 * 240 + 2 * 288;
+    /* 21 palette entries over 5 instances: 202 bytes each, rounded up */
+    const VkDeviceSize bones = (21 * 48 + 4) / 5;
     CHECK(streams == hand_streams((made_model){.vertices = 10, .indices = 30, .textured = true}) +
                          hand_streams(B));
-    fp = vks_plan_footprint_of(&mixed, VKS_SKIN_COMPUTE, false);
-    CHECK(fp.device_bytes == streams + out + table);
-    CHECK(fp.per_instance_device == (out + table) / 5); /* 1776 / 5 = 355 */
-    CHECK(fp.host_bytes == host && fp.per_instance_host == host / 5);
-    fp = vks_plan_footprint_of(&mixed, VKS_SKIN_VERTEX, false);
-    CHECK(fp.device_bytes == streams + table && fp.per_instance_device == 96);
-    CHECK(fp.host_bytes == host);
+    m = plan(&roomy, &mixed, VKS_SKIN_COMPUTE, false, 0);
+    CHECK(m.model_bytes == streams && m.output_bytes == out);
+    CHECK(m.per_instance_host == 2 * (bones + 16) && m.per_instance_device == 80);
+    m = plan(&roomy, &mixed, VKS_SKIN_COMPUTE, false, 10);
+    CHECK(m.output_bytes == 10 * 40);
+    /* Palettes on the device: each frame's copy of the palettes, on the device side. */
+    m = plan(&roomy, &mixed, VKS_SKIN_COMPUTE, true, 0);
+    CHECK(m.per_instance_device == 80 + 2 * bones && m.per_instance_host == 2 * (bones + 16));
 
-    /* Palettes on the device: each frame's copy of all 21 palette entries, on the device side. */
-    const VkDeviceSize copies = 2 * 21 * 48;
-    fp = vks_plan_footprint_of(&mixed, VKS_SKIN_COMPUTE, true);
-    CHECK(fp.device_bytes == streams + out + table + copies);
-    CHECK(fp.per_instance_device == (out + table) / 5 + copies / 5);
-    CHECK(fp.host_bytes == host && fp.per_instance_host == host / 5);
-    fp = vks_plan_footprint_of(&mixed, VKS_SKIN_VERTEX, true);
-    CHECK(fp.device_bytes == streams + table + copies);
-    CHECK(fp.per_instance_device == 96 + copies / 5);
+    /* A heap too small for every output at once: half of what is left, a multiple of 16. */
+    const VkDeviceSize state = streams + 5 * 80 + 5 * 2 * (bones + 16);
+    vks_plan_limits tight = made_up(state + 1000, 0);
+    m = plan(&tight, &mixed, VKS_SKIN_COMPUTE, false, 0);
+    CHECK(m.output_bytes == 496); /* 1000 / 2 = 500, down to 496 */
+    /* Less than a largest instance's output (288) left over twice: that output, no less. */
+    tight = made_up(state + 300, 0);
+    m = plan(&tight, &mixed, VKS_SKIN_COMPUTE, false, 0);
+    CHECK(m.output_bytes == 288);
+    /* Chunks of 592 bytes (buffer_limit): each closes with less than a largest output (288)
+     * unused, so every output at once (1296 bytes) needs ceil(1296 / (592 - 288)) = 5 chunks. */
+    {
+        vks_plan_memory chunked = {0};
+        vks_error err = {{0}};
+        CHECK(vks_plan_memory_of(&roomy, &mixed,
+                                 &(vks_plan_request){.mode = VKS_SKIN_COMPUTE, .buffer_limit = 592},
+                                 &chunked, &err));
+        CHECK(chunked.output_bytes == 5 * 592);
+    }
+    /* Separate heaps: the host part does not count against the device's. */
+    tight = made_up(streams + 5 * 80 + 1000, 1u << 20);
+    m = plan(&tight, &mixed, VKS_SKIN_COMPUTE, false, 0);
+    CHECK(m.output_bytes == 496);
     free(plain.instances);
     free(mixed.instances);
 }
@@ -286,27 +343,34 @@ static double mib(VkDeviceSize b)
     return (double)b / (1024.0 * 1024.0);
 }
 
-/* A crowd of k instances of `d` passes the check and one of k + 1 fails with the message built
- * here; per_device and per_host are the per-instance bytes worked out by the caller. */
+/* A crowd of k instances of `d` passes and one of k + 1 fails with the message built here;
+ * per_device and per_host are the per-instance bytes and least the least output, worked out by
+ * the caller. */
 static void check_fit(const char *what, const vks_plan_limits *lim, made_model d,
-                      vks_skin_mode mode, bool palettes_on_device, uint32_t k,
-                      VkDeviceSize per_device, VkDeviceSize per_host)
+                      vks_skin_mode mode, bool palettes_on_device, uint32_t max_vertices,
+                      uint32_t k, VkDeviceSize per_device, VkDeviceSize per_host,
+                      VkDeviceSize least)
 {
     vks_model model = make_model("M", d);
     vks_crowd fits = make_uniform(&model, k), over = make_uniform(&model, k + 1);
+    const vks_plan_request req = {.mode = mode,
+                                  .palettes_on_device = palettes_on_device,
+                                  .max_skinned_vertices = max_vertices};
+    vks_plan_memory m;
     vks_error err = {{0}};
-    bool ok = vks_plan_check_memory(lim, &fits, mode, palettes_on_device, &err);
+    bool ok = vks_plan_memory_of(lim, &fits, &req, &m, &err);
     CHECK(ok);
     if (!ok)
         fprintf(stderr, "  %s: %u instances refused: %s\n", what, k, err.msg);
-    CHECK(!vks_plan_check_memory(lim, &over, mode, palettes_on_device, &err));
+    CHECK(!vks_plan_memory_of(lim, &over, &req, &m, &err));
     const VkDeviceSize device = hand_streams(d) + (VkDeviceSize)(k + 1) * per_device;
     char expected[sizeof err.msg];
     snprintf(expected, sizeof expected,
-             "a crowd of %u instances needs %.0f MiB of GPU memory and %.0f MiB for its "
-             "palettes and visible lists, more than %s has (%.0f MiB device-local%s): "
-             "at most %u instances fit",
-             k + 1, mib(device), mib((VkDeviceSize)(k + 1) * per_host), lim->name,
+             "a crowd of %u instances needs %.0f MiB of GPU memory for its models and instance "
+             "table, %.0f MiB for its palettes and visible lists and at least %.1f MiB of "
+             "skinned output, more than %s has (%.0f MiB device-local%s): at most %u instances "
+             "fit",
+             k + 1, mib(device), mib((VkDeviceSize)(k + 1) * per_host), mib(least), lim->name,
              mib(lim->device_heap),
              lim->host_heap ? ", plus host memory" : ", shared with the host", k);
     bool same = strcmp(err.msg, expected) == 0;
@@ -321,47 +385,50 @@ static void test_fit(void)
 {
     const made_model m = {.vertices = 10, .indices = 30, .joints = 4}; /* no tangents */
     const VkDeviceSize fixed = 10 * 72 + 30 * 4;                       /* 840 */
-    const VkDeviceSize dev = 240 + 96, dev_vertex = 96;                /* output + table */
-    const VkDeviceSize host = 2 * (4 * 48 + 4);                        /* 392 */
+    const VkDeviceSize dev = INSTANCE;                                 /* the table entry */
+    const VkDeviceSize host = 2 * (4 * 48 + 16);                       /* 416 */
     const VkDeviceSize copies = 2 * 4 * 48;                            /* 384 */
+    const VkDeviceSize least = 240; /* one instance's output, when none is asked for */
     CHECK(fixed == hand_streams(m) && 240 == hand_output(m));
-    vks_plan_limits lim = {.max_memory_allocation = 1u << 30,
-                           .max_buffer = 1u << 30,
-                           .max_storage_buffer_range = 1u << 30,
-                           .name = "Made-up GPU"};
+    vks_plan_limits lim = made_up(0, 0);
 
-    /* One heap for everything: (heap - fixed) / (device + host per instance). */
-    lim.device_heap = fixed + 7 * (dev + host); /* exactly 7 */
-    check_fit("shared, exact", &lim, m, VKS_SKIN_COMPUTE, false, 7, dev, host);
-    lim.device_heap = fixed + 8 * (dev + host) - 1; /* a byte short of 8 */
-    check_fit("shared, a byte short", &lim, m, VKS_SKIN_COMPUTE, false, 7, dev, host);
-    lim.device_heap = fixed + 40 * (dev_vertex + host) + 100;
-    check_fit("shared, vertex mode", &lim, m, VKS_SKIN_VERTEX, false, 40, dev_vertex, host);
-    lim.device_heap = fixed + 12 * (dev + copies + host) + 5;
-    check_fit("shared, palettes on device", &lim, m, VKS_SKIN_COMPUTE, true, 12, dev + copies,
-              host);
-    lim.device_heap = fixed + 1 * (dev + host); /* one fits, two do not */
-    check_fit("shared, one", &lim, m, VKS_SKIN_COMPUTE, false, 1, dev, host);
+    /* One heap for everything: (heap - fixed - least output) / (device + host per instance). */
+    lim.device_heap = fixed + least + 7 * (dev + host); /* exactly 7 */
+    check_fit("shared, exact", &lim, m, VKS_SKIN_COMPUTE, false, 0, 7, dev, host, least);
+    lim.device_heap = fixed + least + 8 * (dev + host) - 1; /* a byte short of 8 */
+    check_fit("shared, a byte short", &lim, m, VKS_SKIN_COMPUTE, false, 0, 7, dev, host, least);
+    lim.device_heap = fixed + 40 * (dev + host) + 100; /* vertex mode: no output */
+    check_fit("shared, vertex mode", &lim, m, VKS_SKIN_VERTEX, false, 0, 40, dev, host, 0);
+    lim.device_heap = fixed + least + 12 * (dev + copies + host) + 5;
+    check_fit("shared, palettes on device", &lim, m, VKS_SKIN_COMPUTE, true, 0, 12, dev + copies,
+              host, least);
+    lim.device_heap = fixed + 1000 * 24 + 30 * (dev + host); /* room for 1000 vertices asked */
+    check_fit("shared, output asked for", &lim, m, VKS_SKIN_COMPUTE, false, 1000, 30, dev, host,
+              1000 * 24);
+    lim.device_heap = fixed + least + 1 * (dev + host); /* one fits, two do not */
+    check_fit("shared, one", &lim, m, VKS_SKIN_COMPUTE, false, 0, 1, dev, host, least);
 
     /* Separate heaps: each holds its part; the tighter one decides. */
-    lim.device_heap = fixed + 5 * dev;
+    lim.device_heap = fixed + least + 5 * dev;
     lim.host_heap = 9 * host - 1; /* 8 */
-    check_fit("separate, device tighter", &lim, m, VKS_SKIN_COMPUTE, false, 5, dev, host);
-    lim.device_heap = fixed + 50 * dev + 17;
+    check_fit("separate, device tighter", &lim, m, VKS_SKIN_COMPUTE, false, 0, 5, dev, host, least);
+    lim.device_heap = fixed + least + 50 * dev + 17;
     lim.host_heap = 3 * host;
-    check_fit("separate, host tighter", &lim, m, VKS_SKIN_COMPUTE, false, 3, dev, host);
-    lim.device_heap = fixed + 20 * dev_vertex;
+    check_fit("separate, host tighter", &lim, m, VKS_SKIN_COMPUTE, false, 0, 3, dev, host, least);
+    lim.device_heap = fixed + 20 * dev;
     lim.host_heap = 1 << 20;
-    check_fit("separate, vertex mode", &lim, m, VKS_SKIN_VERTEX, false, 20, dev_vertex, host);
-    lim.device_heap = fixed + 6 * (dev + copies) + dev; /* 7 without the copies */
-    check_fit("separate, palettes on device", &lim, m, VKS_SKIN_COMPUTE, true, 6, dev + copies,
-              host);
+    check_fit("separate, vertex mode", &lim, m, VKS_SKIN_VERTEX, false, 0, 20, dev, host, 0);
+    lim.device_heap = fixed + least + 6 * (dev + copies) + dev; /* 7 without the copies */
+    check_fit("separate, palettes on device", &lim, m, VKS_SKIN_COMPUTE, true, 0, 6, dev + copies,
+              host, least);
     {
         /* Without the copies the same heaps take 7 (and more). */
         vks_model model = make_model("M", m);
         vks_crowd seven = make_uniform(&model, 7);
+        vks_plan_memory mem;
         vks_error err = {{0}};
-        CHECK(vks_plan_check_memory(&lim, &seven, VKS_SKIN_COMPUTE, false, &err));
+        CHECK(vks_plan_memory_of(&lim, &seven, &(vks_plan_request){.mode = VKS_SKIN_COMPUTE}, &mem,
+                                 &err));
         free(seven.instances);
     }
 }
@@ -370,24 +437,23 @@ static void test_fit(void)
 static void test_fit_largest_buffer(void)
 {
     const made_model m = {.vertices = 10, .indices = 30, .joints = 4}; /* 192 palette bytes */
-    vks_plan_limits lim = {.max_memory_allocation = 4096 + 8,          /* 4096 after rounding */
-                           .max_buffer = 1u << 30,
-                           .max_storage_buffer_range = 1u << 30,
-                           .device_heap = 1u << 30,
-                           .name = "Made-up GPU"};
+    vks_plan_limits lim = made_up(1u << 30, 0);
+    lim.max_memory_allocation = 4096 + 8; /* 4096 after rounding */
     vks_model model = make_model("M", m);
     vks_crowd fits = make_uniform(&model, 21), over = make_uniform(&model, 22),
               many = make_uniform(&model, 100);
+    const vks_plan_request req = {.mode = VKS_SKIN_COMPUTE};
+    vks_plan_memory mem;
     vks_error err = {{0}};
-    CHECK(vks_plan_check_memory(&lim, &fits, VKS_SKIN_COMPUTE, false, &err));  /* 4032 bytes */
-    CHECK(!vks_plan_check_memory(&lim, &over, VKS_SKIN_COMPUTE, false, &err)); /* 4224 */
-    CHECK(!vks_plan_check_memory(&lim, &many, VKS_SKIN_COMPUTE, false, &err));
+    CHECK(vks_plan_memory_of(&lim, &fits, &req, &mem, &err));  /* 4032 bytes */
+    CHECK(!vks_plan_memory_of(&lim, &over, &req, &mem, &err)); /* 4224 */
+    CHECK(!vks_plan_memory_of(&lim, &many, &req, &mem, &err));
     char expected[sizeof err.msg];
     snprintf(expected, sizeof expected,
              "a crowd of 100 instances needs %.0f MiB of palettes per frame and a %.0f MiB "
              "instance table, one buffer each, and the largest buffer is %.0f MiB: at most 21 "
              "instances fit",
-             mib(100 * 192), mib(100 * 96), mib(4096));
+             mib(100 * 192), mib(100 * INSTANCE), mib(4096));
     CHECK(strcmp(err.msg, expected) == 0);
     printf("  largest buffer: %s\n", err.msg);
     free(fits.instances);
@@ -398,11 +464,10 @@ static void test_fit_largest_buffer(void)
 int main(void)
 {
     test_output_bytes();
-    test_chunks_by_hand();
-    test_chunk_invariants();
-    test_chunk_too_large();
+    test_frame_by_hand();
+    test_frame_invariants();
     test_buffer_limit();
-    test_footprint();
+    test_memory();
     test_fit();
     test_fit_largest_buffer();
     return check_report("render_plan");

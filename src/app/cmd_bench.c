@@ -27,7 +27,9 @@ typedef struct bench_args {
 
 typedef struct bench_result {
     uint32_t samples, gpu_samples, visible, threads; /* frames measured on the CPU, the GPU */
-    uint64_t vertices, joints;                       /* skinned per frame (visible instances) */
+    uint32_t skinned; /* visible instances the compute pass skinned (the rest: past the budget) */
+    uint64_t overflow_vertices, budget_vertices;
+    uint64_t vertices, joints; /* skinned per frame (visible instances) */
     double anim_ms, skin_ms, draw_ms, frame_ms;
     double skin_bytes;   /* read + written by the skinning pass per frame, each access counted */
     double stream_bytes; /* of which the per-vertex streams (bind streams read, output written) */
@@ -80,8 +82,8 @@ static bench_traffic traffic_of(const vks_crowd *c, const uint32_t *list, uint32
         const vks_model *m = c->models[model];
         const double bind = bind_bytes_per_vertex(m) * m->vertex_count;
         const double out = out_bytes_per_vertex(m) * m->vertex_count;
-        const double own = sizeof(vks_bone) * m->skeleton.joint_count + sizeof(vks_instance) +
-                           sizeof(uint32_t);
+        const double own =
+            sizeof(vks_bone) * m->skeleton.joint_count + sizeof(vks_instance) + sizeof(vks_visible);
         t.streams += bind + out;
         t.logical += bind + out + own;
         t.memory += out + own + (seen[model] ? 0.0 : bind);
@@ -188,13 +190,9 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
         return APP_FAILED;
     }
     vks_renderer r;
-    if (!vks_renderer_create(dev,
-                             &(vks_renderer_desc){.crowd = crowd,
-                                                  .color_format = APP_OFFSCREEN_FORMAT,
-                                                  .mode = a->crowd.mode,
-                                                  .group_size = a->group_size,
-                                                  .palettes_on_device = a->crowd.palettes_on_device},
-                             &r, &err)) {
+    vks_renderer_desc desc = app_crowd_renderer_desc(&a->crowd, crowd, APP_OFFSCREEN_FORMAT);
+    desc.group_size = a->group_size;
+    if (!vks_renderer_create(dev, &desc, &r, &err)) {
         fprintf(stderr, "vkskin bench: %s\n", err.msg);
         return APP_FAILED;
     }
@@ -235,6 +233,8 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
             anim[cpu_samples++] = now_ms() - start;
         res->visible = f->visible_count;
         vks_renderer_skin(&r, f);
+        res->skinned = r.mode == VKS_SKIN_COMPUTE ? f->skinned_count : f->visible_count;
+        res->overflow_vertices = f->overflow_vertices;
         vks_renderer_draw(&r, f, &t);
         if (!vks_renderer_submit(&r, f, VK_NULL_HANDLE, VK_NULL_HANDLE, &err)) {
             fprintf(stderr, "vkskin bench: %s\n", err.msg);
@@ -254,13 +254,15 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
     res->skin_ms = gpu_samples ? app_median(skin, gpu_samples) : -1.0;
     res->draw_ms = gpu_samples ? app_median(draw, gpu_samples) : -1.0;
     res->threads = vks_pool_threads(scene->pool);
-    /* The visible set of the last frame (the camera does not move). */
-    for (uint32_t k = 0; k < scene->visible_count; k++) {
+    /* The visible set of the last frame (the camera does not move); in compute mode the part
+     * the skinning pass skinned (a prefix of it: the rest went past the output budget). */
+    for (uint32_t k = 0; k < res->skinned; k++) {
         const vks_model *m = crowd->models[crowd->instances[scene->visible[k]].model];
         res->vertices += m->vertex_count;
         res->joints += m->skeleton.joint_count;
     }
-    const bench_traffic seen = traffic_of(crowd, scene->visible, scene->visible_count);
+    res->budget_vertices = r.memory.output_bytes / vks_plan_vertex_bytes(crowd);
+    const bench_traffic seen = traffic_of(crowd, scene->visible, res->skinned);
     res->skin_bytes = seen.logical;
     res->stream_bytes = seen.streams;
     res->memory_bytes = seen.memory;
@@ -332,8 +334,7 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
     const double copy_gbps =
         res->copy_ms > 0.0 ? res->copy_bytes / (res->copy_ms * 1e-3) / 1e9 : -1.0;
     const double ratio = memory_gbps > 0.0 && copy_gbps > 0.0 ? memory_gbps / copy_gbps : -1.0;
-    const double logical_ratio =
-        skin_gbps > 0.0 && copy_gbps > 0.0 ? skin_gbps / copy_gbps : -1.0;
+    const double logical_ratio = skin_gbps > 0.0 && copy_gbps > 0.0 ? skin_gbps / copy_gbps : -1.0;
     if (a->json) {
         printf("{\n");
         json_string("models", models);
@@ -349,6 +350,10 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
         json_number("gpu_frames", res->gpu_samples, false);
         json_number("threads", res->threads, false);
         json_number("skinned_vertices", (double)res->vertices, false);
+        json_number("skinned_output_vertices", compute ? (double)res->budget_vertices : -1.0,
+                    false);
+        json_number("overflow_instances", compute ? res->visible - res->skinned : 0, false);
+        json_number("overflow_vertices", (double)res->overflow_vertices, false);
         json_number("cpu_anim_ms", res->anim_ms, false);
         json_number("gpu_skin_ms", skin_ms, false);
         json_number("gpu_draw_ms", res->draw_ms, false);
@@ -374,6 +379,11 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
            res->samples, res->gpu_samples, a->warmup, dev->props.deviceName);
     printf("  visible          %u of %u instances, %llu vertices, %llu joints\n", res->visible,
            c->instance_count, (unsigned long long)res->vertices, (unsigned long long)res->joints);
+    if (compute && res->skinned < res->visible)
+        printf("  past the budget  %u instances (%llu vertices) skinned in the vertex shader: "
+               "the skinned output holds %llu vertices\n",
+               res->visible - res->skinned, (unsigned long long)res->overflow_vertices,
+               (unsigned long long)res->budget_vertices);
     printf("  cpu animation    %.3f ms on %u thread(s): %.1f M joints/s per core (%.1f ns per "
            "joint)\n",
            res->anim_ms, res->threads, jpspc / 1e6, jpspc > 0.0 ? 1e9 / jpspc : 0.0);
@@ -443,7 +453,8 @@ int cmd_bench(int argc, char **argv)
         return APP_USAGE;
     }
     app_scene scene;
-    if (!app_scene_load(&scene, "bench", a.path, &a.crowd, &err)) { /* before any thread: see import.h */
+    if (!app_scene_load(&scene, "bench", a.path, &a.crowd,
+                        &err)) { /* before any thread: see import.h */
         fprintf(stderr, "vkskin bench: %s\n", err.msg);
         return APP_FAILED;
     }

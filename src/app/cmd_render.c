@@ -66,14 +66,10 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
     const vks_crowd *crowd = &scene->crowd;
     vks_renderer r;
     app_offscreen target;
-    if (!vks_renderer_create(dev,
-                             &(vks_renderer_desc){.crowd = crowd,
-                                                  .color_format = APP_OFFSCREEN_FORMAT,
-                                                  .mode = a->crowd.mode,
-                                                  .group_size = a->group_size,
-                                                  .buffer_limit = a->max_buffer,
-                                                  .palettes_on_device = a->crowd.palettes_on_device},
-                             &r, &err)) {
+    vks_renderer_desc desc = app_crowd_renderer_desc(&a->crowd, crowd, APP_OFFSCREEN_FORMAT);
+    desc.group_size = a->group_size;
+    desc.buffer_limit = a->max_buffer;
+    if (!vks_renderer_create(dev, &desc, &r, &err)) {
         fprintf(stderr, "vkskin render: %s\n", err.msg);
         return APP_FAILED;
     }
@@ -90,6 +86,7 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
     enum { MAX_SAMPLES = 1024 };
     double skin_ms[MAX_SAMPLES], draw_ms[MAX_SAMPLES];
     uint32_t samples = 0;
+    app_overflow overflow = {0};
     for (uint32_t i = 0; i < frames; i++) {
         vks_frame *f = vks_renderer_begin_frame(&r);
         if (f->stats.draw_ms >= 0.0 && samples < MAX_SAMPLES) {
@@ -102,6 +99,7 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
         app_camera_uniforms(&cam, (float)width / (float)height, &uniforms);
         app_scene_animate(scene, f, &uniforms);
         vks_renderer_skin(&r, f);
+        app_overflow_add(&overflow, f);
         vks_renderer_draw(&r, f, &t);
         app_offscreen_copy(f->cmd, &target);
         char file[4096];
@@ -144,6 +142,7 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
                "skinning invocations\n",
                visible, crowd->instance_count, (unsigned long long)last.primitives,
                (unsigned long long)last.skin_invocations);
+    app_overflow_report("render", &r, &overflow);
     rc = APP_OK;
 done:
     app_offscreen_destroy(dev, &target);
@@ -193,7 +192,8 @@ int cmd_render(int argc, char **argv)
         return APP_USAGE;
     }
     app_scene scene;
-    if (!app_scene_load(&scene, "render", a.path, &a.crowd, &err)) { /* before any thread: see import.h */
+    if (!app_scene_load(&scene, "render", a.path, &a.crowd,
+                        &err)) { /* before any thread: see import.h */
         fprintf(stderr, "vkskin render: %s\n", err.msg);
         return APP_FAILED;
     }

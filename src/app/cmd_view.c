@@ -103,12 +103,9 @@ static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window
         return APP_FAILED;
     }
     vks_renderer r;
-    if (!vks_renderer_create(dev,
-                             &(vks_renderer_desc){.crowd = &scene->crowd,
-                                                  .color_format = app_window_color_format(*win),
-                                                  .mode = a->crowd.mode,
-                                                  .palettes_on_device = a->crowd.palettes_on_device},
-                             &r, &err)) {
+    const vks_renderer_desc desc =
+        app_crowd_renderer_desc(&a->crowd, &scene->crowd, app_window_color_format(*win));
+    if (!vks_renderer_create(dev, &desc, &r, &err)) {
         fprintf(stderr, "vkskin view: %s\n", err.msg);
         return APP_FAILED;
     }
@@ -120,6 +117,7 @@ static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window
     uint32_t drawn_at_title = 0, visible = 0;
     view_stats stats = {0};
     uint32_t drawn = 0;
+    app_overflow overflow = {0};
     bool paused = false, bind_pose = a->bind_pose;
     if (bind_pose)
         vks_crowd_bind_pose(&scene->crowd, true, 0.0);
@@ -158,6 +156,7 @@ static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window
         smooth(&stats.anim_ms, now_ms() - anim_start);
         visible = f->visible_count;
         vks_renderer_skin(&r, f);
+        app_overflow_add(&overflow, f);
         vks_renderer_draw(&r, f, &wf.target);
         if (!vks_renderer_submit(&r, f, wf.acquired, wf.presentable, &err) ||
             !app_window_present(*win, &wf, &err)) {
@@ -180,6 +179,7 @@ static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window
            "%.3f ms, skin %.3f ms, draw %.3f ms; %u of %u instances visible\n",
            drawn, e.width, e.height, app_window_rebuilds(*win), stats.fps, stats.anim_ms,
            stats.skin_ms, stats.draw_ms, visible, scene->crowd.instance_count);
+    app_overflow_report("view", &r, &overflow);
     rc = APP_OK;
 done:
     vks_renderer_destroy(&r);
@@ -225,7 +225,8 @@ int cmd_view(int argc, char **argv)
         return APP_USAGE;
     }
     app_scene scene;
-    if (!app_scene_load(&scene, "view", a.path, &a.crowd, &err)) { /* before any thread: see import.h */
+    if (!app_scene_load(&scene, "view", a.path, &a.crowd,
+                        &err)) { /* before any thread: see import.h */
         fprintf(stderr, "vkskin view: %s\n", err.msg);
         return APP_FAILED;
     }

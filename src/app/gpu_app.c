@@ -118,6 +118,41 @@ bool app_parse_zoom(const char *text, double *zoom, vks_error *err)
 
 /* ---- The crowd ---- */
 
+vks_renderer_desc app_crowd_renderer_desc(const app_crowd_args *a, const vks_crowd *crowd,
+                                          VkFormat color_format)
+{
+    return (vks_renderer_desc){.crowd = crowd,
+                               .color_format = color_format,
+                               .mode = a->mode,
+                               .palettes_on_device = a->palettes_on_device,
+                               .max_skinned_vertices = a->max_skinned_vertices,
+                               .memory_limit = (VkDeviceSize)a->max_memory_mib << 20};
+}
+
+void app_overflow_add(app_overflow *o, const vks_frame *f)
+{
+    if (!f->overflow_count)
+        return;
+    o->frames++;
+    if (f->overflow_count > o->most) {
+        o->most = f->overflow_count;
+        o->most_vertices = f->overflow_vertices;
+    }
+}
+
+void app_overflow_report(const char *cmd, const vks_renderer *r, const app_overflow *o)
+{
+    if (!o->frames)
+        return;
+    fprintf(stderr,
+            "vkskin %s: warning: %u frame(s) had more visible vertices than the skinned output "
+            "holds (%llu vertices; --max-skinned-vertices): up to %u instances (%llu vertices) "
+            "were skinned in the vertex shader instead\n",
+            cmd, o->frames,
+            (unsigned long long)(r->memory.output_bytes / vks_plan_vertex_bytes(r->crowd)), o->most,
+            (unsigned long long)o->most_vertices);
+}
+
 bool app_crowd_check(app_crowd_args *a, vks_error *err)
 {
     a->instances = 1;
@@ -130,6 +165,12 @@ bool app_crowd_check(app_crowd_args *a, vks_error *err)
     a->palettes_on_device = a->palettes_text && strcmp(a->palettes_text, "device") == 0;
     if (a->palettes_text && !a->palettes_on_device && strcmp(a->palettes_text, "host") != 0)
         return vks_fail(err, "--palettes needs host or device, not '%s'", a->palettes_text);
+    if (a->max_skinned_text && !app_parse_count("--max-skinned-vertices", a->max_skinned_text, 1,
+                                                INT32_MAX, &a->max_skinned_vertices, err))
+        return false;
+    if (a->max_memory_text &&
+        !app_parse_count("--max-memory", a->max_memory_text, 1, 1u << 24, &a->max_memory_mib, err))
+        return false;
     if (a->layout_text) {
         if (strcmp(a->layout_text, "grid") == 0)
             a->layout = VKS_CROWD_GRID;

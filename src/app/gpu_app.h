@@ -44,10 +44,13 @@ typedef struct app_crowd_args {
     const char *model_list[VKS_CROWD_MAX_MODELS]; /* each --model */
     uint32_t model_list_count;
     const char *instances_text, *layout_text, *mode_text, *palettes_text;
-    uint32_t instances; /* parsed by app_crowd_check */
-    vks_skin_mode mode; /* parsed by app_crowd_check */
-    bool palettes_on_device; /* --palettes device */
-    uint32_t threads;   /* of the animation; 0: one per core */
+    const char *max_skinned_text, *max_memory_text;
+    uint32_t instances;            /* parsed by app_crowd_check */
+    uint32_t max_skinned_vertices; /* --max-skinned-vertices; 0: chosen from the device */
+    uint32_t max_memory_mib;       /* --max-memory; 0: the device's */
+    vks_skin_mode mode;            /* parsed by app_crowd_check */
+    bool palettes_on_device;       /* --palettes device */
+    uint32_t threads;              /* of the animation; 0: one per core */
     vks_crowd_layout layout;
 } app_crowd_args;
 
@@ -58,14 +61,33 @@ typedef struct app_crowd_args {
          "skin in a compute pass (default) or in the vertex shader"},                              \
         {"palettes", &(a).palettes_text, NULL, "host|device",                                      \
          "shaders read palettes from host memory (default) or a per-frame device copy"},           \
+        {"max-skinned-vertices", &(a).max_skinned_text, NULL, "N",                                 \
+         "room for N skinned vertices a frame (default: from the device's memory); visible "       \
+         "instances past it are skinned in the vertex shader"},                                    \
+        {"max-memory", &(a).max_memory_text, NULL, "MIB",                                          \
+         "plan as if each memory heap of the device had at most MIB mebibytes"},                   \
     {                                                                                              \
         "model", NULL, NULL, "FILE",                                                               \
             "a model for the crowd, besides MODEL; repeat it to mix models (instances alternate)", \
             (a).model_list, &(a).model_list_count, VKS_CROWD_MAX_MODELS                            \
     }
 
-/* Checks and parses --instances, --layout, --mode and --palettes (a usage error). */
+/* Checks and parses --instances, --layout, --mode, --palettes, --max-skinned-vertices and
+ * --max-memory (a usage error). */
 bool app_crowd_check(app_crowd_args *a, vks_error *err);
+/* The renderer's description from those options. */
+vks_renderer_desc app_crowd_renderer_desc(const app_crowd_args *a, const vks_crowd *crowd,
+                                          VkFormat color_format);
+/* Frames whose visible instances exceeded the skinned-output budget: how many, and the most
+ * instances (and their vertices) one of them skinned in the vertex shader instead. */
+typedef struct app_overflow {
+    uint32_t frames, most;
+    uint64_t most_vertices;
+} app_overflow;
+/* Counts frame f (after vks_renderer_skin). */
+void app_overflow_add(app_overflow *o, const vks_frame *f);
+/* After a run: one warning on stderr when a frame overflowed. */
+void app_overflow_report(const char *cmd, const vks_renderer *r, const app_overflow *o);
 
 typedef struct app_scene {
     vks_model models[VKS_CROWD_MAX_MODELS];
@@ -73,7 +95,7 @@ typedef struct app_scene {
     vks_crowd crowd;
     vks_pool *pool;
     vks_crowd_instance *start; /* the instances as created (app_scene_reset) */
-    const uint32_t *visible; /* the last animated frame's visible list (its host array) */
+    const uint32_t *visible;   /* the last animated frame's visible list (its host array) */
     uint32_t visible_count;
 } app_scene;
 

@@ -19,9 +19,10 @@ VkFormat vks_draw_depth_format(const gpu_device *dev)
     return VK_FORMAT_D16_UNORM; /* required by the spec for depth attachments */
 }
 
-static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pass, bool wide)
+static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pass,
+                                  vks_draw_kind kind)
 {
-    const bool skin = pass->mode == VKS_SKIN_VERTEX;
+    const bool skin = kind != VKS_DRAW_PULLED, wide = kind == VKS_DRAW_SKIN8;
     /* VKS_SKIN_WIDE (constant_id 1 in vks_skin.glsl); mesh.vert has no such constant. */
     const VkBool32 wide_value = wide;
     const VkSpecializationMapEntry entry = {1, 0, sizeof(VkBool32)};
@@ -98,7 +99,9 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
     VkPipeline pipeline;
     GPU_CHECK(vkCreateGraphicsPipelines(dev->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline));
     GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "mesh pipeline (%s)",
-             !skin ? "pre-skinned" : wide ? "vertex skinning, 8 influences" : "vertex skinning");
+             !skin  ? "pre-skinned"
+             : wide ? "vertex skinning, 8 influences"
+                    : "vertex skinning");
     vkDestroyShaderModule(dev->device, vs, NULL);
     vkDestroyShaderModule(dev->device, fs, NULL);
     return pipeline;
@@ -133,9 +136,10 @@ bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat
     li.pPushConstantRanges = &range;
     GPU_CHECK(vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout));
     GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, pass->layout, "mesh pipeline layout");
-    pass->pipeline[0] = create_pipeline(dev, pass, false);
-    if (mode == VKS_SKIN_VERTEX)
-        pass->pipeline[1] = create_pipeline(dev, pass, true);
+    if (mode == VKS_SKIN_COMPUTE)
+        pass->pipeline[VKS_DRAW_PULLED] = create_pipeline(dev, pass, VKS_DRAW_PULLED);
+    pass->pipeline[VKS_DRAW_SKIN4] = create_pipeline(dev, pass, VKS_DRAW_SKIN4);
+    pass->pipeline[VKS_DRAW_SKIN8] = create_pipeline(dev, pass, VKS_DRAW_SKIN8);
 
     VkPhysicalDeviceFeatures features;
     vkGetPhysicalDeviceFeatures(dev->physical, &features);
@@ -158,7 +162,7 @@ void vks_draw_pass_destroy(const gpu_device *dev, vks_draw_pass *pass)
 {
     if (pass->sampler)
         vkDestroySampler(dev->device, pass->sampler, NULL);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (pass->pipeline[i])
             vkDestroyPipeline(dev->device, pass->pipeline[i], NULL);
     if (pass->layout)
@@ -170,7 +174,7 @@ void vks_draw_pass_destroy(const gpu_device *dev, vks_draw_pass *pass)
     *pass = (vks_draw_pass){0};
 }
 
-void vks_draw_begin(VkCommandBuffer cmd, const vks_draw_pass *pass, const vks_draw_target *t)
+void vks_draw_begin(VkCommandBuffer cmd, const vks_draw_target *t)
 {
     /* The color image's previous use is a presentation (ordered by the acquire semaphore, whose
      * wait stage is color output) or the previous frame's readback copy of an offscreen image
@@ -211,17 +215,15 @@ void vks_draw_begin(VkCommandBuffer cmd, const vks_draw_pass *pass, const vks_dr
     info.pColorAttachments = &color;
     info.pDepthAttachment = &depth;
     vkCmdBeginRendering(cmd, &info);
-
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->pipeline[0]);
     VkViewport viewport = {0, 0, (float)t->extent.width, (float)t->extent.height, 0, 1};
     vkCmdSetViewport(cmd, 0, 1, &viewport);
     vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){.extent = t->extent});
 }
 
-void vks_draw_bind(VkCommandBuffer cmd, const vks_draw_pass *pass, bool wide)
+void vks_draw_bind(VkCommandBuffer cmd, const vks_draw_pass *pass, vks_draw_kind kind)
 {
-    assert(!wide || pass->pipeline[1]);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->pipeline[wide]);
+    assert(pass->pipeline[kind]);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->pipeline[kind]);
 }
 
 void vks_draw_end(VkCommandBuffer cmd, const vks_draw_target *t)

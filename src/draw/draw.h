@@ -10,11 +10,16 @@
 #include "../skin/skin_gpu.h"
 #include "../../shaders/vks_shared.h"
 
+typedef enum vks_draw_kind { VKS_DRAW_PULLED, VKS_DRAW_SKIN4, VKS_DRAW_SKIN8 } vks_draw_kind;
+
 typedef struct vks_draw_pass {
     VkDescriptorSetLayout frame_layout;    /* set 0: vks_frame_uniforms */
     VkDescriptorSetLayout material_layout; /* set 1: base-color texture */
     VkPipelineLayout layout;
-    VkPipeline pipeline[2]; /* [1]: vertex mode's 8-influence variant for wide models (else 0) */
+    /* [VKS_DRAW_PULLED]: pulls pre-skinned vertices (compute mode only); [VKS_DRAW_SKIN4] and
+     * [VKS_DRAW_SKIN8]: skin in the vertex shader, 4 or 8 influences (vertex mode, and in compute
+     * mode for the instances a frame's output budget left out). */
+    VkPipeline pipeline[3];
     VkSampler sampler; /* trilinear, repeat, anisotropic where the device allows */
     VkFormat color_format, depth_format;
     vks_skin_mode mode;
@@ -40,12 +45,11 @@ typedef struct vks_draw_target {
     float clear[4]; /* linear RGBA */
 } vks_draw_target;
 
-/* Begins rendering into the target: layout transitions, clears, viewport and scissor, and the
- * 4-influence pipeline bound. */
-void vks_draw_begin(VkCommandBuffer cmd, const vks_draw_pass *pass, const vks_draw_target *t);
-/* Binds the pipeline for the models drawn next: in vertex mode the 8-influence variant for wide
- * ones (push constants and sets stay: one layout). */
-void vks_draw_bind(VkCommandBuffer cmd, const vks_draw_pass *pass, bool wide);
+/* Begins rendering into the target: layout transitions, clears, viewport and scissor. Bind a
+ * pipeline before the first draw. */
+void vks_draw_begin(VkCommandBuffer cmd, const vks_draw_target *t);
+/* Binds the pipeline for the instances drawn next (push constants and sets stay: one layout). */
+void vks_draw_bind(VkCommandBuffer cmd, const vks_draw_pass *pass, vks_draw_kind kind);
 /* Ends rendering and moves the color image to the target's final layout. */
 void vks_draw_end(VkCommandBuffer cmd, const vks_draw_target *t);
 

@@ -357,11 +357,19 @@ static bool create_device(const gpu_device_desc *desc, gpu_device *dev, vks_erro
     queue.queueCount = 1;
     queue.pQueuePriorities = &priority;
 
-    const char *extensions[] = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
+    const char *extensions[2];
+    uint32_t extension_count = 0;
+    if (desc->can_present)
+        extensions[extension_count++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+    /* What this process may still allocate of each heap: the renderer sizes its skinned output
+     * from it (render/plan.h). */
+    dev->memory_budget = has_extension(dev->physical, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+    if (dev->memory_budget)
+        extensions[extension_count++] = VK_EXT_MEMORY_BUDGET_EXTENSION_NAME;
     VkDeviceCreateInfo info = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
     info.queueCreateInfoCount = 1;
     info.pQueueCreateInfos = &queue;
-    info.enabledExtensionCount = desc->can_present ? 1 : 0;
+    info.enabledExtensionCount = extension_count;
     info.ppEnabledExtensionNames = extensions;
     VkResult r = vkCreateDevice(dev->physical, &info, NULL, &dev->device);
     if (r != VK_SUCCESS)

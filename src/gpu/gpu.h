@@ -60,6 +60,7 @@ typedef struct gpu_device {
     VkCommandPool once_pool; /* for gpu_once_begin/end */
     bool timestamps;         /* the queue family writes timestamps */
     bool statistics;         /* pipeline statistics queries are enabled */
+    bool memory_budget;      /* VK_EXT_memory_budget is enabled */
 } gpu_device;
 
 bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *err);

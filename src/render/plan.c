@@ -15,7 +15,15 @@ VkDeviceSize vks_plan_tangent_offset(const vks_model *m)
 VkDeviceSize vks_plan_output_bytes(const vks_model *m)
 {
     return vks_plan_tangent_offset(m) +
-           (m->tangents ? (VkDeviceSize)m->vertex_count * sizeof(float[4]) : 0);
+           (m->tangents ? (VkDeviceSize)m->vertex_count * VKS_TANGENT_STRIDE : 0);
+}
+
+VkDeviceSize vks_plan_vertex_bytes(const vks_crowd *c)
+{
+    bool tangents = false;
+    for (uint32_t m = 0; m < c->model_count; m++)
+        tangents |= c->models[m]->tangents != NULL;
+    return VKS_SKINNED_STRIDE + (tangents ? VKS_TANGENT_STRIDE : 0);
 }
 
 /* A model with a vertex of more than 4 influences: it brings influences 5 to 8 in streams of
@@ -24,45 +32,6 @@ static bool is_wide(const vks_model *m)
 {
     assert((m->joints_extra != NULL) == (m->weights_extra != NULL));
     return m->joints_extra != NULL;
-}
-
-vks_plan_footprint vks_plan_footprint_of(const vks_crowd *crowd, vks_skin_mode mode,
-                                         bool palettes_on_device)
-{
-    assert(crowd->instance_count > 0);
-    vks_plan_footprint fp = {0};
-    for (uint32_t m = 0; m < crowd->model_count; m++) {
-        const vks_model *model = crowd->models[m];
-        VkDeviceSize n = model->vertex_count;
-        fp.device_bytes += n * (sizeof(float[3]) * 2 + sizeof(float[4]) * 2 + sizeof(uint16_t[4]) +
-                                sizeof(float[2])) +
-                           (VkDeviceSize)model->index_count * sizeof(uint32_t);
-        if (is_wide(model)) /* influences 5 to 8: joints and weights again */
-            fp.device_bytes += n * (sizeof(uint16_t[4]) + sizeof(float[4]));
-        for (uint32_t t = 0; t < model->texture_count; t++) /* a mip chain adds a third */
-            fp.device_bytes +=
-                (VkDeviceSize)model->textures[t].width * model->textures[t].height * 4 * 4 / 3;
-    }
-    VkDeviceSize out = 0;
-    for (uint32_t i = 0; i < crowd->instance_count; i++)
-        out += vks_plan_output_bytes(crowd->models[crowd->instances[i].model]);
-    if (mode == VKS_SKIN_VERTEX)
-        out = 0;
-    VkDeviceSize table = (VkDeviceSize)crowd->instance_count * sizeof(vks_instance);
-    VkDeviceSize host =
-        GPU_FRAMES_IN_FLIGHT * ((VkDeviceSize)crowd->palette_count * sizeof(vks_bone) +
-                                (VkDeviceSize)crowd->instance_count * sizeof(uint32_t));
-    fp.device_bytes += out + table;
-    fp.host_bytes = host;
-    fp.per_instance_device = (out + table) / crowd->instance_count;
-    fp.per_instance_host = host / crowd->instance_count;
-    if (palettes_on_device) { /* each frame's device copy of the palettes */
-        VkDeviceSize copies =
-            GPU_FRAMES_IN_FLIGHT * (VkDeviceSize)crowd->palette_count * sizeof(vks_bone);
-        fp.device_bytes += copies;
-        fp.per_instance_device += copies / crowd->instance_count;
-    }
-    return fp;
 }
 
 VkDeviceSize vks_plan_buffer_limit(const vks_plan_limits *lim, VkDeviceSize wanted)
@@ -79,83 +48,163 @@ VkDeviceSize vks_plan_buffer_limit(const vks_plan_limits *lim, VkDeviceSize want
     return limit & ~(VkDeviceSize)15;
 }
 
-static uint32_t fit(VkDeviceSize budget, VkDeviceSize fixed, VkDeviceSize per_instance)
-{
-    if (budget <= fixed || per_instance == 0)
-        return 0;
-    VkDeviceSize k = (budget - fixed) / per_instance;
-    return k > VKS_CROWD_MAX_INSTANCES ? VKS_CROWD_MAX_INSTANCES : (uint32_t)k;
-}
-
 static double mib(VkDeviceSize bytes)
 {
     return (double)bytes / (1024.0 * 1024.0);
 }
 
-bool vks_plan_check_memory(const vks_plan_limits *lim, const vks_crowd *crowd, vks_skin_mode mode,
-                           bool palettes_on_device, vks_error *err)
+/* Bytes of the models' bind streams, indices and textures (a mip chain adds a third). */
+static VkDeviceSize model_bytes(const vks_crowd *crowd)
+{
+    VkDeviceSize bytes = 0;
+    for (uint32_t m = 0; m < crowd->model_count; m++) {
+        const vks_model *model = crowd->models[m];
+        VkDeviceSize n = model->vertex_count;
+        bytes += n * (sizeof(float[3]) * 2 + sizeof(float[4]) * 2 + sizeof(uint16_t[4]) +
+                      sizeof(float[2])) +
+                 (VkDeviceSize)model->index_count * sizeof(uint32_t);
+        if (is_wide(model)) /* influences 5 to 8: joints and weights again */
+            bytes += n * (sizeof(uint16_t[4]) + sizeof(float[4]));
+        for (uint32_t t = 0; t < model->texture_count; t++)
+            bytes += (VkDeviceSize)model->textures[t].width * model->textures[t].height * 4 * 4 / 3;
+    }
+    return bytes;
+}
+
+/* How many instances of `per` bytes fit in `budget` after `fixed`, at most the crowd limit. */
+static uint32_t fit(VkDeviceSize budget, VkDeviceSize fixed, VkDeviceSize per)
+{
+    if (budget < fixed || per == 0)
+        return 0;
+    VkDeviceSize k = (budget - fixed) / per;
+    return k > VKS_CROWD_MAX_INSTANCES ? VKS_CROWD_MAX_INSTANCES : (uint32_t)k;
+}
+
+bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
+                        const vks_plan_request *req, vks_plan_memory *out, vks_error *err)
 {
     assert(crowd->instance_count > 0);
+    const uint32_t n = crowd->instance_count;
     const VkDeviceSize limit = vks_plan_buffer_limit(lim, 0);
-    const uint32_t count = crowd->instance_count;
     const VkDeviceSize palettes = (VkDeviceSize)crowd->palette_count * sizeof(vks_bone);
-    const VkDeviceSize table = (VkDeviceSize)count * sizeof(vks_instance);
-    if (palettes > limit || table > limit || crowd->palette_count >= (1u << 31)) {
+    const VkDeviceSize table = (VkDeviceSize)n * sizeof(vks_instance);
+    const VkDeviceSize visible = (VkDeviceSize)n * sizeof(vks_visible);
+    if (palettes > limit || table > limit || visible > limit ||
+        crowd->palette_count >= (1u << 31)) {
         VkDeviceSize per =
-            palettes / count > sizeof(vks_instance) ? palettes / count : sizeof(vks_instance);
+            palettes / n > sizeof(vks_instance) ? palettes / n : sizeof(vks_instance);
         VkDeviceSize k = limit / (per ? per : 1);
-        VkDeviceSize k_index = ((VkDeviceSize)1 << 31) / (crowd->palette_count / count + 1);
+        VkDeviceSize k_index = ((VkDeviceSize)1 << 31) / (crowd->palette_count / n + 1);
         return vks_fail(err,
                         "a crowd of %u instances needs %.0f MiB of palettes per frame and a "
                         "%.0f MiB instance table, one buffer each, and the largest buffer is "
                         "%.0f MiB: at most %llu instances fit",
-                        count, mib(palettes), mib(table), mib(limit),
+                        n, mib(palettes), mib(table), mib(limit),
                         (unsigned long long)(k < k_index ? k : k_index));
     }
-    const vks_plan_footprint fp = vks_plan_footprint_of(crowd, mode, palettes_on_device);
+
+    vks_plan_memory m = {.model_bytes = model_bytes(crowd)};
+    /* Per instance, rounded up so that n instances never need more than n times it. */
+    VkDeviceSize bones = (palettes + n - 1) / n;
+    m.per_instance_device =
+        sizeof(vks_instance) + (req->palettes_on_device ? GPU_FRAMES_IN_FLIGHT * bones : 0);
+    m.per_instance_host = GPU_FRAMES_IN_FLIGHT * (bones + sizeof(vks_visible));
+
+    /* The output's least size: what was asked for, or one largest instance's output, which
+     * must fit in one buffer. */
+    VkDeviceSize total = 0, largest = 0;
+    const vks_model *widest = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        const vks_model *model = crowd->models[crowd->instances[i].model];
+        VkDeviceSize b = vks_plan_output_bytes(model);
+        total += b;
+        if (b > largest) {
+            largest = b;
+            widest = model;
+        }
+    }
+    const VkDeviceSize chunk = vks_plan_buffer_limit(lim, req->buffer_limit);
+    if (req->mode == VKS_SKIN_COMPUTE && largest > chunk)
+        return vks_fail(err,
+                        "one instance of %s needs %llu bytes of skinned vertices, more than the "
+                        "largest buffer (%llu bytes)",
+                        widest->name, (unsigned long long)largest, (unsigned long long)chunk);
+    VkDeviceSize least = 0;
+    if (req->mode == VKS_SKIN_COMPUTE)
+        least = req->max_skinned_vertices
+                    ? (VkDeviceSize)req->max_skinned_vertices * vks_plan_vertex_bytes(crowd)
+                    : largest;
+
     const VkDeviceSize local = lim->device_heap, host = lim->host_heap;
-    const uint32_t n = crowd->instance_count;
-    VkDeviceSize fixed = fp.device_bytes - fp.per_instance_device * n;
+    const VkDeviceSize dev_state = m.model_bytes + (VkDeviceSize)n * m.per_instance_device;
+    const VkDeviceSize host_state = (VkDeviceSize)n * m.per_instance_host;
     uint32_t k;
+    VkDeviceSize left; /* device-local memory left for the output */
     bool fits;
     if (host) { /* separate heaps: each must hold its part */
-        uint32_t kd = fit(local, fixed, fp.per_instance_device);
-        uint32_t kh = fit(host, 0, fp.per_instance_host);
+        uint32_t kd = fit(local, m.model_bytes + least, m.per_instance_device);
+        uint32_t kh = fit(host, 0, m.per_instance_host);
         k = kd < kh ? kd : kh;
-        fits = fp.device_bytes <= local && fp.host_bytes <= host;
+        fits = dev_state + least <= local && host_state <= host;
+        left = fits ? local - dev_state : 0;
     } else {
-        k = fit(local, fixed, fp.per_instance_device + fp.per_instance_host);
-        fits = fp.device_bytes + fp.host_bytes <= local;
+        k = fit(local, m.model_bytes + least, m.per_instance_device + m.per_instance_host);
+        fits = dev_state + host_state + least <= local;
+        left = fits ? local - dev_state - host_state : 0;
     }
-    if (fits)
-        return true;
-    return vks_fail(err,
-                    "a crowd of %u instances needs %.0f MiB of GPU memory and %.0f MiB for its "
-                    "palettes and visible lists, more than %s has (%.0f MiB device-local%s): "
-                    "at most %u instances fit",
-                    n, mib(fp.device_bytes), mib(fp.host_bytes), lim->name, mib(local),
-                    host ? ", plus host memory" : ", shared with the host", k);
+    if (!fits)
+        return vks_fail(err,
+                        "a crowd of %u instances needs %.0f MiB of GPU memory for its models and "
+                        "instance table, %.0f MiB for its palettes and visible lists and at "
+                        "least %.1f MiB of skinned output, more than %s has (%.0f MiB "
+                        "device-local%s): at most %u instances fit",
+                        n, mib(dev_state), mib(host_state), mib(least), lim->name, mib(local),
+                        host ? ", plus host memory" : ", shared with the host", k);
+    if (req->mode == VKS_SKIN_COMPUTE) {
+        if (req->max_skinned_vertices)
+            m.output_bytes = least;
+        else {
+            /* Every output at once, dealt into chunks: a chunk closes only when the next output
+             * (at most `largest`) does not fit, so each holds more than chunk - largest, and
+             * total / (chunk - largest) chunks, rounded up, hold them all. */
+            VkDeviceSize all = total;
+            if (total > chunk && chunk > largest)
+                all = (total + (chunk - largest) - 1) / (chunk - largest) * chunk;
+            VkDeviceSize half = (left / 2) & ~(VkDeviceSize)15;
+            m.output_bytes = all < half ? all : half > largest ? half : largest;
+        }
+    }
+    m.device_bytes = dev_state + m.output_bytes;
+    m.host_bytes = host_state;
+    *out = m;
+    return true;
 }
 
-bool vks_plan_chunks(const vks_crowd *c, VkDeviceSize limit, vks_plan_chunking *out, vks_error *err)
+uint32_t vks_plan_chunk_count(VkDeviceSize output_bytes, VkDeviceSize limit)
 {
-    uint32_t chunks = 0;
-    VkDeviceSize total = 0;
-    for (uint32_t i = 0; i < c->instance_count; i++) {
-        const vks_model *m = c->models[c->instances[i].model];
-        VkDeviceSize bytes = vks_plan_output_bytes(m);
-        if (bytes > limit)
-            return vks_fail(err,
-                            "one instance of %s needs %llu bytes of skinned vertices, more than "
-                            "the largest buffer (%llu bytes)",
-                            m->name, (unsigned long long)bytes, (unsigned long long)limit);
-        if (chunks == 0 || total + bytes - out->chunk_start[chunks - 1] > limit)
-            out->chunk_start[chunks++] = total;
-        out->chunk[i] = chunks - 1;
-        out->offset[i] = total;
-        total += bytes;
+    assert(limit > 0);
+    VkDeviceSize k = (output_bytes + limit - 1) / limit;
+    assert(k <= UINT32_MAX);
+    return (uint32_t)k;
+}
+
+uint32_t vks_plan_frame(const vks_crowd *c, const uint32_t *visible, uint32_t count,
+                        VkDeviceSize output_bytes, VkDeviceSize limit, VkDeviceSize *offset)
+{
+    VkDeviceSize at = 0; /* the next free byte */
+    for (uint32_t s = 0; s < count; s++) {
+        VkDeviceSize bytes = vks_plan_output_bytes(c->models[c->instances[visible[s]].model]);
+        VkDeviceSize chunk_end = (at / limit + 1) * limit;
+        if (chunk_end > output_bytes)
+            chunk_end = output_bytes;
+        if (at + bytes > chunk_end) { /* the next chunk, when there is one */
+            at = chunk_end;
+            chunk_end = at + limit < output_bytes ? at + limit : output_bytes;
+            if (at + bytes > chunk_end)
+                return s;
+        }
+        offset[s] = at;
+        at += bytes;
     }
-    out->chunk_count = chunks;
-    out->total = total;
-    return true;
+    return count;
 }

@@ -1,11 +1,18 @@
 /* The renderer's memory plan: pure arithmetic on a crowd and a few device limits, no Vulkan call.
- * What one instance's skinned output takes, what the whole crowd needs of each heap, how many
- * instances fit when it does not, the largest buffer to create, and how the skinned output is
- * dealt into chunks no larger than that:
+ * What one instance's skinned output takes, how much skinned output a crowd gets (its budget),
+ * what the whole crowd needs of each heap, how many instances fit when it does not, the largest
+ * buffer to create, and, each frame, where each visible instance's output goes:
  *
  *   vks_plan_limits lim = ...;                          what the device reports (renderer.c)
- *   vks_plan_check_memory(&lim, crowd, mode, palettes_on_device, err);
- *   vks_plan_chunks(crowd, vks_plan_buffer_limit(&lim, wanted), &chunks, err);
+ *   vks_plan_memory mem;
+ *   vks_plan_memory_of(&lim, crowd, &request, &mem, err);   once, at creation
+ *   skinned = vks_plan_frame(crowd, visible, count, mem.output_bytes, limit, offsets);
+ *                                                       each frame
+ *
+ * The skinned output is not owned by instances: each frame deals it to the visible instances by
+ * a prefix sum over their output sizes, so it is bounded by a budget, not by the crowd. The
+ * per-instance state that remains is the instance table (device-local) and each frame in
+ * flight's palettes and visible list (host-visible), all sized for the whole crowd.
  *
  * tests/test_plan.c checks it without a device. */
 #ifndef VKS_PLAN_H
@@ -19,51 +26,62 @@ typedef struct vks_plan_limits {
     VkDeviceSize max_memory_allocation;    /* VkPhysicalDeviceMaintenance3Properties */
     VkDeviceSize max_buffer;               /* VkPhysicalDeviceMaintenance4Properties */
     VkDeviceSize max_storage_buffer_range; /* VkPhysicalDeviceLimits */
-    VkDeviceSize device_heap; /* the largest device-local heap (the first heap when none is) */
-    VkDeviceSize host_heap;   /* the heap host-visible memory falls back to; 0 when it lives in
-                                 device_heap too (CPU devices) */
-    const char *name;         /* the device's, for messages */
+    /* The largest device-local heap (the first heap when none is), or what VK_EXT_memory_budget
+     * says this process may use of it, or a cap the user set (--max-memory): the smallest. */
+    VkDeviceSize device_heap;
+    VkDeviceSize host_heap; /* the heap host-visible memory falls back to (likewise capped); 0
+                               when it lives in device_heap too (CPU devices) */
+    const char *name;       /* the device's, for messages */
 } vks_plan_limits;
 
 /* Bytes of one instance's skinned output: its vertices, then its tangents (when the model has
- * them) at vks_plan_tangent_offset, which is 16-byte aligned. */
+ * them) at vks_plan_tangent_offset, which is 16-byte aligned, as is the total. */
 VkDeviceSize vks_plan_tangent_offset(const vks_model *model);
 VkDeviceSize vks_plan_output_bytes(const vks_model *model);
+/* Bytes of skinned output the budget counts per vertex: a skinned vertex, plus a tangent when a
+ * model of the crowd has tangents. */
+VkDeviceSize vks_plan_vertex_bytes(const vks_crowd *crowd);
 
-/* Bytes of device-local and of host-visible memory the crowd needs in `mode` (estimates: a
- * texture's mip chain counts a third more), and per instance: the output and instance table
- * (device), the palettes and visible lists of every frame in flight (host). palettes_on_device
- * adds each frame's device-local copy of the palettes. */
-typedef struct vks_plan_footprint {
-    VkDeviceSize device_bytes, host_bytes;
-    VkDeviceSize per_instance_device, per_instance_host;
-} vks_plan_footprint;
-vks_plan_footprint vks_plan_footprint_of(const vks_crowd *crowd, vks_skin_mode mode,
-                                         bool palettes_on_device);
+typedef struct vks_plan_request {
+    vks_skin_mode mode;
+    bool palettes_on_device; /* each frame's device-local copy of the palettes */
+    /* Skinned-output capacity in vertices of vks_plan_vertex_bytes; 0: chosen from the heaps. */
+    uint32_t max_skinned_vertices;
+    VkDeviceSize buffer_limit; /* the largest buffer wished for (vks_plan_buffer_limit) */
+} vks_plan_request;
+
+typedef struct vks_plan_memory {
+    VkDeviceSize model_bytes;         /* the models' bind streams, indices and textures (device) */
+    VkDeviceSize per_instance_device; /* its instance-table entry (+ palette copies on device) */
+    VkDeviceSize per_instance_host; /* its palettes and visible-list entry, every frame in flight */
+    /* The skinned output's capacity (0 in vertex mode): request.max_skinned_vertices vertices,
+     * or else room for every instance's output at once (with what the chunks' ends may waste)
+     * when that fits in half of the device-local memory left after everything above, else that
+     * half (at least one largest instance's output). A multiple of 16. */
+    VkDeviceSize output_bytes;
+    VkDeviceSize device_bytes, host_bytes; /* totals, output included */
+} vks_plan_memory;
 
 /* The largest buffer to create: the smallest of the device's three limits, or `wanted` when it
  * is smaller (0: no wish), rounded down to a multiple of 16. */
 VkDeviceSize vks_plan_buffer_limit(const vks_plan_limits *limits, VkDeviceSize wanted);
 
-/* Fails with how many instances fit when the crowd's buffers exceed the heaps, or one of the
- * buffers that are not split (a frame's palettes, the instance table) the largest buffer, or its
- * palette indices reach 2^31 (the shaders' array indices are signed). */
-bool vks_plan_check_memory(const vks_plan_limits *limits, const vks_crowd *crowd,
-                           vks_skin_mode mode, bool palettes_on_device, vks_error *err);
+/* Plans the crowd's memory. Fails with how many instances fit when it exceeds the heaps, or one
+ * of the buffers that are not split (a frame's palettes or visible list, the instance table) the
+ * largest buffer, or its palette indices reach 2^31 (the shaders' array indices are signed);
+ * and, naming the model, when one instance's output is larger than the largest buffer. */
+bool vks_plan_memory_of(const vks_plan_limits *limits, const vks_crowd *crowd,
+                        const vks_plan_request *request, vks_plan_memory *out, vks_error *err);
 
-/* The skinned output dealt into chunks, in instance order. The caller provides the arrays, each
- * of crowd->instance_count entries. */
-typedef struct vks_plan_chunking {
-    uint32_t *chunk;           /* per instance: its chunk */
-    VkDeviceSize *offset;      /* per instance: its output's offset in the concatenated chunks */
-    VkDeviceSize *chunk_start; /* per chunk: its first offset in the concatenation */
-    uint32_t chunk_count;
-    VkDeviceSize total; /* bytes of every instance's output; chunk k ends where k + 1 starts */
-} vks_plan_chunking;
+/* The skinned output is split into chunks of `limit` bytes (the last one smaller): how many. */
+uint32_t vks_plan_chunk_count(VkDeviceSize output_bytes, VkDeviceSize limit);
 
-/* Fills `out` so that no chunk is larger than `limit` and no instance straddles two chunks;
- * fails with a message naming the model when one instance's output is larger than `limit`. */
-bool vks_plan_chunks(const vks_crowd *crowd, VkDeviceSize limit, vks_plan_chunking *out,
-                     vks_error *err);
+/* One frame: deals output space to visible[0 .. count) in order, each instance whole within one
+ * chunk (an instance that does not fit in what is left of a chunk starts the next one), until
+ * one does not fit in what is left of the output. Returns how many got space, a prefix of the
+ * list (the rest are skinned in the vertex shader); offset[s] is slot s's byte offset in the
+ * concatenated chunks (chunk offset / limit). */
+uint32_t vks_plan_frame(const vks_crowd *crowd, const uint32_t *visible, uint32_t count,
+                        VkDeviceSize output_bytes, VkDeviceSize limit, VkDeviceSize *offset);
 
 #endif

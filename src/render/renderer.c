@@ -30,39 +30,47 @@ static void address(VkDeviceAddress a, uint32_t out[2])
 
 /* ---- Memory plan (plan.h) ---- */
 
-vks_renderer_footprint vks_renderer_footprint_of(const vks_crowd *crowd, vks_skin_mode mode)
-{
-    vks_plan_footprint fp = vks_plan_footprint_of(crowd, mode, false);
-    return (vks_renderer_footprint){fp.device_bytes, fp.host_bytes, fp.per_instance_device,
-                                    fp.per_instance_host};
-}
-
 /* The largest device-local heap, and the heap host-visible memory falls back to when it is a
- * different one (0 when host-visible memory lives in that heap too, as on CPU devices). */
+ * different one (0 when host-visible memory lives in that heap too, as on CPU devices). With
+ * VK_EXT_memory_budget, what this process may still use of each instead of its size. */
 static void heaps(const gpu_device *dev, VkDeviceSize *local, VkDeviceSize *host)
 {
     const VkPhysicalDeviceMemoryProperties *mp = &dev->memory;
+    VkPhysicalDeviceMemoryBudgetPropertiesEXT budget = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
+    if (dev->memory_budget) {
+        VkPhysicalDeviceMemoryProperties2 p2 = {
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2, &budget};
+        vkGetPhysicalDeviceMemoryProperties2(dev->physical, &p2);
+    }
+    VkDeviceSize size[VK_MAX_MEMORY_HEAPS];
+    for (uint32_t h = 0; h < mp->memoryHeapCount; h++) {
+        VkDeviceSize used = budget.heapUsage[h], allowed = budget.heapBudget[h];
+        size[h] = mp->memoryHeaps[h].size;
+        if (dev->memory_budget && allowed > used && allowed - used < size[h])
+            size[h] = allowed - used;
+    }
     int local_heap = -1;
     *local = *host = 0;
     for (uint32_t h = 0; h < mp->memoryHeapCount; h++)
-        if ((mp->memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) &&
-            mp->memoryHeaps[h].size > *local) {
-            *local = mp->memoryHeaps[h].size;
+        if ((mp->memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) && size[h] > *local) {
+            *local = size[h];
             local_heap = (int)h;
         }
     for (uint32_t t = 0; t < mp->memoryTypeCount; t++) {
         const VkMemoryType *type = &mp->memoryTypes[t];
         if ((type->propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
             !(type->propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
-            (int)type->heapIndex != local_heap && mp->memoryHeaps[type->heapIndex].size > *host)
-            *host = mp->memoryHeaps[type->heapIndex].size;
+            (int)type->heapIndex != local_heap && size[type->heapIndex] > *host)
+            *host = size[type->heapIndex];
     }
     if (local_heap < 0) /* no device-local heap: everything shares the first */
-        *local = mp->memoryHeapCount ? mp->memoryHeaps[0].size : 0;
+        *local = mp->memoryHeapCount ? size[0] : 0;
 }
 
-/* What the planner needs of the device: its buffer limits and heaps. */
-static vks_plan_limits plan_limits(const gpu_device *dev)
+/* What the planner needs of the device: its buffer limits and heaps, each heap capped at
+ * memory_limit (0: no cap). */
+static vks_plan_limits plan_limits(const gpu_device *dev, VkDeviceSize memory_limit)
 {
     VkPhysicalDeviceMaintenance3Properties m3 = {
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
@@ -75,6 +83,10 @@ static vks_plan_limits plan_limits(const gpu_device *dev)
                            .max_storage_buffer_range = dev->props.limits.maxStorageBufferRange,
                            .name = dev->props.deviceName};
     heaps(dev, &lim.device_heap, &lim.host_heap);
+    if (memory_limit && lim.device_heap > memory_limit)
+        lim.device_heap = memory_limit;
+    if (memory_limit && lim.host_heap > memory_limit)
+        lim.host_heap = memory_limit;
     return lim;
 }
 
@@ -175,78 +187,61 @@ static bool create_streams(vks_renderer *r, vks_error *err)
     return ok && create_extra_streams(r, err);
 }
 
-/* The skinned output in chunks (compute mode), then the instance table, which holds each
- * instance's output address. */
+/* The skinned output (compute mode), in chunks of at most `limit` bytes, and its readback. */
 static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, vks_error *err)
+{
+    const VkDeviceSize bytes = r->memory.output_bytes;
+    r->chunk_limit = limit;
+    r->readback_slot = -1;
+    if (r->mode != VKS_SKIN_COMPUTE || bytes == 0)
+        return true;
+    r->chunk_count = vks_plan_chunk_count(bytes, limit);
+    if (!(r->chunks = calloc(r->chunk_count, sizeof *r->chunks)))
+        return vks_fail(err, "out of memory");
+    for (uint32_t k = 0; k < r->chunk_count; k++) {
+        VkDeviceSize start = (VkDeviceSize)k * limit;
+        char name[64];
+        snprintf(name, sizeof name, "skinned vertices %u/%u", k + 1, r->chunk_count);
+        if (!gpu_buffer_create(
+                r->dev,
+                &(gpu_buffer_desc){.size = bytes - start < limit ? bytes - start : limit,
+                                   .usage = ADDRESSED | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                   .name = name},
+                &r->chunks[k], err))
+            return false;
+    }
+    return !readback ||
+           gpu_buffer_create(r->dev,
+                             &(gpu_buffer_desc){.size = bytes,
+                                                .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                .memory = GPU_MEMORY_READBACK,
+                                                .name = "skinned readback"},
+                             &r->readback, err);
+}
+
+/* The instance table: each instance's world transform and where its model and palette are. */
+static bool create_instances(vks_renderer *r, vks_error *err)
 {
     const vks_crowd *c = r->crowd;
     const uint32_t n = c->instance_count;
-    r->out_offset = calloc(n, sizeof *r->out_offset);
-    uint32_t *chunk = calloc(n, sizeof *chunk);
-    VkDeviceSize *chunk_start = calloc(n, sizeof *chunk_start);
     vks_instance *table = calloc(n, sizeof *table);
-    bool ok = r->out_offset && chunk && chunk_start && table;
-    if (!ok)
-        vks_fail(err, "out of memory");
-    if (ok && r->mode == VKS_SKIN_COMPUTE) {
-        vks_plan_chunking plan = {
-            .chunk = chunk, .offset = r->out_offset, .chunk_start = chunk_start};
-        ok = vks_plan_chunks(c, limit, &plan, err);
-        r->chunk_count = plan.chunk_count;
-        r->out_bytes = plan.total;
-        r->chunks = ok ? calloc(r->chunk_count, sizeof *r->chunks) : NULL;
-        if (ok && !r->chunks)
-            ok = vks_fail(err, "out of memory");
-        for (uint32_t k = 0; ok && k < r->chunk_count; k++) {
-            VkDeviceSize end = k + 1 < r->chunk_count ? chunk_start[k + 1] : r->out_bytes;
-            char name[64];
-            snprintf(name, sizeof name, "skinned vertices %u/%u", k + 1, r->chunk_count);
-            if (!gpu_buffer_create(
-                    r->dev,
-                    &(gpu_buffer_desc){.size = end - chunk_start[k],
-                                       .usage = ADDRESSED | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                       .name = name},
-                    &r->chunks[k], err)) {
-                uint32_t fitted = 0; /* the instances of the chunks before this one */
-                while (fitted < n && chunk[fitted] < k)
-                    fitted++;
-                vks_error inner = *err;
-                ok = vks_fail(err, "%s: at most %u instances fit", inner.msg, fitted);
-            }
-        }
-        if (ok && readback)
-            ok = gpu_buffer_create(r->dev,
-                                   &(gpu_buffer_desc){.size = r->out_bytes,
-                                                      .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                                      .memory = GPU_MEMORY_READBACK,
-                                                      .name = "skinned readback"},
-                                   &r->readback, err);
-    }
-    for (uint32_t i = 0; ok && i < n; i++) {
+    if (!table)
+        return vks_fail(err, "out of memory");
+    for (uint32_t i = 0; i < n; i++) {
         const vks_crowd_instance *inst = &c->instances[i];
         const vks_model *m = c->models[inst->model];
         vks_instance *t = &table[i];
         for (int row = 0; row < 3; row++)
             for (int col = 0; col < 4; col++)
                 t->world[row][col] = inst->world[col][row];
-        if (r->mode == VKS_SKIN_COMPUTE) {
-            VkDeviceAddress base =
-                r->chunks[chunk[i]].address + (r->out_offset[i] - chunk_start[chunk[i]]);
-            address(base, t->out_vertices);
-            if (m->tangents) {
-                address(base + vks_plan_tangent_offset(m), t->out_tangents);
-                t->flags |= VKS_INSTANCE_TANGENTS;
-            }
-        }
         t->vertex_first = r->models[inst->model].vertex_first;
         t->vertex_count = m->vertex_count;
         t->palette_first = c->palette_first[i];
+        t->flags = m->tangents ? VKS_INSTANCE_TANGENTS : 0;
         if (is_wide(m))
             t->extra_first = r->models[inst->model].extra_first;
     }
-    ok = ok && upload(r, &r->instances, table, sizeof *table * n, ADDRESSED, "instance table", err);
-    free(chunk);
-    free(chunk_start);
+    bool ok = upload(r, &r->instances, table, sizeof *table * n, ADDRESSED, "instance table", err);
     free(table);
     return ok;
 }
@@ -375,19 +370,19 @@ static bool create_frames(vks_renderer *r, vks_error *err)
         char name[64];
         /* The animation and the culling write straight into these mappings: no staging copy. */
         snprintf(name, sizeof name, "palettes %u", i);
-        if (!gpu_buffer_create(dev,
-                               &(gpu_buffer_desc){.size = sizeof(vks_bone) * c->palette_count,
-                                                  .usage = ADDRESSED |
-                                                           (r->palettes_on_device
-                                                                ? VK_BUFFER_USAGE_TRANSFER_SRC_BIT
-                                                                : 0),
-                                                  .memory = GPU_MEMORY_UPLOAD,
-                                                  .name = name},
-                               &f->palette_buffer, err))
+        if (!gpu_buffer_create(
+                dev,
+                &(gpu_buffer_desc){
+                    .size = sizeof(vks_bone) * c->palette_count,
+                    .usage =
+                        ADDRESSED | (r->palettes_on_device ? VK_BUFFER_USAGE_TRANSFER_SRC_BIT : 0),
+                    .memory = GPU_MEMORY_UPLOAD,
+                    .name = name},
+                &f->palette_buffer, err))
             return false;
         snprintf(name, sizeof name, "visible list %u", i);
         if (!gpu_buffer_create(dev,
-                               &(gpu_buffer_desc){.size = sizeof(uint32_t) * c->instance_count,
+                               &(gpu_buffer_desc){.size = sizeof(vks_visible) * c->instance_count,
                                                   .usage = ADDRESSED,
                                                   .memory = GPU_MEMORY_UPLOAD,
                                                   .name = name},
@@ -406,7 +401,9 @@ static bool create_frames(vks_renderer *r, vks_error *err)
             if (!(f->palette_copies = malloc(sizeof *f->palette_copies * c->instance_count)))
                 return vks_fail(err, "out of memory");
         }
-        if (!(f->visible = malloc(sizeof *f->visible * c->instance_count)))
+        f->visible = malloc(sizeof *f->visible * c->instance_count);
+        f->out_offset = malloc(sizeof *f->out_offset * c->instance_count);
+        if (!f->visible || !f->out_offset)
             return vks_fail(err, "out of memory");
         snprintf(name, sizeof name, "frame uniforms %u", i);
         if (!gpu_buffer_create(dev,
@@ -471,8 +468,12 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
     *r = (vks_renderer){
         .dev = dev, .crowd = c, .mode = desc->mode, .palettes_on_device = desc->palettes_on_device};
     assert(c->instance_count > 0 && c->model_count > 0);
-    const vks_plan_limits limits = plan_limits(dev);
-    if (!vks_plan_check_memory(&limits, c, desc->mode, desc->palettes_on_device, err))
+    const vks_plan_limits limits = plan_limits(dev, desc->memory_limit);
+    const vks_plan_request request = {.mode = desc->mode,
+                                      .palettes_on_device = desc->palettes_on_device,
+                                      .max_skinned_vertices = desc->max_skinned_vertices,
+                                      .buffer_limit = desc->buffer_limit};
+    if (!vks_plan_memory_of(&limits, c, &request, &r->memory, err))
         return false;
     bool ok = (desc->mode == VKS_SKIN_VERTEX ||
                vks_skin_pass_create(dev, desc->group_size, &r->skin, err)) &&
@@ -481,7 +482,8 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
               create_streams(r, err) &&
               create_outputs(r, vks_plan_buffer_limit(&limits, desc->buffer_limit), desc->readback,
                              err) &&
-              create_textures(r, err) && create_frames(r, err) && create_descriptors(r, err);
+              create_instances(r, err) && create_textures(r, err) && create_frames(r, err) &&
+              create_descriptors(r, err);
     if (!ok) {
         vks_renderer_destroy(r);
         return false;
@@ -510,6 +512,7 @@ void vks_renderer_destroy(vks_renderer *r)
         gpu_buffer_destroy(dev, &f->palette_device);
         free(f->palette_copies);
         free(f->visible);
+        free(f->out_offset);
         gpu_buffer_destroy(dev, &f->uniform_buffer);
     }
     if (r->descriptor_pool)
@@ -521,7 +524,6 @@ void vks_renderer_destroy(vks_renderer *r)
     for (uint32_t k = 0; r->chunks && k < r->chunk_count; k++)
         gpu_buffer_destroy(dev, &r->chunks[k]);
     free(r->chunks);
-    free(r->out_offset);
     gpu_buffer *buffers[] = {&r->positions, &r->normals,      &r->tangents,     &r->joints,
                              &r->weights,   &r->uvs,          &r->indices,      &r->instances,
                              &r->readback,  &r->joints_extra, &r->weights_extra};
@@ -615,26 +617,47 @@ static uint32_t lower_bound(const uint32_t *visible, uint32_t count, uint32_t in
     return lo;
 }
 
-/* The visible list to the GPU, from host memory, written once (the mapping may be write-combined
- * across PCIe: never read back). */
-static void upload_visible(vks_frame *f)
+/* Output space for the frame's visible instances, in order, until the budget is spent (compute
+ * mode), and the GPU's visible list: each instance with its output's address, or 0 for those
+ * the vertex shader skins. Written once, in order (the mapping may be write-combined across
+ * PCIe: never read back). */
+static void deal_outputs(vks_renderer *r, vks_frame *f)
 {
-    memcpy(f->visible_buffer.mapped, f->visible, sizeof *f->visible * f->visible_count);
+    const vks_crowd *c = r->crowd;
+    const bool compute = r->mode == VKS_SKIN_COMPUTE;
+    f->skinned_count = r->chunk_count
+                           ? vks_plan_frame(c, f->visible, f->visible_count, r->memory.output_bytes,
+                                            r->chunk_limit, f->out_offset)
+                           : 0;
+    f->overflow_count = compute ? f->visible_count - f->skinned_count : 0;
+    f->overflow_vertices = 0;
+    vks_visible *gpu = f->visible_buffer.mapped;
+    for (uint32_t s = 0; s < f->visible_count; s++) {
+        vks_visible e = {.instance = f->visible[s]};
+        if (s < f->skinned_count) {
+            VkDeviceSize at = f->out_offset[s];
+            address(r->chunks[at / r->chunk_limit].address + at % r->chunk_limit, e.out_address);
+        } else if (compute) {
+            f->overflow_vertices += c->models[c->instances[f->visible[s]].model]->vertex_count;
+        }
+        gpu[s] = e;
+    }
 }
 
-/* One dispatch per model with visible instances (the visible list is grouped by model), with its
- * pipeline variant (4 or 8 influences) and as wide as its vertices need: no empty workgroups in a
- * crowd that mixes models of different sizes, and no search for an instance. */
+/* One dispatch per model with instances that got output space (the visible list is grouped by
+ * model), with its pipeline variant (4 or 8 influences) and as wide as its vertices need: no
+ * empty workgroups in a crowd that mixes models of different sizes, and no search for an
+ * instance. */
 static void skin_dispatches(vks_renderer *r, vks_frame *f)
 {
     const vks_crowd *c = r->crowd;
     uint32_t start = 0;
-    for (uint32_t m = 0; m < c->model_count; m++) {
-        uint32_t end = lower_bound(f->visible, f->visible_count, c->model_first[m + 1]);
+    for (uint32_t m = 0; m < c->model_count && start < f->skinned_count; m++) {
+        uint32_t end = lower_bound(f->visible, f->skinned_count, c->model_first[m + 1]);
         if (end > start) {
             vks_skin_push push = f->skin_push;
             address(((uint64_t)push.visible[1] << 32 | push.visible[0]) +
-                        (uint64_t)start * sizeof(uint32_t),
+                        (uint64_t)start * sizeof(vks_visible),
                     push.visible);
             push.visible_count = end - start;
             vks_skin_pass_record(f->cmd, &r->skin, &push, c->models[m]->vertex_count,
@@ -665,17 +688,17 @@ static void copy_palettes(vks_renderer *r, vks_frame *f)
         vkCmdCopyBuffer(f->cmd, f->palette_buffer.buffer, f->palette_device.buffer, regions,
                         f->palette_copies);
     /* The slot's previous reads finished before its fence signalled (begin_frame waited). */
-    gpu_barrier_buffer(f->cmd, f->palette_device.buffer,
-                       (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
-                       (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
-                                        VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
-                                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT});
+    gpu_barrier_buffer(
+        f->cmd, f->palette_device.buffer,
+        (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+        (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
+                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT});
 }
 
 void vks_renderer_skin(vks_renderer *r, vks_frame *f)
 {
     assert(f->visible_count <= r->crowd->instance_count);
-    upload_visible(f);
+    deal_outputs(r, f);
     if (r->palettes_on_device)
         copy_palettes(r, f);
     if (f->statistics) {
@@ -717,35 +740,48 @@ void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
 {
     VkCommandBuffer cmd = f->cmd;
     const vks_crowd *c = r->crowd;
-    vks_draw_begin(cmd, &r->draw, target);
+    vks_draw_begin(cmd, target);
     vkCmdBindIndexBuffer(cmd, r->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 0, 1,
                             &f->frame_set, 0, NULL);
     const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     vkCmdPushConstants(cmd, r->draw.layout, stages, 0, sizeof f->draw_push, &f->draw_push);
-    const uint32_t *visible = f->visible; /* ascending: each model's instances are a range */
+    /* Ascending, so each model's instances are a range; within it, those with output space come
+     * first (a prefix of the whole list got it). */
+    const uint32_t *visible = f->visible;
     uint32_t start = 0;
     for (uint32_t m = 0; m < c->model_count; m++) {
-        uint32_t end = lower_bound(visible, f->visible_count, c->model_first[m + 1]);
-        uint32_t count = end - start;
+        const uint32_t end = lower_bound(visible, f->visible_count, c->model_first[m + 1]);
+        const uint32_t split = f->skinned_count < start ? start
+                               : f->skinned_count > end ? end
+                                                        : f->skinned_count;
         const vks_model *model = c->models[m];
-        if (count && r->mode == VKS_SKIN_VERTEX)
-            vks_draw_bind(cmd, &r->draw, is_wide(model));
-        for (uint32_t i = 0; count && i < model->mesh_count; i++) {
-            const vks_mesh *mesh = &model->meshes[i];
-            if (!mesh->index_count)
+        /* [start, split): pulled from the compute pass's output; [split, end): skinned here. */
+        const struct {
+            vks_draw_kind kind;
+            uint32_t first, count;
+        } runs[2] = {{VKS_DRAW_PULLED, start, split - start},
+                     {is_wide(model) ? VKS_DRAW_SKIN8 : VKS_DRAW_SKIN4, split, end - split}};
+        for (int k = 0; k < 2; k++) {
+            if (!runs[k].count)
                 continue;
-            const vks_material *mat = &model->materials[mesh->material];
-            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 1, 1,
-                                    &r->material_sets[r->models[m].material_first + mesh->material],
-                                    0, NULL);
-            vkCmdPushConstants(cmd, r->draw.layout, stages, offsetof(vks_draw_push, base_color),
-                               sizeof mat->base_color, mat->base_color);
-            /* One draw for every visible instance of this model: gl_InstanceIndex runs over
-             * its range of the visible list. */
-            vkCmdDrawIndexed(cmd, mesh->index_count, count,
-                             r->models[m].first_index + mesh->first_index,
-                             (int32_t)mesh->base_vertex, start);
+            vks_draw_bind(cmd, &r->draw, runs[k].kind);
+            for (uint32_t i = 0; i < model->mesh_count; i++) {
+                const vks_mesh *mesh = &model->meshes[i];
+                if (!mesh->index_count)
+                    continue;
+                const vks_material *mat = &model->materials[mesh->material];
+                vkCmdBindDescriptorSets(
+                    cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 1, 1,
+                    &r->material_sets[r->models[m].material_first + mesh->material], 0, NULL);
+                vkCmdPushConstants(cmd, r->draw.layout, stages, offsetof(vks_draw_push, base_color),
+                                   sizeof mat->base_color, mat->base_color);
+                /* One draw for these instances of this model: gl_InstanceIndex runs over their
+                 * range of the visible list. */
+                vkCmdDrawIndexed(cmd, mesh->index_count, runs[k].count,
+                                 r->models[m].first_index + mesh->first_index,
+                                 (int32_t)mesh->base_vertex, runs[k].first);
+            }
         }
         start = end;
     }
@@ -767,6 +803,7 @@ void vks_renderer_copy_skinned(vks_renderer *r, vks_frame *f)
         offset += r->chunks[k].size;
     }
     gpu_barrier_buffer(f->cmd, r->readback.buffer, copy_write, host_read);
+    r->readback_slot = (int32_t)f->slot;
 }
 
 bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSemaphore signal,
@@ -809,14 +846,20 @@ bool vks_renderer_wait(vks_renderer *r, vks_frame *f, vks_error *err)
 const vks_skinned_vertex *vks_renderer_skinned(const vks_renderer *r, uint32_t instance)
 {
     assert(r->readback.mapped && instance < r->crowd->instance_count);
-    return (const vks_skinned_vertex *)((const char *)r->readback.mapped + r->out_offset[instance]);
+    if (r->readback_slot < 0)
+        return NULL;
+    const vks_frame *f = &r->frames[r->readback_slot];
+    uint32_t s = lower_bound(f->visible, f->skinned_count, instance);
+    if (s == f->skinned_count || f->visible[s] != instance)
+        return NULL;
+    return (const vks_skinned_vertex *)((const char *)r->readback.mapped + f->out_offset[s]);
 }
 
 const float (*vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t instance))[4]
 {
     const vks_model *m = r->crowd->models[r->crowd->instances[instance].model];
-    if (!m->tangents)
+    const vks_skinned_vertex *v = vks_renderer_skinned(r, instance);
+    if (!m->tangents || !v)
         return NULL;
-    return (const float(*)[4])((const char *)vks_renderer_skinned(r, instance) +
-                               vks_plan_tangent_offset(m));
+    return (const float(*)[4])((const char *)v + vks_plan_tangent_offset(m));
 }

@@ -19,6 +19,7 @@
 #define VKS_RENDERER_H
 
 #include "../draw/draw.h"
+#include "plan.h"
 #include "../scene/crowd.h"
 #include "../skin/skin_gpu.h"
 
@@ -35,6 +36,12 @@ typedef struct vks_renderer_desc {
      * buffer the animation writes; true = each frame first copies the visible instances' entries
      * into a device-local buffer (one copy region per run of consecutive instances). */
     bool palettes_on_device;
+    /* Skinned-output capacity in vertices (a skinned vertex, plus a tangent when a model of the
+     * crowd has them): 0 = chosen from the device's memory (render/plan.h). A frame's visible
+     * instances take it in order; those past it are skinned in the vertex shader. */
+    uint32_t max_skinned_vertices;
+    /* Plan as if the device had at most this many bytes in each heap (0: no cap). */
+    VkDeviceSize memory_limit;
 } vks_renderer_desc;
 
 /* What the GPU measured for one frame: -1 (times) or UINT64_MAX (counts) when unknown. */
@@ -51,15 +58,22 @@ typedef struct vks_frame {
     VkFence fence;
     vks_bone *palette; /* mapped, crowd->palette_count entries: instance i's at palette_first[i] */
     /* Host memory, crowd->instance_count entries: the visible instances, ascending, written by the
-     * caller before vks_renderer_skin, which copies them to the GPU (the mapped list below is
-     * write-combined memory on a discrete GPU: it is written once and never read back). */
+     * caller before vks_renderer_skin, which gives them output space and writes the GPU's list
+     * (write-combined memory on a discrete GPU: written once, never read back). */
     uint32_t *visible;
     uint32_t visible_count; /* set before vks_renderer_skin */
+    /* Set by vks_renderer_skin: visible[0 .. skinned_count) got output space and are skinned by
+     * the compute pass; the rest are skinned in the vertex shader (all of them in vertex mode).
+     * In compute mode, overflow_count of them (overflow_vertices vertices) are there because
+     * they did not fit the output budget; 0 in vertex mode. */
+    uint32_t skinned_count, overflow_count;
+    uint64_t overflow_vertices;
+    VkDeviceSize *out_offset;     /* per visible slot: its output's offset in the chunks */
     vks_frame_uniforms *uniforms; /* mapped: write before submitting */
     vks_gpu_stats stats;          /* of this slot's previous frame */
 
     gpu_buffer palette_buffer, visible_buffer, uniform_buffer;
-    gpu_buffer palette_device; /* desc.palettes_on_device: the shaders read this copy */
+    gpu_buffer palette_device;    /* desc.palettes_on_device: the shaders read this copy */
     VkBufferCopy *palette_copies; /* host scratch for the copy's regions (instance_count) */
     /* The passes' push constants: this slot's addresses, fixed at creation (the skinning pass
      * adds visible_count, the draw the base color). */
@@ -93,12 +107,15 @@ typedef struct vks_renderer {
     gpu_buffer joints_extra, weights_extra;
     uint32_t extra_vertex_count;
     gpu_buffer instances; /* vks_instance per instance, device-local, written once */
-    /* The skinning pass's output: each instance's vertices then tangents, in chunks. */
+    /* The skinning pass's output, shared by the frames in flight (the barrier before each
+     * dispatch orders them): each frame deals it to its visible instances, their vertices then
+     * tangents, in chunks of chunk_limit bytes (the last one smaller). */
+    vks_plan_memory memory;
+    VkDeviceSize chunk_limit;
     uint32_t chunk_count;
     gpu_buffer *chunks;
-    VkDeviceSize *out_offset; /* per instance: byte offset of its output in the concatenation */
-    VkDeviceSize out_bytes;   /* of all instances */
-    gpu_buffer readback;      /* host copy of every chunk, concatenated (desc.readback) */
+    gpu_buffer readback;   /* host copy of every chunk, concatenated (desc.readback) */
+    int32_t readback_slot; /* the frame whose output it holds, -1 before any */
 
     uint32_t texture_count;
     gpu_image *textures; /* every model's textures, then a 1x1 white one for untextured materials */
@@ -116,18 +133,11 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                          vks_error *err);
 void vks_renderer_destroy(vks_renderer *r);
 
-/* Bytes of device-local and of host-visible memory a crowd needs in `mode` (estimates the
- * renderer checks against the heaps before it allocates). */
-typedef struct vks_renderer_footprint {
-    VkDeviceSize device_bytes, host_bytes;
-    VkDeviceSize per_instance_device, per_instance_host;
-} vks_renderer_footprint;
-vks_renderer_footprint vks_renderer_footprint_of(const vks_crowd *crowd, vks_skin_mode mode);
-
 /* Waits for the next frame slot, reads its previous queries, begins its command buffer. */
 vks_frame *vks_renderer_begin_frame(vks_renderer *r);
-/* Records the skinning dispatch for f->visible[0 .. visible_count) and the barriers around it.
- * In vertex mode it records only what the draw needs. */
+/* Gives f->visible[0 .. visible_count) output space (f->skinned_count of them get some) and
+ * records the skinning dispatches and the barriers around them. In vertex mode it records only
+ * what the draw needs. */
 void vks_renderer_skin(vks_renderer *r, vks_frame *f);
 /* Records one instanced draw per mesh of each model with visible instances. */
 void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *target);
@@ -144,8 +154,8 @@ bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSema
 /* Waits for the frame's fence (and makes the readback visible to the host). */
 bool vks_renderer_wait(vks_renderer *r, vks_frame *f, vks_error *err);
 /* After vks_renderer_copy_skinned and vks_renderer_wait: an instance's skinned vertices
- * (its model's vertex_count entries) and tangents (NULL when the model has none). Only instances
- * that were visible in that frame hold this frame's pose. */
+ * (its model's vertex_count entries) and tangents (NULL when the model has none) in that frame;
+ * NULL when the compute pass did not skin it then (not visible, or past the output budget). */
 const vks_skinned_vertex *vks_renderer_skinned(const vks_renderer *r, uint32_t instance);
 const float (*vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t instance))[4];
 
