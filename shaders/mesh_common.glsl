@@ -25,6 +25,7 @@ void emit(vks_instance inst, vec3 p, vec3 n, uint v)
     gl_Position = frame.view_proj * vec4(dot(w0, p1), dot(w1, p1), dot(w2, p1), 1.0);
     vec3 cof0 = cross(w1.xyz, w2.xyz), cof1 = cross(w2.xyz, w0.xyz), cof2 = cross(w0.xyz, w1.xyz);
     out_normal = vec3(dot(cof0, n), dot(cof1, n), dot(cof2, n)) * sign(dot(w0.xyz, cof0));
+    uint first = Models(push.models).v[inst.model].vertex_first;
     Floats uvs = Floats(push.streams.uvs);
-    out_uv = vec2(uvs.v[2 * (inst.vertex_first + v)], uvs.v[2 * (inst.vertex_first + v) + 1]);
+    out_uv = vec2(uvs.v[2 * (first + v)], uvs.v[2 * (first + v) + 1]);
 }

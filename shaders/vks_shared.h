@@ -4,8 +4,9 @@
 #ifndef VKS_SHARED_H
 #define VKS_SHARED_H
 
-/* Joints per model. Joint indices are stored as uint16 per vertex; 1024 covers full-body rigs with
- * facial joints (Mixamo ~65, CesiumMan 19, UE mannequin ~90, MetaHuman bodies ~ 500) with room. */
+/* Joints per model. Joint indices are uint16 in a model (8 bits on the GPU up to 256); 1024 covers
+ * full-body rigs with facial joints (Mixamo ~65, CesiumMan 19, UE mannequin ~90, MetaHuman bodies ~
+ * 500) with room. */
 #define VKS_MAX_JOINTS 1024u
 /* Influences per vertex: 4 joint indices + 4 weights, as every engine in ../shared/ANCHORS.md. */
 #define VKS_MAX_INFLUENCES 4u
@@ -41,35 +42,51 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
 
 /* ---- The skinning pass (shaders/skin.comp) ----
  * Every buffer is reached through its device address (GL_EXT_buffer_reference; an address is a
- * uvec2, low word first). Bind streams, every model's concatenated (structure of arrays, as the
- * importer keeps them): positions float[3], normals float[3], tangents vec4 (xyz, handedness in w;
- * zeros for models without), joints 4 x uint16 read as uvec2 (joint 2k in the low half), weights
- * vec4, UVs float[2]. Influences 5 to 8 (joints_extra, weights_extra, the same types) are
- * concatenated over the wide models only: a 4-influence model has no entries there, and a crowd
- * without wide models has no such buffers (their addresses are 0 and never read). The instance
- * table holds one vks_instance per instance; each frame has its
- * palettes (vks_bone, instance i's from its palette_first) and its visible list (vks_visible:
- * instance indices, ascending, so grouped by model, each with where its output goes this frame).
- * One dispatch skins one model's visible instances with output (its pipeline variant, VKS_SKIN_WIDE;
- * push.visible points at the model's range): workgroup (x, y + z * rows) covers vertices x *
- * GROUP_SIZE.. of its instance y + z * rows, x as wide as that model needs, so a crowd that mixes a
- * 30 000-vertex model with 300-vertex ones launches no empty workgroups. (A single dispatch over a
- * prefix sum of workgroups, each finding its instance by a binary search, measured 18-47% slower on
- * an H100 for one-model crowds: the README.) */
+ * uvec2, low word first). Bind streams, every model's concatenated (structure of arrays), in the
+ * compact form src/asset/pack.h encodes at load time ("Compact streams" below): positions
+ * (uvec2), normals (uint), tangents (uint; zeros for models without), joints (a uint of 4 x 8 bits,
+ * or a uvec2 of 4 x 16 bits for a model of more than 256 joints), weights (uvec2), UVs (float[2],
+ * for the draw). Joints are addressed in uints from the model's joints_first, so both widths share
+ * one stream. Influences 5 to 8 (joints_extra, weights_extra, the same types) are concatenated
+ * over the wide models only: a 4-influence model has no entries there, and a crowd without wide
+ * models has no such buffers (their addresses are 0 and never read). The model table holds one
+ * vks_model_gpu per model (where its streams start, how its positions decode), the instance table
+ * one vks_instance per instance; each frame has its palettes (vks_bone, instance i's from its
+ * palette_first) and its visible list (vks_visible: instance indices, ascending, so grouped by
+ * model, each with where its output goes this frame). One dispatch skins one model's visible
+ * instances with output (its pipeline variant, VKS_SKIN_WIDE; push.visible points at the model's
+ * range): workgroup (x, y + z * rows) covers vertices x * GROUP_SIZE.. of its instance
+ * y + z * rows, x as wide as that model needs, so a crowd that mixes a 30 000-vertex model with
+ * 300-vertex ones launches no empty workgroups. (A single dispatch over a prefix sum of
+ * workgroups, each finding its instance by a binary search, measured 18-47% slower on an H100
+ * for one-model crowds: the README.) */
 
 /* Invocations per workgroup, one vertex each. 64 is what Wicked, Godot, Unreal and Unity use; the
  * measurement behind keeping it is in the README ("Workgroup size"). It is a specialization
  * constant, so `vkskin render --group-size N` compares others without a rebuild. */
 #define VKS_SKIN_GROUP_SIZE 64u
 
-/* The skinned output of one vertex: 24 bytes. Tangents, when the model has them, follow the
- * instance's vertices as vec4 (16 bytes each), from the first 16-byte boundary. */
-#define VKS_SKINNED_STRIDE 24u
-#define VKS_TANGENT_STRIDE 16u
-#define VKS_TANGENT_OFFSET(vertex_count) (((vertex_count)*VKS_SKINNED_STRIDE + 15u) & ~15u)
+/* ---- Compact streams ----
+ * Bytes per vertex of each bind stream the skinning pass reads, and of its output. A skinned
+ * vertex is one 16-byte store: the position as 3 floats and the normal octahedral (uvec4:
+ * floatBitsToUint of x, y, z, then the normal's word), which the draw pass reads in one load.
+ * Tangents, when the model has them, follow the instance's vertices as one word each
+ * (src/asset/quant.h: octahedral with the handedness bit). */
+#define VKS_BIND_POSITION_BYTES 8u /* 3 x unorm16 within the model's bounds + padding */
+#define VKS_BIND_NORMAL_BYTES 4u   /* octahedral, 2 x snorm16 */
+#define VKS_BIND_TANGENT_BYTES 4u  /* octahedral, snorm16 x, 15-bit y, handedness bit */
+#define VKS_BIND_JOINTS8_BYTES 4u  /* 4 x 8 bits: models of at most 256 joints */
+#define VKS_BIND_JOINTS16_BYTES 8u /* 4 x 16 bits: more joints */
+#define VKS_BIND_WEIGHTS_BYTES 8u  /* 4 x unorm16 */
+#define VKS_JOINTS8_MAX 256u
+#define VKS_SKINNED_STRIDE 16u
+#define VKS_TANGENT_STRIDE 4u
+/* Where an instance's tangents start in its output: after its vertices, already 16-aligned. */
+#define VKS_TANGENT_OFFSET(vertex_count) ((vertex_count)*VKS_SKINNED_STRIDE)
 
-/* vks_instance.flags */
-#define VKS_INSTANCE_TANGENTS 1u
+/* vks_model_gpu.flags */
+#define VKS_MODEL_TANGENTS 1u
+#define VKS_MODEL_JOINTS16 2u
 
 /* ---- The draw pass (shaders/mesh.vert or mesh_skin.vert, shaders/mesh.frag) ----
  * Vertices are pulled: gl_InstanceIndex indexes the visible list, gl_VertexIndex (index plus the
@@ -78,19 +95,23 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
  * binding 0: the material's base-color texture (sRGB). Push constants: vks_draw_push. */
 
 #ifdef GL_core_profile
-struct vks_skinned_vertex {
-    float position[3];
-    float normal[3];
+struct vks_model_gpu {
+    vec4 box_offset;
+    vec4 box_scale;
+    uint vertex_first;
+    uint vertex_count;
+    uint extra_first;
+    uint flags;
+    uint joints_first;
+    uint joints_extra_first;
+    uint pad0, pad1;
 };
 
 struct vks_instance {
     vec4 world[3];
-    uint vertex_first;
-    uint vertex_count;
+    uint model;
     uint palette_first;
-    uint flags;
-    uint extra_first;
-    uint pad0, pad1, pad2;
+    uint pad0, pad1;
 };
 
 struct vks_visible {
@@ -105,7 +126,7 @@ struct vks_streams {
 
 struct vks_skin_push {
     vks_streams streams;
-    uvec2 instances, visible, palette;
+    uvec2 models, instances, visible, palette;
     uint visible_count;
     uint pad;
 };
@@ -119,26 +140,37 @@ struct vks_frame_uniforms {
 
 struct vks_draw_push {
     vks_streams streams;
-    uvec2 instances, visible, palette;
-    uint pad0, pad1;
+    uvec2 models, instances, visible, palette;
     vec4 base_color;
 };
 #else
+/* One vertex of the skinning pass's output (16 bytes): its position and its normal as
+ * vks_quant_oct's word (src/asset/quant.h decodes it). */
 typedef struct vks_skinned_vertex {
     float position[3];
-    float normal[3];
+    uint32_t normal;
 } vks_skinned_vertex;
 
-/* One instance (80 bytes): where its model's streams and its palette are. It owns no skinned
- * output: each frame gives its visible instances output space (vks_visible). */
-typedef struct vks_instance {
-    float world[3][4];     /* rows of the 3x4 palette space -> world transform */
-    uint32_t vertex_first; /* its model's first vertex in the bind streams */
+/* One model (64 bytes): where its streams start and how its positions decode. */
+typedef struct vks_model_gpu {
+    float box_offset[4]; /* positions decode as box_offset + box_scale * q (xyz; w unused) */
+    float box_scale[4];
+    uint32_t vertex_first; /* its first vertex in the concatenated streams */
     uint32_t vertex_count;
+    uint32_t extra_first;        /* its first vertex in the extra streams (wide models) */
+    uint32_t flags;              /* VKS_MODEL_* */
+    uint32_t joints_first;       /* its first uint in the joints stream */
+    uint32_t joints_extra_first; /* its first uint in the extra joints stream (wide models) */
+    uint32_t pad[2];             /* std430: a multiple of its vec4 alignment */
+} vks_model_gpu;
+
+/* One instance (64 bytes): its world transform, its model, where its palette is. It owns no
+ * skinned output: each frame gives its visible instances output space (vks_visible). */
+typedef struct vks_instance {
+    float world[3][4];      /* rows of the 3x4 palette space -> world transform */
+    uint32_t model;         /* index into the model table */
     uint32_t palette_first; /* its first entry in a frame's palette buffer */
-    uint32_t flags;         /* VKS_INSTANCE_* */
-    uint32_t extra_first;   /* its model's first vertex in the extra streams (wide models) */
-    uint32_t pad[3];        /* std430: the struct's stride is a multiple of its vec4 alignment */
+    uint32_t pad[2];        /* std430: a multiple of its vec4 alignment */
 } vks_instance;
 
 /* One entry of a frame's visible list (16 bytes): a visible instance and the device address of
@@ -162,7 +194,7 @@ typedef struct vks_streams {
  * list, visible_count long. */
 typedef struct vks_skin_push {
     vks_streams streams;
-    uint32_t instances[2], visible[2], palette[2]; /* device addresses */
+    uint32_t models[2], instances[2], visible[2], palette[2]; /* device addresses */
     uint32_t visible_count;
     uint32_t pad;
 } vks_skin_push;
@@ -178,23 +210,22 @@ typedef struct vks_frame_uniforms {
  * every device allows. */
 typedef struct vks_draw_push {
     vks_streams streams;
-    uint32_t instances[2], visible[2], palette[2]; /* device addresses */
-    uint32_t pad[2];
-    float base_color[4]; /* linear RGBA factor */
+    uint32_t models[2], instances[2], visible[2], palette[2]; /* device addresses */
+    float base_color[4];                                      /* linear RGBA factor */
 } vks_draw_push;
 
-static_assert(sizeof(vks_skinned_vertex) == VKS_SKINNED_STRIDE, "skinned vertex is 6 floats");
-static_assert(offsetof(vks_skinned_vertex, normal) == 12, "normal follows position");
-static_assert(sizeof(vks_instance) == 80, "instance table entry in std430");
-static_assert(offsetof(vks_instance, vertex_first) == 48, "instance table entry in std430");
-static_assert(offsetof(vks_instance, flags) == 60, "instance table entry in std430");
-static_assert(offsetof(vks_instance, extra_first) == 64, "instance table entry in std430");
+static_assert(sizeof(vks_skinned_vertex) == VKS_SKINNED_STRIDE, "one 16-byte store");
+static_assert(sizeof(vks_model_gpu) == 64, "model table entry in std430");
+static_assert(offsetof(vks_model_gpu, vertex_first) == 32, "model table entry in std430");
+static_assert(offsetof(vks_model_gpu, joints_first) == 48, "model table entry in std430");
+static_assert(sizeof(vks_instance) == 64, "instance table entry in std430");
+static_assert(offsetof(vks_instance, model) == 48, "instance table entry in std430");
 static_assert(sizeof(vks_visible) == 16 && offsetof(vks_visible, out_address) == 8,
               "visible entry");
 static_assert(sizeof(vks_streams) == 64, "stream addresses");
 static_assert(offsetof(vks_streams, joints_extra) == 48, "stream addresses");
-static_assert(sizeof(vks_skin_push) == 96, "skin push constants");
-static_assert(offsetof(vks_skin_push, visible_count) == 88, "skin push constants in std430");
+static_assert(sizeof(vks_skin_push) == 104, "skin push constants");
+static_assert(offsetof(vks_skin_push, visible_count) == 96, "skin push constants in std430");
 static_assert(sizeof(vks_skin_push) <= 128, "maxPushConstantsSize is 128 on some devices");
 static_assert(sizeof(vks_frame_uniforms) == 112, "frame uniforms in std140");
 static_assert(offsetof(vks_frame_uniforms, light_dir) == 64, "frame uniforms in std140");

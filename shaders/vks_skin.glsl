@@ -1,15 +1,22 @@
-// Linear blend skinning of one vertex: the same operations, in the same order, as
-// src/skin/skin_cpu.c (the oracle). Shared by skin.comp (compute mode) and mesh_skin.vert (vertex
-// mode). Needs vks_shared.h and the buffer references below.
+// Linear blend skinning of one vertex from the compact streams: the same operations, in the same
+// order, as src/skin/skin_cpu.c (the oracle), which skins the same decoded values
+// (src/asset/quant.h: the decoders here mirror it operation for operation). Shared by skin.comp
+// (compute mode) and mesh_skin.vert (vertex mode). Needs vks_shared.h.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Floats { float v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Vec4s { vec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Uints { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Uvec2s { uvec2 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Bones { vks_bone v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Models { vks_model_gpu v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Instances { vks_instance v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Visibles { vks_visible v[]; };
+
+// Whether this pipeline skins wide models (8 influences): a specialization constant, so each
+// variant compiles only its own path and a 4-influence model runs exactly the 4-influence code
+// (a runtime branch cost 12-14% of the pass on an H100, in registers it never used).
+layout(constant_id = 1) const bool VKS_SKIN_WIDE = false;
 
 // A device address (low word first) plus a byte offset, with the carry.
 uvec2 vks_address_add(uvec2 a, uint offset)
@@ -19,17 +26,97 @@ uvec2 vks_address_add(uvec2 a, uint offset)
     return uvec2(lo, a.y + carry);
 }
 
-// Whether this pipeline skins wide models (8 influences): a specialization constant, so each
-// variant compiles only its own path and a 4-influence model runs exactly the 4-influence code
-// (a runtime branch cost 12-14% of the pass on an H100, in registers it never used).
-layout(constant_id = 1) const bool VKS_SKIN_WIDE = false;
+// ---- Decoders (vks_dequant_* in src/asset/quant.c) ----
 
-// Adds w[k] * palette[palette_first + joint k] for the 4 joints packed in `joints`, k = 0..3 in
-// order (the CPU reference adds in the same order: a different order rounds differently).
-void vks_blend4(Bones bones, uint palette_first, uvec2 joints, vec4 w,
+vec3 vks_read_position(vks_streams s, vks_model_gpu m, uint v)
+{
+    uvec2 q = Uvec2s(s.positions).v[v];
+    vec3 f = vec3(float(q.x & 0xffffu), float(q.x >> 16), float(q.y & 0xffffu));
+    return m.box_offset.xyz + m.box_scale.xyz * f;
+}
+
+// Octahedral (vks_dequant_oct): the zero word's low half is -32768, which packSnorm2x16 never
+// writes.
+vec3 vks_oct_unfold(vec2 e)
+{
+    vec3 v = vec3(e, 1.0 - abs(e.x) - abs(e.y));
+    float t = max(-v.z, 0.0);
+    v.x += v.x >= 0.0 ? -t : t;
+    v.y += v.y >= 0.0 ? -t : t;
+    return v * inversesqrt(dot(v, v));
+}
+
+vec3 vks_oct_decode(uint q)
+{
+    if ((q & 0xffffu) == 0x8000u)
+        return vec3(0.0);
+    return vks_oct_unfold(unpackSnorm2x16(q));
+}
+
+// Tangents (vks_dequant_tangent): x as snorm16, y as a 15-bit snorm above the handedness bit.
+vec4 vks_tangent_decode(uint q)
+{
+    if ((q & 0xffffu) == 0x8000u)
+        return vec4(0.0);
+    int hi = int(q) >> 16;
+    vec2 e = vec2(unpackSnorm2x16(q).x, max(float(hi >> 1) / 16383.0, -1.0));
+    return vec4(vks_oct_unfold(e), (hi & 1) != 0 ? -1.0 : 1.0);
+}
+
+vec4 vks_unorm16x4(uvec2 q)
+{
+    return vec4(float(q.x & 0xffffu), float(q.x >> 16), float(q.y & 0xffffu), float(q.y >> 16)) *
+           (1.0 / 65535.0);
+}
+
+// Joints k = 0..3 of a vertex: 8 bits each, or 16 for a model of more than 256 joints.
+uvec4 vks_joints(uvec2 address, uint first, bool wide16, uint i)
+{
+    Uints u = Uints(address);
+    if (wide16) {
+        uint a = u.v[first + 2u * i], b = u.v[first + 2u * i + 1u];
+        return uvec4(a & 0xffffu, a >> 16, b & 0xffffu, b >> 16);
+    }
+    uint a = u.v[first + i];
+    return uvec4(a & 0xffu, (a >> 8) & 0xffu, (a >> 16) & 0xffu, a >> 24);
+}
+
+// ---- Encoders of the output (vks_quant_oct, vks_quant_tangent) ----
+
+vec2 vks_oct_fold(vec3 n, float s)
+{
+    vec2 o = n.xy / s;
+    if (n.z < 0.0)
+        o = (1.0 - abs(o.yx)) * vec2(o.x >= 0.0 ? 1.0 : -1.0, o.y >= 0.0 ? 1.0 : -1.0);
+    return o;
+}
+
+uint vks_oct_encode(vec3 n)
+{
+    float s = abs(n.x) + abs(n.y) + abs(n.z);
+    if (!(s > 0.0))
+        return 0x8000u;
+    return packSnorm2x16(vks_oct_fold(n, s));
+}
+
+uint vks_tangent_encode(vec3 t, float w)
+{
+    float s = abs(t.x) + abs(t.y) + abs(t.z);
+    if (!(s > 0.0))
+        return 0x8000u;
+    vec2 o = vks_oct_fold(t, s);
+    int y = int(round(clamp(o.y, -1.0, 1.0) * 16383.0));
+    return (packSnorm2x16(vec2(o.x, 0.0)) & 0xffffu) |
+           (uint((y << 1) | (w < 0.0 ? 1 : 0)) << 16);
+}
+
+// ---- Skinning ----
+
+// Adds w[k] * palette[palette_first + joint k] for k = 0..3 in order (the CPU reference adds in
+// the same order: a different order rounds differently).
+void vks_blend4(Bones bones, uint palette_first, uvec4 j, vec4 w,
                 inout vec4 r0, inout vec4 r1, inout vec4 r2)
 {
-    uint j[4] = uint[4](joints.x & 0xffffu, joints.x >> 16, joints.y & 0xffffu, joints.y >> 16);
     for (int i = 0; i < 4; i++) {
         vks_bone b = bones.v[palette_first + j[i]];
         r0 += w[i] * b.row[0];
@@ -38,29 +125,26 @@ void vks_blend4(Bones bones, uint palette_first, uvec2 joints, vec4 w,
     }
 }
 
-// The blended 3x4 matrix (its rows r0, r1, r2) of vertex i of instance inst's model, from its
-// palette entries: influences 1 to 4, then 5 to 8 in the wide variant (whose dispatches and
-// draws hold wide models only).
-void vks_blend(vks_streams s, uvec2 palette, vks_instance inst, uint i,
+// The blended 3x4 matrix (its rows r0, r1, r2) of vertex i of model m, from an instance's palette
+// entries: influences 1 to 4, then 5 to 8 in the wide variant (whose dispatches and draws hold
+// wide models only).
+void vks_blend(vks_streams s, uvec2 palette, vks_model_gpu m, uint palette_first, uint i,
                out vec4 r0, out vec4 r1, out vec4 r2)
 {
-    uint v = inst.vertex_first + i;
+    uint v = m.vertex_first + i;
+    bool joints16 = (m.flags & VKS_MODEL_JOINTS16) != 0u;
     r0 = vec4(0.0);
     r1 = vec4(0.0);
     r2 = vec4(0.0);
     Bones bones = Bones(palette);
-    vks_blend4(bones, inst.palette_first, Uvec2s(s.joints).v[v], Vec4s(s.weights).v[v], r0, r1, r2);
+    vks_blend4(bones, palette_first, vks_joints(s.joints, m.joints_first, joints16, i),
+               vks_unorm16x4(Uvec2s(s.weights).v[v]), r0, r1, r2);
     if (VKS_SKIN_WIDE) {
-        uint e = inst.extra_first + i;
-        vks_blend4(bones, inst.palette_first, Uvec2s(s.joints_extra).v[e],
-                   Vec4s(s.weights_extra).v[e], r0, r1, r2);
+        uint e = m.extra_first + i;
+        vks_blend4(bones, palette_first,
+                   vks_joints(s.joints_extra, m.joints_extra_first, joints16, i),
+                   vks_unorm16x4(Uvec2s(s.weights_extra).v[e]), r0, r1, r2);
     }
-}
-
-vec3 vks_read_vec3(uvec2 address, uint v)
-{
-    Floats f = Floats(address);
-    return vec3(f.v[3 * v], f.v[3 * v + 1], f.v[3 * v + 2]);
 }
 
 // p' = M (p, 1); n' = normalize(cofactor(M3x3) n) * sign(det): the inverse-transpose up to a

@@ -46,13 +46,12 @@ static size_t output_bytes(const vks_crowd *c, uint32_t i)
     return (size_t)m->vertex_count * (sizeof(vks_skinned_vertex) + (m->tangents ? 16 : 0));
 }
 
-/* Bytes of instance i's output as the renderer lays it out: its vertices, padded to 16, then
- * its tangents. */
+/* Bytes of instance i's output as the renderer lays it out: its vertices (16 bytes each), then
+ * its tangents (a 4-byte word each), padded to 16. */
 static size_t laid_out_bytes(const vks_crowd *c, uint32_t i)
 {
     const vks_model *m = c->models[c->instances[i].model];
-    size_t v = ((size_t)m->vertex_count * sizeof(vks_skinned_vertex) + 15) / 16 * 16;
-    return v + (m->tangents ? (size_t)m->vertex_count * 16 : 0);
+    return ((size_t)m->vertex_count * (16 + (m->tangents ? 4 : 0)) + 15) / 16 * 16;
 }
 
 /* visible[0 .. count)'s outputs in the readback, worked out here: packed from the start in
@@ -241,19 +240,19 @@ static void test_overflow(crowd_gpu *s, const uint8_t *image, const uint32_t *vi
                           uint32_t count)
 {
     const vks_crowd *c = &s->crowd;
-    /* Room for the first half of the drawn instances' outputs: a vertex of this crowd counts 40
-     * bytes (a skinned vertex and a tangent: a model with tangents is in it), so the room is
-     * those bytes over 40, rounded up, which is less than one more vertex: the next instance
+    /* Room for the first half of the drawn instances' outputs: a vertex of this crowd counts 20
+     * bytes (a skinned vertex and a tangent word: a model with tangents is in it), so the room is
+     * those bytes over 20, rounded up, which is less than one more vertex: the next instance
      * cannot fit. */
     const uint32_t fit = count / 2;
     size_t bytes = 0;
     for (uint32_t k = 0; k < fit; k++)
         bytes += laid_out_bytes(c, visible[k]);
-    const uint32_t vertices = (uint32_t)((bytes + 39) / 40);
+    const uint32_t vertices = (uint32_t)((bytes + 19) / 20);
     vks_renderer r;
     if (!crowd_gpu_renderer(s, VKS_SKIN_COMPUTE, 0, vertices, &r, "overflow"))
         return;
-    CHECK(vks_plan_vertex_bytes(c) == 40);
+    CHECK(vks_plan_vertex_bytes(c) == 20);
     CHECK(fit > 0 && fit < count);
     if (crowd_gpu_frame(s, &r, visible, count, false)) {
         vks_frame *f = &r.frames[r.readback_slot];

@@ -18,7 +18,7 @@
  *   joints8:    a hand-worked word. */
 #include "check.h"
 
-#include "skin/quant.h"
+#include "asset/quant.h"
 
 #include <stdbool.h>
 

@@ -44,21 +44,23 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-/* Bind-stream bytes the skinning pass reads for one vertex of `m`, each stream once: positions,
- * normals, joints and weights, tangents when the model has them, influences 5 to 8 when it is
- * wide. From the model's own element types, so a compacted layout shows here. */
+/* Bind-stream bytes the skinning pass reads for one vertex of `m`, each stream once, from the
+ * compact layout (shaders/vks_shared.h): position, normal, joints (8 or 16 bits each) and
+ * weights; the tangent when the model has them; influences 5 to 8 when it is wide. */
 static double bind_bytes_per_vertex(const vks_model *m)
 {
-    return sizeof *m->positions + sizeof *m->normals + sizeof *m->joints + sizeof *m->weights +
-           (m->tangents ? sizeof *m->tangents : 0) +
-           (m->joints_extra ? sizeof *m->joints_extra + sizeof *m->weights_extra : 0);
+    const double joints = m->skeleton.joint_count > VKS_JOINTS8_MAX ? VKS_BIND_JOINTS16_BYTES
+                                                                    : VKS_BIND_JOINTS8_BYTES;
+    return VKS_BIND_POSITION_BYTES + VKS_BIND_NORMAL_BYTES + joints + VKS_BIND_WEIGHTS_BYTES +
+           (m->tangents ? VKS_BIND_TANGENT_BYTES : 0) +
+           (m->joints_extra ? joints + VKS_BIND_WEIGHTS_BYTES : 0);
 }
 
-/* Output bytes the skinning pass writes for one vertex of `m`: position and normal, and the
- * tangent (a vec4) when the model has them. */
+/* Output bytes the skinning pass writes for one vertex of `m`: the 16-byte skinned vertex, and
+ * the tangent's word when the model has them. */
 static double out_bytes_per_vertex(const vks_model *m)
 {
-    return VKS_SKINNED_STRIDE + (m->tangents ? sizeof(float[4]) : 0);
+    return VKS_SKINNED_STRIDE + (m->tangents ? VKS_TANGENT_STRIDE : 0);
 }
 
 /* The skinning pass's traffic for the instances in `list` (all of the crowd's when NULL):

@@ -62,16 +62,9 @@ static bool skin_gpu(const vks_model *model, int32_t clip, double seconds,
     vks_renderer_copy_skinned(&r, f);
     bool ok = vks_renderer_submit(&r, f, VK_NULL_HANDLE, VK_NULL_HANDLE, err) &&
               vks_renderer_wait(&r, f, err);
-    if (ok) {
-        const vks_skinned_vertex *out = vks_renderer_skinned(&r, 0);
-        const float(*out_tan)[4] = vks_renderer_skinned_tangents(&r, 0);
-        for (uint32_t v = 0; v < model->vertex_count; v++) {
-            memcpy(pos[v], out[v].position, sizeof pos[v]);
-            memcpy(nrm[v], out[v].normal, sizeof nrm[v]);
-            if (out_tan)
-                memcpy(tan[v], out_tan[v], sizeof tan[v]);
-        }
-    }
+    if (ok)
+        ok = vks_renderer_decode_skinned(&r, 0, pos, nrm, tan) ||
+             vks_fail(err, "the GPU skinned nothing"); /* a single instance always fits */
     vks_renderer_destroy(&r);
     vks_crowd_destroy(&crowd);
     return ok;

@@ -1,4 +1,5 @@
 #include "app.h"
+#include "asset/pack.h"
 
 #include <string.h>
 
@@ -15,7 +16,14 @@ bool app_load_model(const char *path, vks_model *model, vks_error *err)
             .hint = "glb",
             .name = "default character",
         };
-    return vks_model_import(&desc, model, err);
+    /* The compact streams the GPU reads, encoded once here; the CPU sees their decoded values. */
+    if (!vks_model_import(&desc, model, err))
+        return false;
+    if (!vks_model_pack(model, err)) {
+        vks_model_destroy(model);
+        return false;
+    }
+    return true;
 }
 
 const char app_bind_pose[] = "none";

@@ -1,4 +1,5 @@
 #include "model.h"
+#include "pack.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,7 @@ void vks_model_destroy(vks_model *m)
     free(m->weights);
     free(m->joints_extra);
     free(m->weights_extra);
+    vks_packed_free(m->packed);
     free(m->indices);
     for (uint32_t i = 0; i < m->mesh_count; i++)
         free(m->meshes[i].name);

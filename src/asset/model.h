@@ -106,6 +106,10 @@ typedef struct vks_model {
 
     vks_influence_stats influences;
 
+    /* The compact streams the GPU reads (asset/pack.h), NULL until vks_model_pack; the float
+     * streams above then hold their decoded values. */
+    struct vks_packed *packed;
+
     uint32_t warning_count; /* things the import tolerated, one line each */
     char **warnings;
 } vks_model;

@@ -9,13 +9,13 @@ static VkDeviceSize align16(VkDeviceSize n)
 
 VkDeviceSize vks_plan_tangent_offset(const vks_model *m)
 {
-    return align16((VkDeviceSize)m->vertex_count * sizeof(vks_skinned_vertex));
+    return VKS_TANGENT_OFFSET((VkDeviceSize)m->vertex_count);
 }
 
 VkDeviceSize vks_plan_output_bytes(const vks_model *m)
 {
-    return vks_plan_tangent_offset(m) +
-           (m->tangents ? (VkDeviceSize)m->vertex_count * VKS_TANGENT_STRIDE : 0);
+    return align16(vks_plan_tangent_offset(m) +
+                   (m->tangents ? (VkDeviceSize)m->vertex_count * VKS_TANGENT_STRIDE : 0));
 }
 
 VkDeviceSize vks_plan_vertex_bytes(const vks_crowd *c)
@@ -53,18 +53,27 @@ static double mib(VkDeviceSize bytes)
     return (double)bytes / (1024.0 * 1024.0);
 }
 
-/* Bytes of the models' bind streams, indices and textures (a mip chain adds a third). */
+/* Bytes of one vertex's compact bind streams (vks_shared.h) as the renderer uploads them:
+ * position, normal, tangent (zeros without), joints, weights, UV; a wide model's influences 5 to
+ * 8 again. */
+VkDeviceSize vks_plan_bind_bytes(const vks_model *m)
+{
+    const VkDeviceSize joints = m->skeleton.joint_count > VKS_JOINTS8_MAX ? VKS_BIND_JOINTS16_BYTES
+                                                                          : VKS_BIND_JOINTS8_BYTES;
+    return VKS_BIND_POSITION_BYTES + VKS_BIND_NORMAL_BYTES + VKS_BIND_TANGENT_BYTES + joints +
+           VKS_BIND_WEIGHTS_BYTES + sizeof(float[2]) +
+           (is_wide(m) ? joints + VKS_BIND_WEIGHTS_BYTES : 0);
+}
+
+/* Bytes of the models' bind streams, indices, table entries and textures (a mip chain adds a
+ * third). */
 static VkDeviceSize model_bytes(const vks_crowd *crowd)
 {
     VkDeviceSize bytes = 0;
     for (uint32_t m = 0; m < crowd->model_count; m++) {
         const vks_model *model = crowd->models[m];
-        VkDeviceSize n = model->vertex_count;
-        bytes += n * (sizeof(float[3]) * 2 + sizeof(float[4]) * 2 + sizeof(uint16_t[4]) +
-                      sizeof(float[2])) +
-                 (VkDeviceSize)model->index_count * sizeof(uint32_t);
-        if (is_wide(model)) /* influences 5 to 8: joints and weights again */
-            bytes += n * (sizeof(uint16_t[4]) + sizeof(float[4]));
+        bytes += (VkDeviceSize)model->vertex_count * vks_plan_bind_bytes(model) +
+                 (VkDeviceSize)model->index_count * sizeof(uint32_t) + sizeof(vks_model_gpu);
         for (uint32_t t = 0; t < model->texture_count; t++)
             bytes += (VkDeviceSize)model->textures[t].width * model->textures[t].height * 4 * 4 / 3;
     }

@@ -38,6 +38,8 @@ typedef struct vks_plan_limits {
  * them) at vks_plan_tangent_offset, which is 16-byte aligned, as is the total. */
 VkDeviceSize vks_plan_tangent_offset(const vks_model *model);
 VkDeviceSize vks_plan_output_bytes(const vks_model *model);
+/* Bytes of one vertex's bind streams in the GPU's buffers (the compact streams, UV included). */
+VkDeviceSize vks_plan_bind_bytes(const vks_model *model);
 /* Bytes of skinned output the budget counts per vertex: a skinned vertex, plus a tangent when a
  * model of the crowd has tangents. */
 VkDeviceSize vks_plan_vertex_bytes(const vks_crowd *crowd);

@@ -1,6 +1,8 @@
 #include "renderer.h"
 #include "plan.h"
 
+#include "../asset/pack.h"
+
 #include <cglm/mat4.h>
 
 #include <assert.h>
@@ -99,16 +101,37 @@ static bool upload(vks_renderer *r, gpu_buffer *buf, const void *data, VkDeviceS
         r->dev, &(gpu_buffer_desc){.size = size, .usage = usage, .name = name}, data, buf, err);
 }
 
+/* A model's joint indices in the stream's form: 4 x 8 bits in one uint when it has at most 256
+ * joints, else 4 x 16 bits in two; `out` holds vertex_count times that many uints. */
+static void pack_joints(const vks_model *m, const uint16_t (*joints)[4], uint32_t *out)
+{
+    const bool wide16 = m->skeleton.joint_count > VKS_JOINTS8_MAX;
+    for (uint32_t v = 0; v < m->vertex_count; v++) {
+        const uint16_t *j = joints[v];
+        if (wide16) {
+            out[2 * v] = j[0] | (uint32_t)j[1] << 16;
+            out[2 * v + 1] = j[2] | (uint32_t)j[3] << 16;
+        } else {
+            out[v] = vks_quant_joints8(j);
+        }
+    }
+}
+
+static uint32_t joint_words(const vks_model *m)
+{
+    return m->skeleton.joint_count > VKS_JOINTS8_MAX ? 2 : 1;
+}
+
 /* Influences 5 to 8 of the wide models, one after the other; nothing when there is none (a
  * zero-size buffer is invalid, and the shaders read these only for wide instances). */
-static bool create_extra_streams(vks_renderer *r, vks_error *err)
+static bool create_extra_streams(vks_renderer *r, uint32_t joint_uints, vks_error *err)
 {
     const vks_crowd *c = r->crowd;
     const size_t n = r->extra_vertex_count;
     if (n == 0)
         return true;
-    float(*wgt)[4] = malloc(sizeof *wgt * n);
-    uint16_t(*jnt)[4] = malloc(sizeof *jnt * n);
+    uint16_t(*wgt)[4] = malloc(sizeof *wgt * n);
+    uint32_t *jnt = malloc(sizeof *jnt * joint_uints);
     bool ok = wgt && jnt;
     if (!ok)
         vks_fail(err, "out of memory");
@@ -116,31 +139,40 @@ static bool create_extra_streams(vks_renderer *r, vks_error *err)
         const vks_model *model = c->models[m];
         if (!is_wide(model))
             continue;
-        const size_t first = r->models[m].extra_first, count = model->vertex_count;
-        memcpy(wgt + first, model->weights_extra, sizeof *wgt * count);
-        memcpy(jnt + first, model->joints_extra, sizeof *jnt * count);
+        memcpy(wgt + r->models[m].extra_first, model->packed->weights_extra,
+               sizeof *wgt * model->vertex_count);
+        pack_joints(model, (const uint16_t(*)[4])model->joints_extra,
+                    jnt + r->models[m].joints_extra_first);
     }
     ok = ok &&
          upload(r, &r->weights_extra, wgt, sizeof *wgt * n, ADDRESSED, "joint weights 5-8", err) &&
-         upload(r, &r->joints_extra, jnt, sizeof *jnt * n, ADDRESSED, "joint indices 5-8", err);
+         upload(r, &r->joints_extra, jnt, sizeof *jnt * joint_uints, ADDRESSED, "joint indices 5-8",
+                err);
     free(wgt);
     free(jnt);
     return ok;
 }
 
-/* Every model's streams, one after the other; models without tangents get zeros. */
+/* Every model's compact streams (asset/pack.h), one after the other; models without tangents get
+ * zeros. Then the model table: where each model's streams start and how its positions decode. */
 static bool create_streams(vks_renderer *r, vks_error *err)
 {
     const vks_crowd *c = r->crowd;
-    uint32_t vertices = 0, indices = 0, materials = 0, extra = 0;
+    uint32_t vertices = 0, indices = 0, materials = 0, extra = 0, joints = 0, joints_extra = 0;
     for (uint32_t m = 0; m < c->model_count; m++) {
         const vks_model *model = c->models[m];
+        assert(model->packed); /* vks_model_pack */
         r->models[m] = (vks_renderer_model){.vertex_first = vertices,
                                             .first_index = indices,
                                             .material_first = materials,
-                                            .extra_first = extra};
-        if (is_wide(model))
+                                            .extra_first = extra,
+                                            .joints_first = joints,
+                                            .joints_extra_first = joints_extra};
+        joints += model->vertex_count * joint_words(model);
+        if (is_wide(model)) {
             extra += model->vertex_count;
+            joints_extra += model->vertex_count * joint_words(model);
+        }
         vertices += model->vertex_count;
         indices += model->index_count;
         materials += model->material_count;
@@ -148,35 +180,51 @@ static bool create_streams(vks_renderer *r, vks_error *err)
     r->material_count = materials;
     r->extra_vertex_count = extra;
     const size_t n = vertices;
-    float(*pos)[3] = malloc(sizeof *pos * n), (*nrm)[3] = malloc(sizeof *nrm * n);
-    float(*tan)[4] = calloc(n, sizeof *tan), (*wgt)[4] = malloc(sizeof *wgt * n);
+    uint16_t(*pos)[4] = malloc(sizeof *pos * n), (*wgt)[4] = malloc(sizeof *wgt * n);
+    uint32_t *nrm = malloc(sizeof *nrm * n), *tan = calloc(n, sizeof *tan);
+    uint32_t *jnt = malloc(sizeof *jnt * joints);
     float(*uv)[2] = malloc(sizeof *uv * n);
-    uint16_t(*jnt)[4] = malloc(sizeof *jnt * n);
     uint32_t *idx = malloc(sizeof *idx * (size_t)indices);
-    bool ok = pos && nrm && tan && wgt && uv && jnt && idx;
+    vks_model_gpu *table = calloc(c->model_count, sizeof *table);
+    bool ok = pos && nrm && tan && wgt && uv && jnt && idx && table;
     if (!ok)
         vks_fail(err, "out of memory");
     for (uint32_t m = 0; ok && m < c->model_count; m++) {
         const vks_model *model = c->models[m];
-        const size_t first = r->models[m].vertex_first, count = model->vertex_count;
-        memcpy(pos + first, model->positions, sizeof *pos * count);
-        memcpy(nrm + first, model->normals, sizeof *nrm * count);
-        if (model->tangents)
-            memcpy(tan + first, model->tangents, sizeof *tan * count);
-        memcpy(wgt + first, model->weights, sizeof *wgt * count);
+        const vks_packed *pk = model->packed;
+        const vks_renderer_model *rm = &r->models[m];
+        const size_t first = rm->vertex_first, count = model->vertex_count;
+        memcpy(pos + first, pk->positions, sizeof *pos * count);
+        memcpy(nrm + first, pk->normals, sizeof *nrm * count);
+        if (pk->tangents)
+            memcpy(tan + first, pk->tangents, sizeof *tan * count);
+        memcpy(wgt + first, pk->weights, sizeof *wgt * count);
         memcpy(uv + first, model->uvs, sizeof *uv * count);
-        memcpy(jnt + first, model->joints, sizeof *jnt * count);
-        memcpy(idx + r->models[m].first_index, model->indices,
-               sizeof *idx * (size_t)model->index_count);
+        pack_joints(model, (const uint16_t(*)[4])model->joints, jnt + rm->joints_first);
+        memcpy(idx + rm->first_index, model->indices, sizeof *idx * (size_t)model->index_count);
+        vks_model_gpu *t = &table[m];
+        for (int k = 0; k < 3; k++) {
+            t->box_offset[k] = pk->box.offset[k];
+            t->box_scale[k] = pk->box.scale[k];
+        }
+        t->vertex_first = rm->vertex_first;
+        t->vertex_count = model->vertex_count;
+        t->extra_first = is_wide(model) ? rm->extra_first : 0;
+        t->flags = (model->tangents ? VKS_MODEL_TANGENTS : 0) |
+                   (joint_words(model) == 2 ? VKS_MODEL_JOINTS16 : 0);
+        t->joints_first = rm->joints_first;
+        t->joints_extra_first = is_wide(model) ? rm->joints_extra_first : 0;
     }
     ok = ok && upload(r, &r->positions, pos, sizeof *pos * n, ADDRESSED, "bind positions", err) &&
          upload(r, &r->normals, nrm, sizeof *nrm * n, ADDRESSED, "bind normals", err) &&
          upload(r, &r->tangents, tan, sizeof *tan * n, ADDRESSED, "bind tangents", err) &&
          upload(r, &r->weights, wgt, sizeof *wgt * n, ADDRESSED, "joint weights", err) &&
          upload(r, &r->uvs, uv, sizeof *uv * n, ADDRESSED, "uvs", err) &&
-         upload(r, &r->joints, jnt, sizeof *jnt * n, ADDRESSED, "joint indices", err) &&
+         upload(r, &r->joints, jnt, sizeof *jnt * joints, ADDRESSED, "joint indices", err) &&
          upload(r, &r->indices, idx, sizeof *idx * (size_t)indices,
-                VK_BUFFER_USAGE_INDEX_BUFFER_BIT, "indices", err);
+                VK_BUFFER_USAGE_INDEX_BUFFER_BIT, "indices", err) &&
+         upload(r, &r->model_table, table, sizeof *table * c->model_count, ADDRESSED, "model table",
+                err);
     free(pos);
     free(nrm);
     free(tan);
@@ -184,7 +232,8 @@ static bool create_streams(vks_renderer *r, vks_error *err)
     free(uv);
     free(jnt);
     free(idx);
-    return ok && create_extra_streams(r, err);
+    free(table);
+    return ok && create_extra_streams(r, joints_extra, err);
 }
 
 /* The skinned output (compute mode), in chunks of at most `limit` bytes, and its readback. */
@@ -219,7 +268,7 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
                              &r->readback, err);
 }
 
-/* The instance table: each instance's world transform and where its model and palette are. */
+/* The instance table: each instance's world transform, its model and where its palette is. */
 static bool create_instances(vks_renderer *r, vks_error *err)
 {
     const vks_crowd *c = r->crowd;
@@ -229,17 +278,12 @@ static bool create_instances(vks_renderer *r, vks_error *err)
         return vks_fail(err, "out of memory");
     for (uint32_t i = 0; i < n; i++) {
         const vks_crowd_instance *inst = &c->instances[i];
-        const vks_model *m = c->models[inst->model];
         vks_instance *t = &table[i];
         for (int row = 0; row < 3; row++)
             for (int col = 0; col < 4; col++)
                 t->world[row][col] = inst->world[col][row];
-        t->vertex_first = r->models[inst->model].vertex_first;
-        t->vertex_count = m->vertex_count;
+        t->model = inst->model;
         t->palette_first = c->palette_first[i];
-        t->flags = m->tangents ? VKS_INSTANCE_TANGENTS : 0;
-        if (is_wide(m))
-            t->extra_first = r->models[inst->model].extra_first;
     }
     bool ok = upload(r, &r->instances, table, sizeof *table * n, ADDRESSED, "instance table", err);
     free(table);
@@ -416,11 +460,13 @@ static bool create_frames(vks_renderer *r, vks_error *err)
         f->palette = f->palette_buffer.mapped;
         f->uniforms = f->uniform_buffer.mapped;
         f->skin_push = (vks_skin_push){.streams = streams_of(r)};
+        address(r->model_table.address, f->skin_push.models);
         address(r->instances.address, f->skin_push.instances);
         address(f->visible_buffer.address, f->skin_push.visible);
         address(r->palettes_on_device ? f->palette_device.address : f->palette_buffer.address,
                 f->skin_push.palette);
         f->draw_push = (vks_draw_push){.streams = f->skin_push.streams};
+        memcpy(f->draw_push.models, f->skin_push.models, sizeof f->draw_push.models);
         memcpy(f->draw_push.instances, f->skin_push.instances, sizeof f->draw_push.instances);
         memcpy(f->draw_push.visible, f->skin_push.visible, sizeof f->draw_push.visible);
         memcpy(f->draw_push.palette, f->skin_push.palette, sizeof f->draw_push.palette);
@@ -524,9 +570,9 @@ void vks_renderer_destroy(vks_renderer *r)
     for (uint32_t k = 0; r->chunks && k < r->chunk_count; k++)
         gpu_buffer_destroy(dev, &r->chunks[k]);
     free(r->chunks);
-    gpu_buffer *buffers[] = {&r->positions, &r->normals,      &r->tangents,     &r->joints,
-                             &r->weights,   &r->uvs,          &r->indices,      &r->instances,
-                             &r->readback,  &r->joints_extra, &r->weights_extra};
+    gpu_buffer *buffers[] = {&r->positions, &r->normals,      &r->tangents,      &r->joints,
+                             &r->weights,   &r->uvs,          &r->indices,       &r->instances,
+                             &r->readback,  &r->joints_extra, &r->weights_extra, &r->model_table};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         gpu_buffer_destroy(dev, buffers[i]);
     vks_draw_pass_destroy(dev, &r->draw);
@@ -855,11 +901,28 @@ const vks_skinned_vertex *vks_renderer_skinned(const vks_renderer *r, uint32_t i
     return (const vks_skinned_vertex *)((const char *)r->readback.mapped + f->out_offset[s]);
 }
 
-const float (*vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t instance))[4]
+const uint32_t *vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t instance)
 {
     const vks_model *m = r->crowd->models[r->crowd->instances[instance].model];
     const vks_skinned_vertex *v = vks_renderer_skinned(r, instance);
     if (!m->tangents || !v)
         return NULL;
-    return (const float(*)[4])((const char *)v + vks_plan_tangent_offset(m));
+    return (const uint32_t *)((const char *)v + vks_plan_tangent_offset(m));
+}
+
+bool vks_renderer_decode_skinned(const vks_renderer *r, uint32_t instance, float (*positions)[3],
+                                 float (*normals)[3], float (*tangents)[4])
+{
+    const vks_skinned_vertex *out = vks_renderer_skinned(r, instance);
+    const uint32_t *tan = vks_renderer_skinned_tangents(r, instance);
+    if (!out)
+        return false;
+    const uint32_t n = r->crowd->models[r->crowd->instances[instance].model]->vertex_count;
+    for (uint32_t v = 0; v < n; v++) {
+        memcpy(positions[v], out[v].position, sizeof positions[v]);
+        vks_dequant_oct(out[v].normal, normals[v]);
+        if (tan && tangents)
+            vks_dequant_tangent(tan[v], tangents[v]);
+    }
+    return true;
 }

@@ -86,9 +86,11 @@ typedef struct vks_frame {
 } vks_frame;
 
 /* Where a model's data sits in the concatenated buffers. extra_first: its first vertex in the
- * extra streams (wide models only; 4-influence models have no entries there). */
+ * extra streams (wide models only; 4-influence models have no entries there); joints_first and
+ * joints_extra_first: its first uint in the joint streams (1 or 2 a vertex). */
 typedef struct vks_renderer_model {
     uint32_t vertex_first, first_index, material_first, extra_first;
+    uint32_t joints_first, joints_extra_first;
 } vks_renderer_model;
 
 typedef struct vks_renderer {
@@ -100,13 +102,14 @@ typedef struct vks_renderer {
     vks_draw_pass draw;
     vks_renderer_model models[VKS_CROWD_MAX_MODELS];
 
-    /* Every model's streams, concatenated, device-local, uploaded once. */
+    /* Every model's compact streams (asset/pack.h), concatenated, device-local, uploaded once. */
     gpu_buffer positions, normals, tangents, joints, weights, uvs, indices;
     /* Influences 5 to 8 of the wide models only, concatenated; not created (address 0) when the
      * crowd has no wide model. */
     gpu_buffer joints_extra, weights_extra;
     uint32_t extra_vertex_count;
-    gpu_buffer instances; /* vks_instance per instance, device-local, written once */
+    gpu_buffer model_table; /* vks_model_gpu per model, device-local, written once */
+    gpu_buffer instances;   /* vks_instance per instance, device-local, written once */
     /* The skinning pass's output, shared by the frames in flight (the barrier before each
      * dispatch orders them): each frame deals it to its visible instances, their vertices then
      * tangents, in chunks of chunk_limit bytes (the last one smaller). */
@@ -154,10 +157,16 @@ bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSema
 /* Waits for the frame's fence (and makes the readback visible to the host). */
 bool vks_renderer_wait(vks_renderer *r, vks_frame *f, vks_error *err);
 /* After vks_renderer_copy_skinned and vks_renderer_wait: an instance's skinned vertices
- * (its model's vertex_count entries) and tangents (NULL when the model has none) in that frame;
+ * (its model's vertex_count entries; normals as vks_quant_oct words) and tangents
+ * (vks_quant_tangent words; NULL when the model has none) in that frame;
  * NULL when the compute pass did not skin it then (not visible, or past the output budget). */
 const vks_skinned_vertex *vks_renderer_skinned(const vks_renderer *r, uint32_t instance);
-const float (*vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t instance))[4];
+const uint32_t *vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t instance);
+/* The same, decoded: positions, normals and (when the model has them and `tangents` is not
+ * NULL) tangents, its model's vertex_count each. False, writing nothing, when the instance has no
+ * output in that frame. */
+bool vks_renderer_decode_skinned(const vks_renderer *r, uint32_t instance, float (*positions)[3],
+                                 float (*normals)[3], float (*tangents)[4]);
 
 /* Waits for the last submitted frame and returns what the GPU measured for it. */
 vks_gpu_stats vks_renderer_last_stats(vks_renderer *r);

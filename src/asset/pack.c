@@ -1,0 +1,64 @@
+#include "pack.h"
+
+#include <stdlib.h>
+
+void vks_packed_free(vks_packed *p)
+{
+    if (!p)
+        return;
+    free(p->positions);
+    free(p->normals);
+    free(p->tangents);
+    free(p->weights);
+    free(p->weights_extra);
+    free(p);
+}
+
+bool vks_model_pack(vks_model *m, vks_error *err)
+{
+    if (m->packed)
+        return true;
+    const size_t n = m->vertex_count;
+    const bool wide = m->weights_extra != NULL;
+    vks_packed *p = calloc(1, sizeof *p);
+    bool ok = p && (p->positions = malloc(sizeof *p->positions * (n ? n : 1))) &&
+              (p->normals = malloc(sizeof *p->normals * (n ? n : 1))) &&
+              (p->weights = malloc(sizeof *p->weights * (n ? n : 1))) &&
+              (!m->tangents || (p->tangents = malloc(sizeof *p->tangents * (n ? n : 1)))) &&
+              (!wide || (p->weights_extra = malloc(sizeof *p->weights_extra * (n ? n : 1))));
+    if (!ok) {
+        vks_packed_free(p);
+        return vks_fail(err, "out of memory");
+    }
+    p->box = vks_quant_box_of((const float(*)[3])m->positions, m->vertex_count);
+    for (size_t v = 0; v < n; v++) {
+        vks_quant_position(&p->box, m->positions[v], p->positions[v]);
+        vks_dequant_position(&p->box, p->positions[v], m->positions[v]);
+        p->normals[v] = vks_quant_oct(m->normals[v]);
+        vks_dequant_oct(p->normals[v], m->normals[v]);
+        if (m->tangents) {
+            p->tangents[v] = vks_quant_tangent(m->tangents[v]);
+            vks_dequant_tangent(p->tangents[v], m->tangents[v]);
+        }
+        /* All of a vertex's weights together, so that they sum to exactly 1 after decoding. */
+        float w[VKS_WIDE_INFLUENCES];
+        uint16_t q[VKS_WIDE_INFLUENCES];
+        const uint32_t count = wide ? VKS_WIDE_INFLUENCES : VKS_MAX_INFLUENCES;
+        for (uint32_t k = 0; k < count; k++)
+            w[k] = k < VKS_MAX_INFLUENCES ? m->weights[v][k]
+                                          : m->weights_extra[v][k - VKS_MAX_INFLUENCES];
+        vks_quant_weights(w, count, q);
+        for (uint32_t k = 0; k < count; k++) {
+            float decoded = vks_dequant_unorm16(q[k]);
+            if (k < VKS_MAX_INFLUENCES) {
+                p->weights[v][k] = q[k];
+                m->weights[v][k] = decoded;
+            } else {
+                p->weights_extra[v][k - VKS_MAX_INFLUENCES] = q[k];
+                m->weights_extra[v][k - VKS_MAX_INFLUENCES] = decoded;
+            }
+        }
+    }
+    m->packed = p;
+    return true;
+}

@@ -1,0 +1,34 @@
+/* A model's compact vertex streams, the form the GPU reads (shaders/vks_shared.h, "Compact
+ * streams"), encoded once at load time:
+ *
+ *   positions  3 x unorm16 within the model's bind-pose bounds, padded to 8 bytes
+ *   normals    octahedral, 2 x snorm16 (4 bytes)
+ *   tangents   octahedral, snorm16 x, 15-bit y and the handedness bit (4 bytes)
+ *   weights    4 x unorm16 summing to exactly 65535 (8 bytes; a wide model's 8 sum together)
+ *   joints     the model's uint16 indices, which the renderer packs to 4 x 8 bits when the model
+ *              has at most 256 joints (4 bytes), else keeps (8 bytes)
+ *
+ * vks_model_pack replaces the model's float streams by the decoded values, so that everything
+ * on the CPU (the reference skinning, bounds, dump) sees exactly what the GPU decodes. */
+#ifndef VKS_PACK_H
+#define VKS_PACK_H
+
+#include "../core/error.h"
+#include "model.h"
+#include "quant.h"
+
+typedef struct vks_packed {
+    vks_quant_box box;            /* positions decode as box.offset + box.scale * q */
+    uint16_t (*positions)[4];     /* q[3] = 0 */
+    uint32_t *normals;            /* vks_quant_oct */
+    uint32_t *tangents;           /* vks_quant_tangent; NULL when the model has none */
+    uint16_t (*weights)[4];       /* vks_quant_weights over all of a vertex's weights */
+    uint16_t (*weights_extra)[4]; /* influences 5 to 8 of a wide model, else NULL */
+} vks_packed;
+
+/* Encodes the model's streams into model->packed and writes their decoded values back into its
+ * float streams. Does nothing when the model is packed already. Fails only when out of memory. */
+bool vks_model_pack(vks_model *model, vks_error *err);
+void vks_packed_free(vks_packed *packed);
+
+#endif
