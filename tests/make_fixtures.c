@@ -1170,6 +1170,8 @@ int main(int argc, char **argv)
     static_mesh();
     md5();
     chain("chain.glb", 40, CHAIN_OK);
+    /* More joints than 8 bits index: the GPU's 16-bit joint stream (shaders/vks_shared.h). */
+    chain("long_chain.glb", 300, CHAIN_OK);
     chain("too_many_joints.glb", VKS_MAX_JOINTS + 20, CHAIN_OK);
     chain("nan_key.glb", 12, CHAIN_NAN_VALUE);
     chain("nan_time.glb", 12, CHAIN_NAN_TIME);

@@ -178,8 +178,28 @@ static void visit(const char *path)
     vks_model_destroy(&packed);
 }
 
+/* Bounds wider than a float holds would decode to infinity: refused, the model untouched. */
+static void test_too_wide(void)
+{
+    float pos[2][3] = {{-3e38f, 0.0f, 0.0f}, {3e38f, 1.0f, 0.0f}};
+    float nrm[2][3] = {{0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 1.0f}};
+    float wgt[2][4] = {{1.0f, 0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f, 0.0f}};
+    uint16_t jnt[2][4] = {{0}};
+    vks_model m = {.name = "wide box",
+                   .vertex_count = 2,
+                   .positions = pos,
+                   .normals = nrm,
+                   .weights = wgt,
+                   .joints = jnt};
+    vks_error err = {{0}};
+    CHECK(!vks_model_pack(&m, &err));
+    CHECK(strcmp(err.msg, "wide box: its positions span more than a float holds") == 0);
+    CHECK(m.packed == NULL && pos[1][0] == 3e38f);
+}
+
 int main(int argc, char **argv)
 {
+    test_too_wide();
     int rc = check_each_model_arg(argc, argv, visit, &visited);
     if (rc)
         return rc;

@@ -321,7 +321,7 @@ static void test_memory(void)
     CHECK(m.model_bytes == streams && m.output_bytes == out);
     CHECK(m.per_instance_host == 2 * (bones + 16) && m.per_instance_device == INSTANCE);
     m = plan(&roomy, &mixed, VKS_SKIN_COMPUTE, false, 10);
-    CHECK(m.output_bytes == 10 * 20);
+    CHECK(m.output_bytes == 208); /* 10 x 20, rounded up to 16 */
     /* Palettes on the device: each frame's copy of the palettes, on the device side. */
     m = plan(&roomy, &mixed, VKS_SKIN_COMPUTE, true, 0);
     CHECK(m.per_instance_device == INSTANCE + 2 * bones && m.per_instance_host == 2 * (bones + 16));
@@ -335,15 +335,41 @@ static void test_memory(void)
     tight = made_up(state + 300, 0);
     m = plan(&tight, &mixed, VKS_SKIN_COMPUTE, false, 0);
     CHECK(m.output_bytes == 160);
-    /* Chunks of 304 bytes (buffer_limit): each closes with less than a largest output (160)
-     * unused, so every output at once (768 bytes) needs ceil(768 / (304 - 160)) = 6 chunks. */
+    /* Chunks of 304 bytes (buffer_limit): a chunk closes with less than a largest output (160)
+     * unused, so it holds at least 304 - 160 + 16 = 160 bytes (outputs are multiples of 16), and
+     * every output at once (768 bytes) needs at most 768 / 160 + 1 = 5 chunks. Chunks of 160,
+     * one largest output: each holds at least one output (the smallest is 144), 768 / 144 + 1 =
+     * 6 chunks. Both bounds hold for the worst order, checked with vks_plan_frame. */
     {
         vks_plan_memory chunked = {0};
         vks_error err = {{0}};
-        CHECK(vks_plan_memory_of(&roomy, &mixed,
-                                 &(vks_plan_request){.mode = VKS_SKIN_COMPUTE, .buffer_limit = 304},
-                                 &chunked, &err));
-        CHECK(chunked.output_bytes == 6 * 304);
+        const VkDeviceSize limits[2] = {304, 160}, expected[2] = {5 * 304, 6 * 160};
+        for (int k = 0; k < 2; k++) {
+            CHECK(vks_plan_memory_of(
+                &roomy, &mixed,
+                &(vks_plan_request){.mode = VKS_SKIN_COMPUTE, .buffer_limit = limits[k]}, &chunked,
+                &err));
+            CHECK(chunked.output_bytes == expected[k]);
+            /* Every order tried of the 5 instances fits (A and B alternating wastes the most). */
+            const uint32_t orders[3][5] = {{0, 1, 2, 3, 4}, {3, 0, 4, 1, 2}, {0, 3, 1, 4, 2}};
+            for (int o = 0; o < 3; o++) {
+                VkDeviceSize offset[5];
+                CHECK(vks_plan_frame(&mixed, orders[o], 5, chunked.output_bytes, limits[k],
+                                     offset) == 5);
+            }
+        }
+    }
+    /* Room asked for beyond the heap: the message names the option, not the crowd. */
+    {
+        vks_plan_memory mem;
+        vks_error err = {{0}};
+        vks_plan_limits small = made_up(1u << 20, 0);
+        CHECK(!vks_plan_memory_of(
+            &small, &mixed,
+            &(vks_plan_request){.mode = VKS_SKIN_COMPUTE, .max_skinned_vertices = 100000}, &mem,
+            &err));
+        CHECK(strstr(err.msg, "room for 100000 skinned vertices (--max-skinned-vertices) takes 2 "
+                              "MiB") == err.msg);
     }
     /* Separate heaps: the host part does not count against the device's. */
     tight = made_up(streams + 5 * INSTANCE + 1000, 1u << 20);
@@ -384,11 +410,11 @@ static void check_fit(const char *what, const vks_plan_limits *lim, made_model d
     char expected[sizeof err.msg];
     snprintf(expected, sizeof expected,
              "a crowd of %u instances needs %.0f MiB of GPU memory for its models and instance "
-             "table, %.0f MiB for its palettes and visible lists and at least %.1f MiB of "
+             "table, %.0f MiB for its palettes and visible lists and at least %llu KiB of "
              "skinned output, more than %s has (%.0f MiB device-local%s): at most %u instances "
              "fit",
-             k + 1, mib(device), mib((VkDeviceSize)(k + 1) * per_host), mib(least), lim->name,
-             mib(lim->device_heap),
+             k + 1, mib(device), mib((VkDeviceSize)(k + 1) * per_host),
+             (unsigned long long)((least + 1023) / 1024), lim->name, mib(lim->device_heap),
              lim->host_heap ? ", plus host memory" : ", shared with the host", k);
     bool same = strcmp(err.msg, expected) == 0;
     CHECK(same);

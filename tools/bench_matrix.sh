@@ -16,9 +16,9 @@
 # (timeout) to what is left of the budget (default 600 s); once it is spent, the remaining runs
 # are skipped with a message. F (default 100) is the frames measured up to N = 1 000; larger
 # crowds measure fewer (30% of F at 10 000, 10% from 100 000, at least 1), as the H100 table in
-# the README did. A run vkskin refuses (lavapipe's 2 GiB heap holds about 29 000 characters) is
-# reported and the matrix goes on. Exit 0 when at least one run succeeded, 1 when none did, 2 on
-# bad usage.
+# the README did. A run vkskin refuses (a crowd past the device's memory: lavapipe holds about
+# 127 000 characters) is reported and the matrix goes on. Exit 0 when at least one run
+# succeeded, 1 when none did, 2 on bad usage.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 vk=$here/build/vkskin out=bench-matrix frames=100 warmup='' size=1920x1080 budget=600

@@ -29,7 +29,9 @@ typedef struct bench_result {
     uint32_t samples, gpu_samples, visible, threads; /* frames measured on the CPU, the GPU */
     uint32_t skinned; /* visible instances the compute pass skinned (the rest: past the budget) */
     uint64_t overflow_vertices, budget_vertices;
-    uint64_t vertices, joints; /* skinned per frame (visible instances) */
+    uint64_t vertices;         /* skinned per frame by the pass (vertex mode: every visible) */
+    uint64_t visible_vertices; /* of the visible instances */
+    uint64_t joints;           /* animated per frame: the visible instances' */
     double anim_ms, skin_ms, draw_ms, frame_ms;
     double skin_bytes;   /* read + written by the skinning pass per frame, each access counted */
     double stream_bytes; /* of which the per-vertex streams (bind streams read, output written) */
@@ -258,9 +260,10 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
     res->threads = vks_pool_threads(scene->pool);
     /* The visible set of the last frame (the camera does not move); in compute mode the part
      * the skinning pass skinned (a prefix of it: the rest went past the output budget). */
-    for (uint32_t k = 0; k < res->skinned; k++) {
+    for (uint32_t k = 0; k < scene->visible_count; k++) {
         const vks_model *m = crowd->models[crowd->instances[scene->visible[k]].model];
-        res->vertices += m->vertex_count;
+        res->visible_vertices += m->vertex_count;
+        res->vertices += k < res->skinned ? m->vertex_count : 0;
         res->joints += m->skeleton.joint_count;
     }
     res->budget_vertices = r.memory.output_bytes / vks_plan_vertex_bytes(crowd);
@@ -380,7 +383,8 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
            models, c->instance_count, compute ? "compute" : "vertex-shader", a->width, a->height,
            res->samples, res->gpu_samples, a->warmup, dev->props.deviceName);
     printf("  visible          %u of %u instances, %llu vertices, %llu joints\n", res->visible,
-           c->instance_count, (unsigned long long)res->vertices, (unsigned long long)res->joints);
+           c->instance_count, (unsigned long long)res->visible_vertices,
+           (unsigned long long)res->joints);
     if (compute && res->skinned < res->visible)
         printf("  past the budget  %u instances (%llu vertices) skinned in the vertex shader: "
                "the skinned output holds %llu vertices\n",

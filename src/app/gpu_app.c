@@ -145,9 +145,9 @@ void app_overflow_report(const char *cmd, const vks_renderer *r, const app_overf
     if (!o->frames)
         return;
     fprintf(stderr,
-            "vkskin %s: warning: %u frame(s) had more visible vertices than the skinned output "
-            "holds (%llu vertices; --max-skinned-vertices): up to %u instances (%llu vertices) "
-            "were skinned in the vertex shader instead\n",
+            "vkskin %s: warning: in %u frame(s) the visible instances did not all fit the skinned "
+            "output (room for %llu vertices; --max-skinned-vertices): up to %u instances (%llu "
+            "vertices) were skinned in the vertex shader instead\n",
             cmd, o->frames,
             (unsigned long long)(r->memory.output_bytes / vks_plan_vertex_bytes(r->crowd)), o->most,
             (unsigned long long)o->most_vertices);

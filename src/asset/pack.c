@@ -1,5 +1,6 @@
 #include "pack.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 void vks_packed_free(vks_packed *p)
@@ -31,6 +32,14 @@ bool vks_model_pack(vks_model *m, vks_error *err)
         return vks_fail(err, "out of memory");
     }
     p->box = vks_quant_box_of((const float(*)[3])m->positions, m->vertex_count);
+    /* Every decoded position must be finite: bounds wider than a float holds are refused. */
+    float corner[3];
+    vks_dequant_position(&p->box, (const uint16_t[4]){65535, 65535, 65535, 0}, corner);
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(corner[k]) || !isfinite(p->box.offset[k])) {
+            vks_packed_free(p);
+            return vks_fail(err, "%s: its positions span more than a float holds", m->name);
+        }
     for (size_t v = 0; v < n; v++) {
         vks_quant_position(&p->box, m->positions[v], p->positions[v]);
         vks_dequant_position(&p->box, p->positions[v], m->positions[v]);

@@ -9,7 +9,8 @@
  *              has at most 256 joints (4 bytes), else keeps (8 bytes)
  *
  * vks_model_pack replaces the model's float streams by the decoded values, so that everything
- * on the CPU (the reference skinning, bounds, dump) sees exactly what the GPU decodes. */
+ * on the CPU (the reference skinning, bounds, dump) sees the values the GPU decodes (up to the
+ * GPU's rounding: fused multiply-adds, inversesqrt). */
 #ifndef VKS_PACK_H
 #define VKS_PACK_H
 
@@ -27,7 +28,8 @@ typedef struct vks_packed {
 } vks_packed;
 
 /* Encodes the model's streams into model->packed and writes their decoded values back into its
- * float streams. Does nothing when the model is packed already. Fails only when out of memory. */
+ * float streams. Does nothing when the model is packed already. Fails when out of memory or when
+ * the positions' bounds are wider than a float holds (they would decode to infinity). */
 bool vks_model_pack(vks_model *model, vks_error *err);
 void vks_packed_free(vks_packed *packed);
 

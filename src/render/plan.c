@@ -121,12 +121,13 @@ bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
 
     /* The output's least size: what was asked for, or one largest instance's output, which
      * must fit in one buffer. */
-    VkDeviceSize total = 0, largest = 0;
+    VkDeviceSize total = 0, largest = 0, smallest = UINT64_MAX;
     const vks_model *widest = NULL;
     for (uint32_t i = 0; i < n; i++) {
         const vks_model *model = crowd->models[crowd->instances[i].model];
         VkDeviceSize b = vks_plan_output_bytes(model);
         total += b;
+        smallest = b < smallest ? b : smallest;
         if (b > largest) {
             largest = b;
             widest = model;
@@ -140,11 +141,17 @@ bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
                         widest->name, (unsigned long long)largest, (unsigned long long)chunk);
     VkDeviceSize least = 0;
     if (req->mode == VKS_SKIN_COMPUTE)
-        least = req->max_skinned_vertices
-                    ? (VkDeviceSize)req->max_skinned_vertices * vks_plan_vertex_bytes(crowd)
-                    : largest;
+        least =
+            req->max_skinned_vertices
+                ? align16((VkDeviceSize)req->max_skinned_vertices * vks_plan_vertex_bytes(crowd))
+                : largest;
 
     const VkDeviceSize local = lim->device_heap, host = lim->host_heap;
+    if (req->mode == VKS_SKIN_COMPUTE && req->max_skinned_vertices && m.model_bytes + least > local)
+        return vks_fail(err,
+                        "room for %u skinned vertices (--max-skinned-vertices) takes %.0f MiB, "
+                        "and with the models more than %s has (%.0f MiB device-local)",
+                        req->max_skinned_vertices, mib(least), lim->name, mib(local));
     const VkDeviceSize dev_state = m.model_bytes + (VkDeviceSize)n * m.per_instance_device;
     const VkDeviceSize host_state = (VkDeviceSize)n * m.per_instance_host;
     uint32_t k;
@@ -165,21 +172,27 @@ bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
         return vks_fail(err,
                         "a crowd of %u instances needs %.0f MiB of GPU memory for its models and "
                         "instance table, %.0f MiB for its palettes and visible lists and at "
-                        "least %.1f MiB of skinned output, more than %s has (%.0f MiB "
+                        "least %llu KiB of skinned output, more than %s has (%.0f MiB "
                         "device-local%s): at most %u instances fit",
-                        n, mib(dev_state), mib(host_state), mib(least), lim->name, mib(local),
+                        n, mib(dev_state), mib(host_state),
+                        (unsigned long long)((least + 1023) / 1024), lim->name, mib(local),
                         host ? ", plus host memory" : ", shared with the host", k);
     if (req->mode == VKS_SKIN_COMPUTE) {
         if (req->max_skinned_vertices)
             m.output_bytes = least;
         else {
             /* Every output at once, dealt into chunks: a chunk closes only when the next output
-             * (at most `largest`) does not fit, so each holds more than chunk - largest, and
-             * total / (chunk - largest) chunks, rounded up, hold them all. */
-            VkDeviceSize all = total;
-            if (total > chunk && chunk > largest)
-                all = (total + (chunk - largest) - 1) / (chunk - largest) * chunk;
-            VkDeviceSize half = (left / 2) & ~(VkDeviceSize)15;
+             * (at most `largest`) does not fit, so a closed chunk holds more than
+             * chunk - largest bytes, that is at least chunk - largest + 16 (outputs and chunks
+             * are multiples of 16), and at least one output: total / that + 1 chunks hold
+             * them all, whatever the order. */
+            VkDeviceSize half = (left / 2) & ~(VkDeviceSize)15, all = total;
+            if (total > chunk) {
+                VkDeviceSize per =
+                    chunk - largest + 16 > smallest ? chunk - largest + 16 : smallest;
+                VkDeviceSize chunks = total / per + 1;
+                all = chunks > half / chunk ? half + 16 : chunks * chunk; /* no overflow */
+            }
             m.output_bytes = all < half ? all : half > largest ? half : largest;
         }
     }

@@ -56,10 +56,11 @@ typedef struct vks_plan_memory {
     VkDeviceSize model_bytes;         /* the models' bind streams, indices and textures (device) */
     VkDeviceSize per_instance_device; /* its instance-table entry (+ palette copies on device) */
     VkDeviceSize per_instance_host; /* its palettes and visible-list entry, every frame in flight */
-    /* The skinned output's capacity (0 in vertex mode): request.max_skinned_vertices vertices,
-     * or else room for every instance's output at once (with what the chunks' ends may waste)
-     * when that fits in half of the device-local memory left after everything above, else that
-     * half (at least one largest instance's output). A multiple of 16. */
+    /* The skinned output's capacity (0 in vertex mode): request.max_skinned_vertices vertices
+     * (rounded up to 16 bytes), or else room for every instance's output at once (with what the
+     * chunks' ends may waste) when that fits in half of the device-local memory left after
+     * everything above, else that half (at least one largest instance's output). A multiple of
+     * 16. */
     VkDeviceSize output_bytes;
     VkDeviceSize device_bytes, host_bytes; /* totals, output included */
 } vks_plan_memory;

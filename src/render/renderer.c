@@ -49,8 +49,8 @@ static void heaps(const gpu_device *dev, VkDeviceSize *local, VkDeviceSize *host
     for (uint32_t h = 0; h < mp->memoryHeapCount; h++) {
         VkDeviceSize used = budget.heapUsage[h], allowed = budget.heapBudget[h];
         size[h] = mp->memoryHeaps[h].size;
-        if (dev->memory_budget && allowed > used && allowed - used < size[h])
-            size[h] = allowed - used;
+        if (dev->memory_budget && allowed) /* 0: the driver gives no figure */
+            size[h] = allowed <= used ? 0 : allowed - used < size[h] ? allowed - used : size[h];
     }
     int local_heap = -1;
     *local = *host = 0;
@@ -623,6 +623,8 @@ vks_frame *vks_renderer_begin_frame(vks_renderer *r)
 {
     vks_frame *f = &r->frames[r->frame_number++ % GPU_FRAMES_IN_FLIGHT];
     GPU_CHECK(vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX));
+    if (r->readback_slot == (int32_t)f->slot) /* its lists are about to change */
+        r->readback_slot = -1;
     f->stats = read_stats(r, f);
     f->visible_count = 0;
     GPU_CHECK(vkResetCommandPool(r->dev->device, f->pool, 0));

@@ -1,7 +1,8 @@
 /* A crowd on the GPU and the frames that animate and draw it. The renderer owns the models'
- * buffers (every model's streams concatenated, uploaded once), the instance table (one entry per
- * instance: world transform, where its skinned vertices go, where its palette is), the skinned
- * output (split into chunks no larger than the device allows), the per-frame palette, visible-list
+ * buffers (every model's compact streams concatenated, uploaded once, and a model table), the
+ * instance table (one entry per instance: world transform, model, where its palette is), the
+ * skinned output (dealt each frame to the visible instances, split into chunks no larger than the
+ * device allows), the per-frame palette, visible-list
  * and uniform buffers, the command buffers, fences and queries, and the skinning and draw passes.
  * A frame is:
  *
