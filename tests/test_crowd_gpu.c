@@ -221,6 +221,16 @@ static void test_compute(crowd_gpu *s, uint8_t *image, uint32_t *visible, uint32
     vks_renderer_destroy(&r);
 }
 
+/* The image just drawn (s->pixels) against the compute draw's: enough drawn, few pixels apart. */
+static void check_same_image(const crowd_gpu *s, const uint8_t *image, const char *what)
+{
+    uint32_t differ = crowd_gpu_differing_pixels(s->pixels.mapped, image);
+    uint32_t drawn = crowd_gpu_drawn_pixels(s->pixels.mapped);
+    CHECK(drawn >= MIN_DRAWN_FRACTION * IMAGE_SIZE * IMAGE_SIZE);
+    CHECK(differ <= IMAGE_DIFF_FRACTION * drawn);
+    printf("%s: %u pixels drawn, %u differ from the compute draw\n", what, drawn, differ);
+}
+
 /* (b) The same draw skinned in the vertex shader. */
 static void test_vertex(crowd_gpu *s, const uint8_t *image, const uint32_t *visible, uint32_t count)
 {
@@ -229,11 +239,7 @@ static void test_vertex(crowd_gpu *s, const uint8_t *image, const uint32_t *visi
         return;
     if (crowd_gpu_frame(s, &r, visible, count, true)) {
         check_draw_stats(s, &r, visible, count, vks_renderer_last_stats(&r), 0, "vertex draw");
-        uint32_t differ = crowd_gpu_differing_pixels(s->pixels.mapped, image);
-        uint32_t drawn = crowd_gpu_drawn_pixels(s->pixels.mapped);
-        CHECK(drawn >= MIN_DRAWN_FRACTION * IMAGE_SIZE * IMAGE_SIZE);
-        CHECK(differ <= IMAGE_DIFF_FRACTION * drawn);
-        printf("vertex draw: %u pixels drawn, %u differ from the compute draw\n", drawn, differ);
+        check_same_image(s, image, "vertex draw");
     }
     vks_renderer_destroy(&r);
 }
@@ -275,11 +281,7 @@ static void test_overflow(crowd_gpu *s, const uint8_t *image, const uint32_t *vi
     if (crowd_gpu_frame(s, &r, visible, count, true)) {
         /* Triangles of every instance; invocations of the first `fit` only. */
         check_draw_stats(s, &r, visible, count, vks_renderer_last_stats(&r), fit, "overflow draw");
-        uint32_t differ = crowd_gpu_differing_pixels(s->pixels.mapped, image);
-        uint32_t drawn = crowd_gpu_drawn_pixels(s->pixels.mapped);
-        CHECK(drawn >= MIN_DRAWN_FRACTION * IMAGE_SIZE * IMAGE_SIZE);
-        CHECK(differ <= IMAGE_DIFF_FRACTION * drawn);
-        printf("overflow draw: %u pixels drawn, %u differ from the compute draw\n", drawn, differ);
+        check_same_image(s, image, "overflow draw");
     }
     vks_renderer_destroy(&r);
 }
