@@ -13,5 +13,5 @@ void main()
     vks_visible e = this_visible();
     vks_instance inst = instance_of(e);
     uvec4 s = Skinned(e.out_address).v[gl_VertexIndex];
-    emit(inst, uintBitsToFloat(s.xyz), vks_oct_decode(s.w), gl_VertexIndex);
+    emit(inst, uintBitsToFloat(s.xyz), vks_oct_decode(s.w), e.vertex_first + gl_VertexIndex);
 }

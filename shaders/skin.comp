@@ -30,12 +30,13 @@ void main()
     vks_model_gpu m = Models(push.models).v[inst.model];
     OutVertices out_vertices = OutVertices(e.out_address);
     bool tangents = (m.flags & VKS_MODEL_TANGENTS) != 0u;
+    // The instance's level of detail: its vertices are push.vertex_count from e.vertex_first.
     OutTangents out_tangents =
-        OutTangents(vks_address_add(e.out_address, VKS_TANGENT_OFFSET(m.vertex_count)));
-    for (uint i = gl_GlobalInvocationID.x; i < m.vertex_count; i += gl_NumWorkGroups.x * GROUP_SIZE) {
-        uint v = m.vertex_first + i;
+        OutTangents(vks_address_add(e.out_address, VKS_TANGENT_OFFSET(push.vertex_count)));
+    for (uint i = gl_GlobalInvocationID.x; i < push.vertex_count; i += gl_NumWorkGroups.x * GROUP_SIZE) {
+        uint v = m.vertex_first + e.vertex_first + i;
         vec4 r0, r1, r2;
-        vks_blend(push.streams, push.palette, m, inst.palette_first, i, r0, r1, r2);
+        vks_blend(push.streams, push.palette, m, inst.palette_first, e.vertex_first + i, r0, r1, r2);
         vec3 p, n;
         float det;
         vks_skin_point(r0, r1, r2, vks_read_position(push.streams, m, v),

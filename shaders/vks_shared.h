@@ -116,7 +116,7 @@ struct vks_instance {
 
 struct vks_visible {
     uint instance;
-    uint pad;
+    uint vertex_first;
     uvec2 out_address;
 };
 
@@ -128,7 +128,7 @@ struct vks_skin_push {
     vks_streams streams;
     uvec2 models, instances, visible, palette;
     uint visible_count;
-    uint pad;
+    uint vertex_count;
 };
 
 struct vks_frame_uniforms {
@@ -173,13 +173,15 @@ typedef struct vks_instance {
     uint32_t pad[2];        /* std430: a multiple of its vec4 alignment */
 } vks_instance;
 
-/* One entry of a frame's visible list (16 bytes): a visible instance and the device address of
- * its skinned output this frame (vks_skinned_vertex each, then its tangents at
- * VKS_TANGENT_OFFSET), or 0 when the frame's output budget was spent before it: the draw then
- * skins it in the vertex shader. */
+/* One entry of a frame's visible list (16 bytes): a visible instance, the first vertex of its
+ * level of detail this frame within its model's vertices (0 for level 0: a level's vertices are
+ * one range, asset/model.h), and the device address of its skinned output this frame (its
+ * level's vertices, vks_skinned_vertex each, then their tangents at VKS_TANGENT_OFFSET), or 0
+ * when the frame's output budget was spent before it: the draw then skins it in the vertex
+ * shader. */
 typedef struct vks_visible {
     uint32_t instance;
-    uint32_t pad;
+    uint32_t vertex_first;
     uint32_t out_address[2];
 } vks_visible;
 
@@ -190,13 +192,13 @@ typedef struct vks_streams {
     uint32_t joints_extra[2], weights_extra[2];
 } vks_streams;
 
-/* Push constants of the skinning pass: visible points at one model's range of the frame's visible
- * list, visible_count long. */
+/* Push constants of the skinning pass: visible points at one (model, level)'s range of the
+ * frame's visible list, visible_count long; vertex_count is that level's. */
 typedef struct vks_skin_push {
     vks_streams streams;
     uint32_t models[2], instances[2], visible[2], palette[2]; /* device addresses */
     uint32_t visible_count;
-    uint32_t pad;
+    uint32_t vertex_count;
 } vks_skin_push;
 
 typedef struct vks_frame_uniforms {

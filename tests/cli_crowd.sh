@@ -14,6 +14,8 @@
 #     --max-memory cap says how many instances fit;
 #   - bench runs (smoke test: no timing is asserted), its JSON has every figure, and its traffic
 #     figures (bytes per vertex, logical and memory bytes) match the layout; --warmup is parsed.
+# Every run here is at level of detail 0 (--lod 0): the counts are the full meshes'. The levels
+# have their own test, cli_lod.sh.
 #   cli_crowd.sh VKSKIN COMPARE_PNG DEFAULT.glb FIXTURES_DIR
 set -u
 vk=$1 cmp=$2 default=$3 fixtures=$4
@@ -77,18 +79,18 @@ counts() {
 }
 
 # Every instance in view.
-if run all render --validate --instances 16 --size 320x240 --out "$tmp/all.png"; then
+if run all render --validate --lod 0 --instances 16 --size 320x240 --out "$tmp/all.png"; then
   counts all compute
   [ "$visible" -eq 16 ] || fail "all: $visible of 16 visible with the crowd framed"
 fi
 
 # Closer: some instances out of view are neither skinned nor drawn.
-if run near render --validate --instances 64 --zoom 0.35 --size 320x240 --out "$tmp/near.png"; then
+if run near render --validate --lod 0 --instances 64 --zoom 0.35 --size 320x240 --out "$tmp/near.png"; then
   counts near compute
   { [ "$visible" -gt 0 ] && [ "$visible" -lt 64 ]; } || fail "near: $visible of 64 visible"
   near_visible=$visible
 fi
-if run near_vertex render --validate --instances 64 --zoom 0.35 --size 320x240 --mode vertex \
+if run near_vertex render --validate --lod 0 --instances 64 --zoom 0.35 --size 320x240 --mode vertex \
   --out "$tmp/near_vertex.png"; then
   counts near_vertex vertex
   [ "$visible" -eq "${near_visible:-0}" ] || fail "near_vertex: $visible visible, compute had ${near_visible:-?}"
@@ -97,7 +99,7 @@ if run near_vertex render --validate --instances 64 --zoom 0.35 --size 320x240 -
 fi
 
 # A split output (chunks of 256 KiB: three instances each) draws the very same image.
-if run split render --validate --instances 16 --size 320x240 --max-buffer 262144 --out "$tmp/split.png"; then
+if run split render --validate --lod 0 --instances 16 --size 320x240 --max-buffer 262144 --out "$tmp/split.png"; then
   cmp -s "$tmp/split.png" "$tmp/all.png" || fail "a split output draws another image"
 fi
 
@@ -106,8 +108,8 @@ fi
 # model. Both draw the same image; a variant given the wrong models would not.
 wide=(--instances 9 --size 320x240 "$fixtures/wide_influences.glb" --model "$default"
       --model "$fixtures/wide_influences.glb")
-if run mixed_wide render --validate "${wide[@]}" --out "$tmp/mixed_wide.png" &&
-   run mixed_wide_vertex render --validate "${wide[@]}" --mode vertex --out "$tmp/mixed_wide_vertex.png"; then
+if run mixed_wide render --validate --lod 0 "${wide[@]}" --out "$tmp/mixed_wide.png" &&
+   run mixed_wide_vertex render --validate --lod 0 "${wide[@]}" --mode vertex --out "$tmp/mixed_wide_vertex.png"; then
   "$cmp" --any-framing "$tmp/mixed_wide.png" "$tmp/mixed_wide_vertex.png" >"$tmp/cmp_wide" ||
     { fail "4- and 8-influence models: vertex mode draws another image than compute"; cat "$tmp/cmp_wide"; }
 fi
@@ -124,7 +126,7 @@ fi
 # memory, so this renders; should what is in view exceed the output's room (it does not on
 # lavapipe's 2 GiB today), the rest is skinned in the vertex shader, with one warning that says
 # so (the budget case below is the one that checks that path).
-if "$vk" render --validate --instances 100000 --zoom 0.05 --size 320x240 --out "$tmp/big.png" \
+if "$vk" render --validate --lod 0 --instances 100000 --zoom 0.05 --size 320x240 --out "$tmp/big.png" \
   >"$tmp/big" 2>"$tmp/big.err"; then
   counts big compute_or_vertex
   { [ "$visible" -gt 0 ] && [ "$visible" -lt 100000 ]; } || fail "big: $visible of 100000 visible"
@@ -142,7 +144,7 @@ fi
 # compare_png's tolerance: the compute pass stores normals octahedral, the vertex shader does
 # not).
 room=$((vertices * 5 / 2))
-if "$vk" render --validate --instances 16 --size 320x240 --max-skinned-vertices $room \
+if "$vk" render --validate --lod 0 --instances 16 --size 320x240 --max-skinned-vertices $room \
   --out "$tmp/budget.png" >"$tmp/budget" 2>"$tmp/budget.err"; then
   want="^vkskin render: warning: in 1 frame(s) the visible instances did not all fit the skinned output (room for $room vertices; --max-skinned-vertices): up to 14 instances ($((14 * vertices)) vertices) were skinned in the vertex shader instead\$"
   { [ "$(wc -l <"$tmp/budget.err")" -eq 1 ] && grep -q "$want" "$tmp/budget.err"; } ||
@@ -159,7 +161,7 @@ fi
 
 # Too big for a 64 MiB cap: the message says how many fit (tests/test_crowd_gpu.c builds exactly
 # that many and one more).
-if "$vk" render --validate --instances 100000 --max-memory 64 --size 64x64 --out "$tmp/cap.png" \
+if "$vk" render --validate --lod 0 --instances 100000 --max-memory 64 --size 64x64 --out "$tmp/cap.png" \
   >"$tmp/cap" 2>"$tmp/cap.err"; then
   fail "cap: 100000 instances fit in 64 MiB"
 else
@@ -186,7 +188,7 @@ bind=$((8 + 4 + 4 + 8)) out=16 own=$((joints * 48 + 64 + 16))
 # json FILE KEY: the value of KEY in bench's JSON.
 json() { sed -n "s/^  \"$2\": \(.*\)\$/\1/p" "$1" | sed 's/,$//'; }
 for mode in compute vertex; do
-  if run "bench_$mode" bench --validate --instances 10 --frames 3 --size 160x120 --mode $mode --json; then
+  if run "bench_$mode" bench --validate --lod 0 --instances 10 --frames 3 --size 160x120 --mode $mode --json; then
     f=$tmp/bench_$mode
     for key in instances visible warmup_frames cpu_anim_ms gpu_draw_ms frame_ms skinned_vertices_per_s \
       skinned_vertices_per_ms joints_per_s_per_core copy_bytes copy_gb_per_s; do
@@ -221,7 +223,7 @@ done
 # character (4 influences) and one wide fixture (8: 12 bytes more a vertex).
 "$vk" info "$fixtures/wide_influences.glb" >"$tmp/info_wide" || fail "vkskin info wide_influences.glb"
 wide_vertices=$(sed -n 's/^meshes: [0-9]*, vertices: \([0-9]*\),.*/\1/p' "$tmp/info_wide")
-if run bench_mixed bench --validate "$default" --model "$fixtures/wide_influences.glb" --instances 2 \
+if run bench_mixed bench --validate --lod 0 "$default" --model "$fixtures/wide_influences.glb" --instances 2 \
   --frames 1 --size 160x120 --json; then
   grep -q '^  "visible": 2,$' "$tmp/bench_mixed" || fail "bench mixed: not both instances visible"
   awk -v got="$(json "$tmp/bench_mixed" bytes_per_vertex)" -v a="$vertices" -v b="${wide_vertices:-0}" \
@@ -231,7 +233,7 @@ if run bench_mixed bench --validate "$default" --model "$fixtures/wide_influence
     fail "bench mixed: bytes_per_vertex $(json "$tmp/bench_mixed" bytes_per_vertex), not the vertex-weighted average"
 fi
 # --warmup: 0 is allowed; a negative or non-numeric count is a usage error (exit 2, one line).
-if run bench_text bench --validate --instances 2 --frames 2 --warmup 0 --size 160x120; then
+if run bench_text bench --validate --lod 0 --instances 2 --frames 2 --warmup 0 --size 160x120; then
   for key in visible "cpu animation" "gpu skinning" "gpu draw" frame traffic bandwidth; do
     grep -q "^  $key " "$tmp/bench_text" || fail "bench: no '$key' line"
   done

@@ -6,6 +6,7 @@
 #define VKS_CROWD_GPU_H
 
 #include "asset/import.h"
+#include "asset/lod.h"
 #include "asset/pack.h"
 #include "check.h"
 #include "gpu/gpu.h"
@@ -75,7 +76,7 @@ static inline bool crowd_gpu_import_as(const char *path, vks_model *m, bool pack
 {
     vks_error err;
     if (vks_model_import(&(vks_import_desc){.path = path}, m, &err)) {
-        if (!pack || vks_model_pack(m, &err))
+        if (!pack || (vks_model_pack(m, &err) && vks_model_build_lods(m, &err)))
             return true;
         vks_model_destroy(m);
     }

@@ -154,21 +154,21 @@ static void test_frame_by_hand(void)
     vks_crowd crowd = make_crowd(models, 2, of, 4);
     const uint32_t all[] = {0, 1, 2, 3};
     VkDeviceSize offset[4] = {0};
-    CHECK(vks_plan_frame(&crowd, all, 4, 800, 400, offset) == 4);
+    CHECK(vks_plan_frame(&crowd, all, NULL, 4, 800, 400, offset) == 4);
     CHECK(offset[0] == 0 && offset[1] == 160 && offset[2] == 400 && offset[3] == 544);
-    CHECK(vks_plan_frame(&crowd, all, 4, 700, 400, offset) == 3);
+    CHECK(vks_plan_frame(&crowd, all, NULL, 4, 700, 400, offset) == 3);
     CHECK(offset[0] == 0 && offset[1] == 160 && offset[2] == 400);
     /* Culled instances take nothing: instances 1 and 3 visible pack from 0. */
     const uint32_t some[] = {1, 3};
-    CHECK(vks_plan_frame(&crowd, some, 2, 800, 400, offset) == 2);
+    CHECK(vks_plan_frame(&crowd, some, NULL, 2, 800, 400, offset) == 2);
     CHECK(offset[0] == 0 && offset[1] == 144);
     /* Output for one B exactly: the first B fits, nothing after it. */
-    CHECK(vks_plan_frame(&crowd, some, 2, 144, 144, offset) == 1 && offset[0] == 0);
+    CHECK(vks_plan_frame(&crowd, some, NULL, 2, 144, 144, offset) == 1 && offset[0] == 0);
     /* Chunks smaller than an A: B fits, the A after it never does, and the list stops there (a
      * prefix). */
-    CHECK(vks_plan_frame(&crowd, some, 2, 10000, 150, offset) == 1 && offset[0] == 0);
-    CHECK(vks_plan_frame(&crowd, all, 4, 10000, 150, offset) == 0);
-    CHECK(vks_plan_frame(&crowd, all, 4, 0, 400, offset) == 0);
+    CHECK(vks_plan_frame(&crowd, some, NULL, 2, 10000, 150, offset) == 1 && offset[0] == 0);
+    CHECK(vks_plan_frame(&crowd, all, NULL, 4, 10000, 150, offset) == 0);
+    CHECK(vks_plan_frame(&crowd, all, NULL, 4, 0, 400, offset) == 0);
     /* The plan refuses a buffer smaller than one instance's output, naming its model. */
     vks_plan_limits lim = {.max_memory_allocation = 1u << 30,
                            .max_buffer = 1u << 30,
@@ -186,7 +186,7 @@ static void test_frame_by_hand(void)
     CHECK(vks_plan_memory_of(&lim, &crowd,
                              &(vks_plan_request){.mode = VKS_SKIN_VERTEX, .buffer_limit = 144},
                              &mem, &err)); /* no output in vertex mode */
-    CHECK(vks_plan_frame(&crowd, all, 0, 1200, 600, offset) == 0);
+    CHECK(vks_plan_frame(&crowd, all, NULL, 0, 1200, 600, offset) == 0);
     CHECK(vks_plan_chunk_count(1200, 600) == 2 && vks_plan_chunk_count(1201, 600) == 3 &&
           vks_plan_chunk_count(16, 600) == 1 && vks_plan_chunk_count(0, 600) == 0);
     free(crowd.instances);
@@ -218,7 +218,7 @@ static void test_frame_invariants(void)
                     visible[count++] = i;
             }
             VkDeviceSize offset[N];
-            uint32_t got = vks_plan_frame(&crowd, visible, count, output, limit, offset);
+            uint32_t got = vks_plan_frame(&crowd, visible, NULL, count, output, limit, offset);
             uint32_t expected = 0;
             VkDeviceSize end = 0;
             for (; expected < count; expected++) {
@@ -354,7 +354,7 @@ static void test_memory(void)
             const uint32_t orders[3][5] = {{0, 1, 2, 3, 4}, {3, 0, 4, 1, 2}, {0, 3, 1, 4, 2}};
             for (int o = 0; o < 3; o++) {
                 VkDeviceSize offset[5];
-                CHECK(vks_plan_frame(&mixed, orders[o], 5, chunked.output_bytes, limits[k],
+                CHECK(vks_plan_frame(&mixed, orders[o], NULL, 5, chunked.output_bytes, limits[k],
                                      offset) == 5);
             }
         }

@@ -29,6 +29,9 @@ typedef struct bench_result {
     uint32_t samples, gpu_samples, visible, threads; /* frames measured on the CPU, the GPU */
     uint32_t skinned; /* visible instances the compute pass skinned (the rest: past the budget) */
     uint64_t overflow_vertices, budget_vertices;
+    uint64_t
+        triangles; /* the GPU drew in the last frame (pipeline statistics; UINT64_MAX: unknown) */
+    uint32_t level_instances[VKS_MAX_LEVELS]; /* visible instances per level, last frame */
     uint64_t vertices;         /* skinned per frame by the pass (vertex mode: every visible) */
     uint64_t visible_vertices; /* of the visible instances */
     uint64_t joints;           /* animated per frame: the visible instances' */
@@ -77,21 +80,24 @@ typedef struct bench_traffic {
     double logical, streams, memory;
 } bench_traffic;
 
-static bench_traffic traffic_of(const vks_crowd *c, const uint32_t *list, uint32_t count)
+static bench_traffic traffic_of(const vks_crowd *c, const uint32_t *list, const uint8_t *levels,
+                                uint32_t count)
 {
     bench_traffic t = {0};
-    bool seen[VKS_CROWD_MAX_MODELS] = {false};
+    bool seen[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS] = {{false}};
     for (uint32_t k = 0; k < count; k++) {
-        const uint32_t model = c->instances[list ? list[k] : k].model;
+        const uint32_t model = c->instances[list ? list[k] : k].model,
+                       level = levels ? levels[k] : 0;
         const vks_model *m = c->models[model];
-        const double bind = bind_bytes_per_vertex(m) * m->vertex_count;
-        const double out = out_bytes_per_vertex(m) * m->vertex_count;
+        const double n = vks_model_level(m, level).vertex_count;
+        const double bind = bind_bytes_per_vertex(m) * n;
+        const double out = out_bytes_per_vertex(m) * n;
         const double own =
             sizeof(vks_bone) * m->skeleton.joint_count + sizeof(vks_instance) + sizeof(vks_visible);
         t.streams += bind + out;
         t.logical += bind + out + own;
-        t.memory += out + own + (seen[model] ? 0.0 : bind);
-        seen[model] = true;
+        t.memory += out + own + (seen[model][level] ? 0.0 : bind);
+        seen[model][level] = true;
     }
     return t;
 }
@@ -188,7 +194,7 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
     /* The roofline first, over as many bytes as skinning every instance puts through memory: on
      * lavapipe, timestamps around a compute-only submission come out far too short after draws
      * have run on the device. The skinning pass's own figure uses the visible instances. */
-    const bench_traffic all = traffic_of(crowd, NULL, crowd->instance_count);
+    const bench_traffic all = traffic_of(crowd, NULL, NULL, crowd->instance_count);
     if (!measure_copy(dev, (VkDeviceSize)all.memory, res, &err)) {
         fprintf(stderr, "vkskin bench: %s\n", err.msg);
         return APP_FAILED;
@@ -217,6 +223,7 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
         fprintf(stderr, "vkskin bench: out of memory\n");
         goto done;
     }
+    const vks_frame *last_frame = NULL;
     uint32_t gpu_samples = 0, cpu_samples = 0;
     double last = 0.0;
     for (uint32_t i = 0; i < total; i++) {
@@ -230,13 +237,12 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
             draw[gpu_samples++] = f->stats.draw_ms;
         }
         vks_crowd_advance(crowd, 1.0 / 60.0);
-        vks_frame_uniforms uniforms;
-        app_camera_uniforms(&cam, (float)a->width / (float)a->height, &uniforms);
-        app_scene_animate(scene, f, &uniforms);
+        app_scene_animate(scene, f, &cam, a->width, a->height);
         if (i >= warmup)
             anim[cpu_samples++] = now_ms() - start;
         res->visible = f->visible_count;
         vks_renderer_skin(&r, f);
+        last_frame = f;
         res->skinned = r.mode == VKS_SKIN_COMPUTE ? f->skinned_count : f->visible_count;
         res->overflow_vertices = f->overflow_vertices;
         vks_renderer_draw(&r, f, &t);
@@ -260,14 +266,16 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
     res->threads = vks_pool_threads(scene->pool);
     /* The visible set of the last frame (the camera does not move); in compute mode the part
      * the skinning pass skinned (a prefix of it: the rest went past the output budget). */
-    for (uint32_t k = 0; k < scene->visible_count; k++) {
-        const vks_model *m = crowd->models[crowd->instances[scene->visible[k]].model];
-        res->visible_vertices += m->vertex_count;
-        res->vertices += k < res->skinned ? m->vertex_count : 0;
-        res->joints += m->skeleton.joint_count;
-    }
+    res->visible_vertices = app_frame_vertices(crowd, last_frame, 0, scene->visible_count);
+    res->vertices = app_frame_vertices(crowd, last_frame, 0, res->skinned);
+    for (uint32_t k = 0; k < scene->visible_count; k++)
+        res->joints +=
+            crowd->models[crowd->instances[scene->visible[k]].model]->skeleton.joint_count;
+    res->triangles = s.primitives;
+    memcpy(res->level_instances, last_frame->level_instances, sizeof res->level_instances);
     res->budget_vertices = r.memory.output_bytes / vks_plan_vertex_bytes(crowd);
-    const bench_traffic seen = traffic_of(crowd, scene->visible, res->skinned);
+    const bench_traffic seen =
+        traffic_of(crowd, last_frame->order, last_frame->order_level, res->skinned);
     res->skin_bytes = seen.logical;
     res->stream_bytes = seen.streams;
     res->memory_bytes = seen.memory;
@@ -359,6 +367,14 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
                     false);
         json_number("overflow_instances", compute ? res->visible - res->skinned : 0, false);
         json_number("overflow_vertices", (double)res->overflow_vertices, false);
+        json_number("triangles", res->triangles == UINT64_MAX ? -1.0 : (double)res->triangles,
+                    false);
+        printf("  \"level_instances\": [");
+        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
+            printf("%s%u", l ? ", " : "", res->level_instances[l]);
+        printf("],\n");
+        json_number("lod", a->crowd.lod, false);
+        json_number("lod_error_px", a->crowd.lod_error, false);
         json_number("cpu_anim_ms", res->anim_ms, false);
         json_number("gpu_skin_ms", skin_ms, false);
         json_number("gpu_draw_ms", res->draw_ms, false);
@@ -385,6 +401,16 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
     printf("  visible          %u of %u instances, %llu vertices, %llu joints\n", res->visible,
            c->instance_count, (unsigned long long)res->visible_vertices,
            (unsigned long long)res->joints);
+    {
+        char levels[256] = "";
+        for (uint32_t l = 0, at = 0; l < VKS_MAX_LEVELS && at < sizeof levels; l++)
+            if (res->level_instances[l])
+                at += (uint32_t)snprintf(levels + at, sizeof levels - at, "%slevel %u: %u",
+                                         at ? ", " : "", l, res->level_instances[l]);
+        printf("  levels of detail %s (%s); the GPU drew %lld triangles\n", levels,
+               a->crowd.lod >= 0 ? "forced by --lod" : "chosen per instance",
+               res->triangles == UINT64_MAX ? -1LL : (long long)res->triangles);
+    }
     if (compute && res->skinned < res->visible)
         printf("  past the budget  %u instances (%llu vertices) skinned in the vertex shader: "
                "the skinned output holds %llu vertices\n",

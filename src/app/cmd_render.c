@@ -87,6 +87,7 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
     double skin_ms[MAX_SAMPLES], draw_ms[MAX_SAMPLES];
     uint32_t samples = 0;
     app_overflow overflow = {0};
+    const vks_frame *last_frame = NULL;
     for (uint32_t i = 0; i < frames; i++) {
         vks_frame *f = vks_renderer_begin_frame(&r);
         if (f->stats.draw_ms >= 0.0 && samples < MAX_SAMPLES) {
@@ -95,11 +96,10 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
         }
         if (i > 0)
             vks_crowd_advance(&scene->crowd, 1.0 / fps);
-        vks_frame_uniforms uniforms;
-        app_camera_uniforms(&cam, (float)width / (float)height, &uniforms);
-        app_scene_animate(scene, f, &uniforms);
+        app_scene_animate(scene, f, &cam, width, height);
         vks_renderer_skin(&r, f);
         app_overflow_add(&overflow, f);
+        last_frame = f;
         vks_renderer_draw(&r, f, &t);
         app_offscreen_copy(f->cmd, &target);
         char file[4096];
@@ -120,9 +120,9 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
                    crowd->instance_count, scene->visible_count);
     }
     const uint32_t visible = scene->visible_count; /* of the last frame */
-    uint64_t skinned_vertices = 0;
-    for (uint32_t k = 0; k < visible; k++)
-        skinned_vertices += crowd->models[crowd->instances[scene->visible[k]].model]->vertex_count;
+    const uint64_t skinned_vertices = app_frame_vertices(crowd, last_frame, 0, visible);
+    char levels[256];
+    app_format_levels(last_frame, levels, sizeof levels);
     vks_gpu_stats last = vks_renderer_last_stats(&r);
     if (last.draw_ms >= 0.0 && samples < MAX_SAMPLES) {
         skin_ms[samples] = last.skin_ms;
@@ -142,6 +142,11 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
                "skinning invocations\n",
                visible, crowd->instance_count, (unsigned long long)last.primitives,
                (unsigned long long)last.skin_invocations);
+    if (a->crowd.lod >= 0)
+        printf("levels of detail: %s (--lod %d)\n", levels, a->crowd.lod);
+    else
+        printf("levels of detail: %s (chosen for at most %g px of error)\n", levels,
+               a->crowd.lod_error);
     app_overflow_report("render", &r, &overflow);
     rc = APP_OK;
 done:

@@ -30,6 +30,8 @@ static double now_ms(void)
  * averages of each stage's milliseconds. */
 typedef struct view_stats {
     double fps, anim_ms, skin_ms, draw_ms;
+    uint64_t triangles; /* the GPU drew in the last measured frame (UINT64_MAX: unknown) */
+    char levels[160];   /* instances per level of detail, last frame */
 } view_stats;
 
 static void smooth(double *avg, double value)
@@ -49,10 +51,12 @@ static void update_title(app_window *win, const vks_crowd *c, uint32_t visible, 
                  clip < 0 ? "bind pose" : m->clips[clip].name, clip + 1, m->clip_count);
     else
         snprintf(who, sizeof who, "%u instances, %u visible", c->instance_count, visible);
-    char title[320];
+    char title[512];
     snprintf(title, sizeof title,
-             "vkskin - %s x%.2g%s - %.0f fps - anim %.3f ms, skin %.3f ms, draw %.3f ms", who,
-             speed, paused ? " paused" : "", s->fps, s->anim_ms, s->skin_ms, s->draw_ms);
+             "vkskin - %s x%.2g%s - %.0f fps - anim %.3f ms, skin %.3f ms, draw %.3f ms - %lld "
+             "triangles - %s",
+             who, speed, paused ? " paused" : "", s->fps, s->anim_ms, s->skin_ms, s->draw_ms,
+             s->triangles == UINT64_MAX ? -1LL : (long long)s->triangles, s->levels);
     app_window_set_title(win, title);
 }
 
@@ -148,15 +152,16 @@ static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window
             continue;
         }
         VkExtent2D e = wf.target.extent;
-        vks_frame_uniforms uniforms;
-        app_camera_uniforms(&cam, (float)e.width / (float)e.height, &uniforms);
         double anim_start = now_ms();
         vks_crowd_advance(&scene->crowd, paused ? 0.0 : dt * speed);
-        app_scene_animate(scene, f, &uniforms);
+        app_scene_animate(scene, f, &cam, e.width, e.height);
         smooth(&stats.anim_ms, now_ms() - anim_start);
         visible = f->visible_count;
         vks_renderer_skin(&r, f);
         app_overflow_add(&overflow, f);
+        app_format_levels(f, stats.levels, sizeof stats.levels);
+        if (f->stats.primitives != UINT64_MAX)
+            stats.triangles = f->stats.primitives;
         vks_renderer_draw(&r, f, &wf.target);
         if (!vks_renderer_submit(&r, f, wf.acquired, wf.presentable, &err) ||
             !app_window_present(*win, &wf, &err)) {

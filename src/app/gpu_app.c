@@ -129,6 +129,27 @@ vks_renderer_desc app_crowd_renderer_desc(const app_crowd_args *a, const vks_cro
                                .memory_limit = (VkDeviceSize)a->max_memory_mib << 20};
 }
 
+uint64_t app_frame_vertices(const vks_crowd *c, const vks_frame *f, uint32_t first, uint32_t count)
+{
+    uint64_t n = 0;
+    for (uint32_t s = first; s < first + count; s++)
+        n += vks_model_level(c->models[c->instances[f->order[s]].model], f->order_level[s])
+                 .vertex_count;
+    return n;
+}
+
+void app_format_levels(const vks_frame *f, char *text, size_t size)
+{
+    size_t at = 0;
+    text[0] = '\0';
+    for (uint32_t l = 0; l < VKS_MAX_LEVELS && at < size; l++)
+        if (f->level_instances[l])
+            at += (size_t)snprintf(text + at, size - at, "%slevel %u: %u", at ? ", " : "", l,
+                                   f->level_instances[l]);
+    if (!at)
+        snprintf(text, size, "none");
+}
+
 void app_overflow_add(app_overflow *o, const vks_frame *f)
 {
     if (!f->overflow_count)
@@ -171,6 +192,19 @@ bool app_crowd_check(app_crowd_args *a, vks_error *err)
     if (a->max_memory_text &&
         !app_parse_count("--max-memory", a->max_memory_text, 1, 1u << 24, &a->max_memory_mib, err))
         return false;
+    uint32_t lod = 0;
+    if (a->lod_text && !app_parse_count("--lod", a->lod_text, 0, VKS_MAX_LEVELS - 1, &lod, err))
+        return false;
+    a->lod = a->lod_text ? (int32_t)lod : -1;
+    a->lod_error = 1.0f;
+    if (a->lod_error_text) {
+        char *end;
+        double v = strtod(a->lod_error_text, &end);
+        if (end == a->lod_error_text || *end || !(v >= 0.01 && v <= 1000.0))
+            return vks_fail(err, "--lod-error needs a number of pixels from 0.01 to 1000, not '%s'",
+                            a->lod_error_text);
+        a->lod_error = (float)v;
+    }
     if (a->layout_text) {
         if (strcmp(a->layout_text, "grid") == 0)
             a->layout = VKS_CROWD_GRID;
@@ -234,6 +268,8 @@ bool app_scene_start(app_scene *s, const app_crowd_args *a, const char *clip, do
     };
     if (!vks_crowd_create(&desc, &s->crowd, err))
         return false;
+    s->lod = a->lod;
+    s->lod_error = a->lod_error;
     s->start = malloc(sizeof *s->start * s->crowd.instance_count);
     if (!s->start)
         return vks_fail(err, "out of memory");
@@ -258,13 +294,18 @@ void app_scene_destroy(app_scene *s)
     *s = (app_scene){0};
 }
 
-void app_scene_animate(app_scene *s, vks_frame *f, const vks_frame_uniforms *uniforms)
+void app_scene_animate(app_scene *s, vks_frame *f, const app_camera *cam, uint32_t width,
+                       uint32_t height)
 {
-    *f->uniforms = *uniforms;
-    f->visible_count =
-        vks_crowd_cull(&s->crowd, (const float(*)[4])uniforms->view_proj, f->visible);
+    vks_frame_uniforms uniforms;
+    vks_lod_view lod = {.max_error_px = s->lod_error, .force = s->lod};
+    app_camera_uniforms(cam, (float)width / (float)height, &uniforms);
+    app_camera_lod_view(cam, (float)width / (float)height, height, &lod);
+    *f->uniforms = uniforms;
+    f->visible_count = vks_crowd_cull(&s->crowd, (const float(*)[4])uniforms.view_proj, f->visible);
     s->visible = f->visible;
     s->visible_count = f->visible_count;
+    vks_crowd_choose_lods(&s->crowd, &lod, f->visible, f->visible_count, f->level);
     vks_crowd_palettes(&s->crowd, s->pool, f->visible, f->visible_count, f->palette);
 }
 
@@ -299,15 +340,14 @@ void app_camera_frame(app_camera *cam, const vks_crowd *crowd)
     cam->zoom = 1.0f;
 }
 
-void app_camera_uniforms(const app_camera *cam, float aspect, vks_frame_uniforms *out)
+#define CAMERA_FOV_DEGREES 40.0f /* vertical */
+
+/* Where the eye is: its distance from the centre along `back`, which framing the bounds at this
+ * aspect and the zoom decide. */
+static float camera_distance(const app_camera *cam, float aspect, const float back[3],
+                             const float right[3], const float up[3])
 {
-    const float fov = glm_rad(40.0f);
-    const float tan_v = tanf(fov * 0.5f), tan_h = tan_v * aspect;
-    /* The view direction, and the camera's right and up axes. */
-    float cy = cosf(cam->yaw), sy = sinf(cam->yaw), cp = cosf(cam->pitch), sp = sinf(cam->pitch);
-    const float back[3] = {sy * cp, sp, cy * cp}; /* from the center towards the eye */
-    const float right[3] = {cy, 0.0f, -sy};
-    const float up[3] = {-sy * sp, cp, -cy * sp};
+    const float tan_v = tanf(glm_rad(CAMERA_FOV_DEGREES) * 0.5f), tan_h = tan_v * aspect;
     /* The nearest distance at which every corner of the bounds is inside the frustum: a corner
      * at (r, u) across and f towards the eye needs |u| <= (d - f) tan_v and |r| <= (d - f) tan_h.
      */
@@ -320,7 +360,34 @@ void app_camera_uniforms(const app_camera *cam, float aspect, vks_frame_uniforms
         float f = c[0] * back[0] + c[1] * back[1] + c[2] * back[2];
         dist = fmaxf(dist, fmaxf(fabsf(u) / tan_v, fabsf(r) / tan_h) + f);
     }
-    dist = cam->zoom * fmaxf(dist * 1.08f, cam->radius * 0.1f); /* a margin of 8% */
+    return cam->zoom * fmaxf(dist * 1.08f, cam->radius * 0.1f); /* a margin of 8% */
+}
+
+/* The view direction (from the centre towards the eye), and the camera's right and up axes. */
+static void camera_axes(const app_camera *cam, float back[3], float right[3], float up[3])
+{
+    float cy = cosf(cam->yaw), sy = sinf(cam->yaw), cp = cosf(cam->pitch), sp = sinf(cam->pitch);
+    back[0] = sy * cp, back[1] = sp, back[2] = cy * cp;
+    right[0] = cy, right[1] = 0.0f, right[2] = -sy;
+    up[0] = -sy * sp, up[1] = cp, up[2] = -cy * sp;
+}
+
+void app_camera_lod_view(const app_camera *cam, float aspect, uint32_t height, vks_lod_view *view)
+{
+    float back[3], right[3], up[3];
+    camera_axes(cam, back, right, up);
+    const float dist = camera_distance(cam, aspect, back, right, up);
+    for (int k = 0; k < 3; k++)
+        view->eye[k] = cam->center[k] + dist * back[k];
+    view->pixels_per_unit = (float)height / (2.0f * tanf(glm_rad(CAMERA_FOV_DEGREES) * 0.5f));
+}
+
+void app_camera_uniforms(const app_camera *cam, float aspect, vks_frame_uniforms *out)
+{
+    const float fov = glm_rad(CAMERA_FOV_DEGREES);
+    float back[3], right[3], up[3];
+    camera_axes(cam, back, right, up);
+    const float dist = camera_distance(cam, aspect, back, right, up);
     vec3 eye = {cam->center[0] + dist * back[0], cam->center[1] + dist * back[1],
                 cam->center[2] + dist * back[2]};
     vec3 center = {cam->center[0], cam->center[1], cam->center[2]};

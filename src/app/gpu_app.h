@@ -44,8 +44,10 @@ typedef struct app_crowd_args {
     const char *model_list[VKS_CROWD_MAX_MODELS]; /* each --model */
     uint32_t model_list_count;
     const char *instances_text, *layout_text, *mode_text, *palettes_text;
-    const char *max_skinned_text, *max_memory_text;
-    uint32_t instances;            /* parsed by app_crowd_check */
+    const char *max_skinned_text, *max_memory_text, *lod_text, *lod_error_text;
+    int32_t lod;        /* --lod N: every instance at level N; -1 (default): chosen per instance */
+    float lod_error;    /* --lod-error PX: the screen-space error a level may show */
+    uint32_t instances; /* parsed by app_crowd_check */
     uint32_t max_skinned_vertices; /* --max-skinned-vertices; 0: chosen from the device */
     uint32_t max_memory_mib;       /* --max-memory; 0: the device's */
     vks_skin_mode mode;            /* parsed by app_crowd_check */
@@ -64,6 +66,11 @@ typedef struct app_crowd_args {
         {"max-skinned-vertices", &(a).max_skinned_text, NULL, "N",                                 \
          "room for N skinned vertices a frame (default: from the device's memory); visible "       \
          "instances past it are skinned in the vertex shader"},                                    \
+        {"lod", &(a).lod_text, NULL, "N",                                                          \
+         "draw every instance at level of detail N (0: full detail; default: chosen per "          \
+         "instance, see --lod-error)"},                                                            \
+        {"lod-error", &(a).lod_error_text, NULL, "PX",                                             \
+         "the coarsest level whose error projects to at most PX pixels is drawn (default 1)"},     \
         {"max-memory", &(a).max_memory_text, NULL, "MIB",                                          \
          "plan as if each memory heap of the device had at most MIB mebibytes"},                   \
     {                                                                                              \
@@ -72,8 +79,8 @@ typedef struct app_crowd_args {
             (a).model_list, &(a).model_list_count, VKS_CROWD_MAX_MODELS                            \
     }
 
-/* Checks and parses --instances, --layout, --mode, --palettes, --max-skinned-vertices and
- * --max-memory (a usage error). */
+/* Checks and parses --instances, --layout, --mode, --palettes, --max-skinned-vertices,
+ * --max-memory, --lod and --lod-error (a usage error). */
 bool app_crowd_check(app_crowd_args *a, vks_error *err);
 /* The renderer's description from those options. */
 vks_renderer_desc app_crowd_renderer_desc(const app_crowd_args *a, const vks_crowd *crowd,
@@ -84,6 +91,12 @@ typedef struct app_overflow {
     uint32_t frames, most;
     uint64_t most_vertices;
 } app_overflow;
+/* The vertices of f->order[first .. first + count) at their levels (after vks_renderer_skin). */
+uint64_t app_frame_vertices(const vks_crowd *crowd, const vks_frame *f, uint32_t first,
+                            uint32_t count);
+/* "level 0: 12, level 2: 40" for the levels with instances in f (after vks_renderer_skin). */
+void app_format_levels(const vks_frame *f, char *text, size_t size);
+
 /* Counts frame f (after vks_renderer_skin). */
 void app_overflow_add(app_overflow *o, const vks_frame *f);
 /* After a run: one warning on stderr when a frame overflowed. */
@@ -97,7 +110,11 @@ typedef struct app_scene {
     vks_crowd_instance *start; /* the instances as created (app_scene_reset) */
     const uint32_t *visible;   /* the last animated frame's visible list (its host array) */
     uint32_t visible_count;
+    int32_t lod; /* from app_crowd_args */
+    float lod_error;
 } app_scene;
+
+typedef struct app_camera app_camera;
 
 /* Loads MODEL (may be NULL) and every --model; with neither, the bundled default character.
  * Prints each model's import warnings once on stderr ("vkskin CMD: warning: MODEL: ...").
@@ -111,11 +128,13 @@ bool app_scene_start(app_scene *s, const app_crowd_args *a, const char *clip, do
 /* Puts every instance back as it started: clip, clock, no cross-fade. */
 void app_scene_reset(app_scene *s);
 void app_scene_destroy(app_scene *s);
-/* The CPU side of a frame: writes the uniforms, culls against their view_proj into f->visible (host
- * memory; s->visible then points at it), and writes the visible instances' palettes, on every
- * thread. The mapped buffers are only written: they may be uncached (BAR) memory, slow to read
- * back. */
-void app_scene_animate(app_scene *s, vks_frame *f, const vks_frame_uniforms *uniforms);
+/* The CPU side of a frame seen by `cam` in an image of width x height: writes the uniforms,
+ * culls against their view_proj into f->visible (host memory; s->visible then points at it),
+ * chooses the visible instances' levels of detail into f->level, and writes their palettes, on
+ * every thread. The mapped buffers are only written: they may be uncached (BAR) memory, slow to
+ * read back. */
+void app_scene_animate(app_scene *s, vks_frame *f, const app_camera *cam, uint32_t width,
+                       uint32_t height);
 
 /* The median of v[0 .. n) (sorts v); n > 0. */
 double app_median(double *v, uint32_t n);
@@ -127,18 +146,21 @@ bool app_parse_zoom(const char *text, double *zoom, vks_error *err);
 /* ---- Camera ---- */
 
 /* An orbit camera around the character's bounds (world space, Y up). */
-typedef struct app_camera {
+struct app_camera {
     float center[3];
     float half[3];    /* half sizes of the bounds */
     float radius;     /* of the sphere around them */
     float yaw, pitch; /* radians: 0, 0 looks along -Z at the character's front (+Z) */
     float zoom;       /* 1 frames the bounds; smaller is closer */
-} app_camera;
+};
 
 /* Frames the crowd: the world-space box around every instance's bounds (its model's over the bind
  * pose and every clip). */
 void app_camera_frame(app_camera *cam, const vks_crowd *crowd);
 /* Camera matrix, light and ambient for an image of the given aspect (width / height). */
 void app_camera_uniforms(const app_camera *cam, float aspect, vks_frame_uniforms *u);
+/* The eye and the pixels per unit at distance 1 for an image `height` pixels tall (the level of
+ * detail's choice; view->max_error_px and force are left as they are). */
+void app_camera_lod_view(const app_camera *cam, float aspect, uint32_t height, vks_lod_view *view);
 
 #endif

@@ -1,4 +1,5 @@
 #include "app.h"
+#include "asset/lod.h"
 #include "asset/pack.h"
 
 #include <string.h>
@@ -16,10 +17,11 @@ bool app_load_model(const char *path, vks_model *model, vks_error *err)
             .hint = "glb",
             .name = "default character",
         };
-    /* The compact streams the GPU reads, encoded once here; the CPU sees their decoded values. */
+    /* The compact streams the GPU reads, encoded once here (the CPU sees their decoded values),
+     * and the levels of detail. */
     if (!vks_model_import(&desc, model, err))
         return false;
-    if (!vks_model_pack(model, err)) {
+    if (!vks_model_pack(model, err) || !vks_model_build_lods(model, err)) {
         vks_model_destroy(model);
         return false;
     }

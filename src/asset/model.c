@@ -1,6 +1,7 @@
 #include "model.h"
 #include "pack.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,8 +14,7 @@ static void free_strings(char **strings, uint32_t count)
     free(strings);
 }
 
-uint32_t vks_model_influences(const vks_model *m, uint32_t v,
-                              uint16_t joints[VKS_WIDE_INFLUENCES],
+uint32_t vks_model_influences(const vks_model *m, uint32_t v, uint16_t joints[VKS_WIDE_INFLUENCES],
                               float weights[VKS_WIDE_INFLUENCES])
 {
     uint32_t n = 0;
@@ -57,6 +57,9 @@ void vks_model_destroy(vks_model *m)
     free(m->joints_extra);
     free(m->weights_extra);
     vks_packed_free(m->packed);
+    free(m->mesh_levels);
+    free(m->lod_source);
+    free(m->lod_indices);
     free(m->indices);
     for (uint32_t i = 0; i < m->mesh_count; i++)
         free(m->meshes[i].name);
@@ -91,4 +94,26 @@ int32_t vks_model_find_clip(const vks_model *m, const char *name)
     if (name[0] >= '0' && name[0] <= '9' && *end == '\0' && i < m->clip_count)
         return (int32_t)i;
     return -1;
+}
+
+vks_level vks_model_level(const vks_model *m, uint32_t level)
+{
+    if (m->level_count) {
+        assert(level < m->level_count);
+        return m->levels[level];
+    }
+    assert(level == 0);
+    return (vks_level){.vertex_count = m->vertex_count, .triangle_count = m->index_count / 3};
+}
+
+vks_mesh_level vks_model_mesh_level(const vks_model *m, uint32_t level, uint32_t mesh)
+{
+    assert(mesh < m->mesh_count);
+    if (m->level_count) {
+        assert(level < m->level_count);
+        return m->mesh_levels[(size_t)level * m->mesh_count + mesh];
+    }
+    assert(level == 0);
+    const vks_mesh *me = &m->meshes[mesh];
+    return (vks_mesh_level){me->first_index, me->index_count, me->base_vertex, 0.0f};
 }

@@ -64,11 +64,32 @@ typedef struct vks_mesh {
 /* Counts over all vertices of skinned meshes, for `vkskin info` and the tests. */
 typedef struct vks_influence_stats {
     uint32_t histogram[VKS_WIDE_INFLUENCES + 1]; /* vertices by influences kept; 0 = follows node */
-    uint32_t max_influences; /* most influences on one vertex in the file */
-    uint32_t truncated;      /* had more than 8: kept the 8 largest, renormalised */
-    uint32_t renormalised;                 /* weight sum differed from 1 by more than 1e-4 */
-    uint32_t dropped;                      /* influences with weight <= 0 that were ignored */
+    uint32_t max_influences;                     /* most influences on one vertex in the file */
+    uint32_t truncated;    /* had more than 8: kept the 8 largest, renormalised */
+    uint32_t renormalised; /* weight sum differed from 1 by more than 1e-4 */
+    uint32_t dropped;      /* influences with weight <= 0 that were ignored */
 } vks_influence_stats;
+
+/* Levels of detail (asset/lod.h). Level 0 is the model as imported; level L >= 1 has every mesh
+ * simplified (meshoptimizer) to about half the triangles of level L - 1, a mesh whose chain ended
+ * keeping its last level. A level's vertices are one range: level 0 the model's streams, a level
+ * L >= 1 copies of level-0 vertices (lod_source), so that skinning a level touches only its own. */
+#define VKS_MAX_LEVELS 8u
+
+typedef struct vks_level {
+    uint32_t vertex_first;   /* level 0: 0 (the streams); L >= 1: its first entry in lod_source */
+    uint32_t vertex_count;   /* vertices of the level, all meshes */
+    uint32_t triangle_count; /* triangles of the level, all meshes */
+    float error;             /* largest distance from level 0's surface, model units; 0 at 0 */
+} vks_level;
+
+/* One mesh at one level: its indices (level 0: in model->indices, the mesh's own; L >= 1: in
+ * model->lod_indices) index the level's vertices from base_vertex (relative to the level's first
+ * vertex). */
+typedef struct vks_mesh_level {
+    uint32_t first_index, index_count, base_vertex;
+    float error; /* this mesh's, model units */
+} vks_mesh_level;
 
 typedef struct vks_model {
     char *name;
@@ -110,11 +131,31 @@ typedef struct vks_model {
      * streams above then hold their decoded values. */
     struct vks_packed *packed;
 
+    /* Levels of detail (vks_model_build_lods): 0 levels until then, which reads as level 0 only
+     * (vks_model_level_count). mesh_levels: level_count x mesh_count, [level * mesh_count + mesh].
+     */
+    uint32_t level_count;
+    vks_level levels[VKS_MAX_LEVELS];
+    vks_mesh_level *mesh_levels;
+    uint32_t lod_vertex_count;
+    uint32_t *lod_source; /* per vertex of the levels >= 1: the level-0 vertex it copies */
+    uint32_t lod_index_count;
+    uint32_t *lod_indices;
+
     uint32_t warning_count; /* things the import tolerated, one line each */
     char **warnings;
 } vks_model;
 
 void vks_model_destroy(vks_model *model);
+/* Levels of detail the model has: level_count, or 1 (level 0) before vks_model_build_lods. */
+static inline uint32_t vks_model_level_count(const vks_model *m)
+{
+    return m->level_count ? m->level_count : 1;
+}
+/* Level `level`'s description (level 0 before vks_model_build_lods: the streams, every mesh). */
+vks_level vks_model_level(const vks_model *model, uint32_t level);
+/* Mesh `mesh` at level `level` (level 0 before vks_model_build_lods: the mesh itself). */
+vks_mesh_level vks_model_mesh_level(const vks_model *model, uint32_t level, uint32_t mesh);
 /* Vertex v's influences with a weight > 0, over the main and the extra streams, largest first:
  * their count (0 to VKS_WIDE_INFLUENCES), joints and weights. */
 uint32_t vks_model_influences(const vks_model *model, uint32_t v,

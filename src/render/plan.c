@@ -14,8 +14,13 @@ VkDeviceSize vks_plan_tangent_offset(const vks_model *m)
 
 VkDeviceSize vks_plan_output_bytes(const vks_model *m)
 {
-    return align16(vks_plan_tangent_offset(m) +
-                   (m->tangents ? (VkDeviceSize)m->vertex_count * VKS_TANGENT_STRIDE : 0));
+    return vks_plan_level_output_bytes(m, 0);
+}
+
+VkDeviceSize vks_plan_level_output_bytes(const vks_model *m, uint32_t level)
+{
+    const VkDeviceSize n = vks_model_level(m, level).vertex_count;
+    return align16(VKS_TANGENT_OFFSET(n) + (m->tangents ? n * VKS_TANGENT_STRIDE : 0));
 }
 
 VkDeviceSize vks_plan_vertex_bytes(const vks_crowd *c)
@@ -72,8 +77,11 @@ static VkDeviceSize model_bytes(const vks_crowd *crowd)
     VkDeviceSize bytes = 0;
     for (uint32_t m = 0; m < crowd->model_count; m++) {
         const vks_model *model = crowd->models[m];
-        bytes += (VkDeviceSize)model->vertex_count * vks_plan_bind_bytes(model) +
-                 (VkDeviceSize)model->index_count * sizeof(uint32_t) + sizeof(vks_model_gpu);
+        /* Level 0 and the levels of detail's copies; their indices. */
+        bytes += ((VkDeviceSize)model->vertex_count + model->lod_vertex_count) *
+                     vks_plan_bind_bytes(model) +
+                 ((VkDeviceSize)model->index_count + model->lod_index_count) * sizeof(uint32_t) +
+                 sizeof(vks_model_gpu);
         for (uint32_t t = 0; t < model->texture_count; t++)
             bytes += (VkDeviceSize)model->textures[t].width * model->textures[t].height * 4 * 4 / 3;
     }
@@ -210,12 +218,14 @@ uint32_t vks_plan_chunk_count(VkDeviceSize output_bytes, VkDeviceSize limit)
     return (uint32_t)k;
 }
 
-uint32_t vks_plan_frame(const vks_crowd *c, const uint32_t *visible, uint32_t count,
-                        VkDeviceSize output_bytes, VkDeviceSize limit, VkDeviceSize *offset)
+uint32_t vks_plan_frame(const vks_crowd *c, const uint32_t *visible, const uint8_t *levels,
+                        uint32_t count, VkDeviceSize output_bytes, VkDeviceSize limit,
+                        VkDeviceSize *offset)
 {
     VkDeviceSize at = 0; /* the next free byte */
     for (uint32_t s = 0; s < count; s++) {
-        VkDeviceSize bytes = vks_plan_output_bytes(c->models[c->instances[visible[s]].model]);
+        VkDeviceSize bytes = vks_plan_level_output_bytes(c->models[c->instances[visible[s]].model],
+                                                         levels ? levels[s] : 0);
         VkDeviceSize chunk_end = (at / limit + 1) * limit;
         if (chunk_end > output_bytes)
             chunk_end = output_bytes;

@@ -38,6 +38,8 @@ typedef struct vks_plan_limits {
  * them) at vks_plan_tangent_offset, which is 16-byte aligned, as is the total. */
 VkDeviceSize vks_plan_tangent_offset(const vks_model *model);
 VkDeviceSize vks_plan_output_bytes(const vks_model *model);
+/* The same at a level of detail (asset/model.h): its vertices only; level 0 is the above. */
+VkDeviceSize vks_plan_level_output_bytes(const vks_model *model, uint32_t level);
 /* Bytes of one vertex's bind streams in the GPU's buffers (the compact streams, UV included). */
 VkDeviceSize vks_plan_bind_bytes(const vks_model *model);
 /* Bytes of skinned output the budget counts per vertex: a skinned vertex, plus a tangent when a
@@ -79,12 +81,13 @@ bool vks_plan_memory_of(const vks_plan_limits *limits, const vks_crowd *crowd,
 /* The skinned output is split into chunks of `limit` bytes (the last one smaller): how many. */
 uint32_t vks_plan_chunk_count(VkDeviceSize output_bytes, VkDeviceSize limit);
 
-/* One frame: deals output space to visible[0 .. count) in order, each instance whole within one
- * chunk (an instance that does not fit in what is left of a chunk starts the next one), until
- * one does not fit in what is left of the output. Returns how many got space, a prefix of the
- * list (the rest are skinned in the vertex shader); offset[s] is slot s's byte offset in the
- * concatenated chunks (chunk offset / limit). */
-uint32_t vks_plan_frame(const vks_crowd *crowd, const uint32_t *visible, uint32_t count,
-                        VkDeviceSize output_bytes, VkDeviceSize limit, VkDeviceSize *offset);
+/* One frame: deals output space to visible[0 .. count) in order, each instance at its level
+ * levels[s] (NULL: level 0) and whole within one chunk (an instance that does not fit in what is
+ * left of a chunk starts the next one), until one does not fit in what is left of the output.
+ * Returns how many got space, a prefix of the list (the rest are skinned in the vertex shader);
+ * offset[s] is slot s's byte offset in the concatenated chunks (chunk offset / limit). */
+uint32_t vks_plan_frame(const vks_crowd *crowd, const uint32_t *visible, const uint8_t *levels,
+                        uint32_t count, VkDeviceSize output_bytes, VkDeviceSize limit,
+                        VkDeviceSize *offset);
 
 #endif

@@ -101,25 +101,38 @@ static bool upload(vks_renderer *r, gpu_buffer *buf, const void *data, VkDeviceS
         r->dev, &(gpu_buffer_desc){.size = size, .usage = usage, .name = name}, data, buf, err);
 }
 
-/* A model's joint indices in the stream's form: 4 x 8 bits in one uint when it has at most 256
- * joints, else 4 x 16 bits in two; `out` holds vertex_count times that many uints. */
-static void pack_joints(const vks_model *m, const uint16_t (*joints)[4], uint32_t *out)
+/* Vertices of a model on the GPU: its level-0 vertices, then those of its levels of detail
+ * (asset/model.h), each a copy of a level-0 vertex. */
+static uint32_t gpu_vertices(const vks_model *m)
 {
-    const bool wide16 = m->skeleton.joint_count > VKS_JOINTS8_MAX;
-    for (uint32_t v = 0; v < m->vertex_count; v++) {
-        const uint16_t *j = joints[v];
-        if (wide16) {
-            out[2 * v] = j[0] | (uint32_t)j[1] << 16;
-            out[2 * v + 1] = j[2] | (uint32_t)j[3] << 16;
-        } else {
-            out[v] = vks_quant_joints8(j);
-        }
-    }
+    return m->vertex_count + m->lod_vertex_count;
+}
+
+/* The level-0 vertex GPU vertex g of model m copies. */
+static uint32_t source_of(const vks_model *m, uint32_t g)
+{
+    return g < m->vertex_count ? g : m->lod_source[g - m->vertex_count];
 }
 
 static uint32_t joint_words(const vks_model *m)
 {
     return m->skeleton.joint_count > VKS_JOINTS8_MAX ? 2 : 1;
+}
+
+/* A model's joint indices (`joints`, level-0 vertices) in the stream's form, for each of its GPU
+ * vertices: 4 x 8 bits in one uint when it has at most 256 joints, else 4 x 16 bits in two. */
+static void pack_joints(const vks_model *m, const uint16_t (*joints)[4], uint32_t *out)
+{
+    const bool wide16 = joint_words(m) == 2;
+    for (uint32_t g = 0; g < gpu_vertices(m); g++) {
+        const uint16_t *j = joints[source_of(m, g)];
+        if (wide16) {
+            out[2 * g] = j[0] | (uint32_t)j[1] << 16;
+            out[2 * g + 1] = j[2] | (uint32_t)j[3] << 16;
+        } else {
+            out[g] = vks_quant_joints8(j);
+        }
+    }
 }
 
 /* Influences 5 to 8 of the wide models, one after the other; nothing when there is none (a
@@ -139,8 +152,9 @@ static bool create_extra_streams(vks_renderer *r, uint32_t joint_uints, vks_erro
         const vks_model *model = c->models[m];
         if (!is_wide(model))
             continue;
-        memcpy(wgt + r->models[m].extra_first, model->packed->weights_extra,
-               sizeof *wgt * model->vertex_count);
+        const size_t first = r->models[m].extra_first;
+        for (uint32_t g = 0; g < gpu_vertices(model); g++)
+            memcpy(wgt[first + g], model->packed->weights_extra[source_of(model, g)], sizeof *wgt);
         pack_joints(model, (const uint16_t(*)[4])model->joints_extra,
                     jnt + r->models[m].joints_extra_first);
     }
@@ -153,8 +167,10 @@ static bool create_extra_streams(vks_renderer *r, uint32_t joint_uints, vks_erro
     return ok;
 }
 
-/* Every model's compact streams (asset/pack.h), one after the other; models without tangents get
- * zeros. Then the model table: where each model's streams start and how its positions decode. */
+/* Every model's compact streams (asset/pack.h), one after the other, each model's levels of
+ * detail after its level 0; models without tangents get zeros. Its indices likewise (level 0's,
+ * then the levels'). Then the model table: where each model's streams start and how its
+ * positions decode. */
 static bool create_streams(vks_renderer *r, vks_error *err)
 {
     const vks_crowd *c = r->crowd;
@@ -162,19 +178,21 @@ static bool create_streams(vks_renderer *r, vks_error *err)
     for (uint32_t m = 0; m < c->model_count; m++) {
         const vks_model *model = c->models[m];
         assert(model->packed); /* vks_model_pack */
+        const uint32_t count = gpu_vertices(model);
         r->models[m] = (vks_renderer_model){.vertex_first = vertices,
                                             .first_index = indices,
+                                            .lod_first_index = indices + model->index_count,
                                             .material_first = materials,
                                             .extra_first = extra,
                                             .joints_first = joints,
                                             .joints_extra_first = joints_extra};
-        joints += model->vertex_count * joint_words(model);
+        joints += count * joint_words(model);
         if (is_wide(model)) {
-            extra += model->vertex_count;
-            joints_extra += model->vertex_count * joint_words(model);
+            extra += count;
+            joints_extra += count * joint_words(model);
         }
-        vertices += model->vertex_count;
-        indices += model->index_count;
+        vertices += count;
+        indices += model->index_count + model->lod_index_count;
         materials += model->material_count;
     }
     r->material_count = materials;
@@ -193,22 +211,27 @@ static bool create_streams(vks_renderer *r, vks_error *err)
         const vks_model *model = c->models[m];
         const vks_packed *pk = model->packed;
         const vks_renderer_model *rm = &r->models[m];
-        const size_t first = rm->vertex_first, count = model->vertex_count;
-        memcpy(pos + first, pk->positions, sizeof *pos * count);
-        memcpy(nrm + first, pk->normals, sizeof *nrm * count);
-        if (pk->tangents)
-            memcpy(tan + first, pk->tangents, sizeof *tan * count);
-        memcpy(wgt + first, pk->weights, sizeof *wgt * count);
-        memcpy(uv + first, model->uvs, sizeof *uv * count);
+        for (uint32_t g = 0; g < gpu_vertices(model); g++) {
+            const size_t at = rm->vertex_first + g, v = source_of(model, g);
+            memcpy(pos[at], pk->positions[v], sizeof *pos);
+            nrm[at] = pk->normals[v];
+            if (pk->tangents)
+                tan[at] = pk->tangents[v];
+            memcpy(wgt[at], pk->weights[v], sizeof *wgt);
+            memcpy(uv[at], model->uvs[v], sizeof *uv);
+        }
         pack_joints(model, (const uint16_t(*)[4])model->joints, jnt + rm->joints_first);
         memcpy(idx + rm->first_index, model->indices, sizeof *idx * (size_t)model->index_count);
+        if (model->lod_index_count)
+            memcpy(idx + rm->lod_first_index, model->lod_indices,
+                   sizeof *idx * (size_t)model->lod_index_count);
         vks_model_gpu *t = &table[m];
         for (int k = 0; k < 3; k++) {
             t->box_offset[k] = pk->box.offset[k];
             t->box_scale[k] = pk->box.scale[k];
         }
         t->vertex_first = rm->vertex_first;
-        t->vertex_count = model->vertex_count;
+        t->vertex_count = gpu_vertices(model);
         t->extra_first = is_wide(model) ? rm->extra_first : 0;
         t->flags = (model->tangents ? VKS_MODEL_TANGENTS : 0) |
                    (joint_words(model) == 2 ? VKS_MODEL_JOINTS16 : 0);
@@ -447,7 +470,10 @@ static bool create_frames(vks_renderer *r, vks_error *err)
         }
         f->visible = malloc(sizeof *f->visible * c->instance_count);
         f->out_offset = malloc(sizeof *f->out_offset * c->instance_count);
-        if (!f->visible || !f->out_offset)
+        f->level = calloc(c->instance_count, sizeof *f->level);
+        f->order = malloc(sizeof *f->order * c->instance_count);
+        f->order_level = malloc(sizeof *f->order_level * c->instance_count);
+        if (!f->visible || !f->out_offset || !f->level || !f->order || !f->order_level)
             return vks_fail(err, "out of memory");
         snprintf(name, sizeof name, "frame uniforms %u", i);
         if (!gpu_buffer_create(dev,
@@ -559,6 +585,9 @@ void vks_renderer_destroy(vks_renderer *r)
         free(f->palette_copies);
         free(f->visible);
         free(f->out_offset);
+        free(f->level);
+        free(f->order);
+        free(f->order_level);
         gpu_buffer_destroy(dev, &f->uniform_buffer);
     }
     if (r->descriptor_pool)
@@ -626,6 +655,8 @@ vks_frame *vks_renderer_begin_frame(vks_renderer *r)
     if (r->readback_slot == (int32_t)f->slot) /* its lists are about to change */
         r->readback_slot = -1;
     f->stats = read_stats(r, f);
+    if (f->visible_count) /* every instance at level 0 unless the caller chooses */
+        memset(f->level, 0, sizeof *f->level * f->visible_count);
     f->visible_count = 0;
     GPU_CHECK(vkResetCommandPool(r->dev->device, f->pool, 0));
     VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -665,53 +696,98 @@ static uint32_t lower_bound(const uint32_t *visible, uint32_t count, uint32_t in
     return lo;
 }
 
-/* Output space for the frame's visible instances, in order, until the budget is spent (compute
- * mode), and the GPU's visible list: each instance with its output's address, or 0 for those
- * the vertex shader skins. Written once, in order (the mapping may be write-combined across
- * PCIe: never read back). */
+/* The frame's visible instances in the order the GPU takes them: grouped by model (as the
+ * ascending visible list already is), then by level of detail, so that each (model, level) is
+ * one range: one dispatch and one instanced draw per mesh. f->runs[m][L] is where (model m,
+ * level L)'s range starts; f->runs[m][VKS_MAX_LEVELS] where the model's ends. */
+static void sort_by_level(vks_renderer *r, vks_frame *f)
+{
+    const vks_crowd *c = r->crowd;
+    uint32_t start = 0;
+    memset(f->level_instances, 0, sizeof f->level_instances);
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        const uint32_t end = lower_bound(f->visible, f->visible_count, c->model_first[m + 1]);
+        uint32_t count[VKS_MAX_LEVELS] = {0};
+        for (uint32_t s = start; s < end; s++)
+            count[f->level[s]]++;
+        uint32_t at = start;
+        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
+            f->runs[m][l] = at;
+            at += count[l];
+            f->level_instances[l] += count[l];
+        }
+        f->runs[m][VKS_MAX_LEVELS] = end;
+        uint32_t next[VKS_MAX_LEVELS];
+        memcpy(next, f->runs[m], sizeof next);
+        for (uint32_t s = start; s < end; s++) {
+            const uint32_t at_level = next[f->level[s]]++;
+            f->order[at_level] = f->visible[s];
+            f->order_level[at_level] = f->level[s];
+        }
+        start = end;
+    }
+}
+
+/* Output space for the frame's visible instances, in the GPU's order, until the budget is spent
+ * (compute mode), and the GPU's visible list: each instance with its level's first vertex and
+ * its output's address, or 0 for those the vertex shader skins. Written once, in order (the
+ * mapping may be write-combined across PCIe: never read back). */
 static void deal_outputs(vks_renderer *r, vks_frame *f)
 {
     const vks_crowd *c = r->crowd;
     const bool compute = r->mode == VKS_SKIN_COMPUTE;
+    for (uint32_t s = 0; s < f->visible_count; s++) {
+        const vks_model *m = c->models[c->instances[f->visible[s]].model];
+        assert(f->level[s] < vks_model_level_count(m));
+        (void)m;
+    }
+    sort_by_level(r, f);
     f->skinned_count = r->chunk_count
-                           ? vks_plan_frame(c, f->visible, f->visible_count, r->memory.output_bytes,
-                                            r->chunk_limit, f->out_offset)
+                           ? vks_plan_frame(c, f->order, f->order_level, f->visible_count,
+                                            r->memory.output_bytes, r->chunk_limit, f->out_offset)
                            : 0;
     f->overflow_count = compute ? f->visible_count - f->skinned_count : 0;
     f->overflow_vertices = 0;
     vks_visible *gpu = f->visible_buffer.mapped;
     for (uint32_t s = 0; s < f->visible_count; s++) {
-        vks_visible e = {.instance = f->visible[s]};
+        const vks_model *m = c->models[c->instances[f->order[s]].model];
+        const uint32_t level = f->order_level[s];
+        vks_visible e = {.instance = f->order[s],
+                         .vertex_first =
+                             level ? m->vertex_count + vks_model_level(m, level).vertex_first : 0};
         if (s < f->skinned_count) {
             VkDeviceSize at = f->out_offset[s];
             address(r->chunks[at / r->chunk_limit].address + at % r->chunk_limit, e.out_address);
         } else if (compute) {
-            f->overflow_vertices += c->models[c->instances[f->visible[s]].model]->vertex_count;
+            f->overflow_vertices += vks_model_level(m, level).vertex_count;
         }
         gpu[s] = e;
     }
 }
 
-/* One dispatch per model with instances that got output space (the visible list is grouped by
- * model), with its pipeline variant (4 or 8 influences) and as wide as its vertices need: no
- * empty workgroups in a crowd that mixes models of different sizes, and no search for an
+/* One dispatch per (model, level) with instances that got output space, with the model's
+ * pipeline variant (4 or 8 influences) and as wide as the level's vertices need: no empty
+ * workgroups in a crowd that mixes models or levels of different sizes, and no search for an
  * instance. */
 static void skin_dispatches(vks_renderer *r, vks_frame *f)
 {
     const vks_crowd *c = r->crowd;
-    uint32_t start = 0;
-    for (uint32_t m = 0; m < c->model_count && start < f->skinned_count; m++) {
-        uint32_t end = lower_bound(f->visible, f->skinned_count, c->model_first[m + 1]);
-        if (end > start) {
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        const vks_model *model = c->models[m];
+        for (uint32_t l = 0; l < vks_model_level_count(model); l++) {
+            const uint32_t start = f->runs[m][l];
+            uint32_t end = f->runs[m][l + 1 < VKS_MAX_LEVELS ? l + 1 : VKS_MAX_LEVELS];
+            end = end < f->skinned_count ? end : f->skinned_count;
+            if (end <= start)
+                continue;
             vks_skin_push push = f->skin_push;
             address(((uint64_t)push.visible[1] << 32 | push.visible[0]) +
                         (uint64_t)start * sizeof(vks_visible),
                     push.visible);
             push.visible_count = end - start;
-            vks_skin_pass_record(f->cmd, &r->skin, &push, c->models[m]->vertex_count,
-                                 is_wide(c->models[m]));
+            push.vertex_count = vks_model_level(model, l).vertex_count;
+            vks_skin_pass_record(f->cmd, &r->skin, &push, push.vertex_count, is_wide(model));
         }
-        start = end;
     }
 }
 
@@ -794,44 +870,48 @@ void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
                             &f->frame_set, 0, NULL);
     const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     vkCmdPushConstants(cmd, r->draw.layout, stages, 0, sizeof f->draw_push, &f->draw_push);
-    /* Ascending, so each model's instances are a range; within it, those with output space come
-     * first (a prefix of the whole list got it). */
-    const uint32_t *visible = f->visible;
-    uint32_t start = 0;
+    /* In the GPU's order (sort_by_level): each (model, level) is a range; within it, those with
+     * output space come first (a prefix of the whole list got it). */
     for (uint32_t m = 0; m < c->model_count; m++) {
-        const uint32_t end = lower_bound(visible, f->visible_count, c->model_first[m + 1]);
-        const uint32_t split = f->skinned_count < start ? start
-                               : f->skinned_count > end ? end
-                                                        : f->skinned_count;
         const vks_model *model = c->models[m];
-        /* [start, split): pulled from the compute pass's output; [split, end): skinned here. */
-        const struct {
-            vks_draw_kind kind;
-            uint32_t first, count;
-        } runs[2] = {{VKS_DRAW_PULLED, start, split - start},
-                     {is_wide(model) ? VKS_DRAW_SKIN8 : VKS_DRAW_SKIN4, split, end - split}};
-        for (int k = 0; k < 2; k++) {
-            if (!runs[k].count)
-                continue;
-            vks_draw_bind(cmd, &r->draw, runs[k].kind);
-            for (uint32_t i = 0; i < model->mesh_count; i++) {
-                const vks_mesh *mesh = &model->meshes[i];
-                if (!mesh->index_count)
+        const vks_renderer_model *rm = &r->models[m];
+        for (uint32_t l = 0; l < vks_model_level_count(model); l++) {
+            const uint32_t start = f->runs[m][l];
+            const uint32_t end = f->runs[m][l + 1 < VKS_MAX_LEVELS ? l + 1 : VKS_MAX_LEVELS];
+            const uint32_t split = f->skinned_count < start ? start
+                                   : f->skinned_count > end ? end
+                                                            : f->skinned_count;
+            /* [start, split): pulled from the compute pass's output; [split, end): skinned here. */
+            const struct {
+                vks_draw_kind kind;
+                uint32_t first, count;
+            } runs[2] = {{VKS_DRAW_PULLED, start, split - start},
+                         {is_wide(model) ? VKS_DRAW_SKIN8 : VKS_DRAW_SKIN4, split, end - split}};
+            for (int k = 0; k < 2; k++) {
+                if (!runs[k].count)
                     continue;
-                const vks_material *mat = &model->materials[mesh->material];
-                vkCmdBindDescriptorSets(
-                    cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 1, 1,
-                    &r->material_sets[r->models[m].material_first + mesh->material], 0, NULL);
-                vkCmdPushConstants(cmd, r->draw.layout, stages, offsetof(vks_draw_push, base_color),
-                                   sizeof mat->base_color, mat->base_color);
-                /* One draw for these instances of this model: gl_InstanceIndex runs over their
-                 * range of the visible list. */
-                vkCmdDrawIndexed(cmd, mesh->index_count, runs[k].count,
-                                 r->models[m].first_index + mesh->first_index,
-                                 (int32_t)mesh->base_vertex, runs[k].first);
+                vks_draw_bind(cmd, &r->draw, runs[k].kind);
+                for (uint32_t i = 0; i < model->mesh_count; i++) {
+                    const vks_mesh *mesh = &model->meshes[i];
+                    const vks_mesh_level ml = vks_model_mesh_level(model, l, i);
+                    if (!ml.index_count)
+                        continue;
+                    const vks_material *mat = &model->materials[mesh->material];
+                    vkCmdBindDescriptorSets(
+                        cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 1, 1,
+                        &r->material_sets[rm->material_first + mesh->material], 0, NULL);
+                    vkCmdPushConstants(cmd, r->draw.layout, stages,
+                                       offsetof(vks_draw_push, base_color), sizeof mat->base_color,
+                                       mat->base_color);
+                    /* One draw for these instances of this model at this level: gl_InstanceIndex
+                     * runs over their range of the visible list; gl_VertexIndex over the level's
+                     * vertices from the mesh's. */
+                    vkCmdDrawIndexed(cmd, ml.index_count, runs[k].count,
+                                     (l ? rm->lod_first_index : rm->first_index) + ml.first_index,
+                                     (int32_t)ml.base_vertex, runs[k].first);
+                }
             }
         }
-        start = end;
     }
     vks_draw_end(cmd, target);
     end_statistics(f);
@@ -891,16 +971,32 @@ bool vks_renderer_wait(vks_renderer *r, vks_frame *f, vks_error *err)
     return true;
 }
 
-const vks_skinned_vertex *vks_renderer_skinned(const vks_renderer *r, uint32_t instance)
+/* The readback frame's slot of `instance` among those the compute pass skinned, or UINT32_MAX. */
+static uint32_t skinned_slot(const vks_renderer *r, uint32_t instance)
 {
     assert(r->readback.mapped && instance < r->crowd->instance_count);
     if (r->readback_slot < 0)
-        return NULL;
+        return UINT32_MAX;
     const vks_frame *f = &r->frames[r->readback_slot];
-    uint32_t s = lower_bound(f->visible, f->skinned_count, instance);
-    if (s == f->skinned_count || f->visible[s] != instance)
+    for (uint32_t s = 0; s < f->skinned_count; s++) /* dump and the tests: a short list */
+        if (f->order[s] == instance)
+            return s;
+    return UINT32_MAX;
+}
+
+const vks_skinned_vertex *vks_renderer_skinned(const vks_renderer *r, uint32_t instance)
+{
+    const uint32_t s = skinned_slot(r, instance);
+    if (s == UINT32_MAX)
         return NULL;
-    return (const vks_skinned_vertex *)((const char *)r->readback.mapped + f->out_offset[s]);
+    return (const vks_skinned_vertex *)((const char *)r->readback.mapped +
+                                        r->frames[r->readback_slot].out_offset[s]);
+}
+
+uint32_t vks_renderer_skinned_level(const vks_renderer *r, uint32_t instance)
+{
+    const uint32_t s = skinned_slot(r, instance);
+    return s == UINT32_MAX ? UINT32_MAX : r->frames[r->readback_slot].order_level[s];
 }
 
 const uint32_t *vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t instance)
@@ -909,7 +1005,8 @@ const uint32_t *vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t in
     const vks_skinned_vertex *v = vks_renderer_skinned(r, instance);
     if (!m->tangents || !v)
         return NULL;
-    return (const uint32_t *)((const char *)v + vks_plan_tangent_offset(m));
+    const uint32_t n = vks_model_level(m, vks_renderer_skinned_level(r, instance)).vertex_count;
+    return (const uint32_t *)((const char *)v + VKS_TANGENT_OFFSET((size_t)n));
 }
 
 bool vks_renderer_decode_skinned(const vks_renderer *r, uint32_t instance, float (*positions)[3],
@@ -919,7 +1016,8 @@ bool vks_renderer_decode_skinned(const vks_renderer *r, uint32_t instance, float
     const uint32_t *tan = vks_renderer_skinned_tangents(r, instance);
     if (!out)
         return false;
-    const uint32_t n = r->crowd->models[r->crowd->instances[instance].model]->vertex_count;
+    const vks_model *m = r->crowd->models[r->crowd->instances[instance].model];
+    const uint32_t n = vks_model_level(m, vks_renderer_skinned_level(r, instance)).vertex_count;
     for (uint32_t v = 0; v < n; v++) {
         memcpy(positions[v], out[v].position, sizeof positions[v]);
         vks_dequant_oct(out[v].normal, normals[v]);

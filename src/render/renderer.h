@@ -63,13 +63,23 @@ typedef struct vks_frame {
      * (write-combined memory on a discrete GPU: written once, never read back). */
     uint32_t *visible;
     uint32_t visible_count; /* set before vks_renderer_skin */
-    /* Set by vks_renderer_skin: visible[0 .. skinned_count) got output space and are skinned by
+    /* Set by vks_renderer_skin: order[0 .. skinned_count) got output space and are skinned by
      * the compute pass; the rest are skinned in the vertex shader (all of them in vertex mode).
      * In compute mode, overflow_count of them (overflow_vertices vertices) are there because
      * they did not fit the output budget; 0 in vertex mode. */
     uint32_t skinned_count, overflow_count;
     uint64_t overflow_vertices;
-    VkDeviceSize *out_offset;     /* per visible slot: its output's offset in the chunks */
+    /* Host memory, per visible slot (f->visible's order): its level of detail (asset/model.h),
+     * 0 unless the caller sets it before vks_renderer_skin (begin_frame resets it). */
+    uint8_t *level;
+    /* Set by vks_renderer_skin: the visible instances in the GPU's order (by model, then level),
+     * their levels, where each (model, level) starts (runs[m][VKS_MAX_LEVELS]: where model m's
+     * instances end), and how many instances are at each level. */
+    uint32_t *order;
+    uint8_t *order_level;
+    uint32_t runs[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS + 1];
+    uint32_t level_instances[VKS_MAX_LEVELS];
+    VkDeviceSize *out_offset;     /* per slot of `order`: its output's offset in the chunks */
     vks_frame_uniforms *uniforms; /* mapped: write before submitting */
     vks_gpu_stats stats;          /* of this slot's previous frame */
 
@@ -92,6 +102,7 @@ typedef struct vks_frame {
 typedef struct vks_renderer_model {
     uint32_t vertex_first, first_index, material_first, extra_first;
     uint32_t joints_first, joints_extra_first;
+    uint32_t lod_first_index; /* where its levels' indices (model->lod_indices) start */
 } vks_renderer_model;
 
 typedef struct vks_renderer {
@@ -158,13 +169,16 @@ bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSema
 /* Waits for the frame's fence (and makes the readback visible to the host). */
 bool vks_renderer_wait(vks_renderer *r, vks_frame *f, vks_error *err);
 /* After vks_renderer_copy_skinned and vks_renderer_wait: an instance's skinned vertices
- * (its model's vertex_count entries; normals as vks_quant_oct words) and tangents
- * (vks_quant_tangent words; NULL when the model has none) in that frame;
- * NULL when the compute pass did not skin it then (not visible, or past the output budget). */
+ * (its level's vertex_count entries, vks_renderer_skinned_level; normals as vks_quant_oct words)
+ * and tangents (vks_quant_tangent words; NULL when the model has none) in that frame; NULL when the
+ * compute pass did not skin it then (not visible, or past the output budget). */
 const vks_skinned_vertex *vks_renderer_skinned(const vks_renderer *r, uint32_t instance);
 const uint32_t *vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t instance);
+/* The level of detail it was skinned at (its output holds that level's vertices), or UINT32_MAX
+ * when it has no output in that frame. */
+uint32_t vks_renderer_skinned_level(const vks_renderer *r, uint32_t instance);
 /* The same, decoded: positions, normals and (when the model has them and `tangents` is not
- * NULL) tangents, its model's vertex_count each. False, writing nothing, when the instance has no
+ * NULL) tangents, its level's vertex_count each. False, writing nothing, when the instance has no
  * output in that frame. */
 bool vks_renderer_decode_skinned(const vks_renderer *r, uint32_t instance, float (*positions)[3],
                                  float (*normals)[3], float (*tangents)[4]);

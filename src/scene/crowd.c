@@ -223,6 +223,37 @@ static bool crowd_check(const vks_crowd_desc *d, vks_error *err)
     return true;
 }
 
+/* The diagonal of n points' bounds. */
+static double crowd_diagonal(const float (*p)[3], uint32_t n)
+{
+    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    for (uint32_t v = 0; v < n; v++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = fminf(lo[k], p[v][k]);
+            hi[k] = fmaxf(hi[k], p[v][k]);
+        }
+    double d2 = 0.0;
+    for (int k = 0; k < 3 && n; k++)
+        d2 += ((double)hi[k] - lo[k]) * ((double)hi[k] - lo[k]);
+    return sqrt(d2);
+}
+
+/* Palette-space size over mesh-space size at the bind pose (1 for a model of one point). */
+static bool crowd_error_scale(const vks_model *m, float *scale)
+{
+    float(*pos)[3] = malloc(sizeof *pos * (m->vertex_count ? m->vertex_count : 1));
+    float(*nrm)[3] = malloc(sizeof *nrm * (m->vertex_count ? m->vertex_count : 1));
+    bool ok = pos && nrm && vks_skin_cpu_pose(m, -1, 0.0, pos, nrm, NULL);
+    if (ok) {
+        double mesh = crowd_diagonal((const float(*)[3])m->positions, m->vertex_count);
+        double palette = crowd_diagonal((const float(*)[3])pos, m->vertex_count);
+        *scale = mesh > 0.0 && palette > 0.0 ? (float)(palette / mesh) : 1.0f;
+    }
+    free(pos);
+    free(nrm);
+    return ok;
+}
+
 bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
 {
     *c = (vks_crowd){0};
@@ -275,6 +306,11 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
                             crowd_model_name(c->models[m]));
         }
         crowd_root_transform(c->models[m], roots[m]);
+        if (!crowd_error_scale(c->models[m], &c->model_error_scale[m])) {
+            vks_crowd_destroy(c);
+            return vks_fail(err, "out of memory for the bounds of %s",
+                            crowd_model_name(c->models[m]));
+        }
         float r = crowd_footprint_radius(c->model_lo[m], c->model_hi[m], roots[m]);
         spacing = fmaxf(spacing, 2.0f * r * CROWD_SPACING_MARGIN);
     }
@@ -312,6 +348,11 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
             float pos[3], heading;
             crowd_spot(d, spot, spacing, pos, &heading);
             crowd_place(in, pos, heading, roots[m], c->model_lo[m], c->model_hi[m]);
+            in->scale = 0.0f;
+            for (int col = 0; col < 3; col++)
+                in->scale = fmaxf(in->scale, sqrtf(in->world[col][0] * in->world[col][0] +
+                                                   in->world[col][1] * in->world[col][1] +
+                                                   in->world[col][2] * in->world[col][2]));
             for (int k = 0; k < 3; k++) {
                 c->lo[k] = fminf(c->lo[k], in->center[k] - in->radius);
                 c->hi[k] = fmaxf(c->hi[k], in->center[k] + in->radius);
@@ -506,4 +547,39 @@ void vks_crowd_palettes(vks_crowd *c, vks_pool *pool, const uint32_t *visible, u
         return;
     }
     vks_pool_run(pool, count, grain, crowd_palettes_chunk, &job);
+}
+
+void vks_crowd_choose_lods(vks_crowd *c, const vks_lod_view *view, const uint32_t *visible,
+                           uint32_t count, uint8_t *levels)
+{
+    for (uint32_t k = 0; k < count; k++) {
+        vks_crowd_instance *in = &c->instances[visible[k]];
+        const vks_model *m = c->models[in->model];
+        const uint32_t last = vks_model_level_count(m) - 1;
+        uint32_t level;
+        if (view->force >= 0) {
+            level = (uint32_t)view->force < last ? (uint32_t)view->force : last;
+        } else {
+            float d2 = 0.0f;
+            for (int a = 0; a < 3; a++)
+                d2 += (in->center[a] - view->eye[a]) * (in->center[a] - view->eye[a]);
+            const float dist = sqrtf(d2) - in->radius;
+            /* Pixels per unit of mesh-space error at this instance. */
+            const float px = dist > 0.0f ? c->model_error_scale[in->model] * in->scale *
+                                               view->pixels_per_unit / dist
+                                         : INFINITY;
+            uint32_t fine = 0, coarse = 0; /* the coarsest within the bound, and within the
+                                              bound less the hysteresis (errors only grow) */
+            for (uint32_t l = 1; l <= last; l++) {
+                const float e = vks_model_level(m, l).error * px;
+                if (e <= view->max_error_px)
+                    fine = l;
+                if (e <= view->max_error_px * VKS_LOD_HYSTERESIS)
+                    coarse = l;
+            }
+            level = in->lod < coarse ? coarse : in->lod > fine ? fine : in->lod;
+        }
+        in->lod = (uint8_t)level;
+        levels[k] = (uint8_t)level;
+    }
 }

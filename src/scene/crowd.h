@@ -56,6 +56,8 @@ typedef struct vks_crowd_instance {
      * of one sits at the origin with heading 0, so its world is the root transform. */
     float world[4][4];
     float center[3], radius; /* bounding sphere in world space, over every clip's motion */
+    float scale;             /* the world transform's largest axis scale */
+    uint8_t lod;             /* the level of detail it was drawn at last (vks_crowd_choose_lods) */
 } vks_crowd_instance;
 
 typedef struct vks_crowd {
@@ -64,6 +66,9 @@ typedef struct vks_crowd {
     uint32_t model_first[VKS_CROWD_MAX_MODELS + 1];
     /* Per model, palette space: the box around the bind pose and every clip (8 samples each). */
     float model_lo[VKS_CROWD_MAX_MODELS][3], model_hi[VKS_CROWD_MAX_MODELS][3];
+    /* Per model: palette-space size over mesh-space size at the bind pose, which turns a level
+     * of detail's error (mesh space, asset/model.h) into palette space. */
+    float model_error_scale[VKS_CROWD_MAX_MODELS];
 
     uint32_t instance_count;
     vks_crowd_instance *instances;
@@ -100,6 +105,28 @@ void vks_crowd_bind_pose(vks_crowd *crowd, bool on, double fade);
  * `view_proj` (column-major, Vulkan clip space: 0 <= z <= w) into `visible`, ascending, and
  * returns their count. `visible` needs room for instance_count entries. */
 uint32_t vks_crowd_cull(const vks_crowd *crowd, const float view_proj[4][4], uint32_t *visible);
+
+/* What choosing levels of detail needs of the camera and the user. */
+typedef struct vks_lod_view {
+    float eye[3];          /* world space */
+    float pixels_per_unit; /* at distance 1: the image height / (2 tan(vertical fov / 2)) */
+    float max_error_px;    /* a level's error may project to at most this many pixels */
+    int32_t force;         /* -1: choose; else this level for every instance (its model's last
+                              when it has fewer) */
+} vks_lod_view;
+
+/* A level goes coarser only once its error projects below this fraction of max_error_px, and
+ * finer as soon as the current one's exceeds max_error_px: a camera moving slowly through a
+ * boundary switches once, not back and forth. */
+#define VKS_LOD_HYSTERESIS 0.8f
+
+/* Chooses each listed instance's level of detail into levels[k]: the coarsest level of its
+ * model whose error, scaled by the model's error scale and the instance's world scale, projects
+ * to at most max_error_px pixels at the distance from the eye to its bounding sphere (level 0
+ * when the eye is inside it), with the hysteresis above against the level it had last time,
+ * which it remembers (instance.lod). */
+void vks_crowd_choose_lods(vks_crowd *crowd, const vks_lod_view *view, const uint32_t *visible,
+                           uint32_t count, uint8_t *levels);
 
 /* Samples the pose of each listed instance (cross-fades included) and writes its palette to
  * palette + palette_first[instance], on every thread of the pool (pool may be NULL: the caller's
