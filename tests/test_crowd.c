@@ -4,6 +4,7 @@
  *   usage: test_crowd DEFAULT_GLB FIXTURES_DIR */
 #include "anim/anim.h"
 #include "asset/import.h"
+#include "asset/lod.h"
 #include "check.h"
 #include "scene/crowd.h"
 
@@ -13,6 +14,7 @@
 #include <cglm/mat4.h>
 
 #include <float.h>
+#include <math.h>
 #include <stdint.h>
 
 static vks_model def, chain, still; /* the default character; chain.glb; no_animation.glb */
@@ -23,6 +25,21 @@ static bool load(const char *path, vks_model *m)
     if (!vks_model_import(&(vks_import_desc){.path = path}, m, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         CHECK(!"import failed");
+        return false;
+    }
+    return true;
+}
+
+/* The default character with its levels of detail. */
+static const char *lods_path;
+static bool load_lods(vks_model *m)
+{
+    vks_error err;
+    if (!load(lods_path, m))
+        return false;
+    if (!vks_model_build_lods(m, &err)) {
+        CHECK(!"levels of detail");
+        vks_model_destroy(m);
         return false;
     }
     return true;
@@ -673,8 +690,8 @@ static void test_bind_pose(void)
             vks_pose_rest(&m->skeleton, local);
             vks_pose_palette(&m->skeleton, local, scratch, want);
             wrong += c.instances[i].clip != -1;
-            wrong += memcmp(got + c.palette_first[i], want,
-                            sizeof *want * m->skeleton.joint_count) != 0;
+            wrong +=
+                memcmp(got + c.palette_first[i], want, sizeof *want * m->skeleton.joint_count) != 0;
         }
         CHECK(wrong == 0);
         /* Back: each instance plays the clip it held, from its start, fading over 0.2 s. */
@@ -693,8 +710,8 @@ static void test_bind_pose(void)
             if (in->clip < 0)
                 continue;
             direct_palette(m, in->clip, in->time, local, scratch, want);
-            moved += memcmp(got + c.palette_first[i], want,
-                            sizeof *want * m->skeleton.joint_count) == 0;
+            moved +=
+                memcmp(got + c.palette_first[i], want, sizeof *want * m->skeleton.joint_count) == 0;
         }
         CHECK(moved == 3); /* the three default characters play again; the still model has none */
     }
@@ -791,6 +808,76 @@ static void test_bad(void)
     }
 }
 
+/* Levels of detail chosen along a camera path that drifts slowly out through the boundary between
+ * level 0 and level 1 with a jitter of 1% a frame: with the hysteresis the level changes once;
+ * the same path without it (the coarsest level within the bound, worked out here) flips back and
+ * forth, so the path does test the hysteresis. Also: --lod forces (clamped to the last level),
+ * and the eye inside the bounding sphere gives level 0. */
+static void test_lod_hysteresis(void)
+{
+    vks_model m;
+    vks_error err;
+    if (!load_lods(&m))
+        return;
+    CHECK(vks_model_level_count(&m) >= 2);
+    vks_crowd c;
+    if (vks_model_level_count(&m) < 2 ||
+        !create(&(vks_crowd_desc){.models = (const vks_model *const[]){&m},
+                                  .model_count = 1,
+                                  .instance_count = 1},
+                &c)) {
+        vks_model_destroy(&m);
+        return;
+    }
+    const vks_crowd_instance *in = &c.instances[0];
+    vks_lod_view view = {.pixels_per_unit = 1000.0f, .max_error_px = 1.0f, .force = -1};
+    /* Where level 1's error projects to exactly the bound: distance to the sphere d_b. */
+    const double px_per_unit_err = c.model_error_scale[0] * in->scale * view.pixels_per_unit;
+    const double d_b = vks_model_level(&m, 1).error * px_per_unit_err / view.max_error_px;
+    const double e2 = vks_model_level(&m, 2 < vks_model_level_count(&m) ? 2 : 1).error;
+    uint32_t switches = 0, naive_switches = 0, last = UINT32_MAX, naive_last = UINT32_MAX;
+    const uint32_t steps = 400;
+    for (uint32_t k = 0; k <= steps; k++) {
+        /* From 0.9 to 1.3 times the boundary, jittering by 1% (a hand-held camera). */
+        double d = d_b * (0.9 + 0.4 * k / steps) * (1.0 + 0.01 * sin(1.7 * k));
+        view.eye[0] = in->center[0] + (float)(d + in->radius);
+        view.eye[1] = in->center[1];
+        view.eye[2] = in->center[2];
+        uint8_t level = 0;
+        vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level);
+        switches += last != UINT32_MAX && level != last;
+        last = level;
+        /* Without hysteresis: level 1 once its error is within the bound (level 2 stays out of
+         * reach on this path while its error is over the bound). */
+        const double dd = sqrt(pow(view.eye[0] - in->center[0], 2)) - in->radius;
+        uint32_t naive = vks_model_level(&m, 1).error * px_per_unit_err / dd <= view.max_error_px;
+        if (e2 * px_per_unit_err / dd <= view.max_error_px)
+            naive = 2;
+        naive_switches += naive_last != UINT32_MAX && naive != naive_last;
+        naive_last = naive;
+    }
+    CHECK(switches == 1 && last == 1);
+    CHECK(naive_switches > 2);
+    printf("lod hysteresis: %u switch(es) along the path, %u without hysteresis\n", switches,
+           naive_switches);
+
+    uint8_t level;
+    view.force = 99; /* past the last level: the last */
+    vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level);
+    CHECK(level == vks_model_level_count(&m) - 1);
+    view.force = 0;
+    vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level);
+    CHECK(level == 0);
+    view.force = -1; /* the eye inside the sphere: full detail */
+    memcpy(view.eye, in->center, sizeof view.eye);
+    c.instances[0].lod = 3;
+    vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level);
+    CHECK(level == 0);
+    vks_crowd_destroy(&c);
+    vks_model_destroy(&m);
+    (void)err;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -812,6 +899,8 @@ int main(int argc, char **argv)
         test_switch_advance();
         test_bind_pose();
         test_bad();
+        lods_path = argv[1];
+        test_lod_hysteresis();
     }
     vks_model_destroy(&def);
     vks_model_destroy(&chain);

@@ -15,6 +15,7 @@
  * skip (exit 77) with the reason. */
 #include "anim/anim.h"
 #include "asset/import.h"
+#include "asset/lod.h"
 #include "asset/pack.h"
 #include "check.h"
 #include "gpu/gpu.h"
@@ -44,7 +45,7 @@ static void load(const char *path)
     vks_model model;
     vks_error err;
     if (!vks_model_import(&(vks_import_desc){.path = path}, &model, &err) ||
-        !vks_model_pack(&model, &err)) {
+        !vks_model_pack(&model, &err) || !vks_model_build_lods(&model, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         CHECK(!"import failed");
         return;
@@ -75,9 +76,12 @@ typedef struct stats {
     int poses;
 } stats;
 
-/* One frame: palette of (clip, seconds) -> skinning pass -> readback, compared with the CPU. */
+/* One frame: palette of (clip, seconds) -> skinning pass at level of detail `level` ->
+ * readback, compared with the CPU reference of the same vertices (a level's vertex i is the
+ * level-0 vertex lod_source[vertex_first + i]; the CPU skins level 0). */
 static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double seconds,
-                       double radius, const float (*bind)[3], stats *s, const char *path)
+                       uint32_t level, double radius, const float (*bind)[3], stats *s,
+                       const char *path)
 {
     const vks_skeleton *sk = &m->skeleton;
     const uint32_t n = m->vertex_count;
@@ -98,6 +102,7 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
     vks_pose_palette(sk, local, scratch, f->palette); /* a crowd of one: its palette starts at 0 */
     f->visible[0] = 0;
     f->visible_count = 1;
+    f->level[0] = (uint8_t)level;
     if (r->readback.coherent) /* NaN bytes: stale or unwritten output cannot pass */
         memset(r->readback.mapped, 0xff, r->readback.size);
     vks_renderer_skin(r, f);
@@ -109,32 +114,52 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
         fprintf(stderr, "%s: %s\n", path, err.msg);
     CHECK(ok);
     CHECK(vks_skin_cpu_pose(m, clip, seconds, pos, nrm, tan));
+    /* The CPU's vertices in the level's order (level 0: as they are). */
+    const vks_level lv = vks_model_level(m, level);
+    for (uint32_t i = 0; level && i < lv.vertex_count; i++) {
+        const uint32_t src = m->lod_source[lv.vertex_first + i];
+        CHECK(src < n);
+    }
+    float(*cpos)[3] = malloc(sizeof *cpos * n), (*cnrm)[3] = malloc(sizeof *cnrm * n);
+    float(*ctan)[4] = malloc(sizeof *ctan * n);
+    for (uint32_t i = 0; cpos && cnrm && ctan && i < lv.vertex_count; i++) {
+        const uint32_t src = level ? m->lod_source[lv.vertex_first + i] : i;
+        memcpy(cpos[i], pos[src], sizeof cpos[i]);
+        memcpy(cnrm[i], nrm[src], sizeof cnrm[i]);
+        if (tan)
+            memcpy(ctan[i], tan[src], sizeof ctan[i]);
+    }
     float(*gpos)[3] = malloc(sizeof *gpos * n), (*gnrm)[3] = malloc(sizeof *gnrm * n);
     float(*gtan)[4] = malloc(sizeof *gtan * n);
-    CHECK(gpos && gnrm && gtan);
-    if (ok && gpos && gnrm && gtan) {
+    CHECK(gpos && gnrm && gtan && cpos && cnrm && ctan);
+    if (ok && gpos && gnrm && gtan && cpos && cnrm && ctan) {
         CHECK((vks_renderer_skinned_tangents(r, 0) != NULL) == (m->tangents != NULL));
+        CHECK(vks_renderer_skinned_level(r, 0) == level);
         CHECK(vks_renderer_decode_skinned(r, 0, gpos, gnrm, gtan));
+        const uint32_t n_level = lv.vertex_count;
         /* Normals and tangents come back octahedral (16 and 15 bits: under 1e-4 off). */
-        double dp = check_max_diff(gpos[0], 3, pos[0], 3, n, 3);
-        double dn = check_max_diff(gnrm[0], 3, nrm[0], 3, n, 3);
-        double dt = m->tangents && tan ? check_max_diff(gtan[0], 4, tan[0], 4, n, 4) : 0.0;
+        double dp = check_max_diff(gpos[0], 3, cpos[0], 3, n_level, 3);
+        double dn = check_max_diff(gnrm[0], 3, cnrm[0], 3, n_level, 3);
+        double dt = m->tangents && tan ? check_max_diff(gtan[0], 4, ctan[0], 4, n_level, 4) : 0.0;
         int before = check_failures;
         CHECK(dp <= POSITION_TOLERANCE * radius);
         CHECK(dn <= UNIT_TOLERANCE);
         CHECK(dt <= UNIT_TOLERANCE);
         if (check_failures != before)
             fprintf(stderr,
-                    "  in %s, clip %d at %.4f s: positions %.3g (tolerance %.3g), normals "
-                    "%.3g, tangents %.3g\n",
-                    path, clip, seconds, dp, POSITION_TOLERANCE * radius, dn, dt);
+                    "  in %s, clip %d at %.4f s, level %u: positions %.3g (tolerance %.3g), "
+                    "normals %.3g, tangents %.3g\n",
+                    path, clip, seconds, level, dp, POSITION_TOLERANCE * radius, dn, dt);
         s->pos = fmax(s->pos, dp);
         s->nrm = fmax(s->nrm, dn);
         s->tan = fmax(s->tan, dt);
-        if (bind)
+        if (bind && !level)
             s->moved = fmax(s->moved, check_max_diff(gpos[0], 3, bind[0], 3, n, 3));
         s->poses++;
     }
+    free(cpos);
+    free(cnrm);
+    free(ctan);
     free(gpos);
     free(gnrm);
     free(gtan);
@@ -171,13 +196,17 @@ static void check_model(const gpu_device *dev, const char *path, const vks_model
     double radius = bind_radius((const float(*)[3])bind, n);
 
     stats s = {0};
-    check_pose(&r, m, -1, 0.0, radius, NULL, &s, path);
+    check_pose(&r, m, -1, 0.0, 0, radius, NULL, &s, path);
     for (uint32_t c = 0; c < m->clip_count; c++) {
         double d = m->clips[c].duration;
         const double at[] = {0.0, 0.37 * d, 0.81 * d, d + 0.25};
         for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
-            check_pose(&r, m, (int32_t)c, at[k], radius, (const float(*)[3])bind, &s, path);
+            check_pose(&r, m, (int32_t)c, at[k], 0, radius, (const float(*)[3])bind, &s, path);
     }
+    /* Every level of detail, in the first clip mid-way (or the bind pose). */
+    for (uint32_t l = 1; l < vks_model_level_count(m); l++)
+        check_pose(&r, m, m->clip_count ? 0 : -1, m->clip_count ? 0.37 * m->clips[0].duration : 0.0,
+                   l, radius, NULL, &s, path);
     /* The GPU output moves away from the bind pose when the model is animated (a shader that
      * ignored the palette would not). Models whose clips move no vertex would be exempt, but
      * every model tested here has at least one that does. */
@@ -192,10 +221,11 @@ static void check_model(const gpu_device *dev, const char *path, const vks_model
     free(bind);
     free(bind_n);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    printf("%s: %u vertices, %u clips, %d poses, %d checks; max error: positions %.3g (%.2g of "
+    printf("%s: %u vertices, %u clips, %u levels, %d poses, %d checks; max error: positions %.3g "
+           "(%.2g of "
            "radius %.4g), normals %.3g, tangents %s%.3g; moved up to %.3g; %.0f ms\n",
-           path, n, m->clip_count, s.poses, check_count - checks_before, s.pos, s.pos / radius,
-           radius, s.nrm, m->tangents ? "" : "(none) ", s.tan, s.moved,
+           path, n, m->clip_count, vks_model_level_count(m), s.poses, check_count - checks_before,
+           s.pos, s.pos / radius, radius, s.nrm, m->tangents ? "" : "(none) ", s.tan, s.moved,
            (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6);
 }
 

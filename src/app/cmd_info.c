@@ -86,6 +86,21 @@ static void print_model(const vks_model *m)
     else
         printf("skinning: %u influences per vertex\n", VKS_MAX_INFLUENCES);
     print_bounds(m);
+    /* The levels of detail (asset/lod.h): the model's, then each mesh's chain. */
+    printf("levels: %u (level, triangles, vertices, error in model units)\n",
+           vks_model_level_count(m));
+    for (uint32_t l = 0; l < vks_model_level_count(m); l++) {
+        const vks_level lv = vks_model_level(m, l);
+        printf("  %3u  %8u %8u  %.4g\n", l, lv.triangle_count, lv.vertex_count, lv.error);
+    }
+    for (uint32_t i = 0; i < m->mesh_count && vks_model_level_count(m) > 1; i++) {
+        printf("  mesh %u %s:", i, m->meshes[i].name);
+        for (uint32_t l = 0; l < vks_model_level_count(m); l++) {
+            const vks_mesh_level ml = vks_model_mesh_level(m, l, i);
+            printf(" %u: %u tri, %.3g;", l, ml.index_count / 3, ml.error);
+        }
+        printf("\n");
+    }
     printf("warnings: %u\n", m->warning_count);
     for (uint32_t i = 0; i < m->warning_count; i++)
         printf("  %s\n", m->warnings[i]);

@@ -196,7 +196,7 @@ bool app_crowd_check(app_crowd_args *a, vks_error *err)
     if (a->lod_text && !app_parse_count("--lod", a->lod_text, 0, VKS_MAX_LEVELS - 1, &lod, err))
         return false;
     a->lod = a->lod_text ? (int32_t)lod : -1;
-    a->lod_error = 1.0f;
+    a->lod_error = APP_LOD_ERROR_PX;
     if (a->lod_error_text) {
         char *end;
         double v = strtod(a->lod_error_text, &end);

@@ -40,6 +40,12 @@ bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t 
 
 /* ---- The crowd: its models, its instances, and the threads that animate them ---- */
 
+/* --lod-error's default, in pixels: the largest of 1, 0.5, 0.25 and 0.2 at which 400 CesiumMan
+ * at 1920x1080 draw within the image test's bounds (at most 1% of pixels off by more than 24/255,
+ * silhouettes within 2%; tests/cli_lod.sh, README "Levels of detail"): meshoptimizer's error
+ * bounds how far vertices move, not how far the texture slides across the surface. */
+#define APP_LOD_ERROR_PX 0.2f
+
 typedef struct app_crowd_args {
     const char *model_list[VKS_CROWD_MAX_MODELS]; /* each --model */
     uint32_t model_list_count;

@@ -76,29 +76,29 @@ static bool lod__chain_build(const vks_model *m, const vks_mesh *me, unsigned op
     const float *pos = m->positions[me->base_vertex];
     c->count = 1;
     c->levels[0] = (lod__level){.index_count = me->index_count};
-    uint32_t *scratch = malloc(sizeof *scratch * (n0 ? n0 : 1));
-    uint32_t *cached = malloc(sizeof *cached * (n0 ? n0 : 1));
+    if (n0 / 3 < VKS_LOD_FLOOR_TRIANGLES)
+        return true;
+    uint32_t *scratch = malloc(sizeof *scratch * n0);
+    uint32_t *cached = malloc(sizeof *cached * n0);
     uint32_t *remap = malloc(sizeof *remap * (me->vertex_count ? me->vertex_count : 1));
     bool ok = scratch && cached && remap;
-    if (ok && n0 / 3 >= VKS_LOD_FLOOR_TRIANGLES) {
-        /* result_error is relative to this extent (meshoptimizer.h). */
-        const float scale = meshopt_simplifyScale(pos, me->vertex_count, sizeof(float[3]));
-        while (ok && c->count < VKS_MAX_LEVELS) {
-            const lod__level *prev = &c->levels[c->count - 1];
-            const size_t target = prev->index_count / 2 / 3 * 3;
-            float rel = 0.0f;
-            const size_t n = meshopt_simplify(scratch, base, n0, pos, me->vertex_count,
-                                              sizeof(float[3]), target, 1.0f, options, &rel);
-            const size_t tris = n / 3, prev_tris = prev->index_count / 3;
-            if (tris == 0 || tris * 4 > prev_tris * 3)
-                break;
-            meshopt_optimizeVertexCache(cached, scratch, n, me->vertex_count);
-            lod__level *l = &c->levels[c->count++];
-            ok = lod__compact(l, cached, n, me, remap);
-            l->error = fmaxf(rel * scale, prev->error);
-            if (tris < VKS_LOD_FLOOR_TRIANGLES)
-                break;
-        }
+    /* result_error is relative to this extent (meshoptimizer.h). */
+    const float scale = meshopt_simplifyScale(pos, me->vertex_count, sizeof(float[3]));
+    while (ok && c->count < VKS_MAX_LEVELS) {
+        const lod__level *prev = &c->levels[c->count - 1];
+        const size_t target = prev->index_count / 2 / 3 * 3;
+        float rel = 0.0f;
+        const size_t n = meshopt_simplify(scratch, base, n0, pos, me->vertex_count,
+                                          sizeof(float[3]), target, 1.0f, options, &rel);
+        const size_t tris = n / 3, prev_tris = prev->index_count / 3;
+        if (tris == 0 || tris * 4 > prev_tris * 3)
+            break;
+        meshopt_optimizeVertexCache(cached, scratch, n, me->vertex_count);
+        lod__level *l = &c->levels[c->count++];
+        ok = lod__compact(l, cached, n, me, remap);
+        l->error = fmaxf(rel * scale, prev->error);
+        if (tris < VKS_LOD_FLOOR_TRIANGLES)
+            break;
     }
     free(scratch);
     free(cached);
