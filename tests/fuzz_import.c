@@ -1,9 +1,10 @@
 /* libFuzzer harness for the load path (assimp + our importer, then the compact streams'
- * encoding the CLI does next), in memory as a .glb:
+ * encoding and the levels of detail the CLI builds next), in memory as a .glb:
  *   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DVKS_FUZZ=ON && cmake --build build-fuzz
  *   LSAN_OPTIONS=suppressions=tests/lsan.supp build-fuzz/tests/fuzz_import -max_total_time=60
  * CORPUS Every input must end in a model or one error message: no crash, no sanitizer report. */
 #include "asset/import.h"
+#include "asset/lod.h"
 #include "asset/pack.h"
 
 #include <stdint.h>
@@ -17,7 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     vks_import_desc desc = {
         .data = data, .size = size, .hint = "glb", .name = "fuzz", .in_process = true};
     if (vks_model_import(&desc, &model, &err)) {
-        vks_model_pack(&model, &err);
+        if (vks_model_pack(&model, &err))
+            vks_model_build_lods(&model, &err);
         vks_model_destroy(&model);
     }
     return 0;
