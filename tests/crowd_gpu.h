@@ -47,6 +47,8 @@ typedef struct crowd_gpu {
     /* Output floats compared, and how many matched the CPU bit for bit: positions and normals,
      * tangents (whose normalisation differs in form: t / |t| on the CPU, inversesqrt in GLSL). */
     uint64_t floats, identical; /* skinned position floats, and how many equal the CPU's */
+    /* The levels of detail crowd_gpu_frame gives its visible list's slots (NULL: level 0). */
+    const uint8_t *levels;
 } crowd_gpu;
 
 /* Checks the arguments DEFAULT_GLB FIXTURES_DIR and writes FIXTURES_DIR/tangents.glb into
@@ -149,27 +151,53 @@ static inline void crowd_gpu_check_instance(crowd_gpu *g, const vks_renderer *r,
     CHECK((vks_renderer_skinned_tangents(r, i) != NULL) == (m->tangents != NULL));
     if (moved)
         *moved = -1.0;
+    /* At a level of detail the output holds the level's vertices, copies of level-0 ones: the
+     * CPU's in that order (level 0: as they are). */
+    const uint32_t level = has_output ? vks_renderer_skinned_level(r, i) : 0;
+    const vks_level lv = vks_model_level(m, level);
+    if (ok && level) {
+        float(*gp)[3] = malloc(sizeof *gp * n), (*gn)[3] = malloc(sizeof *gn * n);
+        float(*gt)[4] = malloc(sizeof *gt * n);
+        for (uint32_t k = 0; gp && gn && gt && k < lv.vertex_count; k++) {
+            const uint32_t src = m->lod_source[lv.vertex_first + k];
+            memcpy(gp[k], pos[src], sizeof gp[k]);
+            memcpy(gn[k], nrm[src], sizeof gn[k]);
+            memcpy(gt[k], tan[src], sizeof gt[k]);
+        }
+        ok = gp && gn && gt;
+        CHECK(ok);
+        if (ok) {
+            memcpy(pos, gp, sizeof *gp * lv.vertex_count);
+            memcpy(nrm, gn, sizeof *gn * lv.vertex_count);
+            memcpy(tan, gt, sizeof *gt * lv.vertex_count);
+        }
+        free(gp);
+        free(gn);
+        free(gt);
+        moved = NULL; /* the bind pose is level 0's */
+    }
+    const uint32_t nl = lv.vertex_count;
     if (ok && has_output) {
         /* Normals and tangents come back octahedral (16 and 15 bits: under 1e-4 off). */
-        double dp = check_max_diff(gpos[0], 3, pos[0], 3, n, 3);
-        double dn = check_max_diff(gnrm[0], 3, nrm[0], 3, n, 3);
-        double dt = m->tangents ? check_max_diff(gtan[0], 4, tan[0], 4, n, 4) : 0.0;
+        double dp = check_max_diff(gpos[0], 3, pos[0], 3, nl, 3);
+        double dn = check_max_diff(gnrm[0], 3, nrm[0], 3, nl, 3);
+        double dt = m->tangents ? check_max_diff(gtan[0], 4, tan[0], 4, nl, 4) : 0.0;
         int before = check_failures;
         CHECK(dp <= POSITION_TOLERANCE * radius);
         CHECK(dn <= UNIT_TOLERANCE);
         CHECK(dt <= UNIT_TOLERANCE);
         if (check_failures != before)
             fprintf(stderr,
-                    "  %s: instance %u (model %u%s, clip %d at %.4f s): positions %.3g "
+                    "  %s: instance %u (model %u%s, clip %d at %.4f s, level %u): positions %.3g "
                     "(tolerance %.3g), normals %.3g, tangents %.3g\n",
                     when, i, inst->model, m->joints_extra ? ", wide" : "", inst->clip, inst->time,
-                    dp, POSITION_TOLERANCE * radius, dn, dt);
+                    level, dp, POSITION_TOLERANCE * radius, dn, dt);
         if (moved)
             *moved = check_max_diff(gpos[0], 3, bind[0], 3, n, 3);
         g->worst_pos = fmax(g->worst_pos, dp / radius);
         g->worst_unit = fmax(g->worst_unit, fmax(dn, dt));
-        g->floats += (uint64_t)n * 3;
-        g->identical += crowd_gpu_same_floats(gpos[0], 3, pos[0], 3, n, 3);
+        g->floats += (uint64_t)nl * 3;
+        g->identical += crowd_gpu_same_floats(gpos[0], 3, pos[0], 3, nl, 3);
     }
     free(gpos);
     free(gnrm);
@@ -217,6 +245,8 @@ static inline bool crowd_gpu_frame(crowd_gpu *g, vks_renderer *r, const uint32_t
     vks_frame *f = vks_renderer_begin_frame(r);
     memcpy(f->visible, visible, sizeof *visible * count);
     f->visible_count = count;
+    if (g->levels)
+        memcpy(f->level, g->levels, sizeof *f->level * count);
     vks_crowd_palettes(&g->crowd, NULL, f->visible, count, f->palette);
     crowd_gpu_camera(&g->crowd, g->focus, f->uniforms);
     if (!draw && r->readback.coherent) /* NaN bytes: stale or unwritten output cannot pass */

@@ -830,6 +830,9 @@ static void test_lod_hysteresis(void)
         return;
     }
     const vks_crowd_instance *in = &c.instances[0];
+    /* The default character: no scale in its nodes, and a crowd of one stands unscaled. */
+    CHECK_NEAR(c.model_error_scale[0], 1.0, 1e-4);
+    CHECK_NEAR(in->scale, 1.0, 1e-6);
     vks_lod_view view = {.pixels_per_unit = 1000.0f, .max_error_px = 1.0f, .force = -1};
     /* Where level 1's error projects to exactly the bound: distance to the sphere d_b. */
     const double px_per_unit_err = c.model_error_scale[0] * in->scale * view.pixels_per_unit;

@@ -116,8 +116,11 @@ static vks_plan_memory plan_of(const vks_crowd *c)
 /* Extra streams: counted in the plan, created for the wide models only, none without. */
 static void test_memory(scene *s)
 {
-    const uint32_t wide_vertices =
-        s->g.models[MODEL_WIDE].vertex_count + s->g.models[MODEL_WIDE_T].vertex_count;
+    /* A model's vertices on the GPU: level 0's, then its levels of detail's copies. */
+    const uint32_t wide_first =
+        s->g.models[MODEL_WIDE].vertex_count + s->g.models[MODEL_WIDE].lod_vertex_count;
+    const uint32_t wide_vertices = wide_first + s->g.models[MODEL_WIDE_T].vertex_count +
+                                   s->g.models[MODEL_WIDE_T].lod_vertex_count;
     vks_plan_memory wide = plan_of(&s->g.crowd);
     use_dropped(s, true);
     vks_plan_memory narrow = plan_of(&s->g.crowd);
@@ -137,7 +140,7 @@ static void test_memory(scene *s)
         CHECK(r.extra_vertex_count == wide_vertices);
         CHECK(r.joints_extra.buffer != VK_NULL_HANDLE && r.weights_extra.buffer != VK_NULL_HANDLE);
         CHECK(r.models[MODEL_NARROW].extra_first == 0 && r.models[MODEL_WIDE].extra_first == 0 &&
-              r.models[MODEL_WIDE_T].extra_first == s->g.models[MODEL_WIDE].vertex_count);
+              r.models[MODEL_WIDE_T].extra_first == wide_first);
         vks_renderer_destroy(&r);
     }
     printf("memory: %llu device bytes with influences 5-8, %llu without (%u wide vertices)\n",
@@ -162,6 +165,22 @@ static void test_compute(scene *s, uint8_t *image, const uint32_t *all)
     if (crowd_gpu_frame(&s->g, &r, mixed, 3, false))
         for (uint32_t k = 0; k < 3; k++)
             crowd_gpu_check_instance(&s->g, &r, mixed[k], "frame 2", NULL);
+    /* The same at levels of detail 1, 2 and 3 (a model's last when it has fewer): the wide
+     * models' influences 5 to 8 follow their copied vertices. */
+    const uint8_t levels[3] = {1, 2, 3};
+    s->g.levels = levels;
+    uint32_t wide_at_a_level = 0;
+    if (crowd_gpu_frame(&s->g, &r, mixed, 3, false))
+        for (uint32_t k = 0; k < 3; k++) {
+            const vks_model *m = s->g.crowd.models[s->g.crowd.instances[mixed[k]].model];
+            const uint32_t last = vks_model_level_count(m) - 1;
+            const uint32_t level = levels[k] < last ? levels[k] : last;
+            CHECK(vks_renderer_skinned_level(&r, mixed[k]) == level);
+            wide_at_a_level += m->joints_extra && level > 0;
+            crowd_gpu_check_instance(&s->g, &r, mixed[k], "frame 2, levels", NULL);
+        }
+    CHECK(wide_at_a_level >= 1); /* the widened default character has levels */
+    s->g.levels = NULL;
     printf("compute: largest errors over frames 1 and 2: positions %.3g of the radius, unit "
            "vectors %.3g; bit-identical to the CPU: %llu of %llu position floats\n",
            s->g.worst_pos, s->g.worst_unit, (unsigned long long)s->g.identical,
@@ -245,6 +264,7 @@ int main(int argc, char **argv)
             CHECK(widen(&s.g.models[k]));
         vks_error err;
         CHECK(vks_model_pack(&s.g.models[k], &err)); /* widened first: 8 weights quantized */
+        CHECK(vks_model_build_lods(&s.g.models[k], &err));
         s.dropped[k] = s.g.models[k];
         s.dropped[k].joints_extra = NULL;
         s.dropped[k].weights_extra = NULL;

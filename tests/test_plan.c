@@ -169,6 +169,18 @@ static void test_frame_by_hand(void)
     CHECK(vks_plan_frame(&crowd, some, NULL, 2, 10000, 150, offset) == 1 && offset[0] == 0);
     CHECK(vks_plan_frame(&crowd, all, NULL, 4, 10000, 150, offset) == 0);
     CHECK(vks_plan_frame(&crowd, all, NULL, 4, 0, 400, offset) == 0);
+    /* At a level of detail an instance takes its level's vertices: A with a 4-vertex level 1
+     * (4 x 16 = 64 bytes) before a B at level 0 (144): 0 and 64, 208 bytes in all. */
+    a.level_count = 2;
+    a.levels[0] = (vks_level){.vertex_count = 10};
+    a.levels[1] = (vks_level){.vertex_count = 4};
+    const uint32_t a_then_b[] = {0, 1};
+    const uint8_t levels[] = {1, 0};
+    CHECK(vks_plan_frame(&crowd, a_then_b, levels, 2, 208, 400, offset) == 2);
+    CHECK(offset[0] == 0 && offset[1] == 64);
+    CHECK(vks_plan_frame(&crowd, a_then_b, levels, 2, 200, 400, offset) == 1);
+    CHECK(vks_plan_level_output_bytes(&a, 1) == 64 && vks_plan_level_output_bytes(&a, 0) == 160);
+    a.level_count = 0;
     /* The plan refuses a buffer smaller than one instance's output, naming its model. */
     vks_plan_limits lim = {.max_memory_allocation = 1u << 30,
                            .max_buffer = 1u << 30,

@@ -76,7 +76,7 @@ typedef struct app_crowd_args {
          "draw every instance at level of detail N (0: full detail; default: chosen per "          \
          "instance, see --lod-error)"},                                                            \
         {"lod-error", &(a).lod_error_text, NULL, "PX",                                             \
-         "the coarsest level whose error projects to at most PX pixels is drawn (default 1)"},     \
+         "the coarsest level whose error projects to at most PX pixels is drawn (default 0.2)"},   \
         {"max-memory", &(a).max_memory_text, NULL, "MIB",                                          \
          "plan as if each memory heap of the device had at most MIB mebibytes"},                   \
     {                                                                                              \

@@ -9,7 +9,7 @@
  *   vks_frame *f = vks_renderer_begin_frame(r);                    waits for the slot's last use
  *   f->visible_count = vks_crowd_cull(crowd, view_proj, f->visible);
  *   vks_crowd_palettes(crowd, pool, f->visible, f->visible_count, f->palette);
- *   vks_renderer_skin(r, f);        one dispatch per model with visible instances (compute)
+ *   vks_renderer_skin(r, f);        one dispatch per (model, level of detail) (compute)
  *   vks_renderer_draw(r, f, &t);    one instanced draw per mesh of each model
  *   vks_renderer_submit(r, f, wait, signal, err);
  *
@@ -70,7 +70,8 @@ typedef struct vks_frame {
     uint32_t skinned_count, overflow_count;
     uint64_t overflow_vertices;
     /* Host memory, per visible slot (f->visible's order): its level of detail (asset/model.h),
-     * 0 unless the caller sets it before vks_renderer_skin (begin_frame resets it). */
+     * 0 unless the caller sets it before vks_renderer_skin (begin_frame resets the previous
+     * frame's visible_count entries); a level past the model's last reads as its last. */
     uint8_t *level;
     /* Set by vks_renderer_skin: the visible instances in the GPU's order (by model, then level),
      * their levels, where each (model, level) starts (runs[m][VKS_MAX_LEVELS]: where model m's
