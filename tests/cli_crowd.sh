@@ -13,7 +13,8 @@
 #     rest skinned in the vertex shader and says so in one warning, and a crowd too big for a
 #     --max-memory cap says how many instances fit;
 #   - bench runs (smoke test: no timing is asserted), its JSON has every figure, and its traffic
-#     figures (bytes per vertex, logical and memory bytes) match the layout; --warmup is parsed.
+#     figures (bytes per vertex, logical and memory bytes) match the layout; --warmup is parsed;
+#     bench --anim-only counts every visible instance's skin bones and palette entries.
 # Every run here is at level of detail 0 (--lod 0): the counts are the full meshes'. The levels
 # have their own test, cli_lod.sh.
 #   cli_crowd.sh VKSKIN COMPARE_PNG DEFAULT.glb FIXTURES_DIR
@@ -232,6 +233,29 @@ if run bench_mixed bench --validate --lod 0 "$default" --model "$fixtures/wide_i
       exit !(got != "" && (d < 0 ? -d : d) <= 1e-12 * want) }' ||
     fail "bench mixed: bytes_per_vertex $(json "$tmp/bench_mixed" bytes_per_vertex), not the vertex-weighted average"
 fi
+# bench --anim-only: the CPU animation alone, no device; its counts are exact: per frame every
+# visible instance's skin bones and palette entries (vkskin info's joints and bones); --phases
+# only with --anim-only; an unknown --clip refused.
+bones=$(sed -n 's/^joints: [0-9]* (\([0-9]*\) of them skin bones.*/\1/p' "$tmp/info")
+if run anim bench --anim-only --phases --instances 10 --frames 3 --clip 0 --json; then
+  f=$tmp/anim
+  for key in ms_1_thread ms_all_threads ns_per_skin_joint_1_thread ns_per_skin_joint_all_threads \
+    skin_joints_per_s_1_thread parallel_efficiency phase_sample_ns phase_model_ns phase_palette_ns; do
+    grep -Eq "^  \"$key\": [0-9.e+-]+,?$" "$f" || fail "bench --anim-only: no number for $key"
+  done
+  [ "$(json "$f" visible)" = 10 ] || fail "bench --anim-only: $(json "$f" visible) visible, not 10"
+  [ "$(json "$f" skin_joints)" = $((10 * bones)) ] ||
+    fail "bench --anim-only: $(json "$f" skin_joints) skin joints, expected $((10 * bones))"
+  [ "$(json "$f" palette_entries)" = $((10 * joints)) ] ||
+    fail "bench --anim-only: $(json "$f" palette_entries) palette entries, expected $((10 * joints))"
+  echo "bench --anim-only: $(json "$f" ns_per_skin_joint_1_thread) ns per skin joint on 1 thread"
+fi
+"$vk" bench --phases --frames 1 >"$tmp/phases" 2>"$tmp/phases.err"
+[ $? -eq 2 ] && grep -q -- "--phases goes with --anim-only" "$tmp/phases.err" ||
+  { fail "bench --phases without --anim-only"; cat "$tmp/phases.err"; }
+"$vk" bench --anim-only --clip nosuch --frames 1 >"$tmp/noclip" 2>"$tmp/noclip.err"
+[ $? -eq 1 ] && grep -q "has no clip 'nosuch'" "$tmp/noclip.err" ||
+  { fail "bench --anim-only --clip nosuch"; cat "$tmp/noclip.err"; }
 # --warmup: 0 is allowed; a negative or non-numeric count is a usage error (exit 2, one line).
 if run bench_text bench --validate --lod 0 --instances 2 --frames 2 --warmup 0 --size 160x120; then
   for key in visible "cpu animation" "gpu skinning" "gpu draw" frame traffic bandwidth; do

@@ -128,3 +128,19 @@ void vks_pose_palette(const vks_skeleton *skeleton, const vks_xform *local, vks_
         vks_affine_mul(&model[j], &skeleton->inverse_bind[j], &palette[j]);
     }
 }
+
+void vks_pose_model(const vks_skeleton *skeleton, const vks_xform *local, vks_affine *model)
+{
+    for (uint32_t j = 0; j < skeleton->joint_count; j++) {
+        vks_affine l;
+        vks_affine_from_xform(&local[j], &l);
+        int32_t p = skeleton->parents[j];
+        vks_affine_mul(p < 0 ? &skeleton->root_inverse : &model[p], &l, &model[j]);
+    }
+}
+
+void vks_pose_skin(const vks_skeleton *skeleton, const vks_affine *model, vks_bone *palette)
+{
+    for (uint32_t j = 0; j < skeleton->joint_count; j++)
+        vks_affine_mul(&model[j], &skeleton->inverse_bind[j], &palette[j]);
+}

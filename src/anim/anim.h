@@ -49,5 +49,9 @@ void vks_pose_blend(const vks_xform *a, const vks_xform *b, float w, uint32_t jo
  * afterwards; `palette` receives joint_count entries. */
 void vks_pose_palette(const vks_skeleton *skeleton, const vks_xform *local, vks_affine *model,
                       vks_bone *palette);
+/* The same in two passes, to time them apart (`bench --anim-only --phases`): local -> model, then
+ * model -> palette. Together they give vks_pose_palette's result. */
+void vks_pose_model(const vks_skeleton *skeleton, const vks_xform *local, vks_affine *model);
+void vks_pose_skin(const vks_skeleton *skeleton, const vks_affine *model, vks_bone *palette);
 
 #endif

@@ -3,6 +3,7 @@
  * whole frame (wall clock), skinned vertices per second, and the skinning pass's bandwidth beside
  * a plain copy kernel's over the bytes that reach memory (the roofline). */
 #include "commands.h"
+#include "bench_anim.h"
 #include "gpu_app.h"
 #include "offscreen.h"
 
@@ -18,8 +19,8 @@
 #define COPY_RUNS 9u
 
 typedef struct bench_args {
-    const char *path, *size, *frames_text, *warmup_text, *group_size_text, *threads_text;
-    bool json;
+    const char *path, *size, *frames_text, *warmup_text, *group_size_text, *threads_text, *clip;
+    bool json, anim_only, phases;
     app_gpu_options gpu;
     app_crowd_args crowd;
     uint32_t width, height, frames, warmup, group_size;
@@ -185,7 +186,7 @@ static bool measure_copy(const gpu_device *dev, VkDeviceSize bytes, bench_result
 static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_result *res)
 {
     vks_error err;
-    if (!app_scene_start(scene, &a->crowd, NULL, 0.0, &err) ||
+    if (!app_scene_start(scene, &a->crowd, a->clip, 0.0, &err) ||
         !app_gpu_open(&a->gpu, NULL, dev, &err)) {
         fprintf(stderr, "vkskin bench: %s\n", err.msg);
         return APP_FAILED;
@@ -453,6 +454,11 @@ int cmd_bench(int argc, char **argv)
         {"group-size", &a.group_size_text, NULL, "N",
          "skinning workgroup size, a power of two (default 64)"},
         {"threads", &a.threads_text, NULL, "N", "animation threads (default: one per core)"},
+        {"clip", &a.clip, NULL, "NAME|INDEX", "every instance plays this clip (default: its own)"},
+        {"anim-only", NULL, &a.anim_only, NULL,
+         "time the CPU animation alone (no GPU): ns per skin joint on 1 and on every thread"},
+        {"phases", NULL, &a.phases, NULL,
+         "with --anim-only: time sampling, local-to-model and palette apart"},
         APP_CROWD_OPTIONS(a.crowd),
         APP_GPU_OPTIONS(a.gpu),
     };
@@ -489,6 +495,23 @@ int cmd_bench(int argc, char **argv)
                         &err)) { /* before any thread: see import.h */
         fprintf(stderr, "vkskin bench: %s\n", err.msg);
         return APP_FAILED;
+    }
+    if (a.phases && !a.anim_only) {
+        fprintf(stderr, "vkskin bench: --phases goes with --anim-only\n");
+        app_scene_destroy(&scene);
+        return APP_USAGE;
+    }
+    if (a.anim_only) {
+        rc = app_scene_start(&scene, &a.crowd, a.clip, 0.0, &err)
+                 ? app_bench_anim(&scene, &(app_bench_anim_desc){.frames = a.frames,
+                                                                 .warmup = a.warmup,
+                                                                 .width = a.width,
+                                                                 .height = a.height,
+                                                                 .phases = a.phases,
+                                                                 .json = a.json})
+                 : (fprintf(stderr, "vkskin bench: %s\n", err.msg), APP_FAILED);
+        app_scene_destroy(&scene);
+        return rc;
     }
     gpu_device dev = {0};
     bench_result res = {0};

@@ -10,7 +10,8 @@ static void print_joint_tree(const vks_skeleton *sk)
 {
     /* Depth from the parent chain: parents come first, so one pass suffices. */
     uint32_t *depth = malloc(sizeof *depth * (sk->joint_count ? sk->joint_count : 1));
-    printf("joints: %u (index, parent, name; indented by depth)\n", sk->joint_count);
+    printf("joints: %u (%u of them skin bones; index, parent, name; indented by depth)\n",
+           sk->joint_count, sk->bone_count);
     for (uint32_t j = 0; j < sk->joint_count; j++) {
         int32_t p = sk->parents[j];
         uint32_t d = p < 0 ? 0 : depth ? depth[p] + 1 : 0;

@@ -412,6 +412,10 @@ static bool build_skeleton(builder *b)
         sk->inverse_bind[j] = vks_affine_identity();
     }
 
+    sk->bone_count = b->orphan_count;
+    for (uint32_t n = 0; n < b->node_count; n++)
+        sk->bone_count += b->node_is_bone[n];
+
     /* The tutorials' global inverse transform: palettes live in the scene root's frame. */
     mat4 root, root_inv;
     const float *src = &s->mRootNode->mTransformation.a1;

@@ -3,7 +3,7 @@
 #ifndef VKS_MODEL_H
 #define VKS_MODEL_H
 
-#include "../anim/xform.h"
+#include "../core/xform.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -14,6 +14,7 @@
  * vertex. */
 typedef struct vks_skeleton {
     uint32_t joint_count;
+    uint32_t bone_count; /* joints that are a skin's bones (the rest: the nodes around them) */
     char **names;
     int32_t *parents;
     vks_xform *rest;          /* local transform in the bind pose / without animation */

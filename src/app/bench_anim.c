@@ -1,0 +1,194 @@
+/* vkskin bench --anim-only: the crowd's per-frame CPU work alone, no GPU at all: the clocks,
+ * culling, sampling, the hierarchy and the palettes, written into a buffer laid out like the
+ * mapped one. Timed on one thread (the caller's) and on the pool's every thread, in ns per skin
+ * joint (a palette entry that is a skin's bone, the unit ozz-animation is quoted in; vkskin also
+ * evaluates the nodes around the bones, counted apart), with the parallel efficiency. --phases
+ * times sampling, local-to-model and palette apart on one thread: indicative, since the normal
+ * path fuses the last two. */
+#include "bench_anim.h"
+
+#include "anim/anim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* Median ms of `frames` frames (after `warmup`) of clocks + culling + palettes on `pool` (NULL:
+ * the caller's thread alone). */
+static double time_frames(app_scene *s, vks_pool *pool, const float view_proj[4][4],
+                          uint32_t *visible, uint32_t *count, vks_bone *palette, uint32_t frames,
+                          uint32_t warmup, double *samples)
+{
+    for (uint32_t i = 0; i < warmup + frames; i++) {
+        double t0 = now_ms();
+        vks_crowd_advance(&s->crowd, 1.0 / 60.0);
+        *count = vks_crowd_cull(&s->crowd, view_proj, visible);
+        vks_crowd_palettes(&s->crowd, pool, visible, *count, palette);
+        if (i >= warmup)
+            samples[i - warmup] = now_ms() - t0;
+    }
+    return app_median(samples, frames);
+}
+
+/* --phases: each phase over every listed instance, one thread, medians of `frames`. */
+static bool time_phases(app_scene *s, const uint32_t *visible, uint32_t count, vks_bone *palette,
+                        uint32_t frames, double *samples, double ms[3])
+{
+    const vks_crowd *c = &s->crowd;
+    uint32_t max_joints = 0;
+    size_t total_joints = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t n = c->models[c->instances[visible[k]].model]->skeleton.joint_count;
+        max_joints = n > max_joints ? n : max_joints;
+        total_joints += n;
+    }
+    /* Every instance's local pose and model transforms kept between the phases, as a phased
+     * runtime would keep them; one set of key hints per instance. */
+    vks_xform *local = malloc(sizeof *local * (total_joints ? total_joints : 1));
+    vks_affine *model = malloc(sizeof *model * (total_joints ? total_joints : 1));
+    uint32_t *cursor = calloc(3 * (total_joints ? total_joints : 1), sizeof *cursor);
+    double *per = malloc(sizeof *per * 3 * frames);
+    bool ok = local && model && cursor && per;
+    for (uint32_t f = 0; ok && f < frames; f++) {
+        size_t at = 0;
+        double t0 = now_ms();
+        for (uint32_t k = 0; k < count; k++) {
+            const vks_crowd_instance *in = &c->instances[visible[k]];
+            const vks_model *m = c->models[in->model];
+            if (in->clip >= 0)
+                vks_clip_sample(&m->skeleton, &m->clips[in->clip],
+                                vks_clip_time(&m->clips[in->clip], in->time, VKS_WRAP_LOOP),
+                                cursor + 3 * at, local + at);
+            else
+                vks_pose_rest(&m->skeleton, local + at);
+            at += m->skeleton.joint_count;
+        }
+        double t1 = now_ms();
+        at = 0;
+        for (uint32_t k = 0; k < count; k++) {
+            const vks_model *m = c->models[c->instances[visible[k]].model];
+            vks_pose_model(&m->skeleton, local + at, model + at);
+            at += m->skeleton.joint_count;
+        }
+        double t2 = now_ms();
+        at = 0;
+        for (uint32_t k = 0; k < count; k++) {
+            const uint32_t i = visible[k];
+            const vks_model *m = c->models[c->instances[i].model];
+            vks_pose_skin(&m->skeleton, model + at, palette + c->palette_first[i]);
+            at += m->skeleton.joint_count;
+        }
+        double t3 = now_ms();
+        per[f] = t1 - t0, per[frames + f] = t2 - t1, per[2 * frames + f] = t3 - t2;
+        vks_crowd_advance(&s->crowd, 1.0 / 60.0);
+    }
+    for (int p = 0; ok && p < 3; p++) {
+        memcpy(samples, per + (size_t)p * frames, sizeof *samples * frames);
+        ms[p] = app_median(samples, frames);
+    }
+    free(local);
+    free(model);
+    free(cursor);
+    free(per);
+    return ok;
+}
+
+int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
+{
+    vks_crowd *c = &s->crowd;
+    app_camera cam;
+    app_camera_frame(&cam, c);
+    vks_frame_uniforms u;
+    app_camera_uniforms(&cam, (float)d->width / (float)d->height, &u);
+    uint32_t *visible = malloc(sizeof *visible * c->instance_count);
+    /* Host memory in the mapped buffer's layout, 64-byte aligned like a mapping. */
+    size_t palette_bytes = (sizeof(vks_bone) * c->palette_count + 63) & ~(size_t)63;
+    vks_bone *palette = aligned_alloc(64, palette_bytes ? palette_bytes : 64);
+    double *samples = malloc(sizeof *samples * d->frames);
+    if (!visible || !palette || !samples) {
+        free(visible);
+        free(palette);
+        free(samples);
+        fprintf(stderr, "vkskin bench: out of memory\n");
+        return APP_FAILED;
+    }
+    uint32_t count = 0;
+    const uint32_t threads = vks_pool_threads(s->pool);
+    const double ms1 = time_frames(s, NULL, (const float(*)[4])u.view_proj, visible, &count,
+                                   palette, d->frames, d->warmup, samples);
+    const double msn = threads > 1 ? time_frames(s, s->pool, (const float(*)[4])u.view_proj,
+                                                 visible, &count, palette, d->frames, d->warmup,
+                                                 samples)
+                                   : ms1;
+    uint64_t bones = 0, entries = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        const vks_skeleton *sk = &c->models[c->instances[visible[k]].model]->skeleton;
+        bones += sk->bone_count;
+        entries += sk->joint_count;
+    }
+    double phase[3] = {-1.0, -1.0, -1.0};
+    if (d->phases && !time_phases(s, visible, count, palette, d->frames, samples, phase)) {
+        fprintf(stderr, "vkskin bench: out of memory\n");
+        free(visible);
+        free(palette);
+        free(samples);
+        return APP_FAILED;
+    }
+    const double per = bones ? 1e6 / (double)bones : 0.0; /* ms -> ns per skin joint */
+    const double efficiency = msn > 0.0 ? ms1 / msn / threads : -1.0;
+    char models[256] = "";
+    for (uint32_t m = 0; m < c->model_count; m++)
+        snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s", m ? " + " : "",
+                 c->models[m]->name);
+    if (d->json) {
+        printf("{\n  \"anim_only\": true,\n  \"models\": \"%s\",\n", models);
+        printf("  \"instances\": %u,\n  \"visible\": %u,\n  \"skin_joints\": %llu,\n"
+               "  \"palette_entries\": %llu,\n  \"frames\": %u,\n  \"warmup_frames\": %u,\n"
+               "  \"threads\": %u,\n",
+               c->instance_count, count, (unsigned long long)bones, (unsigned long long)entries,
+               d->frames, d->warmup, threads);
+        printf("  \"ms_1_thread\": %.17g,\n  \"ms_all_threads\": %.17g,\n", ms1, msn);
+        printf("  \"ns_per_skin_joint_1_thread\": %.17g,\n", ms1 * per);
+        printf("  \"ns_per_skin_joint_all_threads\": %.17g,\n", msn * per);
+        printf("  \"ns_per_palette_entry_1_thread\": %.17g,\n",
+               entries ? ms1 * 1e6 / (double)entries : 0.0);
+        printf("  \"skin_joints_per_s_1_thread\": %.17g,\n", ms1 > 0 ? bones / (ms1 * 1e-3) : 0.0);
+        printf("  \"skin_joints_per_s_all_threads\": %.17g,\n",
+               msn > 0 ? bones / (msn * 1e-3) : 0.0);
+        printf("  \"parallel_efficiency\": %.17g", efficiency);
+        if (d->phases)
+            printf(",\n  \"phase_sample_ns\": %.17g,\n  \"phase_model_ns\": %.17g,\n"
+                   "  \"phase_palette_ns\": %.17g",
+                   phase[0] * per, phase[1] * per, phase[2] * per);
+        printf("\n}\n");
+    } else {
+        printf("bench --anim-only: %s x %u, %u visible: %llu skin joints (%llu palette entries) "
+               "a frame; median of %u frames after %u\n",
+               models, c->instance_count, count, (unsigned long long)bones,
+               (unsigned long long)entries, d->frames, d->warmup);
+        printf("  1 thread       %.3f ms: %.1f ns per skin joint (%.1f per palette entry), %.1f M "
+               "skin joints/s\n",
+               ms1, ms1 * per, entries ? ms1 * 1e6 / (double)entries : 0.0,
+               ms1 > 0 ? bones / (ms1 * 1e-3) / 1e6 : 0.0);
+        printf("  %u thread(s)   %.3f ms: %.1f ns per skin joint, %.1f M skin joints/s, parallel "
+               "efficiency %.0f%%\n",
+               threads, msn, msn * per, msn > 0 ? bones / (msn * 1e-3) / 1e6 : 0.0,
+               100.0 * efficiency);
+        if (d->phases)
+            printf("  phases         sampling %.1f, local-to-model %.1f, palette %.1f ns per skin "
+                   "joint (1 thread, each phase over every instance)\n",
+                   phase[0] * per, phase[1] * per, phase[2] * per);
+    }
+    free(visible);
+    free(palette);
+    free(samples);
+    return APP_OK;
+}

@@ -1,0 +1,16 @@
+/* `vkskin bench --anim-only`: the crowd's CPU animation timed alone (bench_anim.c). */
+#ifndef VKS_APP_BENCH_ANIM_H
+#define VKS_APP_BENCH_ANIM_H
+
+#include "gpu_app.h"
+
+typedef struct app_bench_anim_desc {
+    uint32_t frames, warmup; /* measured, and before measuring */
+    uint32_t width, height;  /* of the image the camera frames (culling) */
+    bool phases, json;
+} app_bench_anim_desc;
+
+/* Runs on the started scene (app_scene_start) and prints the figures; APP_OK or APP_FAILED. */
+int app_bench_anim(app_scene *s, const app_bench_anim_desc *desc);
+
+#endif
