@@ -25,16 +25,21 @@ static double now_ms(void)
  * the caller's thread alone). */
 static double time_frames(app_scene *s, vks_pool *pool, const float view_proj[4][4],
                           uint32_t *visible, uint32_t *count, vks_bone *palette, uint32_t frames,
-                          uint32_t warmup, double *samples)
+                          uint32_t warmup, double *samples, double *clocks_ms)
 {
+    double *clocks = samples + frames; /* the caller gave room for 2 x frames */
     for (uint32_t i = 0; i < warmup + frames; i++) {
         double t0 = now_ms();
         vks_crowd_advance(&s->crowd, 1.0 / 60.0);
         *count = vks_crowd_cull(&s->crowd, view_proj, visible);
+        double t1 = now_ms();
         vks_crowd_palettes(&s->crowd, pool, visible, *count, palette);
-        if (i >= warmup)
+        if (i >= warmup) {
             samples[i - warmup] = now_ms() - t0;
+            clocks[i - warmup] = t1 - t0;
+        }
     }
+    *clocks_ms = app_median(clocks, frames);
     return app_median(samples, frames);
 }
 
@@ -112,7 +117,7 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
     /* Host memory in the mapped buffer's layout, 64-byte aligned like a mapping. */
     size_t palette_bytes = (sizeof(vks_bone) * c->palette_count + 63) & ~(size_t)63;
     vks_bone *palette = aligned_alloc(64, palette_bytes ? palette_bytes : 64);
-    double *samples = malloc(sizeof *samples * d->frames);
+    double *samples = malloc(sizeof *samples * 2 * d->frames);
     if (!visible || !palette || !samples) {
         free(visible);
         free(palette);
@@ -122,12 +127,14 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
     }
     uint32_t count = 0;
     const uint32_t threads = vks_pool_threads(s->pool);
+    double clocks1 = 0.0, clocksn = 0.0; /* of which clocks and culling (one thread) */
     const double ms1 = time_frames(s, NULL, (const float(*)[4])u.view_proj, visible, &count,
-                                   palette, d->frames, d->warmup, samples);
-    const double msn = threads > 1 ? time_frames(s, s->pool, (const float(*)[4])u.view_proj,
-                                                 visible, &count, palette, d->frames, d->warmup,
-                                                 samples)
-                                   : ms1;
+                                   palette, d->frames, d->warmup, samples, &clocks1);
+    const double msn = threads > 1
+                           ? time_frames(s, s->pool, (const float(*)[4])u.view_proj, visible,
+                                         &count, palette, d->frames, d->warmup, samples, &clocksn)
+                           : ms1;
+    (void)clocksn;
     uint64_t bones = 0, entries = 0;
     for (uint32_t k = 0; k < count; k++) {
         const vks_skeleton *sk = &c->models[c->instances[visible[k]].model]->skeleton;
@@ -163,6 +170,7 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
         printf("  \"skin_joints_per_s_1_thread\": %.17g,\n", ms1 > 0 ? bones / (ms1 * 1e-3) : 0.0);
         printf("  \"skin_joints_per_s_all_threads\": %.17g,\n",
                msn > 0 ? bones / (msn * 1e-3) : 0.0);
+        printf("  \"clocks_and_culling_ns_1_thread\": %.17g,\n", clocks1 * per);
         printf("  \"parallel_efficiency\": %.17g", efficiency);
         if (d->phases)
             printf(",\n  \"phase_sample_ns\": %.17g,\n  \"phase_model_ns\": %.17g,\n"
@@ -182,6 +190,8 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
                "efficiency %.0f%%\n",
                threads, msn, msn * per, msn > 0 ? bones / (msn * 1e-3) / 1e6 : 0.0,
                100.0 * efficiency);
+        printf("  of which        clocks and culling %.1f ns per skin joint (1 thread)\n",
+               clocks1 * per);
         if (d->phases)
             printf("  phases         sampling %.1f, local-to-model %.1f, palette %.1f ns per skin "
                    "joint (1 thread, each phase over every instance)\n",
