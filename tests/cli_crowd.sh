@@ -256,6 +256,23 @@ fi
 "$vk" bench --anim-only --clip nosuch --frames 1 >"$tmp/noclip" 2>"$tmp/noclip.err"
 [ $? -eq 1 ] && grep -q "has no clip 'nosuch'" "$tmp/noclip.err" ||
   { fail "bench --anim-only --clip nosuch"; cat "$tmp/noclip.err"; }
+# Animation level of detail: a framed 400-character grid is far, so after the first frame only
+# some instances are posed each frame (the rest keep their last pose); --anim-lod off poses all;
+# another value is a usage error.
+if run anim_lod render --validate --lod 0 --instances 400 --size 320x240 --frames 3 --out "$tmp/al.png" &&
+   run anim_lod_off render --validate --lod 0 --instances 400 --size 320x240 --frames 3 --anim-lod off \
+     --out "$tmp/al_off.png"; then
+  posed=$(sed -n 's/^animation: \([0-9]*\) of \([0-9]*\) visible.*/\1 \2/p' "$tmp/anim_lod")
+  read -r p_posed p_visible <<<"$posed"
+  { [ -n "${p_posed:-}" ] && [ "$p_posed" -gt 0 ] && [ "$p_posed" -lt "$p_visible" ]; } ||
+    fail "anim lod: '$posed' posed of visible in the third frame"
+  grep -q "^animation: 400 of 400 visible instances posed in the last frame (--anim-lod off)$" \
+    "$tmp/anim_lod_off" || fail "anim lod off: $(grep '^animation' "$tmp/anim_lod_off")"
+  echo "anim lod: $(grep '^animation' "$tmp/anim_lod")"
+fi
+"$vk" render --anim-lod maybe --out "$tmp/x.png" >"$tmp/al_bad" 2>"$tmp/al_bad.err"
+[ $? -eq 2 ] && grep -q "anim-lod needs on or off, not 'maybe'" "$tmp/al_bad.err" ||
+  { fail "--anim-lod maybe"; cat "$tmp/al_bad.err"; }
 # --warmup: 0 is allowed; a negative or non-numeric count is a usage error (exit 2, one line).
 if run bench_text bench --validate --lod 0 --instances 2 --frames 2 --warmup 0 --size 160x120; then
   for key in visible "cpu animation" "gpu skinning" "gpu draw" frame traffic bandwidth; do

@@ -881,6 +881,99 @@ static void test_lod_hysteresis(void)
     (void)err;
 }
 
+/* Animation level of detail: two crowds of the same 400 (a 20 x 20 grid), one keeping poses. The
+ * eye low beside one corner: near instances get period 1, far ones 2 and 4 (by projected size,
+ * worked out here from the same rule). Over 8 frames each instance is posed exactly on frame 0
+ * and on the frames where (frame + i) is a multiple of its period, and its palette is then the
+ * plain crowd's at that time, bit for bit; on the frames between it holds the palette it had the
+ * frame before. The work per frame is the count of those posings, a fraction of the crowd. */
+static void test_anim_lod(void)
+{
+    const vks_crowd_desc desc = {.models = (const vks_model *const[]){&def},
+                                 .model_count = 1,
+                                 .instance_count = 400,
+                                 .seed = 7};
+    vks_crowd_desc kept = desc;
+    kept.keep_poses = true;
+    vks_crowd a, b;
+    if (!create(&kept, &a))
+        return;
+    if (!create(&desc, &b)) {
+        vks_crowd_destroy(&a);
+        return;
+    }
+    const uint32_t n = a.instance_count;
+    uint32_t *all = malloc(sizeof *all * n);
+    uint8_t *periods = malloc(n);
+    vks_bone *pa = calloc(a.palette_count, sizeof *pa), *pb = malloc(sizeof *pb * b.palette_count);
+    vks_bone *before = malloc(sizeof *before * a.palette_count);
+    if (!all || !periods || !pa || !pb || !before) {
+        CHECK(!"out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        all[i] = i;
+    /* The eye a little above the ground, just outside one corner of the grid. */
+    vks_lod_view view = {.pixels_per_unit = 600.0f, .force = -1};
+    view.eye[0] = a.lo[0] - 1.0f;
+    view.eye[1] = 1.0f;
+    view.eye[2] = a.lo[2] - 1.0f;
+    vks_crowd_anim_periods(&a, &view, all, n, periods);
+    uint32_t by_period[5] = {0}, bad_period = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const vks_crowd_instance *in = &a.instances[i];
+        double d = sqrt(pow(in->center[0] - view.eye[0], 2) + pow(in->center[1] - view.eye[1], 2) +
+                        pow(in->center[2] - view.eye[2], 2));
+        double px = in->radius * view.pixels_per_unit / d;
+        uint32_t want = d <= in->radius ? 1 : px >= 48.0 ? 1 : px >= 16.0 ? 2 : 4;
+        bad_period += periods[i] != want;
+        by_period[periods[i] <= 4 ? periods[i] : 0]++;
+    }
+    CHECK(bad_period == 0);
+    CHECK(by_period[1] > 0 && by_period[2] > 0 && by_period[4] > 0); /* all three happen */
+    uint64_t posed_total = 0, expected_total = 0;
+    uint32_t wrong = 0;
+    for (uint64_t frame = 0; frame < 8; frame++) {
+        memcpy(before, pa, sizeof *pa * a.palette_count);
+        uint32_t posed = vks_crowd_animate(&a, NULL, all, periods, n, frame, pa);
+        vks_crowd_palettes(&b, NULL, all, n, pb);
+        uint32_t expected = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const bool pose = frame == 0 || (frame + i) % periods[i] == 0;
+            expected += pose;
+            const size_t at = a.palette_first[i], bytes = sizeof *pa * def.skeleton.joint_count;
+            wrong += memcmp(pa + at, pose ? pb + at : before + at, bytes) != 0;
+        }
+        CHECK(posed == expected);
+        posed_total += posed;
+        expected_total += expected;
+        vks_crowd_advance(&a, 1.0 / 60.0);
+        vks_crowd_advance(&b, 1.0 / 60.0);
+    }
+    CHECK(wrong == 0);
+    /* Frames 1 to 7 pose about 1, 1/2 or 1/4 of each group a frame. */
+    const double share = (double)(posed_total - n) / (7.0 * n);
+    CHECK(share < 0.9 && expected_total == posed_total);
+    printf("anim lod: periods 1: %u, 2: %u, 4: %u instances; %.0f%% of the crowd posed a frame "
+           "after the first\n",
+           by_period[1], by_period[2], by_period[4], 100.0 * share);
+    /* Seen again after a frame out of view: posed at once, whatever its period. */
+    {
+        const uint32_t far = n - 1; /* the corner away from the eye */
+        CHECK(periods[far] == 4);
+        uint32_t posed = vks_crowd_animate(&a, NULL, &far, &periods[far], 1, 10, pa);
+        CHECK(posed == 1);
+    }
+done:
+    free(all);
+    free(periods);
+    free(pa);
+    free(pb);
+    free(before);
+    vks_crowd_destroy(&a);
+    vks_crowd_destroy(&b);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -904,6 +997,7 @@ int main(int argc, char **argv)
         test_bad();
         lods_path = argv[1];
         test_lod_hysteresis();
+        test_anim_lod();
     }
     vks_model_destroy(&def);
     vks_model_destroy(&chain);

@@ -23,20 +23,28 @@ static double now_ms(void)
 
 /* Median ms of `frames` frames (after `warmup`) of clocks + culling + palettes on `pool` (NULL:
  * the caller's thread alone). */
+/* ... with the scene's animation level of detail (--anim-lod): `posed` gets the instances
+ * posed, summed over the measured frames. */
 static double time_frames(app_scene *s, vks_pool *pool, const float view_proj[4][4],
-                          uint32_t *visible, uint32_t *count, vks_bone *palette, uint32_t frames,
-                          uint32_t warmup, double *samples, double *clocks_ms)
+                          const vks_lod_view *view, uint32_t *visible, uint32_t *count,
+                          vks_bone *palette, uint32_t frames, uint32_t warmup, double *samples,
+                          double *clocks_ms, uint64_t *posed)
 {
     double *clocks = samples + frames; /* the caller gave room for 2 x frames */
+    *posed = 0;
     for (uint32_t i = 0; i < warmup + frames; i++) {
         double t0 = now_ms();
         vks_crowd_advance(&s->crowd, 1.0 / 60.0);
         *count = vks_crowd_cull(&s->crowd, view_proj, visible);
+        if (s->anim_lod)
+            vks_crowd_anim_periods(&s->crowd, view, visible, *count, s->periods);
         double t1 = now_ms();
-        vks_crowd_palettes(&s->crowd, pool, visible, *count, palette);
+        uint32_t n = vks_crowd_animate(&s->crowd, pool, visible, s->anim_lod ? s->periods : NULL,
+                                       *count, s->frame++, palette);
         if (i >= warmup) {
             samples[i - warmup] = now_ms() - t0;
             clocks[i - warmup] = t1 - t0;
+            *posed += n;
         }
     }
     *clocks_ms = app_median(clocks, frames);
@@ -113,6 +121,8 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
     app_camera_frame(&cam, c);
     vks_frame_uniforms u;
     app_camera_uniforms(&cam, (float)d->width / (float)d->height, &u);
+    vks_lod_view view = {.force = -1};
+    app_camera_lod_view(&cam, (float)d->width / (float)d->height, d->height, &view);
     uint32_t *visible = malloc(sizeof *visible * c->instance_count);
     /* Host memory in the mapped buffer's layout, 64-byte aligned like a mapping. */
     size_t palette_bytes = (sizeof(vks_bone) * c->palette_count + 63) & ~(size_t)63;
@@ -128,13 +138,17 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
     uint32_t count = 0;
     const uint32_t threads = vks_pool_threads(s->pool);
     double clocks1 = 0.0, clocksn = 0.0; /* of which clocks and culling (one thread) */
-    const double ms1 = time_frames(s, NULL, (const float(*)[4])u.view_proj, visible, &count,
-                                   palette, d->frames, d->warmup, samples, &clocks1);
-    const double msn = threads > 1
-                           ? time_frames(s, s->pool, (const float(*)[4])u.view_proj, visible,
-                                         &count, palette, d->frames, d->warmup, samples, &clocksn)
-                           : ms1;
+    uint64_t posed1 = 0, posedn = 0;
+    const double ms1 = time_frames(s, NULL, (const float(*)[4])u.view_proj, &view, visible, &count,
+                                   palette, d->frames, d->warmup, samples, &clocks1, &posed1);
+    const double msn =
+        threads > 1 ? time_frames(s, s->pool, (const float(*)[4])u.view_proj, &view, visible,
+                                  &count, palette, d->frames, d->warmup, samples, &clocksn, &posedn)
+                    : ms1;
     (void)clocksn;
+    (void)posedn;
+    /* The share of the visible instances posed a frame (1 without --anim-lod). */
+    const double posed_share = count ? (double)posed1 / ((double)count * d->frames) : 0.0;
     uint64_t bones = 0, entries = 0;
     for (uint32_t k = 0; k < count; k++) {
         const vks_skeleton *sk = &c->models[c->instances[visible[k]].model]->skeleton;
@@ -171,6 +185,8 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
         printf("  \"skin_joints_per_s_all_threads\": %.17g,\n",
                msn > 0 ? bones / (msn * 1e-3) : 0.0);
         printf("  \"clocks_and_culling_ns_1_thread\": %.17g,\n", clocks1 * per);
+        printf("  \"anim_lod\": %s,\n  \"posed_share\": %.17g,\n", s->anim_lod ? "true" : "false",
+               posed_share);
         printf("  \"parallel_efficiency\": %.17g", efficiency);
         if (d->phases)
             printf(",\n  \"phase_sample_ns\": %.17g,\n  \"phase_model_ns\": %.17g,\n"
@@ -192,6 +208,9 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
                100.0 * efficiency);
         printf("  of which        clocks and culling %.1f ns per skin joint (1 thread)\n",
                clocks1 * per);
+        printf("  animation lod   %s: %.0f%% of the visible instances posed a frame, the others "
+               "kept their last pose\n",
+               s->anim_lod ? "on" : "off", 100.0 * posed_share);
         if (d->phases)
             printf("  phases         sampling %.1f, local-to-model %.1f, palette %.1f ns per skin "
                    "joint (1 thread, each phase over every instance)\n",

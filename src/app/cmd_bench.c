@@ -33,7 +33,8 @@ typedef struct bench_result {
     uint64_t
         triangles; /* the GPU drew in the last frame (pipeline statistics; UINT64_MAX: unknown) */
     uint32_t level_instances[VKS_MAX_LEVELS]; /* visible instances per level, last frame */
-    uint64_t vertices;         /* skinned per frame by the pass (vertex mode: every visible) */
+    uint32_t posed;    /* instances the last frame posed (--anim-lod: the rest kept their pose) */
+    uint64_t vertices; /* skinned per frame by the pass (vertex mode: every visible) */
     uint64_t visible_vertices; /* of the visible instances */
     uint64_t joints;           /* animated per frame: the visible instances' */
     double anim_ms, skin_ms, draw_ms, frame_ms;
@@ -273,6 +274,7 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
         res->joints +=
             crowd->models[crowd->instances[scene->visible[k]].model]->skeleton.joint_count;
     res->triangles = s.primitives;
+    res->posed = scene->posed;
     memcpy(res->level_instances, last_frame->level_instances, sizeof res->level_instances);
     res->budget_vertices = r.memory.output_bytes / vks_plan_vertex_bytes(crowd);
     const bench_traffic seen =
@@ -374,6 +376,7 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
         for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
             printf("%s%u", l ? ", " : "", res->level_instances[l]);
         printf("],\n");
+        json_number("posed_instances", res->posed, false);
         json_number("lod", a->crowd.lod, false);
         json_number("lod_error_px", a->crowd.lod_error, false);
         json_number("cpu_anim_ms", res->anim_ms, false);

@@ -142,6 +142,8 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
                "skinning invocations\n",
                visible, crowd->instance_count, (unsigned long long)last.primitives,
                (unsigned long long)last.skin_invocations);
+    printf("animation: %u of %u visible instances posed in the last frame (--anim-lod %s)\n",
+           scene->posed, visible, a->crowd.anim_lod ? "on" : "off");
     if (a->crowd.lod >= 0)
         printf("levels of detail: %s (--lod %d)\n", levels, a->crowd.lod);
     else

@@ -196,6 +196,10 @@ bool app_crowd_check(app_crowd_args *a, vks_error *err)
     if (a->lod_text && !app_parse_count("--lod", a->lod_text, 0, VKS_MAX_LEVELS - 1, &lod, err))
         return false;
     a->lod = a->lod_text ? (int32_t)lod : -1;
+    if (a->anim_lod_text && strcmp(a->anim_lod_text, "on") != 0 &&
+        strcmp(a->anim_lod_text, "off") != 0)
+        return vks_fail(err, "--anim-lod needs on or off, not '%s'", a->anim_lod_text);
+    a->anim_lod = !a->anim_lod_text || strcmp(a->anim_lod_text, "on") == 0;
     a->lod_error = APP_LOD_ERROR_PX;
     if (a->lod_error_text) {
         char *end;
@@ -265,11 +269,15 @@ bool app_scene_start(app_scene *s, const app_crowd_args *a, const char *clip, do
         .time = time,
         .threads = vks_pool_threads(s->pool),
         .seed = 1,
+        .keep_poses = a->anim_lod,
     };
     if (!vks_crowd_create(&desc, &s->crowd, err))
         return false;
     s->lod = a->lod;
     s->lod_error = a->lod_error;
+    s->anim_lod = a->anim_lod;
+    if (a->anim_lod && !(s->periods = malloc(s->crowd.instance_count)))
+        return vks_fail(err, "out of memory");
     s->start = malloc(sizeof *s->start * s->crowd.instance_count);
     if (!s->start)
         return vks_fail(err, "out of memory");
@@ -289,6 +297,7 @@ void app_scene_destroy(app_scene *s)
         vks_crowd_destroy(&s->crowd);
     vks_pool_destroy(s->pool);
     free(s->start);
+    free(s->periods);
     for (uint32_t i = 0; i < s->model_count; i++)
         vks_model_destroy(&s->models[i]);
     *s = (app_scene){0};
@@ -306,7 +315,10 @@ void app_scene_animate(app_scene *s, vks_frame *f, const app_camera *cam, uint32
     s->visible = f->visible;
     s->visible_count = f->visible_count;
     vks_crowd_choose_lods(&s->crowd, &lod, f->visible, f->visible_count, f->level);
-    vks_crowd_palettes(&s->crowd, s->pool, f->visible, f->visible_count, f->palette);
+    if (s->anim_lod)
+        vks_crowd_anim_periods(&s->crowd, &lod, f->visible, f->visible_count, s->periods);
+    s->posed = vks_crowd_animate(&s->crowd, s->pool, f->visible, s->anim_lod ? s->periods : NULL,
+                                 f->visible_count, s->frame++, f->palette);
 }
 
 /* ---- Camera ---- */

@@ -50,10 +50,11 @@ typedef struct app_crowd_args {
     const char *model_list[VKS_CROWD_MAX_MODELS]; /* each --model */
     uint32_t model_list_count;
     const char *instances_text, *layout_text, *mode_text, *palettes_text;
-    const char *max_skinned_text, *max_memory_text, *lod_text, *lod_error_text;
-    int32_t lod;        /* --lod N: every instance at level N; -1 (default): chosen per instance */
-    float lod_error;    /* --lod-error PX: the screen-space error a level may show */
-    uint32_t instances; /* parsed by app_crowd_check */
+    const char *max_skinned_text, *max_memory_text, *lod_text, *lod_error_text, *anim_lod_text;
+    bool anim_lod;   /* --anim-lod on (default) | off: far instances posed every 2nd or 4th frame */
+    int32_t lod;     /* --lod N: every instance at level N; -1 (default): chosen per instance */
+    float lod_error; /* --lod-error PX: the screen-space error a level may show */
+    uint32_t instances;            /* parsed by app_crowd_check */
     uint32_t max_skinned_vertices; /* --max-skinned-vertices; 0: chosen from the device */
     uint32_t max_memory_mib;       /* --max-memory; 0: the device's */
     vks_skin_mode mode;            /* parsed by app_crowd_check */
@@ -75,6 +76,8 @@ typedef struct app_crowd_args {
         {"lod", &(a).lod_text, NULL, "N",                                                          \
          "draw every instance at level of detail N (0: full detail; default: chosen per "          \
          "instance, see --lod-error)"},                                                            \
+        {"anim-lod", &(a).anim_lod_text, NULL, "on|off",                                           \
+         "pose far instances every 2nd or 4th frame, staggered (default on)"},                     \
         {"lod-error", &(a).lod_error_text, NULL, "PX",                                             \
          "the coarsest level whose error projects to at most PX pixels is drawn (default 0.2)"},   \
         {"max-memory", &(a).max_memory_text, NULL, "MIB",                                          \
@@ -86,7 +89,7 @@ typedef struct app_crowd_args {
     }
 
 /* Checks and parses --instances, --layout, --mode, --palettes, --max-skinned-vertices,
- * --max-memory, --lod and --lod-error (a usage error). */
+ * --max-memory, --lod, --lod-error and --anim-lod (a usage error). */
 bool app_crowd_check(app_crowd_args *a, vks_error *err);
 /* The renderer's description from those options. */
 vks_renderer_desc app_crowd_renderer_desc(const app_crowd_args *a, const vks_crowd *crowd,
@@ -118,6 +121,10 @@ typedef struct app_scene {
     uint32_t visible_count;
     int32_t lod; /* from app_crowd_args */
     float lod_error;
+    bool anim_lod;
+    uint8_t *periods; /* per visible slot: its posing period (anim_lod) */
+    uint64_t frame;   /* frames animated so far */
+    uint32_t posed;   /* instances posed by the last animated frame (the rest: their last pose) */
 } app_scene;
 
 typedef struct app_camera app_camera;

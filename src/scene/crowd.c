@@ -5,6 +5,7 @@
 
 #include <cglm/mat4.h>
 
+#include <assert.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -286,7 +287,12 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     size_t scratch_size = layout.stride * c->threads; /* both below 2^62: no overflow */
     c->scratch =
         scratch_size / c->threads == layout.stride ? aligned_alloc(64, scratch_size) : NULL;
-    if (!c->instances || !c->palette_first || !c->cursors || !c->scratch) {
+    if (d->keep_poses) {
+        c->poses = malloc(sizeof *c->poses * (palette_count ? palette_count : 1));
+        c->update = malloc(n);
+    }
+    if (!c->instances || !c->palette_first || !c->cursors || !c->scratch ||
+        (d->keep_poses && (!c->poses || !c->update))) {
         vks_crowd_destroy(c);
         return vks_fail(err, "out of memory for a crowd of %u instances", n);
     }
@@ -345,6 +351,7 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
                                                       crowd_unit(d->seed, spot, CROWD_VARY_SPEED));
             }
             in->from_time = in->time;
+            in->posed_frame = in->seen_frame = UINT64_MAX;
             float pos[3], heading;
             crowd_spot(d, spot, spacing, pos, &heading);
             crowd_place(in, pos, heading, roots[m], c->model_lo[m], c->model_hi[m]);
@@ -370,6 +377,8 @@ void vks_crowd_destroy(vks_crowd *c)
     free(c->palette_first);
     free(c->cursors);
     free(c->scratch);
+    free(c->poses);
+    free(c->update);
     *c = (vks_crowd){0};
 }
 
@@ -490,6 +499,7 @@ typedef struct crowd_job {
     const uint32_t *visible;
     vks_bone *palette;
     crowd_scratch_layout layout;
+    bool lod; /* vks_crowd_animate with periods: c->update says which to pose */
 } crowd_job;
 
 static void crowd_sample(const vks_model *m, int32_t clip, double time, uint32_t *cursor,
@@ -519,6 +529,11 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
         vks_crowd_instance *in = &c->instances[i];
         const vks_model *m = c->models[in->model];
         uint32_t joints = m->skeleton.joint_count;
+        vks_bone *out = job->palette + c->palette_first[i];
+        if (job->lod && !c->update[v]) { /* its last pose, kept in cached memory */
+            memcpy(out, c->poses + c->palette_first[i], sizeof *out * joints);
+            continue;
+        }
         uint32_t *cursor = c->cursors + 6 * (size_t)c->palette_first[i];
         crowd_sample(m, in->clip, in->time, cursor, local);
         if (in->fade_left > 0.0) {
@@ -526,16 +541,72 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
             float w = (float)(1.0 - in->fade_left / in->fade); /* 0 -> 1 towards the new clip */
             vks_pose_blend(local_from, local, w, joints, local);
         }
-        vks_pose_palette(&m->skeleton, local, model, job->palette + c->palette_first[i]);
+        if (job->lod) { /* posed into the kept poses, then copied out (written once there) */
+            vks_bone *kept = c->poses + c->palette_first[i];
+            vks_pose_palette(&m->skeleton, local, model, kept);
+            memcpy(out, kept, sizeof *out * joints);
+        } else {
+            vks_pose_palette(&m->skeleton, local, model, out);
+        }
     }
 }
+
+static void crowd_run(crowd_job job, vks_pool *pool, uint32_t count);
 
 void vks_crowd_palettes(vks_crowd *c, vks_pool *pool, const uint32_t *visible, uint32_t count,
                         vks_bone *palette)
 {
+    crowd_run((crowd_job){.crowd = c, .visible = visible, .palette = palette}, pool, count);
+}
+
+void vks_crowd_anim_periods(const vks_crowd *c, const vks_lod_view *view, const uint32_t *visible,
+                            uint32_t count, uint8_t *periods)
+{
+    for (uint32_t k = 0; k < count; k++) {
+        const vks_crowd_instance *in = &c->instances[visible[k]];
+        float d2 = 0.0f;
+        for (int a = 0; a < 3; a++)
+            d2 += (in->center[a] - view->eye[a]) * (in->center[a] - view->eye[a]);
+        const float dist = sqrtf(d2);
+        /* The sphere's projected radius; the eye inside it: near. */
+        const float px = dist > in->radius ? in->radius * view->pixels_per_unit / dist : INFINITY;
+        periods[k] = px >= VKS_ANIM_LOD_NEAR_PX ? 1 : px >= VKS_ANIM_LOD_FAR_PX ? 2 : 4;
+    }
+}
+
+uint32_t vks_crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visible,
+                           const uint8_t *periods, uint32_t count, uint64_t frame,
+                           vks_bone *palette)
+{
+    if (!periods) {
+        vks_crowd_palettes(c, pool, visible, count, palette);
+        return count;
+    }
+    assert(c->poses && c->update); /* vks_crowd_desc.keep_poses */
+    uint32_t posed = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        const uint32_t i = visible[k];
+        vks_crowd_instance *in = &c->instances[i];
+        const uint32_t p = periods[k] ? periods[k] : 1;
+        const bool fresh = in->posed_frame == UINT64_MAX || frame == 0 ||
+                           in->seen_frame != frame - 1; /* not shown the frame before */
+        c->update[k] = p == 1 || fresh || (frame + i) % p == 0;
+        if (c->update[k]) {
+            in->posed_frame = frame;
+            posed++;
+        }
+        in->seen_frame = frame;
+    }
+    crowd_run((crowd_job){.crowd = c, .visible = visible, .palette = palette, .lod = true}, pool,
+              count);
+    return posed;
+}
+
+static void crowd_run(crowd_job job, vks_pool *pool, uint32_t count)
+{
+    vks_crowd *c = job.crowd;
     uint32_t max_joints = crowd_max_joints(c);
-    crowd_job job = {
-        .crowd = c, .visible = visible, .palette = palette, .layout = crowd_scratch_of(max_joints)};
+    job.layout = crowd_scratch_of(max_joints);
     /* Scratch exists for c->threads threads only: a larger pool would share it, so the caller
      * does the work alone (correct, slower). */
     if (pool && vks_pool_threads(pool) > c->threads)

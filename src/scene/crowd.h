@@ -41,6 +41,7 @@ typedef struct vks_crowd_desc {
     double time;      /* seconds: instance 0's clock at the start */
     uint32_t threads; /* the pool's thread count (per-thread scratch); 0 means 1 */
     uint32_t seed;    /* of the offsets, speeds and headings; the same seed, the same crowd */
+    bool keep_poses;  /* keep every instance's last palette (animation level of detail) */
 } vks_crowd_desc;
 
 typedef struct vks_crowd_instance {
@@ -58,6 +59,9 @@ typedef struct vks_crowd_instance {
     float center[3], radius; /* bounding sphere in world space, over every clip's motion */
     float scale;             /* the world transform's largest axis scale */
     uint8_t lod;             /* the level of detail it was drawn at last (vks_crowd_choose_lods) */
+    /* Animation level of detail (vks_crowd_animate): the frames it was last posed and last
+     * seen; UINT64_MAX for never. */
+    uint64_t posed_frame, seen_frame;
 } vks_crowd_instance;
 
 typedef struct vks_crowd {
@@ -81,6 +85,10 @@ typedef struct vks_crowd {
     uint32_t *cursors;
     uint32_t threads;
     void *scratch;
+    /* desc.keep_poses: each instance's last palette (palette_first order), and per visible slot
+     * whether vks_crowd_animate poses it this frame. */
+    vks_bone *poses;
+    uint8_t *update;
 } vks_crowd;
 
 /* Builds the crowd: places the instances, gives each its clip, offset, speed and heading, and
@@ -127,6 +135,27 @@ typedef struct vks_lod_view {
  * which it remembers (instance.lod). */
 void vks_crowd_choose_lods(vks_crowd *crowd, const vks_lod_view *view, const uint32_t *visible,
                            uint32_t count, uint8_t *levels);
+
+/* Animation level of detail: how often an instance is posed, by the radius its bounding sphere
+ * projects to: every frame from VKS_ANIM_LOD_NEAR_PX pixels, every 2nd from VKS_ANIM_LOD_FAR_PX,
+ * every 4th below (a character under about 32 pixels tall moves less than a pixel a frame). */
+#define VKS_ANIM_LOD_NEAR_PX 48.0f
+#define VKS_ANIM_LOD_FAR_PX 16.0f
+
+/* Writes each listed instance's posing period (1, 2 or 4 frames) into periods[k]: 1 when the eye
+ * is inside its sphere. view's eye and pixels_per_unit are read. */
+void vks_crowd_anim_periods(const vks_crowd *crowd, const vks_lod_view *view,
+                            const uint32_t *visible, uint32_t count, uint8_t *periods);
+
+/* vks_crowd_palettes with animation level of detail (crowd created with keep_poses): frame
+ * `frame` (counting up by one a frame) poses listed instance i when its period is 1, when it was
+ * not seen the frame before (newly visible, or first), or when (frame + i) is a multiple of its
+ * period, staggering the work evenly over the frames; every other listed instance gets its last
+ * palette copied from the kept ones, so the palette buffer holds every listed instance either
+ * way. periods NULL: every instance posed (as vks_crowd_palettes). Returns how many were posed. */
+uint32_t vks_crowd_animate(vks_crowd *crowd, vks_pool *pool, const uint32_t *visible,
+                           const uint8_t *periods, uint32_t count, uint64_t frame,
+                           vks_bone *palette);
 
 /* Samples the pose of each listed instance (cross-fades included) and writes its palette to
  * palette + palette_first[instance], on every thread of the pool (pool may be NULL: the caller's
