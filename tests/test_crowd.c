@@ -892,6 +892,7 @@ static void test_anim_lod(void)
     const vks_crowd_desc desc = {.models = (const vks_model *const[]){&def},
                                  .model_count = 1,
                                  .instance_count = 400,
+                                 .threads = 2,
                                  .seed = 7};
     vks_crowd_desc kept = desc;
     kept.keep_poses = true;
@@ -957,11 +958,43 @@ static void test_anim_lod(void)
     printf("anim lod: periods 1: %u, 2: %u, 4: %u instances; %.0f%% of the crowd posed a frame "
            "after the first\n",
            by_period[1], by_period[2], by_period[4], 100.0 * share);
+    /* A sparse list (every third instance: slot != index) on a pool of 2 threads, 4 more frames:
+     * the same rule, by instance index and each slot's own period. */
+    {
+        vks_pool *pool = NULL;
+        vks_error err;
+        CHECK(vks_pool_create(2, &pool, &err));
+        uint32_t sparse[134], m = 0;
+        uint8_t sparse_periods[134];
+        for (uint32_t i = 0; i < n; i += 3) {
+            sparse_periods[m] = periods[i];
+            sparse[m++] = i;
+        }
+        uint32_t sparse_wrong = 0;
+        for (uint64_t frame = 8; pool && frame < 12; frame++) {
+            memcpy(before, pa, sizeof *pa * a.palette_count);
+            uint32_t posed = vks_crowd_animate(&a, pool, sparse, sparse_periods, m, frame, pa);
+            vks_crowd_palettes(&b, NULL, sparse, m, pb);
+            uint32_t expected = 0;
+            for (uint32_t k = 0; k < m; k++) {
+                const uint32_t i = sparse[k];
+                const bool pose = (frame + i) % sparse_periods[k] == 0;
+                expected += pose;
+                const size_t at = a.palette_first[i], bytes = sizeof *pa * def.skeleton.joint_count;
+                sparse_wrong += memcmp(pa + at, pose ? pb + at : before + at, bytes) != 0;
+            }
+            CHECK(posed == expected);
+            vks_crowd_advance(&a, 1.0 / 60.0);
+            vks_crowd_advance(&b, 1.0 / 60.0);
+        }
+        CHECK(sparse_wrong == 0);
+        vks_pool_destroy(pool);
+    }
     /* Seen again after a frame out of view: posed at once, whatever its period. */
     {
         const uint32_t far = n - 1; /* the corner away from the eye */
         CHECK(periods[far] == 4);
-        uint32_t posed = vks_crowd_animate(&a, NULL, &far, &periods[far], 1, 10, pa);
+        uint32_t posed = vks_crowd_animate(&a, NULL, &far, &periods[far], 1, 13, pa); /* seen 11 */
         CHECK(posed == 1);
     }
 done:

@@ -36,9 +36,9 @@ static double time_frames(app_scene *s, vks_pool *pool, const float view_proj[4]
         double t0 = now_ms();
         vks_crowd_advance(&s->crowd, 1.0 / 60.0);
         *count = vks_crowd_cull(&s->crowd, view_proj, visible);
+        double t1 = now_ms();
         if (s->anim_lod)
             vks_crowd_anim_periods(&s->crowd, view, visible, *count, s->periods);
-        double t1 = now_ms();
         uint32_t n = vks_crowd_animate(&s->crowd, pool, visible, s->anim_lod ? s->periods : NULL,
                                        *count, s->frame++, palette);
         if (i >= warmup) {
@@ -187,6 +187,8 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
         printf("  \"clocks_and_culling_ns_1_thread\": %.17g,\n", clocks1 * per);
         printf("  \"anim_lod\": %s,\n  \"posed_share\": %.17g,\n", s->anim_lod ? "true" : "false",
                posed_share);
+        printf("  \"ns_per_posed_skin_joint_1_thread\": %.17g,\n",
+               posed_share > 0.0 ? ms1 * per / posed_share : -1.0);
         printf("  \"parallel_efficiency\": %.17g", efficiency);
         if (d->phases)
             printf(",\n  \"phase_sample_ns\": %.17g,\n  \"phase_model_ns\": %.17g,\n"
@@ -208,12 +210,14 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
                100.0 * efficiency);
         printf("  of which        clocks and culling %.1f ns per skin joint (1 thread)\n",
                clocks1 * per);
-        printf("  animation lod   %s: %.0f%% of the visible instances posed a frame, the others "
-               "kept their last pose\n",
-               s->anim_lod ? "on" : "off", 100.0 * posed_share);
+        if (s->anim_lod)
+            printf("  animation lod   on: %.0f%% of the visible instances posed a frame, the "
+                   "others kept their last pose: %.1f ns per posed skin joint (the figures above "
+                   "are per skin joint shown; --anim-lod off poses every one)\n",
+                   100.0 * posed_share, posed_share > 0.0 ? ms1 * per / posed_share : 0.0);
         if (d->phases)
             printf("  phases         sampling %.1f, local-to-model %.1f, palette %.1f ns per skin "
-                   "joint (1 thread, each phase over every instance)\n",
+                   "joint (1 thread, each phase posing every instance)\n",
                    phase[0] * per, phase[1] * per, phase[2] * per);
     }
     free(visible);

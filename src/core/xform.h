@@ -106,7 +106,8 @@ static inline void vks_affine_mul(const vks_affine *a, const vks_affine *b, vks_
         __m128 sum = _mm_add_ps(
             _mm_add_ps(_mm_mul_ps(_mm_set1_ps(ai[0]), b0), _mm_mul_ps(_mm_set1_ps(ai[1]), b1)),
             _mm_mul_ps(_mm_set1_ps(ai[2]), b2));
-        r[i] = _mm_add_ps(sum, _mm_set_ps(ai[3], 0.0f, 0.0f, 0.0f)); /* translation: lane 3 */
+        /* The translation in lane 3; -0 elsewhere leaves every sum as it is, -0 included. */
+        r[i] = _mm_add_ps(sum, _mm_set_ps(ai[3], -0.0f, -0.0f, -0.0f));
     }
     for (int i = 0; i < 3; i++)
         _mm_storeu_ps(out->row[i], r[i]);

@@ -423,6 +423,7 @@ static void crowd_fade_to(vks_crowd *c, uint32_t i, int32_t clip, double fade)
     in->clip = clip;
     in->time = 0.0;
     in->fade = in->fade_left = fade;
+    in->posed_frame = UINT64_MAX; /* the animation level of detail poses it next frame */
 }
 
 static double crowd_fade_seconds(double fade)
@@ -563,6 +564,10 @@ void vks_crowd_anim_periods(const vks_crowd *c, const vks_lod_view *view, const 
                             uint32_t count, uint8_t *periods)
 {
     for (uint32_t k = 0; k < count; k++) {
+        if (visible[k] >= c->instance_count) { /* not an instance: skipped, as by the palettes */
+            periods[k] = 1;
+            continue;
+        }
         const vks_crowd_instance *in = &c->instances[visible[k]];
         float d2 = 0.0f;
         for (int a = 0; a < 3; a++)
@@ -586,6 +591,10 @@ uint32_t vks_crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visible
     uint32_t posed = 0;
     for (uint32_t k = 0; k < count; k++) {
         const uint32_t i = visible[k];
+        if (i >= c->instance_count) { /* not an instance: skipped, as by vks_crowd_palettes */
+            c->update[k] = 0;
+            continue;
+        }
         vks_crowd_instance *in = &c->instances[i];
         const uint32_t p = periods[k] ? periods[k] : 1;
         const bool fresh = in->posed_frame == UINT64_MAX || frame == 0 ||
