@@ -187,8 +187,38 @@ enum chain_flaw {
     CHAIN_NAN_VALUE,
     CHAIN_NAN_TIME,
     CHAIN_NO_MESH,
-    CHAIN_NO_INVERSE_BINDS
+    CHAIN_NO_INVERSE_BINDS,
+    CHAIN_LONG_CLIP /* not a flaw: a 64 s clip keyed at 30 Hz on every joint, T, R and S */
 };
+
+/* long_clip.glb's clip: every joint keyed at 30 Hz for 64 s (1 921 keys per channel, each of
+ * translation, rotation and scale; samplers of their own), the rotations swaying about z at a
+ * period of its own per joint: the worst case for a key search, against a short clip's. */
+#define LONG_CLIP_SECONDS 64
+#define LONG_CLIP_KEYS (30 * LONG_CLIP_SECONDS + 1)
+
+static void long_clip_channels(glbw_doc *doc, int anim, const int *nodes, size_t count)
+{
+    float *times = malloc(sizeof *times * LONG_CLIP_KEYS);
+    float(*t)[3] = malloc(sizeof *t * LONG_CLIP_KEYS), (*s)[3] = malloc(sizeof *s * LONG_CLIP_KEYS);
+    float(*r)[4] = malloc(sizeof *r * LONG_CLIP_KEYS);
+    for (size_t j = 0; j < count; j++) {
+        for (int k = 0; k < LONG_CLIP_KEYS; k++) {
+            float at = (float)k / 30.0f, a = 0.2f * sinf(at * (1.0f + 0.1f * (float)j));
+            times[k] = at;
+            t[k][0] = 0.0f, t[k][1] = j ? 0.1f : 0.0f, t[k][2] = 0.01f * sinf(at);
+            s[k][0] = s[k][1] = s[k][2] = 1.0f + 0.01f * sinf(0.5f * at);
+            r[k][0] = 0.0f, r[k][1] = 0.0f, r[k][2] = sinf(0.5f * a), r[k][3] = cosf(0.5f * a);
+        }
+        add_channel(doc, anim, nodes[j], GLBW_PATH_TRANSLATION, times, &t[0][0], LONG_CLIP_KEYS);
+        add_channel(doc, anim, nodes[j], GLBW_PATH_ROTATION, times, &r[0][0], LONG_CLIP_KEYS);
+        add_channel(doc, anim, nodes[j], GLBW_PATH_SCALE, times, &s[0][0], LONG_CLIP_KEYS);
+    }
+    free(times);
+    free(t);
+    free(s);
+    free(r);
+}
 
 static void chain(const char *file, size_t count, enum chain_flaw flaw)
 {
@@ -235,7 +265,17 @@ static void chain(const char *file, size_t count, enum chain_flaw flaw)
         add_node(doc, "chain_mesh", NULL, mesh, skin);
         free(global_t);
     }
-    int anim = glbw_add_animation(doc, "sway");
+    int anim = glbw_add_animation(doc, flaw == CHAIN_LONG_CLIP ? "long" : "sway");
+    if (flaw == CHAIN_LONG_CLIP) {
+        long_clip_channels(doc, anim, nodes, count);
+        write_doc(doc, file);
+        free(pos);
+        free(joints);
+        free(weights);
+        free(idx);
+        free(nodes);
+        return;
+    }
     float times[3] = {0, 0.5f, 1};
     float rot[3][4] = {{0, 0, 0, 1}, {0, 0, sinf(0.1f), cosf(0.1f)}, {0, 0, 0, 1}};
     if (flaw == CHAIN_NAN_VALUE)
@@ -1172,6 +1212,7 @@ int main(int argc, char **argv)
     chain("chain.glb", 40, CHAIN_OK);
     /* More joints than 8 bits index: the GPU's 16-bit joint stream (shaders/vks_shared.h). */
     chain("long_chain.glb", 300, CHAIN_OK);
+    chain("long_clip.glb", 24, CHAIN_LONG_CLIP);
     chain("too_many_joints.glb", VKS_MAX_JOINTS + 20, CHAIN_OK);
     chain("nan_key.glb", 12, CHAIN_NAN_VALUE);
     chain("nan_time.glb", 12, CHAIN_NAN_TIME);
