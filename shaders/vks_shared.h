@@ -99,12 +99,11 @@ struct vks_model_gpu {
     vec4 box_offset;
     vec4 box_scale;
     uint vertex_first;
-    uint vertex_count;
     uint extra_first;
     uint flags;
     uint joints_first;
     uint joints_extra_first;
-    uint pad0, pad1;
+    uint pad0, pad1, pad2;
 };
 
 struct vks_instance {
@@ -155,13 +154,12 @@ typedef struct vks_skinned_vertex {
 typedef struct vks_model_gpu {
     float box_offset[4]; /* positions decode as box_offset + box_scale * q (xyz; w unused) */
     float box_scale[4];
-    uint32_t vertex_first; /* its first vertex in the concatenated streams */
-    uint32_t vertex_count;
+    uint32_t vertex_first;       /* its first vertex in the concatenated streams */
     uint32_t extra_first;        /* its first vertex in the extra streams (wide models) */
     uint32_t flags;              /* VKS_MODEL_* */
     uint32_t joints_first;       /* its first uint in the joints stream */
     uint32_t joints_extra_first; /* its first uint in the extra joints stream (wide models) */
-    uint32_t pad[2];             /* std430: a multiple of its vec4 alignment */
+    uint32_t pad[3];             /* std430: a multiple of its vec4 alignment */
 } vks_model_gpu;
 
 /* One instance (64 bytes): its world transform, its model, where its palette is. It owns no
@@ -219,7 +217,7 @@ typedef struct vks_draw_push {
 static_assert(sizeof(vks_skinned_vertex) == VKS_SKINNED_STRIDE, "one 16-byte store");
 static_assert(sizeof(vks_model_gpu) == 64, "model table entry in std430");
 static_assert(offsetof(vks_model_gpu, vertex_first) == 32, "model table entry in std430");
-static_assert(offsetof(vks_model_gpu, joints_first) == 48, "model table entry in std430");
+static_assert(offsetof(vks_model_gpu, joints_first) == 44, "model table entry in std430");
 static_assert(sizeof(vks_instance) == 64, "instance table entry in std430");
 static_assert(offsetof(vks_instance, model) == 48, "instance table entry in std430");
 static_assert(sizeof(vks_visible) == 16 && offsetof(vks_visible, out_address) == 8,

@@ -142,26 +142,15 @@ bool vks_model_build_lods(vks_model *m, vks_error *err)
         free(remap);
     }
 
-    /* Sizes of the levels >= 1, and where the model chain stops making sense. Every level below
-     * the longest chain has a mesh that moved down a level, so the guard does not fire today. */
+    /* Sizes of the levels >= 1. Each has fewer triangles than the one before: below the longest
+     * chain's length some mesh still moves down a level, to at most 3/4 of its triangles. */
     size_t vertex_total = 0, index_total = 0;
-    uint32_t prev_tris = m->index_count / 3;
-    for (uint32_t l = 1; ok && l < level_count; l++) {
-        size_t tris = 0, verts = 0, idx = 0;
+    for (uint32_t l = 1; ok && l < level_count; l++)
         for (uint32_t i = 0; i < mesh_count; i++) {
             const lod__level *p = lod__pick(chains, i, l);
-            tris += p->index_count / 3;
-            verts += p->vertex_count;
-            idx += p->index_count;
+            vertex_total += p->vertex_count;
+            index_total += p->index_count;
         }
-        if (tris >= prev_tris) {
-            level_count = l;
-            break;
-        }
-        prev_tris = (uint32_t)tris;
-        vertex_total += verts;
-        index_total += idx;
-    }
     /* The counts are stored in 32 bits; more could not be allocated on any machine we target. */
     ok = ok && vertex_total <= UINT32_MAX && index_total <= UINT32_MAX;
 

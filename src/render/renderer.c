@@ -231,7 +231,6 @@ static bool create_streams(vks_renderer *r, vks_error *err)
             t->box_scale[k] = pk->box.scale[k];
         }
         t->vertex_first = rm->vertex_first;
-        t->vertex_count = gpu_vertices(model);
         t->extra_first = is_wide(model) ? rm->extra_first : 0;
         t->flags = (model->tangents ? VKS_MODEL_TANGENTS : 0) |
                    (joint_words(model) == 2 ? VKS_MODEL_JOINTS16 : 0);
@@ -776,7 +775,7 @@ static void skin_dispatches(vks_renderer *r, vks_frame *f)
         const vks_model *model = c->models[m];
         for (uint32_t l = 0; l < vks_model_level_count(model); l++) {
             const uint32_t start = f->runs[m][l];
-            uint32_t end = f->runs[m][l + 1 < VKS_MAX_LEVELS ? l + 1 : VKS_MAX_LEVELS];
+            uint32_t end = f->runs[m][l + 1];
             end = end < f->skinned_count ? end : f->skinned_count;
             if (end <= start)
                 continue;
@@ -877,7 +876,7 @@ void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
         const vks_renderer_model *rm = &r->models[m];
         for (uint32_t l = 0; l < vks_model_level_count(model); l++) {
             const uint32_t start = f->runs[m][l];
-            const uint32_t end = f->runs[m][l + 1 < VKS_MAX_LEVELS ? l + 1 : VKS_MAX_LEVELS];
+            const uint32_t end = f->runs[m][l + 1];
             const uint32_t split = f->skinned_count < start ? start
                                    : f->skinned_count > end ? end
                                                             : f->skinned_count;
