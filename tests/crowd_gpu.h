@@ -133,15 +133,6 @@ static inline void crowd_gpu_check_instance(crowd_gpu *g, const vks_renderer *r,
     const vks_model *m = g->crowd.models[inst->model];
     const uint32_t n = m->vertex_count;
     const double radius = g->radius[inst->model];
-    float(*pos)[3] = malloc(sizeof *pos * n);
-    float(*nrm)[3] = malloc(sizeof *nrm * n);
-    float(*tan)[4] = malloc(sizeof *tan * n);
-    float(*bind)[3] = moved ? malloc(sizeof *bind * n) : NULL;
-    float(*bind_n)[3] = moved ? malloc(sizeof *bind_n * n) : NULL;
-    bool ok = pos && nrm && tan && (!moved || (bind && bind_n)) &&
-              vks_skin_cpu_pose(m, inst->clip, inst->time, pos, nrm, tan) &&
-              (!moved || vks_skin_cpu_pose(m, -1, 0.0, bind, bind_n, NULL));
-    CHECK(ok);
     float(*gpos)[3] = malloc(sizeof *gpos * n), (*gnrm)[3] = malloc(sizeof *gnrm * n);
     float(*gtan)[4] = malloc(sizeof *gtan * n);
     CHECK(gpos && gnrm && gtan);
@@ -151,31 +142,20 @@ static inline void crowd_gpu_check_instance(crowd_gpu *g, const vks_renderer *r,
     CHECK((vks_renderer_skinned_tangents(r, i) != NULL) == (m->tangents != NULL));
     if (moved)
         *moved = -1.0;
-    /* At a level of detail the output holds the level's vertices, copies of level-0 ones: the
-     * CPU's in that order (level 0: as they are). */
+    /* The CPU's reference of the vertices the output holds: its level's (level 0: all). */
     const uint32_t level = has_output ? vks_renderer_skinned_level(r, i) : 0;
     const vks_level lv = vks_model_level(m, level);
-    if (ok && level) {
-        float(*gp)[3] = malloc(sizeof *gp * n), (*gn)[3] = malloc(sizeof *gn * n);
-        float(*gt)[4] = malloc(sizeof *gt * n);
-        for (uint32_t k = 0; gp && gn && gt && k < lv.vertex_count; k++) {
-            const uint32_t src = m->lod_source[lv.vertex_first + k];
-            memcpy(gp[k], pos[src], sizeof gp[k]);
-            memcpy(gn[k], nrm[src], sizeof gn[k]);
-            memcpy(gt[k], tan[src], sizeof gt[k]);
-        }
-        ok = gp && gn && gt;
-        CHECK(ok);
-        if (ok) {
-            memcpy(pos, gp, sizeof *gp * lv.vertex_count);
-            memcpy(nrm, gn, sizeof *gn * lv.vertex_count);
-            memcpy(tan, gt, sizeof *gt * lv.vertex_count);
-        }
-        free(gp);
-        free(gn);
-        free(gt);
+    if (level)
         moved = NULL; /* the bind pose is level 0's */
-    }
+    float(*pos)[3] = malloc(sizeof *pos * n);
+    float(*nrm)[3] = malloc(sizeof *nrm * n);
+    float(*tan)[4] = malloc(sizeof *tan * n);
+    float(*bind)[3] = moved ? malloc(sizeof *bind * n) : NULL;
+    float(*bind_n)[3] = moved ? malloc(sizeof *bind_n * n) : NULL;
+    bool ok = pos && nrm && tan && (!moved || (bind && bind_n)) &&
+              vks_skin_cpu_pose_level(m, level, inst->clip, inst->time, pos, nrm, tan) &&
+              (!moved || vks_skin_cpu_pose(m, -1, 0.0, bind, bind_n, NULL));
+    CHECK(ok);
     const uint32_t nl = lv.vertex_count;
     if (ok && has_output) {
         /* Normals and tangents come back octahedral (16 and 15 bits: under 1e-4 off). */

@@ -77,8 +77,7 @@ typedef struct stats {
 } stats;
 
 /* One frame: palette of (clip, seconds) -> skinning pass at level of detail `level` ->
- * readback, compared with the CPU reference of the same vertices (a level's vertex i is the
- * level-0 vertex lod_source[vertex_first + i]; the CPU skins level 0). */
+ * readback, compared with the CPU reference of the same vertices (vks_skin_cpu_pose_level). */
 static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double seconds,
                        uint32_t level, double radius, const float (*bind)[3], stats *s,
                        const char *path)
@@ -113,34 +112,25 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
     if (!ok)
         fprintf(stderr, "%s: %s\n", path, err.msg);
     CHECK(ok);
-    CHECK(vks_skin_cpu_pose(m, clip, seconds, pos, nrm, tan));
-    /* The CPU's vertices in the level's order (level 0: as they are). */
+    /* The CPU's reference of the same vertices: the level's, copies of level-0 ones. */
     const vks_level lv = vks_model_level(m, level);
     for (uint32_t i = 0; level && i < lv.vertex_count; i++) {
         const uint32_t src = m->lod_source[lv.vertex_first + i];
         CHECK(src < n);
     }
-    float(*cpos)[3] = malloc(sizeof *cpos * n), (*cnrm)[3] = malloc(sizeof *cnrm * n);
-    float(*ctan)[4] = malloc(sizeof *ctan * n);
-    for (uint32_t i = 0; cpos && cnrm && ctan && i < lv.vertex_count; i++) {
-        const uint32_t src = level ? m->lod_source[lv.vertex_first + i] : i;
-        memcpy(cpos[i], pos[src], sizeof cpos[i]);
-        memcpy(cnrm[i], nrm[src], sizeof cnrm[i]);
-        if (tan)
-            memcpy(ctan[i], tan[src], sizeof ctan[i]);
-    }
+    CHECK(vks_skin_cpu_pose_level(m, level, clip, seconds, pos, nrm, tan));
     float(*gpos)[3] = malloc(sizeof *gpos * n), (*gnrm)[3] = malloc(sizeof *gnrm * n);
     float(*gtan)[4] = malloc(sizeof *gtan * n);
-    CHECK(gpos && gnrm && gtan && cpos && cnrm && ctan);
-    if (ok && gpos && gnrm && gtan && cpos && cnrm && ctan) {
+    CHECK(gpos && gnrm && gtan);
+    if (ok && gpos && gnrm && gtan) {
         CHECK((vks_renderer_skinned_tangents(r, 0) != NULL) == (m->tangents != NULL));
         CHECK(vks_renderer_skinned_level(r, 0) == level);
         CHECK(vks_renderer_decode_skinned(r, 0, gpos, gnrm, gtan));
         const uint32_t n_level = lv.vertex_count;
         /* Normals and tangents come back octahedral (16 and 15 bits: under 1e-4 off). */
-        double dp = check_max_diff(gpos[0], 3, cpos[0], 3, n_level, 3);
-        double dn = check_max_diff(gnrm[0], 3, cnrm[0], 3, n_level, 3);
-        double dt = m->tangents && tan ? check_max_diff(gtan[0], 4, ctan[0], 4, n_level, 4) : 0.0;
+        double dp = check_max_diff(gpos[0], 3, pos[0], 3, n_level, 3);
+        double dn = check_max_diff(gnrm[0], 3, nrm[0], 3, n_level, 3);
+        double dt = m->tangents && tan ? check_max_diff(gtan[0], 4, tan[0], 4, n_level, 4) : 0.0;
         int before = check_failures;
         CHECK(dp <= POSITION_TOLERANCE * radius);
         CHECK(dn <= UNIT_TOLERANCE);
@@ -157,9 +147,6 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
             s->moved = fmax(s->moved, check_max_diff(gpos[0], 3, bind[0], 3, n, 3));
         s->poses++;
     }
-    free(cpos);
-    free(cnrm);
-    free(ctan);
     free(gpos);
     free(gnrm);
     free(gtan);

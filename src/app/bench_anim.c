@@ -12,14 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 /* Median ms of `frames` frames (after `warmup`) of clocks + culling + palettes on `pool` (NULL:
  * the caller's thread alone). */
@@ -33,16 +25,16 @@ static double time_frames(app_scene *s, vks_pool *pool, const float view_proj[4]
     double *clocks = samples + frames; /* the caller gave room for 2 x frames */
     *posed = 0;
     for (uint32_t i = 0; i < warmup + frames; i++) {
-        double t0 = now_ms();
+        double t0 = app_now_ms();
         vks_crowd_advance(&s->crowd, 1.0 / 60.0);
         *count = vks_crowd_cull(&s->crowd, view_proj, visible);
-        double t1 = now_ms();
+        double t1 = app_now_ms();
         if (s->anim_lod)
             vks_crowd_anim_periods(&s->crowd, view, visible, *count, s->periods);
         uint32_t n = vks_crowd_animate(&s->crowd, pool, visible, s->anim_lod ? s->periods : NULL,
                                        *count, s->frame++, palette);
         if (i >= warmup) {
-            samples[i - warmup] = now_ms() - t0;
+            samples[i - warmup] = app_now_ms() - t0;
             clocks[i - warmup] = t1 - t0;
             *posed += n;
         }
@@ -72,7 +64,7 @@ static bool time_phases(app_scene *s, const uint32_t *visible, uint32_t count, v
     bool ok = local && model && cursor && per;
     for (uint32_t f = 0; ok && f < frames; f++) {
         size_t at = 0;
-        double t0 = now_ms();
+        double t0 = app_now_ms();
         for (uint32_t k = 0; k < count; k++) {
             const vks_crowd_instance *in = &c->instances[visible[k]];
             const vks_model *m = c->models[in->model];
@@ -84,14 +76,14 @@ static bool time_phases(app_scene *s, const uint32_t *visible, uint32_t count, v
                 vks_pose_rest(&m->skeleton, local + at);
             at += m->skeleton.joint_count;
         }
-        double t1 = now_ms();
+        double t1 = app_now_ms();
         at = 0;
         for (uint32_t k = 0; k < count; k++) {
             const vks_model *m = c->models[c->instances[visible[k]].model];
             vks_pose_model(&m->skeleton, local + at, model + at);
             at += m->skeleton.joint_count;
         }
-        double t2 = now_ms();
+        double t2 = app_now_ms();
         at = 0;
         for (uint32_t k = 0; k < count; k++) {
             const uint32_t i = visible[k];
@@ -99,7 +91,7 @@ static bool time_phases(app_scene *s, const uint32_t *visible, uint32_t count, v
             vks_pose_skin(&m->skeleton, model + at, palette + c->palette_first[i]);
             at += m->skeleton.joint_count;
         }
-        double t3 = now_ms();
+        double t3 = app_now_ms();
         per[f] = t1 - t0, per[frames + f] = t2 - t1, per[2 * frames + f] = t3 - t2;
         vks_crowd_advance(&s->crowd, 1.0 / 60.0);
     }

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Frames before measuring by default (--warmup): pipelines, caches and clocks settle. */
 #define WARMUP_FRAMES 3u
@@ -43,13 +42,6 @@ typedef struct bench_result {
     double memory_bytes; /* what reaches memory per frame: see bench_traffic */
     double copy_bytes, copy_ms;
 } bench_result;
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 /* Bind-stream bytes the skinning pass reads for one vertex of `m`, each stream once, from the
  * compact layout (shaders/vks_shared.h): position, normal, joints (8 or 16 bits each) and
@@ -225,12 +217,11 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
         fprintf(stderr, "vkskin bench: out of memory\n");
         goto done;
     }
-    const vks_frame *last_frame = NULL;
     uint32_t gpu_samples = 0, cpu_samples = 0;
     double last = 0.0;
     for (uint32_t i = 0; i < total; i++) {
         vks_frame *f = vks_renderer_begin_frame(&r); /* waits for frame i - 2 */
-        double start = now_ms();
+        double start = app_now_ms();
         if (i > warmup) /* begin to begin: the frame's period, GPU included */
             frame[cpu_samples - 1] = start - last;
         last = start;
@@ -241,10 +232,9 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
         vks_crowd_advance(crowd, 1.0 / 60.0);
         app_scene_animate(scene, f, &cam, a->width, a->height);
         if (i >= warmup)
-            anim[cpu_samples++] = now_ms() - start;
+            anim[cpu_samples++] = app_now_ms() - start;
         res->visible = f->visible_count;
         vks_renderer_skin(&r, f);
-        last_frame = f;
         res->skinned = r.mode == VKS_SKIN_COMPUTE ? f->skinned_count : f->visible_count;
         res->overflow_vertices = f->overflow_vertices;
         vks_renderer_draw(&r, f, &t);
@@ -254,7 +244,7 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
         }
     }
     vks_gpu_stats s = vks_renderer_last_stats(&r);
-    frame[cpu_samples - 1] = now_ms() - last;
+    frame[cpu_samples - 1] = app_now_ms() - last;
     if (s.draw_ms >= 0.0) { /* the last frames' slots: read here, not by a later begin */
         skin[gpu_samples] = s.skin_ms;
         draw[gpu_samples++] = s.draw_ms;
@@ -268,17 +258,17 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
     res->threads = vks_pool_threads(scene->pool);
     /* The visible set of the last frame (the camera does not move); in compute mode the part
      * the skinning pass skinned (a prefix of it: the rest went past the output budget). */
-    res->visible_vertices = app_frame_vertices(crowd, last_frame, 0, scene->visible_count);
-    res->vertices = app_frame_vertices(crowd, last_frame, 0, res->skinned);
+    const vks_frame *latest = vks_renderer_latest(&r);
+    res->visible_vertices = app_frame_vertices(crowd, latest, 0, scene->visible_count);
+    res->vertices = app_frame_vertices(crowd, latest, 0, res->skinned);
     for (uint32_t k = 0; k < scene->visible_count; k++)
         res->joints +=
             crowd->models[crowd->instances[scene->visible[k]].model]->skeleton.joint_count;
     res->triangles = s.primitives;
     res->posed = scene->posed;
-    memcpy(res->level_instances, last_frame->level_instances, sizeof res->level_instances);
+    memcpy(res->level_instances, latest->level_instances, sizeof res->level_instances);
     res->budget_vertices = r.memory.output_bytes / vks_plan_vertex_bytes(crowd);
-    const bench_traffic seen =
-        traffic_of(crowd, last_frame->order, last_frame->order_level, res->skinned);
+    const bench_traffic seen = traffic_of(crowd, latest->order, latest->order_level, res->skinned);
     res->skin_bytes = seen.logical;
     res->stream_bytes = seen.streams;
     res->memory_bytes = seen.memory;
@@ -406,11 +396,8 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
            c->instance_count, (unsigned long long)res->visible_vertices,
            (unsigned long long)res->joints);
     {
-        char levels[256] = "";
-        for (uint32_t l = 0, at = 0; l < VKS_MAX_LEVELS && at < sizeof levels; l++)
-            if (res->level_instances[l])
-                at += (uint32_t)snprintf(levels + at, sizeof levels - at, "%slevel %u: %u",
-                                         at ? ", " : "", l, res->level_instances[l]);
+        char levels[256];
+        app_format_levels(res->level_instances, levels, sizeof levels);
         printf("  levels of detail %s (%s); the GPU drew %lld triangles\n", levels,
                a->crowd.lod >= 0 ? "forced by --lod" : "chosen per instance",
                res->triangles == UINT64_MAX ? -1LL : (long long)res->triangles);

@@ -87,7 +87,6 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
     double skin_ms[MAX_SAMPLES], draw_ms[MAX_SAMPLES];
     uint32_t samples = 0;
     app_overflow overflow = {0};
-    const vks_frame *last_frame = NULL;
     for (uint32_t i = 0; i < frames; i++) {
         vks_frame *f = vks_renderer_begin_frame(&r);
         if (f->stats.draw_ms >= 0.0 && samples < MAX_SAMPLES) {
@@ -99,7 +98,6 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
         app_scene_animate(scene, f, &cam, width, height);
         vks_renderer_skin(&r, f);
         app_overflow_add(&overflow, f);
-        last_frame = f;
         vks_renderer_draw(&r, f, &t);
         app_offscreen_copy(f->cmd, &target);
         char file[4096];
@@ -120,9 +118,10 @@ static int render(const render_args *a, app_scene *scene, gpu_device *dev)
                    crowd->instance_count, scene->visible_count);
     }
     const uint32_t visible = scene->visible_count; /* of the last frame */
-    const uint64_t skinned_vertices = app_frame_vertices(crowd, last_frame, 0, visible);
+    const uint64_t skinned_vertices =
+        app_frame_vertices(crowd, vks_renderer_latest(&r), 0, visible);
     char levels[256];
-    app_format_levels(last_frame, levels, sizeof levels);
+    app_format_levels(vks_renderer_latest(&r)->level_instances, levels, sizeof levels);
     vks_gpu_stats last = vks_renderer_last_stats(&r);
     if (last.draw_ms >= 0.0 && samples < MAX_SAMPLES) {
         skin_ms[samples] = last.skin_ms;

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define FADE_SECONDS 0.3
 
@@ -18,13 +17,6 @@ typedef struct view_args {
     uint32_t width, height, frames; /* frames 0: until closed */
     uint32_t resize_w, resize_h;    /* 0: no resize */
 } view_args;
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 /* What the title shows: frames per second over the last quarter second, and exponential moving
  * averages of each stage's milliseconds. */
@@ -117,7 +109,7 @@ static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window
     app_camera cam, home;
     app_camera_frame(&cam, &scene->crowd);
     home = cam;
-    double speed = 1.0, last = now_ms(), last_title = last, start = last;
+    double speed = 1.0, last = app_now_ms(), last_title = last, start = last;
     uint32_t drawn_at_title = 0, visible = 0;
     view_stats stats = {0};
     uint32_t drawn = 0;
@@ -135,7 +127,7 @@ static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window
         if (a->resize_w && drawn == (a->frames ? a->frames / 2 : 60))
             app_window_request_size(*win, a->resize_w, a->resize_h);
 
-        double t = now_ms();
+        double t = app_now_ms();
         double dt = (t - last) * 1e-3;
         last = t;
         vks_frame *f = vks_renderer_begin_frame(&r);
@@ -152,14 +144,14 @@ static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window
             continue;
         }
         VkExtent2D e = wf.target.extent;
-        double anim_start = now_ms();
+        double anim_start = app_now_ms();
         vks_crowd_advance(&scene->crowd, paused ? 0.0 : dt * speed);
         app_scene_animate(scene, f, &cam, e.width, e.height);
-        smooth(&stats.anim_ms, now_ms() - anim_start);
+        smooth(&stats.anim_ms, app_now_ms() - anim_start);
         visible = f->visible_count;
         vks_renderer_skin(&r, f);
         app_overflow_add(&overflow, f);
-        app_format_levels(f, stats.levels, sizeof stats.levels);
+        app_format_levels(f->level_instances, stats.levels, sizeof stats.levels);
         if (f->stats.primitives != UINT64_MAX)
             stats.triangles = f->stats.primitives;
         vks_renderer_draw(&r, f, &wf.target);
@@ -179,7 +171,7 @@ static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window
             break;
     }
     VkExtent2D e = app_window_extent(*win);
-    stats.fps = drawn * 1e3 / fmax(now_ms() - start, 1e-3);
+    stats.fps = drawn * 1e3 / fmax(app_now_ms() - start, 1e-3);
     printf("view: %u frames, last %ux%u, swapchain rebuilt %u time(s); %.0f fps on average, anim "
            "%.3f ms, skin %.3f ms, draw %.3f ms; %u of %u instances visible\n",
            drawn, e.width, e.height, app_window_rebuilds(*win), stats.fps, stats.anim_ms,

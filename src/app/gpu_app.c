@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 bool app_gpu_open(const app_gpu_options *options, const gpu_device_desc *window, gpu_device *dev,
                   vks_error *err)
@@ -83,6 +84,13 @@ bool app_gpu_check(const app_gpu_options *options, vks_error *err)
            app_parse_count("--device", options->device, 0, INT32_MAX, &index, err);
 }
 
+double app_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
 static int compare_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -138,14 +146,14 @@ uint64_t app_frame_vertices(const vks_crowd *c, const vks_frame *f, uint32_t fir
     return n;
 }
 
-void app_format_levels(const vks_frame *f, char *text, size_t size)
+void app_format_levels(const uint32_t level_instances[VKS_MAX_LEVELS], char *text, size_t size)
 {
     size_t at = 0;
     text[0] = '\0';
     for (uint32_t l = 0; l < VKS_MAX_LEVELS && at < size; l++)
-        if (f->level_instances[l])
+        if (level_instances[l])
             at += (size_t)snprintf(text + at, size - at, "%slevel %u: %u", at ? ", " : "", l,
-                                   f->level_instances[l]);
+                                   level_instances[l]);
     if (!at)
         snprintf(text, size, "none");
 }

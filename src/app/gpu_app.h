@@ -104,7 +104,7 @@ typedef struct app_overflow {
 uint64_t app_frame_vertices(const vks_crowd *crowd, const vks_frame *f, uint32_t first,
                             uint32_t count);
 /* "level 0: 12, level 2: 40" for the levels with instances in f (after vks_renderer_skin). */
-void app_format_levels(const vks_frame *f, char *text, size_t size);
+void app_format_levels(const uint32_t level_instances[VKS_MAX_LEVELS], char *text, size_t size);
 
 /* Counts frame f (after vks_renderer_skin). */
 void app_overflow_add(app_overflow *o, const vks_frame *f);
@@ -148,6 +148,9 @@ void app_scene_destroy(app_scene *s);
  * read back. */
 void app_scene_animate(app_scene *s, vks_frame *f, const app_camera *cam, uint32_t width,
                        uint32_t height);
+
+/* A monotonic clock in milliseconds (the benchmarks' and the window's timings). */
+double app_now_ms(void);
 
 /* The median of v[0 .. n) (sorts v); n > 0. */
 double app_median(double *v, uint32_t n);

@@ -184,6 +184,13 @@ uint32_t vks_renderer_skinned_level(const vks_renderer *r, uint32_t instance);
 bool vks_renderer_decode_skinned(const vks_renderer *r, uint32_t instance, float (*positions)[3],
                                  float (*normals)[3], float (*tangents)[4]);
 
+/* The frame begun last (frames[0] before any): what its vks_renderer_skin decided (levels, output
+ * space) stays readable until its slot is begun again. */
+static inline const vks_frame *vks_renderer_latest(const vks_renderer *r)
+{
+    return &r->frames[(r->frame_number + GPU_FRAMES_IN_FLIGHT - 1) % GPU_FRAMES_IN_FLIGHT];
+}
+
 /* Waits for the last submitted frame and returns what the GPU measured for it. */
 vks_gpu_stats vks_renderer_last_stats(vks_renderer *r);
 

@@ -5,6 +5,7 @@
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* m += weights[i] * palette[joints[i]] for i = 0..3 in order, as vks_blend4 in vks_skin.glsl. */
 static void blend4(float m[3][4], const vks_bone *palette,
@@ -109,5 +110,29 @@ bool vks_skin_cpu_pose(const vks_model *model, int32_t clip, double seconds, flo
     free(local);
     free(world);
     free(palette);
+    return ok;
+}
+
+bool vks_skin_cpu_pose_level(const vks_model *model, uint32_t level, int32_t clip, double seconds,
+                             float (*positions)[3], float (*normals)[3], float (*tangents)[4])
+{
+    if (level == 0)
+        return vks_skin_cpu_pose(model, clip, seconds, positions, normals, tangents);
+    const size_t n = model->vertex_count ? model->vertex_count : 1;
+    float(*pos)[3] = malloc(sizeof *pos * n), (*nrm)[3] = malloc(sizeof *nrm * n);
+    float(*tan)[4] = model->tangents && tangents ? malloc(sizeof *tan * n) : NULL;
+    bool ok = pos && nrm && (tan || !(model->tangents && tangents)) &&
+              vks_skin_cpu_pose(model, clip, seconds, pos, nrm, tan);
+    const vks_level lv = vks_model_level(model, level);
+    for (uint32_t i = 0; ok && i < lv.vertex_count; i++) {
+        const uint32_t src = model->lod_source[lv.vertex_first + i];
+        memcpy(positions[i], pos[src], sizeof positions[i]);
+        memcpy(normals[i], nrm[src], sizeof normals[i]);
+        if (tan)
+            memcpy(tangents[i], tan[src], sizeof tangents[i]);
+    }
+    free(pos);
+    free(nrm);
+    free(tan);
     return ok;
 }

@@ -48,5 +48,10 @@ vks_skin_input vks_skin_input_of(const vks_model *model);
  * left untouched when the model has none). Returns false only when out of memory. */
 bool vks_skin_cpu_pose(const vks_model *model, int32_t clip, double seconds, float (*positions)[3],
                        float (*normals)[3], float (*tangents)[4]);
+/* The same at a level of detail (asset/model.h): the level's vertices, in its order (each a copy
+ * of the level-0 vertex lod_source names), vks_model_level(model, level).vertex_count entries
+ * each; level 0 is vks_skin_cpu_pose. */
+bool vks_skin_cpu_pose_level(const vks_model *model, uint32_t level, int32_t clip, double seconds,
+                             float (*positions)[3], float (*normals)[3], float (*tangents)[4]);
 
 #endif
