@@ -932,7 +932,7 @@ static void test_anim_lod(void)
     }
     CHECK(bad_period == 0);
     CHECK(by_period[1] > 0 && by_period[2] > 0 && by_period[4] > 0); /* all three happen */
-    uint64_t posed_total = 0, expected_total = 0;
+    uint64_t posed_total = 0;
     uint32_t wrong = 0;
     for (uint64_t frame = 0; frame < 8; frame++) {
         memcpy(before, pa, sizeof *pa * a.palette_count);
@@ -947,14 +947,15 @@ static void test_anim_lod(void)
         }
         CHECK(posed == expected);
         posed_total += posed;
-        expected_total += expected;
         vks_crowd_advance(&a, 1.0 / 60.0);
         vks_crowd_advance(&b, 1.0 / 60.0);
     }
     CHECK(wrong == 0);
-    /* Frames 1 to 7 pose about 1, 1/2 or 1/4 of each group a frame. */
+    /* Frames 1 to 7 pose 1, 1/2 or 1/4 of each group a frame: the work drops to the mean of
+     * 1 / period (within the stagger's rounding over 7 frames). */
     const double share = (double)(posed_total - n) / (7.0 * n);
-    CHECK(share < 0.9 && expected_total == posed_total);
+    const double mean = (by_period[1] + by_period[2] / 2.0 + by_period[4] / 4.0) / n;
+    CHECK(fabs(share - mean) < 0.05 && share < 0.9);
     printf("anim lod: periods 1: %u, 2: %u, 4: %u instances; %.0f%% of the crowd posed a frame "
            "after the first\n",
            by_period[1], by_period[2], by_period[4], 100.0 * share);

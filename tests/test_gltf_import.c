@@ -439,6 +439,23 @@ static void print_warnings(const vks_model *m)
         printf("  warning: %s\n", m->warnings[i]);
 }
 
+/* Clip "shuffled" of m, repaired: its duration, and joint `name`'s translation at three times. */
+static void check_shuffled(const vks_model *m, const char *name, double duration,
+                           const float times[3], const double want[3][3])
+{
+    int32_t c = clip(m, "shuffled"), j = joint(m, name);
+    CHECK(c >= 0 && j >= 0);
+    if (c < 0 || j < 0)
+        return;
+    CHECK_NEAR(m->clips[c].duration, duration, 1e-6);
+    vks_xform *local = malloc(sizeof *local * m->skeleton.joint_count);
+    for (int i = 0; local && i < 3; i++) {
+        vks_clip_sample(&m->skeleton, &m->clips[c], times[i], NULL, local);
+        CHECK_VEC_NEAR(local[j].t, want[i], 3, 1e-6);
+    }
+    free(local);
+}
+
 /* clip_order.glb: "shuffled" repaired, "ambiguous" dropped with one warning naming the model and
  * the clip, the good clips kept, in file order. */
 static void test_clip_order(void)
@@ -456,21 +473,9 @@ static void test_clip_order(void)
     CHECK(vks_model_find_clip(&m, "ambiguous") < 0);
     CHECK(warnings_with(&m, "ambiguous", NULL) == 1);
     /* The model is named where the warning is printed ("vkskin render: warning: MODEL: ..."). */
-    int32_t c = clip(&m, "shuffled"), upper = joint(&m, "upper");
-    if (c >= 0 && upper >= 0) {
-        /* Sorted keys: 0 -> (0,1,0), 0.5 -> (1,1,0), 1 -> (0,3,0). */
-        CHECK_NEAR(m.clips[c].duration, 1.0, 1e-6);
-        vks_xform *local = malloc(sizeof *local * m.skeleton.joint_count);
-        const struct {
-            float t;
-            double want[3];
-        } samples[3] = {{0.25f, {0.5, 1, 0}}, {0.5f, {1, 1, 0}}, {0.75f, {0.5, 2, 0}}};
-        for (int i = 0; i < 3; i++) {
-            vks_clip_sample(&m.skeleton, &m.clips[c], samples[i].t, NULL, local);
-            CHECK_VEC_NEAR(local[upper].t, samples[i].want, 3, 1e-6);
-        }
-        free(local);
-    }
+    /* Sorted keys: 0 -> (0,1,0), 0.5 -> (1,1,0), 1 -> (0,3,0). */
+    check_shuffled(&m, "upper", 1.0, (const float[3]){0.25f, 0.5f, 0.75f},
+                   (const double[3][3]){{0.5, 1, 0}, {1, 1, 0}, {0.5, 2, 0}});
     vks_model_destroy(&m);
 }
 
@@ -488,20 +493,8 @@ static void test_clip_order_x(void)
         CHECK(strcmp(m.clips[0].name, "shuffled") == 0 && strcmp(m.clips[1].name, "good") == 0);
     CHECK(warnings_with(&m, "ambiguous", "dropped") == 1);
     CHECK(warnings_with(&m, "shuffled", "sorted") == 1);
-    int32_t c = clip(&m, "shuffled"), arm = joint(&m, "Arm");
-    if (c >= 0 && arm >= 0) {
-        CHECK_NEAR(m.clips[c].duration, 0.8, 1e-6);
-        vks_xform *local = malloc(sizeof *local * m.skeleton.joint_count);
-        const struct {
-            float t;
-            double want[3];
-        } samples[3] = {{0.2f, {0.25, 1, 0}}, {0.4f, {0.5, 2, 0}}, {0.6f, {0.75, 1, 0}}};
-        for (int i = 0; i < 3; i++) {
-            vks_clip_sample(&m.skeleton, &m.clips[c], samples[i].t, NULL, local);
-            CHECK_VEC_NEAR(local[arm].t, samples[i].want, 3, 1e-6);
-        }
-        free(local);
-    }
+    check_shuffled(&m, "Arm", 0.8, (const float[3]){0.2f, 0.4f, 0.6f},
+                   (const double[3][3]){{0.25, 1, 0}, {0.5, 2, 0}, {0.75, 1, 0}});
     vks_model_destroy(&m);
 }
 
