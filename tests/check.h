@@ -118,4 +118,59 @@ static inline double check_max_diff(const float *a, size_t a_stride, const float
     return worst;
 }
 
+/* The box [lo, hi] around n positions. */
+static inline void check_box(const float (*p)[3], uint32_t n, float lo[3], float hi[3])
+{
+    for (int k = 0; k < 3; k++)
+        lo[k] = n ? p[0][k] : 0.0f, hi[k] = n ? p[0][k] : 0.0f;
+    for (uint32_t v = 0; v < n; v++)
+        for (int k = 0; k < 3; k++)
+            lo[k] = fminf(lo[k], p[v][k]), hi[k] = fmaxf(hi[k], p[v][k]);
+}
+
+/* How far apart two palette entries (3 rows x 4, row-major) move a point of the box [lo, hi]:
+ * the largest |(a - b) * corner| over the box's 8 corners (|(a - b) v| is convex in v, so no
+ * point of the box moves further). NaN counts as infinite. */
+static inline double check_entry_deviation(const float a[12], const double b[12], const float lo[3],
+                                           const float hi[3])
+{
+    double worst = 0.0;
+    for (int corner = 0; corner < 8; corner++) {
+        double d2 = 0.0;
+        for (int r = 0; r < 3; r++) {
+            double d = a[r * 4 + 3] - b[r * 4 + 3];
+            for (int c = 0; c < 3; c++)
+                d += (a[r * 4 + c] - b[r * 4 + c]) * (corner >> c & 1 ? hi[c] : lo[c]);
+            d2 += d * d;
+        }
+        worst = d2 == d2 ? fmax(worst, sqrt(d2)) : INFINITY;
+    }
+    return worst;
+}
+
+/* The box's diagonal, 1 for an empty or degenerate box. */
+static inline double check_box_diagonal(const float lo[3], const float hi[3])
+{
+    double d2 = 0.0;
+    for (int c = 0; c < 3; c++)
+        d2 += ((double)hi[c] - lo[c]) * ((double)hi[c] - lo[c]);
+    return d2 > 0.0 ? sqrt(d2) : 1.0;
+}
+
+/* The largest distance two palettes (n entries) move a point of the box [lo, hi] apart, over the
+ * box's diagonal: how far skinned vertices of a model with that bind-pose box can differ,
+ * relative to its size. */
+static inline double check_palette_deviation(const float *a, const float *b, uint32_t n,
+                                             const float lo[3], const float hi[3])
+{
+    double worst = 0.0;
+    for (uint32_t e = 0; e < n; e++) {
+        double want[12];
+        for (int k = 0; k < 12; k++)
+            want[k] = b[e * 12 + k];
+        worst = fmax(worst, check_entry_deviation(a + e * 12, want, lo, hi));
+    }
+    return worst / check_box_diagonal(lo, hi);
+}
+
 #endif

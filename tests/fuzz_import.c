@@ -1,8 +1,10 @@
 /* libFuzzer harness for the load path (assimp + our importer, then the compact streams'
- * encoding and the levels of detail the CLI builds next), in memory as a .glb:
+ * encoding, the levels of detail the CLI builds next and the crowd's resampled clips), in memory
+ * as a .glb:
  *   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DVKS_FUZZ=ON && cmake --build build-fuzz
  *   LSAN_OPTIONS=suppressions=tests/lsan.supp build-fuzz/tests/fuzz_import -max_total_time=60
  * CORPUS Every input must end in a model or one error message: no crash, no sanitizer report. */
+#include "anim/sampler.h"
 #include "asset/import.h"
 #include "asset/lod.h"
 #include "asset/pack.h"
@@ -20,6 +22,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (vks_model_import(&desc, &model, &err)) {
         if (vks_model_pack(&model, &err))
             vks_model_build_lods(&model, &err);
+        for (uint32_t c = 0; c <= model.clip_count; c++) { /* the bind pose, then every clip */
+            vks_sampler s;
+            if (vks_sampler_build(&model.skeleton, c ? &model.clips[c - 1] : NULL, 64u << 20, &s) ==
+                VKS_SAMPLER_BUILT)
+                vks_sampler_free(&s);
+        }
         vks_model_destroy(&model);
     }
     return 0;

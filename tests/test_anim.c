@@ -1,8 +1,10 @@
-/* Sampling, key search, slerp, time wrapping, blending and the palette pass, on clips built
- * here. */
+/* Sampling, key search, slerp, time wrapping, blending, the palette pass and the sampler
+ * (anim/sampler.h), on clips built here. */
 #include "anim/anim.h"
+#include "anim/sampler.h"
 #include "check.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void test_key_find(void)
@@ -250,6 +252,113 @@ static void test_palette(void)
     CHECK_NEAR(model[1].row[2][3], 0.0, 1e-6);
 }
 
+/* Closed form of the fixture's joint 1 at t: Rz(45 degrees * t) (identity to 90 degrees over
+ * [0, 2] s at constant speed), scale 2, translation (0, 1, 0). */
+static void fixture_child_local(float t, vks_affine *out)
+{
+    float a = PI_F / 4.0f * (t < 0.0f ? 0.0f : t > 2.0f ? 2.0f : t);
+    *out = (vks_affine){{{2.0f * cosf(a), -2.0f * sinf(a), 0, 0},
+                         {2.0f * sinf(a), 2.0f * cosf(a), 0, 1},
+                         {0, 0, 2, 0}}};
+}
+
+static double affine_diff(const vks_affine *a, const vks_affine *b)
+{
+    return check_max_diff(&a->row[0][0], 12, &b->row[0][0], 12, 1, 12);
+}
+
+/* The sampler against closed forms and the direct path, with every instruction set this CPU
+ * has. The fixture's channels key different times (translation 0.5, 1.5, 2; rotation 0, 2; one
+ * scale key at 1, a constant): their union is 0, 0.5, 1.5, 2, and the rotation gains keys on its
+ * arc at 0.5 and 1.5 that must not bend it. */
+static void test_sampler(void)
+{
+    fixture f;
+    fixture_init(&f);
+    vks_sampler s;
+    CHECK(vks_sampler_build(&f.sk, &f.clip, 0, &s) == VKS_SAMPLER_TOO_LARGE); /* no room */
+    CHECK(s.segments == NULL && s.times == NULL);
+    const vks_sampler_result built = vks_sampler_build(&f.sk, &f.clip, SIZE_MAX, &s);
+    CHECK(built == VKS_SAMPLER_BUILT);
+    if (built != VKS_SAMPLER_BUILT)
+        return;
+    CHECK(s.segment_count == 3 && s.block_count == 1 && s.joint_count == 2);
+    CHECK(s.times[0] == 0.0f && s.times[1] == 0.5f && s.times[2] == 1.5f && s.times[3] == 2.0f);
+    CHECK(vks_sampler_bytes(&s) == sizeof(float) * (3 * VKS_SAMPLER_COMPONENTS * 8 + 4));
+    CHECK(!vks_sampler_use_isa(&s, (vks_sampler_isa)99));
+
+    void *scratch = aligned_alloc(64, (vks_sampler_scratch_bytes(2) + 63) & ~(size_t)63);
+    float *local = aligned_alloc(64, sizeof(float) * vks_sampler_local_floats(2));
+    float(*model)[4][4] = aligned_alloc(64, sizeof(float[4][4]) * 2);
+    vks_bone *palette = aligned_alloc(64, 128); /* 2 entries (96 bytes), streamed into */
+    vks_bone split[2], want[2];
+    int isas = 0;
+    for (int isa = VKS_SAMPLER_SCALAR;
+         isa <= VKS_SAMPLER_AVX2 && scratch && local && model && palette; isa++) {
+        if (!vks_sampler_use_isa(&s, (vks_sampler_isa)isa))
+            continue;
+        isas++;
+        CHECK(vks_sampler_current_isa(&s) == (vks_sampler_isa)isa);
+        double worst_closed = 0.0, worst_direct = 0.0, worst_split = 0.0;
+        uint32_t cursor = 0, mismatched_cursor = 0;
+        for (int k = -10; k <= 260; k++) { /* -0.1 .. 2.6 s: both clamps and every segment */
+            const double t = k / 100.0;
+            vks_sampler_local(&s, t, &cursor, local);
+            vks_affine got, closed;
+            vks_sampler_local_joint(local, 1, &got);
+            fixture_child_local((float)t, &closed);
+            worst_closed = fmax(worst_closed, affine_diff(&got, &closed));
+            /* Joint 0: translation (0,0,0) until 0.5, to (2,4,6) at 1.5, then held. */
+            vks_sampler_local_joint(local, 0, &got);
+            const float u = t <= 0.5 ? 0.0f : t >= 1.5 ? 1.0f : (float)(t - 0.5);
+            const vks_affine t0 = {{{1, 0, 0, 2 * u}, {0, 1, 0, 4 * u}, {0, 0, 1, 6 * u}}};
+            worst_closed = fmax(worst_closed, affine_diff(&got, &t0));
+
+            vks_xform pose[2];
+            vks_clip_sample(&f.sk, &f.clip, t, NULL, pose);
+            vks_affine direct_model[2];
+            vks_pose_palette(&f.sk, pose, direct_model, want);
+            vks_sampler_pose(&s, &f.sk, t, &cursor, scratch, palette, true);
+            vks_sampler_fence();
+            for (int j = 0; j < 2; j++)
+                worst_direct = fmax(worst_direct, affine_diff(&palette[j], &want[j]));
+            /* The three steps apart give the fused pass's floats. */
+            vks_sampler_model(&s, &f.sk, local, model);
+            vks_sampler_skin(&s, &f.sk, (const float(*)[4][4])model, split);
+            worst_split = fmax(worst_split, check_max_diff(&split[0].row[0][0], 1,
+                                                           &palette[0].row[0][0], 1, 24, 1));
+            uint32_t fresh = 0; /* the hint changes the search's cost, not its answer */
+            vks_sampler_pose(&s, &f.sk, t, &fresh, scratch, split, false);
+            mismatched_cursor += memcmp(split, palette, sizeof split) != 0;
+        }
+        CHECK(worst_closed <= 2e-6);
+        CHECK(worst_direct <= 2e-6);
+        CHECK(worst_split == 0.0);
+        CHECK(mismatched_cursor == 0);
+        printf("sampler %s: %.2g from the closed form, %.2g from the direct path\n",
+               vks_sampler_isa_name((vks_sampler_isa)isa), worst_closed, worst_direct);
+    }
+    CHECK(isas >= 1);
+    vks_sampler_free(&s);
+    CHECK(s.segments == NULL);
+
+    /* The bind pose: every palette entry is the identity. */
+    const vks_sampler_result rest = vks_sampler_build(&f.sk, NULL, SIZE_MAX, &s);
+    CHECK(rest == VKS_SAMPLER_BUILT);
+    if (rest == VKS_SAMPLER_BUILT && scratch && palette) {
+        CHECK(s.segment_count == 1);
+        uint32_t cursor = 0;
+        vks_sampler_pose(&s, &f.sk, 0.0, &cursor, scratch, palette, false);
+        const vks_affine id = vks_affine_identity();
+        CHECK(affine_diff(&palette[0], &id) <= 1e-6 && affine_diff(&palette[1], &id) <= 1e-6);
+        vks_sampler_free(&s);
+    }
+    free(scratch);
+    free(local);
+    free(model);
+    free(palette);
+}
+
 int main(void)
 {
     test_key_find();
@@ -258,5 +367,6 @@ int main(void)
     test_clip_time();
     test_blend();
     test_palette();
+    test_sampler();
     return check_report("test_anim");
 }

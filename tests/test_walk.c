@@ -5,6 +5,7 @@
  * A FILE must import; a folder contributes every *.glb in it and may be absent. Nothing found at
  * all is a skip (exit 77) with the reason. */
 #include "anim/anim.h"
+#include "anim/sampler.h"
 #include "asset/import.h"
 #include "check.h"
 
@@ -74,11 +75,23 @@ static dmat4 dmat4_inverse(dmat4 a)
     return inv;
 }
 
+/* A key's time in ticks, at the file's own time. assimp's glTF reader turns the file's float
+ * seconds into ticks with a float multiplication, which moves keys by up to 1.6e-6 s a minute
+ * into a clip (long_clip.glb); ticks / rate rounded to float gives the file's seconds back
+ * exactly, so the walk keys its curves there (for the other formats' short test clips the rounding
+ * is far below the tolerance). */
+static double key_rate; /* ticks per second of the clip walked */
+
+static double key_time(double ticks)
+{
+    return (double)(float)(ticks / key_rate) * key_rate;
+}
+
 /* The tutorials' key search: the first i with t < time[i + 1]. */
 static unsigned find_key(const double *first_time, size_t stride, unsigned count, double t)
 {
     for (unsigned i = 0; i + 1 < count; i++)
-        if (t < *(const double *)((const char *)first_time + (i + 1) * stride))
+        if (t < key_time(*(const double *)((const char *)first_time + (i + 1) * stride)))
             return i;
     return count - 1;
 }
@@ -100,7 +113,7 @@ static void interp_vec(const struct aiVectorKey *keys, unsigned n, double t, dou
     }
     unsigned i = find_key(&keys[0].mTime, sizeof keys[0], n, t);
     const struct aiVector3D *a = &keys[i].mValue, *b = &keys[i + (i + 1 < n)].mValue;
-    double f = i + 1 < n ? factor(keys[i].mTime, keys[i + 1].mTime, t) : 0.0;
+    double f = i + 1 < n ? factor(key_time(keys[i].mTime), key_time(keys[i + 1].mTime), t) : 0.0;
     out[0] = a->x + f * (b->x - a->x);
     out[1] = a->y + f * (b->y - a->y);
     out[2] = a->z + f * (b->z - a->z);
@@ -116,7 +129,7 @@ static void interp_quat(const struct aiQuatKey *keys, unsigned n, double t, doub
     }
     unsigned i = find_key(&keys[0].mTime, sizeof keys[0], n, t);
     const struct aiQuaternion *qa = &keys[i].mValue, *qb = &keys[i + (i + 1 < n)].mValue;
-    double f = i + 1 < n ? factor(keys[i].mTime, keys[i + 1].mTime, t) : 0.0;
+    double f = i + 1 < n ? factor(key_time(keys[i].mTime), key_time(keys[i + 1].mTime), t) : 0.0;
     double a[4] = {qa->w, qa->x, qa->y, qa->z}, b[4] = {qb->w, qb->x, qb->y, qb->z};
     double la = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2] + a[3] * a[3]);
     double lb = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2] + b[3] * b[3]);
@@ -213,9 +226,14 @@ static const struct aiBone *find_bone(const struct aiScene *s, const char *name)
     return NULL;
 }
 
-/* Compares the palette of (clip, seconds) with the walk's rootInv * global * offset per joint. */
+/* The worst deviation from the walk seen per model, over the box's diagonal (printed). */
+static double worst_direct, worst_sampler;
+
+/* Compares the palettes of (clip, seconds) with the walk's rootInv * global * offset per joint:
+ * anim.h's direct path and the sampler `s` (of that clip) with each instruction set this CPU
+ * has, within 1e-6 of the bind-pose box's diagonal as a bound on how far they move a vertex. */
 static void compare(const char *path, const vks_model *model, const struct aiScene *scene,
-                    int32_t clip, double seconds)
+                    vks_sampler *s, int32_t clip, double seconds)
 {
     const vks_skeleton *sk = &model->skeleton;
     vks_xform *local = malloc(sizeof *local * sk->joint_count);
@@ -230,6 +248,7 @@ static void compare(const char *path, const vks_model *model, const struct aiSce
         w.anim = scene->mAnimations[clip];
         double tps = w.anim->mTicksPerSecond > 0 ? w.anim->mTicksPerSecond : 25.0;
         w.ticks = w.anim->mDuration > 0 ? fmod(seconds * tps, w.anim->mDuration) : 0.0;
+        key_rate = tps;
     } else {
         vks_pose_rest(sk, local);
     }
@@ -239,7 +258,6 @@ static void compare(const char *path, const vks_model *model, const struct aiSce
     dmat4 root_inv = dmat4_inverse(dmat4_from_ai(&scene->mRootNode->mTransformation));
 
     dmat4 *expected = malloc(sizeof *expected * sk->joint_count);
-    double scale = 1.0;
     for (uint32_t j = 0; j < sk->joint_count; j++) {
         /* "<node>#mesh" joints stand for their node with no offset. */
         char name[512];
@@ -259,15 +277,45 @@ static void compare(const char *path, const vks_model *model, const struct aiSce
         dmat4 offset = bone ? dmat4_from_ai(&bone->mOffsetMatrix) : identity;
         dmat4 g = dmat4_mul(&root_inv, &w.globals[found]);
         expected[j] = dmat4_mul(&g, &offset);
-        for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 4; c++)
-                scale = fmax(scale, fabs(expected[j].m[r][c]));
     }
+    float lo[3], hi[3];
+    check_box((const float(*)[3])model->positions, model->vertex_count, lo, hi);
+    const double diag = check_box_diagonal(lo, hi);
     int before = check_failures;
-    for (uint32_t j = 0; j < sk->joint_count; j++)
-        for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 4; c++)
-                CHECK_NEAR(palette[j].row[r][c], expected[j].m[r][c], 1e-4 * scale);
+    /* anim.h's direct path, then the sampler with each instruction set. */
+    for (int isa = -1; isa <= VKS_SAMPLER_AVX2; isa++) {
+        if (isa >= 0) {
+            if (!vks_sampler_use_isa(s, (vks_sampler_isa)isa))
+                continue;
+            void *scratch =
+                aligned_alloc(64, (vks_sampler_scratch_bytes(sk->joint_count) + 63) & ~(size_t)63);
+            uint32_t cursor = 0;
+            const double t =
+                clip >= 0 ? vks_clip_time(&model->clips[clip], seconds, VKS_WRAP_LOOP) : 0.0;
+            CHECK(scratch != NULL);
+            if (!scratch)
+                continue;
+            vks_sampler_pose(s, sk, t, &cursor, scratch, palette, isa == VKS_SAMPLER_SSE2);
+            vks_sampler_fence();
+            free(scratch);
+        }
+        double worst = 0.0;
+        for (uint32_t j = 0; j < sk->joint_count; j++) {
+            double want[12];
+            for (int k = 0; k < 12; k++)
+                want[k] = expected[j].m[k / 4][k % 4];
+            worst =
+                fmax(worst, check_entry_deviation((const float *)&palette[j], want, lo, hi) / diag);
+        }
+        CHECK(worst <= 1e-6);
+        if (!(worst <= 1e-6))
+            fprintf(stderr, "  %s: %.3g of the diagonal\n",
+                    isa < 0 ? "direct" : vks_sampler_isa_name((vks_sampler_isa)isa), worst);
+        if (isa < 0)
+            worst_direct = fmax(worst_direct, worst);
+        else
+            worst_sampler = fmax(worst_sampler, worst);
+    }
     if (check_failures != before)
         fprintf(stderr, "  in %s, clip %d at %.4f s\n", path, clip, seconds);
     free(expected);
@@ -294,17 +342,28 @@ static void check_model(const char *path)
     CHECK(scene != NULL);
     if (scene) {
         CHECK(scene->mNumAnimations == model.clip_count);
-        compare(path, &model, scene, -1, 0.0);
-        for (uint32_t c = 0; c < model.clip_count; c++) {
-            double d = model.clips[c].duration;
-            const double at[] = {0.0, 0.013, 0.25, 0.5, 0.618, 0.999, 1.37, 2.5};
-            for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
-                compare(path, &model, scene, (int32_t)c, at[k] * d);
+        worst_direct = worst_sampler = 0.0;
+        for (int32_t c = -1; c < (int32_t)model.clip_count; c++) {
+            vks_sampler s;
+            const vks_clip *clip = c >= 0 ? &model.clips[c] : NULL;
+            CHECK(vks_sampler_build(&model.skeleton, clip, SIZE_MAX, &s) == VKS_SAMPLER_BUILT);
+            if (!s.segments)
+                continue;
+            if (c < 0) {
+                compare(path, &model, scene, &s, -1, 0.0);
+            } else {
+                double d = clip->duration;
+                const double at[] = {0.0, 0.013, 0.25, 0.5, 0.618, 0.999, 1.37, 2.5};
+                for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+                    compare(path, &model, scene, &s, c, at[k] * d);
+            }
+            vks_sampler_free(&s);
         }
         aiReleaseImport(scene);
     }
-    printf("%s: %u joints, %u clips compared\n", path, model.skeleton.joint_count,
-           model.clip_count);
+    printf("%s: %u joints, %u clips compared; worst %.2g (direct), %.2g (sampler) of the "
+           "diagonal\n",
+           path, model.skeleton.joint_count, model.clip_count, worst_direct, worst_sampler);
     models_checked++;
     vks_model_destroy(&model);
 }

@@ -3,21 +3,20 @@
 #include <assert.h>
 #include <string.h>
 
-float vks_clip_time(const vks_clip *clip, double seconds, vks_wrap wrap)
+double vks_clip_time(const vks_clip *clip, double seconds, vks_wrap wrap)
 {
     double d = clip->duration;
     if (!(d > 0.0))
-        return 0.0f;
+        return 0.0;
     if (wrap == VKS_WRAP_CLAMP)
-        return (float)(seconds < 0.0 ? 0.0 : seconds > d ? d : seconds);
-    double t = fmod(seconds, d);
+        return seconds < 0.0 ? 0.0 : seconds > d ? d : seconds;
+    double t = fmod(seconds, d); /* exact */
     if (t < 0.0)
         t += d;
-    float f = (float)t;
-    return f < clip->duration ? f : 0.0f; /* fmod result rounded up to duration wraps to 0 */
+    return t < d ? t : 0.0; /* a tiny negative t plus d rounds up to d: wraps to 0 */
 }
 
-uint32_t vks_key_find(const float *times, uint32_t count, float t, uint32_t *hint)
+uint32_t vks_key_find(const float *times, uint32_t count, double t, uint32_t *hint)
 {
     if (count < 2)
         return 0;
@@ -48,17 +47,17 @@ uint32_t vks_key_find(const float *times, uint32_t count, float t, uint32_t *hin
 
 /* Interpolation factor within segment i, clamped to [0, 1] before the first and after the last
  * key. */
-static float segment_u(const float *times, uint32_t i, float t)
+static float segment_u(const float *times, uint32_t i, double t)
 {
-    float t0 = times[i], t1 = times[i + 1];
+    double t0 = times[i], t1 = times[i + 1];
     if (t <= t0)
         return 0.0f;
     if (t >= t1)
         return 1.0f;
-    return (t - t0) / (t1 - t0);
+    return (float)((t - t0) / (t1 - t0));
 }
 
-static void sample_vec3(const float *times, const float (*values)[3], uint32_t count, float t,
+static void sample_vec3(const float *times, const float (*values)[3], uint32_t count, double t,
                         uint32_t *hint, float out[3])
 {
     if (count == 1) {
@@ -69,7 +68,7 @@ static void sample_vec3(const float *times, const float (*values)[3], uint32_t c
     vks_vec3_lerp(values[i], values[i + 1], segment_u(times, i, t), out);
 }
 
-static void sample_quat(const float *times, const float (*values)[4], uint32_t count, float t,
+static void sample_quat(const float *times, const float (*values)[4], uint32_t count, double t,
                         uint32_t *hint, float out[4])
 {
     if (count == 1) {
@@ -80,7 +79,7 @@ static void sample_quat(const float *times, const float (*values)[4], uint32_t c
     vks_quat_slerp(values[i], values[i + 1], segment_u(times, i, t), out);
 }
 
-void vks_clip_sample(const vks_skeleton *skeleton, const vks_clip *clip, float t, uint32_t *cursor,
+void vks_clip_sample(const vks_skeleton *skeleton, const vks_clip *clip, double t, uint32_t *cursor,
                      vks_xform *local)
 {
     for (uint32_t j = 0; j < skeleton->joint_count; j++) {

@@ -11,14 +11,16 @@ typedef enum vks_wrap {
     VKS_WRAP_CLAMP, /* time stays within [0, duration] */
 } vks_wrap;
 
-/* Maps any finite time in seconds into the clip's range. A clip of duration 0 maps to 0. */
-float vks_clip_time(const vks_clip *clip, double seconds, vks_wrap wrap);
+/* Maps any finite time in seconds into the clip's range. A clip of duration 0 maps to 0. Times
+ * stay in double down to the key search and the segment's factor: in float, a time near 64 s is
+ * off by up to 4e-6 s, visibly far for a fast joint. */
+double vks_clip_time(const vks_clip *clip, double seconds, vks_wrap wrap);
 
 /* Index i of the key segment holding t: times[i] <= t < times[i + 1], clamped to [0, count - 2]
  * (0 when count < 2). `hint` (may be NULL) is the segment found last time for this track; when t
  * lies in it or the next one the search costs O(1), else a binary search runs. The hint is updated.
  */
-uint32_t vks_key_find(const float *times, uint32_t count, float t, uint32_t *hint);
+uint32_t vks_key_find(const float *times, uint32_t count, double t, uint32_t *hint);
 
 /* Per-instance sampling state: three key hints (translation, rotation, scale) per joint.
  * vks_cursor_size gives the uint32 count; zero-initialise it, keep one per (instance, clip). */
@@ -31,7 +33,7 @@ static inline uint32_t vks_cursor_size(const vks_skeleton *skeleton)
  * transform per joint: translation and scale lerped, rotation slerped along the shortest path;
  * before the first key the first value holds, after the last key the last. Joints without keys
  * take their rest transform. `cursor` may be NULL (stateless binary search). */
-void vks_clip_sample(const vks_skeleton *skeleton, const vks_clip *clip, float t, uint32_t *cursor,
+void vks_clip_sample(const vks_skeleton *skeleton, const vks_clip *clip, double t, uint32_t *cursor,
                      vks_xform *local);
 
 /* The rest (bind) pose: every joint's rest transform. */

@@ -43,56 +43,68 @@ static double time_frames(app_scene *s, vks_pool *pool, const float view_proj[4]
     return app_median(samples, frames);
 }
 
-/* --phases: each phase over every listed instance, one thread, medians of `frames`. */
+/* --phases: each phase over every listed instance, one thread, medians of `frames`; each
+ * instance on the crowd's path: its clip's sampler (anim/sampler.h) or, during a cross-fade or
+ * for a clip without one, anim.h's direct path. */
 static bool time_phases(app_scene *s, const uint32_t *visible, uint32_t count, vks_bone *palette,
                         uint32_t frames, double *samples, double ms[3])
 {
     const vks_crowd *c = &s->crowd;
-    uint32_t max_joints = 0;
-    size_t total_joints = 0;
+    size_t total_joints = 0, total_soa = 0;
     for (uint32_t k = 0; k < count; k++) {
         uint32_t n = c->models[c->instances[visible[k]].model]->skeleton.joint_count;
-        max_joints = n > max_joints ? n : max_joints;
         total_joints += n;
+        total_soa += vks_sampler_local_floats(n);
     }
     /* Every instance's local pose and model transforms kept between the phases, as a phased
      * runtime would keep them; one set of key hints per instance. */
-    vks_xform *local = malloc(sizeof *local * (total_joints ? total_joints : 1));
-    vks_affine *model = malloc(sizeof *model * (total_joints ? total_joints : 1));
-    uint32_t *cursor = calloc(3 * (total_joints ? total_joints : 1), sizeof *cursor);
+    const size_t nj = total_joints ? total_joints : 1;
+    vks_xform *local = malloc(sizeof *local * nj);
+    vks_affine *model = malloc(sizeof *model * nj);
+    float *soa = aligned_alloc(64, sizeof *soa * (total_soa ? total_soa : 16));
+    float(*columns)[4][4] = aligned_alloc(64, sizeof *columns * nj);
+    uint32_t *cursor = calloc(3 * nj, sizeof *cursor);
     double *per = malloc(sizeof *per * 3 * frames);
-    bool ok = local && model && cursor && per;
+    bool ok = local && model && soa && columns && cursor && per;
     for (uint32_t f = 0; ok && f < frames; f++) {
-        size_t at = 0;
-        double t0 = app_now_ms();
-        for (uint32_t k = 0; k < count; k++) {
-            const vks_crowd_instance *in = &c->instances[visible[k]];
-            const vks_model *m = c->models[in->model];
-            if (in->clip >= 0)
-                vks_clip_sample(&m->skeleton, &m->clips[in->clip],
-                                vks_clip_time(&m->clips[in->clip], in->time, VKS_WRAP_LOOP),
-                                cursor + 3 * at, local + at);
-            else
-                vks_pose_rest(&m->skeleton, local + at);
-            at += m->skeleton.joint_count;
+        double t[4];
+        for (int p = 0; p < 3; p++) {
+            t[p] = app_now_ms();
+            size_t at = 0, at_soa = 0;
+            for (uint32_t k = 0; k < count; k++) {
+                const uint32_t i = visible[k];
+                const vks_crowd_instance *in = &c->instances[i];
+                const vks_model *m = c->models[in->model];
+                const vks_skeleton *sk = &m->skeleton;
+                const vks_sampler *sm = &c->samplers[in->model][in->clip + 1];
+                const double time =
+                    in->clip < 0 ? 0.0
+                                 : vks_clip_time(&m->clips[in->clip], in->time, VKS_WRAP_LOOP);
+                if (sm->segments && !(in->fade_left > 0.0)) {
+                    if (p == 0)
+                        vks_sampler_local(sm, time, cursor + 3 * at, soa + at_soa);
+                    else if (p == 1)
+                        vks_sampler_model(sm, sk, soa + at_soa, columns + at);
+                    else
+                        vks_sampler_skin(sm, sk, (const float(*)[4][4])columns + at,
+                                         palette + c->palette_first[i]);
+                } else if (p == 0) { /* the direct path (cross-fades are not blended here) */
+                    if (in->clip >= 0)
+                        vks_clip_sample(sk, &m->clips[in->clip], time, cursor + 3 * at, local + at);
+                    else
+                        vks_pose_rest(sk, local + at);
+                } else if (p == 1) {
+                    vks_pose_model(sk, local + at, model + at);
+                } else {
+                    vks_pose_skin(sk, model + at, palette + c->palette_first[i]);
+                }
+                at += sk->joint_count;
+                at_soa += vks_sampler_local_floats(sk->joint_count);
+            }
         }
-        double t1 = app_now_ms();
-        at = 0;
-        for (uint32_t k = 0; k < count; k++) {
-            const vks_model *m = c->models[c->instances[visible[k]].model];
-            vks_pose_model(&m->skeleton, local + at, model + at);
-            at += m->skeleton.joint_count;
-        }
-        double t2 = app_now_ms();
-        at = 0;
-        for (uint32_t k = 0; k < count; k++) {
-            const uint32_t i = visible[k];
-            const vks_model *m = c->models[c->instances[i].model];
-            vks_pose_skin(&m->skeleton, model + at, palette + c->palette_first[i]);
-            at += m->skeleton.joint_count;
-        }
-        double t3 = app_now_ms();
-        per[f] = t1 - t0, per[frames + f] = t2 - t1, per[2 * frames + f] = t3 - t2;
+        t[3] = app_now_ms();
+        for (int p = 0; p < 3; p++)
+            per[(size_t)p * frames + f] = t[p + 1] - t[p];
         vks_crowd_advance(&s->crowd, 1.0 / 60.0);
     }
     for (int p = 0; ok && p < 3; p++) {
@@ -101,6 +113,8 @@ static bool time_phases(app_scene *s, const uint32_t *visible, uint32_t count, v
     }
     free(local);
     free(model);
+    free(soa);
+    free(columns);
     free(cursor);
     free(per);
     return ok;
@@ -156,6 +170,9 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
         return APP_FAILED;
     }
     const double per = bones ? 1e6 / (double)bones : 0.0; /* ms -> ns per skin joint */
+    uint32_t sampler_total = 0;
+    vks_sampler_isa isa = VKS_SAMPLER_SCALAR;
+    const uint32_t sampled = vks_crowd_sampled_clips(c, &sampler_total, &isa);
     const double efficiency = msn > 0.0 ? ms1 / msn / threads : -1.0;
     char models[256] = "";
     for (uint32_t m = 0; m < c->model_count; m++)
@@ -181,6 +198,8 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
                posed_share);
         printf("  \"ns_per_posed_skin_joint_1_thread\": %.17g,\n",
                posed_share > 0.0 ? ms1 * per / posed_share : -1.0);
+        printf("  \"sampled_clips\": %u,\n  \"clips\": %u,\n  \"simd\": \"%s\",\n", sampled,
+               sampler_total, vks_sampler_isa_name(isa));
         printf("  \"parallel_efficiency\": %.17g", efficiency);
         if (d->phases)
             printf(",\n  \"phase_sample_ns\": %.17g,\n  \"phase_model_ns\": %.17g,\n"
@@ -196,10 +215,14 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
                "skin joints/s\n",
                ms1, ms1 * per, entries ? ms1 * 1e6 / (double)entries : 0.0,
                ms1 > 0 ? bones / (ms1 * 1e-3) / 1e6 : 0.0);
-        printf("  %u thread(s)   %.3f ms: %.1f ns per skin joint, %.1f M skin joints/s, parallel "
-               "efficiency %.0f%%\n",
-               threads, msn, msn * per, msn > 0 ? bones / (msn * 1e-3) / 1e6 : 0.0,
-               100.0 * efficiency);
+        if (threads > 1)
+            printf("  %u threads     %.3f ms: %.1f ns per skin joint, %.1f M skin joints/s, "
+                   "parallel efficiency %.0f%%\n",
+                   threads, msn, msn * per, msn > 0 ? bones / (msn * 1e-3) / 1e6 : 0.0,
+                   100.0 * efficiency);
+        printf("  sampling        %u of %u clips and bind poses resampled (%s), the rest "
+               "directly\n",
+               sampled, sampler_total, vks_sampler_isa_name(isa));
         printf("  of which        clocks and culling %.1f ns per skin joint (1 thread)\n",
                clocks1 * per);
         if (s->anim_lod)

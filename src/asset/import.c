@@ -1133,7 +1133,7 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
     double duration = anim->mDuration / tps;
     if (duration <= 0.0)
         duration = last_key; /* some exporters leave the duration out */
-    clip->duration = (float)duration;
+    clip->duration = duration;
     return true;
 }
 

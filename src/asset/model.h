@@ -32,7 +32,8 @@ typedef struct vks_track {
 
 typedef struct vks_clip {
     char *name;
-    float duration;         /* seconds */
+    double duration;        /* seconds (in double, as the crowd's clocks: a float one drifts
+                               from the file's by 1e-7 s a loop) */
     uint32_t channel_count; /* joints with at least one key */
     vks_track *tracks;      /* skeleton.joint_count entries, indexed by joint */
     uint32_t t_key_count, r_key_count, s_key_count;

@@ -49,7 +49,7 @@ enum { CROWD_VARY_TIME, CROWD_VARY_SPEED, CROWD_VARY_HEADING };
 /* ---- Per-thread scratch ---- */
 
 typedef struct crowd_scratch_layout {
-    size_t local_from, model, stride; /* byte offsets within one thread's block; its size */
+    size_t local_from, model, sampler, stride; /* byte offsets within one thread's block; size */
 } crowd_scratch_layout;
 
 static crowd_scratch_layout crowd_scratch_of(uint32_t max_joints)
@@ -58,9 +58,40 @@ static crowd_scratch_layout crowd_scratch_of(uint32_t max_joints)
     size_t xforms = sizeof(vks_xform) * max_joints;
     l.local_from = xforms;
     l.model = 2 * xforms;
-    /* A cache line apart, so that threads never share one. */
-    l.stride = (2 * xforms + sizeof(vks_affine) * max_joints + 63) & ~(size_t)63;
+    /* Cache lines apart, so that threads never share one (and the sampler's SIMD loads are
+     * aligned). */
+    l.sampler = (2 * xforms + sizeof(vks_affine) * max_joints + 63) & ~(size_t)63;
+    l.stride = (l.sampler + vks_sampler_scratch_bytes(max_joints) + 63) & ~(size_t)63;
     return l;
+}
+
+/* A resampled clip may take this much memory: 8 times its keys' own, plus 4 MiB (a clip whose
+ * channels share their key times takes 1.5 to 2 times; one whose channels' times all differ, or
+ * a large skeleton with few animated joints, can take far more and is sampled directly). */
+static size_t crowd_sampler_cap(const vks_clip *k)
+{
+    size_t keys = (size_t)k->t_key_count * sizeof(float[4]) +
+                  (size_t)k->r_key_count * sizeof(float[5]) +
+                  (size_t)k->s_key_count * sizeof(float[4]);
+    return 8 * keys + ((size_t)4 << 20);
+}
+
+/* Samplers for the bind pose and every clip of every model; false when out of memory. */
+static bool crowd_build_samplers(vks_crowd *c)
+{
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        const vks_model *model = c->models[m];
+        c->samplers[m] = calloc(model->clip_count + 1u, sizeof *c->samplers[m]);
+        if (!c->samplers[m])
+            return false;
+        for (uint32_t k = 0; k <= model->clip_count; k++) {
+            const vks_clip *clip = k ? &model->clips[k - 1] : NULL;
+            if (vks_sampler_build(&model->skeleton, clip, clip ? crowd_sampler_cap(clip) : SIZE_MAX,
+                                  &c->samplers[m][k]) == VKS_SAMPLER_NO_MEMORY)
+                return false;
+        }
+    }
+    return true;
 }
 
 static uint32_t crowd_max_joints(const vks_crowd *c)
@@ -284,6 +315,7 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     c->instances = calloc(n, sizeof *c->instances);
     c->palette_first = malloc(sizeof *c->palette_first * n);
     c->cursors = calloc(6 * (size_t)palette_count, sizeof *c->cursors);
+    c->sampler_cursors = calloc(2 * (size_t)n, sizeof *c->sampler_cursors);
     size_t scratch_size = layout.stride * c->threads; /* both below 2^62: no overflow */
     c->scratch =
         scratch_size / c->threads == layout.stride ? aligned_alloc(64, scratch_size) : NULL;
@@ -291,8 +323,8 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
         c->poses = malloc(sizeof *c->poses * (palette_count ? palette_count : 1));
         c->update = malloc(n);
     }
-    if (!c->instances || !c->palette_first || !c->cursors || !c->scratch ||
-        (d->keep_poses && (!c->poses || !c->update))) {
+    if (!c->instances || !c->palette_first || !c->cursors || !c->sampler_cursors || !c->scratch ||
+        (d->keep_poses && (!c->poses || !c->update)) || !crowd_build_samplers(c)) {
         vks_crowd_destroy(c);
         return vks_fail(err, "out of memory for a crowd of %u instances", n);
     }
@@ -375,11 +407,33 @@ void vks_crowd_destroy(vks_crowd *c)
 {
     free(c->instances);
     free(c->palette_first);
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        for (uint32_t k = 0; c->samplers[m] && k <= c->models[m]->clip_count; k++)
+            vks_sampler_free(&c->samplers[m][k]);
+        free(c->samplers[m]);
+    }
+    free(c->sampler_cursors);
     free(c->cursors);
     free(c->scratch);
     free(c->poses);
     free(c->update);
     *c = (vks_crowd){0};
+}
+
+uint32_t vks_crowd_sampled_clips(const vks_crowd *c, uint32_t *total, vks_sampler_isa *isa)
+{
+    uint32_t n = 0;
+    *total = 0;
+    for (uint32_t m = 0; m < c->model_count; m++)
+        for (uint32_t k = 0; k <= c->models[m]->clip_count; k++) {
+            const vks_sampler *s = &c->samplers[m][k];
+            ++*total;
+            if (s->segments) {
+                n++;
+                *isa = vks_sampler_current_isa(s);
+            }
+        }
+    return n;
 }
 
 /* ---- Per frame ---- */
@@ -418,6 +472,8 @@ static void crowd_fade_to(vks_crowd *c, uint32_t i, int32_t clip, double fade)
     uint32_t *cursor = c->cursors + 6 * (size_t)c->palette_first[i];
     memcpy(cursor + size, cursor, sizeof *cursor * size);
     memset(cursor, 0, sizeof *cursor * size);
+    c->sampler_cursors[2 * i + 1] = c->sampler_cursors[2 * i];
+    c->sampler_cursors[2 * i] = 0;
     in->from_clip = in->clip;
     in->from_time = in->time;
     in->clip = clip;
@@ -523,6 +579,7 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
     vks_xform *local = (vks_xform *)scratch;
     vks_xform *local_from = (vks_xform *)(scratch + job->layout.local_from);
     vks_affine *model = (vks_affine *)(scratch + job->layout.model);
+    void *sampler_scratch = scratch + job->layout.sampler;
     for (uint32_t v = begin; v < end; v++) {
         uint32_t i = job->visible[v];
         if (i >= c->instance_count) /* not an instance: nothing to write */
@@ -535,21 +592,30 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
             memcpy(out, c->poses + c->palette_first[i], sizeof *out * joints);
             continue;
         }
-        uint32_t *cursor = c->cursors + 6 * (size_t)c->palette_first[i];
-        crowd_sample(m, in->clip, in->time, cursor, local);
-        if (in->fade_left > 0.0) {
-            crowd_sample(m, in->from_clip, in->from_time, cursor + 3 * joints, local_from);
-            float w = (float)(1.0 - in->fade_left / in->fade); /* 0 -> 1 towards the new clip */
-            vks_pose_blend(local_from, local, w, joints, local);
+        /* With the level of detail, posed into the kept poses (cached memory) and copied out;
+         * else straight into the palette, written once. */
+        vks_bone *dst = job->lod ? c->poses + c->palette_first[i] : out;
+        const vks_sampler *s = &c->samplers[in->model][in->clip + 1];
+        if (in->fade_left <= 0.0 && s->segments) { /* the fast path */
+            const double t =
+                in->clip < 0 ? 0.0 : vks_clip_time(&m->clips[in->clip], in->time, VKS_WRAP_LOOP);
+            /* Streamed when the CPU will not read it again. */
+            vks_sampler_pose(s, &m->skeleton, t, &c->sampler_cursors[2 * i], sampler_scratch, dst,
+                             !job->lod);
+        } else { /* a cross-fade, or a clip without a sampler: anim.h's direct path */
+            uint32_t *cursor = c->cursors + 6 * (size_t)c->palette_first[i];
+            crowd_sample(m, in->clip, in->time, cursor, local);
+            if (in->fade_left > 0.0) {
+                crowd_sample(m, in->from_clip, in->from_time, cursor + 3 * joints, local_from);
+                float w = (float)(1.0 - in->fade_left / in->fade); /* 0 -> 1 towards the new */
+                vks_pose_blend(local_from, local, w, joints, local);
+            }
+            vks_pose_palette(&m->skeleton, local, model, dst);
         }
-        if (job->lod) { /* posed into the kept poses, then copied out (written once there) */
-            vks_bone *kept = c->poses + c->palette_first[i];
-            vks_pose_palette(&m->skeleton, local, model, kept);
-            memcpy(out, kept, sizeof *out * joints);
-        } else {
-            vks_pose_palette(&m->skeleton, local, model, out);
-        }
+        if (job->lod)
+            memcpy(out, dst, sizeof *out * joints);
     }
+    vks_sampler_fence(); /* the streamed entries, before the pool hands the chunk back */
 }
 
 static void crowd_run(crowd_job job, vks_pool *pool, uint32_t count);

@@ -11,6 +11,7 @@
 #ifndef VKS_CROWD_H
 #define VKS_CROWD_H
 
+#include "../anim/sampler.h"
 #include "../asset/model.h"
 #include "../core/pool.h"
 #include "../../shaders/vks_shared.h"
@@ -80,8 +81,14 @@ typedef struct vks_crowd {
     uint32_t palette_count;  /* palette entries of all instances */
     float lo[3], hi[3];      /* world-space box around every instance's sphere */
 
-    /* Private: key cursors (2 x vks_cursor_size per instance, at 6 * palette_first) and per-thread
-     * scratch for the pose (local, local_from and model transforms of the largest skeleton). */
+    /* Private: per model, a sampler (anim/sampler.h) for each clip and the bind pose, at clip + 1;
+     * segments NULL where a clip would take too much memory resampled (sampled directly then).
+     * Key cursors: the samplers' (2 per instance: the clip and the one fading out) and the
+     * direct path's (2 x vks_cursor_size per instance, at 6 * palette_first), which poses
+     * cross-fades. Per-thread scratch for the pose (the direct path's local, local_from and model
+     * transforms, the sampler's scratch, for the largest skeleton). */
+    vks_sampler *samplers[VKS_CROWD_MAX_MODELS];
+    uint32_t *sampler_cursors;
     uint32_t *cursors;
     uint32_t threads;
     void *scratch;
@@ -96,6 +103,10 @@ typedef struct vks_crowd {
  * (no models, too many instances, a clip out of range) or when out of memory. */
 bool vks_crowd_create(const vks_crowd_desc *desc, vks_crowd *crowd, vks_error *err);
 void vks_crowd_destroy(vks_crowd *crowd);
+
+/* How many of the models' clips and bind poses pose through a sampler (anim/sampler.h; the rest
+ * are sampled directly), of `total`, and the instruction set the samplers use. */
+uint32_t vks_crowd_sampled_clips(const vks_crowd *crowd, uint32_t *total, vks_sampler_isa *isa);
 
 /* Moves every clock forward by dt seconds (times each instance's speed), looping within its clip,
  * and runs the cross-fades down. */
