@@ -4,7 +4,8 @@
  * joint (a palette entry that is a skin's bone, the unit ozz-animation is quoted in; vkskin also
  * evaluates the nodes around the bones, counted apart), with the parallel efficiency. --phases
  * times sampling, local-to-model and palette apart on one thread: indicative, since the normal
- * path fuses the last two. */
+ * path fuses the last two and keeps nothing between them. Small crowds are timed over several
+ * frames a sample (frames_per_sample). */
 #include "bench_anim.h"
 
 #include "anim/anim.h"
@@ -13,34 +14,58 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Median ms of `frames` frames (after `warmup`) of clocks + culling + palettes on `pool` (NULL:
- * the caller's thread alone). */
-/* ... with the scene's animation level of detail (--anim-lod): `posed` gets the instances
- * posed, summed over the measured frames. */
+/* Frames a timed sample runs: enough that it poses about this many palette entries (tens of
+ * microseconds), so that reading the clock (some 20 ns) stays out of small crowds' figures. */
+#define BENCH_SAMPLE_ENTRIES 20000u
+
+static uint32_t frames_per_sample(const vks_crowd *c)
+{
+    uint32_t n = c->palette_count ? BENCH_SAMPLE_ENTRIES / c->palette_count : 1;
+    return n < 1 ? 1 : n;
+}
+
+/* Median ms per frame over `frames` samples of frames_per_sample frames (after `warmup`
+ * samples) of clocks + culling + palettes on `pool` (NULL: the caller's thread alone), with the
+ * scene's animation level of detail (--anim-lod): `posed` gets the instances posed, summed over
+ * the measured frames. `clocks_ms`, when not NULL, gets clocks and culling alone, timed the same
+ * way after. */
 static double time_frames(app_scene *s, vks_pool *pool, const float view_proj[4][4],
                           const vks_lod_view *view, uint32_t *visible, uint32_t *count,
                           vks_bone *palette, uint32_t frames, uint32_t warmup, double *samples,
                           double *clocks_ms, uint64_t *posed)
 {
-    double *clocks = samples + frames; /* the caller gave room for 2 x frames */
+    const uint32_t batch = frames_per_sample(&s->crowd);
     *posed = 0;
     for (uint32_t i = 0; i < warmup + frames; i++) {
-        double t0 = app_now_ms();
-        vks_crowd_advance(&s->crowd, 1.0 / 60.0);
-        *count = vks_crowd_cull(&s->crowd, view_proj, visible);
-        double t1 = app_now_ms();
-        if (s->anim_lod)
-            vks_crowd_anim_periods(&s->crowd, view, visible, *count, s->periods);
-        uint32_t n = vks_crowd_animate(&s->crowd, pool, visible, s->anim_lod ? s->periods : NULL,
-                                       *count, s->frame++, palette);
+        uint64_t posed_here = 0;
+        const double t0 = app_now_ms();
+        for (uint32_t b = 0; b < batch; b++) {
+            vks_crowd_advance(&s->crowd, 1.0 / 60.0);
+            *count = vks_crowd_cull(&s->crowd, view_proj, visible);
+            if (s->anim_lod)
+                vks_crowd_anim_periods(&s->crowd, view, visible, *count, s->periods);
+            posed_here +=
+                vks_crowd_animate(&s->crowd, pool, visible, s->anim_lod ? s->periods : NULL, *count,
+                                  s->frame++, palette);
+        }
         if (i >= warmup) {
-            samples[i - warmup] = app_now_ms() - t0;
-            clocks[i - warmup] = t1 - t0;
-            *posed += n;
+            samples[i - warmup] = (app_now_ms() - t0) / batch;
+            *posed += posed_here;
         }
     }
-    *clocks_ms = app_median(clocks, frames);
-    return app_median(samples, frames);
+    const double ms = app_median(samples, frames);
+    for (uint32_t i = 0; clocks_ms && i < warmup + frames; i++) {
+        const double t0 = app_now_ms();
+        for (uint32_t b = 0; b < batch; b++) {
+            vks_crowd_advance(&s->crowd, 1.0 / 60.0);
+            *count = vks_crowd_cull(&s->crowd, view_proj, visible);
+        }
+        if (i >= warmup)
+            samples[i - warmup] = (app_now_ms() - t0) / batch;
+    }
+    if (clocks_ms)
+        *clocks_ms = app_median(samples, frames);
+    return ms;
 }
 
 /* --phases: each phase over every listed instance, one thread, medians of `frames`; each
@@ -50,6 +75,7 @@ static bool time_phases(app_scene *s, const uint32_t *visible, uint32_t count, v
                         uint32_t frames, double *samples, double ms[3])
 {
     const vks_crowd *c = &s->crowd;
+    const uint32_t batch = frames_per_sample(c); /* each phase repeated, as time_frames */
     size_t total_joints = 0, total_soa = 0;
     for (uint32_t k = 0; k < count; k++) {
         uint32_t n = c->models[c->instances[visible[k]].model]->skeleton.joint_count;
@@ -70,41 +96,44 @@ static bool time_phases(app_scene *s, const uint32_t *visible, uint32_t count, v
         double t[4];
         for (int p = 0; p < 3; p++) {
             t[p] = app_now_ms();
-            size_t at = 0, at_soa = 0;
-            for (uint32_t k = 0; k < count; k++) {
-                const uint32_t i = visible[k];
-                const vks_crowd_instance *in = &c->instances[i];
-                const vks_model *m = c->models[in->model];
-                const vks_skeleton *sk = &m->skeleton;
-                const vks_sampler *sm = &c->samplers[in->model][in->clip + 1];
-                const double time =
-                    in->clip < 0 ? 0.0
-                                 : vks_clip_time(&m->clips[in->clip], in->time, VKS_WRAP_LOOP);
-                if (sm->segments && !(in->fade_left > 0.0)) {
-                    if (p == 0)
-                        vks_sampler_local(sm, time, cursor + 3 * at, soa + at_soa);
-                    else if (p == 1)
-                        vks_sampler_model(sm, sk, soa + at_soa, columns + at);
-                    else
-                        vks_sampler_skin(sm, sk, (const float(*)[4][4])columns + at,
-                                         palette + c->palette_first[i]);
-                } else if (p == 0) { /* the direct path (cross-fades are not blended here) */
-                    if (in->clip >= 0)
-                        vks_clip_sample(sk, &m->clips[in->clip], time, cursor + 3 * at, local + at);
-                    else
-                        vks_pose_rest(sk, local + at);
-                } else if (p == 1) {
-                    vks_pose_model(sk, local + at, model + at);
-                } else {
-                    vks_pose_skin(sk, model + at, palette + c->palette_first[i]);
+            for (uint32_t b = 0; b < batch; b++) {
+                size_t at = 0, at_soa = 0;
+                for (uint32_t k = 0; k < count; k++) {
+                    const uint32_t i = visible[k];
+                    const vks_crowd_instance *in = &c->instances[i];
+                    const vks_model *m = c->models[in->model];
+                    const vks_skeleton *sk = &m->skeleton;
+                    const vks_sampler *sm = &c->samplers[in->model][in->clip + 1];
+                    const double time =
+                        in->clip < 0 ? 0.0
+                                     : vks_clip_time(&m->clips[in->clip], in->time, VKS_WRAP_LOOP);
+                    if (sm->segments && !(in->fade_left > 0.0)) {
+                        if (p == 0)
+                            vks_sampler_local(sm, time, cursor + 3 * at, soa + at_soa);
+                        else if (p == 1)
+                            vks_sampler_model(sm, sk, soa + at_soa, columns + at);
+                        else
+                            vks_sampler_skin(sm, sk, (const float(*)[4][4])columns + at,
+                                             palette + c->palette_first[i]);
+                    } else if (p == 0) { /* the direct path (cross-fades are not blended here) */
+                        if (in->clip >= 0)
+                            vks_clip_sample(sk, &m->clips[in->clip], time, cursor + 3 * at,
+                                            local + at);
+                        else
+                            vks_pose_rest(sk, local + at);
+                    } else if (p == 1) {
+                        vks_pose_model(sk, local + at, model + at);
+                    } else {
+                        vks_pose_skin(sk, model + at, palette + c->palette_first[i]);
+                    }
+                    at += sk->joint_count;
+                    at_soa += vks_sampler_local_floats(sk->joint_count);
                 }
-                at += sk->joint_count;
-                at_soa += vks_sampler_local_floats(sk->joint_count);
             }
         }
         t[3] = app_now_ms();
         for (int p = 0; p < 3; p++)
-            per[(size_t)p * frames + f] = t[p + 1] - t[p];
+            per[(size_t)p * frames + f] = (t[p + 1] - t[p]) / batch;
         vks_crowd_advance(&s->crowd, 1.0 / 60.0);
     }
     for (int p = 0; ok && p < 3; p++) {
@@ -133,7 +162,7 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
     /* Host memory in the mapped buffer's layout, 64-byte aligned like a mapping. */
     size_t palette_bytes = (sizeof(vks_bone) * c->palette_count + 63) & ~(size_t)63;
     vks_bone *palette = aligned_alloc(64, palette_bytes ? palette_bytes : 64);
-    double *samples = malloc(sizeof *samples * 2 * d->frames);
+    double *samples = malloc(sizeof *samples * d->frames);
     if (!visible || !palette || !samples) {
         free(visible);
         free(palette);
@@ -143,18 +172,18 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
     }
     uint32_t count = 0;
     const uint32_t threads = vks_pool_threads(s->pool);
-    double clocks1 = 0.0, clocksn = 0.0; /* of which clocks and culling (one thread) */
+    double clocks1 = 0.0; /* of which clocks and culling (one thread) */
     uint64_t posed1 = 0, posedn = 0;
     const double ms1 = time_frames(s, NULL, (const float(*)[4])u.view_proj, &view, visible, &count,
                                    palette, d->frames, d->warmup, samples, &clocks1, &posed1);
     const double msn =
         threads > 1 ? time_frames(s, s->pool, (const float(*)[4])u.view_proj, &view, visible,
-                                  &count, palette, d->frames, d->warmup, samples, &clocksn, &posedn)
+                                  &count, palette, d->frames, d->warmup, samples, NULL, &posedn)
                     : ms1;
-    (void)clocksn;
     (void)posedn;
     /* The share of the visible instances posed a frame (1 without --anim-lod). */
-    const double posed_share = count ? (double)posed1 / ((double)count * d->frames) : 0.0;
+    const uint32_t batch = frames_per_sample(c);
+    const double posed_share = count ? (double)posed1 / ((double)count * d->frames * batch) : 0.0;
     uint64_t bones = 0, entries = 0;
     for (uint32_t k = 0; k < count; k++) {
         const vks_skeleton *sk = &c->models[c->instances[visible[k]].model]->skeleton;
@@ -182,9 +211,9 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
         printf("{\n  \"anim_only\": true,\n  \"models\": \"%s\",\n", models);
         printf("  \"instances\": %u,\n  \"visible\": %u,\n  \"skin_joints\": %llu,\n"
                "  \"palette_entries\": %llu,\n  \"frames\": %u,\n  \"warmup_frames\": %u,\n"
-               "  \"threads\": %u,\n",
+               "  \"frames_per_sample\": %u,\n  \"threads\": %u,\n",
                c->instance_count, count, (unsigned long long)bones, (unsigned long long)entries,
-               d->frames, d->warmup, threads);
+               d->frames, d->warmup, batch, threads);
         printf("  \"ms_1_thread\": %.17g,\n  \"ms_all_threads\": %.17g,\n", ms1, msn);
         printf("  \"ns_per_skin_joint_1_thread\": %.17g,\n", ms1 * per);
         printf("  \"ns_per_skin_joint_all_threads\": %.17g,\n", msn * per);
@@ -208,9 +237,9 @@ int app_bench_anim(app_scene *s, const app_bench_anim_desc *d)
         printf("\n}\n");
     } else {
         printf("bench --anim-only: %s x %u, %u visible: %llu skin joints (%llu palette entries) "
-               "a frame; median of %u frames after %u\n",
+               "a frame; median of %u samples after %u, each the mean of %u frame(s)\n",
                models, c->instance_count, count, (unsigned long long)bones,
-               (unsigned long long)entries, d->frames, d->warmup);
+               (unsigned long long)entries, d->frames, d->warmup, batch);
         printf("  1 thread       %.3f ms: %.1f ns per skin joint (%.1f per palette entry), %.1f M "
                "skin joints/s\n",
                ms1, ms1 * per, entries ? ms1 * 1e6 / (double)entries : 0.0,
