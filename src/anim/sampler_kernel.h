@@ -91,15 +91,31 @@ static inline __m128 KERNEL(madd)(__m128 a, __m128 b, __m128 c)
 
 /* Model transform, as columns (lane 3 unused): model = parent * local, where the parent's
  * columns are P and local's entries are broadcast from the SoA matrices. */
-static inline void KERNEL(model_columns)(const float *L, const float *P, __m128 C[4])
+static inline void KERNEL(model_columns)(const float *L, const __m128 P[4], __m128 C[4])
 {
-    const __m128 p0 = _mm_load_ps(P), p1 = _mm_load_ps(P + 4), p2 = _mm_load_ps(P + 8);
     for (int c = 0; c < 4; c++) {
-        __m128 v = _mm_mul_ps(p0, _mm_set1_ps(L_(L, c)));
-        v = KERNEL(madd)(p1, _mm_set1_ps(L_(L, 4 + c)), v);
-        C[c] = KERNEL(madd)(p2, _mm_set1_ps(L_(L, 8 + c)), v);
+        __m128 v = _mm_mul_ps(P[0], _mm_set1_ps(L_(L, c)));
+        v = KERNEL(madd)(P[1], _mm_set1_ps(L_(L, 4 + c)), v);
+        C[c] = KERNEL(madd)(P[2], _mm_set1_ps(L_(L, 8 + c)), v);
     }
-    C[3] = _mm_add_ps(C[3], _mm_load_ps(P + 12));
+    C[3] = _mm_add_ps(C[3], P[3]);
+}
+
+/* The parent's columns: still in registers when it is the joint before (chains, the common
+ * case: the hierarchy is a chain of dependent products, and a round trip through memory would
+ * add to each link), else from memory. */
+static inline void KERNEL(parent_columns)(int32_t p, uint32_t j, const __m128 prev[4],
+                                          const float (*root)[4], const float (*model)[4][4],
+                                          __m128 P[4])
+{
+    if (p >= 0 && (uint32_t)p + 1 == j) {
+        for (int c = 0; c < 4; c++)
+            P[c] = prev[c];
+    } else {
+        const float(*cols)[4] = p < 0 ? root : model[p];
+        for (int c = 0; c < 4; c++)
+            P[c] = _mm_load_ps(cols[c]);
+    }
 }
 
 /* Palette rows of model (columns C) * inverse bind: row r = sum_k C_k[r] * ib_row_k, plus the
@@ -136,10 +152,12 @@ static void KERNEL(model)(const vks_skeleton *sk, uint32_t n, const float *local
 {
     float root[4][4] __attribute__((aligned(16)));
     vks_sampler_root_columns(&sk->root_inverse, root);
+    __m128 C[4] = {_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
     for (uint32_t j = 0; j < n; j++) {
-        const int32_t p = sk->parents[j];
-        __m128 C[4];
-        KERNEL(model_columns)(KERNEL(local_at)(local, j), p < 0 ? root[0] : model[p][0], C);
+        __m128 P[4];
+        KERNEL(parent_columns)
+        (sk->parents[j], j, C, (const float(*)[4])root, (const float(*)[4][4])model, P);
+        KERNEL(model_columns)(KERNEL(local_at)(local, j), P, C);
         for (int c = 0; c < 4; c++)
             _mm_store_ps(model[j][c], C[c]);
     }
@@ -164,10 +182,12 @@ static void KERNEL(palette)(const vks_skeleton *sk, uint32_t n, const float *loc
     float root[4][4] __attribute__((aligned(16)));
     vks_sampler_root_columns(&sk->root_inverse, root);
     stream = stream && ((uintptr_t)palette & 15u) == 0;
+    __m128 C[4] = {_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
     for (uint32_t j = 0; j < n; j++) {
-        const int32_t p = sk->parents[j];
-        __m128 C[4], R[3];
-        KERNEL(model_columns)(KERNEL(local_at)(local, j), p < 0 ? root[0] : model[p][0], C);
+        __m128 P[4], R[3];
+        KERNEL(parent_columns)
+        (sk->parents[j], j, C, (const float(*)[4])root, (const float(*)[4][4])model, P);
+        KERNEL(model_columns)(KERNEL(local_at)(local, j), P, C);
         for (int c = 0; c < 4; c++)
             _mm_store_ps(model[j][c], C[c]);
         KERNEL(palette_rows)(C, &sk->inverse_bind[j], R);
