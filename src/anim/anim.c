@@ -10,6 +10,8 @@ double vks_clip_time(const vks_clip *clip, double seconds, vks_wrap wrap)
         return 0.0;
     if (wrap == VKS_WRAP_CLAMP)
         return seconds < 0.0 ? 0.0 : seconds > d ? d : seconds;
+    if (seconds >= 0.0 && seconds < d) /* already within: what fmod would return, sooner */
+        return seconds;
     double t = fmod(seconds, d); /* exact */
     if (t < 0.0)
         t += d;

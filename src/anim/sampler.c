@@ -68,7 +68,7 @@ static int compare_floats(const void *a, const void *b)
 /* The sorted distinct key times of every channel with 2 keys or more (a single key is a
  * constant, whatever its time). Returns the count, or 0 when out of memory; *times is freed by
  * the caller. At least 2 times: a clip with none (or one) gets a segment of length 0. */
-static uint32_t union_times(const vks_skeleton *sk, const vks_clip *clip, float **times)
+static size_t union_times(const vks_skeleton *sk, const vks_clip *clip, float **times)
 {
     size_t total = 0;
     for (uint32_t j = 0; clip && j < sk->joint_count; j++) {
@@ -104,7 +104,7 @@ static uint32_t union_times(const vks_skeleton *sk, const vks_clip *clip, float 
         n = 2;
     }
     *times = all;
-    return (uint32_t)n; /* at most the key count, which is a uint32 */
+    return n;
 }
 
 /* Segment index and factor at t in a channel's keys, as vks_key_find and anim.c's lerp factor
@@ -226,10 +226,15 @@ vks_sampler_result vks_sampler_build(const vks_skeleton *sk, const vks_clip *cli
 {
     *out = (vks_sampler){0};
     float *times = NULL;
-    const uint32_t n = union_times(sk, clip, &times);
-    if (n == 0)
+    const size_t count = union_times(sk, clip, &times);
+    if (count == 0)
         return VKS_SAMPLER_NO_MEMORY;
-    const uint32_t segs = n - 1,
+    if (count >
+        UINT32_MAX) { /* three channels' keys, each count a uint32: their union may not be */
+        free(times);
+        return VKS_SAMPLER_TOO_LARGE;
+    }
+    const uint32_t n = (uint32_t)count, segs = n - 1,
                    blocks = (sk->joint_count + VKS_SAMPLER_LANES - 1) / VKS_SAMPLER_LANES;
     const size_t block_bytes = sizeof(float) * VKS_SAMPLER_BLOCK_FLOATS;
     if (blocks && (size_t)segs > max_bytes / block_bytes / blocks) {

@@ -447,8 +447,10 @@ uint32_t vks_crowd_sampled_clips(const vks_crowd *c, uint32_t *total, vks_sample
 static double crowd_wrap(double t, const vks_model *m, int32_t clip)
 {
     /* Keep times within a period so that float sampling stays exact over long runs. */
-    if (clip >= 0 && m->clips[clip].duration > 0.0f)
-        return fmod(t, m->clips[clip].duration);
+    if (clip >= 0 && m->clips[clip].duration > 0.0) {
+        const double d = m->clips[clip].duration;
+        return t >= 0.0 && t < d ? t : fmod(t, d); /* the same value: fmod is exact */
+    }
     return t;
 }
 
