@@ -282,9 +282,11 @@ static void test_sampler(void)
     CHECK(built == VKS_SAMPLER_BUILT);
     if (built != VKS_SAMPLER_BUILT)
         return;
-    CHECK(s.segment_count == 3 && s.block_count == 1 && s.joint_count == 2);
-    CHECK(s.times[0] == 0.0f && s.times[1] == 0.5f && s.times[2] == 1.5f && s.times[3] == 2.0f);
-    CHECK(vks_sampler_bytes(&s) == sizeof(float) * (3 * VKS_SAMPLER_COMPONENTS * 8 + 4));
+    /* 3 segments between the 4 times, and one of length 0 before and after. */
+    CHECK(s.segment_count == 5 && s.block_count == 1 && s.joint_count == 2);
+    CHECK(s.times[0] == 0.0f && s.times[1] == 0.0f && s.times[2] == 0.5f && s.times[3] == 1.5f &&
+          s.times[4] == 2.0f && s.times[5] == 2.0f);
+    CHECK(vks_sampler_bytes(&s) == sizeof(float) * (5 * VKS_SAMPLER_COMPONENTS * 8 + 6));
     CHECK(!vks_sampler_use_isa(&s, (vks_sampler_isa)99));
 
     void *scratch = aligned_alloc(64, (vks_sampler_scratch_bytes(2) + 63) & ~(size_t)63);
@@ -346,7 +348,7 @@ static void test_sampler(void)
     const vks_sampler_result rest = vks_sampler_build(&f.sk, NULL, SIZE_MAX, &s);
     CHECK(rest == VKS_SAMPLER_BUILT);
     if (rest == VKS_SAMPLER_BUILT && scratch && palette) {
-        CHECK(s.segment_count == 1);
+        CHECK(s.segment_count == 2);
         uint32_t cursor = 0;
         vks_sampler_pose(&s, &f.sk, 0.0, &cursor, scratch, palette, false);
         const vks_affine id = vks_affine_identity();
@@ -359,6 +361,62 @@ static void test_sampler(void)
     free(palette);
 }
 
+/* Steps: keys that share a time. Before the shared time the channel runs towards the earlier
+ * key, from it on the later one holds, as the direct path samples them; the sampler must not
+ * interpolate across the step. Joint 0's translation x, three ways. */
+static void test_sampler_steps(void)
+{
+    static const struct {
+        float times[4], x[4];
+        uint32_t count;
+        double at[6], want[6];
+    } cases[] = {
+        /* a step inside: 0 -> 1 over [0, 1], then 5 -> 6 over [1, 2] */
+        {{0, 1, 1, 2},
+         {0, 1, 5, 6},
+         4,
+         {0.5, 0.999, 1.0, 1.5, 2.0, 2.5},
+         {0.5, 0.999, 5, 5.5, 6, 6}},
+        /* a step at the end: 5 from 1 on */
+        {{0, 1, 1}, {0, 1, 5}, 3, {0.0, 0.5, 0.999, 1.0, 1.5, 3.0}, {0, 0.5, 0.999, 5, 5, 5}},
+        /* a step at the start: 0 before 0.5, then 2 -> 3 over [0.5, 1] */
+        {{0.5f, 0.5f, 1}, {0, 2, 3}, 3, {0.0, 0.25, 0.5, 0.75, 1.0, 2.0}, {0, 0, 2, 2.5, 3, 3}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        fixture f;
+        fixture_init(&f);
+        float values[4][3] = {{0}};
+        for (uint32_t k = 0; k < cases[c].count; k++)
+            values[k][0] = cases[c].x[k];
+        f.clip.t_times = (float *)cases[c].times;
+        f.clip.t_values = values;
+        f.clip.t_key_count = cases[c].count;
+        f.tracks[0].t_count = cases[c].count;
+        vks_sampler s;
+        CHECK(vks_sampler_build(&f.sk, &f.clip, SIZE_MAX, &s) == VKS_SAMPLER_BUILT);
+        float *local = aligned_alloc(64, sizeof(float) * vks_sampler_local_floats(2));
+        uint32_t wrong_sampler = 0, wrong_direct = 0;
+        for (int k = 0; k < 6 && s.segments && local; k++) {
+            const double t = cases[c].at[k];
+            vks_xform pose[2];
+            vks_clip_sample(&f.sk, &f.clip, t, NULL, pose);
+            wrong_direct += !(fabs(pose[0].t[0] - cases[c].want[k]) <= 1e-6);
+            uint32_t cursor = 0;
+            vks_sampler_local(&s, t, &cursor, local);
+            vks_affine got;
+            vks_sampler_local_joint(local, 0, &got);
+            wrong_sampler += !(fabs(got.row[0][3] - cases[c].want[k]) <= 1e-6);
+            if (!(fabs(got.row[0][3] - cases[c].want[k]) <= 1e-6))
+                fprintf(stderr, "step case %zu at %.3f: %.6f, want %.6f\n", c, t, got.row[0][3],
+                        cases[c].want[k]);
+        }
+        CHECK(wrong_direct == 0);
+        CHECK(wrong_sampler == 0);
+        free(local);
+        vks_sampler_free(&s);
+    }
+}
+
 int main(void)
 {
     test_key_find();
@@ -368,5 +426,6 @@ int main(void)
     test_blend();
     test_palette();
     test_sampler();
+    test_sampler_steps();
     return check_report("test_anim");
 }

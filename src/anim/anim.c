@@ -48,14 +48,15 @@ uint32_t vks_key_find(const float *times, uint32_t count, double t, uint32_t *hi
 }
 
 /* Interpolation factor within segment i, clamped to [0, 1] before the first and after the last
- * key. */
+ * key. At a step (keys sharing a time: a segment of length 0) the later key holds from that time
+ * on, the end of the clip included. */
 static float segment_u(const float *times, uint32_t i, double t)
 {
     double t0 = times[i], t1 = times[i + 1];
-    if (t <= t0)
-        return 0.0f;
     if (t >= t1)
         return 1.0f;
+    if (t <= t0)
+        return 0.0f;
     return (float)((t - t0) / (t1 - t0));
 }
 

@@ -21,7 +21,7 @@
 
 static bool cpu_has_avx2(void)
 {
-#if defined(VKS_SAMPLER_HAVE_AVX2)
+#if defined(VKS_SAMPLER_X86)
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #else
     return false;
@@ -32,9 +32,11 @@ static const vks_sampler_impl *impl_of(vks_sampler_isa isa)
 {
     if (isa == vks_sampler_base_impl.isa)
         return &vks_sampler_base_impl;
-#if defined(VKS_SAMPLER_HAVE_AVX2)
+#if defined(VKS_SAMPLER_X86)
     if (isa == VKS_SAMPLER_AVX2 && cpu_has_avx2())
         return &vks_sampler_avx2_impl;
+    if (isa == VKS_SAMPLER_SCALAR)
+        return &vks_sampler_scalar_impl;
 #endif
     return NULL;
 }
@@ -66,8 +68,9 @@ static int compare_floats(const void *a, const void *b)
 }
 
 /* The sorted distinct key times of every channel with 2 keys or more (a single key is a
- * constant, whatever its time). Returns the count, or 0 when out of memory; *times is freed by
- * the caller. At least 2 times: a clip with none (or one) gets a segment of length 0. */
+ * constant, whatever its time), in (*times)[1 ..], with room for one more before and after
+ * (vks_sampler_build). Returns the count, at least 1 (0 for a clip with no keyed channel), or 0
+ * when out of memory; *times is freed by the caller. */
 static size_t union_times(const vks_skeleton *sk, const vks_clip *clip, float **times)
 {
     size_t total = 0;
@@ -76,10 +79,10 @@ static size_t union_times(const vks_skeleton *sk, const vks_clip *clip, float **
         total += (k->t_count > 1 ? k->t_count : 0) + (k->r_count > 1 ? k->r_count : 0) +
                  (k->s_count > 1 ? k->s_count : 0);
     }
-    float *all = malloc(sizeof *all * (total > 2 ? total : 2));
+    float *all = malloc(sizeof *all * (total + 3));
     if (!all)
         return 0;
-    size_t at = 0;
+    size_t at = 1;
     for (uint32_t j = 0; clip && j < sk->joint_count; j++) {
         const vks_track *k = &clip->tracks[j];
         const struct {
@@ -94,39 +97,41 @@ static size_t union_times(const vks_skeleton *sk, const vks_clip *clip, float **
                 at += ch[c].count;
             }
     }
-    qsort(all, total, sizeof *all, compare_floats);
+    qsort(all + 1, total, sizeof *all, compare_floats);
     size_t n = 0;
-    for (size_t i = 0; i < total; i++)
-        if (n == 0 || all[i] != all[n - 1])
-            all[n++] = all[i];
-    if (n < 2) { /* no animated channel, or all keys at one time */
-        all[1] = all[0] = n ? all[0] : 0.0f;
-        n = 2;
-    }
+    for (size_t i = 1; i <= total; i++)
+        if (n == 0 || all[i] != all[n])
+            all[++n] = all[i];
+    if (n == 0) /* no keyed channel: one time, 0 */
+        all[++n] = 0.0f;
     *times = all;
     return n;
 }
 
 /* Segment index and factor at t in a channel's keys, as vks_key_find and anim.c's lerp factor
- * (in double). */
-static double channel_u(const float *times, uint32_t count, double t, uint32_t *i)
+ * (in double). Where keys share a time (a step), the value there is the later key's, as the
+ * direct path has it; `from_left` gives the limit from before (the earlier key's). */
+static double channel_u(const float *times, uint32_t count, double t, bool from_left, uint32_t *i)
 {
-    while (*i + 2 < count && times[*i + 1] <= t)
+    while (*i + 2 < count && (from_left ? times[*i + 1] < t : times[*i + 1] <= t))
         (*i)++;
     const double t0 = times[*i], t1 = times[*i + 1];
-    return t <= t0 ? 0.0 : t >= t1 ? 1.0 : (t - t0) / (t1 - t0);
+    if (from_left) /* in a segment of length 0 at t: its start */
+        return t <= t0 ? 0.0 : t >= t1 ? 1.0 : (t - t0) / (t1 - t0);
+    return t >= t1 ? 1.0 : t <= t0 ? 0.0 : (t - t0) / (t1 - t0);
 }
 
 /* A translation or scale channel at each of the ascending times `at` (rest when no key). */
 static void eval_vec3(const float *times, const float (*values)[3], uint32_t count,
-                      const float rest[3], const float *at, uint32_t n, double (*out)[3])
+                      const float rest[3], const float *at, uint32_t n, bool from_left,
+                      double (*out)[3])
 {
     uint32_t i = 0;
     for (uint32_t k = 0; k < n; k++) {
         const float *a = count ? values[0] : rest, *b = a;
         double u = 0.0;
         if (count > 1) {
-            u = channel_u(times, count, at[k], &i);
+            u = channel_u(times, count, at[k], from_left, &i);
             a = values[i], b = values[i + 1];
         }
         for (int c = 0; c < 3; c++)
@@ -142,14 +147,14 @@ static void quat_normalized(const float q[4], double out[4])
         out[c] = len > 0.0 ? q[c] / len : (c == 3);
 }
 
-/* Rotation channel with 2 keys or more at the times `at`: slerp along the shorter arc of the
+/* A rotation channel with 2 keys or more at the times `at`: slerp along the shorter arc of the
  * normalised keys, in double. */
 static void eval_quat(const float *times, const float (*values)[4], uint32_t count, const float *at,
-                      uint32_t n, double (*out)[4])
+                      uint32_t n, bool from_left, double (*out)[4])
 {
     uint32_t i = 0;
     for (uint32_t k = 0; k < n; k++) {
-        const double u = channel_u(times, count, at[k], &i);
+        const double u = channel_u(times, count, at[k], from_left, &i);
         double a[4], b[4];
         quat_normalized(values[i], a);
         quat_normalized(values[i + 1], b);
@@ -194,31 +199,67 @@ static void arc_of(const double a[4], const double b_in[4], float *start, float 
     *angle = len > 1e-30 ? (float)atan2(len, d) : 0.0f;
 }
 
-/* Lane j of every segment: component k of segment s at lane[s * seg_stride + k * LANES]. */
-static void fill_lane(float *lane, size_t seg_stride, uint32_t segs, const double (*t)[3],
-                      const double (*s)[3], const double (*r)[4], const float *raw_r)
+/* One joint's values at the union times, from the right (the value there) and from the left
+ * (the limit before it: they differ at a step, keys sharing a time). */
+typedef struct joint_values {
+    double (*t[2])[3], (*s[2])[3], (*r[2])[4]; /* [0]: from the right, [1]: from the left */
+    const float *raw_r; /* a constant rotation, as the file has it; NULL when keyed */
+} joint_values;
+
+/* Lane j of every segment (component k of segment g at lane[g * seg_stride + k * LANES]): the
+ * zero-length segment before the first union time holds the limit from the left there, segment
+ * g in 1 .. n - 1 runs from the value at time g - 1 to the limit before time g, and the
+ * zero-length one after the last time holds the value there. */
+static void fill_lane(float *lane, size_t seg_stride, uint32_t n, const joint_values *v)
 {
-    for (uint32_t k = 0; k < segs; k++) {
-        float *o = lane + k * seg_stride;
+    for (uint32_t g = 0; g <= n; g++) {
+        /* (side, time) of the segment's start and end */
+        const uint32_t k0 = g == 0 ? 0 : g - 1, k1 = g == n ? n - 1 : g;
+        const int side0 = g == 0 ? 1 : 0, side1 = g == n ? 0 : 1;
+        float *o = lane + g * seg_stride;
         for (int c = 0; c < 3; c++) {
-            const float t0 = (float)t[k][c], t1 = (float)t[k + 1][c];
-            const float s0 = (float)s[k][c], s1 = (float)s[k + 1][c];
+            const float t0 = (float)v->t[side0][k0][c], t1 = (float)v->t[side1][k1][c];
+            const float s0 = (float)v->s[side0][k0][c], s1 = (float)v->s[side1][k1][c];
             o[c * VKS_SAMPLER_LANES] = t0;
             o[(3 + c) * VKS_SAMPLER_LANES] = t1 - t0; /* anim.h's lerp: a + (b - a) * u */
             o[(6 + c) * VKS_SAMPLER_LANES] = s0;
             o[(9 + c) * VKS_SAMPLER_LANES] = s1 - s0;
         }
-        if (raw_r) { /* a constant rotation, as the file has it */
+        if (v->raw_r) {
             for (int c = 0; c < 4; c++) {
-                o[(12 + c) * VKS_SAMPLER_LANES] = raw_r[c];
+                o[(12 + c) * VKS_SAMPLER_LANES] = v->raw_r[c];
                 o[(16 + c) * VKS_SAMPLER_LANES] = 0.0f;
             }
             o[20 * VKS_SAMPLER_LANES] = 0.0f;
         } else {
-            arc_of(r[k], r[k + 1], o + 12 * VKS_SAMPLER_LANES, o + 16 * VKS_SAMPLER_LANES,
-                   o + 20 * VKS_SAMPLER_LANES);
+            arc_of(v->r[side0][k0], v->r[side1][k1], o + 12 * VKS_SAMPLER_LANES,
+                   o + 16 * VKS_SAMPLER_LANES, o + 20 * VKS_SAMPLER_LANES);
         }
     }
+}
+
+/* Joint j's values (or the identity for a padding lane, j >= joint_count). */
+static void joint_values_of(const vks_skeleton *sk, const vks_clip *clip, uint32_t j,
+                            const float *at, uint32_t n, joint_values *v)
+{
+    static const float zero[3] = {0, 0, 0}, one[3] = {1, 1, 1}, identity[4] = {0, 0, 0, 1};
+    const bool pad = j >= sk->joint_count;
+    const vks_track *k = clip && !pad ? &clip->tracks[j] : &(vks_track){0};
+    for (int side = 0; side < 2; side++) {
+        eval_vec3(clip ? clip->t_times + k->t_first : NULL,
+                  clip ? (const float(*)[3])clip->t_values + k->t_first : NULL, k->t_count,
+                  pad ? zero : sk->rest[j].t, at, n, side, v->t[side]);
+        eval_vec3(clip ? clip->s_times + k->s_first : NULL,
+                  clip ? (const float(*)[3])clip->s_values + k->s_first : NULL, k->s_count,
+                  pad ? one : sk->rest[j].s, at, n, side, v->s[side]);
+        if (k->r_count > 1)
+            eval_quat(clip->r_times + k->r_first, (const float(*)[4])clip->r_values + k->r_first,
+                      k->r_count, at, n, side, v->r[side]);
+    }
+    v->raw_r = k->r_count > 1 ? NULL
+               : k->r_count   ? clip->r_values[k->r_first]
+               : pad          ? identity
+                              : sk->rest[j].r;
 }
 
 vks_sampler_result vks_sampler_build(const vks_skeleton *sk, const vks_clip *clip, size_t max_bytes,
@@ -229,56 +270,43 @@ vks_sampler_result vks_sampler_build(const vks_skeleton *sk, const vks_clip *cli
     const size_t count = union_times(sk, clip, &times);
     if (count == 0)
         return VKS_SAMPLER_NO_MEMORY;
-    if (count >
-        UINT32_MAX) { /* three channels' keys, each count a uint32: their union may not be */
-        free(times);
-        return VKS_SAMPLER_TOO_LARGE;
-    }
-    const uint32_t n = (uint32_t)count, segs = n - 1,
-                   blocks = (sk->joint_count + VKS_SAMPLER_LANES - 1) / VKS_SAMPLER_LANES;
+    /* A zero-length segment before and after the union's times: segments = count + 1. Three
+     * channels' key counts are each a uint32, their union may not be. */
     const size_t block_bytes = sizeof(float) * VKS_SAMPLER_BLOCK_FLOATS;
-    if (blocks && (size_t)segs > max_bytes / block_bytes / blocks) {
+    const uint32_t blocks = (sk->joint_count + VKS_SAMPLER_LANES - 1) / VKS_SAMPLER_LANES;
+    max_bytes = max_bytes < SIZE_MAX / 2 ? max_bytes : SIZE_MAX / 2; /* no overflow below */
+    if (count >= UINT32_MAX - 1 || count + 1 > max_bytes / block_bytes / (blocks ? blocks : 1)) {
         free(times);
         return VKS_SAMPLER_TOO_LARGE;
     }
-    const size_t floats = (size_t)segs * (blocks ? blocks : 1) * VKS_SAMPLER_BLOCK_FLOATS;
-    float *seg = aligned_alloc(64, (sizeof(float) * floats + 63) & ~(size_t)63);
-    double(*t)[3] = malloc(sizeof *t * n), (*s)[3] = malloc(sizeof *s * n);
-    double(*r)[4] = malloc(sizeof *r * n);
-    if (!seg || !t || !s || !r) {
-        free(times), free(seg), free(t), free(s), free(r);
+    const uint32_t n = (uint32_t)count, segs = n + 1;
+    times[0] = times[1];
+    times[n + 1] = times[n];
+    const size_t seg_stride = (size_t)blocks * VKS_SAMPLER_BLOCK_FLOATS;
+    const size_t seg_bytes = sizeof(float) * seg_stride * segs;
+    float *seg = aligned_alloc(64, seg_bytes ? (seg_bytes + 63) & ~(size_t)63 : 64);
+    joint_values v;
+    void *values[6];
+    for (int i = 0; i < 6; i++)
+        values[i] = malloc(sizeof(double[4]) * n);
+    v.t[0] = values[0], v.t[1] = values[1], v.s[0] = values[2], v.s[1] = values[3];
+    v.r[0] = values[4], v.r[1] = values[5];
+    bool ok = seg != NULL;
+    for (int i = 0; i < 6; i++)
+        ok = ok && values[i];
+    for (uint32_t j = 0; ok && j < blocks * VKS_SAMPLER_LANES; j++) {
+        joint_values_of(sk, clip, j, times + 1, n, &v);
+        fill_lane(seg + (size_t)(j / VKS_SAMPLER_LANES) * VKS_SAMPLER_BLOCK_FLOATS +
+                      j % VKS_SAMPLER_LANES,
+                  seg_stride, n, &v);
+    }
+    for (int i = 0; i < 6; i++)
+        free(values[i]);
+    if (!ok) {
+        free(times);
+        free(seg);
         return VKS_SAMPLER_NO_MEMORY;
     }
-    const size_t seg_stride = (size_t)blocks * VKS_SAMPLER_BLOCK_FLOATS;
-    for (uint32_t j = 0; j < blocks * VKS_SAMPLER_LANES; j++) {
-        float *lane = seg + (size_t)(j / VKS_SAMPLER_LANES) * VKS_SAMPLER_BLOCK_FLOATS +
-                      j % VKS_SAMPLER_LANES;
-        static const float zero[3] = {0, 0, 0}, one[3] = {1, 1, 1}, id[4] = {0, 0, 0, 1};
-        if (j >= sk->joint_count) { /* padding: the identity */
-            eval_vec3(NULL, NULL, 0, zero, times, n, t);
-            eval_vec3(NULL, NULL, 0, one, times, n, s);
-            fill_lane(lane, seg_stride, segs, (const double(*)[3])t, (const double(*)[3])s, NULL,
-                      id);
-            continue;
-        }
-        const vks_xform *rest = &sk->rest[j];
-        const vks_track *k = clip ? &clip->tracks[j] : &(vks_track){0};
-        eval_vec3(clip ? clip->t_times + k->t_first : NULL,
-                  clip ? (const float(*)[3])clip->t_values + k->t_first : NULL, k->t_count, rest->t,
-                  times, n, t);
-        eval_vec3(clip ? clip->s_times + k->s_first : NULL,
-                  clip ? (const float(*)[3])clip->s_values + k->s_first : NULL, k->s_count, rest->s,
-                  times, n, s);
-        const float *raw_r = NULL;
-        if (k->r_count > 1)
-            eval_quat(clip->r_times + k->r_first, (const float(*)[4])clip->r_values + k->r_first,
-                      k->r_count, times, n, r);
-        else
-            raw_r = k->r_count ? clip->r_values[k->r_first] : rest->r;
-        fill_lane(lane, seg_stride, segs, (const double(*)[3])t, (const double(*)[3])s,
-                  (const double(*)[4])r, raw_r);
-    }
-    free(t), free(s), free(r);
     *out =
         (vks_sampler){.joint_count = sk->joint_count,
                       .block_count = blocks,
@@ -329,7 +357,7 @@ void vks_sampler_local(const vks_sampler *s, double t, uint32_t *cursor, float *
 {
     const uint32_t i = vks_key_find(s->times, s->segment_count + 1, t, cursor);
     const double t0 = s->times[i], t1 = s->times[i + 1];
-    const float u = t <= t0 ? 0.0f : t >= t1 ? 1.0f : (float)((t - t0) / (t1 - t0)); /* anim.c */
+    const float u = t >= t1 ? 1.0f : t <= t0 ? 0.0f : (float)((t - t0) / (t1 - t0)); /* anim.c */
     s->impl->local(s->segments + (size_t)i * s->block_count * VKS_SAMPLER_BLOCK_FLOATS,
                    s->block_count, u, local);
 }

@@ -5,7 +5,9 @@
  * the curve through it is the same curve (up to float rounding). Most clips (every exporter that
  * bakes: Blender, gltfpack, FBX and Collada bakes, the long fixture) already share one set of
  * times, and then nothing is inserted. With one time line, one key search per instance finds
- * every joint's segment.
+ * every joint's segment. Each segment runs from the channels' values at its start to their
+ * limits before its end, so steps (keys sharing a time) stay steps; a segment of length 0 before
+ * the first time and after the last holds what the direct path holds there.
  *
  * Each segment is stored per block of 8 joints as a structure of arrays (21 components of 8
  * floats): translation and scale as start and delta, so that lerp is start + delta * u as
@@ -25,9 +27,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define VKS_SAMPLER_LANES 8u      /* joints per block */
-#define VKS_SAMPLER_COMPONENTS 21 /* per joint and segment: T 3, dT 3, S 3, dS 3, a 4, c 4, theta  \
-                                   */
+#define VKS_SAMPLER_LANES 8u /* joints per block */
+#define VKS_SAMPLER_COMPONENTS                                                                     \
+    21 /* per joint and segment: T 3, dT 3, S 3, dS 3, a 4, c 4, theta                             \
+        */
 
 typedef enum vks_sampler_isa {
     VKS_SAMPLER_SCALAR, /* plain C (a CPU without SSE2) */
@@ -58,7 +61,7 @@ vks_sampler_result vks_sampler_build(const vks_skeleton *skeleton, const vks_cli
                                      size_t max_bytes, vks_sampler *out);
 void vks_sampler_free(vks_sampler *s);
 
-/* Bytes of segment data the sampler holds. */
+/* Bytes the sampler holds: its segments and key times. */
 size_t vks_sampler_bytes(const vks_sampler *s);
 
 /* The instruction set in use, and a switch to another (false, nothing changed, when this CPU or
@@ -82,8 +85,9 @@ void vks_sampler_fence(void);
 
 /* The pose in its three steps, to time them apart (`bench --anim-only --phases`) and to test
  * them: sampling into local matrices (SoA, VKS_SAMPLER_LANES lanes per block of 12 components,
- * read one with vks_sampler_local_joint), local to model transforms (4 columns of 4 floats per
- * joint, `model` 16-byte aligned), model to palette. */
+ * vks_sampler_local_floats of them, 32-byte aligned; read one with vks_sampler_local_joint),
+ * local to model transforms (4 columns of 4 floats per joint, `model` 16-byte aligned), model
+ * to palette. */
 void vks_sampler_local(const vks_sampler *s, double t, uint32_t *cursor, float *local);
 void vks_sampler_model(const vks_sampler *s, const vks_skeleton *skeleton, const float *local,
                        float (*model)[4][4]);

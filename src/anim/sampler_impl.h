@@ -29,8 +29,9 @@ static inline void vks_sampler_root_columns(const vks_affine *a, float cols[4][4
 }
 
 extern const vks_sampler_impl vks_sampler_base_impl; /* SSE2 on x86-64, plain C elsewhere */
-#if defined(VKS_SAMPLER_HAVE_AVX2)
-extern const vks_sampler_impl vks_sampler_avx2_impl;
+#if defined(VKS_SAMPLER_X86)
+extern const vks_sampler_impl vks_sampler_avx2_impl;   /* sampler_avx2.c */
+extern const vks_sampler_impl vks_sampler_scalar_impl; /* sampler_scalar.c */
 #endif
 
 #endif

@@ -83,8 +83,8 @@ typedef struct vks_crowd {
 
     /* Private: per model, a sampler (anim/sampler.h) for each clip and the bind pose, at clip + 1;
      * segments NULL where a clip would take too much memory resampled (sampled directly then).
-     * Key cursors: the samplers' (2 per instance: the clip and the one fading out) and the
-     * direct path's (2 x vks_cursor_size per instance, at 6 * palette_first), which poses
+     * Key cursors: the samplers' (one per instance) and the direct path's (2 x vks_cursor_size
+     * per instance, at 6 * palette_first: the clip and the one fading out), which poses
      * cross-fades. Per-thread scratch for the pose (the direct path's local, local_from and model
      * transforms, the sampler's scratch, for the largest skeleton). */
     vks_sampler *samplers[VKS_CROWD_MAX_MODELS];
