@@ -2,6 +2,8 @@
 #include "app.h"
 #include "commands.h"
 
+#include "vkskin/vkskin.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -24,7 +26,7 @@ static void usage(FILE *f)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\nWithout MODEL the bundled default character is used. "
-               "'vkskin COMMAND --help' tells more.\n");
+               "'vkskin COMMAND --help' tells more; 'vkskin --version' the version.\n");
 }
 
 int main(int argc, char **argv)
@@ -36,6 +38,10 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
+        return APP_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("vkskin %s\n", vkskin_version());
         return APP_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -197,15 +197,11 @@ static void crowd_spot(const vks_crowd_desc *d, uint32_t k, float spacing, float
 }
 
 /* world = translate(pos) * rotate_y(heading) * root, and the sphere around the model's box. */
-static void crowd_place(vks_crowd_instance *in, const float pos[3], float heading, const mat4 root,
-                        const float lo[3], const float hi[3])
+/* The instance at `world`: its bounding sphere around its model's box [lo, hi] and its scale. */
+static void crowd_set_world(vks_crowd_instance *in, const float world[4][4], const float lo[3],
+                            const float hi[3])
 {
-    float c = cosf(heading), s = sinf(heading);
-    mat4 place = {{c, 0, -s, 0}, {0, 1, 0, 0}, {s, 0, c, 0}, {pos[0], pos[1], pos[2], 1}};
-    mat4 world;
-    glm_mat4_mul(place, (vec4 *)root, world);
-    memcpy(in->world, world, sizeof world);
-
+    memcpy(in->world, world, sizeof in->world);
     float mid[3], half2 = 0.0f, scale2 = 0.0f;
     for (int k = 0; k < 3; k++) {
         mid[k] = 0.5f * (lo[k] + hi[k]);
@@ -218,7 +214,18 @@ static void crowd_place(vks_crowd_instance *in, const float pos[3], float headin
                    world[col][2] * world[col][2];
         scale2 = fmaxf(scale2, l2);
     }
-    in->radius = sqrtf(half2) * sqrtf(scale2);
+    in->scale = sqrtf(scale2);
+    in->radius = sqrtf(half2) * in->scale;
+}
+
+static void crowd_place(vks_crowd_instance *in, const float pos[3], float heading, const mat4 root,
+                        const float lo[3], const float hi[3])
+{
+    float c = cosf(heading), s = sinf(heading);
+    mat4 place = {{c, 0, -s, 0}, {0, 1, 0, 0}, {s, 0, c, 0}, {pos[0], pos[1], pos[2], 1}};
+    mat4 world;
+    glm_mat4_mul(place, (vec4 *)root, world);
+    crowd_set_world(in, (const float(*)[4])world, lo, hi);
 }
 
 /* ---- Create / destroy ---- */
@@ -393,11 +400,6 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
             float pos[3], heading;
             crowd_spot(d, spot, spacing, pos, &heading);
             crowd_place(in, pos, heading, roots[m], c->model_lo[m], c->model_hi[m]);
-            in->scale = 0.0f;
-            for (int col = 0; col < 3; col++)
-                in->scale = fmaxf(in->scale, sqrtf(in->world[col][0] * in->world[col][0] +
-                                                   in->world[col][1] * in->world[col][1] +
-                                                   in->world[col][2] * in->world[col][2]));
             for (int k = 0; k < 3; k++) {
                 c->lo[k] = fminf(c->lo[k], in->center[k] - in->radius);
                 c->hi[k] = fmaxf(c->hi[k], in->center[k] + in->radius);
@@ -492,6 +494,23 @@ static void crowd_fade_to(vks_crowd *c, uint32_t i, int32_t clip, double fade)
 static double crowd_fade_seconds(double fade)
 {
     return fade > 0.0 && fade < INFINITY ? fade : 0.0; /* 0, negative or NaN: switch at once */
+}
+
+void vks_crowd_play(vks_crowd *c, uint32_t i, int32_t clip, double fade)
+{
+    if (clip >= 0)
+        c->instances[i].held_clip = clip;
+    crowd_fade_to(c, i, clip, crowd_fade_seconds(fade));
+}
+
+void vks_crowd_set_world(vks_crowd *c, uint32_t i, const float world[4][4])
+{
+    vks_crowd_instance *in = &c->instances[i];
+    crowd_set_world(in, world, c->model_lo[in->model], c->model_hi[in->model]);
+    for (int k = 0; k < 3; k++) {
+        c->lo[k] = fminf(c->lo[k], in->center[k] - in->radius);
+        c->hi[k] = fmaxf(c->hi[k], in->center[k] + in->radius);
+    }
 }
 
 void vks_crowd_switch_clip(vks_crowd *c, int32_t delta, double fade)
@@ -632,6 +651,16 @@ void vks_crowd_palettes(vks_crowd *c, vks_pool *pool, const uint32_t *visible, u
                         vks_bone *palette)
 {
     crowd_run((crowd_job){.crowd = c, .visible = visible, .palette = palette}, pool, count);
+}
+
+void vks_crowd_palettes_range(vks_crowd *c, const uint32_t *visible, uint32_t begin, uint32_t end,
+                              vks_bone *palette, uint32_t thread)
+{
+    const uint32_t max_joints = crowd_max_joints(c);
+    crowd_job job = {.crowd = c, .visible = visible, .palette = palette};
+    job.layout = crowd_scratch_of(max_joints);
+    job.stream = (size_t)(end - begin) * max_joints * sizeof(vks_bone) > CROWD_STREAM_BYTES;
+    crowd_palettes_chunk(&job, begin, end, thread);
 }
 
 void vks_crowd_anim_periods(const vks_crowd *c, const vks_lod_view *view, const uint32_t *visible,

@@ -116,6 +116,14 @@ void vks_crowd_advance(vks_crowd *crowd, double dt);
  * `fade` seconds from its current pose. Models without clips stay in the bind pose. */
 void vks_crowd_switch_clip(vks_crowd *crowd, int32_t delta, double fade);
 
+/* Instance i cross-fades from its current pose into `clip` (-1: the bind pose; else below its
+ * model's clip count), played from its start, over `fade` seconds (0, negative or NaN: at once). */
+void vks_crowd_play(vks_crowd *crowd, uint32_t i, int32_t clip, double fade);
+
+/* Places instance i: palette space -> world (column-major, affine). Its bounding sphere and scale
+ * follow, and the crowd's box grows to hold the sphere (it stays a bound, not the tightest). */
+void vks_crowd_set_world(vks_crowd *crowd, uint32_t i, const float world[4][4]);
+
 /* on: every instance cross-fades into the bind pose, holding its clip; off: back into the clip it
  * held (or the one it had at the start), from that clip's start. */
 void vks_crowd_bind_pose(vks_crowd *crowd, bool on, double fade);
@@ -175,5 +183,10 @@ uint32_t vks_crowd_animate(vks_crowd *crowd, vks_pool *pool, const uint32_t *vis
  * must be distinct (those not below instance_count are skipped). */
 void vks_crowd_palettes(vks_crowd *crowd, vks_pool *pool, const uint32_t *visible, uint32_t count,
                         vks_bone *palette);
+
+/* vks_crowd_palettes of visible[begin, end) on the calling thread, with the per-thread scratch of
+ * `thread` (< desc.threads; one call per thread at a time): for a caller's own job system. */
+void vks_crowd_palettes_range(vks_crowd *crowd, const uint32_t *visible, uint32_t begin,
+                              uint32_t end, vks_bone *palette, uint32_t thread);
 
 #endif

@@ -1,0 +1,215 @@
+/* vkskin: animated characters for crowds. This header is the CPU side: models (loaded with assimp
+ * from glTF, FBX, Collada, MD5, ...), their skeletons and clips, crowds of instances that each
+ * play a clip, and their bone-matrix palettes, evaluated on the library's threads or the
+ * caller's. It includes no Vulkan, assimp or GLFW header; C17 and C++17.
+ *
+ *   vkskin_model *model;
+ *   vkskin_error err;
+ *   if (vkskin_model_load(&(vkskin_model_desc){.path = "CesiumMan.glb"}, &model, &err))
+ *       ... err.message ...
+ *   vkskin_crowd *crowd;
+ *   vkskin_crowd_create(&(vkskin_crowd_desc){.models = &model, .model_count = 1,
+ *                                            .instance_count = 100}, &crowd, &err);
+ *   each frame:
+ *       vkskin_crowd_advance(crowd, dt);
+ *       n = vkskin_crowd_cull(crowd, view_proj, visible);
+ *       vkskin_crowd_pose(crowd, visible, n, palettes, &err);   (into a mapped buffer)
+ *
+ * Conventions (sokol's): a descriptor's zero value is its default, so `(vkskin_xxx_desc){.a = 1}`
+ * asks for `a` and defaults the rest. Calls that can fail return a vkskin_result and, when `err`
+ * is not NULL, fill it with one line saying what went wrong; misuse (a NULL handle or output,
+ * an index out of range) is such a failure, never an abort. Objects are created and destroyed by
+ * their owner: the caller owns every handle it gets and destroys it; a crowd keeps pointers to
+ * its models, which must outlive it.
+ *
+ * Threads: a model is immutable once loaded and may be read from any thread. A crowd is not
+ * locked: calls on one crowd must not overlap, except vkskin_crowd_pose_range with distinct
+ * workers. Loading may fork a child process (vkskin_model_desc.isolate): then call it before
+ * starting threads. */
+#ifndef VKSKIN_H
+#define VKSKIN_H
+
+#include "vkskin/version.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32) && defined(VKSKIN_SHARED)
+#define VKSKIN_API __declspec(dllimport)
+#elif defined(__GNUC__)
+#define VKSKIN_API __attribute__((visibility("default")))
+#else
+#define VKSKIN_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Errors ---- */
+
+typedef enum vkskin_result {
+    VKSKIN_OK = 0,
+    VKSKIN_ERROR_ARGUMENT,      /* misuse: a NULL handle or output, an index out of range */
+    VKSKIN_ERROR_LOAD,          /* the model could not be read (missing, unreadable, malformed) */
+    VKSKIN_ERROR_OUT_OF_MEMORY, /* host memory, or a crowd too large for its counts */
+    VKSKIN_ERROR_FAILED,        /* anything else, said in the message */
+} vkskin_result;
+
+typedef struct vkskin_error {
+    vkskin_result result;
+    char message[512]; /* one line, no trailing newline; "" on success */
+} vkskin_error;
+
+/* The version this library was built as (VKSKIN_VERSION_STRING of its own headers). */
+VKSKIN_API const char *vkskin_version(void);
+
+/* ---- Models ---- */
+
+typedef struct vkskin_model vkskin_model;
+
+typedef struct vkskin_model_desc {
+    const char *path; /* a file to read; or NULL and: */
+    const void *data; /* a file in memory, `size` bytes, kept only during the call */
+    size_t size;
+    const char *format_hint; /* the in-memory file's extension: "glb", "fbx", ... */
+    const char *name;        /* what messages call an in-memory file (default "memory") */
+    /* Read the file in a forked child first, so that a crash inside assimp (it has some, on bad
+     * files) becomes an error instead of taking the host down. Off by default in the library: a
+     * fork is unsafe in a threaded host or one with its own SIGCHLD handling. The vkskin
+     * program turns it on. */
+    bool isolate;
+} vkskin_model_desc;
+
+/* Reads a model and prepares it for skinning: its compact vertex streams and levels of detail
+ * are built here, once. On failure *model is NULL. */
+VKSKIN_API vkskin_result vkskin_model_load(const vkskin_model_desc *desc, vkskin_model **model,
+                                           vkskin_error *err);
+VKSKIN_API void vkskin_model_destroy(vkskin_model *model); /* NULL is ignored */
+
+typedef struct vkskin_model_info {
+    const char *name; /* owned by the model */
+    uint32_t vertex_count, index_count, mesh_count;
+    uint32_t joint_count; /* every node the palettes have an entry for, bones and their parents */
+    uint32_t bone_count;  /* the joints a skin binds vertices to */
+    uint32_t clip_count;
+    uint32_t level_count;               /* levels of detail, 1 or more */
+    float bounds_min[3], bounds_max[3]; /* the bind pose's box, in palette space */
+} vkskin_model_info;
+
+VKSKIN_API vkskin_result vkskin_model_get_info(const vkskin_model *model, vkskin_model_info *info,
+                                               vkskin_error *err);
+
+typedef struct vkskin_clip_info {
+    const char *name; /* owned by the model */
+    double duration;  /* seconds */
+} vkskin_clip_info;
+
+VKSKIN_API vkskin_result vkskin_model_get_clip(const vkskin_model *model, uint32_t clip,
+                                               vkskin_clip_info *info, vkskin_error *err);
+/* The clip named `name` (or of index `name` when it is a decimal number); -1 when none. */
+VKSKIN_API int32_t vkskin_model_find_clip(const vkskin_model *model, const char *name);
+
+typedef struct vkskin_joint_info {
+    const char *name; /* owned by the model */
+    int32_t parent;   /* a lower index, or -1 for a root */
+} vkskin_joint_info;
+
+VKSKIN_API vkskin_result vkskin_model_get_joint(const vkskin_model *model, uint32_t joint,
+                                                vkskin_joint_info *info, vkskin_error *err);
+
+/* ---- Crowds ---- */
+
+typedef struct vkskin_crowd vkskin_crowd;
+
+#define VKSKIN_MAX_MODELS 16u
+
+typedef enum vkskin_layout {
+    VKSKIN_LAYOUT_GRID = 0, /* rows and columns on the ground (y = 0), headings at random */
+    VKSKIN_LAYOUT_RING,     /* a circle around the origin, every instance facing its centre */
+} vkskin_layout;
+
+/* A clip index for vkskin_crowd_desc.clip: instance k of a model plays clip k mod clip_count. */
+#define VKSKIN_CLIP_VARIED (-2)
+/* The bind pose, wherever a clip index is asked for. */
+#define VKSKIN_CLIP_NONE (-1)
+
+typedef struct vkskin_crowd_desc {
+    const vkskin_model *const *models; /* 1 .. VKSKIN_MAX_MODELS; kept, must outlive the crowd */
+    uint32_t model_count;
+    uint32_t instance_count; /* 1 .. 2^24; dealt to the models in turn */
+    vkskin_layout layout;
+    /* Every instance's clip at the start: an index valid for every model, VKSKIN_CLIP_NONE or
+     * VKSKIN_CLIP_VARIED. 0 (the default) is the first clip, the bind pose for a model with none.
+     */
+    int32_t clip;
+    double time;      /* instance 0's clock at the start, seconds; the others are offset */
+    uint32_t seed;    /* of the offsets, speeds and headings: the same seed, the same crowd */
+    uint32_t threads; /* threads vkskin_crowd_pose runs on, the caller's included; 0: 1 */
+    uint32_t workers; /* caller threads that may run vkskin_crowd_pose_range at once; 0: 1 */
+} vkskin_crowd_desc;
+
+VKSKIN_API vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **crowd,
+                                             vkskin_error *err);
+VKSKIN_API void vkskin_crowd_destroy(vkskin_crowd *crowd); /* NULL is ignored */
+
+VKSKIN_API uint32_t vkskin_crowd_instance_count(const vkskin_crowd *crowd);
+/* Palette entries of every instance together, and where instance i's begin: the palette buffer
+ * vkskin_crowd_pose writes holds palette_count entries of 12 floats (3 rows x 4, row-major: the
+ * linear part and the translation of palette space <- bind pose), instance i's joint_count of
+ * them from palette_first(i). 0 for a NULL crowd or an instance out of range. */
+VKSKIN_API uint32_t vkskin_crowd_palette_count(const vkskin_crowd *crowd);
+VKSKIN_API uint32_t vkskin_crowd_palette_first(const vkskin_crowd *crowd, uint32_t instance);
+
+typedef struct vkskin_instance_info {
+    uint32_t model;          /* index into vkskin_crowd_desc.models */
+    int32_t clip;            /* VKSKIN_CLIP_NONE: the bind pose */
+    double time;             /* seconds into the clip */
+    float speed;             /* clock rate */
+    float world[16];         /* palette space -> world, column-major */
+    float center[3], radius; /* bounding sphere in world space, over every clip's motion */
+    bool fading;             /* a cross-fade is under way */
+} vkskin_instance_info;
+
+VKSKIN_API vkskin_result vkskin_crowd_get_instance(const vkskin_crowd *crowd, uint32_t instance,
+                                                   vkskin_instance_info *info, vkskin_error *err);
+/* Cross-fades the instance from its current pose into `clip` (VKSKIN_CLIP_NONE: the bind pose),
+ * played from its start, over `fade` seconds (0: at once). */
+VKSKIN_API vkskin_result vkskin_crowd_play(vkskin_crowd *crowd, uint32_t instance, int32_t clip,
+                                           double fade, vkskin_error *err);
+/* Sets the instance's clock (seconds, finite; wrapped into its clip) and its rate (finite). */
+VKSKIN_API vkskin_result vkskin_crowd_set_time(vkskin_crowd *crowd, uint32_t instance,
+                                               double seconds, float speed, vkskin_error *err);
+/* Places the instance: palette space -> world, column-major, affine (its last row 0 0 0 1),
+ * finite. Its bounding sphere follows. */
+VKSKIN_API vkskin_result vkskin_crowd_set_world(vkskin_crowd *crowd, uint32_t instance,
+                                                const float world[16], vkskin_error *err);
+
+/* Moves every clock forward by dt seconds (times each instance's speed), looping within its
+ * clip, and runs the cross-fades down. */
+VKSKIN_API void vkskin_crowd_advance(vkskin_crowd *crowd, double dt);
+
+/* Writes the instances whose bounding sphere meets the frustum of `view_proj` (column-major,
+ * Vulkan clip space: 0 <= z <= w) into `visible` (room for instance_count), ascending, and
+ * returns their count (0 for NULL arguments). */
+VKSKIN_API uint32_t vkskin_crowd_cull(const vkskin_crowd *crowd, const float view_proj[16],
+                                      uint32_t *visible);
+
+/* Poses the listed instances (distinct, each below instance_count) at their clocks and writes
+ * their palettes into `palettes` (palette_count x 12 floats, each instance's at its
+ * palette_first; the others' are left as they are), on the crowd's threads. `palettes` may be
+ * mapped GPU memory: each entry is written once and never read back. */
+VKSKIN_API vkskin_result vkskin_crowd_pose(vkskin_crowd *crowd, const uint32_t *instances,
+                                           uint32_t count, float *palettes, vkskin_error *err);
+/* The same for the caller's own job system: poses instances[begin, end) on the calling thread,
+ * with scratch `worker` (< vkskin_crowd_desc.workers; at most one call per worker at a time). */
+VKSKIN_API vkskin_result vkskin_crowd_pose_range(vkskin_crowd *crowd, const uint32_t *instances,
+                                                 uint32_t begin, uint32_t end, float *palettes,
+                                                 uint32_t worker, vkskin_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,424 @@
+/* The public API (include/vkskin/vkskin.h) over the engine: every check a caller's mistake needs,
+ * then one call into asset/, anim/ or scene/. */
+#include "vkskin/vkskin.h"
+
+#include "anim/anim.h"
+#include "asset/import.h"
+#include "asset/lod.h"
+#include "asset/pack.h"
+#include "core/pool.h"
+#include "scene/crowd.h"
+#include "skin/skin_cpu.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct vkskin_model {
+    vks_model model;
+    float lo[3], hi[3]; /* the bind pose's box, palette space */
+};
+
+struct vkskin_crowd {
+    vks_crowd crowd;
+    vks_pool *pool; /* NULL for one thread */
+    uint32_t workers;
+};
+
+static vkskin_result api_fail(vkskin_error *err, vkskin_result result, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static vkskin_result api_fail(vkskin_error *err, vkskin_result result, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+        err->result = result;
+    }
+    return result;
+}
+
+/* An engine failure: its message, under `result`. */
+static vkskin_result api_fail_with(vkskin_error *err, vkskin_result result, const vks_error *e)
+{
+    return api_fail(err, result, "%s", e->msg);
+}
+
+static vkskin_result api_ok(vkskin_error *err)
+{
+    if (err) {
+        err->result = VKSKIN_OK;
+        err->message[0] = '\0';
+    }
+    return VKSKIN_OK;
+}
+
+const char *vkskin_version(void)
+{
+    return VKSKIN_VERSION_STRING;
+}
+
+/* ---- Models ---- */
+
+/* The bind pose skinned on the CPU: the box palettes map it into. */
+static bool api_model_bounds(struct vkskin_model *m)
+{
+    const vks_model *model = &m->model;
+    for (int k = 0; k < 3; k++)
+        m->lo[k] = m->hi[k] = 0.0f;
+    if (model->vertex_count == 0)
+        return true;
+    float(*pos)[3] = malloc(sizeof *pos * model->vertex_count);
+    float(*nrm)[3] = malloc(sizeof *nrm * model->vertex_count);
+    bool ok = pos && nrm && vks_skin_cpu_pose(model, -1, 0.0, pos, nrm, NULL);
+    for (uint32_t v = 0; ok && v < model->vertex_count; v++)
+        for (int k = 0; k < 3; k++) {
+            m->lo[k] = v == 0 || pos[v][k] < m->lo[k] ? pos[v][k] : m->lo[k];
+            m->hi[k] = v == 0 || pos[v][k] > m->hi[k] ? pos[v][k] : m->hi[k];
+        }
+    free(pos);
+    free(nrm);
+    return ok;
+}
+
+vkskin_result vkskin_model_load(const vkskin_model_desc *desc, vkskin_model **model,
+                                vkskin_error *err)
+{
+    if (model)
+        *model = NULL;
+    if (!desc || !model)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_model_load: desc and model are needed");
+    if (!desc->path == !desc->data)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                        "vkskin_model_load: give either a path or data, not %s",
+                        desc->path ? "both" : "neither");
+    if (desc->data && desc->size == 0)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_model_load: data of 0 bytes");
+    struct vkskin_model *m = calloc(1, sizeof *m);
+    if (!m)
+        return api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a model");
+    vks_error e;
+    const vks_import_desc import = {
+        .path = desc->path,
+        .data = desc->data,
+        .size = desc->size,
+        .hint = desc->format_hint,
+        .name = desc->path   ? NULL
+                : desc->name ? desc->name
+                             : "memory",
+        .in_process = !desc->isolate,
+    };
+    if (!vks_model_import(&import, &m->model, &e)) {
+        free(m);
+        return api_fail_with(err, VKSKIN_ERROR_LOAD, &e);
+    }
+    if (!vks_model_pack(&m->model, &e) || !vks_model_build_lods(&m->model, &e)) {
+        vks_model_destroy(&m->model);
+        free(m);
+        return api_fail_with(err, VKSKIN_ERROR_FAILED, &e);
+    }
+    if (!api_model_bounds(m)) {
+        vks_model_destroy(&m->model);
+        free(m);
+        return api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a model's bounds");
+    }
+    *model = m;
+    return api_ok(err);
+}
+
+void vkskin_model_destroy(vkskin_model *m)
+{
+    if (!m)
+        return;
+    vks_model_destroy(&m->model);
+    free(m);
+}
+
+vkskin_result vkskin_model_get_info(const vkskin_model *m, vkskin_model_info *info,
+                                    vkskin_error *err)
+{
+    if (!m || !info)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                        "vkskin_model_get_info: a model and an info to fill are needed");
+    const vks_model *model = &m->model;
+    *info = (vkskin_model_info){
+        .name = model->name,
+        .vertex_count = model->vertex_count,
+        .index_count = model->index_count,
+        .mesh_count = model->mesh_count,
+        .joint_count = model->skeleton.joint_count,
+        .bone_count = model->skeleton.bone_count,
+        .clip_count = model->clip_count,
+        .level_count = vks_model_level_count(model),
+    };
+    memcpy(info->bounds_min, m->lo, sizeof m->lo);
+    memcpy(info->bounds_max, m->hi, sizeof m->hi);
+    return api_ok(err);
+}
+
+vkskin_result vkskin_model_get_clip(const vkskin_model *m, uint32_t clip, vkskin_clip_info *info,
+                                    vkskin_error *err)
+{
+    if (!m || !info)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                        "vkskin_model_get_clip: a model and an info to fill are needed");
+    if (clip >= m->model.clip_count)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u clip(s): no clip %u", m->model.name,
+                        m->model.clip_count, clip);
+    *info = (vkskin_clip_info){.name = m->model.clips[clip].name,
+                               .duration = m->model.clips[clip].duration};
+    return api_ok(err);
+}
+
+int32_t vkskin_model_find_clip(const vkskin_model *m, const char *name)
+{
+    return m && name ? vks_model_find_clip(&m->model, name) : -1;
+}
+
+vkskin_result vkskin_model_get_joint(const vkskin_model *m, uint32_t joint, vkskin_joint_info *info,
+                                     vkskin_error *err)
+{
+    if (!m || !info)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                        "vkskin_model_get_joint: a model and an info to fill are needed");
+    const vks_skeleton *sk = &m->model.skeleton;
+    if (joint >= sk->joint_count)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u joint(s): no joint %u",
+                        m->model.name, sk->joint_count, joint);
+    *info = (vkskin_joint_info){.name = sk->names[joint], .parent = sk->parents[joint]};
+    return api_ok(err);
+}
+
+/* ---- Crowds ---- */
+
+vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **crowd,
+                                  vkskin_error *err)
+{
+    if (crowd)
+        *crowd = NULL;
+    if (!desc || !crowd)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                        "vkskin_crowd_create: desc and crowd are needed");
+    if (!desc->models || desc->model_count == 0 || desc->model_count > VKSKIN_MAX_MODELS)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u models, not %u",
+                        VKSKIN_MAX_MODELS, desc->models ? desc->model_count : 0);
+    const vks_model *models[VKSKIN_MAX_MODELS];
+    int32_t clips[VKSKIN_MAX_MODELS];
+    for (uint32_t m = 0; m < desc->model_count; m++) {
+        if (!desc->models[m])
+            return api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_create: model %u is NULL", m);
+        models[m] = &desc->models[m]->model;
+        /* The default, clip 0, is the bind pose for a model without clips. */
+        clips[m] = desc->clip == 0 && models[m]->clip_count == 0 ? -1 : desc->clip;
+    }
+    if (desc->layout != VKSKIN_LAYOUT_GRID && desc->layout != VKSKIN_LAYOUT_RING)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_create: no layout %d",
+                        (int)desc->layout);
+    if (!isfinite(desc->time))
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_create: time is not finite");
+    const uint32_t threads = desc->threads ? desc->threads : 1;
+    const uint32_t workers = desc->workers ? desc->workers : 1;
+    struct vkskin_crowd *c = calloc(1, sizeof *c);
+    if (!c)
+        return api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a crowd");
+    vks_error e;
+    const vks_crowd_desc d = {
+        .models = models,
+        .model_count = desc->model_count,
+        .clips = clips,
+        .instance_count = desc->instance_count,
+        .layout = desc->layout == VKSKIN_LAYOUT_RING ? VKS_CROWD_RING : VKS_CROWD_GRID,
+        .time = desc->time,
+        .threads = threads > workers ? threads : workers, /* scratch for either */
+        .seed = desc->seed,
+    };
+    if (!vks_crowd_create(&d, &c->crowd, &e)) {
+        free(c);
+        /* The engine says what it refused: memory, counts past 32 bits, or the desc. */
+        const bool memory = strstr(e.msg, "out of memory") || strstr(e.msg, "palette entries");
+        return api_fail_with(err, memory ? VKSKIN_ERROR_OUT_OF_MEMORY : VKSKIN_ERROR_ARGUMENT, &e);
+    }
+    if (threads > 1 && !vks_pool_create(threads, &c->pool, &e)) {
+        vks_crowd_destroy(&c->crowd);
+        free(c);
+        return api_fail_with(err, VKSKIN_ERROR_FAILED, &e);
+    }
+    c->workers = workers;
+    *crowd = c;
+    return api_ok(err);
+}
+
+void vkskin_crowd_destroy(vkskin_crowd *c)
+{
+    if (!c)
+        return;
+    vks_pool_destroy(c->pool);
+    vks_crowd_destroy(&c->crowd);
+    free(c);
+}
+
+uint32_t vkskin_crowd_instance_count(const vkskin_crowd *c)
+{
+    return c ? c->crowd.instance_count : 0;
+}
+
+uint32_t vkskin_crowd_palette_count(const vkskin_crowd *c)
+{
+    return c ? c->crowd.palette_count : 0;
+}
+
+uint32_t vkskin_crowd_palette_first(const vkskin_crowd *c, uint32_t instance)
+{
+    return c && instance < c->crowd.instance_count ? c->crowd.palette_first[instance] : 0;
+}
+
+/* The instance, or a message: NULL crowd or an index out of range. */
+static vks_crowd_instance *api_instance(const vkskin_crowd *c, uint32_t i, const char *call,
+                                        vkskin_error *err)
+{
+    if (!c) {
+        api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: the crowd is NULL", call);
+        return NULL;
+    }
+    if (i >= c->crowd.instance_count) {
+        api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: the crowd has %u instance(s): no instance %u",
+                 call, c->crowd.instance_count, i);
+        return NULL;
+    }
+    return &c->crowd.instances[i];
+}
+
+vkskin_result vkskin_crowd_get_instance(const vkskin_crowd *c, uint32_t i,
+                                        vkskin_instance_info *info, vkskin_error *err)
+{
+    const vks_crowd_instance *in = api_instance(c, i, "vkskin_crowd_get_instance", err);
+    if (!in)
+        return VKSKIN_ERROR_ARGUMENT;
+    if (!info)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_get_instance: info is NULL");
+    *info = (vkskin_instance_info){.model = in->model,
+                                   .clip = in->clip,
+                                   .time = in->time,
+                                   .speed = in->speed,
+                                   .radius = in->radius,
+                                   .fading = in->fade_left > 0.0};
+    memcpy(info->world, in->world, sizeof info->world);
+    memcpy(info->center, in->center, sizeof info->center);
+    return api_ok(err);
+}
+
+vkskin_result vkskin_crowd_play(vkskin_crowd *c, uint32_t i, int32_t clip, double fade,
+                                vkskin_error *err)
+{
+    const vks_crowd_instance *in = api_instance(c, i, "vkskin_crowd_play", err);
+    if (!in)
+        return VKSKIN_ERROR_ARGUMENT;
+    const vks_model *m = c->crowd.models[in->model];
+    if (clip < -1 || clip >= (int64_t)m->clip_count)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                        "vkskin_crowd_play: %s has %u clip(s): no clip %d (-1 is the bind pose)",
+                        m->name, m->clip_count, clip);
+    if (!(fade >= 0.0 && fade < INFINITY))
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                        "vkskin_crowd_play: a fade takes 0 or more seconds, not %g", fade);
+    vks_crowd_play(&c->crowd, i, clip, fade);
+    return api_ok(err);
+}
+
+vkskin_result vkskin_crowd_set_time(vkskin_crowd *c, uint32_t i, double seconds, float speed,
+                                    vkskin_error *err)
+{
+    vks_crowd_instance *in = api_instance(c, i, "vkskin_crowd_set_time", err);
+    if (!in)
+        return VKSKIN_ERROR_ARGUMENT;
+    if (!isfinite(seconds) || !isfinite(speed))
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                        "vkskin_crowd_set_time: time and speed must be finite");
+    const vks_model *m = c->crowd.models[in->model];
+    in->time = in->clip >= 0 ? vks_clip_time(&m->clips[in->clip], seconds, VKS_WRAP_LOOP) : seconds;
+    in->speed = speed;
+    return api_ok(err);
+}
+
+vkskin_result vkskin_crowd_set_world(vkskin_crowd *c, uint32_t i, const float world[16],
+                                     vkskin_error *err)
+{
+    if (!api_instance(c, i, "vkskin_crowd_set_world", err))
+        return VKSKIN_ERROR_ARGUMENT;
+    if (!world)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_set_world: world is NULL");
+    float w[4][4];
+    for (int e = 0; e < 16; e++) {
+        if (!isfinite(world[e]))
+            return api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_set_world: element %d is not finite", e);
+        w[e / 4][e % 4] = world[e];
+    }
+    if (w[0][3] != 0.0f || w[1][3] != 0.0f || w[2][3] != 0.0f || w[3][3] != 1.0f)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                        "vkskin_crowd_set_world: not affine (its last row must be 0 0 0 1)");
+    vks_crowd_set_world(&c->crowd, i, (const float(*)[4])w);
+    return api_ok(err);
+}
+
+void vkskin_crowd_advance(vkskin_crowd *c, double dt)
+{
+    if (c && isfinite(dt))
+        vks_crowd_advance(&c->crowd, dt);
+}
+
+uint32_t vkskin_crowd_cull(const vkskin_crowd *c, const float view_proj[16], uint32_t *visible)
+{
+    if (!c || !view_proj || !visible)
+        return 0;
+    float vp[4][4];
+    memcpy(vp, view_proj, sizeof vp);
+    return vks_crowd_cull(&c->crowd, (const float(*)[4])vp, visible);
+}
+
+/* The listed instances must exist and be distinct: two threads writing one palette would race. */
+static vkskin_result api_check_list(const vkskin_crowd *c, const uint32_t *instances,
+                                    uint32_t begin, uint32_t end, const float *palettes,
+                                    const char *call, vkskin_error *err)
+{
+    if (!c || (!instances && end > begin) || !palettes)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: crowd, instances and palettes are needed",
+                        call);
+    for (uint32_t k = begin; k < end; k++)
+        if (instances[k] >= c->crowd.instance_count)
+            return api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "%s: instance %u (listed %u) is not below the crowd's %u", call,
+                            instances[k], k, c->crowd.instance_count);
+    return VKSKIN_OK;
+}
+
+vkskin_result vkskin_crowd_pose(vkskin_crowd *c, const uint32_t *instances, uint32_t count,
+                                float *palettes, vkskin_error *err)
+{
+    vkskin_result r = api_check_list(c, instances, 0, count, palettes, "vkskin_crowd_pose", err);
+    if (r != VKSKIN_OK)
+        return r;
+    vks_crowd_palettes(&c->crowd, c->pool, instances, count, (vks_bone *)palettes);
+    return api_ok(err);
+}
+
+vkskin_result vkskin_crowd_pose_range(vkskin_crowd *c, const uint32_t *instances, uint32_t begin,
+                                      uint32_t end, float *palettes, uint32_t worker,
+                                      vkskin_error *err)
+{
+    vkskin_result r =
+        api_check_list(c, instances, begin, end, palettes, "vkskin_crowd_pose_range", err);
+    if (r != VKSKIN_OK)
+        return r;
+    if (begin > end || worker >= c->workers)
+        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                        "vkskin_crowd_pose_range: range [%u, %u) or worker %u (of %u) is wrong",
+                        begin, end, worker, c->workers);
+    vks_crowd_palettes_range(&c->crowd, instances, begin, end, (vks_bone *)palettes, worker);
+    return api_ok(err);
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The library as a host gets it: `cmake --install` into a fresh prefix, then the example host
+# (examples/palettes) configured against it with find_package in a fresh build folder and, a
+# second time, compiled with pkg-config alone; the installed library exports vkskin_* and nothing
+# else (no vk* of volk's, no stbi_*); every public header compiles alone as C17 and as C++17
+# with -Wall -Wextra -pedantic; the installed program says its version.
+#   usage: library_install.sh BUILD_DIR SOURCE_DIR MODEL VERSION CC [FLAGS]
+# CC is the build's compiler, FLAGS what a host of that build needs too (its sanitizers).
+set -u
+build=$1 src=$2 model=$3 version=$4 cc=$5 flags=${6:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+failed=0
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+
+cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; fail "cmake --install"; }
+lib=$(find "$prefix" -name 'libvkskin.a' -o -name 'libvkskin.so' | head -n 1)
+[ -n "$lib" ] || fail "no libvkskin installed"
+for f in include/vkskin/vkskin.h include/vkskin/version.h; do
+  [ -f "$prefix/$f" ] || fail "$f not installed"
+done
+[ -n "$(find "$prefix" -path '*cmake/vkskin/vkskinConfig.cmake')" ] || fail "no package config"
+pc=$(find "$prefix" -name vkskin.pc | head -n 1)
+[ -n "$pc" ] || fail "no vkskin.pc"
+[ -n "$(find "$prefix" -name LICENSE)" ] || fail "no LICENSE"
+
+# Exported symbols: the defined globals are the API's and nothing else.
+if [ -n "$lib" ]; then
+  nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 {print $3}' >"$tmp/symbols"
+  api=$(grep -c '^vkskin_' "$tmp/symbols")
+  grep -v '^vkskin_' "$tmp/symbols" >"$tmp/foreign"
+  if [ -s "$tmp/foreign" ]; then
+    fail "the library exports $(wc -l <"$tmp/foreign") symbols not vkskin_*: $(head -n 5 "$tmp/foreign" | tr '\n' ' ')"
+  elif [ "$api" -lt 10 ]; then
+    fail "only $api vkskin_* symbols exported"
+  else
+    echo "ok   $api symbols exported, all vkskin_* (no vk*, stbi_* or internal ones)"
+  fi
+fi
+
+# find_package in a fresh build folder.
+if cmake -S "$src/examples/palettes" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" \
+     -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >"$tmp/cfg.log" 2>&1 &&
+   cmake --build "$tmp/cmake" >"$tmp/build.log" 2>&1; then
+  if "$tmp/cmake/palettes" "$model" >"$tmp/run.log" 2>&1; then
+    echo "ok   find_package: $(tr '\n' ' ' <"$tmp/run.log")"
+  else
+    cat "$tmp/run.log"; fail "the find_package build of the example failed to run"
+  fi
+else
+  cat "$tmp/cfg.log" "$tmp/build.log" 2>/dev/null | tail -n 30; fail "the example did not build with find_package"
+fi
+
+# pkg-config alone.
+export PKG_CONFIG_PATH=$(dirname "${pc:-/nonexistent/x}")
+if pcflags=$(pkg-config --cflags --libs vkskin 2>"$tmp/pc.log") &&
+   "$cc" -std=c17 -Wall -Wextra -pedantic -Werror $flags "$src/examples/palettes/main.c" -o "$tmp/palettes_pc" $pcflags -lm 2>"$tmp/cc.log"; then
+  # (a shared libvkskin in a prefix the loader does not search: as any such library)
+  if LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+     "$tmp/palettes_pc" "$model" >"$tmp/run2.log" 2>&1; then
+    echo "ok   pkg-config ($pcflags): runs"
+  else
+    cat "$tmp/run2.log"; fail "the pkg-config build of the example failed to run"
+  fi
+else
+  cat "$tmp/pc.log" "$tmp/cc.log"; fail "the example did not build with pkg-config"
+fi
+
+# Each public header alone, first in its translation unit (a declaration after it: ISO C wants
+# one in every unit), as C17 and as C++17.
+headers=0 before=$failed
+for h in "$prefix"/include/vkskin/*.h; do
+  name=vkskin/$(basename "$h")
+  printf '#include <%s>\nint vkskin_header_test_unit;\n' "$name" >"$tmp/one.c"
+  cc -std=c17 -Wall -Wextra -pedantic -Werror -fsyntax-only -I"$prefix/include" "$tmp/one.c" 2>"$tmp/h.log" || { cat "$tmp/h.log"; fail "$name alone as C17"; }
+  c++ -std=c++17 -Wall -Wextra -pedantic -Werror -fsyntax-only -I"$prefix/include" -x c++ "$tmp/one.c" 2>"$tmp/h.log" || { cat "$tmp/h.log"; fail "$name alone as C++17"; }
+  headers=$((headers + 1))
+done
+[ "$failed" -eq "$before" ] && echo "ok   $headers public headers compile alone as C17 and C++17"
+
+got=$("$prefix/bin/vkskin" --version 2>&1)
+[ "$got" = "vkskin $version" ] && echo "ok   $got" || fail "vkskin --version says '$got', want 'vkskin $version'"
+
+[ "$failed" -eq 0 ] || { echo "$failed check(s) failed"; exit 1; }
+echo "library_install: all passed"

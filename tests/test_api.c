@@ -1,0 +1,393 @@
+/* The public API (include/vkskin/vkskin.h) against the engine it wraps and against closed forms:
+ * model facts, bounds skinned here, palettes against the direct path, instance control, culling
+ * against a sphere-box test written here, the caller's threads, and every misuse returning an
+ * error with a message.
+ *   usage: test_api DEFAULT_GLB */
+#include "vkskin/vkskin.h"
+
+#include "anim/anim.h"
+#include "asset/import.h"
+#include "check.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *glb_path;
+static vks_model ref; /* the same file through the engine's importer */
+
+static unsigned char *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *data = n > 0 ? malloc((size_t)n) : NULL;
+    if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
+        free(data);
+        data = NULL;
+    }
+    fclose(f);
+    *size = data ? (size_t)n : 0;
+    return data;
+}
+
+/* err filled as the call returned, with a message that contains `needle`. */
+static void check_error(vkskin_result r, const vkskin_error *err, vkskin_result want,
+                        const char *needle)
+{
+    CHECK(r == want && err->result == want);
+    CHECK(strstr(err->message, needle) != NULL && strchr(err->message, '\n') == NULL);
+    if (!(r == want && strstr(err->message, needle)))
+        fprintf(stderr, "  got %d '%s', want %d '...%s...'\n", (int)r, err->message, (int)want,
+                needle);
+}
+
+static void test_version(void)
+{
+    char want[32];
+    snprintf(want, sizeof want, "%d.%d.%d", VKSKIN_VERSION_MAJOR, VKSKIN_VERSION_MINOR,
+             VKSKIN_VERSION_PATCH);
+    CHECK(strcmp(vkskin_version(), want) == 0 && strcmp(VKSKIN_VERSION_STRING, want) == 0);
+}
+
+/* The bind pose skinned here: every vertex by the rest palettes, blended by its weights. */
+static void bind_pose_box(const vks_model *m, float lo[3], float hi[3])
+{
+    const vks_skeleton *sk = &m->skeleton;
+    vks_xform *local = malloc(sizeof *local * sk->joint_count);
+    vks_affine *model = malloc(sizeof *model * sk->joint_count);
+    vks_bone *palette = malloc(sizeof *palette * sk->joint_count);
+    vks_pose_rest(sk, local);
+    vks_pose_palette(sk, local, model, palette);
+    for (uint32_t v = 0; v < m->vertex_count; v++) {
+        double p[3] = {0, 0, 0};
+        for (int i = 0; i < 4; i++) {
+            const vks_bone *b = &palette[m->joints[v][i]];
+            for (int r = 0; r < 3; r++)
+                p[r] += m->weights[v][i] *
+                        (b->row[r][0] * m->positions[v][0] + b->row[r][1] * m->positions[v][1] +
+                         b->row[r][2] * m->positions[v][2] + b->row[r][3]);
+        }
+        for (int k = 0; k < 3; k++) {
+            lo[k] = v == 0 || p[k] < lo[k] ? (float)p[k] : lo[k];
+            hi[k] = v == 0 || p[k] > hi[k] ? (float)p[k] : hi[k];
+        }
+    }
+    free(local);
+    free(model);
+    free(palette);
+}
+
+static void test_model(void)
+{
+    vkskin_model *m = NULL;
+    vkskin_error err;
+    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &m, &err) == VKSKIN_OK);
+    CHECK(m && err.result == VKSKIN_OK && err.message[0] == '\0');
+    if (!m)
+        return;
+    vkskin_model_info info;
+    CHECK(vkskin_model_get_info(m, &info, &err) == VKSKIN_OK);
+    CHECK(info.vertex_count == ref.vertex_count && info.index_count == ref.index_count);
+    CHECK(info.mesh_count == ref.mesh_count && info.clip_count == ref.clip_count);
+    CHECK(info.joint_count == ref.skeleton.joint_count);
+    CHECK(info.bone_count == ref.skeleton.bone_count && info.bone_count <= info.joint_count);
+    CHECK(info.level_count >= 1 && info.name && strstr(info.name, "default") != NULL);
+    float lo[3], hi[3];
+    bind_pose_box(&ref, lo, hi);
+    for (int k = 0; k < 3; k++) {
+        CHECK_NEAR(info.bounds_min[k], lo[k], 1e-4);
+        CHECK_NEAR(info.bounds_max[k], hi[k], 1e-4);
+    }
+    for (uint32_t c = 0; c < info.clip_count; c++) {
+        vkskin_clip_info clip;
+        CHECK(vkskin_model_get_clip(m, c, &clip, &err) == VKSKIN_OK);
+        CHECK(strcmp(clip.name, ref.clips[c].name) == 0 && clip.duration == ref.clips[c].duration);
+        CHECK(vkskin_model_find_clip(m, clip.name) == (int32_t)c);
+    }
+    CHECK(vkskin_model_find_clip(m, "1") == 1 && vkskin_model_find_clip(m, "no such clip") == -1);
+    CHECK(vkskin_model_find_clip(NULL, "walk") == -1 && vkskin_model_find_clip(m, NULL) == -1);
+    for (uint32_t j = 0; j < info.joint_count; j++) {
+        vkskin_joint_info joint;
+        CHECK(vkskin_model_get_joint(m, j, &joint, &err) == VKSKIN_OK);
+        CHECK(strcmp(joint.name, ref.skeleton.names[j]) == 0);
+        CHECK(joint.parent == ref.skeleton.parents[j] && joint.parent < (int32_t)j);
+    }
+    vkskin_clip_info clip;
+    check_error(vkskin_model_get_clip(m, info.clip_count, &clip, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "clip(s): no clip");
+    vkskin_joint_info joint;
+    check_error(vkskin_model_get_joint(m, info.joint_count, &joint, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "joint(s): no joint");
+    check_error(vkskin_model_get_info(NULL, &info, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "a model and an info");
+    check_error(vkskin_model_get_info(m, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "a model and an info");
+    CHECK(vkskin_model_get_info(m, NULL, NULL) == VKSKIN_ERROR_ARGUMENT); /* err is optional */
+    vkskin_model_destroy(m);
+    vkskin_model_destroy(NULL);
+
+    /* From memory: the same model. */
+    size_t size = 0;
+    unsigned char *data = read_file(glb_path, &size);
+    CHECK(data != NULL);
+    if (data) {
+        vkskin_model_desc desc = {.data = data, .size = size, .format_hint = "glb"};
+        CHECK(vkskin_model_load(&desc, &m, &err) == VKSKIN_OK);
+        if (m) {
+            vkskin_model_info mem;
+            CHECK(vkskin_model_get_info(m, &mem, &err) == VKSKIN_OK);
+            CHECK(mem.vertex_count == ref.vertex_count && mem.clip_count == ref.clip_count);
+            vkskin_model_destroy(m);
+        }
+        /* Both a path and data, or data of 0 bytes: misuse. */
+        desc.path = glb_path;
+        check_error(vkskin_model_load(&desc, &m, &err), &err, VKSKIN_ERROR_ARGUMENT, "not both");
+        CHECK(m == NULL);
+        check_error(
+            vkskin_model_load(&(vkskin_model_desc){.data = data, .format_hint = "glb"}, &m, &err),
+            &err, VKSKIN_ERROR_ARGUMENT, "0 bytes");
+        /* Bytes that are no model: a load error naming the memory file. */
+        memset(data, 0x5A, size);
+        check_error(vkskin_model_load(&(vkskin_model_desc){.data = data,
+                                                           .size = size,
+                                                           .format_hint = "glb",
+                                                           .name = "junk in memory"},
+                                      &m, &err),
+                    &err, VKSKIN_ERROR_LOAD, "junk in memory");
+        free(data);
+    }
+    check_error(vkskin_model_load(&(vkskin_model_desc){0}, &m, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "neither");
+    check_error(vkskin_model_load(NULL, &m, &err), &err, VKSKIN_ERROR_ARGUMENT, "desc and model");
+    check_error(vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, NULL, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "desc and model");
+    check_error(vkskin_model_load(&(vkskin_model_desc){.path = "/nonexistent/x.glb"}, &m, &err),
+                &err, VKSKIN_ERROR_LOAD, "cannot open");
+    /* The crash guard, asked for: the same error for a missing file through the forked read. */
+    check_error(vkskin_model_load(
+                    &(vkskin_model_desc){.path = "/nonexistent/x.glb", .isolate = true}, &m, &err),
+                &err, VKSKIN_ERROR_LOAD, "cannot open");
+}
+
+/* The direct path's palette of an instance at its clock. */
+static void direct_palette(const vkskin_instance_info *in, vks_bone *out)
+{
+    const vks_skeleton *sk = &ref.skeleton;
+    vks_xform *local = malloc(sizeof *local * sk->joint_count);
+    vks_affine *model = malloc(sizeof *model * sk->joint_count);
+    if (in->clip >= 0)
+        vks_clip_sample(sk, &ref.clips[in->clip],
+                        vks_clip_time(&ref.clips[in->clip], in->time, VKS_WRAP_LOOP), NULL, local);
+    else
+        vks_pose_rest(sk, local);
+    vks_pose_palette(sk, local, model, out);
+    free(local);
+    free(model);
+}
+
+/* Every listed instance's palette within 2e-6 of the model's size of the direct path's (each
+ * path is within 1e-6 of the double-precision walk, test_walk). */
+static uint32_t palettes_off(const vkskin_crowd *c, const float *palettes)
+{
+    float lo[3], hi[3];
+    check_box((const float(*)[3])ref.positions, ref.vertex_count, lo, hi);
+    vks_bone *want = malloc(sizeof *want * ref.skeleton.joint_count);
+    uint32_t off = 0;
+    for (uint32_t i = 0; i < vkskin_crowd_instance_count(c); i++) {
+        vkskin_instance_info in;
+        vkskin_crowd_get_instance(c, i, &in, NULL);
+        direct_palette(&in, want);
+        const float *got = palettes + 12 * (size_t)vkskin_crowd_palette_first(c, i);
+        off += !(check_palette_deviation(got, (const float *)want, ref.skeleton.joint_count, lo,
+                                         hi) <= 2e-6);
+    }
+    free(want);
+    return off;
+}
+
+typedef struct range_job {
+    vkskin_crowd *crowd;
+    const uint32_t *list;
+    uint32_t begin, end, worker;
+    float *palettes;
+    vkskin_result result;
+} range_job;
+
+static void *pose_range_thread(void *arg)
+{
+    range_job *j = arg;
+    j->result =
+        vkskin_crowd_pose_range(j->crowd, j->list, j->begin, j->end, j->palettes, j->worker, NULL);
+    return NULL;
+}
+
+static void test_crowd(void)
+{
+    vkskin_model *m = NULL;
+    vkskin_error err;
+    if (vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &m, &err) != VKSKIN_OK) {
+        CHECK(!"load");
+        return;
+    }
+    const vkskin_model *models[] = {m};
+    vkskin_crowd *c = NULL;
+    const uint32_t n = 6, joints = ref.skeleton.joint_count;
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = models,
+                                                   .model_count = 1,
+                                                   .instance_count = n,
+                                                   .time = 0.3,
+                                                   .threads = 2,
+                                                   .workers = 2},
+                              &c, &err) == VKSKIN_OK);
+    if (!c) {
+        vkskin_model_destroy(m);
+        return;
+    }
+    CHECK(vkskin_crowd_instance_count(c) == n && vkskin_crowd_palette_count(c) == n * joints);
+    uint32_t list[6];
+    for (uint32_t i = 0; i < n; i++) {
+        list[i] = i;
+        CHECK(vkskin_crowd_palette_first(c, i) == i * joints);
+        vkskin_instance_info in;
+        CHECK(vkskin_crowd_get_instance(c, i, &in, &err) == VKSKIN_OK);
+        CHECK(in.model == 0 && in.clip == 0 && !in.fading); /* the default: clip 0 for all */
+    }
+    const size_t floats = 12 * (size_t)n * joints;
+    float *a = malloc(sizeof *a * floats), *b = malloc(sizeof *b * floats);
+    CHECK(vkskin_crowd_pose(c, list, n, a, &err) == VKSKIN_OK);
+    CHECK(palettes_off(c, a) == 0);
+
+    /* Clocks, clips and cross-fades. */
+    CHECK(vkskin_crowd_set_time(c, 1, 0.55, 2.0f, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_play(c, 2, 1, 0.0, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_play(c, 3, VKSKIN_CLIP_NONE, 0.0, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_play(c, 4, 2, 0.5, &err) == VKSKIN_OK);
+    vkskin_instance_info in;
+    vkskin_crowd_get_instance(c, 1, &in, NULL);
+    CHECK(in.time == 0.55 && in.speed == 2.0f);
+    vkskin_crowd_get_instance(c, 2, &in, NULL);
+    CHECK(in.clip == 1 && in.time == 0.0 && !in.fading);
+    vkskin_crowd_get_instance(c, 4, &in, NULL);
+    CHECK(in.clip == 2 && in.fading);
+    vkskin_crowd_advance(c, 0.2);
+    vkskin_crowd_get_instance(c, 1, &in, NULL);
+    CHECK_NEAR(in.time, fmod(0.55 + 0.4, ref.clips[0].duration), 1e-9); /* speed 2 */
+    vkskin_crowd_advance(c, 0.4);
+    vkskin_crowd_get_instance(c, 4, &in, NULL);
+    CHECK(!in.fading);
+    CHECK(vkskin_crowd_pose(c, list, n, a, &err) == VKSKIN_OK);
+    CHECK(palettes_off(c, a) == 0);
+
+    /* The pool, and the caller's two workers on two threads, write what one thread writes. */
+    memset(b, 0, sizeof *b * floats);
+    range_job jobs[2] = {{c, list, 0, 3, 0, b, VKSKIN_ERROR_FAILED},
+                         {c, list, 3, n, 1, b, VKSKIN_ERROR_FAILED}};
+    pthread_t t[2];
+    for (int k = 0; k < 2; k++)
+        CHECK(pthread_create(&t[k], NULL, pose_range_thread, &jobs[k]) == 0);
+    for (int k = 0; k < 2; k++)
+        pthread_join(t[k], NULL);
+    CHECK(jobs[0].result == VKSKIN_OK && jobs[1].result == VKSKIN_OK);
+    CHECK(memcmp(a, b, sizeof *a * floats) == 0);
+
+    /* Placement: moved 10 along x, its sphere follows. */
+    vkskin_instance_info before, after;
+    vkskin_crowd_get_instance(c, 0, &before, NULL);
+    float world[16];
+    memcpy(world, before.world, sizeof world);
+    world[12] += 10.0f;
+    CHECK(vkskin_crowd_set_world(c, 0, world, &err) == VKSKIN_OK);
+    vkskin_crowd_get_instance(c, 0, &after, NULL);
+    CHECK_NEAR(after.center[0], before.center[0] + 10.0f, 1e-4);
+    CHECK_NEAR(after.center[1], before.center[1], 1e-5);
+    CHECK_NEAR(after.radius, before.radius, 1e-5);
+
+    /* Culling with the identity as view-projection (the box -1 <= x, y <= 1, 0 <= z <= 1),
+     * against a sphere-box test written here. */
+    uint32_t visible[6], expect = 0;
+    const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    for (uint32_t i = 0; i < n; i++) {
+        vkskin_crowd_get_instance(c, i, &in, NULL);
+        const float *p = in.center, r = in.radius;
+        expect += p[0] + r >= -1 && p[0] - r <= 1 && p[1] + r >= -1 && p[1] - r <= 1 &&
+                  p[2] + r >= 0 && p[2] - r <= 1;
+    }
+    const uint32_t count = vkskin_crowd_cull(c, identity, visible);
+    CHECK(count == expect && count < n); /* instance 0 moved away */
+    CHECK(vkskin_crowd_cull(NULL, identity, visible) == 0);
+
+    /* Misuse. */
+    check_error(vkskin_crowd_play(c, n, 0, 0.0, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "no instance 6");
+    check_error(vkskin_crowd_play(c, 0, 99, 0.0, &err), &err, VKSKIN_ERROR_ARGUMENT, "no clip 99");
+    check_error(vkskin_crowd_play(c, 0, 0, NAN, &err), &err, VKSKIN_ERROR_ARGUMENT, "a fade");
+    check_error(vkskin_crowd_set_time(c, 0, INFINITY, 1.0f, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "finite");
+    world[3] = 0.5f;
+    check_error(vkskin_crowd_set_world(c, 0, world, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "not affine");
+    world[3] = 0.0f;
+    world[5] = NAN;
+    check_error(vkskin_crowd_set_world(c, 0, world, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "element 5 is not finite");
+    const uint32_t bad[] = {0, 7};
+    check_error(vkskin_crowd_pose(c, bad, 2, a, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "instance 7 (listed 1)");
+    check_error(vkskin_crowd_pose(c, list, n, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "palettes are needed");
+    check_error(vkskin_crowd_pose_range(c, list, 0, n, a, 2, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "worker 2 (of 2)");
+    check_error(vkskin_crowd_pose_range(c, list, 4, 2, a, 0, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "range [4, 2)");
+    check_error(vkskin_crowd_get_instance(NULL, 0, &in, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "the crowd is NULL");
+    vkskin_crowd_advance(NULL, 1.0);
+    vkskin_crowd_destroy(c);
+    vkskin_crowd_destroy(NULL);
+
+    vkskin_crowd *d = NULL;
+    check_error(
+        vkskin_crowd_create(&(vkskin_crowd_desc){.models = models, .model_count = 1}, &d, &err),
+        &err, VKSKIN_ERROR_ARGUMENT, "1 to 16777216 instances, not 0");
+    CHECK(d == NULL);
+    check_error(
+        vkskin_crowd_create(&(vkskin_crowd_desc){.models = models, .instance_count = 1}, &d, &err),
+        &err, VKSKIN_ERROR_ARGUMENT, "1 to 16 models, not 0");
+    const vkskin_model *none[] = {NULL};
+    check_error(
+        vkskin_crowd_create(
+            &(vkskin_crowd_desc){.models = none, .model_count = 1, .instance_count = 1}, &d, &err),
+        &err, VKSKIN_ERROR_ARGUMENT, "model 0 is NULL");
+    check_error(vkskin_crowd_create(
+                    &(vkskin_crowd_desc){
+                        .models = models, .model_count = 1, .instance_count = 1, .clip = 42},
+                    &d, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "clip 42");
+    check_error(vkskin_crowd_create(NULL, &d, &err), &err, VKSKIN_ERROR_ARGUMENT, "desc and crowd");
+    free(a);
+    free(b);
+    vkskin_model_destroy(m);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_api DEFAULT_GLB\n");
+        return 2;
+    }
+    glb_path = argv[1];
+    vks_error e;
+    if (!vks_model_import(&(vks_import_desc){.path = glb_path, .in_process = true}, &ref, &e)) {
+        fprintf(stderr, "%s\n", e.msg);
+        return 1;
+    }
+    test_version();
+    test_model();
+    test_crowd();
+    vks_model_destroy(&ref);
+    return check_report("test_api");
+}
