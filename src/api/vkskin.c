@@ -1,13 +1,11 @@
 /* The public API (include/vkskin/vkskin.h) over the engine: every check a caller's mistake needs,
  * then one call into asset/, anim/ or scene/. */
-#include "vkskin/vkskin.h"
+#include "api.h"
 
 #include "anim/anim.h"
 #include "asset/import.h"
 #include "asset/lod.h"
 #include "asset/pack.h"
-#include "core/pool.h"
-#include "scene/crowd.h"
 #include "skin/skin_cpu.h"
 
 #include <float.h>
@@ -17,21 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct vkskin_model {
-    vks_model model;
-    float lo[3], hi[3]; /* the bind pose's box, palette space */
-};
-
-struct vkskin_crowd {
-    vks_crowd crowd;
-    vks_pool *pool; /* NULL for one thread */
-    uint32_t workers;
-};
-
-static vkskin_result api_fail(vkskin_error *err, vkskin_result result, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static vkskin_result api_fail(vkskin_error *err, vkskin_result result, const char *fmt, ...)
+vkskin_result vks_api_fail(vkskin_error *err, vkskin_result result, const char *fmt, ...)
 {
     if (err) {
         va_list ap;
@@ -46,10 +30,10 @@ static vkskin_result api_fail(vkskin_error *err, vkskin_result result, const cha
 /* An engine failure: its message, under `result`. */
 static vkskin_result api_fail_with(vkskin_error *err, vkskin_result result, const vks_error *e)
 {
-    return api_fail(err, result, "%s", e->msg);
+    return vks_api_fail(err, result, "%s", e->msg);
 }
 
-static vkskin_result api_ok(vkskin_error *err)
+vkskin_result vks_api_ok(vkskin_error *err)
 {
     if (err) {
         err->result = VKSKIN_OK;
@@ -92,16 +76,17 @@ vkskin_result vkskin_model_load(const vkskin_model_desc *desc, vkskin_model **mo
     if (model)
         *model = NULL;
     if (!desc || !model)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_model_load: desc and model are needed");
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_load: desc and model are needed");
     if (!desc->path == !desc->data)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                        "vkskin_model_load: give either a path or data, not %s",
-                        desc->path ? "both" : "neither");
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_load: give either a path or data, not %s",
+                            desc->path ? "both" : "neither");
     if (desc->data && desc->size == 0)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_model_load: data of 0 bytes");
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_model_load: data of 0 bytes");
     struct vkskin_model *m = calloc(1, sizeof *m);
     if (!m)
-        return api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a model");
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a model");
     vks_error e;
     const vks_import_desc import = {
         .path = desc->path,
@@ -125,10 +110,10 @@ vkskin_result vkskin_model_load(const vkskin_model_desc *desc, vkskin_model **mo
     if (!api_model_bounds(m)) {
         vks_model_destroy(&m->model);
         free(m);
-        return api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a model's bounds");
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a model's bounds");
     }
     *model = m;
-    return api_ok(err);
+    return vks_api_ok(err);
 }
 
 void vkskin_model_destroy(vkskin_model *m)
@@ -143,8 +128,8 @@ vkskin_result vkskin_model_get_info(const vkskin_model *m, vkskin_model_info *in
                                     vkskin_error *err)
 {
     if (!m || !info)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                        "vkskin_model_get_info: a model and an info to fill are needed");
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_get_info: a model and an info to fill are needed");
     const vks_model *model = &m->model;
     *info = (vkskin_model_info){
         .name = model->name,
@@ -158,21 +143,21 @@ vkskin_result vkskin_model_get_info(const vkskin_model *m, vkskin_model_info *in
     };
     memcpy(info->bounds_min, m->lo, sizeof m->lo);
     memcpy(info->bounds_max, m->hi, sizeof m->hi);
-    return api_ok(err);
+    return vks_api_ok(err);
 }
 
 vkskin_result vkskin_model_get_clip(const vkskin_model *m, uint32_t clip, vkskin_clip_info *info,
                                     vkskin_error *err)
 {
     if (!m || !info)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                        "vkskin_model_get_clip: a model and an info to fill are needed");
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_get_clip: a model and an info to fill are needed");
     if (clip >= m->model.clip_count)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u clip(s): no clip %u", m->model.name,
-                        m->model.clip_count, clip);
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u clip(s): no clip %u",
+                            m->model.name, m->model.clip_count, clip);
     *info = (vkskin_clip_info){.name = m->model.clips[clip].name,
                                .duration = m->model.clips[clip].duration};
-    return api_ok(err);
+    return vks_api_ok(err);
 }
 
 int32_t vkskin_model_find_clip(const vkskin_model *m, const char *name)
@@ -184,14 +169,14 @@ vkskin_result vkskin_model_get_joint(const vkskin_model *m, uint32_t joint, vksk
                                      vkskin_error *err)
 {
     if (!m || !info)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                        "vkskin_model_get_joint: a model and an info to fill are needed");
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_get_joint: a model and an info to fill are needed");
     const vks_skeleton *sk = &m->model.skeleton;
     if (joint >= sk->joint_count)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u joint(s): no joint %u",
-                        m->model.name, sk->joint_count, joint);
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u joint(s): no joint %u",
+                            m->model.name, sk->joint_count, joint);
     *info = (vkskin_joint_info){.name = sk->names[joint], .parent = sk->parents[joint]};
-    return api_ok(err);
+    return vks_api_ok(err);
 }
 
 /* ---- Crowds ---- */
@@ -202,30 +187,31 @@ vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **
     if (crowd)
         *crowd = NULL;
     if (!desc || !crowd)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                        "vkskin_crowd_create: desc and crowd are needed");
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_create: desc and crowd are needed");
     if (!desc->models || desc->model_count == 0 || desc->model_count > VKSKIN_MAX_MODELS)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u models, not %u",
-                        VKSKIN_MAX_MODELS, desc->models ? desc->model_count : 0);
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u models, not %u",
+                            VKSKIN_MAX_MODELS, desc->models ? desc->model_count : 0);
     const vks_model *models[VKSKIN_MAX_MODELS];
     int32_t clips[VKSKIN_MAX_MODELS];
     for (uint32_t m = 0; m < desc->model_count; m++) {
         if (!desc->models[m])
-            return api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_create: model %u is NULL", m);
+            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_create: model %u is NULL",
+                                m);
         models[m] = &desc->models[m]->model;
         /* The default, clip 0, is the bind pose for a model without clips. */
         clips[m] = desc->clip == 0 && models[m]->clip_count == 0 ? -1 : desc->clip;
     }
     if (desc->layout != VKSKIN_LAYOUT_GRID && desc->layout != VKSKIN_LAYOUT_RING)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_create: no layout %d",
-                        (int)desc->layout);
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_create: no layout %d",
+                            (int)desc->layout);
     if (!isfinite(desc->time))
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_create: time is not finite");
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_create: time is not finite");
     const uint32_t threads = desc->threads ? desc->threads : 1;
     const uint32_t workers = desc->workers ? desc->workers : 1;
     struct vkskin_crowd *c = calloc(1, sizeof *c);
     if (!c)
-        return api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a crowd");
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a crowd");
     vks_error e;
     const vks_crowd_desc d = {
         .models = models,
@@ -250,7 +236,7 @@ vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **
     }
     c->workers = workers;
     *crowd = c;
-    return api_ok(err);
+    return vks_api_ok(err);
 }
 
 void vkskin_crowd_destroy(vkskin_crowd *c)
@@ -282,12 +268,12 @@ static vks_crowd_instance *api_instance(const vkskin_crowd *c, uint32_t i, const
                                         vkskin_error *err)
 {
     if (!c) {
-        api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: the crowd is NULL", call);
+        vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: the crowd is NULL", call);
         return NULL;
     }
     if (i >= c->crowd.instance_count) {
-        api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: the crowd has %u instance(s): no instance %u",
-                 call, c->crowd.instance_count, i);
+        vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: the crowd has %u instance(s): no instance %u",
+                     call, c->crowd.instance_count, i);
         return NULL;
     }
     return &c->crowd.instances[i];
@@ -300,7 +286,7 @@ vkskin_result vkskin_crowd_get_instance(const vkskin_crowd *c, uint32_t i,
     if (!in)
         return VKSKIN_ERROR_ARGUMENT;
     if (!info)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_get_instance: info is NULL");
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_get_instance: info is NULL");
     *info = (vkskin_instance_info){.model = in->model,
                                    .clip = in->clip,
                                    .time = in->time,
@@ -309,7 +295,7 @@ vkskin_result vkskin_crowd_get_instance(const vkskin_crowd *c, uint32_t i,
                                    .fading = in->fade_left > 0.0};
     memcpy(info->world, in->world, sizeof info->world);
     memcpy(info->center, in->center, sizeof info->center);
-    return api_ok(err);
+    return vks_api_ok(err);
 }
 
 vkskin_result vkskin_crowd_play(vkskin_crowd *c, uint32_t i, int32_t clip, double fade,
@@ -320,14 +306,15 @@ vkskin_result vkskin_crowd_play(vkskin_crowd *c, uint32_t i, int32_t clip, doubl
         return VKSKIN_ERROR_ARGUMENT;
     const vks_model *m = c->crowd.models[in->model];
     if (clip < -1 || clip >= (int64_t)m->clip_count)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                        "vkskin_crowd_play: %s has %u clip(s): no clip %d (-1 is the bind pose)",
-                        m->name, m->clip_count, clip);
+        return vks_api_fail(
+            err, VKSKIN_ERROR_ARGUMENT,
+            "vkskin_crowd_play: %s has %u clip(s): no clip %d (-1 is the bind pose)", m->name,
+            m->clip_count, clip);
     if (!(fade >= 0.0 && fade < INFINITY))
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                        "vkskin_crowd_play: a fade takes 0 or more seconds, not %g", fade);
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_play: a fade takes 0 or more seconds, not %g", fade);
     vks_crowd_play(&c->crowd, i, clip, fade);
-    return api_ok(err);
+    return vks_api_ok(err);
 }
 
 vkskin_result vkskin_crowd_set_time(vkskin_crowd *c, uint32_t i, double seconds, float speed,
@@ -337,12 +324,12 @@ vkskin_result vkskin_crowd_set_time(vkskin_crowd *c, uint32_t i, double seconds,
     if (!in)
         return VKSKIN_ERROR_ARGUMENT;
     if (!isfinite(seconds) || !isfinite(speed))
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                        "vkskin_crowd_set_time: time and speed must be finite");
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_set_time: time and speed must be finite");
     const vks_model *m = c->crowd.models[in->model];
     in->time = in->clip >= 0 ? vks_clip_time(&m->clips[in->clip], seconds, VKS_WRAP_LOOP) : seconds;
     in->speed = speed;
-    return api_ok(err);
+    return vks_api_ok(err);
 }
 
 vkskin_result vkskin_crowd_set_world(vkskin_crowd *c, uint32_t i, const float world[16],
@@ -351,19 +338,19 @@ vkskin_result vkskin_crowd_set_world(vkskin_crowd *c, uint32_t i, const float wo
     if (!api_instance(c, i, "vkskin_crowd_set_world", err))
         return VKSKIN_ERROR_ARGUMENT;
     if (!world)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_set_world: world is NULL");
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_set_world: world is NULL");
     float w[4][4];
     for (int e = 0; e < 16; e++) {
         if (!isfinite(world[e]))
-            return api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_crowd_set_world: element %d is not finite", e);
+            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                                "vkskin_crowd_set_world: element %d is not finite", e);
         w[e / 4][e % 4] = world[e];
     }
     if (w[0][3] != 0.0f || w[1][3] != 0.0f || w[2][3] != 0.0f || w[3][3] != 1.0f)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                        "vkskin_crowd_set_world: not affine (its last row must be 0 0 0 1)");
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_set_world: not affine (its last row must be 0 0 0 1)");
     vks_crowd_set_world(&c->crowd, i, (const float(*)[4])w);
-    return api_ok(err);
+    return vks_api_ok(err);
 }
 
 void vkskin_crowd_advance(vkskin_crowd *c, double dt)
@@ -387,13 +374,13 @@ static vkskin_result api_check_list(const vkskin_crowd *c, const uint32_t *insta
                                     const char *call, vkskin_error *err)
 {
     if (!c || (!instances && end > begin) || !palettes)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: crowd, instances and palettes are needed",
-                        call);
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "%s: crowd, instances and palettes are needed", call);
     for (uint32_t k = begin; k < end; k++)
         if (instances[k] >= c->crowd.instance_count)
-            return api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "%s: instance %u (listed %u) is not below the crowd's %u", call,
-                            instances[k], k, c->crowd.instance_count);
+            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                                "%s: instance %u (listed %u) is not below the crowd's %u", call,
+                                instances[k], k, c->crowd.instance_count);
     return VKSKIN_OK;
 }
 
@@ -404,7 +391,7 @@ vkskin_result vkskin_crowd_pose(vkskin_crowd *c, const uint32_t *instances, uint
     if (r != VKSKIN_OK)
         return r;
     vks_crowd_palettes(&c->crowd, c->pool, instances, count, (vks_bone *)palettes);
-    return api_ok(err);
+    return vks_api_ok(err);
 }
 
 vkskin_result vkskin_crowd_pose_range(vkskin_crowd *c, const uint32_t *instances, uint32_t begin,
@@ -416,9 +403,9 @@ vkskin_result vkskin_crowd_pose_range(vkskin_crowd *c, const uint32_t *instances
     if (r != VKSKIN_OK)
         return r;
     if (begin > end || worker >= c->workers)
-        return api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                        "vkskin_crowd_pose_range: range [%u, %u) or worker %u (of %u) is wrong",
-                        begin, end, worker, c->workers);
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_pose_range: range [%u, %u) or worker %u (of %u) is wrong",
+                            begin, end, worker, c->workers);
     vks_crowd_palettes_range(&c->crowd, instances, begin, end, (vks_bone *)palettes, worker);
-    return api_ok(err);
+    return vks_api_ok(err);
 }

@@ -402,8 +402,79 @@ bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *
     return true;
 }
 
+bool gpu_device_adopt(const gpu_host_device *host, gpu_device *dev, vks_error *err)
+{
+    *dev = (gpu_device){0};
+    if (!host->get_instance_proc_addr || !host->instance || !host->physical || !host->device)
+        return vks_fail(err, "the host's vkGetInstanceProcAddr, instance, physical device and "
+                             "device are needed");
+    if (host->api_version < REQUIRED_API)
+        return vks_fail(err, "vkskin needs a Vulkan 1.3 instance; the host's asks for %u.%u",
+                        VK_API_VERSION_MAJOR(host->api_version),
+                        VK_API_VERSION_MINOR(host->api_version));
+    if (!host->buffer_device_address || !host->synchronization2 || !host->maintenance4)
+        return vks_fail(err,
+                        "vkskin needs the device features bufferDeviceAddress, "
+                        "synchronization2 and maintenance4; the host's device lacks%s%s%s",
+                        host->buffer_device_address ? "" : " bufferDeviceAddress",
+                        host->synchronization2 ? "" : " synchronization2",
+                        host->maintenance4 ? "" : " maintenance4");
+    dev->messages = calloc(1, sizeof *dev->messages); /* no messenger: the host's, if any */
+    if (!dev->messages)
+        return vks_fail(err, "out of memory");
+    volkInitializeCustom(host->get_instance_proc_addr);
+    volkLoadInstanceOnly(host->instance);
+    dev->adopted = true;
+    dev->instance = host->instance;
+    dev->physical = host->physical;
+    dev->device = host->device;
+    dev->debug_utils = host->debug_utils;
+    dev->memory_budget = host->memory_budget;
+    vkGetPhysicalDeviceProperties(dev->physical, &dev->props);
+    vkGetPhysicalDeviceMemoryProperties(dev->physical, &dev->memory);
+    if (dev->props.apiVersion < REQUIRED_API) {
+        gpu_device_destroy(dev);
+        return vks_fail(err, "the host's device supports Vulkan below 1.3");
+    }
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(dev->physical, &n, NULL);
+    VkQueueFamilyProperties q[64];
+    n = n < 64 ? n : 64;
+    vkGetPhysicalDeviceQueueFamilyProperties(dev->physical, &n, q);
+    if (host->queue_family >= n || !(q[host->queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT) ||
+        host->queue_index >= q[host->queue_family].queueCount) {
+        gpu_device_destroy(dev);
+        return vks_fail(err,
+                        "the host's queue (family %u, index %u) is not a compute queue of "
+                        "its device",
+                        host->queue_family, host->queue_index);
+    }
+    volkLoadDevice(dev->device);
+    dev->queue_family = host->queue_family;
+    vkGetDeviceQueue(dev->device, dev->queue_family, host->queue_index, &dev->queue);
+    VkCommandPoolCreateInfo pool = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    pool.queueFamilyIndex = dev->queue_family;
+    VkResult r = vkCreateCommandPool(dev->device, &pool, NULL, &dev->once_pool);
+    if (r != VK_SUCCESS) {
+        gpu_device_destroy(dev);
+        return vks_fail(err, "cannot create a command pool on the host's device: %s",
+                        gpu_result_name(r));
+    }
+    GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_POOL, dev->once_pool, "vkskin uploads");
+    return true;
+}
+
 gpu_messages gpu_device_destroy(gpu_device *dev)
 {
+    if (dev->adopted) { /* the host's: only what vkskin made on it */
+        if (dev->once_pool)
+            vkDestroyCommandPool(dev->device, dev->once_pool, NULL);
+        gpu_messages counts = dev->messages ? *dev->messages : (gpu_messages){0};
+        free(dev->messages);
+        *dev = (gpu_device){0};
+        return counts;
+    }
     if (dev->device) {
         vkDeviceWaitIdle(dev->device);
         vkDestroyCommandPool(dev->device, dev->once_pool, NULL);

@@ -61,9 +61,31 @@ typedef struct gpu_device {
     bool timestamps;         /* the queue family writes timestamps */
     bool statistics;         /* pipeline statistics queries are enabled */
     bool memory_budget;      /* VK_EXT_memory_budget is enabled */
+    bool adopted;            /* a host's instance and device (gpu_device_adopt): not ours */
 } gpu_device;
 
 bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *err);
+
+/* A host's own instance and device, and what it enabled on them (Vulkan cannot be asked which
+ * features and extensions a device was created with). */
+typedef struct gpu_host_device {
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr;
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    VkDevice device;
+    uint32_t queue_family, queue_index; /* a queue with compute, for the uploads at creation */
+    uint32_t api_version;               /* the instance's VkApplicationInfo.apiVersion */
+    bool buffer_device_address, synchronization2, maintenance4; /* enabled features */
+    bool debug_utils;   /* VK_EXT_debug_utils enabled on the instance: objects get names */
+    bool memory_budget; /* VK_EXT_memory_budget enabled on the device */
+} gpu_host_device;
+
+/* Works on the host's device: loads the function pointers through its loader, checks what it
+ * enabled, and creates a command pool for uploads on its queue family. The host keeps owning
+ * the instance and device (gpu_device_destroy leaves them) and must not use the queue from
+ * another thread while vkskin uploads on it. One device per process: the function pointers are
+ * the library's globals (volk). */
+bool gpu_device_adopt(const gpu_host_device *host, gpu_device *dev, vks_error *err);
 /* Destroys everything and returns the validation messages counted over the device's life
  * (vkDestroyInstance included). */
 gpu_messages gpu_device_destroy(gpu_device *dev);

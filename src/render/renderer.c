@@ -276,7 +276,9 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
         if (!gpu_buffer_create(
                 r->dev,
                 &(gpu_buffer_desc){.size = bytes - start < limit ? bytes - start : limit,
-                                   .usage = ADDRESSED | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                   /* a host draws them as vertex buffers (desc.external) */
+                                   .usage = ADDRESSED | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                            VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
                                    .name = name},
                 &r->chunks[k], err))
             return false;
@@ -469,11 +471,25 @@ static bool create_frames(vks_renderer *r, vks_error *err)
         }
         f->visible = malloc(sizeof *f->visible * c->instance_count);
         f->out_offset = malloc(sizeof *f->out_offset * c->instance_count);
+        if (r->external) {
+            if (!(f->slot_of = malloc(sizeof *f->slot_of * c->instance_count)))
+                return vks_fail(err, "out of memory");
+            memset(f->slot_of, 0xFF, sizeof *f->slot_of * c->instance_count);
+        }
         f->level = calloc(c->instance_count, sizeof *f->level);
         f->order = malloc(sizeof *f->order * c->instance_count);
         f->order_level = malloc(sizeof *f->order_level * c->instance_count);
         if (!f->visible || !f->out_offset || !f->level || !f->order || !f->order_level)
             return vks_fail(err, "out of memory");
+        f->palette = f->palette_buffer.mapped;
+        f->skin_push = (vks_skin_push){.streams = streams_of(r)};
+        address(r->model_table.address, f->skin_push.models);
+        address(r->instances.address, f->skin_push.instances);
+        address(f->visible_buffer.address, f->skin_push.visible);
+        address(r->palettes_on_device ? f->palette_device.address : f->palette_buffer.address,
+                f->skin_push.palette);
+        if (r->external) /* the host records and submits: nothing more per frame */
+            continue;
         snprintf(name, sizeof name, "frame uniforms %u", i);
         if (!gpu_buffer_create(dev,
                                &(gpu_buffer_desc){.size = sizeof(vks_frame_uniforms),
@@ -482,14 +498,7 @@ static bool create_frames(vks_renderer *r, vks_error *err)
                                                   .name = name},
                                &f->uniform_buffer, err))
             return false;
-        f->palette = f->palette_buffer.mapped;
         f->uniforms = f->uniform_buffer.mapped;
-        f->skin_push = (vks_skin_push){.streams = streams_of(r)};
-        address(r->model_table.address, f->skin_push.models);
-        address(r->instances.address, f->skin_push.instances);
-        address(f->visible_buffer.address, f->skin_push.visible);
-        address(r->palettes_on_device ? f->palette_device.address : f->palette_buffer.address,
-                f->skin_push.palette);
         f->draw_push = (vks_draw_push){.streams = f->skin_push.streams};
         memcpy(f->draw_push.models, f->skin_push.models, sizeof f->draw_push.models);
         memcpy(f->draw_push.instances, f->skin_push.instances, sizeof f->draw_push.instances);
@@ -536,8 +545,12 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                          vks_error *err)
 {
     const vks_crowd *c = desc->crowd;
-    *r = (vks_renderer){
-        .dev = dev, .crowd = c, .mode = desc->mode, .palettes_on_device = desc->palettes_on_device};
+    *r = (vks_renderer){.dev = dev,
+                        .crowd = c,
+                        .mode = desc->mode,
+                        .palettes_on_device = desc->palettes_on_device,
+                        .external = desc->external};
+    assert(!desc->external || desc->mode == VKS_SKIN_COMPUTE);
     assert(c->instance_count > 0 && c->model_count > 0);
     const vks_plan_limits limits = plan_limits(dev, desc->memory_limit);
     const vks_plan_request request = {.mode = desc->mode,
@@ -546,15 +559,16 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                                       .buffer_limit = desc->buffer_limit};
     if (!vks_plan_memory_of(&limits, c, &request, &r->memory, err))
         return false;
+    const bool draws = !desc->external;
     bool ok = (desc->mode == VKS_SKIN_VERTEX ||
                vks_skin_pass_create(dev, desc->group_size, &r->skin, err)) &&
-              vks_draw_pass_create(dev, desc->color_format, vks_draw_depth_format(dev), desc->mode,
-                                   &r->draw, err) &&
+              (!draws || vks_draw_pass_create(dev, desc->color_format, vks_draw_depth_format(dev),
+                                              desc->mode, &r->draw, err)) &&
               create_streams(r, err) &&
               create_outputs(r, vks_plan_buffer_limit(&limits, desc->buffer_limit), desc->readback,
                              err) &&
-              create_instances(r, err) && create_textures(r, err) && create_frames(r, err) &&
-              create_descriptors(r, err);
+              create_instances(r, err) && (!draws || create_textures(r, err)) &&
+              create_frames(r, err) && (!draws || create_descriptors(r, err));
     if (!ok) {
         vks_renderer_destroy(r);
         return false;
@@ -584,6 +598,7 @@ void vks_renderer_destroy(vks_renderer *r)
         free(f->palette_copies);
         free(f->visible);
         free(f->out_offset);
+        free(f->slot_of);
         free(f->level);
         free(f->order);
         free(f->order_level);
@@ -671,6 +686,48 @@ vks_frame *vks_renderer_begin_frame(vks_renderer *r)
     if (f->statistics)
         vkCmdResetQueryPool(f->cmd, f->statistics, 0, 1);
     return f;
+}
+
+vks_frame *vks_renderer_host_frame(vks_renderer *r, uint32_t slot)
+{
+    assert(r->external && slot < GPU_FRAMES_IN_FLIGHT);
+    vks_frame *f = &r->frames[slot];
+    r->frame_number++;
+    if (r->readback_slot == (int32_t)f->slot)
+        r->readback_slot = -1;
+    for (uint32_t s = 0; s < f->visible_count; s++) { /* last frame's entries only */
+        f->slot_of[f->order[s]] = UINT32_MAX;
+        f->level[s] = 0;
+    }
+    f->visible_count = f->skinned_count = 0;
+    return f;
+}
+
+void vks_renderer_skin_into(vks_renderer *r, vks_frame *f, VkCommandBuffer cmd)
+{
+    assert(r->external);
+    f->cmd = cmd;
+    vks_renderer_skin(r, f);
+    for (uint32_t s = 0; s < f->skinned_count; s++)
+        f->slot_of[f->order[s]] = s;
+    f->cmd = VK_NULL_HANDLE;
+}
+
+bool vks_renderer_output(const vks_renderer *r, const vks_frame *f, uint32_t instance,
+                         const gpu_buffer **chunk, VkDeviceSize *offset, uint32_t *vertex_count,
+                         uint32_t *level)
+{
+    assert(r->external && instance < r->crowd->instance_count);
+    const uint32_t s = f->slot_of[instance];
+    if (s == UINT32_MAX)
+        return false;
+    const VkDeviceSize at = f->out_offset[s];
+    const vks_model *m = r->crowd->models[r->crowd->instances[instance].model];
+    *chunk = &r->chunks[at / r->chunk_limit];
+    *offset = at % r->chunk_limit;
+    *level = f->order_level[s];
+    *vertex_count = vks_model_level(m, *level).vertex_count;
+    return true;
 }
 
 static void timestamp(vks_frame *f, VkPipelineStageFlags2 stage, uint32_t query)
@@ -834,19 +891,22 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
          * it: this dispatch waits for all three before it overwrites it. */
         const gpu_access skin = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                  VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
+        /* A host (desc.external) may draw the output as vertex buffers: vertex input too. */
+        const VkPipelineStageFlags2 readers =
+            VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT |
+            (r->external ? VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT : 0);
         gpu_barrier_memory(f->cmd,
-                           (gpu_access){VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
-                                            VK_PIPELINE_STAGE_2_COPY_BIT |
-                                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                           (gpu_access){readers | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                         VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT},
                            skin);
         skin_dispatches(r, f);
         /* Compute writes -> this frame's vertex pulling (storage reads in the vertex shader) and
-         * readback copies. */
+         * readback copies (and a host's vertex input). */
         gpu_barrier_memory(
             f->cmd, skin,
-            (gpu_access){VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
-                         VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT});
+            (gpu_access){readers, VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                                      VK_ACCESS_2_TRANSFER_READ_BIT |
+                                      (r->external ? VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT : 0)});
     }
     timestamp(f, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, QUERY_SKINNED);
 }

@@ -43,6 +43,11 @@ typedef struct vks_renderer_desc {
     uint32_t max_skinned_vertices;
     /* Plan as if the device had at most this many bytes in each heap (0: no cap). */
     VkDeviceSize memory_limit;
+    /* Skinning only, into command buffers a host records and submits (the library's
+     * vkskin_gpu): no draw pass, textures, uniforms, command buffers, fences or queries. Frames
+     * are taken with vks_renderer_host_frame and skinned with vks_renderer_skin_into. Compute
+     * mode only. */
+    bool external;
 } vks_renderer_desc;
 
 /* What the GPU measured for one frame: -1 (times) or UINT64_MAX (counts) when unknown. */
@@ -81,6 +86,8 @@ typedef struct vks_frame {
     uint32_t runs[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS + 1];
     uint32_t level_instances[VKS_MAX_LEVELS];
     VkDeviceSize *out_offset;     /* per slot of `order`: its output's offset in the chunks */
+    uint32_t *slot_of;            /* desc.external: per instance, its slot in `order` this frame, or
+                                     UINT32_MAX */
     vks_frame_uniforms *uniforms; /* mapped: write before submitting */
     vks_gpu_stats stats;          /* of this slot's previous frame */
 
@@ -111,6 +118,7 @@ typedef struct vks_renderer {
     const vks_crowd *crowd;
     vks_skin_mode mode;
     bool palettes_on_device;
+    bool external; /* desc.external */
     vks_skin_pass skin;
     vks_draw_pass draw;
     vks_renderer_model models[VKS_CROWD_MAX_MODELS];
@@ -151,6 +159,19 @@ void vks_renderer_destroy(vks_renderer *r);
 
 /* Waits for the next frame slot, reads its previous queries, begins its command buffer. */
 vks_frame *vks_renderer_begin_frame(vks_renderer *r);
+/* desc.external: frame slot `slot` (< GPU_FRAMES_IN_FLIGHT), emptied for a new frame. The host
+ * guarantees the GPU finished the work it last recorded with the slot. */
+vks_frame *vks_renderer_host_frame(vks_renderer *r, uint32_t slot);
+/* desc.external: vks_renderer_skin, recorded into the host's command buffer (of a queue family
+ * with graphics and compute). The barrier after the dispatches makes the output ready for vertex
+ * input, vertex shader and copy reads later in `cmd` or in later submissions on the queue. */
+void vks_renderer_skin_into(vks_renderer *r, vks_frame *f, VkCommandBuffer cmd);
+/* After vks_renderer_skin(_into) of frame f: where the instance's skinned vertices are (chunk
+ * buffer and offset in it), how many (its level's) and the level; false when the frame did not
+ * skin it (not listed, or past the output budget). desc.external only. */
+bool vks_renderer_output(const vks_renderer *r, const vks_frame *f, uint32_t instance,
+                         const gpu_buffer **chunk, VkDeviceSize *offset, uint32_t *vertex_count,
+                         uint32_t *level);
 /* Gives f->visible[0 .. visible_count) output space (f->skinned_count of them get some) and
  * records the skinning dispatches and the barriers around them. In vertex mode it records only
  * what the draw needs. */

@@ -1,0 +1,129 @@
+/* vkskin on a host's Vulkan device: the skinning pass recorded into the host's command buffer,
+ * each instance's skinned vertices left where the host's own draw reads them.
+ *
+ *   vkskin_gpu *gpu;
+ *   vkskin_gpu_create(&(vkskin_gpu_desc){.get_instance_proc_addr = vkGetInstanceProcAddr,
+ *                                        .instance = ..., .physical_device = ..., .device = ...,
+ *                                        .queue_family = ..., .api_version = VK_API_VERSION_1_3,
+ *                                        .buffer_device_address = true, .synchronization2 = true,
+ *                                        .maintenance4 = true},
+ *                     crowd, &gpu, &err);
+ *   each frame, slot = frame % VKSKIN_GPU_SLOTS (the host's fences say the slot is free):
+ *       n = vkskin_crowd_cull(crowd, view_proj, visible);
+ *       vkskin_crowd_pose(crowd, visible, n, vkskin_gpu_palettes(gpu, slot), &err);
+ *       vkskin_gpu_skin(gpu, slot, cmd, visible, n, NULL, &err);     records into cmd
+ *       per visible instance: vkskin_gpu_get_output(gpu, slot, i, &out, &err), then the host's
+ *       draw: vertex buffer out.buffer at out.offset, vkskin_gpu_get_mesh's indices, its own
+ *       pipeline and shaders.
+ *
+ * The host owns the instance and device; vkskin creates buffers and pipelines on them and records
+ * commands, nothing else: no submit, no wait, no swapchain. Requirements of the device: Vulkan
+ * 1.3 with the features bufferDeviceAddress, synchronization2 and maintenance4 enabled, and a
+ * queue family with graphics and compute for the command buffers vkskin records into. Vulkan
+ * cannot be asked which features a device was created with: the host says so in the desc.
+ *
+ * One device per process: vkskin loads its Vulkan functions (volk, private to the library) from
+ * the host's device. */
+#ifndef VKSKIN_VULKAN_H
+#define VKSKIN_VULKAN_H
+
+#include "vkskin/vkskin.h"
+
+#include <vulkan/vulkan.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct vkskin_gpu vkskin_gpu;
+
+/* Per-frame buffers (palettes, the visible list) come in this many slots: a host with more
+ * frames in flight takes slot frame % VKSKIN_GPU_SLOTS once the GPU is done with its last use. */
+#define VKSKIN_GPU_SLOTS 2u
+
+typedef struct vkskin_gpu_desc {
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr; /* the host's loader's */
+    VkInstance instance;
+    VkPhysicalDevice physical_device;
+    VkDevice device;
+    /* A queue of the device with compute: vkskin submits its uploads there during
+     * vkskin_gpu_create only (and waits for them), so the host must not use it meanwhile. */
+    uint32_t queue_family, queue_index;
+    uint32_t api_version; /* the host's VkApplicationInfo.apiVersion: 1.3 or later */
+    /* What the host enabled on the device (all three are required). */
+    bool buffer_device_address, synchronization2, maintenance4;
+    bool debug_utils;   /* VK_EXT_debug_utils enabled on the instance: vkskin names its objects */
+    bool memory_budget; /* VK_EXT_memory_budget enabled: output sized to what is left */
+    /* Skinned output in vertices, for all visible instances of a frame together (0: chosen from
+     * the device's memory). Instances past it in a frame get no output (vkskin_gpu_get_output
+     * says so). */
+    uint32_t max_skinned_vertices;
+} vkskin_gpu_desc;
+
+/* Creates the crowd's GPU side on the host's device: its models' vertex streams and index
+ * buffer (uploaded here), the instance table, the per-slot palette and visible-list buffers
+ * (host-visible) and the skinned output. The crowd must outlive it. Fails with a message when the
+ * device lacks what vkskin needs or the crowd does not fit in its memory. */
+VKSKIN_API vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd *crowd,
+                                           vkskin_gpu **gpu, vkskin_error *err);
+/* The GPU must be done with every command vkskin recorded (NULL is ignored). */
+VKSKIN_API void vkskin_gpu_destroy(vkskin_gpu *gpu);
+
+/* The slot's palette buffer, mapped (vkskin_crowd_palette_count entries of 12 floats): pose into
+ * it with vkskin_crowd_pose before the slot's vkskin_gpu_skin is submitted. NULL for a bad slot. */
+VKSKIN_API float *vkskin_gpu_palettes(vkskin_gpu *gpu, uint32_t slot);
+
+/* Records into `cmd` (recording, of a graphics and compute queue family) the skinning of the
+ * listed instances (ascending, distinct) at their levels of detail (`levels`, one per listed
+ * instance; NULL: all at level 0; a level past a model's last is its last), reading the slot's
+ * palettes. Barriers: before, against the previous use of the output (the host's vertex input,
+ * vertex shader and copy reads); after, making the output ready for vertex input, vertex shader
+ * and copy reads later in `cmd` or in later submissions on the same queue. The host's draw needs
+ * nothing more. */
+VKSKIN_API vkskin_result vkskin_gpu_skin(vkskin_gpu *gpu, uint32_t slot, VkCommandBuffer cmd,
+                                         const uint32_t *instances, uint32_t count,
+                                         const uint8_t *levels, vkskin_error *err);
+
+/* Where an instance's skinned vertices are after the slot's last vkskin_gpu_skin: vertex_count
+ * vertices of VKSKIN_SKINNED_STRIDE bytes from `offset` in `buffer` (also at `address`):
+ *   float position[3]     palette space times the instance's palette: apply its world
+ *   uint32_t normal       octahedral, x in the low 16 bits and y in the high ones as snorm16
+ *                         (GLSL: unpackSnorm2x16); v = (x, y, 1 - |x| - |y|);
+ *                         t = max(-v.z, 0); v.xy += (v.xy >= 0 ? -t : t); normal = normalize(v)
+ * The buffer can be bound as a vertex buffer (per-vertex rate, stride 16) or read through the
+ * address. VKSKIN_ERROR_ARGUMENT with a message when the instance was not skinned in that slot
+ * (not listed, or past max_skinned_vertices). */
+#define VKSKIN_SKINNED_STRIDE 16u
+
+typedef struct vkskin_gpu_output {
+    VkBuffer buffer;
+    VkDeviceSize offset;
+    VkDeviceAddress address;
+    uint32_t vertex_count; /* its level's vertices, every mesh of the model */
+    uint32_t level;        /* the level of detail it was skinned at */
+} vkskin_gpu_output;
+
+VKSKIN_API vkskin_result vkskin_gpu_get_output(const vkskin_gpu *gpu, uint32_t slot,
+                                               uint32_t instance, vkskin_gpu_output *out,
+                                               vkskin_error *err);
+
+/* How to draw one mesh of a model at a level of detail from an instance's output:
+ * vkCmdBindIndexBuffer(index_buffer, 0, VK_INDEX_TYPE_UINT32) and
+ * vkCmdDrawIndexed(index_count, 1, first_index, vertex_offset, 0) with the output bound as the
+ * vertex buffer. index_count 0: the mesh has no triangles at that level. */
+typedef struct vkskin_gpu_mesh {
+    VkBuffer index_buffer;
+    uint32_t first_index, index_count;
+    int32_t vertex_offset;
+    uint32_t material; /* index into the model's materials */
+} vkskin_gpu_mesh;
+
+VKSKIN_API vkskin_result vkskin_gpu_get_mesh(const vkskin_gpu *gpu, uint32_t model, uint32_t level,
+                                             uint32_t mesh, vkskin_gpu_mesh *out,
+                                             vkskin_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,27 @@
+/* What the public API's files share: the handles' insides and the error helpers. */
+#ifndef VKS_API_H
+#define VKS_API_H
+
+#include "vkskin/vkskin.h"
+
+#include "core/pool.h"
+#include "scene/crowd.h"
+
+struct vkskin_model {
+    vks_model model;
+    float lo[3], hi[3]; /* the bind pose's box, palette space */
+};
+
+struct vkskin_crowd {
+    vks_crowd crowd;
+    vks_pool *pool; /* NULL for one thread */
+    uint32_t workers;
+};
+
+/* Fills err (when not NULL) with the message and `result`, and returns `result`. */
+vkskin_result vks_api_fail(vkskin_error *err, vkskin_result result, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Clears err (when not NULL) and returns VKSKIN_OK. */
+vkskin_result vks_api_ok(vkskin_error *err);
+
+#endif

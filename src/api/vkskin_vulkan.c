@@ -1,0 +1,149 @@
+/* The public API's Vulkan side (include/vkskin/vkskin_vulkan.h): the host's device adopted
+ * (gpu/gpu.h), and the renderer in its external mode (render/renderer.h): skinning recorded into
+ * the host's command buffers, nothing drawn, submitted or waited on. */
+#include "api.h"
+
+#include "render/renderer.h"
+
+#include "vkskin/vkskin_vulkan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct vkskin_gpu {
+    gpu_device dev;
+    vks_renderer renderer;
+};
+
+vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd *crowd,
+                                vkskin_gpu **gpu, vkskin_error *err)
+{
+    if (gpu)
+        *gpu = NULL;
+    if (!desc || !crowd || !gpu)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_gpu_create: desc, crowd and gpu are needed");
+    struct vkskin_gpu *g = calloc(1, sizeof *g);
+    if (!g)
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a vkskin_gpu");
+    const gpu_host_device host = {
+        .get_instance_proc_addr = desc->get_instance_proc_addr,
+        .instance = desc->instance,
+        .physical = desc->physical_device,
+        .device = desc->device,
+        .queue_family = desc->queue_family,
+        .queue_index = desc->queue_index,
+        .api_version = desc->api_version,
+        .buffer_device_address = desc->buffer_device_address,
+        .synchronization2 = desc->synchronization2,
+        .maintenance4 = desc->maintenance4,
+        .debug_utils = desc->debug_utils,
+        .memory_budget = desc->memory_budget,
+    };
+    vks_error e;
+    if (!gpu_device_adopt(&host, &g->dev, &e)) {
+        free(g);
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s", e.msg);
+    }
+    const vks_renderer_desc rd = {
+        .crowd = &crowd->crowd,
+        .mode = VKS_SKIN_COMPUTE,
+        .max_skinned_vertices = desc->max_skinned_vertices,
+        .external = true,
+    };
+    if (!vks_renderer_create(&g->dev, &rd, &g->renderer, &e)) {
+        gpu_device_destroy(&g->dev);
+        free(g);
+        return vks_api_fail(err, VKSKIN_ERROR_FAILED, "%s", e.msg);
+    }
+    *gpu = g;
+    return vks_api_ok(err);
+}
+
+void vkskin_gpu_destroy(vkskin_gpu *g)
+{
+    if (!g)
+        return;
+    vks_renderer_destroy(&g->renderer);
+    gpu_device_destroy(&g->dev);
+    free(g);
+}
+
+float *vkskin_gpu_palettes(vkskin_gpu *g, uint32_t slot)
+{
+    return g && slot < VKSKIN_GPU_SLOTS ? (float *)g->renderer.frames[slot].palette : NULL;
+}
+
+vkskin_result vkskin_gpu_skin(vkskin_gpu *g, uint32_t slot, VkCommandBuffer cmd,
+                              const uint32_t *instances, uint32_t count, const uint8_t *levels,
+                              vkskin_error *err)
+{
+    if (!g || !cmd || (count && !instances))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_gpu_skin: gpu, a command buffer and the instances are needed");
+    if (slot >= VKSKIN_GPU_SLOTS)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_gpu_skin: no slot %u (there are %u)", slot, VKSKIN_GPU_SLOTS);
+    const vks_crowd *c = g->renderer.crowd;
+    for (uint32_t k = 0; k < count; k++)
+        if (instances[k] >= c->instance_count || (k && instances[k] <= instances[k - 1]))
+            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                                "vkskin_gpu_skin: the list must ascend below %u; entry %u is %u",
+                                c->instance_count, k, instances[k]);
+    vks_frame *f = vks_renderer_host_frame(&g->renderer, slot);
+    memcpy(f->visible, instances, sizeof *instances * count);
+    if (levels)
+        memcpy(f->level, levels, sizeof *levels * count);
+    f->visible_count = count;
+    vks_renderer_skin_into(&g->renderer, f, cmd);
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_gpu_get_output(const vkskin_gpu *g, uint32_t slot, uint32_t instance,
+                                    vkskin_gpu_output *out, vkskin_error *err)
+{
+    if (!g || !out || slot >= VKSKIN_GPU_SLOTS || instance >= g->renderer.crowd->instance_count)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_gpu_get_output: a gpu, a slot below %u, an instance below %u "
+                            "and an output are needed",
+                            VKSKIN_GPU_SLOTS, g ? g->renderer.crowd->instance_count : 0);
+    const gpu_buffer *chunk;
+    VkDeviceSize offset;
+    uint32_t vertex_count, level;
+    if (!vks_renderer_output(&g->renderer, &g->renderer.frames[slot], instance, &chunk, &offset,
+                             &vertex_count, &level))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "instance %u was not skinned in slot %u's last frame (not listed, or "
+                            "past the skinned output's room)",
+                            instance, slot);
+    *out = (vkskin_gpu_output){.buffer = chunk->buffer,
+                               .offset = offset,
+                               .address = chunk->address + offset,
+                               .vertex_count = vertex_count,
+                               .level = level};
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_gpu_get_mesh(const vkskin_gpu *g, uint32_t model, uint32_t level,
+                                  uint32_t mesh, vkskin_gpu_mesh *out, vkskin_error *err)
+{
+    if (!g || !out || model >= g->renderer.crowd->model_count)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_gpu_get_mesh: a gpu, a model of its crowd and an output are "
+                            "needed");
+    const vks_model *m = g->renderer.crowd->models[model];
+    if (level >= vks_model_level_count(m) || mesh >= m->mesh_count)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "%s has %u level(s) and %u mesh(es): no level %u mesh %u", m->name,
+                            vks_model_level_count(m), m->mesh_count, level, mesh);
+    const vks_renderer_model *rm = &g->renderer.models[model];
+    const vks_mesh_level ml = vks_model_mesh_level(m, level, mesh);
+    *out = (vkskin_gpu_mesh){
+        .index_buffer = g->renderer.indices.buffer,
+        .first_index = (level ? rm->lod_first_index : rm->first_index) + ml.first_index,
+        .index_count = ml.index_count,
+        .vertex_offset = (int32_t)ml.base_vertex,
+        .material = m->meshes[mesh].material,
+    };
+    return vks_api_ok(err);
+}

@@ -1,0 +1,234 @@
+/* The public API's Vulkan side (include/vkskin/vkskin_vulkan.h) on a device the test owns, as a
+ * host would: vkskin records the skinning into the test's command buffer, the test copies each
+ * instance's output (vkskin_gpu_get_output) into its own readback buffer and holds it to the CPU
+ * reference (skin/skin_cpu.h), at levels of detail 0 and 1, over two frames in both slots.
+ * Validation is on (with synchronization validation) and must stay silent. Misuse returns
+ * errors.
+ *   usage: test_api_gpu DEFAULT_GLB */
+#include "gpu/gpu.h"
+
+#include "api/api.h"
+#include "check.h"
+#include "skin/skin_cpu.h"
+
+#include "vkskin/vkskin_vulkan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define INSTANCES 5u
+#define POSITION_TOLERANCE 1e-4 /* times the bind-pose box's diagonal, as test_gpu_skin */
+#define NORMAL_TOLERANCE 1e-4   /* octahedral, 16 bits */
+
+static gpu_device host; /* the "host": its own instance and device, validation on */
+static double worst_position, worst_normal; /* over every instance of every frame */
+static uint64_t vertices_checked;
+
+static vkskin_gpu_desc host_desc(void)
+{
+    return (vkskin_gpu_desc){.get_instance_proc_addr = vkGetInstanceProcAddr,
+                             .instance = host.instance,
+                             .physical_device = host.physical,
+                             .device = host.device,
+                             .queue_family = host.queue_family,
+                             .api_version = VK_API_VERSION_1_3,
+                             .buffer_device_address = true,
+                             .synchronization2 = true,
+                             .maintenance4 = true,
+                             .debug_utils = host.debug_utils};
+}
+
+static void check_error(vkskin_result r, const vkskin_error *err, const char *needle)
+{
+    CHECK(r == VKSKIN_ERROR_ARGUMENT && strstr(err->message, needle) != NULL);
+    if (!(r == VKSKIN_ERROR_ARGUMENT && strstr(err->message, needle)))
+        fprintf(stderr, "  got %d '%s', want '...%s...'\n", (int)r, err->message, needle);
+}
+
+/* Decodes the output's octahedral normal (the formula in vkskin_vulkan.h, written here). */
+static void decode_normal(uint32_t q, float n[3])
+{
+    float x = fmaxf((float)(int16_t)(q & 0xFFFF) / 32767.0f, -1.0f);
+    float y = fmaxf((float)(int16_t)(q >> 16) / 32767.0f, -1.0f);
+    float v[3] = {x, y, 1.0f - fabsf(x) - fabsf(y)};
+    float t = fmaxf(-v[2], 0.0f);
+    v[0] += v[0] >= 0.0f ? -t : t;
+    v[1] += v[1] >= 0.0f ? -t : t;
+    float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    for (int k = 0; k < 3; k++)
+        n[k] = v[k] / len;
+}
+
+/* One frame in `slot`: palettes posed into the slot's buffer, the skinning recorded with the
+ * given levels, each listed instance's output copied out by the test, submitted and waited on;
+ * then every listed instance against the CPU reference. */
+static void frame(vkskin_gpu *gpu, vkskin_crowd *crowd, const vks_model *m, uint32_t slot,
+                  const uint32_t *list, const uint8_t *levels, uint32_t count, double diag)
+{
+    vkskin_error err;
+    CHECK(vkskin_crowd_pose(crowd, list, count, vkskin_gpu_palettes(gpu, slot), &err) == VKSKIN_OK);
+    VkCommandBuffer cmd = gpu_once_begin(&host);
+    CHECK(vkskin_gpu_skin(gpu, slot, cmd, list, count, levels, &err) == VKSKIN_OK);
+    vkskin_gpu_output out[INSTANCES];
+    VkDeviceSize at[INSTANCES], total = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        CHECK(vkskin_gpu_get_output(gpu, slot, list[k], &out[k], &err) == VKSKIN_OK);
+        CHECK(out[k].level == (levels ? levels[k] : 0u) && out[k].address != 0);
+        at[k] = total;
+        total += (VkDeviceSize)out[k].vertex_count * VKSKIN_SKINNED_STRIDE;
+    }
+    gpu_buffer readback = {0};
+    vks_error e;
+    CHECK(gpu_buffer_create(&host,
+                            &(gpu_buffer_desc){.size = total,
+                                               .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                               .memory = GPU_MEMORY_READBACK,
+                                               .name = "test readback"},
+                            &readback, &e));
+    /* vkskin's barrier after the dispatch covers copies: nothing more before these. */
+    for (uint32_t k = 0; k < count && readback.buffer; k++)
+        vkCmdCopyBuffer(cmd, out[k].buffer, readback.buffer, 1,
+                        &(VkBufferCopy){out[k].offset, at[k],
+                                        (VkDeviceSize)out[k].vertex_count * VKSKIN_SKINNED_STRIDE});
+    gpu_barrier_buffer(cmd, readback.buffer,
+                       (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+                       (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
+    CHECK(gpu_once_end(&host, cmd, &e));
+    gpu_buffer_invalidate(&host, &readback);
+    for (uint32_t k = 0; k < count && readback.mapped; k++) {
+        vkskin_instance_info in;
+        vkskin_crowd_get_instance(crowd, list[k], &in, NULL);
+        const uint32_t n = out[k].vertex_count;
+        CHECK(n == vks_model_level(m, out[k].level).vertex_count);
+        float(*pos)[3] = malloc(sizeof *pos * m->vertex_count);
+        float(*nrm)[3] = malloc(sizeof *nrm * m->vertex_count);
+        if (!pos || !nrm ||
+            !vks_skin_cpu_pose_level(m, out[k].level, in.clip, in.time, pos, nrm, NULL)) {
+            CHECK(!"CPU reference");
+            free(pos);
+            free(nrm);
+            continue;
+        }
+        const unsigned char *base = (const unsigned char *)readback.mapped + at[k];
+        double dp = 0.0, dn = 0.0;
+        for (uint32_t v = 0; v < n; v++) {
+            float p[3], nn[3];
+            uint32_t q;
+            memcpy(p, base + (size_t)v * VKSKIN_SKINNED_STRIDE, sizeof p);
+            memcpy(&q, base + (size_t)v * VKSKIN_SKINNED_STRIDE + 12, sizeof q);
+            decode_normal(q, nn);
+            for (int c = 0; c < 3; c++) {
+                dp = fmax(dp, fabs((double)p[c] - pos[v][c]));
+                dn = fmax(dn, fabs((double)nn[c] - nrm[v][c]));
+            }
+        }
+        CHECK(dp <= POSITION_TOLERANCE * diag && dn <= NORMAL_TOLERANCE);
+        worst_position = fmax(worst_position, dp / diag);
+        worst_normal = fmax(worst_normal, dn);
+        vertices_checked += n;
+        if (!(dp <= POSITION_TOLERANCE * diag && dn <= NORMAL_TOLERANCE))
+            fprintf(stderr, "  slot %u instance %u level %u: positions %.3g, normals %.3g\n", slot,
+                    list[k], out[k].level, dp, dn);
+        free(pos);
+        free(nrm);
+    }
+    gpu_buffer_destroy(&host, &readback);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_api_gpu DEFAULT_GLB\n");
+        return 2;
+    }
+    vks_error e;
+    if (!gpu_device_create(&(gpu_device_desc){.device_index = -1, .validate = true}, &host, &e)) {
+        fprintf(stderr, "test_api_gpu: %s\n", e.msg);
+        return 1;
+    }
+    printf("device: %s\n", host.props.deviceName);
+    vkskin_error err;
+    vkskin_model *model = NULL;
+    vkskin_crowd *crowd = NULL;
+    vkskin_gpu *gpu = NULL;
+    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = argv[1]}, &model, &err) == VKSKIN_OK);
+    const vkskin_model *models[] = {model};
+    if (model)
+        CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = models,
+                                                       .model_count = 1,
+                                                       .instance_count = INSTANCES,
+                                                       .clip = VKSKIN_CLIP_VARIED,
+                                                       .time = 0.4},
+                                  &crowd, &err) == VKSKIN_OK);
+    if (crowd) {
+        /* What the host did not enable, and a host of Vulkan 1.2: refused with what is missing. */
+        vkskin_gpu_desc d = host_desc();
+        d.synchronization2 = false;
+        check_error(vkskin_gpu_create(&d, crowd, &gpu, &err), &err, "lacks synchronization2");
+        d = host_desc();
+        d.api_version = VK_API_VERSION_1_2;
+        check_error(vkskin_gpu_create(&d, crowd, &gpu, &err), &err, "asks for 1.2");
+        d = host_desc();
+        d.queue_family = 99;
+        check_error(vkskin_gpu_create(&d, crowd, &gpu, &err), &err, "not a compute queue");
+        check_error(vkskin_gpu_create(NULL, crowd, &gpu, &err), &err, "desc, crowd and gpu");
+        CHECK(gpu == NULL);
+        d = host_desc();
+        CHECK(vkskin_gpu_create(&d, crowd, &gpu, &err) == VKSKIN_OK);
+        if (!gpu)
+            fprintf(stderr, "%s\n", err.message);
+    }
+    if (gpu) {
+        const vks_model *m = &model->model;
+        float lo[3], hi[3];
+        check_box((const float(*)[3])m->positions, m->vertex_count, lo, hi);
+        const double diag = check_box_diagonal(lo, hi);
+        CHECK(vks_model_level_count(m) >= 2);
+        /* Frame 1 in slot 0: four of five instances, one at level 1; frame 2 in slot 1 a
+         * second later: all five, two at level 1. */
+        const uint32_t list1[] = {0, 2, 3, 4}, list2[] = {0, 1, 2, 3, 4};
+        const uint8_t levels1[] = {0, 1, 0, 0}, levels2[] = {1, 0, 0, 1, 0};
+        frame(gpu, crowd, m, 0, list1, levels1, 4, diag);
+        vkskin_gpu_output out;
+        check_error(vkskin_gpu_get_output(gpu, 0, 1, &out, &err), &err,
+                    "instance 1 was not skinned in slot 0");
+        vkskin_crowd_advance(crowd, 1.0);
+        frame(gpu, crowd, m, 1, list2, levels2, 5, diag);
+        frame(gpu, crowd, m, 0, list2, NULL, 5, diag); /* slot 0 again: all at level 0 */
+
+        /* Meshes: index ranges within the level's vertices. */
+        vkskin_gpu_mesh mesh;
+        for (uint32_t l = 0; l < vks_model_level_count(m); l++)
+            for (uint32_t i = 0; i < m->mesh_count; i++) {
+                CHECK(vkskin_gpu_get_mesh(gpu, 0, l, i, &mesh, &err) == VKSKIN_OK);
+                const vks_mesh_level ml = vks_model_mesh_level(m, l, i);
+                CHECK(mesh.index_buffer != VK_NULL_HANDLE && mesh.index_count == ml.index_count);
+                CHECK(mesh.vertex_offset == (int32_t)ml.base_vertex);
+            }
+        check_error(vkskin_gpu_get_mesh(gpu, 0, 9, 0, &mesh, &err), &err, "no level 9 mesh 0");
+        check_error(vkskin_gpu_get_mesh(gpu, 1, 0, 0, &mesh, &err), &err, "a model of its crowd");
+
+        /* Misuse of the frame calls. */
+        VkCommandBuffer cmd = gpu_once_begin(&host);
+        const uint32_t unsorted[] = {3, 1};
+        check_error(vkskin_gpu_skin(gpu, 0, cmd, unsorted, 2, NULL, &err), &err,
+                    "must ascend below 5; entry 1 is 1");
+        check_error(vkskin_gpu_skin(gpu, 2, cmd, list1, 4, NULL, &err), &err, "no slot 2");
+        check_error(vkskin_gpu_skin(gpu, 0, VK_NULL_HANDLE, list1, 4, NULL, &err), &err,
+                    "a command buffer");
+        CHECK(gpu_once_end(&host, cmd, &e));
+        CHECK(vkskin_gpu_palettes(gpu, 2) == NULL && vkskin_gpu_palettes(NULL, 0) == NULL);
+    }
+    vkskin_gpu_destroy(gpu);
+    vkskin_gpu_destroy(NULL);
+    vkskin_crowd_destroy(crowd);
+    vkskin_model_destroy(model);
+    gpu_messages msgs = gpu_device_destroy(&host);
+    CHECK(msgs.error == 0 && msgs.warning == 0);
+    printf("%llu skinned vertices against the CPU: positions within %.2g of the diagonal, normals "
+           "%.2g; validation: %u errors, %u warnings\n",
+           (unsigned long long)vertices_checked, worst_position, worst_normal, msgs.error,
+           msgs.warning);
+    CHECK(vertices_checked > 0);
+    return check_report("test_api_gpu");
+}
