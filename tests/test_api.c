@@ -320,6 +320,29 @@ static void test_crowd(void)
     CHECK(count == expect && count < n); /* instance 0 moved away */
     CHECK(vkskin_crowd_cull(NULL, identity, visible) == 0);
 
+    /* The framing view: every instance's centre projects inside the image and in front of the
+     * eye, and the eye sits outside every sphere. */
+    vkskin_view view;
+    CHECK(vkskin_crowd_frame_view(c, 16.0f / 9.0f, &view, &err) == VKSKIN_OK);
+    uint32_t outside = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        vkskin_crowd_get_instance(c, i, &in, NULL);
+        float clip[4];
+        for (int r = 0; r < 4; r++)
+            clip[r] = view.view_proj[0 * 4 + r] * in.center[0] +
+                      view.view_proj[1 * 4 + r] * in.center[1] +
+                      view.view_proj[2 * 4 + r] * in.center[2] + view.view_proj[3 * 4 + r];
+        outside += !(clip[3] > 0 && fabsf(clip[0]) <= clip[3] && fabsf(clip[1]) <= clip[3] &&
+                     clip[2] >= 0 && clip[2] <= clip[3]);
+        float d2 = 0.0f;
+        for (int k = 0; k < 3; k++)
+            d2 += (view.eye[k] - in.center[k]) * (view.eye[k] - in.center[k]);
+        outside += !(sqrtf(d2) > in.radius);
+    }
+    CHECK(outside == 0);
+    check_error(vkskin_crowd_frame_view(c, 0.0f, &view, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "aspect must be positive");
+
     /* Misuse. */
     check_error(vkskin_crowd_play(c, n, 0, 0.0, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "no instance 6");

@@ -190,6 +190,17 @@ VKSKIN_API vkskin_result vkskin_crowd_set_world(vkskin_crowd *crowd, uint32_t in
  * clip, and runs the cross-fades down. */
 VKSKIN_API void vkskin_crowd_advance(vkskin_crowd *crowd, double dt);
 
+/* The view `vkskin render` shows of the crowd at `aspect` (width / height): three-quarters from
+ * the front right and a bit above, a 40-degree vertical field of view, every instance's bounds
+ * (over every clip) in frame with a margin. */
+typedef struct vkskin_view {
+    float view_proj[16]; /* column-major, Vulkan clip space: y down, 0 <= z <= w */
+    float eye[3];        /* world space */
+} vkskin_view;
+
+VKSKIN_API vkskin_result vkskin_crowd_frame_view(const vkskin_crowd *crowd, float aspect,
+                                                 vkskin_view *view, vkskin_error *err);
+
 /* Writes the instances whose bounding sphere meets the frustum of `view_proj` (column-major,
  * Vulkan clip space: 0 <= z <= w) into `visible` (room for instance_count), ascending, and
  * returns their count (0 for NULL arguments). */

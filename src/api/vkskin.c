@@ -6,6 +6,7 @@
 #include "asset/import.h"
 #include "asset/lod.h"
 #include "asset/pack.h"
+#include "scene/camera.h"
 #include "skin/skin_cpu.h"
 
 #include <float.h>
@@ -350,6 +351,25 @@ vkskin_result vkskin_crowd_set_world(vkskin_crowd *c, uint32_t i, const float wo
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_set_world: not affine (its last row must be 0 0 0 1)");
     vks_crowd_set_world(&c->crowd, i, (const float(*)[4])w);
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_crowd_frame_view(const vkskin_crowd *c, float aspect, vkskin_view *view,
+                                      vkskin_error *err)
+{
+    if (!c || !view)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_frame_view: a crowd and a view are needed");
+    if (!(aspect > 0.0f && aspect < INFINITY))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_frame_view: the aspect must be positive, not %g",
+                            (double)aspect);
+    vks_camera cam;
+    vks_camera_frame(&cam, &c->crowd);
+    float vp[4][4];
+    vks_camera_view_proj(&cam, aspect, vp);
+    memcpy(view->view_proj, vp, sizeof vp);
+    vks_camera_eye(&cam, aspect, view->eye);
     return vks_api_ok(err);
 }
 

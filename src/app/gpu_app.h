@@ -6,6 +6,7 @@
 #include "app.h"
 #include "gpu/gpu.h"
 #include "render/renderer.h"
+#include "scene/camera.h"
 
 typedef struct app_gpu_options {
     const char *device; /* index from `vkskin devices`, NULL: the best */
@@ -127,7 +128,7 @@ typedef struct app_scene {
     uint32_t posed;   /* instances posed by the last animated frame (the rest: their last pose) */
 } app_scene;
 
-typedef struct app_camera app_camera;
+typedef vks_camera app_camera; /* scene/camera.h */
 
 /* Loads MODEL (may be NULL) and every --model; with neither, the bundled default character.
  * Prints each model's import warnings once on stderr ("vkskin CMD: warning: MODEL: ...").
@@ -162,14 +163,6 @@ bool app_parse_zoom(const char *text, double *zoom, vks_error *err);
 /* ---- Camera ---- */
 
 /* An orbit camera around the character's bounds (world space, Y up). */
-struct app_camera {
-    float center[3];
-    float half[3];    /* half sizes of the bounds */
-    float radius;     /* of the sphere around them */
-    float yaw, pitch; /* radians: 0, 0 looks along -Z at the character's front (+Z) */
-    float zoom;       /* 1 frames the bounds; smaller is closer */
-};
-
 /* Frames the crowd: the world-space box around every instance's bounds (its model's over the bind
  * pose and every clip). */
 void app_camera_frame(app_camera *cam, const vks_crowd *crowd);

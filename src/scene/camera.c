@@ -1,0 +1,93 @@
+#include "camera.h"
+
+#include <cglm/cam.h>
+#include <cglm/clipspace/persp_rh_zo.h>
+#include <cglm/clipspace/view_rh.h>
+#include <cglm/mat4.h>
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+void vks_camera_frame(vks_camera *cam, const vks_crowd *crowd)
+{
+    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    for (uint32_t i = 0; i < crowd->instance_count; i++) {
+        const vks_crowd_instance *inst = &crowd->instances[i];
+        const float *mlo = crowd->model_lo[inst->model], *mhi = crowd->model_hi[inst->model];
+        for (int corner = 0; corner < 8; corner++) {
+            const float p[3] = {corner & 1 ? mhi[0] : mlo[0], corner & 2 ? mhi[1] : mlo[1],
+                                corner & 4 ? mhi[2] : mlo[2]};
+            for (int r = 0; r < 3; r++) {
+                const float(*w)[4] = inst->world;
+                float v = w[0][r] * p[0] + w[1][r] * p[1] + w[2][r] * p[2] + w[3][r];
+                lo[r] = fminf(lo[r], v);
+                hi[r] = fmaxf(hi[r], v);
+            }
+        }
+    }
+    float r2 = 0.0f;
+    for (int k = 0; k < 3; k++) {
+        cam->center[k] = 0.5f * (lo[k] + hi[k]);
+        cam->half[k] = 0.5f * (hi[k] - lo[k]);
+        r2 += cam->half[k] * cam->half[k];
+    }
+    cam->radius = r2 > 0.0f ? sqrtf(r2) : 1.0f;
+    cam->yaw = 0.45f; /* a three-quarter view from the front right, a bit above */
+    cam->pitch = 0.2f;
+    cam->zoom = 1.0f;
+}
+
+/* Where the eye is: its distance from the centre along `back`, which framing the bounds at this
+ * aspect and the zoom decide. */
+static float camera_distance(const vks_camera *cam, float aspect, const float back[3],
+                             const float right[3], const float up[3])
+{
+    const float tan_v = tanf(glm_rad(VKS_CAMERA_FOV_DEGREES) * 0.5f), tan_h = tan_v * aspect;
+    /* The nearest distance at which every corner of the bounds is inside the frustum: a corner
+     * at (r, u) across and f towards the eye needs |u| <= (d - f) tan_v and |r| <= (d - f) tan_h.
+     */
+    float dist = 0.0f;
+    for (int i = 0; i < 8; i++) {
+        float c[3] = {(i & 1 ? 1.0f : -1.0f) * cam->half[0], (i & 2 ? 1.0f : -1.0f) * cam->half[1],
+                      (i & 4 ? 1.0f : -1.0f) * cam->half[2]};
+        float r = c[0] * right[0] + c[1] * right[1] + c[2] * right[2];
+        float u = c[0] * up[0] + c[1] * up[1] + c[2] * up[2];
+        float f = c[0] * back[0] + c[1] * back[1] + c[2] * back[2];
+        dist = fmaxf(dist, fmaxf(fabsf(u) / tan_v, fabsf(r) / tan_h) + f);
+    }
+    return cam->zoom * fmaxf(dist * 1.08f, cam->radius * 0.1f); /* a margin of 8% */
+}
+
+/* The view direction (from the centre towards the eye), and the camera's right and up axes. */
+static void camera_axes(const vks_camera *cam, float back[3], float right[3], float up[3])
+{
+    float cy = cosf(cam->yaw), sy = sinf(cam->yaw), cp = cosf(cam->pitch), sp = sinf(cam->pitch);
+    back[0] = sy * cp, back[1] = sp, back[2] = cy * cp;
+    right[0] = cy, right[1] = 0.0f, right[2] = -sy;
+    up[0] = -sy * sp, up[1] = cp, up[2] = -cy * sp;
+}
+
+float vks_camera_eye(const vks_camera *cam, float aspect, float eye[3])
+{
+    float back[3], right[3], up[3];
+    camera_axes(cam, back, right, up);
+    const float dist = camera_distance(cam, aspect, back, right, up);
+    for (int k = 0; k < 3; k++)
+        eye[k] = cam->center[k] + dist * back[k];
+    return dist;
+}
+
+void vks_camera_view_proj(const vks_camera *cam, float aspect, float view_proj[4][4])
+{
+    vec3 eye, center = {cam->center[0], cam->center[1], cam->center[2]};
+    const float dist = vks_camera_eye(cam, aspect, eye);
+    mat4 view, proj, vp;
+    glm_lookat_rh(eye, center, (vec3){0.0f, 1.0f, 0.0f}, view);
+    float near_z = fmaxf(dist - 1.5f * cam->radius, dist * 0.01f);
+    glm_perspective_rh_zo(glm_rad(VKS_CAMERA_FOV_DEGREES), aspect, near_z,
+                          dist + 1.5f * cam->radius, proj);
+    proj[1][1] = -proj[1][1]; /* Vulkan's framebuffer y points down */
+    glm_mat4_mul(proj, view, vp);
+    memcpy(view_proj, vp, sizeof vp);
+}

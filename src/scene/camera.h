@@ -1,0 +1,27 @@
+/* The camera that frames a crowd: the view `vkskin render` shows and `vkskin view` starts from,
+ * and the library's vkskin_crowd_frame_view. Orbits its centre by yaw and pitch; zoom scales the
+ * distance that frames every instance's bounds. */
+#ifndef VKS_CAMERA_H
+#define VKS_CAMERA_H
+
+#include "crowd.h"
+
+#define VKS_CAMERA_FOV_DEGREES 40.0f /* vertical */
+
+typedef struct vks_camera {
+    float center[3];
+    float half[3];    /* half sizes of the bounds */
+    float radius;     /* of the sphere around them */
+    float yaw, pitch; /* radians: 0, 0 looks along -Z at the character's front (+Z) */
+    float zoom;       /* 1 frames the bounds; smaller is closer */
+} vks_camera;
+
+/* Frames the crowd: the world-space box around every instance's bounds (its model's over the bind
+ * pose and every clip), seen three-quarters from the front right and a bit above. */
+void vks_camera_frame(vks_camera *cam, const vks_crowd *crowd);
+/* The eye at this aspect (width / height); returns its distance from the centre. */
+float vks_camera_eye(const vks_camera *cam, float aspect, float eye[3]);
+/* View and projection together, column-major, Vulkan clip space (y down, 0 <= z <= w). */
+void vks_camera_view_proj(const vks_camera *cam, float aspect, float view_proj[4][4]);
+
+#endif
