@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# The library as a host gets it: `cmake --install` into a fresh prefix, then the example host
-# (examples/palettes) configured against it with find_package in a fresh build folder and, a
-# second time, compiled with pkg-config alone; the installed library exports vkskin_* and nothing
-# else (no vk* of volk's, no stbi_*); every public header compiles alone as C17 and as C++17
-# with -Wall -Wextra -pedantic; the installed program says its version.
-#   usage: library_install.sh BUILD_DIR SOURCE_DIR MODEL VERSION CC [FLAGS]
+# The library as a host gets it: `cmake --install` into a fresh prefix, then the examples
+# configured against it with find_package in fresh build folders and, a second time, compiled
+# with pkg-config alone (the host's own -lvulkan and stb); the installed library exports vkskin_*
+# and nothing else (no vk* of volk's, no stbi_*); every public header compiles alone as C17 and
+# as C++17 with -Wall -Wextra -pedantic; the installed program says its version.
+#   examples/palettes: the CPU side; the bind pose's palettes must be identities.
+#   examples/host: its own device and draw pipeline, vkskin skinning in its command buffer, run
+#   with validation on (a message fails it); its PNG's silhouette must be the one `vkskin render`
+#   draws of the same crowd (pixel counts within 3%, boxes within 3 px; the shading is its own).
+#   usage: library_install.sh BUILD_DIR SOURCE_DIR MODEL VERSION CC VKSKIN COMPARE_PNG [FLAGS]
 # CC is the build's compiler, FLAGS what a host of that build needs too (its sanitizers).
 set -u
-build=$1 src=$2 model=$3 version=$4 cc=$5 flags=${6:-}
+build=$1 src=$2 model=$3 version=$4 cc=$5 vkskin=$6 compare=$7 flags=${8:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
@@ -66,6 +70,44 @@ if pcflags=$(pkg-config --cflags --libs vkskin 2>"$tmp/pc.log") &&
 else
   cat "$tmp/pc.log" "$tmp/cc.log"; fail "the example did not build with pkg-config"
 fi
+
+# The example host: find_package, then pkg-config; each run with validation, each image against
+# vkskin render's (level of detail 0: the host skins every instance at 0).
+"$vkskin" render "$model" --instances 4 --time 0.5 --size 512x512 --lod 0 --out "$tmp/ref.png" \
+  >"$tmp/ref.log" 2>&1 || { cat "$tmp/ref.log"; fail "vkskin render of the reference"; }
+if cmake -S "$src/examples/host" -B "$tmp/host" -DCMAKE_PREFIX_PATH="$prefix" \
+     -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >"$tmp/hcfg.log" 2>&1 &&
+   cmake --build "$tmp/host" >"$tmp/hbuild.log" 2>&1; then
+  echo "ok   examples/host builds with find_package"
+else
+  cat "$tmp/hcfg.log" "$tmp/hbuild.log" 2>/dev/null | tail -n 30; fail "examples/host did not build with find_package"
+fi
+mkdir -p "$tmp/hostpc"
+for stage in vert frag; do
+  glslangValidator -V --target-env vulkan1.3 --vn host_$stage -o "$tmp/hostpc/host_$stage.h" \
+    "$src/examples/host/host.$stage" >"$tmp/glslang.log" 2>&1 || { cat "$tmp/glslang.log"; fail "host.$stage"; }
+done
+if hostflags=$(pkg-config --cflags --libs vkskin vulkan stb 2>"$tmp/pc2.log") &&
+   "$cc" -std=c17 -Wall -Wextra -Wno-missing-field-initializers -pedantic -Werror $flags \
+     "$src/examples/host/main.c" -I"$tmp/hostpc" -o "$tmp/hostpc/host" $hostflags 2>"$tmp/cc2.log"; then
+  echo "ok   examples/host builds with pkg-config ($hostflags)"
+else
+  cat "$tmp/pc2.log" "$tmp/cc2.log"; fail "examples/host did not build with pkg-config"
+fi
+for host in "$tmp/host/host" "$tmp/hostpc/host"; do
+  [ -x "$host" ] || continue
+  if LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" VKSKIN_VALIDATE=1 \
+     "$host" "$model" "$tmp/host.png" 4 0.5 512x512 >"$tmp/host.log" 2>&1; then
+    if "$compare" "$tmp/host.png" "$tmp/ref.png" --shape-only --any-framing \
+         --background-tolerance 1 >"$tmp/cmp.log" 2>&1; then
+      echo "ok   $host: validation clean, the silhouette vkskin render draws: $(grep -o 'silhouette [0-9]* pixels' "$tmp/cmp.log" | head -n 1)"
+    else
+      cat "$tmp/cmp.log"; fail "$host's image is not vkskin render's silhouette"
+    fi
+  else
+    cat "$tmp/host.log"; fail "$host failed (or validation spoke)"
+  fi
+done
 
 # Each public header alone, first in its translation unit (a declaration after it: ISO C wants
 # one in every unit), as C17 and as C++17.

@@ -1,0 +1,448 @@
+/* A host renderer with its own Vulkan device and draw pipeline, using vkskin for the crowd: it
+ * loads a model through the API, has vkskin skin a few instances in its own command buffer,
+ * draws them with its own shaders (host.vert, host.frag) and writes a PNG.
+ *   usage: host MODEL OUT.png [INSTANCES [SECONDS [WIDTHxHEIGHT]]]
+ * VKSKIN_VALIDATE=1 turns the Khronos validation layer on (with synchronization validation):
+ * any message then makes the exit code 1. */
+#include <vkskin/vkskin_vulkan.h>
+
+#include <stb_image_write.h> /* Debian's libstb (pkg-config stb): the host's own stb */
+
+#include "host_frag.h" /* SPIR-V, made from the shaders by glslangValidator at build time */
+#include "host_vert.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK_VK(call)                                                                             \
+    do {                                                                                           \
+        VkResult r_ = (call);                                                                      \
+        if (r_ != VK_SUCCESS) {                                                                    \
+            fprintf(stderr, "host: %s failed (%d)\n", #call, (int)r_);                             \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+static uint32_t messages; /* validation errors and warnings */
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                 VkDebugUtilsMessageTypeFlagsEXT type,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT *data,
+                                                 void *user)
+{
+    (void)type, (void)user;
+    if (severity & (VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
+                    VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT)) {
+        fprintf(stderr, "host: validation: %s\n", data->pMessage);
+        messages++;
+    }
+    return VK_FALSE;
+}
+
+typedef struct image {
+    VkImage image;
+    VkImageView view;
+    VkDeviceMemory memory;
+} image;
+
+static uint32_t memory_type(VkPhysicalDevice pd, uint32_t bits, VkMemoryPropertyFlags want)
+{
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(pd, &mp);
+    for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
+        if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want)
+            return i;
+    fprintf(stderr, "host: no memory type fits\n");
+    exit(1);
+}
+
+static image make_image(VkPhysicalDevice pd, VkDevice dev, VkFormat format, VkExtent2D size,
+                        VkImageUsageFlags usage, VkImageAspectFlags aspect)
+{
+    image img = {0};
+    VkImageCreateInfo ii = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ii.imageType = VK_IMAGE_TYPE_2D;
+    ii.format = format;
+    ii.extent = (VkExtent3D){size.width, size.height, 1};
+    ii.mipLevels = ii.arrayLayers = 1;
+    ii.samples = VK_SAMPLE_COUNT_1_BIT;
+    ii.usage = usage;
+    CHECK_VK(vkCreateImage(dev, &ii, NULL, &img.image));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(dev, img.image, &req);
+    VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex = memory_type(pd, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    CHECK_VK(vkAllocateMemory(dev, &ai, NULL, &img.memory));
+    CHECK_VK(vkBindImageMemory(dev, img.image, img.memory, 0));
+    VkImageViewCreateInfo vi = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    vi.image = img.image;
+    vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    vi.format = format;
+    vi.subresourceRange = (VkImageSubresourceRange){aspect, 0, 1, 0, 1};
+    CHECK_VK(vkCreateImageView(dev, &vi, NULL, &img.view));
+    return img;
+}
+
+static void barrier(VkCommandBuffer cmd, VkImage img, VkImageAspectFlags aspect, VkImageLayout from,
+                    VkImageLayout to, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                    VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
+{
+    VkImageMemoryBarrier2 b = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+    b.srcStageMask = src_stage, b.srcAccessMask = src_access;
+    b.dstStageMask = dst_stage, b.dstAccessMask = dst_access;
+    b.oldLayout = from, b.newLayout = to;
+    b.image = img;
+    b.subresourceRange = (VkImageSubresourceRange){aspect, 0, 1, 0, 1};
+    VkDependencyInfo d = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    d.imageMemoryBarrierCount = 1;
+    d.pImageMemoryBarriers = &b;
+    vkCmdPipelineBarrier2(cmd, &d);
+}
+
+static VkPipeline make_pipeline(VkDevice dev, VkPipelineLayout layout, VkFormat color,
+                                VkFormat depth)
+{
+    VkShaderModuleCreateInfo mi = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    VkShaderModule vs, fs;
+    mi.codeSize = sizeof host_vert, mi.pCode = host_vert;
+    CHECK_VK(vkCreateShaderModule(dev, &mi, NULL, &vs));
+    mi.codeSize = sizeof host_frag, mi.pCode = host_frag;
+    CHECK_VK(vkCreateShaderModule(dev, &mi, NULL, &fs));
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_VERTEX_BIT,
+         vs, "main", NULL},
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
+         fs, "main", NULL}};
+    /* vkskin's output as a vertex buffer: 16 bytes a vertex, position then normal word. */
+    VkVertexInputBindingDescription binding = {0, VKSKIN_SKINNED_STRIDE,
+                                               VK_VERTEX_INPUT_RATE_VERTEX};
+    VkVertexInputAttributeDescription attributes[2] = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
+                                                       {1, 0, VK_FORMAT_R32_UINT, 12}};
+    VkPipelineVertexInputStateCreateInfo input = {
+        VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    input.vertexBindingDescriptionCount = 1, input.pVertexBindingDescriptions = &binding;
+    input.vertexAttributeDescriptionCount = 2, input.pVertexAttributeDescriptions = attributes;
+    VkPipelineInputAssemblyStateCreateInfo assembly = {
+        VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    VkPipelineViewportStateCreateInfo viewport = {
+        VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+    viewport.viewportCount = viewport.scissorCount = 1;
+    VkPipelineRasterizationStateCreateInfo raster = {
+        VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+    raster.cullMode = VK_CULL_MODE_NONE;
+    raster.lineWidth = 1.0f;
+    VkPipelineMultisampleStateCreateInfo multisample = {
+        VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    VkPipelineDepthStencilStateCreateInfo depth_state = {
+        VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+    depth_state.depthTestEnable = depth_state.depthWriteEnable = VK_TRUE;
+    depth_state.depthCompareOp = VK_COMPARE_OP_LESS;
+    VkPipelineColorBlendAttachmentState blend = {.colorWriteMask = 0xF};
+    VkPipelineColorBlendStateCreateInfo blending = {
+        VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    blending.attachmentCount = 1, blending.pAttachments = &blend;
+    VkDynamicState dynamic[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo dynamics = {
+        VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+    dynamics.dynamicStateCount = 2, dynamics.pDynamicStates = dynamic;
+    VkPipelineRenderingCreateInfo rendering = {VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+    rendering.colorAttachmentCount = 1, rendering.pColorAttachmentFormats = &color;
+    rendering.depthAttachmentFormat = depth;
+    VkGraphicsPipelineCreateInfo pi = {VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
+    pi.stageCount = 2, pi.pStages = stages;
+    pi.pVertexInputState = &input, pi.pInputAssemblyState = &assembly;
+    pi.pViewportState = &viewport, pi.pRasterizationState = &raster;
+    pi.pMultisampleState = &multisample, pi.pDepthStencilState = &depth_state;
+    pi.pColorBlendState = &blending, pi.pDynamicState = &dynamics;
+    pi.layout = layout;
+    VkPipeline pipeline;
+    CHECK_VK(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &pi, NULL, &pipeline));
+    vkDestroyShaderModule(dev, vs, NULL);
+    vkDestroyShaderModule(dev, fs, NULL);
+    return pipeline;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3 || argc > 6) {
+        fprintf(stderr, "usage: host MODEL OUT.png [INSTANCES [SECONDS [WIDTHxHEIGHT]]]\n");
+        return 2;
+    }
+    const uint32_t count = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 4;
+    const double seconds = argc > 4 ? strtod(argv[4], NULL) : 0.5;
+    VkExtent2D size = {512, 512};
+    if (argc > 5 && sscanf(argv[5], "%ux%u", &size.width, &size.height) != 2) {
+        fprintf(stderr, "host: a size is WIDTHxHEIGHT, not '%s'\n", argv[5]);
+        return 2;
+    }
+    const bool validate = getenv("VKSKIN_VALIDATE") && strcmp(getenv("VKSKIN_VALIDATE"), "1") == 0;
+
+    /* ---- The host's own instance and device (Vulkan 1.3) ---- */
+    VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "vkskin example host";
+    app.apiVersion = VK_API_VERSION_1_3;
+    const char *layer = "VK_LAYER_KHRONOS_validation", *debug = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    VkValidationFeatureEnableEXT sync = VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT;
+    VkValidationFeaturesEXT features = {VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    features.enabledValidationFeatureCount = 1, features.pEnabledValidationFeatures = &sync;
+    VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ici.pApplicationInfo = &app;
+    if (validate) {
+        ici.pNext = &features;
+        ici.enabledLayerCount = 1, ici.ppEnabledLayerNames = &layer;
+        ici.enabledExtensionCount = 1, ici.ppEnabledExtensionNames = &debug;
+    }
+    VkInstance instance;
+    CHECK_VK(vkCreateInstance(&ici, NULL, &instance));
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    if (validate) {
+        VkDebugUtilsMessengerCreateInfoEXT mi = {
+            VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+        mi.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT |
+                             VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+        mi.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                         VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
+        mi.pfnUserCallback = on_message;
+        PFN_vkCreateDebugUtilsMessengerEXT create =
+            (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
+                instance, "vkCreateDebugUtilsMessengerEXT");
+        CHECK_VK(create(instance, &mi, NULL, &messenger));
+    }
+    uint32_t n = 1;
+    VkPhysicalDevice pd;
+    VkResult er = vkEnumeratePhysicalDevices(instance, &n, &pd);
+    if ((er != VK_SUCCESS && er != VK_INCOMPLETE) || n == 0) {
+        fprintf(stderr, "host: no Vulkan device\n");
+        return 1;
+    }
+    uint32_t family = 0, families = 16;
+    VkQueueFamilyProperties qf[16];
+    vkGetPhysicalDeviceQueueFamilyProperties(pd, &families, qf);
+    while (family < families &&
+           (qf[family].queueFlags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT)) !=
+               (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT))
+        family++;
+    if (family == families) {
+        fprintf(stderr, "host: no graphics and compute queue\n");
+        return 1;
+    }
+    /* What vkskin needs (bufferDeviceAddress, synchronization2, maintenance4) and what this
+     * host's own drawing needs (dynamic rendering). */
+    VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    f13.synchronization2 = f13.maintenance4 = f13.dynamicRendering = VK_TRUE;
+    VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                            &f13};
+    f12.bufferDeviceAddress = VK_TRUE;
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo qi = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    qi.queueFamilyIndex = family, qi.queueCount = 1, qi.pQueuePriorities = &priority;
+    VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f12};
+    dci.queueCreateInfoCount = 1, dci.pQueueCreateInfos = &qi;
+    VkDevice dev;
+    CHECK_VK(vkCreateDevice(pd, &dci, NULL, &dev));
+    VkQueue queue;
+    vkGetDeviceQueue(dev, family, 0, &queue);
+
+    /* ---- vkskin: the model, the crowd, its GPU side on this device ---- */
+    vkskin_error err;
+    vkskin_model *model = NULL;
+    if (vkskin_model_load(&(vkskin_model_desc){.path = argv[1]}, &model, &err)) {
+        fprintf(stderr, "host: %s\n", err.message);
+        return 1;
+    }
+    const vkskin_model *models[] = {model};
+    vkskin_crowd *crowd = NULL;
+    if (vkskin_crowd_create(&(vkskin_crowd_desc){.models = models,
+                                                 .model_count = 1,
+                                                 .instance_count = count,
+                                                 .clip = count > 1 ? VKSKIN_CLIP_VARIED : 0,
+                                                 .time = seconds,
+                                                 .seed = 1},
+                            &crowd, &err)) {
+        fprintf(stderr, "host: %s\n", err.message);
+        return 1;
+    }
+    vkskin_gpu *gpu = NULL;
+    if (vkskin_gpu_create(&(vkskin_gpu_desc){.get_instance_proc_addr = vkGetInstanceProcAddr,
+                                             .instance = instance,
+                                             .physical_device = pd,
+                                             .device = dev,
+                                             .queue_family = family,
+                                             .api_version = app.apiVersion,
+                                             .buffer_device_address = true,
+                                             .synchronization2 = true,
+                                             .maintenance4 = true,
+                                             .debug_utils = validate},
+                          crowd, &gpu, &err)) {
+        fprintf(stderr, "host: %s\n", err.message);
+        return 1;
+    }
+
+    /* ---- The host's target and pipeline ---- */
+    const VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM, depth_format = VK_FORMAT_D32_SFLOAT;
+    image color = make_image(pd, dev, color_format, size,
+                             VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                             VK_IMAGE_ASPECT_COLOR_BIT);
+    image depth =
+        make_image(pd, dev, depth_format, size, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                   VK_IMAGE_ASPECT_DEPTH_BIT);
+    VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bi.size = (VkDeviceSize)size.width * size.height * 4;
+    bi.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    VkBuffer pixels;
+    CHECK_VK(vkCreateBuffer(dev, &bi, NULL, &pixels));
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(dev, pixels, &req);
+    VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex =
+        memory_type(pd, req.memoryTypeBits,
+                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    VkDeviceMemory pixel_memory;
+    CHECK_VK(vkAllocateMemory(dev, &ai, NULL, &pixel_memory));
+    CHECK_VK(vkBindBufferMemory(dev, pixels, pixel_memory, 0));
+    VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(float[32])};
+    VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    li.pushConstantRangeCount = 1, li.pPushConstantRanges = &push;
+    VkPipelineLayout layout;
+    CHECK_VK(vkCreatePipelineLayout(dev, &li, NULL, &layout));
+    VkPipeline pipeline = make_pipeline(dev, layout, color_format, depth_format);
+    VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pci.queueFamilyIndex = family;
+    VkCommandPool pool;
+    CHECK_VK(vkCreateCommandPool(dev, &pci, NULL, &pool));
+    VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    cai.commandPool = pool, cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, cai.commandBufferCount = 1;
+    VkCommandBuffer cmd;
+    CHECK_VK(vkAllocateCommandBuffers(dev, &cai, &cmd));
+
+    /* ---- One frame: cull, pose, skin (vkskin), draw (the host) ---- */
+    vkskin_view view;
+    vkskin_crowd_frame_view(crowd, (float)size.width / (float)size.height, &view, NULL);
+    uint32_t *visible = malloc(sizeof *visible * count);
+    const uint32_t shown = vkskin_crowd_cull(crowd, view.view_proj, visible);
+    const uint32_t slot = 0; /* frame % VKSKIN_GPU_SLOTS */
+    if (vkskin_crowd_pose(crowd, visible, shown, vkskin_gpu_palettes(gpu, slot), &err)) {
+        fprintf(stderr, "host: %s\n", err.message);
+        return 1;
+    }
+    VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    CHECK_VK(vkBeginCommandBuffer(cmd, &begin));
+    if (vkskin_gpu_skin(gpu, slot, cmd, visible, shown, NULL, &err)) {
+        fprintf(stderr, "host: %s\n", err.message);
+        return 1;
+    }
+    barrier(cmd, color.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+            VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_NONE, 0,
+            VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+            VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    barrier(cmd, depth.image, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+            VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_NONE, 0,
+            VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT,
+            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+    VkRenderingAttachmentInfo ca = {VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    ca.imageView = color.view, ca.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    ca.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR, ca.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    ca.clearValue.color = (VkClearColorValue){{0.05f, 0.06f, 0.08f, 1.0f}};
+    VkRenderingAttachmentInfo da = {VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    da.imageView = depth.view, da.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    da.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR, da.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    da.clearValue.depthStencil.depth = 1.0f;
+    VkRenderingInfo ri = {VK_STRUCTURE_TYPE_RENDERING_INFO};
+    ri.renderArea.extent = size, ri.layerCount = 1;
+    ri.colorAttachmentCount = 1, ri.pColorAttachments = &ca, ri.pDepthAttachment = &da;
+    vkCmdBeginRendering(cmd, &ri);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdSetViewport(cmd, 0, 1,
+                     &(VkViewport){0, 0, (float)size.width, (float)size.height, 0.0f, 1.0f});
+    vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){{0, 0}, size});
+    vkskin_model_info info;
+    vkskin_model_get_info(model, &info, NULL);
+    for (uint32_t k = 0; k < shown; k++) {
+        vkskin_gpu_output out;
+        vkskin_instance_info in;
+        if (vkskin_gpu_get_output(gpu, slot, visible[k], &out, &err) ||
+            vkskin_crowd_get_instance(crowd, visible[k], &in, &err)) {
+            fprintf(stderr, "host: %s\n", err.message);
+            return 1;
+        }
+        float pc[32]; /* view_proj, then the instance's world */
+        memcpy(pc, view.view_proj, sizeof view.view_proj);
+        memcpy(pc + 16, in.world, sizeof in.world);
+        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof pc, pc);
+        vkCmdBindVertexBuffers(cmd, 0, 1, &out.buffer, &out.offset);
+        for (uint32_t m = 0; m < info.mesh_count; m++) {
+            vkskin_gpu_mesh mesh;
+            vkskin_gpu_get_mesh(gpu, in.model, out.level, m, &mesh, NULL);
+            if (!mesh.index_count)
+                continue;
+            vkCmdBindIndexBuffer(cmd, mesh.index_buffer, 0, VK_INDEX_TYPE_UINT32);
+            vkCmdDrawIndexed(cmd, mesh.index_count, 1, mesh.first_index, mesh.vertex_offset, 0);
+        }
+    }
+    vkCmdEndRendering(cmd);
+    barrier(cmd, color.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+            VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+            VK_ACCESS_2_TRANSFER_READ_BIT);
+    VkBufferImageCopy copy = {0};
+    copy.imageSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    copy.imageExtent = (VkExtent3D){size.width, size.height, 1};
+    vkCmdCopyImageToBuffer(cmd, color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, pixels, 1,
+                           &copy);
+    VkMemoryBarrier2 to_host = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    to_host.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
+    to_host.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+    to_host.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
+    to_host.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
+    VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.memoryBarrierCount = 1, dep.pMemoryBarriers = &to_host;
+    vkCmdPipelineBarrier2(cmd, &dep);
+    CHECK_VK(vkEndCommandBuffer(cmd));
+    VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1, submit.pCommandBuffers = &cmd;
+    CHECK_VK(vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE));
+    CHECK_VK(vkQueueWaitIdle(queue));
+
+    void *mapped;
+    CHECK_VK(vkMapMemory(dev, pixel_memory, 0, VK_WHOLE_SIZE, 0, &mapped));
+    const int written =
+        stbi_write_png(argv[2], (int)size.width, (int)size.height, 4, mapped, (int)size.width * 4);
+    vkUnmapMemory(dev, pixel_memory);
+    printf("host: %u of %u instances drawn into %s (%ux%u) on %s\n", shown, count, argv[2],
+           size.width, size.height, "the host's own device");
+
+    /* ---- Everything back, vkskin's first (the queue is idle) ---- */
+    free(visible);
+    vkskin_gpu_destroy(gpu);
+    vkskin_crowd_destroy(crowd);
+    vkskin_model_destroy(model);
+    vkDestroyCommandPool(dev, pool, NULL);
+    vkDestroyPipeline(dev, pipeline, NULL);
+    vkDestroyPipelineLayout(dev, layout, NULL);
+    vkDestroyBuffer(dev, pixels, NULL);
+    vkFreeMemory(dev, pixel_memory, NULL);
+    image images[2] = {color, depth};
+    for (int k = 0; k < 2; k++) {
+        vkDestroyImageView(dev, images[k].view, NULL);
+        vkDestroyImage(dev, images[k].image, NULL);
+        vkFreeMemory(dev, images[k].memory, NULL);
+    }
+    vkDestroyDevice(dev, NULL);
+    if (messenger) {
+        PFN_vkDestroyDebugUtilsMessengerEXT destroy =
+            (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
+                instance, "vkDestroyDebugUtilsMessengerEXT");
+        destroy(instance, messenger, NULL);
+    }
+    vkDestroyInstance(instance, NULL);
+    if (!written)
+        fprintf(stderr, "host: cannot write %s\n", argv[2]);
+    if (messages)
+        fprintf(stderr, "host: %u validation message(s)\n", messages);
+    return written && !messages ? 0 : 1;
+}
