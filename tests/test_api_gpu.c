@@ -59,23 +59,51 @@ static void decode_normal(uint32_t q, float n[3])
         n[k] = v[k] / len;
 }
 
+/* What the previous frame skinned, per instance, and in which slot (the motion vectors'
+ * expectations: a frame in the same slot again has no previous frame beside it). */
+static struct {
+    bool skinned;
+    uint32_t level;
+    double time;
+} last[INSTANCES];
+static uint32_t last_slot = UINT32_MAX;
+
 /* One frame in `slot`: palettes posed into the slot's buffer, the skinning recorded with the
- * given levels, each listed instance's output copied out by the test, submitted and waited on;
- * then every listed instance against the CPU reference. */
+ * given levels, each listed instance's output copied out by the test (and, with `previous`, its
+ * previous frame's output too), submitted and waited on; then every copy against the CPU
+ * reference: the current one at the instance's clock, the previous one at its clock of the frame
+ * before when it was skinned then at the same level, else at the current clock (zero motion). */
 static void frame(vkskin_gpu *gpu, vkskin_crowd *crowd, const vks_model *m, uint32_t slot,
-                  const uint32_t *list, const uint8_t *levels, uint32_t count, double diag)
+                  const uint32_t *list, const uint8_t *levels, uint32_t count, double diag,
+                  bool previous)
 {
     vkskin_error err;
     CHECK(vkskin_crowd_pose(crowd, list, count, vkskin_gpu_palettes(gpu, slot), &err) == VKSKIN_OK);
     VkCommandBuffer cmd = gpu_once_begin(&host);
     CHECK(vkskin_gpu_skin(gpu, slot, cmd, list, count, levels, &err) == VKSKIN_OK);
-    vkskin_gpu_output out[INSTANCES];
-    VkDeviceSize at[INSTANCES], total = 0;
-    for (uint32_t k = 0; k < count; k++) {
-        CHECK(vkskin_gpu_get_output(gpu, slot, list[k], &out[k], &err) == VKSKIN_OK);
-        CHECK(out[k].level == (levels ? levels[k] : 0u) && out[k].address != 0);
-        at[k] = total;
-        total += (VkDeviceSize)out[k].vertex_count * VKSKIN_SKINNED_STRIDE;
+    const uint32_t entries = previous ? 2 * count : count;
+    vkskin_gpu_output out[2 * INSTANCES];
+    double when[2 * INSTANCES];
+    VkDeviceSize at[2 * INSTANCES], total = 0;
+    for (uint32_t e = 0; e < entries; e++) {
+        const uint32_t k = e % count, i = list[k];
+        vkskin_instance_info in;
+        vkskin_crowd_get_instance(crowd, i, &in, NULL);
+        const uint32_t level = levels ? levels[k] : 0u;
+        when[e] = in.time;
+        if (e < count) {
+            CHECK(vkskin_gpu_get_output(gpu, slot, i, &out[e], &err) == VKSKIN_OK);
+        } else {
+            CHECK(vkskin_gpu_get_previous_output(gpu, slot, i, &out[e], &err) == VKSKIN_OK);
+            const bool moved = last_slot != slot && last[i].skinned && last[i].level == level;
+            if (moved)
+                when[e] = last[i].time;
+            /* Zero motion: the very same vertices. */
+            CHECK(moved == (out[e].buffer != out[k].buffer || out[e].offset != out[k].offset));
+        }
+        CHECK(out[e].level == level && out[e].address != 0);
+        at[e] = total;
+        total += (VkDeviceSize)out[e].vertex_count * VKSKIN_SKINNED_STRIDE;
     }
     gpu_buffer readback = {0};
     vks_error e;
@@ -86,7 +114,7 @@ static void frame(vkskin_gpu *gpu, vkskin_crowd *crowd, const vks_model *m, uint
                                                .name = "test readback"},
                             &readback, &e));
     /* vkskin's barrier after the dispatch covers copies: nothing more before these. */
-    for (uint32_t k = 0; k < count && readback.buffer; k++)
+    for (uint32_t k = 0; k < entries && readback.buffer; k++)
         vkCmdCopyBuffer(cmd, out[k].buffer, readback.buffer, 1,
                         &(VkBufferCopy){out[k].offset, at[k],
                                         (VkDeviceSize)out[k].vertex_count * VKSKIN_SKINNED_STRIDE});
@@ -95,15 +123,15 @@ static void frame(vkskin_gpu *gpu, vkskin_crowd *crowd, const vks_model *m, uint
                        (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
     CHECK(gpu_once_end(&host, cmd, &e));
     gpu_buffer_invalidate(&host, &readback);
-    for (uint32_t k = 0; k < count && readback.mapped; k++) {
+    for (uint32_t k = 0; k < entries && readback.mapped; k++) {
         vkskin_instance_info in;
-        vkskin_crowd_get_instance(crowd, list[k], &in, NULL);
+        vkskin_crowd_get_instance(crowd, list[k % count], &in, NULL);
         const uint32_t n = out[k].vertex_count;
         CHECK(n == vks_model_level(m, out[k].level).vertex_count);
         float(*pos)[3] = malloc(sizeof *pos * m->vertex_count);
         float(*nrm)[3] = malloc(sizeof *nrm * m->vertex_count);
         if (!pos || !nrm ||
-            !vks_skin_cpu_pose_level(m, out[k].level, in.clip, in.time, pos, nrm, NULL)) {
+            !vks_skin_cpu_pose_level(m, out[k].level, in.clip, when[k], pos, nrm, NULL)) {
             CHECK(!"CPU reference");
             free(pos);
             free(nrm);
@@ -127,12 +155,21 @@ static void frame(vkskin_gpu *gpu, vkskin_crowd *crowd, const vks_model *m, uint
         worst_normal = fmax(worst_normal, dn);
         vertices_checked += n;
         if (!(dp <= POSITION_TOLERANCE * diag && dn <= NORMAL_TOLERANCE))
-            fprintf(stderr, "  slot %u instance %u level %u: positions %.3g, normals %.3g\n", slot,
-                    list[k], out[k].level, dp, dn);
+            fprintf(stderr, "  slot %u instance %u level %u%s: positions %.3g, normals %.3g\n",
+                    slot, list[k % count], out[k].level, k >= count ? " (previous)" : "", dp, dn);
         free(pos);
         free(nrm);
     }
     gpu_buffer_destroy(&host, &readback);
+    memset(last, 0, sizeof last);
+    last_slot = slot;
+    for (uint32_t k = 0; k < count; k++) {
+        vkskin_instance_info in;
+        vkskin_crowd_get_instance(crowd, list[k], &in, NULL);
+        last[list[k]].skinned = true;
+        last[list[k]].level = levels ? levels[k] : 0u;
+        last[list[k]].time = in.time;
+    }
 }
 
 int main(int argc, char **argv)
@@ -188,13 +225,15 @@ int main(int argc, char **argv)
          * second later: all five, two at level 1. */
         const uint32_t list1[] = {0, 2, 3, 4}, list2[] = {0, 1, 2, 3, 4};
         const uint8_t levels1[] = {0, 1, 0, 0}, levels2[] = {1, 0, 0, 1, 0};
-        frame(gpu, crowd, m, 0, list1, levels1, 4, diag);
+        frame(gpu, crowd, m, 0, list1, levels1, 4, diag, false);
         vkskin_gpu_output out;
         check_error(vkskin_gpu_get_output(gpu, 0, 1, &out, &err), &err,
                     "instance 1 was not skinned in slot 0");
         vkskin_crowd_advance(crowd, 1.0);
-        frame(gpu, crowd, m, 1, list2, levels2, 5, diag);
-        frame(gpu, crowd, m, 0, list2, NULL, 5, diag); /* slot 0 again: all at level 0 */
+        frame(gpu, crowd, m, 1, list2, levels2, 5, diag, false);
+        frame(gpu, crowd, m, 0, list2, NULL, 5, diag, false); /* slot 0 again: all at level 0 */
+        check_error(vkskin_gpu_get_previous_output(gpu, 0, 0, &out, &err), &err,
+                    "without previous_positions");
 
         /* Meshes: index ranges within the level's vertices. */
         vkskin_gpu_mesh mesh;
@@ -221,6 +260,35 @@ int main(int argc, char **argv)
     }
     vkskin_gpu_destroy(gpu);
     vkskin_gpu_destroy(NULL);
+
+    /* Motion vectors: a second vkskin_gpu keeping the previous frame's vertices. Frame by frame,
+     * an instance skinned the frame before at the same level gets those vertices (checked
+     * against the CPU at its earlier clock); one that was not, that changed level, or whose
+     * previous frame is not in the other slot (a slot used twice in a row) gets its current
+     * ones. */
+    gpu = NULL;
+    vkskin_gpu_desc pd = host_desc();
+    pd.previous_positions = true;
+    if (crowd)
+        CHECK(vkskin_gpu_create(&pd, crowd, &gpu, &err) == VKSKIN_OK);
+    if (gpu) {
+        const vks_model *m = &model->model;
+        float lo[3], hi[3];
+        check_box((const float(*)[3])m->positions, m->vertex_count, lo, hi);
+        const double diag = check_box_diagonal(lo, hi);
+        memset(last, 0, sizeof last);
+        last_slot = UINT32_MAX;
+        const uint32_t four[] = {0, 2, 3, 4}, five[] = {0, 1, 2, 3, 4};
+        const uint8_t la[] = {0, 1, 0, 0}, lb[] = {1, 0, 0, 0, 0};
+        frame(gpu, crowd, m, 0, four, la, 4, diag, true); /* no frame before: all still */
+        vkskin_crowd_advance(crowd, 0.05);
+        frame(gpu, crowd, m, 1, five, lb, 5, diag, true); /* 3 and 4 moved */
+        vkskin_crowd_advance(crowd, 0.05);
+        frame(gpu, crowd, m, 0, five, NULL, 5, diag, true); /* 1, 2, 3, 4 moved */
+        vkskin_crowd_advance(crowd, 0.05);
+        frame(gpu, crowd, m, 0, five, NULL, 5, diag, true); /* slot 0 twice: all still */
+    }
+    vkskin_gpu_destroy(gpu);
     vkskin_crowd_destroy(crowd);
     vkskin_model_destroy(model);
     gpu_messages msgs = gpu_device_destroy(&host);

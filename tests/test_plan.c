@@ -343,6 +343,25 @@ static void test_memory(void)
     vks_plan_limits tight = made_up(state + 1000, 0);
     m = plan(&tight, &mixed, VKS_SKIN_COMPUTE, false, 0);
     CHECK(m.output_bytes == 496); /* 1000 / 2 = 500, down to 496 */
+    /* Two copies of the output (motion vectors): each gets half of that half, 1000 / 4 = 250,
+     * down to 240, and the device total counts both. */
+    {
+        vks_plan_memory two = {0};
+        vks_error err = {{0}};
+        CHECK(vks_plan_memory_of(&tight, &mixed,
+                                 &(vks_plan_request){.mode = VKS_SKIN_COMPUTE, .output_sets = 2},
+                                 &two, &err));
+        CHECK(two.output_bytes == 240 && two.device_bytes == m.device_bytes - 496 + 2 * 240);
+        /* An asked-for room, copied: twice the bytes. */
+        CHECK(vks_plan_memory_of(&roomy, &mixed,
+                                 &(vks_plan_request){.mode = VKS_SKIN_COMPUTE,
+                                                     .max_skinned_vertices = 10,
+                                                     .output_sets = 2},
+                                 &two, &err));
+        const vks_plan_memory one = plan(&roomy, &mixed, VKS_SKIN_COMPUTE, false, 10);
+        CHECK(two.output_bytes == one.output_bytes &&
+              two.device_bytes == one.device_bytes + one.output_bytes);
+    }
     /* Less than a largest instance's output (160) left over twice: that output, no less. */
     tight = made_up(state + 300, 0);
     m = plan(&tight, &mixed, VKS_SKIN_COMPUTE, false, 0);

@@ -58,6 +58,10 @@ typedef struct vkskin_gpu_desc {
      * the device's memory). Instances past it in a frame get no output (vkskin_gpu_get_output
      * says so). */
     uint32_t max_skinned_vertices;
+    /* Keep the previous frame's skinned vertices beside the current ones, for motion vectors
+     * (vkskin_gpu_get_previous_output): each slot skins into its own copy of the output, twice
+     * the memory. */
+    bool previous_positions;
 } vkskin_gpu_desc;
 
 /* Creates the crowd's GPU side on the host's device: its models' vertex streams and index
@@ -106,6 +110,17 @@ typedef struct vkskin_gpu_output {
 VKSKIN_API vkskin_result vkskin_gpu_get_output(const vkskin_gpu *gpu, uint32_t slot,
                                                uint32_t instance, vkskin_gpu_output *out,
                                                vkskin_error *err);
+
+/* desc.previous_positions: the same instance's vertices in the frame before (the other slot's
+ * last vkskin_gpu_skin, when that was the frame just before this slot's), vertex for vertex with
+ * the current ones: the pair gives each vertex's motion. An instance that was not skinned in the
+ * frame before, or at another level of detail (other vertices), or when no frame came just
+ * before, gets its current output again: zero motion. Read it in the same frame as the current
+ * output; the next vkskin_gpu_skin of the other slot overwrites it (after the host's reads, by its
+ * barrier). VKSKIN_ERROR_ARGUMENT as vkskin_gpu_get_output, or without previous_positions. */
+VKSKIN_API vkskin_result vkskin_gpu_get_previous_output(const vkskin_gpu *gpu, uint32_t slot,
+                                                        uint32_t instance, vkskin_gpu_output *out,
+                                                        vkskin_error *err);
 
 /* How to draw one mesh of a model at a level of detail from an instance's output:
  * vkCmdBindIndexBuffer(index_buffer, 0, VK_INDEX_TYPE_UINT32) and

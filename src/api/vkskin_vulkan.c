@@ -50,6 +50,7 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
         .mode = VKS_SKIN_COMPUTE,
         .max_skinned_vertices = desc->max_skinned_vertices,
         .external = true,
+        .keep_previous = desc->previous_positions,
     };
     if (!vks_renderer_create(&g->dev, &rd, &g->renderer, &e)) {
         gpu_device_destroy(&g->dev);
@@ -121,6 +122,31 @@ vkskin_result vkskin_gpu_get_output(const vkskin_gpu *g, uint32_t slot, uint32_t
                                .address = chunk->address + offset,
                                .vertex_count = vertex_count,
                                .level = level};
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_gpu_get_previous_output(const vkskin_gpu *g, uint32_t slot, uint32_t instance,
+                                             vkskin_gpu_output *out, vkskin_error *err)
+{
+    vkskin_result r = vkskin_gpu_get_output(g, slot, instance, out, err);
+    if (r != VKSKIN_OK)
+        return r;
+    if (g->renderer.output_sets != 2)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_gpu_get_previous_output: the gpu was created without "
+                            "previous_positions");
+    const vks_frame *p = vks_renderer_previous(&g->renderer, &g->renderer.frames[slot]);
+    const gpu_buffer *chunk;
+    VkDeviceSize offset;
+    uint32_t vertex_count, level;
+    if (p &&
+        vks_renderer_output(&g->renderer, p, instance, &chunk, &offset, &vertex_count, &level) &&
+        level == out->level) /* else: its current vertices, zero motion */
+        *out = (vkskin_gpu_output){.buffer = chunk->buffer,
+                                   .offset = offset,
+                                   .address = chunk->address + offset,
+                                   .vertex_count = vertex_count,
+                                   .level = level};
     return vks_api_ok(err);
 }
 

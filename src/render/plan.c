@@ -147,12 +147,15 @@ bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
                         "one instance of %s needs %llu bytes of skinned vertices, more than the "
                         "largest buffer (%llu bytes)",
                         widest->name, (unsigned long long)largest, (unsigned long long)chunk);
-    VkDeviceSize least = 0;
+    VkDeviceSize least = 0; /* one copy's */
     if (req->mode == VKS_SKIN_COMPUTE)
         least =
             req->max_skinned_vertices
                 ? align16((VkDeviceSize)req->max_skinned_vertices * vks_plan_vertex_bytes(crowd))
                 : largest;
+    const uint32_t sets = req->output_sets ? req->output_sets : 1;
+    const VkDeviceSize least_one = least;
+    least *= sets; /* every copy's */
 
     const VkDeviceSize local = lim->device_heap, host = lim->host_heap;
     if (req->mode == VKS_SKIN_COMPUTE && req->max_skinned_vertices && m.model_bytes + least > local)
@@ -187,14 +190,14 @@ bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
                         host ? ", plus host memory" : ", shared with the host", k);
     if (req->mode == VKS_SKIN_COMPUTE) {
         if (req->max_skinned_vertices)
-            m.output_bytes = least;
+            m.output_bytes = least_one;
         else {
             /* Every output at once, dealt into chunks: a chunk closes only when the next output
              * (at most `largest`) does not fit, so a closed chunk holds more than
              * chunk - largest bytes, that is at least chunk - largest + 16 (outputs and chunks
              * are multiples of 16), and at least one output: total / that + 1 chunks hold
              * them all, whatever the order. */
-            VkDeviceSize half = (left / 2) & ~(VkDeviceSize)15, all = total;
+            VkDeviceSize half = (left / 2 / sets) & ~(VkDeviceSize)15, all = total;
             if (total > chunk) {
                 VkDeviceSize per =
                     chunk - largest + 16 > smallest ? chunk - largest + 16 : smallest;
@@ -204,7 +207,7 @@ bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
             m.output_bytes = all < half ? all : half > largest ? half : largest;
         }
     }
-    m.device_bytes = dev_state + m.output_bytes;
+    m.device_bytes = dev_state + m.output_bytes * sets;
     m.host_bytes = host_state;
     *out = m;
     return true;

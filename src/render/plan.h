@@ -52,6 +52,9 @@ typedef struct vks_plan_request {
     /* Skinned-output capacity in vertices of vks_plan_vertex_bytes; 0: chosen from the heaps. */
     uint32_t max_skinned_vertices;
     VkDeviceSize buffer_limit; /* the largest buffer wished for (vks_plan_buffer_limit) */
+    /* Copies of the skinned output (0 means 1): 2 keeps the previous frame's beside the current
+     * one's (motion vectors). output_bytes is per copy; the budget's share is split among them. */
+    uint32_t output_sets;
 } vks_plan_request;
 
 typedef struct vks_plan_memory {
@@ -64,7 +67,7 @@ typedef struct vks_plan_memory {
      * everything above, else that half (at least one largest instance's output). A multiple of
      * 16. */
     VkDeviceSize output_bytes;
-    VkDeviceSize device_bytes, host_bytes; /* totals, output included */
+    VkDeviceSize device_bytes, host_bytes; /* totals, every copy of the output included */
 } vks_plan_memory;
 
 /* The largest buffer to create: the smallest of the device's three limits, or `wanted` when it

@@ -267,12 +267,14 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
     if (r->mode != VKS_SKIN_COMPUTE || bytes == 0)
         return true;
     r->chunk_count = vks_plan_chunk_count(bytes, limit);
-    if (!(r->chunks = calloc(r->chunk_count, sizeof *r->chunks)))
+    if (!(r->chunks = calloc((size_t)r->chunk_count * r->output_sets, sizeof *r->chunks)))
         return vks_fail(err, "out of memory");
-    for (uint32_t k = 0; k < r->chunk_count; k++) {
+    for (uint32_t i = 0; i < r->chunk_count * r->output_sets; i++) {
+        const uint32_t k = i % r->chunk_count;
         VkDeviceSize start = (VkDeviceSize)k * limit;
         char name[64];
-        snprintf(name, sizeof name, "skinned vertices %u/%u", k + 1, r->chunk_count);
+        snprintf(name, sizeof name, "skinned vertices %u/%u (copy %u)", k + 1, r->chunk_count,
+                 i / r->chunk_count);
         if (!gpu_buffer_create(
                 r->dev,
                 &(gpu_buffer_desc){.size = bytes - start < limit ? bytes - start : limit,
@@ -280,7 +282,7 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
                                    .usage = ADDRESSED | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                             VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
                                    .name = name},
-                &r->chunks[k], err))
+                &r->chunks[i], err))
             return false;
     }
     return !readback ||
@@ -549,14 +551,16 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                         .crowd = c,
                         .mode = desc->mode,
                         .palettes_on_device = desc->palettes_on_device,
-                        .external = desc->external};
+                        .external = desc->external,
+                        .output_sets = desc->external && desc->keep_previous ? 2 : 1};
     assert(!desc->external || desc->mode == VKS_SKIN_COMPUTE);
     assert(c->instance_count > 0 && c->model_count > 0);
     const vks_plan_limits limits = plan_limits(dev, desc->memory_limit);
     const vks_plan_request request = {.mode = desc->mode,
                                       .palettes_on_device = desc->palettes_on_device,
                                       .max_skinned_vertices = desc->max_skinned_vertices,
-                                      .buffer_limit = desc->buffer_limit};
+                                      .buffer_limit = desc->buffer_limit,
+                                      .output_sets = r->output_sets};
     if (!vks_plan_memory_of(&limits, c, &request, &r->memory, err))
         return false;
     const bool draws = !desc->external;
@@ -610,7 +614,7 @@ void vks_renderer_destroy(vks_renderer *r)
     for (uint32_t i = 0; r->textures && i < r->texture_count; i++)
         gpu_image_destroy(dev, &r->textures[i]);
     free(r->textures);
-    for (uint32_t k = 0; r->chunks && k < r->chunk_count; k++)
+    for (uint32_t k = 0; r->chunks && k < r->chunk_count * r->output_sets; k++)
         gpu_buffer_destroy(dev, &r->chunks[k]);
     free(r->chunks);
     gpu_buffer *buffers[] = {&r->positions, &r->normals,      &r->tangents,      &r->joints,
@@ -688,6 +692,12 @@ vks_frame *vks_renderer_begin_frame(vks_renderer *r)
     return f;
 }
 
+/* The copy of the output frame f skins into (desc.keep_previous: its slot's). */
+static const gpu_buffer *frame_chunks(const vks_renderer *r, const vks_frame *f)
+{
+    return r->chunks + (size_t)(f->slot % r->output_sets) * r->chunk_count;
+}
+
 vks_frame *vks_renderer_host_frame(vks_renderer *r, uint32_t slot)
 {
     assert(r->external && slot < GPU_FRAMES_IN_FLIGHT);
@@ -700,7 +710,15 @@ vks_frame *vks_renderer_host_frame(vks_renderer *r, uint32_t slot)
         f->level[s] = 0;
     }
     f->visible_count = f->skinned_count = 0;
+    f->host_number = r->frame_number; /* counted up above */
     return f;
+}
+
+const vks_frame *vks_renderer_previous(const vks_renderer *r, const vks_frame *f)
+{
+    assert(r->external && r->output_sets == 2);
+    const vks_frame *p = &r->frames[(f->slot + 1) % GPU_FRAMES_IN_FLIGHT];
+    return p->host_number && p->host_number + 1 == f->host_number ? p : NULL;
 }
 
 void vks_renderer_skin_into(vks_renderer *r, vks_frame *f, VkCommandBuffer cmd)
@@ -723,7 +741,7 @@ bool vks_renderer_output(const vks_renderer *r, const vks_frame *f, uint32_t ins
         return false;
     const VkDeviceSize at = f->out_offset[s];
     const vks_model *m = r->crowd->models[r->crowd->instances[instance].model];
-    *chunk = &r->chunks[at / r->chunk_limit];
+    *chunk = &frame_chunks(r, f)[at / r->chunk_limit];
     *offset = at % r->chunk_limit;
     *level = f->order_level[s];
     *vertex_count = vks_model_level(m, *level).vertex_count;
@@ -813,7 +831,8 @@ static void deal_outputs(vks_renderer *r, vks_frame *f)
                              level ? m->vertex_count + vks_model_level(m, level).vertex_first : 0};
         if (s < f->skinned_count) {
             VkDeviceSize at = f->out_offset[s];
-            address(r->chunks[at / r->chunk_limit].address + at % r->chunk_limit, e.out_address);
+            address(frame_chunks(r, f)[at / r->chunk_limit].address + at % r->chunk_limit,
+                    e.out_address);
         } else if (compute) {
             f->overflow_vertices += vks_model_level(m, level).vertex_count;
         }

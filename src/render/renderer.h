@@ -48,6 +48,10 @@ typedef struct vks_renderer_desc {
      * are taken with vks_renderer_host_frame and skinned with vks_renderer_skin_into. Compute
      * mode only. */
     bool external;
+    /* desc.external: each frame slot skins into its own copy of the output, so the previous
+     * frame's stays readable beside the current one (vks_renderer_output_previous, motion
+     * vectors). Twice the output memory. */
+    bool keep_previous;
 } vks_renderer_desc;
 
 /* What the GPU measured for one frame: -1 (times) or UINT64_MAX (counts) when unknown. */
@@ -85,9 +89,10 @@ typedef struct vks_frame {
     uint8_t *order_level;
     uint32_t runs[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS + 1];
     uint32_t level_instances[VKS_MAX_LEVELS];
-    VkDeviceSize *out_offset;     /* per slot of `order`: its output's offset in the chunks */
-    uint32_t *slot_of;            /* desc.external: per instance, its slot in `order` this frame, or
-                                     UINT32_MAX */
+    VkDeviceSize *out_offset; /* per slot of `order`: its output's offset in the chunks */
+    uint32_t *slot_of;        /* desc.external: per instance, its slot in `order` this frame, or
+                                 UINT32_MAX */
+    uint64_t host_number;     /* desc.external: which host frame it holds (1, 2, ...; 0: none) */
     vks_frame_uniforms *uniforms; /* mapped: write before submitting */
     vks_gpu_stats stats;          /* of this slot's previous frame */
 
@@ -136,8 +141,9 @@ typedef struct vks_renderer {
      * tangents, in chunks of chunk_limit bytes (the last one smaller). */
     vks_plan_memory memory;
     VkDeviceSize chunk_limit;
-    uint32_t chunk_count;
-    gpu_buffer *chunks;
+    uint32_t chunk_count;  /* of one copy of the output */
+    uint32_t output_sets;  /* copies: 2 with desc.keep_previous (frame slot s uses s % sets) */
+    gpu_buffer *chunks;    /* output_sets x chunk_count */
     gpu_buffer readback;   /* host copy of every chunk, concatenated (desc.readback) */
     int32_t readback_slot; /* the frame whose output it holds, -1 before any */
 
@@ -172,6 +178,9 @@ void vks_renderer_skin_into(vks_renderer *r, vks_frame *f, VkCommandBuffer cmd);
 bool vks_renderer_output(const vks_renderer *r, const vks_frame *f, uint32_t instance,
                          const gpu_buffer **chunk, VkDeviceSize *offset, uint32_t *vertex_count,
                          uint32_t *level);
+/* desc.keep_previous: the frame slot that holds the host frame before f's, when the other slot
+ * holds it (NULL otherwise: no previous frame, or a frame was skipped). */
+const vks_frame *vks_renderer_previous(const vks_renderer *r, const vks_frame *f);
 /* Gives f->visible[0 .. visible_count) output space (f->skinned_count of them get some) and
  * records the skinning dispatches and the barriers around them. In vertex mode it records only
  * what the draw needs. */
