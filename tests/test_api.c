@@ -357,9 +357,20 @@ static void test_crowd(void)
     world[5] = NAN;
     check_error(vkskin_crowd_set_world(c, 0, world, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "element 5 is not finite");
-    const uint32_t bad[] = {0, 7};
+    const uint32_t bad[] = {0, 7}, twice[] = {1, 2, 2};
     check_error(vkskin_crowd_pose(c, bad, 2, a, &err), &err, VKSKIN_ERROR_ARGUMENT,
-                "instance 7 (listed 1)");
+                "ascend below 6; entry 1 is 7");
+    check_error(vkskin_crowd_pose(c, twice, 3, a, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "entry 2 is 2");
+    /* Ranges of one list: the second range sees the entry before it. */
+    check_error(vkskin_crowd_pose_range(c, twice, 2, 3, a, 0, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "entry 2 is 2");
+    /* The clip it plays restarts. */
+    vkskin_crowd_get_instance(c, 2, &in, NULL);
+    CHECK(in.time > 0.0);
+    CHECK(vkskin_crowd_play(c, 2, in.clip, 0.5, &err) == VKSKIN_OK);
+    vkskin_crowd_get_instance(c, 2, &in, NULL);
+    CHECK(in.time == 0.0 && !in.fading);
     check_error(vkskin_crowd_pose(c, list, n, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "palettes are needed");
     check_error(vkskin_crowd_pose_range(c, list, 0, n, a, 2, &err), &err, VKSKIN_ERROR_ARGUMENT,

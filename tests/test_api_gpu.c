@@ -247,6 +247,13 @@ int main(int argc, char **argv)
         check_error(vkskin_gpu_get_mesh(gpu, 0, 9, 0, &mesh, &err), &err, "no level 9 mesh 0");
         check_error(vkskin_gpu_get_mesh(gpu, 1, 0, 0, &mesh, &err), &err, "a model of its crowd");
 
+        /* A second device while this vkskin_gpu lives: refused before it is touched. */
+        vkskin_gpu *other = NULL;
+        vkskin_gpu_desc od = host_desc();
+        od.device = (VkDevice)(uintptr_t)0x1234;
+        check_error(vkskin_gpu_create(&od, crowd, &other, &err), &err, "one device per process");
+        CHECK(other == NULL);
+
         /* Misuse of the frame calls. */
         VkCommandBuffer cmd = gpu_once_begin(&host);
         const uint32_t unsorted[] = {3, 1};

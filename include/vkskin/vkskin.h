@@ -175,7 +175,8 @@ typedef struct vkskin_instance_info {
 VKSKIN_API vkskin_result vkskin_crowd_get_instance(const vkskin_crowd *crowd, uint32_t instance,
                                                    vkskin_instance_info *info, vkskin_error *err);
 /* Cross-fades the instance from its current pose into `clip` (VKSKIN_CLIP_NONE: the bind pose),
- * played from its start, over `fade` seconds (0: at once). */
+ * played from its start, over `fade` seconds (0: at once). The clip it already plays restarts at
+ * once. */
 VKSKIN_API vkskin_result vkskin_crowd_play(vkskin_crowd *crowd, uint32_t instance, int32_t clip,
                                            double fade, vkskin_error *err);
 /* Sets the instance's clock (seconds, finite; wrapped into its clip) and its rate (finite). */
@@ -207,14 +208,17 @@ VKSKIN_API vkskin_result vkskin_crowd_frame_view(const vkskin_crowd *crowd, floa
 VKSKIN_API uint32_t vkskin_crowd_cull(const vkskin_crowd *crowd, const float view_proj[16],
                                       uint32_t *visible);
 
-/* Poses the listed instances (distinct, each below instance_count) at their clocks and writes
+/* Poses the listed instances (ascending, each below instance_count: vkskin_crowd_cull's list) at
+ * their clocks and writes
  * their palettes into `palettes` (palette_count x 12 floats, each instance's at its
  * palette_first; the others' are left as they are), on the crowd's threads. `palettes` may be
  * mapped GPU memory: each entry is written once and never read back. */
 VKSKIN_API vkskin_result vkskin_crowd_pose(vkskin_crowd *crowd, const uint32_t *instances,
                                            uint32_t count, float *palettes, vkskin_error *err);
-/* The same for the caller's own job system: poses instances[begin, end) on the calling thread,
- * with scratch `worker` (< vkskin_crowd_desc.workers; at most one call per worker at a time). */
+/* The same for the caller's own job system: poses instances[begin, end) of one ascending list on
+ * the calling thread, with scratch `worker` (< vkskin_crowd_desc.workers; at most one call per
+ * worker at a time). Each call checks its range and the entry before it, so the ranges of one
+ * list check it whole. */
 VKSKIN_API vkskin_result vkskin_crowd_pose_range(vkskin_crowd *crowd, const uint32_t *instances,
                                                  uint32_t begin, uint32_t end, float *palettes,
                                                  uint32_t worker, vkskin_error *err);

@@ -23,7 +23,10 @@
  * cannot be asked which features a device was created with: the host says so in the desc.
  *
  * One device per process: vkskin loads its Vulkan functions (volk, private to the library) from
- * the host's device. */
+ * the host's device; a vkskin_gpu for another device is refused while one lives.
+ *
+ * Threads: calls on one vkskin_gpu must not overlap; create and destroy them on one thread at a
+ * time. */
 #ifndef VKSKIN_VULKAN_H
 #define VKSKIN_VULKAN_H
 
@@ -46,8 +49,9 @@ typedef struct vkskin_gpu_desc {
     VkInstance instance;
     VkPhysicalDevice physical_device;
     VkDevice device;
-    /* A queue of the device with compute: vkskin submits its uploads there during
-     * vkskin_gpu_create only (and waits for them), so the host must not use it meanwhile. */
+    /* A queue the host created on the device (queue_index below the count it asked for), of a
+     * family with compute: vkskin submits its uploads there during vkskin_gpu_create only (and
+     * waits for them), so the host must not use it meanwhile. */
     uint32_t queue_family, queue_index;
     uint32_t api_version; /* the host's VkApplicationInfo.apiVersion: 1.3 or later */
     /* What the host enabled on the device (all three are required). */
@@ -77,18 +81,22 @@ VKSKIN_API void vkskin_gpu_destroy(vkskin_gpu *gpu);
  * it with vkskin_crowd_pose before the slot's vkskin_gpu_skin is submitted. NULL for a bad slot. */
 VKSKIN_API float *vkskin_gpu_palettes(vkskin_gpu *gpu, uint32_t slot);
 
-/* Records into `cmd` (recording, of a graphics and compute queue family) the skinning of the
+/* Records into `cmd` (recording, of a graphics and compute queue family, outside a render pass)
+ * the skinning of the
  * listed instances (ascending, distinct) at their levels of detail (`levels`, one per listed
  * instance; NULL: all at level 0; a level past a model's last is its last), reading the slot's
  * palettes. Barriers: before, against the previous use of the output (the host's vertex input,
  * vertex shader and copy reads); after, making the output ready for vertex input, vertex shader
  * and copy reads later in `cmd` or in later submissions on the same queue. The host's draw needs
- * nothing more. */
+ * nothing more. It binds vkskin's compute pipeline and sets its push constants: the host's
+ * compute binding and push constants are to be set again after it. */
 VKSKIN_API vkskin_result vkskin_gpu_skin(vkskin_gpu *gpu, uint32_t slot, VkCommandBuffer cmd,
                                          const uint32_t *instances, uint32_t count,
                                          const uint8_t *levels, vkskin_error *err);
 
-/* Where an instance's skinned vertices are after the slot's last vkskin_gpu_skin: vertex_count
+/* Where an instance's skinned vertices are after the slot's last vkskin_gpu_skin (they stay
+ * there until the next vkskin_gpu_skin of any slot, or of this slot with previous_positions):
+ * vertex_count
  * vertices of VKSKIN_SKINNED_STRIDE bytes from `offset` in `buffer` (also at `address`):
  *   float position[3]     palette space times the instance's palette: apply its world
  *   uint32_t normal       octahedral, x in the low 16 bits and y in the high ones as snorm16
@@ -130,7 +138,6 @@ typedef struct vkskin_gpu_mesh {
     VkBuffer index_buffer;
     uint32_t first_index, index_count;
     int32_t vertex_offset;
-    uint32_t material; /* index into the model's materials */
 } vkskin_gpu_mesh;
 
 VKSKIN_API vkskin_result vkskin_gpu_get_mesh(const vkskin_gpu *gpu, uint32_t model, uint32_t level,

@@ -314,7 +314,10 @@ vkskin_result vkskin_crowd_play(vkskin_crowd *c, uint32_t i, int32_t clip, doubl
     if (!(fade >= 0.0 && fade < INFINITY))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_play: a fade takes 0 or more seconds, not %g", fade);
-    vks_crowd_play(&c->crowd, i, clip, fade);
+    if (clip == in->clip) /* the clip it plays: from its start, at once */
+        c->crowd.instances[i].time = 0.0;
+    else
+        vks_crowd_play(&c->crowd, i, clip, fade);
     return vks_api_ok(err);
 }
 
@@ -388,19 +391,22 @@ uint32_t vkskin_crowd_cull(const vkskin_crowd *c, const float view_proj[16], uin
     return vks_crowd_cull(&c->crowd, (const float(*)[4])vp, visible);
 }
 
-/* The listed instances must exist and be distinct: two threads writing one palette would race. */
-static vkskin_result api_check_list(const vkskin_crowd *c, const uint32_t *instances,
-                                    uint32_t begin, uint32_t end, const float *palettes,
-                                    const char *call, vkskin_error *err)
+/* The listed instances must exist and ascend (so they are distinct: two threads writing one
+ * palette and one key cursor would race). `from` is where the check starts: a range's element
+ * before it too, so that workers given ranges of one list check it all between them. */
+static vkskin_result api_check_list(const vkskin_crowd *c, const uint32_t *instances, uint32_t from,
+                                    uint32_t end, const float *palettes, const char *call,
+                                    vkskin_error *err)
 {
-    if (!c || (!instances && end > begin) || !palettes)
+    if (!c || (!instances && end > from) || !palettes)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "%s: crowd, instances and palettes are needed", call);
-    for (uint32_t k = begin; k < end; k++)
-        if (instances[k] >= c->crowd.instance_count)
+    for (uint32_t k = from; k < end; k++)
+        if (instances[k] >= c->crowd.instance_count ||
+            (k > from && instances[k] <= instances[k - 1]))
             return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                                "%s: instance %u (listed %u) is not below the crowd's %u", call,
-                                instances[k], k, c->crowd.instance_count);
+                                "%s: the list must ascend below %u; entry %u is %u", call,
+                                c->crowd.instance_count, k, instances[k]);
     return VKSKIN_OK;
 }
 
@@ -418,14 +424,17 @@ vkskin_result vkskin_crowd_pose_range(vkskin_crowd *c, const uint32_t *instances
                                       uint32_t end, float *palettes, uint32_t worker,
                                       vkskin_error *err)
 {
-    vkskin_result r =
-        api_check_list(c, instances, begin, end, palettes, "vkskin_crowd_pose_range", err);
-    if (r != VKSKIN_OK)
-        return r;
+    if (!c)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_pose_range: the crowd is NULL");
     if (begin > end || worker >= c->workers)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_pose_range: range [%u, %u) or worker %u (of %u) is wrong",
                             begin, end, worker, c->workers);
+    vkskin_result r = api_check_list(c, instances, begin ? begin - 1 : 0, end, palettes,
+                                     "vkskin_crowd_pose_range", err);
+    if (r != VKSKIN_OK)
+        return r;
     vks_crowd_palettes_range(&c->crowd, instances, begin, end, (vks_bone *)palettes, worker);
     return vks_api_ok(err);
 }

@@ -15,6 +15,12 @@ struct vkskin_gpu {
     vks_renderer renderer;
 };
 
+/* One device per process: vkskin's Vulkan functions (volk) are loaded from it. The device the
+ * live vkskin_gpu objects work on, and how many there are (created and destroyed on one thread
+ * at a time, as the header says). */
+static VkDevice api_device;
+static uint32_t api_live;
+
 vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd *crowd,
                                 vkskin_gpu **gpu, vkskin_error *err)
 {
@@ -23,6 +29,11 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
     if (!desc || !crowd || !gpu)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_gpu_create: desc, crowd and gpu are needed");
+    if (api_live && desc->device != api_device)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin already works on another device: one device per process "
+                            "(destroy its %u vkskin_gpu first)",
+                            api_live);
     struct vkskin_gpu *g = calloc(1, sizeof *g);
     if (!g)
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a vkskin_gpu");
@@ -43,7 +54,11 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
     vks_error e;
     if (!gpu_device_adopt(&host, &g->dev, &e)) {
         free(g);
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s", e.msg);
+        /* What the host gave or enabled, unless the device itself failed. */
+        const vkskin_result r = strstr(e.msg, "out of memory")   ? VKSKIN_ERROR_OUT_OF_MEMORY
+                                : strstr(e.msg, "cannot create") ? VKSKIN_ERROR_FAILED
+                                                                 : VKSKIN_ERROR_ARGUMENT;
+        return vks_api_fail(err, r, "%s", e.msg);
     }
     const vks_renderer_desc rd = {
         .crowd = &crowd->crowd,
@@ -57,6 +72,8 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
         free(g);
         return vks_api_fail(err, VKSKIN_ERROR_FAILED, "%s", e.msg);
     }
+    api_device = desc->device;
+    api_live++;
     *gpu = g;
     return vks_api_ok(err);
 }
@@ -68,6 +85,7 @@ void vkskin_gpu_destroy(vkskin_gpu *g)
     vks_renderer_destroy(&g->renderer);
     gpu_device_destroy(&g->dev);
     free(g);
+    api_live--;
 }
 
 float *vkskin_gpu_palettes(vkskin_gpu *g, uint32_t slot)
@@ -169,7 +187,6 @@ vkskin_result vkskin_gpu_get_mesh(const vkskin_gpu *g, uint32_t model, uint32_t 
         .first_index = (level ? rm->lod_first_index : rm->first_index) + ml.first_index,
         .index_count = ml.index_count,
         .vertex_offset = (int32_t)ml.base_vertex,
-        .material = m->meshes[mesh].material,
     };
     return vks_api_ok(err);
 }

@@ -521,7 +521,7 @@ bool gpu_list_devices(FILE *out, vks_error *err)
 
 void gpu_name(const gpu_device *dev, VkObjectType type, uint64_t handle, const char *fmt, ...)
 {
-    if (!dev->debug_utils || !handle)
+    if (!dev->debug_utils || !handle || !vkSetDebugUtilsObjectNameEXT)
         return;
     char name[128];
     va_list ap;

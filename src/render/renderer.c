@@ -585,7 +585,8 @@ void vks_renderer_destroy(vks_renderer *r)
     const gpu_device *dev = r->dev;
     if (!dev)
         return;
-    vkDeviceWaitIdle(dev->device);
+    if (!r->external) /* a host's device: the host has waited for what vkskin recorded */
+        vkDeviceWaitIdle(dev->device);
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
         vks_frame *f = &r->frames[i];
         if (f->timestamps)

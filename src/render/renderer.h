@@ -49,7 +49,7 @@ typedef struct vks_renderer_desc {
      * mode only. */
     bool external;
     /* desc.external: each frame slot skins into its own copy of the output, so the previous
-     * frame's stays readable beside the current one (vks_renderer_output_previous, motion
+     * frame's stays readable beside the current one (vks_renderer_previous, motion
      * vectors). Twice the output memory. */
     bool keep_previous;
 } vks_renderer_desc;
