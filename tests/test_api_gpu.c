@@ -79,7 +79,12 @@ static void frame(vkskin_gpu *gpu, vkskin_crowd *crowd, const vks_model *m, uint
 {
     vkskin_error err;
     CHECK(vkskin_crowd_pose(crowd, list, count, vkskin_gpu_palettes(gpu, slot), &err) == VKSKIN_OK);
-    VkCommandBuffer cmd = gpu_once_begin(&host);
+    VkCommandBuffer cmd;
+    vks_error begun;
+    if (!gpu_once_begin(&host, &cmd, &begun)) {
+        CHECK(!"a command buffer");
+        return;
+    }
     CHECK(vkskin_gpu_skin(gpu, slot, cmd, list, count, levels, &err) == VKSKIN_OK);
     const uint32_t entries = previous ? 2 * count : count;
     vkskin_gpu_output out[2 * INSTANCES];
@@ -255,7 +260,8 @@ int main(int argc, char **argv)
         CHECK(other == NULL);
 
         /* Misuse of the frame calls. */
-        VkCommandBuffer cmd = gpu_once_begin(&host);
+        VkCommandBuffer cmd = VK_NULL_HANDLE;
+        CHECK(gpu_once_begin(&host, &cmd, &e));
         const uint32_t unsorted[] = {3, 1};
         check_error(vkskin_gpu_skin(gpu, 0, cmd, unsorted, 2, NULL, &err), &err,
                     "must ascend below 5; entry 1 is 1");

@@ -134,14 +134,17 @@ static bool measure_copy(const gpu_device *dev, VkDeviceSize bytes, bench_result
         GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, queries, "copy timestamps");
         /* Written once before: never-written memory may read as one shared zero page (CPU
          * devices), which would flatter the copy. */
-        VkCommandBuffer cmd = gpu_once_begin(dev);
-        vkCmdFillBuffer(cmd, src.buffer, 0, VK_WHOLE_SIZE, 0x5eed5eedu);
-        gpu_barrier_buffer(
-            cmd, src.buffer,
-            (gpu_access){VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
-            (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                         VK_ACCESS_2_SHADER_STORAGE_READ_BIT});
-        ok = gpu_once_end(dev, cmd, err);
+        VkCommandBuffer cmd;
+        ok = gpu_once_begin(dev, &cmd, err);
+        if (ok) {
+            vkCmdFillBuffer(cmd, src.buffer, 0, VK_WHOLE_SIZE, 0x5eed5eedu);
+            gpu_barrier_buffer(
+                cmd, src.buffer,
+                (gpu_access){VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+                (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                             VK_ACCESS_2_SHADER_STORAGE_READ_BIT});
+            ok = gpu_once_end(dev, cmd, err);
+        }
     }
     double ms[COPY_RUNS];
     const gpu_access rw = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
@@ -151,7 +154,9 @@ static bool measure_copy(const gpu_device *dev, VkDeviceSize bytes, bench_result
      * buffer to after the barrier behind the dispatch. (Several runs in one command buffer
      * timed far too fast on lavapipe.) */
     for (uint32_t i = 0; ok && i < COPY_RUNS; i++) {
-        VkCommandBuffer cmd = gpu_once_begin(dev);
+        VkCommandBuffer cmd;
+        if (!(ok = gpu_once_begin(dev, &cmd, err)))
+            break;
         vkCmdResetQueryPool(cmd, queries, 0, 2);
         vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 0);
         vks_copy_pass_record(cmd, &pass, src.address, dst.address, half);

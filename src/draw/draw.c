@@ -33,6 +33,8 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
              : gpu_shader_module(dev, vks_mesh_vert_spv, vks_mesh_vert_spv_size, "mesh.vert");
     VkShaderModule fs =
         gpu_shader_module(dev, vks_mesh_frag_spv, vks_mesh_frag_spv_size, "mesh.frag");
+    if (!vs || !fs) /* the program's draw pass: out of memory here ends it (tier 3) */
+        gpu_fatal(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateShaderModule", __FILE__, __LINE__);
     VkPipelineShaderStageCreateInfo stages[2] = {
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
          .module = vs, .pName = "main", .pSpecializationInfo = &spec},
@@ -126,6 +128,8 @@ bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat
                        "frame set layout");
     pass->material_layout =
         gpu_set_layout(dev, &sampled, 1, VK_SHADER_STAGE_FRAGMENT_BIT, "material set layout");
+    if (!pass->frame_layout || !pass->material_layout)
+        return vks_fail(err, "cannot create the draw pass's descriptor set layouts");
     VkDescriptorSetLayout sets[2] = {pass->frame_layout, pass->material_layout};
     VkPushConstantRange range = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
                                  sizeof(vks_draw_push)};

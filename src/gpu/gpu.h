@@ -167,7 +167,7 @@ bool gpu_image_upload_rgba8(const gpu_device *dev, gpu_image *img, const void *p
 
 /* ---- One-time submits (uploads, readbacks outside the frame loop) ---- */
 
-VkCommandBuffer gpu_once_begin(const gpu_device *dev);
+bool gpu_once_begin(const gpu_device *dev, VkCommandBuffer *cmd, vks_error *err);
 /* Submits, waits, frees the command buffer. */
 bool gpu_once_end(const gpu_device *dev, VkCommandBuffer cmd, vks_error *err);
 
@@ -191,7 +191,8 @@ void gpu_barrier_image_raw(VkCommandBuffer cmd, VkImage image, VkImageAspectFlag
 
 /* ---- Pipelines ---- */
 
-/* SPIR-V must be 4-byte aligned (the build embeds it so). */
+/* SPIR-V must be 4-byte aligned (the build embeds it so). These three return VK_NULL_HANDLE when
+ * the device cannot create the object (out of memory). */
 VkShaderModule gpu_shader_module(const gpu_device *dev, const unsigned char *spirv, size_t size,
                                  const char *name);
 

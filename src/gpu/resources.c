@@ -78,7 +78,11 @@ bool gpu_buffer_create(const gpu_device *dev, const gpu_buffer_desc *desc, gpu_b
         gpu_buffer_destroy(dev, buf);
         return false;
     }
-    GPU_CHECK(vkBindBufferMemory(dev->device, buf->buffer, buf->memory, 0));
+    r = vkBindBufferMemory(dev->device, buf->buffer, buf->memory, 0);
+    if (r != VK_SUCCESS) {
+        gpu_buffer_destroy(dev, buf);
+        return vks_fail(err, "cannot bind the memory of %s: %s", name, gpu_result_name(r));
+    }
     buf->size = desc->size;
     buf->coherent = props & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
     if (addressed) {
@@ -86,8 +90,12 @@ bool gpu_buffer_create(const gpu_device *dev, const gpu_buffer_desc *desc, gpu_b
         ai.buffer = buf->buffer;
         buf->address = vkGetBufferDeviceAddress(dev->device, &ai);
     }
-    if (desc->memory != GPU_MEMORY_DEVICE)
-        GPU_CHECK(vkMapMemory(dev->device, buf->memory, 0, VK_WHOLE_SIZE, 0, &buf->mapped));
+    if (desc->memory != GPU_MEMORY_DEVICE &&
+        (r = vkMapMemory(dev->device, buf->memory, 0, VK_WHOLE_SIZE, 0, &buf->mapped)) !=
+            VK_SUCCESS) {
+        gpu_buffer_destroy(dev, buf);
+        return vks_fail(err, "cannot map %s: %s", name, gpu_result_name(r));
+    }
     GPU_NAME(dev, VK_OBJECT_TYPE_BUFFER, buf->buffer, "%s", name);
     GPU_NAME(dev, VK_OBJECT_TYPE_DEVICE_MEMORY, buf->memory, "%s memory", name);
     return true;
@@ -131,7 +139,12 @@ bool gpu_buffer_create_filled(const gpu_device *dev, const gpu_buffer_desc *desc
         return false;
     }
     memcpy(staging.mapped, data, desc->size);
-    VkCommandBuffer cmd = gpu_once_begin(dev);
+    VkCommandBuffer cmd;
+    if (!gpu_once_begin(dev, &cmd, err)) {
+        gpu_buffer_destroy(dev, &staging);
+        gpu_buffer_destroy(dev, buf);
+        return false;
+    }
     vkCmdCopyBuffer(cmd, staging.buffer, buf->buffer, 1, &(VkBufferCopy){.size = desc->size});
     /* A fence makes the copy available, not visible: later commands read the buffer through
      * descriptors, attributes or device addresses. */
@@ -269,7 +282,11 @@ bool gpu_image_upload_rgba8(const gpu_device *dev, gpu_image *img, const void *p
     const VkImageLayout src_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
     const VkImageLayout read_layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 
-    VkCommandBuffer cmd = gpu_once_begin(dev);
+    VkCommandBuffer cmd;
+    if (!gpu_once_begin(dev, &cmd, err)) {
+        gpu_buffer_destroy(dev, &staging);
+        return false;
+    }
     for (uint32_t l = 0; l < img->mip_levels; l++)
         barrier_mip(cmd, img->image, l, VK_IMAGE_LAYOUT_UNDEFINED, dst_layout, none, copy_write);
     VkBufferImageCopy region = {0};
@@ -300,35 +317,43 @@ bool gpu_image_upload_rgba8(const gpu_device *dev, gpu_image *img, const void *p
     return ok;
 }
 
-VkCommandBuffer gpu_once_begin(const gpu_device *dev)
+bool gpu_once_begin(const gpu_device *dev, VkCommandBuffer *cmd, vks_error *err)
 {
     VkCommandBufferAllocateInfo alloc = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     alloc.commandPool = dev->once_pool;
     alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     alloc.commandBufferCount = 1;
-    VkCommandBuffer cmd;
-    GPU_CHECK(vkAllocateCommandBuffers(dev->device, &alloc, &cmd));
-    GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_BUFFER, cmd, "one-time commands");
+    VkResult r = vkAllocateCommandBuffers(dev->device, &alloc, cmd);
+    if (r != VK_SUCCESS)
+        return vks_fail(err, "cannot allocate a command buffer: %s", gpu_result_name(r));
+    GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_BUFFER, *cmd, "one-time commands");
     VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    GPU_CHECK(vkBeginCommandBuffer(cmd, &begin));
-    return cmd;
+    r = vkBeginCommandBuffer(*cmd, &begin);
+    if (r != VK_SUCCESS) {
+        vkFreeCommandBuffers(dev->device, dev->once_pool, 1, cmd);
+        return vks_fail(err, "cannot begin a command buffer: %s", gpu_result_name(r));
+    }
+    return true;
 }
 
 bool gpu_once_end(const gpu_device *dev, VkCommandBuffer cmd, vks_error *err)
 {
-    GPU_CHECK(vkEndCommandBuffer(cmd));
     VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VkFence fence;
-    GPU_CHECK(vkCreateFence(dev->device, &fi, NULL, &fence));
+    VkFence fence = VK_NULL_HANDLE;
+    VkResult r = vkEndCommandBuffer(cmd);
+    if (r == VK_SUCCESS)
+        r = vkCreateFence(dev->device, &fi, NULL, &fence);
     GPU_NAME(dev, VK_OBJECT_TYPE_FENCE, fence, "one-time fence");
     VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &cmd;
-    VkResult r = vkQueueSubmit(dev->queue, 1, &submit, fence);
+    if (r == VK_SUCCESS)
+        r = vkQueueSubmit(dev->queue, 1, &submit, fence);
     if (r == VK_SUCCESS)
         r = vkWaitForFences(dev->device, 1, &fence, VK_TRUE, UINT64_MAX);
-    vkDestroyFence(dev->device, fence, NULL);
+    if (fence)
+        vkDestroyFence(dev->device, fence, NULL);
     vkFreeCommandBuffers(dev->device, dev->once_pool, 1, &cmd);
     if (r != VK_SUCCESS)
         return vks_fail(err, "a GPU transfer failed: %s", gpu_result_name(r));
@@ -397,8 +422,9 @@ VkShaderModule gpu_shader_module(const gpu_device *dev, const unsigned char *spi
     VkShaderModuleCreateInfo info = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     info.codeSize = size;
     info.pCode = (const uint32_t *)(const void *)spirv;
-    VkShaderModule module;
-    GPU_CHECK(vkCreateShaderModule(dev->device, &info, NULL, &module));
+    VkShaderModule module = VK_NULL_HANDLE;
+    if (vkCreateShaderModule(dev->device, &info, NULL, &module) != VK_SUCCESS)
+        return VK_NULL_HANDLE;
     GPU_NAME(dev, VK_OBJECT_TYPE_SHADER_MODULE, module, "%s", name);
     return module;
 }
@@ -406,6 +432,8 @@ VkShaderModule gpu_shader_module(const gpu_device *dev, const unsigned char *spi
 VkPipeline gpu_pipeline_compute(const gpu_device *dev, const gpu_compute_desc *desc)
 {
     VkShaderModule module = gpu_shader_module(dev, desc->spirv, desc->spirv_size, desc->name);
+    if (!module)
+        return VK_NULL_HANDLE;
     VkComputePipelineCreateInfo info = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -413,8 +441,10 @@ VkPipeline gpu_pipeline_compute(const gpu_device *dev, const gpu_compute_desc *d
     info.stage.pName = "main";
     info.stage.pSpecializationInfo = desc->specialization;
     info.layout = desc->layout;
-    VkPipeline pipeline;
-    GPU_CHECK(vkCreateComputePipelines(dev->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline));
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    if (vkCreateComputePipelines(dev->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline) !=
+        VK_SUCCESS)
+        pipeline = VK_NULL_HANDLE;
     vkDestroyShaderModule(dev->device, module, NULL);
     GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "%s", desc->name);
     return pipeline;
@@ -431,8 +461,9 @@ VkDescriptorSetLayout gpu_set_layout(const gpu_device *dev, const VkDescriptorTy
     VkDescriptorSetLayoutCreateInfo info = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     info.bindingCount = count;
     info.pBindings = bindings;
-    VkDescriptorSetLayout layout;
-    GPU_CHECK(vkCreateDescriptorSetLayout(dev->device, &info, NULL, &layout));
+    VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+    if (vkCreateDescriptorSetLayout(dev->device, &info, NULL, &layout) != VK_SUCCESS)
+        return VK_NULL_HANDLE;
     GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, layout, "%s", name);
     return layout;
 }

@@ -39,7 +39,9 @@ bool vks_copy_pass_create(const gpu_device *dev, vks_copy_pass *pass, vks_error 
     VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     li.pushConstantRangeCount = 1;
     li.pPushConstantRanges = &range;
-    GPU_CHECK(vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout));
+    VkResult r = vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout);
+    if (r != VK_SUCCESS)
+        return vks_fail(err, "cannot create the copy pipeline layout: %s", gpu_result_name(r));
     GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, pass->layout, "copy pipeline layout");
     pass->pipeline = gpu_pipeline_compute(dev, &(gpu_compute_desc){
                                                    .spirv = vks_copy_comp_spv,
@@ -47,6 +49,10 @@ bool vks_copy_pass_create(const gpu_device *dev, vks_copy_pass *pass, vks_error 
                                                    .layout = pass->layout,
                                                    .name = "copy.comp",
                                                });
+    if (!pass->pipeline) {
+        vks_copy_pass_destroy(dev, pass);
+        return vks_fail(err, "cannot create the copy pipeline (out of memory)");
+    }
     return true;
 }
 

@@ -31,7 +31,9 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, vks_skin_p
     VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     li.pushConstantRangeCount = 1;
     li.pPushConstantRanges = &range;
-    GPU_CHECK(vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout));
+    VkResult r = vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout);
+    if (r != VK_SUCCESS)
+        return vks_fail(err, "cannot create the skinning pipeline layout: %s", gpu_result_name(r));
     GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, pass->layout, "skin pipeline layout");
 
     for (uint32_t wide = 0; wide < 2; wide++) {
@@ -49,6 +51,10 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, vks_skin_p
                                           .specialization = &spec,
                                           .name = wide ? "skin.comp (8 influences)" : "skin.comp",
                                       });
+        if (!pass->pipeline[wide]) {
+            vks_skin_pass_destroy(dev, pass);
+            return vks_fail(err, "cannot create the skinning pipeline (out of memory)");
+        }
     }
     return true;
 }
