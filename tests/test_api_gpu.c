@@ -240,15 +240,46 @@ int main(int argc, char **argv)
         check_error(vkskin_gpu_get_previous_output(gpu, 0, 0, &out, &err), &err,
                     "without previous_positions");
 
-        /* Meshes: index ranges within the level's vertices. */
+        /* Meshes: each level's index range, copied out of vkskin's index buffer by the test,
+         * holds the model's own indices of that mesh at that level. */
         vkskin_gpu_mesh mesh;
+        uint32_t index_mismatches = 0, ranges = 0;
         for (uint32_t l = 0; l < vks_model_level_count(m); l++)
             for (uint32_t i = 0; i < m->mesh_count; i++) {
                 CHECK(vkskin_gpu_get_mesh(gpu, 0, l, i, &mesh, &err) == VKSKIN_OK);
                 const vks_mesh_level ml = vks_model_mesh_level(m, l, i);
                 CHECK(mesh.index_buffer != VK_NULL_HANDLE && mesh.index_count == ml.index_count);
                 CHECK(mesh.vertex_offset == (int32_t)ml.base_vertex);
+                if (!mesh.index_count)
+                    continue;
+                const VkDeviceSize bytes = sizeof(uint32_t) * mesh.index_count;
+                gpu_buffer back = {0};
+                VkCommandBuffer cmd = VK_NULL_HANDLE;
+                if (!gpu_buffer_create(&host,
+                                       &(gpu_buffer_desc){.size = bytes,
+                                                          .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                          .memory = GPU_MEMORY_READBACK,
+                                                          .name = "index readback"},
+                                       &back, &e) ||
+                    !gpu_once_begin(&host, &cmd, &e)) {
+                    CHECK(!"index readback");
+                    gpu_buffer_destroy(&host, &back);
+                    continue;
+                }
+                vkCmdCopyBuffer(cmd, mesh.index_buffer, back.buffer, 1,
+                                &(VkBufferCopy){sizeof(uint32_t) * mesh.first_index, 0, bytes});
+                gpu_barrier_buffer(
+                    cmd, back.buffer,
+                    (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+                    (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
+                CHECK(gpu_once_end(&host, cmd, &e));
+                gpu_buffer_invalidate(&host, &back);
+                const uint32_t *want = (l ? m->lod_indices : m->indices) + ml.first_index;
+                index_mismatches += memcmp(back.mapped, want, bytes) != 0;
+                ranges++;
+                gpu_buffer_destroy(&host, &back);
             }
+        CHECK(index_mismatches == 0 && ranges >= 2);
         check_error(vkskin_gpu_get_mesh(gpu, 0, 9, 0, &mesh, &err), &err, "no level 9 mesh 0");
         check_error(vkskin_gpu_get_mesh(gpu, 1, 0, 0, &mesh, &err), &err, "a model of its crowd");
 

@@ -244,7 +244,8 @@ static bool create_streams(vks_renderer *r, vks_error *err)
          upload(r, &r->uvs, uv, sizeof *uv * n, ADDRESSED, "uvs", err) &&
          upload(r, &r->joints, jnt, sizeof *jnt * joints, ADDRESSED, "joint indices", err) &&
          upload(r, &r->indices, idx, sizeof *idx * (size_t)indices,
-                VK_BUFFER_USAGE_INDEX_BUFFER_BIT, "indices", err) &&
+                VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, "indices",
+                err) && /* (a host may copy them: the library's tests do) */
          upload(r, &r->model_table, table, sizeof *table * c->model_count, ADDRESSED, "model table",
                 err);
     free(pos);
