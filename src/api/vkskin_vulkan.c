@@ -118,6 +118,23 @@ vkskin_result vkskin_gpu_skin(vkskin_gpu *g, uint32_t slot, VkCommandBuffer cmd,
     return vks_api_ok(err);
 }
 
+/* Where frame f left the instance's vertices; false when it did not skin it. */
+static bool api_output_of(const vkskin_gpu *g, const vks_frame *f, uint32_t instance,
+                          vkskin_gpu_output *out)
+{
+    const gpu_buffer *chunk;
+    VkDeviceSize offset;
+    uint32_t vertex_count, level;
+    if (!vks_renderer_output(&g->renderer, f, instance, &chunk, &offset, &vertex_count, &level))
+        return false;
+    *out = (vkskin_gpu_output){.buffer = chunk->buffer,
+                               .offset = offset,
+                               .address = chunk->address + offset,
+                               .vertex_count = vertex_count,
+                               .level = level};
+    return true;
+}
+
 vkskin_result vkskin_gpu_get_output(const vkskin_gpu *g, uint32_t slot, uint32_t instance,
                                     vkskin_gpu_output *out, vkskin_error *err)
 {
@@ -126,20 +143,11 @@ vkskin_result vkskin_gpu_get_output(const vkskin_gpu *g, uint32_t slot, uint32_t
                             "vkskin_gpu_get_output: a gpu, a slot below %u, an instance below %u "
                             "and an output are needed",
                             VKSKIN_GPU_SLOTS, g ? g->renderer.crowd->instance_count : 0);
-    const gpu_buffer *chunk;
-    VkDeviceSize offset;
-    uint32_t vertex_count, level;
-    if (!vks_renderer_output(&g->renderer, &g->renderer.frames[slot], instance, &chunk, &offset,
-                             &vertex_count, &level))
+    if (!api_output_of(g, &g->renderer.frames[slot], instance, out))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "instance %u was not skinned in slot %u's last frame (not listed, or "
                             "past the skinned output's room)",
                             instance, slot);
-    *out = (vkskin_gpu_output){.buffer = chunk->buffer,
-                               .offset = offset,
-                               .address = chunk->address + offset,
-                               .vertex_count = vertex_count,
-                               .level = level};
     return vks_api_ok(err);
 }
 
@@ -154,17 +162,9 @@ vkskin_result vkskin_gpu_get_previous_output(const vkskin_gpu *g, uint32_t slot,
                             "vkskin_gpu_get_previous_output: the gpu was created without "
                             "previous_positions");
     const vks_frame *p = vks_renderer_previous(&g->renderer, &g->renderer.frames[slot]);
-    const gpu_buffer *chunk;
-    VkDeviceSize offset;
-    uint32_t vertex_count, level;
-    if (p &&
-        vks_renderer_output(&g->renderer, p, instance, &chunk, &offset, &vertex_count, &level) &&
-        level == out->level) /* else: its current vertices, zero motion */
-        *out = (vkskin_gpu_output){.buffer = chunk->buffer,
-                                   .offset = offset,
-                                   .address = chunk->address + offset,
-                                   .vertex_count = vertex_count,
-                                   .level = level};
+    vkskin_gpu_output before;
+    if (p && api_output_of(g, p, instance, &before) && before.level == out->level)
+        *out = before; /* else: its current vertices, zero motion */
     return vks_api_ok(err);
 }
 
