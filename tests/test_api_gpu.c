@@ -214,6 +214,13 @@ int main(int argc, char **argv)
         d.queue_family = 99;
         check_error(vkskin_gpu_create(&d, crowd, &gpu, &err), &err, "not a compute queue");
         check_error(vkskin_gpu_create(NULL, crowd, &gpu, &err), &err, "desc, crowd and gpu");
+        /* More skinned output than the device has: refused with the sizes, not an abort. */
+        d = host_desc();
+        d.max_skinned_vertices = UINT32_MAX;
+        CHECK(vkskin_gpu_create(&d, crowd, &gpu, &err) == VKSKIN_ERROR_OUT_OF_MEMORY);
+        CHECK(strstr(err.message, "skinned vertices") && strstr(err.message, "more than"));
+        if (!strstr(err.message, "more than"))
+            fprintf(stderr, "  got '%s'\n", err.message);
         CHECK(gpu == NULL);
         d = host_desc();
         CHECK(vkskin_gpu_create(&d, crowd, &gpu, &err) == VKSKIN_OK);

@@ -53,7 +53,7 @@ typedef enum vkskin_result {
     VKSKIN_OK = 0,
     VKSKIN_ERROR_ARGUMENT,      /* misuse: a NULL handle or output, an index out of range */
     VKSKIN_ERROR_LOAD,          /* the model could not be read (missing, unreadable, malformed) */
-    VKSKIN_ERROR_OUT_OF_MEMORY, /* host memory, or a crowd too large for its counts */
+    VKSKIN_ERROR_OUT_OF_MEMORY, /* host or device memory, or a crowd too large for its counts */
     VKSKIN_ERROR_FAILED,        /* anything else, said in the message */
 } vkskin_result;
 

@@ -70,7 +70,11 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
     if (!vks_renderer_create(&g->dev, &rd, &g->renderer, &e)) {
         gpu_device_destroy(&g->dev);
         free(g);
-        return vks_api_fail(err, VKSKIN_ERROR_FAILED, "%s", e.msg);
+        /* The memory plan's refusals say what fits (render/plan.h); the rest is the device's. */
+        const bool memory =
+            strstr(e.msg, "fit") || strstr(e.msg, "more than") || strstr(e.msg, "out of memory");
+        return vks_api_fail(err, memory ? VKSKIN_ERROR_OUT_OF_MEMORY : VKSKIN_ERROR_FAILED, "%s",
+                            e.msg);
     }
     api_device = desc->device;
     api_live++;
