@@ -21,6 +21,9 @@ struct vkskin_crowd {
 /* Fills err (when not NULL) with the message and `result`, and returns `result`. */
 vkskin_result vks_api_fail(vkskin_error *err, vkskin_result result, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* An engine failure under the result its kind says: VKSKIN_ERROR_OUT_OF_MEMORY for memory,
+ * VKSKIN_ERROR_ARGUMENT for usage, `failed` for the rest (what the call reports by default). */
+vkskin_result vks_api_fail_from(vkskin_error *err, const vks_error *e, vkskin_result failed);
 /* Clears err (when not NULL) and returns VKSKIN_OK. */
 vkskin_result vks_api_ok(vkskin_error *err);
 

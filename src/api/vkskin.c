@@ -28,10 +28,12 @@ vkskin_result vks_api_fail(vkskin_error *err, vkskin_result result, const char *
     return result;
 }
 
-/* An engine failure: its message, under `result`. */
-static vkskin_result api_fail_with(vkskin_error *err, vkskin_result result, const vks_error *e)
+vkskin_result vks_api_fail_from(vkskin_error *err, const vks_error *e, vkskin_result failed)
 {
-    return vks_api_fail(err, result, "%s", e->msg);
+    const vkskin_result r = e->kind == VKS_ERROR_MEMORY  ? VKSKIN_ERROR_OUT_OF_MEMORY
+                            : e->kind == VKS_ERROR_USAGE ? VKSKIN_ERROR_ARGUMENT
+                                                         : failed;
+    return vks_api_fail(err, r, "%s", e->msg);
 }
 
 vkskin_result vks_api_ok(vkskin_error *err)
@@ -101,12 +103,12 @@ vkskin_result vkskin_model_load(const vkskin_model_desc *desc, vkskin_model **mo
     };
     if (!vks_model_import(&import, &m->model, &e)) {
         free(m);
-        return api_fail_with(err, VKSKIN_ERROR_LOAD, &e);
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_LOAD);
     }
     if (!vks_model_pack(&m->model, &e) || !vks_model_build_lods(&m->model, &e)) {
         vks_model_destroy(&m->model);
         free(m);
-        return api_fail_with(err, VKSKIN_ERROR_FAILED, &e);
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
     if (!api_model_bounds(m)) {
         vks_model_destroy(&m->model);
@@ -226,14 +228,12 @@ vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **
     };
     if (!vks_crowd_create(&d, &c->crowd, &e)) {
         free(c);
-        /* The engine says what it refused: memory, counts past 32 bits, or the desc. */
-        const bool memory = strstr(e.msg, "out of memory") || strstr(e.msg, "palette entries");
-        return api_fail_with(err, memory ? VKSKIN_ERROR_OUT_OF_MEMORY : VKSKIN_ERROR_ARGUMENT, &e);
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
     if (threads > 1 && !vks_pool_create(threads, &c->pool, &e)) {
         vks_crowd_destroy(&c->crowd);
         free(c);
-        return api_fail_with(err, VKSKIN_ERROR_FAILED, &e);
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
     c->workers = workers;
     *crowd = c;

@@ -54,11 +54,7 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
     vks_error e;
     if (!gpu_device_adopt(&host, &g->dev, &e)) {
         free(g);
-        /* What the host gave or enabled, unless the device itself failed. */
-        const vkskin_result r = strstr(e.msg, "out of memory")   ? VKSKIN_ERROR_OUT_OF_MEMORY
-                                : strstr(e.msg, "cannot create") ? VKSKIN_ERROR_FAILED
-                                                                 : VKSKIN_ERROR_ARGUMENT;
-        return vks_api_fail(err, r, "%s", e.msg);
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
     const vks_renderer_desc rd = {
         .crowd = &crowd->crowd,
@@ -70,11 +66,7 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
     if (!vks_renderer_create(&g->dev, &rd, &g->renderer, &e)) {
         gpu_device_destroy(&g->dev);
         free(g);
-        /* The memory plan's refusals say what fits (render/plan.h); the rest is the device's. */
-        const bool memory =
-            strstr(e.msg, "fit") || strstr(e.msg, "more than") || strstr(e.msg, "out of memory");
-        return vks_api_fail(err, memory ? VKSKIN_ERROR_OUT_OF_MEMORY : VKSKIN_ERROR_FAILED, "%s",
-                            e.msg);
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
     api_device = desc->device;
     api_live++;

@@ -285,10 +285,10 @@ bool app_scene_start(app_scene *s, const app_crowd_args *a, const char *clip, do
     s->lod_error = a->lod_error;
     s->anim_lod = a->anim_lod;
     if (a->anim_lod && !(s->periods = malloc(s->crowd.instance_count)))
-        return vks_fail(err, "out of memory");
+        return vks_fail_memory(err, "out of memory");
     s->start = malloc(sizeof *s->start * s->crowd.instance_count);
     if (!s->start)
-        return vks_fail(err, "out of memory");
+        return vks_fail_memory(err, "out of memory");
     memcpy(s->start, s->crowd.instances, sizeof *s->start * s->crowd.instance_count);
     return true;
 }

@@ -130,7 +130,7 @@ bool app_window_create(const app_window_desc *desc, app_window **out, vks_error 
     app_window *win = calloc(1, sizeof *win);
     if (!win) {
         glfwTerminate();
-        return vks_fail(err, "out of memory");
+        return vks_fail_memory(err, "out of memory");
     }
     win->vsync = desc->vsync;
     glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);

@@ -167,7 +167,7 @@ bool vks_model_build_lods(vks_model *m, vks_error *err)
         free(indices);
         free(mesh_levels);
         lod__chains_free(chains, mesh_count);
-        return vks_fail(err, "out of memory");
+        return vks_fail_memory(err, "out of memory");
     }
 
     m->levels[0] = (vks_level){0, m->vertex_count, m->index_count / 3, 0.0f};

@@ -29,7 +29,7 @@ bool vks_model_pack(vks_model *m, vks_error *err)
               (!wide || (p->weights_extra = malloc(sizeof *p->weights_extra * (n ? n : 1))));
     if (!ok) {
         vks_packed_free(p);
-        return vks_fail(err, "out of memory");
+        return vks_fail_memory(err, "out of memory");
     }
     p->box = vks_quant_box_of((const float(*)[3])m->positions, m->vertex_count);
     /* Every decoded position must be finite: bounds wider than a float holds are refused. */

@@ -117,7 +117,7 @@ bool vks_pool_create(uint32_t threads, vks_pool **out, vks_error *err)
     if (!p || (threads > 1 && !workers)) {
         free(p);
         free(workers);
-        return vks_fail(err, "out of memory for a pool of %u threads", threads);
+        return vks_fail_memory(err, "out of memory for a pool of %u threads", threads);
     }
     p->threads = threads;
     p->workers = workers;

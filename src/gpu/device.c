@@ -262,7 +262,7 @@ static bool enumerate(VkInstance instance, VkPhysicalDevice **out, uint32_t *cou
                              "a CPU one)");
     *out = malloc(sizeof **out * n);
     if (!*out)
-        return vks_fail(err, "out of memory");
+        return vks_fail_memory(err, "out of memory");
     r = vkEnumeratePhysicalDevices(instance, &n, *out);
     if (r < 0) {
         free(*out);
@@ -393,7 +393,7 @@ bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *
     *dev = (gpu_device){0};
     dev->messages = calloc(1, sizeof *dev->messages);
     if (!dev->messages)
-        return vks_fail(err, "out of memory");
+        return vks_fail_memory(err, "out of memory");
     if (!create_instance(desc, dev, err) || !pick_device(desc, dev, err) ||
         !create_device(desc, dev, err)) {
         gpu_device_destroy(dev);
@@ -406,22 +406,23 @@ bool gpu_device_adopt(const gpu_host_device *host, gpu_device *dev, vks_error *e
 {
     *dev = (gpu_device){0};
     if (!host->get_instance_proc_addr || !host->instance || !host->physical || !host->device)
-        return vks_fail(err, "the host's vkGetInstanceProcAddr, instance, physical device and "
-                             "device are needed");
+        return vks_fail_usage(err,
+                              "the host's vkGetInstanceProcAddr, instance, physical device and "
+                              "device are needed");
     if (host->api_version < REQUIRED_API)
-        return vks_fail(err, "vkskin needs a Vulkan 1.3 instance; the host's asks for %u.%u",
-                        VK_API_VERSION_MAJOR(host->api_version),
-                        VK_API_VERSION_MINOR(host->api_version));
+        return vks_fail_usage(err, "vkskin needs a Vulkan 1.3 instance; the host's asks for %u.%u",
+                              VK_API_VERSION_MAJOR(host->api_version),
+                              VK_API_VERSION_MINOR(host->api_version));
     if (!host->buffer_device_address || !host->synchronization2 || !host->maintenance4)
-        return vks_fail(err,
-                        "vkskin needs the device features bufferDeviceAddress, "
-                        "synchronization2 and maintenance4; the host's device lacks%s%s%s",
-                        host->buffer_device_address ? "" : " bufferDeviceAddress",
-                        host->synchronization2 ? "" : " synchronization2",
-                        host->maintenance4 ? "" : " maintenance4");
+        return vks_fail_usage(err,
+                              "vkskin needs the device features bufferDeviceAddress, "
+                              "synchronization2 and maintenance4; the host's device lacks%s%s%s",
+                              host->buffer_device_address ? "" : " bufferDeviceAddress",
+                              host->synchronization2 ? "" : " synchronization2",
+                              host->maintenance4 ? "" : " maintenance4");
     dev->messages = calloc(1, sizeof *dev->messages); /* no messenger: the host's, if any */
     if (!dev->messages)
-        return vks_fail(err, "out of memory");
+        return vks_fail_memory(err, "out of memory");
     volkInitializeCustom(host->get_instance_proc_addr);
     volkLoadInstanceOnly(host->instance);
     dev->adopted = true;
@@ -434,7 +435,7 @@ bool gpu_device_adopt(const gpu_host_device *host, gpu_device *dev, vks_error *e
     vkGetPhysicalDeviceMemoryProperties(dev->physical, &dev->memory);
     if (dev->props.apiVersion < REQUIRED_API) {
         gpu_device_destroy(dev);
-        return vks_fail(err, "the host's device supports Vulkan below 1.3");
+        return vks_fail_usage(err, "the host's device supports Vulkan below 1.3");
     }
     uint32_t n = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(dev->physical, &n, NULL);
@@ -444,10 +445,10 @@ bool gpu_device_adopt(const gpu_host_device *host, gpu_device *dev, vks_error *e
     if (host->queue_family >= n || !(q[host->queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT) ||
         host->queue_index >= q[host->queue_family].queueCount) {
         gpu_device_destroy(dev);
-        return vks_fail(err,
-                        "the host's queue (family %u, index %u) is not a compute queue of "
-                        "its device",
-                        host->queue_family, host->queue_index);
+        return vks_fail_usage(err,
+                              "the host's queue (family %u, index %u) is not a compute queue of "
+                              "its device",
+                              host->queue_family, host->queue_index);
     }
     volkLoadDevice(dev->device);
     dev->queue_family = host->queue_family;
@@ -500,7 +501,7 @@ bool gpu_list_devices(FILE *out, vks_error *err)
     gpu_device dev = {0};
     dev.messages = calloc(1, sizeof *dev.messages);
     if (!dev.messages)
-        return vks_fail(err, "out of memory");
+        return vks_fail_memory(err, "out of memory");
     gpu_device_desc desc = {.device_index = -1};
     VkPhysicalDevice *pds = NULL;
     uint32_t n = 0;

@@ -112,12 +112,13 @@ bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
             palettes / n > sizeof(vks_instance) ? palettes / n : sizeof(vks_instance);
         VkDeviceSize k = limit / (per ? per : 1);
         VkDeviceSize k_index = ((VkDeviceSize)1 << 31) / (crowd->palette_count / n + 1);
-        return vks_fail(err,
-                        "a crowd of %u instances needs %.0f MiB of palettes per frame and a "
-                        "%.0f MiB instance table, one buffer each, and the largest buffer is "
-                        "%.0f MiB: at most %llu instances fit",
-                        n, mib(palettes), mib(table), mib(limit),
-                        (unsigned long long)(k < k_index ? k : k_index));
+        return vks_fail_memory(
+            err,
+            "a crowd of %u instances needs %.0f MiB of palettes per frame and a "
+            "%.0f MiB instance table, one buffer each, and the largest buffer is "
+            "%.0f MiB: at most %llu instances fit",
+            n, mib(palettes), mib(table), mib(limit),
+            (unsigned long long)(k < k_index ? k : k_index));
     }
 
     vks_plan_memory m = {.model_bytes = model_bytes(crowd)};
@@ -143,10 +144,11 @@ bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
     }
     const VkDeviceSize chunk = vks_plan_buffer_limit(lim, req->buffer_limit);
     if (req->mode == VKS_SKIN_COMPUTE && largest > chunk)
-        return vks_fail(err,
-                        "one instance of %s needs %llu bytes of skinned vertices, more than the "
-                        "largest buffer (%llu bytes)",
-                        widest->name, (unsigned long long)largest, (unsigned long long)chunk);
+        return vks_fail_memory(
+            err,
+            "one instance of %s needs %llu bytes of skinned vertices, more than the "
+            "largest buffer (%llu bytes)",
+            widest->name, (unsigned long long)largest, (unsigned long long)chunk);
     VkDeviceSize least = 0; /* one copy's */
     if (req->mode == VKS_SKIN_COMPUTE)
         least =
@@ -159,10 +161,11 @@ bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
 
     const VkDeviceSize local = lim->device_heap, host = lim->host_heap;
     if (req->mode == VKS_SKIN_COMPUTE && req->max_skinned_vertices && m.model_bytes + least > local)
-        return vks_fail(err,
-                        "room for %u skinned vertices (--max-skinned-vertices) takes %.0f MiB, "
-                        "and with the models more than %s has (%.0f MiB device-local)",
-                        req->max_skinned_vertices, mib(least), lim->name, mib(local));
+        return vks_fail_memory(
+            err,
+            "room for %u skinned vertices (--max-skinned-vertices) takes %.0f MiB, "
+            "and with the models more than %s has (%.0f MiB device-local)",
+            req->max_skinned_vertices, mib(least), lim->name, mib(local));
     const VkDeviceSize dev_state = m.model_bytes + (VkDeviceSize)n * m.per_instance_device;
     const VkDeviceSize host_state = (VkDeviceSize)n * m.per_instance_host;
     uint32_t k;
@@ -180,14 +183,14 @@ bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
         left = fits ? local - dev_state - host_state : 0;
     }
     if (!fits)
-        return vks_fail(err,
-                        "a crowd of %u instances needs %.0f MiB of GPU memory for its models and "
-                        "instance table, %.0f MiB for its palettes and visible lists and at "
-                        "least %llu KiB of skinned output, more than %s has (%.0f MiB "
-                        "device-local%s): at most %u instances fit",
-                        n, mib(dev_state), mib(host_state),
-                        (unsigned long long)((least + 1023) / 1024), lim->name, mib(local),
-                        host ? ", plus host memory" : ", shared with the host", k);
+        return vks_fail_memory(
+            err,
+            "a crowd of %u instances needs %.0f MiB of GPU memory for its models and "
+            "instance table, %.0f MiB for its palettes and visible lists and at "
+            "least %llu KiB of skinned output, more than %s has (%.0f MiB "
+            "device-local%s): at most %u instances fit",
+            n, mib(dev_state), mib(host_state), (unsigned long long)((least + 1023) / 1024),
+            lim->name, mib(local), host ? ", plus host memory" : ", shared with the host", k);
     if (req->mode == VKS_SKIN_COMPUTE) {
         if (req->max_skinned_vertices)
             m.output_bytes = least_one;

@@ -147,7 +147,7 @@ static bool create_extra_streams(vks_renderer *r, uint32_t joint_uints, vks_erro
     uint32_t *jnt = malloc(sizeof *jnt * joint_uints);
     bool ok = wgt && jnt;
     if (!ok)
-        vks_fail(err, "out of memory");
+        vks_fail_memory(err, "out of memory");
     for (uint32_t m = 0; ok && m < c->model_count; m++) {
         const vks_model *model = c->models[m];
         if (!is_wide(model))
@@ -206,7 +206,7 @@ static bool create_streams(vks_renderer *r, vks_error *err)
     vks_model_gpu *table = calloc(c->model_count, sizeof *table);
     bool ok = pos && nrm && tan && wgt && uv && jnt && idx && table;
     if (!ok)
-        vks_fail(err, "out of memory");
+        vks_fail_memory(err, "out of memory");
     for (uint32_t m = 0; ok && m < c->model_count; m++) {
         const vks_model *model = c->models[m];
         const vks_packed *pk = model->packed;
@@ -269,7 +269,7 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
         return true;
     r->chunk_count = vks_plan_chunk_count(bytes, limit);
     if (!(r->chunks = calloc((size_t)r->chunk_count * r->output_sets, sizeof *r->chunks)))
-        return vks_fail(err, "out of memory");
+        return vks_fail_memory(err, "out of memory");
     for (uint32_t i = 0; i < r->chunk_count * r->output_sets; i++) {
         const uint32_t k = i % r->chunk_count;
         VkDeviceSize start = (VkDeviceSize)k * limit;
@@ -302,7 +302,7 @@ static bool create_instances(vks_renderer *r, vks_error *err)
     const uint32_t n = c->instance_count;
     vks_instance *table = calloc(n, sizeof *table);
     if (!table)
-        return vks_fail(err, "out of memory");
+        return vks_fail_memory(err, "out of memory");
     for (uint32_t i = 0; i < n; i++) {
         const vks_crowd_instance *inst = &c->instances[i];
         vks_instance *t = &table[i];
@@ -325,7 +325,7 @@ static bool create_textures(vks_renderer *r, vks_error *err)
         r->texture_count += c->models[m]->texture_count;
     r->textures = calloc(r->texture_count, sizeof *r->textures);
     if (!r->textures)
-        return vks_fail(err, "out of memory");
+        return vks_fail_memory(err, "out of memory");
     uint32_t i = 0;
     for (uint32_t m = 0; m <= c->model_count; m++) {
         const vks_model *model = m < c->model_count ? c->models[m] : NULL;
@@ -389,7 +389,7 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
 
     r->material_sets = calloc(materials ? materials : 1, sizeof *r->material_sets);
     if (!r->material_sets)
-        return vks_fail(err, "out of memory");
+        return vks_fail_memory(err, "out of memory");
     ai.pSetLayouts = &r->draw.material_layout;
     uint32_t texture_first = 0;
     for (uint32_t m = 0; m < c->model_count; m++) {
@@ -470,20 +470,20 @@ static bool create_frames(vks_renderer *r, vks_error *err)
                     &f->palette_device, err))
                 return false;
             if (!(f->palette_copies = malloc(sizeof *f->palette_copies * c->instance_count)))
-                return vks_fail(err, "out of memory");
+                return vks_fail_memory(err, "out of memory");
         }
         f->visible = malloc(sizeof *f->visible * c->instance_count);
         f->out_offset = malloc(sizeof *f->out_offset * c->instance_count);
         if (r->external) {
             if (!(f->slot_of = malloc(sizeof *f->slot_of * c->instance_count)))
-                return vks_fail(err, "out of memory");
+                return vks_fail_memory(err, "out of memory");
             memset(f->slot_of, 0xFF, sizeof *f->slot_of * c->instance_count);
         }
         f->level = calloc(c->instance_count, sizeof *f->level);
         f->order = malloc(sizeof *f->order * c->instance_count);
         f->order_level = malloc(sizeof *f->order_level * c->instance_count);
         if (!f->visible || !f->out_offset || !f->level || !f->order || !f->order_level)
-            return vks_fail(err, "out of memory");
+            return vks_fail_memory(err, "out of memory");
         f->palette = f->palette_buffer.mapped;
         f->skin_push = (vks_skin_push){.streams = streams_of(r)};
         address(r->model_table.address, f->skin_push.models);

@@ -238,32 +238,33 @@ static const char *crowd_model_name(const vks_model *m)
 static bool crowd_check(const vks_crowd_desc *d, vks_error *err)
 {
     if (!d->models || d->model_count == 0)
-        return vks_fail(err, "a crowd needs at least one model");
+        return vks_fail_usage(err, "a crowd needs at least one model");
     if (d->model_count > VKS_CROWD_MAX_MODELS)
-        return vks_fail(err, "a crowd takes at most %u models, not %u", VKS_CROWD_MAX_MODELS,
-                        d->model_count);
+        return vks_fail_usage(err, "a crowd takes at most %u models, not %u", VKS_CROWD_MAX_MODELS,
+                              d->model_count);
     if (d->instance_count == 0 || d->instance_count > VKS_CROWD_MAX_INSTANCES)
-        return vks_fail(err, "a crowd needs 1 to %u instances, not %u", VKS_CROWD_MAX_INSTANCES,
-                        d->instance_count);
+        return vks_fail_usage(err, "a crowd needs 1 to %u instances, not %u",
+                              VKS_CROWD_MAX_INSTANCES, d->instance_count);
     if (d->layout != VKS_CROWD_GRID && d->layout != VKS_CROWD_RING)
-        return vks_fail(err, "unknown crowd layout %d", (int)d->layout);
+        return vks_fail_usage(err, "unknown crowd layout %d", (int)d->layout);
     if (d->threads > CROWD_MAX_THREADS)
-        return vks_fail(err, "a crowd takes 0 to %u threads, not %u", CROWD_MAX_THREADS,
-                        d->threads);
+        return vks_fail_usage(err, "a crowd takes 0 to %u threads, not %u", CROWD_MAX_THREADS,
+                              d->threads);
     if (!isfinite(d->time))
-        return vks_fail(err, "a crowd's start time must be finite, not %g", d->time);
+        return vks_fail_usage(err, "a crowd's start time must be finite, not %g", d->time);
     for (uint32_t m = 0; m < d->model_count; m++) {
         const vks_model *model = d->models[m];
         if (!model)
-            return vks_fail(err, "crowd model %u is missing (NULL)", m);
+            return vks_fail_usage(err, "crowd model %u is missing (NULL)", m);
         if (model->vertex_count == 0 || model->index_count == 0 || model->skeleton.joint_count == 0)
-            return vks_fail(err, "%s has nothing to draw (%u vertices, %u indices, %u joints)",
-                            crowd_model_name(model), model->vertex_count, model->index_count,
-                            model->skeleton.joint_count);
+            return vks_fail_usage(err,
+                                  "%s has nothing to draw (%u vertices, %u indices, %u joints)",
+                                  crowd_model_name(model), model->vertex_count, model->index_count,
+                                  model->skeleton.joint_count);
         int32_t clip = d->clips ? d->clips[m] : VKS_CROWD_VARIED_CLIP;
         if (clip != VKS_CROWD_VARIED_CLIP && (clip < -1 || clip >= (int32_t)model->clip_count))
-            return vks_fail(err, "%s has %u clip(s): clip %d is out of range",
-                            crowd_model_name(model), model->clip_count, clip);
+            return vks_fail_usage(err, "%s has %u clip(s): clip %d is out of range",
+                                  crowd_model_name(model), model->clip_count, clip);
     }
     return true;
 }
@@ -319,8 +320,8 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     }
     if (palette_count > UINT32_MAX) {
         vks_crowd_destroy(c);
-        return vks_fail(err, "a crowd of %u needs %llu palette entries, more than %u", n,
-                        (unsigned long long)palette_count, UINT32_MAX);
+        return vks_fail_memory(err, "a crowd of %u needs %llu palette entries, more than %u", n,
+                               (unsigned long long)palette_count, UINT32_MAX);
     }
     c->palette_count = (uint32_t)palette_count;
 
@@ -339,7 +340,7 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     if (!c->instances || !c->palette_first || !c->cursors || !c->sampler_cursors || !c->scratch ||
         (d->keep_poses && (!c->poses || !c->update)) || !crowd_build_samplers(c)) {
         vks_crowd_destroy(c);
-        return vks_fail(err, "out of memory for a crowd of %u instances", n);
+        return vks_fail_memory(err, "out of memory for a crowd of %u instances", n);
     }
 
     float spacing = 0.0f;
@@ -353,14 +354,14 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
             memcpy(c->model_hi[m], c->model_hi[same], sizeof c->model_hi[m]);
         } else if (!crowd_model_bounds(c->models[m], c->model_lo[m], c->model_hi[m])) {
             vks_crowd_destroy(c);
-            return vks_fail(err, "out of memory for the bounds of %s",
-                            crowd_model_name(c->models[m]));
+            return vks_fail_memory(err, "out of memory for the bounds of %s",
+                                   crowd_model_name(c->models[m]));
         }
         crowd_root_transform(c->models[m], roots[m]);
         if (!crowd_error_scale(c->models[m], &c->model_error_scale[m])) {
             vks_crowd_destroy(c);
-            return vks_fail(err, "out of memory for the bounds of %s",
-                            crowd_model_name(c->models[m]));
+            return vks_fail_memory(err, "out of memory for the bounds of %s",
+                                   crowd_model_name(c->models[m]));
         }
         float r = crowd_footprint_radius(c->model_lo[m], c->model_hi[m], roots[m]);
         spacing = fmaxf(spacing, 2.0f * r * CROWD_SPACING_MARGIN);
