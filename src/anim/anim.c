@@ -47,10 +47,7 @@ uint32_t vks_key_find(const float *times, uint32_t count, double t, uint32_t *hi
     return lo;
 }
 
-/* Interpolation factor within segment i, clamped to [0, 1] before the first and after the last
- * key. At a step (keys sharing a time: a segment of length 0) the later key holds from that time
- * on, the end of the clip included. */
-static float segment_u(const float *times, uint32_t i, double t)
+float vks_key_factor(const float *times, uint32_t i, double t)
 {
     double t0 = times[i], t1 = times[i + 1];
     if (t >= t1)
@@ -68,7 +65,7 @@ static void sample_vec3(const float *times, const float (*values)[3], uint32_t c
         return;
     }
     uint32_t i = vks_key_find(times, count, t, hint);
-    vks_vec3_lerp(values[i], values[i + 1], segment_u(times, i, t), out);
+    vks_vec3_lerp(values[i], values[i + 1], vks_key_factor(times, i, t), out);
 }
 
 static void sample_quat(const float *times, const float (*values)[4], uint32_t count, double t,
@@ -79,7 +76,7 @@ static void sample_quat(const float *times, const float (*values)[4], uint32_t c
         return;
     }
     uint32_t i = vks_key_find(times, count, t, hint);
-    vks_quat_slerp(values[i], values[i + 1], segment_u(times, i, t), out);
+    vks_quat_slerp(values[i], values[i + 1], vks_key_factor(times, i, t), out);
 }
 
 void vks_clip_sample(const vks_skeleton *skeleton, const vks_clip *clip, double t, uint32_t *cursor,

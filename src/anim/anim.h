@@ -22,6 +22,11 @@ double vks_clip_time(const vks_clip *clip, double seconds, vks_wrap wrap);
  */
 uint32_t vks_key_find(const float *times, uint32_t count, double t, uint32_t *hint);
 
+/* The interpolation factor at t within segment i (vks_key_find's): 0 at or before times[i], 1 at
+ * or after times[i + 1]. At a step (keys sharing a time: a segment of length 0) the later key
+ * holds from that time on, the end of the clip included. */
+float vks_key_factor(const float *times, uint32_t i, double t);
+
 /* Per-instance sampling state: three key hints (translation, rotation, scale) per joint.
  * vks_cursor_size gives the uint32 count; zero-initialise it, keep one per (instance, clip). */
 static inline uint32_t vks_cursor_size(const vks_skeleton *skeleton)

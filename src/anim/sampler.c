@@ -69,8 +69,8 @@ static int compare_floats(const void *a, const void *b)
 
 /* The sorted distinct key times of every channel with 2 keys or more (a single key is a
  * constant, whatever its time), in (*times)[1 ..], with room for one more before and after
- * (vks_sampler_build). Returns the count, at least 1 (0 for a clip with no keyed channel), or 0
- * when out of memory; *times is freed by the caller. */
+ * (vks_sampler_build). Returns the count, at least 1 (a clip with no keyed channel gets one time,
+ * 0), or 0 when out of memory; *times is freed by the caller. */
 static size_t union_times(const vks_skeleton *sk, const vks_clip *clip, float **times)
 {
     size_t total = 0;
@@ -356,10 +356,8 @@ void vks_sampler_local_joint(const float *local, uint32_t joint, vks_affine *out
 void vks_sampler_local(const vks_sampler *s, double t, uint32_t *cursor, float *local)
 {
     const uint32_t i = vks_key_find(s->times, s->segment_count + 1, t, cursor);
-    const double t0 = s->times[i], t1 = s->times[i + 1];
-    const float u = t >= t1 ? 1.0f : t <= t0 ? 0.0f : (float)((t - t0) / (t1 - t0)); /* anim.c */
     s->impl->local(s->segments + (size_t)i * s->block_count * VKS_SAMPLER_BLOCK_FLOATS,
-                   s->block_count, u, local);
+                   s->block_count, vks_key_factor(s->times, i, t), local);
 }
 
 void vks_sampler_model(const vks_sampler *s, const vks_skeleton *skeleton, const float *local,
