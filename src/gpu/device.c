@@ -319,16 +319,39 @@ static bool pick_device(const gpu_device_desc *desc, gpu_device *dev, vks_error 
     return ok;
 }
 
-static bool create_device(const gpu_device_desc *desc, gpu_device *dev, vks_error *err)
+/* The physical device's properties and memory, and its queue families (the first 64): their
+ * count. */
+static uint32_t read_physical(gpu_device *dev, VkQueueFamilyProperties q[64])
 {
     vkGetPhysicalDeviceProperties(dev->physical, &dev->props);
     vkGetPhysicalDeviceMemoryProperties(dev->physical, &dev->memory);
-
     uint32_t n = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(dev->physical, &n, NULL);
-    VkQueueFamilyProperties q[64];
     n = n < 64 ? n : 64;
     vkGetPhysicalDeviceQueueFamilyProperties(dev->physical, &n, q);
+    return n;
+}
+
+/* dev->device in use: its functions loaded, queue `index` of dev->queue_family, and the command
+ * pool for one-time submits. */
+static bool open_device(gpu_device *dev, uint32_t index, vks_error *err)
+{
+    volkLoadDevice(dev->device);
+    vkGetDeviceQueue(dev->device, dev->queue_family, index, &dev->queue);
+    VkCommandPoolCreateInfo pool = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    pool.queueFamilyIndex = dev->queue_family;
+    VkResult r = vkCreateCommandPool(dev->device, &pool, NULL, &dev->once_pool);
+    if (r != VK_SUCCESS)
+        return vks_fail(err, "cannot create a command pool: %s", gpu_result_name(r));
+    GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_POOL, dev->once_pool, "vkskin one-time commands");
+    return true;
+}
+
+static bool create_device(const gpu_device_desc *desc, gpu_device *dev, vks_error *err)
+{
+    VkQueueFamilyProperties q[64];
+    read_physical(dev, q);
     dev->timestamps =
         q[dev->queue_family].timestampValidBits > 0 && dev->props.limits.timestampPeriod > 0.0f;
 
@@ -375,16 +398,10 @@ static bool create_device(const gpu_device_desc *desc, gpu_device *dev, vks_erro
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot create a device on %s: %s", dev->props.deviceName,
                         gpu_result_name(r));
-    volkLoadDevice(dev->device);
-    vkGetDeviceQueue(dev->device, dev->queue_family, 0, &dev->queue);
+    if (!open_device(dev, 0, err))
+        return false;
     GPU_NAME(dev, VK_OBJECT_TYPE_DEVICE, dev->device, "vkskin device");
     GPU_NAME(dev, VK_OBJECT_TYPE_QUEUE, dev->queue, "graphics+compute queue");
-
-    VkCommandPoolCreateInfo pool = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-    pool.queueFamilyIndex = dev->queue_family;
-    GPU_CHECK(vkCreateCommandPool(dev->device, &pool, NULL, &dev->once_pool));
-    GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_POOL, dev->once_pool, "one-time command pool");
     return true;
 }
 
@@ -431,17 +448,12 @@ bool gpu_device_adopt(const gpu_host_device *host, gpu_device *dev, vks_error *e
     dev->device = host->device;
     dev->debug_utils = host->debug_utils;
     dev->memory_budget = host->memory_budget;
-    vkGetPhysicalDeviceProperties(dev->physical, &dev->props);
-    vkGetPhysicalDeviceMemoryProperties(dev->physical, &dev->memory);
+    VkQueueFamilyProperties q[64];
+    const uint32_t n = read_physical(dev, q);
     if (dev->props.apiVersion < REQUIRED_API) {
         gpu_device_destroy(dev);
         return vks_fail_usage(err, "the host's device supports Vulkan below 1.3");
     }
-    uint32_t n = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(dev->physical, &n, NULL);
-    VkQueueFamilyProperties q[64];
-    n = n < 64 ? n : 64;
-    vkGetPhysicalDeviceQueueFamilyProperties(dev->physical, &n, q);
     if (host->queue_family >= n || !(q[host->queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT) ||
         host->queue_index >= q[host->queue_family].queueCount) {
         gpu_device_destroy(dev);
@@ -450,19 +462,11 @@ bool gpu_device_adopt(const gpu_host_device *host, gpu_device *dev, vks_error *e
                               "its device",
                               host->queue_family, host->queue_index);
     }
-    volkLoadDevice(dev->device);
     dev->queue_family = host->queue_family;
-    vkGetDeviceQueue(dev->device, dev->queue_family, host->queue_index, &dev->queue);
-    VkCommandPoolCreateInfo pool = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-    pool.queueFamilyIndex = dev->queue_family;
-    VkResult r = vkCreateCommandPool(dev->device, &pool, NULL, &dev->once_pool);
-    if (r != VK_SUCCESS) {
+    if (!open_device(dev, host->queue_index, err)) {
         gpu_device_destroy(dev);
-        return vks_fail(err, "cannot create a command pool on the host's device: %s",
-                        gpu_result_name(r));
+        return false;
     }
-    GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_POOL, dev->once_pool, "vkskin uploads");
     return true;
 }
 
