@@ -73,7 +73,7 @@ fi
 
 # The example host: find_package, then pkg-config; each run with validation, each image against
 # vkskin render's (level of detail 0: the host skins every instance at 0).
-"$vkskin" render "$model" --instances 4 --time 0.5 --size 512x512 --lod 0 --out "$tmp/ref.png" \
+VKSKIN_VALIDATE=1 "$vkskin" render "$model" --instances 4 --time 0.5 --size 512x512 --lod 0 --out "$tmp/ref.png" \
   >"$tmp/ref.log" 2>&1 || { cat "$tmp/ref.log"; fail "vkskin render of the reference"; }
 if cmake -S "$src/examples/host" -B "$tmp/host" -DCMAKE_PREFIX_PATH="$prefix" \
      -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >"$tmp/hcfg.log" 2>&1 &&
