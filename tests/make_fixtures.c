@@ -1101,34 +1101,43 @@ static void draco_required(void)
  * Ghost becomes a root joint with identity rest and global transform, so its palette is
  * root_inverse * offset = T(-2, -1, 0); Arm's is T(-2, 0, 0) * T(3, 0, 0) * T(-3, 0, 0) =
  * T(-2, 0, 0). The file is left-handed: assimp negates z, which is 0 throughout. */
-static void orphan_bone(void)
+/* The rows of a DirectX matrix before its translation (the identity's). */
+static const char x_identity_at[] = "1.0,0.0,0.0,0.0, 0.0,1.0,0.0,0.0, 0.0,0.0,1.0,0.0,";
+
+/* The DirectX scene both .x fixtures share, up to the open mesh: frame "Scene" at (scene_x, 0, 0)
+ * holding "Arm" at (1, 0, 0) and "Holder" (identity) with the quad's positions and faces. */
+static void x_quad_scene(FILE *f, float scene_x)
 {
-    FILE *f = open_out("orphan_bone.x");
-    if (!f)
-        return;
-    const char *identity_at = "1.0,0.0,0.0,0.0, 0.0,1.0,0.0,0.0, 0.0,0.0,1.0,0.0,";
     fprintf(f, "xof 0303txt 0032\n\nFrame Scene {\n");
-    fprintf(f, "  FrameTransformMatrix { %s 2.0,0.0,0.0,1.0;; }\n", identity_at);
+    fprintf(f, "  FrameTransformMatrix { %s %.1f,0.0,0.0,1.0;; }\n", x_identity_at, scene_x);
     fprintf(f, "  Frame Arm {\n    FrameTransformMatrix { %s 1.0,0.0,0.0,1.0;; }\n  }\n",
-            identity_at);
+            x_identity_at);
     fprintf(f, "  Frame Holder {\n    FrameTransformMatrix { %s 0.0,0.0,0.0,1.0;; }\n",
-            identity_at);
+            x_identity_at);
     fprintf(f, "    Mesh quad {\n      4;\n");
     for (int v = 0; v < 4; v++)
         fprintf(f, "      %.1f;%.1f;%.1f;%s\n", quad_pos[v][0], quad_pos[v][1], quad_pos[v][2],
                 v < 3 ? "," : ";");
     fprintf(f, "      2;\n      3;0,1,2;,\n      3;1,3,2;;\n");
+}
+
+static void orphan_bone(void)
+{
+    FILE *f = open_out("orphan_bone.x");
+    if (!f)
+        return;
+    x_quad_scene(f, 2.0f);
     fprintf(f, "      MeshNormals {\n        1;\n        0.0;0.0;1.0;;\n        2;\n"
                "        3;0,0,0;,\n        3;0,0,0;;\n      }\n");
     fprintf(f, "      XSkinMeshHeader { 1; 1; 2; }\n");
     fprintf(f,
             "      SkinWeights {\n        \"Arm\";\n        2;\n        0,1;\n"
             "        1.0,1.0;\n        %s -3.0,0.0,0.0,1.0;;\n      }\n",
-            identity_at);
+            x_identity_at);
     fprintf(f,
             "      SkinWeights {\n        \"Ghost\";\n        2;\n        2,3;\n"
             "        1.0,1.0;\n        %s 0.0,-1.0,0.0,1.0;;\n      }\n",
-            identity_at);
+            x_identity_at);
     fprintf(f, "    }\n  }\n}\n");
     fclose(f);
 }
@@ -1145,21 +1154,12 @@ static void clip_order_x(void)
     FILE *f = open_out("clip_order.x");
     if (!f)
         return;
-    const char *identity_at = "1.0,0.0,0.0,0.0, 0.0,1.0,0.0,0.0, 0.0,0.0,1.0,0.0,";
-    fprintf(f, "xof 0303txt 0032\n\nFrame Scene {\n");
-    fprintf(f, "  FrameTransformMatrix { %s 0.0,0.0,0.0,1.0;; }\n", identity_at);
-    fprintf(f, "  Frame Arm {\n    FrameTransformMatrix { %s 1.0,0.0,0.0,1.0;; }\n  }\n",
-            identity_at);
-    fprintf(f, "  Frame Holder {\n    FrameTransformMatrix { %s 0.0,0.0,0.0,1.0;; }\n",
-            identity_at);
-    fprintf(f, "    Mesh quad {\n      4;\n      0.0;0.0;0.0;,\n      1.0;0.0;0.0;,\n"
-               "      0.0;1.0;0.0;,\n      1.0;1.0;0.0;;\n");
-    fprintf(f, "      2;\n      3;0,1,2;,\n      3;1,3,2;;\n");
+    x_quad_scene(f, 0.0f);
     fprintf(f, "      XSkinMeshHeader { 1; 1; 1; }\n");
     fprintf(f,
             "      SkinWeights {\n        \"Arm\";\n        4;\n        0,1,2,3;\n"
             "        1.0,1.0,1.0,1.0;\n        %s -1.0,0.0,0.0,1.0;;\n      }\n",
-            identity_at);
+            x_identity_at);
     fprintf(f, "    }\n  }\n}\n");
     const char *clips[3][2] = {
         {"shuffled", "3;\n      0;3;0.0,0.0,0.0;;,\n      20;3;1.0,0.0,0.0;;,\n"
