@@ -52,27 +52,6 @@ const char *vkskin_version(void)
 
 /* ---- Models ---- */
 
-/* The bind pose skinned on the CPU: the box palettes map it into. */
-static bool api_model_bounds(struct vkskin_model *m)
-{
-    const vks_model *model = &m->model;
-    for (int k = 0; k < 3; k++)
-        m->lo[k] = m->hi[k] = 0.0f;
-    if (model->vertex_count == 0)
-        return true;
-    float(*pos)[3] = malloc(sizeof *pos * model->vertex_count);
-    float(*nrm)[3] = malloc(sizeof *nrm * model->vertex_count);
-    bool ok = pos && nrm && vks_skin_cpu_pose(model, -1, 0.0, pos, nrm, NULL);
-    for (uint32_t v = 0; ok && v < model->vertex_count; v++)
-        for (int k = 0; k < 3; k++) {
-            m->lo[k] = v == 0 || pos[v][k] < m->lo[k] ? pos[v][k] : m->lo[k];
-            m->hi[k] = v == 0 || pos[v][k] > m->hi[k] ? pos[v][k] : m->hi[k];
-        }
-    free(pos);
-    free(nrm);
-    return ok;
-}
-
 vkskin_result vkskin_model_load(const vkskin_model_desc *desc, vkskin_model **model,
                                 vkskin_error *err)
 {
@@ -110,7 +89,7 @@ vkskin_result vkskin_model_load(const vkskin_model_desc *desc, vkskin_model **mo
         free(m);
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
-    if (!api_model_bounds(m)) {
+    if (!vks_skin_cpu_bind_box(&m->model, m->lo, m->hi)) {
         vks_model_destroy(&m->model);
         free(m);
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a model's bounds");

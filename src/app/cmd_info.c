@@ -24,20 +24,10 @@ static void print_joint_tree(const vks_skeleton *sk)
 
 static void print_bounds(const vks_model *m)
 {
-    float(*pos)[3] = malloc(sizeof *pos * m->vertex_count);
-    float(*nrm)[3] = malloc(sizeof *nrm * m->vertex_count);
-    if (pos && nrm && vks_skin_cpu_pose(m, -1, 0.0, pos, nrm, NULL)) {
-        float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-        for (uint32_t v = 0; v < m->vertex_count; v++)
-            for (int k = 0; k < 3; k++) {
-                lo[k] = pos[v][k] < lo[k] ? pos[v][k] : lo[k];
-                hi[k] = pos[v][k] > hi[k] ? pos[v][k] : hi[k];
-            }
+    float lo[3], hi[3];
+    if (vks_skin_cpu_bind_box(m, lo, hi))
         printf("bounds (bind pose, palette space): min (%.4g, %.4g, %.4g) max (%.4g, %.4g, %.4g)\n",
                lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]);
-    }
-    free(pos);
-    free(nrm);
 }
 
 static void print_model(const vks_model *m)

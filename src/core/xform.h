@@ -127,6 +127,18 @@ static inline void vks_affine_mul(const vks_affine *a, const vks_affine *b, vks_
 }
 #endif
 
+/* The box [lo, hi] around n points (all 0 when n is 0). */
+static inline void vks_points_box(const float (*p)[3], uint32_t n, float lo[3], float hi[3])
+{
+    for (int k = 0; k < 3; k++)
+        lo[k] = hi[k] = n ? p[0][k] : 0.0f;
+    for (uint32_t v = 1; v < n; v++)
+        for (int k = 0; k < 3; k++) {
+            lo[k] = p[v][k] < lo[k] ? p[v][k] : lo[k];
+            hi[k] = p[v][k] > hi[k] ? p[v][k] : hi[k];
+        }
+}
+
 static inline vks_affine vks_affine_identity(void)
 {
     return (vks_affine){{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}}};

@@ -269,17 +269,11 @@ static bool crowd_check(const vks_crowd_desc *d, vks_error *err)
     return true;
 }
 
-/* The diagonal of n points' bounds. */
-static double crowd_diagonal(const float (*p)[3], uint32_t n)
+/* The diagonal of the box [lo, hi]. */
+static double crowd_diagonal(const float lo[3], const float hi[3])
 {
-    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-    for (uint32_t v = 0; v < n; v++)
-        for (int k = 0; k < 3; k++) {
-            lo[k] = fminf(lo[k], p[v][k]);
-            hi[k] = fmaxf(hi[k], p[v][k]);
-        }
     double d2 = 0.0;
-    for (int k = 0; k < 3 && n; k++)
+    for (int k = 0; k < 3; k++)
         d2 += ((double)hi[k] - lo[k]) * ((double)hi[k] - lo[k]);
     return sqrt(d2);
 }
@@ -287,17 +281,13 @@ static double crowd_diagonal(const float (*p)[3], uint32_t n)
 /* Palette-space size over mesh-space size at the bind pose (1 for a model of one point). */
 static bool crowd_error_scale(const vks_model *m, float *scale)
 {
-    float(*pos)[3] = malloc(sizeof *pos * (m->vertex_count ? m->vertex_count : 1));
-    float(*nrm)[3] = malloc(sizeof *nrm * (m->vertex_count ? m->vertex_count : 1));
-    bool ok = pos && nrm && vks_skin_cpu_pose(m, -1, 0.0, pos, nrm, NULL);
-    if (ok) {
-        double mesh = crowd_diagonal((const float(*)[3])m->positions, m->vertex_count);
-        double palette = crowd_diagonal((const float(*)[3])pos, m->vertex_count);
-        *scale = mesh > 0.0 && palette > 0.0 ? (float)(palette / mesh) : 1.0f;
-    }
-    free(pos);
-    free(nrm);
-    return ok;
+    float mlo[3], mhi[3], plo[3], phi[3];
+    vks_points_box((const float(*)[3])m->positions, m->vertex_count, mlo, mhi);
+    if (!vks_skin_cpu_bind_box(m, plo, phi))
+        return false;
+    const double mesh = crowd_diagonal(mlo, mhi), palette = crowd_diagonal(plo, phi);
+    *scale = mesh > 0.0 && palette > 0.0 ? (float)(palette / mesh) : 1.0f;
+    return true;
 }
 
 bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)

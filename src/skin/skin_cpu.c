@@ -136,3 +136,15 @@ bool vks_skin_cpu_pose_level(const vks_model *model, uint32_t level, int32_t cli
     free(tan);
     return ok;
 }
+
+bool vks_skin_cpu_bind_box(const vks_model *model, float lo[3], float hi[3])
+{
+    const size_t n = model->vertex_count ? model->vertex_count : 1;
+    float(*pos)[3] = malloc(sizeof *pos * n), (*nrm)[3] = malloc(sizeof *nrm * n);
+    const bool ok = pos && nrm && vks_skin_cpu_pose(model, -1, 0.0, pos, nrm, NULL);
+    if (ok)
+        vks_points_box((const float(*)[3])pos, model->vertex_count, lo, hi);
+    free(pos);
+    free(nrm);
+    return ok;
+}
