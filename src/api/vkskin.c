@@ -293,10 +293,7 @@ vkskin_result vkskin_crowd_play(vkskin_crowd *c, uint32_t i, int32_t clip, doubl
     if (!(fade >= 0.0 && fade < INFINITY))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_play: a fade takes 0 or more seconds, not %g", fade);
-    if (clip == in->clip) /* the clip it plays: from its start, at once */
-        c->crowd.instances[i].time = 0.0;
-    else
-        vks_crowd_play(&c->crowd, i, clip, fade);
+    vks_crowd_play(&c->crowd, i, clip, fade);
     return vks_api_ok(err);
 }
 

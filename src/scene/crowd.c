@@ -489,9 +489,13 @@ static double crowd_fade_seconds(double fade)
 
 void vks_crowd_play(vks_crowd *c, uint32_t i, int32_t clip, double fade)
 {
+    vks_crowd_instance *in = &c->instances[i];
     if (clip >= 0)
-        c->instances[i].held_clip = clip;
-    crowd_fade_to(c, i, clip, crowd_fade_seconds(fade));
+        in->held_clip = clip;
+    if (clip == in->clip) /* the clip it plays: from its start, at once */
+        in->time = 0.0;
+    else
+        crowd_fade_to(c, i, clip, crowd_fade_seconds(fade));
 }
 
 void vks_crowd_set_world(vks_crowd *c, uint32_t i, const float world[4][4])

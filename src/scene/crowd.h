@@ -117,7 +117,8 @@ void vks_crowd_advance(vks_crowd *crowd, double dt);
 void vks_crowd_switch_clip(vks_crowd *crowd, int32_t delta, double fade);
 
 /* Instance i cross-fades from its current pose into `clip` (-1: the bind pose; else below its
- * model's clip count), played from its start, over `fade` seconds (0, negative or NaN: at once). */
+ * model's clip count), played from its start, over `fade` seconds (0, negative or NaN: at once).
+ * The clip it already plays restarts at once. */
 void vks_crowd_play(vks_crowd *crowd, uint32_t i, int32_t clip, double fade);
 
 /* Places instance i: palette space -> world (column-major, affine). Its bounding sphere and scale
