@@ -578,7 +578,7 @@ typedef struct crowd_job {
     vks_bone *palette;
     crowd_scratch_layout layout;
     bool lod;    /* vks_crowd_animate with periods: c->update says which to pose */
-    bool stream; /* the sampler's non-temporal stores (crowd_run) */
+    bool stream; /* the sampler's non-temporal stores (crowd_job_of) */
 } crowd_job;
 
 static void crowd_sample(const vks_model *m, int32_t clip, double time, uint32_t *cursor,
@@ -640,21 +640,34 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
         vks_sampler_fence(); /* the streamed entries, before the pool hands the chunk back */
 }
 
+/* The job of posing `count` listed instances: the scratch layout, and whether palettes are
+ * streamed (written straight to the buffer, and a frame's past CROWD_STREAM_BYTES). */
+static crowd_job crowd_job_of(vks_crowd *c, const uint32_t *visible, uint32_t count,
+                              vks_bone *palette, bool lod)
+{
+    const uint32_t max_joints = crowd_max_joints(c);
+    return (crowd_job){
+        .crowd = c,
+        .visible = visible,
+        .palette = palette,
+        .layout = crowd_scratch_of(max_joints),
+        .lod = lod,
+        .stream = !lod && (size_t)count * max_joints * sizeof(vks_bone) > CROWD_STREAM_BYTES,
+    };
+}
+
 static void crowd_run(crowd_job job, vks_pool *pool, uint32_t count);
 
 void vks_crowd_palettes(vks_crowd *c, vks_pool *pool, const uint32_t *visible, uint32_t count,
                         vks_bone *palette)
 {
-    crowd_run((crowd_job){.crowd = c, .visible = visible, .palette = palette}, pool, count);
+    crowd_run(crowd_job_of(c, visible, count, palette, false), pool, count);
 }
 
 void vks_crowd_palettes_range(vks_crowd *c, const uint32_t *visible, uint32_t begin, uint32_t end,
                               vks_bone *palette, uint32_t thread)
 {
-    const uint32_t max_joints = crowd_max_joints(c);
-    crowd_job job = {.crowd = c, .visible = visible, .palette = palette};
-    job.layout = crowd_scratch_of(max_joints);
-    job.stream = (size_t)(end - begin) * max_joints * sizeof(vks_bone) > CROWD_STREAM_BYTES;
+    crowd_job job = crowd_job_of(c, visible, end - begin, palette, false);
     crowd_palettes_chunk(&job, begin, end, thread);
 }
 
@@ -704,17 +717,14 @@ uint32_t vks_crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visible
         }
         in->seen_frame = frame;
     }
-    crowd_run((crowd_job){.crowd = c, .visible = visible, .palette = palette, .lod = true}, pool,
-              count);
+    crowd_run(crowd_job_of(c, visible, count, palette, true), pool, count);
     return posed;
 }
 
 static void crowd_run(crowd_job job, vks_pool *pool, uint32_t count)
 {
     vks_crowd *c = job.crowd;
-    uint32_t max_joints = crowd_max_joints(c);
-    job.layout = crowd_scratch_of(max_joints);
-    job.stream = !job.lod && (size_t)count * max_joints * sizeof(vks_bone) > CROWD_STREAM_BYTES;
+    const uint32_t max_joints = crowd_max_joints(c);
     /* Scratch exists for c->threads threads only: a larger pool would share it, so the caller
      * does the work alone (correct, slower). */
     if (pool && vks_pool_threads(pool) > c->threads)
