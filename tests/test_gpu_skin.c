@@ -44,8 +44,7 @@ static void load(const char *path)
 {
     vks_model model;
     vks_error err;
-    if (!vks_model_import(&(vks_import_desc){.path = path}, &model, &err) ||
-        !vks_model_pack(&model, &err) || !vks_model_build_lods(&model, &err)) {
+    if (!vks_model_load(&(vks_import_desc){.path = path}, &model, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         CHECK(!"import failed");
         return;

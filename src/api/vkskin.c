@@ -3,9 +3,7 @@
 #include "api.h"
 
 #include "anim/anim.h"
-#include "asset/import.h"
 #include "asset/lod.h"
-#include "asset/pack.h"
 #include "scene/camera.h"
 #include "skin/skin_cpu.h"
 
@@ -80,14 +78,9 @@ vkskin_result vkskin_model_load(const vkskin_model_desc *desc, vkskin_model **mo
                              : "memory",
         .in_process = !desc->isolate,
     };
-    if (!vks_model_import(&import, &m->model, &e)) {
+    if (!vks_model_load(&import, &m->model, &e)) {
         free(m);
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_LOAD);
-    }
-    if (!vks_model_pack(&m->model, &e) || !vks_model_build_lods(&m->model, &e)) {
-        vks_model_destroy(&m->model);
-        free(m);
-        return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
     if (!vks_skin_cpu_bind_box(&m->model, m->lo, m->hi)) {
         vks_model_destroy(&m->model);

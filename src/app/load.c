@@ -1,6 +1,5 @@
 #include "app.h"
 #include "asset/lod.h"
-#include "asset/pack.h"
 
 #include <string.h>
 
@@ -17,15 +16,7 @@ bool app_load_model(const char *path, vks_model *model, vks_error *err)
             .hint = "glb",
             .name = "default character",
         };
-    /* The compact streams the GPU reads, encoded once here (the CPU sees their decoded values),
-     * and the levels of detail. */
-    if (!vks_model_import(&desc, model, err))
-        return false;
-    if (!vks_model_pack(model, err) || !vks_model_build_lods(model, err)) {
-        vks_model_destroy(model);
-        return false;
-    }
-    return true;
+    return vks_model_load(&desc, model, err);
 }
 
 const char app_bind_pose[] = "none";

@@ -16,6 +16,8 @@
  * vertices. */
 #include "lod.h"
 
+#include "pack.h"
+
 #include <assert.h>
 #include <math.h>
 #include <meshoptimizer.h>
@@ -202,5 +204,16 @@ bool vks_model_build_lods(vks_model *m, vks_error *err)
     m->lod_source = source;
     m->lod_index_count = index_at;
     m->lod_indices = indices;
+    return true;
+}
+
+bool vks_model_load(const vks_import_desc *desc, vks_model *out, vks_error *err)
+{
+    if (!vks_model_import(desc, out, err))
+        return false;
+    if (!vks_model_pack(out, err) || !vks_model_build_lods(out, err)) {
+        vks_model_destroy(out);
+        return false;
+    }
     return true;
 }

@@ -9,6 +9,7 @@
 #define VKS_LOD_H
 
 #include "../core/error.h"
+#include "import.h"
 #include "model.h"
 
 /* A level stops the chain when it has fewer triangles than this (a few dozen). */
@@ -17,5 +18,10 @@
 /* Builds the chains into the model; does nothing when it has them already. Fails only when out
  * of memory. */
 bool vks_model_build_lods(vks_model *model, vks_error *err);
+
+/* Imports a model (import.h) and prepares it for the renderer: its compact streams, encoded once
+ * (pack.h; the CPU then sees their decoded values), and its levels of detail. On failure *out is
+ * zeroed and owns nothing. */
+bool vks_model_load(const vks_import_desc *desc, vks_model *out, vks_error *err);
 
 #endif
