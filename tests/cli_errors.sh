@@ -95,7 +95,7 @@ WANT_RC=2 expect_error "render zero fps" "--fps needs a whole number from 1 to 1
 WANT_RC=2 expect_error "render group size too large" "--group-size needs a whole number from 1 to 1024, not '2048'" "$vk" render --group-size 2048 --out "$png"
 WANT_RC=2 expect_error "render negative time" "--time needs a finite number of seconds >= 0, not '-1'" "$vk" render --time -1 --out "$png"
 # Not a power of two: found when the skinning pass is created, on the device (exit 1).
-WANT_RC=1 expect_error "render group size 3" "a workgroup of 3 invocations is not a power of two" "$vk" render --validate --group-size 3 --out "$png"
+WANT_RC=2 expect_error "render group size 3" "--group-size needs a power of two from 1 to 1024, not '3'" "$vk" render --validate --group-size 3 --out "$png"
 WANT_RC=1 expect_error "render unknown clip" "has no clip 'nosuch'" "$vk" render --validate --clip nosuch --out "$png"
 WANT_RC=1 expect_error "render missing model" "cannot open '.*nope.glb': No such file" "$vk" render --validate "$tmp/nope.glb" --out "$png"
 WANT_RC=1 expect_error "render bad model" "has no meshes" "$vk" render --validate "$fx/no_meshes.glb" --out "$png"

@@ -96,10 +96,14 @@ typedef struct vkskin_model_info {
     uint32_t clip_count;
     uint32_t level_count;               /* levels of detail, 1 or more */
     float bounds_min[3], bounds_max[3]; /* the bind pose's box, in palette space */
+    uint32_t warning_count; /* what the import tolerated (a dropped clip, a missing texture) */
 } vkskin_model_info;
 
 VKSKIN_API vkskin_result vkskin_model_get_info(const vkskin_model *model, vkskin_model_info *info,
                                                vkskin_error *err);
+
+/* Import warning `index` (below warning_count), one line owned by the model; NULL past the last. */
+VKSKIN_API const char *vkskin_model_get_warning(const vkskin_model *model, uint32_t index);
 
 typedef struct vkskin_clip_info {
     const char *name; /* owned by the model */
@@ -144,6 +148,9 @@ typedef struct vkskin_crowd_desc {
      * VKSKIN_CLIP_VARIED. 0 (the default) is the first clip, the bind pose for a model with none.
      */
     int32_t clip;
+    /* Or per model (model_count entries, each as `clip` for that model alone): for a clip found
+     * by name in models that list it at different indices. */
+    const int32_t *clips;
     double time;      /* instance 0's clock at the start, seconds; the others are offset */
     uint32_t seed;    /* of the offsets, speeds and headings: the same seed, the same crowd */
     uint32_t threads; /* threads vkskin_crowd_pose runs on, the caller's included; 0: 1 */
@@ -187,6 +194,15 @@ VKSKIN_API vkskin_result vkskin_crowd_set_time(vkskin_crowd *crowd, uint32_t ins
 VKSKIN_API vkskin_result vkskin_crowd_set_world(vkskin_crowd *crowd, uint32_t instance,
                                                 const float world[16], vkskin_error *err);
 
+/* Every instance steps `delta` clips (mod its model's clip count: the next or previous one) and
+ * cross-fades into it over `fade` seconds. Models without clips stay in the bind pose. */
+VKSKIN_API void vkskin_crowd_step_clips(vkskin_crowd *crowd, int32_t delta, double fade);
+/* on: every instance cross-fades into the bind pose over `fade` seconds, holding its clip; off:
+ * back into the clip it held, from its start. */
+VKSKIN_API void vkskin_crowd_bind_pose(vkskin_crowd *crowd, bool on, double fade);
+/* Every instance back as the crowd was created: clip, clock, speed, place; no cross-fade. */
+VKSKIN_API void vkskin_crowd_reset(vkskin_crowd *crowd);
+
 /* Moves every clock forward by dt seconds (times each instance's speed), looping within its
  * clip, and runs the cross-fades down. */
 VKSKIN_API void vkskin_crowd_advance(vkskin_crowd *crowd, double dt);
@@ -201,6 +217,18 @@ typedef struct vkskin_view {
 
 VKSKIN_API vkskin_result vkskin_crowd_frame_view(const vkskin_crowd *crowd, float aspect,
                                                  vkskin_view *view, vkskin_error *err);
+
+/* That view turned about the crowd's centre: `yaw` (radians, about +Y) and `pitch` (radians,
+ * up; the sum with the default's is kept within +-1.5) added to the default's, the distance
+ * times `zoom` (0: 1; from 0.01 to 100). */
+typedef struct vkskin_orbit {
+    float aspect; /* width / height */
+    float yaw, pitch, zoom;
+} vkskin_orbit;
+
+VKSKIN_API vkskin_result vkskin_crowd_orbit_view(const vkskin_crowd *crowd,
+                                                 const vkskin_orbit *orbit, vkskin_view *view,
+                                                 vkskin_error *err);
 
 /* Writes the instances whose bounding sphere meets the frustum of `view_proj` (column-major,
  * Vulkan clip space: 0 <= z <= w) into `visible` (room for instance_count), ascending, and

@@ -16,7 +16,16 @@ struct vkskin_crowd {
     vks_crowd crowd;
     vks_pool *pool; /* NULL for one thread */
     uint32_t workers;
+    vks_crowd_instance *start; /* the instances as created (vkskin_crowd_reset) */
+    /* The box the framing views fit (scene/camera.h): every instance's bounds, grown as
+     * instances are placed (a bound, not the tightest, after vkskin_crowd_set_world). */
+    float frame_lo[3], frame_hi[3];
 };
+
+/* One device per process: the live vkskin_gpu objects (vkskin_vulkan.c) and vkskin_renderer
+ * objects (vkskin_render.c). */
+uint32_t vks_api_gpus(void);
+extern uint32_t vks_api_renderers;
 
 /* Fills err (when not NULL) with the message and `result`, and returns `result`. */
 vkskin_result vks_api_fail(vkskin_error *err, vkskin_result result, const char *fmt, ...)

@@ -115,10 +115,16 @@ vkskin_result vkskin_model_get_info(const vkskin_model *m, vkskin_model_info *in
         .bone_count = model->skeleton.bone_count,
         .clip_count = model->clip_count,
         .level_count = vks_model_level_count(model),
+        .warning_count = model->warning_count,
     };
     memcpy(info->bounds_min, m->lo, sizeof m->lo);
     memcpy(info->bounds_max, m->hi, sizeof m->hi);
     return vks_api_ok(err);
+}
+
+const char *vkskin_model_get_warning(const vkskin_model *m, uint32_t index)
+{
+    return m && index < m->model.warning_count ? m->model.warnings[index] : NULL;
 }
 
 vkskin_result vkskin_model_get_clip(const vkskin_model *m, uint32_t clip, vkskin_clip_info *info,
@@ -174,8 +180,9 @@ vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **
             return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_create: model %u is NULL",
                                 m);
         models[m] = &desc->models[m]->model;
+        const int32_t clip = desc->clips ? desc->clips[m] : desc->clip;
         /* The default, clip 0, is the bind pose for a model without clips. */
-        clips[m] = desc->clip == 0 && models[m]->clip_count == 0 ? -1 : desc->clip;
+        clips[m] = clip == 0 && models[m]->clip_count == 0 ? -1 : clip;
     }
     if (desc->layout != VKSKIN_LAYOUT_GRID && desc->layout != VKSKIN_LAYOUT_RING)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_create: no layout %d",
@@ -208,6 +215,13 @@ vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
     c->workers = workers;
+    c->start = malloc(sizeof *c->start * c->crowd.instance_count);
+    if (!c->start) {
+        vkskin_crowd_destroy(c);
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a crowd");
+    }
+    memcpy(c->start, c->crowd.instances, sizeof *c->start * c->crowd.instance_count);
+    vks_camera_crowd_box(&c->crowd, c->frame_lo, c->frame_hi);
     *crowd = c;
     return vks_api_ok(err);
 }
@@ -218,6 +232,7 @@ void vkskin_crowd_destroy(vkskin_crowd *c)
         return;
     vks_pool_destroy(c->pool);
     vks_crowd_destroy(&c->crowd);
+    free(c->start);
     free(c);
 }
 
@@ -323,6 +338,7 @@ vkskin_result vkskin_crowd_set_world(vkskin_crowd *c, uint32_t i, const float wo
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_set_world: not affine (its last row must be 0 0 0 1)");
     vks_crowd_set_world(&c->crowd, i, (const float(*)[4])w);
+    vks_camera_grow_box(&c->crowd, i, c->frame_lo, c->frame_hi);
     return vks_api_ok(err);
 }
 
@@ -336,13 +352,52 @@ vkskin_result vkskin_crowd_frame_view(const vkskin_crowd *c, float aspect, vkski
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_frame_view: the aspect must be positive, not %g",
                             (double)aspect);
+    return vkskin_crowd_orbit_view(c, &(vkskin_orbit){.aspect = aspect}, view, err);
+}
+
+vkskin_result vkskin_crowd_orbit_view(const vkskin_crowd *c, const vkskin_orbit *orbit,
+                                      vkskin_view *view, vkskin_error *err)
+{
+    if (!c || !orbit || !view)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_orbit_view: a crowd, an orbit and a view are needed");
+    const float zoom = orbit->zoom == 0.0f ? 1.0f : orbit->zoom;
+    if (!(orbit->aspect > 0.0f && orbit->aspect < INFINITY) || !isfinite(orbit->yaw) ||
+        !isfinite(orbit->pitch) || !(zoom >= 0.01f && zoom <= 100.0f))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_orbit_view: aspect > 0, finite angles and a zoom from "
+                            "0.01 to 100 are needed");
     vks_camera cam;
-    vks_camera_frame(&cam, &c->crowd);
+    vks_camera_frame_box(&cam, c->frame_lo, c->frame_hi);
+    cam.yaw += orbit->yaw;
+    cam.pitch = fmaxf(-1.5f, fminf(1.5f, cam.pitch + orbit->pitch));
+    cam.zoom = zoom;
     float vp[4][4];
-    vks_camera_view_proj(&cam, aspect, vp);
+    vks_camera_view_proj(&cam, orbit->aspect, vp);
     memcpy(view->view_proj, vp, sizeof vp);
-    vks_camera_eye(&cam, aspect, view->eye);
+    vks_camera_eye(&cam, orbit->aspect, view->eye);
     return vks_api_ok(err);
+}
+
+void vkskin_crowd_step_clips(vkskin_crowd *c, int32_t delta, double fade)
+{
+    if (c)
+        vks_crowd_switch_clip(&c->crowd, delta, fade);
+}
+
+void vkskin_crowd_bind_pose(vkskin_crowd *c, bool on, double fade)
+{
+    if (c)
+        vks_crowd_bind_pose(&c->crowd, on, fade);
+}
+
+void vkskin_crowd_reset(vkskin_crowd *c)
+{
+    /* The key cursors are hints: stale ones only cost a binary search. */
+    if (!c)
+        return;
+    memcpy(c->crowd.instances, c->start, sizeof *c->start * c->crowd.instance_count);
+    vks_camera_crowd_box(&c->crowd, c->frame_lo, c->frame_hi);
 }
 
 void vkskin_crowd_advance(vkskin_crowd *c, double dt)

@@ -21,6 +21,11 @@ struct vkskin_gpu {
 static VkDevice api_device;
 static uint32_t api_live;
 
+uint32_t vks_api_gpus(void)
+{
+    return api_live;
+}
+
 vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd *crowd,
                                 vkskin_gpu **gpu, vkskin_error *err)
 {
@@ -29,6 +34,10 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
     if (!desc || !crowd || !gpu)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_gpu_create: desc, crowd and gpu are needed");
+    if (vks_api_renderers)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin already owns a device (a vkskin_renderer): one device per "
+                            "process");
     if (api_live && desc->device != api_device)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin already works on another device: one device per process "

@@ -5,7 +5,7 @@
 #include "commands.h"
 #include "bench_anim.h"
 #include "gpu_app.h"
-#include "offscreen.h"
+#include "target/offscreen.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -199,21 +199,21 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
         return APP_FAILED;
     }
     vks_renderer r;
-    vks_renderer_desc desc = app_crowd_renderer_desc(&a->crowd, crowd, APP_OFFSCREEN_FORMAT);
+    vks_renderer_desc desc = app_crowd_renderer_desc(&a->crowd, crowd, VKS_OFFSCREEN_FORMAT);
     desc.group_size = a->group_size;
     if (!vks_renderer_create(dev, &desc, &r, &err)) {
         fprintf(stderr, "vkskin bench: %s\n", err.msg);
         return APP_FAILED;
     }
-    app_offscreen target;
-    if (!app_offscreen_create(dev, a->width, a->height, r.draw.depth_format, &target, &err)) {
+    vks_offscreen target;
+    if (!vks_offscreen_create(dev, a->width, a->height, r.draw.depth_format, &target, &err)) {
         fprintf(stderr, "vkskin bench: %s\n", err.msg);
         vks_renderer_destroy(&r);
         return APP_FAILED;
     }
     app_camera cam;
     app_camera_frame(&cam, crowd);
-    vks_draw_target t = app_offscreen_target(&target);
+    vks_draw_target t = vks_offscreen_target(&target);
     const uint32_t warmup = a->warmup, total = warmup + a->frames;
     double *anim = calloc(total, sizeof *anim), *frame = calloc(total, sizeof *frame);
     double *skin = calloc(total, sizeof *skin), *draw = calloc(total, sizeof *draw);
@@ -226,6 +226,10 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
     double last = 0.0;
     for (uint32_t i = 0; i < total; i++) {
         vks_frame *f = vks_renderer_begin_frame(&r); /* waits for frame i - 2 */
+        if (!f) {
+            fprintf(stderr, "vkskin bench: cannot begin a frame: the device was lost\n");
+            goto done;
+        }
         double start = app_now_ms();
         if (i > warmup) /* begin to begin: the frame's period, GPU included */
             frame[cpu_samples - 1] = start - last;
@@ -283,7 +287,7 @@ done:
     free(frame);
     free(skin);
     free(draw);
-    app_offscreen_destroy(dev, &target);
+    vks_offscreen_destroy(dev, &target);
     vks_renderer_destroy(&r);
     return rc;
 }

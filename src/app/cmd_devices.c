@@ -1,5 +1,10 @@
 #include "commands.h"
-#include "gpu_app.h"
+#include "app.h"
+
+#include "vkskin/vkskin_render.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 
 int cmd_devices(int argc, char **argv)
 {
@@ -12,10 +17,23 @@ int cmd_devices(int argc, char **argv)
     int rc = app_parse(&cmd, argc, argv, &none);
     if (rc != APP_OK)
         return rc == APP_HELP ? APP_OK : rc;
-    vks_error err;
-    if (!gpu_list_devices(stdout, &err)) {
-        fprintf(stderr, "vkskin devices: %s\n", err.msg);
+    vkskin_error err;
+    uint32_t count = 0;
+    vkskin_device_info *devices = NULL;
+    if (vkskin_list_devices(NULL, 0, &count, &err) != VKSKIN_OK ||
+        (count && !(devices = calloc(count, sizeof *devices))) ||
+        (count && vkskin_list_devices(devices, count, &count, &err) != VKSKIN_OK)) {
+        fprintf(stderr, "vkskin devices: %s\n", count && !devices ? "out of memory" : err.message);
+        free(devices);
         return APP_FAILED;
     }
+    for (uint32_t i = 0; i < count; i++) {
+        const vkskin_device_info *d = &devices[i];
+        printf("%u: %s (%s, Vulkan %u.%u.%u)%s%s\n", i, d->name, d->type,
+               VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),
+               VK_API_VERSION_PATCH(d->api_version), d->unusable ? ": unusable, " : "",
+               d->unusable ? d->unusable : "");
+    }
+    free(devices);
     return APP_OK;
 }

@@ -1,6 +1,6 @@
 #include "commands.h"
 #include "gpu_app.h"
-#include "offscreen.h"
+#include "target/offscreen.h"
 #include "skin/skin_cpu.h"
 
 #include <errno.h>
@@ -47,13 +47,18 @@ static bool skin_gpu(const vks_model *model, int32_t clip, double seconds,
     vks_renderer r;
     if (!vks_renderer_create(dev,
                              &(vks_renderer_desc){.crowd = &crowd,
-                                                  .color_format = APP_OFFSCREEN_FORMAT,
+                                                  .color_format = VKS_OFFSCREEN_FORMAT,
                                                   .readback = true},
                              &r, err)) {
         vks_crowd_destroy(&crowd);
         return false;
     }
     vks_frame *f = vks_renderer_begin_frame(&r);
+    if (!f) {
+        vks_renderer_destroy(&r);
+        vks_crowd_destroy(&crowd);
+        return vks_fail(err, "cannot begin a frame: the device was lost");
+    }
     const uint32_t first = 0;
     f->visible[0] = first;
     f->visible_count = 1;

@@ -1,6 +1,6 @@
 #include "commands.h"
 #include "gpu_app.h"
-#include "offscreen.h"
+#include "show.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +45,9 @@ static bool parse(render_args *a, vks_error *err)
          !app_parse_count("--group-size", a->group_size_text, 1, 1024, &a->group_size, err)) ||
         (a->max_buffer_text && !app_parse_count("--max-buffer", a->max_buffer_text, 1024,
                                                 UINT32_MAX, &max_buffer, err)) ||
+        (a->group_size & (a->group_size - 1) &&
+         !vks_fail(err, "--group-size needs a power of two from 1 to 1024, not '%s'",
+                   a->group_size_text)) ||
         !app_parse_seconds(a->time, &a->seconds, err) ||
         !app_bind_pose_option(&a->clip, a->bind_pose, err) ||
         (a->zoom_text && !app_parse_zoom(a->zoom_text, &a->zoom, err)) ||
@@ -54,106 +57,107 @@ static bool parse(render_args *a, vks_error *err)
     return true;
 }
 
-static int render(const render_args *a, app_scene *scene, gpu_device *dev)
+static int render(const render_args *a, app_show *show, vkskin_renderer **out)
 {
     vks_error err;
+    vkskin_error e;
     const uint32_t width = a->width, height = a->height, frames = a->frames, fps = a->fps;
-    if (!app_scene_start(scene, &a->crowd, a->clip, a->seconds, &err) ||
-        !app_gpu_open(&a->gpu, NULL, dev, &err)) {
+    if (!app_show_start(show, &a->crowd, a->clip, a->seconds, &err)) {
         fprintf(stderr, "vkskin render: %s\n", err.msg);
         return APP_FAILED;
     }
-    const vks_crowd *crowd = &scene->crowd;
-    vks_renderer r;
-    app_offscreen target;
-    vks_renderer_desc desc = app_crowd_renderer_desc(&a->crowd, crowd, APP_OFFSCREEN_FORMAT);
+    vkskin_renderer_desc desc = app_show_renderer_desc(show, &a->crowd, &a->gpu, width, height);
     desc.group_size = a->group_size;
-    desc.buffer_limit = a->max_buffer;
-    if (!vks_renderer_create(dev, &desc, &r, &err)) {
-        fprintf(stderr, "vkskin render: %s\n", err.msg);
+    desc.max_buffer_bytes = a->max_buffer;
+    uint8_t *pixels = malloc((size_t)width * height * 4);
+    if (!pixels) {
+        fprintf(stderr, "vkskin render: out of memory for a %ux%u image\n", width, height);
         return APP_FAILED;
     }
-    int rc = APP_FAILED;
-    if (!app_offscreen_create(dev, width, height, r.draw.depth_format, &target, &err)) {
-        fprintf(stderr, "vkskin render: %s\n", err.msg);
-        vks_renderer_destroy(&r);
+    if (vkskin_renderer_create(&desc, out, &e) != VKSKIN_OK) {
+        fprintf(stderr, "vkskin render: %s\n", e.message);
+        free(pixels);
         return APP_FAILED;
     }
-    app_camera cam;
-    app_camera_frame(&cam, crowd);
-    cam.zoom = (float)a->zoom;
-    vks_draw_target t = app_offscreen_target(&target);
+    vkskin_renderer *r = *out;
+    vkskin_crowd *crowd = show->crowd;
+    const uint32_t instances = vkskin_crowd_instance_count(crowd);
+    vkskin_view view;
+    vkskin_crowd_orbit_view(
+        crowd, &(vkskin_orbit){.aspect = (float)width / (float)height, .zoom = (float)a->zoom},
+        &view, NULL);
     enum { MAX_SAMPLES = 1024 };
     double skin_ms[MAX_SAMPLES], draw_ms[MAX_SAMPLES];
     uint32_t samples = 0;
     app_overflow overflow = {0};
+    vkskin_frame_info info = {0};
     for (uint32_t i = 0; i < frames; i++) {
-        vks_frame *f = vks_renderer_begin_frame(&r);
-        if (f->stats.draw_ms >= 0.0 && samples < MAX_SAMPLES) {
-            skin_ms[samples] = f->stats.skin_ms;
-            draw_ms[samples++] = f->stats.draw_ms;
-        }
         if (i > 0)
-            vks_crowd_advance(&scene->crowd, 1.0 / fps);
-        app_scene_animate(scene, f, &cam, width, height);
-        vks_renderer_skin(&r, f);
-        app_overflow_add(&overflow, f);
-        vks_renderer_draw(&r, f, &t);
-        app_offscreen_copy(f->cmd, &target);
+            vkskin_crowd_advance(crowd, 1.0 / fps);
         char file[4096];
         frame_path(file, sizeof file, a->out, i, frames);
-        /* One image at a time: the readback buffer is reused by the next frame. */
-        if (!vks_renderer_submit(&r, f, VK_NULL_HANDLE, VK_NULL_HANDLE, &err) ||
-            !vks_renderer_wait(&r, f, &err) || !app_offscreen_write_png(dev, &target, file, &err)) {
-            fprintf(stderr, "vkskin render: %s\n", err.msg);
-            goto done;
+        /* One image at a time: each is written before the next frame is drawn. */
+        if (vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &e) != VKSKIN_OK ||
+            vkskin_renderer_read_image(r, pixels, &e) != VKSKIN_OK) {
+            fprintf(stderr, "vkskin render: %s\n", e.message);
+            free(pixels);
+            return APP_FAILED;
         }
-        const vks_crowd_instance *first = &crowd->instances[0];
-        if (crowd->instance_count == 1)
-            printf("wrote %s (%ux%u, %s at %.3f s)\n", file, width, height,
-                   first->clip < 0 ? "bind pose" : crowd->models[0]->clips[first->clip].name,
-                   first->time);
+        if (info.gpu.draw_ms >= 0.0 && samples < MAX_SAMPLES) {
+            skin_ms[samples] = info.gpu.skin_ms;
+            draw_ms[samples++] = info.gpu.draw_ms;
+        }
+        app_show_overflow_add(&overflow, &info);
+        if (!app_write_png(file, width, height, pixels, &err)) {
+            fprintf(stderr, "vkskin render: %s\n", err.msg);
+            free(pixels);
+            return APP_FAILED;
+        }
+        vkskin_instance_info first;
+        vkskin_crowd_get_instance(crowd, 0, &first, NULL);
+        vkskin_clip_info clip = {.name = "bind pose"};
+        if (first.clip >= 0)
+            vkskin_model_get_clip(show->models[first.model], (uint32_t)first.clip, &clip, NULL);
+        if (instances == 1)
+            printf("wrote %s (%ux%u, %s at %.3f s)\n", file, width, height, clip.name, first.time);
         else
-            printf("wrote %s (%ux%u, %u instances, %u visible)\n", file, width, height,
-                   crowd->instance_count, scene->visible_count);
+            printf("wrote %s (%ux%u, %u instances, %u visible)\n", file, width, height, instances,
+                   info.visible);
     }
-    const uint32_t visible = scene->visible_count; /* of the last frame */
-    const uint64_t skinned_vertices =
-        app_frame_vertices(crowd, vks_renderer_latest(&r), 0, visible);
+    free(pixels);
     char levels[256];
-    app_format_levels(vks_renderer_latest(&r)->level_instances, levels, sizeof levels);
-    vks_gpu_stats last = vks_renderer_last_stats(&r);
+    app_format_levels(info.level_instances, levels, sizeof levels);
+    vkskin_gpu_stats last;
+    vkskin_renderer_last_stats(r, &last, NULL);
     if (last.draw_ms >= 0.0 && samples < MAX_SAMPLES) {
         skin_ms[samples] = last.skin_ms;
         draw_ms[samples++] = last.draw_ms;
     }
+    vkskin_renderer_info ri;
+    vkskin_renderer_get_info(r, &ri, NULL);
     if (samples && a->crowd.mode == VKS_SKIN_COMPUTE)
         printf("gpu: skinning %.3f ms, drawing %.3f ms (median of %u frames; %llu vertices, "
                "workgroups of %u)\n",
                app_median(skin_ms, samples), app_median(draw_ms, samples), samples,
-               (unsigned long long)skinned_vertices, r.skin.group_size);
+               (unsigned long long)info.vertices, ri.group_size);
     else if (samples)
         printf("gpu: drawing %.3f ms, skinning in the vertex shader (median of %u frames; %llu "
                "vertices)\n",
-               app_median(draw_ms, samples), samples, (unsigned long long)skinned_vertices);
-    if (last.primitives != UINT64_MAX)
+               app_median(draw_ms, samples), samples, (unsigned long long)info.vertices);
+    if (last.triangles != UINT64_MAX)
         printf("culling: %u of %u instances visible; the GPU drew %llu triangles and ran %llu "
                "skinning invocations\n",
-               visible, crowd->instance_count, (unsigned long long)last.primitives,
+               info.visible, instances, (unsigned long long)last.triangles,
                (unsigned long long)last.skin_invocations);
     printf("animation: %u of %u visible instances posed in the last frame (--anim-lod %s)\n",
-           scene->posed, visible, a->crowd.anim_lod ? "on" : "off");
+           info.posed, info.visible, a->crowd.anim_lod ? "on" : "off");
     if (a->crowd.lod >= 0)
         printf("levels of detail: %s (--lod %d)\n", levels, a->crowd.lod);
     else
         printf("levels of detail: %s (chosen for at most %g px of error)\n", levels,
                a->crowd.lod_error);
-    app_overflow_report("render", &r, &overflow);
-    rc = APP_OK;
-done:
-    app_offscreen_destroy(dev, &target);
-    vks_renderer_destroy(&r);
-    return rc;
+    app_show_overflow_report("render", r, &overflow);
+    return APP_OK;
 }
 
 int cmd_render(int argc, char **argv)
@@ -197,16 +201,15 @@ int cmd_render(int argc, char **argv)
         fprintf(stderr, "vkskin render: %s\n", err.msg);
         return APP_USAGE;
     }
-    app_scene scene;
-    if (!app_scene_load(&scene, "render", a.path, &a.crowd,
-                        &err)) { /* before any thread: see import.h */
+    app_show show;
+    if (!app_show_load(&show, "render", a.path, &a.crowd, &err)) { /* before any thread */
         fprintf(stderr, "vkskin render: %s\n", err.msg);
         return APP_FAILED;
     }
-    gpu_device dev = {0};
-    rc = render(&a, &scene, &dev);
-    app_scene_destroy(&scene); /* the crowd's threads, before the device's */
-    if (dev.device)
-        rc = app_gpu_close("render", &dev, rc);
+    vkskin_renderer *r = NULL;
+    rc = render(&a, &show, &r);
+    if (r)
+        rc = app_show_close("render", r, rc);
+    app_show_destroy(&show);
     return rc;
 }

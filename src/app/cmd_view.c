@@ -1,5 +1,5 @@
 #include "commands.h"
-#include "gpu_app.h"
+#include "show.h"
 #include "window.h"
 
 #include <math.h>
@@ -32,17 +32,24 @@ static void smooth(double *avg, double value)
         *avg = *avg > 0.0 ? *avg * 0.9 + value * 0.1 : value;
 }
 
-static void update_title(app_window *win, const vks_crowd *c, uint32_t visible, double speed,
+static void update_title(app_window *win, const app_show *show, uint32_t visible, double speed,
                          bool paused, const view_stats *s)
 {
-    const vks_model *m = c->models[0];
-    int32_t clip = c->instances[0].clip;
+    const uint32_t instances = vkskin_crowd_instance_count(show->crowd);
     char who[160];
-    if (c->instance_count == 1)
-        snprintf(who, sizeof who, "%s - %s (%d/%u)", m->name,
-                 clip < 0 ? "bind pose" : m->clips[clip].name, clip + 1, m->clip_count);
-    else
-        snprintf(who, sizeof who, "%u instances, %u visible", c->instance_count, visible);
+    if (instances == 1) {
+        vkskin_instance_info first;
+        vkskin_crowd_get_instance(show->crowd, 0, &first, NULL);
+        vkskin_model_info m;
+        vkskin_model_get_info(show->models[first.model], &m, NULL);
+        vkskin_clip_info clip = {.name = "bind pose"};
+        if (first.clip >= 0)
+            vkskin_model_get_clip(show->models[first.model], (uint32_t)first.clip, &clip, NULL);
+        snprintf(who, sizeof who, "%s - %s (%d/%u)", m.name, clip.name, first.clip + 1,
+                 m.clip_count);
+    } else {
+        snprintf(who, sizeof who, "%u instances, %u visible", instances, visible);
+    }
     char title[512];
     snprintf(title, sizeof title,
              "vkskin - %s x%.2g%s - %.0f fps - anim %.3f ms, skin %.3f ms, draw %.3f ms - %lld "
@@ -52,63 +59,61 @@ static void update_title(app_window *win, const vks_crowd *c, uint32_t visible, 
     app_window_set_title(win, title);
 }
 
+/* The orbit camera the mouse steers: angles added to the framing view's, and its zoom. */
+typedef struct view_camera {
+    float yaw, pitch, zoom;
+} view_camera;
+
 /* Applies the keys and the mouse to the playback and the camera. */
-static void steer(const app_input *in, app_scene *scene, app_camera *cam, const app_camera *home,
-                  double *speed, bool *bind_pose)
+static void steer(const app_input *in, vkskin_crowd *crowd, view_camera *cam, double *speed,
+                  bool *bind_pose)
 {
     if (in->bind_pose) {
         *bind_pose = !*bind_pose;
-        vks_crowd_bind_pose(&scene->crowd, *bind_pose, FADE_SECONDS);
+        vkskin_crowd_bind_pose(crowd, *bind_pose, FADE_SECONDS);
     }
     if (in->next_clip)
-        vks_crowd_switch_clip(&scene->crowd, 1, FADE_SECONDS);
+        vkskin_crowd_step_clips(crowd, 1, FADE_SECONDS);
     if (in->prev_clip)
-        vks_crowd_switch_clip(&scene->crowd, -1, FADE_SECONDS);
+        vkskin_crowd_step_clips(crowd, -1, FADE_SECONDS);
     if (in->faster)
         *speed = fmin(*speed * 1.25, 8.0);
     if (in->slower)
         *speed = fmax(*speed / 1.25, 1.0 / 64.0);
     cam->yaw -= (float)(in->drag_x * 0.01);
-    cam->pitch = fmaxf(-1.5f, fminf(1.5f, cam->pitch + (float)(in->drag_y * 0.01)));
+    /* The framing view's pitch is 0.2: the sum stays within +-1.5. */
+    cam->pitch = fmaxf(-1.7f, fminf(1.3f, cam->pitch + (float)(in->drag_y * 0.01)));
     cam->zoom = fmaxf(0.01f, fminf(20.0f, cam->zoom * powf(0.9f, (float)in->scroll)));
     if (in->reset) {
-        *cam = *home;
+        *cam = (view_camera){.zoom = 1.0f};
         *speed = 1.0;
-        app_scene_reset(scene);
+        vkskin_crowd_reset(crowd);
         if (*bind_pose) /* the bind pose is a view, not playback: it stays */
-            vks_crowd_bind_pose(&scene->crowd, true, 0.0);
+            vkskin_crowd_bind_pose(crowd, true, 0.0);
     }
 }
 
-static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window **win)
+static int run(const view_args *a, app_show *show, app_window **win, vkskin_renderer **out)
 {
     vks_error err;
-    if (!app_scene_start(scene, &a->crowd, a->clip, 0.0, &err) ||
+    vkskin_error e;
+    if (!app_show_start(show, &a->crowd, a->clip, 0.0, &err) ||
         !app_window_create(
-            &(app_window_desc){
-                .title = "vkskin", .width = a->width, .height = a->height, .vsync = !a->no_vsync},
-            win, &err)) {
+            &(app_window_desc){.title = "vkskin", .width = a->width, .height = a->height}, win,
+            &err)) {
         fprintf(stderr, "vkskin view: %s\n", err.msg);
         return APP_FAILED;
     }
-    gpu_device_desc window_desc = {0};
-    app_window_device_desc(&window_desc);
-    if (!app_gpu_open(&a->gpu, &window_desc, dev, &err) ||
-        !app_window_attach(*win, dev, vks_draw_depth_format(dev), &err)) {
-        fprintf(stderr, "vkskin view: %s\n", err.msg);
+    vkskin_renderer_desc desc = app_show_renderer_desc(show, &a->crowd, &a->gpu, 0, 0);
+    app_window_surface(*win, &desc);
+    desc.no_vsync = a->no_vsync;
+    if (vkskin_renderer_create(&desc, out, &e) != VKSKIN_OK) {
+        fprintf(stderr, "vkskin view: %s\n", e.message);
         return APP_FAILED;
     }
-    vks_renderer r;
-    const vks_renderer_desc desc =
-        app_crowd_renderer_desc(&a->crowd, &scene->crowd, app_window_color_format(*win));
-    if (!vks_renderer_create(dev, &desc, &r, &err)) {
-        fprintf(stderr, "vkskin view: %s\n", err.msg);
-        return APP_FAILED;
-    }
-    int rc = APP_FAILED;
-    app_camera cam, home;
-    app_camera_frame(&cam, &scene->crowd);
-    home = cam;
+    vkskin_renderer *r = *out;
+    vkskin_crowd *crowd = show->crowd;
+    view_camera cam = {.zoom = 1.0f};
     double speed = 1.0, last = app_now_ms(), last_title = last, start = last;
     uint32_t drawn_at_title = 0, visible = 0;
     view_stats stats = {0};
@@ -116,71 +121,70 @@ static int run(const view_args *a, app_scene *scene, gpu_device *dev, app_window
     app_overflow overflow = {0};
     bool paused = false, bind_pose = a->bind_pose;
     if (bind_pose)
-        vks_crowd_bind_pose(&scene->crowd, true, 0.0);
+        vkskin_crowd_bind_pose(crowd, true, 0.0);
     for (;;) {
         app_input in;
         app_window_poll(*win, &in);
         if (in.quit)
             break;
         paused = in.pause;
-        steer(&in, scene, &cam, &home, &speed, &bind_pose);
+        steer(&in, crowd, &cam, &speed, &bind_pose);
         if (a->resize_w && drawn == (a->frames ? a->frames / 2 : 60))
             app_window_request_size(*win, a->resize_w, a->resize_h);
 
         double t = app_now_ms();
         double dt = (t - last) * 1e-3;
         last = t;
-        vks_frame *f = vks_renderer_begin_frame(&r);
-        smooth(&stats.skin_ms, f->stats.skin_ms);
-        smooth(&stats.draw_ms, f->stats.draw_ms);
-        app_window_frame wf;
-        app_acquire acq = app_window_acquire(*win, f->slot, &wf, &err);
-        if (acq == APP_WINDOW_ERROR) {
-            fprintf(stderr, "vkskin view: %s\n", err.msg);
-            goto done;
-        }
-        if (acq == APP_SKIP) {
-            GPU_CHECK(vkEndCommandBuffer(f->cmd)); /* recorded nothing; reset next time */
+        uint32_t width, height;
+        app_window_framebuffer(*win, &width, &height);
+        if (width == 0 || height == 0) {
+            app_window_wait(*win); /* minimised: do not spin */
             continue;
         }
-        VkExtent2D e = wf.target.extent;
-        double anim_start = app_now_ms();
-        vks_crowd_advance(&scene->crowd, paused ? 0.0 : dt * speed);
-        app_scene_animate(scene, f, &cam, e.width, e.height);
-        smooth(&stats.anim_ms, app_now_ms() - anim_start);
-        visible = f->visible_count;
-        vks_renderer_skin(&r, f);
-        app_overflow_add(&overflow, f);
-        app_format_levels(f->level_instances, stats.levels, sizeof stats.levels);
-        if (f->stats.primitives != UINT64_MAX)
-            stats.triangles = f->stats.primitives;
-        vks_renderer_draw(&r, f, &wf.target);
-        if (!vks_renderer_submit(&r, f, wf.acquired, wf.presentable, &err) ||
-            !app_window_present(*win, &wf, &err)) {
-            fprintf(stderr, "vkskin view: %s\n", err.msg);
-            goto done;
+        vkskin_crowd_advance(crowd, paused ? 0.0 : dt * speed);
+        vkskin_view view;
+        vkskin_crowd_orbit_view(crowd,
+                                &(vkskin_orbit){.aspect = (float)width / (float)height,
+                                                .yaw = cam.yaw,
+                                                .pitch = cam.pitch,
+                                                .zoom = cam.zoom},
+                                &view, NULL);
+        vkskin_frame_info info;
+        if (vkskin_renderer_frame(
+                r, &(vkskin_frame_desc){.view = &view, .width = width, .height = height}, &info,
+                &e) != VKSKIN_OK) {
+            fprintf(stderr, "vkskin view: %s\n", e.message);
+            return APP_FAILED;
         }
+        if (!info.drawn)
+            continue; /* the swapchain was rebuilt: next time */
+        smooth(&stats.skin_ms, info.gpu.skin_ms);
+        smooth(&stats.draw_ms, info.gpu.draw_ms);
+        smooth(&stats.anim_ms, info.cpu_ms);
+        visible = info.visible;
+        app_show_overflow_add(&overflow, &info);
+        app_format_levels(info.level_instances, stats.levels, sizeof stats.levels);
+        if (info.gpu.triangles != UINT64_MAX)
+            stats.triangles = info.gpu.triangles;
         drawn++;
         if (t - last_title > 250.0) {
             stats.fps = (drawn - drawn_at_title) * 1e3 / (t - last_title);
-            update_title(*win, &scene->crowd, visible, speed, paused, &stats);
+            update_title(*win, show, visible, speed, paused, &stats);
             last_title = t;
             drawn_at_title = drawn;
         }
         if (a->frames && drawn >= a->frames)
             break;
     }
-    VkExtent2D e = app_window_extent(*win);
+    vkskin_renderer_info ri;
+    vkskin_renderer_get_info(r, &ri, NULL);
     stats.fps = drawn * 1e3 / fmax(app_now_ms() - start, 1e-3);
     printf("view: %u frames, last %ux%u, swapchain rebuilt %u time(s); %.0f fps on average, anim "
            "%.3f ms, skin %.3f ms, draw %.3f ms; %u of %u instances visible\n",
-           drawn, e.width, e.height, app_window_rebuilds(*win), stats.fps, stats.anim_ms,
-           stats.skin_ms, stats.draw_ms, visible, scene->crowd.instance_count);
-    app_overflow_report("view", &r, &overflow);
-    rc = APP_OK;
-done:
-    vks_renderer_destroy(&r);
-    return rc;
+           drawn, ri.width, ri.height, ri.swapchain_rebuilds, stats.fps, stats.anim_ms,
+           stats.skin_ms, stats.draw_ms, visible, vkskin_crowd_instance_count(crowd));
+    app_show_overflow_report("view", r, &overflow);
+    return APP_OK;
 }
 
 int cmd_view(int argc, char **argv)
@@ -221,18 +225,17 @@ int cmd_view(int argc, char **argv)
         fprintf(stderr, "vkskin view: %s\n", err.msg);
         return APP_USAGE;
     }
-    app_scene scene;
-    if (!app_scene_load(&scene, "view", a.path, &a.crowd,
-                        &err)) { /* before any thread: see import.h */
+    app_show show;
+    if (!app_show_load(&show, "view", a.path, &a.crowd, &err)) { /* before any thread */
         fprintf(stderr, "vkskin view: %s\n", err.msg);
         return APP_FAILED;
     }
-    gpu_device dev = {0};
     app_window *win = NULL;
-    rc = run(&a, &scene, &dev, &win);
-    app_window_destroy(win, &dev);
-    app_scene_destroy(&scene);
-    if (dev.device)
-        rc = app_gpu_close("view", &dev, rc);
+    vkskin_renderer *r = NULL;
+    rc = run(&a, &show, &win, &r);
+    if (r) /* its surface before the window */
+        rc = app_show_close("view", r, rc);
+    app_window_destroy(win);
+    app_show_destroy(&show);
     return rc;
 }

@@ -178,8 +178,7 @@ static bool create_instance(const gpu_device_desc *desc, gpu_device *dev, vks_er
 }
 
 /* Why `pd` cannot serve (NULL when it can); sets *family. */
-static const char *unsuitable(const gpu_device_desc *desc, VkInstance instance, VkPhysicalDevice pd,
-                              uint32_t *family)
+static const char *unsuitable(VkSurfaceKHR surface, VkPhysicalDevice pd, uint32_t *family)
 {
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(pd, &props);
@@ -194,7 +193,7 @@ static const char *unsuitable(const gpu_device_desc *desc, VkInstance instance, 
         return "it lacks dynamic rendering, synchronization2 or maintenance4";
     if (!f12.bufferDeviceAddress) /* required of 1.3 devices, but say so if one lies */
         return "it lacks buffer device addresses";
-    if (desc->can_present && !has_extension(pd, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
+    if (surface && !has_extension(pd, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
         return "it has no swapchain extension";
     uint32_t n = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
@@ -207,7 +206,10 @@ static const char *unsuitable(const gpu_device_desc *desc, VkInstance instance, 
     for (uint32_t i = 0; i < n; i++) {
         if ((q[i].queueFlags & need) != need)
             continue;
-        if (desc->can_present && !desc->can_present(instance, pd, i)) {
+        VkBool32 present = VK_FALSE;
+        if (surface &&
+            (vkGetPhysicalDeviceSurfaceSupportKHR(pd, i, surface, &present) != VK_SUCCESS ||
+             !present)) {
             why = "no graphics and compute queue family can present to the window";
             continue;
         }
@@ -284,8 +286,7 @@ static bool pick_device(const gpu_device_desc *desc, gpu_device *dev, vks_error 
             ok = vks_fail(err, "there is no device %d (there are %u: see vkskin devices)",
                           desc->device_index, n);
         } else {
-            const char *why =
-                unsuitable(desc, dev->instance, pds[desc->device_index], &dev->queue_family);
+            const char *why = unsuitable(dev->surface, pds[desc->device_index], &dev->queue_family);
             if (why) {
                 VkPhysicalDeviceProperties p;
                 vkGetPhysicalDeviceProperties(pds[desc->device_index], &p);
@@ -300,7 +301,7 @@ static bool pick_device(const gpu_device_desc *desc, gpu_device *dev, vks_error 
         const char *why = "no device";
         for (uint32_t i = 0; i < n; i++) {
             uint32_t family;
-            const char *w = unsuitable(desc, dev->instance, pds[i], &family);
+            const char *w = unsuitable(dev->surface, pds[i], &family);
             VkPhysicalDeviceProperties p;
             vkGetPhysicalDeviceProperties(pds[i], &p);
             if (w) {
@@ -348,7 +349,7 @@ static bool open_device(gpu_device *dev, uint32_t index, vks_error *err)
     return true;
 }
 
-static bool create_device(const gpu_device_desc *desc, gpu_device *dev, vks_error *err)
+static bool create_device(gpu_device *dev, vks_error *err)
 {
     VkQueueFamilyProperties q[64];
     read_physical(dev, q);
@@ -382,7 +383,7 @@ static bool create_device(const gpu_device_desc *desc, gpu_device *dev, vks_erro
 
     const char *extensions[2];
     uint32_t extension_count = 0;
-    if (desc->can_present)
+    if (dev->surface)
         extensions[extension_count++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
     /* What this process may still allocate of each heap: the renderer sizes its skinned output
      * from it (render/plan.h). */
@@ -405,14 +406,28 @@ static bool create_device(const gpu_device_desc *desc, gpu_device *dev, vks_erro
     return true;
 }
 
+/* The window's surface, on the new instance, before a device is picked: it must present to it. */
+static bool create_surface(const gpu_device_desc *desc, gpu_device *dev, vks_error *err)
+{
+    if (!desc->create_surface)
+        return true;
+    VkResult r = desc->create_surface(dev->instance, desc->surface_user, &dev->surface);
+    if (r != VK_SUCCESS || !dev->surface) {
+        dev->surface = VK_NULL_HANDLE;
+        return vks_fail(err, "cannot create a Vulkan surface for the window: %s",
+                        gpu_result_name(r));
+    }
+    return true;
+}
+
 bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *err)
 {
     *dev = (gpu_device){0};
     dev->messages = calloc(1, sizeof *dev->messages);
     if (!dev->messages)
         return vks_fail_memory(err, "out of memory");
-    if (!create_instance(desc, dev, err) || !pick_device(desc, dev, err) ||
-        !create_device(desc, dev, err)) {
+    if (!create_instance(desc, dev, err) || !create_surface(desc, dev, err) ||
+        !pick_device(desc, dev, err) || !create_device(dev, err)) {
         gpu_device_destroy(dev);
         return false;
     }
@@ -485,6 +500,8 @@ gpu_messages gpu_device_destroy(gpu_device *dev)
         vkDestroyCommandPool(dev->device, dev->once_pool, NULL);
         vkDestroyDevice(dev->device, NULL);
     }
+    if (dev->surface)
+        vkDestroySurfaceKHR(dev->instance, dev->surface, NULL);
     if (dev->messenger)
         vkDestroyDebugUtilsMessengerEXT(dev->instance, dev->messenger, NULL);
     if (dev->instance)
@@ -500,8 +517,9 @@ bool gpu_validation_failed(const gpu_device *dev)
     return dev->messages && (dev->messages->error || dev->messages->warning);
 }
 
-bool gpu_list_devices(FILE *out, vks_error *err)
+bool gpu_list_devices(gpu_device_entry *entries, uint32_t capacity, uint32_t *count, vks_error *err)
 {
+    *count = 0;
     gpu_device dev = {0};
     dev.messages = calloc(1, sizeof *dev.messages);
     if (!dev.messages)
@@ -510,15 +528,20 @@ bool gpu_list_devices(FILE *out, vks_error *err)
     VkPhysicalDevice *pds = NULL;
     uint32_t n = 0;
     bool ok = create_instance(&desc, &dev, err) && enumerate(dev.instance, &pds, &n, err);
-    for (uint32_t i = 0; ok && i < n; i++) {
+    for (uint32_t i = 0; ok && i < n && i < capacity; i++) {
         VkPhysicalDeviceProperties p;
         vkGetPhysicalDeviceProperties(pds[i], &p);
         uint32_t family;
-        const char *why = unsuitable(&desc, dev.instance, pds[i], &family);
-        fprintf(out, "%u: %s (%s, Vulkan %u.%u.%u)%s%s\n", i, p.deviceName, type_name(p.deviceType),
-                VK_API_VERSION_MAJOR(p.apiVersion), VK_API_VERSION_MINOR(p.apiVersion),
-                VK_API_VERSION_PATCH(p.apiVersion), why ? ": unusable, " : "", why ? why : "");
+        gpu_device_entry *e = &entries[i];
+        snprintf(e->name, sizeof e->name, "%s", p.deviceName);
+        e->type = type_name(p.deviceType);
+        e->api_version = p.apiVersion;
+        e->driver_version = p.driverVersion;
+        e->vendor_id = p.vendorID;
+        e->unusable = unsuitable(VK_NULL_HANDLE, pds[i], &family);
     }
+    if (ok)
+        *count = n;
     free(pds);
     gpu_device_destroy(&dev);
     return ok;

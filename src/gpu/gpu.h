@@ -32,11 +32,13 @@ const char *gpu_result_name(VkResult result);
 typedef struct gpu_device_desc {
     int32_t device_index; /* index in `vkskin devices`; -1 picks discrete > integrated > CPU */
     bool validate;        /* Khronos validation with synchronization validation */
-    /* Windowed: the instance extensions the window system needs, VK_KHR_swapchain, and a queue
-     * family that can present (asked through can_present). */
+    /* Windowed: the instance extensions the window system needs, and the window's surface, made
+     * by create_surface on the new instance: the device then gets VK_KHR_swapchain and a queue
+     * family that can present to it. */
     const char *const *instance_extensions;
     uint32_t instance_extension_count;
-    bool (*can_present)(VkInstance instance, VkPhysicalDevice physical, uint32_t family);
+    VkResult (*create_surface)(VkInstance instance, void *user, VkSurfaceKHR *surface);
+    void *surface_user;
 } gpu_device_desc;
 
 /* Validation messages by severity, counted by the debug messenger. */
@@ -51,6 +53,7 @@ typedef struct gpu_device {
     bool validate;
     gpu_messages *messages; /* heap-allocated: the messenger's user data must not move */
 
+    VkSurfaceKHR surface; /* the window's (desc.create_surface), destroyed with the instance */
     VkPhysicalDevice physical;
     VkPhysicalDeviceProperties props;
     VkPhysicalDeviceMemoryProperties memory;
@@ -90,8 +93,18 @@ bool gpu_device_adopt(const gpu_host_device *host, gpu_device *dev, vks_error *e
  * (vkDestroyInstance included). */
 gpu_messages gpu_device_destroy(gpu_device *dev);
 
-/* Prints one line per physical device: its index for --device, name, type and API version. */
-bool gpu_list_devices(FILE *out, vks_error *err);
+/* A physical device as gpu_list_devices sees it. */
+typedef struct gpu_device_entry {
+    char name[256];
+    const char *type; /* "discrete GPU", "integrated GPU", "virtual GPU", "CPU" or "other" */
+    uint32_t api_version, driver_version, vendor_id;
+    const char *unusable; /* why vkskin cannot use it, or NULL */
+} gpu_device_entry;
+
+/* Fills entries[0 .. min(capacity, count)) in the order --device indexes them, and sets *count to
+ * how many devices there are. */
+bool gpu_list_devices(gpu_device_entry *entries, uint32_t capacity, uint32_t *count,
+                      vks_error *err);
 
 /* True when validation reported an error or a warning. */
 bool gpu_validation_failed(const gpu_device *dev);

@@ -664,24 +664,28 @@ vks_gpu_stats vks_renderer_last_stats(vks_renderer *r)
     if (r->frame_number == 0)
         return (vks_gpu_stats){-1.0, -1.0, UINT64_MAX, UINT64_MAX};
     vks_frame *f = &r->frames[(r->frame_number - 1) % GPU_FRAMES_IN_FLIGHT];
-    GPU_CHECK(vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX));
+    if (vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
+        return (vks_gpu_stats){-1.0, -1.0, UINT64_MAX, UINT64_MAX}; /* the device was lost */
     return read_stats(r, f);
 }
 
 vks_frame *vks_renderer_begin_frame(vks_renderer *r)
 {
-    vks_frame *f = &r->frames[r->frame_number++ % GPU_FRAMES_IN_FLIGHT];
-    GPU_CHECK(vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX));
+    vks_frame *f = &r->frames[r->frame_number % GPU_FRAMES_IN_FLIGHT];
+    if (vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
+        return NULL;
+    r->frame_number++;
     if (r->readback_slot == (int32_t)f->slot) /* its lists are about to change */
         r->readback_slot = -1;
     f->stats = read_stats(r, f);
     if (f->visible_count) /* every instance at level 0 unless the caller chooses */
         memset(f->level, 0, sizeof *f->level * f->visible_count);
     f->visible_count = 0;
-    GPU_CHECK(vkResetCommandPool(r->dev->device, f->pool, 0));
     VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    GPU_CHECK(vkBeginCommandBuffer(f->cmd, &begin));
+    if (vkResetCommandPool(r->dev->device, f->pool, 0) != VK_SUCCESS ||
+        vkBeginCommandBuffer(f->cmd, &begin) != VK_SUCCESS)
+        return NULL;
     f->queries_written = 0;
     if (f->timestamps) {
         vkCmdResetQueryPool(f->cmd, f->timestamps, 0, QUERY_COUNT);
@@ -1018,8 +1022,9 @@ bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSema
                          vks_error *err)
 {
     end_statistics(f);
-    GPU_CHECK(vkEndCommandBuffer(f->cmd));
-    GPU_CHECK(vkResetFences(r->dev->device, 1, &f->fence));
+    VkResult res = vkEndCommandBuffer(f->cmd);
+    if (res != VK_SUCCESS || (res = vkResetFences(r->dev->device, 1, &f->fence)) != VK_SUCCESS)
+        return vks_fail(err, "recording a frame failed: %s", gpu_result_name(res));
     VkSemaphoreSubmitInfo wait_info = {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
     wait_info.semaphore = wait;
     wait_info.stageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
@@ -1035,7 +1040,7 @@ bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSema
     submit.pCommandBufferInfos = &cmd_info;
     submit.signalSemaphoreInfoCount = signal ? 1 : 0;
     submit.pSignalSemaphoreInfos = &signal_info;
-    VkResult res = vkQueueSubmit2(r->dev->queue, 1, &submit, f->fence);
+    res = vkQueueSubmit2(r->dev->queue, 1, &submit, f->fence);
     if (res != VK_SUCCESS)
         return vks_fail(err, "submitting a frame failed: %s", gpu_result_name(res));
     return true;

@@ -163,7 +163,8 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                          vks_error *err);
 void vks_renderer_destroy(vks_renderer *r);
 
-/* Waits for the next frame slot, reads its previous queries, begins its command buffer. */
+/* Waits for the next frame slot, reads its previous queries, begins its command buffer. NULL when
+ * the device is lost (or out of memory for the command buffer). */
 vks_frame *vks_renderer_begin_frame(vks_renderer *r);
 /* desc.external: frame slot `slot` (< GPU_FRAMES_IN_FLIGHT), emptied for a new frame. The host
  * guarantees the GPU finished the work it last recorded with the slot. */

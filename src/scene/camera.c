@@ -9,23 +9,34 @@
 #include <math.h>
 #include <string.h>
 
-void vks_camera_frame(vks_camera *cam, const vks_crowd *crowd)
+void vks_camera_grow_box(const vks_crowd *crowd, uint32_t i, float lo[3], float hi[3])
 {
-    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-    for (uint32_t i = 0; i < crowd->instance_count; i++) {
-        const vks_crowd_instance *inst = &crowd->instances[i];
-        const float *mlo = crowd->model_lo[inst->model], *mhi = crowd->model_hi[inst->model];
-        for (int corner = 0; corner < 8; corner++) {
-            const float p[3] = {corner & 1 ? mhi[0] : mlo[0], corner & 2 ? mhi[1] : mlo[1],
-                                corner & 4 ? mhi[2] : mlo[2]};
-            for (int r = 0; r < 3; r++) {
-                const float(*w)[4] = inst->world;
-                float v = w[0][r] * p[0] + w[1][r] * p[1] + w[2][r] * p[2] + w[3][r];
-                lo[r] = fminf(lo[r], v);
-                hi[r] = fmaxf(hi[r], v);
-            }
+    const vks_crowd_instance *inst = &crowd->instances[i];
+    const float *mlo = crowd->model_lo[inst->model], *mhi = crowd->model_hi[inst->model];
+    for (int corner = 0; corner < 8; corner++) {
+        const float p[3] = {corner & 1 ? mhi[0] : mlo[0], corner & 2 ? mhi[1] : mlo[1],
+                            corner & 4 ? mhi[2] : mlo[2]};
+        for (int r = 0; r < 3; r++) {
+            const float(*w)[4] = inst->world;
+            float v = w[0][r] * p[0] + w[1][r] * p[1] + w[2][r] * p[2] + w[3][r];
+            lo[r] = fminf(lo[r], v);
+            hi[r] = fmaxf(hi[r], v);
         }
     }
+}
+
+void vks_camera_crowd_box(const vks_crowd *crowd, float lo[3], float hi[3])
+{
+    for (int k = 0; k < 3; k++) {
+        lo[k] = FLT_MAX;
+        hi[k] = -FLT_MAX;
+    }
+    for (uint32_t i = 0; i < crowd->instance_count; i++)
+        vks_camera_grow_box(crowd, i, lo, hi);
+}
+
+void vks_camera_frame_box(vks_camera *cam, const float lo[3], const float hi[3])
+{
     float r2 = 0.0f;
     for (int k = 0; k < 3; k++) {
         cam->center[k] = 0.5f * (lo[k] + hi[k]);
@@ -36,6 +47,13 @@ void vks_camera_frame(vks_camera *cam, const vks_crowd *crowd)
     cam->yaw = 0.45f; /* a three-quarter view from the front right, a bit above */
     cam->pitch = 0.2f;
     cam->zoom = 1.0f;
+}
+
+void vks_camera_frame(vks_camera *cam, const vks_crowd *crowd)
+{
+    float lo[3], hi[3];
+    vks_camera_crowd_box(crowd, lo, hi);
+    vks_camera_frame_box(cam, lo, hi);
 }
 
 /* Where the eye is: its distance from the centre along `back`, which framing the bounds at this

@@ -19,6 +19,10 @@ typedef struct vks_camera {
 /* Frames the crowd: the world-space box around every instance's bounds (its model's over the bind
  * pose and every clip), seen three-quarters from the front right and a bit above. */
 void vks_camera_frame(vks_camera *cam, const vks_crowd *crowd);
+/* Its parts: the box around every instance's bounds; grown by instance i's; framed. */
+void vks_camera_crowd_box(const vks_crowd *crowd, float lo[3], float hi[3]);
+void vks_camera_grow_box(const vks_crowd *crowd, uint32_t i, float lo[3], float hi[3]);
+void vks_camera_frame_box(vks_camera *cam, const float lo[3], const float hi[3]);
 /* The eye at this aspect (width / height); returns its distance from the centre. */
 float vks_camera_eye(const vks_camera *cam, float aspect, float eye[3]);
 /* View and projection together, column-major, Vulkan clip space (y down, 0 <= z <= w). */

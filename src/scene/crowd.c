@@ -323,12 +323,8 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     size_t scratch_size = layout.stride * c->threads; /* both below 2^62: no overflow */
     c->scratch =
         scratch_size / c->threads == layout.stride ? aligned_alloc(64, scratch_size) : NULL;
-    if (d->keep_poses) {
-        c->poses = malloc(sizeof *c->poses * (palette_count ? palette_count : 1));
-        c->update = malloc(n);
-    }
     if (!c->instances || !c->palette_first || !c->cursors || !c->sampler_cursors || !c->scratch ||
-        (d->keep_poses && (!c->poses || !c->update)) || !crowd_build_samplers(c)) {
+        (d->keep_poses && !vks_crowd_keep_poses(c, err)) || !crowd_build_samplers(c)) {
         vks_crowd_destroy(c);
         return vks_fail_memory(err, "out of memory for a crowd of %u instances", n);
     }
@@ -506,6 +502,23 @@ void vks_crowd_set_world(vks_crowd *c, uint32_t i, const float world[4][4])
         c->lo[k] = fminf(c->lo[k], in->center[k] - in->radius);
         c->hi[k] = fmaxf(c->hi[k], in->center[k] + in->radius);
     }
+}
+
+bool vks_crowd_keep_poses(vks_crowd *c, vks_error *err)
+{
+    if (c->poses)
+        return true;
+    c->poses = malloc(sizeof *c->poses * (c->palette_count ? c->palette_count : 1));
+    c->update = malloc(c->instance_count);
+    if (!c->poses || !c->update) {
+        free(c->poses);
+        free(c->update);
+        c->poses = NULL;
+        c->update = NULL;
+        return vks_fail_memory(err, "out of memory for the last poses of %u instances",
+                               c->instance_count);
+    }
+    return true;
 }
 
 void vks_crowd_switch_clip(vks_crowd *c, int32_t delta, double fade)

@@ -104,6 +104,9 @@ typedef struct vks_crowd {
 bool vks_crowd_create(const vks_crowd_desc *desc, vks_crowd *crowd, vks_error *err);
 void vks_crowd_destroy(vks_crowd *crowd);
 
+/* Keeps every instance's last palette from now on, as desc.keep_poses (idempotent). */
+bool vks_crowd_keep_poses(vks_crowd *crowd, vks_error *err);
+
 /* How many of the models' clips and bind poses pose through a sampler (anim/sampler.h; the rest
  * are sampled directly), of `total`, and the instruction set the samplers use. */
 uint32_t vks_crowd_sampled_clips(const vks_crowd *crowd, uint32_t *total, vks_sampler_isa *isa);

@@ -1,0 +1,199 @@
+/* vkskin owning the Vulkan instance and device: whole frames of a crowd (culling, levels of
+ * detail, posing, skinning, drawing) into an image of its own, read back (headless), or into a
+ * window's swapchain. The host's window system gives a surface and its framebuffer size, nothing
+ * else: no window-system type crosses this header. What `vkskin render` and `vkskin view` use.
+ *
+ *   vkskin_renderer *r;
+ *   vkskin_renderer_create(&(vkskin_renderer_desc){.crowd = crowd, .width = 640, .height = 480},
+ *                          &r, &err);
+ *   vkskin_view view;
+ *   vkskin_crowd_frame_view(crowd, 640.0f / 480.0f, &view, &err);
+ *   each frame:
+ *       vkskin_crowd_advance(crowd, dt);
+ *       vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &err);
+ *       vkskin_renderer_read_image(r, rgba, &err);           headless: the frame's pixels
+ *   vkskin_renderer_destroy(r, NULL);
+ *
+ * A window: the desc names the instance extensions the window system needs and a function that
+ * makes the window's surface on vkskin's instance (with GLFW: glfwGetRequiredInstanceExtensions
+ * and glfwCreateWindowSurface); each frame says the framebuffer's size.
+ *
+ * The device: Vulkan 1.3 with dynamic rendering, synchronization2, maintenance4 and buffer device
+ * addresses (every 1.3 device has them); discrete GPUs are preferred, then integrated, then CPU
+ * ones, unless desc.device names one (vkskin_list_devices). One device per process, shared with
+ * vkskin_vulkan.h: a vkskin_renderer and a vkskin_gpu do not live at once.
+ *
+ * Threads: calls on one renderer must not overlap, and its crowd must not be changed during
+ * vkskin_renderer_frame. The frame poses the crowd on the crowd's threads. */
+#ifndef VKSKIN_RENDER_H
+#define VKSKIN_RENDER_H
+
+#include "vkskin/vkskin.h"
+
+#include <vulkan/vulkan.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Devices ---- */
+
+typedef struct vkskin_device_info {
+    char name[256];
+    const char *type;        /* "discrete GPU", "integrated GPU", "virtual GPU", "CPU" or "other" */
+    uint32_t api_version;    /* VK_MAKE_API_VERSION */
+    uint32_t driver_version; /* the vendor's encoding */
+    uint32_t vendor_id;
+    const char *unusable; /* why vkskin cannot use it, or NULL */
+} vkskin_device_info;
+
+/* The Vulkan devices, in the order vkskin_renderer_desc.device counts them: fills
+ * devices[0 .. min(capacity, *count)) and sets *count to how many there are (devices may be
+ * NULL with capacity 0, to count them). */
+VKSKIN_API vkskin_result vkskin_list_devices(vkskin_device_info *devices, uint32_t capacity,
+                                             uint32_t *count, vkskin_error *err);
+
+/* ---- The renderer ---- */
+
+typedef struct vkskin_renderer vkskin_renderer;
+
+typedef enum vkskin_skin_mode {
+    VKSKIN_SKIN_COMPUTE = 0, /* a compute pass skins the visible instances; the draw reads that */
+    VKSKIN_SKIN_VERTEX,      /* the draw's vertex shader skins as it goes */
+} vkskin_skin_mode;
+
+/* The window's surface on `instance` (which vkskin created with the desc's extensions): return
+ * its result; vkskin destroys the surface with the instance. */
+typedef VkResult (*vkskin_create_surface_fn)(VkInstance instance, void *user,
+                                             VkSurfaceKHR *surface);
+
+/* --lod-error's default: the coarsest level whose error projects to at most this many pixels. */
+#define VKSKIN_LOD_ERROR_PX 0.2f
+
+typedef struct vkskin_renderer_desc {
+    vkskin_crowd *crowd; /* kept: it must outlive the renderer, with its instance count */
+    /* 0: the best device; n: entry n - 1 of vkskin_list_devices. */
+    uint32_t device;
+    /* Khronos validation with synchronization validation: each message is printed on stderr and
+     * counted (vkskin_renderer_destroy). Also on with VKSKIN_VALIDATE=1 in the environment. */
+    bool validate;
+
+    /* Headless: the image's size (0: 1280 x 720). With create_surface: a window instead. */
+    uint32_t width, height;
+    const char *const *instance_extensions; /* the window system's */
+    uint32_t instance_extension_count;
+    vkskin_create_surface_fn create_surface;
+    void *surface_user; /* create_surface's `user` */
+    bool no_vsync;      /* present as fast as the surface allows (mailbox, else immediate) */
+
+    vkskin_skin_mode mode;
+    uint32_t group_size; /* of the skinning pass: a power of two up to the device's; 0: 64 */
+    /* Palettes: false = the shaders read them from the host-visible buffer posing writes; true =
+     * each frame copies the visible instances' into device memory first. */
+    bool palettes_on_device;
+    /* Room for this many skinned vertices a frame (0: chosen from the device's memory); visible
+     * instances past it are skinned in the vertex shader. */
+    uint32_t max_skinned_vertices;
+    uint32_t max_memory_mib;   /* plan as if each heap had at most this much (0: no cap) */
+    uint64_t max_buffer_bytes; /* split buffers above this size (0: the device's limits) */
+    bool readback; /* keep every frame's skinned output for vkskin_renderer_read_skinned */
+
+    /* Levels of detail: chosen per instance, the coarsest whose error projects to at most
+     * lod_error_px pixels (0: VKSKIN_LOD_ERROR_PX); or, with fixed_lod, level `lod` for all. */
+    bool fixed_lod;
+    uint32_t lod;
+    float lod_error_px;
+    /* Animation level of detail, on unless this is set: instances whose bounds project small are
+     * posed every 2nd or 4th frame (staggered) and keep their last pose between. */
+    bool pose_every_frame;
+} vkskin_renderer_desc;
+
+/* Opens the device (and, for a window, its surface) and creates everything the crowd needs on it.
+ * Fails with a message: no usable device, a crowd the device's memory cannot hold (saying how many
+ * instances fit), a bad desc. */
+VKSKIN_API vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc,
+                                                vkskin_renderer **renderer, vkskin_error *err);
+
+/* Validation messages over the renderer's life (vkDestroyInstance's included). */
+typedef struct vkskin_messages {
+    uint32_t errors, warnings;
+} vkskin_messages;
+
+/* Destroys the renderer, its device and instance; `messages` (may be NULL) gets the counts. */
+VKSKIN_API void vkskin_renderer_destroy(vkskin_renderer *renderer, vkskin_messages *messages);
+
+#define VKSKIN_MAX_LEVELS 8u
+
+typedef struct vkskin_renderer_info {
+    char device_name[256];
+    uint32_t api_version, driver_version;
+    uint32_t group_size;           /* of the skinning pass */
+    uint64_t max_skinned_vertices; /* the skinned output's room, in vertices */
+    VkFormat color_format;         /* of the image or swapchain */
+    uint32_t swapchain_rebuilds;   /* after the first build (a window) */
+    uint32_t width, height;        /* of the last image drawn (headless: the image's) */
+} vkskin_renderer_info;
+
+VKSKIN_API vkskin_result vkskin_renderer_get_info(const vkskin_renderer *renderer,
+                                                  vkskin_renderer_info *info, vkskin_error *err);
+
+typedef struct vkskin_frame_desc {
+    /* The camera: a perspective projection times a rigid view (vkskin_crowd_frame_view's, or the
+     * host's), Vulkan clip space. The key light comes from the camera's upper left. */
+    const vkskin_view *view;
+    /* A window's framebuffer size now, in pixels (0 x 0: minimised; nothing is drawn). Not read
+     * headless. */
+    uint32_t width, height;
+} vkskin_frame_desc;
+
+/* What the GPU measured: -1 (times) or UINT64_MAX (counts) when unknown. */
+typedef struct vkskin_gpu_stats {
+    double skin_ms, draw_ms;   /* the skinning pass (-1 in vertex mode) and the draws */
+    uint64_t triangles;        /* the draws fed */
+    uint64_t skin_invocations; /* of the skinning pass */
+} vkskin_gpu_stats;
+
+typedef struct vkskin_frame_info {
+    bool drawn;        /* false: the window is minimised or its swapchain was rebuilt; try again */
+    uint32_t visible;  /* instances in the view */
+    uint32_t posed;    /* of them posed this frame (the rest kept their last pose) */
+    uint32_t skinned;  /* of them skinned by the compute pass (the rest in the vertex shader) */
+    uint32_t overflow; /* of them skinned in the vertex shader because the output was full */
+    uint64_t overflow_vertices;
+    uint64_t vertices; /* of the visible instances, at their levels of detail */
+    uint32_t level_instances[VKSKIN_MAX_LEVELS]; /* visible instances at each level */
+    double cpu_ms;        /* culling, levels of detail and posing, on the host */
+    vkskin_gpu_stats gpu; /* of an earlier frame: the last one the GPU finished in this slot */
+} vkskin_frame_info;
+
+/* Draws one frame: waits until the frame two before it is done, culls the crowd against the view,
+ * chooses levels of detail, poses the visible instances, records the skinning and the draws,
+ * submits, and presents (a window). `info` may be NULL. */
+VKSKIN_API vkskin_result vkskin_renderer_frame(vkskin_renderer *renderer,
+                                               const vkskin_frame_desc *desc,
+                                               vkskin_frame_info *info, vkskin_error *err);
+
+/* Headless: waits for the last frame and copies its image into `rgba`: width * height * 4 bytes,
+ * 8-bit sRGB RGBA, the top row first. */
+VKSKIN_API vkskin_result vkskin_renderer_read_image(vkskin_renderer *renderer, void *rgba,
+                                                    vkskin_error *err);
+
+/* desc.readback and compute mode: waits for the last frame and writes the instance's skinned
+ * vertices in it (palette space, before its world transform), its level's vertex count of each:
+ * positions and normals (3 floats each), and tangents (4: xyz and the bitangent's sign) when
+ * `tangents` is not NULL and the model has them. `level` (may be NULL) gets the level. Fails when
+ * the last frame did not skin the instance in the compute pass. */
+VKSKIN_API vkskin_result vkskin_renderer_read_skinned(vkskin_renderer *renderer, uint32_t instance,
+                                                      float *positions, float *normals,
+                                                      float *tangents, uint32_t *level,
+                                                      vkskin_error *err);
+
+/* Waits for every frame and returns what the GPU measured for the last. */
+VKSKIN_API vkskin_result vkskin_renderer_last_stats(vkskin_renderer *renderer,
+                                                    vkskin_gpu_stats *stats, vkskin_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

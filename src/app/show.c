@@ -1,0 +1,182 @@
+#include "show.h"
+
+#include <errno.h>
+#include <stb/stb_image_write.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern const unsigned char vks_default_glb[];
+extern const size_t vks_default_glb_size;
+
+bool app_show_load(app_show *s, const char *cmd, const char *model, const app_crowd_args *a,
+                   vks_error *err)
+{
+    *s = (app_show){0};
+    const char *paths[VKSKIN_MAX_MODELS + 1];
+    uint32_t n = 0;
+    if (model || a->model_list_count == 0)
+        paths[n++] = model; /* NULL: the default character */
+    for (uint32_t i = 0; i < a->model_list_count; i++)
+        paths[n++] = a->model_list[i];
+    if (n > VKSKIN_MAX_MODELS)
+        return vks_fail(err, "at most %u models in a crowd", VKSKIN_MAX_MODELS);
+    for (uint32_t i = 0; i < n; i++) {
+        const vkskin_model_desc desc = paths[i]
+                                           ? (vkskin_model_desc){.path = paths[i], .isolate = true}
+                                           : (vkskin_model_desc){.data = vks_default_glb,
+                                                                 .size = vks_default_glb_size,
+                                                                 .format_hint = "glb",
+                                                                 .name = "default character",
+                                                                 .isolate = true};
+        vkskin_error e;
+        if (vkskin_model_load(&desc, &s->models[i], &e) != VKSKIN_OK) {
+            app_show_destroy(s);
+            return vks_fail(err, "%s", e.message);
+        }
+        s->model_count++;
+        /* Once, here: what the import tolerated (a dropped clip, a missing texture) is worth
+         * knowing before looking at the picture. */
+        vkskin_model_info info;
+        vkskin_model_get_info(s->models[i], &info, NULL);
+        for (uint32_t w = 0; w < info.warning_count; w++)
+            fprintf(stderr, "vkskin %s: warning: %s: %s\n", cmd, info.name,
+                    vkskin_model_get_warning(s->models[i], w));
+    }
+    return true;
+}
+
+bool app_show_find_clip(const vkskin_model *model, const char *clip, int32_t *index, vks_error *err)
+{
+    vkskin_model_info info;
+    vkskin_model_get_info(model, &info, NULL);
+    if (!clip) {
+        *index = info.clip_count ? 0 : -1;
+        return true;
+    }
+    /* "none" is the bind pose, unless the model has a clip of that name (--bind-pose is not). */
+    if (clip == app_bind_pose ||
+        (strcmp(clip, app_bind_pose) == 0 && vkskin_model_find_clip(model, clip) < 0)) {
+        *index = -1;
+        return true;
+    }
+    if (!info.clip_count)
+        return vks_fail(err, "%s has no clips, so there is no clip '%s'", info.name, clip);
+    *index = vkskin_model_find_clip(model, clip);
+    if (*index < 0)
+        return vks_fail(err, "%s has no clip '%s' (it has %u: see vkskin info)", info.name, clip,
+                        info.clip_count);
+    return true;
+}
+
+bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, double time,
+                    vks_error *err)
+{
+    int32_t clips[VKSKIN_MAX_MODELS];
+    for (uint32_t m = 0; m < s->model_count; m++) {
+        clips[m] = VKSKIN_CLIP_VARIED;
+        if ((clip || a->instances == 1) && !app_show_find_clip(s->models[m], clip, &clips[m], err))
+            return false;
+    }
+    uint32_t threads = a->threads;
+    if (!threads) { /* one per core */
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cores > 0 ? (uint32_t)(cores < 256 ? cores : 256) : 1;
+    }
+    vkskin_error e;
+    if (vkskin_crowd_create(
+            &(vkskin_crowd_desc){
+                .models = (const vkskin_model *const *)s->models,
+                .model_count = s->model_count,
+                .instance_count = a->instances,
+                .layout = a->layout == VKS_CROWD_RING ? VKSKIN_LAYOUT_RING : VKSKIN_LAYOUT_GRID,
+                .clips = clips,
+                .time = time,
+                .seed = 1,
+                .threads = threads,
+            },
+            &s->crowd, &e) != VKSKIN_OK)
+        return vks_fail(err, "%s", e.message);
+    return true;
+}
+
+void app_show_destroy(app_show *s)
+{
+    vkskin_crowd_destroy(s->crowd);
+    for (uint32_t i = 0; i < s->model_count; i++)
+        vkskin_model_destroy(s->models[i]);
+    *s = (app_show){0};
+}
+
+vkskin_renderer_desc app_show_renderer_desc(const app_show *s, const app_crowd_args *a,
+                                            const app_gpu_options *gpu, uint32_t width,
+                                            uint32_t height)
+{
+    uint32_t device = 0;
+    if (gpu->device) /* checked by app_gpu_check */
+        device = (uint32_t)strtoul(gpu->device, NULL, 10) + 1;
+    return (vkskin_renderer_desc){
+        .crowd = s->crowd,
+        .device = device,
+        .validate = gpu->validate,
+        .width = width,
+        .height = height,
+        .mode = a->mode == VKS_SKIN_VERTEX ? VKSKIN_SKIN_VERTEX : VKSKIN_SKIN_COMPUTE,
+        .palettes_on_device = a->palettes_on_device,
+        .max_skinned_vertices = a->max_skinned_vertices,
+        .max_memory_mib = a->max_memory_mib,
+        .fixed_lod = a->lod >= 0,
+        .lod = a->lod >= 0 ? (uint32_t)a->lod : 0,
+        .lod_error_px = a->lod_error,
+        .pose_every_frame = !a->anim_lod,
+    };
+}
+
+int app_show_close(const char *cmd, vkskin_renderer *r, int rc)
+{
+    vkskin_messages m;
+    vkskin_renderer_destroy(r, &m); /* vkDestroyInstance may report too */
+    if (m.errors || m.warnings) {
+        fprintf(stderr, "vkskin %s: validation reported %u error(s) and %u warning(s)\n", cmd,
+                m.errors, m.warnings);
+        return APP_FAILED;
+    }
+    return rc;
+}
+
+void app_show_overflow_add(app_overflow *o, const vkskin_frame_info *f)
+{
+    if (!f->overflow)
+        return;
+    o->frames++;
+    if (f->overflow > o->most) {
+        o->most = f->overflow;
+        o->most_vertices = f->overflow_vertices;
+    }
+}
+
+void app_show_overflow_report(const char *cmd, const vkskin_renderer *r, const app_overflow *o)
+{
+    if (!o->frames)
+        return;
+    vkskin_renderer_info info;
+    vkskin_renderer_get_info(r, &info, NULL);
+    fprintf(stderr,
+            "vkskin %s: warning: in %u frame(s) the visible instances did not all fit the skinned "
+            "output (room for %llu vertices; --max-skinned-vertices): up to %u instances (%llu "
+            "vertices) were skinned in the vertex shader instead\n",
+            cmd, o->frames, (unsigned long long)info.max_skinned_vertices, o->most,
+            (unsigned long long)o->most_vertices);
+}
+
+bool app_write_png(const char *path, uint32_t width, uint32_t height, const void *rgba,
+                   vks_error *err)
+{
+    errno = 0;
+    if (!stbi_write_png(path, (int)width, (int)height, 4, rgba, (int)width * 4))
+        return vks_fail(err, "cannot write '%s'%s%s", path, errno ? ": " : "",
+                        errno ? strerror(errno) : "");
+    return true;
+}

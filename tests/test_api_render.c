@@ -1,0 +1,350 @@
+/* The public API's owned device (include/vkskin/vkskin_render.h), headless, validation on: each
+ * frame's skinned output against the CPU reference (skin/skin_cpu.h), the image's silhouette
+ * against the CPU-skinned vertices projected by the test, frames in flight with no wait between
+ * them, the vertex-shader mode and an overflowing output against the compute image, the frame's
+ * counts, and misuse. Every renderer must finish with no validation message.
+ *   usage: test_api_render DEFAULT_GLB */
+#include "api/api.h"
+#include "check.h"
+#include "skin/skin_cpu.h"
+
+#include "vkskin/vkskin_render.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define W 160u
+#define H 120u
+#define INSTANCES 6u
+#define POSITION_TOLERANCE 1e-4 /* times the bind-pose box's diagonal, as test_gpu_skin */
+
+static void check_error(vkskin_result r, const vkskin_error *err, vkskin_result want,
+                        const char *needle)
+{
+    const bool ok = r == want && strstr(err->message, needle) != NULL;
+    CHECK(ok);
+    if (!ok)
+        fprintf(stderr, "  got %d '%s', want %d '...%s...'\n", (int)r, err->message, (int)want,
+                needle);
+}
+
+/* Destroys the renderer and checks that validation said nothing over its life. */
+static void close_renderer(vkskin_renderer *r)
+{
+    vkskin_messages m;
+    vkskin_renderer_destroy(r, &m);
+    CHECK(m.errors == 0 && m.warnings == 0);
+}
+
+/* Instance i's vertices skinned on the CPU at its clip and clock, in palette space. */
+static void cpu_pose(const vkskin_crowd *crowd, uint32_t i, float (*pos)[3], float (*nrm)[3])
+{
+    vkskin_instance_info in;
+    CHECK(vkskin_crowd_get_instance(crowd, i, &in, NULL) == VKSKIN_OK);
+    CHECK(!in.fading);
+    const vks_model *m = crowd->crowd.models[in.model];
+    CHECK(vks_skin_cpu_pose(m, in.clip, in.time, pos, nrm, NULL));
+}
+
+/* Every instance's output of the last frame against the CPU reference; returns the worst
+ * position error over the diagonal. */
+static double check_outputs(vkskin_renderer *r, const vkskin_crowd *crowd, uint32_t count,
+                            double diag)
+{
+    const vks_model *m = crowd->crowd.models[0];
+    const uint32_t n = m->vertex_count;
+    float(*gp)[3] = malloc(sizeof *gp * n), (*gn)[3] = malloc(sizeof *gn * n);
+    float(*cp)[3] = malloc(sizeof *cp * n), (*cn)[3] = malloc(sizeof *cn * n);
+    double worst = 0.0;
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t level = 99;
+        vkskin_error err;
+        CHECK(vkskin_renderer_read_skinned(r, i, &gp[0][0], &gn[0][0], NULL, &level, &err) ==
+              VKSKIN_OK);
+        CHECK(level == 0);
+        cpu_pose(crowd, i, cp, cn);
+        for (uint32_t v = 0; v < n; v++)
+            for (int k = 0; k < 3; k++) {
+                worst = fmax(worst, fabs(gp[v][k] - cp[v][k]) / diag);
+                CHECK_NEAR(gn[v][k], cn[v][k], 1e-3);
+            }
+    }
+    free(gp), free(gn), free(cp), free(cn);
+    return worst;
+}
+
+/* The image's box of pixels unlike the background (the corner's) against the box of every
+ * instance's CPU-skinned vertices projected through the view: within 2 pixels a side. */
+static void check_silhouette(const uint8_t *rgba, const vkskin_crowd *crowd,
+                             const vkskin_view *view)
+{
+    const uint8_t *bg = rgba;
+    int lo[2] = {INT32_MAX, INT32_MAX}, hi[2] = {-1, -1};
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            const uint8_t *p = rgba + 4 * (y * W + x);
+            if (abs(p[0] - bg[0]) + abs(p[1] - bg[1]) + abs(p[2] - bg[2]) > 6) {
+                lo[0] = x < (uint32_t)lo[0] ? (int)x : lo[0],
+                hi[0] = (int)x > hi[0] ? (int)x : hi[0];
+                lo[1] = y < (uint32_t)lo[1] ? (int)y : lo[1],
+                hi[1] = (int)y > hi[1] ? (int)y : hi[1];
+            }
+        }
+    const vks_model *m = crowd->crowd.models[0];
+    float(*p)[3] = malloc(sizeof *p * m->vertex_count),
+    (*n)[3] = malloc(sizeof *n * m->vertex_count);
+    double plo[2] = {1e30, 1e30}, phi[2] = {-1e30, -1e30};
+    const float *vp = view->view_proj;
+    for (uint32_t i = 0; i < vkskin_crowd_instance_count(crowd); i++) {
+        vkskin_instance_info in;
+        vkskin_crowd_get_instance(crowd, i, &in, NULL);
+        cpu_pose(crowd, i, p, n);
+        for (uint32_t v = 0; v < m->vertex_count; v++) {
+            double w[4], c[4];
+            for (int k = 0; k < 4; k++) /* world = in.world * (p, 1), column-major */
+                w[k] = in.world[k] * p[v][0] + in.world[4 + k] * p[v][1] +
+                       in.world[8 + k] * p[v][2] + in.world[12 + k];
+            for (int k = 0; k < 4; k++)
+                c[k] = vp[k] * w[0] + vp[4 + k] * w[1] + vp[8 + k] * w[2] + vp[12 + k] * w[3];
+            /* Vulkan clip space to pixels: x right, y down. */
+            const double px = (c[0] / c[3] * 0.5 + 0.5) * W, py = (c[1] / c[3] * 0.5 + 0.5) * H;
+            plo[0] = fmin(plo[0], px), phi[0] = fmax(phi[0], px);
+            plo[1] = fmin(plo[1], py), phi[1] = fmax(phi[1], py);
+        }
+    }
+    free(p), free(n);
+    CHECK(hi[0] >= 0);
+    for (int k = 0; k < 2; k++) {
+        CHECK_NEAR(lo[k], plo[k], 2.0);
+        CHECK_NEAR(hi[k] + 1, phi[k], 2.0);
+    }
+}
+
+/* Pixels that differ by more than 24/255 in a channel. */
+static uint32_t differing(const uint8_t *a, const uint8_t *b)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < W * H; i++)
+        for (int k = 0; k < 3; k++)
+            if (abs(a[4 * i + k] - b[4 * i + k]) > 24) {
+                n++;
+                break;
+            }
+    return n;
+}
+
+static VkResult failing_surface(VkInstance instance, void *user, VkSurfaceKHR *surface)
+{
+    (void)instance;
+    (*(int *)user)++;
+    *surface = VK_NULL_HANDLE;
+    return VK_ERROR_INITIALIZATION_FAILED;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_api_render DEFAULT_GLB\n");
+        return 2;
+    }
+    vkskin_error err;
+    vkskin_model *model;
+    if (vkskin_model_load(&(vkskin_model_desc){.path = argv[1]}, &model, &err) != VKSKIN_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
+    vkskin_model_info mi;
+    vkskin_model_get_info(model, &mi, NULL);
+    double diag = 0.0;
+    for (int k = 0; k < 3; k++)
+        diag +=
+            (double)(mi.bounds_max[k] - mi.bounds_min[k]) * (mi.bounds_max[k] - mi.bounds_min[k]);
+    diag = sqrt(diag);
+    vkskin_crowd *crowd;
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = (const vkskin_model *const *)&model,
+                                                   .model_count = 1,
+                                                   .instance_count = INSTANCES,
+                                                   .clip = VKSKIN_CLIP_VARIED,
+                                                   .time = 0.3,
+                                                   .seed = 7,
+                                                   .threads = 2},
+                              &crowd, &err) == VKSKIN_OK);
+
+    uint32_t devices = 0;
+    CHECK(vkskin_list_devices(NULL, 0, &devices, &err) == VKSKIN_OK && devices >= 1);
+
+    /* ---- Compute mode: outputs, silhouette, counts ---- */
+    const vkskin_renderer_desc desc = {.crowd = crowd,
+                                       .validate = true,
+                                       .width = W,
+                                       .height = H,
+                                       .readback = true,
+                                       .fixed_lod = true,
+                                       .pose_every_frame = true};
+    vkskin_renderer *r;
+    if (vkskin_renderer_create(&desc, &r, &err) != VKSKIN_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
+    vkskin_renderer_info ri;
+    CHECK(vkskin_renderer_get_info(r, &ri, &err) == VKSKIN_OK);
+    CHECK(ri.width == W && ri.height == H && ri.group_size == 64 && ri.device_name[0]);
+    CHECK(ri.max_skinned_vertices >= (uint64_t)INSTANCES * mi.vertex_count);
+
+    /* One device per process: a second renderer, and listing devices, are refused meanwhile. */
+    vkskin_renderer *second;
+    check_error(vkskin_renderer_create(&desc, &second, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "one device per process");
+    CHECK(second == NULL);
+    check_error(vkskin_list_devices(NULL, 0, &devices, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "one device per process");
+    uint8_t *image = malloc(W * H * 4), *first = malloc(W * H * 4), *other = malloc(W * H * 4);
+    check_error(vkskin_renderer_read_image(r, image, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "no frame was drawn yet");
+
+    vkskin_view view;
+    CHECK(vkskin_crowd_frame_view(crowd, (float)W / (float)H, &view, &err) == VKSKIN_OK);
+    vkskin_frame_info info;
+    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &err) == VKSKIN_OK);
+    CHECK(info.drawn && info.visible == INSTANCES && info.posed == INSTANCES);
+    CHECK(info.skinned == INSTANCES && info.overflow == 0);
+    CHECK(info.level_instances[0] == INSTANCES);
+    CHECK(info.vertices == (uint64_t)INSTANCES * mi.vertex_count);
+    CHECK(vkskin_renderer_read_image(r, first, &err) == VKSKIN_OK);
+    double worst = check_outputs(r, crowd, INSTANCES, diag);
+    check_silhouette(first, crowd, &view);
+    check_error(vkskin_renderer_read_skinned(r, INSTANCES, (float *)image, (float *)image, NULL,
+                                             NULL, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "no instance 6");
+
+    /* Frames in flight with no wait between them: eight frames, each its own time and view, then
+     * the last one's output and image; another frame of the same state gives the same image. */
+    for (int f = 0; f < 8; f++) {
+        vkskin_crowd_advance(crowd, 1.0 / 30.0);
+        vkskin_view turned;
+        vkskin_crowd_orbit_view(crowd,
+                                &(vkskin_orbit){.aspect = (float)W / (float)H,
+                                                .yaw = 0.1f * (float)f,
+                                                .zoom = 1.0f + 0.05f * (float)f},
+                                &turned, NULL);
+        CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &turned}, &info, &err) ==
+              VKSKIN_OK);
+    }
+    CHECK(vkskin_renderer_read_image(r, image, &err) == VKSKIN_OK);
+    worst = fmax(worst, check_outputs(r, crowd, info.visible, diag));
+    vkskin_view last_view;
+    vkskin_crowd_orbit_view(
+        crowd, &(vkskin_orbit){.aspect = (float)W / (float)H, .yaw = 0.7f, .zoom = 1.35f},
+        &last_view, NULL);
+    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &last_view}, &info, &err) ==
+          VKSKIN_OK);
+    CHECK(vkskin_renderer_read_image(r, other, &err) == VKSKIN_OK);
+    CHECK(memcmp(image, other, W * H * 4) == 0);
+    CHECK(memcmp(image, first, W * H * 4) != 0); /* it moved */
+    printf("compute: worst position error %.3g of the diagonal over %u frames\n", worst, 10u);
+    CHECK(worst <= POSITION_TOLERANCE);
+    vkskin_gpu_stats stats;
+    CHECK(vkskin_renderer_last_stats(r, &stats, &err) == VKSKIN_OK);
+    /* The statistics query counts what the draws fed: every visible instance's triangles. */
+    if (stats.triangles != UINT64_MAX)
+        CHECK(stats.triangles == (uint64_t)info.visible * (mi.index_count / 3));
+    close_renderer(r);
+
+    /* ---- The vertex-shader mode, and an output with room for one instance, against the
+     * compute image of the crowd as it started ---- */
+    vkskin_crowd_reset(crowd);
+    vkskin_renderer_desc vertex = desc;
+    vertex.readback = false;
+    vertex.mode = VKSKIN_SKIN_VERTEX;
+    CHECK(vkskin_renderer_create(&vertex, &r, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &err) == VKSKIN_OK);
+    CHECK(info.skinned == 0 && info.overflow == 0 && info.visible == INSTANCES);
+    CHECK(vkskin_renderer_read_image(r, image, &err) == VKSKIN_OK);
+    printf("vertex mode: %u of %u pixels differ from the compute image\n", differing(first, image),
+           W * H);
+    CHECK(differing(first, image) <= W * H / 100);
+    check_error(
+        vkskin_renderer_read_skinned(r, 0, (float *)image, (float *)image, NULL, NULL, &err), &err,
+        VKSKIN_ERROR_ARGUMENT, "without readback");
+    close_renderer(r);
+
+    vkskin_renderer_desc small = desc;
+    small.max_skinned_vertices = mi.vertex_count + 1;
+    CHECK(vkskin_renderer_create(&small, &r, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &err) == VKSKIN_OK);
+    CHECK(info.skinned == 1 && info.overflow == INSTANCES - 1);
+    CHECK(info.overflow_vertices == (uint64_t)(INSTANCES - 1) * mi.vertex_count);
+    CHECK(vkskin_renderer_read_image(r, image, &err) == VKSKIN_OK);
+    printf("overflow: %u of %u pixels differ from the compute image\n", differing(first, image),
+           W * H);
+    CHECK(differing(first, image) <= W * H / 100);
+    CHECK(check_outputs(r, crowd, 1, diag) <= POSITION_TOLERANCE);
+    check_error(
+        vkskin_renderer_read_skinned(r, 1, (float *)image, (float *)image, NULL, NULL, &err), &err,
+        VKSKIN_ERROR_ARGUMENT, "not skinned by the last frame's compute pass");
+    close_renderer(r);
+
+    /* ---- Misuse: errors with messages, before or without a device ---- */
+    check_error(vkskin_renderer_create(NULL, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "desc and renderer");
+    check_error(vkskin_renderer_create(&(vkskin_renderer_desc){0}, &r, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "a crowd is needed");
+    vkskin_renderer_desc bad = desc;
+    bad.group_size = 48;
+    check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "48 invocations is not a power of two");
+    bad = desc;
+    bad.lod = 8;
+    check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "levels of detail go from 0 to 7");
+    bad = desc;
+    bad.mode = VKSKIN_SKIN_VERTEX;
+    check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "readback needs the compute mode");
+    bad = desc;
+    bad.width = 0;
+    check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "1 to 16384 pixels a side");
+    /* A window whose surface cannot be made: one message, nothing left open. */
+    int calls = 0;
+    bad = desc;
+    bad.readback = false;
+    bad.create_surface = failing_surface;
+    bad.surface_user = &calls;
+    check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_FAILED,
+                "cannot create a Vulkan surface for the window");
+    CHECK(calls == 1 && r == NULL);
+    /* A crowd bigger than the device's memory (capped here at 64 MiB): refused, saying how many
+     * fit. */
+    bad = desc;
+    bad.readback = false;
+    bad.max_memory_mib = 1;
+    vkskin_crowd *big;
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = (const vkskin_model *const *)&model,
+                                                   .model_count = 1,
+                                                   .instance_count = 100000},
+                              &big, &err) == VKSKIN_OK);
+    bad.crowd = big;
+    const vkskin_result big_result = vkskin_renderer_create(&bad, &r, &err);
+    CHECK(big_result == VKSKIN_ERROR_OUT_OF_MEMORY || big_result == VKSKIN_ERROR_FAILED);
+    CHECK(strstr(err.message, "fit") != NULL);
+    printf("a crowd of 100000 in 1 MiB: %s\n", err.message);
+    vkskin_crowd_destroy(big);
+
+    CHECK(vkskin_renderer_create(&desc, &r, &err) == VKSKIN_OK); /* the device is free again */
+    check_error(vkskin_renderer_frame(r, &(vkskin_frame_desc){0}, &info, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "a view is needed");
+    vkskin_view nan_view = view;
+    nan_view.view_proj[5] = NAN;
+    check_error(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &nan_view}, &info, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "element 5 is not finite");
+    check_error(vkskin_renderer_read_image(r, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "pixels are needed");
+    close_renderer(r);
+    vkskin_renderer_destroy(NULL, NULL);
+
+    free(image), free(first), free(other);
+    vkskin_crowd_destroy(crowd);
+    vkskin_model_destroy(model);
+    return check_report("api_render");
+}
