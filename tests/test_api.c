@@ -174,6 +174,80 @@ static void test_model(void)
 }
 
 /* The direct path's palette of an instance at its clock. */
+/* The model's parts through the API against the engine's own import of the file (`ref`) and
+ * against sums the test forms; the CPU skinning at the bind pose against the positions. */
+static void test_model_parts(void)
+{
+    vkskin_model *m;
+    vkskin_error err;
+    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &m, &err) == VKSKIN_OK);
+    vkskin_model_info info;
+    CHECK(vkskin_model_get_info(m, &info, &err) == VKSKIN_OK);
+    CHECK(info.material_count == ref.material_count && info.influences == 4 && !info.tangents);
+    uint32_t histogram = 0;
+    for (int k = 0; k < 9; k++)
+        histogram += info.influence_histogram[k];
+    CHECK(histogram <= info.vertex_count && histogram > 0);
+    uint32_t vertices = 0, indices = 0;
+    for (uint32_t i = 0; i < info.mesh_count; i++) {
+        vkskin_mesh_info me;
+        CHECK(vkskin_model_get_mesh(m, i, &me, &err) == VKSKIN_OK);
+        CHECK(me.base_vertex == vertices && strcmp(me.name, ref.meshes[i].name) == 0);
+        CHECK(me.material < info.material_count && me.node_joint < info.joint_count);
+        vertices += me.vertex_count;
+        indices += me.index_count;
+        vkskin_mesh_level_info ml;
+        CHECK(vkskin_model_get_mesh_level(m, 0, i, &ml, &err) == VKSKIN_OK);
+        CHECK(ml.triangle_count * 3 == me.index_count && ml.error == 0.0f);
+    }
+    CHECK(vertices == info.vertex_count && indices == info.index_count);
+    vkskin_level_info lv;
+    CHECK(vkskin_model_get_level(m, 0, &lv, &err) == VKSKIN_OK);
+    CHECK(lv.vertex_count == info.vertex_count && lv.triangle_count * 3 == info.index_count);
+    for (uint32_t l = 1; l < info.level_count; l++) { /* each level coarser than the one before */
+        vkskin_level_info coarser;
+        CHECK(vkskin_model_get_level(m, l, &coarser, &err) == VKSKIN_OK);
+        CHECK(coarser.triangle_count < lv.triangle_count && coarser.error >= lv.error);
+        lv = coarser;
+    }
+    for (uint32_t i = 0; i < info.material_count; i++) {
+        vkskin_material_info ma;
+        CHECK(vkskin_model_get_material(m, i, &ma, &err) == VKSKIN_OK);
+        CHECK(ma.textured == (ref.materials[i].texture >= 0));
+        CHECK(!ma.textured || (ma.texture_width > 0 && ma.texture_source != NULL));
+    }
+    for (uint32_t i = 0; i < info.clip_count; i++) {
+        vkskin_clip_info c;
+        CHECK(vkskin_model_get_clip(m, i, &c, &err) == VKSKIN_OK);
+        CHECK(c.channel_count == ref.clips[i].channel_count);
+        CHECK(c.rotation_keys >= c.channel_count && c.rotation_keys == ref.clips[i].r_key_count);
+    }
+    check_error(vkskin_model_get_mesh(m, info.mesh_count, &(vkskin_mesh_info){0}, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "no mesh");
+    check_error(vkskin_model_get_material(m, info.material_count, &(vkskin_material_info){0}, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "no material");
+    check_error(vkskin_model_get_level(m, info.level_count, &lv, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "no level");
+    /* The bind pose skins to the positions as loaded (palettes of identities, to rounding). */
+    const float *bind = vkskin_model_positions(m);
+    float *p = malloc(sizeof *p * 3 * info.vertex_count),
+          *n = malloc(sizeof *n * 3 * info.vertex_count);
+    CHECK(vkskin_model_skin(m, VKSKIN_CLIP_NONE, 0.0, p, n, NULL, &err) == VKSKIN_OK);
+    double worst = 0.0;
+    for (uint32_t v = 0; v < 3 * info.vertex_count; v++)
+        worst = fmax(worst, fabs(p[v] - bind[v]));
+    CHECK(worst <= 1e-5 * (info.bounds_max[1] - info.bounds_min[1]));
+    check_error(vkskin_model_skin(m, (int32_t)info.clip_count, 0.0, p, n, NULL, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "no clip");
+    check_error(vkskin_model_skin(m, 0, NAN, p, n, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "not finite");
+    check_error(vkskin_model_skin(m, 0, 0.0, NULL, n, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "positions and normals are needed");
+    free(p);
+    free(n);
+    vkskin_model_destroy(m);
+}
+
 static void direct_palette(const vkskin_instance_info *in, vks_bone *out)
 {
     const vks_skeleton *sk = &ref.skeleton;
@@ -421,6 +495,7 @@ int main(int argc, char **argv)
     }
     test_version();
     test_model();
+    test_model_parts();
     test_crowd();
     vks_model_destroy(&ref);
     return check_report("test_api");

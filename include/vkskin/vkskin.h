@@ -97,6 +97,15 @@ typedef struct vkskin_model_info {
     uint32_t level_count;               /* levels of detail, 1 or more */
     float bounds_min[3], bounds_max[3]; /* the bind pose's box, in palette space */
     uint32_t warning_count; /* what the import tolerated (a dropped clip, a missing texture) */
+    uint32_t material_count;
+    uint32_t influences; /* per vertex as skinned: 4, or 8 for a model that needs more */
+    bool tangents;       /* the model has tangents (skinned with the normals) */
+    /* Vertices of skinned meshes by the influences kept (0: they follow their node); the most
+     * influences on one vertex in the file; vertices with more than 8 (the 8 largest kept),
+     * with weights renormalised (their sum was off 1 by more than 1e-4), and influences dropped
+     * (weight <= 0). */
+    uint32_t influence_histogram[9];
+    uint32_t max_file_influences, truncated, renormalised, dropped;
 } vkskin_model_info;
 
 VKSKIN_API vkskin_result vkskin_model_get_info(const vkskin_model *model, vkskin_model_info *info,
@@ -106,8 +115,10 @@ VKSKIN_API vkskin_result vkskin_model_get_info(const vkskin_model *model, vkskin
 VKSKIN_API const char *vkskin_model_get_warning(const vkskin_model *model, uint32_t index);
 
 typedef struct vkskin_clip_info {
-    const char *name; /* owned by the model */
-    double duration;  /* seconds */
+    const char *name;                                     /* owned by the model */
+    double duration;                                      /* seconds */
+    uint32_t channel_count;                               /* joints it animates */
+    uint32_t translation_keys, rotation_keys, scale_keys; /* over every channel */
 } vkskin_clip_info;
 
 VKSKIN_API vkskin_result vkskin_model_get_clip(const vkskin_model *model, uint32_t clip,
@@ -122,6 +133,61 @@ typedef struct vkskin_joint_info {
 
 VKSKIN_API vkskin_result vkskin_model_get_joint(const vkskin_model *model, uint32_t joint,
                                                 vkskin_joint_info *info, vkskin_error *err);
+
+typedef struct vkskin_mesh_info {
+    const char *name;                   /* owned by the model */
+    uint32_t base_vertex, vertex_count; /* its vertices among the model's */
+    uint32_t first_index, index_count;  /* its indices (relative to base_vertex) */
+    uint32_t material;
+    bool skinned;        /* bones in the file; else rigid, following node_joint */
+    uint32_t node_joint; /* the joint of the mesh's node */
+} vkskin_mesh_info;
+
+VKSKIN_API vkskin_result vkskin_model_get_mesh(const vkskin_model *model, uint32_t mesh,
+                                               vkskin_mesh_info *info, vkskin_error *err);
+
+typedef struct vkskin_material_info {
+    const char *name;    /* owned by the model */
+    float base_color[4]; /* linear RGBA factor */
+    bool textured;       /* a base-color texture: */
+    uint32_t texture_width, texture_height;
+    const char *texture_source; /* "embedded *N" or the file read; NULL without a texture */
+} vkskin_material_info;
+
+VKSKIN_API vkskin_result vkskin_model_get_material(const vkskin_model *model, uint32_t material,
+                                                   vkskin_material_info *info, vkskin_error *err);
+
+/* Level of detail `level` (below level_count; 0 is the model as loaded): its triangles and
+ * vertices, and the largest distance from level 0's surface, in model units. */
+typedef struct vkskin_level_info {
+    uint32_t triangle_count, vertex_count;
+    float error;
+} vkskin_level_info;
+
+VKSKIN_API vkskin_result vkskin_model_get_level(const vkskin_model *model, uint32_t level,
+                                                vkskin_level_info *info, vkskin_error *err);
+
+/* One mesh at a level: its triangles and its own error (a mesh whose simplification ended keeps
+ * its last level's). */
+typedef struct vkskin_mesh_level_info {
+    uint32_t triangle_count;
+    float error;
+} vkskin_mesh_level_info;
+
+VKSKIN_API vkskin_result vkskin_model_get_mesh_level(const vkskin_model *model, uint32_t level,
+                                                     uint32_t mesh, vkskin_mesh_level_info *info,
+                                                     vkskin_error *err);
+
+/* The bind pose's vertex positions as loaded: vertex_count x 3 floats, owned by the model. */
+VKSKIN_API const float *vkskin_model_positions(const vkskin_model *model);
+
+/* The CPU reference skinning (double-precision palettes, the shaders' arithmetic in float): every
+ * vertex of the model at `clip` (VKSKIN_CLIP_NONE: the bind pose) and `seconds` (looping),
+ * in palette space: positions and normals (vertex_count x 3 floats), and tangents
+ * (vertex_count x 4: xyz and the bitangent's sign) when not NULL and the model has them. */
+VKSKIN_API vkskin_result vkskin_model_skin(const vkskin_model *model, int32_t clip, double seconds,
+                                           float *positions, float *normals, float *tangents,
+                                           vkskin_error *err);
 
 /* ---- Crowds ---- */
 

@@ -116,7 +116,18 @@ vkskin_result vkskin_model_get_info(const vkskin_model *m, vkskin_model_info *in
         .clip_count = model->clip_count,
         .level_count = vks_model_level_count(model),
         .warning_count = model->warning_count,
+        .material_count = model->material_count,
+        .influences = model->joints_extra ? VKS_WIDE_INFLUENCES : VKS_MAX_INFLUENCES,
+        .tangents = model->tangents != NULL,
+        .max_file_influences = model->influences.max_influences,
+        .truncated = model->influences.truncated,
+        .renormalised = model->influences.renormalised,
+        .dropped = model->influences.dropped,
     };
+    _Static_assert(sizeof info->influence_histogram == sizeof model->influences.histogram,
+                   "the public histogram is the engine's");
+    memcpy(info->influence_histogram, model->influences.histogram,
+           sizeof info->influence_histogram);
     memcpy(info->bounds_min, m->lo, sizeof m->lo);
     memcpy(info->bounds_max, m->hi, sizeof m->hi);
     return vks_api_ok(err);
@@ -136,8 +147,13 @@ vkskin_result vkskin_model_get_clip(const vkskin_model *m, uint32_t clip, vkskin
     if (clip >= m->model.clip_count)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u clip(s): no clip %u",
                             m->model.name, m->model.clip_count, clip);
-    *info = (vkskin_clip_info){.name = m->model.clips[clip].name,
-                               .duration = m->model.clips[clip].duration};
+    const vks_clip *c = &m->model.clips[clip];
+    *info = (vkskin_clip_info){.name = c->name,
+                               .duration = c->duration,
+                               .channel_count = c->channel_count,
+                               .translation_keys = c->t_key_count,
+                               .rotation_keys = c->r_key_count,
+                               .scale_keys = c->s_key_count};
     return vks_api_ok(err);
 }
 
@@ -157,6 +173,103 @@ vkskin_result vkskin_model_get_joint(const vkskin_model *m, uint32_t joint, vksk
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u joint(s): no joint %u",
                             m->model.name, sk->joint_count, joint);
     *info = (vkskin_joint_info){.name = sk->names[joint], .parent = sk->parents[joint]};
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_model_get_mesh(const vkskin_model *m, uint32_t mesh, vkskin_mesh_info *info,
+                                    vkskin_error *err)
+{
+    if (!m || !info)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_get_mesh: a model and an info to fill are needed");
+    if (mesh >= m->model.mesh_count)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u mesh(es): no mesh %u",
+                            m->model.name, m->model.mesh_count, mesh);
+    const vks_mesh *me = &m->model.meshes[mesh];
+    *info = (vkskin_mesh_info){.name = me->name,
+                               .base_vertex = me->base_vertex,
+                               .vertex_count = me->vertex_count,
+                               .first_index = me->first_index,
+                               .index_count = me->index_count,
+                               .material = me->material,
+                               .skinned = me->skinned,
+                               .node_joint = me->node_joint};
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_model_get_material(const vkskin_model *m, uint32_t material,
+                                        vkskin_material_info *info, vkskin_error *err)
+{
+    if (!m || !info)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_get_material: a model and an info to fill are needed");
+    if (material >= m->model.material_count)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u material(s): no material %u",
+                            m->model.name, m->model.material_count, material);
+    const vks_material *ma = &m->model.materials[material];
+    *info = (vkskin_material_info){.name = ma->name, .textured = ma->texture >= 0};
+    memcpy(info->base_color, ma->base_color, sizeof info->base_color);
+    if (ma->texture >= 0) {
+        const vks_texture *t = &m->model.textures[ma->texture];
+        info->texture_width = t->width;
+        info->texture_height = t->height;
+        info->texture_source = t->source;
+    }
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_model_get_level(const vkskin_model *m, uint32_t level, vkskin_level_info *info,
+                                     vkskin_error *err)
+{
+    if (!m || !info)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_get_level: a model and an info to fill are needed");
+    if (level >= vks_model_level_count(&m->model))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u level(s): no level %u",
+                            m->model.name, vks_model_level_count(&m->model), level);
+    const vks_level l = vks_model_level(&m->model, level);
+    *info = (vkskin_level_info){
+        .triangle_count = l.triangle_count, .vertex_count = l.vertex_count, .error = l.error};
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_model_get_mesh_level(const vkskin_model *m, uint32_t level, uint32_t mesh,
+                                          vkskin_mesh_level_info *info, vkskin_error *err)
+{
+    if (!m || !info)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_get_mesh_level: a model and an info to fill are needed");
+    if (level >= vks_model_level_count(&m->model) || mesh >= m->model.mesh_count)
+        return vks_api_fail(
+            err, VKSKIN_ERROR_ARGUMENT, "%s has %u level(s) and %u mesh(es): no level %u mesh %u",
+            m->model.name, vks_model_level_count(&m->model), m->model.mesh_count, level, mesh);
+    const vks_mesh_level ml = vks_model_mesh_level(&m->model, level, mesh);
+    *info = (vkskin_mesh_level_info){.triangle_count = ml.index_count / 3, .error = ml.error};
+    return vks_api_ok(err);
+}
+
+const float *vkskin_model_positions(const vkskin_model *m)
+{
+    return m ? &m->model.positions[0][0] : NULL;
+}
+
+vkskin_result vkskin_model_skin(const vkskin_model *m, int32_t clip, double seconds,
+                                float *positions, float *normals, float *tangents,
+                                vkskin_error *err)
+{
+    if (!m || !positions || !normals)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_skin: a model, positions and normals are needed");
+    if (clip < -1 || clip >= (int64_t)m->model.clip_count)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_skin: %s has %u clip(s): no clip %d (-1 is the bind "
+                            "pose)",
+                            m->model.name, m->model.clip_count, clip);
+    if (!isfinite(seconds))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_model_skin: time is not finite");
+    if (!vks_skin_cpu_pose(&m->model, clip, seconds, (float(*)[3])positions, (float(*)[3])normals,
+                           m->model.tangents ? (float(*)[4])tangents : NULL))
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for skinning");
     return vks_api_ok(err);
 }
 

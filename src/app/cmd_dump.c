@@ -1,7 +1,5 @@
 #include "commands.h"
-#include "gpu_app.h"
-#include "target/offscreen.h"
-#include "skin/skin_cpu.h"
+#include "show.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,14 +8,18 @@
 
 /* One line per vertex: mesh, vertex within the mesh, bind-pose position, skinned position and
  * normal, and the skinned tangent when the model has tangents. */
-static bool write_dump(FILE *f, const vks_model *m, const float (*pos)[3], const float (*nrm)[3],
+static bool write_dump(FILE *f, const vkskin_model *m, const float (*pos)[3], const float (*nrm)[3],
                        const float (*tan)[4])
 {
-    for (uint32_t i = 0; i < m->mesh_count; i++) {
-        const vks_mesh *me = &m->meshes[i];
-        for (uint32_t v = 0; v < me->vertex_count; v++) {
-            uint32_t g = me->base_vertex + v;
-            const float *b = m->positions[g], *p = pos[g], *n = nrm[g];
+    vkskin_model_info info;
+    vkskin_model_get_info(m, &info, NULL);
+    const float(*bind)[3] = (const float(*)[3])vkskin_model_positions(m);
+    for (uint32_t i = 0; i < info.mesh_count; i++) {
+        vkskin_mesh_info me;
+        vkskin_model_get_mesh(m, i, &me, NULL);
+        for (uint32_t v = 0; v < me.vertex_count; v++) {
+            uint32_t g = me.base_vertex + v;
+            const float *b = bind[g], *p = pos[g], *n = nrm[g];
             fprintf(f, "%u %u %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g %.9g", i, v, b[0], b[1], b[2],
                     p[0], p[1], p[2], n[0], n[1], n[2]);
             if (tan)
@@ -28,51 +30,42 @@ static bool write_dump(FILE *f, const vks_model *m, const float (*pos)[3], const
     return !ferror(f);
 }
 
-/* Skins on the GPU: one frame of the skinning pass, its output copied back. */
-static bool skin_gpu(const vks_model *model, int32_t clip, double seconds,
-                     const app_gpu_options *options, float (*pos)[3], float (*nrm)[3],
-                     float (*tan)[4], gpu_device *dev, vks_error *err)
+/* Skins on the GPU: one frame of a crowd of one, its compute pass's output read back. */
+static int skin_gpu(vkskin_model *model, int32_t clip, double seconds,
+                    const app_gpu_options *options, float (*pos)[3], float (*nrm)[3],
+                    float (*tan)[4])
 {
-    if (!app_gpu_open(options, NULL, dev, err))
-        return false;
-    /* A crowd of one: instance 0 plays `clip` from `seconds` in the scene root's frame. */
-    vks_crowd crowd;
-    if (!vks_crowd_create(&(vks_crowd_desc){.models = &model,
-                                            .model_count = 1,
-                                            .clips = &clip,
-                                            .instance_count = 1,
-                                            .time = seconds},
-                          &crowd, err))
-        return false;
-    vks_renderer r;
-    if (!vks_renderer_create(dev,
-                             &(vks_renderer_desc){.crowd = &crowd,
-                                                  .color_format = VKS_OFFSCREEN_FORMAT,
-                                                  .readback = true},
-                             &r, err)) {
-        vks_crowd_destroy(&crowd);
-        return false;
-    }
-    vks_frame *f = vks_renderer_begin_frame(&r);
-    if (!f) {
-        vks_renderer_destroy(&r);
-        vks_crowd_destroy(&crowd);
-        return vks_fail(err, "cannot begin a frame: the device was lost");
-    }
-    const uint32_t first = 0;
-    f->visible[0] = first;
-    f->visible_count = 1;
-    vks_crowd_palettes(&crowd, NULL, &first, 1, f->palette);
-    vks_renderer_skin(&r, f);
-    vks_renderer_copy_skinned(&r, f);
-    bool ok = vks_renderer_submit(&r, f, VK_NULL_HANDLE, VK_NULL_HANDLE, err) &&
-              vks_renderer_wait(&r, f, err);
-    if (ok)
-        ok = vks_renderer_decode_skinned(&r, 0, pos, nrm, tan) ||
-             vks_fail(err, "the GPU skinned nothing"); /* a single instance always fits */
-    vks_renderer_destroy(&r);
-    vks_crowd_destroy(&crowd);
-    return ok;
+    vkskin_error err;
+    vkskin_crowd *crowd;
+    vkskin_renderer *r = NULL;
+    vkskin_view view;
+    int rc = APP_FAILED;
+    if (vkskin_crowd_create(&(vkskin_crowd_desc){.models = (const vkskin_model *const *)&model,
+                                                 .model_count = 1,
+                                                 .instance_count = 1,
+                                                 .clip = clip,
+                                                 .time = seconds},
+                            &crowd, &err) == VKSKIN_OK &&
+        vkskin_renderer_create(&(vkskin_renderer_desc){.crowd = crowd,
+                                                       .device = app_device_of(options),
+                                                       .validate = options->validate,
+                                                       .width = 64,
+                                                       .height = 64,
+                                                       .readback = true,
+                                                       .fixed_lod = true,
+                                                       .pose_every_frame = true},
+                               &r, &err) == VKSKIN_OK &&
+        vkskin_crowd_frame_view(crowd, 1.0f, &view, &err) == VKSKIN_OK &&
+        vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, NULL, &err) == VKSKIN_OK &&
+        vkskin_renderer_read_skinned(r, 0, &pos[0][0], &nrm[0][0], tan ? &tan[0][0] : NULL, NULL,
+                                     &err) == VKSKIN_OK)
+        rc = APP_OK;
+    else
+        fprintf(stderr, "vkskin dump: %s\n", err.message);
+    if (r)
+        rc = app_show_close("dump", r, rc);
+    vkskin_crowd_destroy(crowd);
+    return rc;
 }
 
 int cmd_dump(int argc, char **argv)
@@ -115,32 +108,36 @@ int cmd_dump(int argc, char **argv)
         return APP_USAGE;
     }
 
-    vks_model model;
-    if (!app_load_model(path, &model, &err)) {
-        fprintf(stderr, "vkskin dump: %s\n", err.msg);
+    vkskin_model *model;
+    vkskin_error e;
+    if (app_load(path, &model, &e) != VKSKIN_OK) {
+        fprintf(stderr, "vkskin dump: %s\n", e.message);
         return APP_FAILED;
     }
+    vkskin_model_info info;
+    vkskin_model_get_info(model, &info, NULL);
     int32_t clip_index;
     rc = APP_FAILED;
-    gpu_device dev = {0};
-    float(*pos)[3] = malloc(sizeof *pos * model.vertex_count);
-    float(*nrm)[3] = malloc(sizeof *nrm * model.vertex_count);
-    float(*tan)[4] = model.tangents ? malloc(sizeof *tan * model.vertex_count) : NULL;
-    if (!app_find_clip(&model, clip, &clip_index, &err)) {
+    const size_t n = info.vertex_count ? info.vertex_count : 1;
+    float(*pos)[3] = malloc(sizeof *pos * n);
+    float(*nrm)[3] = malloc(sizeof *nrm * n);
+    float(*tan)[4] = info.tangents ? malloc(sizeof *tan * n) : NULL;
+    if (!app_show_find_clip(model, clip, &clip_index, &err)) {
         fprintf(stderr, "vkskin dump: %s\n", err.msg);
-    } else if (!pos || !nrm || (model.tangents && !tan)) {
+    } else if (!pos || !nrm || (info.tangents && !tan)) {
         fprintf(stderr, "vkskin dump: out of memory\n");
-    } else if (cpu && !vks_skin_cpu_pose(&model, clip_index, seconds, pos, nrm, tan)) {
-        fprintf(stderr, "vkskin dump: out of memory\n");
-    } else if (!cpu && !skin_gpu(&model, clip_index, seconds, &gpu, pos, nrm, tan, &dev, &err)) {
-        fprintf(stderr, "vkskin dump: %s\n", err.msg);
+    } else if (cpu && vkskin_model_skin(model, clip_index, seconds, &pos[0][0], &nrm[0][0],
+                                        tan ? &tan[0][0] : NULL, &e) != VKSKIN_OK) {
+        fprintf(stderr, "vkskin dump: %s\n", e.message);
+    } else if (!cpu && skin_gpu(model, clip_index, seconds, &gpu, pos, nrm, tan) != APP_OK) {
+        /* said */
     } else {
         bool to_stdout = strcmp(out, "-") == 0;
         FILE *f = to_stdout ? stdout : fopen(out, "w");
         if (!f) {
             fprintf(stderr, "vkskin dump: cannot write '%s': %s\n", out, strerror(errno));
         } else {
-            bool ok = write_dump(f, &model, (const float(*)[3])pos, (const float(*)[3])nrm,
+            bool ok = write_dump(f, model, (const float(*)[3])pos, (const float(*)[3])nrm,
                                  (const float(*)[4])tan);
             ok = (to_stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
             if (ok)
@@ -149,11 +146,9 @@ int cmd_dump(int argc, char **argv)
                 fprintf(stderr, "vkskin dump: failed writing '%s'\n", out);
         }
     }
-    if (dev.device)
-        rc = app_gpu_close("dump", &dev, rc);
     free(pos);
     free(nrm);
     free(tan);
-    vks_model_destroy(&model);
+    vkskin_model_destroy(model);
     return rc;
 }

@@ -11,6 +11,17 @@
 extern const unsigned char vks_default_glb[];
 extern const size_t vks_default_glb_size;
 
+vkskin_result app_load(const char *path, vkskin_model **model, vkskin_error *err)
+{
+    const vkskin_model_desc desc = path ? (vkskin_model_desc){.path = path, .isolate = true}
+                                        : (vkskin_model_desc){.data = vks_default_glb,
+                                                              .size = vks_default_glb_size,
+                                                              .format_hint = "glb",
+                                                              .name = "default character",
+                                                              .isolate = true};
+    return vkskin_model_load(&desc, model, err);
+}
+
 bool app_show_load(app_show *s, const char *cmd, const char *model, const app_crowd_args *a,
                    vks_error *err)
 {
@@ -110,16 +121,19 @@ void app_show_destroy(app_show *s)
     *s = (app_show){0};
 }
 
+uint32_t app_device_of(const app_gpu_options *gpu)
+{
+    /* checked by app_gpu_check */
+    return gpu->device ? (uint32_t)strtoul(gpu->device, NULL, 10) + 1 : 0;
+}
+
 vkskin_renderer_desc app_show_renderer_desc(const app_show *s, const app_crowd_args *a,
                                             const app_gpu_options *gpu, uint32_t width,
                                             uint32_t height)
 {
-    uint32_t device = 0;
-    if (gpu->device) /* checked by app_gpu_check */
-        device = (uint32_t)strtoul(gpu->device, NULL, 10) + 1;
     return (vkskin_renderer_desc){
         .crowd = s->crowd,
-        .device = device,
+        .device = app_device_of(gpu),
         .validate = gpu->validate,
         .width = width,
         .height = height,

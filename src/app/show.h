@@ -13,6 +13,10 @@ typedef struct app_show {
     vkskin_crowd *crowd;
 } app_show;
 
+/* Loads `path` (its import in a child process: assimp's crashes become errors), or the bundled
+ * default character when it is NULL. */
+vkskin_result app_load(const char *path, vkskin_model **model, vkskin_error *err);
+
 /* Loads MODEL (may be NULL) and every --model; with neither, the bundled default character. Prints
  * each model's import warnings once on stderr ("vkskin CMD: warning: MODEL: ..."). Call it before
  * any thread starts (the import's crash guard forks). */
@@ -24,6 +28,9 @@ bool app_show_load(app_show *s, const char *cmd, const char *model, const app_cr
 bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, double time,
                     vks_error *err);
 void app_show_destroy(app_show *s);
+
+/* vkskin_renderer_desc.device from --device. */
+uint32_t app_device_of(const app_gpu_options *gpu);
 
 /* The renderer's description from the options (headless at width x height unless the caller
  * adds a surface). */
