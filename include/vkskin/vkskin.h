@@ -228,6 +228,19 @@ VKSKIN_API vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vksk
 VKSKIN_API void vkskin_crowd_destroy(vkskin_crowd *crowd); /* NULL is ignored */
 
 VKSKIN_API uint32_t vkskin_crowd_instance_count(const vkskin_crowd *crowd);
+
+typedef struct vkskin_crowd_info {
+    uint32_t instance_count, palette_count, model_count;
+    uint32_t threads, workers; /* as created (0 read as 1) */
+    /* How its clips are posed: sampled_clips of the models' clips and bind poses (clips in all)
+     * through a resampled layout, the rest directly from their keys; the instruction set the
+     * resampled ones use ("avx2", "sse2" or "scalar"). */
+    uint32_t sampled_clips, clips;
+    const char *simd;
+} vkskin_crowd_info;
+
+VKSKIN_API vkskin_result vkskin_crowd_get_info(const vkskin_crowd *crowd, vkskin_crowd_info *info,
+                                               vkskin_error *err);
 /* Palette entries of every instance together, and where instance i's begin: the palette buffer
  * vkskin_crowd_pose writes holds palette_count entries of 12 floats (3 rows x 4, row-major: the
  * linear part and the translation of palette space <- bind pose), instance i's joint_count of
@@ -309,6 +322,50 @@ VKSKIN_API uint32_t vkskin_crowd_cull(const vkskin_crowd *crowd, const float vie
  * mapped GPU memory: each entry is written once and never read back. */
 VKSKIN_API vkskin_result vkskin_crowd_pose(vkskin_crowd *crowd, const uint32_t *instances,
                                            uint32_t count, float *palettes, vkskin_error *err);
+/* The CPU half of a frame for a host's own renderer (vkskin_renderer_frame's, before its passes):
+ * culls the crowd against the view into `visible` (room for instance_count; ascending), chooses
+ * each visible instance's level of detail into `levels` (the same count; NULL: not chosen) and
+ * poses them into `palettes` (as vkskin_crowd_pose). With animation level of detail (unless
+ * pose_every_frame), an instance whose bounds project under 48 pixels across is posed every 2nd
+ * frame, under 16 every 4th, staggered, and otherwise gets its last pose again; the crowd keeps
+ * every instance's last pose for it (palette_count x 48 bytes more, from the first call). */
+/* The default screen-space error of a level of detail, in pixels. */
+#define VKSKIN_LOD_ERROR_PX 0.2f
+
+typedef struct vkskin_prepare_desc {
+    const vkskin_view *view; /* a perspective times a rigid view, as vkskin_crowd_frame_view's */
+    uint32_t height;         /* of the image in pixels: how large things project (0: 720) */
+    bool fixed_lod; /* every instance at level `lod` (its model's last when it has fewer) */
+    uint32_t lod;
+    float lod_error_px; /* else the coarsest level within this many pixels (0: the default) */
+    bool pose_every_frame;
+    bool one_thread; /* pose on the calling thread alone, not the crowd's threads */
+} vkskin_prepare_desc;
+
+typedef struct vkskin_prepared {
+    uint32_t visible; /* instances listed */
+    uint32_t posed;   /* of them posed (the rest: their last pose) */
+} vkskin_prepared;
+
+VKSKIN_API vkskin_result vkskin_crowd_prepare(vkskin_crowd *crowd, const vkskin_prepare_desc *desc,
+                                              uint32_t *visible, uint8_t *levels, float *palettes,
+                                              vkskin_prepared *out, vkskin_error *err);
+
+/* Profiling: posing's three steps timed apart on the calling thread, each over every listed
+ * instance (ascending) in turn, keeping its results for the next as a phased runtime would:
+ * sampling the clips, the hierarchy (local to model) and the palettes (model times inverse bind).
+ * Each of `samples` samples (1 to 10 000) runs each step `repeat` times (1 to 10 000) and
+ * advances the crowd by 1/60 s; the medians, ms per step. Indicative: posing fuses the last
+ * two. */
+typedef struct vkskin_pose_phases {
+    double sample_ms, model_ms, palette_ms;
+} vkskin_pose_phases;
+
+VKSKIN_API vkskin_result vkskin_crowd_time_phases(vkskin_crowd *crowd, const uint32_t *instances,
+                                                  uint32_t count, uint32_t samples, uint32_t repeat,
+                                                  float *palettes, vkskin_pose_phases *out,
+                                                  vkskin_error *err);
+
 /* The same for the caller's own job system: poses instances[begin, end) of one ascending list on
  * the calling thread, with scratch `worker` (< vkskin_crowd_desc.workers; at most one call per
  * worker at a time). Each call checks its range and the entry before it, so the ranges of one

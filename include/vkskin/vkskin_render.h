@@ -67,9 +67,6 @@ typedef enum vkskin_skin_mode {
 typedef VkResult (*vkskin_create_surface_fn)(VkInstance instance, void *user,
                                              VkSurfaceKHR *surface);
 
-/* --lod-error's default: the coarsest level whose error projects to at most this many pixels. */
-#define VKSKIN_LOD_ERROR_PX 0.2f
-
 typedef struct vkskin_renderer_desc {
     vkskin_crowd *crowd; /* kept: it must outlive the renderer, with its instance count */
     /* 0: the best device; n: entry n - 1 of vkskin_list_devices. */
@@ -160,7 +157,9 @@ typedef struct vkskin_frame_info {
     uint32_t skinned;  /* of them skinned by the compute pass (the rest in the vertex shader) */
     uint32_t overflow; /* of them skinned in the vertex shader because the output was full */
     uint64_t overflow_vertices;
-    uint64_t vertices; /* of the visible instances, at their levels of detail */
+    uint64_t vertices;         /* of the visible instances, at their levels of detail */
+    uint64_t skinned_vertices; /* of those the compute pass skinned */
+    uint32_t model_instances[VKSKIN_MAX_MODELS]; /* visible instances of each model */
     uint32_t level_instances[VKSKIN_MAX_LEVELS]; /* visible instances at each level */
     double cpu_ms;        /* culling, levels of detail and posing, on the host */
     vkskin_gpu_stats gpu; /* of an earlier frame: the last one the GPU finished in this slot */
@@ -191,6 +190,35 @@ VKSKIN_API vkskin_result vkskin_renderer_read_skinned(vkskin_renderer *renderer,
 /* Waits for every frame and returns what the GPU measured for the last. */
 VKSKIN_API vkskin_result vkskin_renderer_last_stats(vkskin_renderer *renderer,
                                                     vkskin_gpu_stats *stats, vkskin_error *err);
+
+/* ---- Profiling (what `vkskin bench` reports) ---- */
+
+/* The skinning pass's traffic in the last frame, in bytes (0 in vertex mode), or with whole_crowd
+ * in a frame that skinned every instance at level 0, from the streams' layout:
+ *   logical: every skinned instance's bind streams read and output written (as if each came
+ *            from memory), its palette read once, its table entry and visible-list slot;
+ *   streams: the per-vertex part of that (bind streams and output);
+ *   memory:  what must reach memory: each (model, level)'s bind streams once (its instances read
+ *            the same addresses, which the cache keeps), plus every instance's output, palette
+ *            and table entry and list slot. */
+typedef struct vkskin_traffic {
+    double logical_bytes, stream_bytes, memory_bytes;
+} vkskin_traffic;
+
+VKSKIN_API vkskin_result vkskin_renderer_get_traffic(const vkskin_renderer *renderer,
+                                                     bool whole_crowd, vkskin_traffic *traffic,
+                                                     vkskin_error *err);
+
+/* A plain copy kernel's time on the device over `bytes` read and written (each buffer at most
+ * 1 GiB and a quarter of the largest heap): the bandwidth the skinning pass is held against.
+ * Median of 9 runs, each its own submission, waited on. `bytes` gets what was moved, 0 when the
+ * device cannot time it (no timestamps). */
+typedef struct vkskin_copy_timing {
+    double bytes, ms;
+} vkskin_copy_timing;
+
+VKSKIN_API vkskin_result vkskin_renderer_time_copy(vkskin_renderer *renderer, uint64_t bytes,
+                                                   vkskin_copy_timing *timing, vkskin_error *err);
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,15 @@ struct vkskin_crowd {
     /* The box the framing views fit (scene/camera.h): every instance's bounds, grown as
      * instances are placed (a bound, not the tightest, after vkskin_crowd_set_world). */
     float frame_lo[3], frame_hi[3];
+    /* vkskin_crowd_prepare's animation level of detail: per visible slot its posing period, and
+     * the frames prepared so far (the stagger). */
+    uint8_t *periods;
+    uint64_t prepared;
 };
+
+/* Allocates what vkskin_crowd_prepare's animation level of detail keeps (once); false when out of
+ * memory. */
+bool vks_api_crowd_anim_lod(struct vkskin_crowd *c);
 
 /* One device per process: the live vkskin_gpu objects (vkskin_vulkan.c) and vkskin_renderer
  * objects (vkskin_render.c). */

@@ -346,12 +346,33 @@ void vkskin_crowd_destroy(vkskin_crowd *c)
     vks_pool_destroy(c->pool);
     vks_crowd_destroy(&c->crowd);
     free(c->start);
+    free(c->periods);
     free(c);
 }
 
 uint32_t vkskin_crowd_instance_count(const vkskin_crowd *c)
 {
     return c ? c->crowd.instance_count : 0;
+}
+
+vkskin_result vkskin_crowd_get_info(const vkskin_crowd *c, vkskin_crowd_info *info,
+                                    vkskin_error *err)
+{
+    if (!c || !info)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_get_info: a crowd and an info are needed");
+    vks_sampler_isa isa = VKS_SAMPLER_SCALAR;
+    uint32_t clips = 0;
+    const uint32_t sampled = vks_crowd_sampled_clips(&c->crowd, &clips, &isa);
+    *info = (vkskin_crowd_info){.instance_count = c->crowd.instance_count,
+                                .palette_count = c->crowd.palette_count,
+                                .model_count = c->crowd.model_count,
+                                .threads = c->pool ? vks_pool_threads(c->pool) : 1,
+                                .workers = c->workers,
+                                .sampled_clips = sampled,
+                                .clips = clips,
+                                .simd = vks_sampler_isa_name(isa)};
+    return vks_api_ok(err);
 }
 
 uint32_t vkskin_crowd_palette_count(const vkskin_crowd *c)
@@ -554,6 +575,96 @@ vkskin_result vkskin_crowd_pose(vkskin_crowd *c, const uint32_t *instances, uint
     if (r != VKSKIN_OK)
         return r;
     vks_crowd_palettes(&c->crowd, c->pool, instances, count, (vks_bone *)palettes);
+    return vks_api_ok(err);
+}
+
+bool vks_api_crowd_anim_lod(struct vkskin_crowd *c)
+{
+    if (c->periods)
+        return true;
+    vks_error e;
+    if (!(c->periods = malloc(c->crowd.instance_count)) || !vks_crowd_keep_poses(&c->crowd, &e)) {
+        free(c->periods);
+        c->periods = NULL;
+        return false;
+    }
+    return true;
+}
+
+vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *desc,
+                                   uint32_t *visible, uint8_t *levels, float *palettes,
+                                   vkskin_prepared *out, vkskin_error *err)
+{
+    if (out)
+        *out = (vkskin_prepared){0};
+    if (!c || !desc || !desc->view || !visible || !palettes)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_prepare: a crowd, a desc with a view, visible and "
+                            "palettes are needed");
+    const vkskin_view *view = desc->view;
+    for (int k = 0; k < 16; k++)
+        if (!isfinite(view->view_proj[k]))
+            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                                "vkskin_crowd_prepare: view_proj element %d is not finite", k);
+    if (!isfinite(view->eye[0]) || !isfinite(view->eye[1]) || !isfinite(view->eye[2]))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_prepare: the eye is not "
+                            "finite");
+    if ((desc->fixed_lod && desc->lod >= VKS_MAX_LEVELS) ||
+        !(desc->lod_error_px >= 0.0f && desc->lod_error_px < INFINITY) || desc->height > 65536)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_prepare: a level below %u, an error of 0 or more "
+                            "pixels and a height up to 65536 are needed",
+                            VKS_MAX_LEVELS);
+    vks_crowd *crowd = &c->crowd;
+    const bool anim_lod = !desc->pose_every_frame;
+    if (anim_lod && !vks_api_crowd_anim_lod(c))
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
+                            "out of memory for the last poses of %u instances",
+                            crowd->instance_count);
+    /* The view_proj is P V, P a perspective (clip w = -z of the view) and V rigid: the clip y
+     * row's length is P's focal scale 1 / tan(fov_y / 2), and the pixels per unit at distance
+     * 1 are half of it times the height. */
+    const float *vp = view->view_proj; /* column-major: (row k, column c) at 4 c + k */
+    const float focal = sqrtf(vp[1] * vp[1] + vp[5] * vp[5] + vp[9] * vp[9]);
+    const uint32_t height = desc->height ? desc->height : 720;
+    vks_lod_view lod = {.pixels_per_unit = 0.5f * focal * (float)height,
+                        .max_error_px =
+                            desc->lod_error_px > 0.0f ? desc->lod_error_px : VKSKIN_LOD_ERROR_PX,
+                        .force = desc->fixed_lod ? (int32_t)desc->lod : -1};
+    memcpy(lod.eye, view->eye, sizeof lod.eye);
+    float m[4][4];
+    memcpy(m, vp, sizeof m);
+    const uint32_t n = vks_crowd_cull(crowd, (const float(*)[4])m, visible);
+    if (levels)
+        vks_crowd_choose_lods(crowd, &lod, visible, n, levels);
+    if (anim_lod)
+        vks_crowd_anim_periods(crowd, &lod, visible, n, c->periods);
+    const uint32_t posed =
+        vks_crowd_animate(crowd, desc->one_thread ? NULL : c->pool, visible,
+                          anim_lod ? c->periods : NULL, n, c->prepared++, (vks_bone *)palettes);
+    if (out)
+        *out = (vkskin_prepared){.visible = n, .posed = posed};
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_crowd_time_phases(vkskin_crowd *c, const uint32_t *instances, uint32_t count,
+                                       uint32_t samples, uint32_t repeat, float *palettes,
+                                       vkskin_pose_phases *out, vkskin_error *err)
+{
+    vkskin_result r =
+        api_check_list(c, instances, 0, count, palettes, "vkskin_crowd_time_phases", err);
+    if (r != VKSKIN_OK)
+        return r;
+    if (!out || samples < 1 || samples > 10000 || repeat < 1 || repeat > 10000)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_time_phases: an output, 1 to 10000 samples and 1 to "
+                            "10000 repeats are needed");
+    double ms[3];
+    if (!vks_crowd_time_phases(&c->crowd, instances, count, samples, repeat, (vks_bone *)palettes,
+                               ms))
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for the phases");
+    *out = (vkskin_pose_phases){.sample_ms = ms[0], .model_ms = ms[1], .palette_ms = ms[2]};
     return vks_api_ok(err);
 }
 

@@ -2,13 +2,7 @@
  * (gpu/gpu.h), the renderer (render/renderer.h), a target (target/offscreen.h or
  * target/swapchain.h), and the frame that strings the crowd's culling, levels of detail and
  * posing (scene/crowd.h) to the renderer's passes. */
-#include "api.h"
-
-#include "render/renderer.h"
-#include "target/offscreen.h"
-#include "target/swapchain.h"
-
-#include "vkskin/vkskin_render.h"
+#include "render_api.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,22 +10,6 @@
 #include <time.h>
 
 _Static_assert(VKSKIN_MAX_LEVELS == VKS_MAX_LEVELS, "the public level count is the engine's");
-
-struct vkskin_renderer {
-    gpu_device dev;
-    struct vkskin_crowd *crowd;
-    vks_renderer r;
-    bool window, readback;
-    vks_offscreen offscreen; /* headless */
-    vks_swapchain swapchain; /* a window */
-    VkExtent2D extent;       /* of the last image drawn */
-    int32_t lod;             /* -1: chosen per instance */
-    float lod_error_px;
-    bool anim_lod;
-    uint8_t *periods;  /* per visible slot: its posing period (anim_lod) */
-    uint64_t animated; /* frames posed so far (the animation level of detail's stagger) */
-    vks_frame *last;   /* the last frame submitted, NULL before any */
-};
 
 uint32_t vks_api_renderers;
 
@@ -125,9 +103,10 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
     r->crowd = desc->crowd;
     r->window = desc->create_surface != NULL;
     r->readback = desc->readback;
-    r->lod = desc->fixed_lod ? (int32_t)desc->lod : -1;
-    r->lod_error_px = desc->lod_error_px > 0.0f ? desc->lod_error_px : VKSKIN_LOD_ERROR_PX;
-    r->anim_lod = !desc->pose_every_frame;
+    r->prepare = (vkskin_prepare_desc){.fixed_lod = desc->fixed_lod,
+                                       .lod = desc->lod,
+                                       .lod_error_px = desc->lod_error_px,
+                                       .pose_every_frame = desc->pose_every_frame};
     r->extent = (VkExtent2D){desc->width ? desc->width : 1280, desc->height ? desc->height : 720};
     vks_api_renderers++;
 
@@ -142,11 +121,11 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
     };
     vks_crowd *crowd = &r->crowd->crowd;
     vks_error e;
-    bool ok = (!r->anim_lod ||
-               ((r->periods = malloc(crowd->instance_count)) && vks_crowd_keep_poses(crowd, &e))) &&
+    /* What the animation level of detail keeps, now: a frame cannot fail on it later. */
+    bool ok = (desc->pose_every_frame || vks_api_crowd_anim_lod(r->crowd) ||
+               vks_fail_memory(&e, "out of memory for the last poses of %u instances",
+                               crowd->instance_count)) &&
               gpu_device_create(&dd, &r->dev, &e);
-    if (r->anim_lod && !r->periods)
-        vks_fail_memory(&e, "out of memory");
     if (ok && r->window)
         ok = vks_swapchain_create(&r->dev, vks_draw_depth_format(&r->dev), !desc->no_vsync,
                                   &r->swapchain, &e);
@@ -193,7 +172,6 @@ void vkskin_renderer_destroy(vkskin_renderer *r, vkskin_messages *messages)
     const gpu_messages m = gpu_device_destroy(&r->dev); /* vkDestroyInstance may report too */
     if (messages)
         *messages = (vkskin_messages){.errors = m.error, .warnings = m.warning};
-    free(r->periods);
     free(r);
     vks_api_renderers--;
 }
@@ -220,12 +198,10 @@ vkskin_result vkskin_renderer_get_info(const vkskin_renderer *r, vkskin_renderer
     return vks_api_ok(err);
 }
 
-/* The frame's uniforms and the levels of detail's view from a view_proj = P V, P a perspective
- * (Vulkan clip space: w = -z of the view) and V rigid: V's rows are unit, so the clip w row is
- * -V's third row (the direction from the point looked at towards the eye) and the clip y row's
- * length is P's focal scale 1 / tan(fov_y / 2). */
-static void frame_view(const vkskin_renderer *r, const vkskin_view *view, uint32_t height,
-                       vks_frame_uniforms *u, vks_lod_view *lod)
+/* The frame's uniforms from a view_proj = P V, P a perspective (Vulkan clip space: w = -z of
+ * the view) and V rigid: the clip w row is -V's third row, the direction from the point looked at
+ * towards the eye, whose heading places the key light. */
+static void frame_uniforms(const vkskin_view *view, vks_frame_uniforms *u)
 {
     memcpy(u->view_proj, view->view_proj, sizeof u->view_proj);
     const float *vp = view->view_proj; /* column-major: element (row k, column c) at 4 c + k */
@@ -240,12 +216,6 @@ static void frame_view(const vkskin_renderer *r, const vkskin_view *view, uint32
     memcpy(u->light_dir, light, sizeof light);
     memcpy(u->light_color, light_color, sizeof light_color);
     memcpy(u->ambient, ambient, sizeof ambient);
-
-    const float focal = sqrtf(vp[1] * vp[1] + vp[5] * vp[5] + vp[9] * vp[9]);
-    *lod = (vks_lod_view){.pixels_per_unit = 0.5f * focal * (float)height,
-                          .max_error_px = r->lod_error_px,
-                          .force = r->lod};
-    memcpy(lod->eye, view->eye, sizeof lod->eye);
 }
 
 static vkskin_result check_view(const vkskin_view *view, vkskin_error *err)
@@ -263,11 +233,12 @@ static vkskin_result check_view(const vkskin_view *view, vkskin_error *err)
     return VKSKIN_OK;
 }
 
-/* The visible instances' vertices at their levels (after vks_renderer_skin). */
-static uint64_t frame_vertices(const vks_crowd *c, const vks_frame *f)
+/* The vertices of the first `count` instances in the frame's order (the skinned ones first) at
+ * their levels (after vks_renderer_skin). */
+static uint64_t frame_vertices(const vks_crowd *c, const vks_frame *f, uint32_t count)
 {
     uint64_t n = 0;
-    for (uint32_t s = 0; s < f->visible_count; s++)
+    for (uint32_t s = 0; s < count; s++)
         n += vks_model_level(c->models[c->instances[f->order[s]].model], f->order_level[s])
                  .vertex_count;
     return n;
@@ -317,15 +288,17 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
 
     const double start = now_ms();
     vks_crowd *crowd = &r->crowd->crowd;
-    vks_lod_view lod;
-    frame_view(r, desc->view, target.extent.height, f->uniforms, &lod);
-    f->visible_count = vks_crowd_cull(crowd, (const float(*)[4])f->uniforms->view_proj, f->visible);
-    vks_crowd_choose_lods(crowd, &lod, f->visible, f->visible_count, f->level);
-    if (r->anim_lod)
-        vks_crowd_anim_periods(crowd, &lod, f->visible, f->visible_count, r->periods);
-    const uint32_t posed =
-        vks_crowd_animate(crowd, r->crowd->pool, f->visible, r->anim_lod ? r->periods : NULL,
-                          f->visible_count, r->animated++, f->palette);
+    frame_uniforms(desc->view, f->uniforms);
+    vkskin_prepare_desc prepare = r->prepare;
+    prepare.view = desc->view;
+    prepare.height = target.extent.height;
+    vkskin_prepared prepared;
+    res = vkskin_crowd_prepare(r->crowd, &prepare, f->visible, f->level, (float *)f->palette,
+                               &prepared, err);
+    if (res != VKSKIN_OK) /* cannot be: the view is checked, the anim lod's memory allocated */
+        return res;
+    f->visible_count = prepared.visible;
+    const uint32_t posed = prepared.posed;
     const double cpu_ms = now_ms() - start;
 
     vks_renderer_skin(&r->r, f);
@@ -346,11 +319,14 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
             .skinned = f->skinned_count,
             .overflow = f->overflow_count,
             .overflow_vertices = f->overflow_vertices,
-            .vertices = frame_vertices(crowd, f),
+            .vertices = frame_vertices(crowd, f, f->visible_count),
+            .skinned_vertices = frame_vertices(crowd, f, f->skinned_count),
             .cpu_ms = cpu_ms,
             .gpu = public_stats(&f->stats),
         };
         memcpy(info->level_instances, f->level_instances, sizeof info->level_instances);
+        for (uint32_t m = 0; m < crowd->model_count; m++)
+            info->model_instances[m] = f->runs[m][VKS_MAX_LEVELS] - f->runs[m][0];
     }
     return vks_api_ok(err);
 }

@@ -2,15 +2,16 @@
 #ifndef VKS_APP_BENCH_ANIM_H
 #define VKS_APP_BENCH_ANIM_H
 
-#include "gpu_app.h"
+#include "show.h"
 
 typedef struct app_bench_anim_desc {
     uint32_t frames, warmup; /* measured, and before measuring */
     uint32_t width, height;  /* of the image the camera frames (culling) */
+    bool anim_lod;           /* --anim-lod */
     bool phases, json;
 } app_bench_anim_desc;
 
-/* Runs on the started scene (app_scene_start) and prints the figures; APP_OK or APP_FAILED. */
-int app_bench_anim(app_scene *s, const app_bench_anim_desc *desc);
+/* Runs on the started crowd (app_show_start) and prints the figures; APP_OK or APP_FAILED. */
+int app_bench_anim(app_show *s, const app_bench_anim_desc *desc);
 
 #endif

@@ -2,10 +2,9 @@
  * CPU animation (culling + palettes on every thread), GPU skinning and drawing (timestamps), the
  * whole frame (wall clock), skinned vertices per second, and the skinning pass's bandwidth beside
  * a plain copy kernel's over the bytes that reach memory (the roofline). */
-#include "commands.h"
 #include "bench_anim.h"
-#include "gpu_app.h"
-#include "target/offscreen.h"
+#include "commands.h"
+#include "show.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,8 +13,6 @@
 
 /* Frames before measuring by default (--warmup): pipelines, caches and clocks settle. */
 #define WARMUP_FRAMES 3u
-/* Copy-kernel runs timed for the roofline. */
-#define COPY_RUNS 9u
 
 typedef struct bench_args {
     const char *path, *size, *frames_text, *warmup_text, *group_size_text, *threads_text, *clip;
@@ -31,7 +28,7 @@ typedef struct bench_result {
     uint64_t overflow_vertices, budget_vertices;
     uint64_t
         triangles; /* the GPU drew in the last frame (pipeline statistics; UINT64_MAX: unknown) */
-    uint32_t level_instances[VKS_MAX_LEVELS]; /* visible instances per level, last frame */
+    uint32_t level_instances[VKSKIN_MAX_LEVELS]; /* visible instances per level, last frame */
     uint32_t posed;    /* instances the last frame posed (--anim-lod: the rest kept their pose) */
     uint64_t vertices; /* skinned per frame by the pass (vertex mode: every visible) */
     uint64_t visible_vertices; /* of the visible instances */
@@ -39,181 +36,42 @@ typedef struct bench_result {
     double anim_ms, skin_ms, draw_ms, frame_ms;
     double skin_bytes;   /* read + written by the skinning pass per frame, each access counted */
     double stream_bytes; /* of which the per-vertex streams (bind streams read, output written) */
-    double memory_bytes; /* what reaches memory per frame: see bench_traffic */
+    double memory_bytes; /* what reaches memory per frame: see vkskin_traffic */
     double copy_bytes, copy_ms;
+    char device[256];
 } bench_result;
 
-/* Bind-stream bytes the skinning pass reads for one vertex of `m`, each stream once, from the
- * compact layout (shaders/vks_shared.h): position, normal, joints (8 or 16 bits each) and
- * weights; the tangent when the model has them; influences 5 to 8 when it is wide. */
-static double bind_bytes_per_vertex(const vks_model *m)
-{
-    const double joints = m->skeleton.joint_count > VKS_JOINTS8_MAX ? VKS_BIND_JOINTS16_BYTES
-                                                                    : VKS_BIND_JOINTS8_BYTES;
-    return VKS_BIND_POSITION_BYTES + VKS_BIND_NORMAL_BYTES + joints + VKS_BIND_WEIGHTS_BYTES +
-           (m->tangents ? VKS_BIND_TANGENT_BYTES : 0) +
-           (m->joints_extra ? joints + VKS_BIND_WEIGHTS_BYTES : 0);
-}
-
-/* Output bytes the skinning pass writes for one vertex of `m`: the 16-byte skinned vertex, and
- * the tangent's word when the model has them. */
-static double out_bytes_per_vertex(const vks_model *m)
-{
-    return VKS_SKINNED_STRIDE + (m->tangents ? VKS_TANGENT_STRIDE : 0);
-}
-
-/* The skinning pass's traffic for the instances in `list` (all of the crowd's when NULL):
- *   logical: every instance's streams read and output written (as if each instance's bind streams
- *            came from memory), its palette read once (the workgroups of an instance share it
- *            through the cache), its table entry and visible-list slot;
- *   streams: the per-vertex part of that, bind streams + output (bytes_per_vertex's numerator);
- *   memory:  each distinct model's bind streams once (its instances read the same addresses,
- *            which the cache keeps: the H100's 50 MB L2 holds a model's many times over), plus
- *            per instance its output, palette and table entry, plus the visible list. */
-typedef struct bench_traffic {
-    double logical, streams, memory;
-} bench_traffic;
-
-static bench_traffic traffic_of(const vks_crowd *c, const uint32_t *list, const uint8_t *levels,
-                                uint32_t count)
-{
-    bench_traffic t = {0};
-    bool seen[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS] = {{false}};
-    for (uint32_t k = 0; k < count; k++) {
-        const uint32_t model = c->instances[list ? list[k] : k].model,
-                       level = levels ? levels[k] : 0;
-        const vks_model *m = c->models[model];
-        const double n = vks_model_level(m, level).vertex_count;
-        const double bind = bind_bytes_per_vertex(m) * n;
-        const double out = out_bytes_per_vertex(m) * n;
-        const double own =
-            sizeof(vks_bone) * m->skeleton.joint_count + sizeof(vks_instance) + sizeof(vks_visible);
-        t.streams += bind + out;
-        t.logical += bind + out + own;
-        t.memory += out + own + (seen[model][level] ? 0.0 : bind);
-        seen[model][level] = true;
-    }
-    return t;
-}
-
-/* Times the copy kernel over `bytes` (read + written), median of COPY_RUNS. Each buffer is
- * capped at 1 GiB and a quarter of the device's largest heap: far past every cache, which is
- * what matters for a bandwidth figure. */
-static bool measure_copy(const gpu_device *dev, VkDeviceSize bytes, bench_result *res,
-                         vks_error *err)
-{
-    VkDeviceSize half = bytes / 2, limit = (VkDeviceSize)1 << 30, heap = 0;
-    for (uint32_t h = 0; h < dev->memory.memoryHeapCount; h++)
-        if (dev->memory.memoryHeaps[h].size > heap)
-            heap = dev->memory.memoryHeaps[h].size;
-    if (heap / 4 < limit)
-        limit = heap / 4;
-    half = (half < limit ? half : limit) & ~(VkDeviceSize)15;
-    if (half < 16 || !dev->timestamps)
-        return true;
-    vks_copy_pass pass;
-    gpu_buffer src = {0}, dst = {0};
-    const VkBufferUsageFlags usage =
-        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-    if (!vks_copy_pass_create(dev, &pass, err))
-        return false;
-    bool ok =
-        gpu_buffer_create(dev,
-                          &(gpu_buffer_desc){.size = half,
-                                             .usage = usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                             .name = "copy src"},
-                          &src, err) &&
-        gpu_buffer_create(dev, &(gpu_buffer_desc){.size = half, .usage = usage, .name = "copy dst"},
-                          &dst, err);
-    VkQueryPool queries = VK_NULL_HANDLE;
-    if (ok) {
-        VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-        qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        qi.queryCount = 2;
-        GPU_CHECK(vkCreateQueryPool(dev->device, &qi, NULL, &queries));
-        GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, queries, "copy timestamps");
-        /* Written once before: never-written memory may read as one shared zero page (CPU
-         * devices), which would flatter the copy. */
-        VkCommandBuffer cmd;
-        ok = gpu_once_begin(dev, &cmd, err);
-        if (ok) {
-            vkCmdFillBuffer(cmd, src.buffer, 0, VK_WHOLE_SIZE, 0x5eed5eedu);
-            gpu_barrier_buffer(
-                cmd, src.buffer,
-                (gpu_access){VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
-                (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                             VK_ACCESS_2_SHADER_STORAGE_READ_BIT});
-            ok = gpu_once_end(dev, cmd, err);
-        }
-    }
-    double ms[COPY_RUNS];
-    const gpu_access rw = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                           VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
-                               VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
-    /* One submission per run, timed as a frame's skinning is: from the top of the command
-     * buffer to after the barrier behind the dispatch. (Several runs in one command buffer
-     * timed far too fast on lavapipe.) */
-    for (uint32_t i = 0; ok && i < COPY_RUNS; i++) {
-        VkCommandBuffer cmd;
-        if (!(ok = gpu_once_begin(dev, &cmd, err)))
-            break;
-        vkCmdResetQueryPool(cmd, queries, 0, 2);
-        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 0);
-        vks_copy_pass_record(cmd, &pass, src.address, dst.address, half);
-        gpu_barrier_memory(cmd, rw, rw);
-        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, queries, 1);
-        ok = gpu_once_end(dev, cmd, err);
-        uint64_t t[2];
-        if (ok)
-            GPU_CHECK(vkGetQueryPoolResults(dev->device, queries, 0, 2, sizeof t, t, sizeof t[0],
-                                            VK_QUERY_RESULT_64_BIT));
-        ms[i] = ok ? gpu_ticks_to_ms(dev, t[0], t[1]) : 0.0;
-    }
-    if (ok) {
-        res->copy_ms = app_median(ms, COPY_RUNS);
-        res->copy_bytes = 2.0 * (double)half;
-    }
-    if (queries)
-        vkDestroyQueryPool(dev->device, queries, NULL);
-    gpu_buffer_destroy(dev, &src);
-    gpu_buffer_destroy(dev, &dst);
-    vks_copy_pass_destroy(dev, &pass);
-    return ok;
-}
-
-static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_result *res)
+static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench_result *res)
 {
     vks_error err;
-    if (!app_scene_start(scene, &a->crowd, a->clip, 0.0, &err) ||
-        !app_gpu_open(&a->gpu, NULL, dev, &err)) {
+    vkskin_error e;
+    if (!app_show_start(show, &a->crowd, a->clip, 0.0, &err)) {
         fprintf(stderr, "vkskin bench: %s\n", err.msg);
         return APP_FAILED;
     }
-    vks_crowd *crowd = &scene->crowd;
+    vkskin_renderer_desc desc =
+        app_show_renderer_desc(show, &a->crowd, &a->gpu, a->width, a->height);
+    desc.group_size = a->group_size;
+    if (vkskin_renderer_create(&desc, out, &e) != VKSKIN_OK) {
+        fprintf(stderr, "vkskin bench: %s\n", e.message);
+        return APP_FAILED;
+    }
+    vkskin_renderer *r = *out;
+    vkskin_crowd *crowd = show->crowd;
     /* The roofline first, over as many bytes as skinning every instance puts through memory: on
      * lavapipe, timestamps around a compute-only submission come out far too short after draws
      * have run on the device. The skinning pass's own figure uses the visible instances. */
-    const bench_traffic all = traffic_of(crowd, NULL, NULL, crowd->instance_count);
-    if (!measure_copy(dev, (VkDeviceSize)all.memory, res, &err)) {
-        fprintf(stderr, "vkskin bench: %s\n", err.msg);
+    vkskin_traffic all;
+    vkskin_copy_timing copy;
+    vkskin_renderer_get_traffic(r, true, &all, NULL);
+    if (vkskin_renderer_time_copy(r, (uint64_t)all.memory_bytes, &copy, &e) != VKSKIN_OK) {
+        fprintf(stderr, "vkskin bench: %s\n", e.message);
         return APP_FAILED;
     }
-    vks_renderer r;
-    vks_renderer_desc desc = app_crowd_renderer_desc(&a->crowd, crowd, VKS_OFFSCREEN_FORMAT);
-    desc.group_size = a->group_size;
-    if (!vks_renderer_create(dev, &desc, &r, &err)) {
-        fprintf(stderr, "vkskin bench: %s\n", err.msg);
-        return APP_FAILED;
-    }
-    vks_offscreen target;
-    if (!vks_offscreen_create(dev, a->width, a->height, r.draw.depth_format, &target, &err)) {
-        fprintf(stderr, "vkskin bench: %s\n", err.msg);
-        vks_renderer_destroy(&r);
-        return APP_FAILED;
-    }
-    app_camera cam;
-    app_camera_frame(&cam, crowd);
-    vks_draw_target t = vks_offscreen_target(&target);
+    res->copy_bytes = copy.bytes;
+    res->copy_ms = copy.bytes > 0.0 ? copy.ms : -1.0;
+    vkskin_view view;
+    vkskin_crowd_frame_view(crowd, (float)a->width / (float)a->height, &view, NULL);
     const uint32_t warmup = a->warmup, total = warmup + a->frames;
     double *anim = calloc(total, sizeof *anim), *frame = calloc(total, sizeof *frame);
     double *skin = calloc(total, sizeof *skin), *draw = calloc(total, sizeof *draw);
@@ -224,71 +82,73 @@ static int run(const bench_args *a, app_scene *scene, gpu_device *dev, bench_res
     }
     uint32_t gpu_samples = 0, cpu_samples = 0;
     double last = 0.0;
+    vkskin_frame_info info = {0};
     for (uint32_t i = 0; i < total; i++) {
-        vks_frame *f = vks_renderer_begin_frame(&r); /* waits for frame i - 2 */
-        if (!f) {
-            fprintf(stderr, "vkskin bench: cannot begin a frame: the device was lost\n");
+        /* The frame waits for frame i - 2 first: from there to the next frame's start is the
+         * frame's period, GPU included. */
+        const double start = app_now_ms();
+        vkskin_crowd_advance(crowd, 1.0 / 60.0);
+        const double advanced = app_now_ms();
+        if (vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &e) != VKSKIN_OK) {
+            fprintf(stderr, "vkskin bench: %s\n", e.message);
             goto done;
         }
-        double start = app_now_ms();
-        if (i > warmup) /* begin to begin: the frame's period, GPU included */
+        if (i > warmup)
             frame[cpu_samples - 1] = start - last;
         last = start;
-        if (i >= warmup + GPU_FRAMES_IN_FLIGHT && f->stats.draw_ms >= 0.0) {
-            skin[gpu_samples] = f->stats.skin_ms;
-            draw[gpu_samples++] = f->stats.draw_ms;
-        }
-        vks_crowd_advance(crowd, 1.0 / 60.0);
-        app_scene_animate(scene, f, &cam, a->width, a->height);
         if (i >= warmup)
-            anim[cpu_samples++] = app_now_ms() - start;
-        res->visible = f->visible_count;
-        vks_renderer_skin(&r, f);
-        res->skinned = r.mode == VKS_SKIN_COMPUTE ? f->skinned_count : f->visible_count;
-        res->overflow_vertices = f->overflow_vertices;
-        vks_renderer_draw(&r, f, &t);
-        if (!vks_renderer_submit(&r, f, VK_NULL_HANDLE, VK_NULL_HANDLE, &err)) {
-            fprintf(stderr, "vkskin bench: %s\n", err.msg);
-            goto done;
+            anim[cpu_samples++] = (advanced - start) + info.cpu_ms;
+        if (i >= warmup + 2 && info.gpu.draw_ms >= 0.0) { /* the frame two before's */
+            skin[gpu_samples] = info.gpu.skin_ms;
+            draw[gpu_samples++] = info.gpu.draw_ms;
         }
     }
-    vks_gpu_stats s = vks_renderer_last_stats(&r);
+    vkskin_gpu_stats s;
+    vkskin_renderer_last_stats(r, &s, NULL);
     frame[cpu_samples - 1] = app_now_ms() - last;
-    if (s.draw_ms >= 0.0) { /* the last frames' slots: read here, not by a later begin */
+    if (s.draw_ms >= 0.0) { /* the last frames' slots: read here, not by a later frame */
         skin[gpu_samples] = s.skin_ms;
         draw[gpu_samples++] = s.draw_ms;
     }
+    vkskin_renderer_info ri;
+    vkskin_crowd_info ci;
+    vkskin_renderer_get_info(r, &ri, NULL);
+    vkskin_crowd_get_info(crowd, &ci, NULL);
+    memcpy(res->device, ri.device_name, sizeof res->device);
     res->samples = cpu_samples;
     res->gpu_samples = gpu_samples; /* the next-to-last frame's queries are never read back */
     res->anim_ms = app_median(anim, cpu_samples);
     res->frame_ms = app_median(frame, cpu_samples);
     res->skin_ms = gpu_samples ? app_median(skin, gpu_samples) : -1.0;
     res->draw_ms = gpu_samples ? app_median(draw, gpu_samples) : -1.0;
-    res->threads = vks_pool_threads(scene->pool);
+    res->threads = ci.threads;
     /* The visible set of the last frame (the camera does not move); in compute mode the part
-     * the skinning pass skinned (a prefix of it: the rest went past the output budget). */
-    const vks_frame *latest = vks_renderer_latest(&r);
-    res->visible_vertices = app_frame_vertices(crowd, latest, 0, scene->visible_count);
-    res->vertices = app_frame_vertices(crowd, latest, 0, res->skinned);
-    for (uint32_t k = 0; k < scene->visible_count; k++)
-        res->joints +=
-            crowd->models[crowd->instances[scene->visible[k]].model]->skeleton.joint_count;
-    res->triangles = s.primitives;
-    res->posed = scene->posed;
-    memcpy(res->level_instances, latest->level_instances, sizeof res->level_instances);
-    res->budget_vertices = r.memory.output_bytes / vks_plan_vertex_bytes(crowd);
-    const bench_traffic seen = traffic_of(crowd, latest->order, latest->order_level, res->skinned);
-    res->skin_bytes = seen.logical;
-    res->stream_bytes = seen.streams;
-    res->memory_bytes = seen.memory;
+     * the skinning pass skinned (the rest went past the output budget). */
+    res->visible = info.visible;
+    res->skinned = a->crowd.mode == VKS_SKIN_COMPUTE ? info.skinned : info.visible;
+    res->overflow_vertices = info.overflow_vertices;
+    res->visible_vertices = info.vertices;
+    res->vertices = a->crowd.mode == VKS_SKIN_COMPUTE ? info.skinned_vertices : info.vertices;
+    for (uint32_t m = 0; m < show->model_count; m++) {
+        vkskin_model_info mi;
+        vkskin_model_get_info(show->models[m], &mi, NULL);
+        res->joints += (uint64_t)info.model_instances[m] * mi.joint_count;
+    }
+    res->triangles = s.triangles;
+    res->posed = info.posed;
+    memcpy(res->level_instances, info.level_instances, sizeof res->level_instances);
+    res->budget_vertices = ri.max_skinned_vertices;
+    vkskin_traffic seen;
+    vkskin_renderer_get_traffic(r, false, &seen, NULL);
+    res->skin_bytes = seen.logical_bytes;
+    res->stream_bytes = seen.stream_bytes;
+    res->memory_bytes = seen.memory_bytes;
     rc = APP_OK;
 done:
     free(anim);
     free(frame);
     free(skin);
     free(draw);
-    vks_offscreen_destroy(dev, &target);
-    vks_renderer_destroy(&r);
     return rc;
 }
 
@@ -323,14 +183,16 @@ static void json_string(const char *name, const char *v)
     printf("\",\n");
 }
 
-static void report(const bench_args *a, const app_scene *scene, const gpu_device *dev,
-                   const bench_result *res)
+static void report(const bench_args *a, const app_show *show, const bench_result *res)
 {
-    const vks_crowd *c = &scene->crowd;
     char models[512] = "";
-    for (uint32_t m = 0; m < c->model_count; m++)
+    for (uint32_t m = 0; m < show->model_count; m++) {
+        vkskin_model_info mi;
+        vkskin_model_get_info(show->models[m], &mi, NULL);
         snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s", m ? " + " : "",
-                 c->models[m]->name);
+                 mi.name);
+    }
+    const uint32_t instances = vkskin_crowd_instance_count(show->crowd);
     const bool compute = a->crowd.mode == VKS_SKIN_COMPUTE;
     /* Vertex mode skins inside the draw: its vertices per second are per draw time. */
     const double skin_ms = compute ? res->skin_ms : -1.0;
@@ -353,10 +215,10 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
     if (a->json) {
         printf("{\n");
         json_string("models", models);
-        json_string("device", dev->props.deviceName);
+        json_string("device", res->device);
         json_string("mode", compute ? "compute" : "vertex");
         json_string("palettes", a->crowd.palettes_on_device ? "device" : "host");
-        json_number("instances", c->instance_count, false);
+        json_number("instances", instances, false);
         json_number("visible", res->visible, false);
         json_number("width", a->width, false);
         json_number("height", a->height, false);
@@ -372,7 +234,7 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
         json_number("triangles", res->triangles == UINT64_MAX ? -1.0 : (double)res->triangles,
                     false);
         printf("  \"level_instances\": [");
-        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
+        for (uint32_t l = 0; l < VKSKIN_MAX_LEVELS; l++)
             printf("%s%u", l ? ", " : "", res->level_instances[l]);
         printf("],\n");
         json_number("posed_instances", res->posed, false);
@@ -399,11 +261,10 @@ static void report(const bench_args *a, const app_scene *scene, const gpu_device
     }
     printf("bench: %s x %u, %s skinning, %ux%u, median of %u frames (GPU times: %u) after %u "
            "warm-up frame(s) on %s\n",
-           models, c->instance_count, compute ? "compute" : "vertex-shader", a->width, a->height,
-           res->samples, res->gpu_samples, a->warmup, dev->props.deviceName);
+           models, instances, compute ? "compute" : "vertex-shader", a->width, a->height,
+           res->samples, res->gpu_samples, a->warmup, res->device);
     printf("  visible          %u of %u instances, %llu vertices, %llu joints\n", res->visible,
-           c->instance_count, (unsigned long long)res->visible_vertices,
-           (unsigned long long)res->joints);
+           instances, (unsigned long long)res->visible_vertices, (unsigned long long)res->joints);
     {
         char levels[256];
         app_format_levels(res->level_instances, levels, sizeof levels);
@@ -489,36 +350,36 @@ int cmd_bench(int argc, char **argv)
         fprintf(stderr, "vkskin bench: %s\n", err.msg);
         return APP_USAGE;
     }
-    app_scene scene;
-    if (!app_scene_load(&scene, "bench", a.path, &a.crowd,
-                        &err)) { /* before any thread: see import.h */
+    app_show show;
+    if (!app_show_load(&show, "bench", a.path, &a.crowd, &err)) { /* before any thread */
         fprintf(stderr, "vkskin bench: %s\n", err.msg);
         return APP_FAILED;
     }
     if (a.phases && !a.anim_only) {
         fprintf(stderr, "vkskin bench: --phases goes with --anim-only\n");
-        app_scene_destroy(&scene);
+        app_show_destroy(&show);
         return APP_USAGE;
     }
     if (a.anim_only) {
-        rc = app_scene_start(&scene, &a.crowd, a.clip, 0.0, &err)
-                 ? app_bench_anim(&scene, &(app_bench_anim_desc){.frames = a.frames,
-                                                                 .warmup = a.warmup,
-                                                                 .width = a.width,
-                                                                 .height = a.height,
-                                                                 .phases = a.phases,
-                                                                 .json = a.json})
+        rc = app_show_start(&show, &a.crowd, a.clip, 0.0, &err)
+                 ? app_bench_anim(&show, &(app_bench_anim_desc){.frames = a.frames,
+                                                                .warmup = a.warmup,
+                                                                .width = a.width,
+                                                                .height = a.height,
+                                                                .anim_lod = a.crowd.anim_lod,
+                                                                .phases = a.phases,
+                                                                .json = a.json})
                  : (fprintf(stderr, "vkskin bench: %s\n", err.msg), APP_FAILED);
-        app_scene_destroy(&scene);
+        app_show_destroy(&show);
         return rc;
     }
-    gpu_device dev = {0};
+    vkskin_renderer *r = NULL;
     bench_result res = {0};
-    rc = run(&a, &scene, &dev, &res);
+    rc = run(&a, &show, &r, &res);
     if (rc == APP_OK)
-        report(&a, &scene, &dev, &res);
-    app_scene_destroy(&scene);
-    if (dev.device)
-        rc = app_gpu_close("bench", &dev, rc);
+        report(&a, &show, &res);
+    if (r)
+        rc = app_show_close("bench", r, rc);
+    app_show_destroy(&show);
     return rc;
 }

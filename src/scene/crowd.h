@@ -193,4 +193,11 @@ void vks_crowd_palettes(vks_crowd *crowd, vks_pool *pool, const uint32_t *visibl
 void vks_crowd_palettes_range(vks_crowd *crowd, const uint32_t *visible, uint32_t begin,
                               uint32_t end, vks_bone *palette, uint32_t thread);
 
+/* Profiling (the public vkskin_crowd_time_phases): sampling, local-to-model and palette timed
+ * apart on the calling thread over the listed instances, each of `frames` samples running each
+ * step `batch` times, then advancing the crowd 1/60 s; ms[] gets the medians per step. False when
+ * out of memory. */
+bool vks_crowd_time_phases(vks_crowd *crowd, const uint32_t *visible, uint32_t count,
+                           uint32_t frames, uint32_t batch, vks_bone *palette, double ms[3]);
+
 #endif

@@ -1,0 +1,26 @@
+/* The owned-device renderer's insides (vkskin_render.c), shared with its profiling
+ * (vkskin_profile.c). */
+#ifndef VKS_RENDER_API_H
+#define VKS_RENDER_API_H
+
+#include "api.h"
+
+#include "render/renderer.h"
+#include "target/offscreen.h"
+#include "target/swapchain.h"
+
+#include "vkskin/vkskin_render.h"
+
+struct vkskin_renderer {
+    gpu_device dev;
+    struct vkskin_crowd *crowd;
+    vks_renderer r;
+    bool window, readback;
+    vks_offscreen offscreen;     /* headless */
+    vks_swapchain swapchain;     /* a window */
+    VkExtent2D extent;           /* of the last image drawn */
+    vkskin_prepare_desc prepare; /* levels of detail and animation level of detail */
+    vks_frame *last;             /* the last frame submitted, NULL before any */
+};
+
+#endif

@@ -1,0 +1,119 @@
+/* Posing's three steps timed apart (crowd.h, vks_crowd_time_phases): each instance on the crowd's
+ * path for it, its clip's sampler (anim/sampler.h) or, during a cross-fade or for a clip without
+ * one, anim.h's direct path (cross-fades are not blended here). */
+#include "crowd.h"
+
+#include "../anim/anim.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Where the phases keep an instance's intermediate results (its joints' slots in each array). */
+typedef struct phase_state {
+    vks_xform *local;       /* the direct path's local poses */
+    vks_affine *model;      /* ... and model transforms */
+    float *soa;             /* the sampler's local matrices */
+    float (*columns)[4][4]; /* ... and model transforms */
+    uint32_t *cursor;       /* key hints */
+} phase_state;
+
+/* Phase p (0 sampling, 1 local-to-model, 2 palette) of instance i, its joints from `at` in the
+ * arrays (at_soa in soa), on the crowd's path for it. */
+static void pose_phase(const vks_crowd *c, uint32_t i, int p, const phase_state *st, size_t at,
+                       size_t at_soa, vks_bone *palette)
+{
+    const vks_crowd_instance *in = &c->instances[i];
+    const vks_model *m = c->models[in->model];
+    const vks_skeleton *sk = &m->skeleton;
+    const vks_sampler *sm = &c->samplers[in->model][in->clip + 1];
+    const bool sampled = sm->segments && !(in->fade_left > 0.0);
+    if (p == 0) {
+        const double time =
+            in->clip < 0 ? 0.0 : vks_clip_time(&m->clips[in->clip], in->time, VKS_WRAP_LOOP);
+        if (sampled)
+            vks_sampler_local(sm, time, st->cursor + 3 * at, st->soa + at_soa);
+        else if (in->clip >= 0) /* the direct path (cross-fades are not blended here) */
+            vks_clip_sample(sk, &m->clips[in->clip], time, st->cursor + 3 * at, st->local + at);
+        else
+            vks_pose_rest(sk, st->local + at);
+    } else if (p == 1) {
+        if (sampled)
+            vks_sampler_model(sm, sk, st->soa + at_soa, st->columns + at);
+        else
+            vks_pose_model(sk, st->local + at, st->model + at);
+    } else if (sampled) {
+        vks_sampler_skin(sm, sk, (const float(*)[4][4])st->columns + at,
+                         palette + c->palette_first[i]);
+    } else {
+        vks_pose_skin(sk, st->model + at, palette + c->palette_first[i]);
+    }
+}
+
+bool vks_crowd_time_phases(vks_crowd *c, const uint32_t *visible, uint32_t count, uint32_t frames,
+                           uint32_t batch, vks_bone *palette, double ms[3])
+{
+    size_t total_joints = 0, total_soa = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t n = c->models[c->instances[visible[k]].model]->skeleton.joint_count;
+        total_joints += n;
+        total_soa += vks_sampler_local_floats(n);
+    }
+    /* Every instance's local pose and model transforms kept between the phases, as a phased
+     * runtime would keep them; one set of key hints per instance. */
+    const size_t nj = total_joints ? total_joints : 1;
+    phase_state st = {
+        .local = malloc(sizeof *st.local * nj),
+        .model = malloc(sizeof *st.model * nj),
+        .soa = aligned_alloc(64, sizeof *st.soa * (total_soa ? total_soa : 16)),
+        .columns = aligned_alloc(64, sizeof *st.columns * nj),
+        .cursor = calloc(3 * nj, sizeof *st.cursor),
+    };
+    double *per = malloc(sizeof *per * 3 * frames);
+    bool ok = st.local && st.model && st.soa && st.columns && st.cursor && per;
+    for (uint32_t f = 0; ok && f < frames; f++) {
+        double t[4];
+        for (int p = 0; p < 3; p++) {
+            t[p] = now_ms();
+            for (uint32_t b = 0; b < batch; b++) {
+                size_t at = 0, at_soa = 0;
+                for (uint32_t k = 0; k < count; k++) {
+                    const uint32_t n =
+                        c->models[c->instances[visible[k]].model]->skeleton.joint_count;
+                    pose_phase(c, visible[k], p, &st, at, at_soa, palette);
+                    at += n;
+                    at_soa += vks_sampler_local_floats(n);
+                }
+            }
+        }
+        t[3] = now_ms();
+        for (int p = 0; p < 3; p++)
+            per[(size_t)p * frames + f] = (t[p + 1] - t[p]) / batch;
+        vks_crowd_advance(c, 1.0 / 60.0);
+    }
+    for (int p = 0; ok && p < 3; p++) {
+        qsort(per + (size_t)p * frames, frames, sizeof *per, compare_double);
+        const double *v = per + (size_t)p * frames;
+        ms[p] = frames % 2 ? v[frames / 2] : 0.5 * (v[frames / 2 - 1] + v[frames / 2]);
+    }
+    free(st.local);
+    free(st.model);
+    free(st.soa);
+    free(st.columns);
+    free(st.cursor);
+    free(per);
+    return ok;
+}
