@@ -194,6 +194,7 @@ VKSKIN_API vkskin_result vkskin_model_skin(const vkskin_model *model, int32_t cl
 typedef struct vkskin_crowd vkskin_crowd;
 
 #define VKSKIN_MAX_MODELS 16u
+#define VKSKIN_MAX_INSTANCES (1u << 24)
 
 typedef enum vkskin_layout {
     VKSKIN_LAYOUT_GRID = 0, /* rows and columns on the ground (y = 0), headings at random */
@@ -208,7 +209,7 @@ typedef enum vkskin_layout {
 typedef struct vkskin_crowd_desc {
     const vkskin_model *const *models; /* 1 .. VKSKIN_MAX_MODELS; kept, must outlive the crowd */
     uint32_t model_count;
-    uint32_t instance_count; /* 1 .. 2^24; dealt to the models in turn */
+    uint32_t instance_count; /* 1 .. VKSKIN_MAX_INSTANCES; dealt to the models in turn */
     vkskin_layout layout;
     /* Every instance's clip at the start: an index valid for every model, VKSKIN_CLIP_NONE or
      * VKSKIN_CLIP_VARIED. 0 (the default) is the first clip, the bind pose for a model with none.

@@ -43,6 +43,10 @@ vkskin_result vks_api_ok(vkskin_error *err)
     return VKSKIN_OK;
 }
 
+_Static_assert(VKSKIN_MAX_MODELS == VKS_CROWD_MAX_MODELS &&
+                   VKSKIN_MAX_INSTANCES == VKS_CROWD_MAX_INSTANCES,
+               "the public limits are the engine's");
+
 const char *vkskin_version(void)
 {
     return VKSKIN_VERSION_STRING;

@@ -1,10 +1,9 @@
-/* What the subcommands share: option parsing, and model loading (the embedded default character
- * when no path is given). */
+/* What the subcommands share: option parsing and its errors. The program uses vkskin's public API
+ * alone (include/vkskin): it includes nothing from src/ outside src/app. */
 #ifndef VKS_APP_H
 #define VKS_APP_H
 
-#include "anim/anim.h"
-#include "asset/import.h"
+#include "vkskin/vkskin.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -39,20 +38,28 @@ int app_parse(const app_command *cmd, int argc, char **argv, const char **positi
 
 void app_print_help(const app_command *cmd);
 
-/* A finite, non-negative number of seconds. */
-bool app_parse_seconds(const char *text, double *seconds, vks_error *err);
+/* A usage or run-time error: fills err->message (printf-style) and returns false. */
+bool app_fail(vkskin_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Loads `path`, or the embedded default character when path is NULL. */
-bool app_load_model(const char *path, vks_model *model, vks_error *err);
+/* A finite, non-negative number of seconds. */
+bool app_parse_seconds(const char *text, double *seconds, vkskin_error *err);
+/* WxH (each 1..16384). */
+bool app_parse_size(const char *text, uint32_t *width, uint32_t *height, vkskin_error *err);
+/* A count in [min, max] for option `name`. */
+bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t max,
+                     uint32_t *value, vkskin_error *err);
+/* --zoom: a camera distance factor from 0.01 to 100. */
+bool app_parse_zoom(const char *text, double *zoom, vkskin_error *err);
 
 /* The bind pose as a clip name: app_find_clip gives -1 for it. */
 extern const char app_bind_pose[];
 
 /* --bind-pose: sets *clip to app_bind_pose; fails when --clip was given too. */
-bool app_bind_pose_option(const char **clip, bool bind_pose, vks_error *err);
+bool app_bind_pose_option(const char **clip, bool bind_pose, vkskin_error *err);
 
-/* The clip named or numbered `clip` (NULL: the first clip, or -1 for a model without clips;
- * app_bind_pose, or "none" when no clip has that name: -1, the bind pose). */
-bool app_find_clip(const vks_model *model, const char *clip, int32_t *index, vks_error *err);
+/* A monotonic clock in milliseconds (the benchmarks' and the window's timings). */
+double app_now_ms(void);
+/* The median of v[0 .. n) (sorts v); n > 0. */
+double app_median(double *v, uint32_t n);
 
 #endif

@@ -1,9 +1,22 @@
 #include "app.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+bool app_fail(vkskin_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    err->result = VKSKIN_ERROR_ARGUMENT;
+    return false;
+}
 
 void app_print_help(const app_command *cmd)
 {
@@ -72,12 +85,89 @@ int app_parse(const app_command *cmd, int argc, char **argv, const char **positi
     return APP_OK;
 }
 
-bool app_parse_seconds(const char *text, double *seconds, vks_error *err)
+bool app_parse_seconds(const char *text, double *seconds, vkskin_error *err)
 {
     char *end;
     double v = strtod(text, &end);
     if (end == text || *end != '\0' || !isfinite(v) || v < 0.0)
-        return vks_fail(err, "--time needs a finite number of seconds >= 0, not '%s'", text);
+        return app_fail(err, "--time needs a finite number of seconds >= 0, not '%s'", text);
     *seconds = v;
+    return true;
+}
+
+bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t max,
+                     uint32_t *value, vkskin_error *err)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (end == text || *end || errno || v < (long long)min || v > (long long)max)
+        return app_fail(err, "%s needs a whole number from %u to %u, not '%s'", name, min, max,
+                        text);
+    *value = (uint32_t)v;
+    return true;
+}
+
+/* One decimal number of 1 to 16384 pixels, no sign or space, ending at `end`. */
+static bool parse_side(const char *text, const char *end, uint32_t *side)
+{
+    if (text == end || end - text > 5)
+        return false;
+    uint32_t v = 0;
+    for (const char *c = text; c < end; c++) {
+        if (*c < '0' || *c > '9')
+            return false;
+        v = v * 10 + (uint32_t)(*c - '0');
+    }
+    *side = v;
+    return v >= 1 && v <= 16384;
+}
+
+bool app_parse_size(const char *text, uint32_t *width, uint32_t *height, vkskin_error *err)
+{
+    const char *x = strchr(text, 'x');
+    if (!x || !parse_side(text, x, width) || !parse_side(x + 1, x + 1 + strlen(x + 1), height))
+        return app_fail(err, "--size needs WIDTHxHEIGHT, each 1 to 16384, not '%s'", text);
+    return true;
+}
+
+double app_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double app_median(double *v, uint32_t n)
+{
+    qsort(v, n, sizeof *v, compare_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+bool app_parse_zoom(const char *text, double *zoom, vkskin_error *err)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end || !(v >= 0.01 && v <= 100.0))
+        return app_fail(err, "--zoom needs a number from 0.01 to 100, not '%s'", text);
+    *zoom = v;
+    return true;
+}
+
+const char app_bind_pose[] = "none";
+
+bool app_bind_pose_option(const char **clip, bool bind_pose, vkskin_error *err)
+{
+    if (!bind_pose)
+        return true;
+    if (*clip)
+        return app_fail(err, "--bind-pose and --clip exclude each other");
+    *clip = app_bind_pose;
     return true;
 }

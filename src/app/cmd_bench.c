@@ -43,10 +43,10 @@ typedef struct bench_result {
 
 static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench_result *res)
 {
-    vks_error err;
+    vkskin_error err;
     vkskin_error e;
     if (!app_show_start(show, &a->crowd, a->clip, 0.0, &err)) {
-        fprintf(stderr, "vkskin bench: %s\n", err.msg);
+        fprintf(stderr, "vkskin bench: %s\n", err.message);
         return APP_FAILED;
     }
     vkskin_renderer_desc desc =
@@ -125,10 +125,10 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     /* The visible set of the last frame (the camera does not move); in compute mode the part
      * the skinning pass skinned (the rest went past the output budget). */
     res->visible = info.visible;
-    res->skinned = a->crowd.mode == VKS_SKIN_COMPUTE ? info.skinned : info.visible;
+    res->skinned = a->crowd.mode == VKSKIN_SKIN_COMPUTE ? info.skinned : info.visible;
     res->overflow_vertices = info.overflow_vertices;
     res->visible_vertices = info.vertices;
-    res->vertices = a->crowd.mode == VKS_SKIN_COMPUTE ? info.skinned_vertices : info.vertices;
+    res->vertices = a->crowd.mode == VKSKIN_SKIN_COMPUTE ? info.skinned_vertices : info.vertices;
     for (uint32_t m = 0; m < show->model_count; m++) {
         vkskin_model_info mi;
         vkskin_model_get_info(show->models[m], &mi, NULL);
@@ -193,7 +193,7 @@ static void report(const bench_args *a, const app_show *show, const bench_result
                  mi.name);
     }
     const uint32_t instances = vkskin_crowd_instance_count(show->crowd);
-    const bool compute = a->crowd.mode == VKS_SKIN_COMPUTE;
+    const bool compute = a->crowd.mode == VKSKIN_SKIN_COMPUTE;
     /* Vertex mode skins inside the draw: its vertices per second are per draw time. */
     const double skin_ms = compute ? res->skin_ms : -1.0;
     const double per_ms = compute ? res->skin_ms : res->draw_ms;
@@ -337,7 +337,7 @@ int cmd_bench(int argc, char **argv)
     int rc = app_parse(&cmd, argc, argv, &a.path);
     if (rc != APP_OK)
         return rc == APP_HELP ? APP_OK : rc;
-    vks_error err;
+    vkskin_error err;
     if (!app_parse_size(a.size, &a.width, &a.height, &err) ||
         !app_parse_count("--frames", a.frames_text, 1, 100000, &a.frames, &err) ||
         (a.warmup_text &&
@@ -347,12 +347,12 @@ int cmd_bench(int argc, char **argv)
         (a.threads_text &&
          !app_parse_count("--threads", a.threads_text, 1, 256, &a.crowd.threads, &err)) ||
         !app_crowd_check(&a.crowd, &err) || !app_gpu_check(&a.gpu, &err)) {
-        fprintf(stderr, "vkskin bench: %s\n", err.msg);
+        fprintf(stderr, "vkskin bench: %s\n", err.message);
         return APP_USAGE;
     }
     app_show show;
     if (!app_show_load(&show, "bench", a.path, &a.crowd, &err)) { /* before any thread */
-        fprintf(stderr, "vkskin bench: %s\n", err.msg);
+        fprintf(stderr, "vkskin bench: %s\n", err.message);
         return APP_FAILED;
     }
     if (a.phases && !a.anim_only) {
@@ -369,7 +369,7 @@ int cmd_bench(int argc, char **argv)
                                                                 .anim_lod = a.crowd.anim_lod,
                                                                 .phases = a.phases,
                                                                 .json = a.json})
-                 : (fprintf(stderr, "vkskin bench: %s\n", err.msg), APP_FAILED);
+                 : (fprintf(stderr, "vkskin bench: %s\n", err.message), APP_FAILED);
         app_show_destroy(&show);
         return rc;
     }

@@ -96,7 +96,7 @@ int cmd_dump(int argc, char **argv)
     int rc = app_parse(&cmd, argc, argv, &path);
     if (rc != APP_OK)
         return rc == APP_HELP ? APP_OK : rc;
-    vks_error err;
+    vkskin_error err;
     double seconds;
     if (!out) {
         fprintf(stderr, "vkskin dump: --out FILE is required ('-' for standard output)\n");
@@ -104,7 +104,7 @@ int cmd_dump(int argc, char **argv)
     }
     if (!app_parse_seconds(time, &seconds, &err) || !app_gpu_check(&gpu, &err) ||
         !app_bind_pose_option(&clip, bind_pose, &err)) {
-        fprintf(stderr, "vkskin dump: %s\n", err.msg);
+        fprintf(stderr, "vkskin dump: %s\n", err.message);
         return APP_USAGE;
     }
 
@@ -123,7 +123,7 @@ int cmd_dump(int argc, char **argv)
     float(*nrm)[3] = malloc(sizeof *nrm * n);
     float(*tan)[4] = info.tangents ? malloc(sizeof *tan * n) : NULL;
     if (!app_show_find_clip(model, clip, &clip_index, &err)) {
-        fprintf(stderr, "vkskin dump: %s\n", err.msg);
+        fprintf(stderr, "vkskin dump: %s\n", err.message);
     } else if (!pos || !nrm || (info.tangents && !tan)) {
         fprintf(stderr, "vkskin dump: out of memory\n");
     } else if (cpu && vkskin_model_skin(model, clip_index, seconds, &pos[0][0], &nrm[0][0],

@@ -1,5 +1,4 @@
 #include "commands.h"
-#include "gpu_app.h"
 #include "show.h"
 
 #include <stdio.h>
@@ -31,7 +30,7 @@ typedef struct render_args {
     VkDeviceSize max_buffer;
 } render_args;
 
-static bool parse(render_args *a, vks_error *err)
+static bool parse(render_args *a, vkskin_error *err)
 {
     a->frames = 1;
     a->fps = 30;
@@ -46,7 +45,7 @@ static bool parse(render_args *a, vks_error *err)
         (a->max_buffer_text && !app_parse_count("--max-buffer", a->max_buffer_text, 1024,
                                                 UINT32_MAX, &max_buffer, err)) ||
         (a->group_size & (a->group_size - 1) &&
-         !vks_fail(err, "--group-size needs a power of two from 1 to 1024, not '%s'",
+         !app_fail(err, "--group-size needs a power of two from 1 to 1024, not '%s'",
                    a->group_size_text)) ||
         !app_parse_seconds(a->time, &a->seconds, err) ||
         !app_bind_pose_option(&a->clip, a->bind_pose, err) ||
@@ -59,11 +58,11 @@ static bool parse(render_args *a, vks_error *err)
 
 static int render(const render_args *a, app_show *show, vkskin_renderer **out)
 {
-    vks_error err;
+    vkskin_error err;
     vkskin_error e;
     const uint32_t width = a->width, height = a->height, frames = a->frames, fps = a->fps;
     if (!app_show_start(show, &a->crowd, a->clip, a->seconds, &err)) {
-        fprintf(stderr, "vkskin render: %s\n", err.msg);
+        fprintf(stderr, "vkskin render: %s\n", err.message);
         return APP_FAILED;
     }
     vkskin_renderer_desc desc = app_show_renderer_desc(show, &a->crowd, &a->gpu, width, height);
@@ -109,7 +108,7 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
         }
         app_show_overflow_add(&overflow, &info);
         if (!app_write_png(file, width, height, pixels, &err)) {
-            fprintf(stderr, "vkskin render: %s\n", err.msg);
+            fprintf(stderr, "vkskin render: %s\n", err.message);
             free(pixels);
             return APP_FAILED;
         }
@@ -135,7 +134,7 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
     }
     vkskin_renderer_info ri;
     vkskin_renderer_get_info(r, &ri, NULL);
-    if (samples && a->crowd.mode == VKS_SKIN_COMPUTE)
+    if (samples && a->crowd.mode == VKSKIN_SKIN_COMPUTE)
         printf("gpu: skinning %.3f ms, drawing %.3f ms (median of %u frames; %llu vertices, "
                "workgroups of %u)\n",
                app_median(skin_ms, samples), app_median(draw_ms, samples), samples,
@@ -196,14 +195,14 @@ int cmd_render(int argc, char **argv)
         fprintf(stderr, "vkskin render: --out FILE.png is required\n");
         return APP_USAGE;
     }
-    vks_error err;
+    vkskin_error err;
     if (!parse(&a, &err)) {
-        fprintf(stderr, "vkskin render: %s\n", err.msg);
+        fprintf(stderr, "vkskin render: %s\n", err.message);
         return APP_USAGE;
     }
     app_show show;
     if (!app_show_load(&show, "render", a.path, &a.crowd, &err)) { /* before any thread */
-        fprintf(stderr, "vkskin render: %s\n", err.msg);
+        fprintf(stderr, "vkskin render: %s\n", err.message);
         return APP_FAILED;
     }
     vkskin_renderer *r = NULL;

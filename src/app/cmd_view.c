@@ -95,13 +95,13 @@ static void steer(const app_input *in, vkskin_crowd *crowd, view_camera *cam, do
 
 static int run(const view_args *a, app_show *show, app_window **win, vkskin_renderer **out)
 {
-    vks_error err;
+    vkskin_error err;
     vkskin_error e;
     if (!app_show_start(show, &a->crowd, a->clip, 0.0, &err) ||
         !app_window_create(
             &(app_window_desc){.title = "vkskin", .width = a->width, .height = a->height}, win,
             &err)) {
-        fprintf(stderr, "vkskin view: %s\n", err.msg);
+        fprintf(stderr, "vkskin view: %s\n", err.message);
         return APP_FAILED;
     }
     vkskin_renderer_desc desc = app_show_renderer_desc(show, &a->crowd, &a->gpu, 0, 0);
@@ -215,19 +215,19 @@ int cmd_view(int argc, char **argv)
     int rc = app_parse(&cmd, argc, argv, &a.path);
     if (rc != APP_OK)
         return rc == APP_HELP ? APP_OK : rc;
-    vks_error err;
+    vkskin_error err;
     if (!app_parse_size(a.size, &a.width, &a.height, &err) ||
         (a.frames_text &&
          !app_parse_count("--frames", a.frames_text, 1, 100000000, &a.frames, &err)) ||
         (a.resize_text && !app_parse_size(a.resize_text, &a.resize_w, &a.resize_h, &err)) ||
         !app_crowd_check(&a.crowd, &err) || !app_gpu_check(&a.gpu, &err) ||
         (a.bind_pose && a.clip && !app_bind_pose_option(&a.clip, true, &err))) {
-        fprintf(stderr, "vkskin view: %s\n", err.msg);
+        fprintf(stderr, "vkskin view: %s\n", err.message);
         return APP_USAGE;
     }
     app_show show;
     if (!app_show_load(&show, "view", a.path, &a.crowd, &err)) { /* before any thread */
-        fprintf(stderr, "vkskin view: %s\n", err.msg);
+        fprintf(stderr, "vkskin view: %s\n", err.message);
         return APP_FAILED;
     }
     app_window *win = NULL;

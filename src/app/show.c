@@ -23,7 +23,7 @@ vkskin_result app_load(const char *path, vkskin_model **model, vkskin_error *err
 }
 
 bool app_show_load(app_show *s, const char *cmd, const char *model, const app_crowd_args *a,
-                   vks_error *err)
+                   vkskin_error *err)
 {
     *s = (app_show){0};
     const char *paths[VKSKIN_MAX_MODELS + 1];
@@ -33,7 +33,7 @@ bool app_show_load(app_show *s, const char *cmd, const char *model, const app_cr
     for (uint32_t i = 0; i < a->model_list_count; i++)
         paths[n++] = a->model_list[i];
     if (n > VKSKIN_MAX_MODELS)
-        return vks_fail(err, "at most %u models in a crowd", VKSKIN_MAX_MODELS);
+        return app_fail(err, "at most %u models in a crowd", VKSKIN_MAX_MODELS);
     for (uint32_t i = 0; i < n; i++) {
         const vkskin_model_desc desc = paths[i]
                                            ? (vkskin_model_desc){.path = paths[i], .isolate = true}
@@ -45,7 +45,7 @@ bool app_show_load(app_show *s, const char *cmd, const char *model, const app_cr
         vkskin_error e;
         if (vkskin_model_load(&desc, &s->models[i], &e) != VKSKIN_OK) {
             app_show_destroy(s);
-            return vks_fail(err, "%s", e.message);
+            return app_fail(err, "%s", e.message);
         }
         s->model_count++;
         /* Once, here: what the import tolerated (a dropped clip, a missing texture) is worth
@@ -59,7 +59,8 @@ bool app_show_load(app_show *s, const char *cmd, const char *model, const app_cr
     return true;
 }
 
-bool app_show_find_clip(const vkskin_model *model, const char *clip, int32_t *index, vks_error *err)
+bool app_show_find_clip(const vkskin_model *model, const char *clip, int32_t *index,
+                        vkskin_error *err)
 {
     vkskin_model_info info;
     vkskin_model_get_info(model, &info, NULL);
@@ -74,16 +75,16 @@ bool app_show_find_clip(const vkskin_model *model, const char *clip, int32_t *in
         return true;
     }
     if (!info.clip_count)
-        return vks_fail(err, "%s has no clips, so there is no clip '%s'", info.name, clip);
+        return app_fail(err, "%s has no clips, so there is no clip '%s'", info.name, clip);
     *index = vkskin_model_find_clip(model, clip);
     if (*index < 0)
-        return vks_fail(err, "%s has no clip '%s' (it has %u: see vkskin info)", info.name, clip,
+        return app_fail(err, "%s has no clip '%s' (it has %u: see vkskin info)", info.name, clip,
                         info.clip_count);
     return true;
 }
 
 bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, double time,
-                    vks_error *err)
+                    vkskin_error *err)
 {
     int32_t clips[VKSKIN_MAX_MODELS];
     for (uint32_t m = 0; m < s->model_count; m++) {
@@ -102,14 +103,14 @@ bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, doub
                 .models = (const vkskin_model *const *)s->models,
                 .model_count = s->model_count,
                 .instance_count = a->instances,
-                .layout = a->layout == VKS_CROWD_RING ? VKSKIN_LAYOUT_RING : VKSKIN_LAYOUT_GRID,
+                .layout = a->layout,
                 .clips = clips,
                 .time = time,
                 .seed = 1,
                 .threads = threads,
             },
             &s->crowd, &e) != VKSKIN_OK)
-        return vks_fail(err, "%s", e.message);
+        return app_fail(err, "%s", e.message);
     return true;
 }
 
@@ -137,7 +138,7 @@ vkskin_renderer_desc app_show_renderer_desc(const app_show *s, const app_crowd_a
         .validate = gpu->validate,
         .width = width,
         .height = height,
-        .mode = a->mode == VKS_SKIN_VERTEX ? VKSKIN_SKIN_VERTEX : VKSKIN_SKIN_COMPUTE,
+        .mode = a->mode,
         .palettes_on_device = a->palettes_on_device,
         .max_skinned_vertices = a->max_skinned_vertices,
         .max_memory_mib = a->max_memory_mib,
@@ -186,11 +187,87 @@ void app_show_overflow_report(const char *cmd, const vkskin_renderer *r, const a
 }
 
 bool app_write_png(const char *path, uint32_t width, uint32_t height, const void *rgba,
-                   vks_error *err)
+                   vkskin_error *err)
 {
     errno = 0;
     if (!stbi_write_png(path, (int)width, (int)height, 4, rgba, (int)width * 4))
-        return vks_fail(err, "cannot write '%s'%s%s", path, errno ? ": " : "",
+        return app_fail(err, "cannot write '%s'%s%s", path, errno ? ": " : "",
                         errno ? strerror(errno) : "");
+    return true;
+}
+
+bool app_gpu_check(const app_gpu_options *options, vkskin_error *err)
+{
+    uint32_t index;
+    return !options->device ||
+           app_parse_count("--device", options->device, 0, INT32_MAX, &index, err);
+}
+
+static bool parse_mode(const char *text, vkskin_skin_mode *mode, vkskin_error *err)
+{
+    if (!text || strcmp(text, "compute") == 0)
+        *mode = VKSKIN_SKIN_COMPUTE;
+    else if (strcmp(text, "vertex") == 0)
+        *mode = VKSKIN_SKIN_VERTEX;
+    else
+        return app_fail(err, "--mode needs compute or vertex, not '%s'", text);
+    return true;
+}
+
+void app_format_levels(const uint32_t level_instances[VKSKIN_MAX_LEVELS], char *text, size_t size)
+{
+    size_t at = 0;
+    text[0] = '\0';
+    for (uint32_t l = 0; l < VKSKIN_MAX_LEVELS && at < size; l++)
+        if (level_instances[l])
+            at += (size_t)snprintf(text + at, size - at, "%slevel %u: %u", at ? ", " : "", l,
+                                   level_instances[l]);
+    if (!at)
+        snprintf(text, size, "none");
+}
+
+bool app_crowd_check(app_crowd_args *a, vkskin_error *err)
+{
+    a->instances = 1;
+    a->layout = VKSKIN_LAYOUT_GRID;
+    if (a->instances_text && !app_parse_count("--instances", a->instances_text, 1,
+                                              VKSKIN_MAX_INSTANCES, &a->instances, err))
+        return false;
+    if (!parse_mode(a->mode_text, &a->mode, err))
+        return false;
+    a->palettes_on_device = a->palettes_text && strcmp(a->palettes_text, "device") == 0;
+    if (a->palettes_text && !a->palettes_on_device && strcmp(a->palettes_text, "host") != 0)
+        return app_fail(err, "--palettes needs host or device, not '%s'", a->palettes_text);
+    if (a->max_skinned_text && !app_parse_count("--max-skinned-vertices", a->max_skinned_text, 1,
+                                                INT32_MAX, &a->max_skinned_vertices, err))
+        return false;
+    if (a->max_memory_text &&
+        !app_parse_count("--max-memory", a->max_memory_text, 1, 1u << 24, &a->max_memory_mib, err))
+        return false;
+    uint32_t lod = 0;
+    if (a->lod_text && !app_parse_count("--lod", a->lod_text, 0, VKSKIN_MAX_LEVELS - 1, &lod, err))
+        return false;
+    a->lod = a->lod_text ? (int32_t)lod : -1;
+    if (a->anim_lod_text && strcmp(a->anim_lod_text, "on") != 0 &&
+        strcmp(a->anim_lod_text, "off") != 0)
+        return app_fail(err, "--anim-lod needs on or off, not '%s'", a->anim_lod_text);
+    a->anim_lod = !a->anim_lod_text || strcmp(a->anim_lod_text, "on") == 0;
+    a->lod_error = APP_LOD_ERROR_PX;
+    if (a->lod_error_text) {
+        char *end;
+        double v = strtod(a->lod_error_text, &end);
+        if (end == a->lod_error_text || *end || !(v >= 0.01 && v <= 1000.0))
+            return app_fail(err, "--lod-error needs a number of pixels from 0.01 to 1000, not '%s'",
+                            a->lod_error_text);
+        a->lod_error = (float)v;
+    }
+    if (a->layout_text) {
+        if (strcmp(a->layout_text, "grid") == 0)
+            a->layout = VKSKIN_LAYOUT_GRID;
+        else if (strcmp(a->layout_text, "ring") == 0)
+            a->layout = VKSKIN_LAYOUT_RING;
+        else
+            return app_fail(err, "--layout needs grid or ring, not '%s'", a->layout_text);
+    }
     return true;
 }

@@ -1,11 +1,93 @@
-/* The crowd the GPU commands show, through the public API alone (include/vkskin): its models,
- * the crowd, and the renderer's description from the command line. */
+/* What the GPU subcommands (view, render, dump, bench) share, through the public API alone
+ * (include/vkskin): the --device and --validate options, the crowd's options, its models and the
+ * crowd, the renderer's description, and the validation verdict at the end. */
 #ifndef VKS_APP_SHOW_H
 #define VKS_APP_SHOW_H
 
-#include "gpu_app.h"
+#include "app.h"
 
 #include "vkskin/vkskin_render.h"
+
+typedef struct app_gpu_options {
+    const char *device; /* index from `vkskin devices`, NULL: the best */
+    bool validate;      /* also on with VKSKIN_VALIDATE=1 */
+} app_gpu_options;
+
+#define APP_GPU_OPTIONS(o)                                                                         \
+    {"device", &(o).device, NULL, "N", "Vulkan device to use (see vkskin devices)"},               \
+    {                                                                                              \
+        "validate", NULL, &(o).validate, NULL,                                                     \
+            "Khronos validation + synchronization validation (or VKSKIN_VALIDATE=1); any error "   \
+            "or "                                                                                  \
+            "warning fails the run"                                                                \
+    }
+
+/* Checks the options' syntax (a usage error), before anything is loaded. */
+bool app_gpu_check(const app_gpu_options *options, vkskin_error *err);
+
+/* ---- The crowd: its models, its instances, and the threads that animate them ---- */
+
+/* --lod-error's default, in pixels: the largest of 1, 0.5, 0.25 and 0.2 at which 400 CesiumMan
+ * at 1920x1080 draw within the image test's bounds (at most 1% of pixels off by more than 24/255,
+ * silhouettes within 2%; tests/cli_lod.sh, README "Levels of detail"): meshoptimizer's error
+ * bounds how far vertices move, not how far the texture slides across the surface. */
+#define APP_LOD_ERROR_PX VKSKIN_LOD_ERROR_PX
+
+typedef struct app_crowd_args {
+    const char *model_list[VKSKIN_MAX_MODELS]; /* each --model */
+    uint32_t model_list_count;
+    const char *instances_text, *layout_text, *mode_text, *palettes_text;
+    const char *max_skinned_text, *max_memory_text, *lod_text, *lod_error_text, *anim_lod_text;
+    bool anim_lod;   /* --anim-lod on (default) | off: far instances posed every 2nd or 4th frame */
+    int32_t lod;     /* --lod N: every instance at level N; -1 (default): chosen per instance */
+    float lod_error; /* --lod-error PX: the screen-space error a level may show */
+    uint32_t instances;            /* parsed by app_crowd_check */
+    uint32_t max_skinned_vertices; /* --max-skinned-vertices; 0: chosen from the device */
+    uint32_t max_memory_mib;       /* --max-memory; 0: the device's */
+    vkskin_skin_mode mode;         /* parsed by app_crowd_check */
+    bool palettes_on_device;       /* --palettes device */
+    uint32_t threads;              /* of the animation; 0: one per core */
+    vkskin_layout layout;
+} app_crowd_args;
+
+#define APP_CROWD_OPTIONS(a)                                                                       \
+    {"instances", &(a).instances_text, NULL, "N", "how many characters (default 1)"},              \
+        {"layout", &(a).layout_text, NULL, "grid|ring", "where they stand (default grid)"},        \
+        {"mode", &(a).mode_text, NULL, "compute|vertex",                                           \
+         "skin in a compute pass (default) or in the vertex shader"},                              \
+        {"palettes", &(a).palettes_text, NULL, "host|device",                                      \
+         "shaders read palettes from host memory (default) or a per-frame device copy"},           \
+        {"max-skinned-vertices", &(a).max_skinned_text, NULL, "N",                                 \
+         "room for N skinned vertices a frame (default: from the device's memory); visible "       \
+         "instances past it are skinned in the vertex shader"},                                    \
+        {"lod", &(a).lod_text, NULL, "N",                                                          \
+         "draw every instance at level of detail N (0: full detail; default: chosen per "          \
+         "instance, see --lod-error)"},                                                            \
+        {"anim-lod", &(a).anim_lod_text, NULL, "on|off",                                           \
+         "pose far instances every 2nd or 4th frame, staggered (default on)"},                     \
+        {"lod-error", &(a).lod_error_text, NULL, "PX",                                             \
+         "the coarsest level whose error projects to at most PX pixels is drawn (default 0.2)"},   \
+        {"max-memory", &(a).max_memory_text, NULL, "MIB",                                          \
+         "plan as if each memory heap of the device had at most MIB mebibytes"},                   \
+    {                                                                                              \
+        "model", NULL, NULL, "FILE",                                                               \
+            "a model for the crowd, besides MODEL; repeat it to mix models (instances alternate)", \
+            (a).model_list, &(a).model_list_count, VKSKIN_MAX_MODELS                               \
+    }
+
+/* Checks and parses --instances, --layout, --mode, --palettes, --max-skinned-vertices,
+ * --max-memory, --lod, --lod-error and --anim-lod (a usage error). */
+bool app_crowd_check(app_crowd_args *a, vkskin_error *err);
+
+/* Frames whose visible instances exceeded the skinned-output budget: how many, and the most
+ * instances (and their vertices) one of them skinned in the vertex shader instead. */
+typedef struct app_overflow {
+    uint32_t frames, most;
+    uint64_t most_vertices;
+} app_overflow;
+
+/* "level 0: 12, level 2: 40" for the levels with instances. */
+void app_format_levels(const uint32_t level_instances[VKSKIN_MAX_LEVELS], char *text, size_t size);
 
 typedef struct app_show {
     vkskin_model *models[VKSKIN_MAX_MODELS];
@@ -21,12 +103,12 @@ vkskin_result app_load(const char *path, vkskin_model **model, vkskin_error *err
  * each model's import warnings once on stderr ("vkskin CMD: warning: MODEL: ..."). Call it before
  * any thread starts (the import's crash guard forks). */
 bool app_show_load(app_show *s, const char *cmd, const char *model, const app_crowd_args *a,
-                   vks_error *err);
+                   vkskin_error *err);
 /* Builds the crowd (its threads start here). `clip` (NAME|INDEX, looked up in every model) or
  * NULL: the first clip for one instance, and each instance its own for more. `time`: instance
  * 0's. */
 bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, double time,
-                    vks_error *err);
+                    vkskin_error *err);
 void app_show_destroy(app_show *s);
 
 /* vkskin_renderer_desc.device from --device. */
@@ -43,15 +125,14 @@ int app_show_close(const char *cmd, vkskin_renderer *r, int rc);
 
 /* The clip `clip` of a model through the API, as app_find_clip. */
 bool app_show_find_clip(const vkskin_model *model, const char *clip, int32_t *index,
-                        vks_error *err);
+                        vkskin_error *err);
 
-/* Frames whose visible instances exceeded the skinned-output room: how many, and the most
- * instances (and their vertices) one of them skinned in the vertex shader instead. */
+/* Counts a frame in the overflow. */
 void app_show_overflow_add(app_overflow *o, const vkskin_frame_info *f);
 void app_show_overflow_report(const char *cmd, const vkskin_renderer *r, const app_overflow *o);
 
 /* Writes width x height RGBA8 pixels (top row first) as a PNG. */
 bool app_write_png(const char *path, uint32_t width, uint32_t height, const void *rgba,
-                   vks_error *err);
+                   vkskin_error *err);
 
 #endif

@@ -86,34 +86,34 @@ static void on_scroll(GLFWwindow *w, double dx, double dy)
     ((app_window *)glfwGetWindowUserPointer(w))->input.scroll += dy;
 }
 
-bool app_window_create(const app_window_desc *desc, app_window **out, vks_error *err)
+bool app_window_create(const app_window_desc *desc, app_window **out, vkskin_error *err)
 {
     *out = NULL;
     const char *x11 = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
     if ((!x11 || !*x11) && (!wayland || !*wayland))
-        return vks_fail(err, "no display (DISPLAY and WAYLAND_DISPLAY are unset): use "
+        return app_fail(err, "no display (DISPLAY and WAYLAND_DISPLAY are unset): use "
                              "'vkskin render --out FILE.png' to render without a window");
     glfwSetErrorCallback(on_glfw_error);
     if (!glfwInit())
-        return vks_fail(err,
+        return app_fail(err,
                         "cannot open the display: %s; use 'vkskin render --out FILE.png' to "
                         "render without a window",
                         glfw_message);
     if (!glfwVulkanSupported()) {
         glfwTerminate();
-        return vks_fail(err, "the window system offers no Vulkan support (%s)", glfw_message);
+        return app_fail(err, "the window system offers no Vulkan support (%s)", glfw_message);
     }
     app_window *win = calloc(1, sizeof *win);
     if (!win) {
         glfwTerminate();
-        return vks_fail_memory(err, "out of memory");
+        return app_fail(err, "out of memory");
     }
     glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
     win->window = glfwCreateWindow((int)desc->width, (int)desc->height, desc->title, NULL, NULL);
     if (!win->window) {
         free(win);
         glfwTerminate();
-        return vks_fail(err, "cannot create a window: %s", glfw_message);
+        return app_fail(err, "cannot create a window: %s", glfw_message);
     }
     glfwSetWindowUserPointer(win->window, win);
     glfwSetKeyCallback(win->window, on_key);

@@ -3,7 +3,7 @@
 #ifndef VKS_APP_WINDOW_H
 #define VKS_APP_WINDOW_H
 
-#include "core/error.h"
+#include "app.h"
 
 #include "vkskin/vkskin_render.h"
 
@@ -24,7 +24,7 @@ typedef struct app_window_desc {
 
 /* Opens the window system and a window (no Vulkan yet). Fails with a message naming the missing
  * display when there is none. */
-bool app_window_create(const app_window_desc *desc, app_window **out, vks_error *err);
+bool app_window_create(const app_window_desc *desc, app_window **out, vkskin_error *err);
 void app_window_destroy(app_window *win); /* NULL is ignored */
 
 /* Makes the renderer draw into the window: the window system's instance extensions and surface. */
