@@ -33,8 +33,13 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
              : gpu_shader_module(dev, vks_mesh_vert_spv, vks_mesh_vert_spv_size, "mesh.vert");
     VkShaderModule fs =
         gpu_shader_module(dev, vks_mesh_frag_spv, vks_mesh_frag_spv_size, "mesh.frag");
-    if (!vs || !fs) /* the program's draw pass: out of memory here ends it (tier 3) */
-        gpu_fatal(VK_ERROR_OUT_OF_HOST_MEMORY, "vkCreateShaderModule", __FILE__, __LINE__);
+    if (!vs || !fs) { /* out of memory: the caller says so */
+        if (vs)
+            vkDestroyShaderModule(dev->device, vs, NULL);
+        if (fs)
+            vkDestroyShaderModule(dev->device, fs, NULL);
+        return VK_NULL_HANDLE;
+    }
     VkPipelineShaderStageCreateInfo stages[2] = {
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
          .module = vs, .pName = "main", .pSpecializationInfo = &spec},
@@ -98,8 +103,10 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
     info.pColorBlendState = &blend;
     info.pDynamicState = &dynamic;
     info.layout = pass->layout;
-    VkPipeline pipeline;
-    GPU_CHECK(vkCreateGraphicsPipelines(dev->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline));
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    if (vkCreateGraphicsPipelines(dev->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline) !=
+        VK_SUCCESS)
+        pipeline = VK_NULL_HANDLE;
     GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "mesh pipeline (%s)",
              !skin  ? "pre-skinned"
              : wide ? "vertex skinning, 8 influences"
@@ -138,12 +145,16 @@ bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat
     li.pSetLayouts = sets;
     li.pushConstantRangeCount = 1;
     li.pPushConstantRanges = &range;
-    GPU_CHECK(vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout));
+    GPU_TRY(vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout), err,
+            "create the draw pass's pipeline layout");
     GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, pass->layout, "mesh pipeline layout");
     if (mode == VKS_SKIN_COMPUTE)
         pass->pipeline[VKS_DRAW_PULLED] = create_pipeline(dev, pass, VKS_DRAW_PULLED);
     pass->pipeline[VKS_DRAW_SKIN4] = create_pipeline(dev, pass, VKS_DRAW_SKIN4);
     pass->pipeline[VKS_DRAW_SKIN8] = create_pipeline(dev, pass, VKS_DRAW_SKIN8);
+    if ((mode == VKS_SKIN_COMPUTE && !pass->pipeline[VKS_DRAW_PULLED]) ||
+        !pass->pipeline[VKS_DRAW_SKIN4] || !pass->pipeline[VKS_DRAW_SKIN8])
+        return vks_fail(err, "cannot create the draw pipelines (out of device memory)");
 
     VkPhysicalDeviceFeatures features;
     vkGetPhysicalDeviceFeatures(dev->physical, &features);
@@ -157,7 +168,8 @@ bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat
                                                          : 8.0f)
                                                   : 1.0f;
     si.maxLod = VK_LOD_CLAMP_NONE;
-    GPU_CHECK(vkCreateSampler(dev->device, &si, NULL, &pass->sampler));
+    GPU_TRY(vkCreateSampler(dev->device, &si, NULL, &pass->sampler), err,
+            "create the base-color sampler");
     GPU_NAME(dev, VK_OBJECT_TYPE_SAMPLER, pass->sampler, "base-color sampler");
     return true;
 }

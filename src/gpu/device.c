@@ -41,13 +41,6 @@ const char *gpu_result_name(VkResult result)
     }
 }
 
-_Noreturn void gpu_fatal(VkResult result, const char *call, const char *file, int line)
-{
-    fprintf(stderr, "vkskin: %s failed with %s (%d) at %s:%d\n", call, gpu_result_name(result),
-            (int)result, file, line);
-    exit(1);
-}
-
 static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                  VkDebugUtilsMessageTypeFlagsEXT type,
                                                  const VkDebugUtilsMessengerCallbackDataEXT *data,
@@ -173,7 +166,8 @@ static bool create_instance(const gpu_device_desc *desc, gpu_device *dev, vks_er
         return vks_fail(err, "cannot create a Vulkan 1.3 instance: %s", gpu_result_name(r));
     volkLoadInstanceOnly(dev->instance);
     if (desc->validate)
-        GPU_CHECK(vkCreateDebugUtilsMessengerEXT(dev->instance, &messenger, NULL, &dev->messenger));
+        GPU_TRY(vkCreateDebugUtilsMessengerEXT(dev->instance, &messenger, NULL, &dev->messenger),
+                err, "create the validation messenger");
     return true;
 }
 

@@ -16,17 +16,15 @@
  * N+1's palette while the GPU still reads frame N's. */
 #define GPU_FRAMES_IN_FLIGHT 2
 
-/* Tier-3 check for calls that cannot fail in a correct program: prints the call, the place and
- * the result's name, then exits. Results a correct program must expect (out of date swapchains,
- * out of memory on allocation, missing features) are handled where they occur instead. */
-#define GPU_CHECK(call)                                                                            \
+/* For calls a correct program can still see fail (out of memory, a lost device) in functions
+ * that report errors: fails with "cannot WHAT: RESULT" and returns false. */
+#define GPU_TRY(call, err, what)                                                                   \
     do {                                                                                           \
-        VkResult gpu_check_result_ = (call);                                                       \
-        if (gpu_check_result_ != VK_SUCCESS)                                                       \
-            gpu_fatal(gpu_check_result_, #call, __FILE__, __LINE__);                               \
+        VkResult gpu_try_result_ = (call);                                                         \
+        if (gpu_try_result_ != VK_SUCCESS)                                                         \
+            return vks_fail(err, "cannot %s: %s", what, gpu_result_name(gpu_try_result_));         \
     } while (0)
 
-_Noreturn void gpu_fatal(VkResult result, const char *call, const char *file, int line);
 const char *gpu_result_name(VkResult result);
 
 typedef struct gpu_device_desc {

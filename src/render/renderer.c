@@ -376,7 +376,8 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
         vks_frame *f = &r->frames[i];
         ai.pSetLayouts = &r->draw.frame_layout;
-        GPU_CHECK(vkAllocateDescriptorSets(dev->device, &ai, &f->frame_set));
+        GPU_TRY(vkAllocateDescriptorSets(dev->device, &ai, &f->frame_set), err,
+                "allocate a frame's descriptor set");
         GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, f->frame_set, "frame set %u", i);
         VkDescriptorBufferInfo ub = {f->uniform_buffer.buffer, 0, VK_WHOLE_SIZE};
         VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
@@ -396,7 +397,8 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
         const vks_model *model = c->models[m];
         for (uint32_t k = 0; k < model->material_count; k++) {
             VkDescriptorSet *set = &r->material_sets[r->models[m].material_first + k];
-            GPU_CHECK(vkAllocateDescriptorSets(dev->device, &ai, set));
+            GPU_TRY(vkAllocateDescriptorSets(dev->device, &ai, set), err,
+                    "allocate a material's descriptor set");
             GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, *set, "material %s of %s",
                      model->materials[k].name, model->name);
             int32_t t = model->materials[k].texture;
@@ -511,23 +513,26 @@ static bool create_frames(vks_renderer *r, vks_error *err)
         VkCommandPoolCreateInfo pi = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
         pi.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
         pi.queueFamilyIndex = dev->queue_family;
-        GPU_CHECK(vkCreateCommandPool(dev->device, &pi, NULL, &f->pool));
+        GPU_TRY(vkCreateCommandPool(dev->device, &pi, NULL, &f->pool), err,
+                "create a frame's command pool");
         GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_POOL, f->pool, "frame %u command pool", i);
         VkCommandBufferAllocateInfo ai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
         ai.commandPool = f->pool;
         ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
         ai.commandBufferCount = 1;
-        GPU_CHECK(vkAllocateCommandBuffers(dev->device, &ai, &f->cmd));
+        GPU_TRY(vkAllocateCommandBuffers(dev->device, &ai, &f->cmd), err,
+                "allocate a frame's command buffer");
         GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_BUFFER, f->cmd, "frame %u commands", i);
         VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
         fi.flags = VK_FENCE_CREATE_SIGNALED_BIT;
-        GPU_CHECK(vkCreateFence(dev->device, &fi, NULL, &f->fence));
+        GPU_TRY(vkCreateFence(dev->device, &fi, NULL, &f->fence), err, "create a frame's fence");
         GPU_NAME(dev, VK_OBJECT_TYPE_FENCE, f->fence, "frame %u fence", i);
         if (dev->timestamps) {
             VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
             qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
             qi.queryCount = QUERY_COUNT;
-            GPU_CHECK(vkCreateQueryPool(dev->device, &qi, NULL, &f->timestamps));
+            GPU_TRY(vkCreateQueryPool(dev->device, &qi, NULL, &f->timestamps), err,
+                    "create a frame's timestamp queries");
             GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, f->timestamps, "frame %u timestamps", i);
         }
         if (dev->statistics) {
@@ -537,7 +542,8 @@ static bool create_frames(vks_renderer *r, vks_error *err)
             /* Results come in bit order: primitives, then compute invocations. */
             qi.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT |
                                     VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT;
-            GPU_CHECK(vkCreateQueryPool(dev->device, &qi, NULL, &f->statistics));
+            GPU_TRY(vkCreateQueryPool(dev->device, &qi, NULL, &f->statistics), err,
+                    "create a frame's statistics query");
             GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, f->statistics, "frame %u statistics", i);
         }
     }
