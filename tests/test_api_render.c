@@ -201,6 +201,9 @@ int main(int argc, char **argv)
     uint8_t *image = malloc(W * H * 4), *first = malloc(W * H * 4), *other = malloc(W * H * 4);
     check_error(vkskin_renderer_read_image(r, image, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "no frame was drawn yet");
+    vkskin_gpu_stats none;
+    CHECK(vkskin_renderer_last_stats(r, &none, &err) == VKSKIN_OK);
+    CHECK(none.skin_ms == -1.0 && none.draw_ms == -1.0 && none.triangles == UINT64_MAX);
 
     vkskin_view view;
     CHECK(vkskin_crowd_frame_view(crowd, (float)W / (float)H, &view, &err) == VKSKIN_OK);
@@ -301,6 +304,13 @@ int main(int argc, char **argv)
     bad.mode = VKSKIN_SKIN_VERTEX;
     check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "readback needs the compute mode");
+    bad = desc;
+    bad.device = 0x80000002u;
+    check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "no device 2147483650");
+    bad.device = devices + 1; /* the entry after the last */
+    check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_FAILED,
+                "there is no device");
     bad = desc;
     bad.width = 0;
     check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,

@@ -327,9 +327,10 @@ VKSKIN_API vkskin_result vkskin_crowd_pose(vkskin_crowd *crowd, const uint32_t *
  * culls the crowd against the view into `visible` (room for instance_count; ascending), chooses
  * each visible instance's level of detail into `levels` (the same count; NULL: not chosen) and
  * poses them into `palettes` (as vkskin_crowd_pose). With animation level of detail (unless
- * pose_every_frame), an instance whose bounds project under 48 pixels across is posed every 2nd
- * frame, under 16 every 4th, staggered, and otherwise gets its last pose again; the crowd keeps
- * every instance's last pose for it (palette_count x 48 bytes more, from the first call). */
+ * pose_every_frame), an instance whose bounding sphere projects to a radius under 48 pixels is
+ * posed every 2nd frame, under 16 every 4th, staggered, and otherwise gets its last pose again; the
+ * crowd keeps every instance's last pose for it (palette_count x 48 bytes more, from the first
+ * call). */
 /* The default screen-space error of a level of detail, in pixels. */
 #define VKSKIN_LOD_ERROR_PX 0.2f
 
@@ -355,7 +356,7 @@ VKSKIN_API vkskin_result vkskin_crowd_prepare(vkskin_crowd *crowd, const vkskin_
 /* Profiling: posing's three steps timed apart on the calling thread, each over every listed
  * instance (ascending) in turn, keeping its results for the next as a phased runtime would:
  * sampling the clips, the hierarchy (local to model) and the palettes (model times inverse bind).
- * Each of `samples` samples (1 to 10 000) runs each step `repeat` times (1 to 10 000) and
+ * Each of `samples` samples (1 to 10^6) runs each step `repeat` times (1 to 10^6) and
  * advances the crowd by 1/60 s; the medians, ms per step. Indicative: posing fuses the last
  * two. */
 typedef struct vkskin_pose_phases {

@@ -167,7 +167,8 @@ typedef struct vkskin_frame_info {
 
 /* Draws one frame: waits until the frame two before it is done, culls the crowd against the view,
  * chooses levels of detail, poses the visible instances, records the skinning and the draws,
- * submits, and presents (a window). `info` may be NULL. */
+ * submits, and presents (a window). `info` may be NULL. When a submission or presentation fails
+ * (out of memory, a lost device), the renderer is spent: every later frame fails; destroy it. */
 VKSKIN_API vkskin_result vkskin_renderer_frame(vkskin_renderer *renderer,
                                                const vkskin_frame_desc *desc,
                                                vkskin_frame_info *info, vkskin_error *err);
@@ -187,7 +188,8 @@ VKSKIN_API vkskin_result vkskin_renderer_read_skinned(vkskin_renderer *renderer,
                                                       float *tangents, uint32_t *level,
                                                       vkskin_error *err);
 
-/* Waits for every frame and returns what the GPU measured for the last. */
+/* Waits for the last frame drawn and returns what the GPU measured for it (unknowns before any
+ * frame). */
 VKSKIN_API vkskin_result vkskin_renderer_last_stats(vkskin_renderer *renderer,
                                                     vkskin_gpu_stats *stats, vkskin_error *err);
 

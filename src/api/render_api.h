@@ -21,6 +21,7 @@ struct vkskin_renderer {
     VkExtent2D extent;           /* of the last image drawn */
     vkskin_prepare_desc prepare; /* levels of detail and animation level of detail */
     vks_frame *last;             /* the last frame submitted, NULL before any */
+    bool broken; /* a frame failed to be submitted or presented: every later frame fails */
 };
 
 #endif

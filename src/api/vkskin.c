@@ -660,10 +660,10 @@ vkskin_result vkskin_crowd_time_phases(vkskin_crowd *c, const uint32_t *instance
         api_check_list(c, instances, 0, count, palettes, "vkskin_crowd_time_phases", err);
     if (r != VKSKIN_OK)
         return r;
-    if (!out || samples < 1 || samples > 10000 || repeat < 1 || repeat > 10000)
+    if (!out || samples < 1 || samples > 1000000 || repeat < 1 || repeat > 1000000)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_crowd_time_phases: an output, 1 to 10000 samples and 1 to "
-                            "10000 repeats are needed");
+                            "vkskin_crowd_time_phases: an output, 1 to 1000000 samples and 1 to "
+                            "1000000 repeats are needed");
     double ms[3];
     if (!vks_crowd_time_phases(&c->crowd, instances, count, samples, repeat, (vks_bone *)palettes,
                                ms))

@@ -87,14 +87,28 @@ static bool measure_copy(const gpu_device *dev, VkDeviceSize bytes, vkskin_copy_
         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
     if (!vks_copy_pass_create(dev, &pass, err))
         return false;
-    bool ok =
-        gpu_buffer_create(dev,
-                          &(gpu_buffer_desc){.size = half,
-                                             .usage = usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                             .name = "copy src"},
-                          &src, err) &&
-        gpu_buffer_create(dev, &(gpu_buffer_desc){.size = half, .usage = usage, .name = "copy dst"},
-                          &dst, err);
+    /* Out of device memory (the renderer's output may hold most of it): half the size, down to
+     * 16 MiB. */
+    bool ok = false;
+    for (;;) {
+        vks_error oom;
+        ok = gpu_buffer_create(dev,
+                               &(gpu_buffer_desc){.size = half,
+                                                  .usage = usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                  .name = "copy src"},
+                               &src, &oom) &&
+             gpu_buffer_create(dev,
+                               &(gpu_buffer_desc){.size = half, .usage = usage, .name = "copy dst"},
+                               &dst, &oom);
+        if (ok || oom.kind != VKS_ERROR_MEMORY || half / 2 < ((VkDeviceSize)16 << 20)) {
+            if (!ok)
+                *err = oom;
+            break;
+        }
+        gpu_buffer_destroy(dev, &src);
+        gpu_buffer_destroy(dev, &dst);
+        half = (half / 2) & ~(VkDeviceSize)15;
+    }
     VkQueryPool queries = VK_NULL_HANDLE;
     if (ok) {
         VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
@@ -109,7 +123,7 @@ static bool measure_copy(const gpu_device *dev, VkDeviceSize bytes, vkskin_copy_
         /* Written once before: never-written memory may read as one shared zero page (CPU
          * devices), which would flatter the copy. */
         VkCommandBuffer cmd;
-        ok = gpu_once_begin(dev, &cmd, err);
+        ok = ok && gpu_once_begin(dev, &cmd, err);
         if (ok) {
             vkCmdFillBuffer(cmd, src.buffer, 0, VK_WHOLE_SIZE, 0x5eed5eedu);
             gpu_barrier_buffer(

@@ -79,6 +79,9 @@ static vkskin_result check_desc(const vkskin_renderer_desc *d, vkskin_error *err
     if (d->instance_extension_count && !d->instance_extensions)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_create: instance_extensions is NULL");
+    if (d->device > (uint32_t)INT32_MAX + 1)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_renderer_create: no device %u",
+                            d->device);
     if (vks_api_gpus() || vks_api_renderers)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin works on a device already: one device per process (destroy "
@@ -252,17 +255,25 @@ static vkskin_gpu_stats public_stats(const vks_gpu_stats *s)
                               .skin_invocations = s->skin_invocations};
 }
 
+static const vkskin_gpu_stats unknown_stats = {-1.0, -1.0, UINT64_MAX, UINT64_MAX};
+
 vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc *desc,
                                     vkskin_frame_info *info, vkskin_error *err)
 {
     if (info)
-        *info = (vkskin_frame_info){0};
+        *info = (vkskin_frame_info){.gpu = unknown_stats};
     if (!r || !desc)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_frame: a renderer and a desc are needed");
     vkskin_result res = check_view(desc->view, err);
     if (res != VKSKIN_OK)
         return res;
+    if (r->broken)
+        return vks_api_fail(err, VKSKIN_ERROR_FAILED,
+                            "an earlier frame failed to be submitted or presented: destroy the "
+                            "renderer");
+    if (r->window && (desc->width == 0 || desc->height == 0))
+        return vks_api_ok(err); /* minimised: nothing to draw into */
     vks_error e;
     /* The skinned output's readback is one buffer: the frame before must be read first. */
     if (r->readback && r->last && !vks_renderer_wait(&r->r, r->last, &e))
@@ -270,36 +281,33 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     vks_frame *f = vks_renderer_begin_frame(&r->r);
     if (!f)
         return vks_api_fail(err, VKSKIN_ERROR_FAILED, "cannot begin a frame: the device was lost");
-    vks_swapchain_frame wf = {0};
-    vks_draw_target target;
-    if (r->window) {
-        vks_acquire acq =
-            vks_swapchain_acquire(&r->swapchain, f->slot, desc->width, desc->height, &wf, &e);
-        if (acq != VKS_ACQUIRED) {
-            vkEndCommandBuffer(f->cmd); /* recorded nothing; reset by the slot's next frame */
-            return acq == VKS_ACQUIRE_SKIP ? vks_api_ok(err)
-                                           : vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
-        }
-        target = wf.target;
-    } else {
-        target = vks_offscreen_target(&r->offscreen);
-    }
-    r->extent = target.extent;
 
+    /* The CPU half first: it cannot fail (the view is checked, the animation level of detail's
+     * memory allocated at creation), but nothing is acquired yet should it. */
     const double start = now_ms();
     vks_crowd *crowd = &r->crowd->crowd;
     frame_uniforms(desc->view, f->uniforms);
     vkskin_prepare_desc prepare = r->prepare;
     prepare.view = desc->view;
-    prepare.height = target.extent.height;
+    prepare.height = r->window ? desc->height : r->extent.height;
     vkskin_prepared prepared;
     res = vkskin_crowd_prepare(r->crowd, &prepare, f->visible, f->level, (float *)f->palette,
                                &prepared, err);
-    if (res != VKSKIN_OK) /* cannot be: the view is checked, the anim lod's memory allocated */
-        return res;
-    f->visible_count = prepared.visible;
-    const uint32_t posed = prepared.posed;
     const double cpu_ms = now_ms() - start;
+    vks_swapchain_frame wf = {0};
+    vks_acquire acq = VKS_ACQUIRED;
+    if (res == VKSKIN_OK && r->window)
+        acq = vks_swapchain_acquire(&r->swapchain, f->slot, desc->width, desc->height, &wf, &e);
+    if (res != VKSKIN_OK || acq != VKS_ACQUIRED) {
+        f->visible_count = 0;
+        vkEndCommandBuffer(f->cmd); /* recorded nothing; reset by the slot's next frame */
+        return res != VKSKIN_OK          ? res
+               : acq == VKS_ACQUIRE_SKIP ? vks_api_ok(err)
+                                         : vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
+    }
+    f->visible_count = prepared.visible;
+    const vks_draw_target target = r->window ? wf.target : vks_offscreen_target(&r->offscreen);
+    r->extent = target.extent;
 
     vks_renderer_skin(&r->r, f);
     vks_renderer_draw(&r->r, f, &target);
@@ -307,15 +315,20 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
         vks_offscreen_copy(f->cmd, &r->offscreen, f->slot);
     if (r->readback)
         vks_renderer_copy_skinned(&r->r, f);
-    if (!vks_renderer_submit(&r->r, f, wf.acquired, wf.presentable, &e) ||
-        (r->window && !vks_swapchain_present(&r->swapchain, &wf, &e)))
+    if (!vks_renderer_submit(&r->r, f, wf.acquired, wf.presentable, &e)) {
+        r->broken = true; /* the window's acquired image is never presented */
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
+    }
     r->last = f;
+    if (r->window && !vks_swapchain_present(&r->swapchain, &wf, &e)) {
+        r->broken = true;
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
+    }
     if (info) {
         *info = (vkskin_frame_info){
             .drawn = true,
             .visible = f->visible_count,
-            .posed = posed,
+            .posed = prepared.posed,
             .skinned = f->skinned_count,
             .overflow = f->overflow_count,
             .overflow_vertices = f->overflow_vertices,
@@ -387,7 +400,14 @@ vkskin_result vkskin_renderer_last_stats(vkskin_renderer *r, vkskin_gpu_stats *s
     if (!r || !stats)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_last_stats: a renderer and stats are needed");
-    const vks_gpu_stats s = vks_renderer_last_stats(&r->r);
+    *stats = unknown_stats;
+    if (!r->last)
+        return vks_api_ok(err);
+    vks_gpu_stats s;
+    if (!vks_renderer_frame_stats(&r->r, r->last, &s))
+        return vks_api_fail(err, VKSKIN_ERROR_FAILED,
+                            "waiting for the last frame failed: the "
+                            "device was lost");
     *stats = public_stats(&s);
     return vks_api_ok(err);
 }

@@ -20,14 +20,16 @@ int cmd_devices(int argc, char **argv)
     vkskin_error err;
     uint32_t count = 0;
     vkskin_device_info *devices = NULL;
-    if (vkskin_list_devices(NULL, 0, &count, &err) != VKSKIN_OK ||
-        (count && !(devices = calloc(count, sizeof *devices))) ||
-        (count && vkskin_list_devices(devices, count, &count, &err) != VKSKIN_OK)) {
-        fprintf(stderr, "vkskin devices: %s\n", count && !devices ? "out of memory" : err.message);
+    uint32_t capacity = 0;
+    if (vkskin_list_devices(NULL, 0, &capacity, &err) != VKSKIN_OK ||
+        (capacity && !(devices = calloc(capacity, sizeof *devices))) ||
+        (capacity && vkskin_list_devices(devices, capacity, &count, &err) != VKSKIN_OK)) {
+        fprintf(stderr, "vkskin devices: %s\n",
+                capacity && !devices ? "out of memory" : err.message);
         free(devices);
         return APP_FAILED;
     }
-    for (uint32_t i = 0; i < count; i++) {
+    for (uint32_t i = 0; i < count && i < capacity; i++) { /* a device may come meanwhile */
         const vkskin_device_info *d = &devices[i];
         printf("%u: %s (%s, Vulkan %u.%u.%u)%s%s\n", i, d->name, d->type,
                VK_API_VERSION_MAJOR(d->api_version), VK_API_VERSION_MINOR(d->api_version),

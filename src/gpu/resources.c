@@ -50,6 +50,9 @@ static bool allocate(const gpu_device *dev, VkMemoryRequirements req, gpu_memory
         if (r == VK_SUCCESS)
             *props = dev->memory.memoryTypes[type].propertyFlags;
     }
+    if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY)
+        return vks_fail_memory(err, "cannot allocate %llu bytes of GPU memory for %s: %s",
+                               (unsigned long long)req.size, name, gpu_result_name(r));
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot allocate %llu bytes of GPU memory for %s: %s",
                         (unsigned long long)req.size, name, gpu_result_name(r));
@@ -195,7 +198,9 @@ bool gpu_image_create(const gpu_device *dev, const gpu_image_desc *desc, gpu_ima
     info.tiling = VK_IMAGE_TILING_OPTIMAL;
     info.usage = desc->usage;
     info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    VkResult r = vkCreateImage(dev->device, &info, NULL, &img->image);
+    VkImage image;
+    VkResult r = vkCreateImage(dev->device, &info, NULL, &image);
+    img->image = r == VK_SUCCESS ? image : VK_NULL_HANDLE; /* undefined on failure */
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot create %s (%ux%u): %s", name, desc->width, desc->height,
                         gpu_result_name(r));
@@ -217,9 +222,10 @@ bool gpu_image_create(const gpu_device *dev, const gpu_image_desc *desc, gpu_ima
     view.viewType = VK_IMAGE_VIEW_TYPE_2D;
     view.format = desc->format;
     view.subresourceRange = (VkImageSubresourceRange){img->aspect, 0, img->mip_levels, 0, 1};
-    r = vkCreateImageView(dev->device, &view, NULL, &img->view);
+    VkImageView image_view;
+    r = vkCreateImageView(dev->device, &view, NULL, &image_view);
+    img->view = r == VK_SUCCESS ? image_view : VK_NULL_HANDLE; /* undefined on failure */
     if (r != VK_SUCCESS) {
-        img->view = VK_NULL_HANDLE;
         gpu_image_destroy(dev, img);
         return vks_fail(err, "cannot create %s's view: %s", name, gpu_result_name(r));
     }

@@ -669,16 +669,26 @@ vks_gpu_stats vks_renderer_last_stats(vks_renderer *r)
 {
     if (r->frame_number == 0)
         return (vks_gpu_stats){-1.0, -1.0, UINT64_MAX, UINT64_MAX};
-    vks_frame *f = &r->frames[(r->frame_number - 1) % GPU_FRAMES_IN_FLIGHT];
-    if (vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
-        return (vks_gpu_stats){-1.0, -1.0, UINT64_MAX, UINT64_MAX}; /* the device was lost */
-    return read_stats(r, f);
+    vks_gpu_stats s;
+    vks_renderer_frame_stats(r, &r->frames[(r->frame_number - 1) % GPU_FRAMES_IN_FLIGHT], &s);
+    return s;
+}
+
+bool vks_renderer_frame_stats(vks_renderer *r, vks_frame *f, vks_gpu_stats *stats)
+{
+    *stats = (vks_gpu_stats){-1.0, -1.0, UINT64_MAX, UINT64_MAX};
+    if (!f->fence ||
+        vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
+        return false; /* the device was lost */
+    *stats = read_stats(r, f);
+    return true;
 }
 
 vks_frame *vks_renderer_begin_frame(vks_renderer *r)
 {
     vks_frame *f = &r->frames[r->frame_number % GPU_FRAMES_IN_FLIGHT];
-    if (vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
+    if (!f->fence ||
+        vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
         return NULL;
     r->frame_number++;
     if (r->readback_slot == (int32_t)f->slot) /* its lists are about to change */
@@ -1047,6 +1057,15 @@ bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSema
     submit.signalSemaphoreInfoCount = signal ? 1 : 0;
     submit.pSignalSemaphoreInfos = &signal_info;
     res = vkQueueSubmit2(r->dev->queue, 1, &submit, f->fence);
+    if (res != VK_SUCCESS) {
+        /* The fence was reset for a submission that never happened: make it signalled again,
+         * so that waiting on the slot (the next frame, the stats, destroy) cannot hang. */
+        vkDestroyFence(r->dev->device, f->fence, NULL);
+        VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        fi.flags = VK_FENCE_CREATE_SIGNALED_BIT;
+        if (vkCreateFence(r->dev->device, &fi, NULL, &f->fence) != VK_SUCCESS)
+            f->fence = VK_NULL_HANDLE;
+    }
     if (res != VK_SUCCESS)
         return vks_fail(err, "submitting a frame failed: %s", gpu_result_name(res));
     return true;
@@ -1054,7 +1073,8 @@ bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSema
 
 bool vks_renderer_wait(vks_renderer *r, vks_frame *f, vks_error *err)
 {
-    VkResult res = vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX);
+    VkResult res = f->fence ? vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX)
+                            : VK_ERROR_DEVICE_LOST;
     if (res != VK_SUCCESS)
         return vks_fail(err, "waiting for a frame failed: %s", gpu_result_name(res));
     if (r->readback.mapped)

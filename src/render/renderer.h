@@ -222,7 +222,10 @@ static inline const vks_frame *vks_renderer_latest(const vks_renderer *r)
     return &r->frames[(r->frame_number + GPU_FRAMES_IN_FLIGHT - 1) % GPU_FRAMES_IN_FLIGHT];
 }
 
-/* Waits for the last submitted frame and returns what the GPU measured for it. */
+/* Waits for the last frame begun and returns what the GPU measured for it (unknowns when it was
+ * not submitted, or the device was lost). */
 vks_gpu_stats vks_renderer_last_stats(vks_renderer *r);
+/* Waits for frame f and writes what the GPU measured for it; false when the device was lost. */
+bool vks_renderer_frame_stats(vks_renderer *r, vks_frame *f, vks_gpu_stats *stats);
 
 #endif

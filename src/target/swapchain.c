@@ -36,9 +36,15 @@ static VkPresentModeKHR present_mode(const vks_swapchain *sc)
 static bool create_images(vks_swapchain *sc, vks_error *err)
 {
     const gpu_device *dev = sc->dev;
-    uint32_t n = VKS_SWAPCHAIN_MAX_IMAGES;
-    VkResult r = vkGetSwapchainImagesKHR(dev->device, sc->swapchain, &n, sc->images);
-    if (r != VK_SUCCESS && r != VK_INCOMPLETE)
+    uint32_t n = 0;
+    VkResult r = vkGetSwapchainImagesKHR(dev->device, sc->swapchain, &n, NULL);
+    if (r != VK_SUCCESS)
+        return vks_fail(err, "cannot get the swapchain's images: %s", gpu_result_name(r));
+    if (n > VKS_SWAPCHAIN_MAX_IMAGES) /* the driver may make more than asked for */
+        return vks_fail(err, "the swapchain has %u images, more than the %u vkskin handles", n,
+                        VKS_SWAPCHAIN_MAX_IMAGES);
+    r = vkGetSwapchainImagesKHR(dev->device, sc->swapchain, &n, sc->images);
+    if (r != VK_SUCCESS)
         return vks_fail(err, "cannot get the swapchain's images: %s", gpu_result_name(r));
     for (uint32_t i = 0; i < n; i++) {
         GPU_NAME(dev, VK_OBJECT_TYPE_IMAGE, sc->images[i], "swapchain image %u", i);
@@ -48,9 +54,17 @@ static bool create_images(vks_swapchain *sc, vks_error *err)
         vi.format = sc->format.format;
         vi.subresourceRange = (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
         VkSemaphoreCreateInfo si = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-        sc->image_count = i + 1; /* what destroy_images frees, should the next calls fail */
-        if ((r = vkCreateImageView(dev->device, &vi, NULL, &sc->views[i])) != VK_SUCCESS ||
-            (r = vkCreateSemaphore(dev->device, &si, NULL, &sc->presentable[i])) != VK_SUCCESS)
+        VkImageView view;
+        VkSemaphore presentable;
+        r = vkCreateImageView(dev->device, &vi, NULL, &view);
+        if (r != VK_SUCCESS)
+            view = VK_NULL_HANDLE; /* a failed call's output is undefined */
+        else if ((r = vkCreateSemaphore(dev->device, &si, NULL, &presentable)) != VK_SUCCESS)
+            presentable = VK_NULL_HANDLE;
+        sc->image_count = i + 1; /* what destroy_images frees (NULL handles are ignored) */
+        sc->views[i] = view;
+        sc->presentable[i] = r == VK_SUCCESS ? presentable : VK_NULL_HANDLE;
+        if (r != VK_SUCCESS)
             return vks_fail(err, "cannot create the swapchain's views: %s", gpu_result_name(r));
         GPU_NAME(dev, VK_OBJECT_TYPE_IMAGE_VIEW, sc->views[i], "swapchain view %u", i);
         GPU_NAME(dev, VK_OBJECT_TYPE_SEMAPHORE, sc->presentable[i], "presentable %u", i);
@@ -65,8 +79,8 @@ static bool create_images(vks_swapchain *sc, vks_error *err)
 }
 
 /* (Re)creates the swapchain for a framebuffer of width x height. A zero size (minimised), or a
- * surface that allows none, leaves none. */
-static bool build(vks_swapchain *sc, uint32_t width, uint32_t height, vks_error *err)
+ * surface that allows none, leaves none. On failure it is left stale, to be built again. */
+static bool build_once(vks_swapchain *sc, uint32_t width, uint32_t height, vks_error *err)
 {
     const gpu_device *dev = sc->dev;
     vkDeviceWaitIdle(dev->device); /* nothing in flight may use the old images or semaphores */
@@ -179,6 +193,14 @@ void vks_swapchain_destroy(vks_swapchain *sc)
     *sc = (vks_swapchain){0};
 }
 
+static bool build(vks_swapchain *sc, uint32_t width, uint32_t height, vks_error *err)
+{
+    if (build_once(sc, width, height, err))
+        return true;
+    sc->stale = true;
+    return false;
+}
+
 vks_acquire vks_swapchain_acquire(vks_swapchain *sc, uint32_t slot, uint32_t width, uint32_t height,
                                   vks_swapchain_frame *frame, vks_error *err)
 {
@@ -202,6 +224,10 @@ vks_acquire vks_swapchain_acquire(vks_swapchain *sc, uint32_t slot, uint32_t wid
     }
     if (r != VK_SUCCESS && r != VK_SUBOPTIMAL_KHR) {
         vks_fail(err, "cannot acquire a window image: %s", gpu_result_name(r));
+        return VKS_ACQUIRE_ERROR;
+    }
+    if (image >= sc->image_count) {
+        vks_fail(err, "the swapchain gave image %u of %u", image, sc->image_count);
         return VKS_ACQUIRE_ERROR;
     }
     if (r == VK_SUBOPTIMAL_KHR) /* still presentable: draw it, rebuild afterwards */
