@@ -3,18 +3,13 @@
  * pass against. */
 #include "render_api.h"
 
+#include "core/clock.h"
 #include "skin/skin_gpu.h"
 
 #include <stdlib.h>
 
 /* Copy-kernel runs timed. */
 #define COPY_RUNS 9u
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Bind-stream bytes the skinning pass reads for one vertex of `m`, each stream once, from the
  * compact layout (shaders/vks_shared.h): position, normal, joints (8 or 16 bits each) and
@@ -159,8 +154,7 @@ static bool measure_copy(const gpu_device *dev, VkDeviceSize bytes, vkskin_copy_
         ms[i] = ok ? gpu_ticks_to_ms(dev, t[0], t[1]) : 0.0;
     }
     if (ok) {
-        qsort(ms, COPY_RUNS, sizeof *ms, compare_double);
-        res->ms = ms[COPY_RUNS / 2];
+        res->ms = vks_median(ms, COPY_RUNS);
         res->bytes = 2.0 * (double)half;
     }
     if (queries)

@@ -4,21 +4,15 @@
  * posing (scene/crowd.h) to the renderer's passes. */
 #include "render_api.h"
 
+#include "core/clock.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 _Static_assert(VKSKIN_MAX_LEVELS == VKS_MAX_LEVELS, "the public level count is the engine's");
 
 uint32_t vks_api_renderers;
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 vkskin_result vkskin_list_devices(vkskin_device_info *devices, uint32_t capacity, uint32_t *count,
                                   vkskin_error *err)
@@ -284,7 +278,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
 
     /* The CPU half first: it cannot fail (the view is checked, the animation level of detail's
      * memory allocated at creation), but nothing is acquired yet should it. */
-    const double start = now_ms();
+    const double start = vks_now_ms();
     vks_crowd *crowd = &r->crowd->crowd;
     frame_uniforms(desc->view, f->uniforms);
     vkskin_prepare_desc prepare = r->prepare;
@@ -293,7 +287,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     vkskin_prepared prepared;
     res = vkskin_crowd_prepare(r->crowd, &prepare, f->visible, f->level, (float *)f->palette,
                                &prepared, err);
-    const double cpu_ms = now_ms() - start;
+    const double cpu_ms = vks_now_ms() - start;
     vks_swapchain_frame wf = {0};
     vks_acquire acq = VKS_ACQUIRED;
     if (res == VKSKIN_OK && r->window)

@@ -4,23 +4,10 @@
 #include "crowd.h"
 
 #include "../anim/anim.h"
+#include "../core/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Where the phases keep an instance's intermediate results (its joints' slots in each array). */
 typedef struct phase_state {
@@ -87,7 +74,7 @@ bool vks_crowd_time_phases(vks_crowd *c, const uint32_t *visible, uint32_t count
     for (uint32_t f = 0; ok && f < frames; f++) {
         double t[4];
         for (int p = 0; p < 3; p++) {
-            t[p] = now_ms();
+            t[p] = vks_now_ms();
             for (uint32_t b = 0; b < batch; b++) {
                 size_t at = 0, at_soa = 0;
                 for (uint32_t k = 0; k < count; k++) {
@@ -99,16 +86,13 @@ bool vks_crowd_time_phases(vks_crowd *c, const uint32_t *visible, uint32_t count
                 }
             }
         }
-        t[3] = now_ms();
+        t[3] = vks_now_ms();
         for (int p = 0; p < 3; p++)
             per[(size_t)p * frames + f] = (t[p + 1] - t[p]) / batch;
         vks_crowd_advance(c, 1.0 / 60.0);
     }
-    for (int p = 0; ok && p < 3; p++) {
-        qsort(per + (size_t)p * frames, frames, sizeof *per, compare_double);
-        const double *v = per + (size_t)p * frames;
-        ms[p] = frames % 2 ? v[frames / 2] : 0.5 * (v[frames / 2 - 1] + v[frames / 2]);
-    }
+    for (int p = 0; ok && p < 3; p++)
+        ms[p] = vks_median(per + (size_t)p * frames, frames);
     free(st.local);
     free(st.model);
     free(st.soa);
