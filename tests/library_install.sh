@@ -7,7 +7,8 @@
 #   examples/palettes: the CPU side; the bind pose's palettes must be identities.
 #   examples/host: its own device and draw pipeline, vkskin skinning in its command buffer, run
 #   with validation on (a message fails it); its PNG's silhouette must be the one `vkskin render`
-#   draws of the same crowd (pixel counts within 3%, boxes within 3 px; the shading is its own).
+#   draws of the same crowd (pixel counts within 3%, boxes within 3 px; the shading is its own),
+#   and its check of every instance's skinned vertices against the CPU reference must pass.
 #   usage: library_install.sh BUILD_DIR SOURCE_DIR MODEL VERSION CC VKSKIN COMPARE_PNG [FLAGS]
 # CC is the build's compiler, FLAGS what a host of that build needs too (its sanitizers).
 set -u
@@ -89,7 +90,7 @@ for stage in vert frag; do
 done
 if hostflags=$(pkg-config --cflags --libs vkskin vulkan stb 2>"$tmp/pc2.log") &&
    "$cc" -std=c17 -Wall -Wextra -Wno-missing-field-initializers -pedantic -Werror $flags \
-     "$src/examples/host/main.c" -I"$tmp/hostpc" -o "$tmp/hostpc/host" $hostflags 2>"$tmp/cc2.log"; then
+     "$src/examples/host/main.c" -I"$tmp/hostpc" -o "$tmp/hostpc/host" $hostflags -lm 2>"$tmp/cc2.log"; then
   echo "ok   examples/host builds with pkg-config ($hostflags)"
 else
   cat "$tmp/pc2.log" "$tmp/cc2.log"; fail "examples/host did not build with pkg-config"
@@ -103,6 +104,13 @@ for host in "$tmp/host/host" "$tmp/hostpc/host"; do
       echo "ok   $host: validation clean, the silhouette vkskin render draws: $(grep -o 'silhouette [0-9]* pixels' "$tmp/cmp.log" | head -n 1)"
     else
       cat "$tmp/cmp.log"; fail "$host's image is not vkskin render's silhouette"
+    fi
+    # The example's own check: every instance's skinned vertices against the CPU reference
+    # (it exits 1 when they differ; the line says by how much).
+    if grep -q "skinned vertices of 4 instances match the CPU reference" "$tmp/host.log"; then
+      echo "ok   $(grep -o 'the skinned vertices.*' "$tmp/host.log")"
+    else
+      cat "$tmp/host.log"; fail "$host: no check of its skinned vertices against the CPU"
     fi
   else
     cat "$tmp/host.log"; fail "$host failed (or validation spoke)"

@@ -1,6 +1,8 @@
 /* A host renderer with its own Vulkan device and draw pipeline, using vkskin for the crowd: it
  * loads a model through the API, has vkskin skin a few instances in its own command buffer,
- * draws them with its own shaders (host.vert, host.frag) and writes a PNG.
+ * draws them with its own shaders (host.vert, host.frag) and writes a PNG. It also copies each
+ * instance's skinned vertices back and holds them to vkskin's CPU reference (vkskin_model_skin):
+ * how to check an integration.
  *   usage: host MODEL OUT.png [INSTANCES [SECONDS [WIDTHxHEIGHT]]]
  * VKSKIN_VALIDATE=1 turns the Khronos validation layer on (with synchronization validation):
  * any message then makes the exit code 1. */
@@ -11,6 +13,7 @@
 #include "host_frag.h" /* SPIR-V, made from the shaders by glslangValidator at build time */
 #include "host_vert.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -385,6 +388,25 @@ int main(int argc, char **argv)
         }
     }
     vkCmdEndRendering(cmd);
+    /* Each instance's skinned vertices copied out (vkskin's barrier covers copy reads too). */
+    const VkDeviceSize per_instance = (VkDeviceSize)info.vertex_count * VKSKIN_SKINNED_STRIDE;
+    bi.size = per_instance * (shown ? shown : 1);
+    VkBuffer skinned;
+    CHECK_VK(vkCreateBuffer(dev, &bi, NULL, &skinned));
+    vkGetBufferMemoryRequirements(dev, skinned, &req);
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex =
+        memory_type(pd, req.memoryTypeBits,
+                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    VkDeviceMemory skinned_memory;
+    CHECK_VK(vkAllocateMemory(dev, &ai, NULL, &skinned_memory));
+    CHECK_VK(vkBindBufferMemory(dev, skinned, skinned_memory, 0));
+    for (uint32_t k = 0; k < shown; k++) {
+        vkskin_gpu_output out;
+        vkskin_gpu_get_output(gpu, slot, visible[k], &out, NULL);
+        vkCmdCopyBuffer(cmd, out.buffer, skinned, 1,
+                        &(VkBufferCopy){out.offset, per_instance * k, per_instance});
+    }
     barrier(cmd, color.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
             VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
             VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
@@ -416,6 +438,33 @@ int main(int argc, char **argv)
     printf("host: %u of %u instances drawn into %s (%ux%u) on %s\n", shown, count, argv[2],
            size.width, size.height, "the host's own device");
 
+    /* ---- The check: every skinned position against the CPU reference at the instance's clock,
+     * within 1e-4 of the model's size ---- */
+    const float *lo = info.bounds_min, *hi = info.bounds_max;
+    const double size_of_model =
+        sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+             (hi[2] - lo[2]) * (hi[2] - lo[2]));
+    float *cpu = malloc(sizeof(float) * 6 * info.vertex_count), *gpu_vertices;
+    CHECK_VK(vkMapMemory(dev, skinned_memory, 0, VK_WHOLE_SIZE, 0, (void **)&gpu_vertices));
+    double worst = 0.0;
+    for (uint32_t k = 0; k < shown; k++) {
+        vkskin_instance_info in;
+        vkskin_crowd_get_instance(crowd, visible[k], &in, NULL);
+        vkskin_model_skin(model, in.clip, in.time, cpu, cpu + 3 * info.vertex_count, NULL, NULL);
+        const float *g = gpu_vertices + (size_t)k * info.vertex_count * 4; /* xyz + normal */
+        for (uint32_t v = 0; v < info.vertex_count; v++)
+            for (int c = 0; c < 3; c++)
+                worst = fmax(worst, fabs(g[4 * v + c] - cpu[3 * v + c]) / size_of_model);
+    }
+    vkUnmapMemory(dev, skinned_memory);
+    free(cpu);
+    const bool matches = worst <= 1e-4;
+    printf("host: the skinned vertices of %u instances %s the CPU reference (worst %.2g of the "
+           "model's size)\n",
+           shown, matches ? "match" : "DO NOT match", worst);
+    vkDestroyBuffer(dev, skinned, NULL);
+    vkFreeMemory(dev, skinned_memory, NULL);
+
     /* ---- Everything back, vkskin's first (the queue is idle) ---- */
     free(visible);
     vkskin_gpu_destroy(gpu);
@@ -444,5 +493,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "host: cannot write %s\n", argv[2]);
     if (messages)
         fprintf(stderr, "host: %u validation message(s)\n", messages);
-    return written && !messages ? 0 : 1;
+    return written && matches && !messages ? 0 : 1;
 }
