@@ -82,7 +82,7 @@ expect_error "unknown command" "unknown command 'frobnicate'" "$vk" frobnicate
 
 # render and the GPU options.
 png=$tmp/r.png
-WANT_RC=2 expect_error "render without --out" "--out FILE.png is required" "$vk" render
+WANT_RC=2 expect_error "render without --out" "--out FILE is required" "$vk" render
 WANT_RC=2 expect_error "render size 0x10" "--size needs WIDTHxHEIGHT, each 1 to 16384, not '0x10'" "$vk" render --size 0x10 --out "$png"
 WANT_RC=2 expect_error "render size abc" "--size needs WIDTHxHEIGHT, .* not 'abc'" "$vk" render --size abc --out "$png"
 WANT_RC=2 expect_error "render size too wide" "--size needs WIDTHxHEIGHT, each 1 to 16384, not '100000x10'" "$vk" render --size 100000x10 --out "$png"
@@ -125,12 +125,27 @@ WANT_RC=1 expect_error "bench missing model" "cannot open '.*nope.glb': No such 
 # --device: not a number is bad usage; a number with no device behind it is no device.
 for cmd in render dump; do
   out=(--out "$tmp/$cmd.out")
+  [ "$cmd" = render ] && out=(--out "$tmp/$cmd.png")
   WANT_RC=1 expect_error "$cmd device 99" "there is no device 99 \\(there are [0-9]+: see vkskin devices\\)" "$vk" $cmd --validate --device 99 "${out[@]}"
   WANT_RC=1 expect_error "$cmd device 63" "there is no device 63 \\(there are [0-9]+: see vkskin devices\\)" "$vk" $cmd --validate --device 63 "${out[@]}"
   WANT_RC=2 expect_error "$cmd device abc" "--device needs a whole number .* not 'abc'" "$vk" $cmd --validate --device abc "${out[@]}"
   WANT_RC=2 expect_error "$cmd device -1" "--device needs a whole number .* not '-1'" "$vk" $cmd --validate --device -1 "${out[@]}"
 done
 [ -e "$png" ] && { echo "FAIL a failed render left $png behind"; failed=$((failed + 1)); }
+
+# --out: the format from the name, checked before any work (a missing model is not even opened).
+WANT_RC=2 expect_error "render --out .bmp" "--out needs a .png, .jpg or .jpeg file, or - for standard output, not '.*x.bmp'" "$vk" render --out "$tmp/x.bmp"
+WANT_RC=2 expect_error "render --out no extension" "--out needs a .png, .jpg or .jpeg file" "$vk" render --out "$tmp/x"
+WANT_RC=2 expect_error "render --out - with frames" "--out - writes one image: --frames must be 1, not 2" "$vk" render --out - --frames 2
+WANT_RC=1 expect_error "render unwritable folder first" "cannot write '/nonexistent/x.png': No such file or directory" "$vk" render "$tmp/nope.glb" --out /nonexistent/x.png
+: >"$tmp/readonly.png"; chmod 444 "$tmp/readonly.png"
+if [ "$(id -u)" -ne 0 ]; then # root may write anything
+  WANT_RC=1 expect_error "render read-only file first" "cannot write '.*readonly.png': Permission denied" "$vk" render "$tmp/nope.glb" --out "$tmp/readonly.png"
+fi
+# --name=value is --name value; a flag takes no value.
+WANT_RC=2 expect_error "render --size=" "--size needs WIDTHxHEIGHT, each 1 to 16384, not '0x0'" "$vk" render --size=0x0 --out "$png"
+WANT_RC=2 expect_error "render flag with a value" "option '--bind-pose' takes no value" "$vk" render --bind-pose=yes --out "$png"
+WANT_RC=2 expect_error "render unknown --name=value" "unknown option '--nope'" "$vk" render --nope=1 --out "$png"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -99,7 +99,7 @@ labels=(default) models=('') mixes=('')
 if [ -n "$cesium" ]; then
   labels+=(CesiumMan) models+=("$cesium") mixes+=('')
 else
-  echo "bench_matrix: no CesiumMan (give its path, or put it at ../shared/models/CesiumMan.glb): skipped"
+  echo "bench_matrix: no CesiumMan.glb (give its path as the argument): skipped"
 fi
 if [ -n "$mix" ] && [ -f "$default_glb" ]; then
   labels+=(mixed) models+=("$default_glb") mixes+=("$mix")

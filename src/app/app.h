@@ -62,4 +62,25 @@ double app_now_ms(void);
 /* The median of v[0 .. n) (sorts v); n > 0. */
 double app_median(double *v, uint32_t n);
 
+/* JSON output, one "name": value line of an object: a number in its shortest form that reads
+ * back as the same double, or null when unknown (negative or not finite); a string, escaped; the
+ * models' names as an array of strings. */
+void app_json_number(const char *name, double v, bool last);
+void app_json_string(const char *name, const char *v);
+void app_json_models(vkskin_model *const *models, uint32_t count);
+
+/* Progress on stderr for long work: when stderr is a terminal, once the work has run a second (one
+ * line, rewritten in place); when forced (--progress), a line at once and then every second. */
+typedef struct app_progress {
+    const char *cmd;
+    bool on, tty, shown;
+    double start, last;
+} app_progress;
+
+void app_progress_begin(app_progress *p, const char *cmd, bool forced);
+/* The work's state now, e.g. "frame 3 of 100". */
+void app_progress_say(app_progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Done: the terminal's line cleared. */
+void app_progress_end(app_progress *p);
+
 #endif

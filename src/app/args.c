@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 bool app_fail(vkskin_error *err, const char *fmt, ...)
 {
@@ -47,30 +48,38 @@ int app_parse(const app_command *cmd, int argc, char **argv, const char **positi
             return APP_HELP;
         }
         if (a[0] == '-' && a[1] == '-') {
+            /* --name VALUE, or --name=VALUE */
+            const char *eq = strchr(a + 2, '=');
+            const size_t name_length = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
             const app_option *o = NULL;
             for (uint32_t k = 0; k < cmd->option_count && !o; k++)
-                if (strcmp(cmd->options[k].name, a + 2) == 0)
+                if (strlen(cmd->options[k].name) == name_length &&
+                    strncmp(cmd->options[k].name, a + 2, name_length) == 0)
                     o = &cmd->options[k];
             if (!o) {
-                fprintf(stderr, "vkskin %s: unknown option '%s' (see vkskin %s --help)\n",
-                        cmd->name, a, cmd->name);
+                fprintf(stderr, "vkskin %s: unknown option '%.*s' (see vkskin %s --help)\n",
+                        cmd->name, (int)(name_length + 2), a, cmd->name);
                 return APP_USAGE;
             }
             if (o->value || o->list) {
-                if (i + 1 >= argc) {
+                if (!eq && i + 1 >= argc) {
                     fprintf(stderr, "vkskin %s: option '%s' needs a value %s\n", cmd->name, a,
                             o->arg);
                     return APP_USAGE;
                 }
+                const char *value = eq ? eq + 1 : argv[++i];
                 if (o->value) {
-                    *o->value = argv[++i];
+                    *o->value = value;
                 } else if (*o->list_count < o->list_max) {
-                    o->list[(*o->list_count)++] = argv[++i];
+                    o->list[(*o->list_count)++] = value;
                 } else {
                     fprintf(stderr, "vkskin %s: at most %u times '%s'\n", cmd->name, o->list_max,
                             a);
                     return APP_USAGE;
                 }
+            } else if (eq) {
+                fprintf(stderr, "vkskin %s: option '--%s' takes no value\n", cmd->name, o->name);
+                return APP_USAGE;
             } else {
                 *o->flag = true;
             }
@@ -170,4 +179,93 @@ bool app_bind_pose_option(const char **clip, bool bind_pose, vkskin_error *err)
         return app_fail(err, "--bind-pose and --clip exclude each other");
     *clip = app_bind_pose;
     return true;
+}
+
+void app_progress_begin(app_progress *p, const char *cmd, bool forced)
+{
+    const bool tty = isatty(STDERR_FILENO) == 1;
+    *p = (app_progress){.cmd = cmd, .on = forced || tty, .tty = tty && !forced};
+    p->start = p->last = app_now_ms();
+}
+
+void app_progress_say(app_progress *p, const char *fmt, ...)
+{
+    if (!p->on)
+        return;
+    /* On a terminal once the work has run a second, then every 0.1 s; asked for (--progress),
+     * from the start, then every second. */
+    const double now = app_now_ms();
+    if (p->tty ? now - p->start < 1000.0 || now - p->last < 100.0
+               : p->shown && now - p->last < 1000.0)
+        return;
+    p->last = now;
+    char text[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (p->tty)
+        fprintf(stderr, "\r\033[Kvkskin %s: %s (%.0f s)", p->cmd, text, (now - p->start) * 1e-3);
+    else
+        fprintf(stderr, "vkskin %s: %s (%.0f s)\n", p->cmd, text, (now - p->start) * 1e-3);
+    fflush(stderr);
+    p->shown = true;
+}
+
+void app_progress_end(app_progress *p)
+{
+    if (p->on && p->tty && p->shown)
+        fprintf(stderr, "\r\033[K");
+    p->shown = false;
+}
+
+/* A JSON number in its shortest form that reads back as the same double (15 to 17 significant
+ * digits), or null when unknown (negative or not finite). */
+void app_json_number(const char *name, double v, bool last)
+{
+    if (v >= 0.0 && isfinite(v)) {
+        char text[32];
+        for (int digits = 15; digits <= 17; digits++) {
+            snprintf(text, sizeof text, "%.*g", digits, v);
+            if (strtod(text, NULL) == v)
+                break;
+        }
+        printf("  \"%s\": %s%s\n", name, text, last ? "" : ",");
+    } else {
+        printf("  \"%s\": null%s\n", name, last ? "" : ",");
+    }
+}
+
+void app_json_string(const char *name, const char *v)
+{
+    printf("  \"%s\": \"", name);
+    for (const unsigned char *c = (const unsigned char *)v; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            printf("\\%c", *c);
+        else if (*c < 0x20)
+            printf("\\u%04x", *c);
+        else
+            putchar(*c);
+    }
+    printf("\",\n");
+}
+
+void app_json_models(vkskin_model *const *models, uint32_t count)
+{
+    printf("  \"models\": [");
+    for (uint32_t m = 0; m < count; m++) {
+        vkskin_model_info info;
+        vkskin_model_get_info(models[m], &info, NULL);
+        printf("%s\"", m ? ", " : "");
+        for (const unsigned char *c = (const unsigned char *)info.name; *c; c++) {
+            if (*c == '"' || *c == '\\')
+                printf("\\%c", *c);
+            else if (*c < 0x20)
+                printf("\\u%04x", *c);
+            else
+                putchar(*c);
+        }
+        printf("\"");
+    }
+    printf("],\n");
 }

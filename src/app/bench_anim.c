@@ -30,11 +30,14 @@ static uint32_t frames_per_sample(const vkskin_crowd *c)
  * way after. */
 static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepare,
                           uint32_t *visible, uint32_t *count, float *palette, uint32_t frames,
-                          uint32_t warmup, double *samples, double *clocks_ms, uint64_t *posed)
+                          uint32_t warmup, double *samples, double *clocks_ms, uint64_t *posed,
+                          app_progress *progress)
 {
     const uint32_t batch = frames_per_sample(crowd);
     *posed = 0;
     for (uint32_t i = 0; i < warmup + frames; i++) {
+        app_progress_say(progress, "%s, sample %u of %u",
+                         prepare->one_thread ? "1 thread" : "all threads", i + 1, warmup + frames);
         uint64_t posed_here = 0;
         const double t0 = app_now_ms();
         for (uint32_t b = 0; b < batch; b++) {
@@ -89,12 +92,15 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     const uint32_t threads = ci.threads;
     double clocks1 = 0.0; /* of which clocks and culling (one thread) */
     uint64_t posed1 = 0, posedn = 0;
+    app_progress progress;
+    app_progress_begin(&progress, "bench", d->progress);
     const double ms1 = time_frames(c, &prepare, visible, &count, palette, d->frames, d->warmup,
-                                   samples, &clocks1, &posed1);
+                                   samples, &clocks1, &posed1, &progress);
     prepare.one_thread = false;
     const double msn = threads > 1 ? time_frames(c, &prepare, visible, &count, palette, d->frames,
-                                                 d->warmup, samples, NULL, &posedn)
+                                                 d->warmup, samples, NULL, &posedn, &progress)
                                    : ms1;
+    app_progress_say(&progress, "the phases");
     (void)posedn;
     /* The share of the visible instances posed a frame (1 without --anim-lod). */
     const uint32_t batch = frames_per_sample(c);
@@ -112,8 +118,12 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     double phase[3] = {-1.0, -1.0, -1.0};
     vkskin_pose_phases phases;
     vkskin_error e;
-    if (d->phases && vkskin_crowd_time_phases(c, visible, count, d->frames, batch, palette, &phases,
-                                              &e) != VKSKIN_OK) {
+    const vkskin_result phases_result =
+        d->phases
+            ? vkskin_crowd_time_phases(c, visible, count, d->frames, batch, palette, &phases, &e)
+            : VKSKIN_OK;
+    app_progress_end(&progress);
+    if (phases_result != VKSKIN_OK) {
         fprintf(stderr, "vkskin bench: %s\n", e.message);
         free(visible);
         free(palette);
@@ -133,33 +143,40 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
         snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s", m ? " + " : "",
                  mi[m].name);
     if (d->json) {
-        printf("{\n  \"anim_only\": true,\n  \"models\": \"%s\",\n", models);
-        printf("  \"instances\": %u,\n  \"visible\": %u,\n  \"skin_joints\": %llu,\n"
-               "  \"palette_entries\": %llu,\n  \"frames\": %u,\n  \"warmup_frames\": %u,\n"
-               "  \"frames_per_sample\": %u,\n  \"threads\": %u,\n",
-               ci.instance_count, count, (unsigned long long)bones, (unsigned long long)entries,
-               d->frames, d->warmup, batch, threads);
-        printf("  \"ms_1_thread\": %.17g,\n  \"ms_all_threads\": %.17g,\n", ms1, msn);
-        printf("  \"ns_per_skin_joint_1_thread\": %.17g,\n", ms1 * per);
-        printf("  \"ns_per_skin_joint_all_threads\": %.17g,\n", msn * per);
-        printf("  \"ns_per_palette_entry_1_thread\": %.17g,\n",
-               entries ? ms1 * 1e6 / (double)entries : 0.0);
-        printf("  \"skin_joints_per_s_1_thread\": %.17g,\n", ms1 > 0 ? bones / (ms1 * 1e-3) : 0.0);
-        printf("  \"skin_joints_per_s_all_threads\": %.17g,\n",
-               msn > 0 ? bones / (msn * 1e-3) : 0.0);
-        printf("  \"clocks_and_culling_ns_1_thread\": %.17g,\n", clocks1 * per);
-        printf("  \"anim_lod\": %s,\n  \"posed_share\": %.17g,\n", d->anim_lod ? "true" : "false",
-               posed_share);
-        printf("  \"ns_per_posed_skin_joint_1_thread\": %.17g,\n",
-               posed_share > 0.0 ? ms1 * per / posed_share : -1.0);
-        printf("  \"sampled_clips\": %u,\n  \"clips\": %u,\n  \"simd\": \"%s\",\n", sampled,
-               sampler_total, ci.simd);
-        printf("  \"parallel_efficiency\": %.17g", efficiency);
-        if (d->phases)
-            printf(",\n  \"phase_sample_ns\": %.17g,\n  \"phase_model_ns\": %.17g,\n"
-                   "  \"phase_palette_ns\": %.17g",
-                   phase[0] * per, phase[1] * per, phase[2] * per);
-        printf("\n}\n");
+        printf("{\n  \"anim_only\": true,\n");
+        app_json_models(s->models, s->model_count);
+        app_json_number("instances", ci.instance_count, false);
+        app_json_number("visible", count, false);
+        app_json_number("skin_joints", (double)bones, false);
+        app_json_number("palette_entries", (double)entries, false);
+        app_json_number("frames", d->frames, false);
+        app_json_number("warmup_frames", d->warmup, false);
+        app_json_number("frames_per_sample", batch, false);
+        app_json_number("threads", threads, false);
+        app_json_number("ms_1_thread", ms1, false);
+        app_json_number("ms_all_threads", msn, false);
+        app_json_number("ns_per_skin_joint_1_thread", ms1 * per, false);
+        app_json_number("ns_per_skin_joint_all_threads", msn * per, false);
+        app_json_number("ns_per_palette_entry_1_thread",
+                        entries ? ms1 * 1e6 / (double)entries : 0.0, false);
+        app_json_number("skin_joints_per_s_1_thread", ms1 > 0 ? bones / (ms1 * 1e-3) : 0.0, false);
+        app_json_number("skin_joints_per_s_all_threads", msn > 0 ? bones / (msn * 1e-3) : 0.0,
+                        false);
+        app_json_number("clocks_and_culling_ns_1_thread", clocks1 * per, false);
+        printf("  \"anim_lod\": %s,\n", d->anim_lod ? "true" : "false");
+        app_json_number("posed_share", posed_share, false);
+        app_json_number("ns_per_posed_skin_joint_1_thread",
+                        posed_share > 0.0 ? ms1 * per / posed_share : -1.0, false);
+        app_json_number("sampled_clips", sampled, false);
+        app_json_number("clips", sampler_total, false);
+        app_json_string("simd", ci.simd);
+        app_json_number("parallel_efficiency", efficiency, !d->phases);
+        if (d->phases) {
+            app_json_number("phase_sample_ns", phase[0] * per, false);
+            app_json_number("phase_model_ns", phase[1] * per, false);
+            app_json_number("phase_palette_ns", phase[2] * per, true);
+        }
+        printf("}\n");
     } else {
         printf("bench --anim-only: %s x %u, %u visible: %llu skin joints (%llu palette entries) "
                "a frame; median of %u samples after %u, each the mean of %u frame(s)\n",

@@ -9,6 +9,7 @@ typedef struct app_bench_anim_desc {
     uint32_t width, height;  /* of the image the camera frames (culling) */
     bool anim_lod;           /* --anim-lod */
     bool phases, json;
+    bool progress; /* --progress */
 } app_bench_anim_desc;
 
 /* Runs on the started crowd (app_show_start) and prints the figures; APP_OK or APP_FAILED. */

@@ -16,7 +16,7 @@
 
 typedef struct bench_args {
     const char *path, *size, *frames_text, *warmup_text, *group_size_text, *threads_text, *clip;
-    bool json, anim_only, phases;
+    bool json, anim_only, phases, progress;
     app_gpu_options gpu;
     app_crowd_args crowd;
     uint32_t width, height, frames, warmup, group_size;
@@ -83,7 +83,13 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     uint32_t gpu_samples = 0, cpu_samples = 0;
     double last = 0.0;
     vkskin_frame_info info = {0};
+    app_progress progress;
+    app_progress_begin(&progress, "bench", a->progress);
     for (uint32_t i = 0; i < total; i++) {
+        if (i < warmup)
+            app_progress_say(&progress, "warm-up frame %u of %u", i + 1, warmup);
+        else
+            app_progress_say(&progress, "frame %u of %u", i - warmup + 1, a->frames);
         /* The frame waits for frame i - 2 first: from there to the next frame's start is the
          * frame's period, GPU included. */
         const double start = app_now_ms();
@@ -103,6 +109,7 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
             draw[gpu_samples++] = info.gpu.draw_ms;
         }
     }
+    app_progress_end(&progress);
     vkskin_gpu_stats s;
     vkskin_renderer_last_stats(r, &s, NULL);
     frame[cpu_samples - 1] = app_now_ms() - last;
@@ -152,37 +159,6 @@ done:
     return rc;
 }
 
-/* A JSON number in its shortest form that reads back as the same double (15 to 17 significant
- * digits), or null when unknown (negative or not finite). */
-static void json_number(const char *name, double v, bool last)
-{
-    if (v >= 0.0 && isfinite(v)) {
-        char text[32];
-        for (int digits = 15; digits <= 17; digits++) {
-            snprintf(text, sizeof text, "%.*g", digits, v);
-            if (strtod(text, NULL) == v)
-                break;
-        }
-        printf("  \"%s\": %s%s\n", name, text, last ? "" : ",");
-    } else {
-        printf("  \"%s\": null%s\n", name, last ? "" : ",");
-    }
-}
-
-static void json_string(const char *name, const char *v)
-{
-    printf("  \"%s\": \"", name);
-    for (const unsigned char *c = (const unsigned char *)v; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            printf("\\%c", *c);
-        else if (*c < 0x20)
-            printf("\\u%04x", *c);
-        else
-            putchar(*c);
-    }
-    printf("\",\n");
-}
-
 static void report(const bench_args *a, const app_show *show, const bench_result *res)
 {
     char models[512] = "";
@@ -214,48 +190,48 @@ static void report(const bench_args *a, const app_show *show, const bench_result
     const double logical_ratio = skin_gbps > 0.0 && copy_gbps > 0.0 ? skin_gbps / copy_gbps : -1.0;
     if (a->json) {
         printf("{\n");
-        json_string("models", models);
-        json_string("device", res->device);
-        json_string("mode", compute ? "compute" : "vertex");
-        json_string("palettes", a->crowd.palettes_on_device ? "device" : "host");
-        json_number("instances", instances, false);
-        json_number("visible", res->visible, false);
-        json_number("width", a->width, false);
-        json_number("height", a->height, false);
-        json_number("warmup_frames", a->warmup, false);
-        json_number("frames", res->samples, false);
-        json_number("gpu_frames", res->gpu_samples, false);
-        json_number("threads", res->threads, false);
-        json_number("skinned_vertices", (double)res->vertices, false);
-        json_number("skinned_output_vertices", compute ? (double)res->budget_vertices : -1.0,
-                    false);
-        json_number("overflow_instances", compute ? res->visible - res->skinned : 0, false);
-        json_number("overflow_vertices", (double)res->overflow_vertices, false);
-        json_number("triangles", res->triangles == UINT64_MAX ? -1.0 : (double)res->triangles,
-                    false);
+        app_json_models(show->models, show->model_count);
+        app_json_string("device", res->device);
+        app_json_string("mode", compute ? "compute" : "vertex");
+        app_json_string("palettes", a->crowd.palettes_on_device ? "device" : "host");
+        app_json_number("instances", instances, false);
+        app_json_number("visible", res->visible, false);
+        app_json_number("width", a->width, false);
+        app_json_number("height", a->height, false);
+        app_json_number("warmup_frames", a->warmup, false);
+        app_json_number("frames", res->samples, false);
+        app_json_number("gpu_frames", res->gpu_samples, false);
+        app_json_number("threads", res->threads, false);
+        app_json_number("skinned_vertices", (double)res->vertices, false);
+        app_json_number("skinned_output_vertices", compute ? (double)res->budget_vertices : -1.0,
+                        false);
+        app_json_number("overflow_instances", compute ? res->visible - res->skinned : 0, false);
+        app_json_number("overflow_vertices", (double)res->overflow_vertices, false);
+        app_json_number("triangles", res->triangles == UINT64_MAX ? -1.0 : (double)res->triangles,
+                        false);
         printf("  \"level_instances\": [");
         for (uint32_t l = 0; l < VKSKIN_MAX_LEVELS; l++)
             printf("%s%u", l ? ", " : "", res->level_instances[l]);
         printf("],\n");
-        json_number("posed_instances", res->posed, false);
-        json_number("lod", a->crowd.lod, false);
-        json_number("lod_error_px", a->crowd.lod_error, false);
-        json_number("cpu_anim_ms", res->anim_ms, false);
-        json_number("gpu_skin_ms", skin_ms, false);
-        json_number("gpu_draw_ms", res->draw_ms, false);
-        json_number("frame_ms", res->frame_ms, false);
-        json_number("skinned_vertices_per_s", vps, false);
-        json_number("skinned_vertices_per_ms", vpms, false);
-        json_number("joints_per_s_per_core", jpspc, false);
-        json_number("bytes_per_vertex", bytes_per_vertex, false);
-        json_number("skin_bytes", skin_bytes, false);
-        json_number("memory_bytes", memory_bytes, false);
-        json_number("skin_gb_per_s", skin_gbps, false);
-        json_number("memory_gb_per_s", memory_gbps, false);
-        json_number("copy_bytes", res->copy_bytes, false);
-        json_number("copy_gb_per_s", copy_gbps, false);
-        json_number("roofline_ratio", ratio, false);
-        json_number("logical_roofline_ratio", logical_ratio, true);
+        app_json_number("posed_instances", res->posed, false);
+        app_json_number("lod", a->crowd.lod, false);
+        app_json_number("lod_error_px", a->crowd.lod_error, false);
+        app_json_number("cpu_anim_ms", res->anim_ms, false);
+        app_json_number("gpu_skin_ms", skin_ms, false);
+        app_json_number("gpu_draw_ms", res->draw_ms, false);
+        app_json_number("frame_ms", res->frame_ms, false);
+        app_json_number("skinned_vertices_per_s", vps, false);
+        app_json_number("skinned_vertices_per_ms", vpms, false);
+        app_json_number("joints_per_s_per_core", jpspc, false);
+        app_json_number("bytes_per_vertex", bytes_per_vertex, false);
+        app_json_number("skin_bytes", skin_bytes, false);
+        app_json_number("memory_bytes", memory_bytes, false);
+        app_json_number("skin_gb_per_s", skin_gbps, false);
+        app_json_number("memory_gb_per_s", memory_gbps, false);
+        app_json_number("copy_bytes", res->copy_bytes, false);
+        app_json_number("copy_gb_per_s", copy_gbps, false);
+        app_json_number("roofline_ratio", ratio, false);
+        app_json_number("logical_roofline_ratio", logical_ratio, true);
         printf("}\n");
         return;
     }
@@ -305,11 +281,13 @@ static void report(const bench_args *a, const app_show *show, const bench_result
 
 int cmd_bench(int argc, char **argv)
 {
-    bench_args a = {.size = "1920x1080", .frames_text = "100", .warmup = WARMUP_FRAMES};
+    bench_args a = {.size = "1280x720", .frames_text = "100", .warmup = WARMUP_FRAMES};
     const app_option options[] = {
         {"frames", &a.frames_text, NULL, "F", "frames to measure (default 100)"},
         {"warmup", &a.warmup_text, NULL, "N", "frames before measuring (default 3; 0 allowed)"},
-        {"size", &a.size, NULL, "WxH", "image size in pixels (default 1920x1080)"},
+        {"size", &a.size, NULL, "WxH", "image size in pixels (default 1280x720)"},
+        {"progress", NULL, &a.progress, NULL,
+         "say how far the frames are, also when stderr is not a terminal"},
         {"json", NULL, &a.json, NULL, "print one JSON object instead of the table"},
         {"group-size", &a.group_size_text, NULL, "N",
          "skinning workgroup size, a power of two (default 64)"},
@@ -368,7 +346,8 @@ int cmd_bench(int argc, char **argv)
                                                                 .height = a.height,
                                                                 .anim_lod = a.crowd.anim_lod,
                                                                 .phases = a.phases,
-                                                                .json = a.json})
+                                                                .json = a.json,
+                                                                .progress = a.progress})
                  : (fprintf(stderr, "vkskin bench: %s\n", err.message), APP_FAILED);
         app_show_destroy(&show);
         return rc;

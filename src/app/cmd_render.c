@@ -22,7 +22,7 @@ static void frame_path(char *buf, size_t size, const char *out, uint32_t frame, 
 typedef struct render_args {
     const char *path, *clip, *time, *size, *out, *frames_text, *fps_text, *group_size_text;
     const char *zoom_text, *max_buffer_text;
-    bool bind_pose;
+    bool bind_pose, progress;
     app_gpu_options gpu;
     app_crowd_args crowd;
     uint32_t width, height, frames, fps, group_size;
@@ -80,6 +80,10 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
     }
     vkskin_renderer *r = *out;
     vkskin_crowd *crowd = show->crowd;
+    /* With the image on standard output, what is said goes to stderr. */
+    FILE *say = strcmp(a->out, "-") == 0 ? stderr : stdout;
+    app_progress progress;
+    app_progress_begin(&progress, "render", a->progress);
     const uint32_t instances = vkskin_crowd_instance_count(crowd);
     vkskin_view view;
     vkskin_crowd_orbit_view(
@@ -91,13 +95,16 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
     app_overflow overflow = {0};
     vkskin_frame_info info = {0};
     for (uint32_t i = 0; i < frames; i++) {
+        app_progress_say(&progress, "frame %u of %u", i + 1, frames);
         if (i > 0)
             vkskin_crowd_advance(crowd, 1.0 / fps);
         char file[4096];
         frame_path(file, sizeof file, a->out, i, frames);
+        const char *shown = strcmp(file, "-") == 0 ? "standard output" : file;
         /* One image at a time: each is written before the next frame is drawn. */
         if (vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &e) != VKSKIN_OK ||
             vkskin_renderer_read_image(r, pixels, &e) != VKSKIN_OK) {
+            app_progress_end(&progress);
             fprintf(stderr, "vkskin render: %s\n", e.message);
             free(pixels);
             return APP_FAILED;
@@ -107,7 +114,8 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
             draw_ms[samples++] = info.gpu.draw_ms;
         }
         app_show_overflow_add(&overflow, &info);
-        if (!app_write_png(file, width, height, pixels, &err)) {
+        if (!app_write_image(file, width, height, pixels, &err)) {
+            app_progress_end(&progress);
             fprintf(stderr, "vkskin render: %s\n", err.message);
             free(pixels);
             return APP_FAILED;
@@ -117,11 +125,13 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
         vkskin_clip_info clip = {.name = "bind pose"};
         if (first.clip >= 0)
             vkskin_model_get_clip(show->models[first.model], (uint32_t)first.clip, &clip, NULL);
+        app_progress_end(&progress);
         if (instances == 1)
-            printf("wrote %s (%ux%u, %s at %.3f s)\n", file, width, height, clip.name, first.time);
+            fprintf(say, "wrote %s (%ux%u, %s at %.3f s)\n", shown, width, height, clip.name,
+                    first.time);
         else
-            printf("wrote %s (%ux%u, %u instances, %u visible)\n", file, width, height, instances,
-                   info.visible);
+            fprintf(say, "wrote %s (%ux%u, %u instances, %u visible)\n", shown, width, height,
+                    instances, info.visible);
     }
     free(pixels);
     char levels[256];
@@ -135,39 +145,46 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
     vkskin_renderer_info ri;
     vkskin_renderer_get_info(r, &ri, NULL);
     if (samples && a->crowd.mode == VKSKIN_SKIN_COMPUTE)
-        printf("gpu: skinning %.3f ms, drawing %.3f ms (median of %u frames; %llu vertices, "
-               "workgroups of %u)\n",
-               app_median(skin_ms, samples), app_median(draw_ms, samples), samples,
-               (unsigned long long)info.vertices, ri.group_size);
+        fprintf(say,
+                "gpu: skinning %.3f ms, drawing %.3f ms (median of %u frames; %llu vertices, "
+                "workgroups of %u)\n",
+                app_median(skin_ms, samples), app_median(draw_ms, samples), samples,
+                (unsigned long long)info.vertices, ri.group_size);
     else if (samples)
-        printf("gpu: drawing %.3f ms, skinning in the vertex shader (median of %u frames; %llu "
-               "vertices)\n",
-               app_median(draw_ms, samples), samples, (unsigned long long)info.vertices);
+        fprintf(say,
+                "gpu: drawing %.3f ms, skinning in the vertex shader (median of %u frames; %llu "
+                "vertices)\n",
+                app_median(draw_ms, samples), samples, (unsigned long long)info.vertices);
     if (last.triangles != UINT64_MAX)
-        printf("culling: %u of %u instances visible; the GPU drew %llu triangles and ran %llu "
-               "skinning invocations\n",
-               info.visible, instances, (unsigned long long)last.triangles,
-               (unsigned long long)last.skin_invocations);
-    printf("animation: %u of %u visible instances posed in the last frame (--anim-lod %s)\n",
-           info.posed, info.visible, a->crowd.anim_lod ? "on" : "off");
+        fprintf(say,
+                "culling: %u of %u instances visible; the GPU drew %llu triangles and ran %llu "
+                "skinning invocations\n",
+                info.visible, instances, (unsigned long long)last.triangles,
+                (unsigned long long)last.skin_invocations);
+    fprintf(say, "animation: %u of %u visible instances posed in the last frame (--anim-lod %s)\n",
+            info.posed, info.visible, a->crowd.anim_lod ? "on" : "off");
     if (a->crowd.lod >= 0)
-        printf("levels of detail: %s (--lod %d)\n", levels, a->crowd.lod);
+        fprintf(say, "levels of detail: %s (--lod %d)\n", levels, a->crowd.lod);
     else
-        printf("levels of detail: %s (chosen for at most %g px of error)\n", levels,
-               a->crowd.lod_error);
+        fprintf(say, "levels of detail: %s (chosen for at most %g px of error)\n", levels,
+                a->crowd.lod_error);
     app_show_overflow_report("render", r, &overflow);
     return APP_OK;
 }
 
 int cmd_render(int argc, char **argv)
 {
-    render_args a = {.time = "0", .size = "960x720"};
+    render_args a = {.time = "0", .size = "1280x720"};
     const app_option options[] = {
         {"clip", &a.clip, NULL, "NAME|INDEX", "clip to play (default: the first; none: bind pose)"},
         {"bind-pose", NULL, &a.bind_pose, NULL, "draw every instance in the bind pose"},
         {"time", &a.time, NULL, "SECONDS", "time in the clip, looping (default 0)"},
-        {"size", &a.size, NULL, "WxH", "image size in pixels (default 960x720)"},
-        {"out", &a.out, NULL, "FILE.png", "where to write the image (required)"},
+        {"size", &a.size, NULL, "WxH", "image size in pixels (default 1280x720)"},
+        {"out", &a.out, NULL, "FILE",
+         "where to write the image: .png, .jpg or .jpeg, or - for a PNG on standard output "
+         "(required)"},
+        {"progress", NULL, &a.progress, NULL,
+         "say how far a long render is, also when stderr is not a terminal"},
         {"frames", &a.frames_text, NULL, "N", "render N frames as FILE_0000.png ... (default 1)"},
         {"fps", &a.fps_text, NULL, "N", "frames per second of a sequence (default 30)"},
         {"group-size", &a.group_size_text, NULL, "N",
@@ -192,13 +209,17 @@ int cmd_render(int argc, char **argv)
     if (rc != APP_OK)
         return rc == APP_HELP ? APP_OK : rc;
     if (!a.out) {
-        fprintf(stderr, "vkskin render: --out FILE.png is required\n");
+        fprintf(stderr, "vkskin render: --out FILE is required (.png, .jpg or .jpeg, or -)\n");
         return APP_USAGE;
     }
     vkskin_error err;
     if (!parse(&a, &err)) {
         fprintf(stderr, "vkskin render: %s\n", err.message);
         return APP_USAGE;
+    }
+    if ((rc = app_check_out(a.out, a.frames, &err)) != APP_OK) { /* before any work */
+        fprintf(stderr, "vkskin render: %s\n", err.message);
+        return rc;
     }
     app_show show;
     if (!app_show_load(&show, "render", a.path, &a.crowd, &err)) { /* before any thread */

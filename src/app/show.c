@@ -1,6 +1,8 @@
 #include "show.h"
 
 #include <errno.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <stb/stb_image_write.h>
 
 #include <stdio.h>
@@ -186,11 +188,78 @@ void app_show_overflow_report(const char *cmd, const vkskin_renderer *r, const a
             (unsigned long long)o->most_vertices);
 }
 
-bool app_write_png(const char *path, uint32_t width, uint32_t height, const void *rgba,
-                   vkskin_error *err)
+/* The format --out's name asks for: 1 PNG, 2 JPEG, 0 none vkskin writes. */
+static int image_format(const char *path)
 {
+    if (strcmp(path, "-") == 0)
+        return 1;
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash))
+        return 0;
+    if (strcasecmp(dot, ".png") == 0)
+        return 1;
+    if (strcasecmp(dot, ".jpg") == 0 || strcasecmp(dot, ".jpeg") == 0)
+        return 2;
+    return 0;
+}
+
+int app_check_out(const char *out, uint32_t frames, vkskin_error *err)
+{
+    if (!image_format(out)) {
+        app_fail(err, "--out needs a .png, .jpg or .jpeg file, or - for standard output, not '%s'",
+                 out);
+        return APP_USAGE;
+    }
+    if (strcmp(out, "-") == 0) {
+        if (frames > 1) {
+            app_fail(err, "--out - writes one image: --frames must be 1, not %u", frames);
+            return APP_USAGE;
+        }
+        return APP_OK;
+    }
+    /* The folder must take a new file, and the file (each of a sequence's, whose names differ
+     * only in the number) be writable if it is there already. */
+    char folder[4096];
+    const char *slash = strrchr(out, '/');
+    if (!slash)
+        snprintf(folder, sizeof folder, ".");
+    else if (slash == out)
+        snprintf(folder, sizeof folder, "/");
+    else
+        snprintf(folder, sizeof folder, "%.*s", (int)(slash - out), out);
+    struct stat st;
     errno = 0;
-    if (!stbi_write_png(path, (int)width, (int)height, 4, rgba, (int)width * 4))
+    if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode) || access(folder, W_OK | X_OK) != 0 ||
+        (frames == 1 && access(out, F_OK) == 0 && access(out, W_OK) != 0)) {
+        app_fail(err, "cannot write '%s': %s", out,
+                 errno ? strerror(errno) : "its folder is not a folder");
+        return APP_FAILED;
+    }
+    return APP_OK;
+}
+
+static void write_stdout(void *context, void *data, int size)
+{
+    bool *ok = context;
+    *ok = *ok && fwrite(data, 1, (size_t)size, stdout) == (size_t)size;
+}
+
+bool app_write_image(const char *path, uint32_t width, uint32_t height, const void *rgba,
+                     vkskin_error *err)
+{
+    const int w = (int)width, h = (int)height, format = image_format(path);
+    if (strcmp(path, "-") == 0) {
+        bool ok = true;
+        if (!stbi_write_png_to_func(write_stdout, &ok, w, h, 4, rgba, w * 4) || !ok ||
+            fflush(stdout) != 0)
+            return app_fail(err, "cannot write the image to standard output");
+        return true;
+    }
+    errno = 0;
+    /* JPEG has no alpha to keep: the image is opaque. Quality 92, as most tools default to. */
+    const int written = format == 2 ? stbi_write_jpg(path, w, h, 4, rgba, 92)
+                                    : stbi_write_png(path, w, h, 4, rgba, w * 4);
+    if (!written)
         return app_fail(err, "cannot write '%s'%s%s", path, errno ? ": " : "",
                         errno ? strerror(errno) : "");
     return true;

@@ -131,8 +131,14 @@ bool app_show_find_clip(const vkskin_model *model, const char *clip, int32_t *in
 void app_show_overflow_add(app_overflow *o, const vkskin_frame_info *f);
 void app_show_overflow_report(const char *cmd, const vkskin_renderer *r, const app_overflow *o);
 
-/* Writes width x height RGBA8 pixels (top row first) as a PNG. */
-bool app_write_png(const char *path, uint32_t width, uint32_t height, const void *rgba,
-                   vkskin_error *err);
+/* Checks --out before any work: "-" (a PNG on standard output, one image only) or a .png, .jpg or
+ * .jpeg file (any case) in a folder that takes it (each frame of a sequence is FILE_0007.EXT
+ * there). APP_OK; APP_USAGE for a name vkskin cannot write; APP_FAILED for a folder it cannot
+ * write into; the message in err. */
+int app_check_out(const char *out, uint32_t frames, vkskin_error *err);
+/* Writes width x height RGBA8 pixels (top row first) in the format the name says (app_check_out):
+ * PNG, or JPEG (opaque, quality 92); "-": PNG on standard output. */
+bool app_write_image(const char *path, uint32_t width, uint32_t height, const void *rgba,
+                     vkskin_error *err);
 
 #endif

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# What render writes and where, and what bench says while it runs; validation on throughout.
+#   --out -: a PNG on standard output, byte for byte the one --out FILE.png writes, and the
+#            render's lines on stderr instead;
+#   --out FILE.jpg / .JPEG: a JPEG (its signature), matching the PNG as an image (compare_png);
+#   the default size of every command is 1280x720 (the PNG's header says so); --name=value works;
+#   bench --progress says how far it is on stderr at once; without it, and with stderr not a
+#   terminal, bench says nothing there.
+#   usage: cli_output.sh VKSKIN COMPARE_PNG
+set -u
+vk=$1 compare=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { echo "ok   $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+# The PNG's width and height from its header (IHDR: bytes 16 to 23, big-endian).
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{printf "%dx%d", $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8}'; }
+signature() { od -An -tx1 -N"$2" "$1" | tr -d ' \n'; }
+
+"$vk" render --validate --clip walk --time 0.5 --size=96x64 --out "$tmp/file.png" >"$tmp/file.log" 2>&1 ||
+  fail "render --out file.png: $(cat "$tmp/file.log")"
+"$vk" render --validate --clip walk --time 0.5 --size 96x64 --out - >"$tmp/stdout.png" 2>"$tmp/stdout.err"
+rc=$?
+if [ "$rc" -eq 0 ] && cmp -s "$tmp/stdout.png" "$tmp/file.png" &&
+   grep -q "^wrote standard output (96x64, walk at 0.500 s)" "$tmp/stdout.err"; then
+  ok "--out - writes the same PNG to standard output ($(wc -c <"$tmp/stdout.png") bytes), its lines on stderr"
+else
+  fail "--out - (rc $rc): $(head -c 300 "$tmp/stdout.err")"
+fi
+[ "$(png_size "$tmp/file.png")" = 96x64 ] && ok "--size=96x64 gives a 96x64 PNG" ||
+  fail "--size=96x64 gave $(png_size "$tmp/file.png")"
+
+# JPEG against PNG: its ringing spreads into the background near the edges, hence the image size
+# and a background tolerance of 16/255 for the silhouette.
+"$vk" render --validate --clip walk --time 0.5 --size 320x240 --out "$tmp/big.png" >/dev/null 2>&1
+for name in out.jpg OUT.JPEG; do
+  if "$vk" render --validate --clip walk --time 0.5 --size 320x240 --out "$tmp/$name" >"$tmp/jpg.log" 2>&1 &&
+     [ "$(signature "$tmp/$name" 3)" = ffd8ff ] &&
+     "$compare" "$tmp/$name" "$tmp/big.png" --background-tolerance 16 >"$tmp/cmp.log" 2>&1; then
+    ok "--out $name writes a JPEG that matches the PNG: $(tail -n 1 "$tmp/cmp.log")"
+  else
+    fail "--out $name: $(cat "$tmp/jpg.log" "$tmp/cmp.log" 2>/dev/null | tail -n 3)"
+  fi
+done
+
+if "$vk" render --validate --out "$tmp/default.png" >"$tmp/default.log" 2>&1 &&
+   [ "$(png_size "$tmp/default.png")" = 1280x720 ] && grep -q "(1280x720," "$tmp/default.log"; then
+  ok "render's default size is 1280x720"
+else
+  fail "render's default size: $(png_size "$tmp/default.png") $(head -n 1 "$tmp/default.log")"
+fi
+"$vk" bench --validate --frames 2 --warmup 1 --json >"$tmp/bench.json" 2>"$tmp/bench.err"
+grep -q '"width": 1280' "$tmp/bench.json" && grep -q '"height": 720' "$tmp/bench.json" &&
+  grep -q '"models": \["default character"\]' "$tmp/bench.json" && [ ! -s "$tmp/bench.err" ] &&
+  ok "bench's default size is 1280x720, its models a JSON array, and stderr silent without --progress" ||
+  fail "bench defaults: $(cat "$tmp/bench.err") $(grep -E 'width|height|models' "$tmp/bench.json")"
+
+"$vk" bench --validate --frames 2 --warmup 1 --progress >"$tmp/progress.out" 2>"$tmp/progress.err"
+if grep -q "^vkskin bench: warm-up frame 1 of 1 (" "$tmp/progress.err" &&
+   grep -q "^bench: " "$tmp/progress.out"; then
+  ok "bench --progress: $(head -n 1 "$tmp/progress.err")"
+else
+  fail "bench --progress said: $(cat "$tmp/progress.err")"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
