@@ -86,12 +86,12 @@ if run all render --validate --lod 0 --instances 16 --size 320x240 --out "$tmp/a
 fi
 
 # Closer: some instances out of view are neither skinned nor drawn.
-if run near render --validate --lod 0 --instances 64 --zoom 0.35 --size 320x240 --out "$tmp/near.png"; then
+if run near render --validate --lod 0 --instances 64 --zoom 0.5 --size 320x240 --out "$tmp/near.png"; then
   counts near compute
   { [ "$visible" -gt 0 ] && [ "$visible" -lt 64 ]; } || fail "near: $visible of 64 visible"
   near_visible=$visible
 fi
-if run near_vertex render --validate --lod 0 --instances 64 --zoom 0.35 --size 320x240 --mode vertex \
+if run near_vertex render --validate --lod 0 --instances 64 --zoom 0.5 --size 320x240 --mode vertex \
   --out "$tmp/near_vertex.png"; then
   counts near_vertex vertex
   [ "$visible" -eq "${near_visible:-0}" ] || fail "near_vertex: $visible visible, compute had ${near_visible:-?}"

@@ -2,7 +2,7 @@
  * model facts, bounds skinned here, palettes against the direct path, instance control, culling
  * against a sphere-box test written here, the caller's threads, and every misuse returning an
  * error with a message.
- *   usage: test_api DEFAULT_GLB */
+ *   usage: test_api DEFAULT_GLB FIXTURES_DIR */
 #include "vkskin/vkskin.h"
 
 #include "anim/anim.h"
@@ -248,6 +248,113 @@ static void test_model_parts(void)
     vkskin_model_destroy(m);
 }
 
+/* The model's box (bind pose; the fixtures here have no clips) carried by `world`: its y extent. */
+static void world_y(const vkskin_model_info *m, const float world[16], double *lo, double *hi)
+{
+    *lo = 1e30, *hi = -1e30;
+    for (int i = 0; i < 8; i++) {
+        const float p[3] = {i & 1 ? m->bounds_max[0] : m->bounds_min[0],
+                            i & 2 ? m->bounds_max[1] : m->bounds_min[1],
+                            i & 4 ? m->bounds_max[2] : m->bounds_min[2]};
+        const double y =
+            (double)world[1] * p[0] + (double)world[5] * p[1] + (double)world[9] * p[2] + world[13];
+        *lo = fmin(*lo, y), *hi = fmax(*hi, y);
+    }
+}
+
+/* normalize_height: models of other heights (1.8 and 3.2 units, the second floating 1 unit up)
+ * come out as tall as the first, standing on y = 0; without it, as they are. */
+static void test_normalize(const char *fixtures)
+{
+    char a[4096], b[4096];
+    snprintf(a, sizeof a, "%s/no_animation.glb", fixtures);
+    snprintf(b, sizeof b, "%s/static_mesh.glb", fixtures);
+    vkskin_model *models[2];
+    vkskin_error err;
+    if (vkskin_model_load(&(vkskin_model_desc){.path = a}, &models[0], &err) != VKSKIN_OK ||
+        vkskin_model_load(&(vkskin_model_desc){.path = b}, &models[1], &err) != VKSKIN_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        CHECK(false);
+        return;
+    }
+    vkskin_model_info info[2];
+    vkskin_model_get_info(models[0], &info[0], NULL);
+    vkskin_model_get_info(models[1], &info[1], NULL);
+    for (int normalize = 0; normalize < 2; normalize++) {
+        vkskin_crowd *c;
+        CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = (const vkskin_model **)models,
+                                                       .model_count = 2,
+                                                       .instance_count = 4,
+                                                       .normalize_height = normalize},
+                                  &c, &err) == VKSKIN_OK);
+        const double first = info[0].bounds_max[1] - info[0].bounds_min[1];
+        for (uint32_t i = 0; i < 4; i++) {
+            vkskin_instance_info in;
+            vkskin_crowd_get_instance(c, i, &in, NULL);
+            double lo, hi;
+            world_y(&info[in.model], in.world, &lo, &hi);
+            const double own = info[in.model].bounds_max[1] - info[in.model].bounds_min[1];
+            CHECK_NEAR(hi - lo, normalize ? first : own, 1e-5 * own);
+            CHECK_NEAR(lo, normalize ? 0.0 : info[in.model].bounds_min[1], 1e-5 * own);
+        }
+        vkskin_crowd_destroy(c);
+    }
+    vkskin_model_destroy(models[0]);
+    vkskin_model_destroy(models[1]);
+}
+
+/* The framing view of a ring of 400 looks down on it (not along it), and zooming in goes to the
+ * instance nearest the eye, not to the ring's empty middle. */
+static void test_ring_view(void)
+{
+    vkskin_model *m;
+    vkskin_error err;
+    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &m, &err) == VKSKIN_OK);
+    vkskin_crowd *single, *ring;
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = (const vkskin_model **)&m,
+                                                   .model_count = 1,
+                                                   .instance_count = 1},
+                              &single, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = (const vkskin_model **)&m,
+                                                   .model_count = 1,
+                                                   .instance_count = 400,
+                                                   .layout = VKSKIN_LAYOUT_RING},
+                              &ring, &err) == VKSKIN_OK);
+    vkskin_view one, whole, close;
+    vkskin_crowd_frame_view(single, 1.5f, &one, NULL);
+    vkskin_crowd_frame_view(ring, 1.5f, &whole, NULL);
+    CHECK(vkskin_crowd_orbit_view(ring, &(vkskin_orbit){.aspect = 1.5f, .zoom = 0.01f}, &close,
+                                  &err) == VKSKIN_OK);
+    /* The view direction: the clip w row is minus the view's back axis (eye - target). */
+    const double pitch_one = asin(
+        -one.view_proj[7] / hypot(hypot(one.view_proj[3], one.view_proj[7]), one.view_proj[11]));
+    const double pitch_ring =
+        asin(-whole.view_proj[7] /
+             hypot(hypot(whole.view_proj[3], whole.view_proj[7]), whole.view_proj[11]));
+    CHECK_NEAR(pitch_one, 0.2, 1e-3);
+    CHECK(pitch_ring >= 0.6);
+    double nearest = 1e30, to_center = 0.0;
+    float at[3] = {0};
+    for (uint32_t i = 0; i < 400; i++) {
+        vkskin_instance_info in;
+        vkskin_crowd_get_instance(ring, i, &in, NULL);
+        const double d = hypot(hypot(in.center[0] - whole.eye[0], in.center[1] - whole.eye[1]),
+                               in.center[2] - whole.eye[2]);
+        if (d < nearest)
+            nearest = d, memcpy(at, in.center, sizeof at);
+        to_center = fmax(to_center, hypot(in.center[0], in.center[2])); /* the ring's radius */
+    }
+    const double close_to_it =
+        hypot(hypot(close.eye[0] - at[0], close.eye[1] - at[1]), close.eye[2] - at[2]);
+    printf("ring of 400: framing pitch %.2f rad (one instance %.2f); zoom 0.01 puts the eye %.3g "
+           "from the nearest instance (ring radius %.3g)\n",
+           pitch_ring, pitch_one, close_to_it, to_center);
+    CHECK(close_to_it < 0.05 * to_center);
+    vkskin_crowd_destroy(single);
+    vkskin_crowd_destroy(ring);
+    vkskin_model_destroy(m);
+}
+
 static void direct_palette(const vkskin_instance_info *in, vks_bone *out)
 {
     const vks_skeleton *sk = &ref.skeleton;
@@ -483,8 +590,8 @@ static void test_crowd(void)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_api DEFAULT_GLB\n");
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_api DEFAULT_GLB FIXTURES_DIR\n");
         return 2;
     }
     glb_path = argv[1];
@@ -497,6 +604,8 @@ int main(int argc, char **argv)
     test_model();
     test_model_parts();
     test_crowd();
+    test_normalize(argv[2]);
+    test_ring_view();
     vks_model_destroy(&ref);
     return check_report("test_api");
 }

@@ -218,8 +218,12 @@ typedef struct vkskin_crowd_desc {
     /* Or per model (model_count entries, each as `clip` for that model alone): for a clip found
      * by name in models that list it at different indices. */
     const int32_t *clips;
-    double time;      /* instance 0's clock at the start, seconds; the others are offset */
-    uint32_t seed;    /* of the offsets, speeds and headings: the same seed, the same crowd */
+    double time;   /* instance 0's clock at the start, seconds; the others are offset */
+    uint32_t seed; /* of the offsets, speeds and headings: the same seed, the same crowd */
+    /* Every model scaled to the first one's height and lifted to stand on the ground (its lowest
+     * point at y = 0): models made in other units side by side. Off: each in its own units, its
+     * root transform as the file has it. */
+    bool normalize_height;
     uint32_t threads; /* threads vkskin_crowd_pose runs on, the caller's included; 0: 1 */
     uint32_t workers; /* caller threads that may run vkskin_crowd_pose_range at once; 0: 1 */
 } vkskin_crowd_desc;
@@ -288,8 +292,8 @@ VKSKIN_API void vkskin_crowd_reset(vkskin_crowd *crowd);
 VKSKIN_API void vkskin_crowd_advance(vkskin_crowd *crowd, double dt);
 
 /* The view `vkskin render` shows of the crowd at `aspect` (width / height): three-quarters from
- * the front right and a bit above, a 40-degree vertical field of view, every instance's bounds
- * (over every clip) in frame with a margin. */
+ * the front right and a bit above (higher for a crowd much wider than tall), a 40-degree vertical
+ * field of view, every instance's bounds (over every clip) in frame with a margin. */
 typedef struct vkskin_view {
     float view_proj[16]; /* column-major, Vulkan clip space: y down, 0 <= z <= w */
     float eye[3];        /* world space */
@@ -300,7 +304,8 @@ VKSKIN_API vkskin_result vkskin_crowd_frame_view(const vkskin_crowd *crowd, floa
 
 /* That view turned about the crowd's centre: `yaw` (radians, about +Y) and `pitch` (radians,
  * up; the sum with the default's is kept within +-1.5) added to the default's, the distance
- * times `zoom` (0: 1; from 0.01 to 100). */
+ * times `zoom` (0: 1; from 0.01 to 100). Zooming in (below 1) also moves the point looked at
+ * from the centre towards the instance nearest the eye, reaching it as the zoom goes to 0. */
 typedef struct vkskin_orbit {
     float aspect; /* width / height */
     float yaw, pitch, zoom;

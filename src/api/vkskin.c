@@ -321,6 +321,7 @@ vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **
         .time = desc->time,
         .threads = threads > workers ? threads : workers, /* scratch for either */
         .seed = desc->seed,
+        .normalize = desc->normalize_height,
     };
     if (!vks_crowd_create(&d, &c->crowd, &e)) {
         free(c);
@@ -509,6 +510,20 @@ vkskin_result vkskin_crowd_orbit_view(const vkskin_crowd *c, const vkskin_orbit 
     vks_camera_frame_box(&cam, c->frame_lo, c->frame_hi);
     cam.yaw += orbit->yaw;
     cam.pitch = fmaxf(-1.5f, fminf(1.5f, cam.pitch + orbit->pitch));
+    if (zoom < 1.0f && c->crowd.instance_count > 1) {
+        /* Zooming in goes towards the instance nearest the eye of the whole view. */
+        float eye[3], best = FLT_MAX;
+        vks_camera_eye(&cam, orbit->aspect, eye);
+        for (uint32_t i = 0; i < c->crowd.instance_count; i++) {
+            const float *p = c->crowd.instances[i].center;
+            const float d2 = (p[0] - eye[0]) * (p[0] - eye[0]) + (p[1] - eye[1]) * (p[1] - eye[1]) +
+                             (p[2] - eye[2]) * (p[2] - eye[2]);
+            if (d2 < best) {
+                best = d2;
+                memcpy(cam.focus, p, sizeof cam.focus);
+            }
+        }
+    }
     cam.zoom = zoom;
     float vp[4][4];
     vks_camera_view_proj(&cam, orbit->aspect, vp);

@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "script.h"
 #include "show.h"
 #include "window.h"
 
@@ -11,12 +12,60 @@
 
 typedef struct view_args {
     const char *path, *clip, *size, *frames_text, *resize_text;
+    const char *script_text, *script_period, *seconds_text;
     bool no_vsync, bind_pose;
     app_gpu_options gpu;
     app_crowd_args crowd;
     uint32_t width, height, frames; /* frames 0: until closed */
     uint32_t resize_w, resize_h;    /* 0: no resize */
+    double seconds;                 /* 0: until closed */
+    app_script script;              /* script.count 0: none */
 } view_args;
+
+/* What the window's own input would do, from a script step: keys into `in`, the rest here. A
+ * minimised window is also simulated (no frames while it lasts): without a window manager, as
+ * under a bare Xvfb, iconifying does nothing. */
+static void script_step(const app_script_step *st, app_window *win, app_input *in, bool *paused,
+                        bool *minimised)
+{
+    switch (st->action) {
+    case APP_ACT_PAUSE:
+        *paused = !*paused;
+        break;
+    case APP_ACT_PREV:
+        in->prev_clip = true;
+        break;
+    case APP_ACT_NEXT:
+        in->next_clip = true;
+        break;
+    case APP_ACT_FASTER:
+        in->faster = true;
+        break;
+    case APP_ACT_SLOWER:
+        in->slower = true;
+        break;
+    case APP_ACT_BIND:
+        in->bind_pose = true;
+        break;
+    case APP_ACT_RESET:
+        in->reset = true;
+        break;
+    case APP_ACT_RESIZE:
+        app_window_request_size(win, st->width, st->height);
+        break;
+    case APP_ACT_MINIMISE:
+        app_window_iconify(win, true);
+        *minimised = true;
+        break;
+    case APP_ACT_RESTORE:
+        app_window_iconify(win, false);
+        *minimised = false;
+        break;
+    case APP_ACT_QUIT:
+        in->quit = true;
+        break;
+    }
+}
 
 /* What the title shows: frames per second over the last quarter second, and exponential moving
  * averages of each stage's milliseconds. */
@@ -81,8 +130,8 @@ static void steer(const app_input *in, vkskin_crowd *crowd, view_camera *cam, do
     if (in->slower)
         *speed = fmax(*speed / 1.25, 1.0 / 64.0);
     cam->yaw -= (float)(in->drag_x * 0.01);
-    /* The framing view's pitch is 0.2: the sum stays within +-1.5. */
-    cam->pitch = fmaxf(-1.7f, fminf(1.3f, cam->pitch + (float)(in->drag_y * 0.01)));
+    /* The framing view's pitch is 0.2 to 0.7 and the sum is kept within +-1.5: so is this. */
+    cam->pitch = fmaxf(-2.2f, fminf(1.3f, cam->pitch + (float)(in->drag_y * 0.01)));
     cam->zoom = fmaxf(0.01f, fminf(20.0f, cam->zoom * powf(0.9f, (float)in->scroll)));
     if (in->reset) {
         *cam = (view_camera){.zoom = 1.0f};
@@ -93,7 +142,7 @@ static void steer(const app_input *in, vkskin_crowd *crowd, view_camera *cam, do
     }
 }
 
-static int run(const view_args *a, app_show *show, app_window **win, vkskin_renderer **out)
+static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer **out)
 {
     vkskin_error err;
     vkskin_error e;
@@ -119,15 +168,22 @@ static int run(const view_args *a, app_show *show, app_window **win, vkskin_rend
     view_stats stats = {0};
     uint32_t drawn = 0;
     app_overflow overflow = {0};
-    bool paused = false, bind_pose = a->bind_pose;
+    bool paused = false, bind_pose = a->bind_pose, script_paused = false, minimised = false;
+    uint32_t script_steps = 0, skipped = 0;
     if (bind_pose)
         vkskin_crowd_bind_pose(crowd, true, 0.0);
     for (;;) {
         app_input in;
         app_window_poll(*win, &in);
-        if (in.quit)
+        const double elapsed = (app_now_ms() - start) * 1e-3;
+        const app_script_step *st;
+        while (a->script.count && (st = app_script_due(&a->script, elapsed))) {
+            script_step(st, *win, &in, &script_paused, &minimised);
+            script_steps++;
+        }
+        if (in.quit || (a->seconds > 0.0 && elapsed >= a->seconds))
             break;
-        paused = in.pause;
+        paused = in.pause != script_paused;
         steer(&in, crowd, &cam, &speed, &bind_pose);
         if (a->resize_w && drawn == (a->frames ? a->frames / 2 : 60))
             app_window_request_size(*win, a->resize_w, a->resize_h);
@@ -137,7 +193,10 @@ static int run(const view_args *a, app_show *show, app_window **win, vkskin_rend
         last = t;
         uint32_t width, height;
         app_window_framebuffer(*win, &width, &height);
+        if (minimised)
+            width = height = 0;
         if (width == 0 || height == 0) {
+            skipped++;
             app_window_wait(*win); /* minimised: do not spin */
             continue;
         }
@@ -183,6 +242,9 @@ static int run(const view_args *a, app_show *show, app_window **win, vkskin_rend
            "%.3f ms, skin %.3f ms, draw %.3f ms; %u of %u instances visible\n",
            drawn, ri.width, ri.height, ri.swapchain_rebuilds, stats.fps, stats.anim_ms,
            stats.skin_ms, stats.draw_ms, visible, vkskin_crowd_instance_count(crowd));
+    if (a->script.count)
+        printf("view: the script ran %u step(s); %u time(s) nothing was drawn (minimised)\n",
+               script_steps, skipped);
     app_show_overflow_report("view", r, &overflow);
     return APP_OK;
 }
@@ -198,6 +260,11 @@ int cmd_view(int argc, char **argv)
         {"frames", &a.frames_text, NULL, "N", "exit after N frames (for tests)"},
         {"resize", &a.resize_text, NULL, "WxH",
          "resize the window to WxH after half of --frames, or after 60 (for tests)"},
+        {"seconds", &a.seconds_text, NULL, "S", "exit after S seconds (for tests)"},
+        {"script", &a.script_text, NULL, "T:ACTION,...",
+         "scripted input (tests, soaks): at T seconds pause, prev, next, faster, slower, bind, "
+         "reset, resize=WxH, minimise, restore or quit"},
+        {"script-period", &a.script_period, NULL, "S", "repeat the script every S seconds"},
         APP_CROWD_OPTIONS(a.crowd),
         APP_GPU_OPTIONS(a.gpu),
     };
@@ -220,6 +287,10 @@ int cmd_view(int argc, char **argv)
         (a.frames_text &&
          !app_parse_count("--frames", a.frames_text, 1, 100000000, &a.frames, &err)) ||
         (a.resize_text && !app_parse_size(a.resize_text, &a.resize_w, &a.resize_h, &err)) ||
+        (a.seconds_text && !app_parse_seconds(a.seconds_text, &a.seconds, &err)) ||
+        (a.script_period && !a.script_text &&
+         !app_fail(&err, "--script-period goes with --script")) ||
+        (a.script_text && !app_script_parse(a.script_text, a.script_period, &a.script, &err)) ||
         !app_crowd_check(&a.crowd, &err) || !app_gpu_check(&a.gpu, &err) ||
         (a.bind_pose && a.clip && !app_bind_pose_option(&a.clip, true, &err))) {
         fprintf(stderr, "vkskin view: %s\n", err.message);

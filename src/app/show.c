@@ -109,6 +109,7 @@ bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, doub
                 .clips = clips,
                 .time = time,
                 .seed = 1,
+                .normalize_height = !a->no_normalize,
                 .threads = threads,
             },
             &s->crowd, &e) != VKSKIN_OK)

@@ -38,10 +38,11 @@ typedef struct app_crowd_args {
     uint32_t model_list_count;
     const char *instances_text, *layout_text, *mode_text, *palettes_text;
     const char *max_skinned_text, *max_memory_text, *lod_text, *lod_error_text, *anim_lod_text;
-    bool anim_lod;   /* --anim-lod on (default) | off: far instances posed every 2nd or 4th frame */
-    int32_t lod;     /* --lod N: every instance at level N; -1 (default): chosen per instance */
-    float lod_error; /* --lod-error PX: the screen-space error a level may show */
-    uint32_t instances;            /* parsed by app_crowd_check */
+    bool anim_lod; /* --anim-lod on (default) | off: far instances posed every 2nd or 4th frame */
+    bool no_normalize;  /* --no-normalize: each model in its own units */
+    int32_t lod;        /* --lod N: every instance at level N; -1 (default): chosen per instance */
+    float lod_error;    /* --lod-error PX: the screen-space error a level may show */
+    uint32_t instances; /* parsed by app_crowd_check */
     uint32_t max_skinned_vertices; /* --max-skinned-vertices; 0: chosen from the device */
     uint32_t max_memory_mib;       /* --max-memory; 0: the device's */
     vkskin_skin_mode mode;         /* parsed by app_crowd_check */
@@ -63,6 +64,9 @@ typedef struct app_crowd_args {
         {"lod", &(a).lod_text, NULL, "N",                                                          \
          "draw every instance at level of detail N (0: full detail; default: chosen per "          \
          "instance, see --lod-error)"},                                                            \
+        {"no-normalize", NULL, &(a).no_normalize, NULL,                                            \
+         "keep each model in its own units (default: mixed models scaled to the first one's "      \
+         "height, each standing on the ground)"},                                                  \
         {"anim-lod", &(a).anim_lod_text, NULL, "on|off",                                           \
          "pose far instances every 2nd or 4th frame, staggered (default on)"},                     \
         {"lod-error", &(a).lod_error_text, NULL, "PX",                                             \

@@ -144,6 +144,14 @@ void app_window_framebuffer(app_window *win, uint32_t *width, uint32_t *height)
     *height = h > 0 ? (uint32_t)h : 0;
 }
 
+void app_window_iconify(app_window *win, bool iconify)
+{
+    if (iconify)
+        glfwIconifyWindow(win->window);
+    else
+        glfwRestoreWindow(win->window);
+}
+
 void app_window_wait(app_window *win)
 {
     (void)win;

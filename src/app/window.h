@@ -31,6 +31,8 @@ void app_window_destroy(app_window *win); /* NULL is ignored */
 void app_window_surface(app_window *win, vkskin_renderer_desc *desc);
 /* The framebuffer's size now (0 x 0 while minimised). */
 void app_window_framebuffer(app_window *win, uint32_t *width, uint32_t *height);
+/* Minimises or restores the window (a window manager does it; without one nothing happens). */
+void app_window_iconify(app_window *win, bool iconify);
 /* Sleeps until an event or 50 ms pass (minimised: no frames to draw). */
 void app_window_wait(app_window *win);
 

@@ -45,8 +45,13 @@ void vks_camera_frame_box(vks_camera *cam, const float lo[3], const float hi[3])
     }
     cam->radius = r2 > 0.0f ? sqrtf(r2) : 1.0f;
     cam->yaw = 0.45f; /* a three-quarter view from the front right, a bit above */
-    cam->pitch = 0.2f;
+    /* A crowd much wider than tall (a ring of hundreds, a large grid) seen from a bit above is a
+     * thin band: from higher up the flatter it is, to 0.7 rad (40 degrees). */
+    const float width = 2.0f * fmaxf(cam->half[0], cam->half[2]), height = 2.0f * cam->half[1];
+    const float tall = width > 0.0f ? fminf(height / width / 0.5f, 1.0f) : 1.0f;
+    cam->pitch = 0.2f + 0.5f * (1.0f - tall);
     cam->zoom = 1.0f;
+    memcpy(cam->focus, cam->center, sizeof cam->focus);
 }
 
 void vks_camera_frame(vks_camera *cam, const vks_crowd *crowd)
@@ -86,19 +91,28 @@ static void camera_axes(const vks_camera *cam, float back[3], float right[3], fl
     up[0] = -sy * sp, up[1] = cp, up[2] = -cy * sp;
 }
 
+void vks_camera_target(const vks_camera *cam, float target[3])
+{
+    const float t = fminf(cam->zoom, 1.0f); /* 1: the centre; towards 0: the focus */
+    for (int k = 0; k < 3; k++)
+        target[k] = cam->focus[k] + (cam->center[k] - cam->focus[k]) * t;
+}
+
 float vks_camera_eye(const vks_camera *cam, float aspect, float eye[3])
 {
-    float back[3], right[3], up[3];
+    float back[3], right[3], up[3], target[3];
     camera_axes(cam, back, right, up);
     const float dist = camera_distance(cam, aspect, back, right, up);
+    vks_camera_target(cam, target);
     for (int k = 0; k < 3; k++)
-        eye[k] = cam->center[k] + dist * back[k];
+        eye[k] = target[k] + dist * back[k];
     return dist;
 }
 
 void vks_camera_view_proj(const vks_camera *cam, float aspect, float view_proj[4][4])
 {
-    vec3 eye, center = {cam->center[0], cam->center[1], cam->center[2]};
+    vec3 eye, center;
+    vks_camera_target(cam, center);
     const float dist = vks_camera_eye(cam, aspect, eye);
     mat4 view, proj, vp;
     glm_lookat_rh(eye, center, (vec3){0.0f, 1.0f, 0.0f}, view);

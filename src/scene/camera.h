@@ -14,6 +14,10 @@ typedef struct vks_camera {
     float radius;     /* of the sphere around them */
     float yaw, pitch; /* radians: 0, 0 looks along -Z at the character's front (+Z) */
     float zoom;       /* 1 frames the bounds; smaller is closer */
+    /* Where zooming in goes: the camera looks at the centre at zoom 1 and moves its target
+     * towards the focus as the zoom goes to 0 (the centre itself unless set: the nearest
+     * instance, say, so that zooming into a ring moves towards characters, not its middle). */
+    float focus[3];
 } vks_camera;
 
 /* Frames the crowd: the world-space box around every instance's bounds (its model's over the bind
@@ -23,7 +27,9 @@ void vks_camera_frame(vks_camera *cam, const vks_crowd *crowd);
 void vks_camera_crowd_box(const vks_crowd *crowd, float lo[3], float hi[3]);
 void vks_camera_grow_box(const vks_crowd *crowd, uint32_t i, float lo[3], float hi[3]);
 void vks_camera_frame_box(vks_camera *cam, const float lo[3], const float hi[3]);
-/* The eye at this aspect (width / height); returns its distance from the centre. */
+/* The point looked at: the centre at zoom 1 and above, moving towards the focus below. */
+void vks_camera_target(const vks_camera *cam, float target[3]);
+/* The eye at this aspect (width / height); returns its distance from the target. */
 float vks_camera_eye(const vks_camera *cam, float aspect, float eye[3]);
 /* View and projection together, column-major, Vulkan clip space (y down, 0 <= z <= w). */
 void vks_camera_view_proj(const vks_camera *cam, float aspect, float view_proj[4][4]);

@@ -228,6 +228,40 @@ static void crowd_place(vks_crowd_instance *in, const float pos[3], float headin
     crowd_set_world(in, (const float(*)[4])world, lo, hi);
 }
 
+/* The world-space extent in y of the model's box carried by `root`. */
+static void crowd_world_y(const float lo[3], const float hi[3], const mat4 root, float *y_lo,
+                          float *y_hi)
+{
+    *y_lo = FLT_MAX;
+    *y_hi = -FLT_MAX;
+    for (int i = 0; i < 8; i++) {
+        float p[3] = {i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]}, w[3];
+        crowd_transform_point(root, p, w);
+        *y_lo = fminf(*y_lo, w[1]);
+        *y_hi = fmaxf(*y_hi, w[1]);
+    }
+}
+
+/* desc.normalize: each model's root transform scaled (uniformly, about the world origin) to the
+ * first model's height and lifted so that its lowest point is on the ground. */
+static void crowd_normalize(const vks_crowd *c, mat4 roots[])
+{
+    float lo0, hi0;
+    crowd_world_y(c->model_lo[0], c->model_hi[0], roots[0], &lo0, &hi0);
+    const float target = hi0 - lo0;
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        float y_lo, y_hi;
+        crowd_world_y(c->model_lo[m], c->model_hi[m], roots[m], &y_lo, &y_hi);
+        const float height = y_hi - y_lo;
+        const float scale =
+            target > 0.0f && height > 0.0f && isfinite(target / height) ? target / height : 1.0f;
+        mat4 fit = {{scale, 0, 0, 0}, {0, scale, 0, 0}, {0, 0, scale, 0}, {0, -y_lo * scale, 0, 1}};
+        mat4 root;
+        glm_mat4_mul(fit, roots[m], root);
+        glm_mat4_copy(root, roots[m]);
+    }
+}
+
 /* ---- Create / destroy ---- */
 
 static const char *crowd_model_name(const vks_model *m)
@@ -349,6 +383,10 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
             return vks_fail_memory(err, "out of memory for the bounds of %s",
                                    crowd_model_name(c->models[m]));
         }
+    }
+    if (d->normalize)
+        crowd_normalize(c, roots);
+    for (uint32_t m = 0; m < mc; m++) {
         float r = crowd_footprint_radius(c->model_lo[m], c->model_hi[m], roots[m]);
         spacing = fmaxf(spacing, 2.0f * r * CROWD_SPACING_MARGIN);
     }

@@ -43,6 +43,10 @@ typedef struct vks_crowd_desc {
     uint32_t threads; /* the pool's thread count (per-thread scratch); 0 means 1 */
     uint32_t seed;    /* of the offsets, speeds and headings; the same seed, the same crowd */
     bool keep_poses;  /* keep every instance's last palette (animation level of detail) */
+    /* Every model scaled to the first one's height (the box over its bind pose and clips, in the
+     * world after its root transform) and lifted to stand on the ground (its lowest point at
+     * y = 0): models in other units (a fox 80 units tall beside 1.8-unit humans) side by side. */
+    bool normalize;
 } vks_crowd_desc;
 
 typedef struct vks_crowd_instance {

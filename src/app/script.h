@@ -1,0 +1,45 @@
+/* Scripted input for `view` (tests and soaks): actions at times in seconds, optionally repeated
+ * with a period, e.g. "1:next,2:faster,3:pause,3.5:pause,4:resize=800x600,5:minimise,6:restore,
+ * 7:reset". Actions: pause (toggles), prev, next, faster, slower, bind (toggles the bind pose),
+ * reset, resize=WxH, minimise, restore, quit. */
+#ifndef VKS_APP_SCRIPT_H
+#define VKS_APP_SCRIPT_H
+
+#include "app.h"
+
+typedef enum app_action {
+    APP_ACT_PAUSE,
+    APP_ACT_PREV,
+    APP_ACT_NEXT,
+    APP_ACT_FASTER,
+    APP_ACT_SLOWER,
+    APP_ACT_BIND,
+    APP_ACT_RESET,
+    APP_ACT_RESIZE,
+    APP_ACT_MINIMISE,
+    APP_ACT_RESTORE,
+    APP_ACT_QUIT,
+} app_action;
+
+#define APP_SCRIPT_MAX 64
+
+typedef struct app_script_step {
+    double at; /* seconds from the start (of each period) */
+    app_action action;
+    uint32_t width, height; /* APP_ACT_RESIZE */
+} app_script_step;
+
+typedef struct app_script {
+    app_script_step steps[APP_SCRIPT_MAX]; /* ascending by time */
+    uint32_t count;
+    double period; /* the steps repeat every period seconds (0: once) */
+    uint32_t next; /* the next step to run */
+    double base;   /* where the current period started, seconds */
+} app_script;
+
+/* Parses --script TEXT (and --script-period SECONDS, may be NULL); a usage error on bad text. */
+bool app_script_parse(const char *text, const char *period, app_script *script, vkskin_error *err);
+/* The next step due by `seconds` since the start, or NULL when none is. */
+const app_script_step *app_script_due(app_script *script, double seconds);
+
+#endif

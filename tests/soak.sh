@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The soak: `vkskin view` in a window under Xvfb for MINUTES minutes, a mixed crowd of 9 (the
+# default character with tangents.glb and wide_influences.glb: three models, 4 and 8 influences,
+# tangents), with scripted input every 2 seconds (view --script, repeated every 24 s: clip
+# switches both ways, speed up and down, pause and resume, bind pose on and off, resizes, a
+# minimise and a restore, a reset), validation on unless --no-validate. Resident memory is
+# sampled each second from /proc. It fails on any validation message, on an exit code other
+# than 0, on a crash, and when the resident memory grows by more than LIMIT MiB (default 16)
+# past its level at the end of the first minute.
+#
+# Minimising is simulated: a bare Xvfb has no window manager to iconify the window, so `view`
+# also draws nothing while its script says the window is minimised (what a minimised window
+# gets: a zero framebuffer, no frames), and asks GLFW to iconify it for when there is one.
+#
+#   usage: soak.sh MINUTES VKSKIN DEFAULT.glb FIXTURES_DIR [--no-validate] [--limit MIB]
+#                  [--csv FILE]
+#   prints: the frames drawn, resident memory first / after 1 min / peak / last (MiB) and the
+#   growth; --csv writes "seconds,rss_kib" per sample.
+set -u
+minutes=$1 vk=$2 default=$3 fx=$4
+shift 4
+validate=--validate limit=16 csv=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --no-validate) validate= ;;
+    --limit) limit=$2; shift ;;
+    --csv) csv=$2; shift ;;
+    *) echo "soak: unknown argument '$1'"; exit 2 ;;
+  esac
+  shift
+done
+if ! command -v Xvfb >/dev/null 2>&1; then
+  echo "skipped: Xvfb is not installed (Debian package xvfb)"
+  exit 77
+fi
+tmp=$(mktemp -d)
+xvfb_pid= view_pid=
+cleanup() {
+  [ -n "$view_pid" ] && kill "$view_pid" 2>/dev/null
+  [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# A display of its own: the first free number from 90.
+for n in $(seq 90 140); do
+  [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ] || { display=:$n; break; }
+done
+Xvfb "$display" -screen 0 1280x1024x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+xvfb_pid=$!
+for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+
+seconds=$(awk "BEGIN { print $minutes * 60 }")
+script="0:next,2:faster,4:pause,6:pause,8:resize=800x600,10:minimise,12:restore,14:prev"
+script="$script,16:slower,18:bind,20:bind,22:resize=640x480,23:reset"
+DISPLAY=$display "$vk" view $validate --size 640x480 --instances 9 --model "$default" \
+  --model "$fx/tangents.glb" --model "$fx/wide_influences.glb" --seconds "$seconds" \
+  --script "$script" --script-period 24 >"$tmp/out" 2>"$tmp/err" &
+view_pid=$!
+: >"$tmp/rss"
+start=$(date +%s.%N)
+while kill -0 "$view_pid" 2>/dev/null; do
+  rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$view_pid/status" 2>/dev/null)
+  [ -n "$rss" ] && echo "$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $start }"),$rss" >>"$tmp/rss"
+  sleep 1
+done
+wait "$view_pid"
+rc=$?
+view_pid=
+[ -n "$csv" ] && { echo "seconds,rss_kib"; cat "$tmp/rss"; } >"$csv"
+
+failed=0
+cat "$tmp/out"
+if [ "$rc" -ne 0 ]; then
+  echo "FAIL: view exited $rc"; tail -n 20 "$tmp/err"; failed=1
+fi
+if grep -qi "validation" "$tmp/err"; then
+  echo "FAIL: validation spoke:"; grep -i "validation" "$tmp/err" | head -n 5; failed=1
+fi
+[ -s "$tmp/err" ] && { echo "stderr:"; head -n 5 "$tmp/err"; }
+# Resident memory: first sample, the last sample of the first minute, the peak after it, the last.
+awk -F, -v limit="$limit" '
+  NR == 1 { first = $2 }
+  $1 <= 60 { minute = $2 }
+  $1 > 60 && $2 > peak { peak = $2 }
+  { last = $2; if ($2 > top) top = $2; n++ }
+  END {
+    if (!minute) minute = first
+    growth = (peak ? peak : minute) - minute
+    printf "rss MiB: first %.1f, after 1 min %.1f, peak %.1f, last %.1f; growth after the first minute %.1f MiB (limit %d); %d samples\n",
+      first / 1024, minute / 1024, top / 1024, last / 1024, growth / 1024, limit, n
+    exit growth > limit * 1024 ? 1 : 0
+  }' "$tmp/rss" || { echo "FAIL: resident memory grew past the limit"; failed=1; }
+[ "$failed" -eq 0 ] && echo "soak passed ($minutes min${validate:+, validation on})"
+exit "$failed"
