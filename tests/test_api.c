@@ -355,6 +355,92 @@ static void test_ring_view(void)
     vkskin_model_destroy(m);
 }
 
+/* vkskin_crowd_get_joints at the bind pose against the joints' origins the test composes itself
+ * from the rest transforms down the hierarchy (in double), through the palette space's root and
+ * the instance's world; then a played clip moves them; misuse. */
+static void test_joints(void)
+{
+    vkskin_model *m;
+    vkskin_error err;
+    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &m, &err) == VKSKIN_OK);
+    vkskin_crowd *c;
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = (const vkskin_model **)&m,
+                                                   .model_count = 1,
+                                                   .instance_count = 3,
+                                                   .clip = VKSKIN_CLIP_NONE},
+                              &c, &err) == VKSKIN_OK);
+    const vks_skeleton *sk = &ref.skeleton;
+    double(*g)[4][4] = malloc(sizeof *g * sk->joint_count); /* row-major global rest */
+    for (uint32_t j = 0; j < sk->joint_count; j++) {
+        const vks_xform *x = &sk->rest[j];
+        const double qx = x->r[0], qy = x->r[1], qz = x->r[2], qw = x->r[3];
+        const double rot[3][3] = {
+            {1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - qz * qw), 2 * (qx * qz + qy * qw)},
+            {2 * (qx * qy + qz * qw), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - qx * qw)},
+            {2 * (qx * qz - qy * qw), 2 * (qy * qz + qx * qw), 1 - 2 * (qx * qx + qy * qy)}};
+        double l[4][4] = {{0}};
+        for (int r = 0; r < 3; r++) {
+            for (int k = 0; k < 3; k++)
+                l[r][k] = rot[r][k] * x->s[k];
+            l[r][3] = x->t[r];
+        }
+        l[3][3] = 1.0;
+        const int32_t p = sk->parents[j];
+        for (int r = 0; r < 4; r++)
+            for (int k = 0; k < 4; k++) {
+                double v = 0.0;
+                for (int q = 0; q < 4; q++)
+                    v += (p < 0 ? (r == q ? 1.0 : 0.0) : g[p][r][q]) * l[q][k];
+                g[j][r][k] = v;
+            }
+    }
+    uint32_t joints = sk->joint_count;
+    float *pos = malloc(sizeof *pos * 3 * joints), *moved = malloc(sizeof *moved * 3 * joints);
+    double worst = 0.0, size = 0.0;
+    for (uint32_t i = 0; i < 3; i++) {
+        vkskin_instance_info in;
+        vkskin_crowd_get_instance(c, i, &in, NULL);
+        CHECK(vkskin_crowd_get_joints(c, i, pos, &err) == VKSKIN_OK);
+        for (uint32_t j = 0; j < joints; j++) {
+            double pal[3], w[3];
+            for (int r = 0; r < 3; r++) /* palette space = root_inverse * global */
+                pal[r] = sk->root_inverse.row[r][0] * g[j][0][3] +
+                         sk->root_inverse.row[r][1] * g[j][1][3] +
+                         sk->root_inverse.row[r][2] * g[j][2][3] + sk->root_inverse.row[r][3];
+            for (int r = 0; r < 3; r++)
+                w[r] = in.world[r] * pal[0] + in.world[4 + r] * pal[1] + in.world[8 + r] * pal[2] +
+                       in.world[12 + r];
+            for (int r = 0; r < 3; r++) {
+                worst = fmax(worst, fabs(pos[3 * j + r] - w[r]));
+                size = fmax(size, fabs(w[r] - in.world[12 + r]));
+            }
+        }
+    }
+    printf("joints at the bind pose: worst %.3g of a %.3g-unit skeleton\n", worst, size);
+    CHECK(worst <= 1e-5 * size);
+    /* Playing a clip moves some joint. */
+    CHECK(vkskin_crowd_play(c, 0, 0, 0.0, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_set_time(c, 0, 0.4, 1.0f, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_get_joints(c, 0, moved, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_get_joints(c, 0, pos, &err) == VKSKIN_OK &&
+          memcmp(pos, moved, sizeof *pos * 3 * joints) == 0);
+    vkskin_crowd_play(c, 0, VKSKIN_CLIP_NONE, 0.0, NULL);
+    CHECK(vkskin_crowd_get_joints(c, 0, pos, &err) == VKSKIN_OK);
+    double moved_most = 0.0;
+    for (uint32_t k = 0; k < 3 * joints; k++)
+        moved_most = fmax(moved_most, fabs(pos[k] - moved[k]));
+    CHECK(moved_most > 1e-3 * size);
+    check_error(vkskin_crowd_get_joints(c, 3, pos, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "no instance 3");
+    check_error(vkskin_crowd_get_joints(c, 0, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "positions is NULL");
+    free(g);
+    free(pos);
+    free(moved);
+    vkskin_crowd_destroy(c);
+    vkskin_model_destroy(m);
+}
+
 static void direct_palette(const vkskin_instance_info *in, vks_bone *out)
 {
     const vks_skeleton *sk = &ref.skeleton;
@@ -606,6 +692,7 @@ int main(int argc, char **argv)
     test_crowd();
     test_normalize(argv[2]);
     test_ring_view();
+    test_joints();
     vks_model_destroy(&ref);
     return check_report("test_api");
 }

@@ -287,6 +287,13 @@ VKSKIN_API void vkskin_crowd_bind_pose(vkskin_crowd *crowd, bool on, double fade
 /* Every instance back as the crowd was created: clip, clock, speed, place; no cross-fade. */
 VKSKIN_API void vkskin_crowd_reset(vkskin_crowd *crowd);
 
+/* Where the instance's joints are now, in the world (its clip at its clock; cross-fades
+ * included): joint_count x 3 floats, joint j's origin at 3 j (vkskin_model_get_joint gives each
+ * one's parent: a skeleton is the lines from each joint to its parent). Poses the instance on the
+ * calling thread. */
+VKSKIN_API vkskin_result vkskin_crowd_get_joints(vkskin_crowd *crowd, uint32_t instance,
+                                                float *positions, vkskin_error *err);
+
 /* Moves every clock forward by dt seconds (times each instance's speed), looping within its
  * clip, and runs the cross-fades down. */
 VKSKIN_API void vkskin_crowd_advance(vkskin_crowd *crowd, double dt);

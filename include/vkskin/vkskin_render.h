@@ -134,6 +134,13 @@ typedef struct vkskin_renderer_info {
 VKSKIN_API vkskin_result vkskin_renderer_get_info(const vkskin_renderer *renderer,
                                                   vkskin_renderer_info *info, vkskin_error *err);
 
+/* An overlay vertex: a position (world units; or pixels from the top left for screen overlays, z
+ * ignored) and a color, RGBA8 in sRGB with red in the lowest byte, alpha-blended. */
+typedef struct vkskin_overlay_vertex {
+    float position[3];
+    uint32_t rgba;
+} vkskin_overlay_vertex;
+
 typedef struct vkskin_frame_desc {
     /* The camera: a perspective projection times a rigid view (vkskin_crowd_frame_view's, or the
      * host's), Vulkan clip space. The key light comes from the camera's upper left. */
@@ -141,6 +148,22 @@ typedef struct vkskin_frame_desc {
     /* A window's framebuffer size now, in pixels (0 x 0: minimised; nothing is drawn). Not read
      * headless. */
     uint32_t width, height;
+    /* A ground under the crowd: a plane at y = 0 around it, a grid on it, and a soft contact
+     * shadow under each visible instance (the first 4096 of them). */
+    bool ground;
+    /* Overlays, drawn after the crowd and the ground, copied during the call: world-space
+     * triangles, hidden behind the crowd and writing no depth (markers); world-space line segments
+     * (vertex pairs) over everything (a skeleton); then screen-space triangles (a heads-up
+     * display). */
+    const vkskin_overlay_vertex *lines;
+    uint32_t line_vertex_count;
+    const vkskin_overlay_vertex *triangles;
+    uint32_t triangle_vertex_count;
+    const vkskin_overlay_vertex *screen;
+    uint32_t screen_vertex_count;
+    /* A window's frame kept for vkskin_renderer_read_image (a screenshot). Headless frames always
+     * are. */
+    bool capture;
 } vkskin_frame_desc;
 
 /* What the GPU measured: -1 (times) or UINT64_MAX (counts) when unknown. */
@@ -173,8 +196,9 @@ VKSKIN_API vkskin_result vkskin_renderer_frame(vkskin_renderer *renderer,
                                                const vkskin_frame_desc *desc,
                                                vkskin_frame_info *info, vkskin_error *err);
 
-/* Headless: waits for the last frame and copies its image into `rgba`: width * height * 4 bytes,
- * 8-bit sRGB RGBA, the top row first. */
+/* Waits for the last frame and copies its image into `rgba`: width * height * 4 bytes (the
+ * size vkskin_renderer_get_info gives), 8-bit sRGB RGBA, the top row first. Headless, any frame;
+ * in a window, a frame drawn with `capture`. */
 VKSKIN_API vkskin_result vkskin_renderer_read_image(vkskin_renderer *renderer, void *rgba,
                                                     vkskin_error *err);
 

@@ -5,6 +5,7 @@
 
 #include "api.h"
 
+#include "draw/overlay.h"
 #include "render/renderer.h"
 #include "target/offscreen.h"
 #include "target/swapchain.h"
@@ -22,6 +23,15 @@ struct vkskin_renderer {
     vkskin_prepare_desc prepare; /* levels of detail and animation level of detail */
     vks_frame *last;             /* the last frame submitted, NULL before any */
     bool broken; /* a frame failed to be submitted or presented: every later frame fails */
+    vks_overlay_pass overlay; /* the ground and the host's overlays */
+    /* The ground's vertices of a frame (host scratch, grown), then the host's appended. */
+    vks_overlay_vertex *scratch[VKS_OVERLAY_KINDS];
+    uint32_t scratch_room[VKS_OVERLAY_KINDS];
+    /* A window's captured frames, per slot: the swapchain image copied out, its size and
+     * whether its bytes are BGRA. */
+    gpu_buffer capture[GPU_FRAMES_IN_FLIGHT];
+    VkExtent2D capture_extent[GPU_FRAMES_IN_FLIGHT];
+    bool captured[GPU_FRAMES_IN_FLIGHT], capture_bgra;
 };
 
 #endif

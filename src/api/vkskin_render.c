@@ -11,6 +11,12 @@
 #include <string.h>
 
 _Static_assert(VKSKIN_MAX_LEVELS == VKS_MAX_LEVELS, "the public level count is the engine's");
+_Static_assert(sizeof(vkskin_overlay_vertex) == sizeof(vks_overlay_vertex),
+               "the public overlay vertex is the engine's");
+
+/* Contact shadows drawn under at most this many visible instances. */
+#define GROUND_SHADOWS 4096u
+#define SHADOW_SEGMENTS 12u
 
 uint32_t vks_api_renderers;
 
@@ -142,6 +148,9 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
         if (!ok)
             r->r.dev = NULL;
     }
+    if (ok)
+        ok = vks_overlay_pass_create(&r->dev, r->r.draw.color_format, r->r.draw.depth_format,
+                                     &r->overlay, &e);
     if (ok && !r->window)
         ok = vks_offscreen_create(&r->dev, r->extent.width, r->extent.height,
                                   r->r.draw.depth_format, &r->offscreen, &e);
@@ -163,6 +172,13 @@ void vkskin_renderer_destroy(vkskin_renderer *r, vkskin_messages *messages)
         vkDeviceWaitIdle(r->dev.device);
     if (r->r.dev)
         vks_renderer_destroy(&r->r);
+    if (r->dev.device) {
+        vks_overlay_pass_destroy(&r->dev, &r->overlay);
+        for (uint32_t s = 0; s < GPU_FRAMES_IN_FLIGHT; s++)
+            gpu_buffer_destroy(&r->dev, &r->capture[s]);
+    }
+    for (int k = 0; k < VKS_OVERLAY_KINDS; k++)
+        free(r->scratch[k]);
     if (r->offscreen.color.image)
         vks_offscreen_destroy(&r->dev, &r->offscreen);
     vks_swapchain_destroy(&r->swapchain);
@@ -249,6 +265,177 @@ static vkskin_gpu_stats public_stats(const vks_gpu_stats *s)
                               .skin_invocations = s->skin_invocations};
 }
 
+/* Room for n more vertices of one kind in the scratch; false when out of memory. */
+static vks_overlay_vertex *scratch_add(vkskin_renderer *r, int kind, uint32_t *count, uint32_t n)
+{
+    if ((uint64_t)*count + n > UINT32_MAX / sizeof(vks_overlay_vertex))
+        return NULL;
+    if (*count + n > r->scratch_room[kind]) {
+        uint32_t room = r->scratch_room[kind] ? r->scratch_room[kind] : 1024;
+        while (room < *count + n)
+            room *= 2;
+        vks_overlay_vertex *grown = realloc(r->scratch[kind], sizeof *grown * room);
+        if (!grown)
+            return NULL;
+        r->scratch[kind] = grown;
+        r->scratch_room[kind] = room;
+    }
+    vks_overlay_vertex *at = r->scratch[kind] + *count;
+    *count += n;
+    return at;
+}
+
+/* A "nice" grid step: 1, 2 or 5 times a power of ten, near `x`. */
+static float nice_step(float x)
+{
+    const float p = powf(10.0f, floorf(log10f(x)));
+    const float m = x / p;
+    return (m < 1.5f ? 1.0f : m < 3.5f ? 2.0f : m < 7.5f ? 5.0f : 10.0f) * p;
+}
+
+/* The ground's vertices: a plane at y = 0 around the crowd (triangles), a grid on it (lines),
+ * and a soft shadow under each visible instance (triangle fans, dark in the middle). */
+static bool ground_vertices(vkskin_renderer *r, const vks_frame *f, uint32_t counts[])
+{
+    const struct vkskin_crowd *c = r->crowd;
+    const vks_crowd *crowd = &c->crowd;
+    const float cx = 0.5f * (c->frame_lo[0] + c->frame_hi[0]),
+                cz = 0.5f * (c->frame_lo[2] + c->frame_hi[2]);
+    const float tall = fmaxf(c->frame_hi[1] - c->frame_lo[1], 1e-3f);
+    const float half =
+        fmaxf(fmaxf(c->frame_hi[0] - c->frame_lo[0], c->frame_hi[2] - c->frame_lo[2]), tall) *
+            0.75f +
+        tall;
+    const float step = nice_step(half / 20.0f);
+    const float x0 = floorf((cx - half) / step) * step, z0 = floorf((cz - half) / step) * step;
+    const uint32_t lines = (uint32_t)ceilf(2.0f * half / step) + 1;
+    const float x1 = x0 + (float)(lines - 1) * step, z1 = z0 + (float)(lines - 1) * step;
+    vks_overlay_vertex *t =
+        scratch_add(r, VKS_OVERLAY_WORLD_TRIANGLES, &counts[VKS_OVERLAY_WORLD_TRIANGLES], 6);
+    vks_overlay_vertex *l =
+        scratch_add(r, VKS_OVERLAY_GROUND_LINES, &counts[VKS_OVERLAY_GROUND_LINES], 4 * lines);
+    if (!t || !l)
+        return false;
+    const uint32_t plane = 0xff2a2622u, grid = 0xff4a4440u; /* dark warm grey, its lines lighter */
+    const float quad[6][2] = {{x0, z0}, {x1, z0}, {x1, z1}, {x0, z0}, {x1, z1}, {x0, z1}};
+    for (int v = 0; v < 6; v++)
+        t[v] = (vks_overlay_vertex){{quad[v][0], 0.0f, quad[v][1]}, plane};
+    for (uint32_t i = 0; i < lines; i++) {
+        const float x = x0 + (float)i * step, z = z0 + (float)i * step;
+        l[4 * i + 0] = (vks_overlay_vertex){{x, 0.0f, z0}, grid};
+        l[4 * i + 1] = (vks_overlay_vertex){{x, 0.0f, z1}, grid};
+        l[4 * i + 2] = (vks_overlay_vertex){{x0, 0.0f, z}, grid};
+        l[4 * i + 3] = (vks_overlay_vertex){{x1, 0.0f, z}, grid};
+    }
+    const uint32_t shadows = f->visible_count < GROUND_SHADOWS ? f->visible_count : GROUND_SHADOWS;
+    vks_overlay_vertex *s =
+        scratch_add(r, VKS_OVERLAY_WORLD_TRIANGLES, &counts[VKS_OVERLAY_WORLD_TRIANGLES],
+                    3 * SHADOW_SEGMENTS * shadows);
+    if (!s)
+        return false;
+    for (uint32_t k = 0; k < shadows; k++) {
+        const vks_crowd_instance *in = &crowd->instances[f->visible[k]];
+        /* Under its middle, as wide as a third of its bounding sphere. */
+        const float radius = 0.35f * in->radius, x = in->center[0], z = in->center[2];
+        for (uint32_t e = 0; e < SHADOW_SEGMENTS; e++) {
+            const float a0 = 6.2831853f * (float)e / SHADOW_SEGMENTS,
+                        a1 = 6.2831853f * (float)(e + 1) / SHADOW_SEGMENTS;
+            *s++ = (vks_overlay_vertex){{x, 0.0f, z}, 0x70000000u};
+            *s++ = (vks_overlay_vertex){{x + radius * cosf(a0), 0.0f, z + radius * sinf(a0)}, 0};
+            *s++ = (vks_overlay_vertex){{x + radius * cosf(a1), 0.0f, z + radius * sinf(a1)}, 0};
+        }
+    }
+    return true;
+}
+
+typedef struct overlay_context {
+    const vks_overlay_pass *pass;
+    const vks_overlay_frame *frame;
+    uint32_t slot;
+    VkExtent2D extent;
+} overlay_context;
+
+static void record_overlay(VkCommandBuffer cmd, void *user)
+{
+    const overlay_context *o = user;
+    vks_overlay_record(cmd, o->pass, o->slot, o->frame, o->extent);
+}
+
+/* The frame's overlays into the slot's vertex buffer: the ground's, then the host's. */
+static vkskin_result upload_overlays(vkskin_renderer *r, const vkskin_frame_desc *d,
+                                     const vks_frame *f, vks_overlay_frame *o, vkskin_error *err)
+{
+    uint32_t counts[VKS_OVERLAY_KINDS] = {0};
+    if (d->ground && !ground_vertices(r, f, counts))
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for the ground");
+    /* The host's: its triangles, its lines (on top; the ground's are depth-tested), its screen. */
+    const vkskin_overlay_vertex *host[VKS_OVERLAY_KINDS] = {
+        [VKS_OVERLAY_WORLD_TRIANGLES] = d->triangles,
+        [VKS_OVERLAY_WORLD_LINES] = d->lines,
+        [VKS_OVERLAY_SCREEN_TRIANGLES] = d->screen,
+    };
+    const uint32_t host_counts[VKS_OVERLAY_KINDS] = {
+        [VKS_OVERLAY_WORLD_TRIANGLES] = d->triangle_vertex_count,
+        [VKS_OVERLAY_WORLD_LINES] = d->line_vertex_count,
+        [VKS_OVERLAY_SCREEN_TRIANGLES] = d->screen_vertex_count,
+    };
+    for (int k = 0; k < VKS_OVERLAY_KINDS; k++) {
+        if (!host_counts[k])
+            continue;
+        vks_overlay_vertex *at = scratch_add(r, k, &counts[k], host_counts[k]);
+        if (!at)
+            return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
+                                "out of memory for %u overlay vertices", host_counts[k]);
+        memcpy(at, host[k], sizeof *at * host_counts[k]);
+    }
+    *o = (vks_overlay_frame){0};
+    memcpy(o->view_proj, d->view->view_proj, sizeof o->view_proj);
+    for (int k = 0; k < VKS_OVERLAY_KINDS; k++) {
+        o->vertices[k] = r->scratch[k];
+        o->counts[k] = counts[k];
+    }
+    vks_error e;
+    if (!vks_overlay_upload(&r->dev, &r->overlay, f->slot, o, &e))
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
+    return VKSKIN_OK;
+}
+
+/* A window frame's image into the slot's capture buffer (the image left ready to present). */
+static bool record_capture(vkskin_renderer *r, vks_frame *f, const vks_draw_target *t,
+                           vks_error *err)
+{
+    gpu_buffer *buf = &r->capture[f->slot];
+    const VkDeviceSize bytes = (VkDeviceSize)t->extent.width * t->extent.height * 4;
+    if (buf->size < bytes) {
+        gpu_buffer_destroy(&r->dev, buf);
+        if (!gpu_buffer_create(&r->dev,
+                               &(gpu_buffer_desc){.size = bytes,
+                                                  .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                  .memory = GPU_MEMORY_READBACK,
+                                                  .name = "window capture"},
+                               buf, err))
+            return false;
+    }
+    VkBufferImageCopy region = {0};
+    region.imageSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = (VkExtent3D){t->extent.width, t->extent.height, 1};
+    vkCmdCopyImageToBuffer(f->cmd, t->color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf->buffer, 1,
+                           &region);
+    gpu_barrier_buffer(f->cmd, buf->buffer,
+                       (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+                       (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
+    /* Presentation is ordered by the semaphore the submission signals. */
+    gpu_barrier_image_raw(f->cmd, t->color, VK_IMAGE_ASPECT_COLOR_BIT,
+                          VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                          (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_NONE},
+                          (gpu_access){VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE});
+    r->capture_extent[f->slot] = t->extent;
+    r->captured[f->slot] = true;
+    r->capture_bgra = r->swapchain.format.format == VK_FORMAT_B8G8R8A8_SRGB ||
+                      r->swapchain.format.format == VK_FORMAT_B8G8R8A8_UNORM;
+    return true;
+}
+
 static const vkskin_gpu_stats unknown_stats = {-1.0, -1.0, UINT64_MAX, UINT64_MAX};
 
 vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc *desc,
@@ -262,6 +449,13 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     vkskin_result res = check_view(desc->view, err);
     if (res != VKSKIN_OK)
         return res;
+    if ((desc->line_vertex_count && !desc->lines) ||
+        (desc->triangle_vertex_count && !desc->triangles) ||
+        (desc->screen_vertex_count && !desc->screen) || desc->line_vertex_count % 2 ||
+        desc->triangle_vertex_count % 3 || desc->screen_vertex_count % 3)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_renderer_frame: overlays need their vertices, in pairs for "
+                            "lines and threes for triangles");
     if (r->broken)
         return vks_api_fail(err, VKSKIN_ERROR_FAILED,
                             "an earlier frame failed to be submitted or presented: destroy the "
@@ -300,13 +494,33 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
                                          : vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
     f->visible_count = prepared.visible;
-    const vks_draw_target target = r->window ? wf.target : vks_offscreen_target(&r->offscreen);
+    vks_draw_target target = r->window ? wf.target : vks_offscreen_target(&r->offscreen);
     r->extent = target.extent;
+    r->captured[f->slot] = false;
+    const bool capture = r->window && desc->capture && r->swapchain.transfer_src;
+    if (capture) { /* the image copied out before it is presented */
+        target.final_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+        target.final_access =
+            (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT};
+    }
+    vks_overlay_frame overlay;
+    res = upload_overlays(r, desc, f, &overlay, err);
+    if (res != VKSKIN_OK) { /* out of memory: the acquired image is presented cleared */
+        r->broken = true;
+        return res;
+    }
+    overlay_context context = {&r->overlay, &overlay, f->slot, target.extent};
+    target.extra = record_overlay;
+    target.extra_user = &context;
 
     vks_renderer_skin(&r->r, f);
     vks_renderer_draw(&r->r, f, &target);
     if (!r->window)
         vks_offscreen_copy(f->cmd, &r->offscreen, f->slot);
+    else if (capture && !record_capture(r, f, &target, &e)) {
+        r->broken = true;
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
+    }
     if (r->readback)
         vks_renderer_copy_skinned(&r->r, f);
     if (!vks_renderer_submit(&r->r, f, wf.acquired, wf.presentable, &e)) {
@@ -343,15 +557,32 @@ vkskin_result vkskin_renderer_read_image(vkskin_renderer *r, void *rgba, vkskin_
     if (!r || !rgba)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_read_image: a renderer and pixels are needed");
-    if (r->window)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_renderer_read_image: the renderer draws into a window");
     if (!r->last)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_read_image: no frame was drawn yet");
+    if (r->window && !r->captured[r->last->slot])
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_renderer_read_image: the last frame was not drawn with "
+                            "capture%s",
+                            r->swapchain.transfer_src ? ""
+                                                      : " (this window cannot be copied from)");
     vks_error e;
     if (!vks_renderer_wait(&r->r, r->last, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
+    if (r->window) {
+        const uint32_t slot = r->last->slot;
+        gpu_buffer_invalidate(&r->dev, &r->capture[slot]);
+        const uint8_t *from = r->capture[slot].mapped;
+        uint8_t *to = rgba;
+        const size_t n = (size_t)r->capture_extent[slot].width * r->capture_extent[slot].height;
+        for (size_t p = 0; p < n; p++) { /* BGRA swapchains swizzled, alpha made opaque */
+            to[4 * p + 0] = from[4 * p + (r->capture_bgra ? 2 : 0)];
+            to[4 * p + 1] = from[4 * p + 1];
+            to[4 * p + 2] = from[4 * p + (r->capture_bgra ? 0 : 2)];
+            to[4 * p + 3] = 255;
+        }
+        return vks_api_ok(err);
+    }
     memcpy(rgba, vks_offscreen_pixels(&r->dev, &r->offscreen, r->last->slot),
            (size_t)r->extent.width * r->extent.height * 4);
     return vks_api_ok(err);

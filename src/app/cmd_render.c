@@ -22,7 +22,7 @@ static void frame_path(char *buf, size_t size, const char *out, uint32_t frame, 
 typedef struct render_args {
     const char *path, *clip, *time, *size, *out, *frames_text, *fps_text, *group_size_text;
     const char *zoom_text, *max_buffer_text;
-    bool bind_pose, progress;
+    bool bind_pose, progress, ground;
     app_gpu_options gpu;
     app_crowd_args crowd;
     uint32_t width, height, frames, fps, group_size;
@@ -102,7 +102,8 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
         frame_path(file, sizeof file, a->out, i, frames);
         const char *shown = strcmp(file, "-") == 0 ? "standard output" : file;
         /* One image at a time: each is written before the next frame is drawn. */
-        if (vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &e) != VKSKIN_OK ||
+        if (vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view, .ground = a->ground},
+                                  &info, &e) != VKSKIN_OK ||
             vkskin_renderer_read_image(r, pixels, &e) != VKSKIN_OK) {
             app_progress_end(&progress);
             fprintf(stderr, "vkskin render: %s\n", e.message);
@@ -183,6 +184,8 @@ int cmd_render(int argc, char **argv)
         {"out", &a.out, NULL, "FILE",
          "where to write the image: .png, .jpg or .jpeg, or - for a PNG on standard output "
          "(required)"},
+        {"ground", NULL, &a.ground, NULL,
+         "draw a ground under the crowd: a plane, a grid and contact shadows"},
         {"progress", NULL, &a.progress, NULL,
          "say how far a long render is, also when stderr is not a terminal"},
         {"frames", &a.frames_text, NULL, "N", "render N frames as FILE_0000.png ... (default 1)"},

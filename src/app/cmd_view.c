@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "hud.h"
 #include "script.h"
 #include "show.h"
 #include "window.h"
@@ -12,7 +13,7 @@
 
 typedef struct view_args {
     const char *path, *clip, *size, *frames_text, *resize_text;
-    const char *script_text, *script_period, *seconds_text;
+    const char *script_text, *script_period, *seconds_text, *screenshots;
     bool no_vsync, bind_pose;
     app_gpu_options gpu;
     app_crowd_args crowd;
@@ -64,6 +65,18 @@ static void script_step(const app_script_step *st, app_window *win, app_input *i
     case APP_ACT_QUIT:
         in->quit = true;
         break;
+    case APP_ACT_HELP:
+        in->help = true;
+        break;
+    case APP_ACT_GROUND:
+        in->ground = true;
+        break;
+    case APP_ACT_SKELETON:
+        in->skeleton = true;
+        break;
+    case APP_ACT_SCREENSHOT:
+        in->screenshot = true;
+        break;
     }
 }
 
@@ -81,24 +94,29 @@ static void smooth(double *avg, double value)
         *avg = *avg > 0.0 ? *avg * 0.9 + value * 0.1 : value;
 }
 
+/* Who is shown: the model and its clip for one instance, the counts for a crowd. */
+static void who_of(const app_show *show, uint32_t visible, char *who, size_t size)
+{
+    const uint32_t instances = vkskin_crowd_instance_count(show->crowd);
+    vkskin_instance_info first;
+    vkskin_crowd_get_instance(show->crowd, 0, &first, NULL);
+    vkskin_model_info m;
+    vkskin_model_get_info(show->models[first.model], &m, NULL);
+    vkskin_clip_info clip = {.name = "bind pose"};
+    if (first.clip >= 0)
+        vkskin_model_get_clip(show->models[first.model], (uint32_t)first.clip, &clip, NULL);
+    if (instances == 1)
+        snprintf(who, size, "%s - %s (%d/%u)", m.name, clip.name, first.clip + 1, m.clip_count);
+    else /* each instance plays its own clip: the first one's names the rest's */
+        snprintf(who, size, "%u instances, %u visible - instance 0: %s (%d/%u)", instances, visible,
+                 clip.name, first.clip + 1, m.clip_count);
+}
+
 static void update_title(app_window *win, const app_show *show, uint32_t visible, double speed,
                          bool paused, const view_stats *s)
 {
-    const uint32_t instances = vkskin_crowd_instance_count(show->crowd);
     char who[160];
-    if (instances == 1) {
-        vkskin_instance_info first;
-        vkskin_crowd_get_instance(show->crowd, 0, &first, NULL);
-        vkskin_model_info m;
-        vkskin_model_get_info(show->models[first.model], &m, NULL);
-        vkskin_clip_info clip = {.name = "bind pose"};
-        if (first.clip >= 0)
-            vkskin_model_get_clip(show->models[first.model], (uint32_t)first.clip, &clip, NULL);
-        snprintf(who, sizeof who, "%s - %s (%d/%u)", m.name, clip.name, first.clip + 1,
-                 m.clip_count);
-    } else {
-        snprintf(who, sizeof who, "%u instances, %u visible", instances, visible);
-    }
+    who_of(show, visible, who, sizeof who);
     char title[512];
     snprintf(title, sizeof title,
              "vkskin - %s x%.2g%s - %.0f fps - anim %.3f ms, skin %.3f ms, draw %.3f ms - %lld "
@@ -106,6 +124,47 @@ static void update_title(app_window *win, const app_show *show, uint32_t visible
              who, speed, paused ? " paused" : "", s->fps, s->anim_ms, s->skin_ms, s->draw_ms,
              s->triangles == UINT64_MAX ? -1LL : (long long)s->triangles, s->levels);
     app_window_set_title(win, title);
+}
+
+static const char help_text[] = "keys\n"
+                                "  space       pause / play\n"
+                                "  left right  previous / next clip (cross-fade)\n"
+                                "  up down     faster / slower\n"
+                                "  B           bind pose on / off\n"
+                                "  K           skeletons on / off\n"
+                                "  G           ground on / off\n"
+                                "  R           reset camera and crowd\n"
+                                "  F12         screenshot (PNG)\n"
+                                "  H           this help\n"
+                                "  Esc         quit\n"
+                                "mouse: drag to orbit, wheel to zoom";
+
+/* The heads-up display: the figures at the top left, the help below them on H. */
+static void build_hud(app_hud *h, const app_show *show, const view_stats *s, const char *device,
+                      uint32_t visible, double speed, bool paused, bool help)
+{
+    char who[160], models[256] = "", text[1024];
+    who_of(show, visible, who, sizeof who);
+    for (uint32_t m = 0; show->model_count > 1 && m < show->model_count; m++) {
+        vkskin_model_info info;
+        vkskin_model_get_info(show->models[m], &info, NULL);
+        snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s",
+                 m ? ", " : "models: ", info.name);
+    }
+    snprintf(text, sizeof text,
+             "vkskin   %.0f fps\n"
+             "cpu animation %.3f ms   gpu skinning %.3f ms   drawing %.3f ms\n"
+             "%s\n"
+             "%s   speed x%.2g%s\n"
+             "%s%s"
+             "%lld triangles   %s\n"
+             "H: help",
+             s->fps, s->anim_ms, s->skin_ms, s->draw_ms, device, who, speed,
+             paused ? "   PAUSED" : "", models, models[0] ? "\n" : "",
+             s->triangles == UINT64_MAX ? -1LL : (long long)s->triangles, s->levels);
+    const float bottom = app_hud_box(h, 10.0f, 10.0f, 2.0f, text);
+    if (help)
+        app_hud_box(h, 10.0f, bottom + 10.0f, 2.0f, help_text);
 }
 
 /* The orbit camera the mouse steers: angles added to the framing view's, and its zoom. */
@@ -142,6 +201,26 @@ static void steer(const app_input *in, vkskin_crowd *crowd, view_camera *cam, do
     }
 }
 
+/* F12: the frame just drawn (with capture) written as DIR/vkskin_NNNN.png. */
+static bool screenshot(vkskin_renderer *r, const char *dir, uint32_t n)
+{
+    vkskin_renderer_info ri;
+    vkskin_renderer_get_info(r, &ri, NULL);
+    uint8_t *pixels = malloc((size_t)ri.width * ri.height * 4);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/vkskin_%04u.png", dir, n);
+    vkskin_error e;
+    if (!pixels || vkskin_renderer_read_image(r, pixels, &e) != VKSKIN_OK ||
+        !app_write_image(path, ri.width, ri.height, pixels, &e)) {
+        fprintf(stderr, "vkskin view: %s\n", pixels ? e.message : "out of memory for a screenshot");
+        free(pixels);
+        return false;
+    }
+    free(pixels);
+    printf("view: wrote %s (%ux%u)\n", path, ri.width, ri.height);
+    return true;
+}
+
 static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer **out)
 {
     vkskin_error err;
@@ -169,7 +248,12 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
     uint32_t drawn = 0;
     app_overflow overflow = {0};
     bool paused = false, bind_pose = a->bind_pose, script_paused = false, minimised = false;
-    uint32_t script_steps = 0, skipped = 0;
+    bool help = false, ground = true, skeleton = false;
+    uint32_t script_steps = 0, skipped = 0, screenshots = 0;
+    app_hud hud = {0};
+    vkskin_renderer_info device;
+    vkskin_renderer_get_info(r, &device, NULL);
+    int rc = APP_OK;
     if (bind_pose)
         vkskin_crowd_bind_pose(crowd, true, 0.0);
     for (;;) {
@@ -185,6 +269,9 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
             break;
         paused = in.pause != script_paused;
         steer(&in, crowd, &cam, &speed, &bind_pose);
+        help ^= in.help;
+        ground ^= in.ground;
+        skeleton ^= in.skeleton;
         if (a->resize_w && drawn == (a->frames ? a->frames / 2 : 60))
             app_window_request_size(*win, a->resize_w, a->resize_h);
 
@@ -208,15 +295,33 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
                                                 .pitch = cam.pitch,
                                                 .zoom = cam.zoom},
                                 &view, NULL);
+        app_hud_clear(&hud);
+        build_hud(&hud, show, &stats, device.device_name, visible, speed, paused, help);
+        for (uint32_t i = 0; skeleton && i < vkskin_crowd_instance_count(crowd) && i < 64; i++)
+            app_hud_skeleton(&hud, show, i, 0xff30e0ffu); /* amber, the first 64 instances */
         vkskin_frame_info info;
-        if (vkskin_renderer_frame(
-                r, &(vkskin_frame_desc){.view = &view, .width = width, .height = height}, &info,
-                &e) != VKSKIN_OK) {
+        const bool capture = in.screenshot;
+        if (vkskin_renderer_frame(r,
+                                  &(vkskin_frame_desc){.view = &view,
+                                                       .width = width,
+                                                       .height = height,
+                                                       .ground = ground,
+                                                       .lines = hud.lines,
+                                                       .line_vertex_count = hud.line_count,
+                                                       .screen = hud.screen,
+                                                       .screen_vertex_count = hud.screen_count,
+                                                       .capture = capture},
+                                  &info, &e) != VKSKIN_OK) {
             fprintf(stderr, "vkskin view: %s\n", e.message);
-            return APP_FAILED;
+            rc = APP_FAILED;
+            break;
         }
         if (!info.drawn)
             continue; /* the swapchain was rebuilt: next time */
+        if (capture && !screenshot(r, a->screenshots, ++screenshots)) {
+            rc = APP_FAILED;
+            break;
+        }
         smooth(&stats.skin_ms, info.gpu.skin_ms);
         smooth(&stats.draw_ms, info.gpu.draw_ms);
         smooth(&stats.anim_ms, info.cpu_ms);
@@ -235,6 +340,9 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
         if (a->frames && drawn >= a->frames)
             break;
     }
+    app_hud_destroy(&hud);
+    if (rc != APP_OK)
+        return rc;
     vkskin_renderer_info ri;
     vkskin_renderer_get_info(r, &ri, NULL);
     stats.fps = drawn * 1e3 / fmax(app_now_ms() - start, 1e-3);
@@ -251,7 +359,7 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
 
 int cmd_view(int argc, char **argv)
 {
-    view_args a = {.size = "1280x720"};
+    view_args a = {.size = "1280x720", .screenshots = "."};
     const app_option options[] = {
         {"clip", &a.clip, NULL, "NAME|INDEX", "clip to start with (default: the first)"},
         {"bind-pose", NULL, &a.bind_pose, NULL, "start in the bind pose (B toggles it)"},
@@ -265,6 +373,8 @@ int cmd_view(int argc, char **argv)
          "scripted input (tests, soaks): at T seconds pause, prev, next, faster, slower, bind, "
          "reset, resize=WxH, minimise, restore or quit"},
         {"script-period", &a.script_period, NULL, "S", "repeat the script every S seconds"},
+        {"screenshots", &a.screenshots, NULL, "DIR",
+         "where F12 writes vkskin_0001.png, ... (default: the current folder)"},
         APP_CROWD_OPTIONS(a.crowd),
         APP_GPU_OPTIONS(a.gpu),
     };
@@ -272,9 +382,10 @@ int cmd_view(int argc, char **argv)
         .name = "view",
         .summary = "Shows the animated character, or a crowd (--instances N), in a window.\n"
                    "keys: space pause, left/right previous/next clip (cross-fade), up/down speed,\n"
-                   "B bind pose on/off, R reset, Esc quit; drag with the left button to orbit,\n"
-                   "wheel to zoom. The title shows the clip, the frame rate and each stage's\n"
-                   "milliseconds.",
+                   "B bind pose on/off, K skeletons, G ground, R reset, F12 screenshot, H help,\n"
+                   "Esc quit; drag with the left button to orbit, wheel to zoom. The heads-up\n"
+                   "display (and the title) show the frame rate, each stage's milliseconds, the\n"
+                   "device, the clip and speed, and the crowd's counts.",
         .positional = "[MODEL]",
         .options = options,
         .option_count = sizeof options / sizeof options[0],

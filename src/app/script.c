@@ -8,10 +8,13 @@ static const struct {
     const char *name;
     app_action action;
 } names[] = {
-    {"pause", APP_ACT_PAUSE},   {"prev", APP_ACT_PREV},         {"next", APP_ACT_NEXT},
-    {"faster", APP_ACT_FASTER}, {"slower", APP_ACT_SLOWER},     {"bind", APP_ACT_BIND},
-    {"reset", APP_ACT_RESET},   {"minimise", APP_ACT_MINIMISE}, {"restore", APP_ACT_RESTORE},
-    {"quit", APP_ACT_QUIT},
+    {"pause", APP_ACT_PAUSE},       {"prev", APP_ACT_PREV},
+    {"next", APP_ACT_NEXT},         {"faster", APP_ACT_FASTER},
+    {"slower", APP_ACT_SLOWER},     {"bind", APP_ACT_BIND},
+    {"reset", APP_ACT_RESET},       {"minimise", APP_ACT_MINIMISE},
+    {"restore", APP_ACT_RESTORE},   {"quit", APP_ACT_QUIT},
+    {"help", APP_ACT_HELP},         {"ground", APP_ACT_GROUND},
+    {"skeleton", APP_ACT_SKELETON}, {"screenshot", APP_ACT_SCREENSHOT},
 };
 
 bool app_script_parse(const char *text, const char *period, app_script *s, vkskin_error *err)
@@ -61,7 +64,8 @@ bool app_script_parse(const char *text, const char *period, app_script *s, vkski
         if (!known)
             return app_fail(err,
                             "--script: no action '%s' (pause, prev, next, faster, slower, bind, "
-                            "reset, resize=WxH, minimise, restore, quit)",
+                            "reset, resize=WxH, minimise, restore, quit, help, ground, skeleton, "
+                            "screenshot)",
                             action);
         s->count++;
         at += length + (comma ? 1 : 0);

@@ -1,7 +1,8 @@
 /* Scripted input for `view` (tests and soaks): actions at times in seconds, optionally repeated
  * with a period, e.g. "1:next,2:faster,3:pause,3.5:pause,4:resize=800x600,5:minimise,6:restore,
  * 7:reset". Actions: pause (toggles), prev, next, faster, slower, bind (toggles the bind pose),
- * reset, resize=WxH, minimise, restore, quit. */
+ * reset, resize=WxH, minimise, restore, quit, and the keys help (H), ground (G), skeleton (K),
+ * screenshot (F12). */
 #ifndef VKS_APP_SCRIPT_H
 #define VKS_APP_SCRIPT_H
 
@@ -19,6 +20,10 @@ typedef enum app_action {
     APP_ACT_MINIMISE,
     APP_ACT_RESTORE,
     APP_ACT_QUIT,
+    APP_ACT_HELP,
+    APP_ACT_GROUND,
+    APP_ACT_SKELETON,
+    APP_ACT_SCREENSHOT,
 } app_action;
 
 #define APP_SCRIPT_MAX 64

@@ -42,6 +42,18 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     case GLFW_KEY_B:
         in->bind_pose = in->bind_pose || action == GLFW_PRESS;
         break;
+    case GLFW_KEY_H:
+        in->help = in->help || action == GLFW_PRESS;
+        break;
+    case GLFW_KEY_G:
+        in->ground = in->ground || action == GLFW_PRESS;
+        break;
+    case GLFW_KEY_K:
+        in->skeleton = in->skeleton || action == GLFW_PRESS;
+        break;
+    case GLFW_KEY_F12:
+        in->screenshot = in->screenshot || action == GLFW_PRESS;
+        break;
     case GLFW_KEY_LEFT:
         in->prev_clip = true;
         break;

@@ -244,6 +244,8 @@ void vks_draw_bind(VkCommandBuffer cmd, const vks_draw_pass *pass, vks_draw_kind
 
 void vks_draw_end(VkCommandBuffer cmd, const vks_draw_target *t)
 {
+    if (t->extra)
+        t->extra(cmd, t->extra_user);
     vkCmdEndRendering(cmd);
     gpu_barrier_image_raw(cmd, t->color, VK_IMAGE_ASPECT_COLOR_BIT,
                           VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, t->final_layout,

@@ -43,6 +43,9 @@ typedef struct vks_draw_target {
     VkImageLayout final_layout;
     gpu_access final_access;
     float clear[4]; /* linear RGBA */
+    /* Called inside the rendering, after the crowd's draws (overlays), when set. */
+    void (*extra)(VkCommandBuffer cmd, void *user);
+    void *extra_user;
 } vks_draw_target;
 
 /* Begins rendering into the target: layout transitions, clears, viewport and scissor. Bind a

@@ -691,6 +691,25 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
         vks_sampler_fence(); /* the streamed entries, before the pool hands the chunk back */
 }
 
+void vks_crowd_pose_one(vks_crowd *c, uint32_t i, vks_bone *out)
+{
+    const crowd_scratch_layout layout = crowd_scratch_of(crowd_max_joints(c));
+    char *scratch = (char *)c->scratch; /* thread 0's: calls on a crowd do not overlap */
+    vks_xform *local = (vks_xform *)scratch;
+    vks_xform *local_from = (vks_xform *)(scratch + layout.local_from);
+    vks_affine *model = (vks_affine *)(scratch + layout.model);
+    const vks_crowd_instance *in = &c->instances[i];
+    const vks_model *m = c->models[in->model];
+    const uint32_t joints = m->skeleton.joint_count;
+    uint32_t *cursor = c->cursors + 6 * (size_t)c->palette_first[i];
+    crowd_sample(m, in->clip, in->time, cursor, local);
+    if (in->fade_left > 0.0) {
+        crowd_sample(m, in->from_clip, in->from_time, cursor + 3 * joints, local_from);
+        vks_pose_blend(local_from, local, (float)(1.0 - in->fade_left / in->fade), joints, local);
+    }
+    vks_pose_palette(&m->skeleton, local, model, out);
+}
+
 /* The job of posing `count` listed instances: the scratch layout, and whether palettes are
  * streamed (written straight to the buffer, and a frame's past CROWD_STREAM_BYTES). */
 static crowd_job crowd_job_of(vks_crowd *c, const uint32_t *visible, uint32_t count,

@@ -26,6 +26,7 @@ typedef struct vks_swapchain {
     gpu_image depth;
     VkFormat depth_format;
     bool built;        /* a swapchain was built once */
+    bool transfer_src; /* its images can be copied from (screenshots) */
     uint32_t rebuilds; /* builds after the first */
 } vks_swapchain;
 

@@ -1,0 +1,119 @@
+#include "hud.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define STB_EASY_FONT_IMPLEMENTATION /* header-only; its functions are static */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+#include <stb/stb_easy_font.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+/* Room for n more vertices in a list; NULL when out of memory. */
+static vkskin_overlay_vertex *grow(vkskin_overlay_vertex **list, uint32_t *count, uint32_t *room,
+                                   uint32_t n)
+{
+    if (*count + n > *room) {
+        uint32_t want = *room ? *room : 4096;
+        while (want < *count + n)
+            want *= 2;
+        vkskin_overlay_vertex *more = realloc(*list, sizeof *more * want);
+        if (!more)
+            return NULL;
+        *list = more;
+        *room = want;
+    }
+    vkskin_overlay_vertex *at = *list + *count;
+    *count += n;
+    return at;
+}
+
+void app_hud_clear(app_hud *h)
+{
+    h->screen_count = h->line_count = 0;
+}
+
+void app_hud_destroy(app_hud *h)
+{
+    free(h->screen);
+    free(h->lines);
+    *h = (app_hud){0};
+}
+
+void app_hud_panel(app_hud *h, float x0, float y0, float x1, float y1, uint32_t rgba)
+{
+    vkskin_overlay_vertex *v = grow(&h->screen, &h->screen_count, &h->screen_room, 6);
+    if (!v)
+        return;
+    const float corners[6][2] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y0}, {x1, y1}, {x0, y1}};
+    for (int k = 0; k < 6; k++)
+        v[k] = (vkskin_overlay_vertex){{corners[k][0], corners[k][1], 0.0f}, rgba};
+}
+
+float app_hud_text(app_hud *h, float x, float y, float scale, uint32_t rgba, const char *text)
+{
+    /* stb_easy_font's quads: 4 vertices of x, y, z and 4 color bytes each, the layout of
+     * vkskin_overlay_vertex; each quad made two triangles. */
+    static vkskin_overlay_vertex quads[4 * 4096];
+    const unsigned char color[4] = {(unsigned char)rgba, (unsigned char)(rgba >> 8),
+                                    (unsigned char)(rgba >> 16), (unsigned char)(rgba >> 24)};
+    const int n = stb_easy_font_print(0.0f, 0.0f, (char *)text, (unsigned char *)color, quads,
+                                      (int)sizeof quads);
+    vkskin_overlay_vertex *v =
+        grow(&h->screen, &h->screen_count, &h->screen_room, 6u * (uint32_t)n);
+    if (!v)
+        return 0.0f;
+    static const int corner[6] = {0, 1, 2, 0, 2, 3};
+    for (int q = 0; q < n; q++)
+        for (int k = 0; k < 6; k++) {
+            vkskin_overlay_vertex c = quads[4 * q + corner[k]];
+            c.position[0] = x + c.position[0] * scale;
+            c.position[1] = y + c.position[1] * scale;
+            c.position[2] = 0.0f;
+            *v++ = c;
+        }
+    return (float)stb_easy_font_height((char *)text) * scale;
+}
+
+float app_hud_box(app_hud *h, float x, float y, float scale, const char *text)
+{
+    const float margin = 4.0f * scale;
+    const float w = (float)stb_easy_font_width((char *)text) * scale,
+                ht = (float)stb_easy_font_height((char *)text) * scale;
+    app_hud_panel(h, x, y, x + w + 2.0f * margin, y + ht + 2.0f * margin, 0xb0101010u);
+    app_hud_text(h, x + margin, y + margin, scale, 0xffe8e8e8u, text);
+    return y + ht + 2.0f * margin;
+}
+
+bool app_hud_skeleton(app_hud *h, const app_show *show, uint32_t i, uint32_t rgba)
+{
+    vkskin_instance_info in;
+    vkskin_model_info m;
+    if (vkskin_crowd_get_instance(show->crowd, i, &in, NULL) != VKSKIN_OK ||
+        vkskin_model_get_info(show->models[in.model], &m, NULL) != VKSKIN_OK)
+        return false;
+    float *p = malloc(sizeof *p * 3 * (m.joint_count ? m.joint_count : 1));
+    if (!p || vkskin_crowd_get_joints(show->crowd, i, p, NULL) != VKSKIN_OK) {
+        free(p);
+        return false;
+    }
+    for (uint32_t j = 0; j < m.joint_count; j++) {
+        vkskin_joint_info joint;
+        vkskin_model_get_joint(show->models[in.model], j, &joint, NULL);
+        if (joint.parent < 0)
+            continue;
+        vkskin_overlay_vertex *v = grow(&h->lines, &h->line_count, &h->line_room, 2);
+        if (!v)
+            break;
+        const float *a = p + 3 * j, *b = p + 3 * (uint32_t)joint.parent;
+        v[0] = (vkskin_overlay_vertex){{a[0], a[1], a[2]}, rgba};
+        v[1] = (vkskin_overlay_vertex){{b[0], b[1], b[2]}, rgba};
+    }
+    free(p);
+    return true;
+}

@@ -1,0 +1,195 @@
+#include "overlay.h"
+
+#include <string.h>
+
+extern const unsigned char vks_overlay_vert_spv[], vks_overlay_frag_spv[];
+extern const size_t vks_overlay_vert_spv_size, vks_overlay_frag_spv_size;
+
+typedef struct overlay_push {
+    float view_proj[16];
+    float size[2];
+    uint32_t screen;
+} overlay_push;
+
+static VkPipeline create_pipeline(const gpu_device *dev, const vks_overlay_pass *pass,
+                                  VkFormat color_format, VkFormat depth_format,
+                                  vks_overlay_kind kind, VkShaderModule vs, VkShaderModule fs)
+{
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
+         .module = vs, .pName = "main"},
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+         .module = fs, .pName = "main"},
+    };
+    VkVertexInputBindingDescription binding = {0, sizeof(vks_overlay_vertex),
+                                               VK_VERTEX_INPUT_RATE_VERTEX};
+    VkVertexInputAttributeDescription attributes[2] = {
+        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
+        {1, 0, VK_FORMAT_R8G8B8A8_UNORM, offsetof(vks_overlay_vertex, rgba)},
+    };
+    VkPipelineVertexInputStateCreateInfo vertex_input = {
+        VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    vertex_input.vertexBindingDescriptionCount = 1;
+    vertex_input.pVertexBindingDescriptions = &binding;
+    vertex_input.vertexAttributeDescriptionCount = 2;
+    vertex_input.pVertexAttributeDescriptions = attributes;
+    VkPipelineInputAssemblyStateCreateInfo assembly = {
+        VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+    assembly.topology = kind == VKS_OVERLAY_WORLD_LINES || kind == VKS_OVERLAY_GROUND_LINES
+                            ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
+                            : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    VkPipelineViewportStateCreateInfo viewport = {
+        VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+    viewport.viewportCount = 1;
+    viewport.scissorCount = 1;
+    VkPipelineRasterizationStateCreateInfo raster = {
+        VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+    raster.polygonMode = VK_POLYGON_MODE_FILL;
+    raster.cullMode = VK_CULL_MODE_NONE;
+    raster.lineWidth = 1.0f;
+    VkPipelineMultisampleStateCreateInfo multisample = {
+        VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+    multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    /* The world's overlays hide behind the crowd (depth test) and write no depth, so that the
+     * next ones (the grid, the shadows on the ground) still draw over them. */
+    VkPipelineDepthStencilStateCreateInfo depth = {
+        VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+    depth.depthTestEnable =
+        kind == VKS_OVERLAY_WORLD_TRIANGLES || kind == VKS_OVERLAY_GROUND_LINES;
+    depth.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
+    VkPipelineColorBlendAttachmentState blend_attachment = {0};
+    blend_attachment.blendEnable = VK_TRUE;
+    blend_attachment.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+    blend_attachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+    blend_attachment.colorBlendOp = VK_BLEND_OP_ADD;
+    blend_attachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+    blend_attachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+    blend_attachment.alphaBlendOp = VK_BLEND_OP_ADD;
+    blend_attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                                      VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+    VkPipelineColorBlendStateCreateInfo blend = {
+        VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+    blend.attachmentCount = 1;
+    blend.pAttachments = &blend_attachment;
+    VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo dynamic = {
+        VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+    dynamic.dynamicStateCount = 2;
+    dynamic.pDynamicStates = dynamic_states;
+    VkPipelineRenderingCreateInfo rendering = {VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachmentFormats = &color_format;
+    rendering.depthAttachmentFormat = depth_format;
+    VkGraphicsPipelineCreateInfo info = {VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+                                         &rendering};
+    info.stageCount = 2;
+    info.pStages = stages;
+    info.pVertexInputState = &vertex_input;
+    info.pInputAssemblyState = &assembly;
+    info.pViewportState = &viewport;
+    info.pRasterizationState = &raster;
+    info.pMultisampleState = &multisample;
+    info.pDepthStencilState = &depth;
+    info.pColorBlendState = &blend;
+    info.pDynamicState = &dynamic;
+    info.layout = pass->layout;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    if (vkCreateGraphicsPipelines(dev->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline) !=
+        VK_SUCCESS)
+        return VK_NULL_HANDLE;
+    GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "overlay pipeline %d", (int)kind);
+    return pipeline;
+}
+
+bool vks_overlay_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat depth_format,
+                             vks_overlay_pass *pass, vks_error *err)
+{
+    *pass = (vks_overlay_pass){0};
+    VkPushConstantRange range = {VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(overlay_push)};
+    VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    li.pushConstantRangeCount = 1;
+    li.pPushConstantRanges = &range;
+    GPU_TRY(vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout), err,
+            "create the overlay's pipeline layout");
+    VkShaderModule vs =
+        gpu_shader_module(dev, vks_overlay_vert_spv, vks_overlay_vert_spv_size, "overlay.vert");
+    VkShaderModule fs =
+        gpu_shader_module(dev, vks_overlay_frag_spv, vks_overlay_frag_spv_size, "overlay.frag");
+    bool ok = vs && fs;
+    for (int k = 0; ok && k < VKS_OVERLAY_KINDS; k++)
+        ok = (pass->pipeline[k] = create_pipeline(dev, pass, color_format, depth_format,
+                                                  (vks_overlay_kind)k, vs, fs)) != VK_NULL_HANDLE;
+    if (vs)
+        vkDestroyShaderModule(dev->device, vs, NULL);
+    if (fs)
+        vkDestroyShaderModule(dev->device, fs, NULL);
+    if (!ok) {
+        vks_overlay_pass_destroy(dev, pass);
+        return vks_fail(err, "cannot create the overlay pipelines (out of memory)");
+    }
+    return true;
+}
+
+void vks_overlay_pass_destroy(const gpu_device *dev, vks_overlay_pass *pass)
+{
+    for (int k = 0; k < VKS_OVERLAY_KINDS; k++)
+        if (pass->pipeline[k])
+            vkDestroyPipeline(dev->device, pass->pipeline[k], NULL);
+    if (pass->layout)
+        vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
+    for (uint32_t s = 0; s < GPU_FRAMES_IN_FLIGHT; s++)
+        gpu_buffer_destroy(dev, &pass->vertices[s]);
+    *pass = (vks_overlay_pass){0};
+}
+
+bool vks_overlay_upload(const gpu_device *dev, vks_overlay_pass *pass, uint32_t slot,
+                        const vks_overlay_frame *frame, vks_error *err)
+{
+    VkDeviceSize bytes = 0;
+    for (int k = 0; k < VKS_OVERLAY_KINDS; k++)
+        bytes += (VkDeviceSize)frame->counts[k] * sizeof(vks_overlay_vertex);
+    if (!bytes)
+        return true;
+    gpu_buffer *buf = &pass->vertices[slot];
+    if (buf->size < bytes) { /* grown to the next power of two: a few growths at most */
+        VkDeviceSize size = 4096;
+        while (size < bytes)
+            size *= 2;
+        gpu_buffer_destroy(dev, buf);
+        if (!gpu_buffer_create(dev,
+                               &(gpu_buffer_desc){.size = size,
+                                                  .usage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                                                  .memory = GPU_MEMORY_UPLOAD,
+                                                  .name = "overlay vertices"},
+                               buf, err))
+            return false;
+    }
+    unsigned char *at = buf->mapped;
+    for (int k = 0; k < VKS_OVERLAY_KINDS; k++) {
+        const size_t n = (size_t)frame->counts[k] * sizeof(vks_overlay_vertex);
+        if (n)
+            memcpy(at, frame->vertices[k], n);
+        at += n;
+    }
+    return true;
+}
+
+void vks_overlay_record(VkCommandBuffer cmd, const vks_overlay_pass *pass, uint32_t slot,
+                        const vks_overlay_frame *frame, VkExtent2D extent)
+{
+    uint32_t first = 0;
+    for (int k = 0; k < VKS_OVERLAY_KINDS; k++) {
+        const uint32_t n = frame->counts[k];
+        if (!n)
+            continue;
+        overlay_push push = {.size = {(float)extent.width, (float)extent.height},
+                             .screen = k == VKS_OVERLAY_SCREEN_TRIANGLES};
+        memcpy(push.view_proj, frame->view_proj, sizeof push.view_proj);
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->pipeline[k]);
+        vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof push, &push);
+        const VkDeviceSize offset = 0;
+        vkCmdBindVertexBuffers(cmd, 0, 1, &pass->vertices[slot].buffer, &offset);
+        vkCmdDraw(cmd, n, 1, first, 0);
+        first += n;
+    }
+}
