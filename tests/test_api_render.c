@@ -287,6 +287,52 @@ int main(int argc, char **argv)
         VKSKIN_ERROR_ARGUMENT, "not skinned by the last frame's compute pass");
     close_renderer(r);
 
+    /* ---- Overlays and the ground: a red screen quad at the top left, a green line through the
+     * first character (over it: lines are drawn on top), and the ground's plane under the crowd,
+     * in its own color where nothing else is ---- */
+    CHECK(vkskin_renderer_create(&desc, &r, &err) == VKSKIN_OK);
+    vkskin_instance_info in0;
+    vkskin_crowd_get_instance(crowd, 0, &in0, NULL);
+    const uint32_t red = 0xff0000ffu, green = 0xff00ff00u;
+    const vkskin_overlay_vertex quad[6] = {{{0, 0, 0}, red}, {{16, 0, 0}, red},  {{16, 16, 0}, red},
+                                           {{0, 0, 0}, red}, {{16, 16, 0}, red}, {{0, 16, 0}, red}};
+    const vkskin_overlay_vertex line[2] = {
+        {{in0.center[0], in0.center[1] - 0.5f * in0.radius, in0.center[2]}, green},
+        {{in0.center[0], in0.center[1] + 0.5f * in0.radius, in0.center[2]}, green}};
+    CHECK(vkskin_renderer_frame(r,
+                                &(vkskin_frame_desc){.view = &view,
+                                                     .ground = true,
+                                                     .screen = quad,
+                                                     .screen_vertex_count = 6,
+                                                     .lines = line,
+                                                     .line_vertex_count = 2},
+                                &info, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_read_image(r, image, &err) == VKSKIN_OK);
+    uint32_t reds = 0, greens = 0, ground = 0, ground_before = 0;
+    for (uint32_t p = 0; p < W * H; p++) {
+        const uint8_t *c = image + 4 * p, *f = first + 4 * p;
+        reds += c[0] == 255 && c[1] == 0 && c[2] == 0;
+        greens += c[1] > 200 && c[0] < 60 && c[2] < 60;
+        /* The plane's sRGB color, (34, 38, 42), where the first image had the background. */
+        const bool plane = abs(c[0] - 34) <= 1 && abs(c[1] - 38) <= 1 && abs(c[2] - 42) <= 1;
+        ground += plane;
+        ground_before += abs(f[0] - 34) <= 1 && abs(f[1] - 38) <= 1 && abs(f[2] - 42) <= 1;
+    }
+    printf("overlays: %u red pixels (16 x 16 asked), %u green, %u of the ground's color (%u "
+           "before)\n",
+           reds, greens, ground, ground_before);
+    CHECK(reds == 16 * 16);
+    CHECK(greens >= 4);
+    CHECK(ground > W * H / 10 && ground_before == 0);
+    check_error(vkskin_renderer_frame(
+                    r, &(vkskin_frame_desc){.view = &view, .lines = line, .line_vertex_count = 1},
+                    &info, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "in pairs for lines");
+    check_error(vkskin_renderer_frame(
+                    r, &(vkskin_frame_desc){.view = &view, .screen_vertex_count = 3}, &info, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "overlays need their vertices");
+    close_renderer(r);
+
     /* ---- Misuse: errors with messages, before or without a device ---- */
     check_error(vkskin_renderer_create(NULL, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "desc and renderer");
