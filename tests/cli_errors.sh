@@ -143,7 +143,8 @@ if [ "$(id -u)" -ne 0 ]; then # root may write anything
   WANT_RC=1 expect_error "render read-only file first" "cannot write '.*readonly.png': Permission denied" "$vk" render "$tmp/nope.glb" --out "$tmp/readonly.png"
 fi
 # --name=value is --name value; a flag takes no value.
-WANT_RC=2 expect_error "render --size=" "--size needs WIDTHxHEIGHT, each 1 to 16384, not '0x0'" "$vk" render --size=0x0 --out "$png"
+WANT_RC=2 expect_error "render --size=0x0" "--size needs WIDTHxHEIGHT, each 1 to 16384, not '0x0'" "$vk" render --size=0x0 --out "$png"
+WANT_RC=2 expect_error "render --size= (empty)" "--size needs WIDTHxHEIGHT, each 1 to 16384, not ''" "$vk" render --size= --out "$png"
 WANT_RC=2 expect_error "render flag with a value" "option '--bind-pose' takes no value" "$vk" render --bind-pose=yes --out "$png"
 WANT_RC=2 expect_error "render unknown --name=value" "unknown option '--nope'" "$vk" render --nope=1 --out "$png"
 

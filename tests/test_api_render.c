@@ -323,6 +323,10 @@ int main(int argc, char **argv)
            reds, greens, ground, ground_before);
     CHECK(reds == 16 * 16);
     CHECK(greens >= 4);
+    vkskin_gpu_stats drawn;
+    CHECK(vkskin_renderer_last_stats(r, &drawn, &err) == VKSKIN_OK);
+    if (drawn.triangles != UINT64_MAX) /* the crowd's alone, the ground and overlays apart */
+        CHECK(drawn.triangles == (uint64_t)info.visible * (mi.index_count / 3));
     CHECK(ground > W * H / 10 && ground_before == 0);
     check_error(vkskin_renderer_frame(
                     r, &(vkskin_frame_desc){.view = &view, .lines = line, .line_vertex_count = 1},

@@ -292,7 +292,7 @@ VKSKIN_API void vkskin_crowd_reset(vkskin_crowd *crowd);
  * one's parent: a skeleton is the lines from each joint to its parent). Poses the instance on the
  * calling thread. */
 VKSKIN_API vkskin_result vkskin_crowd_get_joints(vkskin_crowd *crowd, uint32_t instance,
-                                                float *positions, vkskin_error *err);
+                                                 float *positions, vkskin_error *err);
 
 /* Moves every clock forward by dt seconds (times each instance's speed), looping within its
  * clip, and runs the cross-fades down. */
@@ -312,7 +312,8 @@ VKSKIN_API vkskin_result vkskin_crowd_frame_view(const vkskin_crowd *crowd, floa
 /* That view turned about the crowd's centre: `yaw` (radians, about +Y) and `pitch` (radians,
  * up; the sum with the default's is kept within +-1.5) added to the default's, the distance
  * times `zoom` (0: 1; from 0.01 to 100). Zooming in (below 1) also moves the point looked at
- * from the centre towards the instance nearest the eye, reaching it as the zoom goes to 0. */
+ * from the centre towards the instance nearest the framing view's eye (the same one however the
+ * view turns), reaching it as the zoom goes to 0. */
 typedef struct vkskin_orbit {
     float aspect; /* width / height */
     float yaw, pitch, zoom;

@@ -168,8 +168,9 @@ typedef struct vkskin_frame_desc {
 
 /* What the GPU measured: -1 (times) or UINT64_MAX (counts) when unknown. */
 typedef struct vkskin_gpu_stats {
-    double skin_ms, draw_ms;   /* the skinning pass (-1 in vertex mode) and the draws */
-    uint64_t triangles;        /* the draws fed */
+    double skin_ms, draw_ms;   /* the skinning pass (-1 in vertex mode) and the draws (with the
+                                  ground and overlays) */
+    uint64_t triangles;        /* the crowd's draws fed (the ground and overlays not counted) */
     uint64_t skin_invocations; /* of the skinning pass */
 } vkskin_gpu_stats;
 

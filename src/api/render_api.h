@@ -24,6 +24,9 @@ struct vkskin_renderer {
     vks_frame *last;             /* the last frame submitted, NULL before any */
     bool broken; /* a frame failed to be submitted or presented: every later frame fails */
     vks_overlay_pass overlay; /* the ground and the host's overlays */
+    /* Per slot, the overlay primitives of the last frame it submitted: the pipeline statistics
+     * count them with the crowd's, and the figures given out are the crowd's. */
+    uint64_t overlay_primitives[GPU_FRAMES_IN_FLIGHT];
     /* The ground's vertices of a frame (host scratch, grown), then the host's appended. */
     vks_overlay_vertex *scratch[VKS_OVERLAY_KINDS];
     uint32_t scratch_room[VKS_OVERLAY_KINDS];

@@ -508,10 +508,9 @@ vkskin_result vkskin_crowd_orbit_view(const vkskin_crowd *c, const vkskin_orbit 
                             "0.01 to 100 are needed");
     vks_camera cam;
     vks_camera_frame_box(&cam, c->frame_lo, c->frame_hi);
-    cam.yaw += orbit->yaw;
-    cam.pitch = fmaxf(-1.5f, fminf(1.5f, cam.pitch + orbit->pitch));
     if (zoom < 1.0f && c->crowd.instance_count > 1) {
-        /* Zooming in goes towards the instance nearest the eye of the whole view. */
+        /* Zooming in goes towards the instance nearest the eye of the framing view (before the
+         * orbit's turn: the same instance however the view is turned). */
         float eye[3], best = FLT_MAX;
         vks_camera_eye(&cam, orbit->aspect, eye);
         for (uint32_t i = 0; i < c->crowd.instance_count; i++) {
@@ -524,6 +523,8 @@ vkskin_result vkskin_crowd_orbit_view(const vkskin_crowd *c, const vkskin_orbit 
             }
         }
     }
+    cam.yaw += orbit->yaw;
+    cam.pitch = fmaxf(-1.5f, fminf(1.5f, cam.pitch + orbit->pitch));
     cam.zoom = zoom;
     float vp[4][4];
     vks_camera_view_proj(&cam, orbit->aspect, vp);
@@ -589,7 +590,8 @@ vkskin_result vkskin_crowd_get_joints(vkskin_crowd *c, uint32_t i, float *positi
     if (!in)
         return VKSKIN_ERROR_ARGUMENT;
     if (!positions)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_get_joints: positions is NULL");
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_get_joints: positions is NULL");
     const vks_skeleton *sk = &c->crowd.models[in->model]->skeleton;
     vks_bone *p = malloc(sizeof *p * (sk->joint_count ? sk->joint_count : 1));
     if (!p)

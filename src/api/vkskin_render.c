@@ -257,11 +257,14 @@ static uint64_t frame_vertices(const vks_crowd *c, const vks_frame *f, uint32_t 
     return n;
 }
 
-static vkskin_gpu_stats public_stats(const vks_gpu_stats *s)
+/* The figures of a frame whose overlays drew `overlay` primitives: the crowd's triangles alone. */
+static vkskin_gpu_stats public_stats(const vks_gpu_stats *s, uint64_t overlay)
 {
     return (vkskin_gpu_stats){.skin_ms = s->skin_ms,
                               .draw_ms = s->draw_ms,
-                              .triangles = s->primitives,
+                              .triangles = s->primitives == UINT64_MAX || s->primitives < overlay
+                                               ? s->primitives
+                                               : s->primitives - overlay,
                               .skin_invocations = s->skin_invocations};
 }
 
@@ -469,6 +472,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     vks_frame *f = vks_renderer_begin_frame(&r->r);
     if (!f)
         return vks_api_fail(err, VKSKIN_ERROR_FAILED, "cannot begin a frame: the device was lost");
+    const uint64_t previous_overlay = r->overlay_primitives[f->slot]; /* f->stats' frame's */
 
     /* The CPU half first: it cannot fail (the view is checked, the animation level of detail's
      * memory allocated at creation), but nothing is acquired yet should it. */
@@ -482,6 +486,12 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     res = vkskin_crowd_prepare(r->crowd, &prepare, f->visible, f->level, (float *)f->palette,
                                &prepared, err);
     const double cpu_ms = vks_now_ms() - start;
+    /* The overlays too (the ground's shadows follow the visible list): out of memory for them
+     * ends the frame here, before an image is acquired. */
+    f->visible_count = res == VKSKIN_OK ? prepared.visible : 0;
+    vks_overlay_frame overlay;
+    if (res == VKSKIN_OK)
+        res = upload_overlays(r, desc, f, &overlay, err);
     vks_swapchain_frame wf = {0};
     vks_acquire acq = VKS_ACQUIRED;
     if (res == VKSKIN_OK && r->window)
@@ -497,17 +507,11 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     vks_draw_target target = r->window ? wf.target : vks_offscreen_target(&r->offscreen);
     r->extent = target.extent;
     r->captured[f->slot] = false;
-    const bool capture = r->window && desc->capture && r->swapchain.transfer_src;
+    const bool capture = r->window && desc->capture && r->swapchain.capturable;
     if (capture) { /* the image copied out before it is presented */
         target.final_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
         target.final_access =
             (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT};
-    }
-    vks_overlay_frame overlay;
-    res = upload_overlays(r, desc, f, &overlay, err);
-    if (res != VKSKIN_OK) { /* out of memory: the acquired image is presented cleared */
-        r->broken = true;
-        return res;
     }
     overlay_context context = {&r->overlay, &overlay, f->slot, target.extent};
     target.extra = record_overlay;
@@ -528,6 +532,10 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
     r->last = f;
+    r->overlay_primitives[f->slot] = overlay.counts[VKS_OVERLAY_WORLD_TRIANGLES] / 3 +
+                                     overlay.counts[VKS_OVERLAY_GROUND_LINES] / 2 +
+                                     overlay.counts[VKS_OVERLAY_WORLD_LINES] / 2 +
+                                     overlay.counts[VKS_OVERLAY_SCREEN_TRIANGLES] / 3;
     if (r->window && !vks_swapchain_present(&r->swapchain, &wf, &e)) {
         r->broken = true;
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
@@ -543,7 +551,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
             .vertices = frame_vertices(crowd, f, f->visible_count),
             .skinned_vertices = frame_vertices(crowd, f, f->skinned_count),
             .cpu_ms = cpu_ms,
-            .gpu = public_stats(&f->stats),
+            .gpu = public_stats(&f->stats, previous_overlay),
         };
         memcpy(info->level_instances, f->level_instances, sizeof info->level_instances);
         for (uint32_t m = 0; m < crowd->model_count; m++)
@@ -564,7 +572,7 @@ vkskin_result vkskin_renderer_read_image(vkskin_renderer *r, void *rgba, vkskin_
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_read_image: the last frame was not drawn with "
                             "capture%s",
-                            r->swapchain.transfer_src ? ""
+                            r->swapchain.capturable ? ""
                                                       : " (this window cannot be copied from)");
     vks_error e;
     if (!vks_renderer_wait(&r->r, r->last, &e))
@@ -633,6 +641,6 @@ vkskin_result vkskin_renderer_last_stats(vkskin_renderer *r, vkskin_gpu_stats *s
         return vks_api_fail(err, VKSKIN_ERROR_FAILED,
                             "waiting for the last frame failed: the "
                             "device was lost");
-    *stats = public_stats(&s);
+    *stats = public_stats(&s, r->overlay_primitives[r->last->slot]);
     return vks_api_ok(err);
 }

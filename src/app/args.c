@@ -214,9 +214,10 @@ void app_progress_say(app_progress *p, const char *fmt, ...)
 
 void app_progress_end(app_progress *p)
 {
-    if (p->on && p->tty && p->shown)
+    if (p->on && p->tty && p->shown) { /* the terminal's line cleared, to be written anew */
         fprintf(stderr, "\r\033[K");
-    p->shown = false;
+        p->shown = false;
+    }
 }
 
 /* A JSON number in its shortest form that reads back as the same double (15 to 17 significant

@@ -212,7 +212,8 @@ static bool screenshot(vkskin_renderer *r, const char *dir, uint32_t n)
     vkskin_error e;
     if (!pixels || vkskin_renderer_read_image(r, pixels, &e) != VKSKIN_OK ||
         !app_write_image(path, ri.width, ri.height, pixels, &e)) {
-        fprintf(stderr, "vkskin view: %s\n", pixels ? e.message : "out of memory for a screenshot");
+        fprintf(stderr, "vkskin view: warning: no screenshot: %s\n",
+                pixels ? e.message : "out of memory");
         free(pixels);
         return false;
     }
@@ -248,7 +249,7 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
     uint32_t drawn = 0;
     app_overflow overflow = {0};
     bool paused = false, bind_pose = a->bind_pose, script_paused = false, minimised = false;
-    bool help = false, ground = true, skeleton = false;
+    bool help = false, ground = true, skeleton = false, want_shot = false;
     uint32_t script_steps = 0, skipped = 0, screenshots = 0;
     app_hud hud = {0};
     vkskin_renderer_info device;
@@ -300,7 +301,8 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
         for (uint32_t i = 0; skeleton && i < vkskin_crowd_instance_count(crowd) && i < 64; i++)
             app_hud_skeleton(&hud, show, i, 0xff30e0ffu); /* amber, the first 64 instances */
         vkskin_frame_info info;
-        const bool capture = in.screenshot;
+        want_shot |= in.screenshot; /* kept until a frame is drawn (not while minimised) */
+        const bool capture = want_shot;
         if (vkskin_renderer_frame(r,
                                   &(vkskin_frame_desc){.view = &view,
                                                        .width = width,
@@ -317,10 +319,10 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
             break;
         }
         if (!info.drawn)
-            continue; /* the swapchain was rebuilt: next time */
-        if (capture && !screenshot(r, a->screenshots, ++screenshots)) {
-            rc = APP_FAILED;
-            break;
+            continue;  /* the swapchain was rebuilt: next time */
+        if (capture) { /* a screenshot that fails says so and the view goes on */
+            screenshot(r, a->screenshots, ++screenshots);
+            want_shot = false;
         }
         smooth(&stats.skin_ms, info.gpu.skin_ms);
         smooth(&stats.draw_ms, info.gpu.draw_ms);

@@ -55,15 +55,29 @@ void app_hud_panel(app_hud *h, float x0, float y0, float x1, float y1, uint32_t 
         v[k] = (vkskin_overlay_vertex){{corners[k][0], corners[k][1], 0.0f}, rgba};
 }
 
-float app_hud_text(app_hud *h, float x, float y, float scale, uint32_t rgba, const char *text)
+/* stb_easy_font draws ASCII 32..126 (and reads past its tables for other bytes): the rest, as in
+ * a UTF-8 clip name, become '?'. */
+static void printable(const char *text, char *out, size_t size)
 {
+    size_t n = 0;
+    for (; text[n] && n + 1 < size; n++) {
+        const unsigned char c = (unsigned char)text[n];
+        out[n] = c == '\n' || (c >= 32 && c <= 126) ? (char)c : '?';
+    }
+    out[n] = '\0';
+}
+
+float app_hud_text(app_hud *h, float x, float y, float scale, uint32_t rgba, const char *raw)
+{
+    char text[2048];
+    printable(raw, text, sizeof text);
     /* stb_easy_font's quads: 4 vertices of x, y, z and 4 color bytes each, the layout of
      * vkskin_overlay_vertex; each quad made two triangles. */
     static vkskin_overlay_vertex quads[4 * 4096];
     const unsigned char color[4] = {(unsigned char)rgba, (unsigned char)(rgba >> 8),
                                     (unsigned char)(rgba >> 16), (unsigned char)(rgba >> 24)};
-    const int n = stb_easy_font_print(0.0f, 0.0f, (char *)text, (unsigned char *)color, quads,
-                                      (int)sizeof quads);
+    const int n =
+        stb_easy_font_print(0.0f, 0.0f, text, (unsigned char *)color, quads, (int)sizeof quads);
     vkskin_overlay_vertex *v =
         grow(&h->screen, &h->screen_count, &h->screen_room, 6u * (uint32_t)n);
     if (!v)
@@ -77,14 +91,16 @@ float app_hud_text(app_hud *h, float x, float y, float scale, uint32_t rgba, con
             c.position[2] = 0.0f;
             *v++ = c;
         }
-    return (float)stb_easy_font_height((char *)text) * scale;
+    return (float)stb_easy_font_height(text) * scale;
 }
 
-float app_hud_box(app_hud *h, float x, float y, float scale, const char *text)
+float app_hud_box(app_hud *h, float x, float y, float scale, const char *raw)
 {
+    char text[2048];
+    printable(raw, text, sizeof text);
     const float margin = 4.0f * scale;
-    const float w = (float)stb_easy_font_width((char *)text) * scale,
-                ht = (float)stb_easy_font_height((char *)text) * scale;
+    const float w = (float)stb_easy_font_width(text) * scale,
+                ht = (float)stb_easy_font_height(text) * scale;
     app_hud_panel(h, x, y, x + w + 2.0f * margin, y + ht + 2.0f * margin, 0xb0101010u);
     app_hud_text(h, x + margin, y + margin, scale, 0xffe8e8e8u, text);
     return y + ht + 2.0f * margin;

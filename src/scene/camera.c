@@ -116,9 +116,13 @@ void vks_camera_view_proj(const vks_camera *cam, float aspect, float view_proj[4
     const float dist = vks_camera_eye(cam, aspect, eye);
     mat4 view, proj, vp;
     glm_lookat_rh(eye, center, (vec3){0.0f, 1.0f, 0.0f}, view);
-    float near_z = fmaxf(dist - 1.5f * cam->radius, dist * 0.01f);
-    glm_perspective_rh_zo(glm_rad(VKS_CAMERA_FOV_DEGREES), aspect, near_z,
-                          dist + 1.5f * cam->radius, proj);
+    /* Depth covers the bounds' sphere about the centre, however far the target moved from it. */
+    const float off = sqrtf((center[0] - cam->center[0]) * (center[0] - cam->center[0]) +
+                            (center[1] - cam->center[1]) * (center[1] - cam->center[1]) +
+                            (center[2] - cam->center[2]) * (center[2] - cam->center[2]));
+    const float reach = 1.5f * cam->radius + off;
+    float near_z = fmaxf(dist - reach, dist * 0.01f);
+    glm_perspective_rh_zo(glm_rad(VKS_CAMERA_FOV_DEGREES), aspect, near_z, dist + reach, proj);
     proj[1][1] = -proj[1][1]; /* Vulkan's framebuffer y points down */
     glm_mat4_mul(proj, view, vp);
     memcpy(view_proj, vp, sizeof vp);

@@ -124,6 +124,10 @@ static bool build_once(vks_swapchain *sc, uint32_t width, uint32_t height, vks_e
     info.imageExtent = extent;
     info.imageArrayLayers = 1;
     sc->transfer_src = (caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) != 0;
+    const VkFormat f = sc->format.format;
+    sc->capturable =
+        sc->transfer_src && (f == VK_FORMAT_B8G8R8A8_SRGB || f == VK_FORMAT_B8G8R8A8_UNORM ||
+                             f == VK_FORMAT_R8G8B8A8_SRGB || f == VK_FORMAT_R8G8B8A8_UNORM);
     info.imageUsage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
                       (sc->transfer_src ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0);
     info.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;

@@ -26,7 +26,8 @@ typedef struct vks_swapchain {
     gpu_image depth;
     VkFormat depth_format;
     bool built;        /* a swapchain was built once */
-    bool transfer_src; /* its images can be copied from (screenshots) */
+    bool transfer_src; /* its images can be copied from */
+    bool capturable;   /* ... and are 8-bit RGBA or BGRA: a screenshot is 4 bytes a pixel */
     uint32_t rebuilds; /* builds after the first */
 } vks_swapchain;
 
