@@ -13,18 +13,21 @@
 # gets: a zero framebuffer, no frames), and asks GLFW to iconify it for when there is one.
 #
 #   usage: soak.sh MINUTES VKSKIN DEFAULT.glb FIXTURES_DIR [--no-validate] [--limit MIB]
-#                  [--csv FILE]
+#                  [--csv FILE] [--steady]
+#   --steady: the script without its resizes, minimise and restore (no swapchain rebuilds), to
+#   tell the memory they cost apart.
 #   prints: the frames drawn, resident memory first / after 1 min / peak / last (MiB) and the
 #   growth; --csv writes "seconds,rss_kib" per sample.
 set -u
 minutes=$1 vk=$2 default=$3 fx=$4
 shift 4
-validate=--validate limit=16 csv=
+validate=--validate limit=16 csv= steady=
 while [ $# -gt 0 ]; do
   case $1 in
     --no-validate) validate= ;;
     --limit) limit=$2; shift ;;
     --csv) csv=$2; shift ;;
+    --steady) steady=1 ;;
     *) echo "soak: unknown argument '$1'"; exit 2 ;;
   esac
   shift
@@ -42,17 +45,22 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# A display of its own: the first free number from 90.
-for n in $(seq 90 140); do
-  [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ] || { display=:$n; break; }
-done
-Xvfb "$display" -screen 0 1280x1024x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+# A display of its own: Xvfb picks a free number and writes it (-displayfd), so that soaks can
+# run side by side.
+exec 3>"$tmp/display"
+Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
 xvfb_pid=$!
-for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+exec 3>&-
+for _ in $(seq 100); do [ -s "$tmp/display" ] && break; sleep 0.1; done
+display=:$(head -n 1 "$tmp/display")
+if [ "$display" = ":" ] || ! kill -0 "$xvfb_pid" 2>/dev/null; then
+  echo "FAIL: Xvfb did not start"; cat "$tmp/xvfb.log"; exit 1
+fi
 
 seconds=$(awk "BEGIN { print $minutes * 60 }")
 script="0:next,2:faster,4:pause,6:pause,8:resize=800x600,10:minimise,12:restore,14:prev"
 script="$script,16:slower,18:bind,20:bind,22:resize=640x480,23:reset"
+[ -n "$steady" ] && script="0:next,2:faster,4:pause,6:pause,14:prev,16:slower,18:bind,20:bind,23:reset"
 DISPLAY=$display "$vk" view $validate --size 640x480 --instances 9 --model "$default" \
   --model "$fx/tangents.glb" --model "$fx/wide_influences.glb" --seconds "$seconds" \
   --script "$script" --script-period 24 >"$tmp/out" 2>"$tmp/err" &
