@@ -170,7 +170,18 @@ static void build_hud(app_hud *h, const app_show *show, const view_stats *s, con
 /* The orbit camera the mouse steers: angles added to the framing view's, and its zoom. */
 typedef struct view_camera {
     float yaw, pitch, zoom;
+    float base_pitch; /* the framing view's own (the library keeps the sum within +-1.5) */
 } view_camera;
+
+/* The framing view's pitch, from its view_proj: the clip w row is minus the view's back axis. */
+static float framing_pitch(const vkskin_crowd *crowd)
+{
+    vkskin_view v;
+    vkskin_crowd_frame_view(crowd, 1.0f, &v, NULL);
+    const float *m = v.view_proj;
+    const float len = sqrtf(m[3] * m[3] + m[7] * m[7] + m[11] * m[11]);
+    return len > 0.0f ? asinf(fmaxf(-1.0f, fminf(1.0f, -m[7] / len))) : 0.2f;
+}
 
 /* Applies the keys and the mouse to the playback and the camera. */
 static void steer(const app_input *in, vkskin_crowd *crowd, view_camera *cam, double *speed,
@@ -189,11 +200,12 @@ static void steer(const app_input *in, vkskin_crowd *crowd, view_camera *cam, do
     if (in->slower)
         *speed = fmax(*speed / 1.25, 1.0 / 64.0);
     cam->yaw -= (float)(in->drag_x * 0.01);
-    /* The framing view's pitch is 0.2 to 0.7 and the sum is kept within +-1.5: so is this. */
-    cam->pitch = fmaxf(-2.2f, fminf(1.3f, cam->pitch + (float)(in->drag_y * 0.01)));
+    /* The sum with the framing view's pitch stays within +-1.5, with no dead drag at the ends. */
+    cam->pitch = fmaxf(-1.5f - cam->base_pitch,
+                       fminf(1.5f - cam->base_pitch, cam->pitch + (float)(in->drag_y * 0.01)));
     cam->zoom = fmaxf(0.01f, fminf(20.0f, cam->zoom * powf(0.9f, (float)in->scroll)));
     if (in->reset) {
-        *cam = (view_camera){.zoom = 1.0f};
+        *cam = (view_camera){.zoom = 1.0f, .base_pitch = cam->base_pitch};
         *speed = 1.0;
         vkskin_crowd_reset(crowd);
         if (*bind_pose) /* the bind pose is a view, not playback: it stays */
@@ -242,7 +254,7 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
     }
     vkskin_renderer *r = *out;
     vkskin_crowd *crowd = show->crowd;
-    view_camera cam = {.zoom = 1.0f};
+    view_camera cam = {.zoom = 1.0f, .base_pitch = framing_pitch(crowd)};
     double speed = 1.0, last = app_now_ms(), last_title = last, start = last;
     uint32_t drawn_at_title = 0, visible = 0;
     view_stats stats = {0};
