@@ -237,9 +237,10 @@ void app_json_number(const char *name, double v, bool last)
     }
 }
 
-void app_json_string(const char *name, const char *v)
+/* A JSON string's quotes and contents, escaped. */
+static void json_quoted(const char *v)
 {
-    printf("  \"%s\": \"", name);
+    putchar('"');
     for (const unsigned char *c = (const unsigned char *)v; *c; c++) {
         if (*c == '"' || *c == '\\')
             printf("\\%c", *c);
@@ -248,7 +249,14 @@ void app_json_string(const char *name, const char *v)
         else
             putchar(*c);
     }
-    printf("\",\n");
+    putchar('"');
+}
+
+void app_json_string(const char *name, const char *v)
+{
+    printf("  \"%s\": ", name);
+    json_quoted(v);
+    printf(",\n");
 }
 
 void app_json_models(vkskin_model *const *models, uint32_t count)
@@ -257,16 +265,8 @@ void app_json_models(vkskin_model *const *models, uint32_t count)
     for (uint32_t m = 0; m < count; m++) {
         vkskin_model_info info;
         vkskin_model_get_info(models[m], &info, NULL);
-        printf("%s\"", m ? ", " : "");
-        for (const unsigned char *c = (const unsigned char *)info.name; *c; c++) {
-            if (*c == '"' || *c == '\\')
-                printf("\\%c", *c);
-            else if (*c < 0x20)
-                printf("\\u%04x", *c);
-            else
-                putchar(*c);
-        }
-        printf("\"");
+        printf("%s", m ? ", " : "");
+        json_quoted(info.name);
     }
     printf("],\n");
 }

@@ -15,15 +15,9 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_overlay_pass 
                                   VkFormat color_format, VkFormat depth_format,
                                   vks_overlay_kind kind, VkShaderModule vs, VkShaderModule fs)
 {
-    VkPipelineShaderStageCreateInfo stages[2] = {
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
-         .module = vs, .pName = "main"},
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-         .module = fs, .pName = "main"},
-    };
-    VkVertexInputBindingDescription binding = {0, sizeof(vks_overlay_vertex),
-                                               VK_VERTEX_INPUT_RATE_VERTEX};
-    VkVertexInputAttributeDescription attributes[2] = {
+    const VkVertexInputBindingDescription binding = {0, sizeof(vks_overlay_vertex),
+                                                     VK_VERTEX_INPUT_RATE_VERTEX};
+    const VkVertexInputAttributeDescription attributes[2] = {
         {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
         {1, 0, VK_FORMAT_R8G8B8A8_UNORM, offsetof(vks_overlay_vertex, rgba)},
     };
@@ -33,70 +27,22 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_overlay_pass 
     vertex_input.pVertexBindingDescriptions = &binding;
     vertex_input.vertexAttributeDescriptionCount = 2;
     vertex_input.pVertexAttributeDescriptions = attributes;
-    VkPipelineInputAssemblyStateCreateInfo assembly = {
-        VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-    assembly.topology = kind == VKS_OVERLAY_WORLD_LINES || kind == VKS_OVERLAY_GROUND_LINES
-                            ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
-                            : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-    VkPipelineViewportStateCreateInfo viewport = {
-        VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-    viewport.viewportCount = 1;
-    viewport.scissorCount = 1;
-    VkPipelineRasterizationStateCreateInfo raster = {
-        VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-    raster.polygonMode = VK_POLYGON_MODE_FILL;
-    raster.cullMode = VK_CULL_MODE_NONE;
-    raster.lineWidth = 1.0f;
-    VkPipelineMultisampleStateCreateInfo multisample = {
-        VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-    /* The world's overlays hide behind the crowd (depth test) and write no depth, so that the
-     * next ones (the grid, the shadows on the ground) still draw over them. */
-    VkPipelineDepthStencilStateCreateInfo depth = {
-        VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
-    depth.depthTestEnable =
-        kind == VKS_OVERLAY_WORLD_TRIANGLES || kind == VKS_OVERLAY_GROUND_LINES;
-    depth.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
-    VkPipelineColorBlendAttachmentState blend_attachment = {0};
-    blend_attachment.blendEnable = VK_TRUE;
-    blend_attachment.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
-    blend_attachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
-    blend_attachment.colorBlendOp = VK_BLEND_OP_ADD;
-    blend_attachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
-    blend_attachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
-    blend_attachment.alphaBlendOp = VK_BLEND_OP_ADD;
-    blend_attachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
-                                      VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
-    VkPipelineColorBlendStateCreateInfo blend = {
-        VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-    blend.attachmentCount = 1;
-    blend.pAttachments = &blend_attachment;
-    VkDynamicState dynamic_states[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-    VkPipelineDynamicStateCreateInfo dynamic = {
-        VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-    dynamic.dynamicStateCount = 2;
-    dynamic.pDynamicStates = dynamic_states;
-    VkPipelineRenderingCreateInfo rendering = {VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
-    rendering.colorAttachmentCount = 1;
-    rendering.pColorAttachmentFormats = &color_format;
-    rendering.depthAttachmentFormat = depth_format;
-    VkGraphicsPipelineCreateInfo info = {VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-                                         &rendering};
-    info.stageCount = 2;
-    info.pStages = stages;
-    info.pVertexInputState = &vertex_input;
-    info.pInputAssemblyState = &assembly;
-    info.pViewportState = &viewport;
-    info.pRasterizationState = &raster;
-    info.pMultisampleState = &multisample;
-    info.pDepthStencilState = &depth;
-    info.pColorBlendState = &blend;
-    info.pDynamicState = &dynamic;
-    info.layout = pass->layout;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    if (vkCreateGraphicsPipelines(dev->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline) !=
-        VK_SUCCESS)
-        return VK_NULL_HANDLE;
+    const bool lines = kind == VKS_OVERLAY_WORLD_LINES || kind == VKS_OVERLAY_GROUND_LINES;
+    /* The world's triangles and the ground's lines hide behind the crowd (depth test) and write no
+     * depth, so that the next ones (the grid, the shadows on the ground) still draw over them. */
+    const VkPipeline pipeline = gpu_pipeline_graphics(
+        dev, &(gpu_graphics_desc){.vertex = vs,
+                                  .fragment = fs,
+                                  .vertex_input = &vertex_input,
+                                  .topology = lines ? VK_PRIMITIVE_TOPOLOGY_LINE_LIST
+                                                    : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                  .depth_test = kind == VKS_OVERLAY_WORLD_TRIANGLES ||
+                                                kind == VKS_OVERLAY_GROUND_LINES,
+                                  .depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL,
+                                  .blend = true,
+                                  .color_format = color_format,
+                                  .depth_format = depth_format,
+                                  .layout = pass->layout});
     GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "overlay pipeline %d", (int)kind);
     return pipeline;
 }

@@ -217,6 +217,24 @@ typedef struct gpu_compute_desc {
 
 VkPipeline gpu_pipeline_compute(const gpu_device *dev, const gpu_compute_desc *desc);
 
+/* A graphics pipeline for dynamic rendering into one color attachment and a depth attachment:
+ * no culling, one sample, viewport and scissor dynamic. What varies is given. */
+typedef struct gpu_graphics_desc {
+    VkShaderModule vertex, fragment;
+    const VkSpecializationInfo *vertex_specialization;
+    const VkPipelineVertexInputStateCreateInfo *vertex_input; /* NULL: no attributes */
+    VkPrimitiveTopology topology;
+    bool depth_test, depth_write;
+    VkCompareOp depth_compare;
+    bool blend; /* alpha blending (source alpha, one minus source alpha) */
+    VkFormat color_format, depth_format;
+    VkPipelineLayout layout;
+} gpu_graphics_desc;
+
+/* VK_NULL_HANDLE when the device cannot create it (out of memory); the modules stay the
+ * caller's. */
+VkPipeline gpu_pipeline_graphics(const gpu_device *dev, const gpu_graphics_desc *desc);
+
 /* A descriptor set layout from binding types: binding i has type types[i], seen by `stages`. */
 VkDescriptorSetLayout gpu_set_layout(const gpu_device *dev, const VkDescriptorType *types,
                                      uint32_t count, VkShaderStageFlags stages, const char *name);
