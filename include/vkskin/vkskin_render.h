@@ -154,7 +154,7 @@ typedef struct vkskin_frame_desc {
     /* Overlays, drawn after the crowd and the ground, copied during the call: world-space
      * triangles, hidden behind the crowd and writing no depth (markers); world-space line segments
      * (vertex pairs) over everything (a skeleton); then screen-space triangles (a heads-up
-     * display). */
+     * display). At most 2^24 vertices of each. */
     const vkskin_overlay_vertex *lines;
     uint32_t line_vertex_count;
     const vkskin_overlay_vertex *triangles;

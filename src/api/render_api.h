@@ -27,9 +27,6 @@ struct vkskin_renderer {
     /* Per slot, the overlay primitives of the last frame it submitted: the pipeline statistics
      * count them with the crowd's, and the figures given out are the crowd's. */
     uint64_t overlay_primitives[GPU_FRAMES_IN_FLIGHT];
-    /* The ground's vertices of a frame (host scratch, grown), then the host's appended. */
-    vks_overlay_vertex *scratch[VKS_OVERLAY_KINDS];
-    uint32_t scratch_room[VKS_OVERLAY_KINDS];
     /* A window's captured frames, per slot: the swapchain image copied out, its size and
      * whether its bytes are BGRA. */
     gpu_buffer capture[GPU_FRAMES_IN_FLIGHT];

@@ -14,6 +14,9 @@ _Static_assert(VKSKIN_MAX_LEVELS == VKS_MAX_LEVELS, "the public level count is t
 _Static_assert(sizeof(vkskin_overlay_vertex) == sizeof(vks_overlay_vertex),
                "the public overlay vertex is the engine's");
 
+/* Overlay vertices of each kind a host may give a frame (the sums stay far from 2^32). */
+#define VKS_OVERLAY_MAX (1u << 24)
+
 /* Contact shadows drawn under at most this many visible instances. */
 #define GROUND_SHADOWS 4096u
 #define SHADOW_SEGMENTS 12u
@@ -177,8 +180,6 @@ void vkskin_renderer_destroy(vkskin_renderer *r, vkskin_messages *messages)
         for (uint32_t s = 0; s < GPU_FRAMES_IN_FLIGHT; s++)
             gpu_buffer_destroy(&r->dev, &r->capture[s]);
     }
-    for (int k = 0; k < VKS_OVERLAY_KINDS; k++)
-        free(r->scratch[k]);
     if (r->offscreen.color.image)
         vks_offscreen_destroy(&r->dev, &r->offscreen);
     vks_swapchain_destroy(&r->swapchain);
@@ -268,26 +269,6 @@ static vkskin_gpu_stats public_stats(const vks_gpu_stats *s, uint64_t overlay)
                               .skin_invocations = s->skin_invocations};
 }
 
-/* Room for n more vertices of one kind in the scratch; false when out of memory. */
-static vks_overlay_vertex *scratch_add(vkskin_renderer *r, int kind, uint32_t *count, uint32_t n)
-{
-    if ((uint64_t)*count + n > UINT32_MAX / sizeof(vks_overlay_vertex))
-        return NULL;
-    if (*count + n > r->scratch_room[kind]) {
-        uint32_t room = r->scratch_room[kind] ? r->scratch_room[kind] : 1024;
-        while (room < *count + n)
-            room *= 2;
-        vks_overlay_vertex *grown = realloc(r->scratch[kind], sizeof *grown * room);
-        if (!grown)
-            return NULL;
-        r->scratch[kind] = grown;
-        r->scratch_room[kind] = room;
-    }
-    vks_overlay_vertex *at = r->scratch[kind] + *count;
-    *count += n;
-    return at;
-}
-
 /* A "nice" grid step: 1, 2 or 5 times a power of ten, near `x`. */
 static float nice_step(float x)
 {
@@ -296,12 +277,16 @@ static float nice_step(float x)
     return (m < 1.5f ? 1.0f : m < 3.5f ? 2.0f : m < 7.5f ? 5.0f : 10.0f) * p;
 }
 
-/* The ground's vertices: a plane at y = 0 around the crowd (triangles), a grid on it (lines),
- * and a soft shadow under each visible instance (triangle fans, dark in the middle). */
-static bool ground_vertices(vkskin_renderer *r, const vks_frame *f, uint32_t counts[])
+/* The ground of a frame: a plane at y = 0 around the crowd (two triangles), a grid on it (lines
+ * every `step`), and a soft shadow under each of the first `shadows` visible instances (triangle
+ * fans, dark in the middle). */
+typedef struct ground_plan {
+    float x0, z0, x1, z1, step;
+    uint32_t lines, shadows;
+} ground_plan;
+
+static ground_plan ground_of(const struct vkskin_crowd *c, const vks_frame *f)
 {
-    const struct vkskin_crowd *c = r->crowd;
-    const vks_crowd *crowd = &c->crowd;
     const float cx = 0.5f * (c->frame_lo[0] + c->frame_hi[0]),
                 cz = 0.5f * (c->frame_lo[2] + c->frame_hi[2]);
     const float tall = fmaxf(c->frame_hi[1] - c->frame_lo[1], 1e-3f);
@@ -309,46 +294,53 @@ static bool ground_vertices(vkskin_renderer *r, const vks_frame *f, uint32_t cou
         fmaxf(fmaxf(c->frame_hi[0] - c->frame_lo[0], c->frame_hi[2] - c->frame_lo[2]), tall) *
             0.75f +
         tall;
-    const float step = nice_step(half / 20.0f);
-    const float x0 = floorf((cx - half) / step) * step, z0 = floorf((cz - half) / step) * step;
-    const uint32_t lines = (uint32_t)ceilf(2.0f * half / step) + 1;
-    const float x1 = x0 + (float)(lines - 1) * step, z1 = z0 + (float)(lines - 1) * step;
-    vks_overlay_vertex *t =
-        scratch_add(r, VKS_OVERLAY_WORLD_TRIANGLES, &counts[VKS_OVERLAY_WORLD_TRIANGLES], 6);
-    vks_overlay_vertex *l =
-        scratch_add(r, VKS_OVERLAY_GROUND_LINES, &counts[VKS_OVERLAY_GROUND_LINES], 4 * lines);
-    if (!t || !l)
-        return false;
-    const uint32_t plane = 0xff2a2622u, grid = 0xff4a4440u; /* dark warm grey, its lines lighter */
-    const float quad[6][2] = {{x0, z0}, {x1, z0}, {x1, z1}, {x0, z0}, {x1, z1}, {x0, z1}};
+    ground_plan g = {.step = nice_step(half / 20.0f)};
+    g.x0 = floorf((cx - half) / g.step) * g.step;
+    g.z0 = floorf((cz - half) / g.step) * g.step;
+    g.lines = (uint32_t)ceilf(2.0f * half / g.step) + 1;
+    g.x1 = g.x0 + (float)(g.lines - 1) * g.step;
+    g.z1 = g.z0 + (float)(g.lines - 1) * g.step;
+    g.shadows = f->visible_count < GROUND_SHADOWS ? f->visible_count : GROUND_SHADOWS;
+    return g;
+}
+
+static uint32_t ground_triangle_vertices(const ground_plan *g)
+{
+    return 6 + 3 * SHADOW_SEGMENTS * g->shadows;
+}
+
+static void write_ground_triangles(const ground_plan *g, const vks_crowd *crowd, const vks_frame *f,
+                                   vks_overlay_vertex *t)
+{
+    const uint32_t plane = 0xff2a2622u; /* dark warm grey */
+    const float quad[6][2] = {{g->x0, g->z0}, {g->x1, g->z0}, {g->x1, g->z1},
+                              {g->x0, g->z0}, {g->x1, g->z1}, {g->x0, g->z1}};
     for (int v = 0; v < 6; v++)
-        t[v] = (vks_overlay_vertex){{quad[v][0], 0.0f, quad[v][1]}, plane};
-    for (uint32_t i = 0; i < lines; i++) {
-        const float x = x0 + (float)i * step, z = z0 + (float)i * step;
-        l[4 * i + 0] = (vks_overlay_vertex){{x, 0.0f, z0}, grid};
-        l[4 * i + 1] = (vks_overlay_vertex){{x, 0.0f, z1}, grid};
-        l[4 * i + 2] = (vks_overlay_vertex){{x0, 0.0f, z}, grid};
-        l[4 * i + 3] = (vks_overlay_vertex){{x1, 0.0f, z}, grid};
-    }
-    const uint32_t shadows = f->visible_count < GROUND_SHADOWS ? f->visible_count : GROUND_SHADOWS;
-    vks_overlay_vertex *s =
-        scratch_add(r, VKS_OVERLAY_WORLD_TRIANGLES, &counts[VKS_OVERLAY_WORLD_TRIANGLES],
-                    3 * SHADOW_SEGMENTS * shadows);
-    if (!s)
-        return false;
-    for (uint32_t k = 0; k < shadows; k++) {
+        *t++ = (vks_overlay_vertex){{quad[v][0], 0.0f, quad[v][1]}, plane};
+    for (uint32_t k = 0; k < g->shadows; k++) {
         const vks_crowd_instance *in = &crowd->instances[f->visible[k]];
         /* Under its middle, as wide as a third of its bounding sphere. */
         const float radius = 0.35f * in->radius, x = in->center[0], z = in->center[2];
         for (uint32_t e = 0; e < SHADOW_SEGMENTS; e++) {
             const float a0 = 6.2831853f * (float)e / SHADOW_SEGMENTS,
                         a1 = 6.2831853f * (float)(e + 1) / SHADOW_SEGMENTS;
-            *s++ = (vks_overlay_vertex){{x, 0.0f, z}, 0x70000000u};
-            *s++ = (vks_overlay_vertex){{x + radius * cosf(a0), 0.0f, z + radius * sinf(a0)}, 0};
-            *s++ = (vks_overlay_vertex){{x + radius * cosf(a1), 0.0f, z + radius * sinf(a1)}, 0};
+            *t++ = (vks_overlay_vertex){{x, 0.0f, z}, 0x70000000u};
+            *t++ = (vks_overlay_vertex){{x + radius * cosf(a0), 0.0f, z + radius * sinf(a0)}, 0};
+            *t++ = (vks_overlay_vertex){{x + radius * cosf(a1), 0.0f, z + radius * sinf(a1)}, 0};
         }
     }
-    return true;
+}
+
+static void write_ground_lines(const ground_plan *g, vks_overlay_vertex *l)
+{
+    const uint32_t grid = 0xff4a4440u; /* the plane's grey, lighter */
+    for (uint32_t i = 0; i < g->lines; i++) {
+        const float x = g->x0 + (float)i * g->step, z = g->z0 + (float)i * g->step;
+        *l++ = (vks_overlay_vertex){{x, 0.0f, g->z0}, grid};
+        *l++ = (vks_overlay_vertex){{x, 0.0f, g->z1}, grid};
+        *l++ = (vks_overlay_vertex){{g->x0, 0.0f, z}, grid};
+        *l++ = (vks_overlay_vertex){{g->x1, 0.0f, z}, grid};
+    }
 }
 
 typedef struct overlay_context {
@@ -364,42 +356,43 @@ static void record_overlay(VkCommandBuffer cmd, void *user)
     vks_overlay_record(cmd, o->pass, o->slot, o->frame, o->extent);
 }
 
-/* The frame's overlays into the slot's vertex buffer: the ground's, then the host's. */
+/* The frame's overlays written straight into the slot's vertex buffer: the ground's, then the
+ * host's, kind after kind. */
 static vkskin_result upload_overlays(vkskin_renderer *r, const vkskin_frame_desc *d,
                                      const vks_frame *f, vks_overlay_frame *o, vkskin_error *err)
 {
-    uint32_t counts[VKS_OVERLAY_KINDS] = {0};
-    if (d->ground && !ground_vertices(r, f, counts))
-        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for the ground");
-    /* The host's: its triangles, its lines (on top; the ground's are depth-tested), its screen. */
-    const vkskin_overlay_vertex *host[VKS_OVERLAY_KINDS] = {
-        [VKS_OVERLAY_WORLD_TRIANGLES] = d->triangles,
-        [VKS_OVERLAY_WORLD_LINES] = d->lines,
-        [VKS_OVERLAY_SCREEN_TRIANGLES] = d->screen,
-    };
-    const uint32_t host_counts[VKS_OVERLAY_KINDS] = {
-        [VKS_OVERLAY_WORLD_TRIANGLES] = d->triangle_vertex_count,
-        [VKS_OVERLAY_WORLD_LINES] = d->line_vertex_count,
-        [VKS_OVERLAY_SCREEN_TRIANGLES] = d->screen_vertex_count,
-    };
-    for (int k = 0; k < VKS_OVERLAY_KINDS; k++) {
-        if (!host_counts[k])
-            continue;
-        vks_overlay_vertex *at = scratch_add(r, k, &counts[k], host_counts[k]);
-        if (!at)
-            return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
-                                "out of memory for %u overlay vertices", host_counts[k]);
-        memcpy(at, host[k], sizeof *at * host_counts[k]);
-    }
-    *o = (vks_overlay_frame){0};
+    const ground_plan g = d->ground ? ground_of(r->crowd, f) : (ground_plan){0};
+    *o = (vks_overlay_frame){
+        .counts = {[VKS_OVERLAY_WORLD_TRIANGLES] =
+                       (d->ground ? ground_triangle_vertices(&g) : 0) + d->triangle_vertex_count,
+                   [VKS_OVERLAY_GROUND_LINES] = 4 * g.lines,
+                   [VKS_OVERLAY_WORLD_LINES] = d->line_vertex_count,
+                   [VKS_OVERLAY_SCREEN_TRIANGLES] = d->screen_vertex_count}};
     memcpy(o->view_proj, d->view->view_proj, sizeof o->view_proj);
-    for (int k = 0; k < VKS_OVERLAY_KINDS; k++) {
-        o->vertices[k] = r->scratch[k];
-        o->counts[k] = counts[k];
-    }
+    vks_overlay_vertex *v;
     vks_error e;
-    if (!vks_overlay_upload(&r->dev, &r->overlay, f->slot, o, &e))
+    if (!vks_overlay_map(&r->dev, &r->overlay, f->slot, o, &v, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
+    if (d->ground) {
+        write_ground_triangles(&g, &r->crowd->crowd, f, v);
+        v += ground_triangle_vertices(&g);
+    }
+    const struct {
+        const vkskin_overlay_vertex *from;
+        uint32_t count;
+    } host[] = {{d->triangles, d->triangle_vertex_count},
+                {NULL, 0},
+                {d->lines, d->line_vertex_count},
+                {d->screen, d->screen_vertex_count}};
+    for (int k = 0; k < VKS_OVERLAY_KINDS; k++) {
+        if (k == VKS_OVERLAY_GROUND_LINES) {
+            write_ground_lines(&g, v);
+            v += 4 * g.lines;
+        } else if (host[k].count) {
+            memcpy(v, host[k].from, sizeof *v * host[k].count);
+            v += host[k].count;
+        }
+    }
     return VKSKIN_OK;
 }
 
@@ -455,10 +448,14 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     if ((desc->line_vertex_count && !desc->lines) ||
         (desc->triangle_vertex_count && !desc->triangles) ||
         (desc->screen_vertex_count && !desc->screen) || desc->line_vertex_count % 2 ||
-        desc->triangle_vertex_count % 3 || desc->screen_vertex_count % 3)
+        desc->triangle_vertex_count % 3 || desc->screen_vertex_count % 3 ||
+        desc->line_vertex_count > VKS_OVERLAY_MAX ||
+        desc->triangle_vertex_count > VKS_OVERLAY_MAX ||
+        desc->screen_vertex_count > VKS_OVERLAY_MAX)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_frame: overlays need their vertices, in pairs for "
-                            "lines and threes for triangles");
+                            "lines and threes for triangles, at most %u of each kind",
+                            VKS_OVERLAY_MAX);
     if (r->broken)
         return vks_api_fail(err, VKSKIN_ERROR_FAILED,
                             "an earlier frame failed to be submitted or presented: destroy the "
@@ -572,8 +569,7 @@ vkskin_result vkskin_renderer_read_image(vkskin_renderer *r, void *rgba, vkskin_
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_read_image: the last frame was not drawn with "
                             "capture%s",
-                            r->swapchain.capturable ? ""
-                                                      : " (this window cannot be copied from)");
+                            r->swapchain.capturable ? "" : " (this window cannot be copied from)");
     vks_error e;
     if (!vks_renderer_wait(&r->r, r->last, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);

@@ -88,14 +88,13 @@ void vks_overlay_pass_destroy(const gpu_device *dev, vks_overlay_pass *pass)
     *pass = (vks_overlay_pass){0};
 }
 
-bool vks_overlay_upload(const gpu_device *dev, vks_overlay_pass *pass, uint32_t slot,
-                        const vks_overlay_frame *frame, vks_error *err)
+bool vks_overlay_map(const gpu_device *dev, vks_overlay_pass *pass, uint32_t slot,
+                     const vks_overlay_frame *frame, vks_overlay_vertex **vertices, vks_error *err)
 {
+    *vertices = NULL;
     VkDeviceSize bytes = 0;
     for (int k = 0; k < VKS_OVERLAY_KINDS; k++)
         bytes += (VkDeviceSize)frame->counts[k] * sizeof(vks_overlay_vertex);
-    if (!bytes)
-        return true;
     gpu_buffer *buf = &pass->vertices[slot];
     if (buf->size < bytes) { /* grown to the next power of two: a few growths at most */
         VkDeviceSize size = 4096;
@@ -110,13 +109,7 @@ bool vks_overlay_upload(const gpu_device *dev, vks_overlay_pass *pass, uint32_t 
                                buf, err))
             return false;
     }
-    unsigned char *at = buf->mapped;
-    for (int k = 0; k < VKS_OVERLAY_KINDS; k++) {
-        const size_t n = (size_t)frame->counts[k] * sizeof(vks_overlay_vertex);
-        if (n)
-            memcpy(at, frame->vertices[k], n);
-        at += n;
-    }
+    *vertices = buf->mapped;
     return true;
 }
 

@@ -37,17 +37,18 @@ bool vks_overlay_pass_create(const gpu_device *dev, VkFormat color_format, VkFor
                              vks_overlay_pass *pass, vks_error *err);
 void vks_overlay_pass_destroy(const gpu_device *dev, vks_overlay_pass *pass);
 
-/* One frame's overlays: each kind's vertices (counts of 0 draw nothing). */
+/* One frame's overlays: how many vertices of each kind, one kind after the other in the slot's
+ * buffer (counts of 0 draw nothing). */
 typedef struct vks_overlay_frame {
-    const vks_overlay_vertex *vertices[VKS_OVERLAY_KINDS];
     uint32_t counts[VKS_OVERLAY_KINDS];
     float view_proj[16];
 } vks_overlay_frame;
 
-/* Copies the frame's vertices into slot `slot`'s buffer (the slot's last use is done: its fence
- * was waited on), growing it when needed. */
-bool vks_overlay_upload(const gpu_device *dev, vks_overlay_pass *pass, uint32_t slot,
-                        const vks_overlay_frame *frame, vks_error *err);
+/* Slot `slot`'s buffer (its last use is done: its fence was waited on), grown to hold the frame's
+ * vertices if needed, mapped into *vertices: the caller writes each kind's counts[k] vertices in
+ * turn (nothing when they are all 0). False when out of memory. */
+bool vks_overlay_map(const gpu_device *dev, vks_overlay_pass *pass, uint32_t slot,
+                     const vks_overlay_frame *frame, vks_overlay_vertex **vertices, vks_error *err);
 /* Records the draws, inside the draw pass's rendering (after the crowd's draws). */
 void vks_overlay_record(VkCommandBuffer cmd, const vks_overlay_pass *pass, uint32_t slot,
                         const vks_overlay_frame *frame, VkExtent2D extent);
