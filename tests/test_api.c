@@ -333,6 +333,8 @@ static void test_ring_view(void)
              hypot(hypot(whole.view_proj[3], whole.view_proj[7]), whole.view_proj[11]));
     CHECK_NEAR(pitch_one, 0.2, 1e-3);
     CHECK(pitch_ring >= 0.6);
+    CHECK_NEAR(one.pitch, pitch_one, 1e-5); /* the view's own angle, as its matrix has it */
+    CHECK_NEAR(whole.pitch, pitch_ring, 1e-5);
     double nearest = 1e30, to_center = 0.0;
     float at[3] = {0};
     for (uint32_t i = 0; i < 400; i++) {

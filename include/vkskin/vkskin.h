@@ -304,6 +304,7 @@ VKSKIN_API void vkskin_crowd_advance(vkskin_crowd *crowd, double dt);
 typedef struct vkskin_view {
     float view_proj[16]; /* column-major, Vulkan clip space: y down, 0 <= z <= w */
     float eye[3];        /* world space */
+    float yaw, pitch;    /* radians: where the eye is about the point looked at (0, 0: on +Z) */
 } vkskin_view;
 
 VKSKIN_API vkskin_result vkskin_crowd_frame_view(const vkskin_crowd *crowd, float aspect,

@@ -530,6 +530,8 @@ vkskin_result vkskin_crowd_orbit_view(const vkskin_crowd *c, const vkskin_orbit 
     vks_camera_view_proj(&cam, orbit->aspect, vp);
     memcpy(view->view_proj, vp, sizeof vp);
     vks_camera_eye(&cam, orbit->aspect, view->eye);
+    view->yaw = cam.yaw;
+    view->pitch = cam.pitch;
     return vks_api_ok(err);
 }
 
@@ -554,35 +556,6 @@ void vkskin_crowd_reset(vkskin_crowd *c)
     vks_camera_crowd_box(&c->crowd, c->frame_lo, c->frame_hi);
 }
 
-/* Where the inverse bind matrix `ib` takes the joint's origin from: -R^-1 t, in double. */
-static void bind_origin(const vks_affine *ib, double out[3])
-{
-    double m[3][3], t[3];
-    for (int r = 0; r < 3; r++) {
-        for (int k = 0; k < 3; k++)
-            m[r][k] = ib->row[r][k];
-        t[r] = ib->row[r][3];
-    }
-    const double c00 = m[1][1] * m[2][2] - m[1][2] * m[2][1],
-                 c01 = m[1][2] * m[2][0] - m[1][0] * m[2][2],
-                 c02 = m[1][0] * m[2][1] - m[1][1] * m[2][0];
-    const double det = m[0][0] * c00 + m[0][1] * c01 + m[0][2] * c02;
-    if (!(fabs(det) > 1e-300)) {
-        out[0] = out[1] = out[2] = 0.0;
-        return;
-    }
-    const double inv[3][3] = {
-        {c00 / det, (m[0][2] * m[2][1] - m[0][1] * m[2][2]) / det,
-         (m[0][1] * m[1][2] - m[0][2] * m[1][1]) / det},
-        {c01 / det, (m[0][0] * m[2][2] - m[0][2] * m[2][0]) / det,
-         (m[0][2] * m[1][0] - m[0][0] * m[1][2]) / det},
-        {c02 / det, (m[0][1] * m[2][0] - m[0][0] * m[2][1]) / det,
-         (m[0][0] * m[1][1] - m[0][1] * m[1][0]) / det},
-    };
-    for (int r = 0; r < 3; r++)
-        out[r] = -(inv[r][0] * t[0] + inv[r][1] * t[1] + inv[r][2] * t[2]);
-}
-
 vkskin_result vkskin_crowd_get_joints(vkskin_crowd *c, uint32_t i, float *positions,
                                       vkskin_error *err)
 {
@@ -592,22 +565,7 @@ vkskin_result vkskin_crowd_get_joints(vkskin_crowd *c, uint32_t i, float *positi
     if (!positions)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_get_joints: positions is NULL");
-    const vks_skeleton *sk = &c->crowd.models[in->model]->skeleton;
-    vks_bone *p = malloc(sizeof *p * (sk->joint_count ? sk->joint_count : 1));
-    if (!p)
-        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a palette");
-    vks_crowd_pose_one(&c->crowd, i, p);
-    for (uint32_t j = 0; j < sk->joint_count; j++) {
-        double b[3], q[3];
-        bind_origin(&sk->inverse_bind[j], b);
-        for (int r = 0; r < 3; r++)
-            q[r] = p[j].row[r][0] * b[0] + p[j].row[r][1] * b[1] + p[j].row[r][2] * b[2] +
-                   p[j].row[r][3];
-        for (int r = 0; r < 3; r++)
-            positions[3 * j + r] = (float)(in->world[0][r] * q[0] + in->world[1][r] * q[1] +
-                                           in->world[2][r] * q[2] + in->world[3][r]);
-    }
-    free(p);
+    vks_crowd_joints(&c->crowd, i, (float(*)[3])positions);
     return vks_api_ok(err);
 }
 

@@ -173,14 +173,12 @@ typedef struct view_camera {
     float base_pitch; /* the framing view's own (the library keeps the sum within +-1.5) */
 } view_camera;
 
-/* The framing view's pitch, from its view_proj: the clip w row is minus the view's back axis. */
+/* The framing view's pitch. */
 static float framing_pitch(const vkskin_crowd *crowd)
 {
     vkskin_view v;
     vkskin_crowd_frame_view(crowd, 1.0f, &v, NULL);
-    const float *m = v.view_proj;
-    const float len = sqrtf(m[3] * m[3] + m[7] * m[7] + m[11] * m[11]);
-    return len > 0.0f ? asinf(fmaxf(-1.0f, fminf(1.0f, -m[7] / len))) : 0.2f;
+    return v.pitch;
 }
 
 /* Applies the keys and the mouse to the playback and the camera. */

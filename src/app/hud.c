@@ -42,6 +42,7 @@ void app_hud_destroy(app_hud *h)
 {
     free(h->screen);
     free(h->lines);
+    free(h->joints);
     *h = (app_hud){0};
 }
 
@@ -113,11 +114,16 @@ bool app_hud_skeleton(app_hud *h, const app_show *show, uint32_t i, uint32_t rgb
     if (vkskin_crowd_get_instance(show->crowd, i, &in, NULL) != VKSKIN_OK ||
         vkskin_model_get_info(show->models[in.model], &m, NULL) != VKSKIN_OK)
         return false;
-    float *p = malloc(sizeof *p * 3 * (m.joint_count ? m.joint_count : 1));
-    if (!p || vkskin_crowd_get_joints(show->crowd, i, p, NULL) != VKSKIN_OK) {
-        free(p);
-        return false;
+    if (m.joint_count > h->joint_room) { /* grown once for the largest skeleton */
+        float *more = realloc(h->joints, sizeof *more * 3 * m.joint_count);
+        if (!more)
+            return false;
+        h->joints = more;
+        h->joint_room = m.joint_count;
     }
+    const float *p = h->joints;
+    if (vkskin_crowd_get_joints(show->crowd, i, h->joints, NULL) != VKSKIN_OK)
+        return false;
     for (uint32_t j = 0; j < m.joint_count; j++) {
         vkskin_joint_info joint;
         vkskin_model_get_joint(show->models[in.model], j, &joint, NULL);
@@ -130,6 +136,5 @@ bool app_hud_skeleton(app_hud *h, const app_show *show, uint32_t i, uint32_t rgb
         v[0] = (vkskin_overlay_vertex){{a[0], a[1], a[2]}, rgba};
         v[1] = (vkskin_overlay_vertex){{b[0], b[1], b[2]}, rgba};
     }
-    free(p);
     return true;
 }

@@ -10,6 +10,8 @@ typedef struct app_hud {
     vkskin_overlay_vertex *screen, *lines;
     uint32_t screen_count, line_count;
     uint32_t screen_room, line_room;
+    float *joints; /* scratch for one instance's joints, grown as needed */
+    uint32_t joint_room;
 } app_hud;
 
 /* Empties the lists (keeping their memory). */

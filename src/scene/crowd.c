@@ -643,6 +643,22 @@ static void crowd_sample(const vks_model *m, int32_t clip, double time, uint32_t
     vks_clip_sample(&m->skeleton, k, vks_clip_time(k, time, VKS_WRAP_LOOP), cursor, local);
 }
 
+/* Instance i's local pose through anim.h's direct path into `local`: its clip, blended with the
+ * one fading out (sampled into `local_from`) during a cross-fade. */
+static void crowd_local_direct(vks_crowd *c, uint32_t i, vks_xform *local, vks_xform *local_from)
+{
+    const vks_crowd_instance *in = &c->instances[i];
+    const vks_model *m = c->models[in->model];
+    const uint32_t joints = m->skeleton.joint_count;
+    uint32_t *cursor = c->cursors + 6 * (size_t)c->palette_first[i];
+    crowd_sample(m, in->clip, in->time, cursor, local);
+    if (in->fade_left > 0.0) {
+        crowd_sample(m, in->from_clip, in->from_time, cursor + 3 * joints, local_from);
+        float w = (float)(1.0 - in->fade_left / in->fade); /* 0 -> 1 towards the new */
+        vks_pose_blend(local_from, local, w, joints, local);
+    }
+}
+
 static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
 {
     const crowd_job *job = ctx;
@@ -675,13 +691,7 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
             vks_sampler_pose(s, &m->skeleton, t, &c->sampler_cursors[i], sampler_scratch, dst,
                              job->stream);
         } else { /* a cross-fade, or a clip without a sampler: anim.h's direct path */
-            uint32_t *cursor = c->cursors + 6 * (size_t)c->palette_first[i];
-            crowd_sample(m, in->clip, in->time, cursor, local);
-            if (in->fade_left > 0.0) {
-                crowd_sample(m, in->from_clip, in->from_time, cursor + 3 * joints, local_from);
-                float w = (float)(1.0 - in->fade_left / in->fade); /* 0 -> 1 towards the new */
-                vks_pose_blend(local_from, local, w, joints, local);
-            }
+            crowd_local_direct(c, i, local, local_from);
             vks_pose_palette(&m->skeleton, local, model, dst);
         }
         if (job->lod)
@@ -691,23 +701,22 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
         vks_sampler_fence(); /* the streamed entries, before the pool hands the chunk back */
 }
 
-void vks_crowd_pose_one(vks_crowd *c, uint32_t i, vks_bone *out)
+void vks_crowd_joints(vks_crowd *c, uint32_t i, float (*out)[3])
 {
     const crowd_scratch_layout layout = crowd_scratch_of(crowd_max_joints(c));
     char *scratch = (char *)c->scratch; /* thread 0's: calls on a crowd do not overlap */
-    vks_xform *local = (vks_xform *)scratch;
-    vks_xform *local_from = (vks_xform *)(scratch + layout.local_from);
     vks_affine *model = (vks_affine *)(scratch + layout.model);
-    const vks_crowd_instance *in = &c->instances[i];
-    const vks_model *m = c->models[in->model];
-    const uint32_t joints = m->skeleton.joint_count;
-    uint32_t *cursor = c->cursors + 6 * (size_t)c->palette_first[i];
-    crowd_sample(m, in->clip, in->time, cursor, local);
-    if (in->fade_left > 0.0) {
-        crowd_sample(m, in->from_clip, in->from_time, cursor + 3 * joints, local_from);
-        vks_pose_blend(local_from, local, (float)(1.0 - in->fade_left / in->fade), joints, local);
+    const vks_skeleton *sk = &c->models[c->instances[i].model]->skeleton;
+    crowd_local_direct(c, i, (vks_xform *)scratch, (vks_xform *)(scratch + layout.local_from));
+    vks_pose_model(sk, (const vks_xform *)scratch, model);
+    /* A joint's origin is its model transform's translation (palette space), carried to the
+     * world by the instance's placement. */
+    const float(*w)[4] = c->instances[i].world;
+    for (uint32_t j = 0; j < sk->joint_count; j++) {
+        const float p[3] = {model[j].row[0][3], model[j].row[1][3], model[j].row[2][3]};
+        for (int r = 0; r < 3; r++)
+            out[j][r] = w[0][r] * p[0] + w[1][r] * p[1] + w[2][r] * p[2] + w[3][r];
     }
-    vks_pose_palette(&m->skeleton, local, model, out);
 }
 
 /* The job of posing `count` listed instances: the scratch layout, and whether palettes are

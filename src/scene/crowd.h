@@ -192,9 +192,9 @@ uint32_t vks_crowd_animate(vks_crowd *crowd, vks_pool *pool, const uint32_t *vis
 void vks_crowd_palettes(vks_crowd *crowd, vks_pool *pool, const uint32_t *visible, uint32_t count,
                         vks_bone *palette);
 
-/* Instance i's palette (its model's joint_count entries) into `out`, on the calling thread,
- * through anim.h's direct path (the crowd's threads must be idle). */
-void vks_crowd_pose_one(vks_crowd *crowd, uint32_t i, vks_bone *out);
+/* Where instance i's joints are in the world at its pose (its model's joint_count origins), on
+ * the calling thread through anim.h's direct path (the crowd's threads must be idle). */
+void vks_crowd_joints(vks_crowd *crowd, uint32_t i, float (*out)[3]);
 
 /* vks_crowd_palettes of visible[begin, end) on the calling thread, with the per-thread scratch of
  * `thread` (< desc.threads; one call per thread at a time): for a caller's own job system. */
