@@ -54,13 +54,6 @@ void vks_camera_frame_box(vks_camera *cam, const float lo[3], const float hi[3])
     memcpy(cam->focus, cam->center, sizeof cam->focus);
 }
 
-void vks_camera_frame(vks_camera *cam, const vks_crowd *crowd)
-{
-    float lo[3], hi[3];
-    vks_camera_crowd_box(crowd, lo, hi);
-    vks_camera_frame_box(cam, lo, hi);
-}
-
 /* Where the eye is: its distance from the centre along `back`, which framing the bounds at this
  * aspect and the zoom decide. */
 static float camera_distance(const vks_camera *cam, float aspect, const float back[3],

@@ -20,12 +20,12 @@ typedef struct vks_camera {
     float focus[3];
 } vks_camera;
 
-/* Frames the crowd: the world-space box around every instance's bounds (its model's over the bind
- * pose and every clip), seen three-quarters from the front right and a bit above. */
-void vks_camera_frame(vks_camera *cam, const vks_crowd *crowd);
-/* Its parts: the box around every instance's bounds; grown by instance i's; framed. */
+/* The world-space box around every instance's bounds (its model's over the bind pose and every
+ * clip); the same box grown by instance i's. */
 void vks_camera_crowd_box(const vks_crowd *crowd, float lo[3], float hi[3]);
 void vks_camera_grow_box(const vks_crowd *crowd, uint32_t i, float lo[3], float hi[3]);
+/* Frames a box: seen three-quarters from the front right and a bit above (higher for a box much
+ * wider than tall). */
 void vks_camera_frame_box(vks_camera *cam, const float lo[3], const float hi[3]);
 /* The point looked at: the centre at zoom 1 and above, moving towards the focus below. */
 void vks_camera_target(const vks_camera *cam, float target[3]);
