@@ -268,21 +268,15 @@ static void chain(const char *file, size_t count, enum chain_flaw flaw)
     int anim = glbw_add_animation(doc, flaw == CHAIN_LONG_CLIP ? "long" : "sway");
     if (flaw == CHAIN_LONG_CLIP) {
         long_clip_channels(doc, anim, nodes, count);
-        write_doc(doc, file);
-        free(pos);
-        free(joints);
-        free(weights);
-        free(idx);
-        free(nodes);
-        return;
+    } else {
+        float times[3] = {0, 0.5f, 1};
+        float rot[3][4] = {{0, 0, 0, 1}, {0, 0, sinf(0.1f), cosf(0.1f)}, {0, 0, 0, 1}};
+        if (flaw == CHAIN_NAN_VALUE)
+            rot[1][2] = NAN;
+        if (flaw == CHAIN_NAN_TIME)
+            times[1] = NAN;
+        add_channel(doc, anim, nodes[count / 2], GLBW_PATH_ROTATION, times, &rot[0][0], 3);
     }
-    float times[3] = {0, 0.5f, 1};
-    float rot[3][4] = {{0, 0, 0, 1}, {0, 0, sinf(0.1f), cosf(0.1f)}, {0, 0, 0, 1}};
-    if (flaw == CHAIN_NAN_VALUE)
-        rot[1][2] = NAN;
-    if (flaw == CHAIN_NAN_TIME)
-        times[1] = NAN;
-    add_channel(doc, anim, nodes[count / 2], GLBW_PATH_ROTATION, times, &rot[0][0], 3);
     write_doc(doc, file);
     free(pos);
     free(joints);
