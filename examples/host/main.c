@@ -60,6 +60,27 @@ static uint32_t memory_type(VkPhysicalDevice pd, uint32_t bits, VkMemoryProperty
     exit(1);
 }
 
+/* A host-visible buffer copies are written into and the host reads. */
+static VkBuffer readback_buffer(VkPhysicalDevice pd, VkDevice dev, VkDeviceSize size,
+                                VkDeviceMemory *memory)
+{
+    VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bi.size = size;
+    bi.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    VkBuffer buffer;
+    CHECK_VK(vkCreateBuffer(dev, &bi, NULL, &buffer));
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(dev, buffer, &req);
+    VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex =
+        memory_type(pd, req.memoryTypeBits,
+                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    CHECK_VK(vkAllocateMemory(dev, &ai, NULL, memory));
+    CHECK_VK(vkBindBufferMemory(dev, buffer, *memory, 0));
+    return buffer;
+}
+
 static image make_image(VkPhysicalDevice pd, VkDevice dev, VkFormat format, VkExtent2D size,
                         VkImageUsageFlags usage, VkImageAspectFlags aspect)
 {
@@ -293,21 +314,9 @@ int main(int argc, char **argv)
     image depth =
         make_image(pd, dev, depth_format, size, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                    VK_IMAGE_ASPECT_DEPTH_BIT);
-    VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    bi.size = (VkDeviceSize)size.width * size.height * 4;
-    bi.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    VkBuffer pixels;
-    CHECK_VK(vkCreateBuffer(dev, &bi, NULL, &pixels));
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(dev, pixels, &req);
-    VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    ai.allocationSize = req.size;
-    ai.memoryTypeIndex =
-        memory_type(pd, req.memoryTypeBits,
-                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
     VkDeviceMemory pixel_memory;
-    CHECK_VK(vkAllocateMemory(dev, &ai, NULL, &pixel_memory));
-    CHECK_VK(vkBindBufferMemory(dev, pixels, pixel_memory, 0));
+    VkBuffer pixels =
+        readback_buffer(pd, dev, (VkDeviceSize)size.width * size.height * 4, &pixel_memory);
     VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(float[32])};
     VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     li.pushConstantRangeCount = 1, li.pPushConstantRanges = &push;
@@ -390,17 +399,9 @@ int main(int argc, char **argv)
     vkCmdEndRendering(cmd);
     /* Each instance's skinned vertices copied out (vkskin's barrier covers copy reads too). */
     const VkDeviceSize per_instance = (VkDeviceSize)info.vertex_count * VKSKIN_SKINNED_STRIDE;
-    bi.size = per_instance * (shown ? shown : 1);
-    VkBuffer skinned;
-    CHECK_VK(vkCreateBuffer(dev, &bi, NULL, &skinned));
-    vkGetBufferMemoryRequirements(dev, skinned, &req);
-    ai.allocationSize = req.size;
-    ai.memoryTypeIndex =
-        memory_type(pd, req.memoryTypeBits,
-                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
     VkDeviceMemory skinned_memory;
-    CHECK_VK(vkAllocateMemory(dev, &ai, NULL, &skinned_memory));
-    CHECK_VK(vkBindBufferMemory(dev, skinned, skinned_memory, 0));
+    VkBuffer skinned =
+        readback_buffer(pd, dev, per_instance * (shown ? shown : 1), &skinned_memory);
     for (uint32_t k = 0; k < shown; k++) {
         vkskin_gpu_output out;
         vkskin_gpu_get_output(gpu, slot, visible[k], &out, NULL);
