@@ -369,6 +369,8 @@ static vkskin_result upload_overlays(vkskin_renderer *r, const vkskin_frame_desc
                    [VKS_OVERLAY_WORLD_LINES] = d->line_vertex_count,
                    [VKS_OVERLAY_SCREEN_TRIANGLES] = d->screen_vertex_count}};
     memcpy(o->view_proj, d->view->view_proj, sizeof o->view_proj);
+    if (!d->ground && !d->triangle_vertex_count && !d->line_vertex_count && !d->screen_vertex_count)
+        return VKSKIN_OK; /* nothing to write (and no buffer yet, perhaps) */
     vks_overlay_vertex *v;
     vks_error e;
     if (!vks_overlay_map(&r->dev, &r->overlay, f->slot, o, &v, &e))
