@@ -1,6 +1,6 @@
 // What both vertex shaders share: the instance of this invocation and its world transform.
+// Included after vks_skin.glsl (its data access, VKS_VISIBLE and the others).
 layout(std140, set = 0, binding = 0) uniform Frame { vks_frame_uniforms frame; };
-layout(push_constant) uniform Push { vks_draw_push push; };
 
 layout(location = 0) out vec3 out_normal;
 layout(location = 1) out vec2 out_uv;
@@ -8,12 +8,12 @@ layout(location = 1) out vec2 out_uv;
 // gl_InstanceIndex (the draw's first instance plus the instance) indexes the visible list.
 vks_visible this_visible()
 {
-    return Visibles(push.visible).v[gl_InstanceIndex];
+    return VKS_VISIBLE[gl_InstanceIndex];
 }
 
 vks_instance instance_of(vks_visible e)
 {
-    return Instances(push.instances).v[e.instance];
+    return VKS_INSTANCES[e.instance];
 }
 
 // Palette space -> world, then the camera. Normals take the world's cofactor matrix (its
@@ -25,7 +25,6 @@ void emit(vks_instance inst, vec3 p, vec3 n, uint v)
     gl_Position = frame.view_proj * vec4(dot(w0, p1), dot(w1, p1), dot(w2, p1), 1.0);
     vec3 cof0 = cross(w1.xyz, w2.xyz), cof1 = cross(w2.xyz, w0.xyz), cof2 = cross(w0.xyz, w1.xyz);
     out_normal = vec3(dot(cof0, n), dot(cof1, n), dot(cof2, n)) * sign(dot(w0.xyz, cof0));
-    uint first = Models(push.models).v[inst.model].vertex_first;
-    Floats uvs = Floats(push.streams.uvs);
-    out_uv = vec2(uvs.v[2 * (first + v)], uvs.v[2 * (first + v) + 1]);
+    uint first = VKS_MODELS[inst.model].vertex_first;
+    out_uv = vec2(VKS_UVS[2 * (first + v)], VKS_UVS[2 * (first + v) + 1]);
 }

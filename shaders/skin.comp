@@ -5,18 +5,25 @@
 // (x, y + z * gl_NumWorkGroups.y) skins vertices x * GROUP_SIZE + i of the model's visible
 // instance y + z * rows; x loops when a model has more vertices than one row of workgroups
 // covers. It reads the compact bind streams and writes each vertex as one 16-byte store.
-// Layouts: vks_shared.h; the math: vks_skin.glsl.
+// Layouts: vks_shared.h; the math: vks_skin.glsl. Built twice: reaching its buffers by device
+// address, and with VKS_BOUND through descriptors (set 0; the descriptor path, vks_shared.h).
 #extension GL_GOOGLE_include_directive : require
 #include "vks_shared.h"
+
+layout(push_constant) uniform Push { vks_skin_push push; };
+#define VKS_DATA_SET 0
 #include "vks_skin.glsl"
 
 layout(constant_id = 0) const uint GROUP_SIZE = VKS_SKIN_GROUP_SIZE;
 layout(local_size_x_id = 0) in;
 
+#ifdef VKS_BOUND
+layout(std430, set = 0, binding = VKS_BINDING_OUTPUT) writeonly buffer Out { uvec4 v[]; } out_vertices;
+layout(std430, set = 0, binding = VKS_BINDING_OUTPUT_TANGENTS) writeonly buffer OutT { uint v[]; } out_tangents;
+#else
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer OutVertices { uvec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer OutTangents { uint v[]; };
-
-layout(push_constant) uniform Push { vks_skin_push push; };
+#endif
 
 void main()
 {
@@ -25,30 +32,42 @@ void main()
         return;
     // The same instance for the whole workgroup: its palette stays in cache. Its output is where
     // this frame put it (vks_visible.out_address).
-    vks_visible e = Visibles(push.visible).v[slot];
-    vks_instance inst = Instances(push.instances).v[e.instance];
-    vks_model_gpu m = Models(push.models).v[inst.model];
-    OutVertices out_vertices = OutVertices(e.out_address);
+    vks_visible e = VKS_VISIBLE[push.visible_first + slot];
+    vks_instance inst = VKS_INSTANCES[e.instance];
+    vks_model_gpu m = VKS_MODELS[inst.model];
     bool tangents = (m.flags & VKS_MODEL_TANGENTS) != 0u;
-    // The instance's level of detail: its vertices are push.vertex_count from e.vertex_first.
+    // The instance's level of detail: its vertices are push.vertex_count from e.vertex_first,
+    // then their tangents.
+#ifdef VKS_BOUND
+    // Its place in the bound chunk (less than 4 GiB from its start: the low words suffice).
+    uint out_first = (e.out_address.x - push.out_base.x) / VKS_SKINNED_STRIDE;
+    uint tangent_first = (e.out_address.x - push.out_base.x + VKS_TANGENT_OFFSET(push.vertex_count)) /
+                         VKS_TANGENT_STRIDE;
+#define OUT_VERTEX out_vertices.v[out_first + i]
+#define OUT_TANGENT out_tangents.v[tangent_first + i]
+#else
+    OutVertices out_vertices = OutVertices(e.out_address);
     OutTangents out_tangents =
         OutTangents(vks_address_add(e.out_address, VKS_TANGENT_OFFSET(push.vertex_count)));
+#define OUT_VERTEX out_vertices.v[i]
+#define OUT_TANGENT out_tangents.v[i]
+#endif
     for (uint i = gl_GlobalInvocationID.x; i < push.vertex_count; i += gl_NumWorkGroups.x * GROUP_SIZE) {
         uint v = m.vertex_first + e.vertex_first + i;
         vec4 r0, r1, r2;
-        vks_blend(push.streams, push.palette, m, inst.palette_first, e.vertex_first + i, r0, r1, r2);
+        vks_blend(m, inst.palette_first, e.vertex_first + i, r0, r1, r2);
         vec3 p, n;
         float det;
-        vks_skin_point(r0, r1, r2, vks_read_position(push.streams, m, v),
-                       vks_oct_decode(Uints(push.streams.normals).v[v]), p, n, det);
-        out_vertices.v[i] = uvec4(floatBitsToUint(p), vks_oct_encode(n));
+        vks_skin_point(r0, r1, r2, vks_read_position(m, v), vks_oct_decode(VKS_NORMALS[v]), p, n,
+                       det);
+        OUT_VERTEX = uvec4(floatBitsToUint(p), vks_oct_encode(n));
         if (tangents) {
             // Tangents lie in the surface: they follow M, not the inverse-transpose.
-            vec4 t = vks_tangent_decode(Uints(push.streams.tangents).v[v]);
+            vec4 t = vks_tangent_decode(VKS_TANGENTS[v]);
             vec3 t3 = vec3(dot(r0.xyz, t.xyz), dot(r1.xyz, t.xyz), dot(r2.xyz, t.xyz));
             float tl2 = dot(t3, t3);
-            out_tangents.v[i] = vks_tangent_encode(tl2 > 0.0 ? t3 * inversesqrt(tl2) : vec3(0.0),
-                                                   t.w * (det < 0.0 ? -1.0 : 1.0));
+            OUT_TANGENT = vks_tangent_encode(tl2 > 0.0 ? t3 * inversesqrt(tl2) : vec3(0.0),
+                                             t.w * (det < 0.0 ? -1.0 : 1.0));
         }
     }
 }

@@ -42,24 +42,24 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
 
 /* ---- The skinning pass (shaders/skin.comp) ----
  * Every buffer is reached through its device address (GL_EXT_buffer_reference; an address is a
- * uvec2, low word first). Bind streams, every model's concatenated (structure of arrays), in the
- * compact form src/asset/pack.h encodes at load time ("Compact streams" below): positions
- * (uvec2), normals (uint), tangents (uint; zeros for models without), joints (a uint of 4 x 8 bits,
- * or a uvec2 of 4 x 16 bits for a model of more than 256 joints), weights (uvec2), UVs (float[2],
- * for the draw). Joints are addressed in uints from the model's joints_first, so both widths share
- * one stream. Influences 5 to 8 (joints_extra, weights_extra, the same types) are concatenated
- * over the wide models only: a 4-influence model has no entries there, and a crowd without wide
- * models has no such buffers (their addresses are 0 and never read). The model table holds one
- * vks_model_gpu per model (where its streams start, how its positions decode), the instance table
- * one vks_instance per instance; each frame has its palettes (vks_bone, instance i's from its
- * palette_first) and its visible list (vks_visible: instance indices, ascending, so grouped by
- * model, each with where its output goes this frame). One dispatch skins one model's visible
- * instances with output (its pipeline variant, VKS_SKIN_WIDE; push.visible points at the model's
- * range): workgroup (x, y + z * rows) covers vertices x * GROUP_SIZE.. of its instance
- * y + z * rows, x as wide as that model needs, so a crowd that mixes a 30 000-vertex model with
- * 300-vertex ones launches no empty workgroups. (A single dispatch over a prefix sum of
- * workgroups, each finding its instance by a binary search, measured 18-47% slower on an H100
- * for one-model crowds: the README.) */
+ * uvec2, low word first), or, on the descriptor path, through descriptors (below). Bind streams,
+ * every model's concatenated (structure of arrays), in the compact form src/asset/pack.h encodes at
+ * load time ("Compact streams" below): positions (uvec2), normals (uint), tangents (uint; zeros for
+ * models without), joints (a uint of 4 x 8 bits, or a uvec2 of 4 x 16 bits for a model of more than
+ * 256 joints), weights (uvec2), UVs (float[2], for the draw). Joints are addressed in uints from
+ * the model's joints_first, so both widths share one stream. Influences 5 to 8 (joints_extra,
+ * weights_extra, the same types) are concatenated over the wide models only: a 4-influence model
+ * has no entries there, and a crowd without wide models has no such buffers (their addresses are 0
+ * and never read). The model table holds one vks_model_gpu per model (where its streams start, how
+ * its positions decode), the instance table one vks_instance per instance; each frame has its
+ * palettes (vks_bone, instance i's from its palette_first) and its visible list (vks_visible:
+ * instance indices, ascending, so grouped by model, each with where its output goes this frame).
+ * One dispatch skins one model's visible instances with output (its pipeline variant,
+ * VKS_SKIN_WIDE; push.visible_first is where the model's range starts): workgroup (x, y + z * rows)
+ * covers vertices x * GROUP_SIZE.. of its instance y + z * rows, x as wide as that model needs, so
+ * a crowd that mixes a 30 000-vertex model with 300-vertex ones launches no empty workgroups. (A
+ * single dispatch over a prefix sum of workgroups, each finding its instance by a binary search,
+ * measured 18-47% slower on an H100 for one-model crowds: the README.) */
 
 /* Invocations per workgroup, one vertex each. 64 is what Wicked, Godot, Unreal and Unity use; the
  * measurement behind keeping it is in the README ("Workgroup size"). It is a specialization
@@ -87,6 +87,31 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
 /* vks_model_gpu.flags */
 #define VKS_MODEL_TANGENTS 1u
 #define VKS_MODEL_JOINTS16 2u
+
+/* ---- The descriptor path ----
+ * Under validation (vkskin_renderer_desc.binding), the shaders are built with VKS_BOUND: every
+ * buffer above is a storage-buffer descriptor of one set instead of a device address, so that
+ * synchronization validation sees each access (it cannot follow addresses). Set 0 of the
+ * skinning pass, set 2 of the draw pass; one set per frame slot and output chunk, each chunk's
+ * instances skinned and drawn with its set bound. The output binding is the chunk twice: its
+ * vertices (uvec4) and its tangents (uint); an instance's output is at
+ * vks_visible.out_address - push.out_base in it. The layouts and the order of operations are
+ * those of the address path, so both produce the same bits. */
+#define VKS_BINDING_MODELS 0
+#define VKS_BINDING_INSTANCES 1
+#define VKS_BINDING_VISIBLE 2
+#define VKS_BINDING_PALETTE 3
+#define VKS_BINDING_POSITIONS 4
+#define VKS_BINDING_NORMALS 5
+#define VKS_BINDING_TANGENTS 6
+#define VKS_BINDING_JOINTS 7
+#define VKS_BINDING_WEIGHTS 8
+#define VKS_BINDING_UVS 9
+#define VKS_BINDING_JOINTS_EXTRA 10
+#define VKS_BINDING_WEIGHTS_EXTRA 11
+#define VKS_BINDING_OUTPUT 12
+#define VKS_BINDING_OUTPUT_TANGENTS 13
+#define VKS_BINDING_COUNT 14
 
 /* ---- The draw pass (shaders/mesh.vert or mesh_skin.vert, shaders/mesh.frag) ----
  * Vertices are pulled: gl_InstanceIndex indexes the visible list, gl_VertexIndex (index plus the
@@ -128,6 +153,9 @@ struct vks_skin_push {
     uvec2 models, instances, visible, palette;
     uint visible_count;
     uint vertex_count;
+    uint visible_first;
+    uint pad0;
+    uvec2 out_base;
 };
 
 struct vks_frame_uniforms {
@@ -141,6 +169,8 @@ struct vks_draw_push {
     vks_streams streams;
     uvec2 models, instances, visible, palette;
     vec4 base_color;
+    uvec2 out_base;
+    uvec2 pad0;
 };
 #else
 /* One vertex of the skinning pass's output (16 bytes): its position and its normal as
@@ -190,13 +220,17 @@ typedef struct vks_streams {
     uint32_t joints_extra[2], weights_extra[2];
 } vks_streams;
 
-/* Push constants of the skinning pass: visible points at one (model, level)'s range of the
- * frame's visible list, visible_count long; vertex_count is that level's. */
+/* Push constants of the skinning pass: one (model, level)'s range of the frame's visible list,
+ * visible_count entries from visible_first; vertex_count is that level's. out_base: the device
+ * address of the output chunk bound at VKS_BINDING_OUTPUT (descriptor path only). */
 typedef struct vks_skin_push {
     vks_streams streams;
     uint32_t models[2], instances[2], visible[2], palette[2]; /* device addresses */
     uint32_t visible_count;
     uint32_t vertex_count;
+    uint32_t visible_first;
+    uint32_t pad;
+    uint32_t out_base[2];
 } vks_skin_push;
 
 typedef struct vks_frame_uniforms {
@@ -212,6 +246,8 @@ typedef struct vks_draw_push {
     vks_streams streams;
     uint32_t models[2], instances[2], visible[2], palette[2]; /* device addresses */
     float base_color[4];                                      /* linear RGBA factor */
+    uint32_t out_base[2]; /* as vks_skin_push.out_base (descriptor path, pre-skinned draws) */
+    uint32_t pad[2];      /* std430: a multiple of base_color's alignment */
 } vks_draw_push;
 
 static_assert(sizeof(vks_skinned_vertex) == VKS_SKINNED_STRIDE, "one 16-byte store");
@@ -224,13 +260,15 @@ static_assert(sizeof(vks_visible) == 16 && offsetof(vks_visible, out_address) ==
               "visible entry");
 static_assert(sizeof(vks_streams) == 64, "stream addresses");
 static_assert(offsetof(vks_streams, joints_extra) == 48, "stream addresses");
-static_assert(sizeof(vks_skin_push) == 104, "skin push constants");
+static_assert(sizeof(vks_skin_push) == 120, "skin push constants");
 static_assert(offsetof(vks_skin_push, visible_count) == 96, "skin push constants in std430");
+static_assert(offsetof(vks_skin_push, out_base) == 112, "skin push constants in std430");
 static_assert(sizeof(vks_skin_push) <= 128, "maxPushConstantsSize is 128 on some devices");
 static_assert(sizeof(vks_frame_uniforms) == 112, "frame uniforms in std140");
 static_assert(offsetof(vks_frame_uniforms, light_dir) == 64, "frame uniforms in std140");
-static_assert(sizeof(vks_draw_push) == 112, "draw push constants fit the guaranteed 128");
+static_assert(sizeof(vks_draw_push) == 128, "draw push constants fit the guaranteed 128");
 static_assert(offsetof(vks_draw_push, base_color) == 96, "draw push constants in std430");
+static_assert(offsetof(vks_draw_push, out_base) == 112, "draw push constants in std430");
 static_assert(sizeof(vks_draw_push) <= 128, "maxPushConstantsSize is 128 on some devices");
 #endif
 

@@ -1,10 +1,43 @@
 // Linear blend skinning of one vertex from the compact streams: the same operations, in the same
 // order, as src/skin/skin_cpu.c (the oracle), which skins the same decoded values
 // (src/asset/quant.h: the decoders here mirror it operation for operation). Shared by skin.comp
-// (compute mode) and mesh_skin.vert (vertex mode). Needs vks_shared.h.
+// (compute mode) and mesh_skin.vert (vertex mode). Needs vks_shared.h and, declared before it is
+// included, `push` (vks_skin_push or vks_draw_push) and, with VKS_BOUND, VKS_DATA_SET.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 
+// ---- Where the data is read ----
+// VKS_MODELS[i], VKS_POSITIONS[v], ...: through the device addresses in `push` (the fast path), or
+// with VKS_BOUND through the descriptors of set VKS_DATA_SET (the descriptor path, under
+// validation: vks_shared.h). The same elements either way.
+#ifdef VKS_BOUND
+#define VKS_DATA(name, slot, type)                                                                 \
+    layout(std430, set = VKS_DATA_SET, binding = slot) readonly buffer name { type v[]; }
+VKS_DATA(BoundModels, VKS_BINDING_MODELS, vks_model_gpu) vks_bound_models;
+VKS_DATA(BoundInstances, VKS_BINDING_INSTANCES, vks_instance) vks_bound_instances;
+VKS_DATA(BoundVisible, VKS_BINDING_VISIBLE, vks_visible) vks_bound_visible;
+VKS_DATA(BoundPalette, VKS_BINDING_PALETTE, vks_bone) vks_bound_palette;
+VKS_DATA(BoundPositions, VKS_BINDING_POSITIONS, uvec2) vks_bound_positions;
+VKS_DATA(BoundNormals, VKS_BINDING_NORMALS, uint) vks_bound_normals;
+VKS_DATA(BoundTangents, VKS_BINDING_TANGENTS, uint) vks_bound_tangents;
+VKS_DATA(BoundJoints, VKS_BINDING_JOINTS, uint) vks_bound_joints;
+VKS_DATA(BoundWeights, VKS_BINDING_WEIGHTS, uvec2) vks_bound_weights;
+VKS_DATA(BoundUvs, VKS_BINDING_UVS, float) vks_bound_uvs;
+VKS_DATA(BoundJointsExtra, VKS_BINDING_JOINTS_EXTRA, uint) vks_bound_joints_extra;
+VKS_DATA(BoundWeightsExtra, VKS_BINDING_WEIGHTS_EXTRA, uvec2) vks_bound_weights_extra;
+#define VKS_MODELS vks_bound_models.v
+#define VKS_INSTANCES vks_bound_instances.v
+#define VKS_VISIBLE vks_bound_visible.v
+#define VKS_PALETTE vks_bound_palette.v
+#define VKS_POSITIONS vks_bound_positions.v
+#define VKS_NORMALS vks_bound_normals.v
+#define VKS_TANGENTS vks_bound_tangents.v
+#define VKS_JOINTS vks_bound_joints.v
+#define VKS_WEIGHTS vks_bound_weights.v
+#define VKS_UVS vks_bound_uvs.v
+#define VKS_JOINTS_EXTRA vks_bound_joints_extra.v
+#define VKS_WEIGHTS_EXTRA vks_bound_weights_extra.v
+#else
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Floats { float v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Uints { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Uvec2s { uvec2 v[]; };
@@ -12,6 +45,19 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Bo
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Models { vks_model_gpu v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Instances { vks_instance v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Visibles { vks_visible v[]; };
+#define VKS_MODELS Models(push.models).v
+#define VKS_INSTANCES Instances(push.instances).v
+#define VKS_VISIBLE Visibles(push.visible).v
+#define VKS_PALETTE Bones(push.palette).v
+#define VKS_POSITIONS Uvec2s(push.streams.positions).v
+#define VKS_NORMALS Uints(push.streams.normals).v
+#define VKS_TANGENTS Uints(push.streams.tangents).v
+#define VKS_JOINTS Uints(push.streams.joints).v
+#define VKS_WEIGHTS Uvec2s(push.streams.weights).v
+#define VKS_UVS Floats(push.streams.uvs).v
+#define VKS_JOINTS_EXTRA Uints(push.streams.joints_extra).v
+#define VKS_WEIGHTS_EXTRA Uvec2s(push.streams.weights_extra).v
+#endif
 
 // Whether this pipeline skins wide models (8 influences): a specialization constant, so each
 // variant compiles only its own path and a 4-influence model runs exactly the 4-influence code
@@ -28,9 +74,9 @@ uvec2 vks_address_add(uvec2 a, uint offset)
 
 // ---- Decoders (vks_dequant_* in src/asset/quant.c) ----
 
-vec3 vks_read_position(vks_streams s, vks_model_gpu m, uint v)
+vec3 vks_read_position(vks_model_gpu m, uint v)
 {
-    uvec2 q = Uvec2s(s.positions).v[v];
+    uvec2 q = VKS_POSITIONS[v];
     vec3 f = vec3(float(q.x & 0xffffu), float(q.x >> 16), float(q.y & 0xffffu));
     return m.box_offset.xyz + m.box_scale.xyz * f;
 }
@@ -69,15 +115,20 @@ vec4 vks_unorm16x4(uvec2 q)
            (1.0 / 65535.0);
 }
 
-// Joints k = 0..3 of a vertex: 8 bits each, or 16 for a model of more than 256 joints.
-uvec4 vks_joints(uvec2 address, uint first, bool wide16, uint i)
+// Word k of the joints stream (of influences 5 to 8 with `extra`).
+uint vks_joint_word(bool extra, uint k)
 {
-    Uints u = Uints(address);
+    return extra ? VKS_JOINTS_EXTRA[k] : VKS_JOINTS[k];
+}
+
+// Joints k = 0..3 of a vertex: 8 bits each, or 16 for a model of more than 256 joints.
+uvec4 vks_joints(bool extra, uint first, bool wide16, uint i)
+{
     if (wide16) {
-        uint a = u.v[first + 2u * i], b = u.v[first + 2u * i + 1u];
+        uint a = vks_joint_word(extra, first + 2u * i), b = vks_joint_word(extra, first + 2u * i + 1u);
         return uvec4(a & 0xffffu, a >> 16, b & 0xffffu, b >> 16);
     }
-    uint a = u.v[first + i];
+    uint a = vks_joint_word(extra, first + i);
     return uvec4(a & 0xffu, (a >> 8) & 0xffu, (a >> 16) & 0xffu, a >> 24);
 }
 
@@ -114,11 +165,10 @@ uint vks_tangent_encode(vec3 t, float w)
 
 // Adds w[k] * palette[palette_first + joint k] for k = 0..3 in order (the CPU reference adds in
 // the same order: a different order rounds differently).
-void vks_blend4(Bones bones, uint palette_first, uvec4 j, vec4 w,
-                inout vec4 r0, inout vec4 r1, inout vec4 r2)
+void vks_blend4(uint palette_first, uvec4 j, vec4 w, inout vec4 r0, inout vec4 r1, inout vec4 r2)
 {
     for (int i = 0; i < 4; i++) {
-        vks_bone b = bones.v[palette_first + j[i]];
+        vks_bone b = VKS_PALETTE[palette_first + j[i]];
         r0 += w[i] * b.row[0];
         r1 += w[i] * b.row[1];
         r2 += w[i] * b.row[2];
@@ -128,22 +178,19 @@ void vks_blend4(Bones bones, uint palette_first, uvec4 j, vec4 w,
 // The blended 3x4 matrix (its rows r0, r1, r2) of vertex i of model m, from an instance's palette
 // entries: influences 1 to 4, then 5 to 8 in the wide variant (whose dispatches and draws hold
 // wide models only).
-void vks_blend(vks_streams s, uvec2 palette, vks_model_gpu m, uint palette_first, uint i,
-               out vec4 r0, out vec4 r1, out vec4 r2)
+void vks_blend(vks_model_gpu m, uint palette_first, uint i, out vec4 r0, out vec4 r1, out vec4 r2)
 {
     uint v = m.vertex_first + i;
     bool joints16 = (m.flags & VKS_MODEL_JOINTS16) != 0u;
     r0 = vec4(0.0);
     r1 = vec4(0.0);
     r2 = vec4(0.0);
-    Bones bones = Bones(palette);
-    vks_blend4(bones, palette_first, vks_joints(s.joints, m.joints_first, joints16, i),
-               vks_unorm16x4(Uvec2s(s.weights).v[v]), r0, r1, r2);
+    vks_blend4(palette_first, vks_joints(false, m.joints_first, joints16, i),
+               vks_unorm16x4(VKS_WEIGHTS[v]), r0, r1, r2);
     if (VKS_SKIN_WIDE) {
         uint e = m.extra_first + i;
-        vks_blend4(bones, palette_first,
-                   vks_joints(s.joints_extra, m.joints_extra_first, joints16, i),
-                   vks_unorm16x4(Uvec2s(s.weights_extra).v[e]), r0, r1, r2);
+        vks_blend4(palette_first, vks_joints(true, m.joints_extra_first, joints16, i),
+                   vks_unorm16x4(VKS_WEIGHTS_EXTRA[e]), r0, r1, r2);
     }
 }
 

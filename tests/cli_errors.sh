@@ -109,6 +109,7 @@ WANT_RC=2 expect_error "render too many instances" "--instances needs a whole nu
 WANT_RC=2 expect_error "render bad layout" "--layout needs grid or ring, not 'square'" "$vk" render --layout square --out "$png"
 WANT_RC=2 expect_error "render bad mode" "--mode needs compute or vertex, not 'gpu'" "$vk" render --mode gpu --out "$png"
 WANT_RC=2 expect_error "render bad palettes" "--palettes needs host or device, not 'gpu'" "$vk" render --palettes gpu --out "$png"
+WANT_RC=2 expect_error "render bad binding" "--binding needs addresses or descriptors, not 'bda'" "$vk" render --binding bda --out "$png"
 WANT_RC=2 expect_error "render zoom 0" "--zoom needs a number from 0.01 to 100, not '0'" "$vk" render --zoom 0 --out "$png"
 WANT_RC=2 expect_error "render zoom NaN" "--zoom needs a number from 0.01 to 100, not 'nan'" "$vk" render --zoom nan --out "$png"
 WANT_RC=2 expect_error "render tiny max buffer" "--max-buffer needs a whole number from 1024 to" "$vk" render --max-buffer 16 --out "$png"

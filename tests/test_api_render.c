@@ -1,7 +1,8 @@
 /* The public API's owned device (include/vkskin/vkskin_render.h), headless, validation on: each
  * frame's skinned output against the CPU reference (skin/skin_cpu.h), the image's silhouette
  * against the CPU-skinned vertices projected by the test, frames in flight with no wait between
- * them, the vertex-shader mode and an overflowing output against the compute image, the frame's
+ * them, the vertex-shader mode and an overflowing output against the compute image, the address
+ * path (asked for under validation) against the descriptor path's image bit for bit, the frame's
  * counts, and misuse. Every renderer must finish with no validation message.
  *   usage: test_api_render DEFAULT_GLB */
 #include "api/api.h"
@@ -189,6 +190,7 @@ int main(int argc, char **argv)
     vkskin_renderer_info ri;
     CHECK(vkskin_renderer_get_info(r, &ri, &err) == VKSKIN_OK);
     CHECK(ri.width == W && ri.height == H && ri.group_size == 64 && ri.device_name[0]);
+    CHECK(ri.binding == VKSKIN_BINDING_DESCRIPTORS); /* what validation follows */
     CHECK(ri.max_skinned_vertices >= (uint64_t)INSTANCES * mi.vertex_count);
 
     /* One device per process: a second renderer, and listing devices, are refused meanwhile. */
@@ -271,6 +273,23 @@ int main(int argc, char **argv)
         VKSKIN_ERROR_ARGUMENT, "without readback");
     close_renderer(r);
 
+    /* The address path, asked for under validation: the same image, bit for bit, and the same
+     * skinned output as the descriptor path's (within the same tolerance of the CPU's). */
+    vkskin_crowd_reset(crowd);
+    vkskin_renderer_desc addresses = desc;
+    addresses.binding = VKSKIN_BINDING_ADDRESSES;
+    CHECK(vkskin_renderer_create(&addresses, &r, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_get_info(r, &ri, &err) == VKSKIN_OK &&
+          ri.binding == VKSKIN_BINDING_ADDRESSES);
+    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_read_image(r, image, &err) == VKSKIN_OK);
+    printf("address path: %u of %u pixels differ from the descriptor path's image\n",
+           differing(first, image), W * H);
+    CHECK(memcmp(first, image, W * H * 4) == 0);
+    CHECK(check_outputs(r, crowd, INSTANCES, diag) <= POSITION_TOLERANCE);
+    close_renderer(r);
+
+    vkskin_crowd_reset(crowd);
     vkskin_renderer_desc small = desc;
     small.max_skinned_vertices = mi.vertex_count + 1;
     CHECK(vkskin_renderer_create(&small, &r, &err) == VKSKIN_OK);
@@ -350,6 +369,10 @@ int main(int argc, char **argv)
     bad.lod = 8;
     check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "levels of detail go from 0 to 7");
+    bad = desc;
+    bad.binding = (vkskin_binding)3;
+    check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "no binding 3");
     bad = desc;
     bad.mode = VKSKIN_SKIN_VERTEX;
     check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,

@@ -67,6 +67,15 @@ typedef enum vkskin_skin_mode {
 typedef VkResult (*vkskin_create_surface_fn)(VkInstance instance, void *user,
                                              VkSurfaceKHR *surface);
 
+/* How the shaders reach the crowd's buffers. Device addresses are the fast path; descriptors are
+ * what synchronization validation can follow (it cannot see accesses through addresses), bound
+ * once per output chunk. Both give the same skinned output and pixels, bit for bit. */
+typedef enum vkskin_binding {
+    VKSKIN_BINDING_AUTO = 0,    /* descriptors when validating, else addresses */
+    VKSKIN_BINDING_ADDRESSES,   /* device addresses (buffer_reference) */
+    VKSKIN_BINDING_DESCRIPTORS, /* storage-buffer descriptors */
+} vkskin_binding;
+
 typedef struct vkskin_renderer_desc {
     vkskin_crowd *crowd; /* kept: it must outlive the renderer, with its instance count */
     /* 0: the best device; n: entry n - 1 of vkskin_list_devices. */
@@ -84,6 +93,7 @@ typedef struct vkskin_renderer_desc {
     bool no_vsync;      /* present as fast as the surface allows (mailbox, else immediate) */
 
     vkskin_skin_mode mode;
+    vkskin_binding binding;
     uint32_t group_size; /* of the skinning pass: a power of two up to the device's; 0: 64 */
     /* Palettes: false = the shaders read them from the host-visible buffer posing writes; true =
      * each frame copies the visible instances' into device memory first. */
@@ -129,6 +139,7 @@ typedef struct vkskin_renderer_info {
     VkFormat color_format;         /* of the image or swapchain */
     uint32_t swapchain_rebuilds;   /* after the first build (a window) */
     uint32_t width, height;        /* of the last image drawn (headless: the image's) */
+    vkskin_binding binding;        /* how the shaders reach buffers: ADDRESSES or DESCRIPTORS */
 } vkskin_renderer_info;
 
 VKSKIN_API vkskin_result vkskin_renderer_get_info(const vkskin_renderer *renderer,

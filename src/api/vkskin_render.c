@@ -59,6 +59,10 @@ static vkskin_result check_desc(const vkskin_renderer_desc *d, vkskin_error *err
     if (d->mode != VKSKIN_SKIN_COMPUTE && d->mode != VKSKIN_SKIN_VERTEX)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_renderer_create: no skin mode %d",
                             (int)d->mode);
+    if (d->binding != VKSKIN_BINDING_AUTO && d->binding != VKSKIN_BINDING_ADDRESSES &&
+        d->binding != VKSKIN_BINDING_DESCRIPTORS)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_renderer_create: no binding %d",
+                            (int)d->binding);
     if (d->group_size & (d->group_size - 1))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_create: a workgroup of %u invocations is not a power "
@@ -140,6 +144,10 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
             .crowd = crowd,
             .color_format = r->window ? r->swapchain.format.format : VKS_OFFSCREEN_FORMAT,
             .mode = desc->mode == VKSKIN_SKIN_VERTEX ? VKS_SKIN_VERTEX : VKS_SKIN_COMPUTE,
+            /* AUTO: descriptors under validation, which follows them and not addresses. */
+            .path = desc->binding == VKSKIN_BINDING_DESCRIPTORS ? VKS_PATH_DESCRIPTORS
+                    : desc->binding == VKSKIN_BINDING_ADDRESSES ? VKS_PATH_ADDRESSES
+                                                                : VKS_PATH_AUTO,
             .group_size = desc->group_size,
             .readback = desc->readback,
             .buffer_limit = desc->max_buffer_bytes,
@@ -207,6 +215,7 @@ vkskin_result vkskin_renderer_get_info(const vkskin_renderer *r, vkskin_renderer
         .swapchain_rebuilds = r->swapchain.rebuilds,
         .width = r->extent.width,
         .height = r->extent.height,
+        .binding = r->r.bound ? VKSKIN_BINDING_DESCRIPTORS : VKSKIN_BINDING_ADDRESSES,
     };
     memcpy(info->device_name, r->dev.props.deviceName, sizeof info->device_name);
     return vks_api_ok(err);

@@ -39,6 +39,7 @@ typedef struct bench_result {
     double memory_bytes; /* what reaches memory per frame: see vkskin_traffic */
     double copy_bytes, copy_ms;
     char device[256];
+    bool descriptors; /* the shaders reached buffers through descriptors (the descriptor path) */
 } bench_result;
 
 static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench_result *res)
@@ -122,6 +123,7 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     vkskin_renderer_get_info(r, &ri, NULL);
     vkskin_crowd_get_info(crowd, &ci, NULL);
     memcpy(res->device, ri.device_name, sizeof res->device);
+    res->descriptors = ri.binding == VKSKIN_BINDING_DESCRIPTORS;
     res->samples = cpu_samples;
     res->gpu_samples = gpu_samples; /* the next-to-last frame's queries are never read back */
     res->anim_ms = app_median(anim, cpu_samples);
@@ -194,6 +196,7 @@ static void report(const bench_args *a, const app_show *show, const bench_result
         app_json_string("device", res->device);
         app_json_string("mode", compute ? "compute" : "vertex");
         app_json_string("palettes", a->crowd.palettes_on_device ? "device" : "host");
+        app_json_string("binding", res->descriptors ? "descriptors" : "addresses");
         app_json_number("instances", instances, false);
         app_json_number("visible", res->visible, false);
         app_json_number("width", a->width, false);
@@ -235,9 +238,10 @@ static void report(const bench_args *a, const app_show *show, const bench_result
         printf("}\n");
         return;
     }
-    printf("bench: %s x %u, %s skinning, %ux%u, median of %u frames (GPU times: %u) after %u "
+    printf("bench: %s x %u, %s skinning%s, %ux%u, median of %u frames (GPU times: %u) after %u "
            "warm-up frame(s) on %s\n",
-           models, instances, compute ? "compute" : "vertex-shader", a->width, a->height,
+           models, instances, compute ? "compute" : "vertex-shader",
+           res->descriptors ? " (buffers through descriptors)" : "", a->width, a->height,
            res->samples, res->gpu_samples, a->warmup, res->device);
     printf("  visible          %u of %u instances, %llu vertices, %llu joints\n", res->visible,
            instances, (unsigned long long)res->visible_vertices, (unsigned long long)res->joints);

@@ -148,14 +148,16 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
     if (samples && a->crowd.mode == VKSKIN_SKIN_COMPUTE)
         fprintf(say,
                 "gpu: skinning %.3f ms, drawing %.3f ms (median of %u frames; %llu vertices, "
-                "workgroups of %u)\n",
+                "workgroups of %u%s)\n",
                 app_median(skin_ms, samples), app_median(draw_ms, samples), samples,
-                (unsigned long long)info.vertices, ri.group_size);
+                (unsigned long long)info.vertices, ri.group_size,
+                ri.binding == VKSKIN_BINDING_DESCRIPTORS ? ", buffers through descriptors" : "");
     else if (samples)
         fprintf(say,
                 "gpu: drawing %.3f ms, skinning in the vertex shader (median of %u frames; %llu "
-                "vertices)\n",
-                app_median(draw_ms, samples), samples, (unsigned long long)info.vertices);
+                "vertices%s)\n",
+                app_median(draw_ms, samples), samples, (unsigned long long)info.vertices,
+                ri.binding == VKSKIN_BINDING_DESCRIPTORS ? ", buffers through descriptors" : "");
     if (last.triangles != UINT64_MAX)
         fprintf(say,
                 "culling: %u of %u instances visible; the GPU drew %llu triangles and ran %llu "

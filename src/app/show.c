@@ -142,6 +142,7 @@ vkskin_renderer_desc app_show_renderer_desc(const app_show *s, const app_crowd_a
         .width = width,
         .height = height,
         .mode = a->mode,
+        .binding = a->binding,
         .palettes_on_device = a->palettes_on_device,
         .max_skinned_vertices = a->max_skinned_vertices,
         .max_memory_mib = a->max_memory_mib,
@@ -284,6 +285,19 @@ static bool parse_mode(const char *text, vkskin_skin_mode *mode, vkskin_error *e
     return true;
 }
 
+static bool parse_binding(const char *text, vkskin_binding *binding, vkskin_error *err)
+{
+    if (!text)
+        *binding = VKSKIN_BINDING_AUTO;
+    else if (strcmp(text, "addresses") == 0)
+        *binding = VKSKIN_BINDING_ADDRESSES;
+    else if (strcmp(text, "descriptors") == 0)
+        *binding = VKSKIN_BINDING_DESCRIPTORS;
+    else
+        return app_fail(err, "--binding needs addresses or descriptors, not '%s'", text);
+    return true;
+}
+
 void app_format_levels(const uint32_t level_instances[VKSKIN_MAX_LEVELS], char *text, size_t size)
 {
     size_t at = 0;
@@ -308,6 +322,8 @@ bool app_crowd_check(app_crowd_args *a, vkskin_error *err)
     a->palettes_on_device = a->palettes_text && strcmp(a->palettes_text, "device") == 0;
     if (a->palettes_text && !a->palettes_on_device && strcmp(a->palettes_text, "host") != 0)
         return app_fail(err, "--palettes needs host or device, not '%s'", a->palettes_text);
+    if (!parse_binding(a->binding_text, &a->binding, err))
+        return false;
     if (a->max_skinned_text && !app_parse_count("--max-skinned-vertices", a->max_skinned_text, 1,
                                                 INT32_MAX, &a->max_skinned_vertices, err))
         return false;

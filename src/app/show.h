@@ -36,7 +36,7 @@ bool app_gpu_check(const app_gpu_options *options, vkskin_error *err);
 typedef struct app_crowd_args {
     const char *model_list[VKSKIN_MAX_MODELS]; /* each --model */
     uint32_t model_list_count;
-    const char *instances_text, *layout_text, *mode_text, *palettes_text;
+    const char *instances_text, *layout_text, *mode_text, *palettes_text, *binding_text;
     const char *max_skinned_text, *max_memory_text, *lod_text, *lod_error_text, *anim_lod_text;
     bool anim_lod; /* --anim-lod on (default) | off: far instances posed every 2nd or 4th frame */
     bool no_normalize;  /* --no-normalize: each model in its own units */
@@ -47,6 +47,7 @@ typedef struct app_crowd_args {
     uint32_t max_memory_mib;       /* --max-memory; 0: the device's */
     vkskin_skin_mode mode;         /* parsed by app_crowd_check */
     bool palettes_on_device;       /* --palettes device */
+    vkskin_binding binding;        /* --binding; AUTO: descriptors under --validate */
     uint32_t threads;              /* of the animation; 0: one per core */
     vkskin_layout layout;
 } app_crowd_args;
@@ -58,6 +59,9 @@ typedef struct app_crowd_args {
          "skin in a compute pass (default) or in the vertex shader"},                              \
         {"palettes", &(a).palettes_text, NULL, "host|device",                                      \
          "shaders read palettes from host memory (default) or a per-frame device copy"},           \
+        {"binding", &(a).binding_text, NULL, "addresses|descriptors",                              \
+         "shaders reach buffers by device address, or through descriptors, which validation "      \
+         "follows (default: descriptors with --validate, else addresses)"},                        \
         {"max-skinned-vertices", &(a).max_skinned_text, NULL, "N",                                 \
          "room for N skinned vertices a frame (default: from the device's memory); visible "       \
          "instances past it are skinned in the vertex shader"},                                    \
@@ -79,7 +83,7 @@ typedef struct app_crowd_args {
             (a).model_list, &(a).model_list_count, VKSKIN_MAX_MODELS                               \
     }
 
-/* Checks and parses --instances, --layout, --mode, --palettes, --max-skinned-vertices,
+/* Checks and parses --instances, --layout, --mode, --palettes, --binding, --max-skinned-vertices,
  * --max-memory, --lod, --lod-error and --anim-lod (a usage error). */
 bool app_crowd_check(app_crowd_args *a, vkskin_error *err);
 

@@ -5,6 +5,8 @@
 
 extern const unsigned char vks_mesh_vert_spv[], vks_mesh_skin_vert_spv[], vks_mesh_frag_spv[];
 extern const size_t vks_mesh_vert_spv_size, vks_mesh_skin_vert_spv_size, vks_mesh_frag_spv_size;
+extern const unsigned char vks_mesh_vert_bound_spv[], vks_mesh_skin_vert_bound_spv[];
+extern const size_t vks_mesh_vert_bound_spv_size, vks_mesh_skin_vert_bound_spv_size;
 
 VkFormat vks_draw_depth_format(const gpu_device *dev)
 {
@@ -27,10 +29,15 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
     const VkBool32 wide_value = wide;
     const VkSpecializationMapEntry entry = {1, 0, sizeof(VkBool32)};
     const VkSpecializationInfo spec = {skin ? 1u : 0u, &entry, sizeof wide_value, &wide_value};
+    const bool bound = pass->data_layout != VK_NULL_HANDLE; /* the descriptor path's build */
     VkShaderModule vs =
-        skin ? gpu_shader_module(dev, vks_mesh_skin_vert_spv, vks_mesh_skin_vert_spv_size,
+        skin ? gpu_shader_module(dev, bound ? vks_mesh_skin_vert_bound_spv : vks_mesh_skin_vert_spv,
+                                 bound ? vks_mesh_skin_vert_bound_spv_size
+                                       : vks_mesh_skin_vert_spv_size,
                                  "mesh_skin.vert")
-             : gpu_shader_module(dev, vks_mesh_vert_spv, vks_mesh_vert_spv_size, "mesh.vert");
+             : gpu_shader_module(dev, bound ? vks_mesh_vert_bound_spv : vks_mesh_vert_spv,
+                                 bound ? vks_mesh_vert_bound_spv_size : vks_mesh_vert_spv_size,
+                                 "mesh.vert");
     VkShaderModule fs =
         gpu_shader_module(dev, vks_mesh_frag_spv, vks_mesh_frag_spv_size, "mesh.frag");
     if (!vs || !fs) { /* out of memory: the caller says so */
@@ -41,9 +48,9 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
         return VK_NULL_HANDLE;
     }
     /* No vertex attributes: both vertex shaders pull their data by gl_VertexIndex and
-     * gl_InstanceIndex through device addresses. No culling: the importer does not keep glTF's
-     * doubleSided, and open meshes (capes, hair cards) are common in characters; the fragment
-     * shader lights back faces from their side. */
+     * gl_InstanceIndex through device addresses (or the data set's descriptors). No culling: the
+     * importer does not keep glTF's doubleSided, and open meshes (capes, hair cards) are common in
+     * characters; the fragment shader lights back faces from their side. */
     const VkPipeline pipeline = gpu_pipeline_graphics(
         dev, &(gpu_graphics_desc){.vertex = vs,
                                   .fragment = fs,
@@ -65,9 +72,10 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
 }
 
 bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat depth_format,
-                          vks_skin_mode mode, vks_draw_pass *pass, vks_error *err)
+                          vks_skin_mode mode, VkDescriptorSetLayout data_layout,
+                          vks_draw_pass *pass, vks_error *err)
 {
-    *pass = (vks_draw_pass){.mode = mode};
+    *pass = (vks_draw_pass){.mode = mode, .data_layout = data_layout};
     VkFormatProperties fp;
     vkGetPhysicalDeviceFormatProperties(dev->physical, color_format, &fp);
     if (!(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT))
@@ -85,11 +93,11 @@ bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat
         gpu_set_layout(dev, &sampled, 1, VK_SHADER_STAGE_FRAGMENT_BIT, "material set layout");
     if (!pass->frame_layout || !pass->material_layout)
         return vks_fail(err, "cannot create the draw pass's descriptor set layouts");
-    VkDescriptorSetLayout sets[2] = {pass->frame_layout, pass->material_layout};
+    VkDescriptorSetLayout sets[3] = {pass->frame_layout, pass->material_layout, data_layout};
     VkPushConstantRange range = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
                                  sizeof(vks_draw_push)};
     VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    li.setLayoutCount = 2;
+    li.setLayoutCount = data_layout ? 3 : 2;
     li.pSetLayouts = sets;
     li.pushConstantRangeCount = 1;
     li.pPushConstantRanges = &range;

@@ -15,6 +15,9 @@ typedef enum vks_draw_kind { VKS_DRAW_PULLED, VKS_DRAW_SKIN4, VKS_DRAW_SKIN8 } v
 typedef struct vks_draw_pass {
     VkDescriptorSetLayout frame_layout;    /* set 0: vks_frame_uniforms */
     VkDescriptorSetLayout material_layout; /* set 1: base-color texture */
+    /* Set 2 on the descriptor path: the data set (VKS_BINDING_*), the caller's; VK_NULL_HANDLE
+     * on the address path. */
+    VkDescriptorSetLayout data_layout;
     VkPipelineLayout layout;
     /* [VKS_DRAW_PULLED]: pulls pre-skinned vertices (compute mode only); [VKS_DRAW_SKIN4] and
      * [VKS_DRAW_SKIN8]: skin in the vertex shader, 4 or 8 influences (vertex mode, and in compute
@@ -25,8 +28,10 @@ typedef struct vks_draw_pass {
     vks_skin_mode mode;
 } vks_draw_pass;
 
+/* data_layout: the descriptor path's set layout, as in vks_skin_pass_create. */
 bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat depth_format,
-                          vks_skin_mode mode, vks_draw_pass *pass, vks_error *err);
+                          vks_skin_mode mode, VkDescriptorSetLayout data_layout,
+                          vks_draw_pass *pass, vks_error *err);
 void vks_draw_pass_destroy(const gpu_device *dev, vks_draw_pass *pass);
 
 /* A depth format the device can render to (D32 preferred). */

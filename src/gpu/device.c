@@ -60,6 +60,8 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
     } else {
         count->verbose++;
     }
+    if (data->pMessageIdName && strncmp(data->pMessageIdName, "SYNC-HAZARD-", 12) == 0)
+        count->sync_hazards++;
     if (label)
         fprintf(stderr, "vkskin: validation %s: %s\n", label, data->pMessage);
     return VK_FALSE; /* never abort the call: the run fails at its end, with every message */

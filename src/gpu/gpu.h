@@ -42,6 +42,7 @@ typedef struct gpu_device_desc {
 /* Validation messages by severity, counted by the debug messenger. */
 typedef struct gpu_messages {
     uint32_t verbose, info, warning, error;
+    uint32_t sync_hazards; /* of those, synchronization validation's hazards (SYNC-HAZARD-*) */
 } gpu_messages;
 
 typedef struct gpu_device {

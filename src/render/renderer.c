@@ -550,6 +550,103 @@ static bool create_frames(vks_renderer *r, vks_error *err)
     return true;
 }
 
+/* ---- The descriptor path (desc.path) ---- */
+
+/* The copy of the output frame f skins into (desc.keep_previous: its slot's). */
+static const gpu_buffer *frame_chunks(const vks_renderer *r, const vks_frame *f)
+{
+    return r->chunks + (size_t)(f->slot % r->output_sets) * r->chunk_count;
+}
+
+/* The buffers behind VKS_BINDING_MODELS .. VKS_BINDING_WEIGHTS_EXTRA for frame slot f, each
+ * bound whole. A crowd without wide models has no extra streams: their bindings get the joints
+ * stream, which the shaders then never read. */
+static void data_buffers(const vks_renderer *r, const vks_frame *f,
+                         const gpu_buffer *out[VKS_BINDING_OUTPUT])
+{
+    out[VKS_BINDING_MODELS] = &r->model_table;
+    out[VKS_BINDING_INSTANCES] = &r->instances;
+    out[VKS_BINDING_VISIBLE] = &f->visible_buffer;
+    out[VKS_BINDING_PALETTE] = r->palettes_on_device ? &f->palette_device : &f->palette_buffer;
+    out[VKS_BINDING_POSITIONS] = &r->positions;
+    out[VKS_BINDING_NORMALS] = &r->normals;
+    out[VKS_BINDING_TANGENTS] = &r->tangents;
+    out[VKS_BINDING_JOINTS] = &r->joints;
+    out[VKS_BINDING_WEIGHTS] = &r->weights;
+    out[VKS_BINDING_UVS] = &r->uvs;
+    out[VKS_BINDING_JOINTS_EXTRA] = r->joints_extra.buffer ? &r->joints_extra : &r->joints;
+    out[VKS_BINDING_WEIGHTS_EXTRA] = r->weights_extra.buffer ? &r->weights_extra : &r->joints;
+}
+
+/* One set per frame slot and output chunk (one per slot without output), written once: the
+ * buffers never change. Every buffer is bound whole, so each must fit the device's storage-buffer
+ * range (the output chunks already do: render/plan.h). */
+static bool create_data_sets(vks_renderer *r, vks_error *err)
+{
+    static const char *const names[VKS_BINDING_OUTPUT] = {
+        "model table", "instance table", "visible list", "palettes", "positions",  "normals",
+        "tangents",    "joints",         "weights",      "UVs",      "joints 5-8", "weights 5-8"};
+    const gpu_device *dev = r->dev;
+    const VkDeviceSize range = dev->props.limits.maxStorageBufferRange;
+    r->data_sets_per_slot = r->chunk_count ? r->chunk_count : 1;
+    const uint32_t sets = GPU_FRAMES_IN_FLIGHT * r->data_sets_per_slot;
+    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
+        const gpu_buffer *b[VKS_BINDING_OUTPUT];
+        data_buffers(r, &r->frames[i], b);
+        for (uint32_t k = 0; k < VKS_BINDING_OUTPUT; k++)
+            if (b[k]->size > range)
+                return vks_fail(err,
+                                "the descriptor path (what validation runs) binds the %s whole: "
+                                "%llu bytes, past %s's storage-buffer range of %llu; use fewer "
+                                "instances, or the address path",
+                                names[k], (unsigned long long)b[k]->size, dev->props.deviceName,
+                                (unsigned long long)range);
+    }
+    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, sets * VKS_BINDING_COUNT};
+    VkDescriptorPoolCreateInfo pi = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pi.maxSets = sets;
+    pi.poolSizeCount = 1;
+    pi.pPoolSizes = &size;
+    GPU_TRY(vkCreateDescriptorPool(dev->device, &pi, NULL, &r->data_pool), err,
+            "create the descriptor path's pool");
+    GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_POOL, r->data_pool, "data set pool");
+    if (!(r->data_sets = calloc(sets, sizeof *r->data_sets)))
+        return vks_fail_memory(err, "out of memory");
+    VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    ai.descriptorPool = r->data_pool;
+    ai.descriptorSetCount = 1;
+    ai.pSetLayouts = &r->data_layout;
+    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
+        const vks_frame *f = &r->frames[i];
+        const gpu_buffer *b[VKS_BINDING_OUTPUT];
+        data_buffers(r, f, b);
+        for (uint32_t k = 0; k < r->data_sets_per_slot; k++) {
+            VkDescriptorSet *set = &r->data_sets[i * r->data_sets_per_slot + k];
+            GPU_TRY(vkAllocateDescriptorSets(dev->device, &ai, set), err, "allocate a data set");
+            GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, *set, "data set %u, chunk %u", i, k);
+            VkDescriptorBufferInfo info[VKS_BINDING_COUNT];
+            VkWriteDescriptorSet w[VKS_BINDING_COUNT];
+            uint32_t n = VKS_BINDING_OUTPUT;
+            for (uint32_t j = 0; j < VKS_BINDING_OUTPUT; j++)
+                info[j] = (VkDescriptorBufferInfo){b[j]->buffer, 0, VK_WHOLE_SIZE};
+            if (r->chunk_count) { /* the chunk as vertices and as tangents (vks_shared.h) */
+                const gpu_buffer *chunk = &frame_chunks(r, f)[k];
+                info[n++] = (VkDescriptorBufferInfo){chunk->buffer, 0, VK_WHOLE_SIZE};
+                info[n++] = (VkDescriptorBufferInfo){chunk->buffer, 0, VK_WHOLE_SIZE};
+            }
+            for (uint32_t j = 0; j < n; j++)
+                w[j] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                              .dstSet = *set,
+                                              .dstBinding = j,
+                                              .descriptorCount = 1,
+                                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                              .pBufferInfo = &info[j]};
+            vkUpdateDescriptorSets(dev->device, n, w, 0, NULL);
+        }
+    }
+    return true;
+}
+
 bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, vks_renderer *r,
                          vks_error *err)
 {
@@ -559,6 +656,9 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                         .mode = desc->mode,
                         .palettes_on_device = desc->palettes_on_device,
                         .external = desc->external,
+                        .bound = desc->path == VKS_PATH_DESCRIPTORS ||
+                                 (desc->path == VKS_PATH_AUTO && dev->validate),
+                        .skip_skin_barrier = desc->test_skip_skin_barrier,
                         .output_sets = desc->external && desc->keep_previous ? 2 : 1};
     assert(!desc->external || desc->mode == VKS_SKIN_COMPUTE);
     assert(c->instance_count > 0 && c->model_count > 0);
@@ -571,15 +671,28 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
     if (!vks_plan_memory_of(&limits, c, &request, &r->memory, err))
         return false;
     const bool draws = !desc->external;
+    if (r->bound) {
+        VkDescriptorType types[VKS_BINDING_COUNT];
+        for (uint32_t k = 0; k < VKS_BINDING_COUNT; k++)
+            types[k] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        r->data_layout = gpu_set_layout(dev, types, VKS_BINDING_COUNT,
+                                        VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT,
+                                        "data set layout");
+        if (!r->data_layout) {
+            vks_renderer_destroy(r);
+            return vks_fail(err, "cannot create the descriptor path's set layout");
+        }
+    }
     bool ok = (desc->mode == VKS_SKIN_VERTEX ||
-               vks_skin_pass_create(dev, desc->group_size, &r->skin, err)) &&
+               vks_skin_pass_create(dev, desc->group_size, r->data_layout, &r->skin, err)) &&
               (!draws || vks_draw_pass_create(dev, desc->color_format, vks_draw_depth_format(dev),
-                                              desc->mode, &r->draw, err)) &&
+                                              desc->mode, r->data_layout, &r->draw, err)) &&
               create_streams(r, err) &&
               create_outputs(r, vks_plan_buffer_limit(&limits, desc->buffer_limit), desc->readback,
                              err) &&
               create_instances(r, err) && (!draws || create_textures(r, err)) &&
-              create_frames(r, err) && (!draws || create_descriptors(r, err));
+              create_frames(r, err) && (!draws || create_descriptors(r, err)) &&
+              (!r->bound || create_data_sets(r, err));
     if (!ok) {
         vks_renderer_destroy(r);
         return false;
@@ -619,6 +732,9 @@ void vks_renderer_destroy(vks_renderer *r)
     if (r->descriptor_pool)
         vkDestroyDescriptorPool(dev->device, r->descriptor_pool, NULL);
     free(r->material_sets);
+    if (r->data_pool)
+        vkDestroyDescriptorPool(dev->device, r->data_pool, NULL);
+    free(r->data_sets);
     for (uint32_t i = 0; r->textures && i < r->texture_count; i++)
         gpu_image_destroy(dev, &r->textures[i]);
     free(r->textures);
@@ -632,6 +748,8 @@ void vks_renderer_destroy(vks_renderer *r)
         gpu_buffer_destroy(dev, buffers[i]);
     vks_draw_pass_destroy(dev, &r->draw);
     vks_skin_pass_destroy(dev, &r->skin);
+    if (r->data_layout)
+        vkDestroyDescriptorSetLayout(dev->device, r->data_layout, NULL);
     *r = (vks_renderer){0};
 }
 
@@ -712,12 +830,6 @@ vks_frame *vks_renderer_begin_frame(vks_renderer *r)
     if (f->statistics)
         vkCmdResetQueryPool(f->cmd, f->statistics, 0, 1);
     return f;
-}
-
-/* The copy of the output frame f skins into (desc.keep_previous: its slot's). */
-static const gpu_buffer *frame_chunks(const vks_renderer *r, const vks_frame *f)
-{
-    return r->chunks + (size_t)(f->slot % r->output_sets) * r->chunk_count;
 }
 
 vks_frame *vks_renderer_host_frame(vks_renderer *r, uint32_t slot)
@@ -862,28 +974,63 @@ static void deal_outputs(vks_renderer *r, vks_frame *f)
     }
 }
 
+/* The output chunk that slot s of the GPU's order (one with output) skins into. */
+static uint32_t chunk_of(const vks_renderer *r, const vks_frame *f, uint32_t s)
+{
+    return (uint32_t)(f->out_offset[s] / r->chunk_limit);
+}
+
+/* Where the slots from `first` that skin into the same chunk end: those in one chunk are
+ * consecutive (vks_plan_frame deals output in order). The address path reaches every chunk at
+ * once: all the slots with output. */
+static uint32_t chunk_end(const vks_renderer *r, const vks_frame *f, uint32_t first, uint32_t end)
+{
+    if (!r->bound)
+        return end;
+    const uint32_t k = chunk_of(r, f, first);
+    while (first < end && chunk_of(r, f, first) == k)
+        first++;
+    return first;
+}
+
+/* The descriptor path: binds frame f's data set for output chunk k (0 also for the draws that
+ * skin in the vertex shader), as set `set_index` of `layout`. */
+static void bind_data_set(const vks_renderer *r, const vks_frame *f, VkCommandBuffer cmd,
+                          VkPipelineBindPoint point, VkPipelineLayout layout, uint32_t set_index,
+                          uint32_t k)
+{
+    vkCmdBindDescriptorSets(cmd, point, layout, set_index, 1,
+                            &r->data_sets[f->slot * r->data_sets_per_slot + k], 0, NULL);
+}
+
 /* One dispatch per (model, level) with instances that got output space, with the model's
  * pipeline variant (4 or 8 influences) and as wide as the level's vertices need: no empty
  * workgroups in a crowd that mixes models or levels of different sizes, and no search for an
- * instance. */
+ * instance. On the descriptor path, that for each output chunk in turn, with its set bound. */
 static void skin_dispatches(vks_renderer *r, vks_frame *f)
 {
     const vks_crowd *c = r->crowd;
-    for (uint32_t m = 0; m < c->model_count; m++) {
-        const vks_model *model = c->models[m];
-        for (uint32_t l = 0; l < vks_model_level_count(model); l++) {
-            const uint32_t start = f->runs[m][l];
-            uint32_t end = f->runs[m][l + 1];
-            end = end < f->skinned_count ? end : f->skinned_count;
-            if (end <= start)
-                continue;
-            vks_skin_push push = f->skin_push;
-            address(((uint64_t)push.visible[1] << 32 | push.visible[0]) +
-                        (uint64_t)start * sizeof(vks_visible),
-                    push.visible);
-            push.visible_count = end - start;
-            push.vertex_count = vks_model_level(model, l).vertex_count;
-            vks_skin_pass_record(f->cmd, &r->skin, &push, push.vertex_count, is_wide(model));
+    const VkCommandBuffer cmd = f->cmd;
+    for (uint32_t first = 0, last; first < f->skinned_count; first = last) {
+        last = chunk_end(r, f, first, f->skinned_count);
+        vks_skin_push push = f->skin_push;
+        if (r->bound) {
+            const uint32_t k = chunk_of(r, f, first);
+            bind_data_set(r, f, cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->skin.layout, 0, k);
+            address(frame_chunks(r, f)[k].address, push.out_base);
+        }
+        for (uint32_t m = 0; m < c->model_count; m++) {
+            const vks_model *model = c->models[m];
+            for (uint32_t l = 0; l < vks_model_level_count(model); l++) {
+                const uint32_t start = f->runs[m][l] > first ? f->runs[m][l] : first;
+                const uint32_t end = f->runs[m][l + 1] < last ? f->runs[m][l + 1] : last;
+                if (end <= start)
+                    continue;
+                push.visible_first = start;
+                push.visible_count = end - start;
+                push.vertex_count = vks_model_level(model, l).vertex_count;
+                vks_skin_pass_record(cmd, &r->skin, &push, push.vertex_count, is_wide(model));
+            }
         }
     }
 }
@@ -927,7 +1074,7 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
         f->queries_written |= STATS_BEGUN;
     }
     if (r->mode == VKS_SKIN_COMPUTE) {
-        /* The shaders reach the output chunks by address, so global barriers. The previous
+        /* Global barriers: the fast path reaches the output chunks by address. The previous
          * frame's draw (vertex shader) and readback (copy) read the output and its dispatch wrote
          * it: this dispatch waits for all three before it overwrites it. */
         const gpu_access skin = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
@@ -943,11 +1090,12 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
         skin_dispatches(r, f);
         /* Compute writes -> this frame's vertex pulling (storage reads in the vertex shader) and
          * readback copies (and a host's vertex input). */
-        gpu_barrier_memory(
-            f->cmd, skin,
-            (gpu_access){readers, VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
-                                      VK_ACCESS_2_TRANSFER_READ_BIT |
-                                      (r->external ? VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT : 0)});
+        if (!r->skip_skin_barrier)
+            gpu_barrier_memory(
+                f->cmd, skin,
+                (gpu_access){readers,
+                             VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT |
+                                 (r->external ? VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT : 0)});
     }
     timestamp(f, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, QUERY_SKINNED);
 }
@@ -957,6 +1105,33 @@ static void end_statistics(vks_frame *f)
     if ((f->queries_written & STATS_BEGUN) && !(f->queries_written & STATS_ENDED)) {
         vkCmdEndQuery(f->cmd, f->statistics, 0);
         f->queries_written |= STATS_ENDED;
+    }
+}
+
+/* Records the draws of one mesh per model mesh for visible slots [first, first + count) of model
+ * m at level l, with the pipeline bound. */
+static void draw_meshes(const vks_renderer *r, VkCommandBuffer cmd, uint32_t m, uint32_t l,
+                        uint32_t first, uint32_t count)
+{
+    const vks_model *model = r->crowd->models[m];
+    const vks_renderer_model *rm = &r->models[m];
+    const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    for (uint32_t i = 0; i < model->mesh_count; i++) {
+        const vks_mesh *mesh = &model->meshes[i];
+        const vks_mesh_level ml = vks_model_mesh_level(model, l, i);
+        if (!ml.index_count)
+            continue;
+        const vks_material *mat = &model->materials[mesh->material];
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 1, 1,
+                                &r->material_sets[rm->material_first + mesh->material], 0, NULL);
+        vkCmdPushConstants(cmd, r->draw.layout, stages, offsetof(vks_draw_push, base_color),
+                           sizeof mat->base_color, mat->base_color);
+        /* One draw for these instances of this model at this level: gl_InstanceIndex runs over
+         * their range of the visible list; gl_VertexIndex over the level's vertices from the
+         * mesh's. */
+        vkCmdDrawIndexed(cmd, ml.index_count, count,
+                         (l ? rm->lod_first_index : rm->first_index) + ml.first_index,
+                         (int32_t)ml.base_vertex, first);
     }
 }
 
@@ -970,46 +1145,41 @@ void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
                             &f->frame_set, 0, NULL);
     const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     vkCmdPushConstants(cmd, r->draw.layout, stages, 0, sizeof f->draw_push, &f->draw_push);
+    uint32_t bound_chunk = 0; /* the descriptor path: chunk 0's set first */
+    if (r->bound)
+        bind_data_set(r, f, cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 2, 0);
     /* In the GPU's order (sort_by_level): each (model, level) is a range; within it, those with
      * output space come first (a prefix of the whole list got it). */
     for (uint32_t m = 0; m < c->model_count; m++) {
         const vks_model *model = c->models[m];
-        const vks_renderer_model *rm = &r->models[m];
         for (uint32_t l = 0; l < vks_model_level_count(model); l++) {
             const uint32_t start = f->runs[m][l];
             const uint32_t end = f->runs[m][l + 1];
             const uint32_t split = f->skinned_count < start ? start
                                    : f->skinned_count > end ? end
                                                             : f->skinned_count;
-            /* [start, split): pulled from the compute pass's output; [split, end): skinned here. */
-            const struct {
-                vks_draw_kind kind;
-                uint32_t first, count;
-            } runs[2] = {{VKS_DRAW_PULLED, start, split - start},
-                         {is_wide(model) ? VKS_DRAW_SKIN8 : VKS_DRAW_SKIN4, split, end - split}};
-            for (int k = 0; k < 2; k++) {
-                if (!runs[k].count)
-                    continue;
-                vks_draw_bind(cmd, &r->draw, runs[k].kind);
-                for (uint32_t i = 0; i < model->mesh_count; i++) {
-                    const vks_mesh *mesh = &model->meshes[i];
-                    const vks_mesh_level ml = vks_model_mesh_level(model, l, i);
-                    if (!ml.index_count)
-                        continue;
-                    const vks_material *mat = &model->materials[mesh->material];
-                    vkCmdBindDescriptorSets(
-                        cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 1, 1,
-                        &r->material_sets[rm->material_first + mesh->material], 0, NULL);
-                    vkCmdPushConstants(cmd, r->draw.layout, stages,
-                                       offsetof(vks_draw_push, base_color), sizeof mat->base_color,
-                                       mat->base_color);
-                    /* One draw for these instances of this model at this level: gl_InstanceIndex
-                     * runs over their range of the visible list; gl_VertexIndex over the level's
-                     * vertices from the mesh's. */
-                    vkCmdDrawIndexed(cmd, ml.index_count, runs[k].count,
-                                     (l ? rm->lod_first_index : rm->first_index) + ml.first_index,
-                                     (int32_t)ml.base_vertex, runs[k].first);
+            /* [start, split): pulled from the compute pass's output, one chunk's at a time on
+             * the descriptor path, with its set bound; [split, end): skinned here. */
+            if (split > start)
+                vks_draw_bind(cmd, &r->draw, VKS_DRAW_PULLED);
+            for (uint32_t first = start, last; first < split; first = last) {
+                last = chunk_end(r, f, first, split);
+                const uint32_t k = r->bound ? chunk_of(r, f, first) : 0;
+                if (k != bound_chunk) {
+                    bind_data_set(r, f, cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 2, k);
+                    bound_chunk = k;
                 }
+                if (r->bound) {
+                    uint32_t base[2];
+                    address(frame_chunks(r, f)[k].address, base);
+                    vkCmdPushConstants(cmd, r->draw.layout, stages,
+                                       offsetof(vks_draw_push, out_base), sizeof base, base);
+                }
+                draw_meshes(r, cmd, m, l, first, last - first);
+            }
+            if (end > split) {
+                vks_draw_bind(cmd, &r->draw, is_wide(model) ? VKS_DRAW_SKIN8 : VKS_DRAW_SKIN4);
+                draw_meshes(r, cmd, m, l, split, end - split);
             }
         }
     }

@@ -15,7 +15,10 @@
  *
  * Buffers the shaders reach through device addresses (buffer_reference): the bind streams, the
  * instance table, palettes, the visible list and the output chunks. Only the frame uniforms and
- * the textures are descriptors. */
+ * the textures are descriptors. On the descriptor path (desc.path: what validation runs) every
+ * one of those buffers is a descriptor too, of one set per frame slot and output chunk
+ * (shaders/vks_shared.h), so that synchronization validation sees the skinning pass's writes and
+ * every read: each chunk's instances are skinned and drawn with its set bound. */
 #ifndef VKS_RENDERER_H
 #define VKS_RENDERER_H
 
@@ -23,6 +26,13 @@
 #include "plan.h"
 #include "../scene/crowd.h"
 #include "../skin/skin_gpu.h"
+
+/* How the shaders reach the crowd's buffers (vks_renderer_desc.path). */
+typedef enum vks_path {
+    VKS_PATH_AUTO,        /* descriptors on a device with validation, else addresses */
+    VKS_PATH_ADDRESSES,   /* device addresses: the fast path */
+    VKS_PATH_DESCRIPTORS, /* the descriptor path (VKS_BOUND): what validation can follow */
+} vks_path;
 
 typedef struct vks_renderer_desc {
     const vks_crowd *crowd; /* kept by pointer: its instances and palette layout */
@@ -52,6 +62,12 @@ typedef struct vks_renderer_desc {
      * frame's stays readable beside the current one (vks_renderer_previous, motion
      * vectors). Twice the output memory. */
     bool keep_previous;
+    /* The descriptor path: the shaders reach every buffer through descriptors (VKS_BOUND), not
+     * device addresses; what validation can follow. Same output and pixels, bit for bit. */
+    vks_path path;
+    /* Tests only: record no barrier between the skinning pass's writes and their readers, to
+     * show that validation on the descriptor path catches the hazard. */
+    bool test_skip_skin_barrier;
 } vks_renderer_desc;
 
 /* What the GPU measured for one frame: -1 (times) or UINT64_MAX (counts) when unknown. */
@@ -124,6 +140,8 @@ typedef struct vks_renderer {
     vks_skin_mode mode;
     bool palettes_on_device;
     bool external; /* desc.external */
+    bool bound;    /* on the descriptor path (desc.path) */
+    bool skip_skin_barrier;
     vks_skin_pass skin;
     vks_draw_pass draw;
     vks_renderer_model models[VKS_CROWD_MAX_MODELS];
@@ -152,6 +170,13 @@ typedef struct vks_renderer {
     uint32_t material_count;
     VkDescriptorSet *material_sets;
     VkDescriptorPool descriptor_pool;
+    /* desc.bound: the data set layout (VKS_BINDING_*) and its sets, data_sets_per_slot per frame
+     * slot: [slot * data_sets_per_slot + k] binds output chunk k (set 0 also serves the draws
+     * that skin in the vertex shader, and is the only one when there is no output). */
+    VkDescriptorSetLayout data_layout;
+    VkDescriptorPool data_pool;
+    VkDescriptorSet *data_sets;
+    uint32_t data_sets_per_slot;
 
     vks_frame frames[GPU_FRAMES_IN_FLIGHT];
     uint64_t frame_number;

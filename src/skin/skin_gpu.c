@@ -2,8 +2,8 @@
 
 #include <stddef.h>
 
-extern const unsigned char vks_skin_comp_spv[];
-extern const size_t vks_skin_comp_spv_size;
+extern const unsigned char vks_skin_comp_spv[], vks_skin_comp_bound_spv[];
+extern const size_t vks_skin_comp_spv_size, vks_skin_comp_bound_spv_size;
 
 /* skin.comp's specialization constants: constant_id 0 and 1. */
 typedef struct skin_constants {
@@ -11,8 +11,8 @@ typedef struct skin_constants {
     VkBool32 wide;       /* VKS_SKIN_WIDE */
 } skin_constants;
 
-bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, vks_skin_pass *pass,
-                          vks_error *err)
+bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size,
+                          VkDescriptorSetLayout data_layout, vks_skin_pass *pass, vks_error *err)
 {
     *pass = (vks_skin_pass){0};
     if (group_size == 0)
@@ -31,6 +31,8 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, vks_skin_p
     VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     li.pushConstantRangeCount = 1;
     li.pPushConstantRanges = &range;
+    li.setLayoutCount = data_layout ? 1 : 0;
+    li.pSetLayouts = &data_layout;
     VkResult r = vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout);
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot create the skinning pipeline layout: %s", gpu_result_name(r));
@@ -43,14 +45,15 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, vks_skin_p
             {1, offsetof(skin_constants, wide), sizeof(VkBool32)},
         };
         VkSpecializationInfo spec = {2, entries, sizeof values, &values};
-        pass->pipeline[wide] =
-            gpu_pipeline_compute(dev, &(gpu_compute_desc){
-                                          .spirv = vks_skin_comp_spv,
-                                          .spirv_size = vks_skin_comp_spv_size,
-                                          .layout = pass->layout,
-                                          .specialization = &spec,
-                                          .name = wide ? "skin.comp (8 influences)" : "skin.comp",
-                                      });
+        pass->pipeline[wide] = gpu_pipeline_compute(
+            dev,
+            &(gpu_compute_desc){
+                .spirv = data_layout ? vks_skin_comp_bound_spv : vks_skin_comp_spv,
+                .spirv_size = data_layout ? vks_skin_comp_bound_spv_size : vks_skin_comp_spv_size,
+                .layout = pass->layout,
+                .specialization = &spec,
+                .name = wide ? "skin.comp (8 influences)" : "skin.comp",
+            });
         if (!pass->pipeline[wide]) {
             vks_skin_pass_destroy(dev, pass);
             return vks_fail(err, "cannot create the skinning pipeline (out of memory)");

@@ -1,7 +1,8 @@
 /* The skinning pass: shaders/skin.comp as a compute pipeline, one invocation per vertex of every
- * visible instance in one dispatch. It binds no descriptors: the push constants carry the device
- * addresses of everything it reads and writes (layouts in shaders/vks_shared.h). The caller owns
- * the buffers and the barriers around the dispatch (src/render/renderer.c). */
+ * visible instance in one dispatch. The push constants carry the device addresses of everything
+ * it reads and writes (layouts in shaders/vks_shared.h); or, on the descriptor path, it reads and
+ * writes through the descriptors of a set the caller binds (set 0). The caller owns the buffers,
+ * the sets and the barriers around the dispatch (src/render/renderer.c). */
 #ifndef VKS_SKIN_GPU_H
 #define VKS_SKIN_GPU_H
 
@@ -16,15 +17,17 @@ typedef enum vks_skin_mode {
 } vks_skin_mode;
 
 typedef struct vks_skin_pass {
-    VkPipelineLayout layout;
-    VkPipeline pipeline[2]; /* [0]: 4 influences; [1]: 8, for wide models (VKS_SKIN_WIDE) */
+    VkPipelineLayout layout; /* set 0: the data set on the descriptor path */
+    VkPipeline pipeline[2];  /* [0]: 4 influences; [1]: 8, for wide models (VKS_SKIN_WIDE) */
     uint32_t group_size;
     uint32_t max_groups[3]; /* maxComputeWorkGroupCount */
 } vks_skin_pass;
 
-/* group_size 0 means VKS_SKIN_GROUP_SIZE; others must be a power of two the device allows. */
-bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, vks_skin_pass *pass,
-                          vks_error *err);
+/* group_size 0 means VKS_SKIN_GROUP_SIZE; others must be a power of two the device allows.
+ * data_layout: the descriptor path's set layout (VKS_BINDING_*), whose shader build it then
+ * runs; VK_NULL_HANDLE for the address path. */
+bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size,
+                          VkDescriptorSetLayout data_layout, vks_skin_pass *pass, vks_error *err);
 void vks_skin_pass_destroy(const gpu_device *dev, vks_skin_pass *pass);
 
 /* The dispatch's size for `visible_count` instances of one model of `vertex_count` vertices:

@@ -1,0 +1,250 @@
+/* The two ways the shaders reach the crowd's buffers (render/renderer.h, vks_path): device
+ * addresses (the fast path) and descriptors (the descriptor path, what validation runs), and what
+ * the second is for: synchronization validation seeing the skinning pass.
+ * (a) A crowd of 24 instances of three models (the default character; tangents.glb, with
+ *     tangents; wide_influences.glb, 8 influences), every instance visible, its output split
+ *     into at least 3 chunks and too small for all of them (the rest are skinned in the vertex
+ *     shader), validation on: the descriptor path's skinned output (read back) is the address
+ *     path's byte for byte, its frame spans at least 3 chunks and overflows, and its image is
+ *     the address path's byte for byte; the same images in vertex mode. No validation message.
+ * (b) On a second device, validation on: the descriptor path with the barrier between the
+ *     skinning pass and the draw left out (desc.test_skip_skin_barrier) must make synchronization
+ *     validation report a hazard (SYNC-HAZARD-*); the same frame with the barrier reports none.
+ *     The address path without the barrier is run too and its count printed: validation cannot
+ *     follow device addresses, which is why validation runs the descriptor path.
+ *   usage: test_gpu_paths DEFAULT_GLB FIXTURES_DIR (a missing file is a skip, exit 77) */
+#include "crowd_gpu.h"
+
+#define INSTANCES 24u
+#define SEED 99u
+
+enum { MODEL_DEFAULT, MODEL_TANGENTS, MODEL_WIDE, MODEL_COUNT };
+_Static_assert(MODEL_COUNT <= CROWD_GPU_MAX_MODELS, "crowd_gpu holds the models");
+
+static bool create_crowd(crowd_gpu *s)
+{
+    const vks_model *models[MODEL_COUNT];
+    for (int k = 0; k < MODEL_COUNT; k++)
+        models[k] = &s->models[k];
+    vks_error err;
+    bool ok = vks_crowd_create(&(vks_crowd_desc){.models = models,
+                                                 .model_count = MODEL_COUNT,
+                                                 .instance_count = INSTANCES,
+                                                 .time = 0.61,
+                                                 .threads = 1,
+                                                 .seed = SEED},
+                               &s->crowd, &err);
+    if (!ok)
+        fprintf(stderr, "crowd: %s\n", err.msg);
+    CHECK(ok);
+    return ok;
+}
+
+/* A renderer on `path`; the output in chunks of `chunk` bytes with room for `vertices` (0: the
+ * defaults). */
+static bool renderer(crowd_gpu *s, vks_skin_mode mode, vks_path path, VkDeviceSize chunk,
+                     uint32_t vertices, bool skip_barrier, vks_renderer *r)
+{
+    vks_error err;
+    bool ok = vks_renderer_create(&s->dev,
+                                  &(vks_renderer_desc){.crowd = &s->crowd,
+                                                       .color_format = s->color.format,
+                                                       .mode = mode,
+                                                       .readback = mode == VKS_SKIN_COMPUTE,
+                                                       .buffer_limit = chunk,
+                                                       .max_skinned_vertices = vertices,
+                                                       .path = path,
+                                                       .test_skip_skin_barrier = skip_barrier},
+                                  r, &err);
+    if (!ok)
+        fprintf(stderr, "renderer: %s\n", err.msg);
+    CHECK(ok);
+    CHECK(!ok || r->bound == (path == VKS_PATH_DESCRIPTORS));
+    return ok;
+}
+
+/* The largest instance output (bytes, as the renderer lays it out) and the total. */
+static void output_sizes(const vks_crowd *c, size_t *largest, size_t *total)
+{
+    *largest = *total = 0;
+    for (uint32_t i = 0; i < c->instance_count; i++) {
+        const vks_model *m = c->models[c->instances[i].model];
+        size_t bytes = ((size_t)m->vertex_count * (16 + (m->tangents ? 4 : 0)) + 15) / 16 * 16;
+        *largest = bytes > *largest ? bytes : *largest;
+        *total += bytes;
+    }
+}
+
+/* (a) */
+static void test_same_results(crowd_gpu *s)
+{
+    uint32_t all[INSTANCES];
+    for (uint32_t i = 0; i < INSTANCES; i++)
+        all[i] = i;
+    size_t largest, total;
+    output_sizes(&s->crowd, &largest, &total);
+    /* Chunks of 2.5 of the largest instance; room for three quarters of the crowd's vertices. */
+    const VkDeviceSize chunk = 5 * largest / 2 / 16 * 16;
+    const uint32_t vertices = (uint32_t)(total * 3 / 4 / vks_plan_vertex_bytes(&s->crowd));
+    const size_t image_bytes = (size_t)IMAGE_SIZE * IMAGE_SIZE * 4;
+    uint8_t *image[2] = {malloc(image_bytes), malloc(image_bytes)};
+    uint8_t *output = NULL;
+    size_t output_bytes = 0;
+    CHECK(image[0] && image[1]);
+    for (int mode = 0; image[0] && image[1] && mode < 2; mode++) {
+        const vks_skin_mode skin = mode ? VKS_SKIN_VERTEX : VKS_SKIN_COMPUTE;
+        const char *name = mode ? "vertex" : "compute";
+        for (int p = 0; p < 2; p++) {
+            const vks_path path = p ? VKS_PATH_DESCRIPTORS : VKS_PATH_ADDRESSES;
+            vks_renderer r;
+            if (!renderer(s, skin, path, chunk, vertices, false, &r))
+                continue;
+            if (skin == VKS_SKIN_COMPUTE && crowd_gpu_frame(s, &r, all, INSTANCES, false)) {
+                const vks_frame *f = &r.frames[r.readback_slot];
+                const uint32_t chunks_used =
+                    f->skinned_count
+                        ? (uint32_t)(f->out_offset[f->skinned_count - 1] / r.chunk_limit) + 1
+                        : 0;
+                CHECK(chunks_used >= 3);
+                CHECK(f->overflow_count > 0 && f->skinned_count > 0);
+                for (uint32_t i = 0; i < INSTANCES; i++)
+                    if (vks_renderer_skinned(&r, i))
+                        crowd_gpu_check_instance(s, &r, i, name, NULL);
+                /* Each skinned instance's vertices then tangents, in instance order (the gaps
+                 * between outputs in the chunks hold whatever was there). */
+                size_t bytes = 0;
+                uint8_t *out = malloc(total);
+                CHECK(out != NULL);
+                for (uint32_t i = 0; out && i < INSTANCES; i++) {
+                    const vks_model *m = s->crowd.models[s->crowd.instances[i].model];
+                    const vks_skinned_vertex *v = vks_renderer_skinned(&r, i);
+                    const uint32_t *t = vks_renderer_skinned_tangents(&r, i);
+                    if (!v)
+                        continue;
+                    memcpy(out + bytes, v, sizeof *v * m->vertex_count);
+                    bytes += sizeof *v * m->vertex_count;
+                    if (t) {
+                        memcpy(out + bytes, t, sizeof *t * m->vertex_count);
+                        bytes += sizeof *t * m->vertex_count;
+                    }
+                }
+                if (p == 0) {
+                    output = out;
+                    output_bytes = bytes;
+                } else {
+                    bool same =
+                        out && output && output_bytes == bytes && memcmp(output, out, bytes) == 0;
+                    CHECK(same);
+                    printf("compute: descriptor path's output %s the address path's (%zu bytes, "
+                           "%u instances in %u chunks, %u skinned in the vertex shader)\n",
+                           same ? "is" : "differs from", bytes, f->skinned_count, chunks_used,
+                           f->overflow_count);
+                    free(out);
+                }
+            }
+            if (crowd_gpu_frame(s, &r, all, INSTANCES, true))
+                memcpy(image[p], s->pixels.mapped, image_bytes);
+            vks_renderer_destroy(&r);
+        }
+        const uint32_t drawn = crowd_gpu_drawn_pixels(image[0]);
+        const bool same = memcmp(image[0], image[1], image_bytes) == 0;
+        CHECK(drawn >= MIN_DRAWN_FRACTION * IMAGE_SIZE * IMAGE_SIZE);
+        CHECK(same);
+        printf("%s: %u pixels drawn; the descriptor path's image %s the address path's\n", name,
+               drawn, same ? "is" : "differs from");
+    }
+    free(output);
+    free(image[0]);
+    free(image[1]);
+}
+
+/* One drawn frame of every instance; the validation messages it caused (on top of `before`). */
+static gpu_messages drawn_frame(crowd_gpu *s, vks_path path, bool skip_barrier)
+{
+    uint32_t all[INSTANCES];
+    for (uint32_t i = 0; i < INSTANCES; i++)
+        all[i] = i;
+    const gpu_messages before = *s->dev.messages;
+    vks_renderer r;
+    if (renderer(s, VKS_SKIN_COMPUTE, path, 0, 0, skip_barrier, &r)) {
+        crowd_gpu_frame(s, &r, all, INSTANCES, true);
+        vks_renderer_destroy(&r);
+    }
+    const gpu_messages *now = s->dev.messages;
+    return (gpu_messages){.warning = now->warning - before.warning,
+                          .error = now->error - before.error,
+                          .sync_hazards = now->sync_hazards - before.sync_hazards};
+}
+
+/* (b) */
+static void test_hazard(crowd_gpu *s)
+{
+    gpu_messages with = drawn_frame(s, VKS_PATH_DESCRIPTORS, false);
+    CHECK(with.error == 0 && with.warning == 0);
+    printf("hazard: descriptor path with the barrier: %u error(s), %u warning(s)\n", with.error,
+           with.warning);
+    printf("hazard: the frame without it (the hazard reports below are expected):\n");
+    fflush(stdout);
+    gpu_messages without = drawn_frame(s, VKS_PATH_DESCRIPTORS, true);
+    CHECK(without.sync_hazards >= 1);
+    printf("hazard: descriptor path without the barrier: %u synchronization hazard(s) reported\n",
+           without.sync_hazards);
+    gpu_messages addresses = drawn_frame(s, VKS_PATH_ADDRESSES, true);
+    printf("hazard: address path without the barrier: %u synchronization hazard(s) reported "
+           "(validation cannot follow device addresses)\n",
+           addresses.sync_hazards);
+}
+
+int main(int argc, char **argv)
+{
+    char tangents[4096], wide[4096];
+    int args = crowd_gpu_args(argc, argv, "test_gpu_paths", tangents, sizeof tangents);
+    if (args)
+        return args;
+    snprintf(wide, sizeof wide, "%s/wide_influences.glb", argv[2]);
+    if (access(wide, R_OK) != 0) {
+        printf("skipped: %s cannot be read\n", wide);
+        return SKIP_RETURN;
+    }
+    const char *paths[MODEL_COUNT] = {argv[1], tangents, wide};
+    crowd_gpu s = {0};
+    /* Models before the device: the importer forks (asset/import.h). */
+    for (int k = 0; k < MODEL_COUNT; k++) {
+        if (!crowd_gpu_import(paths[k], &s.models[k]))
+            return check_report("test_gpu_paths");
+        s.radius[k] = crowd_gpu_bind_radius(&s.models[k]);
+    }
+    CHECK(s.models[MODEL_WIDE].joints_extra != NULL && s.models[MODEL_TANGENTS].tangents != NULL);
+
+    bool target = false;
+    if (create_crowd(&s)) {
+        if (crowd_gpu_open(&s, "test_gpu_paths", &target)) {
+            if (target)
+                test_same_results(&s);
+            crowd_gpu_close(&s); /* no validation message */
+        }
+        /* A device of its own: the hazards it must report would fail crowd_gpu_close. */
+        crowd_gpu h = s;
+        h.dev = (gpu_device){0};
+        h.color = h.depth = (gpu_image){0};
+        h.pixels = (gpu_buffer){0};
+        vks_error err;
+        bool have = gpu_device_create(&(gpu_device_desc){.device_index = -1, .validate = true},
+                                      &h.dev, &err) &&
+                    crowd_gpu_create_target(&h, &err);
+        if (!have)
+            fprintf(stderr, "hazard device: %s\n", err.msg);
+        CHECK(have);
+        if (have)
+            test_hazard(&h);
+        gpu_image_destroy(&h.dev, &h.color);
+        gpu_image_destroy(&h.dev, &h.depth);
+        gpu_buffer_destroy(&h.dev, &h.pixels);
+        if (h.dev.device)
+            gpu_device_destroy(&h.dev);
+        vks_crowd_destroy(&s.crowd);
+    }
+    for (int k = 0; k < MODEL_COUNT; k++)
+        vks_model_destroy(&s.models[k]);
+    return check_report("test_gpu_paths");
+}
