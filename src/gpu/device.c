@@ -63,6 +63,9 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
     if (data->pMessageIdName && strncmp(data->pMessageIdName, "SYNC-HAZARD-", 12) == 0)
         count->sync_hazards++;
     if (label)
+        snprintf(count->last_id, sizeof count->last_id, "%s",
+                 data->pMessageIdName ? data->pMessageIdName : "");
+    if (label)
         fprintf(stderr, "vkskin: validation %s: %s\n", label, data->pMessage);
     return VK_FALSE; /* never abort the call: the run fails at its end, with every message */
 }
@@ -144,9 +147,10 @@ static bool create_instance(const gpu_device_desc *desc, gpu_device *dev, vks_er
     messenger.pUserData = dev->messages;
 
     VkValidationFeatureEnableEXT enables[] = {
-        VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+        VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT,
+        VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT};
     VkValidationFeaturesEXT features = {VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
-    features.enabledValidationFeatureCount = 1;
+    features.enabledValidationFeatureCount = desc->gpu_assisted ? 2 : 1;
     features.pEnabledValidationFeatures = enables;
     features.pNext = &messenger;
 

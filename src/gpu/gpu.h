@@ -30,6 +30,9 @@ const char *gpu_result_name(VkResult result);
 typedef struct gpu_device_desc {
     int32_t device_index; /* index in `vkskin devices`; -1 picks discrete > integrated > CPU */
     bool validate;        /* Khronos validation with synchronization validation */
+    /* With validate: GPU-assisted validation too (the shaders instrumented: among its checks,
+     * every access through a device address against the buffers that exist). Tests only. */
+    bool gpu_assisted;
     /* Windowed: the instance extensions the window system needs, and the window's surface, made
      * by create_surface on the new instance: the device then gets VK_KHR_swapchain and a queue
      * family that can present to it. */
@@ -43,6 +46,7 @@ typedef struct gpu_device_desc {
 typedef struct gpu_messages {
     uint32_t verbose, info, warning, error;
     uint32_t sync_hazards; /* of those, synchronization validation's hazards (SYNC-HAZARD-*) */
+    char last_id[64];      /* the message ID of the last error or warning ("" before any) */
 } gpu_messages;
 
 typedef struct gpu_device {
