@@ -2,8 +2,8 @@
  * host would: vkskin records the skinning into the test's command buffer, the test copies each
  * instance's output (vkskin_gpu_get_output) into its own readback buffer and holds it to the CPU
  * reference (skin/skin_cpu.h), at levels of detail 0 and 1, over two frames in both slots.
- * Validation is on (with synchronization validation) and must stay silent. Misuse returns
- * errors.
+ * Validation is on (with synchronization validation, which sees the pass: the descriptor path)
+ * and must stay silent. Misuse returns errors.
  *   usage: test_api_gpu DEFAULT_GLB */
 #include "gpu/gpu.h"
 
@@ -35,7 +35,9 @@ static vkskin_gpu_desc host_desc(void)
                              .buffer_device_address = true,
                              .synchronization2 = true,
                              .maintenance4 = true,
-                             .debug_utils = host.debug_utils};
+                             .debug_utils = host.debug_utils,
+                             /* what the host's synchronization validation can follow */
+                             .binding = VKSKIN_BINDING_DESCRIPTORS};
 }
 
 static void check_error(vkskin_result r, const vkskin_error *err, const char *needle)
@@ -210,6 +212,9 @@ int main(int argc, char **argv)
         d = host_desc();
         d.api_version = VK_API_VERSION_1_2;
         check_error(vkskin_gpu_create(&d, crowd, &gpu, &err), &err, "asks for 1.2");
+        d = host_desc();
+        d.binding = (vkskin_binding)3;
+        check_error(vkskin_gpu_create(&d, crowd, &gpu, &err), &err, "no binding 3");
         d = host_desc();
         d.queue_family = 99;
         check_error(vkskin_gpu_create(&d, crowd, &gpu, &err), &err, "not a compute queue");

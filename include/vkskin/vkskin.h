@@ -62,6 +62,16 @@ typedef struct vkskin_error {
     char message[512]; /* one line, no trailing newline; "" on success */
 } vkskin_error;
 
+/* How the GPU side's shaders reach the crowd's buffers (vkskin_render.h, vkskin_vulkan.h). Device
+ * addresses are the fast path; descriptors are what synchronization validation can follow (it
+ * cannot see accesses through addresses), bound once per output chunk. Both give the same skinned
+ * output and pixels, bit for bit. */
+typedef enum vkskin_binding {
+    VKSKIN_BINDING_AUTO = 0,    /* descriptors when validating, else addresses */
+    VKSKIN_BINDING_ADDRESSES,   /* device addresses (buffer_reference) */
+    VKSKIN_BINDING_DESCRIPTORS, /* storage-buffer descriptors */
+} vkskin_binding;
+
 /* The version this library was built as (VKSKIN_VERSION_STRING of its own headers). */
 VKSKIN_API const char *vkskin_version(void);
 

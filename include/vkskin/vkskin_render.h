@@ -67,15 +67,6 @@ typedef enum vkskin_skin_mode {
 typedef VkResult (*vkskin_create_surface_fn)(VkInstance instance, void *user,
                                              VkSurfaceKHR *surface);
 
-/* How the shaders reach the crowd's buffers. Device addresses are the fast path; descriptors are
- * what synchronization validation can follow (it cannot see accesses through addresses), bound
- * once per output chunk. Both give the same skinned output and pixels, bit for bit. */
-typedef enum vkskin_binding {
-    VKSKIN_BINDING_AUTO = 0,    /* descriptors when validating, else addresses */
-    VKSKIN_BINDING_ADDRESSES,   /* device addresses (buffer_reference) */
-    VKSKIN_BINDING_DESCRIPTORS, /* storage-buffer descriptors */
-} vkskin_binding;
-
 typedef struct vkskin_renderer_desc {
     vkskin_crowd *crowd; /* kept: it must outlive the renderer, with its instance count */
     /* 0: the best device; n: entry n - 1 of vkskin_list_devices. */

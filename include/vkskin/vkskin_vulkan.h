@@ -66,6 +66,11 @@ typedef struct vkskin_gpu_desc {
      * (vkskin_gpu_get_previous_output): each slot skins into its own copy of the output, twice
      * the memory. */
     bool previous_positions;
+    /* AUTO and ADDRESSES: device addresses (vkskin cannot tell whether the host validates);
+     * DESCRIPTORS: the buffers through descriptors, so that the host's synchronization validation
+     * sees the skinning pass's accesses (vkskin_gpu_skin then also binds descriptor sets at the
+     * compute bind point of the host's command buffer). */
+    vkskin_binding binding;
 } vkskin_gpu_desc;
 
 /* Creates the crowd's GPU side on the host's device: its models' vertex streams and index

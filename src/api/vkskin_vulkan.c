@@ -34,6 +34,10 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
     if (!desc || !crowd || !gpu)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_gpu_create: desc, crowd and gpu are needed");
+    if (desc->binding != VKSKIN_BINDING_AUTO && desc->binding != VKSKIN_BINDING_ADDRESSES &&
+        desc->binding != VKSKIN_BINDING_DESCRIPTORS)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_gpu_create: no binding %d",
+                            (int)desc->binding);
     if (vks_api_renderers)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin already owns a device (a vkskin_renderer): one device per "
@@ -71,6 +75,8 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
         .max_skinned_vertices = desc->max_skinned_vertices,
         .external = true,
         .keep_previous = desc->previous_positions,
+        .path =
+            desc->binding == VKSKIN_BINDING_DESCRIPTORS ? VKS_PATH_DESCRIPTORS : VKS_PATH_ADDRESSES,
     };
     if (!vks_renderer_create(&g->dev, &rd, &g->renderer, &e)) {
         gpu_device_destroy(&g->dev);
