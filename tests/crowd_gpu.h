@@ -13,6 +13,7 @@
 #include "render/renderer.h"
 #include "scene/crowd.h"
 #include "skin/skin_cpu.h"
+#include "test_path.h"
 
 #include <cglm/cam.h>
 #include <cglm/clipspace/persp_rh_zo.h>
@@ -296,7 +297,9 @@ static inline bool crowd_gpu_renderer(crowd_gpu *g, vks_skin_mode mode, VkDevice
                                                  .mode = mode,
                                                  .readback = mode == VKS_SKIN_COMPUTE,
                                                  .buffer_limit = buffer_limit,
-                                                 .max_skinned_vertices = max_skinned_vertices},
+                                                 .max_skinned_vertices = max_skinned_vertices,
+                                                 .path = test_path_addresses() ? VKS_PATH_ADDRESSES
+                                                                               : VKS_PATH_AUTO},
                             r, &err))
         return true;
     fprintf(stderr, "%s renderer: %s\n", what, err.msg);
@@ -353,7 +356,7 @@ static inline bool crowd_gpu_open(crowd_gpu *g, const char *name, bool *target)
     CHECK(have_device);
     if (!have_device)
         return false;
-    printf("device: %s\n", g->dev.props.deviceName);
+    printf("device: %s, %s\n", g->dev.props.deviceName, test_path_name());
     *target = crowd_gpu_create_target(g, &err);
     if (!*target)
         fprintf(stderr, "target: %s\n", err.msg);

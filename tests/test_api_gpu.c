@@ -10,6 +10,7 @@
 #include "api/api.h"
 #include "check.h"
 #include "skin/skin_cpu.h"
+#include "test_path.h"
 
 #include "vkskin/vkskin_vulkan.h"
 
@@ -36,8 +37,10 @@ static vkskin_gpu_desc host_desc(void)
                              .synchronization2 = true,
                              .maintenance4 = true,
                              .debug_utils = host.debug_utils,
-                             /* what the host's synchronization validation can follow */
-                             .binding = VKSKIN_BINDING_DESCRIPTORS};
+                             /* what the host's synchronization validation can follow, unless
+                              * the test runs the address path */
+                             .binding = test_path_addresses() ? VKSKIN_BINDING_ADDRESSES
+                                                              : VKSKIN_BINDING_DESCRIPTORS};
 }
 
 static void check_error(vkskin_result r, const vkskin_error *err, const char *needle)
@@ -190,7 +193,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_api_gpu: %s\n", e.msg);
         return 1;
     }
-    printf("device: %s\n", host.props.deviceName);
+    printf("device: %s, %s\n", host.props.deviceName, test_path_name());
     vkskin_error err;
     vkskin_model *model = NULL;
     vkskin_crowd *crowd = NULL;

@@ -329,12 +329,14 @@ static bool renderer_fits(crowd_gpu *s, uint32_t n, vks_error *err)
     if (!make_crowd_of(s, n, &c))
         return false;
     vks_renderer r;
-    bool created = vks_renderer_create(&s->dev,
-                                       &(vks_renderer_desc){.crowd = &c,
-                                                            .color_format = s->color.format,
-                                                            .max_skinned_vertices = FIT_VERTICES,
-                                                            .memory_limit = FIT_MEMORY},
-                                       &r, err);
+    bool created = vks_renderer_create(
+        &s->dev,
+        &(vks_renderer_desc){.path = test_path_addresses() ? VKS_PATH_ADDRESSES : VKS_PATH_AUTO,
+                             .crowd = &c,
+                             .color_format = s->color.format,
+                             .max_skinned_vertices = FIT_VERTICES,
+                             .memory_limit = FIT_MEMORY},
+        &r, err);
     if (created)
         vks_renderer_destroy(&r);
     vks_crowd_destroy(&c);

@@ -1,12 +1,13 @@
 /* The two ways the shaders reach the crowd's buffers (render/renderer.h, vks_path): device
  * addresses (the fast path) and descriptors (the descriptor path, what validation runs), and what
  * the second is for: synchronization validation seeing the skinning pass.
- * (a) A crowd of 24 instances of three models (the default character; tangents.glb, with
- *     tangents; wide_influences.glb, 8 influences), every instance visible, its output split
- *     into at least 3 chunks and too small for all of them (the rest are skinned in the vertex
- *     shader), validation on: the descriptor path's skinned output (read back) is the address
- *     path's byte for byte, its frame spans at least 3 chunks and overflows, and its image is
- *     the address path's byte for byte; the same images in vertex mode. No validation message.
+ * (a) A crowd of 24 instances of three models (tangents.glb, with tangents; wide_influences.glb,
+ *     8 influences; the default character), every instance visible, its output split into at
+ *     least 3 chunks and too small for all of them (the rest are skinned in the vertex shader),
+ *     validation on: each model has instances skinned by the pass, which match the CPU; the
+ *     descriptor path's skinned output (read back) is the address path's byte for byte, its
+ *     frame spans at least 3 chunks and overflows, and its image is the address path's byte for
+ *     byte; the same images in vertex mode. No validation message.
  * (b) On a second device, validation on: the descriptor path with the barrier between the
  *     skinning pass and the draw left out (desc.test_skip_skin_barrier) must make synchronization
  *     validation report a hazard (SYNC-HAZARD-*); the same frame with the barrier reports none.
@@ -19,13 +20,18 @@
  *     the instance table must be reported ("Device address out of bounds"): the check runs.
  *     (The address path's draws are not run under it: on lavapipe 22.3 its checks misfire in
  *     the vertex stage, README "Validation and the descriptor path".)
+ * (d) On a device without validation, a renderer left to choose (VKS_PATH_AUTO) takes the
+ *     address path; with validation (the hazard test's first frame asks for AUTO), the
+ *     descriptor path.
  *   usage: test_gpu_paths DEFAULT_GLB FIXTURES_DIR (a missing file is a skip, exit 77) */
 #include "crowd_gpu.h"
 
 #define INSTANCES 24u
 #define SEED 99u
 
-enum { MODEL_DEFAULT, MODEL_TANGENTS, MODEL_WIDE, MODEL_COUNT };
+/* The small models first: the frame deals output in model order, so they get some before the
+ * default character's instances spend the rest. */
+enum { MODEL_TANGENTS, MODEL_WIDE, MODEL_DEFAULT, MODEL_COUNT };
 _Static_assert(MODEL_COUNT <= CROWD_GPU_MAX_MODELS, "crowd_gpu holds the models");
 
 static bool create_crowd(crowd_gpu *s)
@@ -44,6 +50,12 @@ static bool create_crowd(crowd_gpu *s)
     if (!ok)
         fprintf(stderr, "crowd: %s\n", err.msg);
     CHECK(ok);
+    /* The camera looks at a default character: the largest on screen. */
+    for (uint32_t i = 0; ok && i < INSTANCES; i++)
+        if (s->crowd.instances[i].model == MODEL_DEFAULT) {
+            s->focus = i;
+            break;
+        }
     return ok;
 }
 
@@ -66,7 +78,9 @@ static bool renderer(crowd_gpu *s, vks_skin_mode mode, vks_path path, VkDeviceSi
     if (!ok)
         fprintf(stderr, "renderer: %s\n", err.msg);
     CHECK(ok);
-    CHECK(!ok || r->bound == (path == VKS_PATH_DESCRIPTORS));
+    /* AUTO: descriptors exactly when the device validates. */
+    CHECK(!ok ||
+          r->bound == (path == VKS_PATH_DESCRIPTORS || (path == VKS_PATH_AUTO && s->dev.validate)));
     return ok;
 }
 
@@ -90,9 +104,11 @@ static void test_same_results(crowd_gpu *s)
         all[i] = i;
     size_t largest, total;
     output_sizes(&s->crowd, &largest, &total);
-    /* Chunks of 2.5 of the largest instance; room for three quarters of the crowd's vertices. */
+    /* Chunks of 2.5 of the largest instance; room for 85% of the crowd's vertices, so that each
+     * model's instances get output (tangents and 8 influences skinned by both builds of the
+     * pass) and the last ones do not. */
     const VkDeviceSize chunk = 5 * largest / 2 / 16 * 16;
-    const uint32_t vertices = (uint32_t)(total * 3 / 4 / vks_plan_vertex_bytes(&s->crowd));
+    const uint32_t vertices = (uint32_t)(total * 85 / 100 / vks_plan_vertex_bytes(&s->crowd));
     const size_t image_bytes = (size_t)IMAGE_SIZE * IMAGE_SIZE * 4;
     uint8_t *image[2] = {malloc(image_bytes), malloc(image_bytes)};
     uint8_t *output = NULL;
@@ -114,9 +130,14 @@ static void test_same_results(crowd_gpu *s)
                         : 0;
                 CHECK(chunks_used >= 3);
                 CHECK(f->overflow_count > 0 && f->skinned_count > 0);
+                bool model_skinned[MODEL_COUNT] = {false};
                 for (uint32_t i = 0; i < INSTANCES; i++)
-                    if (vks_renderer_skinned(&r, i))
+                    if (vks_renderer_skinned(&r, i)) {
                         crowd_gpu_check_instance(s, &r, i, name, NULL);
+                        model_skinned[s->crowd.instances[i].model] = true;
+                    }
+                for (int k = 0; k < MODEL_COUNT; k++)
+                    CHECK(model_skinned[k]);
                 /* Each skinned instance's vertices then tangents, in instance order (the gaps
                  * between outputs in the chunks hold whatever was there). */
                 size_t bytes = 0;
@@ -186,7 +207,7 @@ static gpu_messages drawn_frame(crowd_gpu *s, vks_path path, bool skip_barrier)
 /* (b) */
 static void test_hazard(crowd_gpu *s)
 {
-    gpu_messages with = drawn_frame(s, VKS_PATH_DESCRIPTORS, false);
+    gpu_messages with = drawn_frame(s, VKS_PATH_AUTO, false) /* descriptors */;
     CHECK(with.error == 0 && with.warning == 0);
     printf("hazard: descriptor path with the barrier: %u error(s), %u warning(s)\n", with.error,
            with.warning);
@@ -202,19 +223,19 @@ static void test_hazard(crowd_gpu *s)
            addresses.sync_hazards);
 }
 
-/* A device with validation (and GPU-assisted validation) and the test's target; false, said,
+/* A device (with validation, and GPU-assisted validation) and the test's target; false, said,
  * when it cannot be made. */
-static bool open_device(crowd_gpu *h, bool gpu_assisted)
+static bool open_device(crowd_gpu *h, bool validate, bool gpu_assisted)
 {
     h->dev = (gpu_device){0};
     h->color = h->depth = (gpu_image){0};
     h->pixels = (gpu_buffer){0};
     vks_error err;
-    bool have =
-        gpu_device_create(
-            &(gpu_device_desc){.device_index = -1, .validate = true, .gpu_assisted = gpu_assisted},
-            &h->dev, &err) &&
-        crowd_gpu_create_target(h, &err);
+    bool have = gpu_device_create(&(gpu_device_desc){.device_index = -1,
+                                                     .validate = validate,
+                                                     .gpu_assisted = gpu_assisted},
+                                  &h->dev, &err) &&
+                crowd_gpu_create_target(h, &err);
     if (!have)
         fprintf(stderr, "device: %s\n", err.msg);
     CHECK(have);
@@ -285,7 +306,8 @@ int main(int argc, char **argv)
         printf("skipped: %s cannot be read\n", wide);
         return SKIP_RETURN;
     }
-    const char *paths[MODEL_COUNT] = {argv[1], tangents, wide};
+    const char *paths[MODEL_COUNT] = {
+        [MODEL_DEFAULT] = argv[1], [MODEL_TANGENTS] = tangents, [MODEL_WIDE] = wide};
     crowd_gpu s = {0};
     /* Models before the device: the importer forks (asset/import.h). */
     for (int k = 0; k < MODEL_COUNT; k++) {
@@ -304,11 +326,19 @@ int main(int argc, char **argv)
         }
         /* Devices of their own: the messages they must report would fail crowd_gpu_close. */
         crowd_gpu h = s;
-        if (open_device(&h, false))
+        if (open_device(&h, true, false))
             test_hazard(&h);
         close_device(&h);
-        if (open_device(&h, true))
+        if (open_device(&h, true, true))
             test_gpu_assisted(&h);
+        close_device(&h);
+        /* (d) Without validation, AUTO takes the fast path (renderer() checks it). */
+        vks_renderer r;
+        if (open_device(&h, false, false) &&
+            renderer(&h, VKS_SKIN_COMPUTE, VKS_PATH_AUTO, 0, 0, false, &r)) {
+            printf("auto: without validation, %s\n", r.bound ? "descriptors" : "addresses");
+            vks_renderer_destroy(&r);
+        }
         close_device(&h);
         vks_crowd_destroy(&s.crowd);
     }

@@ -21,6 +21,7 @@
 #include "gpu/gpu.h"
 #include "render/renderer.h"
 #include "skin/skin_cpu.h"
+#include "test_path.h"
 
 #include <dirent.h>
 #include <float.h>
@@ -169,7 +170,9 @@ static void check_model(const gpu_device *dev, const char *path, const vks_model
         !vks_renderer_create(dev,
                              &(vks_renderer_desc){.crowd = &crowd,
                                                   .color_format = VK_FORMAT_R8G8B8A8_SRGB,
-                                                  .readback = true},
+                                                  .readback = true,
+                                                  .path = test_path_addresses() ? VKS_PATH_ADDRESSES
+                                                                                : VKS_PATH_AUTO},
                              &r, &err)) {
         fprintf(stderr, "%s: %s\n", path, err.msg);
         CHECK(!"renderer creation failed");
@@ -229,7 +232,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_gpu_skin: %s\n", err.msg);
     CHECK(have_device);
     if (have_device) {
-        printf("device: %s\n", dev.props.deviceName);
+        printf("device: %s, %s\n", dev.props.deviceName, test_path_name());
         for (size_t i = 0; i < model_count; i++)
             check_model(&dev, models[i].path, &models[i].model);
         CHECK(!gpu_validation_failed(&dev)); /* while skinning */

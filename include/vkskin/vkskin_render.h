@@ -84,7 +84,6 @@ typedef struct vkskin_renderer_desc {
     bool no_vsync;      /* present as fast as the surface allows (mailbox, else immediate) */
 
     vkskin_skin_mode mode;
-    vkskin_binding binding;
     uint32_t group_size; /* of the skinning pass: a power of two up to the device's; 0: 64 */
     /* Palettes: false = the shaders read them from the host-visible buffer posing writes; true =
      * each frame copies the visible instances' into device memory first. */
@@ -104,6 +103,8 @@ typedef struct vkskin_renderer_desc {
     /* Animation level of detail, on unless this is set: instances whose bounds project small are
      * posed every 2nd or 4th frame (staggered) and keep their last pose between. */
     bool pose_every_frame;
+    /* How the shaders reach the crowd's buffers (AUTO: descriptors when validating). */
+    vkskin_binding binding;
 } vkskin_renderer_desc;
 
 /* Opens the device (and, for a window, its surface) and creates everything the crowd needs on it.

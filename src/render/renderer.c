@@ -671,6 +671,17 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
     if (!vks_plan_memory_of(&limits, c, &request, &r->memory, err))
         return false;
     const bool draws = !desc->external;
+    const VkPhysicalDeviceLimits *lim = &dev->props.limits;
+    if (r->bound && (lim->maxPerStageDescriptorStorageBuffers < VKS_BINDING_COUNT ||
+                     lim->maxDescriptorSetStorageBuffers < VKS_BINDING_COUNT))
+        return vks_fail(err,
+                        "the descriptor path (what validation runs) binds %u storage buffers to "
+                        "each stage; %s allows %u: ask for the address path (--binding addresses)",
+                        VKS_BINDING_COUNT, dev->props.deviceName,
+                        lim->maxPerStageDescriptorStorageBuffers <
+                                lim->maxDescriptorSetStorageBuffers
+                            ? lim->maxPerStageDescriptorStorageBuffers
+                            : lim->maxDescriptorSetStorageBuffers);
     if (r->bound) {
         VkDescriptorType types[VKS_BINDING_COUNT];
         for (uint32_t k = 0; k < VKS_BINDING_COUNT; k++)
