@@ -1119,8 +1119,8 @@ static void end_statistics(vks_frame *f)
     }
 }
 
-/* Records the draws of one mesh per model mesh for visible slots [first, first + count) of model
- * m at level l, with the pipeline bound. */
+/* Records one draw per mesh of model m at level l, instanced over visible slots [first, first +
+ * count), with the pipeline bound. */
 static void draw_meshes(const vks_renderer *r, VkCommandBuffer cmd, uint32_t m, uint32_t l,
                         uint32_t first, uint32_t count)
 {
