@@ -5,6 +5,7 @@
 #include "vkskin/vkskin.h"
 
 #include "core/pool.h"
+#include "render/renderer.h"
 #include "scene/crowd.h"
 
 struct vkskin_model {
@@ -29,6 +30,24 @@ struct vkskin_crowd {
 /* Allocates what vkskin_crowd_prepare's animation level of detail keeps (once); false when out of
  * memory. */
 bool vks_api_crowd_anim_lod(struct vkskin_crowd *c);
+
+/* The engine's path for a public binding, AUTO taking `automatic`; false for a value that names
+ * none. */
+static inline bool vks_api_path(vkskin_binding binding, vks_path automatic, vks_path *path)
+{
+    switch (binding) {
+    case VKSKIN_BINDING_AUTO:
+        *path = automatic;
+        return true;
+    case VKSKIN_BINDING_ADDRESSES:
+        *path = VKS_PATH_ADDRESSES;
+        return true;
+    case VKSKIN_BINDING_DESCRIPTORS:
+        *path = VKS_PATH_DESCRIPTORS;
+        return true;
+    }
+    return false;
+}
 
 /* One device per process: the live vkskin_gpu objects (vkskin_vulkan.c) and vkskin_renderer
  * objects (vkskin_render.c). */

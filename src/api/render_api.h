@@ -27,11 +27,11 @@ struct vkskin_renderer {
     /* Per slot, the overlay primitives of the last frame it submitted: the pipeline statistics
      * count them with the crowd's, and the figures given out are the crowd's. */
     uint64_t overlay_primitives[GPU_FRAMES_IN_FLIGHT];
-    /* A window's captured frames, per slot: the swapchain image copied out, its size and
-     * whether its bytes are BGRA. */
+    /* A window's captured frames, per slot: the swapchain image copied out (in the swapchain's
+     * format) and its size. */
     gpu_buffer capture[GPU_FRAMES_IN_FLIGHT];
     VkExtent2D capture_extent[GPU_FRAMES_IN_FLIGHT];
-    bool captured[GPU_FRAMES_IN_FLIGHT], capture_bgra;
+    bool captured[GPU_FRAMES_IN_FLIGHT];
 };
 
 #endif

@@ -50,8 +50,9 @@ vkskin_result vkskin_list_devices(vkskin_device_info *devices, uint32_t capacity
     return ok ? vks_api_ok(err) : vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
 }
 
-/* A desc's mistakes, before any device is opened. */
-static vkskin_result check_desc(const vkskin_renderer_desc *d, vkskin_error *err)
+/* A desc's mistakes, before any device is opened; *path: the engine's for its binding (AUTO:
+ * descriptors under validation, which follows them and not addresses: renderer.h). */
+static vkskin_result check_desc(const vkskin_renderer_desc *d, vks_path *path, vkskin_error *err)
 {
     if (!d->crowd)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
@@ -59,8 +60,7 @@ static vkskin_result check_desc(const vkskin_renderer_desc *d, vkskin_error *err
     if (d->mode != VKSKIN_SKIN_COMPUTE && d->mode != VKSKIN_SKIN_VERTEX)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_renderer_create: no skin mode %d",
                             (int)d->mode);
-    if (d->binding != VKSKIN_BINDING_AUTO && d->binding != VKSKIN_BINDING_ADDRESSES &&
-        d->binding != VKSKIN_BINDING_DESCRIPTORS)
+    if (!vks_api_path(d->binding, VKS_PATH_AUTO, path))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_renderer_create: no binding %d",
                             (int)d->binding);
     if (d->group_size & (d->group_size - 1))
@@ -104,7 +104,8 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
     if (!desc || !renderer)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_create: desc and renderer are needed");
-    vkskin_result res = check_desc(desc, err);
+    vks_path path = VKS_PATH_AUTO;
+    vkskin_result res = check_desc(desc, &path, err);
     if (res != VKSKIN_OK)
         return res;
     struct vkskin_renderer *r = calloc(1, sizeof *r);
@@ -144,10 +145,7 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
             .crowd = crowd,
             .color_format = r->window ? r->swapchain.format.format : VKS_OFFSCREEN_FORMAT,
             .mode = desc->mode == VKSKIN_SKIN_VERTEX ? VKS_SKIN_VERTEX : VKS_SKIN_COMPUTE,
-            /* AUTO: descriptors under validation, which follows them and not addresses. */
-            .path = desc->binding == VKSKIN_BINDING_DESCRIPTORS ? VKS_PATH_DESCRIPTORS
-                    : desc->binding == VKSKIN_BINDING_ADDRESSES ? VKS_PATH_ADDRESSES
-                                                                : VKS_PATH_AUTO,
+            .path = path,
             .group_size = desc->group_size,
             .readback = desc->readback,
             .buffer_limit = desc->max_buffer_bytes,
@@ -438,8 +436,6 @@ static bool record_capture(vkskin_renderer *r, vks_frame *f, const vks_draw_targ
                           (gpu_access){VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE});
     r->capture_extent[f->slot] = t->extent;
     r->captured[f->slot] = true;
-    r->capture_bgra = r->swapchain.format.format == VK_FORMAT_B8G8R8A8_SRGB ||
-                      r->swapchain.format.format == VK_FORMAT_B8G8R8A8_UNORM;
     return true;
 }
 
@@ -511,7 +507,6 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
                : acq == VKS_ACQUIRE_SKIP ? vks_api_ok(err)
                                          : vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
-    f->visible_count = prepared.visible;
     vks_draw_target target = r->window ? wf.target : vks_offscreen_target(&r->offscreen);
     r->extent = target.extent;
     r->captured[f->slot] = false;
@@ -590,10 +585,13 @@ vkskin_result vkskin_renderer_read_image(vkskin_renderer *r, void *rgba, vkskin_
         const uint8_t *from = r->capture[slot].mapped;
         uint8_t *to = rgba;
         const size_t n = (size_t)r->capture_extent[slot].width * r->capture_extent[slot].height;
+        const VkFormat format = r->swapchain.format.format; /* fixed for the renderer's life */
+        const int red =
+            format == VK_FORMAT_B8G8R8A8_SRGB || format == VK_FORMAT_B8G8R8A8_UNORM ? 2 : 0;
         for (size_t p = 0; p < n; p++) { /* BGRA swapchains swizzled, alpha made opaque */
-            to[4 * p + 0] = from[4 * p + (r->capture_bgra ? 2 : 0)];
+            to[4 * p + 0] = from[4 * p + red];
             to[4 * p + 1] = from[4 * p + 1];
-            to[4 * p + 2] = from[4 * p + (r->capture_bgra ? 0 : 2)];
+            to[4 * p + 2] = from[4 * p + 2 - red];
             to[4 * p + 3] = 255;
         }
         return vks_api_ok(err);

@@ -34,8 +34,8 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
     if (!desc || !crowd || !gpu)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_gpu_create: desc, crowd and gpu are needed");
-    if (desc->binding != VKSKIN_BINDING_AUTO && desc->binding != VKSKIN_BINDING_ADDRESSES &&
-        desc->binding != VKSKIN_BINDING_DESCRIPTORS)
+    vks_path path; /* AUTO: addresses (vkskin cannot tell whether the host validates) */
+    if (!vks_api_path(desc->binding, VKS_PATH_ADDRESSES, &path))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_gpu_create: no binding %d",
                             (int)desc->binding);
     if (vks_api_renderers)
@@ -75,8 +75,7 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
         .max_skinned_vertices = desc->max_skinned_vertices,
         .external = true,
         .keep_previous = desc->previous_positions,
-        .path =
-            desc->binding == VKSKIN_BINDING_DESCRIPTORS ? VKS_PATH_DESCRIPTORS : VKS_PATH_ADDRESSES,
+        .path = path,
     };
     if (!vks_renderer_create(&g->dev, &rd, &g->renderer, &e)) {
         gpu_device_destroy(&g->dev);

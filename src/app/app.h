@@ -1,9 +1,14 @@
 /* What the subcommands share: option parsing and its errors. The program uses vkskin's public API
- * alone (include/vkskin): it includes nothing from src/ outside src/app. */
+ * alone (include/vkskin): from src/ outside src/app it includes only core/clock.h, whose source it
+ * compiles itself. */
 #ifndef VKS_APP_H
 #define VKS_APP_H
 
 #include "vkskin/vkskin.h"
+
+/* vks_now_ms and vks_median: the library's clock.c, which it keeps private, compiled into the
+ * program too (it needs nothing else of the library's: CMakeLists.txt). */
+#include "../core/clock.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -57,10 +62,6 @@ extern const char app_bind_pose[];
 /* --bind-pose: sets *clip to app_bind_pose; fails when --clip was given too. */
 bool app_bind_pose_option(const char **clip, bool bind_pose, vkskin_error *err);
 
-/* A monotonic clock in milliseconds (the benchmarks' and the window's timings). */
-double app_now_ms(void);
-/* The median of v[0 .. n) (sorts v); n > 0. */
-double app_median(double *v, uint32_t n);
 
 /* JSON output, one "name": value line of an object: a number in its shortest form that reads
  * back as the same double, or null when unknown (negative or not finite); a string, escaped; the

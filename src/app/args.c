@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 bool app_fail(vkskin_error *err, const char *fmt, ...)
@@ -140,25 +139,6 @@ bool app_parse_size(const char *text, uint32_t *width, uint32_t *height, vkskin_
     return true;
 }
 
-double app_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double app_median(double *v, uint32_t n)
-{
-    qsort(v, n, sizeof *v, compare_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 bool app_parse_zoom(const char *text, double *zoom, vkskin_error *err)
 {
     char *end;
@@ -185,7 +165,7 @@ void app_progress_begin(app_progress *p, const char *cmd, bool forced)
 {
     const bool tty = isatty(STDERR_FILENO) == 1;
     *p = (app_progress){.cmd = cmd, .on = forced || tty, .tty = tty && !forced};
-    p->start = p->last = app_now_ms();
+    p->start = p->last = vks_now_ms();
 }
 
 void app_progress_say(app_progress *p, const char *fmt, ...)
@@ -194,7 +174,7 @@ void app_progress_say(app_progress *p, const char *fmt, ...)
         return;
     /* On a terminal once the work has run a second, then every 0.1 s; asked for (--progress),
      * from the start, then every second. */
-    const double now = app_now_ms();
+    const double now = vks_now_ms();
     if (p->tty ? now - p->start < 1000.0 || now - p->last < 100.0
                : p->shown && now - p->last < 1000.0)
         return;

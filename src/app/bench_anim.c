@@ -39,7 +39,7 @@ static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepar
         app_progress_say(progress, "%s, sample %u of %u",
                          prepare->one_thread ? "1 thread" : "all threads", i + 1, warmup + frames);
         uint64_t posed_here = 0;
-        const double t0 = app_now_ms();
+        const double t0 = vks_now_ms();
         for (uint32_t b = 0; b < batch; b++) {
             vkskin_crowd_advance(crowd, 1.0 / 60.0);
             vkskin_prepared out;
@@ -48,22 +48,22 @@ static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepar
             posed_here += out.posed;
         }
         if (i >= warmup) {
-            samples[i - warmup] = (app_now_ms() - t0) / batch;
+            samples[i - warmup] = (vks_now_ms() - t0) / batch;
             *posed += posed_here;
         }
     }
-    const double ms = app_median(samples, frames);
+    const double ms = vks_median(samples, frames);
     for (uint32_t i = 0; clocks_ms && i < warmup + frames; i++) {
-        const double t0 = app_now_ms();
+        const double t0 = vks_now_ms();
         for (uint32_t b = 0; b < batch; b++) {
             vkskin_crowd_advance(crowd, 1.0 / 60.0);
             *count = vkskin_crowd_cull(crowd, prepare->view->view_proj, visible);
         }
         if (i >= warmup)
-            samples[i - warmup] = (app_now_ms() - t0) / batch;
+            samples[i - warmup] = (vks_now_ms() - t0) / batch;
     }
     if (clocks_ms)
-        *clocks_ms = app_median(samples, frames);
+        *clocks_ms = vks_median(samples, frames);
     return ms;
 }
 

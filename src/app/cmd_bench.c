@@ -93,9 +93,9 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
             app_progress_say(&progress, "frame %u of %u", i - warmup + 1, a->frames);
         /* The frame waits for frame i - 2 first: from there to the next frame's start is the
          * frame's period, GPU included. */
-        const double start = app_now_ms();
+        const double start = vks_now_ms();
         vkskin_crowd_advance(crowd, 1.0 / 60.0);
-        const double advanced = app_now_ms();
+        const double advanced = vks_now_ms();
         if (vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &e) != VKSKIN_OK) {
             fprintf(stderr, "vkskin bench: %s\n", e.message);
             goto done;
@@ -113,7 +113,7 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     app_progress_end(&progress);
     vkskin_gpu_stats s;
     vkskin_renderer_last_stats(r, &s, NULL);
-    frame[cpu_samples - 1] = app_now_ms() - last;
+    frame[cpu_samples - 1] = vks_now_ms() - last;
     if (s.draw_ms >= 0.0) { /* the last frames' slots: read here, not by a later frame */
         skin[gpu_samples] = s.skin_ms;
         draw[gpu_samples++] = s.draw_ms;
@@ -126,10 +126,10 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     res->descriptors = ri.binding == VKSKIN_BINDING_DESCRIPTORS;
     res->samples = cpu_samples;
     res->gpu_samples = gpu_samples; /* the next-to-last frame's queries are never read back */
-    res->anim_ms = app_median(anim, cpu_samples);
-    res->frame_ms = app_median(frame, cpu_samples);
-    res->skin_ms = gpu_samples ? app_median(skin, gpu_samples) : -1.0;
-    res->draw_ms = gpu_samples ? app_median(draw, gpu_samples) : -1.0;
+    res->anim_ms = vks_median(anim, cpu_samples);
+    res->frame_ms = vks_median(frame, cpu_samples);
+    res->skin_ms = gpu_samples ? vks_median(skin, gpu_samples) : -1.0;
+    res->draw_ms = gpu_samples ? vks_median(draw, gpu_samples) : -1.0;
     res->threads = ci.threads;
     /* The visible set of the last frame (the camera does not move); in compute mode the part
      * the skinning pass skinned (the rest went past the output budget). */

@@ -149,14 +149,14 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
         fprintf(say,
                 "gpu: skinning %.3f ms, drawing %.3f ms (median of %u frames; %llu vertices, "
                 "workgroups of %u%s)\n",
-                app_median(skin_ms, samples), app_median(draw_ms, samples), samples,
+                vks_median(skin_ms, samples), vks_median(draw_ms, samples), samples,
                 (unsigned long long)info.vertices, ri.group_size,
                 ri.binding == VKSKIN_BINDING_DESCRIPTORS ? ", buffers through descriptors" : "");
     else if (samples)
         fprintf(say,
                 "gpu: drawing %.3f ms, skinning in the vertex shader (median of %u frames; %llu "
                 "vertices%s)\n",
-                app_median(draw_ms, samples), samples, (unsigned long long)info.vertices,
+                vks_median(draw_ms, samples), samples, (unsigned long long)info.vertices,
                 ri.binding == VKSKIN_BINDING_DESCRIPTORS ? ", buffers through descriptors" : "");
     if (last.triangles != UINT64_MAX)
         fprintf(say,

@@ -253,7 +253,7 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
     vkskin_renderer *r = *out;
     vkskin_crowd *crowd = show->crowd;
     view_camera cam = {.zoom = 1.0f, .base_pitch = framing_pitch(crowd)};
-    double speed = 1.0, last = app_now_ms(), last_title = last, start = last;
+    double speed = 1.0, last = vks_now_ms(), last_title = last, start = last;
     uint32_t drawn_at_title = 0, visible = 0;
     view_stats stats = {0};
     uint32_t drawn = 0;
@@ -270,7 +270,7 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
     for (;;) {
         app_input in;
         app_window_poll(*win, &in);
-        const double elapsed = (app_now_ms() - start) * 1e-3;
+        const double elapsed = (vks_now_ms() - start) * 1e-3;
         const app_script_step *st;
         while (a->script.count && (st = app_script_due(&a->script, elapsed))) {
             script_step(st, *win, &in, &script_paused, &minimised);
@@ -286,7 +286,7 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
         if (a->resize_w && drawn == (a->frames ? a->frames / 2 : 60))
             app_window_request_size(*win, a->resize_w, a->resize_h);
 
-        double t = app_now_ms();
+        double t = vks_now_ms();
         double dt = (t - last) * 1e-3;
         last = t;
         uint32_t width, height;
@@ -357,7 +357,7 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
         return rc;
     vkskin_renderer_info ri;
     vkskin_renderer_get_info(r, &ri, NULL);
-    stats.fps = drawn * 1e3 / fmax(app_now_ms() - start, 1e-3);
+    stats.fps = drawn * 1e3 / fmax(vks_now_ms() - start, 1e-3);
     printf("view: %u frames, last %ux%u, swapchain rebuilt %u time(s); %.0f fps on average, anim "
            "%.3f ms, skin %.3f ms, draw %.3f ms; %u of %u instances visible\n",
            drawn, ri.width, ri.height, ri.swapchain_rebuilds, stats.fps, stats.anim_ms,

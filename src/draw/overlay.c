@@ -116,18 +116,22 @@ bool vks_overlay_map(const gpu_device *dev, vks_overlay_pass *pass, uint32_t slo
 void vks_overlay_record(VkCommandBuffer cmd, const vks_overlay_pass *pass, uint32_t slot,
                         const vks_overlay_frame *frame, VkExtent2D extent)
 {
+    overlay_push push = {.size = {(float)extent.width, (float)extent.height}};
+    memcpy(push.view_proj, frame->view_proj, sizeof push.view_proj);
     uint32_t first = 0;
+    bool bound = false; /* the vertex buffer, once: every kind's vertices are in it */
     for (int k = 0; k < VKS_OVERLAY_KINDS; k++) {
         const uint32_t n = frame->counts[k];
         if (!n)
             continue;
-        overlay_push push = {.size = {(float)extent.width, (float)extent.height},
-                             .screen = k == VKS_OVERLAY_SCREEN_TRIANGLES};
-        memcpy(push.view_proj, frame->view_proj, sizeof push.view_proj);
+        if (!bound) {
+            const VkDeviceSize offset = 0;
+            vkCmdBindVertexBuffers(cmd, 0, 1, &pass->vertices[slot].buffer, &offset);
+            bound = true;
+        }
+        push.screen = k == VKS_OVERLAY_SCREEN_TRIANGLES;
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->pipeline[k]);
         vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof push, &push);
-        const VkDeviceSize offset = 0;
-        vkCmdBindVertexBuffers(cmd, 0, 1, &pass->vertices[slot].buffer, &offset);
         vkCmdDraw(cmd, n, 1, first, 0);
         first += n;
     }

@@ -16,11 +16,11 @@ void vks_camera_grow_box(const vks_crowd *crowd, uint32_t i, float lo[3], float 
     for (int corner = 0; corner < 8; corner++) {
         const float p[3] = {corner & 1 ? mhi[0] : mlo[0], corner & 2 ? mhi[1] : mlo[1],
                             corner & 4 ? mhi[2] : mlo[2]};
+        float v[3];
+        vks_transform_point(inst->world, p, v);
         for (int r = 0; r < 3; r++) {
-            const float(*w)[4] = inst->world;
-            float v = w[0][r] * p[0] + w[1][r] * p[1] + w[2][r] * p[2] + w[3][r];
-            lo[r] = fminf(lo[r], v);
-            hi[r] = fmaxf(hi[r], v);
+            lo[r] = fminf(lo[r], v[r]);
+            hi[r] = fmaxf(hi[r], v[r]);
         }
     }
 }

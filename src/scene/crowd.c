@@ -149,12 +149,6 @@ static void crowd_root_transform(const vks_model *m, mat4 root)
     glm_mat4_inv(inv, root);
 }
 
-static void crowd_transform_point(const float m[4][4], const float p[3], float out[3])
-{
-    for (int r = 0; r < 3; r++)
-        out[r] = m[0][r] * p[0] + m[1][r] * p[1] + m[2][r] * p[2] + m[3][r];
-}
-
 /* How far the model reaches from the vertical axis its placement turns it about, in world units:
  * the farthest corner of its box carried into the world by the root transform. */
 static float crowd_footprint_radius(const float lo[3], const float hi[3], const mat4 root)
@@ -162,7 +156,7 @@ static float crowd_footprint_radius(const float lo[3], const float hi[3], const 
     float r2 = 0.0f;
     for (int i = 0; i < 8; i++) {
         float p[3] = {i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]}, w[3];
-        crowd_transform_point(root, p, w);
+        vks_transform_point(root, p, w);
         r2 = fmaxf(r2, w[0] * w[0] + w[2] * w[2]);
     }
     return sqrtf(r2);
@@ -207,7 +201,7 @@ static void crowd_set_world(vks_crowd_instance *in, const float world[4][4], con
         mid[k] = 0.5f * (lo[k] + hi[k]);
         half2 += 0.25f * (hi[k] - lo[k]) * (hi[k] - lo[k]);
     }
-    crowd_transform_point(in->world, mid, in->center);
+    vks_transform_point(in->world, mid, in->center);
     /* The largest column length bounds the stretch of a rotation times a scale (a TRS root). */
     for (int col = 0; col < 3; col++) {
         float l2 = world[col][0] * world[col][0] + world[col][1] * world[col][1] +
@@ -236,7 +230,7 @@ static void crowd_world_y(const float lo[3], const float hi[3], const mat4 root,
     *y_hi = -FLT_MAX;
     for (int i = 0; i < 8; i++) {
         float p[3] = {i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]}, w[3];
-        crowd_transform_point(root, p, w);
+        vks_transform_point(root, p, w);
         *y_lo = fminf(*y_lo, w[1]);
         *y_hi = fmaxf(*y_hi, w[1]);
     }
@@ -711,11 +705,9 @@ void vks_crowd_joints(vks_crowd *c, uint32_t i, float (*out)[3])
     vks_pose_model(sk, (const vks_xform *)scratch, model);
     /* A joint's origin is its model transform's translation (palette space), carried to the
      * world by the instance's placement. */
-    const float(*w)[4] = c->instances[i].world;
     for (uint32_t j = 0; j < sk->joint_count; j++) {
         const float p[3] = {model[j].row[0][3], model[j].row[1][3], model[j].row[2][3]};
-        for (int r = 0; r < 3; r++)
-            out[j][r] = w[0][r] * p[0] + w[1][r] * p[1] + w[2][r] * p[2] + w[3][r];
+        vks_transform_point(c->instances[i].world, p, out[j]);
     }
 }
 

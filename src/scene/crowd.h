@@ -16,6 +16,13 @@
 #include "../core/pool.h"
 #include "../../shaders/vks_shared.h"
 
+/* p carried by a column-major 4x4 affine transform (an instance's world, a root transform). */
+static inline void vks_transform_point(const float m[4][4], const float p[3], float out[3])
+{
+    for (int r = 0; r < 3; r++)
+        out[r] = m[0][r] * p[0] + m[1][r] * p[1] + m[2][r] * p[2] + m[3][r];
+}
+
 #define VKS_CROWD_MAX_MODELS 16u
 /* Instances per crowd: 2^24 keeps every count and index far from 32-bit overflow; memory runs out
  * long before (100 000 CesiumMan need 6 GB of skinned vertices). */
