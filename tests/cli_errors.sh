@@ -74,7 +74,7 @@ expect_error "dump without --out" "--out FILE is required" "$vk" dump
 WANT_RC=2 expect_error "dump --bind-pose with --clip" "--bind-pose and --clip exclude each other" "$vk" dump --bind-pose --clip walk --out "$tmp/bp.txt"
 WANT_RC=2 expect_error "render --bind-pose with --clip" "--bind-pose and --clip exclude each other" "$vk" render --bind-pose --clip walk --out "$tmp/bp.png"
 WANT_RC=2 expect_error "view --bind-pose with --clip" "--bind-pose and --clip exclude each other" "$vk" view --bind-pose --clip walk
-expect_error "unwritable output" "cannot write '/nonexistent/dir/x.txt'" "$vk" dump --out /nonexistent/dir/x.txt
+expect_error "unwritable output" "cannot write '/nonexistent/dir/x.txt'" "$vk" dump --validate --out /nonexistent/dir/x.txt
 expect_error "option without value" "option '--clip' needs a value" "$vk" dump --out - --clip
 expect_error "unknown option" "unknown option '--bogus'" "$vk" info --bogus
 expect_error "two models" "unexpected argument" "$vk" info "$glb" "$glb"
@@ -94,8 +94,14 @@ WANT_RC=2 expect_error "render zero frames" "--frames needs a whole number from 
 WANT_RC=2 expect_error "render zero fps" "--fps needs a whole number from 1 to 1000, not '0'" "$vk" render --fps 0 --out "$png"
 WANT_RC=2 expect_error "render group size too large" "--group-size needs a whole number from 1 to 1024, not '2048'" "$vk" render --group-size 2048 --out "$png"
 WANT_RC=2 expect_error "render negative time" "--time needs a finite number of seconds >= 0, not '-1'" "$vk" render --time -1 --out "$png"
-# Not a power of two: found when the skinning pass is created, on the device (exit 1).
+# Not a power of two: a usage error, found before any device, in render as in bench.
 WANT_RC=2 expect_error "render group size 3" "--group-size needs a power of two from 1 to 1024, not '3'" "$vk" render --validate --group-size 3 --out "$png"
+WANT_RC=2 expect_error "bench group size 3" "--group-size needs a power of two from 1 to 1024, not '3'" "$vk" bench --validate --group-size 3
+WANT_RC=2 expect_error "bench phases alone" "--phases goes with --anim-only" "$vk" bench --validate --phases
+# Each number's message names its own option.
+WANT_RC=2 expect_error "view negative seconds" "--seconds needs a finite number of seconds >= 0, not '-1'" "$vk" view --validate --seconds -1
+WANT_RC=2 expect_error "view bad resize" "--resize needs WIDTHxHEIGHT, each 1 to 16384, not '0x5'" "$vk" view --validate --resize 0x5
+WANT_RC=2 expect_error "view bad script period" "--script-period needs seconds from 0.1 to 1000000, not '0'" "$vk" view --validate --script 1:pause --script-period 0
 WANT_RC=1 expect_error "render unknown clip" "has no clip 'nosuch'" "$vk" render --validate --clip nosuch --out "$png"
 WANT_RC=1 expect_error "render missing model" "cannot open '.*nope.glb': No such file" "$vk" render --validate "$tmp/nope.glb" --out "$png"
 WANT_RC=1 expect_error "render bad model" "has no meshes" "$vk" render --validate "$fx/no_meshes.glb" --out "$png"
@@ -142,6 +148,8 @@ WANT_RC=1 expect_error "render unwritable folder first" "cannot write '/nonexist
 : >"$tmp/readonly.png"; chmod 444 "$tmp/readonly.png"
 if [ "$(id -u)" -ne 0 ]; then # root may write anything
   WANT_RC=1 expect_error "render read-only file first" "cannot write '.*readonly.png': Permission denied" "$vk" render "$tmp/nope.glb" --out "$tmp/readonly.png"
+else
+  echo "skip render read-only file first: running as root, who may write a read-only file"
 fi
 # --name=value is --name value; a flag takes no value.
 WANT_RC=2 expect_error "render --size=0x0" "--size needs WIDTHxHEIGHT, each 1 to 16384, not '0x0'" "$vk" render --size=0x0 --out "$png"

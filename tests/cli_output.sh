@@ -5,7 +5,8 @@
 #   --out FILE.jpg / .JPEG: a JPEG (its signature), matching the PNG as an image (compare_png);
 #   the default size of every command is 1280x720 (the PNG's header says so); --name=value works;
 #   bench --progress says how far it is on stderr at once; without it, and with stderr not a
-#   terminal, bench says nothing there.
+#   terminal, bench says nothing there; under taskset -c 0, bench --anim-only animates on one
+#   thread (one per core the process may run on).
 #   usage: cli_output.sh VKSKIN COMPARE_PNG
 set -u
 vk=$1 compare=$2
@@ -33,7 +34,8 @@ fi
 
 # JPEG against PNG: its ringing spreads into the background near the edges, hence the image size
 # and a background tolerance of 16/255 for the silhouette.
-"$vk" render --validate --clip walk --time 0.5 --size 320x240 --out "$tmp/big.png" >/dev/null 2>&1
+"$vk" render --validate --clip walk --time 0.5 --size 320x240 --out "$tmp/big.png" >"$tmp/big.log" 2>&1 ||
+  fail "render --out big.png: $(cat "$tmp/big.log")"
 for name in out.jpg OUT.JPEG; do
   if "$vk" render --validate --clip walk --time 0.5 --size 320x240 --out "$tmp/$name" >"$tmp/jpg.log" 2>&1 &&
      [ "$(signature "$tmp/$name" 3)" = ffd8ff ] &&
@@ -57,11 +59,24 @@ grep -q '"width": 1280' "$tmp/bench.json" && grep -q '"height": 720' "$tmp/bench
   fail "bench defaults: $(cat "$tmp/bench.err") $(grep -E 'width|height|models' "$tmp/bench.json")"
 
 "$vk" bench --validate --frames 2 --warmup 1 --progress >"$tmp/progress.out" 2>"$tmp/progress.err"
-if grep -q "^vkskin bench: warm-up frame 1 of 1 (" "$tmp/progress.err" &&
-   grep -q "^bench: " "$tmp/progress.out"; then
+rc=$?
+# Exit 0, the progress lines on stderr and nothing else there (a validation message, say).
+if [ "$rc" -eq 0 ] && grep -q "^vkskin bench: warm-up frame 1 of 1 (" "$tmp/progress.err" &&
+   ! grep -qv "^vkskin bench: " "$tmp/progress.err" && grep -q "^bench: " "$tmp/progress.out"; then
   ok "bench --progress: $(head -n 1 "$tmp/progress.err")"
 else
   fail "bench --progress said: $(cat "$tmp/progress.err")"
+fi
+
+# One thread per core this process may run on: its CPU affinity, not the machine's count (the
+# animation alone: no GPU).
+if command -v taskset >/dev/null 2>&1; then
+  taskset -c 0 "$vk" bench --anim-only --frames 1 --warmup 0 --json >"$tmp/one_core.json" 2>&1
+  grep -q '"threads": 1,' "$tmp/one_core.json" &&
+    ok "bench on one allowed core (taskset -c 0) animates on 1 thread" ||
+    fail "bench under taskset -c 0: $(grep threads "$tmp/one_core.json" | head -n 1)"
+else
+  echo "skipped: taskset (util-linux) is not installed: the one-core check"
 fi
 
 echo "$passed passed, $failed failed"

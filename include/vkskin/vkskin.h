@@ -75,6 +75,10 @@ typedef enum vkskin_binding {
 /* The version this library was built as (VKSKIN_VERSION_STRING of its own headers). */
 VKSKIN_API const char *vkskin_version(void);
 
+/* The processors this process may run on (its CPU affinity, as taskset or a cgroup set it), at
+ * least 1: a crowd's `threads` for one per core. */
+VKSKIN_API uint32_t vkskin_cores(void);
+
 /* ---- Models ---- */
 
 typedef struct vkskin_model vkskin_model;

@@ -52,6 +52,11 @@ const char *vkskin_version(void)
     return VKSKIN_VERSION_STRING;
 }
 
+uint32_t vkskin_cores(void)
+{
+    return vks_pool_cores();
+}
+
 /* ---- Models ---- */
 
 vkskin_result vkskin_model_load(const vkskin_model_desc *desc, vkskin_model **model,

@@ -46,22 +46,24 @@ void app_print_help(const app_command *cmd);
 /* A usage or run-time error: fills err->message (printf-style) and returns false. */
 bool app_fail(vkskin_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* A finite, non-negative number of seconds. */
-bool app_parse_seconds(const char *text, double *seconds, vkskin_error *err);
-/* WxH (each 1..16384). */
-bool app_parse_size(const char *text, uint32_t *width, uint32_t *height, vkskin_error *err);
-/* A count in [min, max] for option `name`. */
+/* The value of option `name` (named in the message): a finite, non-negative number of seconds;
+ * WxH (each 1..16384); a count in [min, max]; a number in [min, max], `what` saying what kind
+ * ("a number", "seconds", ...). */
+bool app_parse_seconds(const char *name, const char *text, double *seconds, vkskin_error *err);
+bool app_parse_size(const char *name, const char *text, uint32_t *width, uint32_t *height,
+                    vkskin_error *err);
 bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t max,
                      uint32_t *value, vkskin_error *err);
-/* --zoom: a camera distance factor from 0.01 to 100. */
-bool app_parse_zoom(const char *text, double *zoom, vkskin_error *err);
+bool app_parse_real(const char *name, const char *text, const char *what, double min, double max,
+                    double *value, vkskin_error *err);
+/* --group-size: a power of two from 1 to 1024 (the device may allow fewer: the library says). */
+bool app_parse_group_size(const char *text, uint32_t *group_size, vkskin_error *err);
 
-/* The bind pose as a clip name: app_find_clip gives -1 for it. */
+/* The bind pose as a clip name: app_show_find_clip gives -1 for it. */
 extern const char app_bind_pose[];
 
 /* --bind-pose: sets *clip to app_bind_pose; fails when --clip was given too. */
 bool app_bind_pose_option(const char **clip, bool bind_pose, vkskin_error *err);
-
 
 /* JSON output, one "name": value line of an object: a number in its shortest form that reads
  * back as the same double, or null when unknown (negative or not finite); a string, escaped; the

@@ -93,13 +93,25 @@ int app_parse(const app_command *cmd, int argc, char **argv, const char **positi
     return APP_OK;
 }
 
-bool app_parse_seconds(const char *text, double *seconds, vkskin_error *err)
+bool app_parse_seconds(const char *name, const char *text, double *seconds, vkskin_error *err)
 {
     char *end;
     double v = strtod(text, &end);
     if (end == text || *end != '\0' || !isfinite(v) || v < 0.0)
-        return app_fail(err, "--time needs a finite number of seconds >= 0, not '%s'", text);
+        return app_fail(err, "%s needs a finite number of seconds >= 0, not '%s'", name, text);
     *seconds = v;
+    return true;
+}
+
+bool app_parse_real(const char *name, const char *text, const char *what, double min, double max,
+                    double *value, vkskin_error *err)
+{
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end || !(v >= min && v <= max))
+        return app_fail(err, "%s needs %s from %.10g to %.10g, not '%s'", name, what, min, max,
+                        text);
+    *value = v;
     return true;
 }
 
@@ -113,6 +125,15 @@ bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t 
         return app_fail(err, "%s needs a whole number from %u to %u, not '%s'", name, min, max,
                         text);
     *value = (uint32_t)v;
+    return true;
+}
+
+bool app_parse_group_size(const char *text, uint32_t *group_size, vkskin_error *err)
+{
+    if (!app_parse_count("--group-size", text, 1, 1024, group_size, err))
+        return false;
+    if (*group_size & (*group_size - 1))
+        return app_fail(err, "--group-size needs a power of two from 1 to 1024, not '%s'", text);
     return true;
 }
 
@@ -131,21 +152,12 @@ static bool parse_side(const char *text, const char *end, uint32_t *side)
     return v >= 1 && v <= 16384;
 }
 
-bool app_parse_size(const char *text, uint32_t *width, uint32_t *height, vkskin_error *err)
+bool app_parse_size(const char *name, const char *text, uint32_t *width, uint32_t *height,
+                    vkskin_error *err)
 {
     const char *x = strchr(text, 'x');
     if (!x || !parse_side(text, x, width) || !parse_side(x + 1, x + 1 + strlen(x + 1), height))
-        return app_fail(err, "--size needs WIDTHxHEIGHT, each 1 to 16384, not '%s'", text);
-    return true;
-}
-
-bool app_parse_zoom(const char *text, double *zoom, vkskin_error *err)
-{
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end || !(v >= 0.01 && v <= 100.0))
-        return app_fail(err, "--zoom needs a number from 0.01 to 100, not '%s'", text);
-    *zoom = v;
+        return app_fail(err, "%s needs WIDTHxHEIGHT, each 1 to 16384, not '%s'", name, text);
     return true;
 }
 

@@ -34,7 +34,7 @@ static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepar
                           app_progress *progress)
 {
     const uint32_t batch = frames_per_sample(crowd);
-    *posed = 0;
+    uint64_t posed_total = 0;
     for (uint32_t i = 0; i < warmup + frames; i++) {
         app_progress_say(progress, "%s, sample %u of %u",
                          prepare->one_thread ? "1 thread" : "all threads", i + 1, warmup + frames);
@@ -49,9 +49,11 @@ static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepar
         }
         if (i >= warmup) {
             samples[i - warmup] = (vks_now_ms() - t0) / batch;
-            *posed += posed_here;
+            posed_total += posed_here;
         }
     }
+    if (posed)
+        *posed = posed_total;
     const double ms = vks_median(samples, frames);
     for (uint32_t i = 0; clocks_ms && i < warmup + frames; i++) {
         const double t0 = vks_now_ms();
@@ -91,17 +93,16 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     uint32_t count = 0;
     const uint32_t threads = ci.threads;
     double clocks1 = 0.0; /* of which clocks and culling (one thread) */
-    uint64_t posed1 = 0, posedn = 0;
+    uint64_t posed1 = 0;
     app_progress progress;
     app_progress_begin(&progress, "bench", d->progress);
     const double ms1 = time_frames(c, &prepare, visible, &count, palette, d->frames, d->warmup,
                                    samples, &clocks1, &posed1, &progress);
     prepare.one_thread = false;
     const double msn = threads > 1 ? time_frames(c, &prepare, visible, &count, palette, d->frames,
-                                                 d->warmup, samples, NULL, &posedn, &progress)
+                                                 d->warmup, samples, NULL, NULL, &progress)
                                    : ms1;
     app_progress_say(&progress, "the phases");
-    (void)posedn;
     /* The share of the visible instances posed a frame (1 without --anim-lod). */
     const uint32_t batch = frames_per_sample(c);
     const double posed_share = count ? (double)posed1 / ((double)count * d->frames * batch) : 0.0;
@@ -138,10 +139,8 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     const double per = bones ? 1e6 / (double)bones : 0.0; /* ms -> ns per skin joint */
     const uint32_t sampled = ci.sampled_clips, sampler_total = ci.clips;
     const double efficiency = msn > 0.0 ? ms1 / msn / threads : -1.0;
-    char models[256] = "";
-    for (uint32_t m = 0; m < s->model_count; m++)
-        snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s", m ? " + " : "",
-                 mi[m].name);
+    char models[256];
+    app_show_model_names(s, " + ", models, sizeof models);
     if (d->json) {
         printf("{\n  \"anim_only\": true,\n");
         app_json_models(s->models, s->model_count);

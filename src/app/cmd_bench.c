@@ -163,13 +163,8 @@ done:
 
 static void report(const bench_args *a, const app_show *show, const bench_result *res)
 {
-    char models[512] = "";
-    for (uint32_t m = 0; m < show->model_count; m++) {
-        vkskin_model_info mi;
-        vkskin_model_get_info(show->models[m], &mi, NULL);
-        snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s", m ? " + " : "",
-                 mi.name);
-    }
+    char models[512];
+    app_show_model_names(show, " + ", models, sizeof models);
     const uint32_t instances = vkskin_crowd_instance_count(show->crowd);
     const bool compute = a->crowd.mode == VKSKIN_SKIN_COMPUTE;
     /* Vertex mode skins inside the draw: its vertices per second are per draw time. */
@@ -320,15 +315,15 @@ int cmd_bench(int argc, char **argv)
     if (rc != APP_OK)
         return rc == APP_HELP ? APP_OK : rc;
     vkskin_error err;
-    if (!app_parse_size(a.size, &a.width, &a.height, &err) ||
+    if (!app_parse_size("--size", a.size, &a.width, &a.height, &err) ||
         !app_parse_count("--frames", a.frames_text, 1, 100000, &a.frames, &err) ||
         (a.warmup_text &&
          !app_parse_count("--warmup", a.warmup_text, 0, 100000, &a.warmup, &err)) ||
-        (a.group_size_text &&
-         !app_parse_count("--group-size", a.group_size_text, 1, 1024, &a.group_size, &err)) ||
+        (a.group_size_text && !app_parse_group_size(a.group_size_text, &a.group_size, &err)) ||
         (a.threads_text &&
          !app_parse_count("--threads", a.threads_text, 1, 256, &a.crowd.threads, &err)) ||
-        !app_crowd_check(&a.crowd, &err) || !app_gpu_check(&a.gpu, &err)) {
+        !app_crowd_check(&a.crowd, &err) || !app_gpu_check(&a.gpu, &err) ||
+        (a.phases && !a.anim_only && !app_fail(&err, "--phases goes with --anim-only"))) {
         fprintf(stderr, "vkskin bench: %s\n", err.message);
         return APP_USAGE;
     }
@@ -336,11 +331,6 @@ int cmd_bench(int argc, char **argv)
     if (!app_show_load(&show, "bench", a.path, &a.crowd, &err)) { /* before any thread */
         fprintf(stderr, "vkskin bench: %s\n", err.message);
         return APP_FAILED;
-    }
-    if (a.phases && !a.anim_only) {
-        fprintf(stderr, "vkskin bench: --phases goes with --anim-only\n");
-        app_show_destroy(&show);
-        return APP_USAGE;
     }
     if (a.anim_only) {
         rc = app_show_start(&show, &a.crowd, a.clip, 0.0, &err)

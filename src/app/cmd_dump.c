@@ -47,7 +47,7 @@ static int skin_gpu(vkskin_model *model, int32_t clip, double seconds,
                                                  .time = seconds},
                             &crowd, &err) == VKSKIN_OK &&
         vkskin_renderer_create(&(vkskin_renderer_desc){.crowd = crowd,
-                                                       .device = app_device_of(options),
+                                                       .device = options->device_id,
                                                        .validate = options->validate,
                                                        .width = 64,
                                                        .height = 64,
@@ -102,7 +102,7 @@ int cmd_dump(int argc, char **argv)
         fprintf(stderr, "vkskin dump: --out FILE is required ('-' for standard output)\n");
         return APP_USAGE;
     }
-    if (!app_parse_seconds(time, &seconds, &err) || !app_gpu_check(&gpu, &err) ||
+    if (!app_parse_seconds("--time", time, &seconds, &err) || !app_gpu_check(&gpu, &err) ||
         !app_bind_pose_option(&clip, bind_pose, &err)) {
         fprintf(stderr, "vkskin dump: %s\n", err.message);
         return APP_USAGE;

@@ -36,20 +36,17 @@ static bool parse(render_args *a, vkskin_error *err)
     a->fps = 30;
     a->zoom = 1.0;
     uint32_t max_buffer = 0;
-    if (!app_parse_size(a->size, &a->width, &a->height, err) ||
+    if (!app_parse_size("--size", a->size, &a->width, &a->height, err) ||
         (a->frames_text &&
          !app_parse_count("--frames", a->frames_text, 1, 100000, &a->frames, err)) ||
         (a->fps_text && !app_parse_count("--fps", a->fps_text, 1, 1000, &a->fps, err)) ||
-        (a->group_size_text &&
-         !app_parse_count("--group-size", a->group_size_text, 1, 1024, &a->group_size, err)) ||
+        (a->group_size_text && !app_parse_group_size(a->group_size_text, &a->group_size, err)) ||
         (a->max_buffer_text && !app_parse_count("--max-buffer", a->max_buffer_text, 1024,
                                                 UINT32_MAX, &max_buffer, err)) ||
-        (a->group_size & (a->group_size - 1) &&
-         !app_fail(err, "--group-size needs a power of two from 1 to 1024, not '%s'",
-                   a->group_size_text)) ||
-        !app_parse_seconds(a->time, &a->seconds, err) ||
+        !app_parse_seconds("--time", a->time, &a->seconds, err) ||
         !app_bind_pose_option(&a->clip, a->bind_pose, err) ||
-        (a->zoom_text && !app_parse_zoom(a->zoom_text, &a->zoom, err)) ||
+        (a->zoom_text &&
+         !app_parse_real("--zoom", a->zoom_text, "a number", 0.01, 100.0, &a->zoom, err)) ||
         !app_crowd_check(&a->crowd, err) || !app_gpu_check(&a->gpu, err))
         return false;
     a->max_buffer = max_buffer;
@@ -121,16 +118,16 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
             free(pixels);
             return APP_FAILED;
         }
-        vkskin_instance_info first;
-        vkskin_crowd_get_instance(crowd, 0, &first, NULL);
-        vkskin_clip_info clip = {.name = "bind pose"};
-        if (first.clip >= 0)
-            vkskin_model_get_clip(show->models[first.model], (uint32_t)first.clip, &clip, NULL);
         app_progress_end(&progress);
-        if (instances == 1)
+        if (instances == 1) { /* the character's clip and time */
+            vkskin_instance_info first;
+            vkskin_crowd_get_instance(crowd, 0, &first, NULL);
+            vkskin_clip_info clip = {.name = "bind pose"};
+            if (first.clip >= 0)
+                vkskin_model_get_clip(show->models[first.model], (uint32_t)first.clip, &clip, NULL);
             fprintf(say, "wrote %s (%ux%u, %s at %.3f s)\n", shown, width, height, clip.name,
                     first.time);
-        else
+        } else
             fprintf(say, "wrote %s (%ux%u, %u instances, %u visible)\n", shown, width, height,
                     instances, info.visible);
     }

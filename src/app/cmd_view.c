@@ -26,12 +26,11 @@ typedef struct view_args {
 /* What the window's own input would do, from a script step: keys into `in`, the rest here. A
  * minimised window is also simulated (no frames while it lasts): without a window manager, as
  * under a bare Xvfb, iconifying does nothing. */
-static void script_step(const app_script_step *st, app_window *win, app_input *in, bool *paused,
-                        bool *minimised)
+static void script_step(const app_script_step *st, app_window *win, app_input *in, bool *minimised)
 {
     switch (st->action) {
     case APP_ACT_PAUSE:
-        *paused = !*paused;
+        in->pause = true;
         break;
     case APP_ACT_PREV:
         in->prev_clip = true;
@@ -80,12 +79,14 @@ static void script_step(const app_script_step *st, app_window *win, app_input *i
     }
 }
 
-/* What the title shows: frames per second over the last quarter second, and exponential moving
- * averages of each stage's milliseconds. */
+/* What the title and the HUD show: frames per second over the last quarter second, exponential
+ * moving averages of each stage's milliseconds, the last frame's counts, and their text, made
+ * every quarter second (view_text). */
 typedef struct view_stats {
     double fps, anim_ms, skin_ms, draw_ms;
     uint64_t triangles; /* the GPU drew in the last measured frame (UINT64_MAX: unknown) */
-    char levels[160];   /* instances per level of detail, last frame */
+    uint32_t visible, level_instances[VKSKIN_MAX_LEVELS]; /* last frame */
+    char who[160], levels[160];
 } view_stats;
 
 static void smooth(double *avg, double value)
@@ -112,16 +113,13 @@ static void who_of(const app_show *show, uint32_t visible, char *who, size_t siz
                  clip.name, first.clip + 1, m.clip_count);
 }
 
-static void update_title(app_window *win, const app_show *show, uint32_t visible, double speed,
-                         bool paused, const view_stats *s)
+static void update_title(app_window *win, double speed, bool paused, const view_stats *s)
 {
-    char who[160];
-    who_of(show, visible, who, sizeof who);
     char title[512];
     snprintf(title, sizeof title,
              "vkskin - %s x%.2g%s - %.0f fps - anim %.3f ms, skin %.3f ms, draw %.3f ms - %lld "
              "triangles - %s",
-             who, speed, paused ? " paused" : "", s->fps, s->anim_ms, s->skin_ms, s->draw_ms,
+             s->who, speed, paused ? " paused" : "", s->fps, s->anim_ms, s->skin_ms, s->draw_ms,
              s->triangles == UINT64_MAX ? -1LL : (long long)s->triangles, s->levels);
     app_window_set_title(win, title);
 }
@@ -139,18 +137,13 @@ static const char help_text[] = "keys\n"
                                 "  Esc         quit\n"
                                 "mouse: drag to orbit, wheel to zoom";
 
-/* The heads-up display: the figures at the top left, the help below them on H. */
-static void build_hud(app_hud *h, const app_show *show, const view_stats *s, const char *device,
-                      uint32_t visible, double speed, bool paused, bool help)
+/* The heads-up display: the figures at the top left, the help below them on H. `models`: the
+ * crowd's models' names, "" for one model. */
+static void build_hud(app_hud *h, const view_stats *s, const char *device, const char *models,
+                      double speed, bool paused, bool help)
 {
-    char who[160], models[256] = "", text[1024];
-    who_of(show, visible, who, sizeof who);
-    for (uint32_t m = 0; show->model_count > 1 && m < show->model_count; m++) {
-        vkskin_model_info info;
-        vkskin_model_get_info(show->models[m], &info, NULL);
-        snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s",
-                 m ? ", " : "models: ", info.name);
-    }
+    char text[1024];
+    app_hud_clear_text(h);
     snprintf(text, sizeof text,
              "vkskin   %.0f fps\n"
              "cpu animation %.3f ms   gpu skinning %.3f ms   drawing %.3f ms\n"
@@ -159,7 +152,7 @@ static void build_hud(app_hud *h, const app_show *show, const view_stats *s, con
              "%s%s"
              "%lld triangles   %s\n"
              "H: help",
-             s->fps, s->anim_ms, s->skin_ms, s->draw_ms, device, who, speed,
+             s->fps, s->anim_ms, s->skin_ms, s->draw_ms, device, s->who, speed,
              paused ? "   PAUSED" : "", models, models[0] ? "\n" : "",
              s->triangles == UINT64_MAX ? -1LL : (long long)s->triangles, s->levels);
     const float bottom = app_hud_box(h, 10.0f, 10.0f, 2.0f, text);
@@ -254,16 +247,24 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
     vkskin_crowd *crowd = show->crowd;
     view_camera cam = {.zoom = 1.0f, .base_pitch = framing_pitch(crowd)};
     double speed = 1.0, last = vks_now_ms(), last_title = last, start = last;
-    uint32_t drawn_at_title = 0, visible = 0;
+    uint32_t drawn_at_title = 0;
     view_stats stats = {0};
+    who_of(show, 0, stats.who, sizeof stats.who);
+    snprintf(stats.levels, sizeof stats.levels, "none");
     uint32_t drawn = 0;
     app_overflow overflow = {0};
-    bool paused = false, bind_pose = a->bind_pose, script_paused = false, minimised = false;
+    bool paused = false, bind_pose = a->bind_pose, minimised = false;
     bool help = false, ground = true, skeleton = false, want_shot = false;
     uint32_t script_steps = 0, skipped = 0, screenshots = 0;
     app_hud hud = {0};
+    bool hud_stale = true; /* its text is rebuilt when the figures or the input change */
     vkskin_renderer_info device;
     vkskin_renderer_get_info(r, &device, NULL);
+    char models[256] = ""; /* a crowd of several models names them in the HUD */
+    if (show->model_count > 1) {
+        snprintf(models, sizeof models, "models: ");
+        app_show_model_names(show, ", ", models + strlen(models), sizeof models - strlen(models));
+    }
     int rc = APP_OK;
     if (bind_pose)
         vkskin_crowd_bind_pose(crowd, true, 0.0);
@@ -273,13 +274,19 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
         const double elapsed = (vks_now_ms() - start) * 1e-3;
         const app_script_step *st;
         while (a->script.count && (st = app_script_due(&a->script, elapsed))) {
-            script_step(st, *win, &in, &script_paused, &minimised);
+            script_step(st, *win, &in, &minimised);
             script_steps++;
         }
         if (in.quit || (a->seconds > 0.0 && elapsed >= a->seconds))
             break;
-        paused = in.pause != script_paused;
+        paused ^= in.pause;
         steer(&in, crowd, &cam, &speed, &bind_pose);
+        /* What the HUD says changes with these keys (the figures: every quarter second). */
+        if (in.pause || in.help || in.faster || in.slower || in.prev_clip || in.next_clip ||
+            in.bind_pose || in.reset) {
+            who_of(show, stats.visible, stats.who, sizeof stats.who);
+            hud_stale = true;
+        }
         help ^= in.help;
         ground ^= in.ground;
         skeleton ^= in.skeleton;
@@ -306,8 +313,11 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
                                                 .pitch = cam.pitch,
                                                 .zoom = cam.zoom},
                                 &view, NULL);
-        app_hud_clear(&hud);
-        build_hud(&hud, show, &stats, device.device_name, visible, speed, paused, help);
+        if (hud_stale) {
+            build_hud(&hud, &stats, device.device_name, models, speed, paused, help);
+            hud_stale = false;
+        }
+        app_hud_clear_lines(&hud);
         for (uint32_t i = 0; skeleton && i < vkskin_crowd_instance_count(crowd) && i < 64; i++)
             app_hud_skeleton(&hud, show, i, 0xff30e0ffu); /* amber, the first 64 instances */
         vkskin_frame_info info;
@@ -337,15 +347,18 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
         smooth(&stats.skin_ms, info.gpu.skin_ms);
         smooth(&stats.draw_ms, info.gpu.draw_ms);
         smooth(&stats.anim_ms, info.cpu_ms);
-        visible = info.visible;
+        stats.visible = info.visible;
+        memcpy(stats.level_instances, info.level_instances, sizeof stats.level_instances);
         app_show_overflow_add(&overflow, &info);
-        app_format_levels(info.level_instances, stats.levels, sizeof stats.levels);
         if (info.gpu.triangles != UINT64_MAX)
             stats.triangles = info.gpu.triangles;
         drawn++;
         if (t - last_title > 250.0) {
             stats.fps = (drawn - drawn_at_title) * 1e3 / (t - last_title);
-            update_title(*win, show, visible, speed, paused, &stats);
+            who_of(show, stats.visible, stats.who, sizeof stats.who);
+            app_format_levels(stats.level_instances, stats.levels, sizeof stats.levels);
+            update_title(*win, speed, paused, &stats);
+            hud_stale = true;
             last_title = t;
             drawn_at_title = drawn;
         }
@@ -361,7 +374,7 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
     printf("view: %u frames, last %ux%u, swapchain rebuilt %u time(s); %.0f fps on average, anim "
            "%.3f ms, skin %.3f ms, draw %.3f ms; %u of %u instances visible\n",
            drawn, ri.width, ri.height, ri.swapchain_rebuilds, stats.fps, stats.anim_ms,
-           stats.skin_ms, stats.draw_ms, visible, vkskin_crowd_instance_count(crowd));
+           stats.skin_ms, stats.draw_ms, stats.visible, vkskin_crowd_instance_count(crowd));
     if (a->script.count)
         printf("view: the script ran %u step(s); %u time(s) nothing was drawn (minimised)\n",
                script_steps, skipped);
@@ -383,7 +396,8 @@ int cmd_view(int argc, char **argv)
         {"seconds", &a.seconds_text, NULL, "S", "exit after S seconds (for tests)"},
         {"script", &a.script_text, NULL, "T:ACTION,...",
          "scripted input (tests, soaks): at T seconds pause, prev, next, faster, slower, bind, "
-         "reset, resize=WxH, minimise, restore or quit"},
+         "reset, resize=WxH, minimise, restore, quit, or the keys help, ground, skeleton and "
+         "screenshot"},
         {"script-period", &a.script_period, NULL, "S", "repeat the script every S seconds"},
         {"screenshots", &a.screenshots, NULL, "DIR",
          "where F12 writes vkskin_0001.png, ... (default: the current folder)"},
@@ -406,11 +420,12 @@ int cmd_view(int argc, char **argv)
     if (rc != APP_OK)
         return rc == APP_HELP ? APP_OK : rc;
     vkskin_error err;
-    if (!app_parse_size(a.size, &a.width, &a.height, &err) ||
+    if (!app_parse_size("--size", a.size, &a.width, &a.height, &err) ||
         (a.frames_text &&
          !app_parse_count("--frames", a.frames_text, 1, 100000000, &a.frames, &err)) ||
-        (a.resize_text && !app_parse_size(a.resize_text, &a.resize_w, &a.resize_h, &err)) ||
-        (a.seconds_text && !app_parse_seconds(a.seconds_text, &a.seconds, &err)) ||
+        (a.resize_text &&
+         !app_parse_size("--resize", a.resize_text, &a.resize_w, &a.resize_h, &err)) ||
+        (a.seconds_text && !app_parse_seconds("--seconds", a.seconds_text, &a.seconds, &err)) ||
         (a.script_period && !a.script_text &&
          !app_fail(&err, "--script-period goes with --script")) ||
         (a.script_text && !app_script_parse(a.script_text, a.script_period, &a.script, &err)) ||

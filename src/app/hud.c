@@ -33,9 +33,14 @@ static vkskin_overlay_vertex *grow(vkskin_overlay_vertex **list, uint32_t *count
     return at;
 }
 
-void app_hud_clear(app_hud *h)
+void app_hud_clear_text(app_hud *h)
 {
-    h->screen_count = h->line_count = 0;
+    h->screen_count = 0;
+}
+
+void app_hud_clear_lines(app_hud *h)
+{
+    h->line_count = 0;
 }
 
 void app_hud_destroy(app_hud *h)
@@ -43,10 +48,13 @@ void app_hud_destroy(app_hud *h)
     free(h->screen);
     free(h->lines);
     free(h->joints);
+    for (uint32_t m = 0; m < VKSKIN_MAX_MODELS; m++)
+        free(h->parents[m]);
     *h = (app_hud){0};
 }
 
-void app_hud_panel(app_hud *h, float x0, float y0, float x1, float y1, uint32_t rgba)
+/* A rectangle of pixels [x0, x1) x [y0, y1), from the top left. */
+static void hud_panel(app_hud *h, float x0, float y0, float x1, float y1, uint32_t rgba)
 {
     vkskin_overlay_vertex *v = grow(&h->screen, &h->screen_count, &h->screen_room, 6);
     if (!v)
@@ -68,10 +76,9 @@ static void printable(const char *text, char *out, size_t size)
     out[n] = '\0';
 }
 
-float app_hud_text(app_hud *h, float x, float y, float scale, uint32_t rgba, const char *raw)
+/* Printable text (printable()) from (x, y); returns the height written. */
+static float hud_text(app_hud *h, float x, float y, float scale, uint32_t rgba, char *text)
 {
-    char text[2048];
-    printable(raw, text, sizeof text);
     /* stb_easy_font's quads: 4 vertices of x, y, z and 4 color bytes each, the layout of
      * vkskin_overlay_vertex; each quad made two triangles. */
     static vkskin_overlay_vertex quads[4 * 4096];
@@ -102,9 +109,21 @@ float app_hud_box(app_hud *h, float x, float y, float scale, const char *raw)
     const float margin = 4.0f * scale;
     const float w = (float)stb_easy_font_width(text) * scale,
                 ht = (float)stb_easy_font_height(text) * scale;
-    app_hud_panel(h, x, y, x + w + 2.0f * margin, y + ht + 2.0f * margin, 0xb0101010u);
-    app_hud_text(h, x + margin, y + margin, scale, 0xffe8e8e8u, text);
+    hud_panel(h, x, y, x + w + 2.0f * margin, y + ht + 2.0f * margin, 0xb0101010u);
+    hud_text(h, x + margin, y + margin, scale, 0xffe8e8e8u, text);
     return y + ht + 2.0f * margin;
+}
+
+/* Model m's joint parents, read once. */
+static const int32_t *parents_of(app_hud *h, const app_show *show, uint32_t m, uint32_t joints)
+{
+    if (!h->parents[m] && (h->parents[m] = malloc(sizeof *h->parents[m] * joints)))
+        for (uint32_t j = 0; j < joints; j++) {
+            vkskin_joint_info joint;
+            vkskin_model_get_joint(show->models[m], j, &joint, NULL);
+            h->parents[m][j] = joint.parent;
+        }
+    return h->parents[m];
 }
 
 bool app_hud_skeleton(app_hud *h, const app_show *show, uint32_t i, uint32_t rgba)
@@ -113,6 +132,9 @@ bool app_hud_skeleton(app_hud *h, const app_show *show, uint32_t i, uint32_t rgb
     vkskin_model_info m;
     if (vkskin_crowd_get_instance(show->crowd, i, &in, NULL) != VKSKIN_OK ||
         vkskin_model_get_info(show->models[in.model], &m, NULL) != VKSKIN_OK)
+        return false;
+    const int32_t *parents = parents_of(h, show, in.model, m.joint_count);
+    if (!parents)
         return false;
     if (m.joint_count > h->joint_room) { /* grown once for the largest skeleton */
         float *more = realloc(h->joints, sizeof *more * 3 * m.joint_count);
@@ -125,14 +147,12 @@ bool app_hud_skeleton(app_hud *h, const app_show *show, uint32_t i, uint32_t rgb
     if (vkskin_crowd_get_joints(show->crowd, i, h->joints, NULL) != VKSKIN_OK)
         return false;
     for (uint32_t j = 0; j < m.joint_count; j++) {
-        vkskin_joint_info joint;
-        vkskin_model_get_joint(show->models[in.model], j, &joint, NULL);
-        if (joint.parent < 0)
+        if (parents[j] < 0)
             continue;
         vkskin_overlay_vertex *v = grow(&h->lines, &h->line_count, &h->line_room, 2);
         if (!v)
             break;
-        const float *a = p + 3 * j, *b = p + 3 * (uint32_t)joint.parent;
+        const float *a = p + 3 * j, *b = p + 3 * (uint32_t)parents[j];
         v[0] = (vkskin_overlay_vertex){{a[0], a[1], a[2]}, rgba};
         v[1] = (vkskin_overlay_vertex){{b[0], b[1], b[2]}, rgba};
     }

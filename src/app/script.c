@@ -20,12 +20,8 @@ static const struct {
 bool app_script_parse(const char *text, const char *period, app_script *s, vkskin_error *err)
 {
     *s = (app_script){0};
-    if (period) {
-        char *end;
-        s->period = strtod(period, &end);
-        if (end == period || *end || !(s->period >= 0.1 && s->period <= 1e6))
-            return app_fail(err, "--script-period needs seconds from 0.1 to 1e6, not '%s'", period);
-    }
+    if (period && !app_parse_real("--script-period", period, "seconds", 0.1, 1e6, &s->period, err))
+        return false;
     const char *at = text;
     while (*at) {
         const char *comma = strchr(at, ',');
@@ -56,7 +52,7 @@ bool app_script_parse(const char *text, const char *period, app_script *s, vkski
             }
         if (!known && strncmp(action, "resize=", 7) == 0) {
             vkskin_error size_err;
-            if (!app_parse_size(action + 7, &st->width, &st->height, &size_err))
+            if (!app_parse_size("resize=", action + 7, &st->width, &st->height, &size_err))
                 return app_fail(err, "--script: '%s': %s", step, size_err.message);
             st->action = APP_ACT_RESIZE;
             known = true;

@@ -37,15 +37,8 @@ bool app_show_load(app_show *s, const char *cmd, const char *model, const app_cr
     if (n > VKSKIN_MAX_MODELS)
         return app_fail(err, "at most %u models in a crowd", VKSKIN_MAX_MODELS);
     for (uint32_t i = 0; i < n; i++) {
-        const vkskin_model_desc desc = paths[i]
-                                           ? (vkskin_model_desc){.path = paths[i], .isolate = true}
-                                           : (vkskin_model_desc){.data = vks_default_glb,
-                                                                 .size = vks_default_glb_size,
-                                                                 .format_hint = "glb",
-                                                                 .name = "default character",
-                                                                 .isolate = true};
         vkskin_error e;
-        if (vkskin_model_load(&desc, &s->models[i], &e) != VKSKIN_OK) {
+        if (app_load(paths[i], &s->models[i], &e) != VKSKIN_OK) {
             app_show_destroy(s);
             return app_fail(err, "%s", e.message);
         }
@@ -59,6 +52,16 @@ bool app_show_load(app_show *s, const char *cmd, const char *model, const app_cr
                     vkskin_model_get_warning(s->models[i], w));
     }
     return true;
+}
+
+void app_show_model_names(const app_show *s, const char *separator, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (uint32_t m = 0, at = 0; m < s->model_count && at < size; m++) {
+        vkskin_model_info info;
+        vkskin_model_get_info(s->models[m], &info, NULL);
+        at += (uint32_t)snprintf(out + at, size - at, "%s%s", m ? separator : "", info.name);
+    }
 }
 
 bool app_show_find_clip(const vkskin_model *model, const char *clip, int32_t *index,
@@ -95,9 +98,9 @@ bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, doub
             return false;
     }
     uint32_t threads = a->threads;
-    if (!threads) { /* one per core */
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cores > 0 ? (uint32_t)(cores < 256 ? cores : 256) : 1;
+    if (!threads) { /* one per core this process may run on */
+        threads = vkskin_cores();
+        threads = threads < 256 ? threads : 256;
     }
     vkskin_error e;
     if (vkskin_crowd_create(
@@ -125,19 +128,13 @@ void app_show_destroy(app_show *s)
     *s = (app_show){0};
 }
 
-uint32_t app_device_of(const app_gpu_options *gpu)
-{
-    /* checked by app_gpu_check */
-    return gpu->device ? (uint32_t)strtoul(gpu->device, NULL, 10) + 1 : 0;
-}
-
 vkskin_renderer_desc app_show_renderer_desc(const app_show *s, const app_crowd_args *a,
                                             const app_gpu_options *gpu, uint32_t width,
                                             uint32_t height)
 {
     return (vkskin_renderer_desc){
         .crowd = s->crowd,
-        .device = app_device_of(gpu),
+        .device = gpu->device_id,
         .validate = gpu->validate,
         .width = width,
         .height = height,
@@ -267,11 +264,13 @@ bool app_write_image(const char *path, uint32_t width, uint32_t height, const vo
     return true;
 }
 
-bool app_gpu_check(const app_gpu_options *options, vkskin_error *err)
+bool app_gpu_check(app_gpu_options *options, vkskin_error *err)
 {
-    uint32_t index;
-    return !options->device ||
-           app_parse_count("--device", options->device, 0, INT32_MAX, &index, err);
+    uint32_t index = 0;
+    if (options->device && !app_parse_count("--device", options->device, 0, INT32_MAX, &index, err))
+        return false;
+    options->device_id = options->device ? index + 1 : 0;
+    return true;
 }
 
 static bool parse_mode(const char *text, vkskin_skin_mode *mode, vkskin_error *err)
@@ -340,11 +339,10 @@ bool app_crowd_check(app_crowd_args *a, vkskin_error *err)
     a->anim_lod = !a->anim_lod_text || strcmp(a->anim_lod_text, "on") == 0;
     a->lod_error = APP_LOD_ERROR_PX;
     if (a->lod_error_text) {
-        char *end;
-        double v = strtod(a->lod_error_text, &end);
-        if (end == a->lod_error_text || *end || !(v >= 0.01 && v <= 1000.0))
-            return app_fail(err, "--lod-error needs a number of pixels from 0.01 to 1000, not '%s'",
-                            a->lod_error_text);
+        double v;
+        if (!app_parse_real("--lod-error", a->lod_error_text, "a number of pixels", 0.01, 1000.0,
+                            &v, err))
+            return false;
         a->lod_error = (float)v;
     }
     if (a->layout_text) {

@@ -11,6 +11,7 @@
 typedef struct app_gpu_options {
     const char *device; /* index from `vkskin devices`, NULL: the best */
     bool validate;      /* also on with VKSKIN_VALIDATE=1 */
+    uint32_t device_id; /* set by app_gpu_check: vkskin_renderer_desc.device (0: the best) */
 } app_gpu_options;
 
 #define APP_GPU_OPTIONS(o)                                                                         \
@@ -23,7 +24,7 @@ typedef struct app_gpu_options {
     }
 
 /* Checks the options' syntax (a usage error), before anything is loaded. */
-bool app_gpu_check(const app_gpu_options *options, vkskin_error *err);
+bool app_gpu_check(app_gpu_options *options, vkskin_error *err);
 
 /* ---- The crowd: its models, its instances, and the threads that animate them ---- */
 
@@ -119,9 +120,6 @@ bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, doub
                     vkskin_error *err);
 void app_show_destroy(app_show *s);
 
-/* vkskin_renderer_desc.device from --device. */
-uint32_t app_device_of(const app_gpu_options *gpu);
-
 /* The renderer's description from the options (headless at width x height unless the caller
  * adds a surface). */
 vkskin_renderer_desc app_show_renderer_desc(const app_show *s, const app_crowd_args *a,
@@ -131,7 +129,11 @@ vkskin_renderer_desc app_show_renderer_desc(const app_show *s, const app_crowd_a
  * returns APP_FAILED, otherwise rc. */
 int app_show_close(const char *cmd, vkskin_renderer *r, int rc);
 
-/* The clip `clip` of a model through the API, as app_find_clip. */
+/* The models' names, joined by `separator`. */
+void app_show_model_names(const app_show *s, const char *separator, char *out, size_t size);
+
+/* The index of clip `clip` (a name or an index; NULL: the first, or the bind pose for a model
+ * without clips; app_bind_pose: -1) of a model; a message naming the model when it has none. */
 bool app_show_find_clip(const vkskin_model *model, const char *clip, int32_t *index,
                         vkskin_error *err);
 

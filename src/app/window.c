@@ -34,7 +34,7 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
         in->quit = true;
         break;
     case GLFW_KEY_SPACE:
-        in->pause = action == GLFW_PRESS ? !in->pause : in->pause;
+        in->pause = in->pause || action == GLFW_PRESS;
         break;
     case GLFW_KEY_R:
         in->reset = true;
@@ -176,8 +176,7 @@ void app_window_poll(app_window *win, app_input *input)
     *input = win->input;
     if (glfwWindowShouldClose(win->window))
         input->quit = true;
-    bool paused = win->input.pause;
-    win->input = (app_input){.pause = paused}; /* pause is a state, the rest are events */
+    win->input = (app_input){0}; /* events, each reported once */
 }
 
 void app_window_set_title(app_window *win, const char *title)

@@ -11,8 +11,8 @@ typedef struct app_window app_window;
 
 /* Input gathered by app_window_poll: key presses since the last poll and mouse motion. */
 typedef struct app_input {
-    bool quit, pause, reset, prev_clip, next_clip, faster, slower;
-    bool bind_pose;                          /* B: toggle the bind pose */
+    bool quit, pause, reset, prev_clip, next_clip, faster, slower; /* pause: toggle it */
+    bool bind_pose;                                                /* B: toggle the bind pose */
     bool help, ground, skeleton, screenshot; /* H, G, K: toggles; F12: a screenshot */
     double drag_x, drag_y;                   /* pixels moved with the left button held */
     double scroll;                           /* wheel steps, positive away from the user */
