@@ -1087,14 +1087,6 @@ static void draco_required(void)
     write_doc(doc, "draco_required.glb");
 }
 
-/* orphan_bone.x (DirectX text; glTF cannot say this: a skin joint is always a node): frame
- * "Scene" at (2, 0, 0) holds frames "Arm" at (1, 0, 0) and "Holder" (identity, with the mesh).
- * The quad's v0, v1 are bound to "Arm" (offset T(-3, 0, 0), the inverse of its global), v2, v3
- * to "Ghost", a bone no frame is named after (offset T(0, -1, 0)). assimp 5.2 keeps the bone as
- * it is (checked with a probe program against aiImportFile): a bone with no node. Expected:
- * Ghost becomes a root joint with identity rest and global transform, so its palette is
- * root_inverse * offset = T(-2, -1, 0); Arm's is T(-2, 0, 0) * T(3, 0, 0) * T(-3, 0, 0) =
- * T(-2, 0, 0). The file is left-handed: assimp negates z, which is 0 throughout. */
 /* The rows of a DirectX matrix before its translation (the identity's). */
 static const char x_identity_at[] = "1.0,0.0,0.0,0.0, 0.0,1.0,0.0,0.0, 0.0,0.0,1.0,0.0,";
 
@@ -1115,6 +1107,14 @@ static void x_quad_scene(FILE *f, float scene_x)
     fprintf(f, "      2;\n      3;0,1,2;,\n      3;1,3,2;;\n");
 }
 
+/* orphan_bone.x (DirectX text; glTF cannot say this: a skin joint is always a node): frame
+ * "Scene" at (2, 0, 0) holds frames "Arm" at (1, 0, 0) and "Holder" (identity, with the mesh).
+ * The quad's v0, v1 are bound to "Arm" (offset T(-3, 0, 0), the inverse of its global), v2, v3
+ * to "Ghost", a bone no frame is named after (offset T(0, -1, 0)). assimp 5.2 keeps the bone as
+ * it is (checked with a probe program against aiImportFile): a bone with no node. Expected:
+ * Ghost becomes a root joint with identity rest and global transform, so its palette is
+ * root_inverse * offset = T(-2, -1, 0); Arm's is T(-2, 0, 0) * T(3, 0, 0) * T(-3, 0, 0) =
+ * T(-2, 0, 0). The file is left-handed: assimp negates z, which is 0 throughout. */
 static void orphan_bone(void)
 {
     FILE *f = open_out("orphan_bone.x");

@@ -16,8 +16,11 @@
 #                  [--csv FILE] [--steady]
 #   --steady: the script without its resizes, minimise and restore (no swapchain rebuilds), to
 #   tell the memory they cost apart.
+#   --no-validate: the same without the layer, to tell its memory apart from the program's.
 #   prints: the frames drawn, resident memory first / after 1 min / peak / last (MiB) and the
-#   growth; --csv writes "seconds,rss_kib" per sample.
+#   growth; --csv writes "seconds,rss_kib" per sample. It also fails when it did not soak: no
+#   frame, fewer script steps or memory samples than the minutes allow, no swapchain rebuild
+#   (unless --steady), or no sample after the first minute.
 set -u
 minutes=$1 vk=$2 default=$3 fx=$4
 shift 4
@@ -86,6 +89,24 @@ if grep -qi "validation" "$tmp/err"; then
   echo "FAIL: validation spoke:"; grep -i "validation" "$tmp/err" | head -n 5; failed=1
 fi
 [ -s "$tmp/err" ] && { echo "stderr:"; head -n 5 "$tmp/err"; }
+# It soaked: frames were drawn, the script ran its steps (all but a tenth of what its period
+# allows), the resizes rebuilt the swapchain (unless --steady), and memory was sampled for the
+# whole run (most seconds) and past the first minute.
+frames=$(sed -n 's/^view: \([0-9]*\) frames.*/\1/p' "$tmp/out")
+rebuilds=$(sed -n 's/.*swapchain rebuilt \([0-9]*\) time.*/\1/p' "$tmp/out")
+steps=$(sed -n 's/^view: the script ran \([0-9]*\) step.*/\1/p' "$tmp/out")
+samples=$(wc -l <"$tmp/rss")
+late=$(awk -F, '$1 > 60' "$tmp/rss" | wc -l)
+per_period=$(echo "$script" | tr ',' '\n' | wc -l) # steps every 24 s
+want_steps=$(awk "BEGIN { print int($per_period * $seconds / 24 * 0.9) }")
+want_samples=$(awk "BEGIN { print int($seconds * 0.9) }")
+if [ "${frames:-0}" -lt 1 ] || [ "${steps:-0}" -lt "$want_steps" ] ||
+   { [ -z "$steady" ] && [ "${rebuilds:-0}" -lt 1 ]; } || [ "$samples" -lt "$want_samples" ] ||
+   [ "$late" -lt 1 ]; then
+  echo "FAIL: it did not soak: ${frames:-no} frames, ${steps:-no} script steps (want $want_steps)," \
+    "${rebuilds:-no} swapchain rebuilds, $samples memory samples (want $want_samples), $late after the first minute"
+  failed=1
+fi
 # Resident memory: first sample, the last sample of the first minute, the peak after it, the last.
 awk -F, -v limit="$limit" '
   NR == 1 { first = $2 }

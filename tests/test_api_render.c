@@ -6,7 +6,7 @@
  * counts, and misuse. Every renderer must finish with no validation message.
  *   usage: test_api_render DEFAULT_GLB */
 #include "api/api.h"
-#include "check.h"
+#include "api_check.h"
 #include "skin/skin_cpu.h"
 
 #include "vkskin/vkskin_render.h"
@@ -18,16 +18,6 @@
 #define H 120u
 #define INSTANCES 6u
 #define POSITION_TOLERANCE 1e-4 /* times the bind-pose box's diagonal, as test_gpu_skin */
-
-static void check_error(vkskin_result r, const vkskin_error *err, vkskin_result want,
-                        const char *needle)
-{
-    const bool ok = r == want && strstr(err->message, needle) != NULL;
-    CHECK(ok);
-    if (!ok)
-        fprintf(stderr, "  got %d '%s', want %d '...%s...'\n", (int)r, err->message, (int)want,
-                needle);
-}
 
 /* Destroys the renderer and checks that validation said nothing over its life. */
 static void close_renderer(vkskin_renderer *r)
@@ -64,11 +54,11 @@ static double check_outputs(vkskin_renderer *r, const vkskin_crowd *crowd, uint3
               VKSKIN_OK);
         CHECK(level == 0);
         cpu_pose(crowd, i, cp, cn);
+        /* check_max_diff: a NaN is an infinite difference, not one fmax drops. */
+        worst = fmax(worst, check_max_diff(&gp[0][0], 3, &cp[0][0], 3, n, 3) / diag);
         for (uint32_t v = 0; v < n; v++)
-            for (int k = 0; k < 3; k++) {
-                worst = fmax(worst, fabs(gp[v][k] - cp[v][k]) / diag);
+            for (int k = 0; k < 3; k++)
                 CHECK_NEAR(gn[v][k], cn[v][k], 1e-3);
-            }
     }
     free(gp), free(gn), free(cp), free(cn);
     return worst;
@@ -253,6 +243,8 @@ int main(int argc, char **argv)
     /* The statistics query counts what the draws fed: every visible instance's triangles. */
     if (stats.triangles != UINT64_MAX)
         CHECK(stats.triangles == (uint64_t)info.visible * (mi.index_count / 3));
+    else
+        printf("pipeline statistics unavailable on this device: triangle count not checked\n");
     close_renderer(r);
 
     /* ---- The vertex-shader mode, and an output with room for one instance, against the
@@ -346,6 +338,8 @@ int main(int argc, char **argv)
     CHECK(vkskin_renderer_last_stats(r, &drawn, &err) == VKSKIN_OK);
     if (drawn.triangles != UINT64_MAX) /* the crowd's alone, the ground and overlays apart */
         CHECK(drawn.triangles == (uint64_t)info.visible * (mi.index_count / 3));
+    else
+        printf("pipeline statistics unavailable: the overlay frame's triangles not checked\n");
     CHECK(ground > W * H / 10 && ground_before == 0);
     check_error(vkskin_renderer_frame(
                     r, &(vkskin_frame_desc){.view = &view, .lines = line, .line_vertex_count = 1},
@@ -397,7 +391,7 @@ int main(int argc, char **argv)
     check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_FAILED,
                 "cannot create a Vulkan surface for the window");
     CHECK(calls == 1 && r == NULL);
-    /* A crowd bigger than the device's memory (capped here at 64 MiB): refused, saying how many
+    /* A crowd bigger than the device's memory (capped here at 1 MiB): refused, saying how many
      * fit. */
     bad = desc;
     bad.readback = false;

@@ -23,7 +23,7 @@
  *     (a)'s and the statistics count every triangle but only the first ones' invocations.
  * (d) How many fit: under a 48 MiB memory cap and room for 4096 skinned vertices, a crowd too
  *     large fails with "at most K instances fit"; a crowd of exactly K is created, K + 1 is not.
- *   usage: test_crowd_gpu DEFAULT_GLB FIXTURES_DIR (a missing file is a skip, exit 77) */
+ *   usage: test_crowd_gpu DEFAULT_GLB FIXTURES_DIR (a missing file fails: the build writes them) */
 #include "crowd_gpu.h"
 
 #include <ctype.h>
@@ -329,14 +329,13 @@ static bool renderer_fits(crowd_gpu *s, uint32_t n, vks_error *err)
     if (!make_crowd_of(s, n, &c))
         return false;
     vks_renderer r;
-    bool created = vks_renderer_create(
-        &s->dev,
-        &(vks_renderer_desc){.path = test_path_addresses() ? VKS_PATH_ADDRESSES : VKS_PATH_AUTO,
-                             .crowd = &c,
-                             .color_format = s->color.format,
-                             .max_skinned_vertices = FIT_VERTICES,
-                             .memory_limit = FIT_MEMORY},
-        &r, err);
+    bool created = vks_renderer_create(&s->dev,
+                                       &(vks_renderer_desc){.path = test_path(),
+                                                            .crowd = &c,
+                                                            .color_format = s->color.format,
+                                                            .max_skinned_vertices = FIT_VERTICES,
+                                                            .memory_limit = FIT_MEMORY},
+                                       &r, err);
     if (created)
         vks_renderer_destroy(&r);
     vks_crowd_destroy(&c);

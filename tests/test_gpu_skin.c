@@ -171,8 +171,7 @@ static void check_model(const gpu_device *dev, const char *path, const vks_model
                              &(vks_renderer_desc){.crowd = &crowd,
                                                   .color_format = VK_FORMAT_R8G8B8A8_SRGB,
                                                   .readback = true,
-                                                  .path = test_path_addresses() ? VKS_PATH_ADDRESSES
-                                                                                : VKS_PATH_AUTO},
+                                                  .path = test_path()},
                              &r, &err)) {
         fprintf(stderr, "%s: %s\n", path, err.msg);
         CHECK(!"renderer creation failed");

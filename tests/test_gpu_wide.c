@@ -20,7 +20,7 @@
  *     vertex shader: at most 1% of the drawn pixels differ by more than 3 levels; and the vertex
  *     shader drawing the crowd with influences 5 to 8 dropped differs from the compute image in
  *     more than 1% (the image comparison sees what the extras do).
- *   usage: test_gpu_wide DEFAULT_GLB FIXTURES_DIR (a missing file is a skip, exit 77) */
+ *   usage: test_gpu_wide DEFAULT_GLB FIXTURES_DIR (a missing file fails: the build writes them) */
 #include "crowd_gpu.h"
 
 #define EXTRAS_MATTER 10.0 /* dropping influences 5 to 8 moves a vertex this many tolerances */

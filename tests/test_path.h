@@ -5,6 +5,8 @@
 #ifndef VKS_TEST_PATH_H
 #define VKS_TEST_PATH_H
 
+#include "render/renderer.h"
+
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,12 @@ static inline bool test_path_addresses(void)
 {
     const char *path = getenv("VKS_TEST_PATH");
     return path && strcmp(path, "addresses") == 0;
+}
+
+/* The renderer's path for a GPU test: the address path, or AUTO (under validation: descriptors). */
+static inline vks_path test_path(void)
+{
+    return test_path_addresses() ? VKS_PATH_ADDRESSES : VKS_PATH_AUTO;
 }
 
 static inline const char *test_path_name(void)

@@ -454,8 +454,11 @@ int main(int argc, char **argv)
         vkskin_model_skin(model, in.clip, in.time, cpu, cpu + 3 * info.vertex_count, NULL, NULL);
         const float *g = gpu_vertices + (size_t)k * info.vertex_count * 4; /* xyz + normal */
         for (uint32_t v = 0; v < info.vertex_count; v++)
-            for (int c = 0; c < 3; c++)
-                worst = fmax(worst, fabs(g[4 * v + c] - cpu[3 * v + c]) / size_of_model);
+            for (int c = 0; c < 3; c++) {
+                const double d = fabs(g[4 * v + c] - cpu[3 * v + c]) / size_of_model;
+                if (!(d <= worst)) /* a NaN counts as infinitely far */
+                    worst = isnan(d) ? INFINITY : d;
+            }
     }
     vkUnmapMemory(dev, skinned_memory);
     free(cpu);
