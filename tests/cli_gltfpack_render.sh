@@ -11,14 +11,14 @@ set -u
 vk=$1 cmp=$2 pack=$3
 shift 3
 if ! [ -x "$pack" ]; then
-  echo "skipped: gltfpack not found ('$pack'; tools/setup.sh installs it)"
+  echo "skipped: gltfpack not found ('$pack'; tools/setup.sh --test installs it)"
   exit 77
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
 for model in "$@"; do
-  [ -f "$model" ] || continue
+  [ -f "$model" ] || { echo "skipped: $model is absent (set VKS_SAMPLE_MODELS; docs/testing.md)"; continue; }
   name=$(basename "$model" .glb)
   if ! "$vk" render --validate --lod 0 "$model" --time 0.5 --size 320x320 --out "$tmp/$name.png" >"$tmp/log" 2>&1; then
     echo "FAIL $name: the original does not render:"; cat "$tmp/log"; failed=$((failed + 1)); continue

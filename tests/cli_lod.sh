@@ -52,7 +52,7 @@ if [ -r "$cesium" ]; then
       "($(levels auto)): $(grep -h 'pixels differing' "$tmp/cmp")"
   fi
 else
-  echo "skipped: $cesium is absent (the shared sample models are not on this machine)"
+  echo "skipped: $cesium is absent (set VKS_SAMPLE_MODELS; docs/testing.md)"
   exit 77
 fi
 

@@ -297,8 +297,11 @@ static void test_sampler(void)
     int isas = 0;
     for (int isa = VKS_SAMPLER_SCALAR;
          isa <= VKS_SAMPLER_AVX2 && scratch && local && model && palette; isa++) {
-        if (!vks_sampler_use_isa(&s, (vks_sampler_isa)isa))
+        if (!vks_sampler_use_isa(&s, (vks_sampler_isa)isa)) {
+            printf("skipped: the sampler's %s path: this CPU lacks it\n",
+                   vks_sampler_isa_name((vks_sampler_isa)isa));
             continue;
+        }
         isas++;
         CHECK(vks_sampler_current_isa(&s) == (vks_sampler_isa)isa);
         double worst_closed = 0.0, worst_direct = 0.0, worst_split = 0.0;

@@ -285,8 +285,14 @@ static void compare(const char *path, const vks_model *model, const struct aiSce
     /* anim.h's direct path, then the sampler with each instruction set. */
     for (int isa = -1; isa <= VKS_SAMPLER_AVX2; isa++) {
         if (isa >= 0) {
-            if (!vks_sampler_use_isa(s, (vks_sampler_isa)isa))
+            if (!vks_sampler_use_isa(s, (vks_sampler_isa)isa)) {
+                static bool said[VKS_SAMPLER_AVX2 + 1];
+                if (!said[isa])
+                    printf("skipped: the sampler's %s path: this CPU lacks it\n",
+                           vks_sampler_isa_name((vks_sampler_isa)isa));
+                said[isa] = true;
                 continue;
+            }
             void *scratch =
                 aligned_alloc(64, (vks_sampler_scratch_bytes(sk->joint_count) + 63) & ~(size_t)63);
             uint32_t cursor = 0;
