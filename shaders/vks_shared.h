@@ -8,14 +8,14 @@
  * full-body rigs with facial joints (Mixamo ~65, CesiumMan 19, UE mannequin ~90, MetaHuman bodies ~
  * 500) with room. */
 #define VKS_MAX_JOINTS 1024u
-/* Influences per vertex: 4 joint indices + 4 weights, as every engine in ../shared/ANCHORS.md. */
+/* Influences per vertex: 4 joint indices + 4 weights, as Wicked, Godot, Unreal and Unity skin. */
 #define VKS_MAX_INFLUENCES 4u
 /* Influences per vertex of a wide model (one with a vertex of more than 4 in its file): a second
  * set of 4 joint indices and weights in their own streams, as Godot, Wicked and Unreal offer 8. */
 #define VKS_WIDE_INFLUENCES 8u
 /* Vertices per model (all meshes together). A crowd concatenates at most 16 models' streams:
- * 2^28 vertices, so every element index the shaders use (3 v for positions) stays below 2^31,
- * the limit of their signed array indices. */
+ * 2^28 vertices at level 0, and every stream the shaders index holds one element a vertex (the
+ * positions one uvec2), so each index stays below 2^31, the limit of GLSL's signed array indices. */
 #define VKS_MAX_VERTICES (1u << 24)
 /* Keys per channel of a clip: an hour at 240 Hz stays under it; a larger count is a corrupt
  * file. */
@@ -54,15 +54,16 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
  * its positions decode), the instance table one vks_instance per instance; each frame has its
  * palettes (vks_bone, instance i's from its palette_first) and its visible list (vks_visible:
  * instance indices, ascending, so grouped by model, each with where its output goes this frame).
- * One dispatch skins one model's visible instances with output (its pipeline variant,
- * VKS_SKIN_WIDE; push.visible_first is where the model's range starts): workgroup (x, y + z * rows)
- * covers vertices x * GROUP_SIZE.. of its instance y + z * rows, x as wide as that model needs, so
- * a crowd that mixes a 30 000-vertex model with 300-vertex ones launches no empty workgroups. (A
- * single dispatch over a prefix sum of workgroups, each finding its instance by a binary search,
- * measured 18-47% slower on an H100 for one-model crowds: the README.) */
+ * One dispatch skins the visible instances with output of one model at one level of detail (the
+ * model's pipeline variant, VKS_SKIN_WIDE; push.visible_first is where that run of the visible
+ * list starts): workgroup (x, y + z * rows) covers vertices x * GROUP_SIZE.. of its instance
+ * y + z * rows, x as wide as that level needs, so a crowd that mixes a 30 000-vertex model with
+ * 300-vertex ones launches no empty workgroups. (A single dispatch over a prefix sum of
+ * workgroups, each finding its instance by a binary search, measured 18-47% slower on an H100 for
+ * one-model crowds: docs/architecture.md.) */
 
 /* Invocations per workgroup, one vertex each. 64 is what Wicked, Godot, Unreal and Unity use; the
- * measurement behind keeping it is in the README ("Workgroup size"). It is a specialization
+ * measurement behind keeping it is in docs/architecture.md ("Workgroup size"). It is a specialization
  * constant, so `vkskin render --group-size N` compares others without a rebuild. */
 #define VKS_SKIN_GROUP_SIZE 64u
 

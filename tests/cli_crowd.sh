@@ -123,7 +123,7 @@ if run mixed render "$default" --validate --instances 12 --layout ring --model "
     { fail "the mixed ring is not drawn inside the frame"; cat "$tmp/cmp_mixed"; }
 fi
 
-# 100 000 instances with the camera close (the issue's case): culled instances take no output
+# 100 000 instances with the camera close: culled instances take no output
 # memory, so this renders; should what is in view exceed the output's room (it does not on
 # lavapipe's 2 GiB today), the rest is skinned in the vertex shader, with one warning that says
 # so (the budget case below is the one that checks that path).

@@ -19,7 +19,7 @@
  *     included; and the skinning pass with its first visible entry naming the instance one past
  *     the instance table must be reported ("Device address out of bounds"): the check runs.
  *     (The address path's draws are not run under it: on lavapipe 22.3 its checks misfire in
- *     the vertex stage, README "Validation and the descriptor path".)
+ *     the vertex stage, docs/testing.md "Validation".)
  * (d) On a device without validation, a renderer left to choose (VKS_PATH_AUTO) takes the
  *     address path; with validation (the hazard test's first frame asks for AUTO), the
  *     descriptor path.

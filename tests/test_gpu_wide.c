@@ -1,9 +1,11 @@
 /* 8-influence (wide) skinning on the GPU against the CPU reference, validation on (any error or
- * warning fails). Until the importer fills joints_extra / weights_extra, the wide models are made
- * here: the default character and tangents.glb, each vertex's 4 weights scaled by 3/4 and the
- * remaining 1/4 spread over 4 more joints (0.4, 0.3, 0.2, 0.1 of it), cycling over the bones the
- * model uses (they may repeat one of the vertex's first four: the math does not care; nor does it
- * need influences 5 to 8 to be the smaller ones, which this data does not always keep).
+ * warning fails). The wide models are made here from 4-influence files, so that the test knows
+ * what influences 5 to 8 hold (imported 8-influence files, wide_influences.glb, are held to the
+ * CPU by gpu_skin_default): the default character and tangents.glb, each vertex's 4 weights scaled
+ * by 3/4 and the remaining 1/4 spread over 4 more joints (0.4, 0.3, 0.2, 0.1 of it), cycling over
+ * the bones the model uses (they may repeat one of the vertex's first four: the math does not
+ * care; nor does it need influences 5 to 8 to be the smaller ones, which this data does not
+ * always keep).
  * One crowd of 6 instances mixes them: 2 of the 4-influence character (first, so that the wide
  * models' first vertex in the extra streams differs from the one in the bind streams), 2 of the
  * wide character, 2 of wide tangents.glb (tangents; its extra_first is not 0), each on its clip.

@@ -1,4 +1,4 @@
-/* The compact streams' encoders and decoders (src/skin/quant.h), against closed forms and values
+/* The compact streams' encoders and decoders (src/asset/quant.h), against closed forms and values
  * worked out here (in double where it matters), never read back from the module:
  *
  *   snorm16:    the packSnorm2x16 values at the ends, 0, outside [-1, 1] and at a half; NaN -> 0.

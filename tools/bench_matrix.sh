@@ -4,7 +4,7 @@
 # (default + CesiumMan, or default + a fixture when CesiumMan is absent). Writes one JSON line
 # per run to OUT/bench.jsonl (vkskin's object with a "series" key in front) and plots frame time
 # and skinned vertices per ms against N, log-log, one line per model and mode, to OUT/bench.png
-# (gnuplot, no display needed; tools/setup.sh installs gnuplot-nox).
+# (gnuplot, no display needed; tools/setup.sh --bench installs gnuplot-nox).
 #
 #   tools/bench_matrix.sh [--vkskin PATH] [--out DIR] [--frames F] [--warmup N] [--size WxH]
 #                         [--budget SECONDS] [--counts "1 1000 ..."] [--mix FILE] [CESIUMMAN.glb]
@@ -16,7 +16,7 @@
 # (timeout) to what is left of the budget (default 600 s); once it is spent, the remaining runs
 # are skipped with a message. F (default 100) is the frames measured up to N = 1 000; larger
 # crowds measure fewer (30% of F at 10 000, 10% from 100 000, at least 1), as the H100 table in
-# the README did. A run vkskin refuses (a crowd past the device's memory: lavapipe holds about
+# docs/performance.md does. A run vkskin refuses (a crowd past the device's memory: lavapipe holds about
 # 127 000 characters) is reported and the matrix goes on. Exit 0 when at least one run
 # succeeded, 1 when none did, 2 on bad usage.
 set -u
@@ -165,7 +165,7 @@ echo "bench_matrix: $ok run(s) in $jsonl, $failed failed, $skipped skipped"
 fi
 
 if ! command -v gnuplot >/dev/null; then
-  echo "bench_matrix: no gnuplot (tools/setup.sh installs gnuplot-nox): no plot"
+  echo "bench_matrix: no gnuplot (tools/setup.sh --bench installs gnuplot-nox): no plot"
   exit 0
 fi
 # pngcairo when gnuplot has it (anti-aliased), else libgd's png; neither needs a display.

@@ -7,8 +7,9 @@
  *   vkskin_error err;
  *   if (vkskin_model_load(&(vkskin_model_desc){.path = "CesiumMan.glb"}, &model, &err))
  *       ... err.message ...
+ *   const vkskin_model *models[] = {model};
  *   vkskin_crowd *crowd;
- *   vkskin_crowd_create(&(vkskin_crowd_desc){.models = &model, .model_count = 1,
+ *   vkskin_crowd_create(&(vkskin_crowd_desc){.models = models, .model_count = 1,
  *                                            .instance_count = 100}, &crowd, &err);
  *   each frame:
  *       vkskin_crowd_advance(crowd, dt);

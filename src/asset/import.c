@@ -309,7 +309,7 @@ static bool build_skeleton(builder *b)
                 continue;
             }
             /* The tutorial-style reference walk never reaches such a bone and keeps its global
-             * transform the identity (the issue's rule): a root joint with an identity rest,
+             * transform the identity: a root joint with an identity rest,
              * never animated, so its palette is root_inverse * offset and its vertices are placed
              * by their offset matrix alone (they may part from the rest of the mesh, as there). */
             bool seen = false;

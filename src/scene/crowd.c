@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Bounds sample each clip at this many evenly spaced times (as app_camera_frame). */
+/* Bounds sample each clip at this many evenly spaced times. */
 #define CROWD_SAMPLES_PER_CLIP 8
 /* Neighbours stand this much further apart than their footprints' diameter. */
 #define CROWD_SPACING_MARGIN 1.3f

@@ -1,5 +1,6 @@
-/* CPU reference skinning: the oracle for every GPU result. It computes exactly what
- * shaders/skin.comp computes, in the same order of operations:
+/* CPU reference skinning: the oracle for every GPU result. It computes what shaders/skin.comp
+ * computes, in the same order of operations (up to the GPU's rounding: it may fuse
+ * multiply-adds and uses inversesqrt, src/asset/pack.h):
  *   M  = sum_i weights[i] * palette[joints[i]]          (3x4, i = 0..3, added in that order)
  *      + sum_i weights_extra[i] * palette[joints_extra[i]]   (then i = 0..3 again, added to the
  *                                                        same sum, for a wide model only)
