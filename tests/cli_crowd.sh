@@ -17,9 +17,10 @@
 #     bench --anim-only counts every visible instance's skin bones and palette entries.
 # Every run here is at level of detail 0 (--lod 0): the counts are the full meshes'. The levels
 # have their own test, cli_lod.sh.
-#   cli_crowd.sh VKSKIN COMPARE_PNG DEFAULT.glb FIXTURES_DIR
+# The expected counts come from the files themselves (tests/glb_counts.c), not from the program.
+#   cli_crowd.sh VKSKIN COMPARE_PNG DEFAULT.glb FIXTURES_DIR GLB_COUNTS
 set -u
-vk=$1 cmp=$2 default=$3 fixtures=$4
+vk=$1 cmp=$2 default=$3 fixtures=$4 glb_counts=$5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
@@ -43,11 +44,11 @@ run() {
   return 0
 }
 
-# The default character's triangles and vertices, from vkskin info (nothing hard-coded).
-"$vk" info >"$tmp/info" || fail "vkskin info"
-triangles=$(sed -n 's/.*indices: [0-9]* (\([0-9]*\) triangles).*/\1/p' "$tmp/info")
-vertices=$(sed -n 's/^meshes: [0-9]*, vertices: \([0-9]*\),.*/\1/p' "$tmp/info")
-[ -n "$triangles" ] && [ -n "$vertices" ] || { fail "no counts in vkskin info"; exit 1; }
+# The default character's counts, read from its file (nothing hard-coded, nothing from vkskin).
+# count FILE NAME: glb_counts' NAME line for FILE.
+count() { "$glb_counts" "$1" | sed -n "s/^$2 //p"; }
+triangles=$(count "$default" triangles) vertices=$(count "$default" vertices)
+[ -n "$triangles" ] && [ -n "$vertices" ] || { fail "glb_counts could not count $default"; exit 1; }
 per_instance=$(( (vertices + 63) / 64 * 64 )) # skinning invocations: whole workgroups of 64
 
 # culling NAME: checks the culling line of a render against the visible count it reports.
@@ -181,9 +182,8 @@ fi
 # bytes), table entry (64) and visible-list entry (16: the instance and its output's address).
 # skin_bytes counts every instance's bind streams, memory_bytes each model's once. The default
 # character has no tangents (else 4 read + 4 written a vertex).
-joints=$(sed -n 's/^joints: \([0-9]*\) .*/\1/p' "$tmp/info")
-[ -n "$joints" ] || fail "no joint count in vkskin info"
-grep -q "^skinning: 4 influences per vertex$" "$tmp/info" || fail "the default character is not a 4-influence model"
+joints=$(count "$default" joints)
+[ -n "$joints" ] || fail "glb_counts gave no joint count"
 bind=$((8 + 4 + 4 + 8)) out=16 own=$((joints * 48 + 64 + 16))
 [ $((bind + out)) -le 40 ] || fail "the layout moves more than 40 bytes a vertex"
 # json FILE KEY: the value of KEY in bench's JSON.
@@ -222,8 +222,7 @@ for mode in compute vertex; do
 done
 # A mixed crowd's bytes_per_vertex is the average over its visible vertices: one default
 # character (4 influences) and one wide fixture (8: 12 bytes more a vertex).
-"$vk" info "$fixtures/wide_influences.glb" >"$tmp/info_wide" || fail "vkskin info wide_influences.glb"
-wide_vertices=$(sed -n 's/^meshes: [0-9]*, vertices: \([0-9]*\),.*/\1/p' "$tmp/info_wide")
+wide_vertices=$(count "$fixtures/wide_influences.glb" vertices)
 if run bench_mixed bench --validate --lod 0 "$default" --model "$fixtures/wide_influences.glb" --instances 2 \
   --frames 1 --size 160x120 --json; then
   grep -q '^  "visible": 2,$' "$tmp/bench_mixed" || fail "bench mixed: not both instances visible"
@@ -234,9 +233,9 @@ if run bench_mixed bench --validate --lod 0 "$default" --model "$fixtures/wide_i
     fail "bench mixed: bytes_per_vertex $(json "$tmp/bench_mixed" bytes_per_vertex), not the vertex-weighted average"
 fi
 # bench --anim-only: the CPU animation alone, no device; its counts are exact: per frame every
-# visible instance's skin bones and palette entries (vkskin info's joints and bones); --phases
+# visible instance's skin bones and palette entries (the file's joints and bones); --phases
 # only with --anim-only; an unknown --clip refused.
-bones=$(sed -n 's/^joints: [0-9]* (\([0-9]*\) of them skin bones.*/\1/p' "$tmp/info")
+bones=$(count "$default" bones)
 if run anim bench --anim-only --phases --instances 10 --frames 3 --clip 0 --json; then
   f=$tmp/anim
   for key in ms_1_thread ms_all_threads ns_per_skin_joint_1_thread ns_per_skin_joint_all_threads \
