@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Bad input: each case must end with exit code 1 or 2 (never 0, never a signal or sanitizer abort)
-# and exactly one line on stderr that matches the expected message. WANT_RC=N before a case pins
-# the exit code. GPU cases run with --validate where a device gets created, so a validation
-# message (a leak on an error path, say) would be a second line.
+# and exactly one line on stderr, of at most 200 characters (its paths aside), that matches the
+# expected message. WANT_RC=N before a case pins the exit code. GPU cases run with --validate where
+# a device gets created, so a validation message (a leak on an error path, say) would be a second
+# line.
 #   usage: cli_errors.sh VKSKIN FIXTURES_DIR DEFAULT_GLB
 set -u
 vk=$1 fx=$2 glb=$3
@@ -14,14 +15,19 @@ expect_error() { # NAME REGEX COMMAND...
   local name=$1 regex=$2
   shift 2
   "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$? lines
+  local rc=$? lines longest
   lines=$(wc -l <"$tmp/err")
+  # Measured with the test's folders written DIR: the bound is on what vkskin adds to the paths.
+  longest=$(sed -e "s|$tmp|DIR|g" -e "s|$fx|DIR|g" -e "s|$(dirname "$glb")|DIR|g" "$tmp/err" |
+    awk '{ if (length > n) n = length } END { print n + 0 }')
   if [ "$rc" -ne 1 ] && [ "$rc" -ne 2 ]; then
     echo "FAIL $name: exit code $rc"; cat "$tmp/err"; failed=$((failed + 1))
   elif [ -n "${WANT_RC:-}" ] && [ "$rc" -ne "$WANT_RC" ]; then
     echo "FAIL $name: exit code $rc, want $WANT_RC"; cat "$tmp/err"; failed=$((failed + 1))
   elif [ "$lines" -ne 1 ]; then
     echo "FAIL $name: $lines lines on stderr, want 1:"; cat "$tmp/err"; failed=$((failed + 1))
+  elif [ "$longest" -gt 200 ]; then
+    echo "FAIL $name: a line of $longest characters, want at most 200:"; cat "$tmp/err"; failed=$((failed + 1))
   elif ! grep -Eq -- "$regex" "$tmp/err"; then
     echo "FAIL $name: stderr does not match /$regex/:"; cat "$tmp/err"; failed=$((failed + 1))
   else
@@ -64,12 +70,32 @@ for cmd in info dump; do
   expect_error "$cmd truncated chunks" "cut_inside.glb: GLB: the BIN chunk \\([0-9]+ bytes\\) is past the end of the file" "$vk" $cmd "$tmp/cut_inside.glb" "${out[@]}"
 done
 
-expect_error "clip that does not exist" "has no clip 'nosuch'" "$vk" dump --clip nosuch --out "$tmp/d.txt"
-expect_error "clip index out of range" "has no clip '99'" "$vk" dump --clip 99 --out "$tmp/d.txt"
-expect_error "negative time" "--time needs a finite number of seconds >= 0, not '-1'" "$vk" dump --time -1 --out "$tmp/d.txt"
-expect_error "NaN time" "--time needs a finite number of seconds >= 0, not 'nan'" "$vk" dump --time nan --out "$tmp/d.txt"
-expect_error "infinite time" "--time needs a finite number .* not 'inf'" "$vk" dump --time inf --out "$tmp/d.txt"
+# An unknown clip: the model's clips named (the first several of many), and the one that differs
+# only in case suggested.
+expect_error "clip that does not exist" "default character has no clip 'nosuch' \\(it has 3: 'idle', 'walk', 'wave'\\)$" "$vk" dump --clip nosuch --out "$tmp/d.txt"
+expect_error "clip index out of range" "has no clip '99' \\(it has 3, numbered 0 to 2: 'idle', 'walk', 'wave'\\)$" "$vk" dump --clip 99 --out "$tmp/d.txt"
+WANT_RC=1 expect_error "clip in another case" "has no clip 'WALK': did you mean 'walk'\\? \\(it has 3: 'idle', 'walk', 'wave'\\)$" "$vk" dump --clip WALK --out "$tmp/d.txt"
+# 30 clips, Clip_01 to Clip_30: clip_order.x's skeleton and mesh with its clips replaced.
+{
+  sed '/^AnimationSet /,$d' "$fx/clip_order.x"
+  for i in $(seq -w 1 30); do
+    printf 'AnimationSet Clip_%s {\n  Animation {\n    { Arm }\n    AnimationKey {\n      2;\n      2;\n      0;3;0.0,0.0,0.0;;,\n      20;3;1.0,0.0,0.0;;;\n    }\n  }\n}\n' "$i"
+  done
+} >"$tmp/many_clips.x"
+WANT_RC=1 expect_error "clip among many, in another case" "has no clip 'clip_07': did you mean 'Clip_07'\\? \\(it has 30: 'Clip_01', 'Clip_02', .*'Clip_0[5-9]' and 2[0-9] more: see vkskin info\\)$" "$vk" dump "$tmp/many_clips.x" --clip clip_07 --out "$tmp/d.txt"
+WANT_RC=1 expect_error "render clip in another case" "has no clip 'WALK': did you mean 'walk'\\?" "$vk" render --validate --clip WALK --out "$tmp/d.png"
+expect_error "negative time" "--time needs seconds from 0 to 1000000, not '-1'" "$vk" dump --time -1 --out "$tmp/d.txt"
+expect_error "NaN time" "--time needs seconds from 0 to 1000000, not 'nan'" "$vk" dump --time nan --out "$tmp/d.txt"
+expect_error "infinite time" "--time needs seconds from 0 to 1000000, not 'inf'" "$vk" dump --time inf --out "$tmp/d.txt"
 expect_error "time not a number" "--time needs .* not '1s'" "$vk" dump --time 1s --out "$tmp/d.txt"
+# Absurd times are refused (the clock would print in hundreds of digits), in every command.
+WANT_RC=2 expect_error "dump time 1e300" "--time needs seconds from 0 to 1000000, not '1e300'" "$vk" dump --time 1e300 --out "$tmp/d.txt"
+WANT_RC=2 expect_error "render time 1e300" "--time needs seconds from 0 to 1000000, not '1e300'" "$vk" render --time 1e300 --out "$tmp/d.png"
+WANT_RC=2 expect_error "render time just past the bound" "--time needs seconds from 0 to 1000000, not '1000000.001'" "$vk" render --time 1000000.001 --out "$tmp/d.png"
+# A number of many digits is quoted cut short.
+digits=123456789012345678901234567890123456789012345678901234567890
+WANT_RC=2 expect_error "render frames of 60 digits" "--frames needs a whole number from 1 to 100000, not '1234567890123456789012345678901234567890\\.\\.\\.'$" "$vk" render --frames $digits --out "$tmp/d.png"
+WANT_RC=2 expect_error "render zoom of 60 digits" "--zoom needs a number from 0.01 to 100, not '1234567890123456789012345678901234567890\\.\\.\\.'$" "$vk" render --zoom $digits --out "$tmp/d.png"
 expect_error "dump without --out" "--out FILE is required" "$vk" dump
 WANT_RC=2 expect_error "dump --bind-pose with --clip" "--bind-pose and --clip exclude each other" "$vk" dump --bind-pose --clip walk --out "$tmp/bp.txt"
 WANT_RC=2 expect_error "render --bind-pose with --clip" "--bind-pose and --clip exclude each other" "$vk" render --bind-pose --clip walk --out "$tmp/bp.png"
@@ -93,7 +119,7 @@ WANT_RC=2 expect_error "render size spaced" "--size needs WIDTHxHEIGHT, .* not '
 WANT_RC=2 expect_error "render zero frames" "--frames needs a whole number from 1 to 100000, not '0'" "$vk" render --frames 0 --out "$png"
 WANT_RC=2 expect_error "render zero fps" "--fps needs a whole number from 1 to 1000, not '0'" "$vk" render --fps 0 --out "$png"
 WANT_RC=2 expect_error "render group size too large" "--group-size needs a whole number from 1 to 1024, not '2048'" "$vk" render --group-size 2048 --out "$png"
-WANT_RC=2 expect_error "render negative time" "--time needs a finite number of seconds >= 0, not '-1'" "$vk" render --time -1 --out "$png"
+WANT_RC=2 expect_error "render negative time" "--time needs seconds from 0 to 1000000, not '-1'" "$vk" render --time -1 --out "$png"
 # Not a power of two: a usage error, found before any device, in render as in bench.
 WANT_RC=2 expect_error "render group size 3" "--group-size needs a power of two from 1 to 1024, not '3'" "$vk" render --validate --group-size 3 --out "$png"
 WANT_RC=2 expect_error "bench group size 3" "--group-size needs a power of two from 1 to 1024, not '3'" "$vk" bench --validate --group-size 3
@@ -101,7 +127,13 @@ WANT_RC=2 expect_error "bench phases alone" "--phases goes with --anim-only" "$v
 # Each number's message names its own option.
 WANT_RC=2 expect_error "view negative seconds" "--seconds needs a finite number of seconds >= 0, not '-1'" "$vk" view --validate --seconds -1
 WANT_RC=2 expect_error "view bad resize" "--resize needs WIDTHxHEIGHT, each 1 to 16384, not '0x5'" "$vk" view --validate --resize 0x5
-WANT_RC=2 expect_error "view bad script period" "--script-period needs seconds from 0.1 to 1000000, not '0'" "$vk" view --validate --script 1:pause --script-period 0
+WANT_RC=2 expect_error "view bad script period" "--script-period needs seconds from 0.1 to 1000000, or frames from 1f to 100000000f, not '0'" "$vk" view --validate --script 1:pause --script-period 0
+WANT_RC=2 expect_error "view script period of 0 frames" "--script-period needs seconds from 0.1 to 1000000, or frames from 1f to 100000000f, not '0f'" "$vk" view --validate --script 0f:pause --script-period 0f
+WANT_RC=2 expect_error "view script frames then seconds" "--script: '2:pause' counts seconds where the step before counts frames: write every time in one unit" "$vk" view --validate --script 1f:pause,2:pause
+WANT_RC=2 expect_error "view script in frames, period in seconds" "--script: '1f:pause' counts frames where --script-period counts seconds" "$vk" view --validate --script 1f:pause --script-period 2
+WANT_RC=2 expect_error "view script fraction of a frame" "--script: '1.5f:pause' needs a time in seconds or frames \\(Nf\\)" "$vk" view --validate --script 1.5f:pause
+WANT_RC=2 expect_error "view script frames descending" "--script: '2f:pause' needs a time .* ascending" "$vk" view --validate --script 3f:pause,2f:pause
+WANT_RC=2 expect_error "view script frame past its period" "--script: '5f:pause' needs a time .* below --script-period" "$vk" view --validate --script 5f:pause --script-period 5f
 WANT_RC=1 expect_error "render unknown clip" "has no clip 'nosuch'" "$vk" render --validate --clip nosuch --out "$png"
 WANT_RC=1 expect_error "render missing model" "cannot open '.*nope.glb': No such file" "$vk" render --validate "$tmp/nope.glb" --out "$png"
 WANT_RC=1 expect_error "render bad model" "has no meshes" "$vk" render --validate "$fx/no_meshes.glb" --out "$png"
@@ -149,8 +181,19 @@ WANT_RC=1 expect_error "render unwritable folder first" "cannot write '/nonexist
 if [ "$(id -u)" -ne 0 ]; then # root may write anything
   WANT_RC=1 expect_error "render read-only file first" "cannot write '.*readonly.png': Permission denied" "$vk" render "$tmp/nope.glb" --out "$tmp/readonly.png"
 else
-  echo "skip render read-only file first: running as root, who may write a read-only file"
+  echo "skipped: render read-only file first: running as root, who may write a read-only file"
 fi
+# A folder named like an image: refused before any work, for root too.
+mkdir "$tmp/folder.png"
+WANT_RC=1 expect_error "render --out a folder first" "^vkskin render: cannot write '.*folder.png': Is a directory$" "$vk" render "$tmp/nope.glb" --out "$tmp/folder.png"
+
+# No Vulkan driver (the loader pointed at none): one line that says so and what to install.
+for cmd in render devices; do
+  args=()
+  [ "$cmd" = render ] && args=(--out "$tmp/nodriver.png")
+  WANT_RC=1 expect_error "$cmd without a driver" "^vkskin $cmd: no Vulkan driver was found \\(VK_ERROR_INCOMPATIBLE_DRIVER\\): install one, on Debian mesa-vulkan-drivers for a CPU driver, or your GPU vendor's$" \
+    env VK_DRIVER_FILES=/nonexistent VK_ICD_FILENAMES=/nonexistent "$vk" $cmd "${args[@]}"
+done
 # --name=value is --name value; a flag takes no value.
 WANT_RC=2 expect_error "render --size=0x0" "--size needs WIDTHxHEIGHT, each 1 to 16384, not '0x0'" "$vk" render --size=0x0 --out "$png"
 WANT_RC=2 expect_error "render --size= (empty)" "--size needs WIDTHxHEIGHT, each 1 to 16384, not ''" "$vk" render --size= --out "$png"

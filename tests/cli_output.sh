@@ -6,7 +6,10 @@
 #   the default size of every command is 1280x720 (the PNG's header says so); --name=value works;
 #   bench --progress says how far it is on stderr at once; without it, and with stderr not a
 #   terminal, bench says nothing there; under taskset -c 0, bench --anim-only animates on one
-#   thread (one per core the process may run on).
+#   thread (one per core the process may run on);
+#   the GPU times of render and bench say of how many of the frames they are, and why not all;
+#   dump says how many lines it wrote (on stderr when the lines go to standard output);
+#   every subcommand's --help keeps its options apart from their descriptions.
 #   usage: cli_output.sh VKSKIN COMPARE_PNG
 set -u
 vk=$1 compare=$2
@@ -67,6 +70,63 @@ if [ "$rc" -eq 0 ] && grep -q "^vkskin bench: warm-up frame 1 of 1 (" "$tmp/prog
 else
   fail "bench --progress said: $(cat "$tmp/progress.err")"
 fi
+
+# Of 2 measured frames, the next-to-last's timestamps are never read back: the GPU times say so.
+grep -q "^  gpu times        median of 1 of the 2 frames: the next-to-last frame's timestamps are never read back$" "$tmp/progress.out" &&
+  ok "bench says its GPU times are of 1 of the 2 frames, and why" ||
+  fail "bench's GPU times: $(grep -i "gpu\|median" "$tmp/progress.out")"
+"$vk" render --validate --frames 3 --size 64x48 --out "$tmp/seq.png" >"$tmp/seq.log" 2>&1
+grep -Eq "^gpu: skinning [0-9.]+ ms, drawing [0-9.]+ ms \(.*\), median of 2 of the 3 frames: the next-to-last frame's timestamps are never read back$" "$tmp/seq.log" &&
+  ok "render says its GPU times are of 2 of the 3 frames, and why" ||
+  fail "render's GPU times: $(grep "^gpu" "$tmp/seq.log")"
+"$vk" render --validate --size 64x48 --out "$tmp/one.png" >"$tmp/one.log" 2>&1
+grep -Eq "^gpu: skinning .*, median of 1 frame$" "$tmp/one.log" &&
+  ok "render of one frame: its GPU times are that frame's" || fail "render's GPU times: $(grep "^gpu" "$tmp/one.log")"
+
+# dump says how many vertices (lines) and meshes it wrote, counted here from the file and info.
+meshes=$("$vk" info | sed -n 's/^meshes: \([0-9]*\),.*/\1/p')
+"$vk" dump --cpu --clip walk --out "$tmp/dump.txt" >"$tmp/dump.out" 2>"$tmp/dump.err"
+lines=$(wc -l <"$tmp/dump.txt")
+if [ "$(cat "$tmp/dump.out")" = "dump: wrote $lines vertices ($meshes meshes) to $tmp/dump.txt" ] &&
+   [ ! -s "$tmp/dump.err" ] && [ "$lines" -gt 0 ]; then
+  ok "dump says it wrote $lines vertices ($meshes meshes)"
+else
+  fail "dump said '$(cat "$tmp/dump.out" "$tmp/dump.err")' for $lines lines and $meshes meshes"
+fi
+"$vk" dump --cpu --clip walk --out - >"$tmp/dump_stdout.txt" 2>"$tmp/dump_stdout.err"
+"$vk" dump --cpu --clip walk --out /dev/stdout >"$tmp/dev_stdout.txt" 2>"$tmp/dev_stdout.err"
+if cmp -s "$tmp/dump.txt" "$tmp/dump_stdout.txt" && cmp -s "$tmp/dump.txt" "$tmp/dev_stdout.txt" &&
+   [ "$(cat "$tmp/dump_stdout.err")" = "dump: wrote $lines vertices ($meshes meshes) to standard output" ] &&
+   [ "$(cat "$tmp/dev_stdout.err")" = "dump: wrote $lines vertices ($meshes meshes) to /dev/stdout" ]; then
+  ok "dump to standard output (- or /dev/stdout): the lines alone there, what it wrote on stderr"
+else
+  fail "dump to standard output: $(cat "$tmp/dump_stdout.err" "$tmp/dev_stdout.err") $(wc -l <"$tmp/dump_stdout.txt") lines"
+fi
+
+# --help: each option line has its option, then two spaces or more and its description, or the
+# option alone with the description on the lines below; no line runs past 80 columns.
+for sub in info dump render view bench devices; do
+  "$vk" $sub --help >"$tmp/help" 2>&1 || fail "$sub --help exited non-zero"
+  verdict=$(awk '
+    /^options:/ { on = 1; next }
+    !on { if (length > 80) bad = bad " long:" NR; next }
+    length > 80 { bad = bad " long:" NR }
+    want_text && !/^                          [^ ]/ { bad = bad " no-description:" NR }
+    { want_text = 0 }
+    /^  --/ {
+      options++
+      rest = $0; sub(/^  --[^ ]+( [^ ]+)?/, "", rest)
+      if (rest == "") want_text = 1
+      else if (rest !~ /^  +[^ ]/) bad = bad " joined:" NR
+      next
+    }
+    !/^                          [^ ]/ { bad = bad " stray:" NR }
+    END { if (want_text) bad = bad " no-description:end"; if (!options) bad = bad " no-options"; print bad ? "bad" bad : "ok " options }' "$tmp/help")
+  case $verdict in
+    ok*) ok "$sub --help: ${verdict#ok } options, each apart from its description" ;;
+    *) fail "$sub --help ($verdict):"; sed -n '/^options:/,$p' "$tmp/help" ;;
+  esac
+done
 
 # One thread per core this process may run on: its CPU affinity, not the machine's count (the
 # animation alone: no GPU).

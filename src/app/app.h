@@ -56,6 +56,10 @@ bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t 
                      uint32_t *value, vkskin_error *err);
 bool app_parse_real(const char *name, const char *text, const char *what, double min, double max,
                     double *value, vkskin_error *err);
+/* --time: seconds into the clip, from 0 to APP_TIME_MAX (a million seconds, 11.6 days: there a
+ * double still tells times 1e-10 s apart, and the time prints in a few characters). */
+#define APP_TIME_MAX 1e6
+bool app_parse_time(const char *text, double *seconds, vkskin_error *err);
 /* --group-size: a power of two from 1 to 1024 (the device may allow fewer: the library says). */
 bool app_parse_group_size(const char *text, uint32_t *group_size, vkskin_error *err);
 

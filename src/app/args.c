@@ -18,6 +18,45 @@ bool app_fail(vkskin_error *err, const char *fmt, ...)
     return false;
 }
 
+/* The help's option column: "  --name ARG" padded to HELP_COLUMN, then the description wrapped
+ * to end by HELP_WIDTH (an 80-column terminal). A longer option gets a line of its own, its
+ * description starting on the next, at the same column. */
+#define HELP_COLUMN 26
+#define HELP_WIDTH 79
+
+/* `text` from column HELP_COLUMN, word by word, a new line where the next word would pass
+ * HELP_WIDTH; `column` is where the cursor is now. */
+static void print_wrapped(const char *text, int column)
+{
+    for (const char *word = text; *word;) {
+        while (*word == ' ')
+            word++;
+        const int length = (int)strcspn(word, " ");
+        if (!length)
+            break;
+        if (column > HELP_COLUMN && column + 1 + length > HELP_WIDTH) {
+            printf("\n%*s", HELP_COLUMN, "");
+            column = HELP_COLUMN;
+        } else if (column > HELP_COLUMN) {
+            putchar(' ');
+            column++;
+        }
+        printf("%.*s", length, word);
+        column += length;
+        word += length;
+    }
+    putchar('\n');
+}
+
+static void print_option(const char *left, const char *help)
+{
+    const int width = printf("  %s", left);
+    if (width + 2 > HELP_COLUMN)
+        printf("\n");
+    printf("%*s", width + 2 > HELP_COLUMN ? HELP_COLUMN : HELP_COLUMN - width, "");
+    print_wrapped(help, HELP_COLUMN);
+}
+
 void app_print_help(const app_command *cmd)
 {
     printf("usage: vkskin %s%s%s%s\n\n%s\n", cmd->name, cmd->positional ? " " : "",
@@ -32,9 +71,9 @@ void app_print_help(const app_command *cmd)
         char left[64];
         bool takes = o->value || o->list;
         snprintf(left, sizeof left, "--%s%s%s", o->name, takes ? " " : "", takes ? o->arg : "");
-        printf("  %-22s %s\n", left, o->help);
+        print_option(left, o->help);
     }
-    printf("  %-22s %s\n", "--help", "show this help");
+    print_option("--help", "show this help");
 }
 
 int app_parse(const app_command *cmd, int argc, char **argv, const char **positional)
@@ -93,12 +132,29 @@ int app_parse(const app_command *cmd, int argc, char **argv, const char **positi
     return APP_OK;
 }
 
+/* A value as an error message quotes it: a long one cut to its first 40 characters and "...",
+ * so that no typed number makes the line run on. */
+typedef struct quoted_value {
+    char text[48];
+} quoted_value;
+
+static quoted_value quoted(const char *value)
+{
+    quoted_value q;
+    if (strlen(value) > 40)
+        snprintf(q.text, sizeof q.text, "%.40s...", value);
+    else
+        snprintf(q.text, sizeof q.text, "%s", value);
+    return q;
+}
+
 bool app_parse_seconds(const char *name, const char *text, double *seconds, vkskin_error *err)
 {
     char *end;
     double v = strtod(text, &end);
     if (end == text || *end != '\0' || !isfinite(v) || v < 0.0)
-        return app_fail(err, "%s needs a finite number of seconds >= 0, not '%s'", name, text);
+        return app_fail(err, "%s needs a finite number of seconds >= 0, not '%s'", name,
+                        quoted(text).text);
     *seconds = v;
     return true;
 }
@@ -110,9 +166,14 @@ bool app_parse_real(const char *name, const char *text, const char *what, double
     double v = strtod(text, &end);
     if (end == text || *end || !(v >= min && v <= max))
         return app_fail(err, "%s needs %s from %.10g to %.10g, not '%s'", name, what, min, max,
-                        text);
+                        quoted(text).text);
     *value = v;
     return true;
+}
+
+bool app_parse_time(const char *text, double *seconds, vkskin_error *err)
+{
+    return app_parse_real("--time", text, "seconds", 0.0, APP_TIME_MAX, seconds, err);
 }
 
 bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t max,
@@ -123,7 +184,7 @@ bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t 
     long long v = strtoll(text, &end, 10);
     if (end == text || *end || errno || v < (long long)min || v > (long long)max)
         return app_fail(err, "%s needs a whole number from %u to %u, not '%s'", name, min, max,
-                        text);
+                        quoted(text).text);
     *value = (uint32_t)v;
     return true;
 }
@@ -133,7 +194,8 @@ bool app_parse_group_size(const char *text, uint32_t *group_size, vkskin_error *
     if (!app_parse_count("--group-size", text, 1, 1024, group_size, err))
         return false;
     if (*group_size & (*group_size - 1))
-        return app_fail(err, "--group-size needs a power of two from 1 to 1024, not '%s'", text);
+        return app_fail(err, "--group-size needs a power of two from 1 to 1024, not '%s'",
+                        quoted(text).text);
     return true;
 }
 
@@ -157,7 +219,8 @@ bool app_parse_size(const char *name, const char *text, uint32_t *width, uint32_
 {
     const char *x = strchr(text, 'x');
     if (!x || !parse_side(text, x, width) || !parse_side(x + 1, x + 1 + strlen(x + 1), height))
-        return app_fail(err, "%s needs WIDTHxHEIGHT, each 1 to 16384, not '%s'", name, text);
+        return app_fail(err, "%s needs WIDTHxHEIGHT, each 1 to 16384, not '%s'", name,
+                        quoted(text).text);
     return true;
 }
 

@@ -233,11 +233,11 @@ static void report(const bench_args *a, const app_show *show, const bench_result
         printf("}\n");
         return;
     }
-    printf("bench: %s x %u, %s skinning%s, %ux%u, median of %u frames (GPU times: %u) after %u "
-           "warm-up frame(s) on %s\n",
+    printf("bench: %s x %u, %s skinning%s, %ux%u, median of %u frames after %u warm-up frame(s) "
+           "on %s\n",
            models, instances, compute ? "compute" : "vertex-shader",
            res->descriptors ? " (buffers through descriptors)" : "", a->width, a->height,
-           res->samples, res->gpu_samples, a->warmup, res->device);
+           res->samples, a->warmup, res->device);
     printf("  visible          %u of %u instances, %llu vertices, %llu joints\n", res->visible,
            instances, (unsigned long long)res->visible_vertices, (unsigned long long)res->joints);
     {
@@ -255,6 +255,11 @@ static void report(const bench_args *a, const app_show *show, const bench_result
     printf("  cpu animation    %.3f ms on %u thread(s): %.1f M joints/s per core (%.1f ns per "
            "joint)\n",
            res->anim_ms, res->threads, jpspc / 1e6, jpspc > 0.0 ? 1e9 / jpspc : 0.0);
+    if (res->gpu_samples != res->samples) { /* the GPU's times are of fewer frames */
+        char of[160];
+        app_gpu_frames_text(res->gpu_samples, res->samples, of, sizeof of);
+        printf("  gpu times        %s\n", of);
+    }
     if (compute)
         printf("  gpu skinning     %.3f ms: %.3g M vertices/s (%.0f per ms)\n", res->skin_ms,
                vps / 1e6, vpms);

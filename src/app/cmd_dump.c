@@ -5,11 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* One line per vertex: mesh, vertex within the mesh, bind-pose position, skinned position and
- * normal, and the skinned tangent when the model has tangents. */
+ * normal, and the skinned tangent when the model has tangents. *lines: how many. */
 static bool write_dump(FILE *f, const vkskin_model *m, const float (*pos)[3], const float (*nrm)[3],
-                       const float (*tan)[4])
+                       const float (*tan)[4], uint64_t *lines)
 {
     vkskin_model_info info;
     vkskin_model_get_info(m, &info, NULL);
@@ -25,6 +27,7 @@ static bool write_dump(FILE *f, const vkskin_model *m, const float (*pos)[3], co
             if (tan)
                 fprintf(f, " %.9g %.9g %.9g %.9g", tan[g][0], tan[g][1], tan[g][2], tan[g][3]);
             fputc('\n', f);
+            ++*lines;
         }
     }
     return !ferror(f);
@@ -68,6 +71,40 @@ static int skin_gpu(vkskin_model *model, int32_t clip, double seconds,
     return rc;
 }
 
+/* Whether `f` is the file standard output writes to (--out - or, say, /dev/stdout). */
+static bool is_stdout(FILE *f)
+{
+    struct stat a, b;
+    return f == stdout || (fstat(fileno(f), &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
+                           a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+}
+
+/* Writes the lines to `out` ("-": standard output) and says how many, on standard output, or on
+ * stderr when the lines go there. */
+static int write_out(const char *out, const vkskin_model *model, float (*pos)[3], float (*nrm)[3],
+                     float (*tan)[4], uint32_t meshes)
+{
+    const bool to_stdout = strcmp(out, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(out, "w");
+    if (!f) {
+        fprintf(stderr, "vkskin dump: cannot write '%s': %s\n", out, strerror(errno));
+        return APP_FAILED;
+    }
+    uint64_t lines = 0;
+    const bool mixed = is_stdout(f);
+    bool ok = write_dump(f, model, (const float(*)[3])pos, (const float(*)[3])nrm,
+                         (const float(*)[4])tan, &lines);
+    ok = (to_stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
+    if (!ok) {
+        fprintf(stderr, "vkskin dump: failed writing '%s'\n", out);
+        return APP_FAILED;
+    }
+    fprintf(mixed ? stderr : stdout, "dump: wrote %llu vertices (%u mesh%s) to %s\n",
+            (unsigned long long)lines, meshes, meshes == 1 ? "" : "es",
+            to_stdout ? "standard output" : out);
+    return APP_OK;
+}
+
 int cmd_dump(int argc, char **argv)
 {
     const char *clip = NULL, *time = "0", *out = NULL;
@@ -76,7 +113,7 @@ int cmd_dump(int argc, char **argv)
     const app_option options[] = {
         {"clip", &clip, NULL, "NAME|INDEX", "clip to sample (default: the first; none: bind pose)"},
         {"bind-pose", NULL, &bind_pose, NULL, "skin the bind pose (as --clip none)"},
-        {"time", &time, NULL, "SECONDS", "time in the clip, looping (default 0)"},
+        {"time", &time, NULL, "SECONDS", "time in the clip, looping: 0 to 1000000 (default 0)"},
         {"out", &out, NULL, "FILE", "where to write the lines ('-' for standard output)"},
         {"cpu", NULL, &cpu, NULL, "skin with the CPU reference instead of the GPU"},
         APP_GPU_OPTIONS(gpu),
@@ -87,7 +124,8 @@ int cmd_dump(int argc, char **argv)
                    "  mesh vertex bind_x bind_y bind_z x y z nx ny nz [tx ty tz tw]\n"
                    "(bind-pose position, then skinned position, normal and, when the model has\n"
                    "tangents, tangent, in the palette's space). Skins on the GPU (the compute\n"
-                   "pass's output, read back) unless --cpu is given.",
+                   "pass's output, read back) unless --cpu is given. Then says how many lines\n"
+                   "it wrote: on standard output, or on stderr when the lines go there.",
         .positional = "[MODEL]",
         .options = options,
         .option_count = sizeof options / sizeof options[0],
@@ -102,7 +140,7 @@ int cmd_dump(int argc, char **argv)
         fprintf(stderr, "vkskin dump: --out FILE is required ('-' for standard output)\n");
         return APP_USAGE;
     }
-    if (!app_parse_seconds("--time", time, &seconds, &err) || !app_gpu_check(&gpu, &err) ||
+    if (!app_parse_time(time, &seconds, &err) || !app_gpu_check(&gpu, &err) ||
         !app_bind_pose_option(&clip, bind_pose, &err)) {
         fprintf(stderr, "vkskin dump: %s\n", err.message);
         return APP_USAGE;
@@ -132,19 +170,7 @@ int cmd_dump(int argc, char **argv)
     } else if (!cpu && skin_gpu(model, clip_index, seconds, &gpu, pos, nrm, tan) != APP_OK) {
         /* said */
     } else {
-        bool to_stdout = strcmp(out, "-") == 0;
-        FILE *f = to_stdout ? stdout : fopen(out, "w");
-        if (!f) {
-            fprintf(stderr, "vkskin dump: cannot write '%s': %s\n", out, strerror(errno));
-        } else {
-            bool ok = write_dump(f, model, (const float(*)[3])pos, (const float(*)[3])nrm,
-                                 (const float(*)[4])tan);
-            ok = (to_stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
-            if (ok)
-                rc = APP_OK;
-            else
-                fprintf(stderr, "vkskin dump: failed writing '%s'\n", out);
-        }
+        rc = write_out(out, model, pos, nrm, tan, info.mesh_count);
     }
     free(pos);
     free(nrm);

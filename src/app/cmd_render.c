@@ -43,7 +43,7 @@ static bool parse(render_args *a, vkskin_error *err)
         (a->group_size_text && !app_parse_group_size(a->group_size_text, &a->group_size, err)) ||
         (a->max_buffer_text && !app_parse_count("--max-buffer", a->max_buffer_text, 1024,
                                                 UINT32_MAX, &max_buffer, err)) ||
-        !app_parse_seconds("--time", a->time, &a->seconds, err) ||
+        !app_parse_time(a->time, &a->seconds, err) ||
         !app_bind_pose_option(&a->clip, a->bind_pose, err) ||
         (a->zoom_text &&
          !app_parse_real("--zoom", a->zoom_text, "a number", 0.01, 100.0, &a->zoom, err)) ||
@@ -53,32 +53,73 @@ static bool parse(render_args *a, vkskin_error *err)
     return true;
 }
 
-static int render(const render_args *a, app_show *show, vkskin_renderer **out)
+/* The GPU's times of the frames whose timestamps were read back: room for every frame. */
+typedef struct gpu_times {
+    double *skin, *draw;
+    uint32_t count, room;
+} gpu_times;
+
+static void gpu_times_add(gpu_times *t, const vkskin_gpu_stats *s)
 {
-    vkskin_error err;
+    if (s->draw_ms >= 0.0 && t->count < t->room) {
+        t->skin[t->count] = s->skin_ms;
+        t->draw[t->count++] = s->draw_ms;
+    }
+}
+
+/* The medians of the GPU's times, and of how many of the frames. */
+static void report_gpu(FILE *say, const render_args *a, vkskin_renderer *r,
+                       const vkskin_frame_info *info, const gpu_times *t)
+{
+    if (!t->count)
+        return;
+    vkskin_renderer_info ri;
+    vkskin_renderer_get_info(r, &ri, NULL);
+    char of[160];
+    app_gpu_frames_text(t->count, a->frames, of, sizeof of);
+    const char *binding =
+        ri.binding == VKSKIN_BINDING_DESCRIPTORS ? ", buffers through descriptors" : "";
+    if (a->crowd.mode == VKSKIN_SKIN_COMPUTE)
+        fprintf(say,
+                "gpu: skinning %.3f ms, drawing %.3f ms (%llu vertices, workgroups of %u%s), %s\n",
+                vks_median(t->skin, t->count), vks_median(t->draw, t->count),
+                (unsigned long long)info->vertices, ri.group_size, binding, of);
+    else
+        fprintf(say, "gpu: drawing %.3f ms, skinning in the vertex shader (%llu vertices%s), %s\n",
+                vks_median(t->draw, t->count), (unsigned long long)info->vertices, binding, of);
+}
+
+/* What the last frame showed: culling, posing and levels of detail, and the overflow. */
+static void report(FILE *say, const render_args *a, vkskin_renderer *r,
+                   const vkskin_frame_info *info, const app_overflow *overflow, uint32_t instances)
+{
+    vkskin_gpu_stats last;
+    vkskin_renderer_last_stats(r, &last, NULL);
+    if (last.triangles != UINT64_MAX)
+        fprintf(say,
+                "culling: %u of %u instances visible; the GPU drew %llu triangles and ran %llu "
+                "skinning invocations\n",
+                info->visible, instances, (unsigned long long)last.triangles,
+                (unsigned long long)last.skin_invocations);
+    fprintf(say, "animation: %u of %u visible instances posed in the last frame (--anim-lod %s)\n",
+            info->posed, info->visible, a->crowd.anim_lod ? "on" : "off");
+    char levels[256];
+    app_format_levels(info->level_instances, levels, sizeof levels);
+    if (a->crowd.lod >= 0)
+        fprintf(say, "levels of detail: %s (--lod %d)\n", levels, a->crowd.lod);
+    else
+        fprintf(say, "levels of detail: %s (chosen for at most %g px of error)\n", levels,
+                a->crowd.lod_error);
+    app_show_overflow_report("render", r, overflow);
+}
+
+/* Draws the frames, writing each image and saying so; the GPU's times into `times`. */
+static int draw_frames(const render_args *a, app_show *show, vkskin_renderer *r, FILE *say,
+                       uint8_t *pixels, gpu_times *times)
+{
     vkskin_error e;
-    const uint32_t width = a->width, height = a->height, frames = a->frames, fps = a->fps;
-    if (!app_show_start(show, &a->crowd, a->clip, a->seconds, &err)) {
-        fprintf(stderr, "vkskin render: %s\n", err.message);
-        return APP_FAILED;
-    }
-    vkskin_renderer_desc desc = app_show_renderer_desc(show, &a->crowd, &a->gpu, width, height);
-    desc.group_size = a->group_size;
-    desc.max_buffer_bytes = a->max_buffer;
-    uint8_t *pixels = malloc((size_t)width * height * 4);
-    if (!pixels) {
-        fprintf(stderr, "vkskin render: out of memory for a %ux%u image\n", width, height);
-        return APP_FAILED;
-    }
-    if (vkskin_renderer_create(&desc, out, &e) != VKSKIN_OK) {
-        fprintf(stderr, "vkskin render: %s\n", e.message);
-        free(pixels);
-        return APP_FAILED;
-    }
-    vkskin_renderer *r = *out;
+    const uint32_t width = a->width, height = a->height, frames = a->frames;
     vkskin_crowd *crowd = show->crowd;
-    /* With the image on standard output, what is said goes to stderr. */
-    FILE *say = strcmp(a->out, "-") == 0 ? stderr : stdout;
     app_progress progress;
     app_progress_begin(&progress, "render", a->progress);
     const uint32_t instances = vkskin_crowd_instance_count(crowd);
@@ -86,38 +127,26 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
     vkskin_crowd_orbit_view(
         crowd, &(vkskin_orbit){.aspect = (float)width / (float)height, .zoom = (float)a->zoom},
         &view, NULL);
-    enum { MAX_SAMPLES = 1024 };
-    double skin_ms[MAX_SAMPLES], draw_ms[MAX_SAMPLES];
-    uint32_t samples = 0;
     app_overflow overflow = {0};
     vkskin_frame_info info = {0};
     for (uint32_t i = 0; i < frames; i++) {
         app_progress_say(&progress, "frame %u of %u", i + 1, frames);
         if (i > 0)
-            vkskin_crowd_advance(crowd, 1.0 / fps);
+            vkskin_crowd_advance(crowd, 1.0 / a->fps);
         char file[4096];
         frame_path(file, sizeof file, a->out, i, frames);
         const char *shown = strcmp(file, "-") == 0 ? "standard output" : file;
         /* One image at a time: each is written before the next frame is drawn. */
         if (vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view, .ground = a->ground},
                                   &info, &e) != VKSKIN_OK ||
-            vkskin_renderer_read_image(r, pixels, &e) != VKSKIN_OK) {
+            vkskin_renderer_read_image(r, pixels, &e) != VKSKIN_OK ||
+            !app_write_image(file, width, height, pixels, &e)) {
             app_progress_end(&progress);
             fprintf(stderr, "vkskin render: %s\n", e.message);
-            free(pixels);
             return APP_FAILED;
         }
-        if (info.gpu.draw_ms >= 0.0 && samples < MAX_SAMPLES) {
-            skin_ms[samples] = info.gpu.skin_ms;
-            draw_ms[samples++] = info.gpu.draw_ms;
-        }
+        gpu_times_add(times, &info.gpu); /* the frame two before's */
         app_show_overflow_add(&overflow, &info);
-        if (!app_write_image(file, width, height, pixels, &err)) {
-            app_progress_end(&progress);
-            fprintf(stderr, "vkskin render: %s\n", err.message);
-            free(pixels);
-            return APP_FAILED;
-        }
         app_progress_end(&progress);
         if (instances == 1) { /* the character's clip and time */
             vkskin_instance_info first;
@@ -131,45 +160,38 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
             fprintf(say, "wrote %s (%ux%u, %u instances, %u visible)\n", shown, width, height,
                     instances, info.visible);
     }
-    free(pixels);
-    char levels[256];
-    app_format_levels(info.level_instances, levels, sizeof levels);
     vkskin_gpu_stats last;
-    vkskin_renderer_last_stats(r, &last, NULL);
-    if (last.draw_ms >= 0.0 && samples < MAX_SAMPLES) {
-        skin_ms[samples] = last.skin_ms;
-        draw_ms[samples++] = last.draw_ms;
-    }
-    vkskin_renderer_info ri;
-    vkskin_renderer_get_info(r, &ri, NULL);
-    if (samples && a->crowd.mode == VKSKIN_SKIN_COMPUTE)
-        fprintf(say,
-                "gpu: skinning %.3f ms, drawing %.3f ms (median of %u frames; %llu vertices, "
-                "workgroups of %u%s)\n",
-                vks_median(skin_ms, samples), vks_median(draw_ms, samples), samples,
-                (unsigned long long)info.vertices, ri.group_size,
-                ri.binding == VKSKIN_BINDING_DESCRIPTORS ? ", buffers through descriptors" : "");
-    else if (samples)
-        fprintf(say,
-                "gpu: drawing %.3f ms, skinning in the vertex shader (median of %u frames; %llu "
-                "vertices%s)\n",
-                vks_median(draw_ms, samples), samples, (unsigned long long)info.vertices,
-                ri.binding == VKSKIN_BINDING_DESCRIPTORS ? ", buffers through descriptors" : "");
-    if (last.triangles != UINT64_MAX)
-        fprintf(say,
-                "culling: %u of %u instances visible; the GPU drew %llu triangles and ran %llu "
-                "skinning invocations\n",
-                info.visible, instances, (unsigned long long)last.triangles,
-                (unsigned long long)last.skin_invocations);
-    fprintf(say, "animation: %u of %u visible instances posed in the last frame (--anim-lod %s)\n",
-            info.posed, info.visible, a->crowd.anim_lod ? "on" : "off");
-    if (a->crowd.lod >= 0)
-        fprintf(say, "levels of detail: %s (--lod %d)\n", levels, a->crowd.lod);
-    else
-        fprintf(say, "levels of detail: %s (chosen for at most %g px of error)\n", levels,
-                a->crowd.lod_error);
-    app_show_overflow_report("render", r, &overflow);
+    vkskin_renderer_last_stats(r, &last, NULL); /* the last frame's, which no frame reads */
+    gpu_times_add(times, &last);
+    report_gpu(say, a, r, &info, times);
+    report(say, a, r, &info, &overflow, instances);
     return APP_OK;
+}
+
+static int render(const render_args *a, app_show *show, vkskin_renderer **out)
+{
+    vkskin_error err;
+    if (!app_show_start(show, &a->crowd, a->clip, a->seconds, &err)) {
+        fprintf(stderr, "vkskin render: %s\n", err.message);
+        return APP_FAILED;
+    }
+    vkskin_renderer_desc desc =
+        app_show_renderer_desc(show, &a->crowd, &a->gpu, a->width, a->height);
+    desc.group_size = a->group_size;
+    desc.max_buffer_bytes = a->max_buffer;
+    uint8_t *pixels = malloc((size_t)a->width * a->height * 4);
+    double *times = malloc(sizeof *times * 2 * a->frames);
+    int rc = APP_FAILED;
+    if (!pixels || !times)
+        fprintf(stderr, "vkskin render: out of memory for a %ux%u image\n", a->width, a->height);
+    else if (vkskin_renderer_create(&desc, out, &err) != VKSKIN_OK)
+        fprintf(stderr, "vkskin render: %s\n", err.message);
+    else /* with the image on standard output, what is said goes to stderr */
+        rc = draw_frames(a, show, *out, strcmp(a->out, "-") == 0 ? stderr : stdout, pixels,
+                         &(gpu_times){.skin = times, .draw = times + a->frames, .room = a->frames});
+    free(pixels);
+    free(times);
+    return rc;
 }
 
 int cmd_render(int argc, char **argv)
@@ -178,7 +200,7 @@ int cmd_render(int argc, char **argv)
     const app_option options[] = {
         {"clip", &a.clip, NULL, "NAME|INDEX", "clip to play (default: the first; none: bind pose)"},
         {"bind-pose", NULL, &a.bind_pose, NULL, "draw every instance in the bind pose"},
-        {"time", &a.time, NULL, "SECONDS", "time in the clip, looping (default 0)"},
+        {"time", &a.time, NULL, "SECONDS", "time in the clip, looping: 0 to 1000000 (default 0)"},
         {"size", &a.size, NULL, "WxH", "image size in pixels (default 1280x720)"},
         {"out", &a.out, NULL, "FILE",
          "where to write the image: .png, .jpg or .jpeg, or - for a PNG on standard output "

@@ -64,6 +64,59 @@ void app_show_model_names(const app_show *s, const char *separator, char *out, s
     }
 }
 
+/* The clips' names for a message, quoted (each cut to 40 characters), as many as fit in `room`
+ * characters (one at least), then "and N more". */
+static void clip_names(const vkskin_model *model, uint32_t count, size_t room, char *out,
+                       size_t size)
+{
+    size_t at = 0;
+    uint32_t c = 0;
+    out[0] = '\0';
+    for (; c < count; c++) {
+        vkskin_clip_info ci = {.name = ""};
+        vkskin_model_get_clip(model, c, &ci, NULL);
+        char name[56];
+        const int length = snprintf(name, sizeof name, "%s'%.40s%s'", c ? ", " : "", ci.name,
+                                    strlen(ci.name) > 40 ? "..." : "");
+        if (c && at + (size_t)length > room)
+            break;
+        at += (size_t)snprintf(out + at, size - at, "%s", name);
+    }
+    if (c < count)
+        snprintf(out + at, size - at, " and %u more: see vkskin info", count - c);
+}
+
+/* The name of the model's clip that equals `name` but for case, or NULL. */
+static const char *clip_like(const vkskin_model *model, uint32_t count, const char *name)
+{
+    for (uint32_t c = 0; c < count; c++) {
+        vkskin_clip_info ci = {.name = ""};
+        vkskin_model_get_clip(model, c, &ci, NULL);
+        if (strcasecmp(ci.name, name) == 0)
+            return ci.name;
+    }
+    return NULL;
+}
+
+/* No clip `clip` in a model with clips: the message names them, the first several of many (the
+ * line stays within about 200 characters), and the one `clip` matches but for case. */
+static bool unknown_clip(const vkskin_model *model, const vkskin_model_info *info, const char *clip,
+                         vkskin_error *err)
+{
+    const char *like = clip_like(model, info->clip_count, clip);
+    char head[256];
+    const int length = snprintf(head, sizeof head, "%s has no clip '%.40s%s'%s%.40s%s", info->name,
+                                clip, strlen(clip) > 40 ? "..." : "",
+                                like ? ": did you mean '" : "", like ? like : "", like ? "'?" : "");
+    char names[160];
+    clip_names(model, info->clip_count, length < 100 ? (size_t)(140 - length) : 40, names,
+               sizeof names);
+    char indices[48] = "";
+    if (clip[0] && strspn(clip, "0123456789") == strlen(clip))
+        snprintf(indices, sizeof indices, ", numbered 0 to %u", info->clip_count - 1);
+    return app_fail(err, "%s (it has %u%s: %s)", head, info->clip_count, indices, names);
+}
+
 bool app_show_find_clip(const vkskin_model *model, const char *clip, int32_t *index,
                         vkskin_error *err)
 {
@@ -82,10 +135,7 @@ bool app_show_find_clip(const vkskin_model *model, const char *clip, int32_t *in
     if (!info.clip_count)
         return app_fail(err, "%s has no clips, so there is no clip '%s'", info.name, clip);
     *index = vkskin_model_find_clip(model, clip);
-    if (*index < 0)
-        return app_fail(err, "%s has no clip '%s' (it has %u: see vkskin info)", info.name, clip,
-                        info.clip_count);
-    return true;
+    return *index >= 0 || unknown_clip(model, &info, clip, err);
 }
 
 bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, double time,
@@ -187,6 +237,22 @@ void app_show_overflow_report(const char *cmd, const vkskin_renderer *r, const a
             (unsigned long long)o->most_vertices);
 }
 
+void app_gpu_frames_text(uint32_t timed, uint32_t frames, char *text, size_t size)
+{
+    if (!timed)
+        snprintf(text, size, "none of the %u frames had its timestamps read back", frames);
+    else if (timed >= frames)
+        snprintf(text, size, "median of %u frame%s", frames, frames == 1 ? "" : "s");
+    else if (timed + 1 == frames)
+        snprintf(text, size,
+                 "median of %u of the %u frames: the next-to-last frame's timestamps are never "
+                 "read back",
+                 timed, frames);
+    else
+        snprintf(text, size, "median of %u of the %u frames: the rest had no timestamps read back",
+                 timed, frames);
+}
+
 /* The format --out's name asks for: 1 PNG, 2 JPEG, 0 none vkskin writes. */
 static int image_format(const char *path)
 {
@@ -227,6 +293,10 @@ int app_check_out(const char *out, uint32_t frames, vkskin_error *err)
     else
         snprintf(folder, sizeof folder, "%.*s", (int)(slash - out), out);
     struct stat st;
+    if (frames == 1 && stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
+        app_fail(err, "cannot write '%s': %s", out, strerror(EISDIR));
+        return APP_FAILED;
+    }
     errno = 0;
     if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode) || access(folder, W_OK | X_OK) != 0 ||
         (frames == 1 && access(out, F_OK) == 0 && access(out, W_OK) != 0)) {

@@ -168,6 +168,10 @@ static bool create_instance(const gpu_device_desc *desc, gpu_device *dev, vks_er
         info.pNext = &features; /* also reports on vkCreateInstance / vkDestroyInstance */
     }
     r = vkCreateInstance(&info, NULL, &dev->instance);
+    if (r == VK_ERROR_INCOMPATIBLE_DRIVER) /* what the loader says when it finds no driver */
+        return vks_fail(err,
+                        "no Vulkan driver was found (VK_ERROR_INCOMPATIBLE_DRIVER): install one, "
+                        "on Debian mesa-vulkan-drivers for a CPU driver, or your GPU vendor's");
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot create a Vulkan 1.3 instance: %s", gpu_result_name(r));
     volkLoadInstanceOnly(dev->instance);
