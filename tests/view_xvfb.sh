@@ -2,10 +2,12 @@
 # vkskin view in a real window under Xvfb, with validation on: 60 frames, a resize half-way
 # (the swapchain must be rebuilt at the new size), no validation message. Also: without any
 # display, view says so in one line and names `render`. And a crowd of two models.
-# The heads-up display, the skeletons and the screenshot key (scripted: pause, F12, then H and K,
-# then F12 again): the HUD's text is in both screenshots and changes between them (the crowd is
-# paused: its figures changed, not the characters behind), the amber skeleton lines are in the
-# second only, and the help panel below the HUD appears.
+# The heads-up display, the skeletons and the screenshot key, scripted by frame so that the
+# machine's speed does not matter (pause, F12, then faster, H and K, then F12 again): the HUD's
+# text is in both screenshots and changes between them (the speed it shows; the crowd is paused,
+# so the characters behind stay), the amber skeleton lines are in the second only, and the help
+# panel below the HUD appears. A second view into the same folder numbers its screenshots after
+# the first one's, which stay as they were, and takes the one asked for with the script's quit.
 #   usage: view_xvfb.sh VKSKIN DEFAULT.glb PNG_PROBE
 vkskin=$1 default=$2 probe=$3
 fail() { echo "FAIL: $*"; exit 1; }
@@ -52,12 +54,13 @@ if printf '%s\n' "$out" | grep -qi "validation"; then fail "validation spoke"; f
 shots=$(mktemp -d)
 trap 'rm -rf "$shots"' EXIT
 out=$(xvfb-run -a -s "-screen 0 1280x1024x24" "$vkskin" view --validate --size 960x540 \
-    --instances 4 --seconds 3.5 --screenshots "$shots" \
-    --script "0.5:pause,1:screenshot,1.5:help,1.6:skeleton,2.5:screenshot" 2>&1); rc=$?
+    --instances 4 --frames 6 --screenshots "$shots" \
+    --script "1f:pause,2f:screenshot,3f:faster,3f:help,3f:skeleton,4f:screenshot" 2>&1); rc=$?
 printf '%s\n' "$out"
 [ "$rc" -eq 0 ] || fail "view with the script exited $rc"
 if printf '%s\n' "$out" | grep -qi "validation"; then fail "validation spoke"; fi
 [ -f "$shots/vkskin_0001.png" ] && [ -f "$shots/vkskin_0002.png" ] || fail "F12 wrote no screenshots"
+printf '%s\n' "$out" | grep -q "^view: 6 frames, " || fail "not 6 frames"
 hud1=$("$probe" "$shots/vkskin_0001.png" 0 0 960 150) whole1=$("$probe" "$shots/vkskin_0001.png" 0 0 960 540)
 hud2=$("$probe" "$shots/vkskin_0002.png" 0 0 960 150) whole2=$("$probe" "$shots/vkskin_0002.png" 0 0 960 540)
 help1=$("$probe" "$shots/vkskin_0001.png" 0 180 500 540)
@@ -72,4 +75,18 @@ hash() { printf '%s' "$1" | awk '{ print $6 }'; }
 [ "$(amber "$whole2")" -gt 100 ] || fail "no skeleton lines after K: $whole2"
 [ "$(bright "$help1")" -lt 100 ] && [ "$(bright "$help2")" -gt 1000 ] ||
   fail "the help panel: before H $help1, after $help2"
+
+before=$(cksum "$shots"/vkskin_0001.png "$shots"/vkskin_0002.png)
+out=$(xvfb-run -a -s "-screen 0 1280x1024x24" "$vkskin" view --validate --size 320x200 \
+    --screenshots "$shots" --script "0f:screenshot,1f:screenshot,1f:quit" 2>&1); rc=$?
+printf '%s\n' "$out"
+[ "$rc" -eq 0 ] || fail "the second view exited $rc"
+if printf '%s\n' "$out" | grep -qi "validation"; then fail "validation spoke"; fi
+[ "$(cksum "$shots"/vkskin_0001.png "$shots"/vkskin_0002.png)" = "$before" ] ||
+  fail "the second view overwrote the first one's screenshots"
+printf '%s\n' "$out" | grep -q "^view: wrote $shots/vkskin_0003.png (320x200)$" &&
+  printf '%s\n' "$out" | grep -q "^view: wrote $shots/vkskin_0004.png (320x200)$" &&
+  [ "$(ls "$shots" | wc -l)" -eq 4 ] ||
+  fail "the second view's screenshots are not vkskin_0003.png and vkskin_0004.png: $(ls "$shots")"
+printf '%s\n' "$out" | grep -q "^view: 2 frames, " || fail "the script's quit did not end the view after frame 1"
 echo "ok"

@@ -4,6 +4,7 @@
 #include "show.h"
 #include "window.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,14 +205,36 @@ static void steer(const app_input *in, vkskin_crowd *crowd, view_camera *cam, do
     }
 }
 
-/* F12: the frame just drawn (with capture) written as DIR/vkskin_NNNN.png. */
-static bool screenshot(vkskin_renderer *r, const char *dir, uint32_t n)
+/* The highest N of the files DIR/vkskin_N.png (N: 4 to 9 digits), 0 when there are none. */
+static uint32_t last_screenshot(const char *dir)
+{
+    DIR *d = opendir(dir);
+    uint32_t last = 0;
+    if (!d)
+        return 0;
+    for (const struct dirent *e; (e = readdir(d));) {
+        const char *name = e->d_name;
+        if (strncmp(name, "vkskin_", 7) != 0)
+            continue;
+        const size_t digits = strspn(name + 7, "0123456789");
+        if (digits < 4 || digits > 9 || strcmp(name + 7 + digits, ".png") != 0)
+            continue;
+        const uint32_t n = (uint32_t)strtoul(name + 7, NULL, 10);
+        last = n > last ? n : last;
+    }
+    closedir(d);
+    return last;
+}
+
+/* F12: the frame just drawn (with capture) written as DIR/vkskin_NNNN.png, numbered after the
+ * highest already there, so that a later run (or another view) never overwrites one. */
+static bool screenshot(vkskin_renderer *r, const char *dir)
 {
     vkskin_renderer_info ri;
     vkskin_renderer_get_info(r, &ri, NULL);
     uint8_t *pixels = malloc((size_t)ri.width * ri.height * 4);
     char path[4096];
-    snprintf(path, sizeof path, "%s/vkskin_%04u.png", dir, n);
+    snprintf(path, sizeof path, "%s/vkskin_%04u.png", dir, last_screenshot(dir) + 1);
     vkskin_error e;
     if (!pixels || vkskin_renderer_read_image(r, pixels, &e) != VKSKIN_OK ||
         !app_write_image(path, ri.width, ri.height, pixels, &e)) {
@@ -255,7 +278,8 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
     app_overflow overflow = {0};
     bool paused = false, bind_pose = a->bind_pose, minimised = false;
     bool help = false, ground = true, skeleton = false, want_shot = false;
-    uint32_t script_steps = 0, skipped = 0, screenshots = 0;
+    bool quitting = false; /* Esc, the script's quit or --seconds: once no screenshot is pending */
+    uint32_t script_steps = 0, skipped = 0;
     app_hud hud = {0};
     bool hud_stale = true; /* its text is rebuilt when the figures or the input change */
     vkskin_renderer_info device;
@@ -273,11 +297,13 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
         app_window_poll(*win, &in);
         const double elapsed = (vks_now_ms() - start) * 1e-3;
         const app_script_step *st;
-        while (a->script.count && (st = app_script_due(&a->script, elapsed))) {
+        while (a->script.count && (st = app_script_due(&a->script, elapsed, drawn + skipped))) {
             script_step(st, *win, &in, &minimised);
             script_steps++;
         }
-        if (in.quit || (a->seconds > 0.0 && elapsed >= a->seconds))
+        want_shot |= in.screenshot; /* kept until a frame is drawn (not while minimised) */
+        quitting |= in.quit || (a->seconds > 0.0 && elapsed >= a->seconds);
+        if (quitting && (!want_shot || minimised)) /* a screenshot asked for is taken first */
             break;
         paused ^= in.pause;
         steer(&in, crowd, &cam, &speed, &bind_pose);
@@ -321,7 +347,6 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
         for (uint32_t i = 0; skeleton && i < vkskin_crowd_instance_count(crowd) && i < 64; i++)
             app_hud_skeleton(&hud, show, i, 0xff30e0ffu); /* amber, the first 64 instances */
         vkskin_frame_info info;
-        want_shot |= in.screenshot; /* kept until a frame is drawn (not while minimised) */
         const bool capture = want_shot;
         if (vkskin_renderer_frame(r,
                                   &(vkskin_frame_desc){.view = &view,
@@ -341,7 +366,7 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
         if (!info.drawn)
             continue;  /* the swapchain was rebuilt: next time */
         if (capture) { /* a screenshot that fails says so and the view goes on */
-            screenshot(r, a->screenshots, ++screenshots);
+            screenshot(r, a->screenshots);
             want_shot = false;
         }
         smooth(&stats.skin_ms, info.gpu.skin_ms);
@@ -395,12 +420,15 @@ int cmd_view(int argc, char **argv)
          "resize the window to WxH after half of --frames, or after 60 (for tests)"},
         {"seconds", &a.seconds_text, NULL, "S", "exit after S seconds (for tests)"},
         {"script", &a.script_text, NULL, "T:ACTION,...",
-         "scripted input (tests, soaks): at T seconds pause, prev, next, faster, slower, bind, "
-         "reset, resize=WxH, minimise, restore, quit, or the keys help, ground, skeleton and "
-         "screenshot"},
-        {"script-period", &a.script_period, NULL, "S", "repeat the script every S seconds"},
+         "scripted input (tests, soaks): at T seconds, or when written Nf before frame N is "
+         "drawn (from 0; steps past --frames never run), pause, prev, next, faster, slower, "
+         "bind, reset, resize=WxH, minimise, restore, quit, or the keys help, ground, skeleton "
+         "and screenshot; one script counts in one unit"},
+        {"script-period", &a.script_period, NULL, "S|Nf",
+         "repeat the script every S seconds, or every N frames (in the script's unit)"},
         {"screenshots", &a.screenshots, NULL, "DIR",
-         "where F12 writes vkskin_0001.png, ... (default: the current folder)"},
+         "where F12 writes vkskin_0001.png, ..., numbered after the highest there already "
+         "(default: the current folder)"},
         APP_CROWD_OPTIONS(a.crowd),
         APP_GPU_OPTIONS(a.gpu),
     };
