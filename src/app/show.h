@@ -28,10 +28,11 @@ bool app_gpu_check(app_gpu_options *options, vkskin_error *err);
 
 /* ---- The crowd: its models, its instances, and the threads that animate them ---- */
 
-/* --lod-error's default, in pixels: the largest of 1, 0.5, 0.25 and 0.2 at which 400 CesiumMan
- * at 1920x1080 draw within the image test's bounds (at most 1% of pixels off by more than 24/255,
- * silhouettes within 2%; tests/cli_lod.sh, README "Levels of detail"): meshoptimizer's error
- * bounds how far vertices move, not how far the texture slides across the surface. */
+/* --lod-error's default, in pixels: at it 400 CesiumMan at 1920x1080 draw well within the image
+ * test's bounds (at most 1% of pixels off by more than 24/255, silhouettes within 2%;
+ * tests/cli_lod.sh), where 1 px fails them and 0.5 px is at their edge (docs/architecture.md,
+ * "Why 0.2 px"): meshoptimizer's error bounds how far vertices move, not how far the texture
+ * slides across the surface. */
 #define APP_LOD_ERROR_PX VKSKIN_LOD_ERROR_PX
 
 typedef struct app_crowd_args {
