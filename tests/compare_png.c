@@ -30,7 +30,8 @@
  * frame, not cut off).
  *
  * Exit code: 0 pass, 1 fail (the numbers and the failed criterion are printed), 2 bad usage or an
- * image that cannot be read. */
+ * image that cannot be read. It reads PNG, JPEG and binary PNM (what examples/quickstart writes),
+ * with stb_image compiled apart from the engine's (tests/compare_png_stb.c). */
 #include <stb/stb_image.h>
 
 #include <math.h>
