@@ -5,7 +5,7 @@
 # `dump --cpu` on every clip of every model and on three clip/time pairs of the default character:
 # positions (columns 6-8) within 1e-4 x the radius of the bind-pose bounds that `info` prints,
 # normals (9-11) and tangents (12-15, when present) within 1e-4.
-#   usage: cli_models.sh VKSKIN [MODEL...]
+#   usage: cli_models.sh VKSKIN [MODEL | --folder DIR]...
 set -u
 vk=$1
 shift
@@ -155,7 +155,22 @@ else
   bad "dump --bind-pose is not the rest pose (or the walk is)"
 fi
 gpu_matches_cpu "default character: --bind-pose" "$radius" --bind-pose
-for m in "$@"; do check_model "$m"; done
+# The models given, and the .glb files of each --folder DIR (the sample models: said when absent).
+while [ $# -gt 0 ]; do
+  if [ "$1" = --folder ]; then
+    found=0
+    for m in "$2"/*.glb; do
+      [ -f "$m" ] || continue
+      check_model "$m"
+      found=1
+    done
+    [ "$found" -eq 1 ] || echo "skipped: the sample models: no .glb file in '$2' (set VKS_SAMPLE_MODELS; docs/testing.md)"
+    shift 2
+  else
+    check_model "$1"
+    shift
+  fi
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
