@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Crowds through the command line, validation on everywhere (a validation message makes vkskin
 # exit 1; any stderr output fails a case too):
-#   - a crowd is skinned in one dispatch and drawn with one instanced draw per mesh: the GPU's own
-#     counts (pipeline statistics) equal visible instances x the model's triangles and workgroups;
+#   - a crowd is skinned by a dispatch per model and drawn with one instanced draw per mesh: the
+#     GPU's own counts (pipeline statistics) equal visible instances x the model's triangles and
+#     workgroups;
 #   - culling: with the camera closer, fewer instances are visible and the GPU draws and skins
 #     exactly those (counts from the query), none of the others;
 #   - the vertex-shader mode draws the image compute skinning draws, and a split output
@@ -45,9 +46,13 @@ run() {
 }
 
 # The default character's counts, read from its file (nothing hard-coded, nothing from vkskin).
-# count FILE NAME: glb_counts' NAME line for FILE.
-count() { "$glb_counts" "$1" | sed -n "s/^$2 //p"; }
-triangles=$(count "$default" triangles) vertices=$(count "$default" vertices)
+# count FILE NAME: glb_counts' NAME line for FILE (a failure said, and fatal).
+count() {
+  local all
+  all=$("$glb_counts" "$1") || { fail "glb_counts $1"; exit 1; }
+  printf '%s\n' "$all" | sed -n "s/^$2 //p"
+}
+triangles=$(count "$default" triangles) vertices=$(count "$default" vertices) || exit 1
 [ -n "$triangles" ] && [ -n "$vertices" ] || { fail "glb_counts could not count $default"; exit 1; }
 per_instance=$(( (vertices + 63) / 64 * 64 )) # skinning invocations: whole workgroups of 64
 
@@ -182,8 +187,9 @@ fi
 # bytes), table entry (64) and visible-list entry (16: the instance and its output's address).
 # skin_bytes counts every instance's bind streams, memory_bytes each model's once. The default
 # character has no tangents (else 4 read + 4 written a vertex).
-joints=$(count "$default" joints)
+joints=$(count "$default" joints) || exit 1
 [ -n "$joints" ] || fail "glb_counts gave no joint count"
+[ "$(count "$default" influences)" = 4 ] || fail "the default character is not a 4-influence model"
 bind=$((8 + 4 + 4 + 8)) out=16 own=$((joints * 48 + 64 + 16))
 [ $((bind + out)) -le 40 ] || fail "the layout moves more than 40 bytes a vertex"
 # json FILE KEY: the value of KEY in bench's JSON.
@@ -222,7 +228,7 @@ for mode in compute vertex; do
 done
 # A mixed crowd's bytes_per_vertex is the average over its visible vertices: one default
 # character (4 influences) and one wide fixture (8: 12 bytes more a vertex).
-wide_vertices=$(count "$fixtures/wide_influences.glb" vertices)
+wide_vertices=$(count "$fixtures/wide_influences.glb" vertices) || exit 1
 if run bench_mixed bench --validate --lod 0 "$default" --model "$fixtures/wide_influences.glb" --instances 2 \
   --frames 1 --size 160x120 --json; then
   grep -q '^  "visible": 2,$' "$tmp/bench_mixed" || fail "bench mixed: not both instances visible"
@@ -235,7 +241,7 @@ fi
 # bench --anim-only: the CPU animation alone, no device; its counts are exact: per frame every
 # visible instance's skin bones and palette entries (the file's joints and bones); --phases
 # only with --anim-only; an unknown --clip refused.
-bones=$(count "$default" bones)
+bones=$(count "$default" bones) || exit 1
 if run anim bench --anim-only --phases --instances 10 --frames 3 --clip 0 --json; then
   f=$tmp/anim
   for key in ms_1_thread ms_all_threads ns_per_skin_joint_1_thread ns_per_skin_joint_all_threads \

@@ -186,12 +186,15 @@ fi
 # A folder named like an image: refused before any work, for root too.
 mkdir "$tmp/folder.png"
 WANT_RC=1 expect_error "render --out a folder first" "^vkskin render: cannot write '.*folder.png': Is a directory$" "$vk" render "$tmp/nope.glb" --out "$tmp/folder.png"
+# dump's --out too, before the (missing) model is opened.
+WANT_RC=1 expect_error "dump unwritable folder first" "^vkskin dump: cannot write '/nonexistent/x.txt': No such file or directory$" "$vk" dump "$tmp/nope.glb" --out /nonexistent/x.txt
+WANT_RC=1 expect_error "dump --out a folder first" "^vkskin dump: cannot write '.*folder.png': Is a directory$" "$vk" dump "$tmp/nope.glb" --out "$tmp/folder.png"
 
 # No Vulkan driver (the loader pointed at none): one line that says so and what to install.
 for cmd in render devices; do
   args=()
   [ "$cmd" = render ] && args=(--out "$tmp/nodriver.png")
-  WANT_RC=1 expect_error "$cmd without a driver" "^vkskin $cmd: no Vulkan driver was found \\(VK_ERROR_INCOMPATIBLE_DRIVER\\): install one, on Debian mesa-vulkan-drivers for a CPU driver, or your GPU vendor's$" \
+  WANT_RC=1 expect_error "$cmd without a driver" "^vkskin $cmd: no Vulkan 1.3 driver was found \\(VK_ERROR_INCOMPATIBLE_DRIVER\\): install one, on Debian mesa-vulkan-drivers for a CPU driver, or your GPU vendor's$" \
     env VK_DRIVER_FILES=/nonexistent VK_ICD_FILENAMES=/nonexistent "$vk" $cmd "${args[@]}"
 done
 # --name=value is --name value; a flag takes no value.

@@ -5,6 +5,7 @@
  *   vertices   per such primitive, the distinct vertices its indices use (all attributes
  *              compared byte for byte): the importer drops vertices no triangle uses and joins
  *              identical ones
+ *   influences the most joints a vertex may name: 4 per JOINTS_n set, over the primitives
  *   bones      distinct joints over the file's skins
  *   joints     the palette's entries: the bones, the nodes that show meshes and every ancestor of
  *              either, plus the root the importer adds above a scene of several root nodes
@@ -60,36 +61,47 @@ static accessor accessor_of(const cJSON *doc, const unsigned char *bin, size_t b
         fail("an accessor without a buffer view, or sparse: not counted here");
     const cJSON *view =
         cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "bufferViews"), view_index);
+    /* glTF's component types: 5120/5121 (i8/u8), 5122/5123 (i16/u16), 5125 (u32), 5126 (f32). */
     const size_t component_size = component == 5126 || component == 5125   ? 4
                                   : component == 5122 || component == 5123 ? 2
-                                                                           : 1;
+                                  : component == 5120 || component == 5121 ? 1
+                                                                           : 0;
     int components = 0;
     for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
         if (cJSON_IsString(type) && strcmp(type->valuestring, types[k].type) == 0)
             components = types[k].components;
-    if (!view || number(view, "buffer", 0) != 0 || components == 0)
+    if (!view || number(view, "buffer", 0) != 0 || components == 0 || component_size == 0)
         fail("an accessor of a kind not counted here");
+    const int count = number(a, "count", -1), stride = number(view, "byteStride", 0);
+    const int view_offset = number(view, "byteOffset", 0), offset = number(a, "byteOffset", 0);
+    if (count < 0 || stride < 0 || view_offset < 0 || offset < 0)
+        fail("a negative count, stride or offset");
     accessor r = {.size = component_size * (size_t)components,
-                  .count = (uint32_t)number(a, "count", 0),
+                  .count = (uint32_t)count,
                   .component = component};
-    r.stride = (size_t)number(view, "byteStride", (int)r.size);
-    const size_t offset = (size_t)number(view, "byteOffset", 0) + (size_t)number(a, "byteOffset", 0);
-    if (r.count && offset + r.stride * (r.count - 1) + r.size > bin_size)
+    r.stride = stride ? (size_t)stride : r.size;
+    const size_t at = (size_t)view_offset + (size_t)offset;
+    if (r.count && at + r.stride * (r.count - 1) + r.size > bin_size)
         fail("an accessor past the binary chunk");
-    r.data = bin + offset;
+    r.data = bin + at;
     return r;
 }
 
 static uint32_t index_at(const accessor *a, uint32_t i)
 {
     const unsigned char *p = a->data + a->stride * i;
-    return a->component == 5125 ? u32(p) : a->component == 5123 ? (uint32_t)(p[0] | p[1] << 8) : p[0];
+    return a->component == 5125   ? u32(p)
+           : a->component == 5123 ? (uint32_t)(p[0] | p[1] << 8)
+                                  : p[0];
 }
 
 /* Distinct vertices among those a primitive's indices use: each vertex's attribute bytes
  * concatenated into a key, the keys sorted, runs counted. */
 static size_t key_size;
-static int by_key(const void *a, const void *b) { return memcmp(a, b, key_size); }
+static int by_key(const void *a, const void *b)
+{
+    return memcmp(a, b, key_size);
+}
 
 static uint32_t distinct_vertices(const cJSON *doc, const unsigned char *bin, size_t bin_size,
                                   const cJSON *primitive, const accessor *indices)
@@ -164,7 +176,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < node_count; i++)
         parent[i] = -1;
     for (int i = 0; i < node_count; i++) {
-        const cJSON *children = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(nodes, i), "children");
+        const cJSON *children =
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(nodes, i), "children");
         for (const cJSON *c = children ? children->child : NULL; c; c = c->next)
             if (c->valueint >= 0 && c->valueint < node_count)
                 parent[c->valueint] = i;
@@ -177,6 +190,7 @@ int main(int argc, char **argv)
                 bone[j->valueint] = kept[j->valueint] = 1;
     }
     uint64_t triangles = 0, vertices = 0;
+    uint32_t influences = 0;
     for (int i = 0; i < node_count; i++) {
         const int mesh = number(cJSON_GetArrayItem(nodes, i), "mesh", -1);
         if (mesh < 0)
@@ -187,9 +201,15 @@ int main(int argc, char **argv)
         for (const cJSON *p = prims ? prims->child : NULL; p; p = p->next) {
             if (number(p, "mode", 4) != 4 || number(p, "indices", -1) < 0)
                 fail("a primitive that is not indexed triangles");
-            const accessor indices = accessor_of(doc, bin_chunk + 8, bin_size, number(p, "indices", -1));
+            const accessor indices =
+                accessor_of(doc, bin_chunk + 8, bin_size, number(p, "indices", -1));
             triangles += indices.count / 3;
             vertices += distinct_vertices(doc, bin_chunk + 8, bin_size, p, &indices);
+            uint32_t sets = 0;
+            const cJSON *attributes = cJSON_GetObjectItemCaseSensitive(p, "attributes");
+            for (const cJSON *at = attributes ? attributes->child : NULL; at; at = at->next)
+                sets += strncmp(at->string, "JOINTS_", 7) == 0;
+            influences = 4 * sets > influences ? 4 * sets : influences;
         }
     }
     uint32_t joints = 0, bones = 0;
@@ -201,8 +221,8 @@ int main(int argc, char **argv)
     const cJSON *scenes = cJSON_GetObjectItemCaseSensitive(doc, "scenes");
     const cJSON *scene = cJSON_GetArrayItem(scenes, number(doc, "scene", 0));
     joints += cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(scene, "nodes")) > 1;
-    printf("triangles %llu\nvertices %llu\njoints %u\nbones %u\n", (unsigned long long)triangles,
-           (unsigned long long)vertices, joints, bones);
+    printf("triangles %llu\nvertices %llu\ninfluences %u\njoints %u\nbones %u\n",
+           (unsigned long long)triangles, (unsigned long long)vertices, influences, joints, bones);
     cJSON_Delete(doc);
     free(parent), free(kept), free(bone), free(file);
     return 0;

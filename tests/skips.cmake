@@ -2,11 +2,10 @@
 # (ctest itself shows only "(Skipped)", and nothing for a test that skipped a part and passed).
 # Run by ctest after the tests (CTEST_CUSTOM_POST_TEST, written by tests/CMakeLists.txt).
 #   cmake -DLOG_DIR=BUILD/Testing/Temporary -P tests/skips.cmake
-set(log "${LOG_DIR}/LastTest.log.tmp") # the run's log until ctest renames it, after this step
+# The run's log: ctest renames it LastTest.log after this step; LastTest.log is the run before's.
+set(log "${LOG_DIR}/LastTest.log.tmp")
 if(NOT EXISTS "${log}")
-  set(log "${LOG_DIR}/LastTest.log")
-endif()
-if(NOT EXISTS "${log}")
+  message("Skipped tests: this run's log (${log}) is not there: run ctest -V to see their reasons")
   return()
 endif()
 file(STRINGS "${log}" lines REGEX "^[0-9]+/[0-9]+ Test: |^skipped: ")

@@ -254,7 +254,6 @@ static void test_model_parts(void)
     vkskin_model_destroy(m);
 }
 
-/* The model's box (bind pose; the fixtures here have no clips) carried by `world`: its y extent. */
 /* A material through the API against what the file's writer put there (tools/gen_character.c,
  * tests/make_fixtures.c), restated here: name, base color, and the texture's size and source
  * (`source` a suffix of it; NULL: untextured). */
@@ -274,8 +273,7 @@ static void check_material(const vkskin_model *m, uint32_t i, const char *name,
         CHECK(ma.texture_source == NULL);
     else {
         const size_t n = ma.texture_source ? strlen(ma.texture_source) : 0;
-        CHECK(n >= strlen(source) &&
-              strcmp(ma.texture_source + n - strlen(source), source) == 0);
+        CHECK(n >= strlen(source) && strcmp(ma.texture_source + n - strlen(source), source) == 0);
     }
 }
 
@@ -305,9 +303,13 @@ static void test_materials(const char *fixtures)
     check_material(m, 1, "external", (const float[4]){0.2f, 0.4f, 0.6f, 0.8f}, 2, 2,
                    "/textured_external.png");
     check_material(m, 2, "missing", (const float[4]){0.0f, 1.0f, 0.0f, 1.0f}, 0, 0, NULL);
+    CHECK(info.warning_count == 1); /* the missing file, named */
+    const char *warning = vkskin_model_get_warning(m, 0);
+    CHECK(warning && strstr(warning, "missing_texture.png") != NULL);
     vkskin_model_destroy(m);
 }
 
+/* The model's box (bind pose; the fixtures here have no clips) carried by `world`: its y extent. */
 static void world_y(const vkskin_model_info *m, const float world[16], double *lo, double *hi)
 {
     *lo = 1e30, *hi = -1e30;

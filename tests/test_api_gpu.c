@@ -1,7 +1,7 @@
 /* The public API's Vulkan side (include/vkskin/vkskin_vulkan.h) on a device the test owns, as a
  * host would: vkskin records the skinning into the test's command buffer, the test copies each
  * instance's output (vkskin_gpu_get_output) into its own readback buffer and holds it to the CPU
- * reference (skin/skin_cpu.h), at levels of detail 0 and 1, over two frames in both slots.
+ * reference (skin/skin_cpu.h), at levels of detail 0 and 1, over three frames in both slots.
  * Validation is on (with synchronization validation, which sees the pass: the descriptor path)
  * and must stay silent. Misuse returns errors.
  *   usage: test_api_gpu DEFAULT_GLB */

@@ -538,7 +538,8 @@ int main(int argc, char **argv)
     gltfpack = argv[1];
     out_dir = argv[2];
     if (access(gltfpack, X_OK) != 0) {
-        printf("skipped: gltfpack not found at '%s' (tools/setup.sh --test installs it)\n", gltfpack);
+        printf("skipped: gltfpack not found at '%s' (tools/setup.sh --test installs it)\n",
+               gltfpack);
         return SKIP_RETURN;
     }
     mkdir(out_dir, 0777); /* may exist already; a failure shows when gltfpack writes there */

@@ -14,8 +14,9 @@
  *   memory: the plan of the crowd counts 12 bytes per wide vertex more than the same crowd
  *     with the extras dropped, and the renderer creates extra streams of exactly the wide
  *     models' vertices; a crowd without wide models creates none (address 0).
- *   compute: frame 1, every instance in one dispatch; frame 2, 0.3 s later, a mixed subset. Each
- *     visible instance's read-back output matches vks_skin_cpu_pose at its clip and time:
+ *   compute: frame 1, every instance (a dispatch per model); frame 2, 0.3 s later, a mixed
+ *     subset. Each visible instance's read-back output matches vks_skin_cpu_pose at its clip and
+ *     time:
  *     positions within 1e-4 x its model's bind-pose radius, normals and tangents within 1e-4
  *     (the readback is filled with NaN bytes first). Whether lavapipe is bit-identical is printed.
  *   vertex mode: frame 3 drawn with the camera on a wide instance, by the compute pass and by the

@@ -36,6 +36,10 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null; then
+    echo "setup: ${missing[*]} missing; run this as root (there is no sudo)" >&2
+    exit 1
+  fi
   exec sudo "$0" "$@"
 fi
 echo "setup: installing ${missing[*]}"

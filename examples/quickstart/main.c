@@ -1,5 +1,5 @@
-/* examples/quickstart/main.c: 100 characters play their clips for a second, drawn headless;
- * the last frame goes to crowd.ppm. */
+/* examples/quickstart/main.c: 100 characters play a model's first clip for a second, drawn
+ * headless; the last frame goes to crowd.ppm. Usage: quickstart MODEL */
 #include <vkskin/vkskin_render.h>
 
 #include <stdio.h>
@@ -7,11 +7,13 @@
 int main(int argc, char **argv)
 {
     static unsigned char rgba[360][640][4];
+    if (argc != 2)
+        return fprintf(stderr, "usage: quickstart MODEL\n"), 2;
     vkskin_error err;
     vkskin_model *model = NULL;
     vkskin_crowd *crowd = NULL;
     vkskin_renderer *renderer = NULL;
-    vkskin_model_desc load = {.path = argc > 1 ? argv[1] : "character.glb"};
+    vkskin_model_desc load = {.path = argv[1]};
     vkskin_result r = vkskin_model_load(&load, &model, &err);
     const vkskin_model *models[] = {model};
     vkskin_crowd_desc crowd_desc = {.models = models, .model_count = 1, .instance_count = 100};
@@ -30,15 +32,14 @@ int main(int argc, char **argv)
     if (r == VKSKIN_OK)
         r = vkskin_renderer_read_image(renderer, rgba, &err);
     FILE *out = r == VKSKIN_OK ? fopen("crowd.ppm", "wb") : NULL;
-    if (out) { /* binary PPM: RGB, no alpha */
-        fprintf(out, "P6 640 360 255\n");
-        for (int i = 0; i < 640 * 360; i++)
-            fwrite(rgba[i / 640][i % 640], 1, 3, out);
-    }
+    int written = out && fprintf(out, "P6 640 360 255\n") > 0; /* binary PPM: RGB, no alpha */
+    for (int i = 0; written && i < 640 * 360; i++)
+        written = fwrite(rgba[i / 640][i % 640], 1, 3, out) == 3;
+    written = out && fclose(out) == 0 && written;
     vkskin_renderer_destroy(renderer, NULL); /* each ignores NULL */
     vkskin_crowd_destroy(crowd);
     vkskin_model_destroy(model);
-    if (r != VKSKIN_OK || !out || fclose(out) != 0)
+    if (!written)
         return fprintf(stderr, "quickstart: %s\n", r ? err.message : "cannot write crowd.ppm"), 1;
     return 0;
 }

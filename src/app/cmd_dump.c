@@ -145,6 +145,10 @@ int cmd_dump(int argc, char **argv)
         fprintf(stderr, "vkskin dump: %s\n", err.message);
         return APP_USAGE;
     }
+    if (strcmp(out, "-") != 0 && app_check_writable(out, 1, &err) != APP_OK) {
+        fprintf(stderr, "vkskin dump: %s\n", err.message); /* before any work */
+        return APP_FAILED;
+    }
 
     vkskin_model *model;
     vkskin_error e;

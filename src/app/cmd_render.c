@@ -183,7 +183,8 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
     double *times = malloc(sizeof *times * 2 * a->frames);
     int rc = APP_FAILED;
     if (!pixels || !times)
-        fprintf(stderr, "vkskin render: out of memory for a %ux%u image\n", a->width, a->height);
+        fprintf(stderr, "vkskin render: out of memory for a %ux%u image and %u frames' times\n",
+                a->width, a->height, a->frames);
     else if (vkskin_renderer_create(&desc, out, &err) != VKSKIN_OK)
         fprintf(stderr, "vkskin render: %s\n", err.message);
     else /* with the image on standard output, what is said goes to stderr */

@@ -5,10 +5,13 @@
 #include "window.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define FADE_SECONDS 0.3
 
@@ -226,6 +229,23 @@ static uint32_t last_screenshot(const char *dir)
     return last;
 }
 
+/* The next free name DIR/vkskin_NNNN.png after the highest there, claimed by creating it empty
+ * (O_EXCL), so that two views writing into one folder never take the same one. */
+static bool claim_screenshot(const char *dir, char *path, size_t size, vkskin_error *err)
+{
+    for (uint32_t n = last_screenshot(dir) + 1; n <= 999999999u; n++) {
+        snprintf(path, size, "%s/vkskin_%04u.png", dir, n);
+        const int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd >= 0) {
+            close(fd);
+            return true;
+        }
+        if (errno != EEXIST)
+            return app_fail(err, "cannot write '%s': %s", path, strerror(errno));
+    }
+    return app_fail(err, "'%s' holds vkskin_999999999.png: no number is left", dir);
+}
+
 /* F12: the frame just drawn (with capture) written as DIR/vkskin_NNNN.png, numbered after the
  * highest already there, so that a later run (or another view) never overwrites one. */
 static bool screenshot(vkskin_renderer *r, const char *dir)
@@ -234,12 +254,14 @@ static bool screenshot(vkskin_renderer *r, const char *dir)
     vkskin_renderer_get_info(r, &ri, NULL);
     uint8_t *pixels = malloc((size_t)ri.width * ri.height * 4);
     char path[4096];
-    snprintf(path, sizeof path, "%s/vkskin_%04u.png", dir, last_screenshot(dir) + 1);
     vkskin_error e;
-    if (!pixels || vkskin_renderer_read_image(r, pixels, &e) != VKSKIN_OK ||
+    const bool claimed = pixels && claim_screenshot(dir, path, sizeof path, &e);
+    if (!claimed || vkskin_renderer_read_image(r, pixels, &e) != VKSKIN_OK ||
         !app_write_image(path, ri.width, ri.height, pixels, &e)) {
         fprintf(stderr, "vkskin view: warning: no screenshot: %s\n",
                 pixels ? e.message : "out of memory");
+        if (claimed)
+            remove(path); /* the empty file claimed for it */
         free(pixels);
         return false;
     }
@@ -303,8 +325,12 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
         }
         want_shot |= in.screenshot; /* kept until a frame is drawn (not while minimised) */
         quitting |= in.quit || (a->seconds > 0.0 && elapsed >= a->seconds);
-        if (quitting && (!want_shot || minimised)) /* a screenshot asked for is taken first */
-            break;
+        if (quitting) { /* a screenshot asked for is taken first, unless nothing can be drawn */
+            uint32_t w, h;
+            app_window_framebuffer(*win, &w, &h);
+            if (!want_shot || minimised || !w || !h)
+                break;
+        }
         paused ^= in.pause;
         steer(&in, crowd, &cam, &speed, &bind_pose);
         /* What the HUD says changes with these keys (the figures: every quarter second). */

@@ -282,6 +282,11 @@ int app_check_out(const char *out, uint32_t frames, vkskin_error *err)
         }
         return APP_OK;
     }
+    return app_check_writable(out, frames, err);
+}
+
+int app_check_writable(const char *out, uint32_t files, vkskin_error *err)
+{
     /* The folder must take a new file, and the file (each of a sequence's, whose names differ
      * only in the number) be writable if it is there already. */
     char folder[4096];
@@ -293,13 +298,13 @@ int app_check_out(const char *out, uint32_t frames, vkskin_error *err)
     else
         snprintf(folder, sizeof folder, "%.*s", (int)(slash - out), out);
     struct stat st;
-    if (frames == 1 && stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (files == 1 && stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
         app_fail(err, "cannot write '%s': %s", out, strerror(EISDIR));
         return APP_FAILED;
     }
     errno = 0;
     if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode) || access(folder, W_OK | X_OK) != 0 ||
-        (frames == 1 && access(out, F_OK) == 0 && access(out, W_OK) != 0)) {
+        (files == 1 && access(out, F_OK) == 0 && access(out, W_OK) != 0)) {
         app_fail(err, "cannot write '%s': %s", out,
                  errno ? strerror(errno) : "its folder is not a folder");
         return APP_FAILED;

@@ -152,6 +152,10 @@ void app_gpu_frames_text(uint32_t timed, uint32_t frames, char *text, size_t siz
  * there). APP_OK; APP_USAGE for a name vkskin cannot write; APP_FAILED for a folder it cannot
  * write into, or a single image's name that is a folder; the message in err. */
 int app_check_out(const char *out, uint32_t frames, vkskin_error *err);
+/* Whether `out` (one file, or with files > 1 the first of a numbered sequence beside it) can be
+ * written: its folder takes a new file and an existing file is writable, not a folder. APP_OK, or
+ * APP_FAILED with the message in err. */
+int app_check_writable(const char *out, uint32_t files, vkskin_error *err);
 /* Writes width x height RGBA8 pixels (top row first) in the format the name says (app_check_out):
  * PNG, or JPEG (opaque, quality 92); "-": PNG on standard output. */
 bool app_write_image(const char *path, uint32_t width, uint32_t height, const void *rgba,

@@ -169,9 +169,9 @@ static bool create_instance(const gpu_device_desc *desc, gpu_device *dev, vks_er
     }
     r = vkCreateInstance(&info, NULL, &dev->instance);
     if (r == VK_ERROR_INCOMPATIBLE_DRIVER) /* what the loader says when it finds no driver */
-        return vks_fail(err,
-                        "no Vulkan driver was found (VK_ERROR_INCOMPATIBLE_DRIVER): install one, "
-                        "on Debian mesa-vulkan-drivers for a CPU driver, or your GPU vendor's");
+        return vks_fail(
+            err, "no Vulkan 1.3 driver was found (VK_ERROR_INCOMPATIBLE_DRIVER): install "
+                 "one, on Debian mesa-vulkan-drivers for a CPU driver, or your GPU vendor's");
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot create a Vulkan 1.3 instance: %s", gpu_result_name(r));
     volkLoadInstanceOnly(dev->instance);

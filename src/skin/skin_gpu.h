@@ -1,8 +1,9 @@
 /* The skinning pass: shaders/skin.comp as a compute pipeline, one invocation per vertex of every
- * visible instance, one dispatch per model and level of detail. The push constants carry the device addresses of everything
- * it reads and writes (layouts in shaders/vks_shared.h); or, on the descriptor path, it reads and
- * writes through the descriptors of a set the caller binds (set 0). The caller owns the buffers,
- * the sets and the barriers around the dispatch (src/render/renderer.c). */
+ * visible instance, one dispatch per model and level of detail. The push constants carry the device
+ * addresses of everything it reads and writes (layouts in shaders/vks_shared.h); or, on the
+ * descriptor path, it reads and writes through the descriptors of a set the caller binds (set 0).
+ * The caller owns the buffers, the sets and the barriers around the dispatch
+ * (src/render/renderer.c). */
 #ifndef VKS_SKIN_GPU_H
 #define VKS_SKIN_GPU_H
 
