@@ -15,7 +15,7 @@
 #define VKS_WIDE_INFLUENCES 8u
 /* Vertices per model (all meshes together). A crowd concatenates at most 16 models' streams:
  * 2^28 vertices at level 0, and every stream the shaders index holds one element a vertex (the
- * positions one uvec2), so each index stays below 2^31, the limit of GLSL's signed array indices. */
+ * positions one uvec2), so each index stays below 2^31, GLSL's limit for signed array indices. */
 #define VKS_MAX_VERTICES (1u << 24)
 /* Keys per channel of a clip: an hour at 240 Hz stays under it; a larger count is a corrupt
  * file. */
@@ -63,8 +63,8 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
  * one-model crowds: docs/architecture.md.) */
 
 /* Invocations per workgroup, one vertex each. 64 is what Wicked, Godot, Unreal and Unity use; the
- * measurement behind keeping it is in docs/architecture.md ("Workgroup size"). It is a specialization
- * constant, so `vkskin render --group-size N` compares others without a rebuild. */
+ * measurement behind keeping it is in docs/architecture.md ("Workgroup size"). It is a
+ * specialization constant, so `vkskin render --group-size N` compares others without a rebuild. */
 #define VKS_SKIN_GROUP_SIZE 64u
 
 /* ---- Compact streams ----
