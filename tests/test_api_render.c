@@ -133,6 +133,62 @@ static uint32_t differing(const uint8_t *a, const uint8_t *b)
     return n;
 }
 
+/* A turned and closer view whose visible list (into `visible`, *count of them) has a gap: some
+ * instances culled between visible ones. False when none of the views tried has one. */
+static bool view_with_gaps(const vkskin_crowd *crowd, vkskin_view *view, uint32_t *visible,
+                           uint32_t *count)
+{
+    for (int k = 0; k < 64; k++) {
+        const vkskin_orbit o = {.aspect = (float)W / (float)H,
+                                .yaw = 0.4f * (float)k,
+                                .zoom = 0.25f + 0.05f * (float)(k % 8)};
+        vkskin_crowd_orbit_view(crowd, &o, view, NULL);
+        *count = vkskin_crowd_cull(crowd, view->view_proj, visible);
+        for (uint32_t v = 1; v < *count; v++)
+            if (visible[v] != visible[v - 1] + 1)
+                return true;
+    }
+    return false;
+}
+
+/* The measurements of the last two frames, which no later frame's info reports: the one before
+ * the last drew every instance, the last only those a closer view keeps (`per` triangles each);
+ * the next frame's info then carries the first of the two. */
+static void check_previous_stats(const vkskin_renderer_desc *desc, vkskin_crowd *crowd,
+                                 const vkskin_view *all, uint64_t per)
+{
+    vkskin_renderer *r;
+    vkskin_error err;
+    vkskin_gpu_stats previous, last;
+    vkskin_frame_info info;
+    uint32_t visible[INSTANCES], n;
+    vkskin_view fewer;
+    CHECK(view_with_gaps(crowd, &fewer, visible, &n) && n < INSTANCES);
+    CHECK(vkskin_renderer_create(desc, &r, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = all}, &info, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_previous_stats(r, &previous, &err) == VKSKIN_OK);
+    CHECK(previous.triangles == UINT64_MAX && previous.draw_ms == -1.0); /* one frame: none */
+    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &fewer}, &info, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_previous_stats(r, &previous, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_last_stats(r, &last, &err) == VKSKIN_OK);
+    CHECK(previous.draw_ms >= 0.0 && last.draw_ms >= 0.0);
+    if (previous.triangles != UINT64_MAX) {
+        CHECK(previous.triangles == INSTANCES * per && last.triangles == n * per);
+        CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = all}, &info, &err) ==
+              VKSKIN_OK);
+        CHECK(info.gpu.triangles == INSTANCES * per); /* the first frame's, as previous said */
+        CHECK(vkskin_renderer_previous_stats(r, &previous, &err) == VKSKIN_OK);
+        CHECK(previous.triangles == n * per);
+        printf("previous stats: three frames drew %llu, %llu and %llu triangles\n",
+               (unsigned long long)info.gpu.triangles, (unsigned long long)previous.triangles,
+               (unsigned long long)INSTANCES * per);
+    } else
+        printf("skipped: the last two frames' triangles: this device has no pipeline statistics\n");
+    check_error(vkskin_renderer_previous_stats(r, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "a renderer and stats are needed");
+    close_renderer(r);
+}
+
 /* Palettes copied to device memory each frame (--palettes device): the host path's image bit for
  * bit (the same palettes, read from elsewhere), then frames in flight over both slots, each
  * instance's output against the CPU at its clock. Without the copy the shaders would read memory
@@ -163,21 +219,10 @@ static void check_device_palettes(const vkskin_renderer_desc *host, vkskin_crowd
     worst = fmax(worst, check_outputs(r, crowd, INSTANCES, diag));
     /* A view that culls some instances, leaving gaps in the visible list: the copy is then
      * several regions, one per run of consecutive instances. */
-    uint32_t visible[INSTANCES], n = 0;
+    uint32_t visible[INSTANCES], n;
     vkskin_view gaps;
-    bool found = false;
-    for (int k = 0; k < 64 && !found; k++) {
-        const vkskin_orbit o = {.aspect = (float)W / (float)H,
-                                .yaw = 0.4f * (float)k,
-                                .zoom = 0.25f + 0.05f * (float)(k % 8)};
-        vkskin_crowd_orbit_view(crowd, &o, &gaps, NULL);
-        n = vkskin_crowd_cull(crowd, gaps.view_proj, visible);
-        for (uint32_t v = 1; v < n && !found; v++)
-            found = visible[v] != visible[v - 1] + 1;
-    }
-    CHECK(found);
-    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &gaps}, &info, &err) ==
-          VKSKIN_OK);
+    CHECK(view_with_gaps(crowd, &gaps, visible, &n));
+    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &gaps}, &info, &err) == VKSKIN_OK);
     CHECK(info.visible == n && info.skinned == n);
     worst = fmax(worst, check_listed(r, crowd, visible, n, diag));
     printf("device palettes: worst position error %.3g of the diagonal over 7 frames, the last "
@@ -404,6 +449,7 @@ int main(int argc, char **argv)
     CHECK(check_outputs(r, crowd, INSTANCES, diag) <= POSITION_TOLERANCE);
     close_renderer(r);
 
+    check_previous_stats(&desc, crowd, &view, mi.index_count / 3);
     check_device_palettes(&desc, crowd, &view, first, diag);
     check_kept_poses(&desc, crowd, diag);
 

@@ -220,6 +220,11 @@ VKSKIN_API vkskin_result vkskin_renderer_read_skinned(vkskin_renderer *renderer,
  * frame). */
 VKSKIN_API vkskin_result vkskin_renderer_last_stats(vkskin_renderer *renderer,
                                                     vkskin_gpu_stats *stats, vkskin_error *err);
+/* The same for the frame drawn before the last (unknowns when there was none, or when a frame has
+ * begun in its slot since). A frame's info carries the measurements of the frame two before it, so
+ * these two calls give those of the last two frames, which no later frame's info reports. */
+VKSKIN_API vkskin_result vkskin_renderer_previous_stats(vkskin_renderer *renderer,
+                                                        vkskin_gpu_stats *stats, vkskin_error *err);
 
 /* ---- Profiling (what `vkskin bench` reports) ---- */
 

@@ -632,20 +632,44 @@ vkskin_result vkskin_renderer_read_skinned(vkskin_renderer *r, uint32_t instance
     return vks_api_ok(err);
 }
 
+/* Waits for the frame last begun in `slot` and writes what the GPU measured for it: unknowns for a
+ * slot no frame was submitted in (its queries were never written) or one abandoned before it was
+ * (vkskin_renderer_frame returns without submitting: a minimised window's swapchain). */
+static vkskin_result slot_stats(vkskin_renderer *r, uint32_t slot, vkskin_gpu_stats *stats,
+                                vkskin_error *err)
+{
+    *stats = unknown_stats;
+    vks_gpu_stats s;
+    if (!vks_renderer_frame_stats(&r->r, &r->r.frames[slot], &s))
+        return vks_api_fail(err, VKSKIN_ERROR_FAILED,
+                            "waiting for a frame failed: the device was lost");
+    *stats = public_stats(&s, r->overlay_primitives[slot]);
+    return vks_api_ok(err);
+}
+
 vkskin_result vkskin_renderer_last_stats(vkskin_renderer *r, vkskin_gpu_stats *stats,
                                          vkskin_error *err)
 {
     if (!r || !stats)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_last_stats: a renderer and stats are needed");
-    *stats = unknown_stats;
-    if (!r->last)
+    if (!r->last) {
+        *stats = unknown_stats;
         return vks_api_ok(err);
-    vks_gpu_stats s;
-    if (!vks_renderer_frame_stats(&r->r, r->last, &s))
-        return vks_api_fail(err, VKSKIN_ERROR_FAILED,
-                            "waiting for the last frame failed: the "
-                            "device was lost");
-    *stats = public_stats(&s, r->overlay_primitives[r->last->slot]);
-    return vks_api_ok(err);
+    }
+    return slot_stats(r, r->last->slot, stats, err);
+}
+
+vkskin_result vkskin_renderer_previous_stats(vkskin_renderer *r, vkskin_gpu_stats *stats,
+                                             vkskin_error *err)
+{
+    if (!r || !stats)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_renderer_previous_stats: a renderer and stats are needed");
+    _Static_assert(GPU_FRAMES_IN_FLIGHT == 2, "the frame before the last is in the other slot");
+    if (!r->last) {
+        *stats = unknown_stats;
+        return vks_api_ok(err);
+    }
+    return slot_stats(r, (r->last->slot + 1) % GPU_FRAMES_IN_FLIGHT, stats, err);
 }

@@ -53,7 +53,7 @@ static bool parse(render_args *a, vkskin_error *err)
     return true;
 }
 
-/* The GPU's times of the frames whose timestamps were read back: room for every frame. */
+/* The GPU's times of the frames, as each is read back: room for every frame. */
 typedef struct gpu_times {
     double *skin, *draw;
     uint32_t count, room;
@@ -67,7 +67,7 @@ static void gpu_times_add(gpu_times *t, const vkskin_gpu_stats *s)
     }
 }
 
-/* The medians of the GPU's times, and of how many of the frames. */
+/* The medians of the GPU's times (none on a device without timestamps). */
 static void report_gpu(FILE *say, const render_args *a, vkskin_renderer *r,
                        const vkskin_frame_info *info, const gpu_times *t)
 {
@@ -75,8 +75,8 @@ static void report_gpu(FILE *say, const render_args *a, vkskin_renderer *r,
         return;
     vkskin_renderer_info ri;
     vkskin_renderer_get_info(r, &ri, NULL);
-    char of[160];
-    app_gpu_frames_text(t->count, a->frames, of, sizeof of);
+    char of[32];
+    snprintf(of, sizeof of, "median of %u frame%s", t->count, t->count == 1 ? "" : "s");
     const char *binding =
         ri.binding == VKSKIN_BINDING_DESCRIPTORS ? ", buffers through descriptors" : "";
     if (a->crowd.mode == VKSKIN_SKIN_COMPUTE)
@@ -89,18 +89,18 @@ static void report_gpu(FILE *say, const render_args *a, vkskin_renderer *r,
                 vks_median(t->draw, t->count), (unsigned long long)info->vertices, binding, of);
 }
 
-/* What the last frame showed: culling, posing and levels of detail, and the overflow. */
+/* What the last frame showed (`last`: what the GPU measured of it): culling, posing and levels of
+ * detail, and the overflow. */
 static void report(FILE *say, const render_args *a, vkskin_renderer *r,
-                   const vkskin_frame_info *info, const app_overflow *overflow, uint32_t instances)
+                   const vkskin_frame_info *info, const vkskin_gpu_stats *last,
+                   const app_overflow *overflow, uint32_t instances)
 {
-    vkskin_gpu_stats last;
-    vkskin_renderer_last_stats(r, &last, NULL);
-    if (last.triangles != UINT64_MAX)
+    if (last->triangles != UINT64_MAX)
         fprintf(say,
                 "culling: %u of %u instances visible; the GPU drew %llu triangles and ran %llu "
                 "skinning invocations\n",
-                info->visible, instances, (unsigned long long)last.triangles,
-                (unsigned long long)last.skin_invocations);
+                info->visible, instances, (unsigned long long)last->triangles,
+                (unsigned long long)last->skin_invocations);
     fprintf(say, "animation: %u of %u visible instances posed in the last frame (--anim-lod %s)\n",
             info->posed, info->visible, a->crowd.anim_lod ? "on" : "off");
     char levels[256];
@@ -160,11 +160,14 @@ static int draw_frames(const render_args *a, app_show *show, vkskin_renderer *r,
             fprintf(say, "wrote %s (%ux%u, %u instances, %u visible)\n", shown, width, height,
                     instances, info.visible);
     }
-    vkskin_gpu_stats last;
-    vkskin_renderer_last_stats(r, &last, NULL); /* the last frame's, which no frame reads */
+    /* The last two frames' times, which no later frame's info reports. */
+    vkskin_gpu_stats previous, last;
+    vkskin_renderer_previous_stats(r, &previous, NULL);
+    vkskin_renderer_last_stats(r, &last, NULL);
+    gpu_times_add(times, &previous);
     gpu_times_add(times, &last);
     report_gpu(say, a, r, &info, times);
-    report(say, a, r, &info, &overflow, instances);
+    report(say, a, r, &info, &last, &overflow, instances);
     return APP_OK;
 }
 

@@ -237,22 +237,6 @@ void app_show_overflow_report(const char *cmd, const vkskin_renderer *r, const a
             (unsigned long long)o->most_vertices);
 }
 
-void app_gpu_frames_text(uint32_t timed, uint32_t frames, char *text, size_t size)
-{
-    if (!timed)
-        snprintf(text, size, "none of the %u frames had its timestamps read back", frames);
-    else if (timed >= frames)
-        snprintf(text, size, "median of %u frame%s", frames, frames == 1 ? "" : "s");
-    else if (timed + 1 == frames)
-        snprintf(text, size,
-                 "median of %u of the %u frames: the next-to-last frame's timestamps are never "
-                 "read back",
-                 timed, frames);
-    else
-        snprintf(text, size, "median of %u of the %u frames: the rest had no timestamps read back",
-                 timed, frames);
-}
-
 /* The format --out's name asks for: 1 PNG, 2 JPEG, 0 none vkskin writes. */
 static int image_format(const char *path)
 {

@@ -142,11 +142,6 @@ bool app_show_find_clip(const vkskin_model *model, const char *clip, int32_t *in
 void app_show_overflow_add(app_overflow *o, const vkskin_frame_info *f);
 void app_show_overflow_report(const char *cmd, const vkskin_renderer *r, const app_overflow *o);
 
-/* How many frames a median of GPU times is of, for a line of output: "median of 5 frames", or
- * "median of 4 of the 5 frames: the next-to-last frame's timestamps are never read back" (a
- * frame's are read by the frame two after it, the last one's at the end). */
-void app_gpu_frames_text(uint32_t timed, uint32_t frames, char *text, size_t size);
-
 /* Checks --out before any work: "-" (a PNG on standard output, one image only) or a .png, .jpg or
  * .jpeg file (any case) in a folder that takes it (each frame of a sequence is FILE_0007.EXT
  * there). APP_OK; APP_USAGE for a name vkskin cannot write; APP_FAILED for a folder it cannot
