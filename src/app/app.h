@@ -52,6 +52,12 @@ bool app_fail(vkskin_error *err, const char *fmt, ...) __attribute__((format(pri
 bool app_parse_seconds(const char *name, const char *text, double *seconds, vkskin_error *err);
 bool app_parse_size(const char *name, const char *text, uint32_t *width, uint32_t *height,
                     vkskin_error *err);
+/* A value as a message quotes it: one longer than 40 characters cut there, with "...", so that
+ * no typed value or name makes the line run on. */
+typedef struct app_quoted {
+    char text[48];
+} app_quoted;
+app_quoted app_quote(const char *value);
 bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t max,
                      uint32_t *value, vkskin_error *err);
 bool app_parse_real(const char *name, const char *text, const char *what, double min, double max,

@@ -132,15 +132,9 @@ int app_parse(const app_command *cmd, int argc, char **argv, const char **positi
     return APP_OK;
 }
 
-/* A value as an error message quotes it: a long one cut to its first 40 characters and "...",
- * so that no typed number makes the line run on. */
-typedef struct quoted_value {
-    char text[48];
-} quoted_value;
-
-static quoted_value quoted(const char *value)
+app_quoted app_quote(const char *value)
 {
-    quoted_value q;
+    app_quoted q;
     if (strlen(value) > 40)
         snprintf(q.text, sizeof q.text, "%.40s...", value);
     else
@@ -154,7 +148,7 @@ bool app_parse_seconds(const char *name, const char *text, double *seconds, vksk
     double v = strtod(text, &end);
     if (end == text || *end != '\0' || !isfinite(v) || v < 0.0)
         return app_fail(err, "%s needs a finite number of seconds >= 0, not '%s'", name,
-                        quoted(text).text);
+                        app_quote(text).text);
     *seconds = v;
     return true;
 }
@@ -166,7 +160,7 @@ bool app_parse_real(const char *name, const char *text, const char *what, double
     double v = strtod(text, &end);
     if (end == text || *end || !(v >= min && v <= max))
         return app_fail(err, "%s needs %s from %.10g to %.10g, not '%s'", name, what, min, max,
-                        quoted(text).text);
+                        app_quote(text).text);
     *value = v;
     return true;
 }
@@ -184,7 +178,7 @@ bool app_parse_count(const char *name, const char *text, uint32_t min, uint32_t 
     long long v = strtoll(text, &end, 10);
     if (end == text || *end || errno || v < (long long)min || v > (long long)max)
         return app_fail(err, "%s needs a whole number from %u to %u, not '%s'", name, min, max,
-                        quoted(text).text);
+                        app_quote(text).text);
     *value = (uint32_t)v;
     return true;
 }
@@ -195,7 +189,7 @@ bool app_parse_group_size(const char *text, uint32_t *group_size, vkskin_error *
         return false;
     if (*group_size & (*group_size - 1))
         return app_fail(err, "--group-size needs a power of two from 1 to 1024, not '%s'",
-                        quoted(text).text);
+                        app_quote(text).text);
     return true;
 }
 
@@ -220,7 +214,7 @@ bool app_parse_size(const char *name, const char *text, uint32_t *width, uint32_
     const char *x = strchr(text, 'x');
     if (!x || !parse_side(text, x, width) || !parse_side(x + 1, x + 1 + strlen(x + 1), height))
         return app_fail(err, "%s needs WIDTHxHEIGHT, each 1 to 16384, not '%s'", name,
-                        quoted(text).text);
+                        app_quote(text).text);
     return true;
 }
 

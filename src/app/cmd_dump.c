@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 /* One line per vertex: mesh, vertex within the mesh, bind-pose position, skinned position and
- * normal, and the skinned tangent when the model has tangents. *lines: how many. */
+ * normal, and the skinned tangent when the model has tangents. */
 static bool write_dump(FILE *f, const vkskin_model *m, const float (*pos)[3], const float (*nrm)[3],
-                       const float (*tan)[4], uint64_t *lines)
+                       const float (*tan)[4])
 {
     vkskin_model_info info;
     vkskin_model_get_info(m, &info, NULL);
@@ -27,7 +27,6 @@ static bool write_dump(FILE *f, const vkskin_model *m, const float (*pos)[3], co
             if (tan)
                 fprintf(f, " %.9g %.9g %.9g %.9g", tan[g][0], tan[g][1], tan[g][2], tan[g][3]);
             fputc('\n', f);
-            ++*lines;
         }
     }
     return !ferror(f);
@@ -79,28 +78,29 @@ static bool is_stdout(FILE *f)
                            a.st_dev == b.st_dev && a.st_ino == b.st_ino);
 }
 
-/* Writes the lines to `out` ("-": standard output) and says how many, on standard output, or on
- * stderr when the lines go there. */
+/* Writes the lines to `out` ("-": standard output) and says how many (one a vertex), on standard
+ * output, or on stderr when the lines go there. */
 static int write_out(const char *out, const vkskin_model *model, float (*pos)[3], float (*nrm)[3],
-                     float (*tan)[4], uint32_t meshes)
+                     float (*tan)[4])
 {
+    vkskin_model_info info;
+    vkskin_model_get_info(model, &info, NULL);
     const bool to_stdout = strcmp(out, "-") == 0;
     FILE *f = to_stdout ? stdout : fopen(out, "w");
     if (!f) {
         fprintf(stderr, "vkskin dump: cannot write '%s': %s\n", out, strerror(errno));
         return APP_FAILED;
     }
-    uint64_t lines = 0;
     const bool mixed = is_stdout(f);
     bool ok = write_dump(f, model, (const float(*)[3])pos, (const float(*)[3])nrm,
-                         (const float(*)[4])tan, &lines);
+                         (const float(*)[4])tan);
     ok = (to_stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
     if (!ok) {
         fprintf(stderr, "vkskin dump: failed writing '%s'\n", out);
         return APP_FAILED;
     }
-    fprintf(mixed ? stderr : stdout, "dump: wrote %llu vertices (%u mesh%s) to %s\n",
-            (unsigned long long)lines, meshes, meshes == 1 ? "" : "es",
+    fprintf(mixed ? stderr : stdout, "dump: wrote %u vertices (%u mesh%s) to %s\n",
+            info.vertex_count, info.mesh_count, info.mesh_count == 1 ? "" : "es",
             to_stdout ? "standard output" : out);
     return APP_OK;
 }
@@ -174,7 +174,7 @@ int cmd_dump(int argc, char **argv)
     } else if (!cpu && skin_gpu(model, clip_index, seconds, &gpu, pos, nrm, tan) != APP_OK) {
         /* said */
     } else {
-        rc = write_out(out, model, pos, nrm, tan, info.mesh_count);
+        rc = write_out(out, model, pos, nrm, tan);
     }
     free(pos);
     free(nrm);

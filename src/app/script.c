@@ -41,8 +41,8 @@ static bool parse_period(const char *text, app_script *s, vkskin_error *err)
         (s->frames ? s->period < 1.0 : s->period < 0.1))
         return app_fail(err,
                         "--script-period needs seconds from 0.1 to 1000000, or frames from 1f to "
-                        "%.0ff, not '%.40s'",
-                        MAX_FRAMES, text);
+                        "%.0ff, not '%s'",
+                        MAX_FRAMES, app_quote(text).text);
     return true;
 }
 

@@ -76,8 +76,8 @@ static void clip_names(const vkskin_model *model, uint32_t count, size_t room, c
         vkskin_clip_info ci = {.name = ""};
         vkskin_model_get_clip(model, c, &ci, NULL);
         char name[56];
-        const int length = snprintf(name, sizeof name, "%s'%.40s%s'", c ? ", " : "", ci.name,
-                                    strlen(ci.name) > 40 ? "..." : "");
+        const int length =
+            snprintf(name, sizeof name, "%s'%s'", c ? ", " : "", app_quote(ci.name).text);
         if (c && at + (size_t)length > room)
             break;
         at += (size_t)snprintf(out + at, size - at, "%s", name);
@@ -105,9 +105,9 @@ static bool unknown_clip(const vkskin_model *model, const vkskin_model_info *inf
 {
     const char *like = clip_like(model, info->clip_count, clip);
     char head[256];
-    const int length = snprintf(head, sizeof head, "%s has no clip '%.40s%s'%s%.40s%s", info->name,
-                                clip, strlen(clip) > 40 ? "..." : "",
-                                like ? ": did you mean '" : "", like ? like : "", like ? "'?" : "");
+    const int length = snprintf(head, sizeof head, "%s has no clip '%s'%s%s%s", info->name,
+                                app_quote(clip).text, like ? ": did you mean '" : "",
+                                like ? app_quote(like).text : "", like ? "'?" : "");
     char names[160];
     clip_names(model, info->clip_count, length < 100 ? (size_t)(140 - length) : 40, names,
                sizeof names);
