@@ -113,6 +113,17 @@ typedef struct vkskin_renderer_desc {
 VKSKIN_API vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc,
                                                 vkskin_renderer **renderer, vkskin_error *err);
 
+/* Whether vkskin_renderer_create(desc) would fit the device's and the machine's memory for a
+ * crowd made from `crowd` (its models and instance count; desc->crowd is not read), asked before
+ * the crowd is made: the renderer's memory plan on counts alone, the headless image included, and
+ * the crowd's own state against the machine's memory. Opens a Vulkan instance to read the
+ * device's limits and heaps, no device; allocates nothing that grows with the request, so the
+ * answer to any request comes at once. VKSKIN_OK, or VKSKIN_ERROR_OUT_OF_MEMORY with the message
+ * vkskin_renderer_create would give ("... at most N instances fit"); the desc's mistakes as
+ * vkskin_renderer_create reports them. The same one-device-per-process rule applies. */
+VKSKIN_API vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
+                                               const vkskin_crowd_desc *crowd, vkskin_error *err);
+
 /* Validation messages over the renderer's life (vkDestroyInstance's included). */
 typedef struct vkskin_messages {
     uint32_t errors, warnings;

@@ -7,6 +7,7 @@
 #include "core/clock.h"
 
 #include <math.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,9 +53,10 @@ vkskin_result vkskin_list_devices(vkskin_device_info *devices, uint32_t capacity
 
 /* A desc's mistakes, before any device is opened; *path: the engine's for its binding (AUTO:
  * descriptors under validation, which follows them and not addresses: renderer.h). */
-static vkskin_result check_desc(const vkskin_renderer_desc *d, vks_path *path, vkskin_error *err)
+static vkskin_result check_desc(const vkskin_renderer_desc *d, bool crowd, vks_path *path,
+                                vkskin_error *err)
 {
-    if (!d->crowd)
+    if (crowd && !d->crowd)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_create: a crowd is needed");
     if (d->mode != VKSKIN_SKIN_COMPUTE && d->mode != VKSKIN_SKIN_VERTEX)
@@ -96,6 +98,93 @@ static vkskin_result check_desc(const vkskin_renderer_desc *d, vks_path *path, v
     return VKSKIN_OK;
 }
 
+/* The headless image's bytes: color and depth on the device, the readback copies on the host (a
+ * window's swapchain is the driver's: none). */
+static void image_bytes(const gpu_device *dev, const vkskin_renderer_desc *d, uint32_t *width,
+                        uint32_t *height, VkDeviceSize *device, VkDeviceSize *host)
+{
+    *width = *height = 0;
+    *device = *host = 0;
+    if (d->create_surface)
+        return;
+    *width = d->width ? d->width : 1280;
+    *height = d->height ? d->height : 720;
+    const VkFormat depth = vks_draw_depth_format(dev);
+    const VkDeviceSize pixels = (VkDeviceSize)*width * *height;
+    const VkDeviceSize depth_bytes = depth == VK_FORMAT_D16_UNORM            ? 2
+                                     : depth == VK_FORMAT_D32_SFLOAT_S8_UINT ? 8
+                                                                             : 4;
+    *device = pixels * (4 + depth_bytes);
+    *host = pixels * 4 * GPU_FRAMES_IN_FLIGHT;
+}
+
+vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
+                                    const vkskin_crowd_desc *crowd, vkskin_error *err)
+{
+    if (!desc || !crowd)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_renderer_check: desc and crowd are needed");
+    vks_path path = VKS_PATH_AUTO;
+    vkskin_result res = check_desc(desc, false, &path, err);
+    if (res != VKSKIN_OK)
+        return res;
+    if (!crowd->models || crowd->model_count == 0 || crowd->model_count > VKSKIN_MAX_MODELS)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u models, not %u",
+                            VKSKIN_MAX_MODELS, crowd->models ? crowd->model_count : 0);
+    if (crowd->instance_count == 0 || crowd->instance_count > VKSKIN_MAX_INSTANCES)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u instances, not %u",
+                            VKSKIN_MAX_INSTANCES, crowd->instance_count);
+    const vks_model *models[VKSKIN_MAX_MODELS];
+    for (uint32_t m = 0; m < crowd->model_count; m++) {
+        if (!crowd->models[m])
+            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                                "vkskin_renderer_check: model %u is NULL", m);
+        models[m] = &crowd->models[m]->model;
+    }
+    gpu_device probe;
+    vks_error e;
+    if (!gpu_device_probe(
+            &(gpu_device_desc){.device_index = desc->device ? (int32_t)(desc->device - 1) : -1},
+            &probe, &e))
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
+    const uint32_t n = crowd->instance_count;
+    const vks_plan_crowd shape = vks_plan_crowd_dealt(models, crowd->model_count, n);
+    vks_plan_request request = {.mode = desc->mode == VKSKIN_SKIN_VERTEX ? VKS_SKIN_VERTEX
+                                                                         : VKS_SKIN_COMPUTE,
+                                .palettes_on_device = desc->palettes_on_device,
+                                .max_skinned_vertices = desc->max_skinned_vertices,
+                                .buffer_limit = desc->max_buffer_bytes,
+                                .output_sets = 1};
+    image_bytes(&probe, desc, &request.image_width, &request.image_height,
+                &request.image_device_bytes, &request.image_host_bytes);
+    const vks_plan_limits limits =
+        vks_renderer_plan_limits(&probe, (VkDeviceSize)desc->max_memory_mib << 20);
+    vks_plan_memory plan;
+    bool ok = vks_plan_counts(&limits, &shape, &request, &plan, &e);
+    if (ok) {
+        /* The machine's memory: the crowd's animation state, and what the plan puts in system
+         * memory per instance (everything on a CPU device, whose heap is system memory). */
+        const bool keep = !desc->pose_every_frame;
+        const double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+        const double per_system =
+            (double)plan.per_instance_host + (limits.host_heap ? 0.0 : plan.per_instance_device);
+        const double state =
+            (double)vks_crowd_host_bytes(models, crowd->model_count, n, keep) +
+            (double)n * (sizeof(vks_crowd_instance) + (keep ? 1 : 0)); /* the API's copies */
+        const double need = state + per_system * n;
+        if (ram > 0.0 && need > ram) {
+            const double k = ram / (need / n);
+            ok = vks_fail_memory(&e,
+                                 "a crowd of %u instances needs %.0f MiB of this machine's "
+                                 "memory for its animation state and palettes, and it has "
+                                 "%.0f MiB: at most %.0f instances fit",
+                                 n, need / 1048576.0, ram / 1048576.0, floor(k));
+        }
+    }
+    gpu_device_destroy(&probe);
+    return ok ? vks_api_ok(err) : vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
+}
+
 vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_renderer **renderer,
                                      vkskin_error *err)
 {
@@ -105,7 +194,7 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_create: desc and renderer are needed");
     vks_path path = VKS_PATH_AUTO;
-    vkskin_result res = check_desc(desc, &path, err);
+    vkskin_result res = check_desc(desc, true, &path, err);
     if (res != VKSKIN_OK)
         return res;
     struct vkskin_renderer *r = calloc(1, sizeof *r);
@@ -141,7 +230,7 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
         ok = vks_swapchain_create(&r->dev, vks_draw_depth_format(&r->dev), !desc->no_vsync,
                                   &r->swapchain, &e);
     if (ok) {
-        const vks_renderer_desc rd = {
+        vks_renderer_desc rd = {
             .crowd = crowd,
             .color_format = r->window ? r->swapchain.format.format : VKS_OFFSCREEN_FORMAT,
             .mode = desc->mode == VKSKIN_SKIN_VERTEX ? VKS_SKIN_VERTEX : VKS_SKIN_COMPUTE,
@@ -153,6 +242,8 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
             .max_skinned_vertices = desc->max_skinned_vertices,
             .memory_limit = (VkDeviceSize)desc->max_memory_mib << 20,
         };
+        image_bytes(&r->dev, desc, &rd.image_width, &rd.image_height, &rd.image_device_bytes,
+                    &rd.image_host_bytes);
         ok = vks_renderer_create(&r->dev, &rd, &r->r, &e);
         if (!ok)
             r->r.dev = NULL;

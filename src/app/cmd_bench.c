@@ -46,13 +46,14 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
 {
     vkskin_error err;
     vkskin_error e;
-    if (!app_show_start(show, &a->crowd, a->clip, 0.0, &err)) {
-        fprintf(stderr, "vkskin bench: %s\n", err.message);
-        return APP_FAILED;
-    }
     vkskin_renderer_desc desc =
         app_show_renderer_desc(show, &a->crowd, &a->gpu, a->width, a->height);
     desc.group_size = a->group_size;
+    if (!app_show_start(show, &a->crowd, a->clip, 0.0, &desc, &err)) {
+        fprintf(stderr, "vkskin bench: %s\n", err.message);
+        return APP_FAILED;
+    }
+    desc.crowd = show->crowd;
     if (vkskin_renderer_create(&desc, out, &e) != VKSKIN_OK) {
         fprintf(stderr, "vkskin bench: %s\n", e.message);
         return APP_FAILED;
@@ -86,7 +87,10 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     vkskin_frame_info info = {0};
     app_progress progress;
     app_progress_begin(&progress, "bench", a->progress);
-    for (uint32_t i = 0; i < total; i++) {
+    /* SIGINT and SIGTERM end the measuring after the frame in hand: what was measured is
+     * reported (output.h). */
+    app_signals_catch();
+    for (uint32_t i = 0; i < total && !app_signal(); i++) {
         if (i < warmup)
             app_progress_say(&progress, "warm-up frame %u of %u", i + 1, warmup);
         else
@@ -111,13 +115,20 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
         }
     }
     app_progress_end(&progress);
+    if (app_signal()) {
+        fprintf(stderr, "vkskin bench: stopped by %s after %u of %u measured frames%s\n",
+                app_signal_name(app_signal()), cpu_samples, a->frames,
+                cpu_samples ? ": their medians follow" : "");
+        if (!cpu_samples)
+            goto done;
+    }
     /* The last two frames' times, which no later frame's info reports (the one before the last
      * is a warm-up frame when a single frame is measured). */
     vkskin_gpu_stats ends[2];
     vkskin_renderer_previous_stats(r, &ends[0], NULL);
     vkskin_renderer_last_stats(r, &ends[1], NULL);
     frame[cpu_samples - 1] = vks_now_ms() - last;
-    for (int k = a->frames >= 2 ? 0 : 1; k < 2; k++)
+    for (int k = cpu_samples >= 2 ? 0 : 1; k < 2; k++)
         if (ends[k].draw_ms >= 0.0) {
             skin[gpu_samples] = ends[k].skin_ms;
             draw[gpu_samples++] = ends[k].draw_ms;
@@ -337,7 +348,7 @@ int cmd_bench(int argc, char **argv)
         return APP_FAILED;
     }
     if (a.anim_only) {
-        rc = app_show_start(&show, &a.crowd, a.clip, 0.0, &err)
+        rc = app_show_start(&show, &a.crowd, a.clip, 0.0, NULL, &err)
                  ? app_bench_anim(&show, &(app_bench_anim_desc){.frames = a.frames,
                                                                 .warmup = a.warmup,
                                                                 .width = a.width,

@@ -70,38 +70,40 @@ static int skin_gpu(vkskin_model *model, int32_t clip, double seconds,
     return rc;
 }
 
-/* Whether `f` is the file standard output writes to (--out - or, say, /dev/stdout). */
-static bool is_stdout(FILE *f)
+/* Whether `path` is the file standard output writes to (--out - or, say, /dev/stdout). */
+static bool is_stdout(const char *path)
 {
     struct stat a, b;
-    return f == stdout || (fstat(fileno(f), &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
-                           a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+    return strcmp(path, "-") == 0 || (stat(path, &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 &&
+                                      a.st_dev == b.st_dev && a.st_ino == b.st_ino);
 }
 
-/* Writes the lines to `out` ("-": standard output) and says how many (one a vertex), on standard
- * output, or on stderr when the lines go there. */
+/* Writes the lines to `out` ("-": standard output), whole or not at all (output.h), and says how
+ * many (one a vertex), on standard output, or on stderr when the lines go there. */
 static int write_out(const char *out, const vkskin_model *model, float (*pos)[3], float (*nrm)[3],
                      float (*tan)[4])
 {
     vkskin_model_info info;
     vkskin_model_get_info(model, &info, NULL);
-    const bool to_stdout = strcmp(out, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(out, "w");
-    if (!f) {
-        fprintf(stderr, "vkskin dump: cannot write '%s': %s\n", out, strerror(errno));
-        return APP_FAILED;
-    }
-    const bool mixed = is_stdout(f);
-    bool ok = write_dump(f, model, (const float(*)[3])pos, (const float(*)[3])nrm,
-                         (const float(*)[4])tan);
-    ok = (to_stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
+    char *data = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&data, &size);
+    bool ok = f && write_dump(f, model, (const float(*)[3])pos, (const float(*)[3])nrm,
+                              (const float(*)[4])tan);
+    ok = f && fclose(f) == 0 && ok;
+    vkskin_error err;
+    if (!ok)
+        app_fail(&err, "cannot write '%s': out of memory for the lines", out);
+    else
+        ok = app_write_file(out, data, size, false, &err);
+    free(data);
     if (!ok) {
-        fprintf(stderr, "vkskin dump: failed writing '%s'\n", out);
+        fprintf(stderr, "vkskin dump: %s\n", err.message);
         return APP_FAILED;
     }
-    fprintf(mixed ? stderr : stdout, "dump: wrote %u vertices (%u mesh%s) to %s\n",
+    fprintf(is_stdout(out) ? stderr : stdout, "dump: wrote %u vertices (%u mesh%s) to %s\n",
             info.vertex_count, info.mesh_count, info.mesh_count == 1 ? "" : "es",
-            to_stdout ? "standard output" : out);
+            strcmp(out, "-") == 0 ? "standard output" : out);
     return APP_OK;
 }
 

@@ -19,6 +19,21 @@ static void frame_path(char *buf, size_t size, const char *out, uint32_t frame, 
     snprintf(buf, size, "%.*s_%04u%s", (int)(dot - out), out, frame, dot);
 }
 
+/* "3 of 10 frames were written, each whole: out_0000.png to out_0002.png" */
+static void say_written(FILE *f, const char *out, uint32_t written, uint32_t frames)
+{
+    char first[4096], last[4096];
+    frame_path(first, sizeof first, out, 0, frames);
+    frame_path(last, sizeof last, out, written ? written - 1 : 0, frames);
+    if (!written)
+        fprintf(f, "no frame was written\n");
+    else if (written == 1)
+        fprintf(f, "%u of %u frames was written, whole: %s\n", written, frames, first);
+    else
+        fprintf(f, "%u of %u frames were written, each whole: %s to %s\n", written, frames, first,
+                last);
+}
+
 typedef struct render_args {
     const char *path, *clip, *time, *size, *out, *frames_text, *fps_text, *group_size_text;
     const char *zoom_text, *max_buffer_text;
@@ -129,7 +144,10 @@ static int draw_frames(const render_args *a, app_show *show, vkskin_renderer *r,
         &view, NULL);
     app_overflow overflow = {0};
     vkskin_frame_info info = {0};
-    for (uint32_t i = 0; i < frames; i++) {
+    uint32_t written = 0;
+    /* SIGINT and SIGTERM stop the sequence after the image in hand is written (output.h). */
+    app_signals_catch();
+    for (uint32_t i = 0; i < frames && !app_signal(); i++) {
         app_progress_say(&progress, "frame %u of %u", i + 1, frames);
         if (i > 0)
             vkskin_crowd_advance(crowd, 1.0 / a->fps);
@@ -143,8 +161,13 @@ static int draw_frames(const render_args *a, app_show *show, vkskin_renderer *r,
             !app_write_image(file, width, height, pixels, &e)) {
             app_progress_end(&progress);
             fprintf(stderr, "vkskin render: %s\n", e.message);
+            if (written) { /* what is there is whole; say which */
+                fprintf(stderr, "vkskin render: ");
+                say_written(stderr, a->out, written, frames);
+            }
             return APP_FAILED;
         }
+        written++;
         gpu_times_add(times, &info.gpu); /* the frame two before's */
         app_show_overflow_add(&overflow, &info);
         app_progress_end(&progress);
@@ -160,6 +183,11 @@ static int draw_frames(const render_args *a, app_show *show, vkskin_renderer *r,
             fprintf(say, "wrote %s (%ux%u, %u instances, %u visible)\n", shown, width, height,
                     instances, info.visible);
     }
+    if (app_signal()) {
+        app_progress_end(&progress);
+        fprintf(say, "render: stopped by %s: ", app_signal_name(app_signal()));
+        say_written(say, a->out, written, frames);
+    }
     /* The last two frames' times, which no later frame's info reports. */
     vkskin_gpu_stats previous, last;
     vkskin_renderer_previous_stats(r, &previous, NULL);
@@ -174,14 +202,15 @@ static int draw_frames(const render_args *a, app_show *show, vkskin_renderer *r,
 static int render(const render_args *a, app_show *show, vkskin_renderer **out)
 {
     vkskin_error err;
-    if (!app_show_start(show, &a->crowd, a->clip, a->seconds, &err)) {
-        fprintf(stderr, "vkskin render: %s\n", err.message);
-        return APP_FAILED;
-    }
     vkskin_renderer_desc desc =
         app_show_renderer_desc(show, &a->crowd, &a->gpu, a->width, a->height);
     desc.group_size = a->group_size;
     desc.max_buffer_bytes = a->max_buffer;
+    if (!app_show_start(show, &a->crowd, a->clip, a->seconds, &desc, &err)) {
+        fprintf(stderr, "vkskin render: %s\n", err.message);
+        return APP_FAILED;
+    }
+    desc.crowd = show->crowd;
     uint8_t *pixels = malloc((size_t)a->width * a->height * 4);
     double *times = malloc(sizeof *times * 2 * a->frames);
     int rc = APP_FAILED;

@@ -229,25 +229,10 @@ static uint32_t last_screenshot(const char *dir)
     return last;
 }
 
-/* The next free name DIR/vkskin_NNNN.png after the highest there, claimed by creating it empty
- * (O_EXCL), so that two views writing into one folder never take the same one. */
-static bool claim_screenshot(const char *dir, char *path, size_t size, vkskin_error *err)
-{
-    for (uint32_t n = last_screenshot(dir) + 1; n <= 999999999u; n++) {
-        snprintf(path, size, "%s/vkskin_%04u.png", dir, n);
-        const int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
-        if (fd >= 0) {
-            close(fd);
-            return true;
-        }
-        if (errno != EEXIST)
-            return app_fail(err, "cannot write '%s': %s", path, strerror(errno));
-    }
-    return app_fail(err, "'%s' holds vkskin_999999999.png: no number is left", dir);
-}
-
 /* F12: the frame just drawn (with capture) written as DIR/vkskin_NNNN.png, numbered after the
- * highest already there, so that a later run (or another view) never overwrites one. */
+ * highest already there, so that a later run (or another view) never overwrites one: each name
+ * is taken only where no file has it (app_write_file's no_clobber), the next one tried when
+ * another process took it meanwhile. Written whole or not at all. */
 static bool screenshot(vkskin_renderer *r, const char *dir)
 {
     vkskin_renderer_info ri;
@@ -255,17 +240,27 @@ static bool screenshot(vkskin_renderer *r, const char *dir)
     uint8_t *pixels = malloc((size_t)ri.width * ri.height * 4);
     char path[4096];
     vkskin_error e;
-    const bool claimed = pixels && claim_screenshot(dir, path, sizeof path, &e);
-    if (!claimed || vkskin_renderer_read_image(r, pixels, &e) != VKSKIN_OK ||
-        !app_write_image(path, ri.width, ri.height, pixels, &e)) {
-        fprintf(stderr, "vkskin view: warning: no screenshot: %s\n",
-                pixels ? e.message : "out of memory");
-        if (claimed)
-            remove(path); /* the empty file claimed for it */
-        free(pixels);
+    app_buffer png = {0};
+    bool ok = pixels && vkskin_renderer_read_image(r, pixels, &e) == VKSKIN_OK &&
+              app_encode_image("shot.png", ri.width, ri.height, pixels, &png, &e);
+    if (!pixels)
+        app_fail(&e, "out of memory for a %ux%u image", ri.width, ri.height);
+    bool taken = false;
+    for (uint32_t n = last_screenshot(dir) + 1; ok && !taken; n++) {
+        if (n > 999999999u) {
+            ok = app_fail(&e, "'%s' holds vkskin_999999999.png: no number is left", dir);
+            break;
+        }
+        snprintf(path, sizeof path, "%s/vkskin_%04u.png", dir, n);
+        taken = app_write_file(path, png.data, png.size, true, &e);
+        ok = taken || errno == EEXIST;
+    }
+    free(png.data);
+    free(pixels);
+    if (!ok) {
+        fprintf(stderr, "vkskin view: warning: no screenshot: %s\n", e.message);
         return false;
     }
-    free(pixels);
     printf("view: wrote %s (%ux%u)\n", path, ri.width, ri.height);
     return true;
 }
@@ -274,8 +269,7 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
 {
     vkskin_error err;
     vkskin_error e;
-    if (!app_show_start(show, &a->crowd, a->clip, 0.0, &err) ||
-        !app_window_create(
+    if (!app_window_create(
             &(app_window_desc){.title = "vkskin", .width = a->width, .height = a->height}, win,
             &err)) {
         fprintf(stderr, "vkskin view: %s\n", err.message);
@@ -284,6 +278,11 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
     vkskin_renderer_desc desc = app_show_renderer_desc(show, &a->crowd, &a->gpu, 0, 0);
     app_window_surface(*win, &desc);
     desc.no_vsync = a->no_vsync;
+    if (!app_show_start(show, &a->crowd, a->clip, 0.0, &desc, &err)) {
+        fprintf(stderr, "vkskin view: %s\n", err.message);
+        return APP_FAILED;
+    }
+    desc.crowd = show->crowd;
     if (vkskin_renderer_create(&desc, out, &e) != VKSKIN_OK) {
         fprintf(stderr, "vkskin view: %s\n", e.message);
         return APP_FAILED;
@@ -314,6 +313,7 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
     int rc = APP_OK;
     if (bind_pose)
         vkskin_crowd_bind_pose(crowd, true, 0.0);
+    app_signals_catch(); /* SIGINT and SIGTERM quit as Esc does: the summary is printed */
     for (;;) {
         app_input in;
         app_window_poll(*win, &in);
@@ -324,7 +324,7 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
             script_steps++;
         }
         want_shot |= in.screenshot; /* kept until a frame is drawn (not while minimised) */
-        quitting |= in.quit || (a->seconds > 0.0 && elapsed >= a->seconds);
+        quitting |= in.quit || (a->seconds > 0.0 && elapsed >= a->seconds) || app_signal();
         if (quitting) { /* a screenshot asked for is taken first, unless nothing can be drawn */
             uint32_t w, h;
             app_window_framebuffer(*win, &w, &h);
@@ -422,6 +422,8 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
     vkskin_renderer_info ri;
     vkskin_renderer_get_info(r, &ri, NULL);
     stats.fps = drawn * 1e3 / fmax(vks_now_ms() - start, 1e-3);
+    if (app_signal())
+        printf("view: stopped by %s\n", app_signal_name(app_signal()));
     printf("view: %u frames, last %ux%u, swapchain rebuilt %u time(s); %.0f fps on average, anim "
            "%.3f ms, skin %.3f ms, draw %.3f ms; %u of %u instances visible\n",
            drawn, ri.width, ri.height, ri.swapchain_rebuilds, stats.fps, stats.anim_ms,

@@ -1,9 +1,12 @@
 /* vkskin: orchestrates the subcommands; each lives in its own cmd_*.c. */
 #include "app.h"
 #include "commands.h"
+#include "output.h"
 
 #include "vkskin/vkskin.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,9 +47,22 @@ int main(int argc, char **argv)
         printf("vkskin %s\n", vkskin_version());
         return APP_OK;
     }
+    /* A file-size limit (ulimit -f) makes a write fail with EFBIG, which is reported, instead of
+     * killing the program mid-file. */
+    signal(SIGXFSZ, SIG_IGN);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            int rc = commands[i].run(argc - 1, argv + 1);
+            /* What was printed on standard output reached it, or the run failed. */
+            errno = 0;
+            if ((fflush(stdout) != 0 || ferror(stdout)) && rc == APP_OK) {
+                fprintf(stderr, "vkskin %s: cannot write to standard output: %s\n", argv[1],
+                        strerror(errno ? errno : EIO));
+                rc = APP_FAILED;
+            }
+            app_signal_finish(); /* a caught SIGINT or SIGTERM: dies of it, after the summary */
+            return rc;
+        }
     fprintf(stderr, "vkskin: unknown command '%s' (see vkskin --help)\n", argv[1]);
     return APP_USAGE;
 }

@@ -1,4 +1,5 @@
 #include "show.h"
+#include "output.h"
 
 #include <errno.h>
 #include <strings.h>
@@ -139,7 +140,7 @@ bool app_show_find_clip(const vkskin_model *model, const char *clip, int32_t *in
 }
 
 bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, double time,
-                    vkskin_error *err)
+                    const vkskin_renderer_desc *check, vkskin_error *err)
 {
     int32_t clips[VKSKIN_MAX_MODELS];
     for (uint32_t m = 0; m < s->model_count; m++) {
@@ -152,20 +153,21 @@ bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, doub
         threads = vkskin_cores();
         threads = threads < 256 ? threads : 256;
     }
+    const vkskin_crowd_desc desc = {
+        .models = (const vkskin_model *const *)s->models,
+        .model_count = s->model_count,
+        .instance_count = a->instances,
+        .layout = a->layout,
+        .clips = clips,
+        .time = time,
+        .seed = 1,
+        .normalize_height = !a->no_normalize,
+        .threads = threads,
+    };
     vkskin_error e;
-    if (vkskin_crowd_create(
-            &(vkskin_crowd_desc){
-                .models = (const vkskin_model *const *)s->models,
-                .model_count = s->model_count,
-                .instance_count = a->instances,
-                .layout = a->layout,
-                .clips = clips,
-                .time = time,
-                .seed = 1,
-                .normalize_height = !a->no_normalize,
-                .threads = threads,
-            },
-            &s->crowd, &e) != VKSKIN_OK)
+    /* Whether the renderer will fit, on counts, before the crowd takes any memory. */
+    if ((check && vkskin_renderer_check(check, &desc, &e) != VKSKIN_OK) ||
+        vkskin_crowd_create(&desc, &s->crowd, &e) != VKSKIN_OK)
         return app_fail(err, "%s", e.message);
     return true;
 }
@@ -296,31 +298,32 @@ int app_check_writable(const char *out, uint32_t files, vkskin_error *err)
     return APP_OK;
 }
 
-static void write_stdout(void *context, void *data, int size)
+bool app_encode_image(const char *path, uint32_t width, uint32_t height, const void *rgba,
+                      app_buffer *b, vkskin_error *err)
 {
-    bool *ok = context;
-    *ok = *ok && fwrite(data, 1, (size_t)size, stdout) == (size_t)size;
+    /* JPEG has no alpha to keep: the image is opaque. Quality 92, as most tools default to. */
+    const int w = (int)width, h = (int)height;
+    *b = (app_buffer){0};
+    const int encoded = image_format(path) == 2
+                            ? stbi_write_jpg_to_func(app_buffer_write, b, w, h, 4, rgba, 92)
+                            : stbi_write_png_to_func(app_buffer_write, b, w, h, 4, rgba, w * 4);
+    if (!encoded || b->failed) {
+        free(b->data);
+        *b = (app_buffer){0};
+        return app_fail(err, "cannot write '%s': out of memory encoding a %ux%u image", path, width,
+                        height);
+    }
+    return true;
 }
 
 bool app_write_image(const char *path, uint32_t width, uint32_t height, const void *rgba,
                      vkskin_error *err)
 {
-    const int w = (int)width, h = (int)height, format = image_format(path);
-    if (strcmp(path, "-") == 0) {
-        bool ok = true;
-        if (!stbi_write_png_to_func(write_stdout, &ok, w, h, 4, rgba, w * 4) || !ok ||
-            fflush(stdout) != 0)
-            return app_fail(err, "cannot write the image to standard output");
-        return true;
-    }
-    errno = 0;
-    /* JPEG has no alpha to keep: the image is opaque. Quality 92, as most tools default to. */
-    const int written = format == 2 ? stbi_write_jpg(path, w, h, 4, rgba, 92)
-                                    : stbi_write_png(path, w, h, 4, rgba, w * 4);
-    if (!written)
-        return app_fail(err, "cannot write '%s'%s%s", path, errno ? ": " : "",
-                        errno ? strerror(errno) : "");
-    return true;
+    app_buffer b;
+    const bool ok = app_encode_image(path, width, height, rgba, &b, err) &&
+                    app_write_file(path, b.data, b.size, false, err);
+    free(b.data);
+    return ok;
 }
 
 bool app_gpu_check(app_gpu_options *options, vkskin_error *err)

@@ -5,6 +5,7 @@
 #define VKS_APP_SHOW_H
 
 #include "app.h"
+#include "output.h"
 
 #include "vkskin/vkskin_render.h"
 
@@ -116,9 +117,11 @@ bool app_show_load(app_show *s, const char *cmd, const char *model, const app_cr
                    vkskin_error *err);
 /* Builds the crowd (its threads start here). `clip` (NAME|INDEX, looked up in every model) or
  * NULL: the first clip for one instance, and each instance its own for more. `time`: instance
- * 0's. */
+ * 0's. `check` (its crowd not read; NULL: none): the renderer about to be made, whose memory plan
+ * is checked on counts first (vkskin_renderer_check), so that a request too large for the device
+ * or the machine is refused before the crowd takes memory. */
 bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, double time,
-                    vkskin_error *err);
+                    const vkskin_renderer_desc *check, vkskin_error *err);
 void app_show_destroy(app_show *s);
 
 /* The renderer's description from the options (headless at width x height unless the caller
@@ -152,8 +155,12 @@ int app_check_out(const char *out, uint32_t frames, vkskin_error *err);
  * APP_FAILED with the message in err. */
 int app_check_writable(const char *out, uint32_t files, vkskin_error *err);
 /* Writes width x height RGBA8 pixels (top row first) in the format the name says (app_check_out):
- * PNG, or JPEG (opaque, quality 92); "-": PNG on standard output. */
+ * PNG, or JPEG (opaque, quality 92); "-": PNG on standard output. Whole or not at all
+ * (output.h). */
 bool app_write_image(const char *path, uint32_t width, uint32_t height, const void *rgba,
                      vkskin_error *err);
+/* The same image encoded into *b (its data malloc'd), for app_write_file. */
+bool app_encode_image(const char *path, uint32_t width, uint32_t height, const void *rgba,
+                      app_buffer *b, vkskin_error *err);
 
 #endif

@@ -78,6 +78,12 @@ typedef struct vks_influence_stats {
  * L >= 1 copies of level-0 vertices (lod_source), so that skinning a level touches only its own. */
 #define VKS_MAX_LEVELS 8u
 
+/* The largest coordinate a model may reach, bind pose or posed, in its own units: 1e9 (a million
+ * kilometres in metres, a thousand in millimetres). Beyond it a value is damage (a flipped
+ * exponent bit) or absurd units, and the camera's arithmetic (squares of distances) would lose
+ * its precision, then its finiteness: the import and the crowd refuse it, naming the file. */
+#define VKS_MAX_COORDINATE 1e9f
+
 typedef struct vks_level {
     uint32_t vertex_first;   /* level 0: 0 (the streams); L >= 1: its first entry in lod_source */
     uint32_t vertex_count;   /* vertices of the level, all meshes */

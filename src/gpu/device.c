@@ -438,6 +438,25 @@ bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *
     return true;
 }
 
+bool gpu_device_probe(const gpu_device_desc *desc, gpu_device *dev, vks_error *err)
+{
+    *dev = (gpu_device){0};
+    dev->messages = calloc(1, sizeof *dev->messages);
+    if (!dev->messages)
+        return vks_fail_memory(err, "out of memory");
+    gpu_device_desc plain = *desc; /* no layer, no window: nothing is made on the device */
+    plain.validate = false;
+    plain.create_surface = NULL;
+    VkQueueFamilyProperties q[64];
+    if (!create_instance(&plain, dev, err) || !pick_device(&plain, dev, err)) {
+        gpu_device_destroy(dev);
+        return false;
+    }
+    read_physical(dev, q);
+    dev->memory_budget = has_extension(dev->physical, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+    return true;
+}
+
 bool gpu_device_adopt(const gpu_host_device *host, gpu_device *dev, vks_error *err)
 {
     *dev = (gpu_device){0};

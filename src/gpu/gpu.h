@@ -71,6 +71,11 @@ typedef struct gpu_device {
 } gpu_device;
 
 bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *err);
+/* The physical device gpu_device_create would pick (a window's surface aside), read but not
+ * opened: an instance without layers, dev->physical, props, memory and memory_budget, no device.
+ * For questions asked before anything is allocated (the memory plan). gpu_device_destroy ends
+ * it. */
+bool gpu_device_probe(const gpu_device_desc *desc, gpu_device *dev, vks_error *err);
 
 /* A host's own instance and device, and what it enabled on them (Vulkan cannot be asked which
  * features and extensions a device was created with). */

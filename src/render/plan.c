@@ -23,12 +23,41 @@ VkDeviceSize vks_plan_level_output_bytes(const vks_model *m, uint32_t level)
     return align16(VKS_TANGENT_OFFSET(n) + (m->tangents ? n * VKS_TANGENT_STRIDE : 0));
 }
 
-VkDeviceSize vks_plan_vertex_bytes(const vks_crowd *c)
+static VkDeviceSize vertex_bytes(const vks_model *const *models, uint32_t model_count)
 {
     bool tangents = false;
-    for (uint32_t m = 0; m < c->model_count; m++)
-        tangents |= c->models[m]->tangents != NULL;
+    for (uint32_t m = 0; m < model_count; m++)
+        tangents |= models[m]->tangents != NULL;
     return VKS_SKINNED_STRIDE + (tangents ? VKS_TANGENT_STRIDE : 0);
+}
+
+VkDeviceSize vks_plan_vertex_bytes(const vks_crowd *c)
+{
+    return vertex_bytes(c->models, c->model_count);
+}
+
+vks_plan_crowd vks_plan_crowd_of(const vks_crowd *c)
+{
+    vks_plan_crowd p = {.models = c->models,
+                        .model_count = c->model_count,
+                        .instance_count = c->instance_count,
+                        .palette_count = c->palette_count};
+    for (uint32_t i = 0; i < c->instance_count; i++)
+        p.model_instances[c->instances[i].model]++;
+    return p;
+}
+
+vks_plan_crowd vks_plan_crowd_dealt(const vks_model *const *models, uint32_t model_count,
+                                    uint32_t instance_count)
+{
+    assert(model_count > 0 && model_count <= VKS_CROWD_MAX_MODELS);
+    vks_plan_crowd p = {
+        .models = models, .model_count = model_count, .instance_count = instance_count};
+    for (uint32_t m = 0; m < model_count; m++) { /* as vks_crowd_create deals the spots */
+        p.model_instances[m] = instance_count / model_count + (m < instance_count % model_count);
+        p.palette_count += (uint64_t)p.model_instances[m] * models[m]->skeleton.joint_count;
+    }
+    return p;
 }
 
 /* A model with a vertex of more than 4 influences: it brings influences 5 to 8 in streams of
@@ -72,7 +101,7 @@ VkDeviceSize vks_plan_bind_bytes(const vks_model *m)
 
 /* Bytes of the models' bind streams, indices, table entries and textures (a mip chain adds a
  * third). */
-static VkDeviceSize model_bytes(const vks_crowd *crowd)
+static VkDeviceSize model_bytes(const vks_plan_crowd *crowd)
 {
     VkDeviceSize bytes = 0;
     for (uint32_t m = 0; m < crowd->model_count; m++) {
@@ -99,6 +128,13 @@ static uint32_t fit(VkDeviceSize budget, VkDeviceSize fixed, VkDeviceSize per)
 
 bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
                         const vks_plan_request *req, vks_plan_memory *out, vks_error *err)
+{
+    const vks_plan_crowd shape = vks_plan_crowd_of(crowd);
+    return vks_plan_counts(lim, &shape, req, out, err);
+}
+
+bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
+                     const vks_plan_request *req, vks_plan_memory *out, vks_error *err)
 {
     assert(crowd->instance_count > 0);
     const uint32_t n = crowd->instance_count;
@@ -132,10 +168,12 @@ bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
      * must fit in one buffer. */
     VkDeviceSize total = 0, largest = 0, smallest = UINT64_MAX;
     const vks_model *widest = NULL;
-    for (uint32_t i = 0; i < n; i++) {
-        const vks_model *model = crowd->models[crowd->instances[i].model];
+    for (uint32_t i = 0; i < crowd->model_count; i++) {
+        if (!crowd->model_instances[i])
+            continue;
+        const vks_model *model = crowd->models[i];
         VkDeviceSize b = vks_plan_output_bytes(model);
-        total += b;
+        total += b * crowd->model_instances[i];
         smallest = b < smallest ? b : smallest;
         if (b > largest) {
             largest = b;
@@ -151,34 +189,45 @@ bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
             widest->name, (unsigned long long)largest, (unsigned long long)chunk);
     VkDeviceSize least = 0; /* one copy's */
     if (req->mode == VKS_SKIN_COMPUTE)
-        least =
-            req->max_skinned_vertices
-                ? align16((VkDeviceSize)req->max_skinned_vertices * vks_plan_vertex_bytes(crowd))
-                : largest;
+        least = req->max_skinned_vertices ? align16((VkDeviceSize)req->max_skinned_vertices *
+                                                    vertex_bytes(crowd->models, crowd->model_count))
+                                          : largest;
     const uint32_t sets = req->output_sets ? req->output_sets : 1;
     const VkDeviceSize least_one = least;
     least *= sets; /* every copy's */
 
     const VkDeviceSize local = lim->device_heap, host = lim->host_heap;
-    if (req->mode == VKS_SKIN_COMPUTE && req->max_skinned_vertices && m.model_bytes + least > local)
+    /* The headless image: its color and depth images on the device, its readback copies in
+     * host-visible memory. Alone it must fit; with the crowd it is a fixed part. */
+    const VkDeviceSize image_dev = req->image_device_bytes, image_host = req->image_host_bytes;
+    if (host ? image_dev > local || image_host > host : image_dev + image_host > local)
+        return vks_fail_memory(err,
+                               "a %ux%u image needs %.0f MiB of GPU memory (color and depth) and "
+                               "%.0f MiB to read it back, more than %s has (%.0f MiB "
+                               "device-local%s)",
+                               req->image_width, req->image_height, mib(image_dev), mib(image_host),
+                               lim->name, mib(local),
+                               host ? ", plus host memory" : ", shared with the host");
+    const VkDeviceSize fixed = m.model_bytes + image_dev; /* device-local, whatever the crowd */
+    if (req->mode == VKS_SKIN_COMPUTE && req->max_skinned_vertices && fixed + least > local)
         return vks_fail_memory(
             err,
             "room for %u skinned vertices (--max-skinned-vertices) takes %.0f MiB, "
             "and with the models more than %s has (%.0f MiB device-local)",
             req->max_skinned_vertices, mib(least), lim->name, mib(local));
-    const VkDeviceSize dev_state = m.model_bytes + (VkDeviceSize)n * m.per_instance_device;
-    const VkDeviceSize host_state = (VkDeviceSize)n * m.per_instance_host;
+    const VkDeviceSize dev_state = fixed + (VkDeviceSize)n * m.per_instance_device;
+    const VkDeviceSize host_state = image_host + (VkDeviceSize)n * m.per_instance_host;
     uint32_t k;
     VkDeviceSize left; /* device-local memory left for the output */
     bool fits;
     if (host) { /* separate heaps: each must hold its part */
-        uint32_t kd = fit(local, m.model_bytes + least, m.per_instance_device);
-        uint32_t kh = fit(host, 0, m.per_instance_host);
+        uint32_t kd = fit(local, fixed + least, m.per_instance_device);
+        uint32_t kh = fit(host, image_host, m.per_instance_host);
         k = kd < kh ? kd : kh;
         fits = dev_state + least <= local && host_state <= host;
         left = fits ? local - dev_state : 0;
     } else {
-        k = fit(local, m.model_bytes + least, m.per_instance_device + m.per_instance_host);
+        k = fit(local, fixed + image_host + least, m.per_instance_device + m.per_instance_host);
         fits = dev_state + host_state + least <= local;
         left = fits ? local - dev_state - host_state : 0;
     }

@@ -55,6 +55,10 @@ typedef struct vks_plan_request {
     /* Copies of the skinned output (0 means 1): 2 keeps the previous frame's beside the current
      * one's (motion vectors). output_bytes is per copy; the budget's share is split among them. */
     uint32_t output_sets;
+    /* The headless image of image_width x image_height (0 x 0 for a window, whose swapchain the
+     * driver holds): its color and depth images' bytes, and its readback buffers' (host). */
+    uint32_t image_width, image_height;
+    VkDeviceSize image_device_bytes, image_host_bytes;
 } vks_plan_request;
 
 typedef struct vks_plan_memory {
@@ -67,8 +71,22 @@ typedef struct vks_plan_memory {
      * everything above, else that half (at least one largest instance's output). A multiple of
      * 16. */
     VkDeviceSize output_bytes;
-    VkDeviceSize device_bytes, host_bytes; /* totals, every copy of the output included */
+    VkDeviceSize device_bytes, host_bytes; /* totals, every copy of the output and the image
+                                              included */
 } vks_plan_memory;
+
+/* What the plan needs of a crowd: its models, how many instances each has, and their palette
+ * entries. Of a crowd made (its instances counted), or of one about to be made from counts alone,
+ * its spots dealt to the models in turn as vks_crowd_create deals them. */
+typedef struct vks_plan_crowd {
+    const vks_model *const *models;
+    uint32_t model_count, instance_count;
+    uint32_t model_instances[VKS_CROWD_MAX_MODELS];
+    uint64_t palette_count;
+} vks_plan_crowd;
+vks_plan_crowd vks_plan_crowd_of(const vks_crowd *crowd);
+vks_plan_crowd vks_plan_crowd_dealt(const vks_model *const *models, uint32_t model_count,
+                                    uint32_t instance_count);
 
 /* The largest buffer to create: the smallest of the device's three limits, or `wanted` when it
  * is smaller (0: no wish), rounded down to a multiple of 16. */
@@ -80,6 +98,10 @@ VkDeviceSize vks_plan_buffer_limit(const vks_plan_limits *limits, VkDeviceSize w
  * and, naming the model, when one instance's output is larger than the largest buffer. */
 bool vks_plan_memory_of(const vks_plan_limits *limits, const vks_crowd *crowd,
                         const vks_plan_request *request, vks_plan_memory *out, vks_error *err);
+/* The same on counts (vks_plan_crowd_dealt): before the crowd, or anything that grows with it, is
+ * allocated. Also fails when the image alone does not fit. */
+bool vks_plan_counts(const vks_plan_limits *limits, const vks_plan_crowd *crowd,
+                     const vks_plan_request *request, vks_plan_memory *out, vks_error *err);
 
 /* The skinned output is split into chunks of `limit` bytes (the last one smaller): how many. */
 uint32_t vks_plan_chunk_count(VkDeviceSize output_bytes, VkDeviceSize limit);

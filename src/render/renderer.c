@@ -72,7 +72,7 @@ static void heaps(const gpu_device *dev, VkDeviceSize *local, VkDeviceSize *host
 
 /* What the planner needs of the device: its buffer limits and heaps, each heap capped at
  * memory_limit (0: no cap). */
-static vks_plan_limits plan_limits(const gpu_device *dev, VkDeviceSize memory_limit)
+vks_plan_limits vks_renderer_plan_limits(const gpu_device *dev, VkDeviceSize memory_limit)
 {
     VkPhysicalDeviceMaintenance3Properties m3 = {
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
@@ -662,12 +662,16 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                         .output_sets = desc->external && desc->keep_previous ? 2 : 1};
     assert(!desc->external || desc->mode == VKS_SKIN_COMPUTE);
     assert(c->instance_count > 0 && c->model_count > 0);
-    const vks_plan_limits limits = plan_limits(dev, desc->memory_limit);
+    const vks_plan_limits limits = vks_renderer_plan_limits(dev, desc->memory_limit);
     const vks_plan_request request = {.mode = desc->mode,
                                       .palettes_on_device = desc->palettes_on_device,
                                       .max_skinned_vertices = desc->max_skinned_vertices,
                                       .buffer_limit = desc->buffer_limit,
-                                      .output_sets = r->output_sets};
+                                      .output_sets = r->output_sets,
+                                      .image_width = desc->image_width,
+                                      .image_height = desc->image_height,
+                                      .image_device_bytes = desc->image_device_bytes,
+                                      .image_host_bytes = desc->image_host_bytes};
     if (!vks_plan_memory_of(&limits, c, &request, &r->memory, err))
         return false;
     const bool draws = !desc->external;

@@ -53,6 +53,10 @@ typedef struct vks_renderer_desc {
     uint32_t max_skinned_vertices;
     /* Plan as if the device had at most this many bytes in each heap (0: no cap). */
     VkDeviceSize memory_limit;
+    /* The headless image the caller draws into (none: 0 x 0), counted by the plan
+     * (vks_plan_request's fields of the same names). */
+    uint32_t image_width, image_height;
+    VkDeviceSize image_device_bytes, image_host_bytes;
     /* Skinning only, into command buffers a host records and submits (the library's
      * vkskin_gpu): no draw pass, textures, uniforms, command buffers, fences or queries. Frames
      * are taken with vks_renderer_host_frame and skinned with vks_renderer_skin_into. Compute
@@ -184,6 +188,10 @@ typedef struct vks_renderer {
 
 /* Creates everything for the crowd. When it cannot fit in the device's memory, fails with a
  * message that says how many instances fit. */
+/* What the memory plan needs of the device (render/plan.h): its buffer limits and heaps, each
+ * heap capped at memory_limit (0: no cap). A device from gpu_device_probe will do. */
+vks_plan_limits vks_renderer_plan_limits(const gpu_device *dev, VkDeviceSize memory_limit);
+
 bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, vks_renderer *r,
                          vks_error *err);
 void vks_renderer_destroy(vks_renderer *r);

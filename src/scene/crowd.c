@@ -318,6 +318,21 @@ static bool crowd_error_scale(const vks_model *m, float *scale)
     return true;
 }
 
+uint64_t vks_crowd_host_bytes(const vks_model *const *models, uint32_t model_count,
+                              uint32_t instance_count, bool keep_poses)
+{
+    /* What vks_crowd_create and vks_crowd_keep_poses allocate that grows with the crowd: per
+     * instance its state, first palette entry and sampler cursor (and update flag); per palette
+     * entry six key cursors (and the kept pose). */
+    uint64_t entries = 0;
+    for (uint32_t m = 0; m < model_count; m++)
+        entries += (uint64_t)(instance_count / model_count + (m < instance_count % model_count)) *
+                   models[m]->skeleton.joint_count;
+    return (uint64_t)instance_count *
+               (sizeof(vks_crowd_instance) + 2 * sizeof(uint32_t) + (keep_poses ? 1 : 0)) +
+           entries * (6 * sizeof(uint32_t) + (keep_poses ? sizeof(vks_bone) : 0));
+}
+
 bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
 {
     *c = (vks_crowd){0};
@@ -371,6 +386,21 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
             return vks_fail_memory(err, "out of memory for the bounds of %s",
                                    crowd_model_name(c->models[m]));
         }
+        /* Posed by its clips, a model must stay finite and within reach of the camera's
+         * arithmetic (asset/model.h); its bind pose was checked at import. */
+        for (int k = 0; k < 3; k++)
+            if (!(fabsf(c->model_lo[m][k]) <= VKS_MAX_COORDINATE &&
+                  fabsf(c->model_hi[m][k]) <= VKS_MAX_COORDINATE)) {
+                const float far = fabsf(c->model_lo[m][k]) > fabsf(c->model_hi[m][k])
+                                      ? c->model_lo[m][k]
+                                      : c->model_hi[m][k];
+                vks_crowd_destroy(c);
+                return vks_fail(err,
+                                "%s: posed (bind pose or clips) it reaches %g on axis %c, beyond "
+                                "the %g units a "
+                                "model may reach: the file is damaged",
+                                crowd_model_name(c->models[m]), far, "xyz"[k], VKS_MAX_COORDINATE);
+            }
         crowd_root_transform(c->models[m], roots[m]);
         if (!crowd_error_scale(c->models[m], &c->model_error_scale[m])) {
             vks_crowd_destroy(c);

@@ -114,6 +114,11 @@ typedef struct vks_crowd {
  * (no models, too many instances, a clip out of range) or when out of memory. */
 bool vks_crowd_create(const vks_crowd_desc *desc, vks_crowd *crowd, vks_error *err);
 void vks_crowd_destroy(vks_crowd *crowd);
+/* Bytes of host memory vks_crowd_create would allocate for `instance_count` instances of the
+ * models (dealt in turn) that grow with the crowd, the kept poses included with keep_poses: what
+ * to check before asking for them. */
+uint64_t vks_crowd_host_bytes(const vks_model *const *models, uint32_t model_count,
+                              uint32_t instance_count, bool keep_poses);
 
 /* Keeps every instance's last palette from now on, as desc.keep_poses (idempotent). */
 bool vks_crowd_keep_poses(vks_crowd *crowd, vks_error *err);
