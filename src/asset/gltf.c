@@ -1022,6 +1022,88 @@ static bool check_values(gx *g, const char *where, const accessor_info *a, use_k
     return true;
 }
 
+/* A declared bound as the decoded values read: glTF's min and max hold the stored components
+ * (spec 3.6.2: "normalized has no effect on array values"), floats rounded to single precision. */
+static double declared_bound(const accessor_info *a, double v)
+{
+    if (a->ctype == CT_F32)
+        return to_float(v);
+    if (!a->normalized)
+        return v;
+    switch (a->ctype) {
+    case CT_I8:
+        return fmax(v / 127.0, -1.0);
+    case CT_U8:
+        return v / 255.0;
+    case CT_I16:
+        return fmax(v / 32767.0, -1.0);
+    default:
+        return v / 65535.0;
+    }
+}
+
+/* An accessor's values against the range its min and max declare (required of positions and
+ * animation inputs, allowed on any accessor): a value outside it, beyond the rounding of bounds
+ * printed in JSON (1e-4 of the range's magnitude), is damage (a flipped bit, a cut or mangled
+ * export), and the file is refused rather than clamped: a clamped value would still be wrong,
+ * only quieter, and neither the data nor its bounds can be trusted. Bounds that are not arrays
+ * of the accessor's component count are ignored with a warning. */
+static bool check_declared_range(gx *g, const char *where, const accessor_info *a,
+                                 const double *vals)
+{
+    const cJSON *j = g->accessors.items[a->index];
+    const cJSON *mn = member(j, "min"), *mx = member(j, "max");
+    if (!mn && !mx)
+        return true;
+    double lo[16], hi[16];
+    const cJSON *bounds[2] = {mn, mx};
+    double *into[2] = {lo, hi};
+    for (int b = 0; b < 2; b++) {
+        const cJSON *arr = bounds[b];
+        if (!arr) {
+            for (int c = 0; c < a->ncomp; c++)
+                into[b][c] = b ? INFINITY : -INFINITY;
+            continue;
+        }
+        if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) != a->ncomp) {
+            gx_warn(g, "accessor %d: \"%s\" is not an array of %d numbers; not checked", a->index,
+                    b ? "max" : "min", a->ncomp);
+            return true;
+        }
+        for (int c = 0; c < a->ncomp; c++) {
+            const cJSON *e = cJSON_GetArrayItem(arr, c);
+            if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble)) {
+                gx_warn(g,
+                        "accessor %d: \"%s\" holds a value that is not a finite number; not "
+                        "checked",
+                        a->index, b ? "max" : "min");
+                return true;
+            }
+            into[b][c] = declared_bound(a, e->valuedouble);
+        }
+    }
+    double tol[16];
+    for (int c = 0; c < a->ncomp; c++) {
+        const double span =
+            (isfinite(lo[c]) ? fabs(lo[c]) : 0.0) + (isfinite(hi[c]) ? fabs(hi[c]) : 0.0);
+        tol[c] = 1e-4 * span + 1e-30;
+    }
+    for (size_t i = 0; i < a->count; i++)
+        for (int c = 0; c < a->ncomp; c++) {
+            const double v = vals[i * (size_t)a->ncomp + (size_t)c];
+            /* Non-finite values are the import's to name, with what they are (a position, a
+             * key). */
+            if (isfinite(v) && !(v >= lo[c] - tol[c] && v <= hi[c] + tol[c]))
+                return gx_fail(g,
+                               "%s: accessor %d%s%.40s%s: value %zu.%d is %g, outside its "
+                               "declared range [%g, %g]: the file is damaged",
+                               where, a->index, cJSON_IsString(a->name) ? " ('" : "",
+                               cJSON_IsString(a->name) ? a->name->valuestring : "",
+                               cJSON_IsString(a->name) ? "')" : "", i, c, v, lo[c], hi[c]);
+        }
+    return true;
+}
+
 static bool find_transformed(const gx *g, int source, int material, int *out)
 {
     for (size_t i = 0; i < g->xformed_count; i++)
@@ -1077,7 +1159,8 @@ static bool use_accessor(gx *g, const char *where, cJSON *ref, use_kind use, int
         if (use == USE_JOINTS)
             a.normalized = false; /* indices, whatever the flag says */
         double *vals = NULL;
-        bool ok = decode_accessor(g, &a, &vals) && check_values(g, where, &a, use, vals);
+        bool ok = decode_accessor(g, &a, &vals) && check_declared_range(g, where, &a, vals) &&
+                  check_values(g, where, &a, use, vals);
         for (size_t i = 0; ok && uv && i < a.count; i++) {
             double u = vals[2 * i], v = vals[2 * i + 1];
             vals[2 * i] = uv->m[0] * u + uv->m[1] * v + uv->m[2];
@@ -1299,8 +1382,8 @@ static bool rewrite_skins(gx *g)
         {
             if (!cJSON_IsNumber(j) || !(j->valuedouble >= 0 && j->valuedouble < node_count) ||
                 j->valuedouble != floor(j->valuedouble))
-                return gx_fail(g, "%s: a joint is not the index of a node (the file has %d)",
-                               where, node_count);
+                return gx_fail(g, "%s: a joint is not the index of a node (the file has %d)", where,
+                               node_count);
         }
         if (ibm)
             continue;
@@ -1403,8 +1486,8 @@ static bool sort_sampler(gx *g, const char *where, cJSON *input, cJSON *output, 
 }
 
 /* A sampler's accessors and the order of its keys (*order is malloc'd when not KEYS_ORDERED). */
-static bool sampler_keys(gx *g, const char *where, const cJSON *sampler, int *in_src,
-                         int *out_src, timed_key **order, key_order *how)
+static bool sampler_keys(gx *g, const char *where, const cJSON *sampler, int *in_src, int *out_src,
+                         timed_key **order, key_order *how)
 {
     const cJSON *input = member(sampler, "input"), *output = member(sampler, "output");
     if (!input || !output)

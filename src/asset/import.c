@@ -522,6 +522,12 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
         if (!finite3(p))
             return vks_fail(b->err, "%s: mesh '%s' vertex %u has a non-finite position", b->name,
                             mesh_name, v);
+        if (fabsf(p[0]) > VKS_MAX_COORDINATE || fabsf(p[1]) > VKS_MAX_COORDINATE ||
+            fabsf(p[2]) > VKS_MAX_COORDINATE)
+            return vks_fail(b->err,
+                            "%s: mesh '%s' vertex %u is at (%g, %g, %g), beyond the %g units a "
+                            "model may reach: the file is damaged",
+                            b->name, mesh_name, v, p[0], p[1], p[2], VKS_MAX_COORDINATE);
         memcpy(m->positions[base + v], p, sizeof(float[3]));
         if (mesh->mNormals && finite3(&mesh->mNormals[v].x))
             memcpy(m->normals[base + v], &mesh->mNormals[v].x, sizeof(float[3]));
@@ -531,6 +537,10 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
             !convert_tangent(b, mesh, v, m->normals[base + v], m->tangents[base + v]))
             return false;
         if (mesh->mTextureCoords[0]) {
+            if (!isfinite(mesh->mTextureCoords[0][v].x) || !isfinite(mesh->mTextureCoords[0][v].y))
+                return vks_fail(b->err,
+                                "%s: mesh '%s' vertex %u has a non-finite texture coordinate",
+                                b->name, mesh_name, v);
             m->uvs[base + v][0] = mesh->mTextureCoords[0][v].x;
             m->uvs[base + v][1] = mesh->mTextureCoords[0][v].y;
         } else {
@@ -1115,20 +1125,21 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
         tr->s_first = append_vector_keys(ch->mScalingKeys, tr->s_count, tps, clip->s_times,
                                          clip->s_values, &clip->s_key_count, &last_key);
         if (unsorted[j])
-            ok = sort_keys(b, clip->t_times + tr->t_first, clip->t_values[tr->t_first],
-                           tr->t_count, 3) &&
-                 sort_keys(b, clip->r_times + tr->r_first, clip->r_values[tr->r_first],
-                           tr->r_count, 4) &&
-                 sort_keys(b, clip->s_times + tr->s_first, clip->s_values[tr->s_first],
-                           tr->s_count, 3);
+            ok = sort_keys(b, clip->t_times + tr->t_first, clip->t_values[tr->t_first], tr->t_count,
+                           3) &&
+                 sort_keys(b, clip->r_times + tr->r_first, clip->r_values[tr->r_first], tr->r_count,
+                           4) &&
+                 sort_keys(b, clip->s_times + tr->s_first, clip->s_values[tr->s_first], tr->s_count,
+                           3);
     }
     free(by_joint);
     free(unsorted);
     if (!ok)
         return false;
     if (repaired_node)
-        warn(b, "clip '%s' had %s keys out of time order on '%s' (and maybe more); their times "
-                "are distinct, so they were sorted",
+        warn(b,
+             "clip '%s' had %s keys out of time order on '%s' (and maybe more); their times "
+             "are distinct, so they were sorted",
              name, repaired_kind, repaired_node);
     double duration = anim->mDuration / tps;
     if (duration <= 0.0)
@@ -1304,14 +1315,11 @@ static bool import_in_process(const vks_import_desc *desc, const char *name, vks
         else if (dir)
             strcpy(dir, ".");
     }
-    builder b = {.scene = scene,
-                 .name = name,
-                 .dir = desc->dir ? desc->dir : dir,
-                 .model = out,
-                 .err = err};
+    builder b = {
+        .scene = scene, .name = name, .dir = desc->dir ? desc->dir : dir, .model = out, .err = err};
     bool ok = (out->name = dup_string(name)) ? true : out_of_memory(&b);
-    ok = ok && check_scene(&b) && collect_nodes(&b) && build_skeleton(&b) && build_materials(&b) && build_meshes(&b) &&
-         build_clips(&b);
+    ok = ok && check_scene(&b) && collect_nodes(&b) && build_skeleton(&b) && build_materials(&b) &&
+         build_meshes(&b) && build_clips(&b);
     builder_free(&b);
     free(dir);
     aiReleaseImport(scene);
