@@ -52,6 +52,8 @@ half=$((size / 2))
 sed 's/^\tvert 7 ( 1 1 ) 14 2$/\tvert 7 ( 1 1 ) 4000000 2/' "$fx/figure.md5mesh" >"$tmp/crash.md5mesh"
 grep -q 'vert 7 ( 1 1 ) 4000000 2' "$tmp/crash.md5mesh" || { echo "FAIL could not make crash.md5mesh"; failed=$((failed + 1)); }
 
+printf 'v 0 0 0\nv 1 0 0\nv 0 3e30 0\nf 1 2 3\n' >"$tmp/huge.obj"
+
 for cmd in info dump; do
   out=()
   [ "$cmd" = dump ] && out=(--out "$tmp/dump.txt")
@@ -63,6 +65,10 @@ for cmd in info dump; do
   expect_error "$cmd too many joints" "needs 10[0-9][0-9] joints, more than the limit of 1024" "$vk" $cmd "$fx/too_many_joints.glb" "${out[@]}"
   expect_error "$cmd NaN key value" "non-finite rotation key" "$vk" $cmd "$fx/nan_key.glb" "${out[@]}"
   expect_error "$cmd importer crash" "cannot import '.*crash.md5mesh': the importer crashed on it .*assimp bug" "$vk" $cmd "$tmp/crash.md5mesh" "${out[@]}"
+  # One bit flipped in a position: beyond the range its accessor declares; or, in a format with
+  # no declared ranges, beyond the 1e9 units a model may reach (asset/model.h).
+  expect_error "$cmd flipped bit" "flipped_position.glb: mesh 0, primitive 0: attribute POSITION: accessor 0: value 3.1 is 1.02085e\+38, outside its declared range \[0, 3.9\]: the file is damaged" "$vk" $cmd "$fx/flipped_position.glb" "${out[@]}"
+  expect_error "$cmd absurd position" "huge.obj: mesh '.*' vertex 2 is at \(0, 3e\+30, 0\), beyond the 1e\+09 units a model may reach" "$vk" $cmd "$tmp/huge.obj" "${out[@]}"
   expect_error "$cmd NaN key time" "clip 'sway' has a non-finite rotation key \\(#1\\) on 'bone6'" "$vk" $cmd "$fx/nan_time.glb" "${out[@]}"
   for cut in header_only cut_json cut_half cut_end bad_length; do
     expect_error "$cmd truncated ($cut)" "'.*$cut.glb' is a truncated glTF binary: its header says [0-9]+ bytes, the file has [0-9]+" "$vk" $cmd "$tmp/$cut.glb" "${out[@]}"

@@ -1188,6 +1188,43 @@ static void random_bytes(void)
     fclose(f);
 }
 
+/* flipped_position.glb: chain.glb with one bit flipped, as storage or a transfer may flip it: the
+ * exponent's top bit of vertex 3's y (0.3f, stored once in the file: the inverse binds hold -0.3),
+ * which becomes 1.02e38 while the accessor still declares y within [0, 3.9]. */
+static void flipped_position(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/chain.glb", out_dir);
+    FILE *f = fopen(path, "rb");
+    unsigned char *data = malloc(1 << 20);
+    size_t size = f && data ? fread(data, 1, 1 << 20, f) : 0;
+    if (f)
+        fclose(f);
+    const float y = 0.1f * 3.0f;
+    unsigned char bytes[4];
+    memcpy(bytes, &y, 4);
+    size_t at = 0, found = 0;
+    for (size_t i = 0; i + 4 <= size; i++)
+        if (memcmp(data + i, bytes, 4) == 0) {
+            at = i;
+            found++;
+        }
+    if (found != 1) {
+        fprintf(stderr, "make_fixtures: chain.glb holds 0.3f %zu times, not once\n", found);
+        failures++;
+        free(data);
+        return;
+    }
+    data[at + 3] ^= 0x40; /* bit 30: the exponent's highest */
+    snprintf(path, sizeof path, "%s/flipped_position.glb", out_dir);
+    f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
+        fprintf(stderr, "make_fixtures: cannot write %s\n", path);
+        failures++;
+    }
+    free(data);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -1204,6 +1241,7 @@ int main(int argc, char **argv)
     static_mesh();
     md5();
     chain("chain.glb", 40, CHAIN_OK);
+    flipped_position();
     /* More joints than 8 bits index: the GPU's 16-bit joint stream (shaders/vks_shared.h). */
     chain("long_chain.glb", 300, CHAIN_OK);
     chain("long_clip.glb", 24, CHAIN_LONG_CLIP);
