@@ -300,6 +300,40 @@ static VkResult failing_surface(VkInstance instance, void *user, VkSurfaceKHR *s
     return VK_ERROR_INITIALIZATION_FAILED;
 }
 
+/* The memory plan on counts (vkskin_renderer_check), before any crowd, against the one the
+ * renderer makes with its crowd: under a 64 MiB cap the N the check names fits and N + 1 does
+ * not, and a real crowd of N + 1 fails to get a renderer with the very same message. */
+static void check_plan_before_crowd(const vkskin_model *model)
+{
+    vkskin_error err, said;
+    const vkskin_model *const models[1] = {model};
+    vkskin_crowd_desc cd = {.models = models, .model_count = 1, .instance_count = 100000};
+    vkskin_renderer_desc rd = {.validate = true, .width = W, .height = H, .max_memory_mib = 64};
+    check_error(vkskin_renderer_check(&rd, &cd, &err), &err, VKSKIN_ERROR_OUT_OF_MEMORY,
+                "instances fit");
+    const char *at = strstr(err.message, "at most ");
+    const unsigned long n = at ? strtoul(at + 8, NULL, 10) : 0;
+    CHECK(n > 0 && n < 100000);
+    cd.instance_count = (uint32_t)n;
+    CHECK(vkskin_renderer_check(&rd, &cd, &err) == VKSKIN_OK);
+    cd.instance_count = (uint32_t)n + 1;
+    CHECK(vkskin_renderer_check(&rd, &cd, &said) == VKSKIN_ERROR_OUT_OF_MEMORY);
+    vkskin_crowd *crowd;
+    CHECK(vkskin_crowd_create(&cd, &crowd, &err) == VKSKIN_OK);
+    rd.crowd = crowd;
+    vkskin_renderer *r = NULL;
+    check_error(vkskin_renderer_create(&rd, &r, &err), &err, VKSKIN_ERROR_OUT_OF_MEMORY,
+                "instances fit");
+    CHECK(r == NULL && strcmp(err.message, said.message) == 0);
+    printf("plan on counts: %lu instances fit under 64 MiB; %lu: %s\n", n, n + 1, said.message);
+    vkskin_crowd_destroy(crowd);
+    check_error(vkskin_renderer_check(&rd, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "desc and crowd are needed");
+    cd.instance_count = 0;
+    check_error(vkskin_renderer_check(&rd, &cd, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "1 to 16777216 instances, not 0");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -331,6 +365,7 @@ int main(int argc, char **argv)
 
     uint32_t devices = 0;
     CHECK(vkskin_list_devices(NULL, 0, &devices, &err) == VKSKIN_OK && devices >= 1);
+    check_plan_before_crowd(model);
 
     /* ---- Compute mode: outputs, silhouette, counts ---- */
     const vkskin_renderer_desc desc = {.crowd = crowd,
