@@ -11,8 +11,9 @@
 #   SIGTERM and SIGINT during a render sequence, SIGTERM during bench (and view, under Xvfb): the
 #   summary is printed, every file present is a whole image, and the exit status is the
 #   signal's (143, 130).
-#   Requests past the device: the answer comes from the plan on counts, with the peak resident
-#   memory of the whole run under 400 MiB (lavapipe and the loader take about 70).
+#   Requests past the device (or, for bench --anim-only, the machine): the answer comes from the
+#   plan on counts, with the peak resident memory of the whole run under 400 MiB (lavapipe and the
+#   loader take about 70).
 #   usage: cli_durable.sh VKSKIN COMPARE_PNG PEAK_RSS [--full-disk DIR]
 set -u
 vk=$1 compare=$2 peak=$3
@@ -202,6 +203,13 @@ refuse "bench 16777216 instances" "at most [0-9]+ instances fit$" \
 refuse "render 16384x16384 in 1 GiB" "a 16384x16384 image needs 2048 MiB of GPU memory \\(color and depth\\) and 2048 MiB to read it back, more than .* \\(1024 MiB" \
   "$vk" render --validate --size 16384x16384 --max-memory 1024 --out "$tmp/r.png"
 [ ! -e "$tmp/r.png" ] || fail "a refused render wrote an image"
+# --anim-only has no device: its bound is this machine's memory (about 48 GiB for these).
+if [ "$(awk '/^MemTotal:/ { print int($2 / 1048576) }' /proc/meminfo)" -lt 47 ]; then
+  refuse "bench --anim-only 16777216 instances" "of this machine's memory .*: at most [0-9]+ instances fit$" \
+    "$vk" bench --anim-only --instances 16777216 --frames 1
+else
+  echo "skipped: bench --anim-only past the machine's memory: this machine has 47 GiB or more"
+fi
 
 echo "passed=$passed failed=$failed"
 [ "$failed" -eq 0 ]

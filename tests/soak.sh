@@ -5,30 +5,35 @@
 # switches both ways, speed up and down, pause and resume, bind pose on and off, resizes, a
 # minimise and a restore, a reset), validation on unless --no-validate. Resident memory is
 # sampled each second from /proc. It fails on any validation message, on an exit code other
-# than 0, on a crash, and when the resident memory grows by more than LIMIT MiB (default 16)
-# past its level at the end of the first minute.
+# than 0, on a crash, and when the resident memory grows past its warm-up level (the median of
+# the minute after the first) by more than LIMIT MiB (default 8: allocator and driver noise, a
+# swapchain's images) plus RATE MiB per hour of run (default 4): a bound for any length, which a
+# leak of a kilobyte a frame (480 MiB an hour at 137 fps) passes within three minutes. It also
+# prints the growth per hour, fitted by least squares after the warm-up, and the anonymous
+# memory apart (what malloc and the driver hold, as opposed to mapped files).
 #
 # Minimising is simulated: a bare Xvfb has no window manager to iconify the window, so `view`
 # also draws nothing while its script says the window is minimised (what a minimised window
 # gets: a zero framebuffer, no frames), and asks GLFW to iconify it for when there is one.
 #
 #   usage: soak.sh MINUTES VKSKIN DEFAULT.glb FIXTURES_DIR [--no-validate] [--limit MIB]
-#                  [--csv FILE] [--steady]
+#                  [--rate MIB_PER_HOUR] [--csv FILE] [--steady]
 #   --steady: the script without its resizes, minimise and restore (no swapchain rebuilds), to
 #   tell the memory they cost apart.
 #   --no-validate: the same without the layer, to tell its memory apart from the program's.
-#   prints: the frames drawn, resident memory first / after 1 min / peak / last (MiB) and the
-#   growth; --csv writes "seconds,rss_kib" per sample. It also fails when it did not soak: no
+#   prints: the frames drawn, resident memory first / at warm-up / peak / last (MiB), the
+#   growth and its rate; --csv writes "seconds,rss_kib,anon_kib" per sample. It also fails when it did not soak: no
 #   frame, fewer script steps or memory samples than the minutes allow, no swapchain rebuild
 #   (unless --steady), or no sample after the first minute.
 set -u
 minutes=$1 vk=$2 default=$3 fx=$4
 shift 4
-validate=--validate limit=16 csv= steady=
+validate=--validate limit=8 rate=4 csv= steady=
 while [ $# -gt 0 ]; do
   case $1 in
     --no-validate) validate= ;;
     --limit) limit=$2; shift ;;
+    --rate) rate=$2; shift ;;
     --csv) csv=$2; shift ;;
     --steady) steady=1 ;;
     *) echo "soak: unknown argument '$1'"; exit 2 ;;
@@ -71,14 +76,15 @@ view_pid=$!
 : >"$tmp/rss"
 start=$(date +%s.%N)
 while kill -0 "$view_pid" 2>/dev/null; do
-  rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$view_pid/status" 2>/dev/null)
-  [ -n "$rss" ] && echo "$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $start }"),$rss" >>"$tmp/rss"
+  mem=$(awk '/^Rss:/ { r = $2 } /^Anonymous:/ { a = $2 } END { if (r) print r "," a }' \
+    "/proc/$view_pid/smaps_rollup" 2>/dev/null)
+  [ -n "$mem" ] && echo "$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $start }"),$mem" >>"$tmp/rss"
   sleep 1
 done
 wait "$view_pid"
 rc=$?
 view_pid=
-[ -n "$csv" ] && { echo "seconds,rss_kib"; cat "$tmp/rss"; } >"$csv"
+[ -n "$csv" ] && { echo "seconds,rss_kib,anon_kib"; cat "$tmp/rss"; } >"$csv"
 
 failed=0
 cat "$tmp/out"
@@ -107,18 +113,29 @@ if [ "${frames:-0}" -lt 1 ] || [ "${steps:-0}" -lt "$want_steps" ] ||
     "${rebuilds:-no} swapchain rebuilds, $samples memory samples (want $want_samples), $late after the first minute"
   failed=1
 fi
-# Resident memory: first sample, the last sample of the first minute, the peak after it, the last.
-awk -F, -v limit="$limit" '
+# Resident memory after the warm-up (the first minute): its level (the median of the second
+# minute, or of what there is after the first), its peak, its growth per hour (least squares),
+# and the bound: LIMIT + RATE x hours of run.
+awk -F, -v limit="$limit" -v rate="$rate" -v seconds="$seconds" '
   NR == 1 { first = $2 }
-  $1 <= 60 { minute = $2 }
-  $1 > 60 && $2 > peak { peak = $2 }
-  { last = $2; if ($2 > top) top = $2; n++ }
+  $1 > 60 { n++; t[n] = $1; r[n] = $2; a[n] = $3; if ($2 > peak) peak = $2
+            if ($1 <= 120) { m++; w[m] = $2 } }
+  { last = $2; lasta = $3; if ($2 > top) top = $2; all++ }
   END {
-    if (!minute) minute = first
-    growth = (peak ? peak : minute) - minute
-    printf "rss MiB: first %.1f, after 1 min %.1f, peak %.1f, last %.1f; growth after the first minute %.1f MiB (limit %d); %d samples\n",
-      first / 1024, minute / 1024, top / 1024, last / 1024, growth / 1024, limit, n
-    exit growth > limit * 1024 ? 1 : 0
-  }' "$tmp/rss" || { echo "FAIL: resident memory grew past the limit"; failed=1; }
+    if (!n) { print "no sample after the first minute"; exit 1 }
+    if (!m) { m = 1; w[1] = r[1] }
+    for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (w[j] < w[i]) { x = w[i]; w[i] = w[j]; w[j] = x }
+    level = w[int((m + 1) / 2)]
+    for (i = 1; i <= n; i++) { st += t[i]; sr += r[i]; sa += a[i] }
+    for (i = 1; i <= n; i++) { vt += (t[i] - st / n) ^ 2; cr += (t[i] - st / n) * (r[i] - sr / n)
+                               ca += (t[i] - st / n) * (a[i] - sa / n) }
+    per_hour = vt > 0 ? cr / vt * 3600 / 1024 : 0
+    anon_per_hour = vt > 0 ? ca / vt * 3600 / 1024 : 0
+    growth = peak - level
+    bound = limit + rate * seconds / 3600
+    printf "rss MiB: first %.1f, warm %.1f, peak %.1f, last %.1f (anonymous %.1f); growth after the warm-up %.1f MiB (bound %.1f: %d + %g per hour); trend %+.1f MiB per hour (anonymous %+.1f); %d samples\n",
+      first / 1024, level / 1024, top / 1024, last / 1024, lasta / 1024, growth / 1024, bound, limit, rate, per_hour, anon_per_hour, all
+    exit growth > bound * 1024 ? 1 : 0
+  }' "$tmp/rss" || { echo "FAIL: resident memory grew past the bound"; failed=1; }
 [ "$failed" -eq 0 ] && echo "soak passed ($minutes min${validate:+, validation on})"
 exit "$failed"

@@ -371,6 +371,40 @@ static void test_normalize(const char *fixtures)
     vkskin_model_destroy(models[1]);
 }
 
+/* A crowd's memory from counts (vkskin_crowd_memory_of): its palette entries against the sum of
+ * the models' joints over the instances dealt to them, host bytes linear in the instances, the
+ * machine's memory, and the desc's mistakes. */
+static void test_crowd_memory(const char *fixtures)
+{
+    vkskin_model *m[2];
+    vkskin_error err;
+    char chain[1024];
+    snprintf(chain, sizeof chain, "%s/chain.glb", fixtures);
+    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &m[0], &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = chain}, &m[1], &err) == VKSKIN_OK);
+    vkskin_model_info a, b;
+    vkskin_model_get_info(m[0], &a, NULL);
+    vkskin_model_get_info(m[1], &b, NULL);
+    vkskin_crowd_desc d = {
+        .models = (const vkskin_model *const *)m, .model_count = 2, .instance_count = 1001};
+    vkskin_crowd_memory one, two;
+    CHECK(vkskin_crowd_memory_of(&d, &one, &err) == VKSKIN_OK);
+    CHECK(one.palette_entries == 501ull * a.joint_count + 500ull * b.joint_count);
+    CHECK(one.machine_bytes > 0 && one.host_bytes > 0);
+    d.instance_count = 1000;
+    CHECK(vkskin_crowd_memory_of(&d, &one, &err) == VKSKIN_OK);
+    d.instance_count = 2000; /* each model twice as many */
+    CHECK(vkskin_crowd_memory_of(&d, &two, &err) == VKSKIN_OK);
+    CHECK(two.palette_entries == 2 * one.palette_entries && two.host_bytes == 2 * one.host_bytes);
+    d.instance_count = 0;
+    check_error(vkskin_crowd_memory_of(&d, &one, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "1 to 16777216 instances, not 0");
+    check_error(vkskin_crowd_memory_of(NULL, &one, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "desc and memory are needed");
+    vkskin_model_destroy(m[0]);
+    vkskin_model_destroy(m[1]);
+}
+
 /* The framing view of a ring of 400 looks down on it (not along it), and zooming in goes to the
  * instance nearest the eye, not to the ring's empty middle. */
 static void test_ring_view(void)
@@ -767,6 +801,7 @@ int main(int argc, char **argv)
     test_crowd();
     test_normalize(argv[2]);
     test_ring_view();
+    test_crowd_memory(argv[2]);
     test_joints();
     vks_model_destroy(&ref);
     return check_report("test_api");

@@ -245,6 +245,19 @@ typedef struct vkskin_crowd_desc {
 
 VKSKIN_API vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **crowd,
                                              vkskin_error *err);
+
+/* What a crowd made from `desc` would take, from counts alone (nothing is allocated): to check
+ * a request against a budget before asking for it. */
+typedef struct vkskin_crowd_memory {
+    /* Host memory vkskin_crowd_create and the animation level of detail's kept poses take that
+     * grows with the instances: their state, key cursors and last poses. */
+    uint64_t host_bytes;
+    uint64_t palette_entries; /* every instance's joints: one 3x4 matrix each a frame */
+    uint64_t machine_bytes;   /* this machine's physical memory (0: unknown) */
+} vkskin_crowd_memory;
+
+VKSKIN_API vkskin_result vkskin_crowd_memory_of(const vkskin_crowd_desc *desc,
+                                                vkskin_crowd_memory *memory, vkskin_error *err);
 VKSKIN_API void vkskin_crowd_destroy(vkskin_crowd *crowd); /* NULL is ignored */
 
 VKSKIN_API uint32_t vkskin_crowd_instance_count(const vkskin_crowd *crowd);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 vkskin_result vks_api_fail(vkskin_error *err, vkskin_result result, const char *fmt, ...)
 {
@@ -283,6 +284,38 @@ vkskin_result vkskin_model_skin(const vkskin_model *m, int32_t clip, double seco
 }
 
 /* ---- Crowds ---- */
+
+vkskin_result vkskin_crowd_memory_of(const vkskin_crowd_desc *desc, vkskin_crowd_memory *memory,
+                                     vkskin_error *err)
+{
+    if (!desc || !memory)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_memory_of: desc and memory are needed");
+    *memory = (vkskin_crowd_memory){0};
+    if (!desc->models || desc->model_count == 0 || desc->model_count > VKSKIN_MAX_MODELS)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u models, not %u",
+                            VKSKIN_MAX_MODELS, desc->models ? desc->model_count : 0);
+    if (desc->instance_count == 0 || desc->instance_count > VKSKIN_MAX_INSTANCES)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u instances, not %u",
+                            VKSKIN_MAX_INSTANCES, desc->instance_count);
+    const vks_model *models[VKSKIN_MAX_MODELS];
+    const uint32_t n = desc->instance_count, mc = desc->model_count;
+    for (uint32_t m = 0; m < mc; m++) {
+        if (!desc->models[m])
+            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                                "vkskin_crowd_memory_of: model %u is NULL", m);
+        models[m] = &desc->models[m]->model;
+        memory->palette_entries +=
+            (uint64_t)(n / mc + (m < n % mc)) * models[m]->skeleton.joint_count;
+    }
+    /* The engine's crowd with its kept poses, and the API's: each instance as created
+     * (vkskin_crowd_reset) and its posing period. */
+    memory->host_bytes =
+        vks_crowd_host_bytes(models, mc, n, true) + (uint64_t)n * (sizeof(vks_crowd_instance) + 1);
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    memory->machine_bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    return vks_api_ok(err);
+}
 
 vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **crowd,
                                   vkskin_error *err)

@@ -7,7 +7,6 @@
 #include "core/clock.h"
 
 #include <math.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,22 +124,13 @@ vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_check: desc and crowd are needed");
     vks_path path = VKS_PATH_AUTO;
+    vkskin_crowd_memory own;
     vkskin_result res = check_desc(desc, false, &path, err);
-    if (res != VKSKIN_OK)
+    if (res != VKSKIN_OK || (res = vkskin_crowd_memory_of(crowd, &own, err)) != VKSKIN_OK)
         return res;
-    if (!crowd->models || crowd->model_count == 0 || crowd->model_count > VKSKIN_MAX_MODELS)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u models, not %u",
-                            VKSKIN_MAX_MODELS, crowd->models ? crowd->model_count : 0);
-    if (crowd->instance_count == 0 || crowd->instance_count > VKSKIN_MAX_INSTANCES)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u instances, not %u",
-                            VKSKIN_MAX_INSTANCES, crowd->instance_count);
     const vks_model *models[VKSKIN_MAX_MODELS];
-    for (uint32_t m = 0; m < crowd->model_count; m++) {
-        if (!crowd->models[m])
-            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                                "vkskin_renderer_check: model %u is NULL", m);
+    for (uint32_t m = 0; m < crowd->model_count; m++)
         models[m] = &crowd->models[m]->model;
-    }
     gpu_device probe;
     vks_error e;
     if (!gpu_device_probe(
@@ -161,25 +151,19 @@ vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
         vks_renderer_plan_limits(&probe, (VkDeviceSize)desc->max_memory_mib << 20);
     vks_plan_memory plan;
     bool ok = vks_plan_counts(&limits, &shape, &request, &plan, &e);
-    if (ok) {
+    if (ok && own.machine_bytes) {
         /* The machine's memory: the crowd's animation state, and what the plan puts in system
          * memory per instance (everything on a CPU device, whose heap is system memory). */
-        const bool keep = !desc->pose_every_frame;
-        const double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
         const double per_system =
             (double)plan.per_instance_host + (limits.host_heap ? 0.0 : plan.per_instance_device);
-        const double state =
-            (double)vks_crowd_host_bytes(models, crowd->model_count, n, keep) +
-            (double)n * (sizeof(vks_crowd_instance) + (keep ? 1 : 0)); /* the API's copies */
-        const double need = state + per_system * n;
-        if (ram > 0.0 && need > ram) {
-            const double k = ram / (need / n);
+        const double need = (double)own.host_bytes + per_system * n;
+        const double ram = (double)own.machine_bytes;
+        if (need > ram)
             ok = vks_fail_memory(&e,
                                  "a crowd of %u instances needs %.0f MiB of this machine's "
                                  "memory for its animation state and palettes, and it has "
                                  "%.0f MiB: at most %.0f instances fit",
-                                 n, need / 1048576.0, ram / 1048576.0, floor(k));
-        }
+                                 n, need / 1048576.0, ram / 1048576.0, floor(ram / (need / n)));
     }
     gpu_device_destroy(&probe);
     return ok ? vks_api_ok(err) : vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);

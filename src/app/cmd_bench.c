@@ -176,6 +176,29 @@ done:
     return rc;
 }
 
+/* --anim-only: whether the crowd and a frame's palettes (12 floats a joint) and visible list fit
+ * this machine's memory, from counts, before either is made. */
+static bool anim_fits(const app_show *show, const app_crowd_args *a, vkskin_error *err)
+{
+    vkskin_crowd_memory m;
+    if (vkskin_crowd_memory_of(
+            &(vkskin_crowd_desc){.models = (const vkskin_model *const *)show->models,
+                                 .model_count = show->model_count,
+                                 .instance_count = a->instances},
+            &m, err) != VKSKIN_OK)
+        return false;
+    const double need =
+        (double)m.host_bytes + 48.0 * (double)m.palette_entries + 4.0 * (double)a->instances;
+    if (m.machine_bytes && need > (double)m.machine_bytes)
+        return app_fail(err,
+                        "a crowd of %u instances needs %.0f MiB of this machine's memory for its "
+                        "animation state and palettes, and it has %.0f MiB: at most %.0f "
+                        "instances fit",
+                        a->instances, need / 1048576.0, (double)m.machine_bytes / 1048576.0,
+                        floor((double)m.machine_bytes / (need / a->instances)));
+    return true;
+}
+
 static void report(const bench_args *a, const app_show *show, const bench_result *res)
 {
     char models[512];
@@ -348,7 +371,8 @@ int cmd_bench(int argc, char **argv)
         return APP_FAILED;
     }
     if (a.anim_only) {
-        rc = app_show_start(&show, &a.crowd, a.clip, 0.0, NULL, &err)
+        rc = anim_fits(&show, &a.crowd, &err) &&
+                     app_show_start(&show, &a.crowd, a.clip, 0.0, NULL, &err)
                  ? app_bench_anim(&show, &(app_bench_anim_desc){.frames = a.frames,
                                                                 .warmup = a.warmup,
                                                                 .width = a.width,

@@ -6,6 +6,9 @@
 #include "vkskin/vkskin.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,6 +53,14 @@ int main(int argc, char **argv)
     /* A file-size limit (ulimit -f) makes a write fail with EFBIG, which is reported, instead of
      * killing the program mid-file. */
     signal(SIGXFSZ, SIG_IGN);
+#ifdef __GLIBC__
+    /* Blocks of 1 MiB and more come from mmap and go back to the system when freed. glibc's
+     * default threshold rises to the largest block freed (up to 32 MiB), after which the
+     * driver's and the validation layer's image-sized blocks, made and freed at every swapchain
+     * rebuild, land in the heap and fragment it: a long `view` held ever more freed memory
+     * (tests/soak.sh, docs/testing.md), never more in use. Setting the threshold fixes it. */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0) {
             int rc = commands[i].run(argc - 1, argv + 1);
