@@ -22,8 +22,8 @@ ok() { echo "ok   $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL $*"; failed=$((failed + 1)); }
 # A whole image: it decodes (compared with itself).
 whole() { "$compare" "$1" "$1" >/dev/null 2>&1; }
-# Temporaries left in a folder (output.h names them .NAME.vkskin-XXXXXX).
-temporaries() { find "$1" -maxdepth 1 -name '.*.vkskin-*' | wc -l; }
+# Temporaries left in a folder (output.h names them .vkskin-XXXXXX).
+temporaries() { find "$1" -maxdepth 1 -name '.vkskin-*' | wc -l; }
 
 # ---- The full filesystem, run inside its own mount namespace (see below) ----
 if [ "${4:-}" = --full-disk ]; then
@@ -109,6 +109,15 @@ else
   fail "file-size limit: rc $rc, $(temporaries "$tmp") temporaries: $(cat "$tmp/fsize.err")"
 fi
 
+# Through a symbolic link the same: the file at its end is replaced whole or not at all.
+ln -s keep.png "$tmp/keeplink.png"
+(ulimit -f 20; exec "$vk" render --validate --size 640x480 --out "$tmp/keeplink.png") >/dev/null 2>"$tmp/fsize.err"
+rc=$?
+[ "$rc" -eq 1 ] && [ -L "$tmp/keeplink.png" ] && cmp -s "$tmp/keep.png" "$tmp/keep.orig" &&
+  [ "$(temporaries "$tmp")" -eq 0 ] &&
+  ok "file-size limit through a symbolic link: the file at its end survives, the link stays" ||
+  fail "file-size limit through a link: rc $rc: $(cat "$tmp/fsize.err")"
+
 # ---- A symbolic link is written through, not replaced ----
 ln -s real.png "$tmp/link.png"
 "$vk" render --validate --size 64x64 --out "$tmp/link.png" >/dev/null 2>"$tmp/link.err"
@@ -150,10 +159,23 @@ for sig in TERM INT; do
     fail "SIG$sig during a sequence: rc $rc (want $want), $n files, whole $all: $(tail -n 3 "$tmp/q.out") $(cat "$tmp/q.err")"
   fi
 done
+# Two signals at once: the second kills, and takes the temporary in hand with it.
+rm -f "$tmp"/q_*.png
+"$vk" render --size 640x480 --frames 10000 --out "$tmp/q.png" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 600); do [ -e "$tmp/q_0001.png" ] && break; sleep 0.1; done
+kill -s TERM "$pid"; kill -s TERM "$pid"
+wait "$pid"
+rc=$?
+all=1
+for f in "$tmp"/q_*.png; do whole "$f" || all=0; done
+[ "$rc" -eq 143 ] && [ "$all" -eq 1 ] && [ "$(temporaries "$tmp")" -eq 0 ] &&
+  ok "two SIGTERMs: killed at once (143), no temporary left, every file whole" ||
+  fail "two SIGTERMs: rc $rc, whole $all, $(temporaries "$tmp") temporaries"
 # bench: stopped while measuring, it reports what it measured.
 "$vk" bench --validate --progress --frames 100000 --size 160x120 >"$tmp/b.out" 2>"$tmp/b.err" &
 pid=$!
-for _ in $(seq 600); do grep -q "frame 5 of" "$tmp/b.err" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 600); do grep -Eq "bench: frame [0-9]+ of 100000" "$tmp/b.err" 2>/dev/null && break; sleep 0.1; done
 kill -s TERM "$pid"
 wait "$pid"
 rc=$?
@@ -170,9 +192,12 @@ if command -v Xvfb >/dev/null 2>&1; then
   xvfb_pid=$!
   exec 3>&-
   for _ in $(seq 100); do [ -s "$tmp/display" ] && break; sleep 0.1; done
-  DISPLAY=:$(head -n 1 "$tmp/display") "$vk" view --validate --size 160x120 --seconds 600 >"$tmp/v.out" 2>"$tmp/v.err" &
+  # Signalled once its loop runs: when the screenshot its script takes at frame 2 is there.
+  mkdir "$tmp/shots"
+  DISPLAY=:$(head -n 1 "$tmp/display") "$vk" view --validate --size 160x120 --seconds 600 \
+    --script 2f:screenshot --screenshots "$tmp/shots" >"$tmp/v.out" 2>"$tmp/v.err" &
   pid=$!
-  sleep 3
+  for _ in $(seq 600); do [ -e "$tmp/shots/vkskin_0001.png" ] && break; sleep 0.1; done
   kill -s TERM "$pid"
   wait "$pid"
   rc=$?

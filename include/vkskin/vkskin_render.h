@@ -118,9 +118,11 @@ VKSKIN_API vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc
  * the crowd is made: the renderer's memory plan on counts alone, the headless image included, and
  * the crowd's own state against the machine's memory. Opens a Vulkan instance to read the
  * device's limits and heaps, no device; allocates nothing that grows with the request, so the
- * answer to any request comes at once. VKSKIN_OK, or VKSKIN_ERROR_OUT_OF_MEMORY with the message
- * vkskin_renderer_create would give ("... at most N instances fit"); the desc's mistakes as
- * vkskin_renderer_create reports them. The same one-device-per-process rule applies. */
+ * answer to any request comes at once. VKSKIN_OK, or VKSKIN_ERROR_OUT_OF_MEMORY with the plan's
+ * message (vkskin_renderer_create's own: "... at most N instances fit") or, past the machine's
+ * memory, one saying so (which create does not check); the desc's mistakes as
+ * vkskin_renderer_create reports them. The same one-device-per-process rule applies. The device
+ * is the one create would pick but for a window's surface: with several, name it (desc.device). */
 VKSKIN_API vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
                                                const vkskin_crowd_desc *crowd, vkskin_error *err);
 

@@ -44,6 +44,9 @@ typedef struct bench_result {
 
 static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench_result *res)
 {
+    /* SIGINT and SIGTERM end the measuring after the frame in hand: what was measured is
+     * reported (output.h). */
+    app_signals_catch();
     vkskin_error err;
     vkskin_error e;
     vkskin_renderer_desc desc =
@@ -87,9 +90,6 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     vkskin_frame_info info = {0};
     app_progress progress;
     app_progress_begin(&progress, "bench", a->progress);
-    /* SIGINT and SIGTERM end the measuring after the frame in hand: what was measured is
-     * reported (output.h). */
-    app_signals_catch();
     for (uint32_t i = 0; i < total && !app_signal(); i++) {
         if (i < warmup)
             app_progress_say(&progress, "warm-up frame %u of %u", i + 1, warmup);

@@ -176,6 +176,7 @@ int cmd_dump(int argc, char **argv)
     } else if (!cpu && skin_gpu(model, clip_index, seconds, &gpu, pos, nrm, tan) != APP_OK) {
         /* said */
     } else {
+        app_signals_catch(); /* the file is written whole before a signal ends the run */
         rc = write_out(out, model, pos, nrm, tan);
     }
     free(pos);

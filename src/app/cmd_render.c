@@ -145,8 +145,6 @@ static int draw_frames(const render_args *a, app_show *show, vkskin_renderer *r,
     app_overflow overflow = {0};
     vkskin_frame_info info = {0};
     uint32_t written = 0;
-    /* SIGINT and SIGTERM stop the sequence after the image in hand is written (output.h). */
-    app_signals_catch();
     for (uint32_t i = 0; i < frames && !app_signal(); i++) {
         app_progress_say(&progress, "frame %u of %u", i + 1, frames);
         if (i > 0)
@@ -187,6 +185,8 @@ static int draw_frames(const render_args *a, app_show *show, vkskin_renderer *r,
         app_progress_end(&progress);
         fprintf(say, "render: stopped by %s: ", app_signal_name(app_signal()));
         say_written(say, a->out, written, frames);
+        if (!written)
+            return APP_OK; /* nothing drawn: nothing to report */
     }
     /* The last two frames' times, which no later frame's info reports. */
     vkskin_gpu_stats previous, last;
@@ -201,6 +201,9 @@ static int draw_frames(const render_args *a, app_show *show, vkskin_renderer *r,
 
 static int render(const render_args *a, app_show *show, vkskin_renderer **out)
 {
+    /* SIGINT and SIGTERM stop the run at the next frame, after the image in hand is written
+     * (output.h); from here, so that no signal finds the run unprepared. */
+    app_signals_catch();
     vkskin_error err;
     vkskin_renderer_desc desc =
         app_show_renderer_desc(show, &a->crowd, &a->gpu, a->width, a->height);

@@ -241,8 +241,9 @@ static bool screenshot(vkskin_renderer *r, const char *dir)
     char path[4096];
     vkskin_error e;
     app_buffer png = {0};
+    snprintf(path, sizeof path, "%s/vkskin_NNNN.png", dir); /* what a failed encoding names */
     bool ok = pixels && vkskin_renderer_read_image(r, pixels, &e) == VKSKIN_OK &&
-              app_encode_image("shot.png", ri.width, ri.height, pixels, &png, &e);
+              app_encode_image(path, ri.width, ri.height, pixels, &png, &e);
     if (!pixels)
         app_fail(&e, "out of memory for a %ux%u image", ri.width, ri.height);
     bool taken = false;
@@ -267,6 +268,7 @@ static bool screenshot(vkskin_renderer *r, const char *dir)
 
 static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer **out)
 {
+    app_signals_catch(); /* SIGINT and SIGTERM quit as Esc does: the summary is printed */
     vkskin_error err;
     vkskin_error e;
     if (!app_window_create(
@@ -313,7 +315,6 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
     int rc = APP_OK;
     if (bind_pose)
         vkskin_crowd_bind_pose(crowd, true, 0.0);
-    app_signals_catch(); /* SIGINT and SIGTERM quit as Esc does: the summary is printed */
     for (;;) {
         app_input in;
         app_window_poll(*win, &in);

@@ -53,6 +53,7 @@ int main(int argc, char **argv)
     /* A file-size limit (ulimit -f) makes a write fail with EFBIG, which is reported, instead of
      * killing the program mid-file. */
     signal(SIGXFSZ, SIG_IGN);
+    app_output_init();
 #ifdef __GLIBC__
     /* Blocks of 1 MiB and more come from mmap and go back to the system when freed. glibc's
      * default threshold rises to the largest block freed (up to 32 MiB), after which the

@@ -1044,7 +1044,7 @@ static double declared_bound(const accessor_info *a, double v)
 
 /* An accessor's values against the range its min and max declare (required of positions and
  * animation inputs, allowed on any accessor): a value outside it, beyond the rounding of bounds
- * printed in JSON (1e-4 of the range's magnitude), is damage (a flipped bit, a cut or mangled
+ * printed in JSON (the tolerance below), is damage (a flipped bit, a cut or mangled
  * export), and the file is refused rather than clamped: a clamped value would still be wrong,
  * only quieter, and neither the data nor its bounds can be trusted. Bounds that are not arrays
  * of the accessor's component count are ignored with a warning. */
@@ -1082,11 +1082,17 @@ static bool check_declared_range(gx *g, const char *where, const accessor_info *
             into[b][c] = declared_bound(a, e->valuedouble);
         }
     }
-    double tol[16];
+    /* Per component 1e-4 of its bounds' magnitude, plus 1e-5 of the largest bound of any
+     * component and 1e-6 outright: bounds printed with six decimals ("%f") round a component
+     * near zero to 0. A flipped bit is off by orders of magnitude. */
+    double tol[16], largest = 0.0;
+    for (int c = 0; c < a->ncomp; c++)
+        largest = fmax(largest, fmax(isfinite(lo[c]) ? fabs(lo[c]) : 0.0,
+                                     isfinite(hi[c]) ? fabs(hi[c]) : 0.0));
     for (int c = 0; c < a->ncomp; c++) {
         const double span =
             (isfinite(lo[c]) ? fabs(lo[c]) : 0.0) + (isfinite(hi[c]) ? fabs(hi[c]) : 0.0);
-        tol[c] = 1e-4 * span + 1e-30;
+        tol[c] = 1e-4 * span + 1e-5 * largest + 1e-6;
     }
     for (size_t i = 0; i < a->count; i++)
         for (int c = 0; c < a->ncomp; c++) {

@@ -391,7 +391,8 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
         for (int k = 0; k < 3; k++)
             if (!(fabsf(c->model_lo[m][k]) <= VKS_MAX_COORDINATE &&
                   fabsf(c->model_hi[m][k]) <= VKS_MAX_COORDINATE)) {
-                const float far = fabsf(c->model_lo[m][k]) > fabsf(c->model_hi[m][k])
+                /* The bound that fails: not finite, or past the limit. */
+                const float far = !(fabsf(c->model_lo[m][k]) <= VKS_MAX_COORDINATE)
                                       ? c->model_lo[m][k]
                                       : c->model_hi[m][k];
                 vks_crowd_destroy(c);
