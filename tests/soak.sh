@@ -7,8 +7,9 @@
 # sampled each second from /proc. It fails on any validation message, on an exit code other
 # than 0, on a crash, and when the resident memory grows past its warm-up level (the median of
 # the minute after the first) by more than LIMIT MiB (default 8: allocator and driver noise, a
-# swapchain's images) plus RATE MiB per hour of run (default 4): a bound for any length, which a
-# leak of a kilobyte a frame (480 MiB an hour at 137 fps) passes within three minutes. It also
+# swapchain's images) plus RATE MiB per hour of run (default 4): a bound for any length. A leak
+# of a kilobyte a frame crosses it within three minutes at 137 fps (480 MiB an hour), within six
+# at the 40 fps of a loaded machine (140 MiB an hour); slower leaks need longer runs. It also
 # prints the growth per hour, fitted by least squares after the warm-up, and the anonymous
 # memory apart (what malloc and the driver hold, as opposed to mapped files).
 #
