@@ -53,6 +53,7 @@ count() {
   printf '%s\n' "$all" | sed -n "s/^$2 //p"
 }
 triangles=$(count "$default" triangles) vertices=$(count "$default" vertices) || exit 1
+meshes=$(count "$default" meshes) || exit 1
 [ -n "$triangles" ] && [ -n "$vertices" ] || { fail "glb_counts could not count $default"; exit 1; }
 per_instance=$(( (vertices + 63) / 64 * 64 )) # skinning invocations: whole workgroups of 64
 
@@ -73,6 +74,16 @@ counts() {
   fi
   [ "$drawn" -eq $((visible * triangles)) ] ||
     fail "$1: drew $drawn triangles for $visible visible instances of $triangles"
+  # One draw per mesh at level 0 (all here), each instanced over every visible instance it
+  # covers; twice where some are pulled from the compute pass and some skinned in the vertex
+  # shader.
+  draws=$(printf '%s\n' "$line" | sed -n 's/.* in \([0-9]*\) draws.*/\1/p')
+  if [ "$2" = compute_or_vertex ]; then
+    { [ "$draws" = "$meshes" ] || [ "$draws" = $((2 * meshes)) ]; } ||
+      fail "$1: $draws draws for $meshes meshes"
+  else
+    [ "$draws" = "$meshes" ] || fail "$1: $draws draws for $meshes meshes"
+  fi
   if [ "$2" = compute ]; then
     [ "$invocations" -eq $((visible * per_instance)) ] ||
       fail "$1: $invocations skinning invocations for $visible instances of $per_instance"
@@ -82,7 +93,7 @@ counts() {
   else
     [ "$invocations" -eq 0 ] || fail "$1: vertex mode ran $invocations skinning invocations"
   fi
-  echo "$1: $visible of $total visible, $drawn triangles, $invocations invocations"
+  echo "$1: $visible of $total visible, $drawn triangles in $draws draws, $invocations invocations"
 }
 
 # Every instance in view.
@@ -202,6 +213,7 @@ for mode in compute vertex; do
       grep -Eq "^  \"$key\": [0-9.e+-]+,?$" "$f" || fail "bench $mode: no number for $key"
     done
     grep -q '^  "visible": 10,$' "$f" || fail "bench $mode: not every instance visible"
+    [ "$(json "$f" draws)" = "$meshes" ] || fail "bench $mode: $(json "$f" draws) draws, not $meshes"
     grep -q '^  "warmup_frames": 3,$' "$f" || fail "bench $mode: not 3 warm-up frames by default"
     if [ $mode = compute ]; then
       for key in gpu_skin_ms bytes_per_vertex skin_bytes memory_bytes skin_gb_per_s memory_gb_per_s \

@@ -201,6 +201,10 @@ typedef struct vkskin_frame_info {
     uint64_t skinned_vertices; /* of those the compute pass skinned */
     uint32_t model_instances[VKSKIN_MAX_MODELS]; /* visible instances of each model */
     uint32_t level_instances[VKSKIN_MAX_LEVELS]; /* visible instances at each level */
+    /* The crowd's draw calls (the ground and overlays not counted): one per mesh of each model at
+     * each level drawn, and again for each output chunk, or for instances skinned in the vertex
+     * shader, that a (model, level) spans. */
+    uint32_t draws;
     double cpu_ms;        /* culling, levels of detail and posing, on the host */
     vkskin_gpu_stats gpu; /* of an earlier frame: the last one the GPU finished in this slot */
 } vkskin_frame_info;

@@ -628,6 +628,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
             .overflow_vertices = f->overflow_vertices,
             .vertices = frame_vertices(crowd, f, f->visible_count),
             .skinned_vertices = frame_vertices(crowd, f, f->skinned_count),
+            .draws = f->draws,
             .cpu_ms = cpu_ms,
             .gpu = public_stats(&f->stats, previous_overlay),
         };

@@ -27,7 +27,8 @@ typedef struct bench_result {
     uint32_t skinned; /* visible instances the compute pass skinned (the rest: past the budget) */
     uint64_t overflow_vertices, budget_vertices;
     uint64_t
-        triangles; /* the GPU drew in the last frame (pipeline statistics; UINT64_MAX: unknown) */
+        triangles;  /* the GPU drew in the last frame (pipeline statistics; UINT64_MAX: unknown) */
+    uint32_t draws; /* the crowd's draw calls in the last frame */
     uint32_t level_instances[VKSKIN_MAX_LEVELS]; /* visible instances per level, last frame */
     uint32_t posed;    /* instances the last frame posed (--anim-lod: the rest kept their pose) */
     uint64_t vertices; /* skinned per frame by the pass (vertex mode: every visible) */
@@ -159,6 +160,7 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
         res->joints += (uint64_t)info.model_instances[m] * mi.joint_count;
     }
     res->triangles = ends[1].triangles;
+    res->draws = info.draws;
     res->posed = info.posed;
     memcpy(res->level_instances, info.level_instances, sizeof res->level_instances);
     res->budget_vertices = ri.max_skinned_vertices;
@@ -245,6 +247,7 @@ static void report(const bench_args *a, const app_show *show, const bench_result
         app_json_number("overflow_vertices", (double)res->overflow_vertices, false);
         app_json_number("triangles", res->triangles == UINT64_MAX ? -1.0 : (double)res->triangles,
                         false);
+        app_json_number("draws", res->draws, false);
         printf("  \"level_instances\": [");
         for (uint32_t l = 0; l < VKSKIN_MAX_LEVELS; l++)
             printf("%s%u", l ? ", " : "", res->level_instances[l]);
@@ -281,9 +284,9 @@ static void report(const bench_args *a, const app_show *show, const bench_result
     {
         char levels[256];
         app_format_levels(res->level_instances, levels, sizeof levels);
-        printf("  levels of detail %s (%s); the GPU drew %lld triangles\n", levels,
+        printf("  levels of detail %s (%s); the GPU drew %lld triangles in %u draws\n", levels,
                a->crowd.lod >= 0 ? "forced by --lod" : "chosen per instance",
-               res->triangles == UINT64_MAX ? -1LL : (long long)res->triangles);
+               res->triangles == UINT64_MAX ? -1LL : (long long)res->triangles, res->draws);
     }
     if (compute && res->skinned < res->visible)
         printf("  past the budget  %u instances (%llu vertices) skinned in the vertex shader: "

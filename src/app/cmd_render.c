@@ -112,10 +112,13 @@ static void report(FILE *say, const render_args *a, vkskin_renderer *r,
 {
     if (last->triangles != UINT64_MAX)
         fprintf(say,
-                "culling: %u of %u instances visible; the GPU drew %llu triangles and ran %llu "
-                "skinning invocations\n",
-                info->visible, instances, (unsigned long long)last->triangles,
+                "culling: %u of %u instances visible; the GPU drew %llu triangles in %u draws and "
+                "ran %llu skinning invocations\n",
+                info->visible, instances, (unsigned long long)last->triangles, info->draws,
                 (unsigned long long)last->skin_invocations);
+    else
+        fprintf(say, "culling: %u of %u instances visible, drawn in %u draws\n", info->visible,
+                instances, info->draws);
     fprintf(say, "animation: %u of %u visible instances posed in the last frame (--anim-lod %s)\n",
             info->posed, info->visible, a->crowd.anim_lod ? "on" : "off");
     char levels[256];

@@ -89,7 +89,7 @@ static void script_step(const app_script_step *st, app_window *win, app_input *i
 typedef struct view_stats {
     double fps, anim_ms, skin_ms, draw_ms;
     uint64_t triangles; /* the GPU drew in the last measured frame (UINT64_MAX: unknown) */
-    uint32_t visible, level_instances[VKSKIN_MAX_LEVELS]; /* last frame */
+    uint32_t visible, draws, level_instances[VKSKIN_MAX_LEVELS]; /* last frame */
     char who[160], levels[160];
 } view_stats;
 
@@ -154,11 +154,11 @@ static void build_hud(app_hud *h, const view_stats *s, const char *device, const
              "%s\n"
              "%s   speed x%.2g%s\n"
              "%s%s"
-             "%lld triangles   %s\n"
+             "%lld triangles in %u draws   %s\n"
              "H: help",
              s->fps, s->anim_ms, s->skin_ms, s->draw_ms, device, s->who, speed,
              paused ? "   PAUSED" : "", models, models[0] ? "\n" : "",
-             s->triangles == UINT64_MAX ? -1LL : (long long)s->triangles, s->levels);
+             s->triangles == UINT64_MAX ? -1LL : (long long)s->triangles, s->draws, s->levels);
     const float bottom = app_hud_box(h, 10.0f, 10.0f, 2.0f, text);
     if (help)
         app_hud_box(h, 10.0f, bottom + 10.0f, 2.0f, help_text);
@@ -400,6 +400,7 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
         smooth(&stats.draw_ms, info.gpu.draw_ms);
         smooth(&stats.anim_ms, info.cpu_ms);
         stats.visible = info.visible;
+        stats.draws = info.draws;
         memcpy(stats.level_instances, info.level_instances, sizeof stats.level_instances);
         app_show_overflow_add(&overflow, &info);
         if (info.gpu.triangles != UINT64_MAX)

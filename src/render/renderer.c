@@ -1124,10 +1124,11 @@ static void end_statistics(vks_frame *f)
 }
 
 /* Records one draw per mesh of model m at level l, instanced over visible slots [first, first +
- * count), with the pipeline bound. */
-static void draw_meshes(const vks_renderer *r, VkCommandBuffer cmd, uint32_t m, uint32_t l,
-                        uint32_t first, uint32_t count)
+ * count), with the pipeline bound; returns how many. */
+static uint32_t draw_meshes(const vks_renderer *r, VkCommandBuffer cmd, uint32_t m, uint32_t l,
+                            uint32_t first, uint32_t count)
 {
+    uint32_t draws = 0;
     const vks_model *model = r->crowd->models[m];
     const vks_renderer_model *rm = &r->models[m];
     const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
@@ -1147,7 +1148,9 @@ static void draw_meshes(const vks_renderer *r, VkCommandBuffer cmd, uint32_t m, 
         vkCmdDrawIndexed(cmd, ml.index_count, count,
                          (l ? rm->lod_first_index : rm->first_index) + ml.first_index,
                          (int32_t)ml.base_vertex, first);
+        draws++;
     }
+    return draws;
 }
 
 void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *target)
@@ -1161,6 +1164,7 @@ void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
     const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     vkCmdPushConstants(cmd, r->draw.layout, stages, 0, sizeof f->draw_push, &f->draw_push);
     uint32_t bound_chunk = 0; /* the descriptor path: chunk 0's set first */
+    f->draws = 0;
     if (r->bound)
         bind_data_set(r, f, cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 2, 0);
     /* In the GPU's order (sort_by_level): each (model, level) is a range; within it, those with
@@ -1190,11 +1194,11 @@ void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
                     vkCmdPushConstants(cmd, r->draw.layout, stages,
                                        offsetof(vks_draw_push, out_base), sizeof base, base);
                 }
-                draw_meshes(r, cmd, m, l, first, last - first);
+                f->draws += draw_meshes(r, cmd, m, l, first, last - first);
             }
             if (end > split) {
                 vks_draw_bind(cmd, &r->draw, is_wide(model) ? VKS_DRAW_SKIN8 : VKS_DRAW_SKIN4);
-                draw_meshes(r, cmd, m, l, split, end - split);
+                f->draws += draw_meshes(r, cmd, m, l, split, end - split);
             }
         }
     }

@@ -109,6 +109,7 @@ typedef struct vks_frame {
     uint8_t *order_level;
     uint32_t runs[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS + 1];
     uint32_t level_instances[VKS_MAX_LEVELS];
+    uint32_t draws;           /* set by vks_renderer_draw: the crowd's draw calls it recorded */
     VkDeviceSize *out_offset; /* per slot of `order`: its output's offset in the chunks */
     uint32_t *slot_of;        /* desc.external: per instance, its slot in `order` this frame, or
                                  UINT32_MAX */
