@@ -96,6 +96,18 @@ counts() {
   echo "$1: $visible of $total visible, $drawn triangles in $draws draws, $invocations invocations"
 }
 
+# A character of 520 meshes (the default one cut up: tools/gen_character.c --pieces 130): its
+# triangles drawn, one draw per mesh and instanced over every visible instance.
+tiny=$fixtures/tiny_meshes.glb
+if run tiny render "$tiny" --validate --lod 0 --instances 16 --size 320x240 --out "$tmp/tiny.png"; then
+  line=$(grep '^culling: ' "$tmp/tiny")
+  want_meshes=$(count "$tiny" meshes) want_triangles=$(count "$tiny" triangles)
+  [ "$want_meshes" -ge 500 ] || fail "tiny_meshes.glb has $want_meshes meshes, not 500 or more"
+  visible=$(printf '%s\n' "$line" | sed -n 's/^culling: \([0-9]*\) of.*/\1/p')
+  printf '%s\n' "$line" | grep -q "drew $((visible * want_triangles)) triangles in $want_meshes draws" &&
+    echo "tiny: $line" || fail "tiny: $line (want $want_meshes draws of $want_triangles triangles an instance)"
+fi
+
 # Every instance in view.
 if run all render --validate --lod 0 --instances 16 --size 320x240 --out "$tmp/all.png"; then
   counts all compute

@@ -1,10 +1,16 @@
-/* gen_character OUT.glb
+/* gen_character [--pieces N] OUT.glb
  *
  * Generates vkskin's bundled default character: a capsule humanoid (about
  * 1.8 units tall, Y up, facing +Z, feet on y = 0) with one 19-joint skin,
  * smooth skin weights, four materials and the clips "idle", "walk", "wave".
  * Everything is computed from constants, so the output is byte-identical on
  * every run.
+ *
+ * --pieces N (2 to 1000) cuts each of the four material groups into N
+ * primitives of consecutive triangles, each with only the vertices it uses:
+ * the same character as 4 N meshes sharing one skin and four materials, as
+ * exporters write characters made of many parts (the many-mesh fixtures of
+ * the level-of-detail tests). Without it the output is the default character.
  */
 #include "glb_writer.h"
 
@@ -971,6 +977,34 @@ static int add_material(glbw_doc *doc, const char *name, float r, float g, float
     return glbw_add_material(doc, &m);
 }
 
+/* Triangles [first, first + count) of `g` as a group of their own: only the vertices they use,
+ * in the order of first use. */
+static bool piece_of(const group *g, size_t first, size_t count, group *out)
+{
+    *out = (group){0};
+    int32_t *remap = malloc(g->vert_count * sizeof *remap);
+    out->verts = malloc(3 * count * sizeof *out->verts);
+    out->indices = malloc(3 * count * sizeof *out->indices);
+    if (!remap || !out->verts || !out->indices) {
+        free(remap);
+        return false;
+    }
+    for (size_t v = 0; v < g->vert_count; v++)
+        remap[v] = -1;
+    for (size_t i = 3 * first; i < 3 * (first + count); i++) {
+        const uint16_t v = g->indices[i];
+        if (remap[v] < 0) {
+            remap[v] = (int32_t)out->vert_count;
+            out->verts[out->vert_count++] = g->verts[v];
+        }
+        out->indices[out->index_count++] = (uint16_t)remap[v];
+    }
+    free(remap);
+    return true;
+}
+
+static int pieces = 1; /* --pieces */
+
 static bool add_meshes(glbw_doc *doc, const group *groups, int skin)
 {
     int mats[GROUP_COUNT] = {
@@ -979,6 +1013,31 @@ static bool add_meshes(glbw_doc *doc, const group *groups, int skin)
         [GROUP_TROUSERS] = add_material(doc, "trousers", 0.13f, 0.13f, 0.16f, 0.9f),
         [GROUP_SHOES] = add_material(doc, "shoes", 0.26f, 0.13f, 0.06f, 0.5f),
     };
+    if (pieces > 1) { /* one mesh of `pieces` primitives per group, each under its own node */
+        static const char *const piece_names[GROUP_COUNT] = {"skin", "shirt", "trousers",
+                                                             "shoes"};
+        glbw_primitive_desc *prims = malloc((size_t)pieces * sizeof *prims);
+        bool ok = prims != NULL;
+        for (int gi = 0; ok && gi < GROUP_COUNT; gi++) {
+            const size_t triangles = groups[gi].index_count / 3;
+            for (int k = 0; ok && k < pieces; k++) {
+                const size_t first = triangles * (size_t)k / (size_t)pieces;
+                const size_t last = triangles * (size_t)(k + 1) / (size_t)pieces;
+                group piece = {0};
+                ok = last > first && piece_of(&groups[gi], first, last - first, &piece) &&
+                     add_group(doc, &piece, mats[gi], &prims[k]);
+                free(piece.verts);
+                free(piece.indices);
+            }
+            glbw_node_desc n = glbw_node_defaults();
+            n.name = piece_names[gi];
+            n.mesh = ok ? glbw_add_mesh(doc, piece_names[gi], prims, (size_t)pieces) : -1;
+            n.skin = skin;
+            ok = ok && n.mesh >= 0 && glbw_add_node(doc, &n) >= 0;
+        }
+        free(prims);
+        return ok && glbw_error(doc) == NULL;
+    }
     glbw_primitive_desc body[3], skin_prims[1];
     if (!add_group(doc, &groups[GROUP_SHIRT], mats[GROUP_SHIRT], &body[0]) ||
         !add_group(doc, &groups[GROUP_TROUSERS], mats[GROUP_TROUSERS], &body[1]) ||
@@ -1028,8 +1087,20 @@ static void print_summary(const group *groups)
 
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "--pieces") == 0) {
+        char *end;
+        const long n = strtol(argv[2], &end, 10);
+        if (*end || n < 2 || n > 1000) {
+            fprintf(stderr, "%s: --pieces needs a whole number from 2 to 1000, not '%s'\n",
+                    argv[0], argv[2]);
+            return 2;
+        }
+        pieces = (int)n;
+        argv += 2;
+        argc -= 2;
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: %s OUT.glb\n", argv[0]);
+        fprintf(stderr, "usage: %s [--pieces N] OUT.glb\n", argv[0]);
         return 2;
     }
     skeleton sk;
