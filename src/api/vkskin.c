@@ -285,6 +285,22 @@ vkskin_result vkskin_model_skin(const vkskin_model *m, int32_t clip, double seco
 
 /* ---- Crowds ---- */
 
+/* A crowd desc's models, checked (1 to VKSKIN_MAX_MODELS, none NULL; `fn` names the call), into
+ * the engine's. */
+static vkskin_result crowd_models(const vkskin_crowd_desc *desc, const char *fn,
+                                  const vks_model **models, vkskin_error *err)
+{
+    if (!desc->models || desc->model_count == 0 || desc->model_count > VKSKIN_MAX_MODELS)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u models, not %u",
+                            VKSKIN_MAX_MODELS, desc->models ? desc->model_count : 0);
+    for (uint32_t m = 0; m < desc->model_count; m++) {
+        if (!desc->models[m])
+            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: model %u is NULL", fn, m);
+        models[m] = &desc->models[m]->model;
+    }
+    return VKSKIN_OK;
+}
+
 vkskin_result vkskin_crowd_memory_of(const vkskin_crowd_desc *desc, vkskin_crowd_memory *memory,
                                      vkskin_error *err)
 {
@@ -292,22 +308,17 @@ vkskin_result vkskin_crowd_memory_of(const vkskin_crowd_desc *desc, vkskin_crowd
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_memory_of: desc and memory are needed");
     *memory = (vkskin_crowd_memory){0};
-    if (!desc->models || desc->model_count == 0 || desc->model_count > VKSKIN_MAX_MODELS)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u models, not %u",
-                            VKSKIN_MAX_MODELS, desc->models ? desc->model_count : 0);
+    const vks_model *models[VKSKIN_MAX_MODELS];
+    const vkskin_result res = crowd_models(desc, "vkskin_crowd_memory_of", models, err);
+    if (res != VKSKIN_OK)
+        return res;
     if (desc->instance_count == 0 || desc->instance_count > VKSKIN_MAX_INSTANCES)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u instances, not %u",
                             VKSKIN_MAX_INSTANCES, desc->instance_count);
-    const vks_model *models[VKSKIN_MAX_MODELS];
     const uint32_t n = desc->instance_count, mc = desc->model_count;
-    for (uint32_t m = 0; m < mc; m++) {
-        if (!desc->models[m])
-            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                                "vkskin_crowd_memory_of: model %u is NULL", m);
-        models[m] = &desc->models[m]->model;
+    for (uint32_t m = 0; m < mc; m++) /* dealt in turn, as vkskin_crowd_create deals them */
         memory->palette_entries +=
             (uint64_t)(n / mc + (m < n % mc)) * models[m]->skeleton.joint_count;
-    }
     /* The engine's crowd with its kept poses, and the API's: each instance as created
      * (vkskin_crowd_reset) and its posing period. */
     memory->host_bytes =
@@ -325,16 +336,12 @@ vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **
     if (!desc || !crowd)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_create: desc and crowd are needed");
-    if (!desc->models || desc->model_count == 0 || desc->model_count > VKSKIN_MAX_MODELS)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u models, not %u",
-                            VKSKIN_MAX_MODELS, desc->models ? desc->model_count : 0);
     const vks_model *models[VKSKIN_MAX_MODELS];
+    const vkskin_result res = crowd_models(desc, "vkskin_crowd_create", models, err);
+    if (res != VKSKIN_OK)
+        return res;
     int32_t clips[VKSKIN_MAX_MODELS];
     for (uint32_t m = 0; m < desc->model_count; m++) {
-        if (!desc->models[m])
-            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_create: model %u is NULL",
-                                m);
-        models[m] = &desc->models[m]->model;
         const int32_t clip = desc->clips ? desc->clips[m] : desc->clip;
         /* The default, clip 0, is the bind pose for a model without clips. */
         clips[m] = clip == 0 && models[m]->clip_count == 0 ? -1 : clip;
