@@ -53,6 +53,9 @@ sed 's/^\tvert 7 ( 1 1 ) 14 2$/\tvert 7 ( 1 1 ) 4000000 2/' "$fx/figure.md5mesh"
 grep -q 'vert 7 ( 1 1 ) 4000000 2' "$tmp/crash.md5mesh" || { echo "FAIL could not make crash.md5mesh"; failed=$((failed + 1)); }
 
 printf 'v 0 0 0\nv 1 0 0\nv 0 3e30 0\nf 1 2 3\n' >"$tmp/huge.obj"
+# A clip that carries a joint 1e20 units away (finite, in no declared range): refused when the
+# crowd is made, naming the file, before any camera frames it.
+WANT_RC=1 expect_error "render absurd key" "far_key.glb: posed \(bind pose or clips\) it reaches 1e\+20 on axis y, beyond the 1e\+09 units a model may reach" "$vk" render --validate "$fx/far_key.glb" --size 64x64 --out "$tmp/far.png"
 
 for cmd in info dump; do
   out=()

@@ -186,6 +186,7 @@ enum chain_flaw {
     CHAIN_OK,
     CHAIN_NAN_VALUE,
     CHAIN_NAN_TIME,
+    CHAIN_FAR_KEY, /* a translation key 1e20 units away: finite, declared nowhere, absurd */
     CHAIN_NO_MESH,
     CHAIN_NO_INVERSE_BINDS,
     CHAIN_LONG_CLIP /* not a flaw: a 64 s clip keyed at 30 Hz on every joint, T, R and S */
@@ -276,6 +277,10 @@ static void chain(const char *file, size_t count, enum chain_flaw flaw)
         if (flaw == CHAIN_NAN_TIME)
             times[1] = NAN;
         add_channel(doc, anim, nodes[count / 2], GLBW_PATH_ROTATION, times, &rot[0][0], 3);
+        if (flaw == CHAIN_FAR_KEY) {
+            const float far[3][3] = {{0, 0.1f, 0}, {0, 1e20f, 0}, {0, 0.1f, 0}};
+            add_channel(doc, anim, nodes[count / 2], GLBW_PATH_TRANSLATION, times, &far[0][0], 3);
+        }
     }
     write_doc(doc, file);
     free(pos);
@@ -1248,6 +1253,7 @@ int main(int argc, char **argv)
     chain("too_many_joints.glb", VKS_MAX_JOINTS + 20, CHAIN_OK);
     chain("nan_key.glb", 12, CHAIN_NAN_VALUE);
     chain("nan_time.glb", 12, CHAIN_NAN_TIME);
+    chain("far_key.glb", 12, CHAIN_FAR_KEY);
     chain("no_meshes.glb", 12, CHAIN_NO_MESH);
     chain("no_inverse_binds.glb", 12, CHAIN_NO_INVERSE_BINDS);
     weights_u8();

@@ -316,15 +316,32 @@ vkskin_result vkskin_crowd_memory_of(const vkskin_crowd_desc *desc, vkskin_crowd
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u instances, not %u",
                             VKSKIN_MAX_INSTANCES, desc->instance_count);
     const uint32_t n = desc->instance_count, mc = desc->model_count;
-    for (uint32_t m = 0; m < mc; m++) /* dealt in turn, as vkskin_crowd_create deals them */
-        memory->palette_entries +=
-            (uint64_t)(n / mc + (m < n % mc)) * models[m]->skeleton.joint_count;
+    memory->palette_entries = vks_crowd_palette_entries(models, mc, n);
     /* The engine's crowd with its kept poses, and the API's: each instance as created
      * (vkskin_crowd_reset) and its posing period. */
     memory->host_bytes =
         vks_crowd_host_bytes(models, mc, n, true) + (uint64_t)n * (sizeof(vks_crowd_instance) + 1);
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     memory->machine_bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_crowd_fits(const vkskin_crowd_desc *desc, uint64_t extra_bytes,
+                                vkskin_error *err)
+{
+    vkskin_crowd_memory m;
+    const vkskin_result res = vkskin_crowd_memory_of(desc, &m, err);
+    if (res != VKSKIN_OK)
+        return res;
+    const double need = (double)m.host_bytes + (double)extra_bytes;
+    const double ram = (double)m.machine_bytes, n = desc->instance_count;
+    if (m.machine_bytes && need > ram)
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
+                            "a crowd of %u instances needs %.0f MiB of this machine's memory for "
+                            "its animation state and palettes, and it has %.0f MiB: at most %.0f "
+                            "instances fit",
+                            desc->instance_count, need / 1048576.0, ram / 1048576.0,
+                            floor(ram / (need / n)));
     return vks_api_ok(err);
 }
 

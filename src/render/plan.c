@@ -53,10 +53,9 @@ vks_plan_crowd vks_plan_crowd_dealt(const vks_model *const *models, uint32_t mod
     assert(model_count > 0 && model_count <= VKS_CROWD_MAX_MODELS);
     vks_plan_crowd p = {
         .models = models, .model_count = model_count, .instance_count = instance_count};
-    for (uint32_t m = 0; m < model_count; m++) { /* as vks_crowd_create deals the spots */
-        p.model_instances[m] = instance_count / model_count + (m < instance_count % model_count);
-        p.palette_count += (uint64_t)p.model_instances[m] * models[m]->skeleton.joint_count;
-    }
+    for (uint32_t m = 0; m < model_count; m++) /* as vks_crowd_create deals the spots */
+        p.model_instances[m] = vks_crowd_dealt(instance_count, model_count, m);
+    p.palette_count = vks_crowd_palette_entries(models, model_count, instance_count);
     return p;
 }
 
@@ -199,13 +198,13 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
     const VkDeviceSize local = lim->device_heap, host = lim->host_heap;
     /* The headless image: its color and depth images on the device, its readback copies in
      * host-visible memory. Alone it must fit; with the crowd it is a fixed part. */
-    const VkDeviceSize image_dev = req->image_device_bytes, image_host = req->image_host_bytes;
+    const VkDeviceSize image_dev = req->image.device_bytes, image_host = req->image.host_bytes;
     if (host ? image_dev > local || image_host > host : image_dev + image_host > local)
         return vks_fail_memory(err,
                                "a %ux%u image needs %.0f MiB of GPU memory (color and depth) and "
                                "%.0f MiB to read it back, more than %s has (%.0f MiB "
                                "device-local%s)",
-                               req->image_width, req->image_height, mib(image_dev), mib(image_host),
+                               req->image.width, req->image.height, mib(image_dev), mib(image_host),
                                lim->name, mib(local),
                                host ? ", plus host memory" : ", shared with the host");
     const VkDeviceSize fixed = m.model_bytes + image_dev; /* device-local, whatever the crowd */

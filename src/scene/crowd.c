@@ -318,16 +318,23 @@ static bool crowd_error_scale(const vks_model *m, float *scale)
     return true;
 }
 
+uint64_t vks_crowd_palette_entries(const vks_model *const *models, uint32_t model_count,
+                                   uint32_t instance_count)
+{
+    uint64_t entries = 0;
+    for (uint32_t m = 0; m < model_count; m++)
+        entries += (uint64_t)vks_crowd_dealt(instance_count, model_count, m) *
+                   models[m]->skeleton.joint_count;
+    return entries;
+}
+
 uint64_t vks_crowd_host_bytes(const vks_model *const *models, uint32_t model_count,
                               uint32_t instance_count, bool keep_poses)
 {
     /* What vks_crowd_create and vks_crowd_keep_poses allocate that grows with the crowd: per
      * instance its state, first palette entry and sampler cursor (and update flag); per palette
      * entry six key cursors (and the kept pose). */
-    uint64_t entries = 0;
-    for (uint32_t m = 0; m < model_count; m++)
-        entries += (uint64_t)(instance_count / model_count + (m < instance_count % model_count)) *
-                   models[m]->skeleton.joint_count;
+    const uint64_t entries = vks_crowd_palette_entries(models, model_count, instance_count);
     return (uint64_t)instance_count *
                (sizeof(vks_crowd_instance) + 2 * sizeof(uint32_t) + (keep_poses ? 1 : 0)) +
            entries * (6 * sizeof(uint32_t) + (keep_poses ? sizeof(vks_bone) : 0));
@@ -344,13 +351,9 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     c->threads = d->threads ? d->threads : 1u;
     memcpy(c->models, d->models, sizeof *d->models * mc);
 
-    /* Spots are dealt in turn, so model m holds n / mc spots, one more for the first n % mc. */
-    uint64_t palette_count = 0;
-    for (uint32_t m = 0; m < mc; m++) {
-        uint32_t spots = n / mc + (m < n % mc);
-        c->model_first[m + 1] = c->model_first[m] + spots;
-        palette_count += (uint64_t)spots * c->models[m]->skeleton.joint_count;
-    }
+    for (uint32_t m = 0; m < mc; m++) /* spots dealt in turn */
+        c->model_first[m + 1] = c->model_first[m] + vks_crowd_dealt(n, mc, m);
+    const uint64_t palette_count = vks_crowd_palette_entries(c->models, mc, n);
     if (palette_count > UINT32_MAX) {
         vks_crowd_destroy(c);
         return vks_fail_memory(err, "a crowd of %u needs %llu palette entries, more than %u", n,
@@ -375,6 +378,8 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     float spacing = 0.0f;
     mat4 roots[VKS_CROWD_MAX_MODELS];
     for (uint32_t m = 0; m < mc; m++) {
+        /* The model's name, for messages after vks_crowd_destroy has cleared the crowd. */
+        const char *name = crowd_model_name(c->models[m]);
         uint32_t same = 0; /* a model listed twice is skinned once */
         while (c->models[same] != c->models[m])
             same++;
@@ -383,8 +388,7 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
             memcpy(c->model_hi[m], c->model_hi[same], sizeof c->model_hi[m]);
         } else if (!crowd_model_bounds(c->models[m], c->model_lo[m], c->model_hi[m])) {
             vks_crowd_destroy(c);
-            return vks_fail_memory(err, "out of memory for the bounds of %s",
-                                   crowd_model_name(c->models[m]));
+            return vks_fail_memory(err, "out of memory for the bounds of %s", name);
         }
         /* Posed by its clips, a model must stay finite and within reach of the camera's
          * arithmetic (asset/model.h); its bind pose was checked at import. */
@@ -398,15 +402,13 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
                 vks_crowd_destroy(c);
                 return vks_fail(err,
                                 "%s: posed (bind pose or clips) it reaches %g on axis %c, beyond "
-                                "the %g units a "
-                                "model may reach: the file is damaged",
-                                crowd_model_name(c->models[m]), far, "xyz"[k], VKS_MAX_COORDINATE);
+                                "the %g units a model may reach: the file is damaged",
+                                name, far, "xyz"[k], VKS_MAX_COORDINATE);
             }
         crowd_root_transform(c->models[m], roots[m]);
         if (!crowd_error_scale(c->models[m], &c->model_error_scale[m])) {
             vks_crowd_destroy(c);
-            return vks_fail_memory(err, "out of memory for the bounds of %s",
-                                   crowd_model_name(c->models[m]));
+            return vks_fail_memory(err, "out of memory for the bounds of %s", name);
         }
     }
     if (d->normalize)

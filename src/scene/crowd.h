@@ -114,6 +114,15 @@ typedef struct vks_crowd {
  * (no models, too many instances, a clip out of range) or when out of memory. */
 bool vks_crowd_create(const vks_crowd_desc *desc, vks_crowd *crowd, vks_error *err);
 void vks_crowd_destroy(vks_crowd *crowd);
+/* Spots are dealt to the models in turn: model m of model_count gets instance_count /
+ * model_count of them, one more for the first instance_count % model_count. */
+static inline uint32_t vks_crowd_dealt(uint32_t instance_count, uint32_t model_count, uint32_t m)
+{
+    return instance_count / model_count + (m < instance_count % model_count);
+}
+/* The palette entries (every instance's joints) of a crowd dealt so. */
+uint64_t vks_crowd_palette_entries(const vks_model *const *models, uint32_t model_count,
+                                   uint32_t instance_count);
 /* Bytes of host memory vks_crowd_create would allocate for `instance_count` instances of the
  * models (dealt in turn) that grow with the crowd, the kept poses included with keep_poses: what
  * to check before asking for them. */
