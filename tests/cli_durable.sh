@@ -127,7 +127,7 @@ rc=$?
   fail "--out through a symbolic link: rc $rc: $(cat "$tmp/link.err")"
 
 # ---- Standard output that fills ----
-for args in "render --validate --size 64x64 --out -" "info" "bench --frames 1 --warmup 0 --size 64x64 --json"; do
+for args in "render --validate --size 64x64 --out -" "info" "bench --validate --frames 1 --warmup 0 --size 64x64 --json"; do
   # shellcheck disable=SC2086
   "$vk" $args >/dev/full 2>"$tmp/full.err"
   rc=$?
@@ -161,7 +161,7 @@ for sig in TERM INT; do
 done
 # Two signals at once: the second kills, and takes the temporary in hand with it.
 rm -f "$tmp"/q_*.png
-"$vk" render --size 640x480 --frames 10000 --out "$tmp/q.png" >/dev/null 2>&1 &
+"$vk" render --validate --size 640x480 --frames 10000 --out "$tmp/q.png" >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 600); do [ -e "$tmp/q_0001.png" ] && break; sleep 0.1; done
 kill -s TERM "$pid"; kill -s TERM "$pid"

@@ -258,6 +258,11 @@ typedef struct vkskin_crowd_memory {
 
 VKSKIN_API vkskin_result vkskin_crowd_memory_of(const vkskin_crowd_desc *desc,
                                                 vkskin_crowd_memory *memory, vkskin_error *err);
+/* Whether a crowd made from `desc` fits this machine's memory with `extra_bytes` beside it (what
+ * the caller keeps for it: palettes, visible lists), from counts. VKSKIN_ERROR_OUT_OF_MEMORY when
+ * not, saying how many instances would fit (the extra taken to grow with them). */
+VKSKIN_API vkskin_result vkskin_crowd_fits(const vkskin_crowd_desc *desc, uint64_t extra_bytes,
+                                           vkskin_error *err);
 VKSKIN_API void vkskin_crowd_destroy(vkskin_crowd *crowd); /* NULL is ignored */
 
 VKSKIN_API uint32_t vkskin_crowd_instance_count(const vkskin_crowd *crowd);

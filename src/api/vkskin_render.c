@@ -97,24 +97,29 @@ static vkskin_result check_desc(const vkskin_renderer_desc *d, bool crowd, vks_p
     return VKSKIN_OK;
 }
 
-/* The headless image's bytes: color and depth on the device, the readback copies on the host (a
- * window's swapchain is the driver's: none). */
-static void image_bytes(const gpu_device *dev, const vkskin_renderer_desc *d, uint32_t *width,
-                        uint32_t *height, VkDeviceSize *device, VkDeviceSize *host)
+/* The engine's renderer desc for a public one on `dev` (a probed device will do: nothing is
+ * made on it), the headless image counted (a window's swapchain is the driver's: none). One
+ * function for vkskin_renderer_create and vkskin_renderer_check, so that both plan alike. */
+static vks_renderer_desc engine_desc(const vkskin_renderer_desc *desc, vks_path path,
+                                     const gpu_device *dev, const vks_crowd *crowd,
+                                     VkFormat color_format)
 {
-    *width = *height = 0;
-    *device = *host = 0;
-    if (d->create_surface)
-        return;
-    *width = d->width ? d->width : 1280;
-    *height = d->height ? d->height : 720;
-    const VkFormat depth = vks_draw_depth_format(dev);
-    const VkDeviceSize pixels = (VkDeviceSize)*width * *height;
-    const VkDeviceSize depth_bytes = depth == VK_FORMAT_D16_UNORM            ? 2
-                                     : depth == VK_FORMAT_D32_SFLOAT_S8_UINT ? 8
-                                                                             : 4;
-    *device = pixels * (4 + depth_bytes);
-    *host = pixels * 4 * GPU_FRAMES_IN_FLIGHT;
+    const VkExtent2D extent = {desc->width ? desc->width : 1280, desc->height ? desc->height : 720};
+    return (vks_renderer_desc){
+        .crowd = crowd,
+        .color_format = color_format,
+        .mode = desc->mode == VKSKIN_SKIN_VERTEX ? VKS_SKIN_VERTEX : VKS_SKIN_COMPUTE,
+        .path = path,
+        .group_size = desc->group_size,
+        .readback = desc->readback,
+        .buffer_limit = desc->max_buffer_bytes,
+        .palettes_on_device = desc->palettes_on_device,
+        .max_skinned_vertices = desc->max_skinned_vertices,
+        .memory_limit = (VkDeviceSize)desc->max_memory_mib << 20,
+        .image = desc->create_surface
+                     ? (vks_plan_image){0}
+                     : vks_offscreen_bytes(extent.width, extent.height, vks_draw_depth_format(dev)),
+    };
 }
 
 vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
@@ -124,7 +129,7 @@ vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_check: desc and crowd are needed");
     vks_path path = VKS_PATH_AUTO;
-    vkskin_crowd_memory own;
+    vkskin_crowd_memory own; /* checks the crowd desc */
     vkskin_result res = check_desc(desc, false, &path, err);
     if (res != VKSKIN_OK || (res = vkskin_crowd_memory_of(crowd, &own, err)) != VKSKIN_OK)
         return res;
@@ -139,34 +144,19 @@ vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     const uint32_t n = crowd->instance_count;
     const vks_plan_crowd shape = vks_plan_crowd_dealt(models, crowd->model_count, n);
-    vks_plan_request request = {.mode = desc->mode == VKSKIN_SKIN_VERTEX ? VKS_SKIN_VERTEX
-                                                                         : VKS_SKIN_COMPUTE,
-                                .palettes_on_device = desc->palettes_on_device,
-                                .max_skinned_vertices = desc->max_skinned_vertices,
-                                .buffer_limit = desc->max_buffer_bytes,
-                                .output_sets = 1};
-    image_bytes(&probe, desc, &request.image_width, &request.image_height,
-                &request.image_device_bytes, &request.image_host_bytes);
-    const vks_plan_limits limits =
-        vks_renderer_plan_limits(&probe, (VkDeviceSize)desc->max_memory_mib << 20);
+    const vks_renderer_desc rd = engine_desc(desc, path, &probe, NULL, VKS_OFFSCREEN_FORMAT);
+    const vks_plan_request request = vks_renderer_plan_request(&rd);
+    const vks_plan_limits limits = vks_renderer_plan_limits(&probe, rd.memory_limit);
     vks_plan_memory plan;
-    bool ok = vks_plan_counts(&limits, &shape, &request, &plan, &e);
-    if (ok && own.machine_bytes) {
-        /* The machine's memory: the crowd's animation state, and what the plan puts in system
-         * memory per instance (everything on a CPU device, whose heap is system memory). */
-        const double per_system =
-            (double)plan.per_instance_host + (limits.host_heap ? 0.0 : plan.per_instance_device);
-        const double need = (double)own.host_bytes + per_system * n;
-        const double ram = (double)own.machine_bytes;
-        if (need > ram)
-            ok = vks_fail_memory(&e,
-                                 "a crowd of %u instances needs %.0f MiB of this machine's "
-                                 "memory for its animation state and palettes, and it has "
-                                 "%.0f MiB: at most %.0f instances fit",
-                                 n, need / 1048576.0, ram / 1048576.0, floor(ram / (need / n)));
-    }
+    const bool ok = vks_plan_counts(&limits, &shape, &request, &plan, &e);
     gpu_device_destroy(&probe);
-    return ok ? vks_api_ok(err) : vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
+    if (!ok)
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
+    /* The machine's memory: the crowd's animation state, and what the plan puts in system memory
+     * per instance (everything on a CPU device, whose heap is system memory). */
+    const uint64_t per_system =
+        plan.per_instance_host + (limits.host_heap ? 0 : plan.per_instance_device);
+    return vkskin_crowd_fits(crowd, per_system * n, err);
 }
 
 vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_renderer **renderer,
@@ -214,20 +204,9 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
         ok = vks_swapchain_create(&r->dev, vks_draw_depth_format(&r->dev), !desc->no_vsync,
                                   &r->swapchain, &e);
     if (ok) {
-        vks_renderer_desc rd = {
-            .crowd = crowd,
-            .color_format = r->window ? r->swapchain.format.format : VKS_OFFSCREEN_FORMAT,
-            .mode = desc->mode == VKSKIN_SKIN_VERTEX ? VKS_SKIN_VERTEX : VKS_SKIN_COMPUTE,
-            .path = path,
-            .group_size = desc->group_size,
-            .readback = desc->readback,
-            .buffer_limit = desc->max_buffer_bytes,
-            .palettes_on_device = desc->palettes_on_device,
-            .max_skinned_vertices = desc->max_skinned_vertices,
-            .memory_limit = (VkDeviceSize)desc->max_memory_mib << 20,
-        };
-        image_bytes(&r->dev, desc, &rd.image_width, &rd.image_height, &rd.image_device_bytes,
-                    &rd.image_host_bytes);
+        const vks_renderer_desc rd =
+            engine_desc(desc, path, &r->dev, crowd,
+                        r->window ? r->swapchain.format.format : VKS_OFFSCREEN_FORMAT);
         ok = vks_renderer_create(&r->dev, &rd, &r->r, &e);
         if (!ok)
             r->r.dev = NULL;

@@ -182,23 +182,12 @@ done:
  * this machine's memory, from counts, before either is made. */
 static bool anim_fits(const app_show *show, const app_crowd_args *a, vkskin_error *err)
 {
+    const vkskin_crowd_desc desc = {.models = (const vkskin_model *const *)show->models,
+                                    .model_count = show->model_count,
+                                    .instance_count = a->instances};
     vkskin_crowd_memory m;
-    if (vkskin_crowd_memory_of(
-            &(vkskin_crowd_desc){.models = (const vkskin_model *const *)show->models,
-                                 .model_count = show->model_count,
-                                 .instance_count = a->instances},
-            &m, err) != VKSKIN_OK)
-        return false;
-    const double need =
-        (double)m.host_bytes + 48.0 * (double)m.palette_entries + 4.0 * (double)a->instances;
-    if (m.machine_bytes && need > (double)m.machine_bytes)
-        return app_fail(err,
-                        "a crowd of %u instances needs %.0f MiB of this machine's memory for its "
-                        "animation state and palettes, and it has %.0f MiB: at most %.0f "
-                        "instances fit",
-                        a->instances, need / 1048576.0, (double)m.machine_bytes / 1048576.0,
-                        floor((double)m.machine_bytes / (need / a->instances)));
-    return true;
+    return vkskin_crowd_memory_of(&desc, &m, err) == VKSKIN_OK &&
+           vkskin_crowd_fits(&desc, 48 * m.palette_entries + 4ull * a->instances, err) == VKSKIN_OK;
 }
 
 static void report(const bench_args *a, const app_show *show, const bench_result *res)

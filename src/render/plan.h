@@ -46,6 +46,13 @@ VkDeviceSize vks_plan_bind_bytes(const vks_model *model);
  * model of the crowd has tangents. */
 VkDeviceSize vks_plan_vertex_bytes(const vks_crowd *crowd);
 
+/* A headless image: its size, its color and depth images' bytes (device-local) and its readback
+ * buffers' (host-visible); target/offscreen.h says what they are. */
+typedef struct vks_plan_image {
+    uint32_t width, height;
+    VkDeviceSize device_bytes, host_bytes;
+} vks_plan_image;
+
 typedef struct vks_plan_request {
     vks_skin_mode mode;
     bool palettes_on_device; /* each frame's device-local copy of the palettes */
@@ -55,10 +62,7 @@ typedef struct vks_plan_request {
     /* Copies of the skinned output (0 means 1): 2 keeps the previous frame's beside the current
      * one's (motion vectors). output_bytes is per copy; the budget's share is split among them. */
     uint32_t output_sets;
-    /* The headless image of image_width x image_height (0 x 0 for a window, whose swapchain the
-     * driver holds): its color and depth images' bytes, and its readback buffers' (host). */
-    uint32_t image_width, image_height;
-    VkDeviceSize image_device_bytes, image_host_bytes;
+    vks_plan_image image; /* the headless target, zeros for a window (the driver's swapchain) */
 } vks_plan_request;
 
 typedef struct vks_plan_memory {

@@ -647,6 +647,16 @@ static bool create_data_sets(vks_renderer *r, vks_error *err)
     return true;
 }
 
+vks_plan_request vks_renderer_plan_request(const vks_renderer_desc *desc)
+{
+    return (vks_plan_request){.mode = desc->mode,
+                              .palettes_on_device = desc->palettes_on_device,
+                              .max_skinned_vertices = desc->max_skinned_vertices,
+                              .buffer_limit = desc->buffer_limit,
+                              .output_sets = desc->external && desc->keep_previous ? 2 : 1,
+                              .image = desc->image};
+}
+
 bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, vks_renderer *r,
                          vks_error *err)
 {
@@ -659,19 +669,11 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                         .bound = desc->path == VKS_PATH_DESCRIPTORS ||
                                  (desc->path == VKS_PATH_AUTO && dev->validate),
                         .skip_skin_barrier = desc->test_skip_skin_barrier,
-                        .output_sets = desc->external && desc->keep_previous ? 2 : 1};
+                        .output_sets = vks_renderer_plan_request(desc).output_sets};
     assert(!desc->external || desc->mode == VKS_SKIN_COMPUTE);
     assert(c->instance_count > 0 && c->model_count > 0);
     const vks_plan_limits limits = vks_renderer_plan_limits(dev, desc->memory_limit);
-    const vks_plan_request request = {.mode = desc->mode,
-                                      .palettes_on_device = desc->palettes_on_device,
-                                      .max_skinned_vertices = desc->max_skinned_vertices,
-                                      .buffer_limit = desc->buffer_limit,
-                                      .output_sets = r->output_sets,
-                                      .image_width = desc->image_width,
-                                      .image_height = desc->image_height,
-                                      .image_device_bytes = desc->image_device_bytes,
-                                      .image_host_bytes = desc->image_host_bytes};
+    const vks_plan_request request = vks_renderer_plan_request(desc);
     if (!vks_plan_memory_of(&limits, c, &request, &r->memory, err))
         return false;
     const bool draws = !desc->external;

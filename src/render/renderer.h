@@ -53,10 +53,7 @@ typedef struct vks_renderer_desc {
     uint32_t max_skinned_vertices;
     /* Plan as if the device had at most this many bytes in each heap (0: no cap). */
     VkDeviceSize memory_limit;
-    /* The headless image the caller draws into (none: 0 x 0), counted by the plan
-     * (vks_plan_request's fields of the same names). */
-    uint32_t image_width, image_height;
-    VkDeviceSize image_device_bytes, image_host_bytes;
+    vks_plan_image image; /* the headless image the caller draws into, counted by the plan */
     /* Skinning only, into command buffers a host records and submits (the library's
      * vkskin_gpu): no draw pass, textures, uniforms, command buffers, fences or queries. Frames
      * are taken with vks_renderer_host_frame and skinned with vks_renderer_skin_into. Compute
@@ -192,6 +189,10 @@ typedef struct vks_renderer {
 /* What the memory plan needs of the device (render/plan.h): its buffer limits and heaps, each
  * heap capped at memory_limit (0: no cap). A device from gpu_device_probe will do. */
 vks_plan_limits vks_renderer_plan_limits(const gpu_device *dev, VkDeviceSize memory_limit);
+
+/* The memory plan's request for a renderer made from `desc` (vks_renderer_create's own): what
+ * a check before the crowd exists plans with too. */
+vks_plan_request vks_renderer_plan_request(const vks_renderer_desc *desc);
 
 bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, vks_renderer *r,
                          vks_error *err);
