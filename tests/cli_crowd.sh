@@ -53,7 +53,7 @@ count() {
   printf '%s\n' "$all" | sed -n "s/^$2 //p"
 }
 triangles=$(count "$default" triangles) vertices=$(count "$default" vertices) || exit 1
-meshes=$(count "$default" meshes) || exit 1
+materials=$(count "$default" materials) || exit 1
 [ -n "$triangles" ] && [ -n "$vertices" ] || { fail "glb_counts could not count $default"; exit 1; }
 per_instance=$(( (vertices + 63) / 64 * 64 )) # skinning invocations: whole workgroups of 64
 
@@ -74,15 +74,15 @@ counts() {
   fi
   [ "$drawn" -eq $((visible * triangles)) ] ||
     fail "$1: drew $drawn triangles for $visible visible instances of $triangles"
-  # One draw per mesh at level 0 (all here), each instanced over every visible instance it
-  # covers; twice where some are pulled from the compute pass and some skinned in the vertex
-  # shader.
+  # One draw per material at level 0 (all here: the loader merges each material's meshes), each
+  # instanced over every visible instance it covers; twice where some are pulled from the compute
+  # pass and some skinned in the vertex shader.
   draws=$(printf '%s\n' "$line" | sed -n 's/.* in \([0-9]*\) draws.*/\1/p')
   if [ "$2" = compute_or_vertex ]; then
-    { [ "$draws" = "$meshes" ] || [ "$draws" = $((2 * meshes)) ]; } ||
-      fail "$1: $draws draws for $meshes meshes"
+    { [ "$draws" = "$materials" ] || [ "$draws" = $((2 * materials)) ]; } ||
+      fail "$1: $draws draws for $materials materials"
   else
-    [ "$draws" = "$meshes" ] || fail "$1: $draws draws for $meshes meshes"
+    [ "$draws" = "$materials" ] || fail "$1: $draws draws for $materials materials"
   fi
   if [ "$2" = compute ]; then
     [ "$invocations" -eq $((visible * per_instance)) ] ||
@@ -96,16 +96,19 @@ counts() {
   echo "$1: $visible of $total visible, $drawn triangles in $draws draws, $invocations invocations"
 }
 
-# A character of 520 meshes (the default one cut up: tools/gen_character.c --pieces 130): its
-# triangles drawn, one draw per mesh and instanced over every visible instance.
+# A character of 520 meshes in 4 materials (the default one cut up: tools/gen_character.c
+# --pieces 130): its triangles drawn in one draw per material, instanced over every visible
+# instance.
 tiny=$fixtures/tiny_meshes.glb
 if run tiny render "$tiny" --validate --lod 0 --instances 16 --size 320x240 --out "$tmp/tiny.png"; then
   line=$(grep '^culling: ' "$tmp/tiny")
-  want_meshes=$(count "$tiny" meshes) want_triangles=$(count "$tiny" triangles)
-  [ "$want_meshes" -ge 500 ] || fail "tiny_meshes.glb has $want_meshes meshes, not 500 or more"
+  tiny_meshes=$(count "$tiny" meshes) want_draws=$(count "$tiny" materials)
+  want_triangles=$(count "$tiny" triangles)
+  [ "$tiny_meshes" -ge 500 ] || fail "tiny_meshes.glb has $tiny_meshes meshes, not 500 or more"
+  [ "$want_draws" -ge 2 ] || fail "tiny_meshes.glb has $want_draws materials, not several"
   visible=$(printf '%s\n' "$line" | sed -n 's/^culling: \([0-9]*\) of.*/\1/p')
-  printf '%s\n' "$line" | grep -q "drew $((visible * want_triangles)) triangles in $want_meshes draws" &&
-    echo "tiny: $line" || fail "tiny: $line (want $want_meshes draws of $want_triangles triangles an instance)"
+  printf '%s\n' "$line" | grep -q "drew $((visible * want_triangles)) triangles in $want_draws draws" &&
+    echo "tiny: $line" || fail "tiny: $line (want $want_draws draws of $want_triangles triangles an instance)"
 fi
 
 # Every instance in view.
@@ -225,7 +228,7 @@ for mode in compute vertex; do
       grep -Eq "^  \"$key\": [0-9.e+-]+,?$" "$f" || fail "bench $mode: no number for $key"
     done
     grep -q '^  "visible": 10,$' "$f" || fail "bench $mode: not every instance visible"
-    [ "$(json "$f" draws)" = "$meshes" ] || fail "bench $mode: $(json "$f" draws) draws, not $meshes"
+    [ "$(json "$f" draws)" = "$materials" ] || fail "bench $mode: $(json "$f" draws) draws, not $materials"
     grep -q '^  "warmup_frames": 3,$' "$f" || fail "bench $mode: not 3 warm-up frames by default"
     if [ $mode = compute ]; then
       for key in gpu_skin_ms bytes_per_vertex skin_bytes memory_bytes skin_gb_per_s memory_gb_per_s \

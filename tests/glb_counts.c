@@ -2,7 +2,9 @@
  * the expected values of the CLI tests (tests/cli_crowd.sh) that would otherwise come from the
  * program under test (`vkskin info`).
  *   triangles  indices / 3 of every triangle primitive of every mesh a node shows
- *   meshes     those primitives, one each: the importer's meshes (one draw each a level)
+ *   meshes     those primitives, one each: the importer's meshes
+ *   materials  the distinct materials of those primitives (one without a material counts as
+ *              the default one): the meshes the loader merges them into (one draw each a level)
  *   vertices   per such primitive, the distinct vertices its indices use (all attributes
  *              compared byte for byte): the importer drops vertices no triangle uses and joins
  *              identical ones
@@ -191,7 +193,12 @@ int main(int argc, char **argv)
                 bone[j->valueint] = kept[j->valueint] = 1;
     }
     uint64_t triangles = 0, vertices = 0;
-    uint32_t influences = 0, primitives = 0;
+    uint32_t influences = 0, primitives = 0, materials = 0;
+    const int material_count =
+        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "materials"));
+    char *material_used = calloc((size_t)material_count + 1, 1); /* [count]: no material */
+    if (!material_used)
+        fail("out of memory");
     for (int i = 0; i < node_count; i++) {
         const int mesh = number(cJSON_GetArrayItem(nodes, i), "mesh", -1);
         if (mesh < 0)
@@ -206,6 +213,11 @@ int main(int argc, char **argv)
                 accessor_of(doc, bin_chunk + 8, bin_size, number(p, "indices", -1));
             triangles += indices.count / 3;
             primitives++;
+            int material = number(p, "material", -1);
+            if (material < 0 || material >= material_count)
+                material = material_count;
+            materials += !material_used[material];
+            material_used[material] = 1;
             vertices += distinct_vertices(doc, bin_chunk + 8, bin_size, p, &indices);
             uint32_t sets = 0;
             const cJSON *attributes = cJSON_GetObjectItemCaseSensitive(p, "attributes");
@@ -223,10 +235,11 @@ int main(int argc, char **argv)
     const cJSON *scenes = cJSON_GetObjectItemCaseSensitive(doc, "scenes");
     const cJSON *scene = cJSON_GetArrayItem(scenes, number(doc, "scene", 0));
     joints += cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(scene, "nodes")) > 1;
-    printf("triangles %llu\nvertices %llu\nmeshes %u\ninfluences %u\njoints %u\nbones %u\n",
-           (unsigned long long)triangles, (unsigned long long)vertices, primitives, influences,
-           joints, bones);
+    printf("triangles %llu\nvertices %llu\nmeshes %u\nmaterials %u\ninfluences %u\njoints %u\n"
+           "bones %u\n",
+           (unsigned long long)triangles, (unsigned long long)vertices, primitives, materials,
+           influences, joints, bones);
     cJSON_Delete(doc);
-    free(parent), free(kept), free(bone), free(file);
+    free(parent), free(kept), free(bone), free(material_used), free(file);
     return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "asset/import.h"
 #include "asset/lod.h"
+#include "asset/merge.h"
 
 #include <float.h>
 #include <time.h>
@@ -435,6 +436,8 @@ static void visit(const char *path)
         return;
     }
     visited++;
+    /* As vks_model_load prepares it: the meshes of a material merged (merge.h). */
+    CHECK(vks_model_merge_meshes(&m, &err));
     uint32_t *indices0 = malloc(sizeof *indices0 * (m.index_count ? m.index_count : 1));
     float(*pos0)[3] = malloc(sizeof *pos0 * (m.vertex_count ? m.vertex_count : 1));
     if (!indices0 || !pos0) {

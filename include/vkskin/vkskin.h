@@ -95,6 +95,10 @@ typedef struct vkskin_model_desc {
      * fork is unsafe in a threaded host or one with its own SIGCHLD handling. The vkskin
      * program turns it on. */
     bool isolate;
+    /* Keep the file's meshes apart. By default the meshes of each material are merged into one
+     * (in the order the materials first appear), so that a model of many parts costs one draw
+     * per material and level and its levels of detail simplify each surface whole. */
+    bool keep_meshes;
 } vkskin_model_desc;
 
 /* Reads a model and prepares it for skinning: its compact vertex streams and levels of detail
@@ -154,8 +158,9 @@ typedef struct vkskin_mesh_info {
     uint32_t base_vertex, vertex_count; /* its vertices among the model's */
     uint32_t first_index, index_count;  /* its indices (relative to base_vertex) */
     uint32_t material;
-    bool skinned;        /* bones in the file; else rigid, following node_joint */
-    uint32_t node_joint; /* the joint of the mesh's node */
+    bool skinned;          /* bones in the file (a merged mesh: in one of its parts) */
+    uint32_t node_joint;   /* the joint of the mesh's node (merged: the one its parts hang from) */
+    uint32_t source_count; /* the file's meshes it holds: 1, or more when merged by material */
 } vkskin_mesh_info;
 
 VKSKIN_API vkskin_result vkskin_model_get_mesh(const vkskin_model *model, uint32_t mesh,

@@ -87,6 +87,7 @@ vkskin_result vkskin_model_load(const vkskin_model_desc *desc, vkskin_model **mo
                 : desc->name ? desc->name
                              : "memory",
         .in_process = !desc->isolate,
+        .keep_meshes = desc->keep_meshes,
     };
     if (!vks_model_load(&import, &m->model, &e)) {
         free(m);
@@ -203,7 +204,8 @@ vkskin_result vkskin_model_get_mesh(const vkskin_model *m, uint32_t mesh, vkskin
                                .index_count = me->index_count,
                                .material = me->material,
                                .skinned = me->skinned,
-                               .node_joint = me->node_joint};
+                               .node_joint = me->node_joint,
+                               .source_count = me->source_count};
     return vks_api_ok(err);
 }
 

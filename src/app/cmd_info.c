@@ -28,8 +28,17 @@ static void print_model(const vkskin_model *m)
     vkskin_model_info info;
     vkskin_model_get_info(m, &info, NULL);
     printf("model: %s\n", info.name);
-    printf("meshes: %u, vertices: %u, indices: %u (%u triangles)\n", info.mesh_count,
+    uint32_t sources = 0;
+    for (uint32_t i = 0; i < info.mesh_count; i++) {
+        vkskin_mesh_info me;
+        vkskin_model_get_mesh(m, i, &me, NULL);
+        sources += me.source_count;
+    }
+    printf("meshes: %u, vertices: %u, indices: %u (%u triangles)", info.mesh_count,
            info.vertex_count, info.index_count, info.index_count / 3);
+    if (sources != info.mesh_count)
+        printf("; the file's %u meshes merged by material", sources);
+    printf("\n");
     printf("  %3s  %-24s %8s %8s %8s %9s  %-8s %s\n", "#", "name", "base", "vertices", "indices",
            "material", "skinned", "node joint");
     for (uint32_t i = 0; i < info.mesh_count; i++) {

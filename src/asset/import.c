@@ -643,6 +643,7 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
         .material = b->material_remap[mesh->mMaterialIndex],
         .node_joint = (uint32_t)(attach >= 0 ? attach : b->node_joint[node]),
         .skinned = mesh->mNumBones > 0,
+        .source_count = 1,
     };
     m->vertex_count += nv;
     if (!out->name)

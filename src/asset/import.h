@@ -16,6 +16,8 @@ typedef struct vks_import_desc {
     const char *dir;  /* the folder external textures of an in-memory file are read from (NULL:
                          the path's folder, or none) */
     bool in_process;  /* skip the crash guard below (the fuzzer wants to see every crash) */
+    bool keep_meshes; /* vks_model_load: keep the file's meshes apart (default: merged by
+                         material, merge.h) */
 } vks_import_desc;
 
 /* Reads a model. On failure returns false with one message in err and leaves *out zeroed.

@@ -16,6 +16,7 @@
  * vertices. */
 #include "lod.h"
 
+#include "merge.h"
 #include "pack.h"
 
 #include <assert.h>
@@ -211,7 +212,8 @@ bool vks_model_load(const vks_import_desc *desc, vks_model *out, vks_error *err)
 {
     if (!vks_model_import(desc, out, err))
         return false;
-    if (!vks_model_pack(out, err) || !vks_model_build_lods(out, err)) {
+    if ((!desc->keep_meshes && !vks_model_merge_meshes(out, err)) || !vks_model_pack(out, err) ||
+        !vks_model_build_lods(out, err)) {
         vks_model_destroy(out);
         return false;
     }

@@ -19,7 +19,8 @@
  * of memory. */
 bool vks_model_build_lods(vks_model *model, vks_error *err);
 
-/* Imports a model (import.h) and prepares it for the renderer: its compact streams, encoded once
+/* Imports a model (import.h) and prepares it for the renderer: its meshes merged by material
+ * (merge.h; unless desc->keep_meshes), its compact streams, encoded once
  * (pack.h; the CPU then sees their decoded values), and its levels of detail. On failure *out is
  * zeroed and owns nothing. */
 bool vks_model_load(const vks_import_desc *desc, vks_model *out, vks_error *err);

@@ -59,8 +59,10 @@ typedef struct vks_mesh {
     uint32_t base_vertex, vertex_count;
     uint32_t first_index, index_count; /* indices are relative to base_vertex */
     uint32_t material;
-    uint32_t node_joint; /* joint of the mesh's node; rigid and unweighted vertices follow it */
-    bool skinned;        /* has bones in the file */
+    uint32_t node_joint; /* joint of the mesh's node (merged: the joint all its parts' nodes hang
+                            from); its rigid and unweighted vertices follow their node's joint */
+    bool skinned;        /* has bones in the file (a merged mesh: one of its parts has) */
+    uint32_t source_count; /* meshes of the file it holds: 1, or more once merged (merge.h) */
 } vks_mesh;
 
 /* Counts over all vertices of skinned meshes, for `vkskin info` and the tests. */

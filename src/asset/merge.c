@@ -1,0 +1,157 @@
+/* Meshes merged by material (merge.h). */
+#include "merge.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The joint both a and b hang from (the nearest common ancestor; parents come first), or a when
+ * they have none. */
+static uint32_t merge__common_joint(const vks_skeleton *s, uint32_t a, uint32_t b)
+{
+    int64_t x = a, y = b;
+    while (x != y && x >= 0 && y >= 0) {
+        if (x > y)
+            x = s->parents[x];
+        else
+            y = s->parents[y];
+    }
+    return x == y && x >= 0 ? (uint32_t)x : a;
+}
+
+/* Gathers `stream` (elements of `size` bytes, one per vertex) in the merged order: mesh order[k]'s
+ * vertices one after the other. NULL streams stay NULL; false when out of memory. */
+static bool merge__gather(void **stream, size_t size, const vks_model *m, const uint32_t *order,
+                          void **out)
+{
+    *out = NULL;
+    if (!*stream)
+        return true;
+    char *dst = malloc(size * m->vertex_count);
+    if (!dst)
+        return false;
+    size_t at = 0;
+    for (uint32_t k = 0; k < m->mesh_count; k++) {
+        const vks_mesh *me = &m->meshes[order[k]];
+        memcpy(dst + at * size, (const char *)*stream + (size_t)me->base_vertex * size,
+               size * me->vertex_count);
+        at += me->vertex_count;
+    }
+    assert(at == m->vertex_count);
+    *out = dst;
+    return true;
+}
+
+bool vks_model_merge_meshes(vks_model *m, vks_error *err)
+{
+    assert(!m->packed && !m->level_count);
+    const uint32_t n = m->mesh_count;
+    /* order: the meshes grouped by material, each group where its material first appears;
+     * group_of[k]: the merged mesh order[k] joins. */
+    uint32_t *order = malloc(sizeof *order * (n ? n : 1));
+    uint32_t *group_of = malloc(sizeof *group_of * (n ? n : 1));
+    int32_t *first_of = malloc(sizeof *first_of * (m->material_count ? m->material_count : 1));
+    if (!order || !group_of || !first_of) {
+        free(order), free(group_of), free(first_of);
+        return vks_fail_memory(err, "out of memory merging %s's meshes", m->name);
+    }
+    for (uint32_t i = 0; i < m->material_count; i++)
+        first_of[i] = -1;
+    uint32_t groups = 0, at = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t mat = m->meshes[i].material;
+        assert(mat < m->material_count);
+        if (first_of[mat] >= 0)
+            continue;
+        first_of[mat] = (int32_t)groups;
+        for (uint32_t j = i; j < n; j++)
+            if (m->meshes[j].material == mat) {
+                order[at] = j;
+                group_of[at++] = groups;
+            }
+        groups++;
+    }
+    assert(at == n);
+    free(first_of);
+    if (groups == n) {
+        free(order), free(group_of);
+        return true;
+    }
+
+    void *streams[8] = {0};
+    vks_mesh *meshes = calloc(groups, sizeof *meshes);
+    uint32_t *indices = malloc(sizeof *indices * (m->index_count ? m->index_count : 1));
+    bool ok =
+        meshes && indices &&
+        merge__gather((void **)&m->positions, sizeof *m->positions, m, order, &streams[0]) &&
+        merge__gather((void **)&m->normals, sizeof *m->normals, m, order, &streams[1]) &&
+        merge__gather((void **)&m->tangents, sizeof *m->tangents, m, order, &streams[2]) &&
+        merge__gather((void **)&m->uvs, sizeof *m->uvs, m, order, &streams[3]) &&
+        merge__gather((void **)&m->joints, sizeof *m->joints, m, order, &streams[4]) &&
+        merge__gather((void **)&m->weights, sizeof *m->weights, m, order, &streams[5]) &&
+        merge__gather((void **)&m->joints_extra, sizeof *m->joints_extra, m, order, &streams[6]) &&
+        merge__gather((void **)&m->weights_extra, sizeof *m->weights_extra, m, order, &streams[7]);
+    /* The merged meshes: vertices and indices in the gathered order, each part's indices moved
+     * by the vertices of the parts before it in its group. */
+    uint32_t vertex_at = 0, index_at = 0;
+    for (uint32_t k = 0; ok && k < n; k++) {
+        const vks_mesh *src = &m->meshes[order[k]];
+        vks_mesh *dst = &meshes[group_of[k]];
+        if (!dst->source_count) {
+            *dst = (vks_mesh){.base_vertex = vertex_at,
+                              .first_index = index_at,
+                              .material = src->material,
+                              .node_joint = src->node_joint};
+        } else {
+            dst->node_joint = merge__common_joint(&m->skeleton, dst->node_joint, src->node_joint);
+        }
+        const uint32_t shift = vertex_at - dst->base_vertex;
+        for (uint32_t i = 0; i < src->index_count; i++)
+            indices[index_at + i] = m->indices[src->first_index + i] + shift;
+        dst->vertex_count += src->vertex_count;
+        dst->index_count += src->index_count;
+        dst->skinned = dst->skinned || src->skinned;
+        dst->source_count += src->source_count ? src->source_count : 1;
+        vertex_at += src->vertex_count;
+        index_at += src->index_count;
+    }
+    /* Names: a part alone keeps its own; a merged mesh is named by its first part and count. */
+    for (uint32_t g = 0; ok && g < groups; g++) {
+        const vks_mesh *first = NULL;
+        for (uint32_t k = 0; !first && k < n; k++)
+            if (group_of[k] == g)
+                first = &m->meshes[order[k]];
+        char buf[160];
+        if (meshes[g].source_count == 1)
+            snprintf(buf, sizeof buf, "%s", first->name);
+        else
+            snprintf(buf, sizeof buf, "%.120s +%u", first->name, meshes[g].source_count - 1);
+        ok = (meshes[g].name = strdup(buf)) != NULL;
+    }
+    free(order), free(group_of);
+    if (!ok) {
+        for (uint32_t g = 0; meshes && g < groups; g++)
+            free(meshes[g].name);
+        free(meshes), free(indices);
+        for (int s = 0; s < 8; s++)
+            free(streams[s]);
+        return vks_fail_memory(err, "out of memory merging %s's meshes", m->name);
+    }
+    assert(vertex_at == m->vertex_count && index_at == m->index_count);
+    for (uint32_t i = 0; i < n; i++)
+        free(m->meshes[i].name);
+    free(m->meshes);
+    m->meshes = meshes;
+    m->mesh_count = groups;
+    free(m->indices);
+    m->indices = indices;
+    void **fields[8] = {(void **)&m->positions,    (void **)&m->normals,      (void **)&m->tangents,
+                        (void **)&m->uvs,          (void **)&m->joints,       (void **)&m->weights,
+                        (void **)&m->joints_extra, (void **)&m->weights_extra};
+    for (int s = 0; s < 8; s++) {
+        free(*fields[s]);
+        *fields[s] = streams[s];
+    }
+    return true;
+}

@@ -1,0 +1,126 @@
+/* Meshes merged by material (src/asset/merge.h) on every model given: each file is imported
+ * twice, one copy merged, and the merged model checked against the file's meshes: one mesh per
+ * material, in the order the materials first appear; each merged mesh's triangles are its
+ * parts' triangles in file order, every corner the same vertex (all streams compared byte for
+ * byte); vertices and indices add up; its node joint is an ancestor of (or equal to) each part's;
+ * a model whose materials are all distinct is left as it was, pointer for pointer. vks_model_load
+ * merges, and keeps the meshes apart with keep_meshes.
+ *   usage: test_merge MODEL... [--folder DIR]...  (a file that does not import is a failure) */
+#include "check.h"
+
+#include "asset/import.h"
+#include "asset/lod.h"
+#include "asset/merge.h"
+
+static size_t visited;
+
+/* Vertex v of model m (all its streams) equals vertex w of model n, byte for byte. */
+static bool same_vertex(const vks_model *m, uint32_t v, const vks_model *n, uint32_t w)
+{
+#define SAME(field)                                                                                \
+    (!m->field == !n->field && (!m->field || !memcmp(m->field[v], n->field[w], sizeof m->field[v])))
+    return SAME(positions) && SAME(normals) && SAME(tangents) && SAME(uvs) && SAME(joints) &&
+           SAME(weights) && SAME(joints_extra) && SAME(weights_extra);
+#undef SAME
+}
+
+static bool hangs_from(const vks_skeleton *s, uint32_t joint, uint32_t ancestor)
+{
+    for (int64_t j = joint; j >= 0; j = s->parents[j])
+        if ((uint32_t)j == ancestor)
+            return true;
+    return false;
+}
+
+static void visit(const char *path)
+{
+    vks_model file, merged;
+    vks_error err;
+    const vks_import_desc desc = {.path = path};
+    if (!vks_model_import(&desc, &file, &err) || !vks_model_import(&desc, &merged, &err)) {
+        fprintf(stderr, "%s: %s\n", path, err.msg);
+        CHECK(!"import failed");
+        return;
+    }
+    visited++;
+    const void *positions = merged.positions;
+    const vks_mesh *meshes = merged.meshes;
+    CHECK(vks_model_merge_meshes(&merged, &err));
+
+    /* The materials in the order they first appear: the merged meshes. */
+    uint32_t materials = 0, *order = calloc(file.material_count + 1, sizeof *order);
+    char *seen = calloc(file.material_count + 1, 1);
+    for (uint32_t i = 0; order && seen && i < file.mesh_count; i++)
+        if (!seen[file.meshes[i].material]) {
+            seen[file.meshes[i].material] = 1;
+            order[materials++] = file.meshes[i].material;
+        }
+    CHECK(merged.mesh_count == materials);
+    CHECK(merged.vertex_count == file.vertex_count && merged.index_count == file.index_count);
+    if (materials == file.mesh_count)
+        CHECK(merged.positions == positions && merged.meshes == meshes);
+    uint32_t sources = 0, vertices = 0;
+    for (uint32_t g = 0; g < merged.mesh_count && g < materials; g++) {
+        const vks_mesh *me = &merged.meshes[g];
+        CHECK(me->material == order[g]);
+        CHECK(me->base_vertex == vertices);
+        vertices += me->vertex_count;
+        sources += me->source_count;
+        /* Its triangles: the parts' own, in file order, corner by corner. */
+        uint32_t at = 0, parts = 0, part_vertices = 0;
+        bool corners_same = true, skinned = false;
+        for (uint32_t i = 0; i < file.mesh_count; i++) {
+            const vks_mesh *part = &file.meshes[i];
+            if (part->material != me->material)
+                continue;
+            parts++;
+            part_vertices += part->vertex_count;
+            skinned = skinned || part->skinned;
+            CHECK(hangs_from(&merged.skeleton, part->node_joint, me->node_joint));
+            for (uint32_t k = 0; k < part->index_count && at + k < me->index_count; k++) {
+                const uint32_t v = part->base_vertex + file.indices[part->first_index + k];
+                const uint32_t w = me->base_vertex + merged.indices[me->first_index + at + k];
+                corners_same = corners_same && w < me->base_vertex + me->vertex_count &&
+                               same_vertex(&file, v, &merged, w);
+            }
+            at += part->index_count;
+        }
+        CHECK(corners_same);
+        CHECK(at == me->index_count);
+        CHECK(parts == me->source_count && part_vertices == me->vertex_count);
+        CHECK(skinned == me->skinned);
+        if (parts == 1)
+            for (uint32_t i = 0; i < file.mesh_count; i++)
+                if (file.meshes[i].material == me->material)
+                    CHECK(strcmp(file.meshes[i].name, me->name) == 0);
+    }
+    CHECK(sources == file.mesh_count && vertices == merged.vertex_count);
+    printf("%s: %u meshes in %u materials -> %u meshes\n", path, file.mesh_count,
+           file.material_count, merged.mesh_count);
+    free(order), free(seen);
+    vks_model_destroy(&file);
+    vks_model_destroy(&merged);
+
+    /* The load merges; keep_meshes keeps the file's meshes. */
+    vks_model loaded, kept;
+    if (vks_model_load(&desc, &loaded, &err)) {
+        CHECK(loaded.mesh_count == materials);
+        vks_model_destroy(&loaded);
+    } else {
+        CHECK(!"vks_model_load failed");
+    }
+    if (vks_model_load(&(vks_import_desc){.path = path, .keep_meshes = true}, &kept, &err)) {
+        CHECK(kept.mesh_count == sources);
+        vks_model_destroy(&kept);
+    } else {
+        CHECK(!"vks_model_load with keep_meshes failed");
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int rc = check_each_model_arg(argc, argv, visit, &visited);
+    if (rc)
+        return rc;
+    return check_report("test_merge");
+}
