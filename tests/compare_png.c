@@ -2,7 +2,8 @@
  *
  *   compare_png ACTUAL REFERENCE [--threshold N] [--max-differing PERCENT] [--max-mean N]
  *               [--count-tolerance PERCENT] [--bbox-tolerance PIXELS] [--any-framing]
- *               [--shape-only] [--background-tolerance N]
+ *               [--shape-only] [--background-tolerance N] [--downsample N] [--of-silhouette]
+ *               [--figures]
  *   compare_png --silhouette IMAGE [--min-cover PERCENT]
  *
  * The background colour is the reference's top-left pixel (the image's own in --silhouette mode);
@@ -21,6 +22,12 @@
  *     40% to 95% of the image height tall and its centre lies within 25% of the width of the
  *     image's vertical centre line (not checked with --any-framing: crowds fill the frame
  *     their own way).
+ * --downsample N first averages each N x N block of both images into one pixel (a box filter; a
+ * last partial block averages what it has): a viewer does not see what moves less than a pixel
+ * or two, and neither does the comparison then. --of-silhouette counts the differing pixels as a
+ * share of the silhouettes (the pixels in either image's), not of the image: for a small figure
+ * in a large frame. --figures prints how many figures the reference shows (its silhouette's
+ * connected parts, before any downsample) and their heights: how tall a crowd's characters are.
  * Both images must have the same size. --shape-only compares the silhouettes alone, each image's
  * against its own background (its top-left pixel): two renderers of one scene that shade it
  * their own way (the library's example host against vkskin render).
@@ -67,6 +74,29 @@ static bool load(const char *path, image *img)
     return true;
 }
 
+/* Each n x n block of img averaged into one pixel. */
+static bool downsample(image *img, int n)
+{
+    const int w = (img->w + n - 1) / n, h = (img->h + n - 1) / n;
+    unsigned char *out = malloc((size_t)w * h * 4);
+    if (!out)
+        return false;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            for (int c = 0; c < 4; c++) {
+                int sum = 0, count = 0;
+                for (int dy = 0; dy < n && y * n + dy < img->h; dy++)
+                    for (int dx = 0; dx < n && x * n + dx < img->w; dx++, count++)
+                        sum += img->rgba[4 * ((size_t)(y * n + dy) * img->w + x * n + dx) + c];
+                out[4 * ((size_t)y * w + x) + c] = (unsigned char)((sum + count / 2) / count);
+            }
+    stbi_image_free(img->rgba);
+    img->rgba = out;
+    img->w = w;
+    img->h = h;
+    return true;
+}
+
 static int channel_diff(const unsigned char *a, const unsigned char *b)
 {
     int worst = 0;
@@ -91,6 +121,61 @@ static silhouette find_silhouette(const image *img, const unsigned char bg[4])
             s.y1 = y > s.y1 ? y : s.y1;
         }
     return s;
+}
+
+static int by_int(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The figures in img: its silhouette's 8-connected parts of at least 4 pixels (smaller ones are
+ * specks: a far limb cut off by the pixel grid). Prints their count and heights (median, least,
+ * largest). */
+static bool print_figures(const image *img, const unsigned char bg[4])
+{
+    const size_t n = (size_t)img->w * img->h;
+    int *label = calloc(n, sizeof *label), *stack = malloc(sizeof *stack * n);
+    int *heights = malloc(sizeof *heights * (n / 4 + 1));
+    if (!label || !stack || !heights) {
+        free(label), free(stack), free(heights);
+        return false;
+    }
+    int figures = 0;
+    for (size_t start = 0; start < n; start++) {
+        if (label[start] || channel_diff(img->rgba + 4 * start, bg) <= background_tolerance)
+            continue;
+        int top = 0, y0 = img->h, y1 = -1, pixels = 0;
+        stack[top++] = (int)start;
+        label[start] = 1;
+        while (top) {
+            const int p = stack[--top], x = p % img->w, y = p / img->w;
+            pixels++;
+            y0 = y < y0 ? y : y0;
+            y1 = y > y1 ? y : y1;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    const int nx = x + dx, ny = y + dy;
+                    if (nx < 0 || ny < 0 || nx >= img->w || ny >= img->h)
+                        continue;
+                    const size_t q = (size_t)ny * img->w + nx;
+                    if (!label[q] && channel_diff(img->rgba + 4 * q, bg) > background_tolerance) {
+                        label[q] = 1;
+                        stack[top++] = (int)q;
+                    }
+                }
+        }
+        if (pixels >= 4)
+            heights[figures++] = y1 - y0 + 1;
+    }
+    qsort(heights, (size_t)figures, sizeof *heights, by_int);
+    if (figures)
+        printf("figures: %d, heights: median %d px, from %d to %d\n", figures, heights[figures / 2],
+               heights[0], heights[figures - 1]);
+    else
+        printf("figures: 0\n");
+    free(label), free(stack), free(heights);
+    return true;
 }
 
 static void print_silhouette(const char *label, const image *img, const silhouette *s)
@@ -151,7 +236,8 @@ static int usage(void)
     fprintf(stderr,
             "usage: compare_png ACTUAL REFERENCE [--threshold N] [--max-differing PERCENT] "
             "[--max-mean N] [--count-tolerance PERCENT] [--bbox-tolerance PIXELS] [--any-framing] "
-            "[--shape-only] [--background-tolerance N]\n"
+            "[--shape-only] [--background-tolerance N] [--downsample N] [--of-silhouette] "
+            "[--figures]\n"
             "       compare_png --silhouette IMAGE [--min-cover PERCENT]\n");
     return 2;
 }
@@ -182,9 +268,10 @@ int main(int argc, char **argv)
 {
     const char *files[2] = {NULL, NULL};
     int file_count = 0;
-    bool silhouette_mode = false, any_framing = false, shape_only = false;
+    bool silhouette_mode = false, any_framing = false, shape_only = false, of_silhouette = false,
+         figures = false;
     double threshold = 24, max_differing = 0.5, max_mean = 2, count_tol = 3, bbox_tol = 3,
-           min_cover = 1;
+           min_cover = 1, block = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--silhouette") == 0) {
@@ -193,6 +280,10 @@ int main(int argc, char **argv)
             any_framing = true;
         } else if (strcmp(a, "--shape-only") == 0) {
             shape_only = true;
+        } else if (strcmp(a, "--of-silhouette") == 0) {
+            of_silhouette = true;
+        } else if (strcmp(a, "--figures") == 0) {
+            figures = true;
         } else if (a[0] == '-' && a[1] == '-') {
             if (i + 1 >= argc)
                 return usage();
@@ -211,6 +302,8 @@ int main(int argc, char **argv)
                 min_cover = v;
             else if (strcmp(a, "--background-tolerance") == 0)
                 background_tolerance = v;
+            else if (strcmp(a, "--downsample") == 0 && v >= 1 && v <= 64 && v == (int)v)
+                block = v;
             else
                 return usage();
         } else if (file_count < 2) {
@@ -238,27 +331,41 @@ int main(int argc, char **argv)
         stbi_image_free(ref.rgba);
         return 1;
     }
+    unsigned char bg[4], act_bg[4];
+    memcpy(bg, ref.rgba, 4);
+    memcpy(act_bg, shape_only ? act.rgba : ref.rgba, 4);
+    if (figures && !print_figures(&ref, bg)) {
+        fprintf(stderr, "compare_png: out of memory\n");
+        return 2;
+    }
+    if (block > 1 && (!downsample(&act, (int)block) || !downsample(&ref, (int)block))) {
+        fprintf(stderr, "compare_png: out of memory\n");
+        return 2;
+    }
     const size_t pixels = (size_t)ref.w * ref.h;
-    size_t differing = 0;
+    size_t differing = 0, figure = 0;
     double sum = 0.0;
     for (size_t p = 0; p < pixels; p++) {
         const unsigned char *a = act.rgba + 4 * p, *b = ref.rgba + 4 * p;
         if (channel_diff(a, b) > threshold)
             differing++;
+        figure += channel_diff(a, act_bg) > background_tolerance ||
+                  channel_diff(b, bg) > background_tolerance;
         for (int c = 0; c < 4; c++)
             sum += abs((int)a[c] - (int)b[c]);
     }
-    double differing_pct = 100.0 * (double)differing / (double)pixels;
+    const size_t base = of_silhouette ? figure : pixels;
+    double differing_pct = base ? 100.0 * (double)differing / (double)base : 0.0;
     double mean = sum / (4.0 * (double)pixels);
 
-    unsigned char bg[4], act_bg[4];
-    memcpy(bg, ref.rgba, 4);
-    memcpy(act_bg, shape_only ? act.rgba : ref.rgba, 4);
     silhouette sa = find_silhouette(&act, act_bg), sr = find_silhouette(&ref, bg);
     print_silhouette("actual   ", &act, &sa);
     print_silhouette("reference", &ref, &sr);
-    printf("pixels differing by more than %g/255: %zu (%.3f%%), mean abs error %.3f/255\n",
-           threshold, differing, differing_pct, mean);
+    if (block > 1)
+        printf("compared after a %gx%g box filter: %dx%d\n", block, block, ref.w, ref.h);
+    printf("pixels differing by more than %g/255: %zu (%.3f%% of the %s), mean abs error "
+           "%.3f/255\n",
+           threshold, differing, differing_pct, of_silhouette ? "silhouettes" : "image", mean);
 
     if (!shape_only && differing_pct > max_differing)
         fail("%s: %.3f%% of the pixels differ, limit %g%%", "pixels", differing_pct, max_differing);

@@ -6,6 +6,7 @@
 #define VKS_CROWD_GPU_H
 
 #include "asset/import.h"
+#include "asset/load.h"
 #include "asset/lod.h"
 #include "asset/pack.h"
 #include "check.h"

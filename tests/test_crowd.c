@@ -5,6 +5,7 @@
 #include "anim/anim.h"
 #include "asset/import.h"
 #include "asset/lod.h"
+#include "skin/lod_error.h"
 #include "check.h"
 #include "scene/crowd.h"
 
@@ -37,7 +38,7 @@ static bool load_lods(vks_model *m)
     vks_error err;
     if (!load(lods_path, m))
         return false;
-    if (!vks_model_build_lods(m, &err)) {
+    if (!vks_model_build_lods(m, &err) || !vks_model_measure_lods(m, &err)) {
         CHECK(!"levels of detail");
         vks_model_destroy(m);
         return false;
@@ -864,11 +865,10 @@ static void test_lod_hysteresis(void)
     }
     const vks_crowd_instance *in = &c.instances[0];
     /* The default character: no scale in its nodes, and a crowd of one stands unscaled. */
-    CHECK_NEAR(c.model_error_scale[0], 1.0, 1e-4);
     CHECK_NEAR(in->scale, 1.0, 1e-6);
     vks_lod_view view = {.pixels_per_unit = 1000.0f, .max_error_px = 1.0f, .force = -1};
     /* Where level 1's error projects to exactly the bound: distance to the sphere d_b. */
-    const double px_per_unit_err = c.model_error_scale[0] * in->scale * view.pixels_per_unit;
+    const double px_per_unit_err = in->scale * view.pixels_per_unit;
     const double d_b = vks_model_level(&m, 1).error * px_per_unit_err / view.max_error_px;
     const double e2 = vks_model_level(&m, 2 < vks_model_level_count(&m) ? 2 : 1).error;
     uint32_t switches = 0, naive_switches = 0, last = UINT32_MAX, naive_last = UINT32_MAX;

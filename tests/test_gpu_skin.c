@@ -15,6 +15,7 @@
  * skip (exit 77) with the reason. */
 #include "anim/anim.h"
 #include "asset/import.h"
+#include "asset/load.h"
 #include "asset/lod.h"
 #include "asset/pack.h"
 #include "check.h"

@@ -9,6 +9,7 @@
 #include "check.h"
 
 #include "asset/import.h"
+#include "asset/load.h"
 #include "asset/lod.h"
 #include "asset/merge.h"
 

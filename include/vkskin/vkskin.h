@@ -178,17 +178,20 @@ VKSKIN_API vkskin_result vkskin_model_get_material(const vkskin_model *model, ui
                                                    vkskin_material_info *info, vkskin_error *err);
 
 /* Level of detail `level` (below level_count; 0 is the model as loaded): its triangles and
- * vertices, and the largest distance from level 0's surface, in model units. */
+ * vertices, and its error: the largest distance between its surface and level 0's over the
+ * clips' poses, in palette space (the units of skinned positions). Levels above 0 simplify the
+ * whole character: by edge collapses, or, for the coarsest, by clustering vertices on a grid
+ * (`grid`), which ignores the topology. */
 typedef struct vkskin_level_info {
     uint32_t triangle_count, vertex_count;
     float error;
+    bool grid;
 } vkskin_level_info;
 
 VKSKIN_API vkskin_result vkskin_model_get_level(const vkskin_model *model, uint32_t level,
                                                 vkskin_level_info *info, vkskin_error *err);
 
-/* One mesh at a level: its triangles and its own error (a mesh whose simplification ended keeps
- * its last level's). */
+/* One mesh (one material, once merged) at a level: its triangles, and the level's error. */
 typedef struct vkskin_mesh_level_info {
     uint32_t triangle_count;
     float error;
@@ -383,8 +386,11 @@ VKSKIN_API vkskin_result vkskin_crowd_pose(vkskin_crowd *crowd, const uint32_t *
  * posed every 2nd frame, under 16 every 4th, staggered, and otherwise gets its last pose again; the
  * crowd keeps every instance's last pose for it (palette_count x 48 bytes more, from the first
  * call). */
-/* The default screen-space error of a level of detail, in pixels. */
-#define VKSKIN_LOD_ERROR_PX 0.2f
+/* The default screen-space error of a level of detail, in pixels: a level's error over the clips'
+ * poses (vkskin_level_info.error) projected at the instance's distance. At 0.45 px, crowds of
+ * characters 2 to 300 pixels tall change less than one frame of motion changes them
+ * (docs/performance.md). */
+#define VKSKIN_LOD_ERROR_PX 0.45f
 
 typedef struct vkskin_prepare_desc {
     const vkskin_view *view; /* a perspective times a rigid view, as vkskin_crowd_frame_view's */

@@ -3,6 +3,7 @@
 #include "api.h"
 
 #include "anim/anim.h"
+#include "asset/load.h"
 #include "asset/lod.h"
 #include "scene/camera.h"
 #include "skin/skin_cpu.h"
@@ -240,8 +241,10 @@ vkskin_result vkskin_model_get_level(const vkskin_model *m, uint32_t level, vksk
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u level(s): no level %u",
                             m->model.name, vks_model_level_count(&m->model), level);
     const vks_level l = vks_model_level(&m->model, level);
-    *info = (vkskin_level_info){
-        .triangle_count = l.triangle_count, .vertex_count = l.vertex_count, .error = l.error};
+    *info = (vkskin_level_info){.triangle_count = l.triangle_count,
+                                .vertex_count = l.vertex_count,
+                                .error = l.error,
+                                .grid = l.kind == VKS_LOD_GRID};
     return vks_api_ok(err);
 }
 

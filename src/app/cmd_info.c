@@ -89,20 +89,25 @@ static void print_model(const vkskin_model *m)
                info.bounds_min[0], info.bounds_min[1], info.bounds_min[2], info.bounds_max[0],
                info.bounds_max[1], info.bounds_max[2]);
     /* The levels of detail: the model's, then each mesh's chain. */
-    printf("levels: %u (level, triangles, vertices, error in model units)\n", info.level_count);
+    printf("levels: %u (level, triangles, vertices, error over the clips in palette units, how)\n",
+           info.level_count);
     for (uint32_t l = 0; l < info.level_count; l++) {
         vkskin_level_info lv;
         vkskin_model_get_level(m, l, &lv, NULL);
-        printf("  %3u  %8u %8u  %.4g\n", l, lv.triangle_count, lv.vertex_count, lv.error);
+        printf("  %3u  %8u %8u  %-10.4g %s\n", l, lv.triangle_count, lv.vertex_count, lv.error,
+               l == 0    ? "as loaded"
+               : lv.grid ? "grid"
+                         : "edge collapses");
     }
+    /* Each mesh's (material's) triangles at each level: one draw each. */
     for (uint32_t i = 0; i < info.mesh_count && info.level_count > 1; i++) {
         vkskin_mesh_info me;
         vkskin_model_get_mesh(m, i, &me, NULL);
-        printf("  mesh %u %s:", i, me.name);
+        printf("  mesh %u %s: triangles", i, me.name);
         for (uint32_t l = 0; l < info.level_count; l++) {
             vkskin_mesh_level_info ml;
             vkskin_model_get_mesh_level(m, l, i, &ml, NULL);
-            printf(" %u: %u tri, %.3g;", l, ml.triangle_count, ml.error);
+            printf(" %u", ml.triangle_count);
         }
         printf("\n");
     }

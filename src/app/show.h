@@ -29,11 +29,10 @@ bool app_gpu_check(app_gpu_options *options, vkskin_error *err);
 
 /* ---- The crowd: its models, its instances, and the threads that animate them ---- */
 
-/* --lod-error's default, in pixels: at it 400 CesiumMan at 1920x1080 draw well within the image
- * test's bounds (at most 1% of pixels off by more than 24/255, silhouettes within 2%;
- * tests/cli_lod.sh), where 1 px fails them and 0.5 px is at their edge (docs/architecture.md,
- * "Why 0.2 px"): meshoptimizer's error bounds how far vertices move, not how far the texture
- * slides across the surface. */
+/* --lod-error's default, in pixels (docs/performance.md, "Levels of detail against level 0"):
+ * at it, crowds of characters 2 to 300 pixels tall change, compared after a 2x box filter, no
+ * more than one frame of motion changes them; at 1 px the edge-collapse levels' shading and
+ * thinned parts show on characters under 20 pixels tall. */
 #define APP_LOD_ERROR_PX VKSKIN_LOD_ERROR_PX
 
 typedef struct app_crowd_args {

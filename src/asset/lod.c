@@ -1,23 +1,27 @@
 /* Level-of-detail chains (lod.h).
  *
- * Strategy: every level of a mesh is simplified from level 0, never from the level before it, so
- * that meshoptimizer's error is measured against the imported surface (simplifying the previous
- * level would measure each step against an already simplified mesh, leaving only the sum of the
- * steps, an over-estimate, as a level's error). Each level asks for half the triangles of the
- * previous one with an unlimited error (1.0 is the whole mesh extent): the chain is driven by the
- * triangle count, and the error it costs is recorded for the renderer's screen-space choice. A
- * mesh's chain ends below VKS_LOD_FLOOR_TRIANGLES (a few dozen triangles are not worth another
- * level) or when the simplifier stops making progress (less than a quarter off: topology or locked
- * borders). When several meshes make up the model their borders are locked, so that where they meet
- * no cracks open between meshes simplified apart.
+ * The character is simplified whole: every mesh's triangles in one index buffer over the model's
+ * vertices. Where two meshes meet at vertices of the same position, meshoptimizer sees a seam (an
+ * attribute discontinuity) and moves both sides together, so no crack opens there; true borders
+ * (a sleeve's open end) collapse along themselves. Nothing is locked, and the simplifier spends
+ * the level's budget where the whole character loses least, not mesh by mesh.
  *
- * Model level L draws every mesh at its own level min(L, last): a mesh whose chain ended is
- * copied again into each later level's vertex range, so that every level skins only its own
- * vertices. */
+ * Every level is simplified from level 0, never from the level before, so that its error is
+ * measured against the imported surface. The chain is driven by triangle counts: level L asks for
+ * r times the triangles of level L - 1, r = 1/2, or less for a character of more than
+ * VKS_LOD_FLOOR_TRIANGLES x 2^(VKS_MAX_LEVELS - 1) triangles, so that the chain reaches the floor
+ * within VKS_MAX_LEVELS levels. Three ways make a level, each taking over (for that level and the
+ * rest) when the one before cannot get within LOD_EDGE_SLACK of the target: edge collapses within
+ * the joints' regions (lod__split), edge collapses across them, and vertices clustered on one
+ * grid over the whole character (closed parts that cannot shrink further, hundreds of small
+ * pieces). The chain ends at the floor, or when a level would not have fewer triangles than the
+ * one before. The levels' errors are measured afterwards, in motion (skin/lod_error.h), which
+ * also drops the levels no better than a coarser one (vks_model_keep_levels).
+ *
+ * Each triangle of a level is drawn with one mesh: the mesh of most of its corners (the first's
+ * when all three differ). A corner that a collapse moved onto another mesh's vertex (where three
+ * meshes meet) is moved back onto its own mesh's vertex at the same place when there is one. */
 #include "lod.h"
-
-#include "merge.h"
-#include "pack.h"
 
 #include <assert.h>
 #include <math.h>
@@ -26,178 +30,458 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One level of one mesh, in the form levels >= 1 store it: indices into its own compact vertices
- * (source: the model-wide level-0 vertex each one copies, in vertex-fetch order). */
+/* Edge collapses must get within this factor of a level's target, else the grid takes over. */
+#define LOD_EDGE_SLACK 1.25
+
+typedef struct lod__builder {
+    const vks_model *m;
+    uint32_t *all;      /* level 0's indices, model-wide (each mesh's plus its base vertex) */
+    uint32_t *welded;   /* the same with each vertex replaced by the first of its mesh that
+                           equals it in every stream (lod__weld) */
+    size_t all_count;   /* indices in all */
+    uint32_t *mesh_of;  /* vertex -> its mesh */
+    uint32_t *by_place; /* the vertices sorted by position, ties by index */
+    uint32_t *place_at; /* vertex -> its entry in by_place */
+    uint32_t *scratch;  /* all_count indices */
+    float scale;        /* meshopt_simplifyScale of the whole model */
+    /* The edge collapses' input: the vertices split along the borders between the joints'
+     * regions (lod__split), split_count of them, each a copy of level-0 vertex split_source[i] at
+     * split_positions[i]; split_all: level 0's indices into them. */
+    uint32_t split_count;
+    uint32_t *split_source, *split_all;
+    float (*split_positions)[3];
+} lod__builder;
+
+/* One level as it is built: model-wide indices grouped by mesh (mesh i's in [first[i], first[i]
+ * + count[i])), then compacted. */
 typedef struct lod__level {
-    uint32_t *indices, *source;
+    uint32_t *indices; /* level-local once compacted */
+    uint32_t *source;  /* per level vertex: the level-0 vertex it copies */
     uint32_t index_count, vertex_count;
-    float error; /* model units, non-decreasing along the chain */
+    uint32_t *first, *count; /* per mesh */
+    float error;
+    vks_lod_kind kind;
 } lod__level;
 
-/* levels[0] is the mesh itself; its compact copy is only made when the chain has no other level
- * and the model has levels >= 1 (the mesh then appears as it is at each of them). */
-typedef struct lod__chain {
-    uint32_t count;
-    lod__level levels[VKS_MAX_LEVELS];
-} lod__chain;
-
-static void lod__chains_free(lod__chain *chains, uint32_t mesh_count)
+static void lod__level_free(lod__level *l)
 {
-    for (uint32_t i = 0; chains && i < mesh_count; i++)
-        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
-            free(chains[i].levels[l].indices);
-            free(chains[i].levels[l].source);
-        }
-    free(chains);
+    free(l->indices);
+    free(l->source);
+    free(l->first);
+    free(l->count);
+    memset(l, 0, sizeof *l);
 }
 
-/* Fills l's compact form from n mesh-relative indices: only the vertices they use, in the order
- * they are first fetched. remap: vertex_count entries of scratch. */
-static bool lod__compact(lod__level *l, const uint32_t *indices, size_t n, const vks_mesh *me,
-                         uint32_t *remap)
+/* Whether joint j's local transform is the same in the rest pose and all through every clip:
+ * then it moves rigidly with its parent. */
+static bool lod__rigid_joint(const vks_model *m, uint32_t j)
 {
-    const size_t unique = meshopt_optimizeVertexFetchRemap(remap, indices, n, me->vertex_count);
-    l->indices = malloc(sizeof *l->indices * (n ? n : 1));
-    l->source = malloc(sizeof *l->source * (unique ? unique : 1));
-    if (!l->indices || !l->source)
-        return false;
-    meshopt_remapIndexBuffer(l->indices, indices, n, remap);
-    for (uint32_t v = 0; v < me->vertex_count; v++)
-        if (remap[v] != ~0u)
-            l->source[remap[v]] = me->base_vertex + v;
-    l->index_count = (uint32_t)n;
-    l->vertex_count = (uint32_t)unique;
+    const vks_xform *rest = &m->skeleton.rest[j];
+    for (uint32_t c = 0; c < m->clip_count; c++) {
+        const vks_clip *clip = &m->clips[c];
+        const vks_track *tr = &clip->tracks[j];
+        for (uint32_t k = 0; k < tr->t_count; k++)
+            if (memcmp(clip->t_values[tr->t_first + k], rest->t, sizeof rest->t))
+                return false;
+        for (uint32_t k = 0; k < tr->r_count; k++)
+            if (memcmp(clip->r_values[tr->r_first + k], rest->r, sizeof rest->r))
+                return false;
+        for (uint32_t k = 0; k < tr->s_count; k++)
+            if (memcmp(clip->s_values[tr->s_first + k], rest->s, sizeof rest->s))
+                return false;
+    }
     return true;
 }
 
-/* The chain of one mesh; false when out of memory (what it allocated is left in c to free). */
-static bool lod__chain_build(const vks_model *m, const vks_mesh *me, unsigned options,
-                             lod__chain *c)
+/* Splits level 0's vertices along the borders between the joints' regions, so that the edge
+ * collapses see each border as a seam: a seam moves only along itself, so no triangle comes to
+ * span a joint. A triangle spanning a bending joint is flat where level 0 bends: right in the
+ * bind pose, a chord across a folded elbow or knee in motion. A joint's region is the triangles
+ * it weighs most (their corners' weights summed); a joint that moves rigidly with its parent
+ * (no key that changes it) shares its parent's region, since no pose bends between them. */
+static bool lod__split(lod__builder *b)
 {
-    const uint32_t *base = m->indices + me->first_index;
-    const size_t n0 = me->index_count;
-    const float *pos = m->positions[me->base_vertex];
-    c->count = 1;
-    c->levels[0] = (lod__level){.index_count = me->index_count};
-    if (n0 / 3 < VKS_LOD_FLOOR_TRIANGLES)
-        return true;
-    uint32_t *scratch = malloc(sizeof *scratch * n0);
-    uint32_t *cached = malloc(sizeof *cached * n0);
-    uint32_t *remap = malloc(sizeof *remap * (me->vertex_count ? me->vertex_count : 1));
-    bool ok = scratch && cached && remap;
-    /* result_error is relative to this extent (meshoptimizer.h). */
-    const float scale = meshopt_simplifyScale(pos, me->vertex_count, sizeof(float[3]));
-    while (ok && c->count < VKS_MAX_LEVELS) {
-        const lod__level *prev = &c->levels[c->count - 1];
-        const size_t target = prev->index_count / 2 / 3 * 3;
-        float rel = 0.0f;
-        const size_t n = meshopt_simplify(scratch, base, n0, pos, me->vertex_count,
-                                          sizeof(float[3]), target, 1.0f, options, &rel);
-        const size_t tris = n / 3, prev_tris = prev->index_count / 3;
-        if (tris == 0 || tris * 4 > prev_tris * 3)
-            break;
-        meshopt_optimizeVertexCache(cached, scratch, n, me->vertex_count);
-        lod__level *l = &c->levels[c->count++];
-        ok = lod__compact(l, cached, n, me, remap);
-        l->error = fmaxf(rel * scale, prev->error);
-        if (tris < VKS_LOD_FLOOR_TRIANGLES)
-            break;
+    const vks_model *m = b->m;
+    const vks_skeleton *sk = &m->skeleton;
+    const size_t tris = b->all_count / 3;
+    uint32_t *region = malloc(sizeof *region * (sk->joint_count ? sk->joint_count : 1));
+    uint32_t *tri_region = malloc(sizeof *tri_region * (tris ? tris : 1));
+    float *sum = calloc(sk->joint_count ? sk->joint_count : 1, sizeof *sum);
+    /* (vertex, region) -> split vertex: open addressing over 2 x the corners */
+    size_t size = 16;
+    while (size < 2 * b->all_count + 2)
+        size *= 2;
+    uint64_t *keys = malloc(sizeof *keys * size);
+    uint32_t *values = malloc(sizeof *values * size);
+    b->split_all = malloc(sizeof *b->split_all * (b->all_count ? b->all_count : 1));
+    b->split_source = malloc(sizeof *b->split_source * (b->all_count ? b->all_count : 1));
+    bool ok = region && tri_region && sum && keys && values && b->split_all && b->split_source;
+    for (uint32_t j = 0; ok && j < sk->joint_count; j++)
+        region[j] = sk->parents[j] >= 0 && lod__rigid_joint(m, j) ? region[sk->parents[j]] : j;
+    for (size_t t = 0; ok && t < tris; t++) {
+        uint16_t joints[3][VKS_WIDE_INFLUENCES];
+        float weights[3][VKS_WIDE_INFLUENCES];
+        uint32_t n[3], best = 0;
+        for (int c = 0; c < 3; c++) {
+            n[c] = vks_model_influences(m, b->welded[3 * t + c], joints[c], weights[c]);
+            for (uint32_t k = 0; k < n[c]; k++)
+                sum[region[joints[c][k]]] += weights[c][k];
+        }
+        float most = -1.0f;
+        for (int c = 0; c < 3; c++)
+            for (uint32_t k = 0; k < n[c]; k++) {
+                const uint32_t r = region[joints[c][k]];
+                if (sum[r] > most || (sum[r] == most && r < best))
+                    most = sum[r], best = r;
+            }
+        for (int c = 0; c < 3; c++)
+            for (uint32_t k = 0; k < n[c]; k++)
+                sum[region[joints[c][k]]] = 0.0f;
+        tri_region[t] = best;
     }
-    free(scratch);
-    free(cached);
-    free(remap);
+    for (size_t k = 0; ok && k < size; k++)
+        keys[k] = ~0ull;
+    for (size_t i = 0; ok && i < b->all_count; i++) {
+        const uint64_t key = (uint64_t)b->welded[i] << 32 | tri_region[i / 3];
+        size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (size - 1);
+        while (keys[h] != ~0ull && keys[h] != key)
+            h = (h + 1) & (size - 1);
+        if (keys[h] == ~0ull) {
+            keys[h] = key;
+            values[h] = b->split_count;
+            b->split_source[b->split_count++] = b->welded[i];
+        }
+        b->split_all[i] = values[h];
+    }
+    b->split_positions =
+        ok ? malloc(sizeof *b->split_positions * (b->split_count ? b->split_count : 1)) : NULL;
+    ok = ok && b->split_positions;
+    for (uint32_t v = 0; ok && v < b->split_count; v++)
+        memcpy(b->split_positions[v], m->positions[b->split_source[v]], sizeof(float[3]));
+    free(region), free(tri_region), free(sum), free(keys), free(values);
     return ok;
 }
 
-/* Mesh i's level at model level L. */
-static const lod__level *lod__pick(const lod__chain *chains, uint32_t i, uint32_t level)
+/* Whether vertices v and w are equal in every stream. */
+static bool lod__same_vertex(const vks_model *m, uint32_t v, uint32_t w)
 {
-    const lod__chain *c = &chains[i];
-    return &c->levels[level < c->count ? level : c->count - 1];
+#define SAME(field) (!m->field || !memcmp(m->field[v], m->field[w], sizeof m->field[v]))
+    return SAME(positions) && SAME(normals) && SAME(tangents) && SAME(uvs) && SAME(joints) &&
+           SAME(weights) && SAME(joints_extra) && SAME(weights_extra);
+#undef SAME
+}
+
+static uint64_t lod__vertex_hash(const vks_model *m, uint32_t v)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a over the position and normal */
+    const unsigned char *p = (const unsigned char *)m->positions[v];
+    for (size_t k = 0; k < sizeof(float[3]); k++)
+        h = (h ^ p[k]) * 1099511628211ull;
+    p = (const unsigned char *)m->normals[v];
+    for (size_t k = 0; k < sizeof(float[3]); k++)
+        h = (h ^ p[k]) * 1099511628211ull;
+    return h;
+}
+
+/* b->welded: level 0's indices with each vertex replaced by the first vertex of its mesh equal to
+ * it in every stream. A file's parts cut apart (a character in hundreds of pieces) repeat the
+ * vertices along each cut; merged into one mesh, the copies would make every cut a seam, and
+ * where three pieces meet a vertex the edge collapses cannot move. Welded, the cuts vanish. The
+ * copies are the same vertex, so the levels draw either. */
+static bool lod__weld(lod__builder *b)
+{
+    const vks_model *m = b->m;
+    size_t size = 16;
+    while (size < 2 * (size_t)m->vertex_count)
+        size *= 2;
+    uint32_t *table = malloc(sizeof *table * size),
+             *first = malloc(sizeof *first * (m->vertex_count + 1));
+    b->welded = malloc(sizeof *b->welded * (b->all_count ? b->all_count : 1));
+    if (!table || !first || !b->welded) {
+        free(table), free(first);
+        return false;
+    }
+    for (size_t k = 0; k < size; k++)
+        table[k] = ~0u;
+    for (uint32_t v = 0; v < m->vertex_count; v++) {
+        size_t h = (size_t)(lod__vertex_hash(m, v) ^ b->mesh_of[v]) & (size - 1);
+        while (table[h] != ~0u &&
+               !(b->mesh_of[table[h]] == b->mesh_of[v] && lod__same_vertex(m, table[h], v)))
+            h = (h + 1) & (size - 1);
+        if (table[h] == ~0u)
+            table[h] = v;
+        first[v] = table[h];
+    }
+    for (size_t i = 0; i < b->all_count; i++)
+        b->welded[i] = first[b->all[i]];
+    free(table), free(first);
+    return true;
+}
+
+static const vks_model *lod__sort_model;
+static int lod__by_position(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const int c =
+        memcmp(lod__sort_model->positions[x], lod__sort_model->positions[y], sizeof(float[3]));
+    return c ? c : (x > y) - (x < y);
+}
+
+static bool lod__builder_init(lod__builder *b, const vks_model *m)
+{
+    *b = (lod__builder){.m = m, .all_count = m->index_count};
+    const size_t v = m->vertex_count ? m->vertex_count : 1;
+    b->all = malloc(sizeof *b->all * (b->all_count ? b->all_count : 1));
+    b->scratch = malloc(sizeof *b->scratch * (b->all_count ? b->all_count : 1));
+    b->mesh_of = malloc(sizeof *b->mesh_of * v);
+    b->by_place = malloc(sizeof *b->by_place * v);
+    b->place_at = malloc(sizeof *b->place_at * v);
+    if (!b->all || !b->scratch || !b->mesh_of || !b->by_place || !b->place_at)
+        return false;
+    size_t at = 0;
+    for (uint32_t i = 0; i < m->mesh_count; i++) {
+        const vks_mesh *me = &m->meshes[i];
+        for (uint32_t k = 0; k < me->index_count; k++)
+            b->all[at++] = me->base_vertex + m->indices[me->first_index + k];
+        for (uint32_t k = 0; k < me->vertex_count; k++)
+            b->mesh_of[me->base_vertex + k] = i;
+    }
+    assert(at == b->all_count);
+    for (uint32_t k = 0; k < m->vertex_count; k++)
+        b->by_place[k] = k;
+    lod__sort_model = m; /* qsort has no context argument; the build is single-threaded */
+    qsort(b->by_place, m->vertex_count, sizeof *b->by_place, lod__by_position);
+    for (uint32_t k = 0; k < m->vertex_count; k++)
+        b->place_at[b->by_place[k]] = k;
+    b->scale = meshopt_simplifyScale(m->positions[0], m->vertex_count, sizeof(float[3]));
+    return lod__weld(b) && lod__split(b);
+}
+
+static void lod__builder_free(lod__builder *b)
+{
+    free(b->all);
+    free(b->welded);
+    free(b->scratch);
+    free(b->mesh_of);
+    free(b->by_place);
+    free(b->place_at);
+    free(b->split_source);
+    free(b->split_all);
+    free(b->split_positions);
+}
+
+/* A vertex of mesh `mesh` at v's position, or v when it has none. */
+static uint32_t lod__same_place(const lod__builder *b, uint32_t v, uint32_t mesh)
+{
+    const vks_model *m = b->m;
+    for (int dir = -1; dir <= 1; dir += 2)
+        for (int64_t k = (int64_t)b->place_at[v] + dir; k >= 0 && k < (int64_t)m->vertex_count;
+             k += dir) {
+            const uint32_t w = b->by_place[k];
+            if (memcmp(m->positions[w], m->positions[v], sizeof(float[3])))
+                break;
+            if (b->mesh_of[w] == mesh)
+                return w;
+        }
+    return v;
+}
+
+/* Groups n model-wide indices (tri by tri) by mesh into l (first, count, indices), each group
+ * optimized for the vertex cache. */
+static bool lod__group(const lod__builder *b, const uint32_t *tris, size_t n, lod__level *l)
+{
+    const vks_model *m = b->m;
+    const uint32_t mc = m->mesh_count;
+    l->first = calloc(mc ? mc : 1, sizeof *l->first);
+    l->count = calloc(mc ? mc : 1, sizeof *l->count);
+    uint32_t *owner = malloc(sizeof *owner * (n / 3 ? n / 3 : 1));
+    uint32_t *fixed = malloc(sizeof *fixed * (n ? n : 1));
+    l->indices = malloc(sizeof *l->indices * (n ? n : 1));
+    bool ok = l->first && l->count && owner && fixed && l->indices;
+    for (size_t t = 0; ok && t < n / 3; t++) {
+        const uint32_t *c = tris + 3 * t;
+        const uint32_t m0 = b->mesh_of[c[0]], m1 = b->mesh_of[c[1]], m2 = b->mesh_of[c[2]];
+        const uint32_t mesh = m1 == m2 ? m1 : m0;
+        owner[t] = mesh;
+        for (int k = 0; k < 3; k++)
+            fixed[3 * t + k] = b->mesh_of[c[k]] == mesh ? c[k] : lod__same_place(b, c[k], mesh);
+        l->count[mesh] += 3;
+    }
+    uint32_t at = 0;
+    for (uint32_t i = 0; ok && i < mc; i++) {
+        l->first[i] = at;
+        uint32_t k = at;
+        for (size_t t = 0; t < n / 3; t++)
+            if (owner[t] == i) {
+                memcpy(b->scratch + k, fixed + 3 * t, sizeof(uint32_t[3]));
+                k += 3;
+            }
+        assert(k == at + l->count[i]);
+        meshopt_optimizeVertexCache(l->indices + at, b->scratch + at, l->count[i], m->vertex_count);
+        at = k;
+    }
+    l->index_count = (uint32_t)n;
+    free(owner);
+    free(fixed);
+    return ok;
+}
+
+/* Makes l's vertices a compact range: the vertices its indices use, in the order they are first
+ * fetched (all meshes' groups one after the other). */
+static bool lod__compact(const lod__builder *b, lod__level *l)
+{
+    const vks_model *m = b->m;
+    uint32_t *remap = malloc(sizeof *remap * (m->vertex_count ? m->vertex_count : 1));
+    if (!remap)
+        return false;
+    const size_t unique =
+        meshopt_optimizeVertexFetchRemap(remap, l->indices, l->index_count, m->vertex_count);
+    l->source = malloc(sizeof *l->source * (unique ? unique : 1));
+    if (!l->source) {
+        free(remap);
+        return false;
+    }
+    meshopt_remapIndexBuffer(l->indices, l->indices, l->index_count, remap);
+    for (uint32_t v = 0; v < m->vertex_count; v++)
+        if (remap[v] != ~0u)
+            l->source[remap[v]] = v;
+    l->vertex_count = (uint32_t)unique;
+    free(remap);
+    return true;
+}
+
+/* Edge collapses on the whole character to about `target` triangles: the indices in
+ * b->scratch, their count returned, the error (model units) in *error. */
+static size_t lod__edges(const lod__builder *b, bool joint_seams, size_t target, float *error)
+{
+    const vks_model *m = b->m;
+    float rel = 0.0f;
+    size_t n;
+    if (joint_seams) {
+        n = meshopt_simplify(b->scratch, b->split_all, b->all_count, b->split_positions[0],
+                             b->split_count, sizeof(float[3]), target * 3, 1.0f, 0, &rel);
+        for (size_t k = 0; k < n; k++)
+            b->scratch[k] = b->split_source[b->scratch[k]];
+    } else {
+        n = meshopt_simplify(b->scratch, b->welded, b->all_count, m->positions[0], m->vertex_count,
+                             sizeof(float[3]), target * 3, 1.0f, 0, &rel);
+    }
+    *error = rel * b->scale;
+    return n;
+}
+
+/* Grid clustering of the whole character to about `target` triangles: the indices in out (room
+ * for all of level 0's), their count returned, the error (model units) in *error. One grid over
+ * every mesh welds parts that touch, which a grid per mesh would leave apart (or drop whole:
+ * a small mesh's share of a few triangles may cluster to none). */
+static size_t lod__grid(const lod__builder *b, size_t target, uint32_t *out, float *error)
+{
+    const vks_model *m = b->m;
+    float rel = 0.0f;
+    const size_t n =
+        meshopt_simplifySloppy(out, b->all, b->all_count, m->positions[0], m->vertex_count,
+                               sizeof(float[3]), target * 3, 1.0f, &rel);
+    *error = rel * b->scale;
+    return n;
 }
 
 bool vks_model_build_lods(vks_model *m, vks_error *err)
 {
     if (m->level_count)
         return true;
-    const uint32_t mesh_count = m->mesh_count;
-    uint32_t indexed = 0;
-    for (uint32_t i = 0; i < mesh_count; i++)
-        indexed += m->meshes[i].index_count > 0;
-    const unsigned options = indexed > 1 ? meshopt_SimplifyLockBorder : 0;
-
-    lod__chain *chains = calloc(mesh_count ? mesh_count : 1, sizeof *chains);
-    bool ok = chains != NULL;
+    const uint32_t mc = m->mesh_count;
+    lod__builder b;
+    lod__level levels[VKS_MAX_LEVELS] = {0};
     uint32_t level_count = 1;
-    for (uint32_t i = 0; ok && i < mesh_count; i++) {
-        ok = lod__chain_build(m, &m->meshes[i], options, &chains[i]);
-        if (chains[i].count > level_count)
-            level_count = chains[i].count;
-    }
-    /* A mesh alone in its chain is drawn as it is at every model level: its order is kept. */
-    for (uint32_t i = 0; ok && level_count > 1 && i < mesh_count; i++) {
-        const vks_mesh *me = &m->meshes[i];
-        if (chains[i].count > 1)
-            continue;
-        uint32_t *remap = malloc(sizeof *remap * (me->vertex_count ? me->vertex_count : 1));
-        ok = remap && lod__compact(&chains[i].levels[0], m->indices + me->first_index,
-                                   me->index_count, me, remap);
-        free(remap);
-    }
+    bool ok = lod__builder_init(&b, m);
+    uint32_t *grid = ok ? malloc(sizeof *grid * (b.all_count ? b.all_count : 1)) : NULL;
+    ok = ok && grid;
 
-    /* Sizes of the levels >= 1. Each has fewer triangles than the one before: below the longest
-     * chain's length some mesh still moves down a level, to at most 3/4 of its triangles. */
-    size_t vertex_total = 0, index_total = 0;
-    for (uint32_t l = 1; ok && l < level_count; l++)
-        for (uint32_t i = 0; i < mesh_count; i++) {
-            const lod__level *p = lod__pick(chains, i, l);
-            vertex_total += p->vertex_count;
-            index_total += p->index_count;
+    const size_t t0 = b.all_count / 3;
+    const double ratio =
+        t0 > VKS_LOD_FLOOR_TRIANGLES
+            ? fmin(0.5, pow((double)VKS_LOD_FLOOR_TRIANGLES / t0, 1.0 / (VKS_MAX_LEVELS - 1)))
+            : 0.5;
+    size_t prev = t0;
+    /* The ways, in order; once one cannot get within LOD_EDGE_SLACK of a level's target, the
+     * next takes that level and the rest: edge collapses within the joints' regions, edge
+     * collapses across them, the grid. */
+    enum { JOINT_SEAMS, EDGES, GRID } way = JOINT_SEAMS;
+    float prev_error = 0.0f;
+    while (ok && prev > VKS_LOD_FLOOR_TRIANGLES && level_count < VKS_MAX_LEVELS) {
+        size_t target = (size_t)(prev * ratio);
+        if (target < VKS_LOD_FLOOR_TRIANGLES || level_count + 1 == VKS_MAX_LEVELS)
+            target = VKS_LOD_FLOOR_TRIANGLES;
+        float error = 0.0f;
+        size_t n = 0;
+        const uint32_t *tris = b.scratch;
+        while (way != GRID) {
+            n = lod__edges(&b, way == JOINT_SEAMS, target, &error);
+            if (n / 3 <= target * LOD_EDGE_SLACK)
+                break;
+            way++;
         }
+        if (way == GRID) {
+            n = lod__grid(&b, target, grid, &error);
+            tris = grid;
+        }
+        if (n == 0 || n / 3 >= prev)
+            break;
+        lod__level *l = &levels[level_count++];
+        l->kind = way == GRID ? VKS_LOD_GRID : VKS_LOD_EDGES;
+        l->error = fmaxf(error, prev_error);
+        ok = lod__group(&b, tris, n, l) && lod__compact(&b, l);
+        prev = n / 3;
+        prev_error = l->error;
+    }
+    free(grid);
+    lod__builder_free(&b);
+
+    size_t vertex_total = 0, index_total = 0;
+    for (uint32_t l = 1; ok && l < level_count; l++) {
+        vertex_total += levels[l].vertex_count;
+        index_total += levels[l].index_count;
+    }
     /* The counts are stored in 32 bits; more could not be allocated on any machine we target. */
     ok = ok && vertex_total <= UINT32_MAX && index_total <= UINT32_MAX;
-
     uint32_t *source = NULL, *indices = NULL;
     vks_mesh_level *mesh_levels = NULL;
     if (ok) {
         source = malloc(sizeof *source * (vertex_total ? vertex_total : 1));
         indices = malloc(sizeof *indices * (index_total ? index_total : 1));
-        mesh_levels = malloc(sizeof *mesh_levels * level_count * (mesh_count ? mesh_count : 1));
+        mesh_levels = malloc(sizeof *mesh_levels * level_count * (mc ? mc : 1));
         ok = source && indices && mesh_levels;
     }
     if (!ok) {
         free(source);
         free(indices);
         free(mesh_levels);
-        lod__chains_free(chains, mesh_count);
-        return vks_fail_memory(err, "out of memory");
+        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
+            lod__level_free(&levels[l]);
+        return vks_fail_memory(err, "out of memory building %s's levels of detail", m->name);
     }
 
-    m->levels[0] = (vks_level){0, m->vertex_count, m->index_count / 3, 0.0f};
-    for (uint32_t i = 0; i < mesh_count; i++) {
+    m->levels[0] = (vks_level){0, m->vertex_count, m->index_count / 3, 0.0f, VKS_LOD_SOURCE};
+    for (uint32_t i = 0; i < mc; i++) {
         const vks_mesh *me = &m->meshes[i];
         mesh_levels[i] = (vks_mesh_level){me->first_index, me->index_count, me->base_vertex, 0.0f};
     }
     uint32_t vertex_at = 0, index_at = 0;
     for (uint32_t l = 1; l < level_count; l++) {
-        vks_level *level = &m->levels[l];
-        *level = (vks_level){.vertex_first = vertex_at, .error = m->levels[l - 1].error};
-        for (uint32_t i = 0; i < mesh_count; i++) {
-            const lod__level *p = lod__pick(chains, i, l);
-            mesh_levels[(size_t)l * mesh_count + i] =
-                (vks_mesh_level){index_at, p->index_count, level->vertex_count, p->error};
-            memcpy(source + vertex_at + level->vertex_count, p->source,
-                   sizeof *source * p->vertex_count);
-            memcpy(indices + index_at, p->indices, sizeof *indices * p->index_count);
-            index_at += p->index_count;
-            level->vertex_count += p->vertex_count;
-            level->triangle_count += p->index_count / 3;
-            level->error = fmaxf(level->error, p->error);
-        }
-        vertex_at += level->vertex_count;
+        const lod__level *p = &levels[l];
+        m->levels[l] =
+            (vks_level){vertex_at, p->vertex_count, p->index_count / 3, p->error, p->kind};
+        for (uint32_t i = 0; i < mc; i++)
+            mesh_levels[(size_t)l * mc + i] =
+                (vks_mesh_level){index_at + p->first[i], p->count[i], 0, p->error};
+        memcpy(source + vertex_at, p->source, sizeof *source * p->vertex_count);
+        memcpy(indices + index_at, p->indices, sizeof *indices * p->index_count);
+        vertex_at += p->vertex_count;
+        index_at += p->index_count;
     }
     assert(vertex_at == vertex_total && index_at == index_total);
-    lod__chains_free(chains, mesh_count);
+    for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
+        lod__level_free(&levels[l]);
 
     m->level_count = level_count;
     m->mesh_levels = mesh_levels;
@@ -208,14 +492,33 @@ bool vks_model_build_lods(vks_model *m, vks_error *err)
     return true;
 }
 
-bool vks_model_load(const vks_import_desc *desc, vks_model *out, vks_error *err)
+void vks_model_keep_levels(vks_model *m, const bool keep[VKS_MAX_LEVELS])
 {
-    if (!vks_model_import(desc, out, err))
-        return false;
-    if ((!desc->keep_meshes && !vks_model_merge_meshes(out, err)) || !vks_model_pack(out, err) ||
-        !vks_model_build_lods(out, err)) {
-        vks_model_destroy(out);
-        return false;
+    const uint32_t mc = m->mesh_count, count = m->level_count;
+    uint32_t to = 1, vertex_at = 0, index_at = 0;
+    for (uint32_t l = 1; l < count; l++) {
+        if (!keep[l] && l + 1 < count)
+            continue;
+        vks_level lv = m->levels[l];
+        vks_mesh_level *row = &m->mesh_levels[(size_t)l * mc];
+        const uint32_t first_index = mc ? row[0].first_index : 0;
+        const uint32_t indices = lv.triangle_count * 3;
+        /* Moving down only: memmove within the arrays is safe. */
+        memmove(m->lod_source + vertex_at, m->lod_source + lv.vertex_first,
+                sizeof *m->lod_source * lv.vertex_count);
+        memmove(m->lod_indices + index_at, m->lod_indices + first_index,
+                sizeof *m->lod_indices * indices);
+        for (uint32_t i = 0; i < mc; i++)
+            row[i].first_index = row[i].first_index - first_index + index_at;
+        memmove(&m->mesh_levels[(size_t)to * mc], row, sizeof *row * mc);
+        lv.vertex_first = vertex_at;
+        m->levels[to++] = lv;
+        vertex_at += lv.vertex_count;
+        index_at += indices;
     }
-    return true;
+    for (uint32_t l = to; l < count; l++)
+        m->levels[l] = (vks_level){0};
+    m->level_count = to;
+    m->lod_vertex_count = vertex_at;
+    m->lod_index_count = index_at;
 }

@@ -59,9 +59,9 @@ typedef struct vks_mesh {
     uint32_t base_vertex, vertex_count;
     uint32_t first_index, index_count; /* indices are relative to base_vertex */
     uint32_t material;
-    uint32_t node_joint; /* joint of the mesh's node (merged: the joint all its parts' nodes hang
-                            from); its rigid and unweighted vertices follow their node's joint */
-    bool skinned;        /* has bones in the file (a merged mesh: one of its parts has) */
+    uint32_t node_joint;   /* joint of the mesh's node (merged: the joint all its parts' nodes hang
+                              from); its rigid and unweighted vertices follow their node's joint */
+    bool skinned;          /* has bones in the file (a merged mesh: one of its parts has) */
     uint32_t source_count; /* meshes of the file it holds: 1, or more once merged (merge.h) */
 } vks_mesh;
 
@@ -74,10 +74,10 @@ typedef struct vks_influence_stats {
     uint32_t dropped;      /* influences with weight <= 0 that were ignored */
 } vks_influence_stats;
 
-/* Levels of detail (asset/lod.h). Level 0 is the model as imported; level L >= 1 has every mesh
- * simplified (meshoptimizer) to about half the triangles of level L - 1, a mesh whose chain ended
- * keeping its last level. A level's vertices are one range: level 0 the model's streams, a level
- * L >= 1 copies of level-0 vertices (lod_source), so that skinning a level touches only its own. */
+/* Levels of detail (asset/lod.h). Level 0 is the model as imported; level L >= 1 is the whole
+ * character simplified (meshoptimizer) to about half the triangles of level L - 1, its triangles
+ * grouped by mesh. A level's vertices are one range: level 0 the model's streams, a level L >= 1
+ * copies of level-0 vertices (lod_source), so that skinning a level touches only its own. */
 #define VKS_MAX_LEVELS 8u
 
 /* The largest coordinate a model may reach, bind pose or posed, in its own units: 1e9 (a million
@@ -90,15 +90,17 @@ typedef struct vks_level {
     uint32_t vertex_first;   /* level 0: 0 (the streams); L >= 1: its first entry in lod_source */
     uint32_t vertex_count;   /* vertices of the level, all meshes */
     uint32_t triangle_count; /* triangles of the level, all meshes */
-    float error;             /* largest distance from level 0's surface, model units; 0 at 0 */
+    float error;   /* largest distance from level 0's surface; 0 at 0 (skin/lod_error.h: over the
+                      clips' poses, palette units; before it, meshoptimizer's in the bind pose) */
+    uint32_t kind; /* how it was made: vks_lod_kind (lod.h) */
 } vks_level;
 
 /* One mesh at one level: its indices (level 0: in model->indices, the mesh's own; L >= 1: in
  * model->lod_indices) index the level's vertices from base_vertex (relative to the level's first
- * vertex). */
+ * vertex; 0 at L >= 1, where the meshes share the level's vertices). */
 typedef struct vks_mesh_level {
     uint32_t first_index, index_count, base_vertex;
-    float error; /* this mesh's, model units */
+    float error; /* the level's */
 } vks_mesh_level;
 
 typedef struct vks_model {

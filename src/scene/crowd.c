@@ -297,27 +297,6 @@ static bool crowd_check(const vks_crowd_desc *d, vks_error *err)
     return true;
 }
 
-/* The diagonal of the box [lo, hi]. */
-static double crowd_diagonal(const float lo[3], const float hi[3])
-{
-    double d2 = 0.0;
-    for (int k = 0; k < 3; k++)
-        d2 += ((double)hi[k] - lo[k]) * ((double)hi[k] - lo[k]);
-    return sqrt(d2);
-}
-
-/* Palette-space size over mesh-space size at the bind pose (1 for a model of one point). */
-static bool crowd_error_scale(const vks_model *m, float *scale)
-{
-    float mlo[3], mhi[3], plo[3], phi[3];
-    vks_points_box((const float(*)[3])m->positions, m->vertex_count, mlo, mhi);
-    if (!vks_skin_cpu_bind_box(m, plo, phi))
-        return false;
-    const double mesh = crowd_diagonal(mlo, mhi), palette = crowd_diagonal(plo, phi);
-    *scale = mesh > 0.0 && palette > 0.0 ? (float)(palette / mesh) : 1.0f;
-    return true;
-}
-
 uint64_t vks_crowd_palette_entries(const vks_model *const *models, uint32_t model_count,
                                    uint32_t instance_count)
 {
@@ -406,10 +385,6 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
                                 name, far, "xyz"[k], VKS_MAX_COORDINATE);
             }
         crowd_root_transform(c->models[m], roots[m]);
-        if (!crowd_error_scale(c->models[m], &c->model_error_scale[m])) {
-            vks_crowd_destroy(c);
-            return vks_fail_memory(err, "out of memory for the bounds of %s", name);
-        }
     }
     if (d->normalize)
         crowd_normalize(c, roots);
@@ -857,10 +832,8 @@ void vks_crowd_choose_lods(vks_crowd *c, const vks_lod_view *view, const uint32_
             for (int a = 0; a < 3; a++)
                 d2 += (in->center[a] - view->eye[a]) * (in->center[a] - view->eye[a]);
             const float dist = sqrtf(d2) - in->radius;
-            /* Pixels per unit of mesh-space error at this instance. */
-            const float px = dist > 0.0f ? c->model_error_scale[in->model] * in->scale *
-                                               view->pixels_per_unit / dist
-                                         : INFINITY;
+            /* Pixels per unit of palette-space error (skin/lod_error.h) at this instance. */
+            const float px = dist > 0.0f ? in->scale * view->pixels_per_unit / dist : INFINITY;
             uint32_t fine = 0, coarse = 0; /* the coarsest within the bound, and within the
                                               bound less the hysteresis (errors only grow) */
             for (uint32_t l = 1; l <= last; l++) {

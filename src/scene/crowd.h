@@ -82,9 +82,6 @@ typedef struct vks_crowd {
     uint32_t model_first[VKS_CROWD_MAX_MODELS + 1];
     /* Per model, palette space: the box around the bind pose and every clip (8 samples each). */
     float model_lo[VKS_CROWD_MAX_MODELS][3], model_hi[VKS_CROWD_MAX_MODELS][3];
-    /* Per model: palette-space size over mesh-space size at the bind pose, which turns a level
-     * of detail's error (mesh space, asset/model.h) into palette space. */
-    float model_error_scale[VKS_CROWD_MAX_MODELS];
 
     uint32_t instance_count;
     vks_crowd_instance *instances;
@@ -177,10 +174,10 @@ typedef struct vks_lod_view {
 #define VKS_LOD_HYSTERESIS 0.8f
 
 /* Chooses each listed instance's level of detail into levels[k]: the coarsest level of its
- * model whose error, scaled by the model's error scale and the instance's world scale, projects
- * to at most max_error_px pixels at the distance from the eye to its bounding sphere (level 0
- * when the eye is inside it), with the hysteresis above against the level it had last time,
- * which it remembers (instance.lod). */
+ * model whose error (palette space, skin/lod_error.h), scaled by the instance's world scale,
+ * projects to at most max_error_px pixels at the distance from the eye to its bounding sphere
+ * (level 0 when the eye is inside it), with the hysteresis above against the level it had last
+ * time, which it remembers (instance.lod). */
 void vks_crowd_choose_lods(vks_crowd *crowd, const vks_lod_view *view, const uint32_t *visible,
                            uint32_t count, uint8_t *levels);
 
