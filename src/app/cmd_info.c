@@ -88,7 +88,7 @@ static void print_model(const vkskin_model *m)
                "%.4g)\n",
                info.bounds_min[0], info.bounds_min[1], info.bounds_min[2], info.bounds_max[0],
                info.bounds_max[1], info.bounds_max[2]);
-    /* The levels of detail: the model's, then each mesh's chain. */
+    /* The levels of detail: the whole character's, then each mesh's (material's) share. */
     printf("levels: %u (level, triangles, vertices, error over the clips in palette units, how)\n",
            info.level_count);
     for (uint32_t l = 0; l < info.level_count; l++) {

@@ -351,7 +351,7 @@ static bool lod__compact(const lod__builder *b, lod__level *l)
 }
 
 /* Edge collapses on the whole character to about `target` triangles: the indices in
- * b->scratch, their count returned, the error (model units) in *error. */
+ * b->scratch, their count returned, meshoptimizer's error (model units) in *error. */
 static size_t lod__edges(const lod__builder *b, bool joint_seams, size_t target, float *error)
 {
     const vks_model *m = b->m;
