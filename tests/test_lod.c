@@ -7,9 +7,9 @@
  *   self-contained and follows the previous level's; no triangle repeats a vertex; edge
  *   collapses come before grid levels; the chain reaches the floor (at most
  *   VKS_LOD_FLOOR_TRIANGLES triangles, or 2% of level 0) wherever the simplifier is free to;
- *   each level draws at most one draw per material (its non-empty meshes); each triangle is
- *   drawn with the mesh of most of its corners (of its first when all differ), and at an edge
- *   level with all of them, unless a corner's place has no vertex of that mesh.
+ *   each triangle is drawn with the mesh of most of its corners (of its first when all
+ *   differ), and at an edge level with all of them, unless a corner's place has no vertex of
+ *   that mesh.
  *   Errors: finite, 0 at level 0, increasing. A second method, brute force in double over
  *   every level-0 vertex and seven points of every triangle both ways, finds a deviation within
  *   ERROR_SAMPLING of the recorded error at the poses the measure uses (it samples more
@@ -23,6 +23,7 @@
 #include "asset/import.h"
 #include "asset/lod.h"
 #include "asset/merge.h"
+#include "asset/pack.h"
 #include "skin/lod_error.h"
 #include "skin/skin_cpu.h"
 
@@ -32,8 +33,8 @@
 /* At poses the measure did not sample, a level may deviate a little more than recorded: the
  * poses in between move smoothly. */
 #define ERROR_MOTION 1.5
-/* Slack for float against double and sampled against dense: of the bind pose's diagonal. */
-#define SIZE_SLACK 2e-3
+/* Slack for float against double: of the bind pose's diagonal in palette space. */
+#define SIZE_SLACK 1e-4
 /* Point-to-triangle pairs one model may cost the brute force, counted as if every pair were
  * tested (the sweep skips most); a larger model is checked at fewer poses and says so. */
 #define BRUTE_BUDGET 2e10
@@ -175,16 +176,6 @@ static void check_levels(const char *path, const vks_model *m, const uint32_t *i
         CHECK(ml->first_index == me->first_index && ml->index_count == me->index_count &&
               ml->base_vertex == me->base_vertex && ml->error == 0.0f);
     }
-    /* One draw per material at most: the meshes are merged by material. */
-    uint32_t materials = 0;
-    for (uint32_t i = 0; i < mc; i++) {
-        bool first = true;
-        for (uint32_t j = 0; j < i; j++)
-            first = first && m->meshes[j].material != m->meshes[i].material;
-        materials += first;
-    }
-    CHECK(materials == mc);
-
     const uint32_t t0 = m->index_count / 3;
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     bool free_one = false;
@@ -277,7 +268,9 @@ static void check_levels(const char *path, const vks_model *m, const uint32_t *i
     /* Errors increase along the chain (a level no better than a coarser one was dropped). */
     for (uint32_t l = 0; l < lc; l++)
         CHECK(isfinite(m->levels[l].error) &&
-              (l ? m->levels[l].error > m->levels[l - 1].error : m->levels[l].error == 0.0f));
+              (l == 0   ? m->levels[l].error == 0.0f
+               : l == 1 ? m->levels[l].error >= 0.0f
+                        : m->levels[l].error > m->levels[l - 1].error));
 }
 
 /* Brute force in double: the largest distance from the points of a (every vertex, and the
@@ -431,8 +424,9 @@ static void check_errors(const char *path, const vks_model *m)
     for (uint32_t t = 0; ok && t < all[0].count; t++)
         for (int c = 0; c < 3; c++)
             used[all[0].v[t][c]] = 1;
+    /* The errors are in palette space: so is the slack. */
     float lo[3], hi[3];
-    vks_points_box((const float(*)[3])m->positions, m->vertex_count, lo, hi);
+    ok = ok && vks_skin_cpu_bind_box(m, lo, hi);
     const double size =
         sqrt((double)(hi[0] - lo[0]) * (hi[0] - lo[0]) + (double)(hi[1] - lo[1]) * (hi[1] - lo[1]) +
              (double)(hi[2] - lo[2]) * (hi[2] - lo[2]));
@@ -505,8 +499,9 @@ static void visit(const char *path)
         return;
     }
     visited++;
-    /* As vks_model_load prepares it: the meshes of a material merged (merge.h). */
-    CHECK(vks_model_merge_meshes(&m, &err));
+    /* As vks_model_load prepares it: the meshes of a material merged (merge.h), the streams
+     * packed (the levels are built on the decoded positions). */
+    CHECK(vks_model_merge_meshes(&m, &err) && vks_model_pack(&m, &err));
     uint32_t *indices0 = malloc(sizeof *indices0 * (m.index_count ? m.index_count : 1));
     float(*pos0)[3] = malloc(sizeof *pos0 * (m.vertex_count ? m.vertex_count : 1));
     if (!indices0 || !pos0) {

@@ -307,19 +307,24 @@ static bool lod__group(const lod__builder *b, const uint32_t *tris, size_t n, lo
             fixed[3 * t + k] = b->mesh_of[c[k]] == mesh ? c[k] : lod__same_place(b, c[k], mesh);
         l->count[mesh] += 3;
     }
+    /* A counting sort by mesh (file order kept within each), then each group's cache order. */
     uint32_t at = 0;
     for (uint32_t i = 0; ok && i < mc; i++) {
         l->first[i] = at;
-        uint32_t k = at;
-        for (size_t t = 0; t < n / 3; t++)
-            if (owner[t] == i) {
-                memcpy(b->scratch + k, fixed + 3 * t, sizeof(uint32_t[3]));
-                k += 3;
-            }
-        assert(k == at + l->count[i]);
-        meshopt_optimizeVertexCache(l->indices + at, b->scratch + at, l->count[i], m->vertex_count);
-        at = k;
+        at += l->count[i];
     }
+    uint32_t *cursor = ok ? malloc(sizeof *cursor * (mc ? mc : 1)) : NULL;
+    ok = ok && cursor;
+    if (ok)
+        memcpy(cursor, l->first, sizeof *cursor * mc);
+    for (size_t t = 0; ok && t < n / 3; t++) {
+        memcpy(b->scratch + cursor[owner[t]], fixed + 3 * t, sizeof(uint32_t[3]));
+        cursor[owner[t]] += 3;
+    }
+    for (uint32_t i = 0; ok && i < mc; i++)
+        meshopt_optimizeVertexCache(l->indices + l->first[i], b->scratch + l->first[i],
+                                    l->count[i], m->vertex_count);
+    free(cursor);
     l->index_count = (uint32_t)n;
     free(owner);
     free(fixed);
@@ -495,6 +500,8 @@ bool vks_model_build_lods(vks_model *m, vks_error *err)
 void vks_model_keep_levels(vks_model *m, const bool keep[VKS_MAX_LEVELS])
 {
     const uint32_t mc = m->mesh_count, count = m->level_count;
+    if (count <= 1)
+        return;
     uint32_t to = 1, vertex_at = 0, index_at = 0;
     for (uint32_t l = 1; l < count; l++) {
         if (!keep[l] && l + 1 < count)

@@ -18,7 +18,7 @@
  * pixels tall shows no more. */
 #define VKS_LOD_FLOOR_TRIANGLES 64u
 
-/* How a level was made (vks_model.level_kinds). */
+/* How a level was made (vks_level.kind). */
 typedef enum vks_lod_kind {
     VKS_LOD_SOURCE = 0, /* level 0, the imported mesh */
     VKS_LOD_EDGES = 1,  /* edge collapses that keep the topology (meshopt_simplify) */
@@ -30,7 +30,7 @@ typedef enum vks_lod_kind {
 bool vks_model_build_lods(vks_model *model, vks_error *err);
 
 /* Keeps the levels L with keep[L] (level 0 and the last always stay), moving the rest of the
- * chain down in place. */
+ * chain down in place. Does nothing to a model without levels. */
 void vks_model_keep_levels(vks_model *model, const bool keep[VKS_MAX_LEVELS]);
 
 #endif

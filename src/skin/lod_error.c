@@ -14,6 +14,10 @@
  * triangles) is sampled at an even stride, which keeps the load of a very large model within a
  * second or two. */
 #define LE_MAX_SAMPLES 65536u
+/* A triangle whose box covers more cells than this (a long sliver across the model) is kept
+ * out of the cells and searched by every query: so the cells hold at most this many entries a
+ * triangle, whatever the file. */
+#define LE_BIG_CELLS 64
 
 /* Triangles as model-wide level-0 vertex ids, with a uniform grid over their bind-pose boxes. */
 typedef struct le_tris {
@@ -22,13 +26,15 @@ typedef struct le_tris {
     float (*box)[6]; /* each triangle's box at the grid's positions: lo xyz, hi xyz */
     float lo[3], cell;
     int dim[3];
-    uint32_t *start, *items; /* cell c's triangles: items[start[c] .. start[c + 1]) */
+    uint32_t *start, *items;  /* cell c's triangles: items[start[c] .. start[c + 1]) */
+    uint32_t *big, big_count; /* triangles over LE_BIG_CELLS cells: in none, searched always */
 } le_tris;
 
 static void le_tris_free(le_tris *t)
 {
     free(t->corners);
     free(t->box);
+    free(t->big);
     free(t->start);
     free(t->items);
     memset(t, 0, sizeof *t);
@@ -143,14 +149,24 @@ static bool le_grid(le_tris *t, const float (*pos)[3])
     free(t->items);
     t->items = NULL;
     t->start = calloc(cells + 1, sizeof *t->start);
+    if (!t->big && !(t->big = malloc(sizeof *t->big * (t->count ? t->count : 1))))
+        return false;
     if (!t->start)
         return false;
+    t->big_count = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < t->count; i++) {
             int a[3], b[3];
             for (int k = 0; k < 3; k++) {
                 a[k] = le_cell_axis(t, k, t->box[i][k]);
                 b[k] = le_cell_axis(t, k, t->box[i][3 + k]);
+            }
+            const int64_t covers =
+                (int64_t)(b[0] - a[0] + 1) * (b[1] - a[1] + 1) * (b[2] - a[2] + 1);
+            if (covers > LE_BIG_CELLS) {
+                if (pass == 0)
+                    t->big[t->big_count++] = i;
+                continue;
             }
             for (int z = a[2]; z <= b[2]; z++)
                 for (int y = a[1]; y <= b[1]; y++)
@@ -186,9 +202,24 @@ static void le_point(const float w[3], const uint32_t v[3], const float (*pos)[3
  * p, nearest cells first; visit may lower *bound2 as it goes. */
 typedef void le_visit_fn(void *ctx, uint32_t tri, float *bound2);
 
+static bool le_box_near(const float box[6], const float p[3], float bound2)
+{
+    float box2 = 0.0f; /* to the triangle's box: a lower bound */
+    for (int k = 0; k < 3; k++) {
+        const float d = p[k] < box[k]       ? box[k] - p[k]
+                        : p[k] > box[3 + k] ? p[k] - box[3 + k]
+                                            : 0.0f;
+        box2 += d * d;
+    }
+    return box2 <= bound2;
+}
+
 static void le_visit(const le_tris *t, const float p[3], float *bound2, le_visit_fn *visit,
                      void *ctx)
 {
+    for (uint32_t i = 0; i < t->big_count; i++)
+        if (le_box_near(t->box[t->big[i]], p, *bound2))
+            visit(ctx, t->big[i], bound2);
     int c[3];
     for (int k = 0; k < 3; k++)
         c[k] = le_cell_axis(t, k, p[k]);
@@ -231,18 +262,9 @@ static void le_visit(const le_tris *t, const float p[3], float *bound2, le_visit
                     }
                     if (cell2 > *bound2)
                         continue;
-                    for (uint32_t i = t->start[cell]; i < t->start[cell + 1]; i++) {
-                        const float *b = t->box[t->items[i]];
-                        float box2 = 0.0f; /* to the triangle's box: a lower bound */
-                        for (int k = 0; k < 3; k++) {
-                            const float d = p[k] < b[k]       ? b[k] - p[k]
-                                            : p[k] > b[3 + k] ? p[k] - b[3 + k]
-                                                              : 0.0f;
-                            box2 += d * d;
-                        }
-                        if (box2 <= *bound2)
+                    for (uint32_t i = t->start[cell]; i < t->start[cell + 1]; i++)
+                        if (le_box_near(t->box[t->items[i]], p, *bound2))
                             visit(ctx, t->items[i], bound2);
-                    }
                 }
     }
 }
@@ -281,13 +303,17 @@ uint32_t vks_lod_error_poses(const vks_model *m, int32_t *clips, double *seconds
     clips[n] = -1, seconds[n++] = 0.0;
     if (!m->clip_count)
         return n;
-    uint32_t per = VKS_LOD_ERROR_POSES / m->clip_count;
-    per = per < 1 ? 1 : per > VKS_LOD_ERROR_POSES_PER_CLIP ? VKS_LOD_ERROR_POSES_PER_CLIP : per;
-    for (uint32_t c = 0; c < m->clip_count && n <= VKS_LOD_ERROR_POSES; c++)
-        for (uint32_t k = 0; k < per && n <= VKS_LOD_ERROR_POSES; k++) {
+    const uint32_t used = m->clip_count < VKS_LOD_ERROR_POSES ? m->clip_count : VKS_LOD_ERROR_POSES;
+    uint32_t per = VKS_LOD_ERROR_POSES / used;
+    per = per > VKS_LOD_ERROR_POSES_PER_CLIP ? VKS_LOD_ERROR_POSES_PER_CLIP : per;
+    for (uint32_t u = 0; u < used; u++) {
+        const uint32_t c = (uint32_t)((uint64_t)u * m->clip_count / used);
+        for (uint32_t k = 0; k < per; k++) {
             clips[n] = (int32_t)c;
             seconds[n++] = m->clips[c].duration * (k + 0.5) / per;
         }
+    }
+    assert(n <= VKS_LOD_ERROR_POSES + 1);
     return n;
 }
 
@@ -348,37 +374,104 @@ static bool le_set_init(le_set *s, const le_tris *t)
     return true;
 }
 
-/* One level and its samples both ways: level-0 vertices it does not keep (one it keeps lies on
- * it), and points of its triangles that level 0 does not have (one it has lies on level 0). */
+/* One level and its samples both ways, where it differs from level 0: against the level,
+ * level-0 vertices it does not keep (one it keeps lies on it) and points of level-0 triangles it
+ * does not have; against level 0, points of its triangles level 0 does not have. */
 typedef struct le_level {
     le_tris tris;
-    uint32_t a_count, b_count;
-    uint32_t *a;               /* level-0 vertices */
-    uint32_t *b;               /* triangle * 4 + point */
-    uint32_t *a_near, *b_near; /* each sample's nearest triangle when last searched */
+    uint32_t a_count, c_count, b_count;
+    uint32_t *a;                        /* level-0 vertices */
+    uint32_t *c;                        /* level-0 triangle * LE_POINTS + point */
+    uint32_t *b;                        /* this level's triangle * LE_POINTS + point */
+    uint32_t *a_near, *c_near, *b_near; /* each sample's nearest triangle when last searched */
 } le_level;
 
 static void le_level_free(le_level *l)
 {
     le_tris_free(&l->tris);
-    free(l->a), free(l->b), free(l->a_near), free(l->b_near);
+    free(l->a), free(l->c), free(l->b), free(l->a_near), free(l->c_near), free(l->b_near);
     memset(l, 0, sizeof *l);
 }
 
-/* The centroid and the middles of the edges. */
-static const float le_points[4][3] = {
-    {1.0f / 3, 1.0f / 3, 1.0f / 3}, {0.5f, 0.5f, 0.0f}, {0.0f, 0.5f, 0.5f}, {0.5f, 0.0f, 0.5f}};
+/* Seven points of a triangle: the centroid, the middles of the edges, and the middles between
+ * the centroid and each corner. */
+#define LE_POINTS 7u
+static const float le_points[LE_POINTS][3] = {{1.0f / 3, 1.0f / 3, 1.0f / 3},
+                                              {0.5f, 0.5f, 0.0f},
+                                              {0.0f, 0.5f, 0.5f},
+                                              {0.5f, 0.0f, 0.5f},
+                                              {2.0f / 3, 1.0f / 6, 1.0f / 6},
+                                              {1.0f / 6, 2.0f / 3, 1.0f / 6},
+                                              {1.0f / 6, 1.0f / 6, 2.0f / 3}};
 
-static uint32_t le_stride(uint32_t n)
+/* Every stride-th of n items, so that at most LE_MAX_SAMPLES are taken. */
+static uint32_t le_stride(uint64_t n)
 {
-    return n > LE_MAX_SAMPLES ? (n + LE_MAX_SAMPLES - 1) / LE_MAX_SAMPLES : 1;
+    return n > LE_MAX_SAMPLES ? (uint32_t)((n + LE_MAX_SAMPLES - 1) / LE_MAX_SAMPLES) : 1;
+}
+
+/* touching[v]: a triangle of t with corner v (~0u for none). */
+static uint32_t *le_touching(const le_tris *t, uint32_t vertex_count)
+{
+    uint32_t *touching = malloc(sizeof *touching * (vertex_count ? vertex_count : 1));
+    if (!touching)
+        return NULL;
+    memset(touching, 0xff, sizeof *touching * vertex_count);
+    for (uint32_t i = 0; i < t->count; i++)
+        for (int c = 0; c < 3; c++)
+            touching[t->corners[i][c]] = i;
+    return touching;
+}
+
+/* A first guess at the nearest triangle of `other` to a point of triangle corners[]: one touching
+ * a corner (the guess only bounds the search; any triangle would do). */
+static uint32_t le_guess(const uint32_t corners[3], const uint32_t *touching)
+{
+    for (int c = 0; c < 3; c++)
+        if (touching[corners[c]] != ~0u)
+            return touching[corners[c]];
+    return 0;
+}
+
+/* The triangles of `from` that `other` (with its set) does not have, as samples: the first
+ * `points` of le_points (1: the centroid; LE_POINTS: all seven) of every stride-th such triangle;
+ * each one's first nearest-triangle guess from touching (other's triangles by corner). */
+static bool le_points_of(const le_tris *from, const le_set *other_set, const le_tris *other,
+                         const uint32_t *touching, uint32_t points, uint32_t **out, uint32_t **near,
+                         uint32_t *count)
+{
+    uint32_t *fresh = malloc(sizeof *fresh * (from->count ? from->count : 1));
+    uint32_t n = 0;
+    for (uint32_t i = 0; fresh && i < from->count; i++) {
+        uint32_t key[3];
+        le_sorted(from->corners[i], key);
+        if (!*le_set_find(other_set, other, key))
+            fresh[n++] = i;
+    }
+    const uint32_t stride = le_stride((uint64_t)points * n);
+    *out = malloc(sizeof **out * (points * (n / stride + 1)));
+    *near = calloc(points * (n / stride + 1), sizeof **near);
+    const bool ok = fresh && *out && *near;
+    for (uint32_t k = 0; ok && k < n; k += stride)
+        for (uint32_t point = 0; point < points; point++) {
+            (*near)[*count] = le_guess(from->corners[fresh[k]], touching);
+            (*out)[(*count)++] = fresh[k] * LE_POINTS + point;
+        }
+    free(fresh);
+    return ok;
 }
 
 static bool le_level_init(const vks_model *m, const le_set *set0, const le_tris *t0,
-                          const uint8_t *used, uint32_t level, uint8_t *kept, le_level *l)
+                          const uint32_t *touching0, const uint8_t *used, uint32_t level,
+                          uint8_t *kept, le_level *l)
 {
-    if (!le_tris_of(m, level, &l->tris))
+    le_set set = {0};
+    uint32_t *touching = NULL;
+    if (!le_tris_of(m, level, &l->tris) || !le_set_init(&set, &l->tris) ||
+        !(touching = le_touching(&l->tris, m->vertex_count))) {
+        free(set.slots);
         return false;
+    }
     memset(kept, 0, m->vertex_count);
     for (uint32_t i = 0; i < l->tris.count; i++)
         for (int c = 0; c < 3; c++)
@@ -386,30 +479,19 @@ static bool le_level_init(const vks_model *m, const le_set *set0, const le_tris 
     uint32_t lost = 0;
     for (uint32_t v = 0; v < m->vertex_count; v++)
         lost += used[v] && !kept[v];
-    uint32_t *new_tris = malloc(sizeof *new_tris * (l->tris.count ? l->tris.count : 1));
-    uint32_t fresh = 0;
-    for (uint32_t i = 0; new_tris && i < l->tris.count; i++) {
-        uint32_t key[3];
-        le_sorted(l->tris.corners[i], key);
-        if (!*le_set_find(set0, t0, key))
-            new_tris[fresh++] = i;
-    }
-    const uint32_t a_stride = le_stride(lost), b_stride = le_stride(4 * fresh);
-    l->a = malloc(sizeof *l->a * (lost / a_stride + 1));
-    l->b = malloc(sizeof *l->b * (4 * fresh / b_stride + 1));
-    l->a_near = calloc(lost / a_stride + 1, sizeof *l->a_near);
-    l->b_near = calloc(4 * fresh / b_stride + 1, sizeof *l->b_near);
-    if (!new_tris || !l->a || !l->b || !l->a_near || !l->b_near) {
-        free(new_tris);
-        return false;
-    }
-    for (uint32_t v = 0, seen = 0; v < m->vertex_count; v++)
-        if (used[v] && !kept[v] && seen++ % a_stride == 0)
+    const uint32_t stride = le_stride(lost);
+    l->a = malloc(sizeof *l->a * (lost / stride + 1));
+    l->a_near = calloc(lost / stride + 1, sizeof *l->a_near);
+    bool ok =
+        l->a && l->a_near &&
+        le_points_of(t0, &set, &l->tris, touching, 1, &l->c, &l->c_near, &l->c_count) &&
+        le_points_of(&l->tris, set0, t0, touching0, LE_POINTS, &l->b, &l->b_near, &l->b_count);
+    for (uint32_t v = 0, seen = 0; ok && v < m->vertex_count; v++)
+        if (used[v] && !kept[v] && seen++ % stride == 0)
             l->a[l->a_count++] = v;
-    for (uint32_t k = 0; k < 4 * fresh; k += b_stride)
-        l->b[l->b_count++] = new_tris[k / 4] * 4 + k % 4;
-    free(new_tris);
-    return true;
+    free(set.slots);
+    free(touching);
+    return ok;
 }
 
 bool vks_model_measure_lods(vks_model *m, vks_error *err)
@@ -427,8 +509,11 @@ bool vks_model_measure_lods(vks_model *m, vks_error *err)
     for (uint32_t i = 0; ok && i < t0.count; i++)
         for (int c = 0; c < 3; c++)
             used[t0.corners[i][c]] = 1;
+    uint32_t *touching0 = ok ? le_touching(&t0, m->vertex_count) : NULL;
+    ok = ok && touching0;
     for (uint32_t l = 1; ok && l < levels; l++)
-        ok = le_level_init(m, &set0, &t0, used, l, kept, &lv[l]);
+        ok = le_level_init(m, &set0, &t0, touching0, used, l, kept, &lv[l]);
+    free(touching0);
 
     int32_t clips[VKS_LOD_ERROR_POSES + 1];
     double seconds[VKS_LOD_ERROR_POSES + 1];
@@ -453,23 +538,37 @@ bool vks_model_measure_lods(vks_model *m, vks_error *err)
              * the last search, posed anew, bounds its distance now from above; at or under the
              * largest so far, the sample cannot raise it and needs no search. */
             float e = error[l], q[3];
-            for (uint32_t s = 0; ok && s < v->a_count; s++) {
-                const float *x = at[v->a[s]];
-                const uint32_t *c = v->tris.corners[v->a_near[s]];
-                if (le_dist2(x, at[c[0]], at[c[1]], at[c[2]]) <= e * e)
-                    continue;
-                if (!gridded && !(ok = gridded = le_grid(&v->tris, at)))
-                    break;
-                e = fmaxf(e, le_nearest(&v->tris, at, x, &v->a_near[s]));
-            }
-            for (uint32_t s = 0; ok && s < v->b_count; s++) {
-                le_point(le_points[v->b[s] % 4], v->tris.corners[v->b[s] / 4], at, q);
-                const uint32_t *c = t0.corners[v->b_near[s]];
-                if (le_dist2(q, at[c[0]], at[c[1]], at[c[2]]) <= e * e)
-                    continue;
-                if (!gridded0 && !(ok = gridded0 = le_grid(&t0, at)))
-                    break;
-                e = fmaxf(e, le_nearest(&t0, at, q, &v->b_near[s]));
+            /* The first pose has no largest-so-far yet: every 16th sample first finds one. */
+            for (uint32_t step = p == 0 ? 16 : 1, round = 0; round < 2; round++, step = 1) {
+                for (uint32_t s = 0; ok && s < v->a_count; s += step) {
+                    const float *x = at[v->a[s]];
+                    const uint32_t *c = v->tris.corners[v->a_near[s]];
+                    if (le_dist2(x, at[c[0]], at[c[1]], at[c[2]]) <= e * e)
+                        continue;
+                    if (!gridded && !(ok = gridded = le_grid(&v->tris, at)))
+                        break;
+                    e = fmaxf(e, le_nearest(&v->tris, at, x, &v->a_near[s]));
+                }
+                for (uint32_t s = 0; ok && s < v->c_count; s += step) {
+                    le_point(le_points[v->c[s] % LE_POINTS], t0.corners[v->c[s] / LE_POINTS], at,
+                             q);
+                    const uint32_t *c = v->tris.corners[v->c_near[s]];
+                    if (le_dist2(q, at[c[0]], at[c[1]], at[c[2]]) <= e * e)
+                        continue;
+                    if (!gridded && !(ok = gridded = le_grid(&v->tris, at)))
+                        break;
+                    e = fmaxf(e, le_nearest(&v->tris, at, q, &v->c_near[s]));
+                }
+                for (uint32_t s = 0; ok && s < v->b_count; s += step) {
+                    le_point(le_points[v->b[s] % LE_POINTS], v->tris.corners[v->b[s] / LE_POINTS],
+                             at, q);
+                    const uint32_t *c = t0.corners[v->b_near[s]];
+                    if (le_dist2(q, at[c[0]], at[c[1]], at[c[2]]) <= e * e)
+                        continue;
+                    if (!gridded0 && !(ok = gridded0 = le_grid(&t0, at)))
+                        break;
+                    e = fmaxf(e, le_nearest(&t0, at, q, &v->b_near[s]));
+                }
             }
             error[l] = e;
         }

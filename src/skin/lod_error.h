@@ -3,22 +3,24 @@
  * knee or a raised arm shows what the bind pose hides: a level that removed the rings of a joint
  * is flat where level 0 bends.
  *
- * Both ways are sampled: every vertex of level 0 against the level's triangles (a part the level
- * lost or flattened), and four points of every triangle of the level (its centroid and the
- * middles of its edges) against level 0's triangles (a web the level spans across a gap). Each
- * sample's candidates are found once, in the bind pose: the nearest triangle and any within twice
- * its distance (at most VKS_LOD_ERROR_CANDIDATES). In each pose a sample's distance is the least
- * over its candidates, posed as the vertices they join: never less than its true distance to the
- * posed surface, so the measure is an upper bound at its samples. */
+ * Both ways are sampled, where the two differ: level 0's vertices the level lost and the centroid
+ * of each level-0 triangle it does not have, against the level's triangles (a part the level lost
+ * or flattened: level 0's triangles are small); and seven points (the centroid, the middles of
+ * the edges and those between the centroid and the corners) of each triangle of the level that
+ * level 0 does not have, against level 0's triangles (a web the level spans across a gap). In
+ * each pose a sample's distance is to its nearest triangle, posed, found through a uniform grid.
+ * It is a sampled measure: between its samples and its poses the true distance may be larger
+ * (tests/test_lod.c finds up to 1.2 times between the poses). */
 #ifndef VKS_LOD_ERROR_H
 #define VKS_LOD_ERROR_H
 
 #include "../asset/model.h"
 #include "../core/error.h"
 
-#define VKS_LOD_ERROR_CANDIDATES 8u
-/* Poses measured: the rest pose and up to this many per clip, evenly spaced over it, at most
- * VKS_LOD_ERROR_POSES in all (fewer a clip for a model of many clips). */
+/* Poses measured: the rest pose and VKS_LOD_ERROR_POSES_PER_CLIP times of each clip, evenly
+ * spaced over it, at most VKS_LOD_ERROR_POSES in all: a model of many clips gets fewer times a
+ * clip, and one of more than VKS_LOD_ERROR_POSES clips one time each of that many clips, spread
+ * evenly over its list. */
 #define VKS_LOD_ERROR_POSES_PER_CLIP 4u
 #define VKS_LOD_ERROR_POSES 16u
 
