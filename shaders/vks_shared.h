@@ -159,6 +159,19 @@ struct vks_skin_push {
     uvec2 out_base;
 };
 
+struct vks_raster_push {
+    mat4 view_proj;
+    uvec2 instances, visible, indices, vis;
+    uint first_index;
+    uint triangle_count;
+    uint visible_first;
+    uint width;
+    uint height;
+    uint triangle_bits;
+    uint subpixel_bits;
+    uint pad0;
+};
+
 struct vks_frame_uniforms {
     mat4 view_proj;
     vec4 light_dir;
@@ -234,6 +247,25 @@ typedef struct vks_skin_push {
     uint32_t out_base[2];
 } vks_skin_push;
 
+/* Push constants of the compute rasterizer (src/raster/raster.h), 128 bytes: one mesh of one
+ * (model, level), over visible entries [visible_first, + the dispatch's rows). Its triangles are
+ * indices[first_index ..] (3 each, relative to the level's vertices), their corners the entry's
+ * skinned output; each covered pixel center of a front-facing triangle is written to the
+ * visibility buffer `vis` (width x height 64-bit words, row by row from the top) by atomicMin of
+ * (depth's float bits << 32) | (visible entry << triangle_bits) | triangle. Vertices snap to
+ * 1/2^subpixel_bits of a pixel, as the hardware's do. */
+typedef struct vks_raster_push {
+    float view_proj[4][4];                                 /* column-major, as GLSL's mat4 */
+    uint32_t instances[2], visible[2], indices[2], vis[2]; /* device addresses */
+    uint32_t first_index;
+    uint32_t triangle_count;
+    uint32_t visible_first;
+    uint32_t width, height;
+    uint32_t triangle_bits; /* the low word: visible entry above, triangle below */
+    uint32_t subpixel_bits;
+    uint32_t pad;
+} vks_raster_push;
+
 typedef struct vks_frame_uniforms {
     float view_proj[4][4]; /* column-major, as GLSL's mat4 */
     float light_dir[4];    /* unit vector towards the light, world space */
@@ -260,6 +292,7 @@ static_assert(offsetof(vks_instance, model) == 48, "instance table entry in std4
 static_assert(sizeof(vks_visible) == 16 && offsetof(vks_visible, out_address) == 8,
               "visible entry");
 static_assert(sizeof(vks_streams) == 64, "stream addresses");
+static_assert(sizeof(vks_raster_push) == 128, "the push constants every device allows");
 static_assert(offsetof(vks_streams, joints_extra) == 48, "stream addresses");
 static_assert(sizeof(vks_skin_push) == 120, "skin push constants");
 static_assert(offsetof(vks_skin_push, visible_count) == 96, "skin push constants in std430");

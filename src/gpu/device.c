@@ -378,6 +378,15 @@ static bool create_device(gpu_device *dev, vks_error *err)
     /* Counts of drawn triangles and skinning invocations: what culling saved, measured. */
     features.features.pipelineStatisticsQuery = supported.pipelineStatisticsQuery;
     dev->statistics = supported.pipelineStatisticsQuery;
+    /* 64-bit atomics on storage buffers: the compute rasterizer's visibility buffer (depth and
+     * id in one word, resolved by atomicMin). Enabled where the device has them. */
+    VkPhysicalDeviceVulkan12Features has12 = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 has = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &has12};
+    vkGetPhysicalDeviceFeatures2(dev->physical, &has);
+    dev->int64_atomics = supported.shaderInt64 && has12.shaderBufferInt64Atomics;
+    features.features.shaderInt64 = dev->int64_atomics;
+    f12.shaderBufferInt64Atomics = dev->int64_atomics;
 
     float priority = 1.0f;
     VkDeviceQueueCreateInfo queue = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};

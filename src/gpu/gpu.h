@@ -67,7 +67,10 @@ typedef struct gpu_device {
     bool timestamps;         /* the queue family writes timestamps */
     bool statistics;         /* pipeline statistics queries are enabled */
     bool memory_budget;      /* VK_EXT_memory_budget is enabled */
-    bool adopted;            /* a host's instance and device (gpu_device_adopt): not ours */
+    /* shaderInt64 and shaderBufferInt64Atomics are enabled: the compute rasterizer can run
+     * (src/raster/raster.h). */
+    bool int64_atomics;
+    bool adopted; /* a host's instance and device (gpu_device_adopt): not ours */
 } gpu_device;
 
 bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *err);
