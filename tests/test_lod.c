@@ -39,7 +39,7 @@
  * tested (the sweep skips most); a larger model is checked at fewer poses and says so. */
 #define BRUTE_BUDGET 2e10
 /* The measure samples each level; denser points may find a little more at the same poses. */
-#define ERROR_SAMPLING 1.1
+#define ERROR_SAMPLING 1.05
 
 /* Characters the simplifier is free on (no topology that stops it before the grid, which
  * always can): their chains reach the floor. */
@@ -174,7 +174,7 @@ static void check_levels(const char *path, const vks_model *m, const uint32_t *i
         const vks_mesh *me = &m->meshes[i];
         const vks_mesh_level *ml = &m->mesh_levels[i];
         CHECK(ml->first_index == me->first_index && ml->index_count == me->index_count &&
-              ml->base_vertex == me->base_vertex && ml->error == 0.0f);
+              ml->base_vertex == me->base_vertex);
     }
     const uint32_t t0 = m->index_count / 3;
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -209,7 +209,7 @@ static void check_levels(const char *path, const vks_model *m, const uint32_t *i
         for (uint32_t i = 0; i < mc; i++) {
             sum += ml[i].index_count / 3;
             bad += ml[i].index_count % 3 != 0 || ml[i].base_vertex != 0 ||
-                   ml[i].first_index != index_at || ml[i].error != lv->error;
+                   ml[i].first_index != index_at;
             index_at += ml[i].index_count;
             bad += (uint64_t)ml[i].first_index + ml[i].index_count > m->lod_index_count;
             const uint32_t *x = m->lod_indices + ml[i].first_index;

@@ -259,7 +259,8 @@ vkskin_result vkskin_model_get_mesh_level(const vkskin_model *m, uint32_t level,
             err, VKSKIN_ERROR_ARGUMENT, "%s has %u level(s) and %u mesh(es): no level %u mesh %u",
             m->model.name, vks_model_level_count(&m->model), m->model.mesh_count, level, mesh);
     const vks_mesh_level ml = vks_model_mesh_level(&m->model, level, mesh);
-    *info = (vkskin_mesh_level_info){.triangle_count = ml.index_count / 3, .error = ml.error};
+    *info = (vkskin_mesh_level_info){.triangle_count = ml.index_count / 3,
+                                     .error = vks_model_level(&m->model, level).error};
     return vks_api_ok(err);
 }
 

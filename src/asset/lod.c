@@ -35,15 +35,15 @@
 
 typedef struct lod__builder {
     const vks_model *m;
-    uint32_t *all;      /* level 0's indices, model-wide (each mesh's plus its base vertex) */
-    uint32_t *welded;   /* the same with each vertex replaced by the first of its mesh that
-                           equals it in every stream (lod__weld) */
-    size_t all_count;   /* indices in all */
-    uint32_t *mesh_of;  /* vertex -> its mesh */
-    uint32_t *by_place; /* the vertices sorted by position, ties by index */
-    uint32_t *place_at; /* vertex -> its entry in by_place */
-    uint32_t *scratch;  /* all_count indices */
-    float scale;        /* meshopt_simplifyScale of the whole model */
+    uint32_t *all;     /* level 0's indices, model-wide (each mesh's plus its base vertex) */
+    uint32_t *welded;  /* the same with each vertex replaced by the first of its mesh that
+                          equals it in every stream (lod__weld) */
+    size_t all_count;  /* indices in all */
+    uint32_t *mesh_of; /* vertex -> its mesh */
+    /* (mesh, position) -> the first vertex of that mesh there: open addressing, ~0u empty */
+    uint32_t *places, place_mask;
+    uint32_t *scratch; /* all_count indices */
+    float scale;       /* meshopt_simplifyScale of the whole model */
     /* The edge collapses' input: the vertices split along the borders between the joints'
      * regions (lod__split), split_count of them, each a copy of level-0 vertex split_source[i] at
      * split_positions[i]; split_all: level 0's indices into them. */
@@ -171,16 +171,39 @@ static bool lod__same_vertex(const vks_model *m, uint32_t v, uint32_t w)
 #undef SAME
 }
 
-static uint64_t lod__vertex_hash(const vks_model *m, uint32_t v)
+/* FNV-1a over `size` bytes, continuing from h (1469598103934665603 to start). */
+static uint64_t lod__hash(uint64_t h, const void *bytes, size_t size)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a over the position and normal */
-    const unsigned char *p = (const unsigned char *)m->positions[v];
-    for (size_t k = 0; k < sizeof(float[3]); k++)
-        h = (h ^ p[k]) * 1099511628211ull;
-    p = (const unsigned char *)m->normals[v];
-    for (size_t k = 0; k < sizeof(float[3]); k++)
+    const unsigned char *p = bytes;
+    for (size_t k = 0; k < size; k++)
         h = (h ^ p[k]) * 1099511628211ull;
     return h;
+}
+
+/* A power of two of at least twice n slots, all ~0u; its mask in *mask. */
+static uint32_t *lod__table(size_t n, uint32_t *mask)
+{
+    size_t size = 16;
+    while (size < 2 * n)
+        size *= 2;
+    uint32_t *table = malloc(sizeof *table * size);
+    if (table)
+        memset(table, 0xff, sizeof *table * size);
+    *mask = (uint32_t)(size - 1);
+    return table;
+}
+
+/* The slot of the first vertex of `mesh` at `position` in b->places (empty when none). */
+static uint32_t *lod__place(const lod__builder *b, uint32_t mesh, const float position[3])
+{
+    const vks_model *m = b->m;
+    uint32_t h = (uint32_t)lod__hash(1469598103934665603ull ^ mesh, position, sizeof(float[3]));
+    for (h &= b->place_mask;; h = (h + 1) & b->place_mask) {
+        const uint32_t w = b->places[h];
+        if (w == ~0u ||
+            (b->mesh_of[w] == mesh && !memcmp(m->positions[w], position, sizeof(float[3]))))
+            return &b->places[h];
+    }
 }
 
 /* b->welded: level 0's indices with each vertex replaced by the first vertex of its mesh equal to
@@ -191,40 +214,30 @@ static uint64_t lod__vertex_hash(const vks_model *m, uint32_t v)
 static bool lod__weld(lod__builder *b)
 {
     const vks_model *m = b->m;
-    size_t size = 16;
-    while (size < 2 * (size_t)m->vertex_count)
-        size *= 2;
-    uint32_t *table = malloc(sizeof *table * size),
-             *first = malloc(sizeof *first * (m->vertex_count + 1));
+    uint32_t mask;
+    uint32_t *table = lod__table(m->vertex_count, &mask);
+    uint32_t *first = malloc(sizeof *first * (m->vertex_count + 1));
     b->welded = malloc(sizeof *b->welded * (b->all_count ? b->all_count : 1));
     if (!table || !first || !b->welded) {
         free(table), free(first);
         return false;
     }
-    for (size_t k = 0; k < size; k++)
-        table[k] = ~0u;
     for (uint32_t v = 0; v < m->vertex_count; v++) {
-        size_t h = (size_t)(lod__vertex_hash(m, v) ^ b->mesh_of[v]) & (size - 1);
-        while (table[h] != ~0u &&
-               !(b->mesh_of[table[h]] == b->mesh_of[v] && lod__same_vertex(m, table[h], v)))
-            h = (h + 1) & (size - 1);
-        if (table[h] == ~0u)
-            table[h] = v;
-        first[v] = table[h];
+        uint64_t h =
+            lod__hash(1469598103934665603ull ^ b->mesh_of[v], m->positions[v], sizeof(float[3]));
+        h = lod__hash(h, m->normals[v], sizeof(float[3]));
+        uint32_t i = (uint32_t)h & mask;
+        while (table[i] != ~0u &&
+               !(b->mesh_of[table[i]] == b->mesh_of[v] && lod__same_vertex(m, table[i], v)))
+            i = (i + 1) & mask;
+        if (table[i] == ~0u)
+            table[i] = v;
+        first[v] = table[i];
     }
     for (size_t i = 0; i < b->all_count; i++)
         b->welded[i] = first[b->all[i]];
     free(table), free(first);
     return true;
-}
-
-static const vks_model *lod__sort_model;
-static int lod__by_position(const void *a, const void *b)
-{
-    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    const int c =
-        memcmp(lod__sort_model->positions[x], lod__sort_model->positions[y], sizeof(float[3]));
-    return c ? c : (x > y) - (x < y);
 }
 
 static bool lod__builder_init(lod__builder *b, const vks_model *m)
@@ -234,9 +247,8 @@ static bool lod__builder_init(lod__builder *b, const vks_model *m)
     b->all = malloc(sizeof *b->all * (b->all_count ? b->all_count : 1));
     b->scratch = malloc(sizeof *b->scratch * (b->all_count ? b->all_count : 1));
     b->mesh_of = malloc(sizeof *b->mesh_of * v);
-    b->by_place = malloc(sizeof *b->by_place * v);
-    b->place_at = malloc(sizeof *b->place_at * v);
-    if (!b->all || !b->scratch || !b->mesh_of || !b->by_place || !b->place_at)
+    b->places = lod__table(v, &b->place_mask);
+    if (!b->all || !b->scratch || !b->mesh_of || !b->places)
         return false;
     size_t at = 0;
     for (uint32_t i = 0; i < m->mesh_count; i++) {
@@ -247,12 +259,12 @@ static bool lod__builder_init(lod__builder *b, const vks_model *m)
             b->mesh_of[me->base_vertex + k] = i;
     }
     assert(at == b->all_count);
-    for (uint32_t k = 0; k < m->vertex_count; k++)
-        b->by_place[k] = k;
-    lod__sort_model = m; /* qsort has no context argument; the build is single-threaded */
-    qsort(b->by_place, m->vertex_count, sizeof *b->by_place, lod__by_position);
-    for (uint32_t k = 0; k < m->vertex_count; k++)
-        b->place_at[b->by_place[k]] = k;
+    /* b->places needs mesh_of for every vertex first; then the weld reads both. */
+    for (uint32_t k = 0; k < m->vertex_count; k++) {
+        uint32_t *slot = lod__place(b, b->mesh_of[k], m->positions[k]);
+        if (*slot == ~0u)
+            *slot = k;
+    }
     b->scale = meshopt_simplifyScale(m->positions[0], m->vertex_count, sizeof(float[3]));
     return lod__weld(b) && lod__split(b);
 }
@@ -263,8 +275,7 @@ static void lod__builder_free(lod__builder *b)
     free(b->welded);
     free(b->scratch);
     free(b->mesh_of);
-    free(b->by_place);
-    free(b->place_at);
+    free(b->places);
     free(b->split_source);
     free(b->split_all);
     free(b->split_positions);
@@ -273,17 +284,8 @@ static void lod__builder_free(lod__builder *b)
 /* A vertex of mesh `mesh` at v's position, or v when it has none. */
 static uint32_t lod__same_place(const lod__builder *b, uint32_t v, uint32_t mesh)
 {
-    const vks_model *m = b->m;
-    for (int dir = -1; dir <= 1; dir += 2)
-        for (int64_t k = (int64_t)b->place_at[v] + dir; k >= 0 && k < (int64_t)m->vertex_count;
-             k += dir) {
-            const uint32_t w = b->by_place[k];
-            if (memcmp(m->positions[w], m->positions[v], sizeof(float[3])))
-                break;
-            if (b->mesh_of[w] == mesh)
-                return w;
-        }
-    return v;
+    const uint32_t w = *lod__place(b, mesh, b->m->positions[v]);
+    return w == ~0u ? v : w;
 }
 
 /* Groups n model-wide indices (tri by tri) by mesh into l (first, count, indices), each group
@@ -322,8 +324,8 @@ static bool lod__group(const lod__builder *b, const uint32_t *tris, size_t n, lo
         cursor[owner[t]] += 3;
     }
     for (uint32_t i = 0; ok && i < mc; i++)
-        meshopt_optimizeVertexCache(l->indices + l->first[i], b->scratch + l->first[i],
-                                    l->count[i], m->vertex_count);
+        meshopt_optimizeVertexCache(l->indices + l->first[i], b->scratch + l->first[i], l->count[i],
+                                    m->vertex_count);
     free(cursor);
     l->index_count = (uint32_t)n;
     free(owner);
@@ -469,7 +471,7 @@ bool vks_model_build_lods(vks_model *m, vks_error *err)
     m->levels[0] = (vks_level){0, m->vertex_count, m->index_count / 3, 0.0f, VKS_LOD_SOURCE};
     for (uint32_t i = 0; i < mc; i++) {
         const vks_mesh *me = &m->meshes[i];
-        mesh_levels[i] = (vks_mesh_level){me->first_index, me->index_count, me->base_vertex, 0.0f};
+        mesh_levels[i] = (vks_mesh_level){me->first_index, me->index_count, me->base_vertex};
     }
     uint32_t vertex_at = 0, index_at = 0;
     for (uint32_t l = 1; l < level_count; l++) {
@@ -478,7 +480,7 @@ bool vks_model_build_lods(vks_model *m, vks_error *err)
             (vks_level){vertex_at, p->vertex_count, p->index_count / 3, p->error, p->kind};
         for (uint32_t i = 0; i < mc; i++)
             mesh_levels[(size_t)l * mc + i] =
-                (vks_mesh_level){index_at + p->first[i], p->count[i], 0, p->error};
+                (vks_mesh_level){index_at + p->first[i], p->count[i], 0};
         memcpy(source + vertex_at, p->source, sizeof *source * p->vertex_count);
         memcpy(indices + index_at, p->indices, sizeof *indices * p->index_count);
         vertex_at += p->vertex_count;

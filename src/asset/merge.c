@@ -20,13 +20,30 @@ static uint32_t merge__common_joint(const vks_skeleton *s, uint32_t a, uint32_t 
     return x == y && x >= 0 ? (uint32_t)x : a;
 }
 
+/* The vertex streams, each one element per vertex (NULL ones absent): their fields in the model
+ * and element sizes. */
+enum { MERGE_STREAMS = 8 };
+static void merge__streams(vks_model *m, void **fields[MERGE_STREAMS], size_t sizes[MERGE_STREAMS])
+{
+    void **f[MERGE_STREAMS] = {(void **)&m->positions,    (void **)&m->normals,
+                               (void **)&m->tangents,     (void **)&m->uvs,
+                               (void **)&m->joints,       (void **)&m->weights,
+                               (void **)&m->joints_extra, (void **)&m->weights_extra};
+    const size_t z[MERGE_STREAMS] = {sizeof *m->positions,    sizeof *m->normals,
+                                     sizeof *m->tangents,     sizeof *m->uvs,
+                                     sizeof *m->joints,       sizeof *m->weights,
+                                     sizeof *m->joints_extra, sizeof *m->weights_extra};
+    memcpy(fields, f, sizeof f);
+    memcpy(sizes, z, sizeof z);
+}
+
 /* Gathers `stream` (elements of `size` bytes, one per vertex) in the merged order: mesh order[k]'s
- * vertices one after the other. NULL streams stay NULL; false when out of memory. */
-static bool merge__gather(void **stream, size_t size, const vks_model *m, const uint32_t *order,
-                          void **out)
+ * vertices one after the other. A NULL stream stays NULL; false when out of memory. */
+static bool merge__gather(const void *stream, size_t size, const vks_model *m,
+                          const uint32_t *order, void **out)
 {
     *out = NULL;
-    if (!*stream)
+    if (!stream)
         return true;
     char *dst = malloc(size * m->vertex_count);
     if (!dst)
@@ -34,7 +51,7 @@ static bool merge__gather(void **stream, size_t size, const vks_model *m, const 
     size_t at = 0;
     for (uint32_t k = 0; k < m->mesh_count; k++) {
         const vks_mesh *me = &m->meshes[order[k]];
-        memcpy(dst + at * size, (const char *)*stream + (size_t)me->base_vertex * size,
+        memcpy(dst + at * size, (const char *)stream + (size_t)me->base_vertex * size,
                size * me->vertex_count);
         at += me->vertex_count;
     }
@@ -79,27 +96,23 @@ bool vks_model_merge_meshes(vks_model *m, vks_error *err)
         return true;
     }
 
-    void *streams[8] = {0};
+    void **fields[MERGE_STREAMS], *streams[MERGE_STREAMS] = {0};
+    size_t sizes[MERGE_STREAMS];
+    merge__streams(m, fields, sizes);
     vks_mesh *meshes = calloc(groups, sizeof *meshes);
     uint32_t *indices = malloc(sizeof *indices * (m->index_count ? m->index_count : 1));
-    bool ok =
-        meshes && indices &&
-        merge__gather((void **)&m->positions, sizeof *m->positions, m, order, &streams[0]) &&
-        merge__gather((void **)&m->normals, sizeof *m->normals, m, order, &streams[1]) &&
-        merge__gather((void **)&m->tangents, sizeof *m->tangents, m, order, &streams[2]) &&
-        merge__gather((void **)&m->uvs, sizeof *m->uvs, m, order, &streams[3]) &&
-        merge__gather((void **)&m->joints, sizeof *m->joints, m, order, &streams[4]) &&
-        merge__gather((void **)&m->weights, sizeof *m->weights, m, order, &streams[5]) &&
-        merge__gather((void **)&m->joints_extra, sizeof *m->joints_extra, m, order, &streams[6]) &&
-        merge__gather((void **)&m->weights_extra, sizeof *m->weights_extra, m, order, &streams[7]);
+    bool ok = meshes && indices;
+    for (int s = 0; ok && s < MERGE_STREAMS; s++)
+        ok = merge__gather(*fields[s], sizes[s], m, order, &streams[s]);
     /* The merged meshes: vertices and indices in the gathered order, each part's indices moved
      * by the vertices of the parts before it in its group. */
     uint32_t vertex_at = 0, index_at = 0;
     for (uint32_t k = 0; ok && k < n; k++) {
         const vks_mesh *src = &m->meshes[order[k]];
         vks_mesh *dst = &meshes[group_of[k]];
-        if (!dst->source_count) {
-            *dst = (vks_mesh){.base_vertex = vertex_at,
+        if (!dst->source_count) { /* its first part: the merged mesh starts here, named by it */
+            *dst = (vks_mesh){.name = src->name,
+                              .base_vertex = vertex_at,
                               .first_index = index_at,
                               .material = src->material,
                               .node_joint = src->node_joint};
@@ -112,29 +125,29 @@ bool vks_model_merge_meshes(vks_model *m, vks_error *err)
         dst->vertex_count += src->vertex_count;
         dst->index_count += src->index_count;
         dst->skinned = dst->skinned || src->skinned;
-        dst->source_count += src->source_count ? src->source_count : 1;
+        assert(src->source_count == 1); /* as imported */
+        dst->source_count++;
         vertex_at += src->vertex_count;
         index_at += src->index_count;
     }
-    /* Names: a part alone keeps its own; a merged mesh is named by its first part and count. */
-    for (uint32_t g = 0; ok && g < groups; g++) {
-        const vks_mesh *first = NULL;
-        for (uint32_t k = 0; !first && k < n; k++)
-            if (group_of[k] == g)
-                first = &m->meshes[order[k]];
+    /* Names: a part alone keeps its own; a merged mesh is its first part's and a count. Until
+     * here each holds its first part's pointer; `named` of them hold their own copy. */
+    uint32_t named = 0;
+    for (; ok && named < groups; named++) {
+        vks_mesh *me = &meshes[named];
         char buf[160];
-        if (meshes[g].source_count == 1)
-            snprintf(buf, sizeof buf, "%s", first->name);
+        if (me->source_count == 1)
+            snprintf(buf, sizeof buf, "%s", me->name);
         else
-            snprintf(buf, sizeof buf, "%.120s +%u", first->name, meshes[g].source_count - 1);
-        ok = (meshes[g].name = strdup(buf)) != NULL;
+            snprintf(buf, sizeof buf, "%.120s +%u", me->name, me->source_count - 1);
+        ok = (me->name = strdup(buf)) != NULL; /* NULL on failure: freeing it is harmless */
     }
     free(order), free(group_of);
     if (!ok) {
-        for (uint32_t g = 0; meshes && g < groups; g++)
+        for (uint32_t g = 0; meshes && g < named; g++)
             free(meshes[g].name);
         free(meshes), free(indices);
-        for (int s = 0; s < 8; s++)
+        for (int s = 0; s < MERGE_STREAMS; s++)
             free(streams[s]);
         return vks_fail_memory(err, "out of memory merging %s's meshes", m->name);
     }
@@ -146,10 +159,7 @@ bool vks_model_merge_meshes(vks_model *m, vks_error *err)
     m->mesh_count = groups;
     free(m->indices);
     m->indices = indices;
-    void **fields[8] = {(void **)&m->positions,    (void **)&m->normals,      (void **)&m->tangents,
-                        (void **)&m->uvs,          (void **)&m->joints,       (void **)&m->weights,
-                        (void **)&m->joints_extra, (void **)&m->weights_extra};
-    for (int s = 0; s < 8; s++) {
+    for (int s = 0; s < MERGE_STREAMS; s++) {
         free(*fields[s]);
         *fields[s] = streams[s];
     }

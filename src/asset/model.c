@@ -115,5 +115,5 @@ vks_mesh_level vks_model_mesh_level(const vks_model *m, uint32_t level, uint32_t
     }
     assert(level == 0);
     const vks_mesh *me = &m->meshes[mesh];
-    return (vks_mesh_level){me->first_index, me->index_count, me->base_vertex, 0.0f};
+    return (vks_mesh_level){me->first_index, me->index_count, me->base_vertex};
 }

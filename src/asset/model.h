@@ -100,7 +100,6 @@ typedef struct vks_level {
  * vertex; 0 at L >= 1, where the meshes share the level's vertices). */
 typedef struct vks_mesh_level {
     uint32_t first_index, index_count, base_vertex;
-    float error; /* the level's */
 } vks_mesh_level;
 
 typedef struct vks_model {

@@ -26,8 +26,9 @@ typedef struct le_tris {
     float (*box)[6]; /* each triangle's box at the grid's positions: lo xyz, hi xyz */
     float lo[3], cell;
     int dim[3];
-    uint32_t *start, *items;  /* cell c's triangles: items[start[c] .. start[c + 1]) */
-    uint32_t *big, big_count; /* triangles over LE_BIG_CELLS cells: in none, searched always */
+    uint32_t *start, *items;       /* cell c's triangles: items[start[c] .. start[c + 1]) */
+    size_t start_room, items_room; /* their allocations, kept from pose to pose */
+    uint32_t *big, big_count;      /* triangles over LE_BIG_CELLS cells: in none, searched always */
 } le_tris;
 
 static void le_tris_free(le_tris *t)
@@ -106,6 +107,17 @@ static bool le_tris_of(const vks_model *m, uint32_t level, le_tris *t)
     return true;
 }
 
+/* Makes *p hold at least n elements of `size` bytes (keeping none of them), *room its count. */
+static bool le_room(void **p, size_t *room, size_t n, size_t size)
+{
+    if (n <= *room && *p)
+        return true;
+    free(*p);
+    *p = malloc(size * (n ? n : 1));
+    *room = *p ? n : 0;
+    return *p != NULL;
+}
+
 static int le_cell_axis(const le_tris *t, int axis, float x)
 {
     const float c = floorf((x - t->lo[axis]) / t->cell); /* clamped before it becomes an int */
@@ -145,14 +157,10 @@ static bool le_grid(le_tris *t, const float (*pos)[3])
         cells *= (size_t)t->dim[k];
     }
     /* Cells past 256 on an axis: the last one takes the rest (le_cell_axis clamps). */
-    free(t->start);
-    free(t->items);
-    t->items = NULL;
-    t->start = calloc(cells + 1, sizeof *t->start);
-    if (!t->big && !(t->big = malloc(sizeof *t->big * (t->count ? t->count : 1))))
+    if (!le_room((void **)&t->start, &t->start_room, cells + 1, sizeof *t->start) ||
+        (!t->big && !(t->big = malloc(sizeof *t->big * (t->count ? t->count : 1)))))
         return false;
-    if (!t->start)
-        return false;
+    memset(t->start, 0, sizeof *t->start * (cells + 1));
     t->big_count = 0;
     for (int pass = 0; pass < 2; pass++) {
         for (uint32_t i = 0; i < t->count; i++) {
@@ -181,8 +189,7 @@ static bool le_grid(le_tris *t, const float (*pos)[3])
         if (pass == 0) {
             for (size_t c = 0; c < cells; c++)
                 t->start[c + 1] += t->start[c];
-            t->items = malloc(sizeof *t->items * (t->start[cells] ? t->start[cells] : 1));
-            if (!t->items)
+            if (!le_room((void **)&t->items, &t->items_room, t->start[cells], sizeof *t->items))
                 return false;
         } else { /* filling moved each start to its cell's end: back one cell */
             memmove(t->start + 1, t->start, sizeof *t->start * cells);
@@ -198,13 +205,10 @@ static void le_point(const float w[3], const uint32_t v[3], const float (*pos)[3
         out[k] = w[0] * pos[v[0]][k] + w[1] * pos[v[1]][k] + w[2] * pos[v[2]][k];
 }
 
-/* Calls visit for each of t's triangles (gridded over pos) that may lie within sqrt(*bound2) of
- * p, nearest cells first; visit may lower *bound2 as it goes. */
-typedef void le_visit_fn(void *ctx, uint32_t tri, float *bound2);
-
+/* Whether p lies within sqrt(bound2) of a triangle's box (a lower bound of its distance). */
 static bool le_box_near(const float box[6], const float p[3], float bound2)
 {
-    float box2 = 0.0f; /* to the triangle's box: a lower bound */
+    float box2 = 0.0f;
     for (int k = 0; k < 3; k++) {
         const float d = p[k] < box[k]       ? box[k] - p[k]
                         : p[k] > box[3 + k] ? p[k] - box[3 + k]
@@ -214,12 +218,27 @@ static bool le_box_near(const float box[6], const float p[3], float bound2)
     return box2 <= bound2;
 }
 
-static void le_visit(const le_tris *t, const float p[3], float *bound2, le_visit_fn *visit,
-                     void *ctx)
+/* Triangle i of t against the squared distance *best from p so far (its index in *nearest). */
+static void le_try(const le_tris *t, const float (*pos)[3], const float p[3], uint32_t i,
+                   float *best, uint32_t *nearest)
 {
+    if (!le_box_near(t->box[i], p, *best))
+        return;
+    const uint32_t *c = t->corners[i];
+    const float d = le_dist2(p, pos[c[0]], pos[c[1]], pos[c[2]]);
+    if (d < *best)
+        *best = d, *nearest = i;
+}
+
+/* The distance from p to the nearest of t's triangles (gridded over pos); that triangle in
+ * *nearest. The slivers first, then the cells in rings around p's, nearest first, until no cell
+ * left can hold a nearer triangle. */
+static float le_nearest(const le_tris *t, const float (*pos)[3], const float p[3],
+                        uint32_t *nearest)
+{
+    float best = INFINITY; /* squared */
     for (uint32_t i = 0; i < t->big_count; i++)
-        if (le_box_near(t->box[t->big[i]], p, *bound2))
-            visit(ctx, t->big[i], bound2);
+        le_try(t, pos, p, t->big[i], &best, nearest);
     int c[3];
     for (int k = 0; k < 3; k++)
         c[k] = le_cell_axis(t, k, p[k]);
@@ -237,7 +256,7 @@ static void le_visit(const le_tris *t, const float p[3], float *bound2, le_visit
                 if (c[k] + (r - 1) < t->dim[k] - 1)
                     bound = fminf(bound, t->lo[k] + (float)(c[k] + r) * t->cell - p[k]);
             }
-            if (bound == INFINITY || (bound > 0.0f && bound * bound > *bound2))
+            if (bound == INFINITY || (bound > 0.0f && bound * bound > best))
                 break;
         }
         for (int z = c[2] - r; z <= c[2] + r; z++)
@@ -249,8 +268,6 @@ static void le_visit(const le_tris *t, const float p[3], float *bound2, le_visit
                         z >= t->dim[2])
                         continue;
                     const size_t cell = ((size_t)z * t->dim[1] + y) * t->dim[0] + x;
-                    if (t->start[cell] == t->start[cell + 1])
-                        continue;
                     /* To the cell (the last on an axis may reach further: open there). */
                     const int at[3] = {x, y, z};
                     float cell2 = 0.0f;
@@ -260,40 +277,12 @@ static void le_visit(const le_tris *t, const float p[3], float *bound2, le_visit
                         const float d = p[k] < lo ? lo - p[k] : p[k] > hi ? p[k] - hi : 0.0f;
                         cell2 += d * d;
                     }
-                    if (cell2 > *bound2)
+                    if (cell2 > best)
                         continue;
                     for (uint32_t i = t->start[cell]; i < t->start[cell + 1]; i++)
-                        if (le_box_near(t->box[t->items[i]], p, *bound2))
-                            visit(ctx, t->items[i], bound2);
+                        le_try(t, pos, p, t->items[i], &best, nearest);
                 }
     }
-}
-
-typedef struct le_near {
-    const le_tris *t;
-    const float (*pos)[3];
-    const float *p;
-    uint32_t nearest;
-} le_near;
-
-static void le_near_visit(void *ctx, uint32_t tri, float *bound2)
-{
-    le_near *n = ctx;
-    const uint32_t *c = n->t->corners[tri];
-    const float d = le_dist2(n->p, n->pos[c[0]], n->pos[c[1]], n->pos[c[2]]);
-    if (d < *bound2)
-        *bound2 = d, n->nearest = tri;
-}
-
-/* The distance from p to the nearest of t's triangles (gridded over pos); that triangle in
- * *nearest. */
-static float le_nearest(const le_tris *t, const float (*pos)[3], const float p[3],
-                        uint32_t *nearest)
-{
-    le_near n = {t, pos, p, *nearest};
-    float best = INFINITY;
-    le_visit(t, p, &best, le_near_visit, &n);
-    *nearest = n.nearest;
     return sqrtf(best);
 }
 
@@ -374,22 +363,33 @@ static bool le_set_init(le_set *s, const le_tris *t)
     return true;
 }
 
+/* Sample points and the triangles they are measured against: level-0 vertices (from NULL: each
+ * item a vertex) or points of triangles of `from` (each item triangle * LE_POINTS + point, of
+ * le_points); near: each one's nearest triangle when last searched. */
+typedef struct le_samples {
+    const le_tris *from;
+    uint32_t count;
+    uint32_t *item, *near;
+} le_samples;
+
 /* One level and its samples both ways, where it differs from level 0: against the level,
  * level-0 vertices it does not keep (one it keeps lies on it) and points of level-0 triangles it
- * does not have; against level 0, points of its triangles level 0 does not have. */
+ * does not have (lost, missing); against level 0, points of its triangles level 0 does not have
+ * (fresh). */
 typedef struct le_level {
     le_tris tris;
-    uint32_t a_count, c_count, b_count;
-    uint32_t *a;                        /* level-0 vertices */
-    uint32_t *c;                        /* level-0 triangle * LE_POINTS + point */
-    uint32_t *b;                        /* this level's triangle * LE_POINTS + point */
-    uint32_t *a_near, *c_near, *b_near; /* each sample's nearest triangle when last searched */
+    le_samples lost, missing, fresh;
 } le_level;
+
+static void le_samples_free(le_samples *s)
+{
+    free(s->item), free(s->near);
+}
 
 static void le_level_free(le_level *l)
 {
     le_tris_free(&l->tris);
-    free(l->a), free(l->c), free(l->b), free(l->a_near), free(l->c_near), free(l->b_near);
+    le_samples_free(&l->lost), le_samples_free(&l->missing), le_samples_free(&l->fresh);
     memset(l, 0, sizeof *l);
 }
 
@@ -437,8 +437,7 @@ static uint32_t le_guess(const uint32_t corners[3], const uint32_t *touching)
  * `points` of le_points (1: the centroid; LE_POINTS: all seven) of every stride-th such triangle;
  * each one's first nearest-triangle guess from touching (other's triangles by corner). */
 static bool le_points_of(const le_tris *from, const le_set *other_set, const le_tris *other,
-                         const uint32_t *touching, uint32_t points, uint32_t **out, uint32_t **near,
-                         uint32_t *count)
+                         const uint32_t *touching, uint32_t points, le_samples *out)
 {
     uint32_t *fresh = malloc(sizeof *fresh * (from->count ? from->count : 1));
     uint32_t n = 0;
@@ -449,13 +448,14 @@ static bool le_points_of(const le_tris *from, const le_set *other_set, const le_
             fresh[n++] = i;
     }
     const uint32_t stride = le_stride((uint64_t)points * n);
-    *out = malloc(sizeof **out * (points * (n / stride + 1)));
-    *near = calloc(points * (n / stride + 1), sizeof **near);
-    const bool ok = fresh && *out && *near;
+    *out = (le_samples){.from = from};
+    out->item = malloc(sizeof *out->item * (points * (n / stride + 1)));
+    out->near = malloc(sizeof *out->near * (points * (n / stride + 1)));
+    const bool ok = fresh && out->item && out->near;
     for (uint32_t k = 0; ok && k < n; k += stride)
         for (uint32_t point = 0; point < points; point++) {
-            (*near)[*count] = le_guess(from->corners[fresh[k]], touching);
-            (*out)[(*count)++] = fresh[k] * LE_POINTS + point;
+            out->near[out->count] = le_guess(from->corners[fresh[k]], touching);
+            out->item[out->count++] = fresh[k] * LE_POINTS + point;
         }
     free(fresh);
     return ok;
@@ -480,18 +480,47 @@ static bool le_level_init(const vks_model *m, const le_set *set0, const le_tris 
     for (uint32_t v = 0; v < m->vertex_count; v++)
         lost += used[v] && !kept[v];
     const uint32_t stride = le_stride(lost);
-    l->a = malloc(sizeof *l->a * (lost / stride + 1));
-    l->a_near = calloc(lost / stride + 1, sizeof *l->a_near);
-    bool ok =
-        l->a && l->a_near &&
-        le_points_of(t0, &set, &l->tris, touching, 1, &l->c, &l->c_near, &l->c_count) &&
-        le_points_of(&l->tris, set0, t0, touching0, LE_POINTS, &l->b, &l->b_near, &l->b_count);
+    l->lost.item = malloc(sizeof *l->lost.item * (lost / stride + 1));
+    l->lost.near = calloc(lost / stride + 1, sizeof *l->lost.near);
+    bool ok = l->lost.item && l->lost.near &&
+              le_points_of(t0, &set, &l->tris, touching, 1, &l->missing) &&
+              le_points_of(&l->tris, set0, t0, touching0, LE_POINTS, &l->fresh);
     for (uint32_t v = 0, seen = 0; ok && v < m->vertex_count; v++)
         if (used[v] && !kept[v] && seen++ % stride == 0)
-            l->a[l->a_count++] = v;
+            l->lost.item[l->lost.count++] = v;
     free(set.slots);
     free(touching);
     return ok;
+}
+
+/* Sample s of ss at positions at. */
+static void le_sample_at(const le_samples *ss, uint32_t s, const float (*at)[3], float out[3])
+{
+    const uint32_t item = ss->item[s];
+    if (!ss->from)
+        memcpy(out, at[item], sizeof(float[3]));
+    else
+        le_point(le_points[item % LE_POINTS], ss->from->corners[item / LE_POINTS], at, out);
+}
+
+/* Raises *e to the distance from every step-th sample of ss to `target` (posed at `at`), where
+ * it can be larger: the distance to a sample's nearest triangle of the last search, posed anew,
+ * bounds its distance now from above, and at or under *e the sample needs no search. The grid
+ * over `target` is built at the first search (*gridded). False when out of memory. */
+static bool le_sweep(le_samples *ss, le_tris *target, bool *gridded, const float (*at)[3],
+                     uint32_t step, float *e)
+{
+    for (uint32_t s = 0; s < ss->count; s += step) {
+        float q[3];
+        le_sample_at(ss, s, at, q);
+        const uint32_t *c = target->corners[ss->near[s]];
+        if (le_dist2(q, at[c[0]], at[c[1]], at[c[2]]) <= *e * *e)
+            continue;
+        if (!*gridded && !(*gridded = le_grid(target, at)))
+            return false;
+        *e = fmaxf(*e, le_nearest(target, at, q, &ss->near[s]));
+    }
+    return true;
 }
 
 bool vks_model_measure_lods(vks_model *m, vks_error *err)
@@ -534,42 +563,13 @@ bool vks_model_measure_lods(vks_model *m, vks_error *err)
         for (uint32_t l = 1; ok && l < levels; l++) {
             le_level *v = &lv[l];
             bool gridded = false;
-            /* Only the largest distance counts: the distance to a sample's nearest triangle of
-             * the last search, posed anew, bounds its distance now from above; at or under the
-             * largest so far, the sample cannot raise it and needs no search. */
-            float e = error[l], q[3];
-            /* The first pose has no largest-so-far yet: every 16th sample first finds one. */
-            for (uint32_t step = p == 0 ? 16 : 1, round = 0; round < 2; round++, step = 1) {
-                for (uint32_t s = 0; ok && s < v->a_count; s += step) {
-                    const float *x = at[v->a[s]];
-                    const uint32_t *c = v->tris.corners[v->a_near[s]];
-                    if (le_dist2(x, at[c[0]], at[c[1]], at[c[2]]) <= e * e)
-                        continue;
-                    if (!gridded && !(ok = gridded = le_grid(&v->tris, at)))
-                        break;
-                    e = fmaxf(e, le_nearest(&v->tris, at, x, &v->a_near[s]));
-                }
-                for (uint32_t s = 0; ok && s < v->c_count; s += step) {
-                    le_point(le_points[v->c[s] % LE_POINTS], t0.corners[v->c[s] / LE_POINTS], at,
-                             q);
-                    const uint32_t *c = v->tris.corners[v->c_near[s]];
-                    if (le_dist2(q, at[c[0]], at[c[1]], at[c[2]]) <= e * e)
-                        continue;
-                    if (!gridded && !(ok = gridded = le_grid(&v->tris, at)))
-                        break;
-                    e = fmaxf(e, le_nearest(&v->tris, at, q, &v->c_near[s]));
-                }
-                for (uint32_t s = 0; ok && s < v->b_count; s += step) {
-                    le_point(le_points[v->b[s] % LE_POINTS], v->tris.corners[v->b[s] / LE_POINTS],
-                             at, q);
-                    const uint32_t *c = t0.corners[v->b_near[s]];
-                    if (le_dist2(q, at[c[0]], at[c[1]], at[c[2]]) <= e * e)
-                        continue;
-                    if (!gridded0 && !(ok = gridded0 = le_grid(&t0, at)))
-                        break;
-                    e = fmaxf(e, le_nearest(&t0, at, q, &v->b_near[s]));
-                }
-            }
+            float e = error[l];
+            /* Without a largest-so-far yet (the first pose measured), every 16th sample first
+             * finds one. */
+            for (uint32_t step = e == 0.0f ? 16 : 1, round = 0; ok && round < 2; round++, step = 1)
+                ok = le_sweep(&v->lost, &v->tris, &gridded, at, step, &e) &&
+                     le_sweep(&v->missing, &v->tris, &gridded, at, step, &e) &&
+                     le_sweep(&v->fresh, &t0, &gridded0, at, step, &e);
             error[l] = e;
         }
     }
@@ -589,11 +589,8 @@ bool vks_model_measure_lods(vks_model *m, vks_error *err)
         keep[l] = error[l] < coarser || l == levels - 1;
         coarser = fminf(coarser, error[l]);
     }
-    for (uint32_t l = 1; l < levels; l++) {
+    for (uint32_t l = 1; l < levels; l++)
         m->levels[l].error = error[l];
-        for (uint32_t i = 0; i < m->mesh_count; i++)
-            m->mesh_levels[(size_t)l * m->mesh_count + i].error = error[l];
-    }
     vks_model_keep_levels(m, keep);
     return true;
 }

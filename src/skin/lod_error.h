@@ -24,10 +24,10 @@
 #define VKS_LOD_ERROR_POSES_PER_CLIP 4u
 #define VKS_LOD_ERROR_POSES 16u
 
-/* Sets every level's error (vks_level.error and each of its mesh levels') to its measure over the
- * poses, in palette space (the units of skinned positions), and drops each level whose error is
- * no less than a coarser level's (vks_model_keep_levels): the errors then increase along the
- * chain. Fails only when out of memory. */
+/* Sets every level's error (vks_level.error) to its measure over the poses, in palette space
+ * (the units of skinned positions), and drops each level whose error is no less than a coarser
+ * level's (vks_model_keep_levels): the errors then increase along the chain. Fails only when out
+ * of memory. */
 bool vks_model_measure_lods(vks_model *model, vks_error *err);
 
 /* The poses vks_model_measure_lods uses: fills clips[] and seconds[] (room for
