@@ -85,6 +85,8 @@ static int write_out(const char *out, const vkskin_model *model, float (*pos)[3]
 {
     vkskin_model_info info;
     vkskin_model_get_info(model, &info, NULL);
+    /* Asked before the write: a file replaced by rename is no longer the one stdout holds. */
+    const bool to_stdout = is_stdout(out);
     char *data = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&data, &size);
@@ -101,7 +103,7 @@ static int write_out(const char *out, const vkskin_model *model, float (*pos)[3]
         fprintf(stderr, "vkskin dump: %s\n", err.message);
         return APP_FAILED;
     }
-    fprintf(is_stdout(out) ? stderr : stdout, "dump: wrote %u vertices (%u mesh%s) to %s\n",
+    fprintf(to_stdout ? stderr : stdout, "dump: wrote %u vertices (%u mesh%s) to %s\n",
             info.vertex_count, info.mesh_count, info.mesh_count == 1 ? "" : "es",
             strcmp(out, "-") == 0 ? "standard output" : out);
     return APP_OK;

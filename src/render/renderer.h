@@ -184,8 +184,6 @@ typedef struct vks_renderer {
     uint64_t frame_number;
 } vks_renderer;
 
-/* Creates everything for the crowd. When it cannot fit in the device's memory, fails with a
- * message that says how many instances fit. */
 /* What the memory plan needs of the device (render/plan.h): its buffer limits and heaps, each
  * heap capped at memory_limit (0: no cap). A device from gpu_device_probe will do. */
 vks_plan_limits vks_renderer_plan_limits(const gpu_device *dev, VkDeviceSize memory_limit);
@@ -194,6 +192,8 @@ vks_plan_limits vks_renderer_plan_limits(const gpu_device *dev, VkDeviceSize mem
  * a check before the crowd exists plans with too. */
 vks_plan_request vks_renderer_plan_request(const vks_renderer_desc *desc);
 
+/* Creates everything for the crowd. When it cannot fit in the device's memory, fails with a
+ * message that says how many instances fit. */
 bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, vks_renderer *r,
                          vks_error *err);
 void vks_renderer_destroy(vks_renderer *r);
