@@ -31,6 +31,12 @@ struct vkskin_crowd {
  * memory. */
 bool vks_api_crowd_anim_lod(struct vkskin_crowd *c);
 
+/* A crowd desc's models and instance count, checked (1 to VKSKIN_MAX_MODELS models, none NULL;
+ * 1 to VKSKIN_MAX_INSTANCES instances; `fn` names the call in the message), and its models as
+ * the engine's into models[]. */
+vkskin_result vks_api_crowd_models(const vkskin_crowd_desc *desc, const char *fn,
+                                   const vks_model **models, vkskin_error *err);
+
 /* The engine's path for a public binding, AUTO taking `automatic`; false for a value that names
  * none. */
 static inline bool vks_api_path(vkskin_binding binding, vks_path automatic, vks_path *path)

@@ -291,10 +291,8 @@ vkskin_result vkskin_model_skin(const vkskin_model *m, int32_t clip, double seco
 
 /* ---- Crowds ---- */
 
-/* A crowd desc's models, checked (1 to VKSKIN_MAX_MODELS, none NULL; `fn` names the call), into
- * the engine's. */
-static vkskin_result crowd_models(const vkskin_crowd_desc *desc, const char *fn,
-                                  const vks_model **models, vkskin_error *err)
+vkskin_result vks_api_crowd_models(const vkskin_crowd_desc *desc, const char *fn,
+                                   const vks_model **models, vkskin_error *err)
 {
     if (!desc->models || desc->model_count == 0 || desc->model_count > VKSKIN_MAX_MODELS)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u models, not %u",
@@ -304,6 +302,10 @@ static vkskin_result crowd_models(const vkskin_crowd_desc *desc, const char *fn,
             return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: model %u is NULL", fn, m);
         models[m] = &desc->models[m]->model;
     }
+    /* The engine's words (scene/crowd.c), so that either check says the same. */
+    if (desc->instance_count == 0 || desc->instance_count > VKSKIN_MAX_INSTANCES)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd needs 1 to %u instances, not %u",
+                            VKSKIN_MAX_INSTANCES, desc->instance_count);
     return VKSKIN_OK;
 }
 
@@ -315,12 +317,9 @@ vkskin_result vkskin_crowd_memory_of(const vkskin_crowd_desc *desc, vkskin_crowd
                             "vkskin_crowd_memory_of: desc and memory are needed");
     *memory = (vkskin_crowd_memory){0};
     const vks_model *models[VKSKIN_MAX_MODELS];
-    const vkskin_result res = crowd_models(desc, "vkskin_crowd_memory_of", models, err);
+    const vkskin_result res = vks_api_crowd_models(desc, "vkskin_crowd_memory_of", models, err);
     if (res != VKSKIN_OK)
         return res;
-    if (desc->instance_count == 0 || desc->instance_count > VKSKIN_MAX_INSTANCES)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "a crowd takes 1 to %u instances, not %u",
-                            VKSKIN_MAX_INSTANCES, desc->instance_count);
     const uint32_t n = desc->instance_count, mc = desc->model_count;
     memory->palette_entries = vks_crowd_palette_entries(models, mc, n);
     /* The engine's crowd with its kept poses, and the API's: each instance as created
@@ -360,7 +359,7 @@ vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_create: desc and crowd are needed");
     const vks_model *models[VKSKIN_MAX_MODELS];
-    const vkskin_result res = crowd_models(desc, "vkskin_crowd_create", models, err);
+    const vkskin_result res = vks_api_crowd_models(desc, "vkskin_crowd_create", models, err);
     if (res != VKSKIN_OK)
         return res;
     int32_t clips[VKSKIN_MAX_MODELS];

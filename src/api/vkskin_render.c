@@ -129,13 +129,11 @@ vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_check: desc and crowd are needed");
     vks_path path = VKS_PATH_AUTO;
-    vkskin_crowd_memory own; /* checks the crowd desc */
-    vkskin_result res = check_desc(desc, false, &path, err);
-    if (res != VKSKIN_OK || (res = vkskin_crowd_memory_of(crowd, &own, err)) != VKSKIN_OK)
-        return res;
     const vks_model *models[VKSKIN_MAX_MODELS];
-    for (uint32_t m = 0; m < crowd->model_count; m++)
-        models[m] = &crowd->models[m]->model;
+    vkskin_result res = check_desc(desc, false, &path, err);
+    if (res != VKSKIN_OK ||
+        (res = vks_api_crowd_models(crowd, "vkskin_renderer_check", models, err)) != VKSKIN_OK)
+        return res;
     gpu_device probe;
     vks_error e;
     if (!gpu_device_probe(

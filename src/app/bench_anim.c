@@ -69,6 +69,18 @@ static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepar
     return ms;
 }
 
+/* Host memory in the mapped buffer's layout (12 floats an entry), 64-byte aligned like a
+ * mapping. */
+static size_t palette_bytes_of(uint64_t palette_entries)
+{
+    return (size_t)((sizeof(float) * 12 * palette_entries + 63) & ~(uint64_t)63);
+}
+
+uint64_t app_bench_anim_bytes(uint32_t instances, uint64_t palette_entries)
+{
+    return palette_bytes_of(palette_entries) + sizeof(uint32_t) * (uint64_t)instances;
+}
+
 int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
 {
     vkskin_crowd *c = s->crowd;
@@ -78,9 +90,9 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     vkskin_crowd_frame_view(c, (float)d->width / (float)d->height, &view, NULL);
     vkskin_prepare_desc prepare = {
         .view = &view, .height = d->height, .pose_every_frame = !d->anim_lod, .one_thread = true};
+    /* What app_bench_anim_bytes counts: the visible list and the palettes. */
     uint32_t *visible = malloc(sizeof *visible * ci.instance_count);
-    /* Host memory in the mapped buffer's layout, 64-byte aligned like a mapping. */
-    size_t palette_bytes = (sizeof(float) * 12 * ci.palette_count + 63) & ~(size_t)63;
+    const size_t palette_bytes = palette_bytes_of(ci.palette_count);
     float *palette = aligned_alloc(64, palette_bytes ? palette_bytes : 64);
     double *samples = malloc(sizeof *samples * d->frames);
     if (!visible || !palette || !samples) {

@@ -12,6 +12,9 @@ typedef struct app_bench_anim_desc {
     bool progress; /* --progress */
 } app_bench_anim_desc;
 
+/* The bytes app_bench_anim allocates beside the crowd: a frame's palettes and visible list. */
+uint64_t app_bench_anim_bytes(uint32_t instances, uint64_t palette_entries);
+
 /* Runs on the started crowd (app_show_start) and prints the figures; APP_OK or APP_FAILED. */
 int app_bench_anim(app_show *s, const app_bench_anim_desc *desc);
 

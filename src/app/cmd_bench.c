@@ -178,8 +178,8 @@ done:
     return rc;
 }
 
-/* --anim-only: whether the crowd and a frame's palettes (12 floats a joint) and visible list fit
- * this machine's memory, from counts, before either is made. */
+/* --anim-only: whether the crowd and what the timing allocates beside it (bench_anim.h) fit this
+ * machine's memory, from counts, before either is made. */
 static bool anim_fits(const app_show *show, const app_crowd_args *a, vkskin_error *err)
 {
     const vkskin_crowd_desc desc = {.models = (const vkskin_model *const *)show->models,
@@ -187,7 +187,8 @@ static bool anim_fits(const app_show *show, const app_crowd_args *a, vkskin_erro
                                     .instance_count = a->instances};
     vkskin_crowd_memory m;
     return vkskin_crowd_memory_of(&desc, &m, err) == VKSKIN_OK &&
-           vkskin_crowd_fits(&desc, 48 * m.palette_entries + 4ull * a->instances, err) == VKSKIN_OK;
+           vkskin_crowd_fits(&desc, app_bench_anim_bytes(a->instances, m.palette_entries), err) ==
+               VKSKIN_OK;
 }
 
 static void report(const bench_args *a, const app_show *show, const bench_result *res)

@@ -760,25 +760,40 @@ static bool parse_accessor(gx *g, int index, accessor_info *a)
     return true;
 }
 
+/* A normalized integer component's value (the spec's dequantisation, 3.11). */
+static double normalize_component(int ctype, double v)
+{
+    switch (ctype) {
+    case CT_I8:
+        return fmax(v / 127.0, -1.0);
+    case CT_U8:
+        return v / 255.0;
+    case CT_I16:
+        return fmax(v / 32767.0, -1.0);
+    default:
+        return v / 65535.0;
+    }
+}
+
 static double read_component(const uint8_t *p, int ctype, bool normalized)
 {
     switch (ctype) {
     case CT_I8: {
         int8_t v;
         memcpy(&v, p, 1);
-        return normalized ? fmax(v / 127.0, -1.0) : v;
+        return normalized ? normalize_component(ctype, v) : v;
     }
     case CT_U8:
-        return normalized ? p[0] / 255.0 : p[0];
+        return normalized ? normalize_component(ctype, p[0]) : p[0];
     case CT_I16: {
         int16_t v;
         memcpy(&v, p, 2);
-        return normalized ? fmax(v / 32767.0, -1.0) : v;
+        return normalized ? normalize_component(ctype, v) : v;
     }
     case CT_U16: {
         uint16_t v;
         memcpy(&v, p, 2);
-        return normalized ? v / 65535.0 : v;
+        return normalized ? normalize_component(ctype, v) : v;
     }
     case CT_U32: {
         uint32_t v;
@@ -1028,18 +1043,7 @@ static double declared_bound(const accessor_info *a, double v)
 {
     if (a->ctype == CT_F32)
         return to_float(v);
-    if (!a->normalized)
-        return v;
-    switch (a->ctype) {
-    case CT_I8:
-        return fmax(v / 127.0, -1.0);
-    case CT_U8:
-        return v / 255.0;
-    case CT_I16:
-        return fmax(v / 32767.0, -1.0);
-    default:
-        return v / 65535.0;
-    }
+    return a->normalized ? normalize_component(a->ctype, v) : v;
 }
 
 /* An accessor's values against the range its min and max declare (required of positions and

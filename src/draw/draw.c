@@ -94,16 +94,11 @@ bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat
     if (!pass->frame_layout || !pass->material_layout)
         return vks_fail(err, "cannot create the draw pass's descriptor set layouts");
     VkDescriptorSetLayout sets[3] = {pass->frame_layout, pass->material_layout, data_layout};
-    VkPushConstantRange range = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                                 sizeof(vks_draw_push)};
-    VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    li.setLayoutCount = data_layout ? 3 : 2;
-    li.pSetLayouts = sets;
-    li.pushConstantRangeCount = 1;
-    li.pPushConstantRanges = &range;
-    GPU_TRY(vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout), err,
-            "create the draw pass's pipeline layout");
-    GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, pass->layout, "mesh pipeline layout");
+    pass->layout = gpu_pipeline_layout(dev, sets, data_layout ? 3 : 2,
+                                       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                                       sizeof(vks_draw_push), "mesh pipeline layout");
+    if (!pass->layout)
+        return vks_fail(err, "cannot create the draw pass's pipeline layout (out of memory)");
     if (mode == VKS_SKIN_COMPUTE)
         pass->pipeline[VKS_DRAW_PULLED] = create_pipeline(dev, pass, VKS_DRAW_PULLED);
     pass->pipeline[VKS_DRAW_SKIN4] = create_pipeline(dev, pass, VKS_DRAW_SKIN4);

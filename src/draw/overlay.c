@@ -51,12 +51,10 @@ bool vks_overlay_pass_create(const gpu_device *dev, VkFormat color_format, VkFor
                              vks_overlay_pass *pass, vks_error *err)
 {
     *pass = (vks_overlay_pass){0};
-    VkPushConstantRange range = {VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(overlay_push)};
-    VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    li.pushConstantRangeCount = 1;
-    li.pPushConstantRanges = &range;
-    GPU_TRY(vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout), err,
-            "create the overlay's pipeline layout");
+    pass->layout = gpu_pipeline_layout(dev, NULL, 0, VK_SHADER_STAGE_VERTEX_BIT,
+                                       sizeof(overlay_push), "overlay pipeline layout");
+    if (!pass->layout)
+        return vks_fail(err, "cannot create the overlay's pipeline layout (out of memory)");
     VkShaderModule vs =
         gpu_shader_module(dev, vks_overlay_vert_spv, vks_overlay_vert_spv_size, "overlay.vert");
     VkShaderModule fs =

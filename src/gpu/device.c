@@ -360,8 +360,12 @@ static bool create_device(gpu_device *dev, vks_error *err)
     dev->timestamps =
         q[dev->queue_family].timestampValidBits > 0 && dev->props.limits.timestampPeriod > 0.0f;
 
-    VkPhysicalDeviceFeatures supported;
-    vkGetPhysicalDeviceFeatures(dev->physical, &supported);
+    /* What the device has, in one query (1.0's features and 1.2's). */
+    VkPhysicalDeviceVulkan12Features has12 = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 has = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &has12};
+    vkGetPhysicalDeviceFeatures2(dev->physical, &has);
+    const VkPhysicalDeviceFeatures supported = has.features;
     VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                             &f13};
@@ -380,10 +384,6 @@ static bool create_device(gpu_device *dev, vks_error *err)
     dev->statistics = supported.pipelineStatisticsQuery;
     /* 64-bit atomics on storage buffers: the compute rasterizer's visibility buffer (depth and
      * id in one word, resolved by atomicMin). Enabled where the device has them. */
-    VkPhysicalDeviceVulkan12Features has12 = {
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-    VkPhysicalDeviceFeatures2 has = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &has12};
-    vkGetPhysicalDeviceFeatures2(dev->physical, &has);
     dev->int64_atomics = supported.shaderInt64 && has12.shaderBufferInt64Atomics;
     features.features.shaderInt64 = dev->int64_atomics;
     f12.shaderBufferInt64Atomics = dev->int64_atomics;

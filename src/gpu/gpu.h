@@ -248,6 +248,12 @@ typedef struct gpu_graphics_desc {
  * caller's. */
 VkPipeline gpu_pipeline_graphics(const gpu_device *dev, const gpu_graphics_desc *desc);
 
+/* A pipeline layout of `set_count` set layouts and one push-constant range of push_size bytes
+ * (none when 0) seen by push_stages, named; VK_NULL_HANDLE when the device cannot make it. */
+VkPipelineLayout gpu_pipeline_layout(const gpu_device *dev, const VkDescriptorSetLayout *sets,
+                                     uint32_t set_count, VkShaderStageFlags push_stages,
+                                     uint32_t push_size, const char *name);
+
 /* A descriptor set layout from binding types: binding i has type types[i], seen by `stages`. */
 VkDescriptorSetLayout gpu_set_layout(const gpu_device *dev, const VkDescriptorType *types,
                                      uint32_t count, VkShaderStageFlags stages, const char *name);

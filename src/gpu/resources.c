@@ -557,3 +557,20 @@ VkDescriptorSetLayout gpu_set_layout(const gpu_device *dev, const VkDescriptorTy
     GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, layout, "%s", name);
     return layout;
 }
+
+VkPipelineLayout gpu_pipeline_layout(const gpu_device *dev, const VkDescriptorSetLayout *sets,
+                                     uint32_t set_count, VkShaderStageFlags push_stages,
+                                     uint32_t push_size, const char *name)
+{
+    const VkPushConstantRange range = {push_stages, 0, push_size};
+    VkPipelineLayoutCreateInfo info = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    info.setLayoutCount = set_count;
+    info.pSetLayouts = sets;
+    info.pushConstantRangeCount = push_size ? 1 : 0;
+    info.pPushConstantRanges = &range;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    if (vkCreatePipelineLayout(dev->device, &info, NULL, &layout) != VK_SUCCESS)
+        return VK_NULL_HANDLE;
+    GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, layout, "%s", name);
+    return layout;
+}

@@ -34,14 +34,10 @@ bool vks_raster_pass_create(const gpu_device *dev, vks_raster_pass *pass, vks_er
     pass->max_groups[1] = l->maxComputeWorkGroupCount[1];
     pass->subpixel_bits = l->subPixelPrecisionBits;
 
-    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(vks_raster_push)};
-    VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    li.pushConstantRangeCount = 1;
-    li.pPushConstantRanges = &range;
-    VkResult r = vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout);
-    if (r != VK_SUCCESS)
-        return vks_fail(err, "cannot create the raster pipeline layout: %s", gpu_result_name(r));
-    GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, pass->layout, "raster pipeline layout");
+    pass->layout = gpu_pipeline_layout(dev, NULL, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                                       sizeof(vks_raster_push), "raster pipeline layout");
+    if (!pass->layout)
+        return vks_fail(err, "cannot create the raster pipeline layout (out of memory)");
     pass->pipeline = gpu_pipeline_compute(dev, &(gpu_compute_desc){
                                                    .spirv = vks_raster_comp_spv,
                                                    .spirv_size = vks_raster_comp_spv_size,

@@ -661,6 +661,7 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                          vks_error *err)
 {
     const vks_crowd *c = desc->crowd;
+    const vks_plan_request request = vks_renderer_plan_request(desc);
     *r = (vks_renderer){.dev = dev,
                         .crowd = c,
                         .mode = desc->mode,
@@ -669,11 +670,10 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                         .bound = desc->path == VKS_PATH_DESCRIPTORS ||
                                  (desc->path == VKS_PATH_AUTO && dev->validate),
                         .skip_skin_barrier = desc->test_skip_skin_barrier,
-                        .output_sets = vks_renderer_plan_request(desc).output_sets};
+                        .output_sets = request.output_sets};
     assert(!desc->external || desc->mode == VKS_SKIN_COMPUTE);
     assert(c->instance_count > 0 && c->model_count > 0);
     const vks_plan_limits limits = vks_renderer_plan_limits(dev, desc->memory_limit);
-    const vks_plan_request request = vks_renderer_plan_request(desc);
     if (!vks_plan_memory_of(&limits, c, &request, &r->memory, err))
         return false;
     const bool draws = !desc->external;

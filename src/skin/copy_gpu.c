@@ -35,14 +35,10 @@ bool vks_copy_pass_create(const gpu_device *dev, vks_copy_pass *pass, vks_error 
                              ? l->maxComputeWorkGroupCount[0]
                              : COPY_MAX_GROUPS;
 
-    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(copy_push)};
-    VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    li.pushConstantRangeCount = 1;
-    li.pPushConstantRanges = &range;
-    VkResult r = vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout);
-    if (r != VK_SUCCESS)
-        return vks_fail(err, "cannot create the copy pipeline layout: %s", gpu_result_name(r));
-    GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, pass->layout, "copy pipeline layout");
+    pass->layout = gpu_pipeline_layout(dev, NULL, 0, VK_SHADER_STAGE_COMPUTE_BIT, sizeof(copy_push),
+                                       "copy pipeline layout");
+    if (!pass->layout)
+        return vks_fail(err, "cannot create the copy pipeline layout (out of memory)");
     pass->pipeline = gpu_pipeline_compute(dev, &(gpu_compute_desc){
                                                    .spirv = vks_copy_comp_spv,
                                                    .spirv_size = vks_copy_comp_spv_size,

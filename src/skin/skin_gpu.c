@@ -27,16 +27,11 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size,
     for (int i = 0; i < 3; i++)
         pass->max_groups[i] = dev->props.limits.maxComputeWorkGroupCount[i];
 
-    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(vks_skin_push)};
-    VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    li.pushConstantRangeCount = 1;
-    li.pPushConstantRanges = &range;
-    li.setLayoutCount = data_layout ? 1 : 0;
-    li.pSetLayouts = &data_layout;
-    VkResult r = vkCreatePipelineLayout(dev->device, &li, NULL, &pass->layout);
-    if (r != VK_SUCCESS)
-        return vks_fail(err, "cannot create the skinning pipeline layout: %s", gpu_result_name(r));
-    GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, pass->layout, "skin pipeline layout");
+    pass->layout =
+        gpu_pipeline_layout(dev, &data_layout, data_layout ? 1 : 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                            sizeof(vks_skin_push), "skin pipeline layout");
+    if (!pass->layout)
+        return vks_fail(err, "cannot create the skinning pipeline layout (out of memory)");
 
     for (uint32_t wide = 0; wide < 2; wide++) {
         skin_constants values = {group_size, wide};
