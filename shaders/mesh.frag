@@ -1,6 +1,6 @@
 #version 450
-// Base color (factor x sRGB texture, decoded by the sampler) lit by one directional light plus
-// ambient, written to an sRGB target (encoded by the hardware).
+// The graphics pipeline's pixels: shaded by vks_shade.glsl (as the compute rasterizer's resolve
+// shades its own), written to an sRGB target (encoded by the hardware).
 #extension GL_GOOGLE_include_directive : require
 #include "vks_shared.h"
 
@@ -13,15 +13,10 @@ layout(push_constant) uniform Push { vks_draw_push push; };
 
 layout(location = 0) out vec4 out_color;
 
+#include "vks_shade.glsl"
+
 void main()
 {
     vec4 base = push.base_color * texture(base_color_texture, in_uv);
-    float len2 = dot(in_normal, in_normal);
-    // Two-sided: back faces (thin or open meshes) are lit from their own side.
-    vec3 n = len2 > 0.0 ? in_normal * inversesqrt(len2) : vec3(0.0);
-    if (!gl_FrontFacing)
-        n = -n;
-    float diffuse = max(dot(n, frame.light_dir.xyz), 0.0);
-    vec3 color = base.rgb * (frame.ambient.rgb + frame.light_color.rgb * diffuse);
-    out_color = vec4(color, 1.0);
+    out_color = vec4(vks_shade(base, in_normal, gl_FrontFacing), 1.0);
 }

@@ -17,6 +17,8 @@
  * 2^28 vertices at level 0, and every stream the shaders index holds one element a vertex (the
  * positions one uvec2), so each index stays below 2^31, GLSL's limit for signed array indices. */
 #define VKS_MAX_VERTICES (1u << 24)
+/* Levels of detail per model, level 0 included (src/asset/model.h). */
+#define VKS_MAX_LEVELS 8u
 /* Keys per channel of a clip: an hour at 240 Hz stays under it; a larger count is a corrupt
  * file. */
 #define VKS_MAX_KEYS (1u << 20)
@@ -114,6 +116,18 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
 #define VKS_BINDING_OUTPUT_TANGENTS 13
 #define VKS_BINDING_COUNT 14
 
+/* ---- The compute rasterizer (shaders/raster.comp) and its resolve (shaders/resolve.frag) ----
+ * Through device addresses (vks_raster_push, vks_resolve_push), or on the descriptor path through
+ * the data set above (models, instances, visible list, UVs, output chunk) and a raster set of its
+ * own: */
+#define VKS_RASTER_BINDING_VIS 0     /* the visibility buffer and its count */
+#define VKS_RASTER_BINDING_INDICES 1 /* the crowd's index buffer */
+#define VKS_RASTER_BINDING_LEVELS 2  /* vks_raster_level per model and level */
+#define VKS_RASTER_BINDING_MESHES 3  /* vks_raster_mesh */
+#define VKS_RASTER_BINDING_COUNT 4
+/* vks_raster_push.bits: cull back faces (else both sides are rasterized, as the draw pass does). */
+#define VKS_RASTER_CULL_BACK (1u << 16)
+
 /* ---- The draw pass (shaders/mesh.vert or mesh_skin.vert, shaders/mesh.frag) ----
  * Vertices are pulled: gl_InstanceIndex indexes the visible list, gl_VertexIndex (index plus the
  * mesh's base vertex) the instance's skinned vertices (compute mode) or its model's bind streams
@@ -165,10 +179,36 @@ struct vks_raster_push {
     uint first_index;
     uint triangle_count;
     uint visible_first;
+    uint triangle_first;
+    uint base_vertex;
+    uint size;
+    uint bits;
+    uint out_base;
+};
+
+struct vks_raster_level {
+    uint vertex_first;
+    uint first_index;
+    uint mesh_first;
+    uint mesh_count;
+};
+
+struct vks_raster_mesh {
+    uint first_index;
+    uint base_vertex;
+    uint material;
+    uint pad0;
+};
+
+struct vks_resolve_push {
+    uvec2 models, instances, visible, indices, uvs, vis, levels, meshes;
+    vec4 base_color;
+    uint material;
     uint width;
-    uint height;
     uint triangle_bits;
-    uint subpixel_bits;
+    uint out_bytes;
+    uvec2 out_base;
+    uint height;
     uint pad0;
 };
 
@@ -249,22 +289,59 @@ typedef struct vks_skin_push {
 
 /* Push constants of the compute rasterizer (src/raster/raster.h), 128 bytes: one mesh of one
  * (model, level), over visible entries [visible_first, + the dispatch's rows). Its triangles are
- * indices[first_index ..] (3 each, relative to the level's vertices), their corners the entry's
- * skinned output; each covered pixel center of a front-facing triangle is written to the
- * visibility buffer `vis` (width x height 64-bit words, row by row from the top) by atomicMin of
- * (depth's float bits << 32) | (visible entry << triangle_bits) | triangle. Vertices snap to
- * 1/2^subpixel_bits of a pixel, as the hardware's do. */
+ * indices[first_index ..] (3 each; plus base_vertex, they index the entry's skinned output, which
+ * holds its level's vertices), its corners that output. Each covered pixel center of a
+ * triangle (front-facing only with VKS_RASTER_CULL_BACK) is written to the visibility buffer
+ * `vis` (width x height 64-bit words,
+ * row by row from the top, then one word that counts the pixels first covered) by atomicMin of
+ * (depth's float bits << 32) | (visible entry << triangle_bits) | (triangle_first + triangle):
+ * triangles are numbered within the level (vks_raster_level.first_index), so that the entry's
+ * level names the mesh. Vertices snap to 1/2^subpixel_bits of a pixel, as the hardware's do. */
 typedef struct vks_raster_push {
     float view_proj[4][4];                                 /* column-major, as GLSL's mat4 */
     uint32_t instances[2], visible[2], indices[2], vis[2]; /* device addresses */
     uint32_t first_index;
     uint32_t triangle_count;
     uint32_t visible_first;
-    uint32_t width, height;
-    uint32_t triangle_bits; /* the low word: visible entry above, triangle below */
-    uint32_t subpixel_bits;
-    uint32_t pad;
+    uint32_t triangle_first; /* the mesh's first triangle within its level */
+    uint32_t base_vertex;    /* the mesh's, added to each index */
+    uint32_t size;           /* width | height << 16 */
+    uint32_t bits;           /* triangle_bits | subpixel_bits << 8 | VKS_RASTER_CULL_BACK */
+    /* The descriptor path: the low word of the bound output chunk's address (an entry's output
+     * is at out_address - out_base in it). */
+    uint32_t out_base;
 } vks_raster_push;
+
+/* The rasterizer's map from an id back to its triangle (the resolve reads it): per model,
+ * VKS_MAX_LEVELS of these (levels it lacks are zero), and the meshes of each level. */
+typedef struct vks_raster_level {
+    uint32_t vertex_first; /* as vks_visible.vertex_first for an entry at this level */
+    uint32_t first_index;  /* triangle t of the level is indices[first_index + 3 t ..] */
+    uint32_t mesh_first, mesh_count; /* its meshes in the mesh table, by first_index */
+} vks_raster_level;
+
+typedef struct vks_raster_mesh {
+    uint32_t first_index; /* where its indices start in the crowd's index buffer */
+    uint32_t base_vertex; /* added to each of its indices */
+    uint32_t material;    /* the crowd's material (models' materials one after the other) */
+    uint32_t pad;
+} vks_raster_mesh;
+
+/* Push constants of the resolve (shaders/resolve.frag): one material's pixels of the visibility
+ * buffer. out_base and out_bytes: the bound output chunk (descriptor path only): pixels whose
+ * entry's output lies outside it are another pass's. */
+typedef struct vks_resolve_push {
+    uint32_t models[2], instances[2], visible[2], indices[2], uvs[2], vis[2], levels[2],
+        meshes[2];        /* device addresses */
+    float base_color[4];  /* the material's linear RGBA factor */
+    uint32_t material;    /* as vks_raster_mesh.material */
+    uint32_t width;       /* of the visibility buffer */
+    uint32_t triangle_bits;
+    uint32_t out_bytes;
+    uint32_t out_base[2];
+    uint32_t height; /* of the visibility buffer */
+    uint32_t pad;
+} vks_resolve_push;
 
 typedef struct vks_frame_uniforms {
     float view_proj[4][4]; /* column-major, as GLSL's mat4 */
@@ -293,6 +370,9 @@ static_assert(sizeof(vks_visible) == 16 && offsetof(vks_visible, out_address) ==
               "visible entry");
 static_assert(sizeof(vks_streams) == 64, "stream addresses");
 static_assert(sizeof(vks_raster_push) == 128, "the push constants every device allows");
+static_assert(sizeof(vks_resolve_push) == 112 && offsetof(vks_resolve_push, base_color) == 64,
+              "resolve push constants in std430");
+static_assert(sizeof(vks_raster_level) == 16 && sizeof(vks_raster_mesh) == 16, "raster tables");
 static_assert(offsetof(vks_streams, joints_extra) == 48, "stream addresses");
 static_assert(sizeof(vks_skin_push) == 120, "skin push constants");
 static_assert(offsetof(vks_skin_push, visible_count) == 96, "skin push constants in std430");

@@ -81,23 +81,7 @@ vec3 vks_read_position(vks_model_gpu m, uint v)
     return m.box_offset.xyz + m.box_scale.xyz * f;
 }
 
-// Octahedral (vks_dequant_oct): the zero word's low half is -32768, which packSnorm2x16 never
-// writes.
-vec3 vks_oct_unfold(vec2 e)
-{
-    vec3 v = vec3(e, 1.0 - abs(e.x) - abs(e.y));
-    float t = max(-v.z, 0.0);
-    v.x += v.x >= 0.0 ? -t : t;
-    v.y += v.y >= 0.0 ? -t : t;
-    return v * inversesqrt(dot(v, v));
-}
-
-vec3 vks_oct_decode(uint q)
-{
-    if ((q & 0xffffu) == 0x8000u)
-        return vec3(0.0);
-    return vks_oct_unfold(unpackSnorm2x16(q));
-}
+#include "vks_oct.glsl"
 
 // Tangents (vks_dequant_tangent): x as snorm16, y as a 15-bit snorm above the handedness bit.
 vec4 vks_tangent_decode(uint q)

@@ -24,6 +24,13 @@ set -u
 vk=$1 cmp=$2 default=$3 fixtures=$4 glb_counts=$5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# These checks count the graphics pipeline's triangles and draws and compare images it drew: the
+# hardware rasterizer throughout (tests/test_raster_frames.c covers the compute and hybrid ones).
+real_vk=$vk
+vk=$tmp/vkskin
+printf '#!/bin/sh\ncase "$1" in render|bench|view) c=$1; shift; exec "%s" "$c" --raster hardware "$@";; esac\nexec "%s" "$@"\n' \
+  "$real_vk" "$real_vk" >"$vk"
+chmod +x "$vk"
 failed=0
 fail() {
   echo "FAIL $*"

@@ -20,6 +20,13 @@ what=$1 vk=$2 cmp=$3 dir=${4:-}
 MARGIN=1 # percentage points over a frame of motion
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# These checks count the graphics pipeline's triangles and draws and compare images it drew: the
+# hardware rasterizer throughout (tests/test_raster_frames.c covers the compute and hybrid ones).
+real_vk=$vk
+vk=$tmp/vkskin
+printf '#!/bin/sh\ncase "$1" in render|bench|view) c=$1; shift; exec "%s" "$c" --raster hardware "$@";; esac\nexec "%s" "$@"\n' \
+  "$real_vk" "$real_vk" >"$vk"
+chmod +x "$vk"
 failed=0
 fail() {
   echo "FAIL $*"

@@ -235,7 +235,8 @@ static inline bool crowd_gpu_frame(crowd_gpu *g, vks_renderer *r, const uint32_t
     if (draw) {
         if (g->pixels.coherent) /* a copy that did not happen cannot pass */
             memset(g->pixels.mapped, 0, g->pixels.size);
-        vks_renderer_draw(r, f, &g->target);
+        vks_error err;
+        CHECK(vks_renderer_draw(r, f, &g->target, &err)); /* (no visibility buffer: hardware) */
         VkBufferImageCopy region = {0};
         region.imageSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         region.imageExtent = (VkExtent3D){IMAGE_SIZE, IMAGE_SIZE, 1};

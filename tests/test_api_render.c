@@ -382,13 +382,16 @@ int main(int argc, char **argv)
     check_plan_before_crowd(model);
 
     /* ---- Compute mode: outputs, silhouette, counts ---- */
+    /* The graphics pipeline draws everything: the counts below are its own (test_raster_frames
+     * covers the compute rasterizer). */
     const vkskin_renderer_desc desc = {.crowd = crowd,
                                        .validate = true,
                                        .width = W,
                                        .height = H,
                                        .readback = true,
                                        .fixed_lod = true,
-                                       .pose_every_frame = true};
+                                       .pose_every_frame = true,
+                                       .raster = VKSKIN_RASTER_HARDWARE};
     vkskin_renderer *r;
     if (vkskin_renderer_create(&desc, &r, &err) != VKSKIN_OK) {
         fprintf(stderr, "%s\n", err.message);
@@ -592,6 +595,20 @@ int main(int argc, char **argv)
     bad.mode = VKSKIN_SKIN_VERTEX;
     check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "readback needs the compute mode");
+    bad = desc;
+    bad.raster = (vkskin_raster)7;
+    check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "no raster 7");
+    bad = desc;
+    bad.raster_triangle_px = NAN;
+    check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "raster_triangle_px must be 0 or more");
+    bad = desc;
+    bad.readback = false;
+    bad.mode = VKSKIN_SKIN_VERTEX;
+    bad.raster = VKSKIN_RASTER_HYBRID;
+    check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "the compute rasterizer draws the compute pass's output");
     bad = desc;
     bad.device = 0x80000002u;
     check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,

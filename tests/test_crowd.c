@@ -880,7 +880,7 @@ static void test_lod_hysteresis(void)
         view.eye[1] = in->center[1];
         view.eye[2] = in->center[2];
         uint8_t level = 0;
-        vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level);
+        vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level, NULL);
         switches += last != UINT32_MAX && level != last;
         last = level;
         /* Without hysteresis: level 1 once its error is within the bound (level 2 stays out of
@@ -899,15 +899,15 @@ static void test_lod_hysteresis(void)
 
     uint8_t level;
     view.force = 99; /* past the last level: the last */
-    vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level);
+    vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level, NULL);
     CHECK(level == vks_model_level_count(&m) - 1);
     view.force = 0;
-    vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level);
+    vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level, NULL);
     CHECK(level == 0);
     view.force = -1; /* the eye inside the sphere: full detail */
     memcpy(view.eye, in->center, sizeof view.eye);
     c.instances[0].lod = 3;
-    vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level);
+    vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level, NULL);
     CHECK(level == 0);
     vks_crowd_destroy(&c);
     vks_model_destroy(&m);

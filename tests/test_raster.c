@@ -7,7 +7,8 @@
  * the left side of the triangle"; back faces, counter-clockwise in the spec's area, culled), with
  * the entry and triangle in the low word and the depth interpolated in the high word. Then: the
  * two halves of a square share their diagonal and cover each pixel center of the square once;
- * a back face covers nothing; two overlapping triangles in one buffer keep the nearer one's
+ * a back face covers nothing, or with culling off what the same triangle wound the other way
+ * covers; two overlapping triangles in one buffer keep the nearer one's
  * word at each pixel (depth above, so the id does not decide); the device's own graphics
  * pipeline, drawing each front face alone, covers exactly the same pixels (those within the
  * image: see hardware_coverage's caller); and the packing of the low word
@@ -224,7 +225,7 @@ int main(void)
     }
     printf("device: %s, %s\n", dev.props.deviceName, test_path_name());
     vks_raster_pass pass;
-    if (!vks_raster_pass_create(&dev, &pass, &err)) {
+    if (!vks_raster_pass_create(&dev, &(vks_raster_pass_desc){0}, &pass, &err)) {
         printf("skipped: %s\n", err.msg);
         gpu_device_destroy(&dev);
         return SKIP_RETURN;
@@ -304,9 +305,10 @@ int main(void)
             &dev, &(gpu_buffer_desc){sizeof entries, use, GPU_MEMORY_DEVICE, "visible"}, entries,
             &visible, &err);
     }
-    const size_t words = (size_t)W * H, buffers = TRIANGLES + 1;
+    /* Each buffer: its pixels, then the count of pixels first covered. */
+    const size_t words = (size_t)W * H, stride = words + 1, buffers = TRIANGLES + 2;
     ok = ok && gpu_buffer_create(&dev,
-                                 &(gpu_buffer_desc){sizeof(uint64_t) * words * buffers,
+                                 &(gpu_buffer_desc){sizeof(uint64_t) * stride * buffers,
                                                     use | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                                     GPU_MEMORY_READBACK, "visibility"},
                                  &vis, &err);
@@ -319,6 +321,12 @@ int main(void)
     }
     vkCmdFillBuffer(cmd, vis.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);
     gpu_barrier_memory(
+        cmd, (gpu_access){VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+        (gpu_access){VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT});
+    for (size_t k = 0; k < buffers; k++) /* the counts */
+        vkCmdFillBuffer(cmd, vis.buffer, sizeof(uint64_t) * (stride * k + words), sizeof(uint64_t),
+                        0);
+    gpu_barrier_memory(
         cmd, (gpu_access){VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
         (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT});
@@ -330,23 +338,29 @@ int main(void)
         .visible = {(uint32_t)visible.address, (uint32_t)(visible.address >> 32)},
         .indices = {(uint32_t)index.address, (uint32_t)(index.address >> 32)},
         .visible_first = 3,
-        .width = W,
-        .height = H,
-        .triangle_bits = tbits,
+        .size = W | H << 16,
+        .bits = tbits | VKS_RASTER_CULL_BACK,
     };
     /* Each triangle alone (first_index picks it; the id then says triangle 0) ... */
     for (uint32_t t = 0; t < TRIANGLES; t++) {
-        const VkDeviceAddress at = vis.address + sizeof(uint64_t) * words * t;
+        const VkDeviceAddress at = vis.address + sizeof(uint64_t) * stride * t;
         push.vis[0] = (uint32_t)at, push.vis[1] = (uint32_t)(at >> 32);
         push.first_index = 3 * t;
         push.triangle_count = 1;
         vks_raster_pass_record(cmd, &pass, &push, 1);
     }
     /* ... and the overlapping pair together, ids 0 and 1. */
-    const VkDeviceAddress shared = vis.address + sizeof(uint64_t) * words * TRIANGLES;
+    const VkDeviceAddress shared = vis.address + sizeof(uint64_t) * stride * TRIANGLES;
     push.vis[0] = (uint32_t)shared, push.vis[1] = (uint32_t)(shared >> 32);
     push.first_index = 3 * PAIR;
     push.triangle_count = 2;
+    vks_raster_pass_record(cmd, &pass, &push, 1);
+    /* The back face again, both sides rasterized (the draw pass's state). */
+    const VkDeviceAddress two_sided = vis.address + sizeof(uint64_t) * stride * (TRIANGLES + 1);
+    push.vis[0] = (uint32_t)two_sided, push.vis[1] = (uint32_t)(two_sided >> 32);
+    push.first_index = 3 * (RANDOM + QUAD);
+    push.triangle_count = 1;
+    push.bits = tbits;
     vks_raster_pass_record(cmd, &pass, &push, 1);
     gpu_barrier_memory(
         cmd,
@@ -357,14 +371,20 @@ int main(void)
     const uint64_t *got = vis.mapped;
 
     /* Each triangle against the reference, pixel by pixel. */
-    uint32_t wrong = 0, covered = 0, depth_off = 0, id_off = 0, front = 0;
+    uint32_t wrong = 0, covered = 0, depth_off = 0, id_off = 0, front = 0, count_off = 0;
     double worst_depth = 0.0;
     for (uint32_t t = 0; t < TRIANGLES; t++) {
         const ref_tri r = ref_of(&tris[t], bits);
         front += r.front;
+        /* The buffer's count: the pixels the reference covers. */
+        uint64_t want_count = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                want_count += ref_covers(&r, bits, x, y);
+        count_off += got[stride * t + words] != want_count;
         for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++) {
-                const uint64_t word = got[words * t + (size_t)y * W + x];
+                const uint64_t word = got[stride * t + (size_t)y * W + x];
                 const bool want = ref_covers(&r, bits, x, y), have = word != VKS_RASTER_EMPTY;
                 if (want != have) {
                     if (wrong++ < 5)
@@ -397,15 +417,15 @@ int main(void)
             }
     }
     CHECK(wrong == 0);
-    CHECK(id_off == 0 && depth_off == 0);
+    CHECK(id_off == 0 && depth_off == 0 && count_off == 0);
     CHECK(covered > 1000 && front > RANDOM / 2);
 
     /* The square: its halves cover each of its centers exactly once (none on both). */
     uint32_t both = 0, either = 0, square = 0;
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
-            const bool h0 = got[words * RANDOM + (size_t)y * W + x] != VKS_RASTER_EMPTY;
-            const bool h1 = got[words * (RANDOM + 1) + (size_t)y * W + x] != VKS_RASTER_EMPTY;
+            const bool h0 = got[stride * RANDOM + (size_t)y * W + x] != VKS_RASTER_EMPTY;
+            const bool h1 = got[stride * (RANDOM + 1) + (size_t)y * W + x] != VKS_RASTER_EMPTY;
             both += h0 && h1;
             either += h0 || h1;
             /* the square [-0.5, 0.5]^2 is pixels [10, 30) x [8, 24): whole pixels */
@@ -415,19 +435,30 @@ int main(void)
     /* The back face: nothing. */
     uint32_t back = 0;
     for (size_t p = 0; p < words; p++)
-        back += got[words * (RANDOM + QUAD) + p] != VKS_RASTER_EMPTY;
+        back += got[stride * (RANDOM + QUAD) + p] != VKS_RASTER_EMPTY;
     CHECK(back == 0);
+    /* Not culled, it covers what its front-facing twin (the square's first half) covers, with
+     * the same words, and counts them. */
+    uint32_t twin_off = 0;
+    for (size_t p = 0; p <= words; p++)
+        twin_off += got[stride * (TRIANGLES + 1) + p] != got[stride * RANDOM + p];
+    CHECK(twin_off == 0 && got[stride * RANDOM + words] > 0);
     /* Two triangles in one buffer: each pixel holds the nearer one's word. */
     uint32_t overlap = 0, nearer_wrong = 0;
     for (size_t p = 0; p < words; p++) {
-        const uint64_t w0 = got[words * PAIR + p], w1 = got[words * (PAIR + 1) + p];
+        const uint64_t w0 = got[stride * PAIR + p], w1 = got[stride * (PAIR + 1) + p];
         const uint64_t want0 = w0 == VKS_RASTER_EMPTY ? w0 : (w0 & ~0xffffffffull) | (3u << tbits);
         const uint64_t want1 =
             w1 == VKS_RASTER_EMPTY ? w1 : (w1 & ~0xffffffffull) | (3u << tbits | 1u);
         overlap += w0 != VKS_RASTER_EMPTY && w1 != VKS_RASTER_EMPTY;
-        nearer_wrong += got[words * TRIANGLES + p] != (want0 < want1 ? want0 : want1);
+        nearer_wrong += got[stride * TRIANGLES + p] != (want0 < want1 ? want0 : want1);
     }
     CHECK(nearer_wrong == 0 && overlap > 50);
+    /* Its count: each pixel counted once, by whichever triangle covered it first. */
+    uint64_t pair_pixels = 0;
+    for (size_t p = 0; p < words; p++)
+        pair_pixels += got[stride * TRIANGLES + p] != VKS_RASTER_EMPTY;
+    CHECK(got[stride * TRIANGLES + words] == pair_pixels);
     /* The device's own graphics pipeline covers the same pixels for every front face. */
     uint32_t *hw = malloc(sizeof *hw * words * TRIANGLES);
     uint32_t hw_wrong = 0, hw_compared = 0;
@@ -445,7 +476,7 @@ int main(void)
             continue;
         hw_compared++;
         for (size_t p = 0; p < words; p++)
-            if ((hw[words * t + p] == 1) != (got[words * t + p] != VKS_RASTER_EMPTY) &&
+            if ((hw[words * t + p] == 1) != (got[stride * t + p] != VKS_RASTER_EMPTY) &&
                 hw_wrong++ < 5)
                 fprintf(stderr, "triangle %u pixel (%zu, %zu): %s by the graphics pipeline\n", t,
                         p % W, p / W, hw[words * t + p] == 1 ? "covered" : "not covered");

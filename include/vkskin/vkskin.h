@@ -391,6 +391,10 @@ VKSKIN_API vkskin_result vkskin_crowd_pose(vkskin_crowd *crowd, const uint32_t *
  * characters 2 to 300 pixels tall change less than one frame of motion changes them
  * (docs/performance.md). */
 #define VKSKIN_LOD_ERROR_PX 0.45f
+/* The default size below which the compute rasterizer draws an instance (hybrid rendering,
+ * vkskin_render.h): its level's mean triangle area, projected at its distance, in square pixels
+ * (docs/performance.md says why this value). */
+#define VKSKIN_RASTER_TRIANGLE_PX 4.0f
 
 typedef struct vkskin_prepare_desc {
     const vkskin_view *view; /* a perspective times a rigid view, as vkskin_crowd_frame_view's */
@@ -400,6 +404,11 @@ typedef struct vkskin_prepare_desc {
     float lod_error_px; /* else the coarsest level within this many pixels (0: the default) */
     bool pose_every_frame;
     bool one_thread; /* pose on the calling thread alone, not the crowd's threads */
+    /* With levels: raster[k] = 1 for each listed instance whose level's mean triangle area
+     * projects to at most raster_triangle_px square pixels (0: VKSKIN_RASTER_TRIANGLE_PX), else
+     * 0 (room for instance_count; NULL: not written). What hybrid rendering draws in compute. */
+    uint8_t *raster;
+    float raster_triangle_px;
 } vkskin_prepare_desc;
 
 typedef struct vkskin_prepared {

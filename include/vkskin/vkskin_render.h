@@ -62,6 +62,19 @@ typedef enum vkskin_skin_mode {
     VKSKIN_SKIN_VERTEX,      /* the draw's vertex shader skins as it goes */
 } vkskin_skin_mode;
 
+/* Which rasterizer draws the crowd. Small triangles (a pixel or less, far characters) are what
+ * the graphics pipeline does worst; a compute rasterizer draws them on every shader core into a
+ * visibility buffer (64-bit atomics), which a full-screen pass then shades like the graphics
+ * pipeline's pixels, depth-tested against them. */
+typedef enum vkskin_raster {
+    VKSKIN_RASTER_AUTO = 0,  /* hybrid where the device has 64-bit buffer atomics, else hardware */
+    VKSKIN_RASTER_HARDWARE,  /* the graphics pipeline draws everything */
+    VKSKIN_RASTER_COMPUTE,   /* the compute rasterizer draws every instance it can (comparison) */
+    VKSKIN_RASTER_HYBRID,    /* the compute rasterizer draws the instances whose triangles are
+                                small on screen (raster_triangle_px), the graphics pipeline the
+                                rest */
+} vkskin_raster;
+
 /* The window's surface on `instance` (which vkskin created with the desc's extensions): return
  * its result; vkskin destroys the surface with the instance. */
 typedef VkResult (*vkskin_create_surface_fn)(VkInstance instance, void *user,
@@ -105,6 +118,11 @@ typedef struct vkskin_renderer_desc {
     bool pose_every_frame;
     /* How the shaders reach the crowd's buffers (AUTO: descriptors when validating). */
     vkskin_binding binding;
+    /* The rasterizer (compute and hybrid need the compute mode and the device's 64-bit buffer
+     * atomics), and hybrid's threshold: an instance whose level's mean triangle area projects to
+     * at most this many square pixels is drawn in compute (0: VKSKIN_RASTER_TRIANGLE_PX). */
+    vkskin_raster raster;
+    float raster_triangle_px;
 } vkskin_renderer_desc;
 
 /* Opens the device (and, for a window, its surface) and creates everything the crowd needs on it.
@@ -145,6 +163,9 @@ typedef struct vkskin_renderer_info {
     uint32_t swapchain_rebuilds;   /* after the first build (a window) */
     uint32_t width, height;        /* of the last image drawn (headless: the image's) */
     vkskin_binding binding;        /* how the shaders reach buffers: ADDRESSES or DESCRIPTORS */
+    vkskin_raster raster;          /* the rasterizer in use: HARDWARE, COMPUTE or HYBRID */
+    /* Why AUTO chose HARDWARE (the device lacks the atomics, or vertex mode), else NULL. */
+    const char *raster_note;
 } vkskin_renderer_info;
 
 VKSKIN_API vkskin_result vkskin_renderer_get_info(const vkskin_renderer *renderer,
@@ -184,10 +205,13 @@ typedef struct vkskin_frame_desc {
 
 /* What the GPU measured: -1 (times) or UINT64_MAX (counts) when unknown. */
 typedef struct vkskin_gpu_stats {
-    double skin_ms, draw_ms;   /* the skinning pass (-1 in vertex mode) and the draws (with the
-                                  ground and overlays) */
+    double skin_ms, draw_ms;   /* the skinning pass (-1 in vertex mode) and the graphics
+                                  pipeline's draws (with the ground and overlays) */
     uint64_t triangles;        /* the crowd's draws fed (the ground and overlays not counted) */
     uint64_t skin_invocations; /* of the skinning pass */
+    double raster_ms;          /* the compute rasterizer's dispatches (-1: none ran) */
+    double resolve_ms;         /* its resolve (-1: none ran) */
+    uint64_t pixels_resolved;  /* pixels it covered (0: it drew nothing) */
 } vkskin_gpu_stats;
 
 typedef struct vkskin_frame_info {
@@ -205,6 +229,9 @@ typedef struct vkskin_frame_info {
      * each level drawn, and again for each output chunk, or for instances skinned in the vertex
      * shader, that a (model, level) spans. */
     uint32_t draws;
+    /* Triangles sent to the graphics pipeline (the crowd's) and to the compute rasterizer:
+     * instances times their levels' triangles. */
+    uint64_t triangles_hardware, triangles_compute;
     double cpu_ms;        /* culling, levels of detail and posing, on the host */
     vkskin_gpu_stats gpu; /* of an earlier frame: the last one the GPU finished in this slot */
 } vkskin_frame_info;

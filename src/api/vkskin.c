@@ -713,10 +713,12 @@ vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *d
                             "vkskin_crowd_prepare: the eye is not "
                             "finite");
     if ((desc->fixed_lod && desc->lod >= VKS_MAX_LEVELS) ||
-        !(desc->lod_error_px >= 0.0f && desc->lod_error_px < INFINITY) || desc->height > 65536)
+        !(desc->lod_error_px >= 0.0f && desc->lod_error_px < INFINITY) ||
+        !(desc->raster_triangle_px >= 0.0f && desc->raster_triangle_px < INFINITY) ||
+        desc->height > 65536)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_crowd_prepare: a level below %u, an error of 0 or more "
-                            "pixels and a height up to 65536 are needed",
+                            "vkskin_crowd_prepare: a level below %u, an error and a triangle "
+                            "size of 0 or more pixels and a height up to 65536 are needed",
                             VKS_MAX_LEVELS);
     vks_crowd *crowd = &c->crowd;
     const bool anim_lod = !desc->pose_every_frame;
@@ -733,13 +735,16 @@ vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *d
     vks_lod_view lod = {.pixels_per_unit = 0.5f * focal * (float)height,
                         .max_error_px =
                             desc->lod_error_px > 0.0f ? desc->lod_error_px : VKSKIN_LOD_ERROR_PX,
-                        .force = desc->fixed_lod ? (int32_t)desc->lod : -1};
+                        .force = desc->fixed_lod ? (int32_t)desc->lod : -1,
+                        .raster_area_px = desc->raster_triangle_px > 0.0f
+                                              ? desc->raster_triangle_px
+                                              : VKSKIN_RASTER_TRIANGLE_PX};
     memcpy(lod.eye, view->eye, sizeof lod.eye);
     float m[4][4];
     memcpy(m, vp, sizeof m);
     const uint32_t n = vks_crowd_cull(crowd, (const float(*)[4])m, visible);
     if (levels)
-        vks_crowd_choose_lods(crowd, &lod, visible, n, levels);
+        vks_crowd_choose_lods(crowd, &lod, visible, n, levels, desc->raster);
     if (anim_lod)
         vks_crowd_anim_periods(crowd, &lod, visible, n, c->periods);
     const uint32_t posed =

@@ -81,6 +81,17 @@ static vkskin_result check_desc(const vkskin_renderer_desc *d, bool crowd, vks_p
     if (!(d->lod_error_px >= 0.0f && d->lod_error_px < INFINITY))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_create: lod_error_px must be 0 or more");
+    if ((unsigned)d->raster > VKSKIN_RASTER_HYBRID)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_renderer_create: no raster %d",
+                            (int)d->raster);
+    if (!(d->raster_triangle_px >= 0.0f && d->raster_triangle_px < INFINITY))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_renderer_create: raster_triangle_px must be 0 or more");
+    if ((d->raster == VKSKIN_RASTER_COMPUTE || d->raster == VKSKIN_RASTER_HYBRID) &&
+        d->mode != VKSKIN_SKIN_COMPUTE)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_renderer_create: the compute rasterizer draws the compute "
+                            "pass's output: it needs the compute mode");
     if (d->readback && d->mode != VKSKIN_SKIN_COMPUTE)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_create: readback needs the compute mode");
@@ -95,6 +106,25 @@ static vkskin_result check_desc(const vkskin_renderer_desc *d, bool crowd, vks_p
                             "vkskin works on a device already: one device per process (destroy "
                             "the other vkskin_renderer or vkskin_gpu first)");
     return VKSKIN_OK;
+}
+
+/* The rasterizer a desc asks for on `dev`; *note says why AUTO fell back to the hardware one. */
+static vks_raster_mode raster_of(const vkskin_renderer_desc *desc, const gpu_device *dev,
+                                 const char **note)
+{
+    *note = NULL;
+    switch (desc->raster) {
+    case VKSKIN_RASTER_HARDWARE: return VKS_RASTER_HARDWARE;
+    case VKSKIN_RASTER_COMPUTE: return VKS_RASTER_COMPUTE;
+    case VKSKIN_RASTER_HYBRID: return VKS_RASTER_HYBRID;
+    case VKSKIN_RASTER_AUTO: break;
+    }
+    if (desc->mode != VKSKIN_SKIN_COMPUTE)
+        *note = "vertex mode skins in the draw: no output for the compute rasterizer";
+    else if (!dev->int64_atomics)
+        *note = "the device lacks shaderInt64 or shaderBufferInt64Atomics, which the compute "
+                "rasterizer needs";
+    return *note ? VKS_RASTER_HARDWARE : VKS_RASTER_HYBRID;
 }
 
 /* The engine's renderer desc for a public one on `dev` (a probed device will do: nothing is
@@ -119,6 +149,7 @@ static vks_renderer_desc engine_desc(const vkskin_renderer_desc *desc, vks_path 
         .image = desc->create_surface
                      ? (vks_plan_image){0}
                      : vks_offscreen_bytes(extent.width, extent.height, vks_draw_depth_format(dev)),
+        .raster = raster_of(desc, dev, &(const char *){NULL}),
     };
 }
 
@@ -178,7 +209,8 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
     r->prepare = (vkskin_prepare_desc){.fixed_lod = desc->fixed_lod,
                                        .lod = desc->lod,
                                        .lod_error_px = desc->lod_error_px,
-                                       .pose_every_frame = desc->pose_every_frame};
+                                       .pose_every_frame = desc->pose_every_frame,
+                                       .raster_triangle_px = desc->raster_triangle_px};
     r->extent = (VkExtent2D){desc->width ? desc->width : 1280, desc->height ? desc->height : 720};
     vks_api_renderers++;
 
@@ -205,6 +237,7 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
         const vks_renderer_desc rd =
             engine_desc(desc, path, &r->dev, crowd,
                         r->window ? r->swapchain.format.format : VKS_OFFSCREEN_FORMAT);
+        raster_of(desc, &r->dev, &r->raster_note);
         ok = vks_renderer_create(&r->dev, &rd, &r->r, &e);
         if (!ok)
             r->r.dev = NULL;
@@ -266,6 +299,10 @@ vkskin_result vkskin_renderer_get_info(const vkskin_renderer *r, vkskin_renderer
         .width = r->extent.width,
         .height = r->extent.height,
         .binding = r->r.bound ? VKSKIN_BINDING_DESCRIPTORS : VKSKIN_BINDING_ADDRESSES,
+        .raster = r->r.raster_mode == VKS_RASTER_COMPUTE  ? VKSKIN_RASTER_COMPUTE
+                  : r->r.raster_mode == VKS_RASTER_HYBRID ? VKSKIN_RASTER_HYBRID
+                                                          : VKSKIN_RASTER_HARDWARE,
+        .raster_note = r->raster_note,
     };
     memcpy(info->device_name, r->dev.props.deviceName, sizeof info->device_name);
     return vks_api_ok(err);
@@ -325,7 +362,10 @@ static vkskin_gpu_stats public_stats(const vks_gpu_stats *s, uint64_t overlay)
                               .triangles = s->primitives == UINT64_MAX || s->primitives < overlay
                                                ? s->primitives
                                                : s->primitives - overlay,
-                              .skin_invocations = s->skin_invocations};
+                              .skin_invocations = s->skin_invocations,
+                              .raster_ms = s->raster_ms,
+                              .resolve_ms = s->resolve_ms,
+                              .pixels_resolved = s->pixels_resolved};
 }
 
 /* A "nice" grid step: 1, 2 or 5 times a power of ten, near `x`. */
@@ -491,7 +531,8 @@ static bool record_capture(vkskin_renderer *r, vks_frame *f, const vks_draw_targ
     return true;
 }
 
-static const vkskin_gpu_stats unknown_stats = {-1.0, -1.0, UINT64_MAX, UINT64_MAX};
+static const vkskin_gpu_stats unknown_stats = {-1.0, -1.0, UINT64_MAX, UINT64_MAX,
+                                               -1.0, -1.0, UINT64_MAX};
 
 vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc *desc,
                                     vkskin_frame_info *info, vkskin_error *err)
@@ -538,6 +579,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     vkskin_prepare_desc prepare = r->prepare;
     prepare.view = desc->view;
     prepare.height = r->window ? desc->height : r->extent.height;
+    prepare.raster = r->r.raster_mode == VKS_RASTER_HYBRID ? f->raster : NULL;
     vkskin_prepared prepared;
     res = vkskin_crowd_prepare(r->crowd, &prepare, f->visible, f->level, (float *)f->palette,
                                &prepared, err);
@@ -573,7 +615,13 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     target.extra_user = &context;
 
     vks_renderer_skin(&r->r, f);
-    vks_renderer_draw(&r->r, f, &target);
+    if (!vks_renderer_draw(&r->r, f, &target, &e)) {
+        /* Out of memory for the visibility buffer at this size: nothing was submitted. */
+        f->visible_count = 0;
+        vkEndCommandBuffer(f->cmd);
+        r->broken = r->window; /* the acquired image is never presented */
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);
+    }
     if (!r->window)
         vks_offscreen_copy(f->cmd, &r->offscreen, f->slot);
     else if (capture && !record_capture(r, f, &target, &e)) {
@@ -606,6 +654,8 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
             .vertices = frame_vertices(crowd, f, f->visible_count),
             .skinned_vertices = frame_vertices(crowd, f, f->skinned_count),
             .draws = f->draws,
+            .triangles_hardware = f->triangles_hardware,
+            .triangles_compute = f->triangles_compute,
             .cpu_ms = cpu_ms,
             .gpu = public_stats(&f->stats, previous_overlay),
         };

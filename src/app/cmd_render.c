@@ -70,7 +70,7 @@ static bool parse(render_args *a, vkskin_error *err)
 
 /* The GPU's times of the frames, as each is read back: room for every frame. */
 typedef struct gpu_times {
-    double *skin, *draw;
+    double *skin, *draw, *raster, *resolve; /* raster, resolve: -1 in frames without them */
     uint32_t count, room;
 } gpu_times;
 
@@ -78,6 +78,8 @@ static void gpu_times_add(gpu_times *t, const vkskin_gpu_stats *s)
 {
     if (s->draw_ms >= 0.0 && t->count < t->room) {
         t->skin[t->count] = s->skin_ms;
+        t->raster[t->count] = s->raster_ms;
+        t->resolve[t->count] = s->resolve_ms;
         t->draw[t->count++] = s->draw_ms;
     }
 }
@@ -102,6 +104,9 @@ static void report_gpu(FILE *say, const render_args *a, vkskin_renderer *r,
     else
         fprintf(say, "gpu: drawing %.3f ms, skinning in the vertex shader (%llu vertices%s), %s\n",
                 vks_median(t->draw, t->count), (unsigned long long)info->vertices, binding, of);
+    if (ri.raster != VKSKIN_RASTER_HARDWARE)
+        fprintf(say, "gpu: compute rasterizer %.3f ms, resolve %.3f ms (-1: not run), %s\n",
+                vks_median(t->raster, t->count), vks_median(t->resolve, t->count), of);
 }
 
 /* What the last frame showed (`last`: what the GPU measured of it): culling, posing and levels of
@@ -128,6 +133,19 @@ static void report(FILE *say, const render_args *a, vkskin_renderer *r,
     else
         fprintf(say, "levels of detail: %s (chosen for at most %g px of error)\n", levels,
                 a->crowd.lod_error);
+    vkskin_renderer_info ri;
+    vkskin_renderer_get_info(r, &ri, NULL);
+    static const char *const names[] = {"auto", "hardware", "compute", "hybrid"};
+    if (ri.raster_note)
+        fprintf(say, "raster: hardware (%s)\n", ri.raster_note);
+    else
+        fprintf(say,
+                "raster: %s: %llu triangles to the graphics pipeline, %llu rasterized in compute, "
+                "%llu pixels resolved\n",
+                names[ri.raster], (unsigned long long)info->triangles_hardware,
+                (unsigned long long)info->triangles_compute,
+                (unsigned long long)(last->pixels_resolved == UINT64_MAX ? 0
+                                                                          : last->pixels_resolved));
     app_show_overflow_report("render", r, overflow);
 }
 
@@ -218,7 +236,7 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
     }
     desc.crowd = show->crowd;
     uint8_t *pixels = malloc((size_t)a->width * a->height * 4);
-    double *times = malloc(sizeof *times * 2 * a->frames);
+    double *times = malloc(sizeof *times * 4 * a->frames);
     int rc = APP_FAILED;
     if (!pixels || !times)
         fprintf(stderr, "vkskin render: out of memory for a %ux%u image and %u frames' times\n",
@@ -227,7 +245,11 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
         fprintf(stderr, "vkskin render: %s\n", err.message);
     else /* with the image on standard output, what is said goes to stderr */
         rc = draw_frames(a, show, *out, strcmp(a->out, "-") == 0 ? stderr : stdout, pixels,
-                         &(gpu_times){.skin = times, .draw = times + a->frames, .room = a->frames});
+                         &(gpu_times){.skin = times,
+                                      .draw = times + a->frames,
+                                      .raster = times + 2 * (size_t)a->frames,
+                                      .resolve = times + 3 * (size_t)a->frames,
+                                      .room = a->frames});
     free(pixels);
     free(times);
     return rc;

@@ -199,6 +199,8 @@ vkskin_renderer_desc app_show_renderer_desc(const app_show *s, const app_crowd_a
         .lod = a->lod >= 0 ? (uint32_t)a->lod : 0,
         .lod_error_px = a->lod_error,
         .pose_every_frame = !a->anim_lod,
+        .raster = a->raster,
+        .raster_triangle_px = a->raster_px,
     };
 }
 
@@ -406,6 +408,30 @@ bool app_crowd_check(app_crowd_args *a, vkskin_error *err)
                             &v, err))
             return false;
         a->lod_error = (float)v;
+    }
+    a->raster = VKSKIN_RASTER_AUTO;
+    if (a->raster_text) {
+        if (strcmp(a->raster_text, "hardware") == 0)
+            a->raster = VKSKIN_RASTER_HARDWARE;
+        else if (strcmp(a->raster_text, "compute") == 0)
+            a->raster = VKSKIN_RASTER_COMPUTE;
+        else if (strcmp(a->raster_text, "hybrid") == 0)
+            a->raster = VKSKIN_RASTER_HYBRID;
+        else
+            return app_fail(err, "--raster needs hardware, compute or hybrid, not '%s'",
+                            a->raster_text);
+        if (a->raster != VKSKIN_RASTER_HARDWARE && a->mode != VKSKIN_SKIN_COMPUTE)
+            return app_fail(err, "--raster %s rasterizes the compute pass's output: it needs "
+                                 "--mode compute",
+                            a->raster_text);
+    }
+    a->raster_px = 0.0f;
+    if (a->raster_px_text) {
+        double v;
+        if (!app_parse_real("--raster-px", a->raster_px_text, "a number of square pixels", 0.01,
+                            1e6, &v, err))
+            return false;
+        a->raster_px = (float)v;
     }
     if (a->layout_text) {
         if (strcmp(a->layout_text, "grid") == 0)

@@ -40,6 +40,7 @@ typedef struct app_crowd_args {
     uint32_t model_list_count;
     const char *instances_text, *layout_text, *mode_text, *palettes_text, *binding_text;
     const char *max_skinned_text, *max_memory_text, *lod_text, *lod_error_text, *anim_lod_text;
+    const char *raster_text, *raster_px_text;
     bool anim_lod; /* --anim-lod on (default) | off: far instances posed every 2nd or 4th frame */
     bool no_normalize;  /* --no-normalize: each model in its own units */
     int32_t lod;        /* --lod N: every instance at level N; -1 (default): chosen per instance */
@@ -50,6 +51,8 @@ typedef struct app_crowd_args {
     vkskin_skin_mode mode;         /* parsed by app_crowd_check */
     bool palettes_on_device;       /* --palettes device */
     vkskin_binding binding;        /* --binding; AUTO: descriptors under --validate */
+    vkskin_raster raster;          /* --raster; AUTO: hybrid where the device can */
+    float raster_px;               /* --raster-px: hybrid's threshold (0: the default) */
     uint32_t threads;              /* of the animation; 0: one per core */
     vkskin_layout layout;
 } app_crowd_args;
@@ -76,7 +79,14 @@ typedef struct app_crowd_args {
         {"anim-lod", &(a).anim_lod_text, NULL, "on|off",                                           \
          "pose far instances every 2nd or 4th frame, staggered (default on)"},                     \
         {"lod-error", &(a).lod_error_text, NULL, "PX",                                             \
-         "the coarsest level whose error projects to at most PX pixels is drawn (default 0.2)"},   \
+         "the coarsest level whose error projects to at most PX pixels is drawn (default 0.45)"},  \
+        {"raster", &(a).raster_text, NULL, "hardware|compute|hybrid",                              \
+         "who rasterizes: the graphics pipeline, a compute rasterizer, or the compute one for "    \
+         "instances whose triangles are small on screen (default: hybrid where the device has "    \
+         "64-bit atomics)"},                                                                       \
+        {"raster-px", &(a).raster_px_text, NULL, "PX2",                                            \
+         "hybrid: rasterize in compute the instances whose level's mean triangle area projects "  \
+         "to at most PX2 square pixels (default 4)"},                                              \
         {"max-memory", &(a).max_memory_text, NULL, "MIB",                                          \
          "plan as if each memory heap of the device had at most MIB mebibytes"},                   \
     {                                                                                              \
@@ -86,7 +96,7 @@ typedef struct app_crowd_args {
     }
 
 /* Checks and parses --instances, --layout, --mode, --palettes, --binding, --max-skinned-vertices,
- * --max-memory, --lod, --lod-error and --anim-lod (a usage error). */
+ * --max-memory, --lod, --lod-error, --anim-lod, --raster and --raster-px (a usage error). */
 bool app_crowd_check(app_crowd_args *a, vkskin_error *err);
 
 /* Frames whose visible instances exceeded the skinned-output budget: how many, and the most

@@ -77,8 +77,8 @@ typedef struct vks_influence_stats {
 /* Levels of detail (asset/lod.h). Level 0 is the model as imported; level L >= 1 is the whole
  * character simplified (meshoptimizer) to about half the triangles of level L - 1, its triangles
  * grouped by mesh. A level's vertices are one range: level 0 the model's streams, a level L >= 1
- * copies of level-0 vertices (lod_source), so that skinning a level touches only its own. */
-#define VKS_MAX_LEVELS 8u
+ * copies of level-0 vertices (lod_source), so that skinning a level touches only its own. At
+ * most VKS_MAX_LEVELS (shaders/vks_shared.h: the resolve's tables have that many a model). */
 
 /* The largest coordinate a model may reach, bind pose or posed, in its own units: 1e9 (a million
  * kilometres in metres, a thousand in millimetres). Beyond it a value is damage (a flipped

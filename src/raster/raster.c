@@ -1,10 +1,25 @@
-/* The compute rasterizer (raster.h). */
+/* The compute rasterizer and its resolve (raster.h). */
 #include "raster.h"
 
 #include <assert.h>
+#include <stdlib.h>
+#include <string.h>
 
-extern const unsigned char vks_raster_comp_spv[];
-extern const size_t vks_raster_comp_spv_size;
+extern const unsigned char vks_raster_comp_spv[], vks_raster_comp_bound_spv[];
+extern const size_t vks_raster_comp_spv_size, vks_raster_comp_bound_spv_size;
+extern const unsigned char vks_resolve_vert_spv[], vks_resolve_frag_spv[],
+    vks_resolve_frag_bound_spv[];
+extern const size_t vks_resolve_vert_spv_size, vks_resolve_frag_spv_size,
+    vks_resolve_frag_bound_spv_size;
+
+static const VkBufferUsageFlags ADDRESSED =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+
+static void address(VkDeviceAddress a, uint32_t out[2])
+{
+    out[0] = (uint32_t)a;
+    out[1] = (uint32_t)(a >> 32);
+}
 
 /* The bits indices 0 to n - 1 need. */
 static uint32_t raster__bits(uint32_t n)
@@ -21,9 +36,42 @@ bool vks_raster_id_bits(uint32_t triangles, uint32_t visible, uint32_t *triangle
     return *triangle_bits + raster__bits(visible) <= 32;
 }
 
-bool vks_raster_pass_create(const gpu_device *dev, vks_raster_pass *pass, vks_error *err)
+/* The resolve's pipeline: a full-screen triangle, depth tested LESS and written (the fragment
+ * shader writes the visibility buffer's depth), into the draw pass's attachments. */
+static VkPipeline create_resolve(const gpu_device *dev, const vks_raster_pass *pass,
+                                 const vks_raster_pass_desc *desc)
 {
-    *pass = (vks_raster_pass){0};
+    VkShaderModule vs =
+        gpu_shader_module(dev, vks_resolve_vert_spv, vks_resolve_vert_spv_size, "resolve.vert");
+    VkShaderModule fs = gpu_shader_module(
+        dev, pass->bound ? vks_resolve_frag_bound_spv : vks_resolve_frag_spv,
+        pass->bound ? vks_resolve_frag_bound_spv_size : vks_resolve_frag_spv_size, "resolve.frag");
+    VkPipeline pipeline =
+        vs && fs ? gpu_pipeline_graphics(dev,
+                                         &(gpu_graphics_desc){
+                                             .vertex = vs,
+                                             .fragment = fs,
+                                             .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+                                             .depth_test = true,
+                                             .depth_write = true,
+                                             .depth_compare = VK_COMPARE_OP_LESS,
+                                             .color_format = desc->color_format,
+                                             .depth_format = desc->depth_format,
+                                             .layout = pass->resolve_layout,
+                                         })
+                 : VK_NULL_HANDLE;
+    GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "resolve pipeline");
+    if (vs)
+        vkDestroyShaderModule(dev->device, vs, NULL);
+    if (fs)
+        vkDestroyShaderModule(dev->device, fs, NULL);
+    return pipeline;
+}
+
+bool vks_raster_pass_create(const gpu_device *dev, const vks_raster_pass_desc *desc,
+                            vks_raster_pass *pass, vks_error *err)
+{
+    *pass = (vks_raster_pass){.bound = desc->data_layout != VK_NULL_HANDLE};
     if (!dev->int64_atomics)
         return vks_fail(err,
                         "the compute rasterizer needs the device features shaderInt64 and "
@@ -33,20 +81,51 @@ bool vks_raster_pass_create(const gpu_device *dev, vks_raster_pass *pass, vks_er
     pass->max_groups[0] = l->maxComputeWorkGroupCount[0];
     pass->max_groups[1] = l->maxComputeWorkGroupCount[1];
     pass->subpixel_bits = l->subPixelPrecisionBits;
+    const uint32_t storage = VKS_BINDING_COUNT + VKS_RASTER_BINDING_COUNT;
+    if (pass->bound && (l->maxPerStageDescriptorStorageBuffers < storage ||
+                        l->maxDescriptorSetStorageBuffers < storage))
+        return vks_fail(err,
+                        "the compute rasterizer on the descriptor path (what validation runs) "
+                        "binds %u storage buffers to a stage; %s allows %u: ask for the address "
+                        "path or the hardware rasterizer",
+                        storage, dev->props.deviceName, l->maxPerStageDescriptorStorageBuffers);
 
-    pass->layout = gpu_pipeline_layout(dev, NULL, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+    if (pass->bound) {
+        VkDescriptorType types[VKS_RASTER_BINDING_COUNT];
+        for (uint32_t k = 0; k < VKS_RASTER_BINDING_COUNT; k++)
+            types[k] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        pass->set_layout =
+            gpu_set_layout(dev, types, VKS_RASTER_BINDING_COUNT,
+                           VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                           "raster set layout");
+        if (!pass->set_layout)
+            return vks_fail(err, "cannot create the raster set layout (out of memory)");
+    }
+    const VkDescriptorSetLayout sets[2] = {desc->data_layout, pass->set_layout};
+    pass->layout = gpu_pipeline_layout(dev, sets, pass->bound ? 2 : 0, VK_SHADER_STAGE_COMPUTE_BIT,
                                        sizeof(vks_raster_push), "raster pipeline layout");
-    if (!pass->layout)
-        return vks_fail(err, "cannot create the raster pipeline layout (out of memory)");
-    pass->pipeline = gpu_pipeline_compute(dev, &(gpu_compute_desc){
-                                                   .spirv = vks_raster_comp_spv,
-                                                   .spirv_size = vks_raster_comp_spv_size,
-                                                   .layout = pass->layout,
-                                                   .name = "raster.comp",
-                                               });
-    if (!pass->pipeline) {
+    if (pass->layout)
+        pass->pipeline = gpu_pipeline_compute(
+            dev, &(gpu_compute_desc){
+                     .spirv = pass->bound ? vks_raster_comp_bound_spv : vks_raster_comp_spv,
+                     .spirv_size =
+                         pass->bound ? vks_raster_comp_bound_spv_size : vks_raster_comp_spv_size,
+                     .layout = pass->layout,
+                     .name = "raster.comp",
+                 });
+    bool ok = pass->pipeline != VK_NULL_HANDLE;
+    if (ok && desc->color_format != VK_FORMAT_UNDEFINED) {
+        const VkDescriptorSetLayout resolve_sets[4] = {desc->frame_layout, desc->material_layout,
+                                                       desc->data_layout, pass->set_layout};
+        pass->resolve_layout =
+            gpu_pipeline_layout(dev, resolve_sets, pass->bound ? 4 : 2,
+                                VK_SHADER_STAGE_FRAGMENT_BIT, sizeof(vks_resolve_push),
+                                "resolve pipeline layout");
+        ok = pass->resolve_layout && (pass->resolve = create_resolve(dev, pass, desc));
+    }
+    if (!ok) {
         vks_raster_pass_destroy(dev, pass);
-        return vks_fail(err, "cannot create the raster pipeline (out of memory)");
+        return vks_fail(err, "cannot create the compute rasterizer's pipelines (out of memory)");
     }
     return true;
 }
@@ -55,8 +134,14 @@ void vks_raster_pass_destroy(const gpu_device *dev, vks_raster_pass *pass)
 {
     if (pass->pipeline)
         vkDestroyPipeline(dev->device, pass->pipeline, NULL);
+    if (pass->resolve)
+        vkDestroyPipeline(dev->device, pass->resolve, NULL);
     if (pass->layout)
         vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
+    if (pass->resolve_layout)
+        vkDestroyPipelineLayout(dev->device, pass->resolve_layout, NULL);
+    if (pass->set_layout)
+        vkDestroyDescriptorSetLayout(dev->device, pass->set_layout, NULL);
     *pass = (vks_raster_pass){0};
 }
 
@@ -75,9 +160,259 @@ void vks_raster_pass_record(VkCommandBuffer cmd, const vks_raster_pass *pass,
         const uint32_t rows = left < pass->max_groups[1] ? left : pass->max_groups[1];
         vks_raster_push p = *push;
         p.visible_first += done;
-        p.subpixel_bits = pass->subpixel_bits;
+        p.bits = (p.bits & ~0xff00u) | pass->subpixel_bits << 8;
         vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof p, &p);
         vkCmdDispatch(cmd, groups, rows, 1);
         done += rows;
     }
+}
+
+/* ---- The crowd's tables ---- */
+
+static int mesh_order(const void *a, const void *b)
+{
+    const vks_raster_mesh *x = a, *y = b;
+    return (x->first_index > y->first_index) - (x->first_index < y->first_index);
+}
+
+/* Mesh i of model m at level l: where its indices start in the index buffer. */
+static uint32_t mesh_first_index(const vks_model *model, const vks_raster_model *where,
+                                 uint32_t level, uint32_t mesh)
+{
+    return (level ? where->lod_first_index : where->first_index) +
+           vks_model_mesh_level(model, level, mesh).first_index;
+}
+
+bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
+                             const vks_model *const *models, const vks_raster_model *where,
+                             uint32_t model_count, const gpu_buffer *indices,
+                             vks_raster_scene *scene, vks_error *err)
+{
+    *scene = (vks_raster_scene){.indices = indices};
+    uint32_t mesh_total = 0;
+    for (uint32_t m = 0; m < model_count; m++)
+        mesh_total += vks_model_level_count(models[m]) * models[m]->mesh_count;
+    scene->level_table = calloc((size_t)model_count * VKS_MAX_LEVELS, sizeof *scene->level_table);
+    vks_raster_mesh *meshes = calloc(mesh_total ? mesh_total : 1, sizeof *meshes);
+    if (!scene->level_table || !meshes) {
+        free(meshes);
+        vks_raster_scene_destroy(dev, scene);
+        return vks_fail_memory(err, "out of memory");
+    }
+    /* Each level: its meshes with triangles, by first index; triangles numbered from the
+     * lowest. */
+    uint32_t count = 0, span = 1;
+    for (uint32_t m = 0; m < model_count; m++) {
+        const vks_model *model = models[m];
+        for (uint32_t l = 0; l < vks_model_level_count(model); l++) {
+            vks_raster_level *lv = &scene->level_table[(size_t)m * VKS_MAX_LEVELS + l];
+            lv->vertex_first = l ? model->vertex_count + vks_model_level(model, l).vertex_first : 0;
+            lv->mesh_first = count;
+            uint32_t lo = UINT32_MAX, hi = 0;
+            for (uint32_t i = 0; i < model->mesh_count; i++) {
+                const vks_mesh_level ml = vks_model_mesh_level(model, l, i);
+                if (!ml.index_count)
+                    continue;
+                const uint32_t first = mesh_first_index(model, &where[m], l, i);
+                meshes[count++] = (vks_raster_mesh){
+                    .first_index = first,
+                    .base_vertex = ml.base_vertex,
+                    .material = where[m].material_first + model->meshes[i].material};
+                lo = first < lo ? first : lo;
+                hi = first + ml.index_count > hi ? first + ml.index_count : hi;
+            }
+            lv->mesh_count = count - lv->mesh_first;
+            lv->first_index = lv->mesh_count ? lo : 0;
+            if (lv->mesh_count && (hi - lo) / 3 > span)
+                span = (hi - lo) / 3;
+            qsort(meshes + lv->mesh_first, lv->mesh_count, sizeof *meshes, mesh_order);
+        }
+    }
+    /* The entry takes the bits the triangles leave: entries past them are not rasterized here
+     * (the renderer gives them the graphics pipeline). */
+    vks_raster_id_bits(span, 1, &scene->triangle_bits);
+    scene->max_entries = scene->triangle_bits == 0    ? UINT32_MAX
+                         : scene->triangle_bits >= 32 ? 0
+                                                      : (uint32_t)1 << (32 - scene->triangle_bits);
+    bool ok = gpu_buffer_create_filled(
+                  dev,
+                  &(gpu_buffer_desc){.size = sizeof *scene->level_table * model_count *
+                                             VKS_MAX_LEVELS,
+                                     .usage = ADDRESSED,
+                                     .name = "raster levels"},
+                  scene->level_table, &scene->levels, err) &&
+              gpu_buffer_create_filled(dev,
+                                       &(gpu_buffer_desc){.size = sizeof *meshes *
+                                                                  (count ? count : 1),
+                                                          .usage = ADDRESSED,
+                                                          .name = "raster meshes"},
+                                       meshes, &scene->meshes, err);
+    free(meshes);
+    if (ok && pass->bound) {
+        const VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                           GPU_FRAMES_IN_FLIGHT * VKS_RASTER_BINDING_COUNT};
+        VkDescriptorPoolCreateInfo pi = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+        pi.maxSets = GPU_FRAMES_IN_FLIGHT;
+        pi.poolSizeCount = 1;
+        pi.pPoolSizes = &size;
+        VkResult res = vkCreateDescriptorPool(dev->device, &pi, NULL, &scene->pool);
+        VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+        ai.descriptorPool = scene->pool;
+        ai.descriptorSetCount = 1;
+        ai.pSetLayouts = &pass->set_layout;
+        for (uint32_t s = 0; res == VK_SUCCESS && s < GPU_FRAMES_IN_FLIGHT; s++) {
+            res = vkAllocateDescriptorSets(dev->device, &ai, &scene->targets[s].set);
+            GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, scene->targets[s].set, "raster set %u",
+                     s);
+        }
+        if (res != VK_SUCCESS)
+            ok = vks_fail(err, "cannot create the raster sets: %s", gpu_result_name(res));
+    }
+    if (!ok)
+        vks_raster_scene_destroy(dev, scene);
+    return ok;
+}
+
+void vks_raster_scene_destroy(const gpu_device *dev, vks_raster_scene *scene)
+{
+    for (uint32_t s = 0; s < GPU_FRAMES_IN_FLIGHT; s++) {
+        gpu_buffer_destroy(dev, &scene->targets[s].vis);
+        gpu_buffer_destroy(dev, &scene->targets[s].count);
+    }
+    if (scene->pool)
+        vkDestroyDescriptorPool(dev->device, scene->pool, NULL);
+    gpu_buffer_destroy(dev, &scene->levels);
+    gpu_buffer_destroy(dev, &scene->meshes);
+    free(scene->level_table);
+    *scene = (vks_raster_scene){0};
+}
+
+void vks_raster_mesh_range(const vks_raster_scene *scene, const vks_model *model,
+                           const vks_raster_model *where, uint32_t m, uint32_t level,
+                           uint32_t mesh, uint32_t *first_index, uint32_t *triangle_first)
+{
+    *first_index = mesh_first_index(model, where, level, mesh);
+    *triangle_first =
+        (*first_index - scene->level_table[(size_t)m * VKS_MAX_LEVELS + level].first_index) / 3;
+}
+
+bool vks_raster_target_size(const gpu_device *dev, const vks_raster_pass *pass,
+                            vks_raster_scene *scene, uint32_t slot, uint32_t width,
+                            uint32_t height, vks_error *err)
+{
+    vks_raster_target *t = &scene->targets[slot];
+    if (t->vis.buffer && t->width == width && t->height == height)
+        return true;
+    gpu_buffer_destroy(dev, &t->vis);
+    t->width = t->height = 0;
+    char name[64];
+    snprintf(name, sizeof name, "visibility buffer %u", slot);
+    if (!gpu_buffer_create(dev,
+                           &(gpu_buffer_desc){.size = sizeof(uint64_t) * ((size_t)width * height + 1),
+                                              .usage = ADDRESSED | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                                       VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                              .name = name},
+                           &t->vis, err))
+        return false;
+    snprintf(name, sizeof name, "visibility count %u", slot);
+    if (!t->count.buffer &&
+        !gpu_buffer_create(dev,
+                           &(gpu_buffer_desc){.size = sizeof(uint64_t),
+                                              .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                              .memory = GPU_MEMORY_READBACK,
+                                              .name = name},
+                           &t->count, err))
+        return false;
+    t->width = width;
+    t->height = height;
+    if (pass->bound) { /* the slot is idle: its set may change */
+        const VkDescriptorBufferInfo info[VKS_RASTER_BINDING_COUNT] = {
+            [VKS_RASTER_BINDING_VIS] = {t->vis.buffer, 0, VK_WHOLE_SIZE},
+            [VKS_RASTER_BINDING_INDICES] = {scene->indices->buffer, 0, VK_WHOLE_SIZE},
+            [VKS_RASTER_BINDING_LEVELS] = {scene->levels.buffer, 0, VK_WHOLE_SIZE},
+            [VKS_RASTER_BINDING_MESHES] = {scene->meshes.buffer, 0, VK_WHOLE_SIZE},
+        };
+        VkWriteDescriptorSet w[VKS_RASTER_BINDING_COUNT];
+        for (uint32_t k = 0; k < VKS_RASTER_BINDING_COUNT; k++)
+            w[k] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                          .dstSet = t->set,
+                                          .dstBinding = k,
+                                          .descriptorCount = 1,
+                                          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                          .pBufferInfo = &info[k]};
+        vkUpdateDescriptorSets(dev->device, VKS_RASTER_BINDING_COUNT, w, 0, NULL);
+    }
+    return true;
+}
+
+/* ---- Recording ---- */
+
+void vks_raster_clear(VkCommandBuffer cmd, const vks_raster_target *t)
+{
+    /* The slot's previous frame (its resolve's reads, its count's copy) completed before this
+     * one began: its fence. */
+    const VkDeviceSize words = (VkDeviceSize)t->width * t->height;
+    vkCmdFillBuffer(cmd, t->vis.buffer, 0, sizeof(uint64_t) * words, 0xffffffffu);
+    vkCmdFillBuffer(cmd, t->vis.buffer, sizeof(uint64_t) * words, sizeof(uint64_t), 0);
+    gpu_barrier_buffer(
+        cmd, t->vis.buffer,
+        (gpu_access){VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+        (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT});
+}
+
+void vks_raster_bind(VkCommandBuffer cmd, const vks_raster_pass *pass, const vks_raster_target *t)
+{
+    if (pass->bound)
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout, 1, 1, &t->set, 0,
+                                NULL);
+}
+
+void vks_raster_finish(VkCommandBuffer cmd, const vks_raster_target *t)
+{
+    const VkDeviceSize words = (VkDeviceSize)t->width * t->height;
+    gpu_barrier_buffer(cmd, t->vis.buffer,
+                       (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                                        VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT},
+                       (gpu_access){VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+                                        VK_PIPELINE_STAGE_2_COPY_BIT,
+                                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                                        VK_ACCESS_2_TRANSFER_READ_BIT});
+    vkCmdCopyBuffer(cmd, t->vis.buffer, t->count.buffer, 1,
+                    &(VkBufferCopy){sizeof(uint64_t) * words, 0, sizeof(uint64_t)});
+    gpu_barrier_buffer(cmd, t->count.buffer,
+                       (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+                       (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
+}
+
+void vks_raster_resolve(VkCommandBuffer cmd, const vks_raster_pass *pass,
+                        const vks_raster_scene *scene, const vks_raster_target *t,
+                        VkDescriptorSet frame_set, VkDescriptorSet material_set,
+                        VkDescriptorSet data_set, const vks_resolve_push *push)
+{
+    vks_resolve_push p = *push;
+    address(scene->indices->address, p.indices);
+    address(t->vis.address, p.vis);
+    address(scene->levels.address, p.levels);
+    address(scene->meshes.address, p.meshes);
+    p.width = t->width;
+    p.height = t->height;
+    p.triangle_bits = scene->triangle_bits;
+    const VkDescriptorSet sets[4] = {frame_set, material_set, data_set, t->set};
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->resolve);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->resolve_layout, 0,
+                            pass->bound ? 4 : 2, sets, 0, NULL);
+    vkCmdPushConstants(cmd, pass->resolve_layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof p, &p);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+}
+
+uint64_t vks_raster_pixels(const gpu_device *dev, const vks_raster_target *t)
+{
+    if (!t->count.mapped)
+        return 0;
+    gpu_buffer_invalidate(dev, &t->count);
+    uint64_t n;
+    memcpy(&n, t->count.mapped, sizeof n);
+    return n;
 }

@@ -1,15 +1,24 @@
-/* The compute rasterizer: shaders/raster.comp as a compute pipeline. Each dispatch rasterizes one
- * mesh of one (model, level) for a range of the frame's visible entries: one invocation per
- * triangle, one row of workgroups per entry. Each covered pixel center of a front-facing
- * triangle goes into a visibility buffer of 64-bit words by atomicMin: the depth's float bits
- * above (the nearest wins, as the draw pass's depth test LESS), the visible entry and the
- * triangle below (vks_raster_push in shaders/vks_shared.h). A resolve turns that buffer into
- * colour. It needs the device features shaderInt64 and shaderBufferInt64Atomics
- * (gpu_device.int64_atomics). The caller owns the buffers and the barriers around the dispatch. */
+/* The compute rasterizer and its resolve: the stage that draws small triangles without the
+ * graphics pipeline.
+ *
+ * Rasterize: shaders/raster.comp, one dispatch per mesh of one (model, level) over a range of the
+ * frame's visible entries: one invocation per triangle, one row of workgroups per entry. Each
+ * covered pixel center of a front-facing triangle goes into a visibility buffer of 64-bit words
+ * by atomicMin: the depth's float bits above (the nearest wins, as the draw pass's depth test
+ * LESS), the visible entry and the triangle within its level below (vks_raster_push in
+ * shaders/vks_shared.h). Resolve: shaders/resolve.frag, a full-screen triangle per material
+ * inside the draw pass's rendering, after the graphics pipeline's draws: each pixel of the
+ * visibility buffer shaded as mesh.frag shades, its depth written and tested against theirs.
+ *
+ * It needs the device features shaderInt64 and shaderBufferInt64Atomics
+ * (gpu_device.int64_atomics). The renderer (render/renderer.h) decides which entries come here,
+ * binds the data set on the descriptor path and records the calls below in order: clear,
+ * dispatches, finish (outside the rendering), resolves (inside it). */
 #ifndef VKS_RASTER_H
 #define VKS_RASTER_H
 
 #include "../../shaders/vks_shared.h"
+#include "../asset/model.h"
 #include "../gpu/gpu.h"
 
 /* raster.comp's workgroup: 64 triangles. */
@@ -17,25 +26,106 @@
 /* The visibility buffer's empty word: farther than any depth. */
 #define VKS_RASTER_EMPTY UINT64_MAX
 
+typedef struct vks_raster_pass_desc {
+    /* The descriptor path: the renderer's data set layout (VKS_BINDING_*), bound as set 0 of
+     * the rasterizer and set 2 of the resolve; VK_NULL_HANDLE: device addresses. */
+    VkDescriptorSetLayout data_layout;
+    /* The resolve (none when color_format is VK_FORMAT_UNDEFINED): the draw pass's set layouts
+     * (frame uniforms, material) and attachment formats. */
+    VkDescriptorSetLayout frame_layout, material_layout;
+    VkFormat color_format, depth_format;
+} vks_raster_pass_desc;
+
 typedef struct vks_raster_pass {
-    VkPipelineLayout layout;
-    VkPipeline pipeline;
+    VkDescriptorSetLayout set_layout; /* the raster set (VKS_RASTER_BINDING_*), descriptor path */
+    VkPipelineLayout layout, resolve_layout;
+    VkPipeline pipeline, resolve;
+    bool bound;
     uint32_t max_groups[2]; /* maxComputeWorkGroupCount x, y */
     uint32_t subpixel_bits; /* the device's subPixelPrecisionBits, which the shader snaps to */
 } vks_raster_pass;
 
 /* Fails with a message on a device without the 64-bit atomics. */
-bool vks_raster_pass_create(const gpu_device *dev, vks_raster_pass *pass, vks_error *err);
+bool vks_raster_pass_create(const gpu_device *dev, const vks_raster_pass_desc *desc,
+                            vks_raster_pass *pass, vks_error *err);
 void vks_raster_pass_destroy(const gpu_device *dev, vks_raster_pass *pass);
 
-/* How the low word packs ids, for meshes of at most `triangles` triangles and `visible` entries:
+/* How the low word packs ids, for levels of at most `triangles` triangles and `visible` entries:
  * *triangle_bits for the triangle (as many as its largest index needs), the entry above them.
  * False when the two do not fit in 32 bits. */
 bool vks_raster_id_bits(uint32_t triangles, uint32_t visible, uint32_t *triangle_bits);
 
 /* Records the rasterization of push->triangle_count triangles for `visible_count` visible
- * entries from push->visible_first (nothing when either is 0). push->subpixel_bits is set here. */
+ * entries from push->visible_first (nothing when either is 0). The subpixel bits of push->bits
+ * are set here. On the descriptor path the caller binds the data set (set 0) and
+ * vks_raster_bind the raster set (set 1). */
 void vks_raster_pass_record(VkCommandBuffer cmd, const vks_raster_pass *pass,
                             const vks_raster_push *push, uint32_t visible_count);
+
+/* Where one model's data sits in the crowd's buffers (the renderer's layout). */
+typedef struct vks_raster_model {
+    uint32_t first_index;     /* its level-0 indices in the index buffer */
+    uint32_t lod_first_index; /* its levels' (model->lod_indices) */
+    uint32_t material_first;  /* its first material among the crowd's */
+} vks_raster_model;
+
+/* One frame slot's visibility buffer: width x height words, then the count of pixels covered
+ * (written by the dispatches), and that count's host copy. */
+typedef struct vks_raster_target {
+    gpu_buffer vis, count;
+    VkDescriptorSet set; /* the raster set, descriptor path */
+    uint32_t width, height;
+} vks_raster_target;
+
+/* The crowd's side: the tables that map an id back to its triangle (uploaded once), how ids are
+ * packed, and a visibility buffer per frame slot. */
+typedef struct vks_raster_scene {
+    gpu_buffer levels, meshes; /* vks_raster_level (VKS_MAX_LEVELS a model), vks_raster_mesh */
+    vks_raster_level *level_table; /* the host's copy of `levels` */
+    const gpu_buffer *indices;     /* the crowd's index buffer (storage and address usage) */
+    uint32_t triangle_bits;        /* of the low word: the triangle within its level */
+    uint32_t max_entries;          /* visible entries the id can name: 2^(32 - triangle_bits) */
+    VkDescriptorPool pool;
+    vks_raster_target targets[GPU_FRAMES_IN_FLIGHT];
+} vks_raster_scene;
+
+bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
+                             const vks_model *const *models, const vks_raster_model *where,
+                             uint32_t model_count, const gpu_buffer *indices,
+                             vks_raster_scene *scene, vks_error *err);
+void vks_raster_scene_destroy(const gpu_device *dev, vks_raster_scene *scene);
+
+/* Mesh `mesh` of model m at `level` for push constants: its first index in the index buffer and
+ * its first triangle within its level. */
+void vks_raster_mesh_range(const vks_raster_scene *scene, const vks_model *model,
+                           const vks_raster_model *where, uint32_t m, uint32_t level,
+                           uint32_t mesh, uint32_t *first_index, uint32_t *triangle_first);
+
+/* Sizes frame slot `slot`'s visibility buffer for a width x height image (a new one when the size
+ * changed: the slot's previous frame must have completed). */
+bool vks_raster_target_size(const gpu_device *dev, const vks_raster_pass *pass,
+                            vks_raster_scene *scene, uint32_t slot, uint32_t width,
+                            uint32_t height, vks_error *err);
+
+/* Empties the visibility buffer and its count, ready for the dispatches. */
+void vks_raster_clear(VkCommandBuffer cmd, const vks_raster_target *target);
+/* Descriptor path: binds the target's raster set as set 1 of the rasterizer. */
+void vks_raster_bind(VkCommandBuffer cmd, const vks_raster_pass *pass,
+                     const vks_raster_target *target);
+/* After the dispatches: their writes made visible to the resolve, and the count copied to the
+ * host (vks_raster_pixels after the frame's fence). */
+void vks_raster_finish(VkCommandBuffer cmd, const vks_raster_target *target);
+
+/* Inside the rendering: resolves one material's pixels. The caller's push: the models,
+ * instances, visible list and UV addresses, the material and its base color, and on the
+ * descriptor path the bound output chunk; the visibility buffer's and the tables' are set here. frame_set, material_set and
+ * data_set (descriptor path; else VK_NULL_HANDLE) are bound as sets 0, 1 and 2. */
+void vks_raster_resolve(VkCommandBuffer cmd, const vks_raster_pass *pass,
+                        const vks_raster_scene *scene, const vks_raster_target *target,
+                        VkDescriptorSet frame_set, VkDescriptorSet material_set,
+                        VkDescriptorSet data_set, const vks_resolve_push *push);
+
+/* The pixels the slot's last frame covered in the visibility buffer (after its fence). */
+uint64_t vks_raster_pixels(const gpu_device *dev, const vks_raster_target *target);
 
 #endif

@@ -9,9 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { QUERY_BEGIN, QUERY_SKINNED, QUERY_DRAWN, QUERY_COUNT };
-/* f->queries_written bits besides the timestamps'. */
-enum { STATS_BEGUN = 1u << 8, STATS_ENDED = 1u << 9 };
+/* Timestamps: the frame's start, then the end of each pass: skinning, the compute rasterizer's
+ * dispatches, the graphics pipeline's draws, the resolve, the overlays and the rendering's end. */
+enum { QUERY_BEGIN, QUERY_SKINNED, QUERY_RASTERED, QUERY_HARDWARE, QUERY_RESOLVED, QUERY_DRAWN,
+       QUERY_COUNT };
+/* Pipeline statistics: one query around the skinning (its compute invocations), one around the
+ * draws (their primitives), so that the compute rasterizer's invocations count in neither. */
+enum { STATS_SKIN, STATS_DRAW, STATS_COUNT };
+/* f->queries_written bits besides the timestamps': each statistics query begun, ended; the
+ * visibility count copied. */
+#define STATS_BEGUN(q) (1u << (8 + 2 * (q)))
+#define STATS_ENDED(q) (1u << (9 + 2 * (q)))
+enum { RASTER_COUNTED = 1u << 12 };
+#define UNKNOWN_STATS                                                                              \
+    ((vks_gpu_stats){-1.0, -1.0, -1.0, -1.0, UINT64_MAX, UINT64_MAX, UINT64_MAX})
 
 static const VkBufferUsageFlags ADDRESSED =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
@@ -244,8 +255,10 @@ static bool create_streams(vks_renderer *r, vks_error *err)
          upload(r, &r->uvs, uv, sizeof *uv * n, ADDRESSED, "uvs", err) &&
          upload(r, &r->joints, jnt, sizeof *jnt * joints, ADDRESSED, "joint indices", err) &&
          upload(r, &r->indices, idx, sizeof *idx * (size_t)indices,
-                VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, "indices",
-                err) && /* (a host may copy them: the library's tests do) */
+                VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                    (r->raster_mode != VKS_RASTER_HARDWARE ? ADDRESSED : 0),
+                "indices", err) && /* (a host may copy them: the library's tests do; the
+                                      compute rasterizer and its resolve read them) */
          upload(r, &r->model_table, table, sizeof *table * c->model_count, ADDRESSED, "model table",
                 err);
     free(pos);
@@ -439,7 +452,7 @@ static bool create_frames(vks_renderer *r, vks_error *err)
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
         vks_frame *f = &r->frames[i];
         f->slot = i;
-        f->stats = (vks_gpu_stats){-1.0, -1.0, UINT64_MAX, UINT64_MAX};
+        f->stats = UNKNOWN_STATS;
         char name[64];
         /* The animation and the culling write straight into these mappings: no staging copy. */
         snprintf(name, sizeof name, "palettes %u", i);
@@ -482,9 +495,11 @@ static bool create_frames(vks_renderer *r, vks_error *err)
             memset(f->slot_of, 0xFF, sizeof *f->slot_of * c->instance_count);
         }
         f->level = calloc(c->instance_count, sizeof *f->level);
+        f->raster = calloc(c->instance_count, sizeof *f->raster);
         f->order = malloc(sizeof *f->order * c->instance_count);
         f->order_level = malloc(sizeof *f->order_level * c->instance_count);
-        if (!f->visible || !f->out_offset || !f->level || !f->order || !f->order_level)
+        if (!f->visible || !f->out_offset || !f->level || !f->raster || !f->order ||
+            !f->order_level)
             return vks_fail_memory(err, "out of memory");
         f->palette = f->palette_buffer.mapped;
         f->skin_push = (vks_skin_push){.streams = streams_of(r)};
@@ -538,7 +553,7 @@ static bool create_frames(vks_renderer *r, vks_error *err)
         if (dev->statistics) {
             VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
             qi.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
-            qi.queryCount = 1;
+            qi.queryCount = STATS_COUNT;
             /* Results come in bit order: primitives, then compute invocations. */
             qi.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT |
                                     VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT;
@@ -647,6 +662,33 @@ static bool create_data_sets(vks_renderer *r, vks_error *err)
     return true;
 }
 
+/* The compute rasterizer (desc.raster compute or hybrid): its pipelines and the crowd's tables. */
+static bool create_raster(vks_renderer *r, vks_error *err)
+{
+    if (r->raster_mode == VKS_RASTER_HARDWARE)
+        return true;
+    const vks_crowd *c = r->crowd;
+    vks_raster_model where[VKS_CROWD_MAX_MODELS];
+    for (uint32_t m = 0; m < c->model_count; m++)
+        where[m] = (vks_raster_model){.first_index = r->models[m].first_index,
+                                      .lod_first_index = r->models[m].lod_first_index,
+                                      .material_first = r->models[m].material_first};
+    if (!(r->material_used = calloc(r->material_count ? r->material_count : 1,
+                                    sizeof *r->material_used)))
+        return vks_fail_memory(err, "out of memory");
+    return vks_raster_pass_create(r->dev,
+                                  &(vks_raster_pass_desc){
+                                      .data_layout = r->data_layout,
+                                      .frame_layout = r->draw.frame_layout,
+                                      .material_layout = r->draw.material_layout,
+                                      .color_format = r->draw.color_format,
+                                      .depth_format = r->draw.depth_format,
+                                  },
+                                  &r->raster, err) &&
+           vks_raster_scene_create(r->dev, &r->raster, c->models, where,
+                                   c->model_count, &r->indices, &r->raster_scene, err);
+}
+
 vks_plan_request vks_renderer_plan_request(const vks_renderer_desc *desc)
 {
     return (vks_plan_request){.mode = desc->mode,
@@ -670,8 +712,10 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                         .bound = desc->path == VKS_PATH_DESCRIPTORS ||
                                  (desc->path == VKS_PATH_AUTO && dev->validate),
                         .skip_skin_barrier = desc->test_skip_skin_barrier,
+                        .raster_mode = desc->raster,
                         .output_sets = request.output_sets};
     assert(!desc->external || desc->mode == VKS_SKIN_COMPUTE);
+    assert(desc->raster == VKS_RASTER_HARDWARE || (desc->mode == VKS_SKIN_COMPUTE && !desc->external));
     assert(c->instance_count > 0 && c->model_count > 0);
     const vks_plan_limits limits = vks_renderer_plan_limits(dev, desc->memory_limit);
     if (!vks_plan_memory_of(&limits, c, &request, &r->memory, err))
@@ -692,8 +736,10 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
         VkDescriptorType types[VKS_BINDING_COUNT];
         for (uint32_t k = 0; k < VKS_BINDING_COUNT; k++)
             types[k] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        /* (the fragment stage: the compute rasterizer's resolve) */
         r->data_layout = gpu_set_layout(dev, types, VKS_BINDING_COUNT,
-                                        VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT,
+                                        VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT |
+                                            VK_SHADER_STAGE_FRAGMENT_BIT,
                                         "data set layout");
         if (!r->data_layout) {
             vks_renderer_destroy(r);
@@ -709,7 +755,7 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                              err) &&
               create_instances(r, err) && (!draws || create_textures(r, err)) &&
               create_frames(r, err) && (!draws || create_descriptors(r, err)) &&
-              (!r->bound || create_data_sets(r, err));
+              (!r->bound || create_data_sets(r, err)) && create_raster(r, err);
     if (!ok) {
         vks_renderer_destroy(r);
         return false;
@@ -742,6 +788,7 @@ void vks_renderer_destroy(vks_renderer *r)
         free(f->out_offset);
         free(f->slot_of);
         free(f->level);
+        free(f->raster);
         free(f->order);
         free(f->order_level);
         gpu_buffer_destroy(dev, &f->uniform_buffer);
@@ -763,6 +810,9 @@ void vks_renderer_destroy(vks_renderer *r)
                              &r->readback,  &r->joints_extra, &r->weights_extra, &r->model_table};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         gpu_buffer_destroy(dev, buffers[i]);
+    vks_raster_scene_destroy(dev, &r->raster_scene);
+    vks_raster_pass_destroy(dev, &r->raster);
+    free(r->material_used);
     vks_draw_pass_destroy(dev, &r->draw);
     vks_skin_pass_destroy(dev, &r->skin);
     if (r->data_layout)
@@ -774,36 +824,52 @@ void vks_renderer_destroy(vks_renderer *r)
 
 static vks_gpu_stats read_stats(const vks_renderer *r, const vks_frame *f)
 {
-    vks_gpu_stats s = {-1.0, -1.0, UINT64_MAX, UINT64_MAX};
+    vks_gpu_stats s = UNKNOWN_STATS;
     const VkDevice device = r->dev->device;
+    const uint32_t written = f->queries_written;
     /* The slot's fence has signalled, so every written query is available. */
-    if (f->timestamps && (f->queries_written & (1u << QUERY_SKINNED))) {
-        uint64_t t[QUERY_COUNT] = {0};
-        uint32_t count = (f->queries_written & (1u << QUERY_DRAWN)) ? 3 : 2;
-        if (vkGetQueryPoolResults(device, f->timestamps, 0, count, sizeof t, t, sizeof t[0],
-                                  VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
-            /* Vertex mode has no skinning pass: its skinning is inside the draw. */
-            if (r->mode == VKS_SKIN_COMPUTE)
-                s.skin_ms = gpu_ticks_to_ms(r->dev, t[QUERY_BEGIN], t[QUERY_SKINNED]);
-            if (count == 3)
-                s.draw_ms = gpu_ticks_to_ms(r->dev, t[QUERY_SKINNED], t[QUERY_DRAWN]);
+    /* Written: the first two (a frame that only skins), or all of them. */
+    uint64_t t[QUERY_COUNT] = {0};
+    const uint32_t count = written & (1u << QUERY_DRAWN) ? QUERY_COUNT : 2;
+    if (f->timestamps && (written & (1u << QUERY_SKINNED)) &&
+        vkGetQueryPoolResults(device, f->timestamps, 0, count, sizeof t, t, sizeof t[0],
+                              VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+        /* Vertex mode has no skinning pass: its skinning is inside the draw. */
+        if (r->mode == VKS_SKIN_COMPUTE)
+            s.skin_ms = gpu_ticks_to_ms(r->dev, t[QUERY_BEGIN], t[QUERY_SKINNED]);
+        if (written & (1u << QUERY_DRAWN)) {
+            /* The graphics pipeline's draws, then the overlays after the resolve. */
+            s.draw_ms = gpu_ticks_to_ms(r->dev, t[QUERY_RASTERED], t[QUERY_HARDWARE]) +
+                        gpu_ticks_to_ms(r->dev, t[QUERY_RESOLVED], t[QUERY_DRAWN]);
+            if (written & RASTER_COUNTED) {
+                s.raster_ms = gpu_ticks_to_ms(r->dev, t[QUERY_SKINNED], t[QUERY_RASTERED]);
+                s.resolve_ms = gpu_ticks_to_ms(r->dev, t[QUERY_HARDWARE], t[QUERY_RESOLVED]);
+            }
         }
     }
-    if (f->statistics && (f->queries_written & STATS_ENDED)) {
+    for (uint32_t q = 0; f->statistics && q < STATS_COUNT; q++) {
         uint64_t v[2] = {0};
-        if (vkGetQueryPoolResults(device, f->statistics, 0, 1, sizeof v, v, sizeof v,
-                                  VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
-            s.primitives = v[0];
-            s.skin_invocations = v[1];
-        }
+        if (!(written & STATS_ENDED(q)) ||
+            vkGetQueryPoolResults(device, f->statistics, q, 1, sizeof v, v, sizeof v,
+                                  VK_QUERY_RESULT_64_BIT) != VK_SUCCESS)
+            continue;
+        if (s.primitives == UINT64_MAX)
+            s.primitives = s.skin_invocations = 0;
+        s.primitives += v[0];
+        s.skin_invocations += q == STATS_SKIN ? v[1] : 0;
     }
+    /* The resolve's full-screen triangles are not the crowd's. */
+    if (s.primitives != UINT64_MAX)
+        s.primitives -= s.primitives >= f->resolve_passes ? f->resolve_passes : s.primitives;
+    s.pixels_resolved =
+        written & RASTER_COUNTED ? vks_raster_pixels(r->dev, &r->raster_scene.targets[f->slot]) : 0;
     return s;
 }
 
 vks_gpu_stats vks_renderer_last_stats(vks_renderer *r)
 {
     if (r->frame_number == 0)
-        return (vks_gpu_stats){-1.0, -1.0, UINT64_MAX, UINT64_MAX};
+        return UNKNOWN_STATS;
     vks_gpu_stats s;
     vks_renderer_frame_stats(r, &r->frames[(r->frame_number - 1) % GPU_FRAMES_IN_FLIGHT], &s);
     return s;
@@ -811,7 +877,7 @@ vks_gpu_stats vks_renderer_last_stats(vks_renderer *r)
 
 bool vks_renderer_frame_stats(vks_renderer *r, vks_frame *f, vks_gpu_stats *stats)
 {
-    *stats = (vks_gpu_stats){-1.0, -1.0, UINT64_MAX, UINT64_MAX};
+    *stats = UNKNOWN_STATS;
     if (!f->fence ||
         vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
         return false; /* the device was lost */
@@ -829,8 +895,10 @@ vks_frame *vks_renderer_begin_frame(vks_renderer *r)
     if (r->readback_slot == (int32_t)f->slot) /* its lists are about to change */
         r->readback_slot = -1;
     f->stats = read_stats(r, f);
-    if (f->visible_count) /* every instance at level 0 unless the caller chooses */
+    if (f->visible_count) { /* every instance at level 0 unless the caller chooses */
         memset(f->level, 0, sizeof *f->level * f->visible_count);
+        memset(f->raster, 0, sizeof *f->raster * f->visible_count);
+    }
     f->visible_count = 0;
     VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
@@ -845,7 +913,7 @@ vks_frame *vks_renderer_begin_frame(vks_renderer *r)
         f->queries_written |= 1u << QUERY_BEGIN;
     }
     if (f->statistics)
-        vkCmdResetQueryPool(f->cmd, f->statistics, 0, 1);
+        vkCmdResetQueryPool(f->cmd, f->statistics, 0, STATS_COUNT);
     return f;
 }
 
@@ -899,6 +967,22 @@ bool vks_renderer_output(const vks_renderer *r, const vks_frame *f, uint32_t ins
     return true;
 }
 
+static void begin_statistics(vks_frame *f, uint32_t q)
+{
+    if (f->statistics) {
+        vkCmdBeginQuery(f->cmd, f->statistics, q, 0);
+        f->queries_written |= STATS_BEGUN(q);
+    }
+}
+
+static void end_statistics(vks_frame *f, uint32_t q)
+{
+    if ((f->queries_written & STATS_BEGUN(q)) && !(f->queries_written & STATS_ENDED(q))) {
+        vkCmdEndQuery(f->cmd, f->statistics, q);
+        f->queries_written |= STATS_ENDED(q);
+    }
+}
+
 static void timestamp(vks_frame *f, VkPipelineStageFlags2 stage, uint32_t query)
 {
     if (!f->timestamps)
@@ -921,10 +1005,19 @@ static uint32_t lower_bound(const uint32_t *visible, uint32_t count, uint32_t in
     return lo;
 }
 
+/* Whether visible slot s goes to the compute rasterizer (before the output is dealt). */
+static bool wants_raster(const vks_renderer *r, const vks_frame *f, uint32_t s)
+{
+    return r->raster_mode == VKS_RASTER_COMPUTE ||
+           (r->raster_mode == VKS_RASTER_HYBRID && f->raster[s]);
+}
+
 /* The frame's visible instances in the order the GPU takes them: grouped by model (as the
  * ascending visible list already is), then by level of detail, so that each (model, level) is
- * one range: one dispatch and one instanced draw per mesh. f->runs[m][L] is where (model m,
- * level L)'s range starts; f->runs[m][VKS_MAX_LEVELS] where the model's ends. */
+ * one range: one dispatch and one instanced draw per mesh; within it those for the compute
+ * rasterizer first. f->runs[m][L] is where (model m, level L)'s range starts;
+ * f->runs[m][VKS_MAX_LEVELS] where the model's ends; f->raster_end[m][L] where its entries for
+ * the compute rasterizer end (deal_outputs trims it to those it can draw). */
 static void sort_by_level(vks_renderer *r, vks_frame *f)
 {
     const vks_crowd *c = r->crowd;
@@ -932,22 +1025,22 @@ static void sort_by_level(vks_renderer *r, vks_frame *f)
     memset(f->level_instances, 0, sizeof f->level_instances);
     for (uint32_t m = 0; m < c->model_count; m++) {
         const uint32_t end = lower_bound(f->visible, f->visible_count, c->model_first[m + 1]);
-        uint32_t count[VKS_MAX_LEVELS] = {0};
+        /* Keys: level * 2, plus 1 for the graphics pipeline. */
+        uint32_t count[2 * VKS_MAX_LEVELS] = {0};
         for (uint32_t s = start; s < end; s++)
-            count[f->level[s]]++;
-        uint32_t at = start;
+            count[2 * f->level[s] + !wants_raster(r, f, s)]++;
+        uint32_t at = start, next[2 * VKS_MAX_LEVELS];
         for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
-            f->runs[m][l] = at;
-            at += count[l];
-            f->level_instances[l] += count[l];
+            f->runs[m][l] = next[2 * l] = at;
+            f->raster_end[m][l] = next[2 * l + 1] = at + count[2 * l];
+            at += count[2 * l] + count[2 * l + 1];
+            f->level_instances[l] += count[2 * l] + count[2 * l + 1];
         }
         f->runs[m][VKS_MAX_LEVELS] = end;
-        uint32_t next[VKS_MAX_LEVELS];
-        memcpy(next, f->runs[m], sizeof next);
         for (uint32_t s = start; s < end; s++) {
-            const uint32_t at_level = next[f->level[s]]++;
-            f->order[at_level] = f->visible[s];
-            f->order_level[at_level] = f->level[s];
+            const uint32_t at_key = next[2 * f->level[s] + !wants_raster(r, f, s)]++;
+            f->order[at_key] = f->visible[s];
+            f->order_level[at_key] = f->level[s];
         }
         start = end;
     }
@@ -972,6 +1065,16 @@ static void deal_outputs(vks_renderer *r, vks_frame *f)
                                             r->memory.output_bytes, r->chunk_limit, f->out_offset)
                            : 0;
     f->overflow_count = compute ? f->visible_count - f->skinned_count : 0;
+    /* The compute rasterizer draws only entries with output, whose slot its ids can name. */
+    const uint32_t rasterable = f->skinned_count < r->raster_scene.max_entries
+                                    ? f->skinned_count
+                                    : r->raster_scene.max_entries;
+    for (uint32_t m = 0; m < c->model_count; m++)
+        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
+            uint32_t *end = &f->raster_end[m][l];
+            *end = *end < rasterable ? *end : rasterable;
+            *end = *end > f->runs[m][l] ? *end : f->runs[m][l];
+        }
     f->overflow_vertices = 0;
     vks_visible *gpu = f->visible_buffer.mapped;
     for (uint32_t s = 0; s < f->visible_count; s++) {
@@ -1086,20 +1189,21 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
     deal_outputs(r, f);
     if (r->palettes_on_device)
         copy_palettes(r, f);
-    if (f->statistics) {
-        vkCmdBeginQuery(f->cmd, f->statistics, 0, 0);
-        f->queries_written |= STATS_BEGUN;
-    }
+    begin_statistics(f, STATS_SKIN);
     if (r->mode == VKS_SKIN_COMPUTE) {
         /* Global barriers: the fast path reaches the output chunks by address. The previous
          * frame's draw (vertex shader) and readback (copy) read the output and its dispatch wrote
          * it: this dispatch waits for all three before it overwrites it. */
         const gpu_access skin = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                  VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
-        /* A host (desc.external) may draw the output as vertex buffers: vertex input too. */
+        /* A host (desc.external) may draw the output as vertex buffers: vertex input too; the
+         * compute rasterizer reads it in compute and its resolve in the fragment shader. */
         const VkPipelineStageFlags2 readers =
             VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT |
-            (r->external ? VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT : 0);
+            (r->external ? VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT : 0) |
+            (r->raster_mode != VKS_RASTER_HARDWARE
+                 ? VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT
+                 : 0);
         gpu_barrier_memory(f->cmd,
                            (gpu_access){readers | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                         VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT},
@@ -1114,23 +1218,16 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
                              VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT |
                                  (r->external ? VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT : 0)});
     }
+    end_statistics(f, STATS_SKIN);
     timestamp(f, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, QUERY_SKINNED);
 }
 
-static void end_statistics(vks_frame *f)
-{
-    if ((f->queries_written & STATS_BEGUN) && !(f->queries_written & STATS_ENDED)) {
-        vkCmdEndQuery(f->cmd, f->statistics, 0);
-        f->queries_written |= STATS_ENDED;
-    }
-}
-
 /* Records one draw per mesh of model m at level l, instanced over visible slots [first, first +
- * count), with the pipeline bound; returns how many. */
-static uint32_t draw_meshes(const vks_renderer *r, VkCommandBuffer cmd, uint32_t m, uint32_t l,
-                            uint32_t first, uint32_t count)
+ * count), with the pipeline bound; counts them and their triangles in f. */
+static void draw_meshes(const vks_renderer *r, vks_frame *f, uint32_t m, uint32_t l,
+                        uint32_t first, uint32_t count)
 {
-    uint32_t draws = 0;
+    const VkCommandBuffer cmd = f->cmd;
     const vks_model *model = r->crowd->models[m];
     const vks_renderer_model *rm = &r->models[m];
     const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
@@ -1150,15 +1247,131 @@ static uint32_t draw_meshes(const vks_renderer *r, VkCommandBuffer cmd, uint32_t
         vkCmdDrawIndexed(cmd, ml.index_count, count,
                          (l ? rm->lod_first_index : rm->first_index) + ml.first_index,
                          (int32_t)ml.base_vertex, first);
-        draws++;
+        f->draws++;
+        f->triangles_hardware += (uint64_t)(ml.index_count / 3) * count;
     }
-    return draws;
 }
 
-void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *target)
+/* The compute rasterizer's part of the frame, before the rendering: the visibility buffer
+ * emptied, then one dispatch per mesh of each (model, level) over its entries for it (on the
+ * descriptor path, those of each output chunk in turn, with its set bound), then its writes
+ * made visible to the resolve. Marks the materials the resolve will shade. */
+static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_target *target)
+{
+    const vks_crowd *c = r->crowd;
+    const VkCommandBuffer cmd = f->cmd;
+    memset(r->material_used, 0, sizeof *r->material_used * r->material_count);
+    vks_raster_clear(cmd, target);
+    vks_raster_push push = {.size = target->width | target->height << 16,
+                            .bits = r->raster_scene.triangle_bits};
+    memcpy(push.view_proj, f->uniforms->view_proj, sizeof push.view_proj);
+    memcpy(push.instances, f->skin_push.instances, sizeof push.instances);
+    memcpy(push.visible, f->skin_push.visible, sizeof push.visible);
+    address(r->indices.address, push.indices);
+    address(target->vis.address, push.vis);
+    if (r->bound)
+        vks_raster_bind(cmd, &r->raster, target);
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        const vks_model *model = c->models[m];
+        const vks_raster_model where = {r->models[m].first_index, r->models[m].lod_first_index,
+                                        r->models[m].material_first};
+        for (uint32_t l = 0; l < vks_model_level_count(model); l++)
+            for (uint32_t first = f->runs[m][l], last; first < f->raster_end[m][l]; first = last) {
+                last = chunk_end(r, f, first, f->raster_end[m][l]);
+                if (r->bound) {
+                    const uint32_t k = chunk_of(r, f, first);
+                    bind_data_set(r, f, cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->raster.layout, 0,
+                                  k);
+                    push.out_base = (uint32_t)frame_chunks(r, f)[k].address;
+                }
+                for (uint32_t i = 0; i < model->mesh_count; i++) {
+                    const vks_mesh_level ml = vks_model_mesh_level(model, l, i);
+                    if (!ml.index_count)
+                        continue;
+                    vks_raster_mesh_range(&r->raster_scene, model, &where, m, l, i,
+                                          &push.first_index, &push.triangle_first);
+                    push.triangle_count = ml.index_count / 3;
+                    push.base_vertex = ml.base_vertex;
+                    push.visible_first = first;
+                    vks_raster_pass_record(cmd, &r->raster, &push, last - first);
+                    f->triangles_compute += (uint64_t)push.triangle_count * (last - first);
+                    r->material_used[where.material_first + model->meshes[i].material] = true;
+                }
+            }
+    }
+    vks_raster_finish(cmd, target);
+    f->queries_written |= RASTER_COUNTED;
+}
+
+/* Inside the rendering, after the graphics pipeline's draws: one full-screen resolve per
+ * material the compute rasterizer drew (on the descriptor path, per output chunk it drew from,
+ * each with its data set bound). */
+static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *target)
+{
+    const vks_crowd *c = r->crowd;
+    vks_resolve_push push = {0};
+    memcpy(push.models, f->skin_push.models, sizeof push.models);
+    memcpy(push.instances, f->skin_push.instances, sizeof push.instances);
+    memcpy(push.visible, f->skin_push.visible, sizeof push.visible);
+    address(r->uvs.address, push.uvs);
+    /* The chunks the rasterized entries' outputs are in (by address, all of them at once): from
+     * the first's to the last's (each chunk's slots are consecutive: chunk_end). */
+    uint32_t k_first = 0, k_last = 0;
+    if (r->bound) {
+        k_first = UINT32_MAX;
+        for (uint32_t m = 0; m < c->model_count; m++)
+            for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
+                if (f->raster_end[m][l] > f->runs[m][l]) {
+                    const uint32_t a = chunk_of(r, f, f->runs[m][l]),
+                                   b = chunk_of(r, f, f->raster_end[m][l] - 1);
+                    k_first = a < k_first ? a : k_first;
+                    k_last = b > k_last ? b : k_last;
+                }
+    }
+    for (uint32_t k = k_first; k <= k_last; k++) {
+        VkDescriptorSet data_set = VK_NULL_HANDLE;
+        if (r->bound) {
+            data_set = r->data_sets[f->slot * r->data_sets_per_slot + k];
+            const gpu_buffer *chunk = &frame_chunks(r, f)[k];
+            address(chunk->address, push.out_base);
+            push.out_bytes = (uint32_t)chunk->size;
+        }
+        for (uint32_t m = 0; m < c->model_count; m++) {
+            const vks_model *model = c->models[m];
+            for (uint32_t i = 0; i < model->material_count; i++) {
+                const uint32_t material = r->models[m].material_first + i;
+                if (!r->material_used[material])
+                    continue;
+                push.material = material;
+                memcpy(push.base_color, model->materials[i].base_color, sizeof push.base_color);
+                vks_raster_resolve(f->cmd, &r->raster, &r->raster_scene, target, f->frame_set,
+                                   r->material_sets[material], data_set, &push);
+                f->resolve_passes++;
+            }
+        }
+    }
+}
+
+bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *target,
+                       vks_error *err)
 {
     VkCommandBuffer cmd = f->cmd;
     const vks_crowd *c = r->crowd;
+    f->draws = f->resolve_passes = 0;
+    f->triangles_hardware = f->triangles_compute = 0;
+    bool rasters = false;
+    for (uint32_t m = 0; m < c->model_count; m++)
+        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
+            rasters |= f->raster_end[m][l] > f->runs[m][l];
+    const vks_raster_target *raster_target = &r->raster_scene.targets[f->slot];
+    if (rasters) {
+        if (!vks_raster_target_size(r->dev, &r->raster, &r->raster_scene, f->slot,
+                                    target->extent.width, target->extent.height, err))
+            return false;
+        raster_dispatches(r, f, raster_target);
+    }
+    timestamp(f, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, QUERY_RASTERED);
+    begin_statistics(f, STATS_DRAW);
     vks_draw_begin(cmd, target);
     vkCmdBindIndexBuffer(cmd, r->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 0, 1,
@@ -1166,15 +1379,15 @@ void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
     const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     vkCmdPushConstants(cmd, r->draw.layout, stages, 0, sizeof f->draw_push, &f->draw_push);
     uint32_t bound_chunk = 0; /* the descriptor path: chunk 0's set first */
-    f->draws = 0;
     if (r->bound)
         bind_data_set(r, f, cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 2, 0);
-    /* In the GPU's order (sort_by_level): each (model, level) is a range; within it, those with
-     * output space come first (a prefix of the whole list got it). */
+    /* In the GPU's order (sort_by_level): each (model, level) is a range; within it, the compute
+     * rasterizer's entries first, then those with output space (a prefix of the whole list got
+     * it). */
     for (uint32_t m = 0; m < c->model_count; m++) {
         const vks_model *model = c->models[m];
         for (uint32_t l = 0; l < vks_model_level_count(model); l++) {
-            const uint32_t start = f->runs[m][l];
+            const uint32_t start = f->raster_end[m][l];
             const uint32_t end = f->runs[m][l + 1];
             const uint32_t split = f->skinned_count < start ? start
                                    : f->skinned_count > end ? end
@@ -1196,17 +1409,22 @@ void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
                     vkCmdPushConstants(cmd, r->draw.layout, stages,
                                        offsetof(vks_draw_push, out_base), sizeof base, base);
                 }
-                f->draws += draw_meshes(r, cmd, m, l, first, last - first);
+                draw_meshes(r, f, m, l, first, last - first);
             }
             if (end > split) {
                 vks_draw_bind(cmd, &r->draw, is_wide(model) ? VKS_DRAW_SKIN8 : VKS_DRAW_SKIN4);
-                f->draws += draw_meshes(r, cmd, m, l, split, end - split);
+                draw_meshes(r, f, m, l, split, end - split);
             }
         }
     }
+    timestamp(f, VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT, QUERY_HARDWARE);
+    if (rasters)
+        resolve(r, f, raster_target);
+    timestamp(f, VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT, QUERY_RESOLVED);
     vks_draw_end(cmd, target);
-    end_statistics(f);
+    end_statistics(f, STATS_DRAW);
     timestamp(f, VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT, QUERY_DRAWN);
+    return true;
 }
 
 void vks_renderer_copy_skinned(vks_renderer *r, vks_frame *f)
@@ -1228,7 +1446,8 @@ void vks_renderer_copy_skinned(vks_renderer *r, vks_frame *f)
 bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSemaphore signal,
                          vks_error *err)
 {
-    end_statistics(f);
+    end_statistics(f, STATS_SKIN);
+    end_statistics(f, STATS_DRAW);
     VkResult res = vkEndCommandBuffer(f->cmd);
     if (res != VK_SUCCESS || (res = vkResetFences(r->dev->device, 1, &f->fence)) != VK_SUCCESS)
         return vks_fail(err, "recording a frame failed: %s", gpu_result_name(res));

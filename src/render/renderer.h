@@ -23,6 +23,7 @@
 #define VKS_RENDERER_H
 
 #include "../draw/draw.h"
+#include "../raster/raster.h"
 #include "plan.h"
 #include "../scene/crowd.h"
 #include "../skin/skin_gpu.h"
@@ -33,6 +34,14 @@ typedef enum vks_path {
     VKS_PATH_ADDRESSES,   /* device addresses: the fast path */
     VKS_PATH_DESCRIPTORS, /* the descriptor path (VKS_BOUND): what validation can follow */
 } vks_path;
+
+/* Which rasterizer draws the crowd (vks_renderer_desc.raster). */
+typedef enum vks_raster_mode {
+    VKS_RASTER_HARDWARE, /* the graphics pipeline draws everything */
+    VKS_RASTER_COMPUTE,  /* the compute rasterizer draws every instance with output (comparison) */
+    VKS_RASTER_HYBRID,   /* the compute rasterizer draws the entries the caller marks
+                            (vks_frame.raster: small on screen), the graphics pipeline the rest */
+} vks_raster_mode;
 
 typedef struct vks_renderer_desc {
     const vks_crowd *crowd; /* kept by pointer: its instances and palette layout */
@@ -66,6 +75,11 @@ typedef struct vks_renderer_desc {
     /* The descriptor path: the shaders reach every buffer through descriptors (VKS_BOUND), not
      * device addresses; what validation can follow. Same output and pixels, bit for bit. */
     vks_path path;
+    /* Compute or hybrid: the compute rasterizer (raster/raster.h) draws some instances; it needs
+     * compute mode and the device's 64-bit buffer atomics. The graphics pipeline draws the
+     * instances a frame could not give output space to, and those whose visible slot is past
+     * what the visibility buffer's ids can name (vks_raster_scene.max_entries). */
+    vks_raster_mode raster;
     /* Tests only: record no barrier between the skinning pass's writes and their readers, to
      * show that validation on the descriptor path catches the hazard. */
     bool test_skip_skin_barrier;
@@ -74,9 +88,14 @@ typedef struct vks_renderer_desc {
 /* What the GPU measured for one frame: -1 (times) or UINT64_MAX (counts) when unknown. */
 typedef struct vks_gpu_stats {
     double skin_ms, draw_ms;   /* timestamp queries around the dispatch (-1 in vertex mode) and
-                                  around the draws */
-    uint64_t primitives;       /* triangles the draws fed (pipeline statistics query) */
+                                  around the draws (the graphics pipeline's, overlays included,
+                                  the resolve not) */
+    double raster_ms;          /* around the compute rasterizer's clear and dispatches (-1: none) */
+    double resolve_ms;         /* around its resolve (-1: none) */
+    uint64_t primitives;       /* triangles the draws fed (pipeline statistics query; the
+                                  resolve's full-screen triangles not counted) */
     uint64_t skin_invocations; /* compute invocations of the skinning dispatch */
+    uint64_t pixels_resolved;  /* pixels the compute rasterizer covered (0 when it drew none) */
 } vks_gpu_stats;
 
 typedef struct vks_frame {
@@ -99,14 +118,24 @@ typedef struct vks_frame {
      * 0 unless the caller sets it before vks_renderer_skin (begin_frame resets the previous
      * frame's visible_count entries); a level past the model's last reads as its last. */
     uint8_t *level;
+    /* Host memory, per visible slot: non-zero for the compute rasterizer (desc.raster hybrid),
+     * 0 unless the caller sets it before vks_renderer_skin (reset as `level` is). */
+    uint8_t *raster;
     /* Set by vks_renderer_skin: the visible instances in the GPU's order (by model, then level),
      * their levels, where each (model, level) starts (runs[m][VKS_MAX_LEVELS]: where model m's
      * instances end), and how many instances are at each level. */
     uint32_t *order;
     uint8_t *order_level;
     uint32_t runs[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS + 1];
+    /* Where each (model, level)'s compute-rasterized entries end: they are
+     * [runs[m][l], raster_end[m][l]), the graphics pipeline draws the rest of the range. */
+    uint32_t raster_end[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS];
     uint32_t level_instances[VKS_MAX_LEVELS];
     uint32_t draws;           /* set by vks_renderer_draw: the crowd's draw calls it recorded */
+    /* Set by vks_renderer_draw: triangles sent to the graphics pipeline and to the compute
+     * rasterizer (instances times their meshes' triangles), and the resolve's passes. */
+    uint64_t triangles_hardware, triangles_compute;
+    uint32_t resolve_passes;
     VkDeviceSize *out_offset; /* per slot of `order`: its output's offset in the chunks */
     uint32_t *slot_of;        /* desc.external: per instance, its slot in `order` this frame, or
                                  UINT32_MAX */
@@ -146,6 +175,10 @@ typedef struct vks_renderer {
     bool skip_skin_barrier;
     vks_skin_pass skin;
     vks_draw_pass draw;
+    vks_raster_mode raster_mode;
+    vks_raster_pass raster; /* desc.raster compute or hybrid */
+    vks_raster_scene raster_scene;
+    bool *material_used; /* per material of the crowd: resolved this frame (scratch) */
     vks_renderer_model models[VKS_CROWD_MAX_MODELS];
 
     /* Every model's compact streams (asset/pack.h), concatenated, device-local, uploaded once. */
@@ -221,8 +254,12 @@ const vks_frame *vks_renderer_previous(const vks_renderer *r, const vks_frame *f
  * records the skinning dispatches and the barriers around them. In vertex mode it records only
  * what the draw needs. */
 void vks_renderer_skin(vks_renderer *r, vks_frame *f);
-/* Records one instanced draw per mesh of each model with visible instances. */
-void vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *target);
+/* Records the compute rasterizer's dispatches (desc.raster compute or hybrid), then one
+ * instanced draw per mesh of each model with instances the graphics pipeline draws, then the
+ * resolve of the compute rasterizer's pixels, in the target's rendering. False, with a message,
+ * when the visibility buffer for the target's size cannot be made (recording nothing). */
+bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *target,
+                       vks_error *err);
 /* Records a copy of the skinned output into the readback buffer, visible to the host once the
  * frame's fence signals (vks_renderer_wait). Compute mode with desc.readback only. The readback
  * is one buffer of every chunk's size together (not split: it serves dump and the tests, whose

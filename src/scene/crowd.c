@@ -319,6 +319,48 @@ uint64_t vks_crowd_host_bytes(const vks_model *const *models, uint32_t model_cou
            entries * (6 * sizeof(uint32_t) + (keep_poses ? sizeof(vks_bone) : 0));
 }
 
+/* Each level's mean triangle area in the bind pose, in palette units squared: the model's
+ * positions' area scaled by the ratio of the palette-space box's diagonal (lo, hi: over the clips
+ * too) to the positions' box's. */
+static void crowd_triangle_areas(const vks_model *m, const float lo[3], const float hi[3],
+                                 float area[VKS_MAX_LEVELS])
+{
+    float plo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, phi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    for (uint32_t v = 0; v < m->vertex_count; v++)
+        for (int a = 0; a < 3; a++) {
+            plo[a] = fminf(plo[a], m->positions[v][a]);
+            phi[a] = fmaxf(phi[a], m->positions[v][a]);
+        }
+    double diag = 0.0, pdiag = 0.0;
+    for (int a = 0; a < 3; a++) {
+        diag += ((double)hi[a] - lo[a]) * ((double)hi[a] - lo[a]);
+        pdiag += m->vertex_count ? ((double)phi[a] - plo[a]) * ((double)phi[a] - plo[a]) : 0.0;
+    }
+    const double ratio2 = pdiag > 0.0 ? diag / pdiag : 1.0;
+    memset(area, 0, sizeof *area * VKS_MAX_LEVELS);
+    for (uint32_t l = 0; l < vks_model_level_count(m); l++) {
+        const vks_level lv = vks_model_level(m, l);
+        const uint32_t *indices = l ? m->lod_indices : m->indices;
+        double sum = 0.0;
+        for (uint32_t i = 0; i < m->mesh_count; i++) {
+            const vks_mesh_level ml = vks_model_mesh_level(m, l, i);
+            for (uint32_t t = 0; t + 3 <= ml.index_count; t += 3) {
+                const float *p[3];
+                for (int k = 0; k < 3; k++) {
+                    const uint32_t v = indices[ml.first_index + t + k] + ml.base_vertex;
+                    p[k] = m->positions[l ? m->lod_source[lv.vertex_first + v] : v];
+                }
+                const double e1[3] = {p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]};
+                const double e2[3] = {p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]};
+                const double x = e1[1] * e2[2] - e1[2] * e2[1], y = e1[2] * e2[0] - e1[0] * e2[2],
+                             z = e1[0] * e2[1] - e1[1] * e2[0];
+                sum += 0.5 * sqrt(x * x + y * y + z * z);
+            }
+        }
+        area[l] = lv.triangle_count ? (float)(sum * ratio2 / lv.triangle_count) : 0.0f;
+    }
+}
+
 bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
 {
     *c = (vks_crowd){0};
@@ -385,6 +427,7 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
                                 name, far, "xyz"[k], VKS_MAX_COORDINATE);
             }
         crowd_root_transform(c->models[m], roots[m]);
+        crowd_triangle_areas(c->models[m], c->model_lo[m], c->model_hi[m], c->triangle_area[m]);
     }
     if (d->normalize)
         crowd_normalize(c, roots);
@@ -818,22 +861,23 @@ static void crowd_run(crowd_job job, vks_pool *pool, uint32_t count)
 }
 
 void vks_crowd_choose_lods(vks_crowd *c, const vks_lod_view *view, const uint32_t *visible,
-                           uint32_t count, uint8_t *levels)
+                           uint32_t count, uint8_t *levels, uint8_t *raster)
 {
     for (uint32_t k = 0; k < count; k++) {
         vks_crowd_instance *in = &c->instances[visible[k]];
         const vks_model *m = c->models[in->model];
         const uint32_t last = vks_model_level_count(m) - 1;
+        float d2 = 0.0f;
+        for (int a = 0; a < 3; a++)
+            d2 += (in->center[a] - view->eye[a]) * (in->center[a] - view->eye[a]);
+        const float dist = sqrtf(d2) - in->radius;
+        /* Pixels per palette unit (the units of the levels' errors, skin/lod_error.h) at the
+         * nearest point of this instance's sphere. */
+        const float px = dist > 0.0f ? in->scale * view->pixels_per_unit / dist : INFINITY;
         uint32_t level;
         if (view->force >= 0) {
             level = (uint32_t)view->force < last ? (uint32_t)view->force : last;
         } else {
-            float d2 = 0.0f;
-            for (int a = 0; a < 3; a++)
-                d2 += (in->center[a] - view->eye[a]) * (in->center[a] - view->eye[a]);
-            const float dist = sqrtf(d2) - in->radius;
-            /* Pixels per unit of palette-space error (skin/lod_error.h) at this instance. */
-            const float px = dist > 0.0f ? in->scale * view->pixels_per_unit / dist : INFINITY;
             uint32_t fine = 0, coarse = 0; /* the coarsest within the bound, and within the
                                               bound less the hysteresis (errors only grow) */
             for (uint32_t l = 1; l <= last; l++) {
@@ -847,5 +891,7 @@ void vks_crowd_choose_lods(vks_crowd *c, const vks_lod_view *view, const uint32_
         }
         in->lod = (uint8_t)level;
         levels[k] = (uint8_t)level;
+        if (raster)
+            raster[k] = c->triangle_area[in->model][level] * px * px <= view->raster_area_px;
     }
 }

@@ -82,6 +82,11 @@ typedef struct vks_crowd {
     uint32_t model_first[VKS_CROWD_MAX_MODELS + 1];
     /* Per model, palette space: the box around the bind pose and every clip (8 samples each). */
     float model_lo[VKS_CROWD_MAX_MODELS][3], model_hi[VKS_CROWD_MAX_MODELS][3];
+    /* Per model and level: the mean area of its triangles in the bind pose, palette units
+     * squared (the model's units brought to palette space by the ratio of the two boxes'
+     * diagonals: approximate where the clips widen the box). What vks_crowd_choose_lods sends to
+     * the compute rasterizer by. */
+    float triangle_area[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS];
 
     uint32_t instance_count;
     vks_crowd_instance *instances;
@@ -166,6 +171,10 @@ typedef struct vks_lod_view {
     float max_error_px;    /* a level's error may project to at most this many pixels */
     int32_t force;         /* -1: choose; else this level for every instance (its model's last
                               when it has fewer) */
+    /* The compute rasterizer: an instance goes there when its level's mean triangle area
+     * (vks_crowd.triangle_area, scaled to the instance) projects to at most this many square
+     * pixels at the distance of its bounding sphere. 0: none does. */
+    float raster_area_px;
 } vks_lod_view;
 
 /* A level goes coarser only once its error projects below this fraction of max_error_px, and
@@ -177,9 +186,10 @@ typedef struct vks_lod_view {
  * model whose error (palette space, skin/lod_error.h), scaled by the instance's world scale,
  * projects to at most max_error_px pixels at the distance from the eye to its bounding sphere
  * (level 0 when the eye is inside it), with the hysteresis above against the level it had last
- * time, which it remembers (instance.lod). */
+ * time, which it remembers (instance.lod). raster (may be NULL): raster[k] = 1 when its level's
+ * triangles are small enough for the compute rasterizer (view->raster_area_px), else 0. */
 void vks_crowd_choose_lods(vks_crowd *crowd, const vks_lod_view *view, const uint32_t *visible,
-                           uint32_t count, uint8_t *levels);
+                           uint32_t count, uint8_t *levels, uint8_t *raster);
 
 /* Animation level of detail: how often an instance is posed, by the radius its bounding sphere
  * projects to: every frame from VKS_ANIM_LOD_NEAR_PX pixels, every 2nd from VKS_ANIM_LOD_FAR_PX,

@@ -1,0 +1,144 @@
+#version 450
+// The resolve: one material's pixels of the compute rasterizer's visibility buffer, shaded as
+// mesh.frag shades the graphics pipeline's (vks_shade.glsl) and depth-tested against them. Drawn
+// as a full-screen triangle after the graphics pipeline's draws, in the same rendering: the
+// depth it writes (the visibility buffer's, gl_FragDepth) meets the depth test LESS, so near
+// characters drawn by the hardware and far ones rasterized in compute hide each other. The word
+// names the visible entry and the triangle within its level; the level (found from the entry's
+// vertex_first), the level's mesh (by its first index) and the three corners follow. UVs and
+// normals are interpolated perspective-correct at the pixel center, as the hardware does. The
+// texture is filtered here (texelFetch), trilinearly at the level of detail the spec gives the
+// UV gradients, which come from the same triangle one pixel right and down: a sampler's level
+// from explicit gradients, and a size query at a level that varies, are what llvmpipe computes
+// once per 2x2 quad, and a quad of the resolve mixes pixels of other triangles, materials and
+// empty ones. (The draw pass's sampler may also filter anisotropically, which this does not: at
+// grazing angles the graphics pipeline's texture is sharper.) Built
+// twice, as mesh.vert: by device address, and with VKS_BOUND through descriptors (sets 2 and 3).
+#extension GL_GOOGLE_include_directive : require
+#include "vks_shared.h"
+
+layout(std140, set = 0, binding = 0) uniform Frame { vks_frame_uniforms frame; };
+layout(set = 1, binding = 0) uniform sampler2D base_color_texture;
+layout(push_constant) uniform Push { vks_resolve_push push; };
+#define VKS_DATA_SET 2
+#define VKS_RASTER_SET 3
+#define VKS_VIS_TYPE uvec2
+#define VKS_VIS_ACCESS readonly
+#define VKS_OUT_BASE push.out_base.x
+#include "vks_raster.glsl"
+#include "vks_oct.glsl"
+#include "vks_shade.glsl"
+
+layout(location = 0) out vec4 out_color;
+
+// Texel p of mip level `level` (size: that level's), with the repeat wrap.
+vec4 texel(ivec2 p, ivec2 size, int level)
+{
+    return texelFetch(base_color_texture, ((p % size) + size) % size, level);
+}
+
+vec4 bilinear(vec2 uv, int level)
+{
+    // A level's size from level 0's (each halves, at least 1): a size query at a level that
+    // varies between pixels is another thing llvmpipe answers once per quad.
+    ivec2 size = max(textureSize(base_color_texture, 0) >> level, ivec2(1));
+    vec2 p = uv * vec2(size) - 0.5;
+    vec2 f = p - floor(p);
+    ivec2 i = ivec2(floor(p));
+    return mix(mix(texel(i, size, level), texel(i + ivec2(1, 0), size, level), f.x),
+               mix(texel(i + ivec2(0, 1), size, level), texel(i + ivec2(1, 1), size, level), f.x),
+               f.y);
+}
+
+// The sampler's trilinear filtering by hand, at lambda = log2(rho_max) of the UV gradients.
+vec4 trilinear(vec2 uv, vec2 dx, vec2 dy)
+{
+    vec2 size = vec2(textureSize(base_color_texture, 0));
+    float rho = max(length(dx * size), length(dy * size));
+    int last = textureQueryLevels(base_color_texture) - 1;
+    float lambda = clamp(log2(max(rho, 1e-30)), 0.0, float(last));
+    int l0 = int(lambda);
+    return mix(bilinear(uv, l0), bilinear(uv, min(l0 + 1, last)), lambda - float(l0));
+}
+
+// Perspective-correct barycentric weights at screen point p of the triangle with screen corners
+// s[k] and clip w's w[k].
+vec3 weights_at(vec2 s[3], float w[3], vec2 p)
+{
+    vec3 b = vec3((s[1].x - p.x) * (s[2].y - p.y) - (s[1].y - p.y) * (s[2].x - p.x),
+                  (s[2].x - p.x) * (s[0].y - p.y) - (s[2].y - p.y) * (s[0].x - p.x),
+                  (s[0].x - p.x) * (s[1].y - p.y) - (s[0].y - p.y) * (s[1].x - p.x));
+    b /= vec3(w[0], w[1], w[2]);
+    return b / (b.x + b.y + b.z);
+}
+
+void main()
+{
+    uvec2 pixel = uvec2(gl_FragCoord.xy);
+    uvec2 word = R_VIS[pixel.y * push.width + pixel.x]; // low word, then high
+    if (word == uvec2(0xffffffffu))
+        discard; // empty
+    uint slot = word.x >> push.triangle_bits;
+    uint tri = word.x & ((1u << push.triangle_bits) - 1u);
+    vks_visible e = R_VISIBLE[slot];
+#ifdef VKS_BOUND
+    // Another chunk's entry: another pass resolves it.
+    uint borrow;
+    uint offset = usubBorrow(e.out_address.x, push.out_base.x, borrow);
+    if (e.out_address.y - push.out_base.y - borrow != 0u || offset >= push.out_bytes)
+        discard;
+#endif
+    vks_instance inst = R_INSTANCES[e.instance];
+    // The entry's level: the one whose vertices it was skinned from.
+    uint first = inst.model * VKS_MAX_LEVELS, l = 0u;
+    while (l + 1u < VKS_MAX_LEVELS && R_LEVELS[first + l].vertex_first != e.vertex_first)
+        l++;
+    vks_raster_level level = R_LEVELS[first + l];
+    if (level.mesh_count == 0u)
+        discard; // (no such level: not written by the rasterizer)
+    uint at = level.first_index + 3u * tri;
+    // The mesh: the last of the level's whose indices start at or before the triangle's (the
+    // first starts at the level's first index). Halving the count ends for any count.
+    uint found = level.mesh_first;
+    for (uint n = level.mesh_count; n > 1u;) {
+        uint half_n = n >> 1;
+        if (R_MESHES[found + half_n].first_index <= at)
+            found += half_n;
+        n -= half_n;
+    }
+    vks_raster_mesh mesh = R_MESHES[found];
+    if (mesh.material != push.material)
+        discard; // another material's pass
+
+    vec4 w0 = inst.world[0], w1 = inst.world[1], w2 = inst.world[2];
+    vec3 cof0 = cross(w1.xyz, w2.xyz), cof1 = cross(w2.xyz, w0.xyz), cof2 = cross(w0.xyz, w1.xyz);
+    float handed = sign(dot(w0.xyz, cof0));
+    uint uv_first = R_MODELS[inst.model].vertex_first + e.vertex_first;
+    vec2 image = vec2(float(push.width), float(push.height));
+    vec2 s[3], uv[3];
+    float w[3];
+    vec3 n[3];
+    for (int k = 0; k < 3; k++) {
+        uint v = R_INDICES[at + k] + mesh.base_vertex;
+        uvec4 q = r_skinned(e, v);
+        vec4 p1 = vec4(uintBitsToFloat(q.xyz), 1.0);
+        vec4 c = frame.view_proj * vec4(dot(w0, p1), dot(w1, p1), dot(w2, p1), 1.0);
+        s[k] = (c.xy / c.w * 0.5 + 0.5) * image;
+        w[k] = c.w;
+        vec3 nk = vks_oct_decode(q.w);
+        n[k] = vec3(dot(cof0, nk), dot(cof1, nk), dot(cof2, nk)) * handed;
+        uv[k] = vec2(R_UVS[2u * (uv_first + v)], R_UVS[2u * (uv_first + v) + 1u]);
+    }
+    vec2 center = vec2(pixel) + 0.5;
+    vec3 b = weights_at(s, w, center);
+    vec3 bx = weights_at(s, w, center + vec2(1.0, 0.0));
+    vec3 by = weights_at(s, w, center + vec2(0.0, 1.0));
+    vec2 t = b.x * uv[0] + b.y * uv[1] + b.z * uv[2];
+    vec2 tx = bx.x * uv[0] + bx.y * uv[1] + bx.z * uv[2];
+    vec2 ty = by.x * uv[0] + by.y * uv[1] + by.z * uv[2];
+    vec4 base = push.base_color * trilinear(t, tx - t, ty - t);
+    // Front facing: the spec's area (framebuffer coordinates, y down) positive.
+    float area = (s[1].x - s[0].x) * (s[2].y - s[0].y) - (s[2].x - s[0].x) * (s[1].y - s[0].y);
+    out_color = vec4(vks_shade(base, b.x * n[0] + b.y * n[1] + b.z * n[2], area < 0.0), 1.0);
+    gl_FragDepth = uintBitsToFloat(word.y);
+}
