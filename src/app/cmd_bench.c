@@ -29,6 +29,13 @@ typedef struct bench_result {
     uint64_t
         triangles;  /* the GPU drew in the last frame (pipeline statistics; UINT64_MAX: unknown) */
     uint32_t draws; /* the crowd's draw calls in the last frame */
+    /* The last frame's triangles through the graphics pipeline and the compute rasterizer, and
+     * the pixels the latter covered (UINT64_MAX: unknown). */
+    uint64_t triangles_hardware, triangles_compute, pixels_resolved;
+    vkskin_raster raster;      /* the rasterizer in use */
+    const char *raster_note;   /* why it is the hardware one by default, or NULL */
+    double raster_ms, resolve_ms; /* medians; -1: it did not run */
+    double gpu_ms;             /* median of each frame's passes together */
     uint32_t level_instances[VKSKIN_MAX_LEVELS]; /* visible instances per level, last frame */
     uint32_t posed;    /* instances the last frame posed (--anim-lod: the rest kept their pose) */
     uint64_t vertices; /* skinned per frame by the pass (vertex mode: every visible) */
@@ -42,6 +49,22 @@ typedef struct bench_result {
     char device[256];
     bool descriptors; /* the shaders reached buffers through descriptors (the descriptor path) */
 } bench_result;
+
+/* One frame's GPU times into the samples: its passes, and their sum (a pass that did not run
+ * counts 0 in the sum). Frames without times (no timestamps) are left out. */
+static void add_gpu(const vkskin_gpu_stats *s, double *skin, double *draw, double *raster,
+                    double *resolve, double *gpu, uint32_t *n)
+{
+    if (s->draw_ms < 0.0)
+        return;
+    skin[*n] = s->skin_ms;
+    draw[*n] = s->draw_ms;
+    raster[*n] = s->raster_ms;
+    resolve[*n] = s->resolve_ms;
+    gpu[*n] = fmax(s->skin_ms, 0.0) + s->draw_ms + fmax(s->raster_ms, 0.0) +
+              fmax(s->resolve_ms, 0.0);
+    (*n)++;
+}
 
 static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench_result *res)
 {
@@ -81,8 +104,10 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     const uint32_t warmup = a->warmup, total = warmup + a->frames;
     double *anim = calloc(total, sizeof *anim), *frame = calloc(total, sizeof *frame);
     double *skin = calloc(total, sizeof *skin), *draw = calloc(total, sizeof *draw);
+    double *raster = calloc(total, sizeof *raster), *resolve = calloc(total, sizeof *resolve);
+    double *gpu = calloc(total, sizeof *gpu);
     int rc = APP_FAILED;
-    if (!anim || !frame || !skin || !draw) {
+    if (!anim || !frame || !skin || !draw || !raster || !resolve || !gpu) {
         fprintf(stderr, "vkskin bench: out of memory\n");
         goto done;
     }
@@ -110,10 +135,8 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
         last = start;
         if (i >= warmup)
             anim[cpu_samples++] = (advanced - start) + info.cpu_ms;
-        if (i >= warmup + 2 && info.gpu.draw_ms >= 0.0) { /* the frame two before's */
-            skin[gpu_samples] = info.gpu.skin_ms;
-            draw[gpu_samples++] = info.gpu.draw_ms;
-        }
+        if (i >= warmup + 2) /* the frame two before's */
+            add_gpu(&info.gpu, skin, draw, raster, resolve, gpu, &gpu_samples);
     }
     app_progress_end(&progress);
     if (app_signal()) {
@@ -130,10 +153,7 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     vkskin_renderer_last_stats(r, &ends[1], NULL);
     frame[cpu_samples - 1] = vks_now_ms() - last;
     for (int k = cpu_samples >= 2 ? 0 : 1; k < 2; k++)
-        if (ends[k].draw_ms >= 0.0) {
-            skin[gpu_samples] = ends[k].skin_ms;
-            draw[gpu_samples++] = ends[k].draw_ms;
-        }
+        add_gpu(&ends[k], skin, draw, raster, resolve, gpu, &gpu_samples);
     vkskin_renderer_info ri;
     vkskin_crowd_info ci;
     vkskin_renderer_get_info(r, &ri, NULL);
@@ -146,6 +166,14 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     res->frame_ms = vks_median(frame, cpu_samples);
     res->skin_ms = gpu_samples ? vks_median(skin, gpu_samples) : -1.0;
     res->draw_ms = gpu_samples ? vks_median(draw, gpu_samples) : -1.0;
+    res->raster_ms = gpu_samples ? vks_median(raster, gpu_samples) : -1.0;
+    res->resolve_ms = gpu_samples ? vks_median(resolve, gpu_samples) : -1.0;
+    res->gpu_ms = gpu_samples ? vks_median(gpu, gpu_samples) : -1.0;
+    res->raster = ri.raster;
+    res->raster_note = ri.raster_note;
+    res->triangles_hardware = info.triangles_hardware;
+    res->triangles_compute = info.triangles_compute;
+    res->pixels_resolved = ends[1].pixels_resolved;
     res->threads = ci.threads;
     /* The visible set of the last frame (the camera does not move); in compute mode the part
      * the skinning pass skinned (the rest went past the output budget). */
@@ -175,6 +203,9 @@ done:
     free(frame);
     free(skin);
     free(draw);
+    free(raster);
+    free(resolve);
+    free(gpu);
     return rc;
 }
 
@@ -238,6 +269,16 @@ static void report(const bench_args *a, const app_show *show, const bench_result
         app_json_number("triangles", res->triangles == UINT64_MAX ? -1.0 : (double)res->triangles,
                         false);
         app_json_number("draws", res->draws, false);
+        static const char *const rasters[] = {"auto", "hardware", "compute", "hybrid"};
+        app_json_string("raster", rasters[res->raster]);
+        app_json_number("raster_triangle_px",
+                        a->crowd.raster_px > 0.0f ? a->crowd.raster_px : VKSKIN_RASTER_TRIANGLE_PX,
+                        false);
+        app_json_number("triangles_hardware", (double)res->triangles_hardware, false);
+        app_json_number("triangles_compute", (double)res->triangles_compute, false);
+        app_json_number("pixels_resolved",
+                        res->pixels_resolved == UINT64_MAX ? -1.0 : (double)res->pixels_resolved,
+                        false);
         printf("  \"level_instances\": [");
         for (uint32_t l = 0; l < VKSKIN_MAX_LEVELS; l++)
             printf("%s%u", l ? ", " : "", res->level_instances[l]);
@@ -248,6 +289,9 @@ static void report(const bench_args *a, const app_show *show, const bench_result
         app_json_number("cpu_anim_ms", res->anim_ms, false);
         app_json_number("gpu_skin_ms", skin_ms, false);
         app_json_number("gpu_draw_ms", res->draw_ms, false);
+        app_json_number("gpu_raster_ms", res->raster_ms, false);
+        app_json_number("gpu_resolve_ms", res->resolve_ms, false);
+        app_json_number("gpu_frame_ms", res->gpu_ms, false);
         app_json_number("frame_ms", res->frame_ms, false);
         app_json_number("skinned_vertices_per_s", vps, false);
         app_json_number("skinned_vertices_per_ms", vpms, false);
@@ -293,6 +337,15 @@ static void report(const bench_args *a, const app_show *show, const bench_result
         printf("  gpu skinning     in the draw: %.3g M vertices/s of draw time (%.0f per ms)\n",
                vps / 1e6, vpms);
     printf("  gpu draw         %.3f ms\n", res->draw_ms);
+    static const char *const rasters[] = {"auto", "hardware", "compute", "hybrid"};
+    printf("  raster           %s: %llu triangles to the graphics pipeline, %llu rasterized in "
+           "compute (%.3f ms, resolve %.3f ms; -1: not run), %lld pixels resolved\n",
+           rasters[res->raster], (unsigned long long)res->triangles_hardware,
+           (unsigned long long)res->triangles_compute, res->raster_ms, res->resolve_ms,
+           res->pixels_resolved == UINT64_MAX ? -1LL : (long long)res->pixels_resolved);
+    if (res->raster_note)
+        printf("  raster note      %s\n", res->raster_note);
+    printf("  gpu passes       %.3f ms together\n", res->gpu_ms);
     printf("  frame            %.3f ms (%.0f fps)\n", res->frame_ms,
            res->frame_ms > 0.0 ? 1e3 / res->frame_ms : 0.0);
     if (compute)

@@ -88,7 +88,9 @@ static void script_step(const app_script_step *st, app_window *win, app_input *i
  * every quarter second (view_text). */
 typedef struct view_stats {
     double fps, anim_ms, skin_ms, draw_ms;
+    double raster_ms, resolve_ms; /* the compute rasterizer's passes (-1: not run) */
     uint64_t triangles; /* the GPU drew in the last measured frame (UINT64_MAX: unknown) */
+    uint64_t triangles_compute; /* the compute rasterizer's, last frame */
     uint32_t visible, draws, level_instances[VKSKIN_MAX_LEVELS]; /* last frame */
     char who[160], levels[160];
 } view_stats;
@@ -146,8 +148,12 @@ static const char help_text[] = "keys\n"
 static void build_hud(app_hud *h, const view_stats *s, const char *device, const char *models,
                       double speed, bool paused, bool help)
 {
-    char text[1024];
+    char text[1024], raster[160] = "";
     app_hud_clear_text(h);
+    if (s->triangles_compute || s->raster_ms > 0.0)
+        snprintf(raster, sizeof raster,
+                 "%llu triangles rasterized in compute   %.3f ms, resolve %.3f ms\n",
+                 (unsigned long long)s->triangles_compute, s->raster_ms, s->resolve_ms);
     snprintf(text, sizeof text,
              "vkskin   %.0f fps\n"
              "cpu animation %.3f ms   gpu skinning %.3f ms   drawing %.3f ms\n"
@@ -155,10 +161,12 @@ static void build_hud(app_hud *h, const view_stats *s, const char *device, const
              "%s   speed x%.2g%s\n"
              "%s%s"
              "%lld triangles in %u draws   %s\n"
+             "%s"
              "H: help",
              s->fps, s->anim_ms, s->skin_ms, s->draw_ms, device, s->who, speed,
              paused ? "   PAUSED" : "", models, models[0] ? "\n" : "",
-             s->triangles == UINT64_MAX ? -1LL : (long long)s->triangles, s->draws, s->levels);
+             s->triangles == UINT64_MAX ? -1LL : (long long)s->triangles, s->draws, s->levels,
+             raster);
     const float bottom = app_hud_box(h, 10.0f, 10.0f, 2.0f, text);
     if (help)
         app_hud_box(h, 10.0f, bottom + 10.0f, 2.0f, help_text);
@@ -291,6 +299,10 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
     }
     vkskin_renderer *r = *out;
     vkskin_crowd *crowd = show->crowd;
+    vkskin_renderer_info started;
+    vkskin_renderer_get_info(r, &started, NULL);
+    if (started.raster_note)
+        printf("view: raster: hardware (%s)\n", started.raster_note);
     view_camera cam = {.zoom = 1.0f, .base_pitch = framing_pitch(crowd)};
     double speed = 1.0, last = vks_now_ms(), last_title = last, start = last;
     uint32_t drawn_at_title = 0;
@@ -398,6 +410,9 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
         }
         smooth(&stats.skin_ms, info.gpu.skin_ms);
         smooth(&stats.draw_ms, info.gpu.draw_ms);
+        smooth(&stats.raster_ms, info.gpu.raster_ms);
+        smooth(&stats.resolve_ms, info.gpu.resolve_ms);
+        stats.triangles_compute = info.triangles_compute;
         smooth(&stats.anim_ms, info.cpu_ms);
         stats.visible = info.visible;
         stats.draws = info.draws;
