@@ -15,6 +15,7 @@
 // grazing angles the graphics pipeline's texture is sharper.) Built
 // twice, as mesh.vert: by device address, and with VKS_BOUND through descriptors (sets 2 and 3).
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #include "vks_shared.h"
 
 layout(std140, set = 0, binding = 0) uniform Frame { vks_frame_uniforms frame; };
@@ -56,7 +57,7 @@ vec4 trilinear(vec2 uv, vec2 dx, vec2 dy)
     vec2 size = vec2(textureSize(base_color_texture, 0));
     float rho = max(length(dx * size), length(dy * size));
     int last = textureQueryLevels(base_color_texture) - 1;
-    float lambda = clamp(log2(max(rho, 1e-30)), 0.0, float(last));
+    float lambda = isnan(rho) ? 0.0 : clamp(log2(max(rho, 1e-30)), 0.0, float(last));
     int l0 = int(lambda);
     return mix(bilinear(uv, l0), bilinear(uv, min(l0 + 1, last)), lambda - float(l0));
 }
@@ -137,8 +138,12 @@ void main()
     vec2 tx = bx.x * uv[0] + bx.y * uv[1] + bx.z * uv[2];
     vec2 ty = by.x * uv[0] + by.y * uv[1] + by.z * uv[2];
     vec4 base = push.base_color * trilinear(t, tx - t, ty - t);
-    // Front facing: the spec's area (framebuffer coordinates, y down) positive.
-    float area = (s[1].x - s[0].x) * (s[2].y - s[0].y) - (s[2].x - s[0].x) * (s[1].y - s[0].y);
-    out_color = vec4(vks_shade(base, b.x * n[0] + b.y * n[1] + b.z * n[2], area < 0.0), 1.0);
+    // Front facing: the spec's area positive, from the corners snapped as the rasterizer snapped
+    // them (a sliver's sign could differ unsnapped).
+    float scale = float(1u << push.subpixel_bits);
+    i64vec2 f0 = i64vec2(roundEven(s[0] * scale)), f1 = i64vec2(roundEven(s[1] * scale)),
+            f2 = i64vec2(roundEven(s[2] * scale));
+    int64_t twice = (f1.x - f0.x) * (f2.y - f0.y) - (f2.x - f0.x) * (f1.y - f0.y);
+    out_color = vec4(vks_shade(base, b.x * n[0] + b.y * n[1] + b.z * n[2], twice < 0l), 1.0);
     gl_FragDepth = uintBitsToFloat(word.y);
 }

@@ -209,7 +209,7 @@ struct vks_resolve_push {
     uint out_bytes;
     uvec2 out_base;
     uint height;
-    uint pad0;
+    uint subpixel_bits;
 };
 
 struct vks_frame_uniforms {
@@ -339,8 +339,8 @@ typedef struct vks_resolve_push {
     uint32_t triangle_bits;
     uint32_t out_bytes;
     uint32_t out_base[2];
-    uint32_t height; /* of the visibility buffer */
-    uint32_t pad;
+    uint32_t height;        /* of the visibility buffer */
+    uint32_t subpixel_bits; /* the rasterizer's snapping, for the facing */
 } vks_resolve_push;
 
 typedef struct vks_frame_uniforms {

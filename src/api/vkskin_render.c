@@ -135,6 +135,13 @@ static vks_renderer_desc engine_desc(const vkskin_renderer_desc *desc, vks_path 
                                      VkFormat color_format)
 {
     const VkExtent2D extent = {desc->width ? desc->width : 1280, desc->height ? desc->height : 720};
+    const vks_raster_mode raster = raster_of(desc, dev, &(const char *){NULL});
+    vks_plan_image image =
+        desc->create_surface
+            ? (vks_plan_image){0}
+            : vks_offscreen_bytes(extent.width, extent.height, vks_draw_depth_format(dev));
+    if (!desc->create_surface && raster != VKS_RASTER_HARDWARE) /* its visibility buffers */
+        image.device_bytes += vks_raster_target_bytes(extent.width, extent.height);
     return (vks_renderer_desc){
         .crowd = crowd,
         .color_format = color_format,
@@ -146,10 +153,8 @@ static vks_renderer_desc engine_desc(const vkskin_renderer_desc *desc, vks_path 
         .palettes_on_device = desc->palettes_on_device,
         .max_skinned_vertices = desc->max_skinned_vertices,
         .memory_limit = (VkDeviceSize)desc->max_memory_mib << 20,
-        .image = desc->create_surface
-                     ? (vks_plan_image){0}
-                     : vks_offscreen_bytes(extent.width, extent.height, vks_draw_depth_format(dev)),
-        .raster = raster_of(desc, dev, &(const char *){NULL}),
+        .image = image,
+        .raster = raster,
     };
 }
 
@@ -616,8 +621,10 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
 
     vks_renderer_skin(&r->r, f);
     if (!vks_renderer_draw(&r->r, f, &target, &e)) {
-        /* Out of memory for the visibility buffer at this size: nothing was submitted. */
+        /* Out of memory for the visibility buffer at this size: nothing was submitted, and the
+         * slot's queries say nothing (the skinning's timestamp is not this frame's). */
         f->visible_count = 0;
+        f->queries_written = 0;
         vkEndCommandBuffer(f->cmd);
         r->broken = r->window; /* the acquired image is never presented */
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);

@@ -166,8 +166,8 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     res->frame_ms = vks_median(frame, cpu_samples);
     res->skin_ms = gpu_samples ? vks_median(skin, gpu_samples) : -1.0;
     res->draw_ms = gpu_samples ? vks_median(draw, gpu_samples) : -1.0;
-    res->raster_ms = gpu_samples ? vks_median(raster, gpu_samples) : -1.0;
-    res->resolve_ms = gpu_samples ? vks_median(resolve, gpu_samples) : -1.0;
+    res->raster_ms = vks_median_known(raster, gpu_samples); /* over the frames that ran them */
+    res->resolve_ms = vks_median_known(resolve, gpu_samples);
     res->gpu_ms = gpu_samples ? vks_median(gpu, gpu_samples) : -1.0;
     res->raster = ri.raster;
     res->raster_note = ri.raster_note;

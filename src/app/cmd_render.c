@@ -106,7 +106,7 @@ static void report_gpu(FILE *say, const render_args *a, vkskin_renderer *r,
                 vks_median(t->draw, t->count), (unsigned long long)info->vertices, binding, of);
     if (ri.raster != VKSKIN_RASTER_HARDWARE)
         fprintf(say, "gpu: compute rasterizer %.3f ms, resolve %.3f ms (-1: not run), %s\n",
-                vks_median(t->raster, t->count), vks_median(t->resolve, t->count), of);
+                vks_median_known(t->raster, t->count), vks_median_known(t->resolve, t->count), of);
 }
 
 /* What the last frame showed (`last`: what the GPU measured of it): culling, posing and levels of

@@ -21,3 +21,12 @@ double vks_median(double *v, uint32_t n)
     qsort(v, n, sizeof *v, compare_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
+
+double vks_median_known(double *v, uint32_t n)
+{
+    qsort(v, n, sizeof *v, compare_double);
+    uint32_t first = 0;
+    while (first < n && v[first] < 0.0) /* the negatives sort first */
+        first++;
+    return first < n ? vks_median(v + first, n - first) : -1.0;
+}

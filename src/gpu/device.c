@@ -353,6 +353,16 @@ static bool open_device(gpu_device *dev, uint32_t index, vks_error *err)
     return true;
 }
 
+/* 64-bit atomics on storage buffers: the compute rasterizer's visibility buffer (depth and id in
+ * one word, resolved by atomicMin). */
+static bool has_int64_atomics(VkPhysicalDevice physical)
+{
+    VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 f = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
+    vkGetPhysicalDeviceFeatures2(physical, &f);
+    return f.features.shaderInt64 && f12.shaderBufferInt64Atomics;
+}
+
 static bool create_device(gpu_device *dev, vks_error *err)
 {
     VkQueueFamilyProperties q[64];
@@ -360,12 +370,9 @@ static bool create_device(gpu_device *dev, vks_error *err)
     dev->timestamps =
         q[dev->queue_family].timestampValidBits > 0 && dev->props.limits.timestampPeriod > 0.0f;
 
-    /* What the device has, in one query (1.0's features and 1.2's). */
-    VkPhysicalDeviceVulkan12Features has12 = {
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-    VkPhysicalDeviceFeatures2 has = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &has12};
-    vkGetPhysicalDeviceFeatures2(dev->physical, &has);
-    const VkPhysicalDeviceFeatures supported = has.features;
+    /* What the device has of 1.0's features. */
+    VkPhysicalDeviceFeatures supported;
+    vkGetPhysicalDeviceFeatures(dev->physical, &supported);
     VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                             &f13};
@@ -382,9 +389,8 @@ static bool create_device(gpu_device *dev, vks_error *err)
     /* Counts of drawn triangles and skinning invocations: what culling saved, measured. */
     features.features.pipelineStatisticsQuery = supported.pipelineStatisticsQuery;
     dev->statistics = supported.pipelineStatisticsQuery;
-    /* 64-bit atomics on storage buffers: the compute rasterizer's visibility buffer (depth and
-     * id in one word, resolved by atomicMin). Enabled where the device has them. */
-    dev->int64_atomics = supported.shaderInt64 && has12.shaderBufferInt64Atomics;
+    /* Enabled where the device has them (has_int64_atomics). */
+    dev->int64_atomics = has_int64_atomics(dev->physical);
     features.features.shaderInt64 = dev->int64_atomics;
     f12.shaderBufferInt64Atomics = dev->int64_atomics;
 
@@ -463,6 +469,7 @@ bool gpu_device_probe(const gpu_device_desc *desc, gpu_device *dev, vks_error *e
     }
     read_physical(dev, q);
     dev->memory_budget = has_extension(dev->physical, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+    dev->int64_atomics = has_int64_atomics(dev->physical); /* what create_device would enable */
     return true;
 }
 

@@ -1,7 +1,6 @@
 /* The compute rasterizer and its resolve (raster.h). */
 #include "raster.h"
 
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,10 +79,13 @@ bool vks_raster_pass_create(const gpu_device *dev, const vks_raster_pass_desc *d
     const VkPhysicalDeviceLimits *l = &dev->props.limits;
     pass->max_groups[0] = l->maxComputeWorkGroupCount[0];
     pass->max_groups[1] = l->maxComputeWorkGroupCount[1];
-    pass->subpixel_bits = l->subPixelPrecisionBits;
+    /* The device's snapping, at most 12 bits: past them the fixed-point edge products over the
+     * guard band (2^15 pixels) could overflow 64 bits (devices have 4 to 8). */
+    pass->subpixel_bits = l->subPixelPrecisionBits < 12 ? l->subPixelPrecisionBits : 12;
     const uint32_t storage = VKS_BINDING_COUNT + VKS_RASTER_BINDING_COUNT;
     if (pass->bound && (l->maxPerStageDescriptorStorageBuffers < storage ||
-                        l->maxDescriptorSetStorageBuffers < storage))
+                        l->maxDescriptorSetStorageBuffers < storage ||
+                        l->maxFragmentCombinedOutputResources < storage + 1))
         return vks_fail(err,
                         "the compute rasterizer on the descriptor path (what validation runs) "
                         "binds %u storage buffers to a stage; %s allows %u: ask for the address "
@@ -150,20 +152,27 @@ void vks_raster_pass_record(VkCommandBuffer cmd, const vks_raster_pass *pass,
 {
     if (!push->triangle_count || !visible_count)
         return;
-    const uint32_t groups =
-        (push->triangle_count + VKS_RASTER_GROUP_SIZE - 1) / VKS_RASTER_GROUP_SIZE;
-    assert(groups <= pass->max_groups[0]);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
-    /* Rows of visible entries, as many as the device takes a dispatch. */
-    for (uint32_t done = 0; done < visible_count;) {
-        const uint32_t left = visible_count - done;
-        const uint32_t rows = left < pass->max_groups[1] ? left : pass->max_groups[1];
-        vks_raster_push p = *push;
-        p.visible_first += done;
-        p.bits = (p.bits & ~0xff00u) | pass->subpixel_bits << 8;
-        vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof p, &p);
-        vkCmdDispatch(cmd, groups, rows, 1);
-        done += rows;
+    /* Columns of triangles and rows of visible entries, as many as the device takes a
+     * dispatch. */
+    const uint32_t most = pass->max_groups[0] * VKS_RASTER_GROUP_SIZE;
+    for (uint32_t tri = 0; tri < push->triangle_count; tri += most) {
+        const uint32_t count =
+            push->triangle_count - tri < most ? push->triangle_count - tri : most;
+        const uint32_t groups = (count + VKS_RASTER_GROUP_SIZE - 1) / VKS_RASTER_GROUP_SIZE;
+        for (uint32_t done = 0; done < visible_count;) {
+            const uint32_t left = visible_count - done;
+            const uint32_t rows = left < pass->max_groups[1] ? left : pass->max_groups[1];
+            vks_raster_push p = *push;
+            p.first_index += 3 * tri;
+            p.triangle_first += tri;
+            p.triangle_count = count;
+            p.visible_first += done;
+            p.bits = (p.bits & ~0xff00u) | pass->subpixel_bits << 8;
+            vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof p, &p);
+            vkCmdDispatch(cmd, groups, rows, 1);
+            done += rows;
+        }
     }
 }
 
@@ -306,9 +315,17 @@ bool vks_raster_target_size(const gpu_device *dev, const vks_raster_pass *pass,
     gpu_buffer_destroy(dev, &t->vis);
     t->width = t->height = 0;
     char name[64];
+    const VkDeviceSize bytes = sizeof(uint64_t) * ((VkDeviceSize)width * height + 1);
+    if (pass->bound && bytes > dev->props.limits.maxStorageBufferRange)
+        return vks_fail(err,
+                        "the compute rasterizer on the descriptor path (what validation runs) "
+                        "binds its visibility buffer whole: %llu bytes for %ux%u, past %s's "
+                        "storage-buffer range of %u; a smaller image, or the address path",
+                        (unsigned long long)bytes, width, height, dev->props.deviceName,
+                        dev->props.limits.maxStorageBufferRange);
     snprintf(name, sizeof name, "visibility buffer %u", slot);
     if (!gpu_buffer_create(dev,
-                           &(gpu_buffer_desc){.size = sizeof(uint64_t) * ((size_t)width * height + 1),
+                           &(gpu_buffer_desc){.size = bytes,
                                               .usage = ADDRESSED | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                                        VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                               .name = name},
@@ -399,6 +416,7 @@ void vks_raster_resolve(VkCommandBuffer cmd, const vks_raster_pass *pass,
     p.width = t->width;
     p.height = t->height;
     p.triangle_bits = scene->triangle_bits;
+    p.subpixel_bits = pass->subpixel_bits;
     const VkDescriptorSet sets[4] = {frame_set, material_set, data_set, t->set};
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->resolve);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->resolve_layout, 0,

@@ -3,7 +3,8 @@
  *
  * Rasterize: shaders/raster.comp, one dispatch per mesh of one (model, level) over a range of the
  * frame's visible entries: one invocation per triangle, one row of workgroups per entry. Each
- * covered pixel center of a front-facing triangle goes into a visibility buffer of 64-bit words
+ * covered pixel center of a triangle (both sides, as the draw pass draws them; a push bit culls
+ * back faces) goes into a visibility buffer of 64-bit words
  * by atomicMin: the depth's float bits above (the nearest wins, as the draw pass's depth test
  * LESS), the visible entry and the triangle within its level below (vks_raster_push in
  * shaders/vks_shared.h). Resolve: shaders/resolve.frag, a full-screen triangle per material
@@ -70,7 +71,8 @@ typedef struct vks_raster_model {
 } vks_raster_model;
 
 /* One frame slot's visibility buffer: width x height words, then the count of pixels covered
- * (written by the dispatches), and that count's host copy. */
+ * (written by the dispatches: pixels of the buffer, some of which the graphics pipeline's nearer
+ * pixels may hide), and that count's host copy. */
 typedef struct vks_raster_target {
     gpu_buffer vis, count;
     VkDescriptorSet set; /* the raster set, descriptor path */
@@ -84,7 +86,8 @@ typedef struct vks_raster_scene {
     vks_raster_level *level_table; /* the host's copy of `levels` */
     const gpu_buffer *indices;     /* the crowd's index buffer (storage and address usage) */
     uint32_t triangle_bits;        /* of the low word: the triangle within its level */
-    uint32_t max_entries;          /* visible entries the id can name: 2^(32 - triangle_bits) */
+    uint32_t max_entries; /* visible entries the id can name: 2^(32 - triangle_bits), capped at
+                             UINT32_MAX */
     VkDescriptorPool pool;
     vks_raster_target targets[GPU_FRAMES_IN_FLIGHT];
 } vks_raster_scene;
@@ -127,5 +130,12 @@ void vks_raster_resolve(VkCommandBuffer cmd, const vks_raster_pass *pass,
 
 /* The pixels the slot's last frame covered in the visibility buffer (after its fence). */
 uint64_t vks_raster_pixels(const gpu_device *dev, const vks_raster_target *target);
+
+/* Device memory the visibility buffers take for a width x height target, every frame slot's
+ * (what the memory plan counts beside the headless image). */
+static inline VkDeviceSize vks_raster_target_bytes(uint32_t width, uint32_t height)
+{
+    return sizeof(uint64_t) * ((VkDeviceSize)width * height + 1) * GPU_FRAMES_IN_FLIGHT;
+}
 
 #endif

@@ -892,6 +892,7 @@ void vks_crowd_choose_lods(vks_crowd *c, const vks_lod_view *view, const uint32_
         in->lod = (uint8_t)level;
         levels[k] = (uint8_t)level;
         if (raster)
-            raster[k] = c->triangle_area[in->model][level] * px * px <= view->raster_area_px;
+            raster[k] = view->raster_area_px > 0.0f &&
+                        c->triangle_area[in->model][level] * px * px <= view->raster_area_px;
     }
 }

@@ -173,7 +173,7 @@ typedef struct vks_lod_view {
                               when it has fewer) */
     /* The compute rasterizer: an instance goes there when its level's mean triangle area
      * (vks_crowd.triangle_area, scaled to the instance) projects to at most this many square
-     * pixels at the distance of its bounding sphere. 0: none does. */
+     * pixels at the distance of its bounding sphere. 0 (or less): none does. */
     float raster_area_px;
 } vks_lod_view;
 
