@@ -91,6 +91,7 @@ typedef struct view_stats {
     double raster_ms, resolve_ms; /* the compute rasterizer's passes (-1: not run) */
     uint64_t triangles; /* the GPU drew in the last measured frame (UINT64_MAX: unknown) */
     uint64_t triangles_compute; /* the compute rasterizer's, last frame */
+    uint64_t pixels_resolved;   /* its pixels, last measured frame */
     uint32_t visible, draws, level_instances[VKSKIN_MAX_LEVELS]; /* last frame */
     char who[160], levels[160];
 } view_stats;
@@ -152,8 +153,9 @@ static void build_hud(app_hud *h, const view_stats *s, const char *device, const
     app_hud_clear_text(h);
     if (s->triangles_compute || s->raster_ms > 0.0)
         snprintf(raster, sizeof raster,
-                 "%llu triangles rasterized in compute   %.3f ms, resolve %.3f ms\n",
-                 (unsigned long long)s->triangles_compute, s->raster_ms, s->resolve_ms);
+                 "%llu triangles rasterized in compute   %.3f ms, resolve %.3f ms, %llu pixels\n",
+                 (unsigned long long)s->triangles_compute, s->raster_ms, s->resolve_ms,
+                 (unsigned long long)s->pixels_resolved);
     snprintf(text, sizeof text,
              "vkskin   %.0f fps\n"
              "cpu animation %.3f ms   gpu skinning %.3f ms   drawing %.3f ms\n"
@@ -413,6 +415,8 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
         smooth(&stats.raster_ms, info.gpu.raster_ms);
         smooth(&stats.resolve_ms, info.gpu.resolve_ms);
         stats.triangles_compute = info.triangles_compute;
+        if (info.gpu.pixels_resolved != UINT64_MAX)
+            stats.pixels_resolved = info.gpu.pixels_resolved;
         smooth(&stats.anim_ms, info.cpu_ms);
         stats.visible = info.visible;
         stats.draws = info.draws;
