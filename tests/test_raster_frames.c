@@ -2,7 +2,8 @@
  * on): the same frame drawn by the graphics pipeline alone (hardware), by the compute rasterizer
  * alone (compute) and split between them (hybrid), compared pixel by pixel: at most 0.5% of the
  * pixels may differ by more than 24/255 in a channel (a crowd of 400 framed at two sizes, a
- * crowd mixing three models, one of them textured and one of 24 meshes, and a close-up). Depth
+ * crowd mixing three models, one of them textured and one of 24 meshes, the crowd again with its
+ * skinned output split into many chunks, and a close-up). Depth
  * order both ways, with two instances placed by the test: a small near one rasterized in compute
  * in front of a large far one the graphics pipeline draws, and a large near one the graphics
  * pipeline draws in front of a small far one rasterized in compute; there the images must agree
@@ -32,6 +33,9 @@ typedef struct shot {
 } shot;
 
 static bool skip_no_atomics;
+/* Split GPU buffers at this many bytes (0: the device's limits): the skinned output in chunks,
+ * each resolved with its own descriptor set on the descriptor path. */
+static uint64_t max_buffer;
 
 /* One frame of `crowd` from `view` into a fresh renderer; false when the device cannot run the
  * compute rasterizer (skip_no_atomics set). */
@@ -48,7 +52,8 @@ static bool draw(vkskin_crowd *crowd, const vkskin_view *view, uint32_t width, u
                                 .raster = raster,
                                 .raster_triangle_px = raster_px,
                                 .fixed_lod = level0,
-                                .pose_every_frame = true},
+                                .pose_every_frame = true,
+                                .max_buffer_bytes = max_buffer},
         &r, &err);
     if (res != VKSKIN_OK && strstr(err.message, "shaderBufferInt64Atomics")) {
         skip_no_atomics = true;
@@ -263,6 +268,12 @@ int main(int argc, char **argv)
     CHECK(hybrid.info.triangles_compute > 0); /* the case the rasterizer is for */
     free(hybrid.rgba);
     three_ways("400 default characters", crowd, &view, 960, 540, 0.0f, false, 0.005, NULL);
+    /* The output split into chunks of 1 MiB (the frame needs several), which the
+     * rasterizer's dispatches and the resolve take one at a time on the descriptor path. */
+    max_buffer = 1u << 20;
+    three_ways("400 default characters, output in 1 MiB chunks", crowd, &view, 320, 180, 0.0f,
+               false, 0.005, NULL);
+    max_buffer = 0;
     vkskin_crowd_destroy(crowd);
 
     /* A mixed crowd: the default character, a textured one, one of 24 meshes kept apart. */

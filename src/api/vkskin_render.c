@@ -140,8 +140,10 @@ static vks_renderer_desc engine_desc(const vkskin_renderer_desc *desc, vks_path 
         desc->create_surface
             ? (vks_plan_image){0}
             : vks_offscreen_bytes(extent.width, extent.height, vks_draw_depth_format(dev));
-    if (!desc->create_surface && raster != VKS_RASTER_HARDWARE) /* its visibility buffers */
+    if (!desc->create_surface && raster != VKS_RASTER_HARDWARE) { /* its visibility buffers */
         image.device_bytes += vks_raster_target_bytes(extent.width, extent.height);
+        image.visibility = true;
+    }
     return (vks_renderer_desc){
         .crowd = crowd,
         .color_format = color_format,

@@ -201,10 +201,14 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
     const VkDeviceSize image_dev = req->image.device_bytes, image_host = req->image.host_bytes;
     if (host ? image_dev > local || image_host > host : image_dev + image_host > local)
         return vks_fail_memory(err,
-                               "a %ux%u image needs %.0f MiB of GPU memory (color and depth) and "
+                               "a %ux%u image needs %.0f MiB of GPU memory (%s) and "
                                "%.0f MiB to read it back, more than %s has (%.0f MiB "
                                "device-local%s)",
-                               req->image.width, req->image.height, mib(image_dev), mib(image_host),
+                               req->image.width, req->image.height, mib(image_dev),
+                               req->image.visibility
+                                   ? "color, depth and the compute rasterizer's visibility buffers"
+                                   : "color and depth",
+                               mib(image_host),
                                lim->name, mib(local),
                                host ? ", plus host memory" : ", shared with the host");
     const VkDeviceSize fixed = m.model_bytes + image_dev; /* device-local, whatever the crowd */

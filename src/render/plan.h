@@ -51,6 +51,7 @@ VkDeviceSize vks_plan_vertex_bytes(const vks_crowd *crowd);
 typedef struct vks_plan_image {
     uint32_t width, height;
     VkDeviceSize device_bytes, host_bytes;
+    bool visibility; /* device_bytes count the compute rasterizer's visibility buffers too */
 } vks_plan_image;
 
 typedef struct vks_plan_request {
