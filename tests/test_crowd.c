@@ -438,8 +438,8 @@ static void test_pool_equal(void)
                 }
             }
             CHECK(touched == 0 && untouched == 0);
-            vks_crowd_advance(&a, 1.0 / 30);
-            vks_crowd_advance(&b, 1.0 / 30);
+            vks_crowd_advance(&a, NULL, 1.0 / 30);
+            vks_crowd_advance(&b, NULL, 1.0 / 30);
         }
     }
     free(pa);
@@ -505,7 +505,7 @@ static void test_cull(void)
 
         for (uint32_t i = 0; i < c.instance_count; i++)
             visible[i] = UINT32_MAX;
-        uint32_t count = vks_crowd_cull(&c, vp, visible);
+        uint32_t count = vks_crowd_cull(&c, NULL, vp, visible);
         CHECK(count > 0 && count < c.instance_count);
         uint32_t order_wrong = 0;
         for (uint32_t v = 0; v < count; v++)
@@ -580,11 +580,11 @@ static void test_cull(void)
                       (vec3){0.0f, 1.0f, 0.0f}, view);
         glm_perspective_rh_zo(glm_rad(60.0f), 1.0f, 1.0f, 1000.0f, proj);
         glm_mat4_mul(proj, view, vp);
-        CHECK(vks_crowd_cull(&c, vp, visible) == c.instance_count);
+        CHECK(vks_crowd_cull(&c, NULL, vp, visible) == c.instance_count);
         glm_lookat_rh((vec3){0.0f, 200.0f, 200.0f}, (vec3){0.0f, 400.0f, 400.0f},
                       (vec3){0.0f, 1.0f, 0.0f}, view);
         glm_mat4_mul(proj, view, vp);
-        CHECK(vks_crowd_cull(&c, vp, visible) == 0);
+        CHECK(vks_crowd_cull(&c, NULL, vp, visible) == 0);
     }
     free(visible);
     vks_crowd_destroy(&c);
@@ -649,7 +649,7 @@ static void test_switch_advance(void)
             wrong += !(pose_deviation(m, got + c.palette_first[i], w) <= POSE_TOL);
         }
         CHECK(wrong == 0);
-        vks_crowd_advance(&c, 0.05);
+        vks_crowd_advance(&c, NULL, 0.05);
         bool faded = true;
         for (uint32_t i = 0; i < 10; i++)
             faded &= !(c.instances[i].fade_left > 0.0);
@@ -663,7 +663,7 @@ static void test_switch_advance(void)
     const double steps[] = {1000.37, 0.0, 1e-9, 7.5, 123456.789};
     for (size_t s = 0; s < sizeof steps / sizeof *steps; s++) {
         vks_crowd_switch_clip(&c, 2, 0.5);
-        vks_crowd_advance(&c, steps[s]);
+        vks_crowd_advance(&c, NULL, steps[s]);
         uint32_t wrong = 0;
         for (uint32_t i = 0; i < 10; i++) {
             const vks_crowd_instance *in = &c.instances[i];
@@ -680,7 +680,7 @@ static void test_switch_advance(void)
      * finite step. */
     vks_crowd_switch_clip(&c, 1, NAN);
     vks_crowd_switch_clip(&c, 1, INFINITY);
-    vks_crowd_advance(&c, 0.1);
+    vks_crowd_advance(&c, NULL, 0.1);
     if (got) {
         vks_crowd_palettes(&c, NULL, visible, 10, got);
         uint32_t bad = 0;
@@ -718,7 +718,7 @@ static void test_bind_pose(void)
     uint32_t visible[6] = {0, 1, 2, 3, 4, 5};
     if (got && want && local && scratch) {
         vks_crowd_bind_pose(&c, true, 0.0); /* at once */
-        vks_crowd_advance(&c, 0.3);
+        vks_crowd_advance(&c, NULL, 0.3);
         vks_crowd_palettes(&c, NULL, visible, 6, got);
         uint32_t wrong = 0, moved = 0;
         for (uint32_t i = 0; i < 6; i++) {
@@ -737,7 +737,7 @@ static void test_bind_pose(void)
             if (held[i] >= 0)
                 CHECK(in->from_clip == -1 && in->fade_left == 0.2 && in->time == 0.0);
         }
-        vks_crowd_advance(&c, 0.5);
+        vks_crowd_advance(&c, NULL, 0.5);
         vks_crowd_palettes(&c, NULL, visible, 6, got);
         for (uint32_t i = 0; i < 6; i++) {
             const vks_crowd_instance *in = &c.instances[i];
@@ -880,7 +880,7 @@ static void test_lod_hysteresis(void)
         view.eye[1] = in->center[1];
         view.eye[2] = in->center[2];
         uint8_t level = 0;
-        vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level, NULL);
+        vks_crowd_choose_lods(&c, NULL, &view, (const uint32_t[]){0}, 1, &level, NULL);
         switches += last != UINT32_MAX && level != last;
         last = level;
         /* Without hysteresis: level 1 once its error is within the bound (level 2 stays out of
@@ -899,15 +899,15 @@ static void test_lod_hysteresis(void)
 
     uint8_t level;
     view.force = 99; /* past the last level: the last */
-    vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level, NULL);
+    vks_crowd_choose_lods(&c, NULL, &view, (const uint32_t[]){0}, 1, &level, NULL);
     CHECK(level == vks_model_level_count(&m) - 1);
     view.force = 0;
-    vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level, NULL);
+    vks_crowd_choose_lods(&c, NULL, &view, (const uint32_t[]){0}, 1, &level, NULL);
     CHECK(level == 0);
     view.force = -1; /* the eye inside the sphere: full detail */
     memcpy(view.eye, in->center, sizeof view.eye);
     c.instances[0].lod = 3;
-    vks_crowd_choose_lods(&c, &view, (const uint32_t[]){0}, 1, &level, NULL);
+    vks_crowd_choose_lods(&c, NULL, &view, (const uint32_t[]){0}, 1, &level, NULL);
     CHECK(level == 0);
     vks_crowd_destroy(&c);
     vks_model_destroy(&m);
@@ -955,7 +955,7 @@ static void test_anim_lod(void)
     view.eye[0] = a.lo[0] - 1.0f;
     view.eye[1] = 1.0f;
     view.eye[2] = a.lo[2] - 1.0f;
-    vks_crowd_anim_periods(&a, &view, all, n, periods);
+    vks_crowd_anim_periods(&a, NULL, &view, all, n, periods);
     uint32_t by_period[5] = {0}, bad_period = 0;
     for (uint32_t i = 0; i < n; i++) {
         const vks_crowd_instance *in = &a.instances[i];
@@ -984,8 +984,8 @@ static void test_anim_lod(void)
         }
         CHECK(posed == expected);
         posed_total += posed;
-        vks_crowd_advance(&a, 1.0 / 60.0);
-        vks_crowd_advance(&b, 1.0 / 60.0);
+        vks_crowd_advance(&a, NULL, 1.0 / 60.0);
+        vks_crowd_advance(&b, NULL, 1.0 / 60.0);
     }
     CHECK(wrong == 0);
     /* Frames 1 to 7 pose 1, 1/2 or 1/4 of each group a frame: the work drops to the mean of
@@ -1023,8 +1023,8 @@ static void test_anim_lod(void)
                 sparse_wrong += memcmp(pa + at, pose ? pb + at : before + at, bytes) != 0;
             }
             CHECK(posed == expected);
-            vks_crowd_advance(&a, 1.0 / 60.0);
-            vks_crowd_advance(&b, 1.0 / 60.0);
+            vks_crowd_advance(&a, NULL, 1.0 / 60.0);
+            vks_crowd_advance(&b, NULL, 1.0 / 60.0);
         }
         CHECK(sparse_wrong == 0);
         vks_pool_destroy(pool);
@@ -1044,6 +1044,93 @@ done:
     free(pb);
     vks_crowd_destroy(&a);
     vks_crowd_destroy(&b);
+}
+
+/* Culling, levels of detail, posing periods and clocks on a pool of 4 threads against the same
+ * steps on one thread, on two equal crowds of 100 000 (13 chunks of VKS_CROWD_GRAIN and a part):
+ * the same visible lists, levels, compute-rasterizer flags, periods and clocks, byte for byte,
+ * over views that see all, a part at either end of the list, a scatter, and none. */
+static void test_pool_frame_steps(void)
+{
+    vks_model m;
+    if (!load_lods(&m))
+        return;
+    const vks_model *models[] = {&m};
+    const vks_crowd_desc desc = {.models = models, .model_count = 1, .instance_count = 100000,
+                                 .seed = 3};
+    vks_crowd a, b;
+    vks_pool *pool = NULL;
+    vks_error err;
+    const uint32_t n = desc.instance_count;
+    uint32_t *va = malloc(sizeof *va * n), *vb = malloc(sizeof *vb * n);
+    uint8_t *la = malloc(n), *lb = malloc(n), *ra = malloc(n), *rb = malloc(n);
+    if (!create(&desc, &a)) {
+        vks_model_destroy(&m);
+        return;
+    }
+    if (!create(&desc, &b)) {
+        vks_crowd_destroy(&a);
+        vks_model_destroy(&m);
+        return;
+    }
+    CHECK(vks_pool_create(4, &pool, &err));
+    if (!va || !vb || !la || !lb || !ra || !rb || !pool)
+        goto done;
+    const float cx = 0.5f * (a.lo[0] + a.hi[0]), cz = 0.5f * (a.lo[2] + a.hi[2]);
+    const struct {
+        vec3 eye, at;
+        float fov;
+    } cams[] = {
+        {{cx, 400.0f, cz + 1.0f}, {cx, 0.0f, cz}, 120.0f},                 /* all of it */
+        {{a.lo[0] - 2.0f, 2.0f, a.lo[2] - 2.0f}, {cx, 0.0f, cz}, 30.0f},   /* one corner */
+        {{a.hi[0] + 2.0f, 2.0f, a.hi[2] + 2.0f}, {cx, 0.0f, cz}, 30.0f},   /* the other */
+        {{cx, 1.0f, cz}, {cx + 10.0f, 1.0f, cz + 3.0f}, 60.0f},            /* from the middle */
+        {{cx, 50.0f, cz}, {cx, 100.0f, cz}, 40.0f},                        /* the sky: none */
+    };
+    uint32_t lists_wrong = 0, counts[5] = {0};
+    for (size_t k = 0; k < sizeof cams / sizeof *cams; k++) {
+        mat4 view, proj, vp;
+        vec3 eye, at;
+        glm_vec3_copy((float *)cams[k].eye, eye);
+        glm_vec3_copy((float *)cams[k].at, at);
+        glm_lookat_rh(eye, at, (vec3){0.0f, 1.0f, 0.0f}, view);
+        glm_perspective_rh_zo(glm_rad(cams[k].fov), 16.0f / 9.0f, 0.1f, 1000.0f, proj);
+        proj[1][1] = -proj[1][1];
+        glm_mat4_mul(proj, view, vp);
+        const uint32_t ca = vks_crowd_cull(&a, NULL, vp, va);
+        const uint32_t cb = vks_crowd_cull(&b, pool, vp, vb);
+        counts[k] = cb;
+        lists_wrong += ca != cb || memcmp(va, vb, sizeof *va * ca) != 0;
+        vks_lod_view lv = {.pixels_per_unit = 540.0f, .max_error_px = 0.45f, .force = -1,
+                           .raster_area_px = 4.0f};
+        memcpy(lv.eye, cams[k].eye, sizeof lv.eye);
+        vks_crowd_choose_lods(&a, NULL, &lv, va, ca, la, ra);
+        vks_crowd_choose_lods(&b, pool, &lv, vb, cb, lb, rb);
+        lists_wrong += memcmp(la, lb, ca) != 0 || memcmp(ra, rb, ca) != 0;
+        vks_crowd_anim_periods(&a, NULL, &lv, va, ca, la);
+        vks_crowd_anim_periods(&b, pool, &lv, vb, cb, lb);
+        lists_wrong += memcmp(la, lb, ca) != 0;
+        vks_crowd_advance(&a, NULL, 0.37);
+        vks_crowd_advance(&b, pool, 0.37);
+    }
+    CHECK(lists_wrong == 0);
+    CHECK(counts[0] == n && counts[1] > 0 && counts[1] < n && counts[2] > 0 &&
+          counts[2] < n && counts[3] > 0 && counts[3] < n && counts[4] == 0);
+    uint32_t clocks_wrong = 0, levels_wrong = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        clocks_wrong += memcmp(&a.instances[i].time, &b.instances[i].time, sizeof(double)) != 0;
+        levels_wrong += a.instances[i].lod != b.instances[i].lod;
+    }
+    CHECK(clocks_wrong == 0 && levels_wrong == 0);
+    printf("pool of 4 against one thread, 100000 instances: visible %u, %u, %u, %u, %u; lists, "
+           "levels, flags, periods and clocks the same\n",
+           counts[0], counts[1], counts[2], counts[3], counts[4]);
+done:
+    vks_pool_destroy(pool);
+    free(va), free(vb), free(la), free(lb), free(ra), free(rb);
+    vks_crowd_destroy(&a);
+    vks_crowd_destroy(&b);
+    vks_model_destroy(&m);
 }
 
 int main(int argc, char **argv)
@@ -1070,6 +1157,7 @@ int main(int argc, char **argv)
         lods_path = argv[1];
         test_lod_hysteresis();
         test_anim_lod();
+        test_pool_frame_steps();
     }
     vks_model_destroy(&def);
     vks_model_destroy(&chain);

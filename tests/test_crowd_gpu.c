@@ -183,7 +183,7 @@ static void test_compute(crowd_gpu *s, uint8_t *image, uint32_t *visible, uint32
 
     /* Frame 2: the even instances only, packed from the output's start; the odd ones have none.
      * The pose moved on 0.25 s, so matching the CPU says the output is this frame's. */
-    vks_crowd_advance(c, 0.25);
+    vks_crowd_advance(c, NULL, 0.25);
     uint32_t even[INSTANCES], evens = 0;
     for (uint32_t i = 0; i < INSTANCES; i += 2)
         even[evens++] = i;
@@ -212,7 +212,7 @@ static void test_compute(crowd_gpu *s, uint8_t *image, uint32_t *visible, uint32
            s->worst_pos, s->worst_unit);
 
     /* Frame 3: a subset drawn. */
-    vks_crowd_advance(c, 0.25);
+    vks_crowd_advance(c, NULL, 0.25);
     *count = nearest_to_center(c, DRAWN, visible, &s->focus);
     if (crowd_gpu_frame(s, &r, visible, *count, true)) {
         check_draw_stats(s, &r, visible, *count, vks_renderer_last_stats(&r), *count,

@@ -163,7 +163,7 @@ static void test_compute(scene *s, uint8_t *image, const uint32_t *all)
     check_extras_matter(s);
 
     /* Frame 2: one instance of each model (the narrow one first, wide ones after it). */
-    vks_crowd_advance(&s->g.crowd, 0.3);
+    vks_crowd_advance(&s->g.crowd, NULL, 0.3);
     const uint32_t mixed[3] = {1, 2, 5};
     if (crowd_gpu_frame(&s->g, &r, mixed, 3, false))
         for (uint32_t k = 0; k < 3; k++)
@@ -190,7 +190,7 @@ static void test_compute(scene *s, uint8_t *image, const uint32_t *all)
            (unsigned long long)s->g.floats);
 
     /* Frame 3: everyone drawn, the camera on a wide character. */
-    vks_crowd_advance(&s->g.crowd, 0.3);
+    vks_crowd_advance(&s->g.crowd, NULL, 0.3);
     if (crowd_gpu_frame(&s->g, &r, all, INSTANCES, true)) {
         uint32_t drawn = crowd_gpu_drawn_pixels(s->g.pixels.mapped);
         CHECK(drawn >= MIN_DRAWN_FRACTION * IMAGE_SIZE * IMAGE_SIZE);

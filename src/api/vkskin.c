@@ -639,7 +639,7 @@ vkskin_result vkskin_crowd_get_joints(vkskin_crowd *c, uint32_t i, float *positi
 void vkskin_crowd_advance(vkskin_crowd *c, double dt)
 {
     if (c && isfinite(dt))
-        vks_crowd_advance(&c->crowd, dt);
+        vks_crowd_advance(&c->crowd, c->pool, dt);
 }
 
 uint32_t vkskin_crowd_cull(const vkskin_crowd *c, const float view_proj[16], uint32_t *visible)
@@ -648,7 +648,7 @@ uint32_t vkskin_crowd_cull(const vkskin_crowd *c, const float view_proj[16], uin
         return 0;
     float vp[4][4];
     memcpy(vp, view_proj, sizeof vp);
-    return vks_crowd_cull(&c->crowd, (const float(*)[4])vp, visible);
+    return vks_crowd_cull(&c->crowd, NULL, (const float(*)[4])vp, visible); /* reads only */
 }
 
 /* The listed instances must exist and ascend (so they are distinct: two threads writing one
@@ -742,13 +742,14 @@ vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *d
     memcpy(lod.eye, view->eye, sizeof lod.eye);
     float m[4][4];
     memcpy(m, vp, sizeof m);
-    const uint32_t n = vks_crowd_cull(crowd, (const float(*)[4])m, visible);
+    vks_pool *pool = desc->one_thread ? NULL : c->pool;
+    const uint32_t n = vks_crowd_cull(crowd, pool, (const float(*)[4])m, visible);
     if (levels)
-        vks_crowd_choose_lods(crowd, &lod, visible, n, levels, desc->raster);
+        vks_crowd_choose_lods(crowd, pool, &lod, visible, n, levels, desc->raster);
     if (anim_lod)
-        vks_crowd_anim_periods(crowd, &lod, visible, n, c->periods);
+        vks_crowd_anim_periods(crowd, pool, &lod, visible, n, c->periods);
     const uint32_t posed =
-        vks_crowd_animate(crowd, desc->one_thread ? NULL : c->pool, visible,
+        vks_crowd_animate(crowd, pool, visible,
                           anim_lod ? c->periods : NULL, n, c->prepared++, (vks_bone *)palettes);
     if (out)
         *out = (vkskin_prepared){.visible = n, .posed = posed};

@@ -311,11 +311,11 @@ uint64_t vks_crowd_host_bytes(const vks_model *const *models, uint32_t model_cou
                               uint32_t instance_count, bool keep_poses)
 {
     /* What vks_crowd_create and vks_crowd_keep_poses allocate that grows with the crowd: per
-     * instance its state, first palette entry and sampler cursor (and update flag); per palette
-     * entry six key cursors (and the kept pose). */
+     * instance its state, first palette entry, sampler cursor and culling scratch (and update
+     * flag); per palette entry six key cursors (and the kept pose). */
     const uint64_t entries = vks_crowd_palette_entries(models, model_count, instance_count);
     return (uint64_t)instance_count *
-               (sizeof(vks_crowd_instance) + 2 * sizeof(uint32_t) + (keep_poses ? 1 : 0)) +
+               (sizeof(vks_crowd_instance) + 3 * sizeof(uint32_t) + (keep_poses ? 1 : 0)) +
            entries * (6 * sizeof(uint32_t) + (keep_poses ? sizeof(vks_bone) : 0));
 }
 
@@ -387,10 +387,13 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     c->palette_first = malloc(sizeof *c->palette_first * n);
     c->cursors = calloc(6 * (size_t)palette_count, sizeof *c->cursors);
     c->sampler_cursors = calloc(n, sizeof *c->sampler_cursors);
+    c->cull_scratch = malloc(sizeof *c->cull_scratch * n);
+    c->cull_counts = malloc(sizeof *c->cull_counts * (n / VKS_CROWD_GRAIN + 2));
     size_t scratch_size = layout.stride * c->threads; /* both below 2^62: no overflow */
     c->scratch =
         scratch_size / c->threads == layout.stride ? aligned_alloc(64, scratch_size) : NULL;
     if (!c->instances || !c->palette_first || !c->cursors || !c->sampler_cursors || !c->scratch ||
+        !c->cull_scratch || !c->cull_counts ||
         (d->keep_poses && !vks_crowd_keep_poses(c, err)) || !crowd_build_samplers(c)) {
         vks_crowd_destroy(c);
         return vks_fail_memory(err, "out of memory for a crowd of %u instances", n);
@@ -495,6 +498,8 @@ void vks_crowd_destroy(vks_crowd *c)
     free(c->scratch);
     free(c->poses);
     free(c->update);
+    free(c->cull_scratch);
+    free(c->cull_counts);
     *c = (vks_crowd){0};
 }
 
@@ -526,9 +531,18 @@ static double crowd_wrap(double t, const vks_model *m, int32_t clip)
     return t;
 }
 
-void vks_crowd_advance(vks_crowd *c, double dt)
+typedef struct crowd_advance_job {
+    vks_crowd *crowd;
+    double dt;
+} crowd_advance_job;
+
+static void crowd_advance_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
 {
-    for (uint32_t i = 0; i < c->instance_count; i++) {
+    (void)thread;
+    const crowd_advance_job *job = ctx;
+    vks_crowd *c = job->crowd;
+    const double dt = job->dt;
+    for (uint32_t i = begin; i < end; i++) {
         vks_crowd_instance *in = &c->instances[i];
         const vks_model *m = c->models[in->model];
         double step = dt * in->speed;
@@ -538,6 +552,12 @@ void vks_crowd_advance(vks_crowd *c, double dt)
             in->fade_left = fmax(in->fade_left - dt, 0.0);
         }
     }
+}
+
+void vks_crowd_advance(vks_crowd *c, vks_pool *pool, double dt)
+{
+    crowd_advance_job job = {c, dt};
+    vks_pool_run(pool, c->instance_count, VKS_CROWD_GRAIN, crowd_advance_chunk, &job);
 }
 
 /* Instance i cross-fades from its current pose into `clip` (-1: the bind pose) over `fade`. */
@@ -628,12 +648,64 @@ void vks_crowd_bind_pose(vks_crowd *c, bool on, double fade)
     }
 }
 
-uint32_t vks_crowd_cull(const vks_crowd *c, const float vp[4][4], uint32_t *visible)
+typedef struct crowd_cull_job {
+    const vks_crowd *crowd;
+    float plane[6][4]; /* unit normals: the plane equation gives a distance */
+    uint32_t *visible;
+} crowd_cull_job;
+
+/* Instances [begin, end) inside the planes, ascending, into out; returns how many. */
+static uint32_t crowd_cull_range(const vks_crowd *c, const float plane[6][4], uint32_t begin,
+                                 uint32_t end, uint32_t *out)
+{
+    uint32_t count = 0;
+    for (uint32_t i = begin; i < end; i++) {
+        const vks_crowd_instance *in = &c->instances[i];
+        bool inside = true;
+        for (int p = 0; p < 6; p++) {
+            float d = plane[p][0] * in->center[0] + plane[p][1] * in->center[1] +
+                      plane[p][2] * in->center[2] + plane[p][3];
+            inside &= d >= -in->radius;
+        }
+        /* A branch, not an unconditional store: `out` may be write-combined GPU memory, and
+         * culled runs are long (neighbours share the verdict), so it predicts well. */
+        if (inside)
+            out[count++] = i;
+    }
+    return count;
+}
+
+/* Pass 1: each chunk's finds at its own place in the scratch. */
+static void crowd_cull_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
+{
+    (void)thread;
+    const crowd_cull_job *job = ctx;
+    const vks_crowd *c = job->crowd;
+    c->cull_counts[begin / VKS_CROWD_GRAIN] =
+        crowd_cull_range(c, job->plane, begin, end, c->cull_scratch + begin);
+}
+
+/* Pass 2: each chunk's finds to their place in `visible` (cull_counts: where they start). */
+static void crowd_cull_copy(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
+{
+    (void)thread;
+    const crowd_cull_job *job = ctx;
+    const vks_crowd *c = job->crowd;
+    for (uint32_t k = begin; k < end; k++) {
+        const uint32_t first = c->cull_counts[k], n = c->cull_counts[k + 1] - first;
+        memcpy(job->visible + first, c->cull_scratch + (size_t)k * VKS_CROWD_GRAIN,
+               sizeof *job->visible * n);
+    }
+}
+
+uint32_t vks_crowd_cull(const vks_crowd *c, vks_pool *pool, const float vp[4][4],
+                        uint32_t *visible)
 {
     /* Gribb & Hartmann, "Fast extraction of viewing frustum planes from the world-view-projection
      * matrix" (2001): with rows r0..r3 of the matrix, a point is inside when r3 + r0, r3 - r0,
      * r3 + r1, r3 - r1 (|x|, |y| <= w), r2 (z >= 0, Vulkan) and r3 - r2 (z <= w) are >= 0. */
-    float plane[6][4];
+    crowd_cull_job job = {.crowd = c, .visible = visible};
+    float(*plane)[4] = job.plane;
     for (int k = 0; k < 4; k++) {
         float r0 = vp[k][0], r1 = vp[k][1], r2 = vp[k][2], r3 = vp[k][3];
         plane[0][k] = r3 + r0;
@@ -651,21 +723,21 @@ uint32_t vks_crowd_cull(const vks_crowd *c, const float vp[4][4], uint32_t *visi
         for (int k = 0; k < 4; k++)
             plane[p][k] *= inv;
     }
-    uint32_t count = 0;
-    for (uint32_t i = 0; i < c->instance_count; i++) {
-        const vks_crowd_instance *in = &c->instances[i];
-        bool inside = true;
-        for (int p = 0; p < 6; p++) {
-            float d = plane[p][0] * in->center[0] + plane[p][1] * in->center[1] +
-                      plane[p][2] * in->center[2] + plane[p][3];
-            inside &= d >= -in->radius;
-        }
-        /* A branch, not an unconditional store: `visible` may be write-combined GPU memory, and
-         * culled runs are long (neighbours share the verdict), so it predicts well. */
-        if (inside)
-            visible[count++] = i;
+    const uint32_t n = c->instance_count;
+    if (vks_pool_threads(pool) == 1 || n <= VKS_CROWD_GRAIN || !c->cull_scratch)
+        return crowd_cull_range(c, job.plane, 0, n, visible);
+    const uint32_t chunks = (n + VKS_CROWD_GRAIN - 1) / VKS_CROWD_GRAIN;
+    vks_pool_run(pool, n, VKS_CROWD_GRAIN, crowd_cull_chunk, &job);
+    /* Where each chunk's finds go: a prefix sum, in place (count k becomes chunk k's start). */
+    uint32_t total = 0;
+    for (uint32_t k = 0; k < chunks; k++) {
+        const uint32_t count = c->cull_counts[k];
+        c->cull_counts[k] = total;
+        total += count;
     }
-    return count;
+    c->cull_counts[chunks] = total;
+    vks_pool_run(pool, chunks, 1, crowd_cull_copy, &job);
+    return total;
 }
 
 typedef struct crowd_job {
@@ -793,10 +865,22 @@ void vks_crowd_palettes_range(vks_crowd *c, const uint32_t *visible, uint32_t be
     crowd_palettes_chunk(&job, begin, end, thread);
 }
 
-void vks_crowd_anim_periods(const vks_crowd *c, const vks_lod_view *view, const uint32_t *visible,
-                            uint32_t count, uint8_t *periods)
+typedef struct crowd_period_job {
+    const vks_crowd *crowd;
+    const vks_lod_view *view;
+    const uint32_t *visible;
+    uint8_t *periods;
+} crowd_period_job;
+
+static void crowd_periods_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
 {
-    for (uint32_t k = 0; k < count; k++) {
+    (void)thread;
+    const crowd_period_job *job = ctx;
+    const vks_crowd *c = job->crowd;
+    const vks_lod_view *view = job->view;
+    const uint32_t *visible = job->visible;
+    uint8_t *periods = job->periods;
+    for (uint32_t k = begin; k < end; k++) {
         if (visible[k] >= c->instance_count) { /* not an instance: skipped, as by the palettes */
             periods[k] = 1;
             continue;
@@ -810,6 +894,13 @@ void vks_crowd_anim_periods(const vks_crowd *c, const vks_lod_view *view, const 
         const float px = dist > in->radius ? in->radius * view->pixels_per_unit / dist : INFINITY;
         periods[k] = px >= VKS_ANIM_LOD_NEAR_PX ? 1 : px >= VKS_ANIM_LOD_FAR_PX ? 2 : 4;
     }
+}
+
+void vks_crowd_anim_periods(const vks_crowd *c, vks_pool *pool, const vks_lod_view *view,
+                            const uint32_t *visible, uint32_t count, uint8_t *periods)
+{
+    crowd_period_job job = {c, view, visible, periods};
+    vks_pool_run(pool, count, VKS_CROWD_GRAIN, crowd_periods_chunk, &job);
 }
 
 uint32_t vks_crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visible,
@@ -860,10 +951,22 @@ static void crowd_run(crowd_job job, vks_pool *pool, uint32_t count)
     vks_pool_run(pool, count, grain, crowd_palettes_chunk, &job);
 }
 
-void vks_crowd_choose_lods(vks_crowd *c, const vks_lod_view *view, const uint32_t *visible,
-                           uint32_t count, uint8_t *levels, uint8_t *raster)
+typedef struct crowd_lod_job {
+    vks_crowd *crowd;
+    const vks_lod_view *view;
+    const uint32_t *visible;
+    uint8_t *levels, *raster;
+} crowd_lod_job;
+
+static void crowd_lods_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
 {
-    for (uint32_t k = 0; k < count; k++) {
+    (void)thread;
+    const crowd_lod_job *job = ctx;
+    vks_crowd *c = job->crowd;
+    const vks_lod_view *view = job->view;
+    const uint32_t *visible = job->visible;
+    uint8_t *levels = job->levels, *raster = job->raster;
+    for (uint32_t k = begin; k < end; k++) {
         vks_crowd_instance *in = &c->instances[visible[k]];
         const vks_model *m = c->models[in->model];
         const uint32_t last = vks_model_level_count(m) - 1;
@@ -895,4 +998,13 @@ void vks_crowd_choose_lods(vks_crowd *c, const vks_lod_view *view, const uint32_
             raster[k] = view->raster_area_px > 0.0f &&
                         c->triangle_area[in->model][level] * px * px <= view->raster_area_px;
     }
+}
+
+void vks_crowd_choose_lods(vks_crowd *c, vks_pool *pool, const vks_lod_view *view,
+                           const uint32_t *visible, uint32_t count, uint8_t *levels,
+                           uint8_t *raster)
+{
+    /* Listed instances are distinct (ascending): each thread writes its own instances' lod. */
+    crowd_lod_job job = {c, view, visible, levels, raster};
+    vks_pool_run(pool, count, VKS_CROWD_GRAIN, crowd_lods_chunk, &job);
 }

@@ -1,9 +1,11 @@
 /* A crowd: N instances of one or more models, placed on a grid or a ring, each playing its own
  * clip from its own time offset at its own speed. This is the CPU side of every frame:
  *
- *   vks_crowd_advance(&c, dt);                                  the clocks
- *   n = vks_crowd_cull(&c, view_proj, visible);                 the instances in the frustum
- *   vks_crowd_palettes(&c, pool, visible, n, palette);          their palettes, on all cores
+ *   vks_crowd_advance(&c, pool, dt);                            the clocks
+ *   n = vks_crowd_cull(&c, pool, view_proj, visible);           the instances in the frustum
+ *   vks_crowd_palettes(&c, pool, visible, n, palette);          their palettes
+ *
+ * Each step runs on the pool's threads (NULL: the caller's alone), with the same result.
  *
  * It knows nothing of Vulkan: `visible` and `palette` are caller memory (mapped GPU buffers).
  * Instances are stored grouped by model (model m's are [model_first[m], model_first[m + 1])), so
@@ -109,7 +111,13 @@ typedef struct vks_crowd {
      * whether vks_crowd_animate poses it this frame. */
     vks_bone *poses;
     uint8_t *update;
+    /* Culling on a pool (vks_crowd_cull, whose crowd is otherwise read only): each chunk's
+     * visible instances, at the chunk's own place, and how many each chunk found. */
+    uint32_t *cull_scratch, *cull_counts;
 } vks_crowd;
+
+/* Instances a thread of the pool takes at a time in culling, levels of detail and clocks. */
+#define VKS_CROWD_GRAIN 8192u
 
 /* Builds the crowd: places the instances, gives each its clip, offset, speed and heading, and
  * computes the models' bounds by skinning them on the CPU. Fails with a message on a bad desc
@@ -139,8 +147,8 @@ bool vks_crowd_keep_poses(vks_crowd *crowd, vks_error *err);
 uint32_t vks_crowd_sampled_clips(const vks_crowd *crowd, uint32_t *total, vks_sampler_isa *isa);
 
 /* Moves every clock forward by dt seconds (times each instance's speed), looping within its clip,
- * and runs the cross-fades down. */
-void vks_crowd_advance(vks_crowd *crowd, double dt);
+ * and runs the cross-fades down, VKS_CROWD_GRAIN instances a thread of the pool at a time. */
+void vks_crowd_advance(vks_crowd *crowd, vks_pool *pool, double dt);
 
 /* Every instance steps `delta` clips (mod its model's clip count) and cross-fades into it over
  * `fade` seconds from its current pose. Models without clips stay in the bind pose. */
@@ -161,8 +169,12 @@ void vks_crowd_bind_pose(vks_crowd *crowd, bool on, double fade);
 
 /* Writes the indices of the instances whose bounding sphere intersects the frustum of
  * `view_proj` (column-major, Vulkan clip space: 0 <= z <= w) into `visible`, ascending, and
- * returns their count. `visible` needs room for instance_count entries. */
-uint32_t vks_crowd_cull(const vks_crowd *crowd, const float view_proj[4][4], uint32_t *visible);
+ * returns their count. `visible` needs room for instance_count entries; it is written once, in
+ * order, never read (it may be write-combined memory). On a pool, each thread culls chunks of
+ * VKS_CROWD_GRAIN instances into the crowd's scratch, then copies its chunks' finds to their
+ * place. */
+uint32_t vks_crowd_cull(const vks_crowd *crowd, vks_pool *pool, const float view_proj[4][4],
+                        uint32_t *visible);
 
 /* What choosing levels of detail needs of the camera and the user. */
 typedef struct vks_lod_view {
@@ -188,8 +200,9 @@ typedef struct vks_lod_view {
  * (level 0 when the eye is inside it), with the hysteresis above against the level it had last
  * time, which it remembers (instance.lod). raster (may be NULL): raster[k] = 1 when its level's
  * triangles are small enough for the compute rasterizer (view->raster_area_px), else 0. */
-void vks_crowd_choose_lods(vks_crowd *crowd, const vks_lod_view *view, const uint32_t *visible,
-                           uint32_t count, uint8_t *levels, uint8_t *raster);
+void vks_crowd_choose_lods(vks_crowd *crowd, vks_pool *pool, const vks_lod_view *view,
+                           const uint32_t *visible, uint32_t count, uint8_t *levels,
+                           uint8_t *raster);
 
 /* Animation level of detail: how often an instance is posed, by the radius its bounding sphere
  * projects to: every frame from VKS_ANIM_LOD_NEAR_PX pixels, every 2nd from VKS_ANIM_LOD_FAR_PX,
@@ -199,7 +212,7 @@ void vks_crowd_choose_lods(vks_crowd *crowd, const vks_lod_view *view, const uin
 
 /* Writes each listed instance's posing period (1, 2 or 4 frames) into periods[k]: 1 when the eye
  * is inside its sphere. view's eye and pixels_per_unit are read. */
-void vks_crowd_anim_periods(const vks_crowd *crowd, const vks_lod_view *view,
+void vks_crowd_anim_periods(const vks_crowd *crowd, vks_pool *pool, const vks_lod_view *view,
                             const uint32_t *visible, uint32_t count, uint8_t *periods);
 
 /* vks_crowd_palettes with animation level of detail (crowd created with keep_poses): frame

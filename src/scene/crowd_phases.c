@@ -89,7 +89,7 @@ bool vks_crowd_time_phases(vks_crowd *c, const uint32_t *visible, uint32_t count
         t[3] = vks_now_ms();
         for (int p = 0; p < 3; p++)
             per[(size_t)p * frames + f] = (t[p + 1] - t[p]) / batch;
-        vks_crowd_advance(c, 1.0 / 60.0);
+        vks_crowd_advance(c, NULL, 1.0 / 60.0);
     }
     for (int p = 0; ok && p < 3; p++)
         ms[p] = vks_median(per + (size_t)p * frames, frames);
