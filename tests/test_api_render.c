@@ -237,7 +237,7 @@ static void check_device_palettes(const vkskin_renderer_desc *host, vkskin_crowd
 }
 
 /* The animation level of detail through the renderer's two per-slot palette buffers: instances
- * that project small are posed every 2nd or 4th frame and keep their pose between. Each frame,
+ * that project small are posed every 2nd, 4th or 8th frame and keep their pose between. Each frame,
  * every instance's skinned output must be either its pose at its clock now (posed this frame) or
  * its previous frame's output bit for bit (kept). A kept pose left out of the slot's buffer would
  * show the pose that slot held two frames before (or nothing, in a slot not used yet). */
@@ -254,7 +254,7 @@ static void check_kept_poses(const vkskin_renderer_desc *host, vkskin_crowd *cro
     vkskin_renderer *r;
     vkskin_error err;
     CHECK(vkskin_renderer_create(&desc, &r, &err) == VKSKIN_OK);
-    /* From further away than the framing view: every instance small, posed every 2nd or 4th. */
+    /* From further away than the framing view: every instance small, posed every 2nd to 8th. */
     vkskin_view far;
     CHECK(vkskin_crowd_orbit_view(crowd,
                                   &(vkskin_orbit){.aspect = (float)W / (float)H, .zoom = 2.0f},

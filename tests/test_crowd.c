@@ -951,29 +951,30 @@ static void test_anim_lod(void)
     for (uint32_t i = 0; i < n; i++)
         all[i] = i;
     /* The eye a little above the ground, just outside one corner of the grid. */
-    vks_lod_view view = {.pixels_per_unit = 600.0f, .force = -1};
+    vks_lod_view view = {.pixels_per_unit = 150.0f, .force = -1};
     view.eye[0] = a.lo[0] - 1.0f;
     view.eye[1] = 1.0f;
     view.eye[2] = a.lo[2] - 1.0f;
     vks_crowd_anim_periods(&a, NULL, &view, all, n, periods);
-    uint32_t by_period[5] = {0}, bad_period = 0;
+    uint32_t by_period[9] = {0}, bad_period = 0;
     for (uint32_t i = 0; i < n; i++) {
         const vks_crowd_instance *in = &a.instances[i];
         double d = sqrt(pow(in->center[0] - view.eye[0], 2) + pow(in->center[1] - view.eye[1], 2) +
                         pow(in->center[2] - view.eye[2], 2));
         double px = in->radius * view.pixels_per_unit / d;
-        uint32_t want = d <= in->radius ? 1 : px >= 48.0 ? 1 : px >= 16.0 ? 2 : 4;
+        uint32_t want = d <= in->radius ? 1 : px >= 48.0 ? 1 : px >= 16.0 ? 2 : px >= 6.0 ? 4 : 8;
         bad_period += periods[i] != want;
-        by_period[periods[i] <= 4 ? periods[i] : 0]++;
+        by_period[periods[i] <= 8 ? periods[i] : 0]++;
     }
     CHECK(bad_period == 0);
-    CHECK(by_period[1] > 0 && by_period[2] > 0 && by_period[4] > 0); /* all three happen */
+    CHECK(by_period[1] > 0 && by_period[2] > 0 && by_period[4] > 0 &&
+          by_period[8] > 0 && by_period[0] + by_period[3] == 0); /* all four happen */
     uint64_t posed_total = 0;
     uint32_t wrong = 0;
-    for (uint64_t frame = 0; frame < 8; frame++) {
+    for (uint64_t frame = 0; frame < 16; frame++) {
         before = pa, pa = slots[frame % 2];
         memset(pa, 0xff, sizeof *pa * a.palette_count); /* NaN: what no pose writes */
-        uint32_t posed = vks_crowd_animate(&a, NULL, all, periods, n, frame, pa);
+        uint32_t posed = vks_crowd_animate(&a, NULL, all, periods, n, frame, pa, false, NULL);
         vks_crowd_palettes(&b, NULL, all, n, pb);
         uint32_t expected = 0;
         for (uint32_t i = 0; i < n; i++) {
@@ -988,14 +989,15 @@ static void test_anim_lod(void)
         vks_crowd_advance(&b, NULL, 1.0 / 60.0);
     }
     CHECK(wrong == 0);
-    /* Frames 1 to 7 pose 1, 1/2 or 1/4 of each group a frame: the work drops to the mean of
-     * 1 / period (within the stagger's rounding over 7 frames). */
-    const double share = (double)(posed_total - n) / (7.0 * n);
-    const double mean = (by_period[1] + by_period[2] / 2.0 + by_period[4] / 4.0) / n;
+    /* Frames 1 to 15 pose 1, 1/2, 1/4 or 1/8 of each group a frame: the work drops to the mean
+     * of 1 / period (within the stagger's rounding over 15 frames). */
+    const double share = (double)(posed_total - n) / (15.0 * n);
+    const double mean =
+        (by_period[1] + by_period[2] / 2.0 + by_period[4] / 4.0 + by_period[8] / 8.0) / n;
     CHECK(fabs(share - mean) < 0.05 && share < 0.9);
-    printf("anim lod: periods 1: %u, 2: %u, 4: %u instances; %.0f%% of the crowd posed a frame "
-           "after the first\n",
-           by_period[1], by_period[2], by_period[4], 100.0 * share);
+    printf("anim lod: periods 1: %u, 2: %u, 4: %u, 8: %u instances; %.0f%% of the crowd posed a "
+           "frame after the first\n",
+           by_period[1], by_period[2], by_period[4], by_period[8], 100.0 * share);
     /* A sparse list (every third instance: slot != index) on a pool of 2 threads, 4 more frames:
      * the same rule, by instance index and each slot's own period. */
     {
@@ -1009,10 +1011,10 @@ static void test_anim_lod(void)
             sparse[m++] = i;
         }
         uint32_t sparse_wrong = 0;
-        for (uint64_t frame = 8; pool && frame < 12; frame++) {
+        for (uint64_t frame = 16; pool && frame < 20; frame++) {
             before = pa, pa = slots[frame % 2];
             memset(pa, 0xff, sizeof *pa * a.palette_count);
-            uint32_t posed = vks_crowd_animate(&a, pool, sparse, sparse_periods, m, frame, pa);
+            uint32_t posed = vks_crowd_animate(&a, pool, sparse, sparse_periods, m, frame, pa, false, NULL);
             vks_crowd_palettes(&b, NULL, sparse, m, pb);
             uint32_t expected = 0;
             for (uint32_t k = 0; k < m; k++) {
@@ -1032,8 +1034,8 @@ static void test_anim_lod(void)
     /* Seen again after a frame out of view: posed at once, whatever its period. */
     {
         const uint32_t far = n - 1; /* the corner away from the eye */
-        CHECK(periods[far] == 4);
-        uint32_t posed = vks_crowd_animate(&a, NULL, &far, &periods[far], 1, 13, pa); /* seen 11 */
+        CHECK(periods[far] == 8);
+        uint32_t posed = vks_crowd_animate(&a, NULL, &far, &periods[far], 1, 21, pa, false, NULL); /* seen 19 */
         CHECK(posed == 1);
     }
 done:
@@ -1042,6 +1044,82 @@ done:
     free(slots[0]);
     free(slots[1]);
     free(pb);
+    vks_crowd_destroy(&a);
+    vks_crowd_destroy(&b);
+}
+
+/* The animation level of detail writing into two palette buffers in turn with `reuse` (frames in
+ * flight): each frame's buffer holds, for every listed instance, what a twin crowd without reuse
+ * writes in full (its last computed pose), while only the posed instances' palettes and the kept
+ * ones the buffer lacks are written: after the first two frames, those posed this frame and those
+ * posed the frame before but not this one (they reached only the other buffer). */
+static void test_anim_lod_reuse(void)
+{
+    const vks_model *models[] = {&def};
+    vks_crowd_desc desc = {
+        .models = models, .model_count = 1, .instance_count = 300, .seed = 5, .keep_poses = true};
+    vks_crowd a, b;
+    if (!create(&desc, &a))
+        return;
+    if (!create(&desc, &b)) {
+        vks_crowd_destroy(&a);
+        return;
+    }
+    const uint32_t n = a.instance_count, joints = def.skeleton.joint_count;
+    uint32_t *all = malloc(sizeof *all * n);
+    uint8_t *periods = malloc(n), *posed_before = calloc(n, 1), *posed_now = calloc(n, 1);
+    vks_bone *bufs[2] = {malloc(sizeof(vks_bone) * a.palette_count),
+                         malloc(sizeof(vks_bone) * a.palette_count)};
+    vks_bone *ref = malloc(sizeof(vks_bone) * b.palette_count);
+    if (!all || !periods || !posed_before || !posed_now || !bufs[0] || !bufs[1] || !ref)
+        goto done;
+    for (uint32_t i = 0; i < n; i++) {
+        all[i] = i;
+        periods[i] = (uint8_t)(1u << (i % 4)); /* 1, 2, 4, 8 in turn */
+    }
+    memset(bufs[0], 0xff, sizeof(vks_bone) * a.palette_count); /* NaN: never written */
+    memset(bufs[1], 0xff, sizeof(vks_bone) * a.palette_count);
+    uint32_t held_wrong = 0, bytes_wrong = 0;
+    uint64_t written_total = 0, full_total = 0;
+    for (uint64_t frame = 0; frame < 24; frame++) {
+        vks_bone *buf = bufs[frame % 2];
+        uint64_t bytes = 0, ref_bytes = 0;
+        const uint32_t posed = vks_crowd_animate(&a, NULL, all, periods, n, frame, buf, true, &bytes);
+        vks_crowd_animate(&b, NULL, all, periods, n, frame, ref, false, &ref_bytes);
+        held_wrong += memcmp(buf, ref, sizeof(vks_bone) * a.palette_count) != 0;
+        /* The rule, written again: posed when (frame + i) is a multiple of its period (every
+         * instance at frame 0). */
+        uint64_t want = 0, posed_want = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            posed_now[i] = frame == 0 || (frame + i) % periods[i] == 0;
+            posed_want += posed_now[i];
+            want += frame < 2 || posed_now[i] || posed_before[i]; /* the first two fill both */
+        }
+        bytes_wrong += posed != posed_want || bytes != want * joints * sizeof(vks_bone) ||
+                       ref_bytes != (uint64_t)n * joints * sizeof(vks_bone);
+        memcpy(posed_before, posed_now, n);
+        if (frame >= 2) {
+            written_total += bytes;
+            full_total += ref_bytes;
+        }
+        vks_crowd_advance(&a, NULL, 1.0 / 60.0);
+        vks_crowd_advance(&b, NULL, 1.0 / 60.0);
+    }
+    CHECK(held_wrong == 0 && bytes_wrong == 0);
+    /* Periods 1, 2, 4, 8: 15/32 of the crowd posed a frame on average, the bytes below 0.8 of
+     * writing everything (a kept pose reaches each buffer once). */
+    CHECK(written_total < 0.8 * full_total);
+    /* Written by other means (vks_crowd_palettes into one of them): forgotten, written whole. */
+    vks_crowd_palettes(&a, NULL, all, n, bufs[0]);
+    uint64_t bytes = 0;
+    vks_crowd_animate(&a, NULL, all, periods, n, 24, bufs[0], true, &bytes);
+    CHECK(bytes == (uint64_t)n * joints * sizeof(vks_bone));
+    printf("anim lod reuse: 24 frames in two buffers, each as the full write; %.0f%% of the "
+           "bytes of writing every palette\n",
+           100.0 * (double)written_total / (double)full_total);
+done:
+    free(all), free(periods), free(posed_before), free(posed_now);
+    free(bufs[0]), free(bufs[1]), free(ref);
     vks_crowd_destroy(&a);
     vks_crowd_destroy(&b);
 }
@@ -1158,6 +1236,7 @@ int main(int argc, char **argv)
         test_lod_hysteresis();
         test_anim_lod();
         test_pool_frame_steps();
+        test_anim_lod_reuse();
     }
     vks_model_destroy(&def);
     vks_model_destroy(&chain);

@@ -383,9 +383,9 @@ VKSKIN_API vkskin_result vkskin_crowd_pose(vkskin_crowd *crowd, const uint32_t *
  * each visible instance's level of detail into `levels` (the same count; NULL: not chosen) and
  * poses them into `palettes` (as vkskin_crowd_pose). With animation level of detail (unless
  * pose_every_frame), an instance whose bounding sphere projects to a radius under 48 pixels is
- * posed every 2nd frame, under 16 every 4th, staggered, and otherwise gets its last pose again; the
- * crowd keeps every instance's last pose for it (palette_count x 48 bytes more, from the first
- * call). */
+ * posed every 2nd frame, under 16 every 4th, under 6 every 8th, staggered, and otherwise gets its
+ * last pose again; the crowd keeps every instance's last pose for it (palette_count x 48 bytes
+ * more, from the first call). */
 /* The default screen-space error of a level of detail, in pixels: a level's error over the clips'
  * poses (vkskin_level_info.error) projected at the instance's distance. At 0.45 px, crowds of
  * characters 2 to 300 pixels tall change less than one frame of motion changes them
@@ -409,11 +409,17 @@ typedef struct vkskin_prepare_desc {
      * 0 (room for instance_count; NULL: not written). What hybrid rendering draws in compute. */
     uint8_t *raster;
     float raster_triangle_px;
+    /* With animation level of detail: `palettes` is one of at most two buffers the caller passes
+     * in turn (frames in flight) and leaves as vkskin wrote them. vkskin remembers which pose
+     * each holds for each instance and writes a kept pose only into a buffer that lacks it: once
+     * both hold it, a kept pose costs nothing. Off: every listed instance is written. */
+    bool reuse_palettes;
 } vkskin_prepare_desc;
 
 typedef struct vkskin_prepared {
     uint32_t visible; /* instances listed */
     uint32_t posed;   /* of them posed (the rest: their last pose) */
+    uint64_t palette_bytes; /* written into `palettes` */
 } vkskin_prepared;
 
 VKSKIN_API vkskin_result vkskin_crowd_prepare(vkskin_crowd *crowd, const vkskin_prepare_desc *desc,

@@ -114,7 +114,7 @@ typedef struct vkskin_renderer_desc {
     uint32_t lod;
     float lod_error_px;
     /* Animation level of detail, on unless this is set: instances whose bounds project small are
-     * posed every 2nd or 4th frame (staggered) and keep their last pose between. */
+     * posed every 2nd, 4th or 8th frame (staggered) and keep their last pose between. */
     bool pose_every_frame;
     /* How the shaders reach the crowd's buffers (AUTO: descriptors when validating). */
     vkskin_binding binding;
@@ -218,6 +218,9 @@ typedef struct vkskin_frame_info {
     bool drawn;        /* false: the window is minimised or its swapchain was rebuilt; try again */
     uint32_t visible;  /* instances in the view */
     uint32_t posed;    /* of them posed this frame (the rest kept their last pose) */
+    /* Bytes of palettes written for the GPU this frame: the posed instances', and the kept ones'
+     * the frame slot's buffer did not hold yet (each kept pose reaches both slots once). */
+    uint64_t palette_bytes;
     uint32_t skinned;  /* of them skinned by the compute pass (the rest in the vertex shader) */
     uint32_t overflow; /* of them skinned in the vertex shader because the output was full */
     uint64_t overflow_vertices;

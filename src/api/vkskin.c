@@ -750,11 +750,12 @@ vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *d
         vks_crowd_choose_lods(crowd, pool, &lod, visible, n, levels, desc->raster);
     if (anim_lod)
         vks_crowd_anim_periods(crowd, pool, &lod, visible, n, c->periods);
+    uint64_t bytes = 0;
     const uint32_t posed =
-        vks_crowd_animate(crowd, pool, visible,
-                          anim_lod ? c->periods : NULL, n, c->prepared++, (vks_bone *)palettes);
+        vks_crowd_animate(crowd, pool, visible, anim_lod ? c->periods : NULL, n, c->prepared++,
+                          (vks_bone *)palettes, desc->reuse_palettes, &bytes);
     if (out)
-        *out = (vkskin_prepared){.visible = n, .posed = posed};
+        *out = (vkskin_prepared){.visible = n, .posed = posed, .palette_bytes = bytes};
     return vks_api_ok(err);
 }
 

@@ -587,6 +587,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     prepare.view = desc->view;
     prepare.height = r->window ? desc->height : r->extent.height;
     prepare.raster = r->r.raster_mode == VKS_RASTER_HYBRID ? f->raster : NULL;
+    prepare.reuse_palettes = true; /* the frame slots' palette buffers, in turn */
     vkskin_prepared prepared;
     res = vkskin_crowd_prepare(r->crowd, &prepare, f->visible, f->level, (float *)f->palette,
                                &prepared, err);
@@ -663,6 +664,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
             .vertices = frame_vertices(crowd, f, f->visible_count),
             .skinned_vertices = frame_vertices(crowd, f, f->skinned_count),
             .draws = f->draws,
+            .palette_bytes = prepared.palette_bytes,
             .triangles_hardware = f->triangles_hardware,
             .triangles_compute = f->triangles_compute,
             .cpu_ms = cpu_ms,

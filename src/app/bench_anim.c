@@ -29,31 +29,38 @@ static uint32_t frames_per_sample(const vkskin_crowd *c)
  * the measured frames. `clocks_ms`, when not NULL, gets clocks and culling alone, timed the same
  * way after. */
 static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepare,
-                          uint32_t *visible, uint32_t *count, float *palette, uint32_t frames,
-                          uint32_t warmup, double *samples, double *clocks_ms, uint64_t *posed,
-                          app_progress *progress)
+                          uint32_t *visible, uint32_t *count, float *const palette[2],
+                          uint32_t frames, uint32_t warmup, double *samples, double *clocks_ms,
+                          uint64_t *posed, uint64_t *written, app_progress *progress)
 {
     const uint32_t batch = frames_per_sample(crowd);
-    uint64_t posed_total = 0;
+    uint64_t posed_total = 0, written_total = 0;
+    uint32_t slot = 0;
     for (uint32_t i = 0; i < warmup + frames; i++) {
         app_progress_say(progress, "%s, sample %u of %u",
                          prepare->one_thread ? "1 thread" : "all threads", i + 1, warmup + frames);
-        uint64_t posed_here = 0;
+        uint64_t posed_here = 0, written_here = 0;
         const double t0 = vks_now_ms();
         for (uint32_t b = 0; b < batch; b++) {
             vkskin_crowd_advance(crowd, 1.0 / 60.0);
             vkskin_prepared out;
-            vkskin_crowd_prepare(crowd, prepare, visible, NULL, palette, &out, NULL);
+            /* The renderer's two frame slots, in turn. */
+            vkskin_crowd_prepare(crowd, prepare, visible, NULL, palette[slot], &out, NULL);
+            slot ^= 1;
             *count = out.visible;
             posed_here += out.posed;
+            written_here += out.palette_bytes;
         }
         if (i >= warmup) {
             samples[i - warmup] = (vks_now_ms() - t0) / batch;
             posed_total += posed_here;
+            written_total += written_here;
         }
     }
     if (posed)
         *posed = posed_total;
+    if (written)
+        *written = written_total;
     const double ms = vks_median(samples, frames);
     for (uint32_t i = 0; clocks_ms && i < warmup + frames; i++) {
         const double t0 = vks_now_ms();
@@ -78,7 +85,7 @@ static size_t palette_bytes_of(uint64_t palette_entries)
 
 uint64_t app_bench_anim_bytes(uint32_t instances, uint64_t palette_entries)
 {
-    return palette_bytes_of(palette_entries) + sizeof(uint32_t) * (uint64_t)instances;
+    return 2 * palette_bytes_of(palette_entries) + sizeof(uint32_t) * (uint64_t)instances;
 }
 
 int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
@@ -88,16 +95,23 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     vkskin_crowd_get_info(c, &ci, NULL);
     vkskin_view view;
     vkskin_crowd_frame_view(c, (float)d->width / (float)d->height, &view, NULL);
-    vkskin_prepare_desc prepare = {
-        .view = &view, .height = d->height, .pose_every_frame = !d->anim_lod, .one_thread = true};
-    /* What app_bench_anim_bytes counts: the visible list and the palettes. */
+    vkskin_prepare_desc prepare = {.view = &view,
+                                   .height = d->height,
+                                   .pose_every_frame = !d->anim_lod,
+                                   .one_thread = true,
+                                   .reuse_palettes = true};
+    /* What app_bench_anim_bytes counts: the visible list and the palettes of two frame slots,
+     * written in turn as the renderer's are. */
     uint32_t *visible = malloc(sizeof *visible * ci.instance_count);
     const size_t palette_bytes = palette_bytes_of(ci.palette_count);
-    float *palette = aligned_alloc(64, palette_bytes ? palette_bytes : 64);
+    float *palettes[2] = {aligned_alloc(64, palette_bytes ? palette_bytes : 64),
+                          aligned_alloc(64, palette_bytes ? palette_bytes : 64)};
+    float *palette = palettes[0];
     double *samples = malloc(sizeof *samples * d->frames);
-    if (!visible || !palette || !samples) {
+    if (!visible || !palettes[0] || !palettes[1] || !samples) {
         free(visible);
-        free(palette);
+        free(palettes[0]);
+        free(palettes[1]);
         free(samples);
         fprintf(stderr, "vkskin bench: out of memory\n");
         return APP_FAILED;
@@ -105,19 +119,22 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     uint32_t count = 0;
     const uint32_t threads = ci.threads;
     double clocks1 = 0.0; /* of which clocks and culling (one thread) */
-    uint64_t posed1 = 0;
+    uint64_t posed1 = 0, written1 = 0;
     app_progress progress;
     app_progress_begin(&progress, "bench", d->progress);
-    const double ms1 = time_frames(c, &prepare, visible, &count, palette, d->frames, d->warmup,
-                                   samples, &clocks1, &posed1, &progress);
+    const double ms1 = time_frames(c, &prepare, visible, &count, palettes, d->frames, d->warmup,
+                                   samples, &clocks1, &posed1, &written1, &progress);
     prepare.one_thread = false;
-    const double msn = threads > 1 ? time_frames(c, &prepare, visible, &count, palette, d->frames,
-                                                 d->warmup, samples, NULL, NULL, &progress)
+    const double msn = threads > 1 ? time_frames(c, &prepare, visible, &count, palettes,
+                                                 d->frames, d->warmup, samples, NULL, NULL, NULL,
+                                                 &progress)
                                    : ms1;
     app_progress_say(&progress, "the phases");
     /* The share of the visible instances posed a frame (1 without --anim-lod). */
     const uint32_t batch = frames_per_sample(c);
     const double posed_share = count ? (double)posed1 / ((double)count * d->frames * batch) : 0.0;
+    /* Palette bytes written for the GPU a frame (the one-thread run's mean). */
+    const double upload_bytes = (double)written1 / ((double)d->frames * batch);
     uint64_t bones = 0, entries = 0;
     vkskin_model_info mi[VKSKIN_MAX_MODELS];
     for (uint32_t m = 0; m < s->model_count; m++)
@@ -139,7 +156,8 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     if (phases_result != VKSKIN_OK) {
         fprintf(stderr, "vkskin bench: %s\n", e.message);
         free(visible);
-        free(palette);
+        free(palettes[0]);
+        free(palettes[1]);
         free(samples);
         return APP_FAILED;
     }
@@ -176,6 +194,7 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
         app_json_number("clocks_and_culling_ns_1_thread", clocks1 * per, false);
         printf("  \"anim_lod\": %s,\n", d->anim_lod ? "true" : "false");
         app_json_number("posed_share", posed_share, false);
+        app_json_number("palette_upload_bytes", upload_bytes, false);
         app_json_number("ns_per_posed_skin_joint_1_thread",
                         posed_share > 0.0 ? ms1 * per / posed_share : -1.0, false);
         app_json_number("sampled_clips", sampled, false);
@@ -212,13 +231,16 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
                    "others kept their last pose: %.1f ns per posed skin joint (the figures above "
                    "are per skin joint shown; --anim-lod off poses every one)\n",
                    100.0 * posed_share, posed_share > 0.0 ? ms1 * per / posed_share : 0.0);
+        printf("  palettes out    %.2f MB a frame written for the GPU (two frame slots in turn)\n",
+               upload_bytes / 1e6);
         if (d->phases)
             printf("  phases         sampling %.1f, local-to-model %.1f, palette %.1f ns per skin "
                    "joint (1 thread, each phase posing every instance)\n",
                    phase[0] * per, phase[1] * per, phase[2] * per);
     }
     free(visible);
-    free(palette);
+    free(palettes[0]);
+    free(palettes[1]);
     free(samples);
     return APP_OK;
 }

@@ -38,6 +38,7 @@ typedef struct bench_result {
     double gpu_ms;             /* median of each frame's passes together */
     uint32_t level_instances[VKSKIN_MAX_LEVELS]; /* visible instances per level, last frame */
     uint32_t posed;    /* instances the last frame posed (--anim-lod: the rest kept their pose) */
+    uint64_t palette_bytes; /* palettes the last frame wrote for the GPU */
     uint64_t vertices; /* skinned per frame by the pass (vertex mode: every visible) */
     uint64_t visible_vertices; /* of the visible instances */
     uint64_t joints;           /* animated per frame: the visible instances' */
@@ -190,6 +191,7 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     res->triangles = ends[1].triangles;
     res->draws = info.draws;
     res->posed = info.posed;
+    res->palette_bytes = info.palette_bytes;
     memcpy(res->level_instances, info.level_instances, sizeof res->level_instances);
     res->budget_vertices = ri.max_skinned_vertices;
     vkskin_traffic seen;
@@ -284,6 +286,7 @@ static void report(const bench_args *a, const app_show *show, const bench_result
             printf("%s%u", l ? ", " : "", res->level_instances[l]);
         printf("],\n");
         app_json_number("posed_instances", res->posed, false);
+        app_json_number("palette_upload_bytes", (double)res->palette_bytes, false);
         app_json_number("lod", a->crowd.lod, false);
         app_json_number("lod_error_px", a->crowd.lod_error, false);
         app_json_number("cpu_anim_ms", res->anim_ms, false);

@@ -41,7 +41,7 @@ typedef struct app_crowd_args {
     const char *instances_text, *layout_text, *mode_text, *palettes_text, *binding_text;
     const char *max_skinned_text, *max_memory_text, *lod_text, *lod_error_text, *anim_lod_text;
     const char *raster_text, *raster_px_text;
-    bool anim_lod; /* --anim-lod on (default) | off: far instances posed every 2nd or 4th frame */
+    bool anim_lod; /* --anim-lod on (default) | off: far instances posed every 2nd to 8th frame */
     bool no_normalize;  /* --no-normalize: each model in its own units */
     int32_t lod;        /* --lod N: every instance at level N; -1 (default): chosen per instance */
     float lod_error;    /* --lod-error PX: the screen-space error a level may show */
@@ -77,7 +77,7 @@ typedef struct app_crowd_args {
          "keep each model in its own units (default: mixed models scaled to the first one's "      \
          "height, each standing on the ground)"},                                                  \
         {"anim-lod", &(a).anim_lod_text, NULL, "on|off",                                           \
-         "pose far instances every 2nd or 4th frame, staggered (default on)"},                     \
+         "pose far instances every 2nd, 4th or 8th frame, staggered (default on)"},                \
         {"lod-error", &(a).lod_error_text, NULL, "PX",                                             \
          "the coarsest level whose error projects to at most PX pixels is drawn (default 0.45)"},  \
         {"raster", &(a).raster_text, NULL, "hardware|compute|hybrid",                              \

@@ -315,7 +315,8 @@ uint64_t vks_crowd_host_bytes(const vks_model *const *models, uint32_t model_cou
      * flag); per palette entry six key cursors (and the kept pose). */
     const uint64_t entries = vks_crowd_palette_entries(models, model_count, instance_count);
     return (uint64_t)instance_count *
-               (sizeof(vks_crowd_instance) + 3 * sizeof(uint32_t) + (keep_poses ? 1 : 0)) +
+               (sizeof(vks_crowd_instance) + 3 * sizeof(uint32_t) +
+                (keep_poses ? 1 + VKS_CROWD_DESTINATIONS * sizeof(uint64_t) : 0)) +
            entries * (6 * sizeof(uint32_t) + (keep_poses ? sizeof(vks_bone) : 0));
 }
 
@@ -500,6 +501,8 @@ void vks_crowd_destroy(vks_crowd *c)
     free(c->update);
     free(c->cull_scratch);
     free(c->cull_counts);
+    for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++)
+        free(c->destinations[d].held);
     *c = (vks_crowd){0};
 }
 
@@ -613,11 +616,21 @@ bool vks_crowd_keep_poses(vks_crowd *c, vks_error *err)
         return true;
     c->poses = malloc(sizeof *c->poses * (c->palette_count ? c->palette_count : 1));
     c->update = malloc(c->instance_count);
-    if (!c->poses || !c->update) {
+    bool ok = c->poses && c->update;
+    for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++) {
+        c->destinations[d] = (struct vks_crowd_destination){
+            .held = malloc(sizeof *c->destinations[d].held * (c->instance_count ? c->instance_count : 1))};
+        ok = ok && c->destinations[d].held;
+    }
+    if (!ok) {
         free(c->poses);
         free(c->update);
         c->poses = NULL;
         c->update = NULL;
+        for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++) {
+            free(c->destinations[d].held);
+            c->destinations[d].held = NULL;
+        }
         return vks_fail_memory(err, "out of memory for the last poses of %u instances",
                                c->instance_count);
     }
@@ -747,6 +760,9 @@ typedef struct crowd_job {
     crowd_scratch_layout layout;
     bool lod;    /* vks_crowd_animate with periods: c->update says which to pose */
     bool stream; /* the sampler's non-temporal stores (crowd_job_of) */
+    /* vks_crowd_animate with reuse: per instance, the pose `palette` holds (see vks_crowd). */
+    uint64_t *held;
+    uint64_t written; /* palette entries written into `palette` (added to atomically) */
 } crowd_job;
 
 static void crowd_sample(const vks_model *m, int32_t clip, double time, uint32_t *cursor,
@@ -786,6 +802,7 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
     vks_xform *local_from = (vks_xform *)(scratch + job->layout.local_from);
     vks_affine *model = (vks_affine *)(scratch + job->layout.model);
     void *sampler_scratch = scratch + job->layout.sampler;
+    uint64_t written = 0;
     for (uint32_t v = begin; v < end; v++) {
         uint32_t i = job->visible[v];
         if (i >= c->instance_count) /* not an instance: nothing to write */
@@ -795,9 +812,17 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
         uint32_t joints = m->skeleton.joint_count;
         vks_bone *out = job->palette + c->palette_first[i];
         if (job->lod && !c->update[v]) { /* its last pose, kept in cached memory */
+            if (job->held && job->held[i] == in->posed_frame)
+                continue; /* the buffer holds it already */
             memcpy(out, c->poses + c->palette_first[i], sizeof *out * joints);
+            if (job->held)
+                job->held[i] = in->posed_frame;
+            written += joints;
             continue;
         }
+        written += joints;
+        if (job->held)
+            job->held[i] = in->posed_frame;
         /* With the level of detail, posed into the kept poses (cached memory) and copied out;
          * else straight into the palette, written once. */
         vks_bone *dst = job->lod ? c->poses + c->palette_first[i] : out;
@@ -816,6 +841,7 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
     }
     if (job->stream)
         vks_sampler_fence(); /* the streamed entries, before the pool hands the chunk back */
+    __atomic_fetch_add(&((crowd_job *)ctx)->written, written, __ATOMIC_RELAXED);
 }
 
 void vks_crowd_joints(vks_crowd *c, uint32_t i, float (*out)[3])
@@ -850,17 +876,26 @@ static crowd_job crowd_job_of(vks_crowd *c, const uint32_t *visible, uint32_t co
     };
 }
 
-static void crowd_run(crowd_job job, vks_pool *pool, uint32_t count);
+static void crowd_run(crowd_job *job, vks_pool *pool, uint32_t count);
+
+void vks_crowd_forget_palettes(vks_crowd *c)
+{
+    for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++)
+        c->destinations[d].palette = NULL;
+}
 
 void vks_crowd_palettes(vks_crowd *c, vks_pool *pool, const uint32_t *visible, uint32_t count,
                         vks_bone *palette)
 {
-    crowd_run(crowd_job_of(c, visible, count, palette, false), pool, count);
+    vks_crowd_forget_palettes(c);
+    crowd_job job = crowd_job_of(c, visible, count, palette, false);
+    crowd_run(&job, pool, count);
 }
 
 void vks_crowd_palettes_range(vks_crowd *c, const uint32_t *visible, uint32_t begin, uint32_t end,
                               vks_bone *palette, uint32_t thread)
 {
+    vks_crowd_forget_palettes(c);
     crowd_job job = crowd_job_of(c, visible, end - begin, palette, false);
     crowd_palettes_chunk(&job, begin, end, thread);
 }
@@ -892,7 +927,10 @@ static void crowd_periods_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_
         const float dist = sqrtf(d2);
         /* The sphere's projected radius; the eye inside it: near. */
         const float px = dist > in->radius ? in->radius * view->pixels_per_unit / dist : INFINITY;
-        periods[k] = px >= VKS_ANIM_LOD_NEAR_PX ? 1 : px >= VKS_ANIM_LOD_FAR_PX ? 2 : 4;
+        periods[k] = px >= VKS_ANIM_LOD_NEAR_PX   ? 1
+                     : px >= VKS_ANIM_LOD_FAR_PX  ? 2
+                     : px >= VKS_ANIM_LOD_TINY_PX ? 4
+                                                  : 8;
     }
 }
 
@@ -903,12 +941,39 @@ void vks_crowd_anim_periods(const vks_crowd *c, vks_pool *pool, const vks_lod_vi
     vks_pool_run(pool, count, VKS_CROWD_GRAIN, crowd_periods_chunk, &job);
 }
 
+/* The stamps of buffer `palette` (a new one replaces the least recently used; all unknown). */
+static uint64_t *crowd_destination(vks_crowd *c, const vks_bone *palette)
+{
+    struct vks_crowd_destination *pick = &c->destinations[0];
+    for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++) {
+        struct vks_crowd_destination *dest = &c->destinations[d];
+        if (dest->palette == palette) {
+            pick = dest;
+            break;
+        }
+        if (dest->used < pick->used)
+            pick = dest;
+    }
+    if (pick->palette != palette) {
+        pick->palette = palette;
+        memset(pick->held, 0xff, sizeof *pick->held * c->instance_count); /* none */
+    }
+    pick->used = ++c->destination_clock;
+    return pick->held;
+}
+
 uint32_t vks_crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visible,
                            const uint8_t *periods, uint32_t count, uint64_t frame,
-                           vks_bone *palette)
+                           vks_bone *palette, bool reuse, uint64_t *palette_bytes)
 {
     if (!periods) {
         vks_crowd_palettes(c, pool, visible, count, palette);
+        uint64_t entries = 0;
+        for (uint32_t k = 0; palette_bytes && k < count; k++)
+            if (visible[k] < c->instance_count)
+                entries += c->models[c->instances[visible[k]].model]->skeleton.joint_count;
+        if (palette_bytes)
+            *palette_bytes = entries * sizeof(vks_bone);
         return count;
     }
     assert(c->poses && c->update); /* vks_crowd_desc.keep_poses */
@@ -930,13 +995,20 @@ uint32_t vks_crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visible
         }
         in->seen_frame = frame;
     }
-    crowd_run(crowd_job_of(c, visible, count, palette, true), pool, count);
+    crowd_job job = crowd_job_of(c, visible, count, palette, true);
+    if (reuse)
+        job.held = crowd_destination(c, palette);
+    else
+        vks_crowd_forget_palettes(c);
+    crowd_run(&job, pool, count);
+    if (palette_bytes)
+        *palette_bytes = job.written * sizeof(vks_bone); /* (the pool's run has returned) */
     return posed;
 }
 
-static void crowd_run(crowd_job job, vks_pool *pool, uint32_t count)
+static void crowd_run(crowd_job *job, vks_pool *pool, uint32_t count)
 {
-    vks_crowd *c = job.crowd;
+    vks_crowd *c = job->crowd;
     const uint32_t max_joints = crowd_max_joints(c);
     /* Scratch exists for c->threads threads only: a larger pool would share it, so the caller
      * does the work alone (correct, slower). */
@@ -945,10 +1017,10 @@ static void crowd_run(crowd_job job, vks_pool *pool, uint32_t count)
     uint32_t grain = max_joints ? CROWD_GRAIN_JOINTS / max_joints : CROWD_GRAIN_MAX;
     grain = grain < 1 ? 1 : grain > CROWD_GRAIN_MAX ? CROWD_GRAIN_MAX : grain;
     if (!pool) {
-        crowd_palettes_chunk(&job, 0, count, 0);
+        crowd_palettes_chunk(job, 0, count, 0);
         return;
     }
-    vks_pool_run(pool, count, grain, crowd_palettes_chunk, &job);
+    vks_pool_run(pool, count, grain, crowd_palettes_chunk, job);
 }
 
 typedef struct crowd_lod_job {

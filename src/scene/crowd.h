@@ -111,6 +111,15 @@ typedef struct vks_crowd {
      * whether vks_crowd_animate poses it this frame. */
     vks_bone *poses;
     uint8_t *update;
+    /* vks_crowd_animate with `reuse`: the last VKS_CROWD_DESTINATIONS palette buffers it wrote,
+     * and for each, per instance, the pose it holds (the instance's posed_frame then; UINT64_MAX:
+     * none), the least recently used replaced by a new buffer. */
+    struct vks_crowd_destination {
+        const vks_bone *palette;
+        uint64_t *held;
+        uint64_t used;
+    } destinations[2];
+    uint64_t destination_clock;
     /* Culling on a pool (vks_crowd_cull, whose crowd is otherwise read only): each chunk's
      * visible instances, at the chunk's own place, and how many each chunk found. */
     uint32_t *cull_scratch, *cull_counts;
@@ -206,12 +215,14 @@ void vks_crowd_choose_lods(vks_crowd *crowd, vks_pool *pool, const vks_lod_view 
 
 /* Animation level of detail: how often an instance is posed, by the radius its bounding sphere
  * projects to: every frame from VKS_ANIM_LOD_NEAR_PX pixels, every 2nd from VKS_ANIM_LOD_FAR_PX,
- * every 4th below (a character under about 32 pixels tall moves less than a pixel a frame). */
+ * every 4th from VKS_ANIM_LOD_TINY_PX, every 8th below (a character under about 32 pixels tall
+ * moves less than a pixel a frame; under 12, less than a pixel in 4 frames). */
 #define VKS_ANIM_LOD_NEAR_PX 48.0f
 #define VKS_ANIM_LOD_FAR_PX 16.0f
+#define VKS_ANIM_LOD_TINY_PX 6.0f
 
-/* Writes each listed instance's posing period (1, 2 or 4 frames) into periods[k]: 1 when the eye
- * is inside its sphere. view's eye and pixels_per_unit are read. */
+/* Writes each listed instance's posing period (1, 2, 4 or 8 frames) into periods[k]: 1 when the
+ * eye is inside its sphere. view's eye and pixels_per_unit are read. */
 void vks_crowd_anim_periods(const vks_crowd *crowd, vks_pool *pool, const vks_lod_view *view,
                             const uint32_t *visible, uint32_t count, uint8_t *periods);
 
@@ -220,10 +231,20 @@ void vks_crowd_anim_periods(const vks_crowd *crowd, vks_pool *pool, const vks_lo
  * not seen the frame before (newly visible, or first), or when (frame + i) is a multiple of its
  * period, staggering the work evenly over the frames; every other listed instance gets its last
  * palette copied from the kept ones, so the palette buffer holds every listed instance either
- * way. periods NULL: every instance posed (as vks_crowd_palettes). Returns how many were posed. */
+ * way. With `reuse`, the caller passes the same few buffers in turn (frames in flight) and leaves
+ * them as the crowd wrote them: the crowd remembers which pose each of the last
+ * VKS_CROWD_DESTINATIONS buffers holds for each instance and copies a kept pose only into a
+ * buffer that lacks it, so that a kept pose costs nothing once both buffers hold it. periods
+ * NULL: every instance posed (as vks_crowd_palettes; the buffers' memory is forgotten).
+ * *palette_bytes (may be NULL) gets the bytes written into `palette`. Returns how many were
+ * posed. */
+#define VKS_CROWD_DESTINATIONS 2u
+/* A palette buffer was written by other means than vks_crowd_animate with reuse: it forgets what
+ * every buffer holds (the next reuse writes them whole). */
+void vks_crowd_forget_palettes(vks_crowd *crowd);
 uint32_t vks_crowd_animate(vks_crowd *crowd, vks_pool *pool, const uint32_t *visible,
                            const uint8_t *periods, uint32_t count, uint64_t frame,
-                           vks_bone *palette);
+                           vks_bone *palette, bool reuse, uint64_t *palette_bytes);
 
 /* Samples the pose of each listed instance (cross-fades included) and writes its palette to
  * palette + palette_first[instance], on every thread of the pool (pool may be NULL: the caller's

@@ -71,6 +71,7 @@ bool vks_crowd_time_phases(vks_crowd *c, const uint32_t *visible, uint32_t count
     };
     double *per = malloc(sizeof *per * 3 * frames);
     bool ok = st.local && st.model && st.soa && st.columns && st.cursor && per;
+    vks_crowd_forget_palettes(c); /* `palette` is written here */
     for (uint32_t f = 0; ok && f < frames; f++) {
         double t[4];
         for (int p = 0; p < 3; p++) {
