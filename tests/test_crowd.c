@@ -1109,10 +1109,34 @@ static void test_anim_lod_reuse(void)
     /* Periods 1, 2, 4, 8: 15/32 of the crowd posed a frame on average, the bytes below 0.8 of
      * writing everything (a kept pose reaches each buffer once). */
     CHECK(written_total < 0.8 * full_total);
+    /* Frames counted again from 0, twice, 6 frames each (shorter than the longest period, so
+     * that stamps of the first count survive into the second), on a pool of 2, the clocks
+     * running on: each buffer still as the twin's full write. */
+    vks_pool *pool = NULL;
+    vks_error err;
+    CHECK(vks_pool_create(2, &pool, &err));
+    uint32_t again_wrong = 0;
+    memset(periods, 8, n); /* all every 8th: some kept through a whole run */
+    for (uint64_t run = 0; pool && run < 2; run++)
+        for (uint64_t frame = 0; frame < 6; frame++) {
+            vks_bone *buf = bufs[frame % 2];
+            vks_crowd_animate(&a, pool, all, periods, n, frame, buf, true, NULL);
+            /* the twin's frames go on counting, in step mod 8 */
+            vks_crowd_animate(&b, NULL, all, periods, n, 32 + 8 * run + frame, ref, false, NULL);
+            again_wrong += memcmp(buf, ref, sizeof(vks_bone) * a.palette_count) != 0;
+            vks_crowd_advance(&a, NULL, 1.0 / 60.0);
+            vks_crowd_advance(&b, NULL, 1.0 / 60.0);
+        }
+    CHECK(again_wrong == 0);
+    vks_pool_destroy(pool);
     /* Written by other means (vks_crowd_palettes into one of them): forgotten, written whole. */
     vks_crowd_palettes(&a, NULL, all, n, bufs[0]);
     uint64_t bytes = 0;
-    vks_crowd_animate(&a, NULL, all, periods, n, 24, bufs[0], true, &bytes);
+    vks_crowd_animate(&a, NULL, all, periods, n, 12, bufs[0], true, &bytes);
+    CHECK(bytes == (uint64_t)n * joints * sizeof(vks_bone));
+    /* The same by the phase timings, which pose into the buffer their own way. */
+    CHECK(vks_crowd_time_phases(&a, all, n, 1, 1, bufs[1], (double[3]){0}));
+    vks_crowd_animate(&a, NULL, all, periods, n, 13, bufs[1], true, &bytes);
     CHECK(bytes == (uint64_t)n * joints * sizeof(vks_bone));
     printf("anim lod reuse: 24 frames in two buffers, each as the full write; %.0f%% of the "
            "bytes of writing every palette\n",

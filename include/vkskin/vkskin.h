@@ -385,7 +385,8 @@ VKSKIN_API vkskin_result vkskin_crowd_pose(vkskin_crowd *crowd, const uint32_t *
  * pose_every_frame), an instance whose bounding sphere projects to a radius under 48 pixels is
  * posed every 2nd frame, under 16 every 4th, under 6 every 8th, staggered, and otherwise gets its
  * last pose again; the crowd keeps every instance's last pose for it (palette_count x 48 bytes
- * more, from the first call). */
+ * more, from the first call, and 17 bytes an instance: which pose each of the last two palette
+ * buffers holds, reuse_palettes). */
 /* The default screen-space error of a level of detail, in pixels: a level's error over the clips'
  * poses (vkskin_level_info.error) projected at the instance's distance. At 0.45 px, crowds of
  * characters 2 to 300 pixels tall change less than one frame of motion changes them
@@ -412,7 +413,9 @@ typedef struct vkskin_prepare_desc {
     /* With animation level of detail: `palettes` is one of at most two buffers the caller passes
      * in turn (frames in flight) and leaves as vkskin wrote them. vkskin remembers which pose
      * each holds for each instance and writes a kept pose only into a buffer that lacks it: once
-     * both hold it, a kept pose costs nothing. Off: every listed instance is written. */
+     * both hold it, a kept pose costs nothing. It knows the buffers by address: after freeing
+     * one, pass false once (every listed instance is then written, and the memory forgotten).
+     * Off: every listed instance is written. */
     bool reuse_palettes;
 } vkskin_prepare_desc;
 

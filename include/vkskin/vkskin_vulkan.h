@@ -83,7 +83,10 @@ VKSKIN_API vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vk
 VKSKIN_API void vkskin_gpu_destroy(vkskin_gpu *gpu);
 
 /* The slot's palette buffer, mapped (vkskin_crowd_palette_count entries of 12 floats): pose into
- * it with vkskin_crowd_pose before the slot's vkskin_gpu_skin is submitted. NULL for a bad slot. */
+ * it with vkskin_crowd_pose before the slot's vkskin_gpu_skin is submitted. NULL for a bad slot.
+ * With vkskin_crowd_prepare's reuse_palettes, the crowd knows the slots' buffers by address: the
+ * first prepare after a vkskin_gpu is made (another's buffers may have had those addresses)
+ * passes reuse_palettes false. */
 VKSKIN_API float *vkskin_gpu_palettes(vkskin_gpu *gpu, uint32_t slot);
 
 /* Records into `cmd` (recording, of a graphics and compute queue family, outside a render pass)

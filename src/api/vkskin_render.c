@@ -231,6 +231,9 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
         .surface_user = desc->surface_user,
     };
     vks_crowd *crowd = &r->crowd->crowd;
+    /* Palette buffers the crowd remembers (reuse_palettes) are not this renderer's, whatever
+     * their addresses. */
+    vks_crowd_forget_palettes(crowd);
     vks_error e;
     /* What the animation level of detail keeps, now: a frame cannot fail on it later. */
     bool ok = (desc->pose_every_frame || vks_api_crowd_anim_lod(r->crowd) ||
@@ -273,6 +276,8 @@ void vkskin_renderer_destroy(vkskin_renderer *r, vkskin_messages *messages)
         vkDeviceWaitIdle(r->dev.device);
     if (r->r.dev)
         vks_renderer_destroy(&r->r);
+    if (r->crowd) /* its palette buffers, which the crowd may remember, are gone */
+        vks_crowd_forget_palettes(&r->crowd->crowd);
     if (r->dev.device) {
         vks_overlay_pass_destroy(&r->dev, &r->overlay);
         for (uint32_t s = 0; s < GPU_FRAMES_IN_FLIGHT; s++)

@@ -7,7 +7,7 @@
  * A frame is:
  *
  *   vks_frame *f = vks_renderer_begin_frame(r);                    waits for the slot's last use
- *   f->visible_count = vks_crowd_cull(crowd, view_proj, f->visible);
+ *   f->visible_count = vks_crowd_cull(crowd, pool, view_proj, f->visible);
  *   vks_crowd_palettes(crowd, pool, f->visible, f->visible_count, f->palette);
  *   vks_renderer_skin(r, f);        one dispatch per (model, level of detail) (compute)
  *   vks_renderer_draw(r, f, &t);    one instanced draw per mesh of each model

@@ -317,6 +317,7 @@ uint64_t vks_crowd_host_bytes(const vks_model *const *models, uint32_t model_cou
     return (uint64_t)instance_count *
                (sizeof(vks_crowd_instance) + 3 * sizeof(uint32_t) +
                 (keep_poses ? 1 + VKS_CROWD_DESTINATIONS * sizeof(uint64_t) : 0)) +
+           sizeof(uint32_t) * ((uint64_t)instance_count / VKS_CROWD_GRAIN + 2) + /* cull counts */
            entries * (6 * sizeof(uint32_t) + (keep_poses ? sizeof(vks_bone) : 0));
 }
 
@@ -880,8 +881,10 @@ static void crowd_run(crowd_job *job, vks_pool *pool, uint32_t count);
 
 void vks_crowd_forget_palettes(vks_crowd *c)
 {
+    /* Atomic stores: vks_crowd_palettes_range runs on several threads at once (the stores are
+     * the same; the reads, in vks_crowd_animate, come after the caller's join). */
     for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++)
-        c->destinations[d].palette = NULL;
+        __atomic_store_n(&c->destinations[d].palette, NULL, __ATOMIC_RELAXED);
 }
 
 void vks_crowd_palettes(vks_crowd *c, vks_pool *pool, const uint32_t *visible, uint32_t count,
@@ -996,10 +999,16 @@ uint32_t vks_crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visible
         in->seen_frame = frame;
     }
     crowd_job job = crowd_job_of(c, visible, count, palette, true);
-    if (reuse)
-        job.held = crowd_destination(c, palette);
-    else
+    /* A stamp is a frame number: frames counted again from an earlier one could match a stamp of
+     * another pose. */
+    if (reuse && c->destination_clock && frame <= c->destination_frame)
         vks_crowd_forget_palettes(c);
+    if (reuse) {
+        job.held = crowd_destination(c, palette);
+        c->destination_frame = frame;
+    } else {
+        vks_crowd_forget_palettes(c);
+    }
     crowd_run(&job, pool, count);
     if (palette_bytes)
         *palette_bytes = job.written * sizeof(vks_bone); /* (the pool's run has returned) */

@@ -119,7 +119,8 @@ typedef struct vks_crowd {
         uint64_t *held;
         uint64_t used;
     } destinations[2];
-    uint64_t destination_clock;
+    uint64_t destination_clock; /* counts their uses (0: none yet) */
+    uint64_t destination_frame; /* the frame of the last use */
     /* Culling on a pool (vks_crowd_cull, whose crowd is otherwise read only): each chunk's
      * visible instances, at the chunk's own place, and how many each chunk found. */
     uint32_t *cull_scratch, *cull_counts;
@@ -178,8 +179,8 @@ void vks_crowd_bind_pose(vks_crowd *crowd, bool on, double fade);
 
 /* Writes the indices of the instances whose bounding sphere intersects the frustum of
  * `view_proj` (column-major, Vulkan clip space: 0 <= z <= w) into `visible`, ascending, and
- * returns their count. `visible` needs room for instance_count entries; it is written once, in
- * order, never read (it may be write-combined memory). On a pool, each thread culls chunks of
+ * returns their count. `visible` needs room for instance_count entries; each entry is written
+ * once and never read (it may be write-combined memory). On a pool, each thread culls chunks of
  * VKS_CROWD_GRAIN instances into the crowd's scratch, then copies its chunks' finds to their
  * place. */
 uint32_t vks_crowd_cull(const vks_crowd *crowd, vks_pool *pool, const float view_proj[4][4],
@@ -234,7 +235,8 @@ void vks_crowd_anim_periods(const vks_crowd *crowd, vks_pool *pool, const vks_lo
  * way. With `reuse`, the caller passes the same few buffers in turn (frames in flight) and leaves
  * them as the crowd wrote them: the crowd remembers which pose each of the last
  * VKS_CROWD_DESTINATIONS buffers holds for each instance and copies a kept pose only into a
- * buffer that lacks it, so that a kept pose costs nothing once both buffers hold it. periods
+ * buffer that lacks it, so that a kept pose costs nothing once both buffers hold it (frames
+ * counted again from an earlier number make it forget, and write whole). periods
  * NULL: every instance posed (as vks_crowd_palettes; the buffers' memory is forgotten).
  * *palette_bytes (may be NULL) gets the bytes written into `palette`. Returns how many were
  * posed. */
