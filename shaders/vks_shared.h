@@ -315,8 +315,8 @@ typedef struct vks_raster_push {
 /* The rasterizer's map from an id back to its triangle (the resolve reads it): per model,
  * VKS_MAX_LEVELS of these (levels it lacks are zero), and the meshes of each level. */
 typedef struct vks_raster_level {
-    uint32_t vertex_first; /* as vks_visible.vertex_first for an entry at this level */
-    uint32_t first_index;  /* triangle t of the level is indices[first_index + 3 t ..] */
+    uint32_t vertex_first;           /* as vks_visible.vertex_first for an entry at this level */
+    uint32_t first_index;            /* triangle t of the level is indices[first_index + 3 t ..] */
     uint32_t mesh_first, mesh_count; /* its meshes in the mesh table, by first_index */
 } vks_raster_level;
 
@@ -332,10 +332,10 @@ typedef struct vks_raster_mesh {
  * entry's output lies outside it are another pass's. */
 typedef struct vks_resolve_push {
     uint32_t models[2], instances[2], visible[2], indices[2], uvs[2], vis[2], levels[2],
-        meshes[2];        /* device addresses */
-    float base_color[4];  /* the material's linear RGBA factor */
-    uint32_t material;    /* as vks_raster_mesh.material */
-    uint32_t width;       /* of the visibility buffer */
+        meshes[2];       /* device addresses */
+    float base_color[4]; /* the material's linear RGBA factor */
+    uint32_t material;   /* as vks_raster_mesh.material */
+    uint32_t width;      /* of the visibility buffer */
     uint32_t triangle_bits;
     uint32_t out_bytes;
     uint32_t out_base[2];

@@ -597,8 +597,7 @@ int main(int argc, char **argv)
                 "readback needs the compute mode");
     bad = desc;
     bad.raster = (vkskin_raster)7;
-    check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
-                "no raster 7");
+    check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT, "no raster 7");
     bad = desc;
     bad.raster_triangle_px = NAN;
     check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,

@@ -967,8 +967,8 @@ static void test_anim_lod(void)
         by_period[periods[i] <= 8 ? periods[i] : 0]++;
     }
     CHECK(bad_period == 0);
-    CHECK(by_period[1] > 0 && by_period[2] > 0 && by_period[4] > 0 &&
-          by_period[8] > 0 && by_period[0] + by_period[3] == 0); /* all four happen */
+    CHECK(by_period[1] > 0 && by_period[2] > 0 && by_period[4] > 0 && by_period[8] > 0 &&
+          by_period[0] + by_period[3] == 0); /* all four happen */
     uint64_t posed_total = 0;
     uint32_t wrong = 0;
     for (uint64_t frame = 0; frame < 16; frame++) {
@@ -1014,7 +1014,8 @@ static void test_anim_lod(void)
         for (uint64_t frame = 16; pool && frame < 20; frame++) {
             before = pa, pa = slots[frame % 2];
             memset(pa, 0xff, sizeof *pa * a.palette_count);
-            uint32_t posed = vks_crowd_animate(&a, pool, sparse, sparse_periods, m, frame, pa, false, NULL);
+            uint32_t posed =
+                vks_crowd_animate(&a, pool, sparse, sparse_periods, m, frame, pa, false, NULL);
             vks_crowd_palettes(&b, NULL, sparse, m, pb);
             uint32_t expected = 0;
             for (uint32_t k = 0; k < m; k++) {
@@ -1035,7 +1036,8 @@ static void test_anim_lod(void)
     {
         const uint32_t far = n - 1; /* the corner away from the eye */
         CHECK(periods[far] == 8);
-        uint32_t posed = vks_crowd_animate(&a, NULL, &far, &periods[far], 1, 21, pa, false, NULL); /* seen 19 */
+        uint32_t posed =
+            vks_crowd_animate(&a, NULL, &far, &periods[far], 1, 21, pa, false, NULL); /* seen 19 */
         CHECK(posed == 1);
     }
 done:
@@ -1084,7 +1086,8 @@ static void test_anim_lod_reuse(void)
     for (uint64_t frame = 0; frame < 24; frame++) {
         vks_bone *buf = bufs[frame % 2];
         uint64_t bytes = 0, ref_bytes = 0;
-        const uint32_t posed = vks_crowd_animate(&a, NULL, all, periods, n, frame, buf, true, &bytes);
+        const uint32_t posed =
+            vks_crowd_animate(&a, NULL, all, periods, n, frame, buf, true, &bytes);
         vks_crowd_animate(&b, NULL, all, periods, n, frame, ref, false, &ref_bytes);
         held_wrong += memcmp(buf, ref, sizeof(vks_bone) * a.palette_count) != 0;
         /* The rule, written again: posed when (frame + i) is a multiple of its period (every
@@ -1158,8 +1161,8 @@ static void test_pool_frame_steps(void)
     if (!load_lods(&m))
         return;
     const vks_model *models[] = {&m};
-    const vks_crowd_desc desc = {.models = models, .model_count = 1, .instance_count = 100000,
-                                 .seed = 3};
+    const vks_crowd_desc desc = {
+        .models = models, .model_count = 1, .instance_count = 100000, .seed = 3};
     vks_crowd a, b;
     vks_pool *pool = NULL;
     vks_error err;
@@ -1183,11 +1186,11 @@ static void test_pool_frame_steps(void)
         vec3 eye, at;
         float fov;
     } cams[] = {
-        {{cx, 400.0f, cz + 1.0f}, {cx, 0.0f, cz}, 120.0f},                 /* all of it */
-        {{a.lo[0] - 2.0f, 2.0f, a.lo[2] - 2.0f}, {cx, 0.0f, cz}, 30.0f},   /* one corner */
-        {{a.hi[0] + 2.0f, 2.0f, a.hi[2] + 2.0f}, {cx, 0.0f, cz}, 30.0f},   /* the other */
-        {{cx, 1.0f, cz}, {cx + 10.0f, 1.0f, cz + 3.0f}, 60.0f},            /* from the middle */
-        {{cx, 50.0f, cz}, {cx, 100.0f, cz}, 40.0f},                        /* the sky: none */
+        {{cx, 400.0f, cz + 1.0f}, {cx, 0.0f, cz}, 120.0f},               /* all of it */
+        {{a.lo[0] - 2.0f, 2.0f, a.lo[2] - 2.0f}, {cx, 0.0f, cz}, 30.0f}, /* one corner */
+        {{a.hi[0] + 2.0f, 2.0f, a.hi[2] + 2.0f}, {cx, 0.0f, cz}, 30.0f}, /* the other */
+        {{cx, 1.0f, cz}, {cx + 10.0f, 1.0f, cz + 3.0f}, 60.0f},          /* from the middle */
+        {{cx, 50.0f, cz}, {cx, 100.0f, cz}, 40.0f},                      /* the sky: none */
     };
     uint32_t lists_wrong = 0, counts[5] = {0};
     for (size_t k = 0; k < sizeof cams / sizeof *cams; k++) {
@@ -1203,8 +1206,8 @@ static void test_pool_frame_steps(void)
         const uint32_t cb = vks_crowd_cull(&b, pool, vp, vb);
         counts[k] = cb;
         lists_wrong += ca != cb || memcmp(va, vb, sizeof *va * ca) != 0;
-        vks_lod_view lv = {.pixels_per_unit = 540.0f, .max_error_px = 0.45f, .force = -1,
-                           .raster_area_px = 4.0f};
+        vks_lod_view lv = {
+            .pixels_per_unit = 540.0f, .max_error_px = 0.45f, .force = -1, .raster_area_px = 4.0f};
         memcpy(lv.eye, cams[k].eye, sizeof lv.eye);
         vks_crowd_choose_lods(&a, NULL, &lv, va, ca, la, ra);
         vks_crowd_choose_lods(&b, pool, &lv, vb, cb, lb, rb);
@@ -1216,8 +1219,8 @@ static void test_pool_frame_steps(void)
         vks_crowd_advance(&b, pool, 0.37);
     }
     CHECK(lists_wrong == 0);
-    CHECK(counts[0] == n && counts[1] > 0 && counts[1] < n && counts[2] > 0 &&
-          counts[2] < n && counts[3] > 0 && counts[3] < n && counts[4] == 0);
+    CHECK(counts[0] == n && counts[1] > 0 && counts[1] < n && counts[2] > 0 && counts[2] < n &&
+          counts[3] > 0 && counts[3] < n && counts[4] == 0);
     uint32_t clocks_wrong = 0, levels_wrong = 0;
     for (uint32_t i = 0; i < n; i++) {
         clocks_wrong += memcmp(&a.instances[i].time, &b.instances[i].time, sizeof(double)) != 0;

@@ -44,17 +44,17 @@ static bool draw(vkskin_crowd *crowd, const vkskin_view *view, uint32_t width, u
 {
     vkskin_renderer *r = NULL;
     vkskin_error err;
-    const vkskin_result res = vkskin_renderer_create(
-        &(vkskin_renderer_desc){.crowd = crowd,
-                                .validate = true,
-                                .width = width,
-                                .height = height,
-                                .raster = raster,
-                                .raster_triangle_px = raster_px,
-                                .fixed_lod = level0,
-                                .pose_every_frame = true,
-                                .max_buffer_bytes = max_buffer},
-        &r, &err);
+    const vkskin_result res =
+        vkskin_renderer_create(&(vkskin_renderer_desc){.crowd = crowd,
+                                                       .validate = true,
+                                                       .width = width,
+                                                       .height = height,
+                                                       .raster = raster,
+                                                       .raster_triangle_px = raster_px,
+                                                       .fixed_lod = level0,
+                                                       .pose_every_frame = true,
+                                                       .max_buffer_bytes = max_buffer},
+                               &r, &err);
     if (res != VKSKIN_OK && strstr(err.message, "shaderBufferInt64Atomics")) {
         skip_no_atomics = true;
         return false;
@@ -195,15 +195,15 @@ static double projected_area(const vkskin_crowd *crowd, uint32_t i, const float 
 }
 
 /* Two default characters on the Z axis, seen from +Z: the far one at the origin, the near one
- * between it and the eye, a little aside, their centres at the eye's height; whichever projects smaller triangles goes to the
- * compute rasterizer (the threshold set between the two). */
+ * between it and the eye, a little aside, their centres at the eye's height; whichever projects
+ * smaller triangles goes to the compute rasterizer (the threshold set between the two). */
 static void depth_order(vkskin_model *model, float far_scale, float near_scale, const char *what)
 {
     const vkskin_model *models[] = {model};
     vkskin_crowd *crowd;
     CHECK(vkskin_crowd_create(
-              &(vkskin_crowd_desc){.models = models, .model_count = 1, .instance_count = 2},
-              &crowd, NULL) == VKSKIN_OK);
+              &(vkskin_crowd_desc){.models = models, .model_count = 1, .instance_count = 2}, &crowd,
+              NULL) == VKSKIN_OK);
     vkskin_instance_info first;
     CHECK(vkskin_crowd_get_instance(crowd, 0, &first, NULL) == VKSKIN_OK);
     float base[16];
@@ -213,8 +213,7 @@ static void depth_order(vkskin_model *model, float far_scale, float near_scale, 
     const float r = first.radius, distance = 3.0f * r;
     const float height = first.center[1]; /* of the unscaled centre, and of the eye */
     place(crowd, base, 0, far_scale, 0.0f, height * (1.0f - far_scale), 0.0f);
-    place(crowd, base, 1, near_scale, 0.05f * r, height * (1.0f - near_scale),
-          0.5f * distance);
+    place(crowd, base, 1, near_scale, 0.05f * r, height * (1.0f - near_scale), 0.5f * distance);
     const float eye[3] = {0.0f, height, distance};
     const uint32_t size = 128;
     const vkskin_view view = view_along_z(eye, 1.0f);
@@ -254,8 +253,8 @@ int main(int argc, char **argv)
     const vkskin_model *one[] = {model};
     vkskin_crowd *crowd;
     CHECK(vkskin_crowd_create(
-              &(vkskin_crowd_desc){.models = one, .model_count = 1, .instance_count = 400},
-              &crowd, &err) == VKSKIN_OK);
+              &(vkskin_crowd_desc){.models = one, .model_count = 1, .instance_count = 400}, &crowd,
+              &err) == VKSKIN_OK);
     vkskin_view view;
     CHECK(vkskin_crowd_frame_view(crowd, 16.0f / 9.0f, &view, &err) == VKSKIN_OK);
     shot hybrid = {0};
@@ -279,16 +278,16 @@ int main(int argc, char **argv)
     /* A mixed crowd: the default character, a textured one, one of 24 meshes kept apart. */
     const vkskin_model *mixed[] = {model, textured, pieces};
     CHECK(vkskin_crowd_create(
-              &(vkskin_crowd_desc){.models = mixed, .model_count = 3, .instance_count = 90},
-              &crowd, &err) == VKSKIN_OK);
+              &(vkskin_crowd_desc){.models = mixed, .model_count = 3, .instance_count = 90}, &crowd,
+              &err) == VKSKIN_OK);
     CHECK(vkskin_crowd_frame_view(crowd, 16.0f / 9.0f, &view, &err) == VKSKIN_OK);
     three_ways("a mixed crowd of 90", crowd, &view, 480, 270, 0.0f, false, 0.005, NULL);
     vkskin_crowd_destroy(crowd);
 
     /* A close-up: one character filling the image (hybrid leaves it to the graphics pipeline). */
     CHECK(vkskin_crowd_create(
-              &(vkskin_crowd_desc){.models = one, .model_count = 1, .instance_count = 1},
-              &crowd, &err) == VKSKIN_OK);
+              &(vkskin_crowd_desc){.models = one, .model_count = 1, .instance_count = 1}, &crowd,
+              &err) == VKSKIN_OK);
     CHECK(vkskin_crowd_frame_view(crowd, 1.0f, &view, &err) == VKSKIN_OK);
     three_ways("a close-up", crowd, &view, 256, 256, 0.0f, false, 0.005, &hybrid);
     CHECK(hybrid.rgba && hybrid.info.triangles_compute == 0);

@@ -420,8 +420,8 @@ typedef struct vkskin_prepare_desc {
 } vkskin_prepare_desc;
 
 typedef struct vkskin_prepared {
-    uint32_t visible; /* instances listed */
-    uint32_t posed;   /* of them posed (the rest: their last pose) */
+    uint32_t visible;       /* instances listed */
+    uint32_t posed;         /* of them posed (the rest: their last pose) */
     uint64_t palette_bytes; /* written into `palettes` */
 } vkskin_prepared;
 

@@ -67,12 +67,12 @@ typedef enum vkskin_skin_mode {
  * visibility buffer (64-bit atomics), which a full-screen pass then shades like the graphics
  * pipeline's pixels, depth-tested against them. */
 typedef enum vkskin_raster {
-    VKSKIN_RASTER_AUTO = 0,  /* hybrid where the device has 64-bit buffer atomics, else hardware */
-    VKSKIN_RASTER_HARDWARE,  /* the graphics pipeline draws everything */
-    VKSKIN_RASTER_COMPUTE,   /* the compute rasterizer draws every instance it can (comparison) */
-    VKSKIN_RASTER_HYBRID,    /* the compute rasterizer draws the instances whose triangles are
-                                small on screen (raster_triangle_px), the graphics pipeline the
-                                rest */
+    VKSKIN_RASTER_AUTO = 0, /* hybrid where the device has 64-bit buffer atomics, else hardware */
+    VKSKIN_RASTER_HARDWARE, /* the graphics pipeline draws everything */
+    VKSKIN_RASTER_COMPUTE,  /* the compute rasterizer draws every instance it can (comparison) */
+    VKSKIN_RASTER_HYBRID,   /* the compute rasterizer draws the instances whose triangles are
+                               small on screen (raster_triangle_px), the graphics pipeline the
+                               rest */
 } vkskin_raster;
 
 /* The window's surface on `instance` (which vkskin created with the desc's extensions): return
@@ -215,9 +215,9 @@ typedef struct vkskin_gpu_stats {
 } vkskin_gpu_stats;
 
 typedef struct vkskin_frame_info {
-    bool drawn;        /* false: the window is minimised or its swapchain was rebuilt; try again */
-    uint32_t visible;  /* instances in the view */
-    uint32_t posed;    /* of them posed this frame (the rest kept their last pose) */
+    bool drawn;       /* false: the window is minimised or its swapchain was rebuilt; try again */
+    uint32_t visible; /* instances in the view */
+    uint32_t posed;   /* of them posed this frame (the rest kept their last pose) */
     /* Bytes of palettes written for the GPU this frame: the posed instances', and the kept ones'
      * the frame slot's buffer did not hold yet (each kept pose reaches both slots once). */
     uint64_t palette_bytes;

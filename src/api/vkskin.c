@@ -734,13 +734,12 @@ vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *d
     const float *vp = view->view_proj; /* column-major: (row k, column c) at 4 c + k */
     const float focal = sqrtf(vp[1] * vp[1] + vp[5] * vp[5] + vp[9] * vp[9]);
     const uint32_t height = desc->height ? desc->height : 720;
-    vks_lod_view lod = {.pixels_per_unit = 0.5f * focal * (float)height,
-                        .max_error_px =
-                            desc->lod_error_px > 0.0f ? desc->lod_error_px : VKSKIN_LOD_ERROR_PX,
-                        .force = desc->fixed_lod ? (int32_t)desc->lod : -1,
-                        .raster_area_px = desc->raster_triangle_px > 0.0f
-                                              ? desc->raster_triangle_px
-                                              : VKSKIN_RASTER_TRIANGLE_PX};
+    vks_lod_view lod = {
+        .pixels_per_unit = 0.5f * focal * (float)height,
+        .max_error_px = desc->lod_error_px > 0.0f ? desc->lod_error_px : VKSKIN_LOD_ERROR_PX,
+        .force = desc->fixed_lod ? (int32_t)desc->lod : -1,
+        .raster_area_px =
+            desc->raster_triangle_px > 0.0f ? desc->raster_triangle_px : VKSKIN_RASTER_TRIANGLE_PX};
     memcpy(lod.eye, view->eye, sizeof lod.eye);
     float m[4][4];
     memcpy(m, vp, sizeof m);

@@ -114,10 +114,14 @@ static vks_raster_mode raster_of(const vkskin_renderer_desc *desc, const gpu_dev
 {
     *note = NULL;
     switch (desc->raster) {
-    case VKSKIN_RASTER_HARDWARE: return VKS_RASTER_HARDWARE;
-    case VKSKIN_RASTER_COMPUTE: return VKS_RASTER_COMPUTE;
-    case VKSKIN_RASTER_HYBRID: return VKS_RASTER_HYBRID;
-    case VKSKIN_RASTER_AUTO: break;
+    case VKSKIN_RASTER_HARDWARE:
+        return VKS_RASTER_HARDWARE;
+    case VKSKIN_RASTER_COMPUTE:
+        return VKS_RASTER_COMPUTE;
+    case VKSKIN_RASTER_HYBRID:
+        return VKS_RASTER_HYBRID;
+    case VKSKIN_RASTER_AUTO:
+        break;
     }
     if (desc->mode != VKSKIN_SKIN_COMPUTE)
         *note = "vertex mode skins in the draw: no output for the compute rasterizer";
@@ -136,10 +140,9 @@ static vks_renderer_desc engine_desc(const vkskin_renderer_desc *desc, vks_path 
 {
     const VkExtent2D extent = {desc->width ? desc->width : 1280, desc->height ? desc->height : 720};
     const vks_raster_mode raster = raster_of(desc, dev, &(const char *){NULL});
-    vks_plan_image image =
-        desc->create_surface
-            ? (vks_plan_image){0}
-            : vks_offscreen_bytes(extent.width, extent.height, vks_draw_depth_format(dev));
+    vks_plan_image image = desc->create_surface ? (vks_plan_image){0}
+                                                : vks_offscreen_bytes(extent.width, extent.height,
+                                                                      vks_draw_depth_format(dev));
     if (!desc->create_surface && raster != VKS_RASTER_HARDWARE) { /* its visibility buffers */
         image.device_bytes += vks_raster_target_bytes(extent.width, extent.height);
         image.visibility = true;

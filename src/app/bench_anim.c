@@ -125,9 +125,8 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     const double ms1 = time_frames(c, &prepare, visible, &count, palettes, d->frames, d->warmup,
                                    samples, &clocks1, &posed1, &written1, &progress);
     prepare.one_thread = false;
-    const double msn = threads > 1 ? time_frames(c, &prepare, visible, &count, palettes,
-                                                 d->frames, d->warmup, samples, NULL, NULL, NULL,
-                                                 &progress)
+    const double msn = threads > 1 ? time_frames(c, &prepare, visible, &count, palettes, d->frames,
+                                                 d->warmup, samples, NULL, NULL, NULL, &progress)
                                    : ms1;
     app_progress_say(&progress, "the phases");
     /* The share of the visible instances posed a frame (1 without --anim-lod). */

@@ -32,14 +32,14 @@ typedef struct bench_result {
     /* The last frame's triangles through the graphics pipeline and the compute rasterizer, and
      * the pixels the latter covered (UINT64_MAX: unknown). */
     uint64_t triangles_hardware, triangles_compute, pixels_resolved;
-    vkskin_raster raster;      /* the rasterizer in use */
-    const char *raster_note;   /* why it is the hardware one by default, or NULL */
+    vkskin_raster raster;         /* the rasterizer in use */
+    const char *raster_note;      /* why it is the hardware one by default, or NULL */
     double raster_ms, resolve_ms; /* medians; -1: it did not run */
-    double gpu_ms;             /* median of each frame's passes together */
+    double gpu_ms;                /* median of each frame's passes together */
     uint32_t level_instances[VKSKIN_MAX_LEVELS]; /* visible instances per level, last frame */
-    uint32_t posed;    /* instances the last frame posed (--anim-lod: the rest kept their pose) */
-    uint64_t palette_bytes; /* palettes the last frame wrote for the GPU */
-    uint64_t vertices; /* skinned per frame by the pass (vertex mode: every visible) */
+    uint32_t posed; /* instances the last frame posed (--anim-lod: the rest kept their pose) */
+    uint64_t palette_bytes;    /* palettes the last frame wrote for the GPU */
+    uint64_t vertices;         /* skinned per frame by the pass (vertex mode: every visible) */
     uint64_t visible_vertices; /* of the visible instances */
     uint64_t joints;           /* animated per frame: the visible instances' */
     double anim_ms, skin_ms, draw_ms, frame_ms;
@@ -62,8 +62,8 @@ static void add_gpu(const vkskin_gpu_stats *s, double *skin, double *draw, doubl
     draw[*n] = s->draw_ms;
     raster[*n] = s->raster_ms;
     resolve[*n] = s->resolve_ms;
-    gpu[*n] = fmax(s->skin_ms, 0.0) + s->draw_ms + fmax(s->raster_ms, 0.0) +
-              fmax(s->resolve_ms, 0.0);
+    gpu[*n] =
+        fmax(s->skin_ms, 0.0) + s->draw_ms + fmax(s->raster_ms, 0.0) + fmax(s->resolve_ms, 0.0);
     (*n)++;
 }
 

@@ -139,13 +139,13 @@ static void report(FILE *say, const render_args *a, vkskin_renderer *r,
     if (ri.raster_note)
         fprintf(say, "raster: hardware (%s)\n", ri.raster_note);
     else
-        fprintf(say,
-                "raster: %s: %llu triangles to the graphics pipeline, %llu rasterized in compute, "
-                "%llu pixels resolved\n",
-                names[ri.raster], (unsigned long long)info->triangles_hardware,
-                (unsigned long long)info->triangles_compute,
-                (unsigned long long)(last->pixels_resolved == UINT64_MAX ? 0
-                                                                          : last->pixels_resolved));
+        fprintf(
+            say,
+            "raster: %s: %llu triangles to the graphics pipeline, %llu rasterized in compute, "
+            "%llu pixels resolved\n",
+            names[ri.raster], (unsigned long long)info->triangles_hardware,
+            (unsigned long long)info->triangles_compute,
+            (unsigned long long)(last->pixels_resolved == UINT64_MAX ? 0 : last->pixels_resolved));
     app_show_overflow_report("render", r, overflow);
 }
 

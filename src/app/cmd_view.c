@@ -89,7 +89,7 @@ static void script_step(const app_script_step *st, app_window *win, app_input *i
 typedef struct view_stats {
     double fps, anim_ms, skin_ms, draw_ms;
     double raster_ms, resolve_ms; /* the compute rasterizer's passes (-1: not run) */
-    uint64_t triangles; /* the GPU drew in the last measured frame (UINT64_MAX: unknown) */
+    uint64_t triangles;         /* the GPU drew in the last measured frame (UINT64_MAX: unknown) */
     uint64_t triangles_compute; /* the compute rasterizer's, last frame */
     uint64_t pixels_resolved;   /* its pixels, last measured frame */
     uint32_t visible, draws, level_instances[VKSKIN_MAX_LEVELS]; /* last frame */

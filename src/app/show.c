@@ -421,8 +421,9 @@ bool app_crowd_check(app_crowd_args *a, vkskin_error *err)
             return app_fail(err, "--raster needs hardware, compute or hybrid, not '%s'",
                             a->raster_text);
         if (a->raster != VKSKIN_RASTER_HARDWARE && a->mode != VKSKIN_SKIN_COMPUTE)
-            return app_fail(err, "--raster %s rasterizes the compute pass's output: it needs "
-                                 "--mode compute",
+            return app_fail(err,
+                            "--raster %s rasterizes the compute pass's output: it needs "
+                            "--mode compute",
                             a->raster_text);
     }
     a->raster_px = 0.0f;

@@ -85,7 +85,7 @@ typedef struct app_crowd_args {
          "instances whose triangles are small on screen (default: hybrid where the device has "    \
          "64-bit atomics)"},                                                                       \
         {"raster-px", &(a).raster_px_text, NULL, "PX2",                                            \
-         "hybrid: rasterize in compute the instances whose level's mean triangle area projects "  \
+         "hybrid: rasterize in compute the instances whose level's mean triangle area projects "   \
          "to at most PX2 square pixels (default 4)"},                                              \
         {"max-memory", &(a).max_memory_text, NULL, "MIB",                                          \
          "plan as if each memory heap of the device had at most MIB mebibytes"},                   \

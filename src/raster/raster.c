@@ -96,10 +96,9 @@ bool vks_raster_pass_create(const gpu_device *dev, const vks_raster_pass_desc *d
         VkDescriptorType types[VKS_RASTER_BINDING_COUNT];
         for (uint32_t k = 0; k < VKS_RASTER_BINDING_COUNT; k++)
             types[k] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        pass->set_layout =
-            gpu_set_layout(dev, types, VKS_RASTER_BINDING_COUNT,
-                           VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
-                           "raster set layout");
+        pass->set_layout = gpu_set_layout(
+            dev, types, VKS_RASTER_BINDING_COUNT,
+            VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, "raster set layout");
         if (!pass->set_layout)
             return vks_fail(err, "cannot create the raster set layout (out of memory)");
     }
@@ -119,10 +118,9 @@ bool vks_raster_pass_create(const gpu_device *dev, const vks_raster_pass_desc *d
     if (ok && desc->color_format != VK_FORMAT_UNDEFINED) {
         const VkDescriptorSetLayout resolve_sets[4] = {desc->frame_layout, desc->material_layout,
                                                        desc->data_layout, pass->set_layout};
-        pass->resolve_layout =
-            gpu_pipeline_layout(dev, resolve_sets, pass->bound ? 4 : 2,
-                                VK_SHADER_STAGE_FRAGMENT_BIT, sizeof(vks_resolve_push),
-                                "resolve pipeline layout");
+        pass->resolve_layout = gpu_pipeline_layout(
+            dev, resolve_sets, pass->bound ? 4 : 2, VK_SHADER_STAGE_FRAGMENT_BIT,
+            sizeof(vks_resolve_push), "resolve pipeline layout");
         ok = pass->resolve_layout && (pass->resolve = create_resolve(dev, pass, desc));
     }
     if (!ok) {
@@ -223,10 +221,10 @@ bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
                 if (!ml.index_count)
                     continue;
                 const uint32_t first = mesh_first_index(model, &where[m], l, i);
-                meshes[count++] = (vks_raster_mesh){
-                    .first_index = first,
-                    .base_vertex = ml.base_vertex,
-                    .material = where[m].material_first + model->meshes[i].material};
+                meshes[count++] = (vks_raster_mesh){.first_index = first,
+                                                    .base_vertex = ml.base_vertex,
+                                                    .material = where[m].material_first +
+                                                                model->meshes[i].material};
                 lo = first < lo ? first : lo;
                 hi = first + ml.index_count > hi ? first + ml.index_count : hi;
             }
@@ -243,19 +241,18 @@ bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
     scene->max_entries = scene->triangle_bits == 0    ? UINT32_MAX
                          : scene->triangle_bits >= 32 ? 0
                                                       : (uint32_t)1 << (32 - scene->triangle_bits);
-    bool ok = gpu_buffer_create_filled(
-                  dev,
-                  &(gpu_buffer_desc){.size = sizeof *scene->level_table * model_count *
-                                             VKS_MAX_LEVELS,
-                                     .usage = ADDRESSED,
-                                     .name = "raster levels"},
-                  scene->level_table, &scene->levels, err) &&
-              gpu_buffer_create_filled(dev,
-                                       &(gpu_buffer_desc){.size = sizeof *meshes *
-                                                                  (count ? count : 1),
-                                                          .usage = ADDRESSED,
-                                                          .name = "raster meshes"},
-                                       meshes, &scene->meshes, err);
+    bool ok =
+        gpu_buffer_create_filled(
+            dev,
+            &(gpu_buffer_desc){.size = sizeof *scene->level_table * model_count * VKS_MAX_LEVELS,
+                               .usage = ADDRESSED,
+                               .name = "raster levels"},
+            scene->level_table, &scene->levels, err) &&
+        gpu_buffer_create_filled(dev,
+                                 &(gpu_buffer_desc){.size = sizeof *meshes * (count ? count : 1),
+                                                    .usage = ADDRESSED,
+                                                    .name = "raster meshes"},
+                                 meshes, &scene->meshes, err);
     free(meshes);
     if (ok && pass->bound) {
         const VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
@@ -271,8 +268,7 @@ bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
         ai.pSetLayouts = &pass->set_layout;
         for (uint32_t s = 0; res == VK_SUCCESS && s < GPU_FRAMES_IN_FLIGHT; s++) {
             res = vkAllocateDescriptorSets(dev->device, &ai, &scene->targets[s].set);
-            GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, scene->targets[s].set, "raster set %u",
-                     s);
+            GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, scene->targets[s].set, "raster set %u", s);
         }
         if (res != VK_SUCCESS)
             ok = vks_fail(err, "cannot create the raster sets: %s", gpu_result_name(res));
@@ -297,8 +293,8 @@ void vks_raster_scene_destroy(const gpu_device *dev, vks_raster_scene *scene)
 }
 
 void vks_raster_mesh_range(const vks_raster_scene *scene, const vks_model *model,
-                           const vks_raster_model *where, uint32_t m, uint32_t level,
-                           uint32_t mesh, uint32_t *first_index, uint32_t *triangle_first)
+                           const vks_raster_model *where, uint32_t m, uint32_t level, uint32_t mesh,
+                           uint32_t *first_index, uint32_t *triangle_first)
 {
     *first_index = mesh_first_index(model, where, level, mesh);
     *triangle_first =
@@ -306,8 +302,8 @@ void vks_raster_mesh_range(const vks_raster_scene *scene, const vks_model *model
 }
 
 bool vks_raster_target_size(const gpu_device *dev, const vks_raster_pass *pass,
-                            vks_raster_scene *scene, uint32_t slot, uint32_t width,
-                            uint32_t height, vks_error *err)
+                            vks_raster_scene *scene, uint32_t slot, uint32_t width, uint32_t height,
+                            vks_error *err)
 {
     vks_raster_target *t = &scene->targets[slot];
     if (t->vis.buffer && t->width == width && t->height == height)
@@ -326,7 +322,8 @@ bool vks_raster_target_size(const gpu_device *dev, const vks_raster_pass *pass,
     snprintf(name, sizeof name, "visibility buffer %u", slot);
     if (!gpu_buffer_create(dev,
                            &(gpu_buffer_desc){.size = bytes,
-                                              .usage = ADDRESSED | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                              .usage = ADDRESSED |
+                                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                                        VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                               .name = name},
                            &t->vis, err))
@@ -388,14 +385,12 @@ void vks_raster_bind(VkCommandBuffer cmd, const vks_raster_pass *pass, const vks
 void vks_raster_finish(VkCommandBuffer cmd, const vks_raster_target *t)
 {
     const VkDeviceSize words = (VkDeviceSize)t->width * t->height;
-    gpu_barrier_buffer(cmd, t->vis.buffer,
-                       (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
-                                        VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT},
-                       (gpu_access){VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
-                                        VK_PIPELINE_STAGE_2_COPY_BIT,
-                                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
-                                        VK_ACCESS_2_TRANSFER_READ_BIT});
+    gpu_barrier_buffer(
+        cmd, t->vis.buffer,
+        (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT},
+        (gpu_access){VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
+                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT});
     vkCmdCopyBuffer(cmd, t->vis.buffer, t->count.buffer, 1,
                     &(VkBufferCopy){sizeof(uint64_t) * words, 0, sizeof(uint64_t)});
     gpu_barrier_buffer(cmd, t->count.buffer,

@@ -82,7 +82,7 @@ typedef struct vks_raster_target {
 /* The crowd's side: the tables that map an id back to its triangle (uploaded once), how ids are
  * packed, and a visibility buffer per frame slot. */
 typedef struct vks_raster_scene {
-    gpu_buffer levels, meshes; /* vks_raster_level (VKS_MAX_LEVELS a model), vks_raster_mesh */
+    gpu_buffer levels, meshes;     /* vks_raster_level (VKS_MAX_LEVELS a model), vks_raster_mesh */
     vks_raster_level *level_table; /* the host's copy of `levels` */
     const gpu_buffer *indices;     /* the crowd's index buffer (storage and address usage) */
     uint32_t triangle_bits;        /* of the low word: the triangle within its level */
@@ -101,14 +101,14 @@ void vks_raster_scene_destroy(const gpu_device *dev, vks_raster_scene *scene);
 /* Mesh `mesh` of model m at `level` for push constants: its first index in the index buffer and
  * its first triangle within its level. */
 void vks_raster_mesh_range(const vks_raster_scene *scene, const vks_model *model,
-                           const vks_raster_model *where, uint32_t m, uint32_t level,
-                           uint32_t mesh, uint32_t *first_index, uint32_t *triangle_first);
+                           const vks_raster_model *where, uint32_t m, uint32_t level, uint32_t mesh,
+                           uint32_t *first_index, uint32_t *triangle_first);
 
 /* Sizes frame slot `slot`'s visibility buffer for a width x height image (a new one when the size
  * changed: the slot's previous frame must have completed). */
 bool vks_raster_target_size(const gpu_device *dev, const vks_raster_pass *pass,
-                            vks_raster_scene *scene, uint32_t slot, uint32_t width,
-                            uint32_t height, vks_error *err);
+                            vks_raster_scene *scene, uint32_t slot, uint32_t width, uint32_t height,
+                            vks_error *err);
 
 /* Empties the visibility buffer and its count, ready for the dispatches. */
 void vks_raster_clear(VkCommandBuffer cmd, const vks_raster_target *target);
@@ -121,8 +121,9 @@ void vks_raster_finish(VkCommandBuffer cmd, const vks_raster_target *target);
 
 /* Inside the rendering: resolves one material's pixels. The caller's push: the models,
  * instances, visible list and UV addresses, the material and its base color, and on the
- * descriptor path the bound output chunk; the visibility buffer's and the tables' are set here. frame_set, material_set and
- * data_set (descriptor path; else VK_NULL_HANDLE) are bound as sets 0, 1 and 2. */
+ * descriptor path the bound output chunk; the visibility buffer's and the tables' are set here.
+ * frame_set, material_set and data_set (descriptor path; else VK_NULL_HANDLE) are bound as sets 0,
+ * 1 and 2. */
 void vks_raster_resolve(VkCommandBuffer cmd, const vks_raster_pass *pass,
                         const vks_raster_scene *scene, const vks_raster_target *target,
                         VkDescriptorSet frame_set, VkDescriptorSet material_set,

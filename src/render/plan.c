@@ -208,8 +208,7 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
                                req->image.visibility
                                    ? "color, depth and the compute rasterizer's visibility buffers"
                                    : "color and depth",
-                               mib(image_host),
-                               lim->name, mib(local),
+                               mib(image_host), lim->name, mib(local),
                                host ? ", plus host memory" : ", shared with the host");
     const VkDeviceSize fixed = m.model_bytes + image_dev; /* device-local, whatever the crowd */
     if (req->mode == VKS_SKIN_COMPUTE && req->max_skinned_vertices && fixed + least > local)

@@ -11,8 +11,15 @@
 
 /* Timestamps: the frame's start, then the end of each pass: skinning, the compute rasterizer's
  * dispatches, the graphics pipeline's draws, the resolve, the overlays and the rendering's end. */
-enum { QUERY_BEGIN, QUERY_SKINNED, QUERY_RASTERED, QUERY_HARDWARE, QUERY_RESOLVED, QUERY_DRAWN,
-       QUERY_COUNT };
+enum {
+    QUERY_BEGIN,
+    QUERY_SKINNED,
+    QUERY_RASTERED,
+    QUERY_HARDWARE,
+    QUERY_RESOLVED,
+    QUERY_DRAWN,
+    QUERY_COUNT
+};
 /* Pipeline statistics: one query around the skinning (its compute invocations), one around the
  * draws (their primitives), so that the compute rasterizer's invocations count in neither. */
 enum { STATS_SKIN, STATS_DRAW, STATS_COUNT };
@@ -21,8 +28,7 @@ enum { STATS_SKIN, STATS_DRAW, STATS_COUNT };
 #define STATS_BEGUN(q) (1u << (8 + 2 * (q)))
 #define STATS_ENDED(q) (1u << (9 + 2 * (q)))
 enum { RASTER_COUNTED = 1u << 12 };
-#define UNKNOWN_STATS                                                                              \
-    ((vks_gpu_stats){-1.0, -1.0, -1.0, -1.0, UINT64_MAX, UINT64_MAX, UINT64_MAX})
+#define UNKNOWN_STATS ((vks_gpu_stats){-1.0, -1.0, -1.0, -1.0, UINT64_MAX, UINT64_MAX, UINT64_MAX})
 
 static const VkBufferUsageFlags ADDRESSED =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
@@ -673,8 +679,8 @@ static bool create_raster(vks_renderer *r, vks_error *err)
         where[m] = (vks_raster_model){.first_index = r->models[m].first_index,
                                       .lod_first_index = r->models[m].lod_first_index,
                                       .material_first = r->models[m].material_first};
-    if (!(r->material_used = calloc(r->material_count ? r->material_count : 1,
-                                    sizeof *r->material_used)))
+    if (!(r->material_used =
+              calloc(r->material_count ? r->material_count : 1, sizeof *r->material_used)))
         return vks_fail_memory(err, "out of memory");
     return vks_raster_pass_create(r->dev,
                                   &(vks_raster_pass_desc){
@@ -685,8 +691,8 @@ static bool create_raster(vks_renderer *r, vks_error *err)
                                       .depth_format = r->draw.depth_format,
                                   },
                                   &r->raster, err) &&
-           vks_raster_scene_create(r->dev, &r->raster, c->models, where,
-                                   c->model_count, &r->indices, &r->raster_scene, err);
+           vks_raster_scene_create(r->dev, &r->raster, c->models, where, c->model_count,
+                                   &r->indices, &r->raster_scene, err);
 }
 
 vks_plan_request vks_renderer_plan_request(const vks_renderer_desc *desc)
@@ -715,7 +721,8 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                         .raster_mode = desc->raster,
                         .output_sets = request.output_sets};
     assert(!desc->external || desc->mode == VKS_SKIN_COMPUTE);
-    assert(desc->raster == VKS_RASTER_HARDWARE || (desc->mode == VKS_SKIN_COMPUTE && !desc->external));
+    assert(desc->raster == VKS_RASTER_HARDWARE ||
+           (desc->mode == VKS_SKIN_COMPUTE && !desc->external));
     assert(c->instance_count > 0 && c->model_count > 0);
     const vks_plan_limits limits = vks_renderer_plan_limits(dev, desc->memory_limit);
     if (!vks_plan_memory_of(&limits, c, &request, &r->memory, err))
@@ -1224,8 +1231,8 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
 
 /* Records one draw per mesh of model m at level l, instanced over visible slots [first, first +
  * count), with the pipeline bound; counts them and their triangles in f. */
-static void draw_meshes(const vks_renderer *r, vks_frame *f, uint32_t m, uint32_t l,
-                        uint32_t first, uint32_t count)
+static void draw_meshes(const vks_renderer *r, vks_frame *f, uint32_t m, uint32_t l, uint32_t first,
+                        uint32_t count)
 {
     const VkCommandBuffer cmd = f->cmd;
     const vks_model *model = r->crowd->models[m];
@@ -1352,8 +1359,7 @@ static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *targ
     }
 }
 
-bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *target,
-                       vks_error *err)
+bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *target, vks_error *err)
 {
     VkCommandBuffer cmd = f->cmd;
     const vks_crowd *c = r->crowd;

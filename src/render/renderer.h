@@ -131,7 +131,7 @@ typedef struct vks_frame {
      * [runs[m][l], raster_end[m][l]), the graphics pipeline draws the rest of the range. */
     uint32_t raster_end[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS];
     uint32_t level_instances[VKS_MAX_LEVELS];
-    uint32_t draws;           /* set by vks_renderer_draw: the crowd's draw calls it recorded */
+    uint32_t draws; /* set by vks_renderer_draw: the crowd's draw calls it recorded */
     /* Set by vks_renderer_draw: triangles sent to the graphics pipeline and to the compute
      * rasterizer (instances times their meshes' triangles), and the resolve's passes. */
     uint64_t triangles_hardware, triangles_compute;

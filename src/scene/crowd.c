@@ -395,8 +395,8 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     c->scratch =
         scratch_size / c->threads == layout.stride ? aligned_alloc(64, scratch_size) : NULL;
     if (!c->instances || !c->palette_first || !c->cursors || !c->sampler_cursors || !c->scratch ||
-        !c->cull_scratch || !c->cull_counts ||
-        (d->keep_poses && !vks_crowd_keep_poses(c, err)) || !crowd_build_samplers(c)) {
+        !c->cull_scratch || !c->cull_counts || (d->keep_poses && !vks_crowd_keep_poses(c, err)) ||
+        !crowd_build_samplers(c)) {
         vks_crowd_destroy(c);
         return vks_fail_memory(err, "out of memory for a crowd of %u instances", n);
     }
@@ -620,7 +620,8 @@ bool vks_crowd_keep_poses(vks_crowd *c, vks_error *err)
     bool ok = c->poses && c->update;
     for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++) {
         c->destinations[d] = (struct vks_crowd_destination){
-            .held = malloc(sizeof *c->destinations[d].held * (c->instance_count ? c->instance_count : 1))};
+            .held = malloc(sizeof *c->destinations[d].held *
+                           (c->instance_count ? c->instance_count : 1))};
         ok = ok && c->destinations[d].held;
     }
     if (!ok) {
@@ -712,8 +713,7 @@ static void crowd_cull_copy(void *ctx, uint32_t begin, uint32_t end, uint32_t th
     }
 }
 
-uint32_t vks_crowd_cull(const vks_crowd *c, vks_pool *pool, const float vp[4][4],
-                        uint32_t *visible)
+uint32_t vks_crowd_cull(const vks_crowd *c, vks_pool *pool, const float vp[4][4], uint32_t *visible)
 {
     /* Gribb & Hartmann, "Fast extraction of viewing frustum planes from the world-view-projection
      * matrix" (2001): with rows r0..r3 of the matrix, a point is inside when r3 + r0, r3 - r0,
