@@ -25,9 +25,6 @@ struct vkskin_renderer {
     vks_frame *last;             /* the last frame submitted, NULL before any */
     bool broken; /* a frame failed to be submitted or presented: every later frame fails */
     vks_overlay_pass overlay; /* the ground and the host's overlays */
-    /* Per slot, the overlay primitives of the last frame it submitted: the pipeline statistics
-     * count them with the crowd's, and the figures given out are the crowd's. */
-    uint64_t overlay_primitives[GPU_FRAMES_IN_FLIGHT];
     /* A window's captured frames, per slot: the swapchain image copied out (in the swapchain's
      * format) and its size. */
     gpu_buffer capture[GPU_FRAMES_IN_FLIGHT];

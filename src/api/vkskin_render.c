@@ -369,14 +369,12 @@ static uint64_t frame_vertices(const vks_crowd *c, const vks_frame *f, uint32_t 
     return n;
 }
 
-/* The figures of a frame whose overlays drew `overlay` primitives: the crowd's triangles alone. */
-static vkskin_gpu_stats public_stats(const vks_gpu_stats *s, uint64_t overlay)
+/* The public figures of a frame (the statistics count the crowd's draws alone). */
+static vkskin_gpu_stats public_stats(const vks_gpu_stats *s)
 {
     return (vkskin_gpu_stats){.skin_ms = s->skin_ms,
                               .draw_ms = s->draw_ms,
-                              .triangles = s->primitives == UINT64_MAX || s->primitives < overlay
-                                               ? s->primitives
-                                               : s->primitives - overlay,
+                              .triangles = s->primitives,
                               .skin_invocations = s->skin_invocations,
                               .raster_ms = s->raster_ms,
                               .resolve_ms = s->resolve_ms,
@@ -584,7 +582,6 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     vks_frame *f = vks_renderer_begin_frame(&r->r);
     if (!f)
         return vks_api_fail(err, VKSKIN_ERROR_FAILED, "cannot begin a frame: the device was lost");
-    const uint64_t previous_overlay = r->overlay_primitives[f->slot]; /* f->stats' frame's */
 
     /* The CPU half first: it cannot fail (the view is checked, the animation level of detail's
      * memory allocated at creation), but nothing is acquired yet should it. */
@@ -653,10 +650,6 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
     r->last = f;
-    r->overlay_primitives[f->slot] = overlay.counts[VKS_OVERLAY_WORLD_TRIANGLES] / 3 +
-                                     overlay.counts[VKS_OVERLAY_GROUND_LINES] / 2 +
-                                     overlay.counts[VKS_OVERLAY_WORLD_LINES] / 2 +
-                                     overlay.counts[VKS_OVERLAY_SCREEN_TRIANGLES] / 3;
     if (r->window && !vks_swapchain_present(&r->swapchain, &wf, &e)) {
         r->broken = true;
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
@@ -676,7 +669,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
             .triangles_hardware = f->triangles_hardware,
             .triangles_compute = f->triangles_compute,
             .cpu_ms = cpu_ms,
-            .gpu = public_stats(&f->stats, previous_overlay),
+            .gpu = public_stats(&f->stats),
         };
         memcpy(info->level_instances, f->level_instances, sizeof info->level_instances);
         for (uint32_t m = 0; m < crowd->model_count; m++)
@@ -765,7 +758,7 @@ static vkskin_result slot_stats(vkskin_renderer *r, uint32_t slot, vkskin_gpu_st
     if (!vks_renderer_frame_stats(&r->r, &r->r.frames[slot], &s))
         return vks_api_fail(err, VKSKIN_ERROR_FAILED,
                             "waiting for a frame failed: the device was lost");
-    *stats = public_stats(&s, r->overlay_primitives[slot]);
+    *stats = public_stats(&s);
     return vks_api_ok(err);
 }
 

@@ -21,7 +21,8 @@ enum {
     QUERY_COUNT
 };
 /* Pipeline statistics: one query around the skinning (its compute invocations), one around the
- * draws (their primitives), so that the compute rasterizer's invocations count in neither. */
+ * crowd's draws (their primitives), so that neither the compute rasterizer, its resolve nor the
+ * overlays count in them. */
 enum { STATS_SKIN, STATS_DRAW, STATS_COUNT };
 /* f->queries_written bits besides the timestamps': each statistics query begun, ended; the
  * visibility count copied. */
@@ -865,9 +866,6 @@ static vks_gpu_stats read_stats(const vks_renderer *r, const vks_frame *f)
         s.primitives += v[0];
         s.skin_invocations += q == STATS_SKIN ? v[1] : 0;
     }
-    /* The resolve's full-screen triangles are not the crowd's. */
-    if (s.primitives != UINT64_MAX)
-        s.primitives -= s.primitives >= f->resolve_passes ? f->resolve_passes : s.primitives;
     s.pixels_resolved =
         written & RASTER_COUNTED ? vks_raster_pixels(r->dev, &r->raster_scene.targets[f->slot]) : 0;
     return s;
@@ -1353,7 +1351,6 @@ static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *targ
                 memcpy(push.base_color, model->materials[i].base_color, sizeof push.base_color);
                 vks_raster_resolve(f->cmd, &r->raster, &r->raster_scene, target, f->frame_set,
                                    r->material_sets[material], data_set, &push);
-                f->resolve_passes++;
             }
         }
     }
@@ -1363,7 +1360,7 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
 {
     VkCommandBuffer cmd = f->cmd;
     const vks_crowd *c = r->crowd;
-    f->draws = f->resolve_passes = 0;
+    f->draws = 0;
     f->triangles_hardware = f->triangles_compute = 0;
     bool rasters = false;
     for (uint32_t m = 0; m < c->model_count; m++)
@@ -1377,8 +1374,10 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
         raster_dispatches(r, f, raster_target);
     }
     timestamp(f, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, QUERY_RASTERED);
-    begin_statistics(f, STATS_DRAW);
     vks_draw_begin(cmd, target);
+    /* The statistics count the crowd's draws alone: not the resolve's full-screen triangles,
+     * nor the overlays after it (inside the rendering, as the query may be). */
+    begin_statistics(f, STATS_DRAW);
     vkCmdBindIndexBuffer(cmd, r->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 0, 1,
                             &f->frame_set, 0, NULL);
@@ -1423,12 +1422,12 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
             }
         }
     }
+    end_statistics(f, STATS_DRAW);
     timestamp(f, VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT, QUERY_HARDWARE);
     if (rasters)
         resolve(r, f, raster_target);
     timestamp(f, VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT, QUERY_RESOLVED);
     vks_draw_end(cmd, target);
-    end_statistics(f, STATS_DRAW);
     timestamp(f, VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT, QUERY_DRAWN);
     return true;
 }

@@ -92,8 +92,8 @@ typedef struct vks_gpu_stats {
                                   the resolve not) */
     double raster_ms;          /* around the compute rasterizer's clear and dispatches (-1: none) */
     double resolve_ms;         /* around its resolve (-1: none) */
-    uint64_t primitives;       /* triangles the draws fed (pipeline statistics query; the
-                                  resolve's full-screen triangles not counted) */
+    uint64_t primitives;       /* triangles the crowd's draws fed (pipeline statistics query
+                                  around them alone: not the resolve's, not the overlays') */
     uint64_t skin_invocations; /* compute invocations of the skinning dispatch */
     uint64_t pixels_resolved;  /* pixels the compute rasterizer covered (0 when it drew none) */
 } vks_gpu_stats;
@@ -133,9 +133,8 @@ typedef struct vks_frame {
     uint32_t level_instances[VKS_MAX_LEVELS];
     uint32_t draws; /* set by vks_renderer_draw: the crowd's draw calls it recorded */
     /* Set by vks_renderer_draw: triangles sent to the graphics pipeline and to the compute
-     * rasterizer (instances times their meshes' triangles), and the resolve's passes. */
+     * rasterizer (instances times their meshes' triangles). */
     uint64_t triangles_hardware, triangles_compute;
-    uint32_t resolve_passes;
     VkDeviceSize *out_offset; /* per slot of `order`: its output's offset in the chunks */
     uint32_t *slot_of;        /* desc.external: per instance, its slot in `order` this frame, or
                                  UINT32_MAX */
