@@ -133,13 +133,15 @@ static vks_raster_mode raster_of(const vkskin_renderer_desc *desc, const gpu_dev
 
 /* The engine's renderer desc for a public one on `dev` (a probed device will do: nothing is
  * made on it), the headless image counted (a window's swapchain is the driver's: none). One
- * function for vkskin_renderer_create and vkskin_renderer_check, so that both plan alike. */
+ * function for vkskin_renderer_create and vkskin_renderer_check, so that both plan alike.
+ * *raster_note (raster_note may be NULL): why the default rasterizer is the hardware one. */
 static vks_renderer_desc engine_desc(const vkskin_renderer_desc *desc, vks_path path,
                                      const gpu_device *dev, const vks_crowd *crowd,
-                                     VkFormat color_format)
+                                     VkFormat color_format, const char **raster_note)
 {
     const VkExtent2D extent = {desc->width ? desc->width : 1280, desc->height ? desc->height : 720};
-    const vks_raster_mode raster = raster_of(desc, dev, &(const char *){NULL});
+    const char *note;
+    const vks_raster_mode raster = raster_of(desc, dev, raster_note ? raster_note : &note);
     vks_plan_image image = desc->create_surface ? (vks_plan_image){0}
                                                 : vks_offscreen_bytes(extent.width, extent.height,
                                                                       vks_draw_depth_format(dev));
@@ -183,7 +185,8 @@ vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     const uint32_t n = crowd->instance_count;
     const vks_plan_crowd shape = vks_plan_crowd_dealt(models, crowd->model_count, n);
-    const vks_renderer_desc rd = engine_desc(desc, path, &probe, NULL, VKS_OFFSCREEN_FORMAT);
+    const vks_renderer_desc rd =
+        engine_desc(desc, path, &probe, NULL, VKS_OFFSCREEN_FORMAT, NULL);
     const vks_plan_request request = vks_renderer_plan_request(&rd);
     const vks_plan_limits limits = vks_renderer_plan_limits(&probe, rd.memory_limit);
     vks_plan_memory plan;
@@ -249,8 +252,8 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
     if (ok) {
         const vks_renderer_desc rd =
             engine_desc(desc, path, &r->dev, crowd,
-                        r->window ? r->swapchain.format.format : VKS_OFFSCREEN_FORMAT);
-        raster_of(desc, &r->dev, &r->raster_note);
+                        r->window ? r->swapchain.format.format : VKS_OFFSCREEN_FORMAT,
+                        &r->raster_note);
         ok = vks_renderer_create(&r->dev, &rd, &r->r, &e);
         if (!ok)
             r->r.dev = NULL;
