@@ -56,6 +56,19 @@ static bool create(const vks_crowd_desc *desc, vks_crowd *c)
     return ok;
 }
 
+/* Two crowds, from desc_a and desc_b (the same, or one keeping poses), both or neither. */
+static bool create_twins(const vks_crowd_desc *desc_a, const vks_crowd_desc *desc_b, vks_crowd *a,
+                         vks_crowd *b)
+{
+    if (!create(desc_a, a))
+        return false;
+    if (!create(desc_b, b)) {
+        vks_crowd_destroy(a);
+        return false;
+    }
+    return true;
+}
+
 /* The model's root transform, as the renderer computes it: the inverse of the root inverse. */
 static void root_transform(const vks_model *m, mat4 root)
 {
@@ -381,12 +394,8 @@ static void test_pool_equal(void)
     vks_pool *pool = NULL;
     vks_error err = {{0}};
     CHECK(vks_pool_create(2, &pool, &err));
-    if (!pool || !create(&desc, &a))
+    if (!pool || !create_twins(&desc, &desc, &a, &b))
         return;
-    if (!create(&desc, &b)) {
-        vks_crowd_destroy(&a);
-        return;
-    }
     uint32_t n = a.palette_count;
     vks_bone *pa = malloc(sizeof *pa * n), *pb = malloc(sizeof *pb * n);
     uint32_t *visible = malloc(sizeof *visible * a.instance_count);
@@ -930,12 +939,8 @@ static void test_anim_lod(void)
     vks_crowd_desc kept = desc;
     kept.keep_poses = true;
     vks_crowd a, b;
-    if (!create(&kept, &a))
+    if (!create_twins(&kept, &desc, &a, &b))
         return;
-    if (!create(&desc, &b)) {
-        vks_crowd_destroy(&a);
-        return;
-    }
     const uint32_t n = a.instance_count;
     uint32_t *all = malloc(sizeof *all * n);
     uint8_t *periods = malloc(n);
@@ -1061,12 +1066,8 @@ static void test_anim_lod_reuse(void)
     vks_crowd_desc desc = {
         .models = models, .model_count = 1, .instance_count = 300, .seed = 5, .keep_poses = true};
     vks_crowd a, b;
-    if (!create(&desc, &a))
+    if (!create_twins(&desc, &desc, &a, &b))
         return;
-    if (!create(&desc, &b)) {
-        vks_crowd_destroy(&a);
-        return;
-    }
     const uint32_t n = a.instance_count, joints = def.skeleton.joint_count;
     uint32_t *all = malloc(sizeof *all * n);
     uint8_t *periods = malloc(n), *posed_before = calloc(n, 1), *posed_now = calloc(n, 1);
@@ -1166,18 +1167,13 @@ static void test_pool_frame_steps(void)
     vks_crowd a, b;
     vks_pool *pool = NULL;
     vks_error err;
+    if (!create_twins(&desc, &desc, &a, &b)) {
+        vks_model_destroy(&m);
+        return;
+    }
     const uint32_t n = desc.instance_count;
     uint32_t *va = malloc(sizeof *va * n), *vb = malloc(sizeof *vb * n);
     uint8_t *la = malloc(n), *lb = malloc(n), *ra = malloc(n), *rb = malloc(n);
-    if (!create(&desc, &a)) {
-        vks_model_destroy(&m);
-        return;
-    }
-    if (!create(&desc, &b)) {
-        vks_crowd_destroy(&a);
-        vks_model_destroy(&m);
-        return;
-    }
     CHECK(vks_pool_create(4, &pool, &err));
     if (!va || !vb || !la || !lb || !ra || !rb || !pool)
         goto done;
