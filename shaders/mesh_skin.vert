@@ -19,7 +19,7 @@ void main()
     uint i = e.vertex_first + gl_VertexIndex; // its level's vertices start at e.vertex_first
     uint v = m.vertex_first + i;
     vec4 r0, r1, r2;
-    vks_blend(m, inst.palette_first, i, r0, r1, r2);
+    vks_blend(m, e.palette_first, i, r0, r1, r2);
     vec3 p, n;
     float det;
     vks_skin_point(r0, r1, r2, vks_read_position(m, v), vks_oct_decode(VKS_NORMALS[v]), p, n, det);

@@ -34,8 +34,7 @@ void main()
     // The same instance for the whole workgroup: its palette stays in cache. Its output is where
     // this frame put it (vks_visible.out_address).
     vks_visible e = VKS_VISIBLE[push.visible_first + slot];
-    vks_instance inst = VKS_INSTANCES[e.instance];
-    vks_model_gpu m = VKS_MODELS[inst.model];
+    vks_model_gpu m = VKS_MODELS[e.model];
     bool tangents = (m.flags & VKS_MODEL_TANGENTS) != 0u;
     // The instance's level of detail: its vertices are push.vertex_count from e.vertex_first,
     // then their tangents.
@@ -56,7 +55,7 @@ void main()
     for (uint i = gl_GlobalInvocationID.x; i < push.vertex_count; i += gl_NumWorkGroups.x * GROUP_SIZE) {
         uint v = m.vertex_first + e.vertex_first + i;
         vec4 r0, r1, r2;
-        vks_blend(m, inst.palette_first, e.vertex_first + i, r0, r1, r2);
+        vks_blend(m, e.palette_first, e.vertex_first + i, r0, r1, r2);
         vec3 p, n;
         float det;
         vks_skin_point(r0, r1, r2, vks_read_position(m, v), vks_oct_decode(VKS_NORMALS[v]), p, n,

@@ -36,7 +36,7 @@ uvec4 r_skinned(vks_visible e, uint v)
 #else
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer RModels { vks_model_gpu v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer RInstances { vks_instance v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer RVisible { vks_visible v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer RVisible { vks_visible v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer RFloats { float v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ROutput { uvec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) VKS_VIS_ACCESS buffer RVis { VKS_VIS_TYPE v[]; };

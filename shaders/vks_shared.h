@@ -53,9 +53,10 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
  * weights_extra, the same types) are concatenated over the wide models only: a 4-influence model
  * has no entries there, and a crowd without wide models has no such buffers (their addresses are 0
  * and never read). The model table holds one vks_model_gpu per model (where its streams start, how
- * its positions decode), the instance table one vks_instance per instance; each frame has its
- * palettes (vks_bone, instance i's from its palette_first) and its visible list (vks_visible:
- * instance indices, ascending, so grouped by model, each with where its output goes this frame).
+ * its positions decode), the instance table one vks_instance per instance; the palettes (vks_bone)
+ * are a store the renderer keeps or a frame's buffer, each visible instance's from the
+ * palette_first of its entry in the frame's visible list (vks_visible: instance indices, grouped
+ * by model, each with its model, where its palette is and where its output goes this frame).
  * One dispatch skins the visible instances with output of one model at one level of detail (the
  * model's pipeline variant, VKS_SKIN_WIDE; push.visible_first is where that run of the visible
  * list starts): workgroup (x, y + z * rows) covers vertices x * GROUP_SIZE.. of its instance
@@ -149,14 +150,15 @@ struct vks_model_gpu {
 struct vks_instance {
     vec4 world[3];
     uint model;
-    uint palette_first;
-    uint pad0, pad1;
+    uint pad0, pad1, pad2;
 };
 
 struct vks_visible {
     uint instance;
     uint vertex_first;
     uvec2 out_address;
+    uint palette_first;
+    uint model;
 };
 
 struct vks_streams {
@@ -246,25 +248,29 @@ typedef struct vks_model_gpu {
     uint32_t pad[3];             /* std430: a multiple of its vec4 alignment */
 } vks_model_gpu;
 
-/* One instance (64 bytes): its world transform, its model, where its palette is. It owns no
- * skinned output: each frame gives its visible instances output space (vks_visible). */
+/* One instance (64 bytes): its world transform and its model. It owns no skinned output and no
+ * palette entries: each frame gives its visible instances output space and says where their
+ * palettes are (vks_visible). */
 typedef struct vks_instance {
-    float world[3][4];      /* rows of the 3x4 palette space -> world transform */
-    uint32_t model;         /* index into the model table */
-    uint32_t palette_first; /* its first entry in a frame's palette buffer */
-    uint32_t pad[2];        /* std430: a multiple of its vec4 alignment */
+    float world[3][4]; /* rows of the 3x4 palette space -> world transform */
+    uint32_t model;    /* index into the model table */
+    uint32_t pad[3];   /* std430: a multiple of its vec4 alignment */
 } vks_instance;
 
-/* One entry of a frame's visible list (16 bytes): a visible instance, the first vertex of its
+/* One entry of a frame's visible list (24 bytes): a visible instance, the first vertex of its
  * level of detail this frame within its model's vertices (0 for level 0: a level's vertices are
- * one range, asset/model.h), and the device address of its skinned output this frame (its
- * level's vertices, vks_skinned_vertex each, then their tangents at VKS_TANGENT_OFFSET), or 0
- * when the frame's output budget was spent before it: the draw then skins it in the vertex
- * shader. */
+ * one range, asset/model.h), the device address of its skinned output this frame (its level's
+ * vertices, vks_skinned_vertex each, then their tangents at VKS_TANGENT_OFFSET), or 0 when the
+ * frame's output budget was spent before it: the draw then skins it in the vertex shader; its
+ * palette's first entry in the palettes the frame reads (the renderer's store, or the frame's
+ * buffer at the crowd's palette_first), and its model: the skinning pass needs nothing of the
+ * instance table. */
 typedef struct vks_visible {
     uint32_t instance;
     uint32_t vertex_first;
     uint32_t out_address[2];
+    uint32_t palette_first;
+    uint32_t model;
 } vks_visible;
 
 /* Device addresses of the concatenated bind streams; joints_extra and weights_extra are 0 when
@@ -366,8 +372,9 @@ static_assert(offsetof(vks_model_gpu, vertex_first) == 32, "model table entry in
 static_assert(offsetof(vks_model_gpu, joints_first) == 44, "model table entry in std430");
 static_assert(sizeof(vks_instance) == 64, "instance table entry in std430");
 static_assert(offsetof(vks_instance, model) == 48, "instance table entry in std430");
-static_assert(sizeof(vks_visible) == 16 && offsetof(vks_visible, out_address) == 8,
-              "visible entry");
+static_assert(sizeof(vks_visible) == 24 && offsetof(vks_visible, out_address) == 8 &&
+                  offsetof(vks_visible, model) == 20,
+              "visible entry in std430 (its uvec2 aligns it to 8)");
 static_assert(sizeof(vks_streams) == 64, "stream addresses");
 static_assert(sizeof(vks_raster_push) == 128, "the push constants every device allows");
 static_assert(sizeof(vks_resolve_push) == 112 && offsetof(vks_resolve_push, base_color) == 64,

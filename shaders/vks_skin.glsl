@@ -44,7 +44,7 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Uve
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Bones { vks_bone v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Models { vks_model_gpu v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Instances { vks_instance v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Visibles { vks_visible v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Visibles { vks_visible v[]; };
 #define VKS_MODELS Models(push.models).v
 #define VKS_INSTANCES Instances(push.instances).v
 #define VKS_VISIBLE Visibles(push.visible).v

@@ -16,8 +16,8 @@
  * (c) On a third device, GPU-assisted validation on as well: the address path's skinning pass
  *     (every load and store through a device address checked against the buffers that exist)
  *     reports nothing and matches the CPU; so does the descriptor path's whole frame, draws
- *     included; and the skinning pass with its first visible entry naming the instance one past
- *     the instance table must be reported ("Device address out of bounds"): the check runs.
+ *     included; and the skinning pass with its first visible entry naming the model one past
+ *     the model table must be reported ("Device address out of bounds"): the check runs.
  *     (The address path's draws are not run under it: on lavapipe 22.3 its checks misfire in
  *     the vertex stage, docs/testing.md "Validation".)
  * (d) On a device without validation, a renderer left to choose (VKS_PATH_AUTO) takes the
@@ -275,15 +275,15 @@ static void test_gpu_assisted(crowd_gpu *s)
         CHECK(now->error == 0 && now->warning == 0);
         printf("gpu-assisted: address path's skinning pass: %u error(s), %u warning(s)\n",
                now->error, now->warning);
-        /* The first visible entry names the instance past the table's end: its load reads the
-         * 64 bytes after the table. */
+        /* The first visible entry names the model past the model table's end: its load reads
+         * the 64 bytes after the table. */
         vks_frame *f = vks_renderer_begin_frame(&r);
         memcpy(f->visible, all, sizeof all);
         f->visible_count = INSTANCES;
         vks_crowd_palettes(&s->crowd, NULL, f->visible, INSTANCES, f->palette);
         vks_renderer_skin(&r, f);
-        ((vks_visible *)f->visible_buffer.mapped)[0].instance = INSTANCES;
-        printf("gpu-assisted: a visible entry past the instance table (the report below is "
+        ((vks_visible *)f->visible_buffer.mapped)[0].model = s->crowd.model_count;
+        printf("gpu-assisted: a visible entry past the model table (the report below is "
                "expected):\n");
         fflush(stdout);
         vks_error err;

@@ -9,13 +9,13 @@
  *               and budgets, the invariants against a walk written here.
  *   limit:      the smallest of the three device limits and the wish, rounded down to 16.
  *   memory:     small crowds (with and without tangents, wide models, a texture) in compute and
- *               vertex mode: model bytes, per-instance state, palettes on the device adding
- *               their copies, and the output: the request, or every instance's when that fits
- *               in half of what is left, or that half, or at least one largest instance's.
- *   fit:        for made-up heaps, exactly k instances fit and k + 1 do not, with the message
- *               naming k: one heap shared with the host, separate device and host heaps (either
- *               one the tighter), vertex mode, palettes on the device, an explicit output, and
- *               the largest buffer holding a frame's palettes. */
+ *               vertex mode: model bytes, per-instance state, the palette store adding its
+ *               entries on the device, and the output: the request, or every instance's when that
+ * fits in half of what is left, or that half, or at least one largest instance's. fit:        for
+ * made-up heaps, exactly k instances fit and k + 1 do not, with the message naming k: one heap
+ * shared with the host, separate device and host heaps (either one the tighter), vertex mode, the
+ * palette store, an explicit output, and the largest buffer holding a frame's palettes (host
+ * palettes) or capping the store (which then fits more than a store of every instance's would). */
 #include "check.h"
 
 #include <assert.h>
@@ -29,7 +29,7 @@ enum {
     INSTANCE = 64, /* vks_instance */
     MODEL = 64,    /* vks_model_gpu */
     BONE = 48,     /* vks_bone: 3x4 floats */
-    VISIBLE = 16,  /* a visible-list entry: instance, output address */
+    VISIBLE = 24, /* a visible-list entry: instance, first vertex, output address, palette, model */
     /* position, normal, tangent, joints (8 bits each), weights, uv */
     STREAMS = 8 + 4 + 4 + 4 + 8 + 8,
     WIDE_STREAMS = 4 + 8, /* joints and weights 5 to 8 */
@@ -281,13 +281,13 @@ static vks_plan_limits made_up(VkDeviceSize device_heap, VkDeviceSize host_heap)
 }
 
 static vks_plan_memory plan(const vks_plan_limits *lim, const vks_crowd *c, vks_skin_mode mode,
-                            bool palettes_on_device, uint32_t max_vertices)
+                            bool store, uint32_t max_vertices)
 {
     vks_plan_memory m = {0};
     vks_error err = {{0}};
     bool ok = vks_plan_memory_of(lim, c,
                                  &(vks_plan_request){.mode = mode,
-                                                     .palettes_on_device = palettes_on_device,
+                                                     .palette_store = store,
                                                      .max_skinned_vertices = max_vertices},
                                  &m, &err);
     CHECK(ok);
@@ -312,9 +312,9 @@ static void test_memory(void)
     vks_crowd plain = make_crowd(models, 1, zeros, 3);
     vks_plan_memory m = plan(&roomy, &plain, VKS_SKIN_COMPUTE, false, 0);
     CHECK(m.model_bytes == 360 + 120 + 64 + 64);
-    CHECK(m.per_instance_device == INSTANCE && m.per_instance_host == 2 * (5 * 48 + 16));
+    CHECK(m.per_instance_device == INSTANCE && m.per_instance_host == 2 * (5 * 48 + VISIBLE));
     CHECK(m.output_bytes == 3 * 160);
-    CHECK(m.device_bytes == 608 + 3 * 64 + 480 && m.host_bytes == 3 * 2 * (5 * 48 + 16));
+    CHECK(m.device_bytes == 608 + 3 * 64 + 480 && m.host_bytes == 3 * 2 * (5 * 48 + VISIBLE));
     m = plan(&roomy, &plain, VKS_SKIN_VERTEX, false, 0);
     CHECK(m.output_bytes == 0 && m.device_bytes == 608 + 3 * 64);
     m = plan(&roomy, &plain, VKS_SKIN_COMPUTE, false, 7); /* asked: 7 vertices of 16 bytes */
@@ -331,15 +331,17 @@ static void test_memory(void)
                          hand_streams(B));
     m = plan(&roomy, &mixed, VKS_SKIN_COMPUTE, false, 0);
     CHECK(m.model_bytes == streams && m.output_bytes == out);
-    CHECK(m.per_instance_host == 2 * (bones + 16) && m.per_instance_device == INSTANCE);
+    CHECK(m.per_instance_host == 2 * (bones + VISIBLE) && m.per_instance_device == INSTANCE);
     m = plan(&roomy, &mixed, VKS_SKIN_COMPUTE, false, 10);
     CHECK(m.output_bytes == 208); /* 10 x 20, rounded up to 16 */
-    /* Palettes on the device: each frame's copy of the palettes, on the device side. */
+    /* The palette store: one copy of every palette on the device, its staging per frame. */
     m = plan(&roomy, &mixed, VKS_SKIN_COMPUTE, true, 0);
-    CHECK(m.per_instance_device == INSTANCE + 2 * bones && m.per_instance_host == 2 * (bones + 16));
+    CHECK(m.per_instance_device == INSTANCE + bones &&
+          m.per_instance_host == 2 * (bones + VISIBLE));
+    CHECK(m.palette_store_entries == 21 && !m.palette_store_capped);
 
     /* A heap too small for every output at once: half of what is left, a multiple of 16. */
-    const VkDeviceSize state = streams + 5 * INSTANCE + 5 * 2 * (bones + 16);
+    const VkDeviceSize state = streams + 5 * INSTANCE + 5 * 2 * (bones + VISIBLE);
     vks_plan_limits tight = made_up(state + 1000, 0);
     m = plan(&tight, &mixed, VKS_SKIN_COMPUTE, false, 0);
     CHECK(m.output_bytes == 496); /* 1000 / 2 = 500, down to 496 */
@@ -421,15 +423,13 @@ static double mib(VkDeviceSize b)
  * per_device and per_host are the per-instance bytes and least the least output, worked out by
  * the caller. */
 static void check_fit(const char *what, const vks_plan_limits *lim, made_model d,
-                      vks_skin_mode mode, bool palettes_on_device, uint32_t max_vertices,
-                      uint32_t k, VkDeviceSize per_device, VkDeviceSize per_host,
-                      VkDeviceSize least)
+                      vks_skin_mode mode, bool store, uint32_t max_vertices, uint32_t k,
+                      VkDeviceSize per_device, VkDeviceSize per_host, VkDeviceSize least)
 {
     vks_model model = make_model("M", d);
     vks_crowd fits = make_uniform(&model, k), over = make_uniform(&model, k + 1);
-    const vks_plan_request req = {.mode = mode,
-                                  .palettes_on_device = palettes_on_device,
-                                  .max_skinned_vertices = max_vertices};
+    const vks_plan_request req = {
+        .mode = mode, .palette_store = store, .max_skinned_vertices = max_vertices};
     vks_plan_memory m;
     vks_error err = {{0}};
     bool ok = vks_plan_memory_of(lim, &fits, &req, &m, &err);
@@ -440,11 +440,12 @@ static void check_fit(const char *what, const vks_plan_limits *lim, made_model d
     const VkDeviceSize device = hand_streams(d) + (VkDeviceSize)(k + 1) * per_device;
     char expected[sizeof err.msg];
     snprintf(expected, sizeof expected,
-             "a crowd of %u instances needs %.0f MiB of GPU memory for its models and instance "
-             "table, %.0f MiB for its palettes and visible lists and at least %llu KiB of "
-             "skinned output, more than %s has (%.0f MiB device-local%s): at most %u instances "
-             "fit",
-             k + 1, mib(device), mib((VkDeviceSize)(k + 1) * per_host),
+             "a crowd of %u instances needs %.0f MiB of GPU memory for its models%s, %.0f MiB "
+             "for its palettes%s and visible lists and at least %llu KiB of skinned output, more "
+             "than %s has (%.0f MiB device-local%s): at most %u instances fit",
+             k + 1, mib(device),
+             store ? ", instance table and palette store" : " and instance table",
+             mib((VkDeviceSize)(k + 1) * per_host), store ? " (staged)" : "",
              (unsigned long long)((least + 1023) / 1024), lim->name, mib(lim->device_heap),
              lim->host_heap ? ", plus host memory" : ", shared with the host", k);
     bool same = strcmp(err.msg, expected) == 0;
@@ -460,9 +461,9 @@ static void test_fit(void)
     const made_model m = {.vertices = 10, .indices = 30, .joints = 4}; /* no tangents */
     const VkDeviceSize fixed = 10 * 36 + 30 * 4 + 64;                  /* 544 */
     const VkDeviceSize dev = INSTANCE;                                 /* the table entry */
-    const VkDeviceSize host = 2 * (4 * 48 + 16);                       /* 416 */
-    const VkDeviceSize copies = 2 * 4 * 48;                            /* 384 */
-    const VkDeviceSize least = 160; /* one instance's output, when none is asked for */
+    const VkDeviceSize host = 2 * (4 * 48 + VISIBLE);                  /* 432 */
+    const VkDeviceSize copies = 4 * 48; /* the store's entries (its staging is in host) */
+    const VkDeviceSize least = 160;     /* one instance's output, when none is asked for */
     CHECK(fixed == hand_streams(m) && 160 == hand_output(m));
     vks_plan_limits lim = made_up(0, 0);
 
@@ -474,8 +475,8 @@ static void test_fit(void)
     lim.device_heap = fixed + 40 * (dev + host) + 100; /* vertex mode: no output */
     check_fit("shared, vertex mode", &lim, m, VKS_SKIN_VERTEX, false, 0, 40, dev, host, 0);
     lim.device_heap = fixed + least + 12 * (dev + copies + host) + 5;
-    check_fit("shared, palettes on device", &lim, m, VKS_SKIN_COMPUTE, true, 0, 12, dev + copies,
-              host, least);
+    check_fit("shared, palette store", &lim, m, VKS_SKIN_COMPUTE, true, 0, 12, dev + copies, host,
+              least);
     lim.device_heap = fixed + 1000 * 16 + 30 * (dev + host); /* room for 1000 vertices asked */
     check_fit("shared, output asked for", &lim, m, VKS_SKIN_COMPUTE, false, 1000, 30, dev, host,
               1000 * 16);
@@ -492,11 +493,11 @@ static void test_fit(void)
     lim.device_heap = fixed + 20 * dev;
     lim.host_heap = 1 << 20;
     check_fit("separate, vertex mode", &lim, m, VKS_SKIN_VERTEX, false, 0, 20, dev, host, 0);
-    lim.device_heap = fixed + least + 6 * (dev + copies) + dev; /* 7 without the copies */
-    check_fit("separate, palettes on device", &lim, m, VKS_SKIN_COMPUTE, true, 0, 6, dev + copies,
-              host, least);
+    lim.device_heap = fixed + least + 6 * (dev + copies) + dev; /* 7 without the store */
+    check_fit("separate, palette store", &lim, m, VKS_SKIN_COMPUTE, true, 0, 6, dev + copies, host,
+              least);
     {
-        /* Without the copies the same heaps take 7 (and more). */
+        /* Without the store the same heaps take 7 (and more). */
         vks_model model = make_model("M", m);
         vks_crowd seven = make_uniform(&model, 7);
         vks_plan_memory mem;
@@ -530,6 +531,40 @@ static void test_fit_largest_buffer(void)
              mib(100 * 192), mib(100 * INSTANCE), mib(4096));
     CHECK(strcmp(err.msg, expected) == 0);
     printf("  largest buffer: %s\n", err.msg);
+
+    /* The palette store holds what the largest buffer does, 4096 / 48 = 85 entries (21
+     * instances' palettes at once), whatever the crowd: 60 instances (their table fits the
+     * buffer) plan, the store and its two staging buffers fixed. */
+    const vks_plan_request store = {.mode = VKS_SKIN_COMPUTE, .palette_store = true};
+    vks_crowd sixty = make_uniform(&model, 60), more = make_uniform(&model, 61);
+    CHECK(vks_plan_memory_of(&lim, &sixty, &store, &mem, &err));
+    CHECK(mem.palette_store_capped && mem.palette_store_entries == 85);
+    CHECK(mem.per_instance_device == INSTANCE && mem.per_instance_host == 2 * VISIBLE);
+    const VkDeviceSize fixed = hand_streams(m), least = 160, capped = 85 * 48;
+    CHECK(mem.host_bytes == 2 * capped + 60 * 2 * VISIBLE);
+    CHECK(mem.device_bytes == fixed + capped + 60 * INSTANCE + mem.output_bytes);
+    /* One heap: exactly 60 fit with the capped store (a store of every palette, 256 + 432 bytes
+     * an instance, would fit 27), and the message names 60. */
+    lim.device_heap = fixed + least + 3 * capped + 60 * (INSTANCE + 2 * VISIBLE);
+    CHECK(vks_plan_memory_of(&lim, &sixty, &store, &mem, &err));
+    CHECK(!vks_plan_memory_of(&lim, &more, &store, &mem, &err));
+    snprintf(expected, sizeof expected,
+             "a crowd of 61 instances needs %.0f MiB of GPU memory for its models, instance "
+             "table and palette store, %.0f MiB for its palettes (staged) and visible lists and "
+             "at least 1 KiB of skinned output, more than Made-up GPU has (%.0f MiB "
+             "device-local, shared with the host): at most 60 instances fit",
+             mib(fixed + capped + 61 * INSTANCE), mib(2 * capped + 61 * 2 * VISIBLE),
+             mib(lim.device_heap));
+    CHECK(strcmp(err.msg, expected) == 0);
+    if (strcmp(err.msg, expected) != 0)
+        fprintf(stderr, "  capped store:\n    got      %s\n    expected %s\n", err.msg, expected);
+    /* The instance table and the visible lists stay one buffer each: 64 entries of 64 bytes. */
+    vks_crowd table = make_uniform(&model, 65);
+    CHECK(!vks_plan_memory_of(&lim, &table, &store, &mem, &err));
+    CHECK(strstr(err.msg, "at most 64 instances fit") != NULL);
+    free(table.instances);
+    free(sixty.instances);
+    free(more.instances);
     free(fits.instances);
     free(over.instances);
     free(many.instances);

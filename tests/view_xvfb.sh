@@ -43,9 +43,9 @@ printf '%s\n' "$out"
 if printf '%s\n' "$out" | grep -qi "validation"; then fail "validation spoke"; fi
 printf '%s\n' "$out" | grep -Eq "^view: 20 frames, .*; 9 of 9 instances visible$" ||
     fail "the crowd was not shown whole"
-# The bind pose from the start, device-local palettes: runs clean.
+# The bind pose from the start, host palettes (the default is the store): runs clean.
 out=$(xvfb-run -a -s "-screen 0 1280x1024x24" "$vkskin" view --validate --frames 20 \
-    --bind-pose --instances 4 --palettes device 2>&1); rc=$?
+    --bind-pose --instances 4 --palettes host 2>&1); rc=$?
 printf '%s\n' "$out"
 [ "$rc" -eq 0 ] || fail "view --bind-pose exited $rc"
 if printf '%s\n' "$out" | grep -qi "validation"; then fail "validation spoke"; fi

@@ -422,12 +422,59 @@ typedef struct vkskin_prepare_desc {
 typedef struct vkskin_prepared {
     uint32_t visible;       /* instances listed */
     uint32_t posed;         /* of them posed (the rest: their last pose) */
-    uint64_t palette_bytes; /* written into `palettes` */
+    uint64_t palette_bytes; /* written into `palettes` (or the store's staging) */
+    uint32_t dropped;       /* vkskin_crowd_prepare_store: in view, left out (no room) */
 } vkskin_prepared;
 
 VKSKIN_API vkskin_result vkskin_crowd_prepare(vkskin_crowd *crowd, const vkskin_prepare_desc *desc,
                                               uint32_t *visible, uint8_t *levels, float *palettes,
                                               vkskin_prepared *out, vkskin_error *err);
+
+/* A palette store for a host's own renderer (what vkskin_renderer does by default,
+ * VKSKIN_PALETTES_STORE): the host keeps a buffer of `capacity` palette entries on the GPU (12
+ * floats each) that its skinning reads in place, and vkskin deals its entries. Each instance in
+ * view holds a slot of its model's joint count of entries while it stays in view, rewritten only
+ * when it is posed; an instance that leaves the view gives its slot back. A frame then moves only
+ * the posed instances' palettes to the GPU, and a kept pose costs nothing. */
+typedef struct vkskin_palette_store vkskin_palette_store;
+#define VKSKIN_NO_SLOT 0xFFFFFFFFu
+
+/* Entries from staging `from` to the store's `to`. */
+typedef struct vkskin_palette_copy {
+    uint32_t from, to, count;
+} vkskin_palette_copy;
+
+/* A store of `capacity` entries (at least the largest model's joint count) for the crowd's
+ * instances; the crowd must outlive it. */
+VKSKIN_API vkskin_result vkskin_palette_store_create(const vkskin_crowd *crowd, uint32_t capacity,
+                                                     vkskin_palette_store **store,
+                                                     vkskin_error *err);
+VKSKIN_API void vkskin_palette_store_destroy(vkskin_palette_store *store);
+
+/* vkskin_crowd_prepare with a store: culls, chooses levels and schedules the animation level of
+ * detail as vkskin_crowd_prepare does, then gives each listed instance a slot (vkskin deals them:
+ * an instance new to the store is posed whatever its period) and writes the posed instances'
+ * palettes into `staging` (room for the store's capacity), packed from entry 0, each entry once.
+ * Before the GPU reads the store, the host copies vkskin_palette_store_copies from staging into
+ * the store, ordered after every earlier read of the store (a freed slot changes hands) and
+ * before this frame's. When the store cannot hold every listed instance's palette at once, the
+ * store is dealt again from the start, and those that still find no room are left out of the
+ * list (out->dropped; visible, levels and desc->raster stay in step). reuse_palettes is not
+ * used. Should the frame not reach the GPU, vkskin_palette_store_forget. */
+VKSKIN_API vkskin_result vkskin_crowd_prepare_store(vkskin_crowd *crowd,
+                                                    const vkskin_prepare_desc *desc,
+                                                    vkskin_palette_store *store, uint32_t *visible,
+                                                    uint8_t *levels, float *staging,
+                                                    vkskin_prepared *out, vkskin_error *err);
+/* The last prepare's copies (*count of them; NULL for a NULL store). */
+VKSKIN_API const vkskin_palette_copy *vkskin_palette_store_copies(const vkskin_palette_store *store,
+                                                                  uint32_t *count);
+/* Instance's first entry in the store after the last prepare: where its skinning reads its
+ * palette (VKSKIN_NO_SLOT: not listed then, or not an instance). */
+VKSKIN_API uint32_t vkskin_palette_store_slot(const vkskin_palette_store *store, uint32_t instance);
+/* The store's contents are lost (a frame that never ran, a new buffer): the next prepare deals
+ * and poses every listed instance afresh. */
+VKSKIN_API void vkskin_palette_store_forget(vkskin_palette_store *store);
 
 /* Profiling: posing's three steps timed apart on the calling thread, each over every listed
  * instance (ascending) in turn, keeping its results for the next as a phased runtime would:

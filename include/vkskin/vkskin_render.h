@@ -80,6 +80,19 @@ typedef enum vkskin_raster {
 typedef VkResult (*vkskin_create_surface_fn)(VkInstance instance, void *user,
                                              VkSurfaceKHR *surface);
 
+/* Where the skinning pass reads the palettes (vkskin_renderer_desc.palettes). */
+typedef enum vkskin_palettes {
+    /* A palette store in device-local memory that the shaders read in place: each visible
+     * instance keeps its slot while it stays in view, rewritten only when it is posed, so only
+     * the posed instances' palettes cross the bus (staged, then copied on the GPU). It holds
+     * every instance's palette, or as many as the device's largest buffer, whichever is less. */
+    VKSKIN_PALETTES_STORE = 0,
+    /* Each frame slot's host-visible buffer with every instance's palette, read across the bus
+     * by the shaders (with the animation level of detail, each kept pose written into each slot
+     * once). One buffer of the whole crowd's palettes: the largest buffer bounds the crowd. */
+    VKSKIN_PALETTES_HOST = 1,
+} vkskin_palettes;
+
 typedef struct vkskin_renderer_desc {
     vkskin_crowd *crowd; /* kept: it must outlive the renderer, with its instance count */
     /* 0: the best device; n: entry n - 1 of vkskin_list_devices. */
@@ -98,9 +111,8 @@ typedef struct vkskin_renderer_desc {
 
     vkskin_skin_mode mode;
     uint32_t group_size; /* of the skinning pass: a power of two up to the device's; 0: 64 */
-    /* Palettes: false = the shaders read them from the host-visible buffer posing writes; true =
-     * each frame copies the visible instances' into device memory first. */
-    bool palettes_on_device;
+    /* Where the shaders read palettes from (vkskin_palettes; 0: the store). */
+    vkskin_palettes palettes;
     /* Room for this many skinned vertices a frame (0: chosen from the device's memory); visible
      * instances past it are skinned in the vertex shader. */
     uint32_t max_skinned_vertices;
@@ -216,11 +228,15 @@ typedef struct vkskin_gpu_stats {
 
 typedef struct vkskin_frame_info {
     bool drawn;       /* false: the window is minimised or its swapchain was rebuilt; try again */
-    uint32_t visible; /* instances in the view */
+    uint32_t visible; /* instances in the view (drawn) */
     uint32_t posed;   /* of them posed this frame (the rest kept their last pose) */
-    /* Bytes of palettes written for the GPU this frame: the posed instances', and the kept ones'
-     * the frame slot's buffer did not hold yet (each kept pose reaches both slots once). */
+    /* Bytes of palettes written for the GPU this frame: with the store, the posed instances'
+     * (what the frame copies into it); with host palettes, the posed instances' and the kept
+     * ones' the frame slot's buffer did not hold yet (each kept pose reaches both slots once). */
     uint64_t palette_bytes;
+    /* Instances in the view left out of the frame: the palette store (as large as the device's
+     * largest buffer allows) could not hold every visible instance's palette at once. */
+    uint32_t dropped;
     uint32_t skinned;  /* of them skinned by the compute pass (the rest in the vertex shader) */
     uint32_t overflow; /* of them skinned in the vertex shader because the output was full */
     uint64_t overflow_vertices;
@@ -278,11 +294,11 @@ VKSKIN_API vkskin_result vkskin_renderer_previous_stats(vkskin_renderer *rendere
 /* The skinning pass's traffic in the last frame, in bytes (0 in vertex mode), or with whole_crowd
  * in a frame that skinned every instance at level 0, from the streams' layout:
  *   logical: every skinned instance's bind streams read and output written (as if each came
- *            from memory), its palette read once, its table entry and visible-list slot;
+ *            from memory), its palette read once and its visible-list entry;
  *   streams: the per-vertex part of that (bind streams and output);
  *   memory:  what must reach memory: each (model, level)'s bind streams once (its instances read
  *            the same addresses, which the cache keeps), plus every instance's output, palette
- *            and table entry and list slot. */
+ *            and visible-list entry. */
 typedef struct vkskin_traffic {
     double logical_bytes, stream_bytes, memory_bytes;
 } vkskin_traffic;

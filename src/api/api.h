@@ -27,9 +27,31 @@ struct vkskin_crowd {
     uint64_t prepared;
 };
 
-/* Allocates what vkskin_crowd_prepare's animation level of detail keeps (once); false when out of
- * memory. */
+/* Allocates what vkskin_crowd_prepare's animation level of detail keeps (once): the periods and
+ * the last poses; false when out of memory. */
 bool vks_api_crowd_anim_lod(struct vkskin_crowd *c);
+/* The periods alone (once): what a renderer with a palette store needs, the store keeping the
+ * poses. */
+bool vks_api_crowd_periods(struct vkskin_crowd *c);
+
+/* vkskin_crowd_prepare up to its posing: the desc checked, the crowd culled into `visible`
+ * (*count of them), their levels chosen into `levels` (NULL: not chosen) and, with the animation
+ * level of detail, their periods into c->periods (allocated before). */
+vkskin_result vks_api_prepare_list(struct vkskin_crowd *c, const vkskin_prepare_desc *desc,
+                                   uint32_t *visible, uint8_t *levels, uint32_t *count,
+                                   vkskin_error *err);
+/* vkskin_crowd_prepare_store on the engine's store (the public one's, or a renderer's): `update`
+ * is its scratch of instance_count bytes; *count gets the entries kept. */
+vkskin_result vks_api_prepare_store(struct vkskin_crowd *c, const vkskin_prepare_desc *desc,
+                                    vks_palette_store *store, uint8_t *update, uint32_t *visible,
+                                    uint8_t *levels, vks_bone *staging, vkskin_prepared *out,
+                                    vkskin_error *err);
+
+struct vkskin_palette_store {
+    vks_palette_store store;
+    const struct vkskin_crowd *crowd;
+    uint8_t *update;
+};
 
 /* A crowd desc's models and instance count, checked (1 to VKSKIN_MAX_MODELS models, none NULL;
  * 1 to VKSKIN_MAX_INSTANCES instances; `fn` names the call in the message), and its models as

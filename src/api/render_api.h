@@ -21,6 +21,7 @@ struct vkskin_renderer {
     vks_swapchain swapchain;     /* a window */
     VkExtent2D extent;           /* of the last image drawn */
     vkskin_prepare_desc prepare; /* levels of detail and animation level of detail */
+    uint8_t *update;             /* with the store: per visible slot, posed this frame */
     const char *raster_note;     /* why AUTO chose the hardware rasterizer, or NULL */
     vks_frame *last;             /* the last frame submitted, NULL before any */
     bool broken; /* a frame failed to be submitted or presented: every later frame fails */

@@ -682,29 +682,22 @@ vkskin_result vkskin_crowd_pose(vkskin_crowd *c, const uint32_t *instances, uint
     return vks_api_ok(err);
 }
 
-bool vks_api_crowd_anim_lod(struct vkskin_crowd *c)
+bool vks_api_crowd_periods(struct vkskin_crowd *c)
 {
-    if (c->periods)
-        return true;
-    vks_error e;
-    if (!(c->periods = malloc(c->crowd.instance_count)) || !vks_crowd_keep_poses(&c->crowd, &e)) {
-        free(c->periods);
-        c->periods = NULL;
-        return false;
-    }
-    return true;
+    return c->periods || (c->periods = malloc(c->crowd.instance_count)) != NULL;
 }
 
-vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *desc,
-                                   uint32_t *visible, uint8_t *levels, float *palettes,
-                                   vkskin_prepared *out, vkskin_error *err)
+bool vks_api_crowd_anim_lod(struct vkskin_crowd *c)
 {
-    if (out)
-        *out = (vkskin_prepared){0};
-    if (!c || !desc || !desc->view || !visible || !palettes)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_crowd_prepare: a crowd, a desc with a view, visible and "
-                            "palettes are needed");
+    vks_error e;
+    return vks_api_crowd_periods(c) && vks_crowd_keep_poses(&c->crowd, &e);
+}
+
+vkskin_result vks_api_prepare_list(struct vkskin_crowd *c, const vkskin_prepare_desc *desc,
+                                   uint32_t *visible, uint8_t *levels, uint32_t *count,
+                                   vkskin_error *err)
+{
+    *count = 0;
     const vkskin_view *view = desc->view;
     for (int k = 0; k < 16; k++)
         if (!isfinite(view->view_proj[k]))
@@ -724,10 +717,6 @@ vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *d
                             VKS_MAX_LEVELS);
     vks_crowd *crowd = &c->crowd;
     const bool anim_lod = !desc->pose_every_frame;
-    if (anim_lod && !vks_api_crowd_anim_lod(c))
-        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
-                            "out of memory for the last poses of %u instances",
-                            crowd->instance_count);
     /* The view_proj is P V, P a perspective (clip w = -z of the view) and V rigid: the clip y
      * row's length is P's focal scale 1 / tan(fov_y / 2), and the pixels per unit at distance
      * 1 are half of it times the height. */
@@ -749,13 +738,136 @@ vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *d
         vks_crowd_choose_lods(crowd, pool, &lod, visible, n, levels, desc->raster);
     if (anim_lod)
         vks_crowd_anim_periods(crowd, pool, &lod, visible, n, c->periods);
+    *count = n;
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *desc,
+                                   uint32_t *visible, uint8_t *levels, float *palettes,
+                                   vkskin_prepared *out, vkskin_error *err)
+{
+    if (out)
+        *out = (vkskin_prepared){0};
+    if (!c || !desc || !desc->view || !visible || !palettes)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_prepare: a crowd, a desc with a view, visible and "
+                            "palettes are needed");
+    const bool anim_lod = !desc->pose_every_frame;
+    if (anim_lod && !vks_api_crowd_anim_lod(c))
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
+                            "out of memory for the last poses of %u instances",
+                            c->crowd.instance_count);
+    uint32_t n;
+    vkskin_result res = vks_api_prepare_list(c, desc, visible, levels, &n, err);
+    if (res != VKSKIN_OK)
+        return res;
     uint64_t bytes = 0;
-    const uint32_t posed =
-        vks_crowd_animate(crowd, pool, visible, anim_lod ? c->periods : NULL, n, c->prepared++,
-                          (vks_bone *)palettes, desc->reuse_palettes, &bytes);
+    const uint32_t posed = vks_crowd_animate(&c->crowd, desc->one_thread ? NULL : c->pool, visible,
+                                             anim_lod ? c->periods : NULL, n, c->prepared++,
+                                             (vks_bone *)palettes, desc->reuse_palettes, &bytes);
     if (out)
         *out = (vkskin_prepared){.visible = n, .posed = posed, .palette_bytes = bytes};
     return vks_api_ok(err);
+}
+
+vkskin_result vks_api_prepare_store(vkskin_crowd *c, const vkskin_prepare_desc *desc,
+                                    vks_palette_store *store, uint8_t *update, uint32_t *visible,
+                                    uint8_t *levels, vks_bone *staging, vkskin_prepared *out,
+                                    vkskin_error *err)
+{
+    const bool anim_lod = !desc->pose_every_frame;
+    if (anim_lod && !vks_api_crowd_periods(c))
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
+                            "out of memory for the posing periods of %u instances",
+                            c->crowd.instance_count);
+    uint32_t n;
+    const vkskin_result res = vks_api_prepare_list(c, desc, visible, levels, &n, err);
+    if (res != VKSKIN_OK)
+        return res;
+    if (anim_lod)
+        vks_crowd_schedule(&c->crowd, visible, c->periods, n, c->prepared++, update);
+    const uint32_t listed = n;
+    n = vks_palette_store_frame(store, &c->crowd, visible, levels, desc->raster, n,
+                                anim_lod ? update : NULL);
+    vks_crowd_palettes_at(&c->crowd, desc->one_thread ? NULL : c->pool, store->pose,
+                          store->pose_first, store->pose_count, staging);
+    *out = (vkskin_prepared){.visible = n,
+                             .posed = store->pose_count,
+                             .palette_bytes = store->staged * sizeof(vks_bone),
+                             .dropped = listed - n};
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_palette_store_create(const vkskin_crowd *crowd, uint32_t capacity,
+                                          vkskin_palette_store **store, vkskin_error *err)
+{
+    if (store)
+        *store = NULL;
+    if (!crowd || !store)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_palette_store_create: a crowd and a store are needed");
+    vkskin_palette_store *s = calloc(1, sizeof *s);
+    vks_error e;
+    if (!s || !(s->update = malloc(crowd->crowd.instance_count))) {
+        free(s);
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a palette store");
+    }
+    if (!vks_palette_store_init(&s->store, &crowd->crowd, capacity, &e)) {
+        free(s->update);
+        free(s);
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_ARGUMENT);
+    }
+    s->crowd = crowd;
+    *store = s;
+    return vks_api_ok(err);
+}
+
+void vkskin_palette_store_destroy(vkskin_palette_store *s)
+{
+    if (!s)
+        return;
+    vks_palette_store_free(&s->store);
+    free(s->update);
+    free(s);
+}
+
+vkskin_result vkskin_crowd_prepare_store(vkskin_crowd *c, const vkskin_prepare_desc *desc,
+                                         vkskin_palette_store *store, uint32_t *visible,
+                                         uint8_t *levels, float *staging, vkskin_prepared *out,
+                                         vkskin_error *err)
+{
+    if (out)
+        *out = (vkskin_prepared){0};
+    if (!c || !desc || !desc->view || !store || !visible || !staging || !out)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_prepare_store: a crowd, a desc with a view, a store, "
+                            "visible, staging and an output are needed");
+    if (store->crowd != c)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_prepare_store: the store was made for another crowd");
+    return vks_api_prepare_store(c, desc, &store->store, store->update, visible, levels,
+                                 (vks_bone *)staging, out, err);
+}
+
+const vkskin_palette_copy *vkskin_palette_store_copies(const vkskin_palette_store *s,
+                                                       uint32_t *count)
+{
+    static_assert(sizeof(vkskin_palette_copy) == sizeof(vks_palette_copy), "one layout");
+    if (count)
+        *count = s ? s->store.copy_count : 0;
+    return s ? (const vkskin_palette_copy *)s->store.copies : NULL;
+}
+
+uint32_t vkskin_palette_store_slot(const vkskin_palette_store *s, uint32_t instance)
+{
+    return s && instance < s->crowd->crowd.instance_count ? s->store.slot[instance]
+                                                          : VKSKIN_NO_SLOT;
+}
+
+void vkskin_palette_store_forget(vkskin_palette_store *s)
+{
+    if (s)
+        vks_palette_store_clear(&s->store);
 }
 
 vkskin_result vkskin_crowd_time_phases(vkskin_crowd *c, const uint32_t *instances, uint32_t count,

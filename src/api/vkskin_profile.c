@@ -33,11 +33,12 @@ static double out_bytes_per_vertex(const vks_model *m)
 /* The skinning pass's traffic for the instances in `list` (all of the crowd's when NULL):
  *   logical: every instance's streams read and output written (as if each instance's bind streams
  *            came from memory), its palette read once (the workgroups of an instance share it
- *            through the cache), its table entry and visible-list slot;
+ *            through the cache) and its visible-list entry (which carries its model and palette:
+ *            the pass reads nothing of the instance table);
  *   streams: the per-vertex part of that, bind streams + output (bytes_per_vertex's numerator);
  *   memory:  each distinct model's bind streams once (its instances read the same addresses,
  *            which the cache keeps: the H100's 50 MB L2 holds a model's many times over), plus
- *            per instance its output, palette and table entry, plus the visible list. */
+ *            per instance its output, palette and visible-list entry. */
 
 static vkskin_traffic traffic_of(const vks_crowd *c, const uint32_t *list, const uint8_t *levels,
                                  uint32_t count)
@@ -51,8 +52,7 @@ static vkskin_traffic traffic_of(const vks_crowd *c, const uint32_t *list, const
         const double n = vks_model_level(m, level).vertex_count;
         const double bind = bind_bytes_per_vertex(m) * n;
         const double out = out_bytes_per_vertex(m) * n;
-        const double own =
-            sizeof(vks_bone) * m->skeleton.joint_count + sizeof(vks_instance) + sizeof(vks_visible);
+        const double own = sizeof(vks_bone) * m->skeleton.joint_count + sizeof(vks_visible);
         t.stream_bytes += bind + out;
         t.logical_bytes += bind + out + own;
         t.memory_bytes += out + own + (seen[model][level] ? 0.0 : bind);

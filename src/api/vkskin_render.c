@@ -61,6 +61,9 @@ static vkskin_result check_desc(const vkskin_renderer_desc *d, bool crowd, vks_p
     if (d->mode != VKSKIN_SKIN_COMPUTE && d->mode != VKSKIN_SKIN_VERTEX)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_renderer_create: no skin mode %d",
                             (int)d->mode);
+    if (d->palettes != VKSKIN_PALETTES_STORE && d->palettes != VKSKIN_PALETTES_HOST)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_renderer_create: no palettes choice %d", (int)d->palettes);
     if (!vks_api_path(d->binding, VKS_PATH_AUTO, path))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_renderer_create: no binding %d",
                             (int)d->binding);
@@ -157,7 +160,7 @@ static vks_renderer_desc engine_desc(const vkskin_renderer_desc *desc, vks_path 
         .group_size = desc->group_size,
         .readback = desc->readback,
         .buffer_limit = desc->max_buffer_bytes,
-        .palettes_on_device = desc->palettes_on_device,
+        .palette_store = desc->palettes == VKSKIN_PALETTES_STORE,
         .max_skinned_vertices = desc->max_skinned_vertices,
         .memory_limit = (VkDeviceSize)desc->max_memory_mib << 20,
         .image = image,
@@ -185,8 +188,7 @@ vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     const uint32_t n = crowd->instance_count;
     const vks_plan_crowd shape = vks_plan_crowd_dealt(models, crowd->model_count, n);
-    const vks_renderer_desc rd =
-        engine_desc(desc, path, &probe, NULL, VKS_OFFSCREEN_FORMAT, NULL);
+    const vks_renderer_desc rd = engine_desc(desc, path, &probe, NULL, VKS_OFFSCREEN_FORMAT, NULL);
     const vks_plan_request request = vks_renderer_plan_request(&rd);
     const vks_plan_limits limits = vks_renderer_plan_limits(&probe, rd.memory_limit);
     vks_plan_memory plan;
@@ -198,7 +200,12 @@ vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
      * per instance (everything on a CPU device, whose heap is system memory). */
     const uint64_t per_system =
         plan.per_instance_host + (limits.host_heap ? 0 : plan.per_instance_device);
-    return vkskin_crowd_fits(crowd, per_system * n, err);
+    /* A capped store and its staging are fixed, not per instance. */
+    const uint64_t store_system = plan.palette_store_capped
+                                      ? (uint64_t)plan.palette_store_entries * sizeof(vks_bone) *
+                                            (GPU_FRAMES_IN_FLIGHT + (limits.host_heap ? 0 : 1))
+                                      : 0;
+    return vkskin_crowd_fits(crowd, per_system * n + store_system, err);
 }
 
 vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_renderer **renderer,
@@ -241,8 +248,13 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
      * their addresses. */
     vks_crowd_forget_palettes(crowd);
     vks_error e;
-    /* What the animation level of detail keeps, now: a frame cannot fail on it later. */
-    bool ok = (desc->pose_every_frame || vks_api_crowd_anim_lod(r->crowd) ||
+    /* What the animation level of detail keeps, now: a frame cannot fail on it later. With the
+     * store, the store keeps the poses: the periods and which to pose are all it needs. */
+    const bool store = desc->palettes == VKSKIN_PALETTES_STORE;
+    bool ok = (desc->pose_every_frame ||
+               (store ? vks_api_crowd_periods(r->crowd) &&
+                            (r->update = malloc(crowd->instance_count)) != NULL
+                      : vks_api_crowd_anim_lod(r->crowd)) ||
                vks_fail_memory(&e, "out of memory for the last poses of %u instances",
                                crowd->instance_count)) &&
               gpu_device_create(&dd, &r->dev, &e);
@@ -250,10 +262,9 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
         ok = vks_swapchain_create(&r->dev, vks_draw_depth_format(&r->dev), !desc->no_vsync,
                                   &r->swapchain, &e);
     if (ok) {
-        const vks_renderer_desc rd =
-            engine_desc(desc, path, &r->dev, crowd,
-                        r->window ? r->swapchain.format.format : VKS_OFFSCREEN_FORMAT,
-                        &r->raster_note);
+        const vks_renderer_desc rd = engine_desc(
+            desc, path, &r->dev, crowd,
+            r->window ? r->swapchain.format.format : VKS_OFFSCREEN_FORMAT, &r->raster_note);
         ok = vks_renderer_create(&r->dev, &rd, &r->r, &e);
         if (!ok)
             r->r.dev = NULL;
@@ -295,6 +306,7 @@ void vkskin_renderer_destroy(vkskin_renderer *r, vkskin_messages *messages)
     const gpu_messages m = gpu_device_destroy(&r->dev); /* vkDestroyInstance may report too */
     if (messages)
         *messages = (vkskin_messages){.errors = m.error, .warnings = m.warning};
+    free(r->update);
     free(r);
     vks_api_renderers--;
 }
@@ -550,6 +562,20 @@ static bool record_capture(vkskin_renderer *r, vks_frame *f, const vks_draw_targ
 static const vkskin_gpu_stats unknown_stats = {-1.0, -1.0, UINT64_MAX, UINT64_MAX,
                                                -1.0, -1.0, UINT64_MAX};
 
+/* The CPU half of a frame with the palette store: vkskin_crowd_prepare_store on the renderer's
+ * store, the poses staged in the frame slot's buffer, and their copies handed to the skinning. */
+static vkskin_result prepare_store(vkskin_renderer *r, const vkskin_prepare_desc *prepare,
+                                   vks_frame *f, vkskin_prepared *out, vkskin_error *err)
+{
+    const vkskin_result res = vks_api_prepare_store(r->crowd, prepare, &r->r.store, r->update,
+                                                    f->visible, f->level, f->palette, out, err);
+    if (res == VKSKIN_OK) {
+        f->visible_count = out->visible;
+        vks_renderer_stage_copies(&r->r, f);
+    }
+    return res;
+}
+
 vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc *desc,
                                     vkskin_frame_info *info, vkskin_error *err)
 {
@@ -597,8 +623,9 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     prepare.raster = r->r.raster_mode == VKS_RASTER_HYBRID ? f->raster : NULL;
     prepare.reuse_palettes = true; /* the frame slots' palette buffers, in turn */
     vkskin_prepared prepared;
-    res = vkskin_crowd_prepare(r->crowd, &prepare, f->visible, f->level, (float *)f->palette,
-                               &prepared, err);
+    res = r->r.use_store ? prepare_store(r, &prepare, f, &prepared, err)
+                         : vkskin_crowd_prepare(r->crowd, &prepare, f->visible, f->level,
+                                                (float *)f->palette, &prepared, err);
     const double cpu_ms = vks_now_ms() - start;
     /* The overlays too (the ground's shadows follow the visible list): out of memory for them
      * ends the frame here, before an image is acquired. */
@@ -611,6 +638,9 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     if (res == VKSKIN_OK && r->window)
         acq = vks_swapchain_acquire(&r->swapchain, f->slot, desc->width, desc->height, &wf, &e);
     if (res != VKSKIN_OK || acq != VKS_ACQUIRED) {
+        /* The store's slots were dealt for copies that are never submitted. */
+        if (r->r.use_store)
+            vks_palette_store_clear(&r->r.store);
         f->visible_count = 0;
         vkEndCommandBuffer(f->cmd); /* recorded nothing; reset by the slot's next frame */
         return res != VKSKIN_OK          ? res
@@ -636,6 +666,8 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
          * slot's queries say nothing (the skinning's timestamp is not this frame's). */
         f->visible_count = 0;
         f->queries_written = 0;
+        if (r->r.use_store)
+            vks_palette_store_clear(&r->r.store);
         vkEndCommandBuffer(f->cmd);
         r->broken = r->window; /* the acquired image is never presented */
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);
@@ -669,6 +701,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
             .skinned_vertices = frame_vertices(crowd, f, f->skinned_count),
             .draws = f->draws,
             .palette_bytes = prepared.palette_bytes,
+            .dropped = prepared.dropped,
             .triangles_hardware = f->triangles_hardware,
             .triangles_compute = f->triangles_compute,
             .cpu_ms = cpu_ms,

@@ -1,11 +1,13 @@
 /* vkskin bench --anim-only: the crowd's per-frame CPU work alone, no GPU at all: the clocks,
- * culling, sampling, the hierarchy and the palettes, written into a buffer laid out like the
- * mapped one. Timed on one thread (the caller's) and on the pool's every thread, in ns per skin
- * joint (a palette entry that is a skin's bone, the unit ozz-animation is quoted in; vkskin also
- * evaluates the nodes around the bones, counted apart), with the parallel efficiency. --phases
- * times sampling, local-to-model and palette apart on one thread: indicative, since the normal
- * path fuses the last two and keeps nothing between them. Small crowds are timed over several
- * frames a sample (frames_per_sample). */
+ * culling, sampling, the hierarchy and the palettes, written as the renderer's frames write them:
+ * with the palette store (the default), the posed instances' palettes packed into a staging
+ * buffer (vkskin_crowd_prepare_store); with --palettes host, every visible instance's into a
+ * buffer laid out like the mapped one. Timed on one thread (the caller's) and on the pool's every
+ * thread, in ns per skin joint (a palette entry that is a skin's bone, the unit ozz-animation is
+ * quoted in; vkskin also evaluates the nodes around the bones, counted apart), with the parallel
+ * efficiency. --phases times sampling, local-to-model and palette apart on one thread: indicative,
+ * since the normal path fuses the last two and keeps nothing between them. Small crowds are timed
+ * over several frames a sample (frames_per_sample). */
 #include "bench_anim.h"
 
 #include <stdio.h>
@@ -29,9 +31,10 @@ static uint32_t frames_per_sample(const vkskin_crowd *c)
  * the measured frames. `clocks_ms`, when not NULL, gets clocks and culling alone, timed the same
  * way after. */
 static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepare,
-                          uint32_t *visible, uint32_t *count, float *const palette[2],
-                          uint32_t frames, uint32_t warmup, double *samples, double *clocks_ms,
-                          uint64_t *posed, uint64_t *written, app_progress *progress)
+                          vkskin_palette_store *store, uint32_t *visible, uint32_t *count,
+                          float *const palette[2], uint32_t frames, uint32_t warmup,
+                          double *samples, double *clocks_ms, uint64_t *posed, uint64_t *written,
+                          app_progress *progress)
 {
     const uint32_t batch = frames_per_sample(crowd);
     uint64_t posed_total = 0, written_total = 0;
@@ -45,7 +48,11 @@ static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepar
             vkskin_crowd_advance(crowd, 1.0 / 60.0);
             vkskin_prepared out;
             /* The renderer's two frame slots, in turn. */
-            vkskin_crowd_prepare(crowd, prepare, visible, NULL, palette[slot], &out, NULL);
+            if (store)
+                vkskin_crowd_prepare_store(crowd, prepare, store, visible, NULL, palette[slot],
+                                           &out, NULL);
+            else
+                vkskin_crowd_prepare(crowd, prepare, visible, NULL, palette[slot], &out, NULL);
             slot ^= 1;
             *count = out.visible;
             posed_here += out.posed;
@@ -108,7 +115,12 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
                           aligned_alloc(64, palette_bytes ? palette_bytes : 64)};
     float *palette = palettes[0];
     double *samples = malloc(sizeof *samples * d->frames);
-    if (!visible || !palettes[0] || !palettes[1] || !samples) {
+    /* The store holds every instance's palette (no device bounds it here): none is dropped. */
+    vkskin_palette_store *store = NULL;
+    if (d->store)
+        vkskin_palette_store_create(c, (uint32_t)ci.palette_count, &store, NULL);
+    if (!visible || !palettes[0] || !palettes[1] || !samples || (d->store && !store)) {
+        vkskin_palette_store_destroy(store);
         free(visible);
         free(palettes[0]);
         free(palettes[1]);
@@ -122,12 +134,14 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     uint64_t posed1 = 0, written1 = 0;
     app_progress progress;
     app_progress_begin(&progress, "bench", d->progress);
-    const double ms1 = time_frames(c, &prepare, visible, &count, palettes, d->frames, d->warmup,
-                                   samples, &clocks1, &posed1, &written1, &progress);
+    const double ms1 = time_frames(c, &prepare, store, visible, &count, palettes, d->frames,
+                                   d->warmup, samples, &clocks1, &posed1, &written1, &progress);
     prepare.one_thread = false;
-    const double msn = threads > 1 ? time_frames(c, &prepare, visible, &count, palettes, d->frames,
-                                                 d->warmup, samples, NULL, NULL, NULL, &progress)
-                                   : ms1;
+    const double msn = threads > 1
+                           ? time_frames(c, &prepare, store, visible, &count, palettes, d->frames,
+                                         d->warmup, samples, NULL, NULL, NULL, &progress)
+                           : ms1;
+    vkskin_palette_store_destroy(store);
     app_progress_say(&progress, "the phases");
     /* The share of the visible instances posed a frame (1 without --anim-lod). */
     const uint32_t batch = frames_per_sample(c);
@@ -194,6 +208,7 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
         printf("  \"anim_lod\": %s,\n", d->anim_lod ? "true" : "false");
         app_json_number("posed_share", posed_share, false);
         app_json_number("palette_upload_bytes", upload_bytes, false);
+        app_json_string("palettes", d->store ? "store" : "host");
         app_json_number("ns_per_posed_skin_joint_1_thread",
                         posed_share > 0.0 ? ms1 * per / posed_share : -1.0, false);
         app_json_number("sampled_clips", sampled, false);
@@ -230,8 +245,9 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
                    "others kept their last pose: %.1f ns per posed skin joint (the figures above "
                    "are per skin joint shown; --anim-lod off poses every one)\n",
                    100.0 * posed_share, posed_share > 0.0 ? ms1 * per / posed_share : 0.0);
-        printf("  palettes out    %.2f MB a frame written for the GPU (two frame slots in turn)\n",
-               upload_bytes / 1e6);
+        printf("  palettes out    %.2f MB a frame written for the GPU (%s)\n", upload_bytes / 1e6,
+               d->store ? "the posed instances', staged for the palette store"
+                        : "host palettes: two frame slots in turn");
         if (d->phases)
             printf("  phases         sampling %.1f, local-to-model %.1f, palette %.1f ns per skin "
                    "joint (1 thread, each phase posing every instance)\n",

@@ -8,6 +8,7 @@ typedef struct app_bench_anim_desc {
     uint32_t frames, warmup; /* measured, and before measuring */
     uint32_t width, height;  /* of the image the camera frames (culling) */
     bool anim_lod;           /* --anim-lod */
+    bool store;              /* --palettes store: a palette store deals the frames' palettes */
     bool phases, json;
     bool progress; /* --progress */
 } app_bench_anim_desc;

@@ -253,7 +253,7 @@ static void report(const bench_args *a, const app_show *show, const bench_result
         app_json_models(show->models, show->model_count);
         app_json_string("device", res->device);
         app_json_string("mode", compute ? "compute" : "vertex");
-        app_json_string("palettes", a->crowd.palettes_on_device ? "device" : "host");
+        app_json_string("palettes", a->crowd.palettes == VKSKIN_PALETTES_HOST ? "host" : "store");
         app_json_string("binding", res->descriptors ? "descriptors" : "addresses");
         app_json_number("instances", instances, false);
         app_json_number("visible", res->visible, false);
@@ -427,6 +427,8 @@ int cmd_bench(int argc, char **argv)
                                                                 .width = a.width,
                                                                 .height = a.height,
                                                                 .anim_lod = a.crowd.anim_lod,
+                                                                .store = a.crowd.palettes ==
+                                                                         VKSKIN_PALETTES_STORE,
                                                                 .phases = a.phases,
                                                                 .json = a.json,
                                                                 .progress = a.progress})

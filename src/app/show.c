@@ -192,7 +192,7 @@ vkskin_renderer_desc app_show_renderer_desc(const app_show *s, const app_crowd_a
         .height = height,
         .mode = a->mode,
         .binding = a->binding,
-        .palettes_on_device = a->palettes_on_device,
+        .palettes = a->palettes,
         .max_skinned_vertices = a->max_skinned_vertices,
         .max_memory_mib = a->max_memory_mib,
         .fixed_lod = a->lod >= 0,
@@ -382,9 +382,11 @@ bool app_crowd_check(app_crowd_args *a, vkskin_error *err)
         return false;
     if (!parse_mode(a->mode_text, &a->mode, err))
         return false;
-    a->palettes_on_device = a->palettes_text && strcmp(a->palettes_text, "device") == 0;
-    if (a->palettes_text && !a->palettes_on_device && strcmp(a->palettes_text, "host") != 0)
-        return app_fail(err, "--palettes needs host or device, not '%s'", a->palettes_text);
+    a->palettes = VKSKIN_PALETTES_STORE;
+    if (a->palettes_text && strcmp(a->palettes_text, "host") == 0)
+        a->palettes = VKSKIN_PALETTES_HOST;
+    else if (a->palettes_text && strcmp(a->palettes_text, "store") != 0)
+        return app_fail(err, "--palettes needs store or host, not '%s'", a->palettes_text);
     if (!parse_binding(a->binding_text, &a->binding, err))
         return false;
     if (a->max_skinned_text && !app_parse_count("--max-skinned-vertices", a->max_skinned_text, 1,

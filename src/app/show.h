@@ -49,7 +49,7 @@ typedef struct app_crowd_args {
     uint32_t max_skinned_vertices; /* --max-skinned-vertices; 0: chosen from the device */
     uint32_t max_memory_mib;       /* --max-memory; 0: the device's */
     vkskin_skin_mode mode;         /* parsed by app_crowd_check */
-    bool palettes_on_device;       /* --palettes device */
+    vkskin_palettes palettes;      /* --palettes */
     vkskin_binding binding;        /* --binding; AUTO: descriptors under --validate */
     vkskin_raster raster;          /* --raster; AUTO: hybrid where the device can */
     float raster_px;               /* --raster-px: hybrid's threshold (0: the default) */
@@ -62,8 +62,9 @@ typedef struct app_crowd_args {
         {"layout", &(a).layout_text, NULL, "grid|ring", "where they stand (default grid)"},        \
         {"mode", &(a).mode_text, NULL, "compute|vertex",                                           \
          "skin in a compute pass (default) or in the vertex shader"},                              \
-        {"palettes", &(a).palettes_text, NULL, "host|device",                                      \
-         "shaders read palettes from host memory (default) or a per-frame device copy"},           \
+        {"palettes", &(a).palettes_text, NULL, "store|host",                                       \
+         "shaders read palettes from a device-local store written only by the posed (default), "   \
+         "or from host memory each frame"},                                                        \
         {"binding", &(a).binding_text, NULL, "addresses|descriptors",                              \
          "shaders reach buffers by device address, or through descriptors, which validation "      \
          "follows (default: descriptors with --validate, else addresses)"},                        \

@@ -141,8 +141,17 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
     const VkDeviceSize palettes = (VkDeviceSize)crowd->palette_count * sizeof(vks_bone);
     const VkDeviceSize table = (VkDeviceSize)n * sizeof(vks_instance);
     const VkDeviceSize visible = (VkDeviceSize)n * sizeof(vks_visible);
-    if (palettes > limit || table > limit || visible > limit ||
-        crowd->palette_count >= (1u << 31)) {
+    const bool store = req->palette_store;
+    if (store && (table > limit || visible > limit)) {
+        const VkDeviceSize k = limit / sizeof(vks_instance); /* the larger of the two entries */
+        return vks_fail_memory(err,
+                               "a crowd of %u instances needs a %.0f MiB instance table and "
+                               "%.0f MiB visible lists, one buffer each, and the largest buffer "
+                               "is %.0f MiB: at most %llu instances fit",
+                               n, mib(table), mib(visible), mib(limit), (unsigned long long)k);
+    }
+    if (!store && (palettes > limit || table > limit || visible > limit ||
+                   crowd->palette_count >= (1u << 31))) {
         VkDeviceSize per =
             palettes / n > sizeof(vks_instance) ? palettes / n : sizeof(vks_instance);
         VkDeviceSize k = limit / (per ? per : 1);
@@ -159,9 +168,27 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
     vks_plan_memory m = {.model_bytes = model_bytes(crowd)};
     /* Per instance, rounded up so that n instances never need more than n times it. */
     VkDeviceSize bones = (palettes + n - 1) / n;
-    m.per_instance_device =
-        sizeof(vks_instance) + (req->palettes_on_device ? GPU_FRAMES_IN_FLIGHT * bones : 0);
-    m.per_instance_host = GPU_FRAMES_IN_FLIGHT * (bones + sizeof(vks_visible));
+    /* The store holds what one buffer can (indices below 2^31 too): every instance's palette, or
+     * that many entries. Uncapped, it grows with the crowd like the staging; capped, both are
+     * fixed. */
+    VkDeviceSize cap = limit / sizeof(vks_bone);
+    cap = cap < (1u << 31) ? cap : (1u << 31) - 1;
+    m.palette_store_capped = store && crowd->palette_count > cap;
+    m.palette_store_entries =
+        store ? (uint32_t)(m.palette_store_capped ? cap : crowd->palette_count) : 0;
+    const VkDeviceSize store_fixed = m.palette_store_capped ? cap * sizeof(vks_bone) : 0;
+    const VkDeviceSize store_bones = store && !m.palette_store_capped ? bones : 0;
+    m.per_instance_device = sizeof(vks_instance) + store_bones;
+    m.per_instance_host =
+        GPU_FRAMES_IN_FLIGHT * ((m.palette_store_capped ? 0 : bones) + sizeof(vks_visible));
+    /* For how many fit: the capped store's costs (fixed) beside the growing ones; the crowd fits
+     * when either bound holds (its store is the smaller of the two). */
+    const VkDeviceSize cap_device = cap * sizeof(vks_bone),
+                       cap_host = GPU_FRAMES_IN_FLIGHT * cap_device;
+    const VkDeviceSize cap_per_device = sizeof(vks_instance),
+                       cap_per_host = GPU_FRAMES_IN_FLIGHT * sizeof(vks_visible);
+    const VkDeviceSize lin_per_device = sizeof(vks_instance) + (store ? bones : 0),
+                       lin_per_host = GPU_FRAMES_IN_FLIGHT * (bones + sizeof(vks_visible));
 
     /* The output's least size: what was asked for, or one largest instance's output, which
      * must fit in one buffer. */
@@ -217,30 +244,41 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
             "room for %u skinned vertices (--max-skinned-vertices) takes %.0f MiB, "
             "and with the models more than %s has (%.0f MiB device-local)",
             req->max_skinned_vertices, mib(least), lim->name, mib(local));
-    const VkDeviceSize dev_state = fixed + (VkDeviceSize)n * m.per_instance_device;
-    const VkDeviceSize host_state = image_host + (VkDeviceSize)n * m.per_instance_host;
-    uint32_t k;
+    const VkDeviceSize dev_state = fixed + store_fixed + (VkDeviceSize)n * m.per_instance_device;
+    const VkDeviceSize host_state =
+        image_host + GPU_FRAMES_IN_FLIGHT * store_fixed + (VkDeviceSize)n * m.per_instance_host;
+    uint32_t k, k_cap = 0;
     VkDeviceSize left; /* device-local memory left for the output */
     bool fits;
     if (host) { /* separate heaps: each must hold its part */
-        uint32_t kd = fit(local, fixed + least, m.per_instance_device);
-        uint32_t kh = fit(host, image_host, m.per_instance_host);
+        uint32_t kd = fit(local, fixed + least, lin_per_device);
+        uint32_t kh = fit(host, image_host, lin_per_host);
         k = kd < kh ? kd : kh;
+        if (store) {
+            kd = fit(local, fixed + least + cap_device, cap_per_device);
+            kh = fit(host, image_host + cap_host, cap_per_host);
+            k_cap = kd < kh ? kd : kh;
+        }
         fits = dev_state + least <= local && host_state <= host;
         left = fits ? local - dev_state : 0;
     } else {
-        k = fit(local, fixed + image_host + least, m.per_instance_device + m.per_instance_host);
+        k = fit(local, fixed + image_host + least, lin_per_device + lin_per_host);
+        if (store)
+            k_cap = fit(local, fixed + image_host + least + cap_device + cap_host,
+                        cap_per_device + cap_per_host);
         fits = dev_state + host_state + least <= local;
         left = fits ? local - dev_state - host_state : 0;
     }
+    k = k > k_cap ? k : k_cap;
     if (!fits)
         return vks_fail_memory(
             err,
-            "a crowd of %u instances needs %.0f MiB of GPU memory for its models and "
-            "instance table, %.0f MiB for its palettes and visible lists and at "
+            "a crowd of %u instances needs %.0f MiB of GPU memory for its models%s, "
+            "%.0f MiB for its palettes%s and visible lists and at "
             "least %llu KiB of skinned output, more than %s has (%.0f MiB "
             "device-local%s): at most %u instances fit",
-            n, mib(dev_state), mib(host_state), (unsigned long long)((least + 1023) / 1024),
+            n, mib(dev_state), store ? ", instance table and palette store" : " and instance table",
+            mib(host_state), store ? " (staged)" : "", (unsigned long long)((least + 1023) / 1024),
             lim->name, mib(local), host ? ", plus host memory" : ", shared with the host", k);
     if (req->mode == VKS_SKIN_COMPUTE) {
         if (req->max_skinned_vertices)

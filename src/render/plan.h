@@ -56,7 +56,11 @@ typedef struct vks_plan_image {
 
 typedef struct vks_plan_request {
     vks_skin_mode mode;
-    bool palettes_on_device; /* each frame's device-local copy of the palettes */
+    /* The palettes in a device-local store the shaders read in place (palette_store.h), each
+     * frame staging the posed ones in host memory: a store of every instance's palette, or of
+     * what the largest buffer holds when that is less, and a staging buffer of its size per
+     * frame in flight. Else each frame in flight has every instance's palette in host memory. */
+    bool palette_store;
     /* Skinned-output capacity in vertices of vks_plan_vertex_bytes; 0: chosen from the heaps. */
     uint32_t max_skinned_vertices;
     VkDeviceSize buffer_limit; /* the largest buffer wished for (vks_plan_buffer_limit) */
@@ -67,9 +71,17 @@ typedef struct vks_plan_request {
 } vks_plan_request;
 
 typedef struct vks_plan_memory {
-    VkDeviceSize model_bytes;         /* the models' bind streams, indices and textures (device) */
-    VkDeviceSize per_instance_device; /* its instance-table entry (+ palette copies on device) */
-    VkDeviceSize per_instance_host; /* its palettes and visible-list entry, every frame in flight */
+    VkDeviceSize model_bytes; /* the models' bind streams, indices and textures (device) */
+    /* Per instance: its instance-table entry (and its entries of the palette store, when the
+     * store holds every instance's); its palettes (staged, with the store) and visible-list
+     * entry, every frame in flight. */
+    VkDeviceSize per_instance_device;
+    VkDeviceSize per_instance_host;
+    /* request.palette_store: the store's entries (a multiple of 16 bytes' worth is not needed:
+     * 48 bytes each); its bytes and its staging's are in the totals, and in per_instance_* only
+     * when it holds every instance's palette (not capped). */
+    uint32_t palette_store_entries;
+    bool palette_store_capped;
     /* The skinned output's capacity (0 in vertex mode): request.max_skinned_vertices vertices
      * (rounded up to 16 bytes), or else room for every instance's output at once (with what the
      * chunks' ends may waste) when that fits in half of the device-local memory left after
@@ -98,9 +110,10 @@ vks_plan_crowd vks_plan_crowd_dealt(const vks_model *const *models, uint32_t mod
 VkDeviceSize vks_plan_buffer_limit(const vks_plan_limits *limits, VkDeviceSize wanted);
 
 /* Plans the crowd's memory. Fails with how many instances fit when it exceeds the heaps, or one
- * of the buffers that are not split (a frame's palettes or visible list, the instance table) the
- * largest buffer, or its palette indices reach 2^31 (the shaders' array indices are signed);
- * and, naming the model, when one instance's output is larger than the largest buffer. */
+ * of the buffers that are not split (a frame's palettes without the store, a visible list, the
+ * instance table) the largest buffer, or its palette indices reach 2^31 (the shaders' array indices
+ * are signed); and, naming the model, when one instance's output is larger than the largest buffer.
+ */
 bool vks_plan_memory_of(const vks_plan_limits *limits, const vks_crowd *crowd,
                         const vks_plan_request *request, vks_plan_memory *out, vks_error *err);
 /* The same on counts (vks_plan_crowd_dealt): before the crowd, or anything that grows with it, is

@@ -315,7 +315,7 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
                              &r->readback, err);
 }
 
-/* The instance table: each instance's world transform, its model and where its palette is. */
+/* The instance table: each instance's world transform and its model. */
 static bool create_instances(vks_renderer *r, vks_error *err)
 {
     const vks_crowd *c = r->crowd;
@@ -330,11 +330,26 @@ static bool create_instances(vks_renderer *r, vks_error *err)
             for (int col = 0; col < 4; col++)
                 t->world[row][col] = inst->world[col][row];
         t->model = inst->model;
-        t->palette_first = c->palette_first[i];
     }
     bool ok = upload(r, &r->instances, table, sizeof *table * n, ADDRESSED, "instance table", err);
     free(table);
     return ok;
+}
+
+/* desc.palette_store: the store, device-local, of the plan's capacity, and its bookkeeping.
+ * Written only by the frames' copies (nothing reads an entry before its instance's first pose is
+ * copied there). */
+static bool create_store(vks_renderer *r, vks_error *err)
+{
+    const uint32_t entries = r->memory.palette_store_entries;
+    return vks_palette_store_init(&r->store, r->crowd, entries, err) &&
+           gpu_buffer_create(
+               r->dev,
+               &(gpu_buffer_desc){.size = sizeof(vks_bone) * entries,
+                                  .usage = ADDRESSED | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                  .memory = GPU_MEMORY_DEVICE,
+                                  .name = "palette store"},
+               &r->palette_store, err);
 }
 
 static bool create_textures(vks_renderer *r, vks_error *err)
@@ -461,14 +476,16 @@ static bool create_frames(vks_renderer *r, vks_error *err)
         f->slot = i;
         f->stats = UNKNOWN_STATS;
         char name[64];
-        /* The animation and the culling write straight into these mappings: no staging copy. */
-        snprintf(name, sizeof name, "palettes %u", i);
+        /* The animation and the culling write straight into these mappings. Without the store
+         * the shaders read the palettes here; with it, this is the frame's staging, copied into
+         * the store. */
+        snprintf(name, sizeof name, r->use_store ? "palette staging %u" : "palettes %u", i);
         if (!gpu_buffer_create(
                 dev,
                 &(gpu_buffer_desc){
-                    .size = sizeof(vks_bone) * c->palette_count,
-                    .usage =
-                        ADDRESSED | (r->palettes_on_device ? VK_BUFFER_USAGE_TRANSFER_SRC_BIT : 0),
+                    .size = sizeof(vks_bone) *
+                            (r->use_store ? r->memory.palette_store_entries : c->palette_count),
+                    .usage = r->use_store ? VK_BUFFER_USAGE_TRANSFER_SRC_BIT : ADDRESSED,
                     .memory = GPU_MEMORY_UPLOAD,
                     .name = name},
                 &f->palette_buffer, err))
@@ -481,19 +498,9 @@ static bool create_frames(vks_renderer *r, vks_error *err)
                                                   .name = name},
                                &f->visible_buffer, err))
             return false;
-        if (r->palettes_on_device) {
-            snprintf(name, sizeof name, "palettes %u (device copy)", i);
-            if (!gpu_buffer_create(
-                    dev,
-                    &(gpu_buffer_desc){.size = sizeof(vks_bone) * c->palette_count,
-                                       .usage = ADDRESSED | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                       .memory = GPU_MEMORY_DEVICE,
-                                       .name = name},
-                    &f->palette_device, err))
-                return false;
-            if (!(f->palette_copies = malloc(sizeof *f->palette_copies * c->instance_count)))
-                return vks_fail_memory(err, "out of memory");
-        }
+        if (r->use_store &&
+            !(f->palette_copies = malloc(sizeof *f->palette_copies * c->instance_count)))
+            return vks_fail_memory(err, "out of memory");
         f->visible = malloc(sizeof *f->visible * c->instance_count);
         f->out_offset = malloc(sizeof *f->out_offset * c->instance_count);
         if (r->external) {
@@ -513,7 +520,7 @@ static bool create_frames(vks_renderer *r, vks_error *err)
         address(r->model_table.address, f->skin_push.models);
         address(r->instances.address, f->skin_push.instances);
         address(f->visible_buffer.address, f->skin_push.visible);
-        address(r->palettes_on_device ? f->palette_device.address : f->palette_buffer.address,
+        address(r->use_store ? r->palette_store.address : f->palette_buffer.address,
                 f->skin_push.palette);
         if (r->external) /* the host records and submits: nothing more per frame */
             continue;
@@ -589,7 +596,7 @@ static void data_buffers(const vks_renderer *r, const vks_frame *f,
     out[VKS_BINDING_MODELS] = &r->model_table;
     out[VKS_BINDING_INSTANCES] = &r->instances;
     out[VKS_BINDING_VISIBLE] = &f->visible_buffer;
-    out[VKS_BINDING_PALETTE] = r->palettes_on_device ? &f->palette_device : &f->palette_buffer;
+    out[VKS_BINDING_PALETTE] = r->use_store ? &r->palette_store : &f->palette_buffer;
     out[VKS_BINDING_POSITIONS] = &r->positions;
     out[VKS_BINDING_NORMALS] = &r->normals;
     out[VKS_BINDING_TANGENTS] = &r->tangents;
@@ -699,7 +706,7 @@ static bool create_raster(vks_renderer *r, vks_error *err)
 vks_plan_request vks_renderer_plan_request(const vks_renderer_desc *desc)
 {
     return (vks_plan_request){.mode = desc->mode,
-                              .palettes_on_device = desc->palettes_on_device,
+                              .palette_store = desc->palette_store,
                               .max_skinned_vertices = desc->max_skinned_vertices,
                               .buffer_limit = desc->buffer_limit,
                               .output_sets = desc->external && desc->keep_previous ? 2 : 1,
@@ -714,7 +721,7 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
     *r = (vks_renderer){.dev = dev,
                         .crowd = c,
                         .mode = desc->mode,
-                        .palettes_on_device = desc->palettes_on_device,
+                        .use_store = desc->palette_store,
                         .external = desc->external,
                         .bound = desc->path == VKS_PATH_DESCRIPTORS ||
                                  (desc->path == VKS_PATH_AUTO && dev->validate),
@@ -761,9 +768,10 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
               create_streams(r, err) &&
               create_outputs(r, vks_plan_buffer_limit(&limits, desc->buffer_limit), desc->readback,
                              err) &&
-              create_instances(r, err) && (!draws || create_textures(r, err)) &&
-              create_frames(r, err) && (!draws || create_descriptors(r, err)) &&
-              (!r->bound || create_data_sets(r, err)) && create_raster(r, err);
+              create_instances(r, err) && (!r->use_store || create_store(r, err)) &&
+              (!draws || create_textures(r, err)) && create_frames(r, err) &&
+              (!draws || create_descriptors(r, err)) && (!r->bound || create_data_sets(r, err)) &&
+              create_raster(r, err);
     if (!ok) {
         vks_renderer_destroy(r);
         return false;
@@ -790,7 +798,6 @@ void vks_renderer_destroy(vks_renderer *r)
             vkDestroyCommandPool(dev->device, f->pool, NULL);
         gpu_buffer_destroy(dev, &f->palette_buffer);
         gpu_buffer_destroy(dev, &f->visible_buffer);
-        gpu_buffer_destroy(dev, &f->palette_device);
         free(f->palette_copies);
         free(f->visible);
         free(f->out_offset);
@@ -813,9 +820,11 @@ void vks_renderer_destroy(vks_renderer *r)
     for (uint32_t k = 0; r->chunks && k < r->chunk_count * r->output_sets; k++)
         gpu_buffer_destroy(dev, &r->chunks[k]);
     free(r->chunks);
-    gpu_buffer *buffers[] = {&r->positions, &r->normals,      &r->tangents,      &r->joints,
-                             &r->weights,   &r->uvs,          &r->indices,       &r->instances,
-                             &r->readback,  &r->joints_extra, &r->weights_extra, &r->model_table};
+    vks_palette_store_free(&r->store);
+    gpu_buffer *buffers[] = {&r->positions,    &r->normals,      &r->tangents,      &r->joints,
+                             &r->weights,      &r->uvs,          &r->indices,       &r->instances,
+                             &r->readback,     &r->joints_extra, &r->weights_extra, &r->model_table,
+                             &r->palette_store};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         gpu_buffer_destroy(dev, buffers[i]);
     vks_raster_scene_destroy(dev, &r->raster_scene);
@@ -1085,9 +1094,12 @@ static void deal_outputs(vks_renderer *r, vks_frame *f)
     for (uint32_t s = 0; s < f->visible_count; s++) {
         const vks_model *m = c->models[c->instances[f->order[s]].model];
         const uint32_t level = f->order_level[s];
-        vks_visible e = {.instance = f->order[s],
+        const uint32_t i = f->order[s];
+        vks_visible e = {.instance = i,
                          .vertex_first =
-                             level ? m->vertex_count + vks_model_level(m, level).vertex_first : 0};
+                             level ? m->vertex_count + vks_model_level(m, level).vertex_first : 0,
+                         .palette_first = r->use_store ? r->store.slot[i] : c->palette_first[i],
+                         .model = c->instances[i].model};
         if (s < f->skinned_count) {
             VkDeviceSize at = f->out_offset[s];
             address(frame_chunks(r, f)[at / r->chunk_limit].address + at % r->chunk_limit,
@@ -1160,40 +1172,42 @@ static void skin_dispatches(vks_renderer *r, vks_frame *f)
     }
 }
 
-/* desc.palettes_on_device: the visible instances' palettes, host -> device, one region per run
- * of consecutive instances (the visible list is ascending, palettes follow instance order). */
-static void copy_palettes(vks_renderer *r, vks_frame *f)
+void vks_renderer_stage_copies(vks_renderer *r, vks_frame *f)
 {
-    const vks_crowd *c = r->crowd;
-    uint32_t regions = 0;
-    for (uint32_t s = 0; s < f->visible_count; s++) {
-        uint32_t i = f->visible[s];
-        VkDeviceSize at = (VkDeviceSize)c->palette_first[i] * sizeof(vks_bone);
-        VkDeviceSize size =
-            (VkDeviceSize)c->models[c->instances[i].model]->skeleton.joint_count * sizeof(vks_bone);
-        VkBufferCopy *last = regions ? &f->palette_copies[regions - 1] : NULL;
-        if (last && last->srcOffset + last->size == at)
-            last->size += size;
-        else
-            f->palette_copies[regions++] = (VkBufferCopy){at, at, size};
-    }
-    if (regions)
-        vkCmdCopyBuffer(f->cmd, f->palette_buffer.buffer, f->palette_device.buffer, regions,
-                        f->palette_copies);
-    /* The slot's previous reads finished before its fence signalled (begin_frame waited). */
-    gpu_barrier_buffer(
-        f->cmd, f->palette_device.buffer,
-        (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
-        (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
-                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT});
+    assert(r->use_store);
+    const vks_palette_store *s = &r->store;
+    for (uint32_t k = 0; k < s->copy_count; k++)
+        f->palette_copies[k] =
+            (VkBufferCopy){.srcOffset = (VkDeviceSize)s->copies[k].from * sizeof(vks_bone),
+                           .dstOffset = (VkDeviceSize)s->copies[k].to * sizeof(vks_bone),
+                           .size = (VkDeviceSize)s->copies[k].count * sizeof(vks_bone)};
+    f->palette_copy_count = s->copy_count;
+}
+
+/* desc.palette_store: the frame's staged palettes into their slots of the store. The earlier
+ * frames' reads of the store (the skinning pass, and the vertex shaders that skin) come first:
+ * a slot rewritten now may have held another instance's pose for them. */
+static void copy_to_store(vks_renderer *r, vks_frame *f)
+{
+    if (!f->palette_copy_count)
+        return;
+    const gpu_access readers = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
+                                    VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
+                                VK_ACCESS_2_SHADER_STORAGE_READ_BIT};
+    const gpu_access copy = {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT};
+    gpu_barrier_buffer(f->cmd, r->palette_store.buffer, readers, copy);
+    vkCmdCopyBuffer(f->cmd, f->palette_buffer.buffer, r->palette_store.buffer,
+                    f->palette_copy_count, f->palette_copies);
+    gpu_barrier_buffer(f->cmd, r->palette_store.buffer, copy, readers);
+    f->palette_copy_count = 0;
 }
 
 void vks_renderer_skin(vks_renderer *r, vks_frame *f)
 {
     assert(f->visible_count <= r->crowd->instance_count);
     deal_outputs(r, f);
-    if (r->palettes_on_device)
-        copy_palettes(r, f);
+    if (r->use_store)
+        copy_to_store(r, f);
     begin_statistics(f, STATS_SKIN);
     if (r->mode == VKS_SKIN_COMPUTE) {
         /* Global barriers: the fast path reaches the output chunks by address. The previous

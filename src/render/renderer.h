@@ -9,6 +9,10 @@
  *   vks_frame *f = vks_renderer_begin_frame(r);                    waits for the slot's last use
  *   f->visible_count = vks_crowd_cull(crowd, pool, view_proj, f->visible);
  *   vks_crowd_palettes(crowd, pool, f->visible, f->visible_count, f->palette);
+ *        or, with desc.palette_store (r->store: palette_store.h):
+ *   f->visible_count = vks_palette_store_frame(&r->store, crowd, f->visible, ..., update);
+ *   vks_crowd_palettes_at(crowd, pool, r->store.pose, r->store.pose_first, .., f->palette);
+ *   vks_renderer_stage_copies(r, f);
  *   vks_renderer_skin(r, f);        one dispatch per (model, level of detail) (compute)
  *   vks_renderer_draw(r, f, &t);    one instanced draw per mesh of each model
  *   vks_renderer_submit(r, f, wait, signal, err);
@@ -24,6 +28,7 @@
 
 #include "../draw/draw.h"
 #include "../raster/raster.h"
+#include "palette_store.h"
 #include "plan.h"
 #include "../scene/crowd.h"
 #include "../skin/skin_gpu.h"
@@ -52,10 +57,12 @@ typedef struct vks_renderer_desc {
     /* Largest buffer to create, in bytes: 0 = the device's limits (maxMemoryAllocationSize,
      * maxBufferSize, maxStorageBufferRange). Smaller values force splits (tests). */
     VkDeviceSize buffer_limit;
-    /* Palettes: false (default) = the shaders read them straight from the mapped, host-visible
-     * buffer the animation writes; true = each frame first copies the visible instances' entries
-     * into a device-local buffer (one copy region per run of consecutive instances). */
-    bool palettes_on_device;
+    /* Palettes: true = a device-local store the shaders read in place, each instance's slot
+     * rewritten only when it is posed (palette_store.h): the frame stages the posed palettes in
+     * f->palette and copies them into the store. false = the shaders read each frame slot's
+     * mapped, host-visible buffer, every visible instance's palette at its palette_first (the
+     * library's vkskin_gpu; tests that write f->palette themselves). */
+    bool palette_store;
     /* Skinned-output capacity in vertices (a skinned vertex, plus a tangent when a model of the
      * crowd has them): 0 = chosen from the device's memory (render/plan.h). A frame's visible
      * instances take it in order; those past it are skinned in the vertex shader. */
@@ -102,7 +109,9 @@ typedef struct vks_frame {
     uint32_t slot;
     VkCommandBuffer cmd;
     VkFence fence;
-    vks_bone *palette; /* mapped, crowd->palette_count entries: instance i's at palette_first[i] */
+    /* Mapped: crowd->palette_count entries, instance i's at palette_first[i]; with the store,
+     * its staging (the store's capacity), written as vks_renderer_place_palettes says. */
+    vks_bone *palette;
     /* Host memory, crowd->instance_count entries: the visible instances, ascending, written by the
      * caller before vks_renderer_skin, which gives them output space and writes the GPU's list
      * (write-combined memory on a discrete GPU: written once, never read back). */
@@ -143,8 +152,8 @@ typedef struct vks_frame {
     vks_gpu_stats stats;          /* of this slot's previous frame */
 
     gpu_buffer palette_buffer, visible_buffer, uniform_buffer;
-    gpu_buffer palette_device;    /* desc.palettes_on_device: the shaders read this copy */
-    VkBufferCopy *palette_copies; /* host scratch for the copy's regions (instance_count) */
+    VkBufferCopy *palette_copies; /* with the store: scratch for the copies' regions */
+    uint32_t palette_copy_count;  /* the frame's copies into the store (place_palettes) */
     /* The passes' push constants: this slot's addresses, fixed at creation (the skinning pass
      * adds visible_count, the draw the base color). */
     vks_skin_push skin_push;
@@ -168,9 +177,13 @@ typedef struct vks_renderer {
     const gpu_device *dev;
     const vks_crowd *crowd;
     vks_skin_mode mode;
-    bool palettes_on_device;
     bool external; /* desc.external */
-    bool bound;    /* on the descriptor path (desc.path) */
+    /* desc.palette_store: the store (device-local, the plan's palette_store_entries) and its
+     * bookkeeping. */
+    bool use_store;
+    gpu_buffer palette_store;
+    vks_palette_store store;
+    bool bound; /* on the descriptor path (desc.path) */
     bool skip_skin_barrier;
     vks_skin_pass skin;
     vks_draw_pass draw;
@@ -249,6 +262,11 @@ bool vks_renderer_output(const vks_renderer *r, const vks_frame *f, uint32_t ins
 /* desc.keep_previous: the frame slot that holds the host frame before f's, when the other slot
  * holds it (NULL otherwise: no previous frame, or a frame was skipped). */
 const vks_frame *vks_renderer_previous(const vks_renderer *r, const vks_frame *f);
+/* desc.palette_store, after the caller ran vks_palette_store_frame on r->store for this frame's
+ * list and staged the poses it named in f->palette: takes the store's copies for
+ * vks_renderer_skin, which records them (after every earlier read of the store) before the
+ * skinning. */
+void vks_renderer_stage_copies(vks_renderer *r, vks_frame *f);
 /* Gives f->visible[0 .. visible_count) output space (f->skinned_count of them get some) and
  * records the skinning dispatches and the barriers around them. In vertex mode it records only
  * what the draw needs. */

@@ -758,6 +758,9 @@ typedef struct crowd_job {
     vks_crowd *crowd;
     const uint32_t *visible;
     vks_bone *palette;
+    /* vks_crowd_palettes_at: per listed instance, its first entry in `palette` (NULL: its
+     * palette_first) */
+    const uint32_t *first;
     crowd_scratch_layout layout;
     bool lod;    /* vks_crowd_animate with periods: c->update says which to pose */
     bool stream; /* the sampler's non-temporal stores (crowd_job_of) */
@@ -811,7 +814,7 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
         vks_crowd_instance *in = &c->instances[i];
         const vks_model *m = c->models[in->model];
         uint32_t joints = m->skeleton.joint_count;
-        vks_bone *out = job->palette + c->palette_first[i];
+        vks_bone *out = job->palette + (job->first ? job->first[v] : c->palette_first[i]);
         if (job->lod && !c->update[v]) { /* its last pose, kept in cached memory */
             if (job->held && job->held[i] == in->posed_frame)
                 continue; /* the buffer holds it already */
@@ -895,6 +898,15 @@ void vks_crowd_palettes(vks_crowd *c, vks_pool *pool, const uint32_t *visible, u
     crowd_run(&job, pool, count);
 }
 
+void vks_crowd_palettes_at(vks_crowd *c, vks_pool *pool, const uint32_t *list,
+                           const uint32_t *first, uint32_t count, vks_bone *dest)
+{
+    /* Another buffer than those the crowd remembers: what they hold stays as it was. */
+    crowd_job job = crowd_job_of(c, list, count, dest, false);
+    job.first = first;
+    crowd_run(&job, pool, count);
+}
+
 void vks_crowd_palettes_range(vks_crowd *c, const uint32_t *visible, uint32_t begin, uint32_t end,
                               vks_bone *palette, uint32_t thread)
 {
@@ -965,6 +977,30 @@ static uint64_t *crowd_destination(vks_crowd *c, const vks_bone *palette)
     return pick->held;
 }
 
+uint32_t vks_crowd_schedule(vks_crowd *c, const uint32_t *visible, const uint8_t *periods,
+                            uint32_t count, uint64_t frame, uint8_t *update)
+{
+    uint32_t posed = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        const uint32_t i = visible[k];
+        if (i >= c->instance_count) { /* not an instance: skipped, as by vks_crowd_palettes */
+            update[k] = 0;
+            continue;
+        }
+        vks_crowd_instance *in = &c->instances[i];
+        const uint32_t p = periods && periods[k] ? periods[k] : 1;
+        const bool fresh = in->posed_frame == UINT64_MAX || frame == 0 ||
+                           in->seen_frame != frame - 1; /* not shown the frame before */
+        update[k] = p == 1 || fresh || (frame + i) % p == 0;
+        if (update[k]) {
+            in->posed_frame = frame;
+            posed++;
+        }
+        in->seen_frame = frame;
+    }
+    return posed;
+}
+
 uint32_t vks_crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visible,
                            const uint8_t *periods, uint32_t count, uint64_t frame,
                            vks_bone *palette, bool reuse, uint64_t *palette_bytes)
@@ -980,24 +1016,7 @@ uint32_t vks_crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visible
         return count;
     }
     assert(c->poses && c->update); /* vks_crowd_desc.keep_poses */
-    uint32_t posed = 0;
-    for (uint32_t k = 0; k < count; k++) {
-        const uint32_t i = visible[k];
-        if (i >= c->instance_count) { /* not an instance: skipped, as by vks_crowd_palettes */
-            c->update[k] = 0;
-            continue;
-        }
-        vks_crowd_instance *in = &c->instances[i];
-        const uint32_t p = periods[k] ? periods[k] : 1;
-        const bool fresh = in->posed_frame == UINT64_MAX || frame == 0 ||
-                           in->seen_frame != frame - 1; /* not shown the frame before */
-        c->update[k] = p == 1 || fresh || (frame + i) % p == 0;
-        if (c->update[k]) {
-            in->posed_frame = frame;
-            posed++;
-        }
-        in->seen_frame = frame;
-    }
+    const uint32_t posed = vks_crowd_schedule(c, visible, periods, count, frame, c->update);
     crowd_job job = crowd_job_of(c, visible, count, palette, true);
     /* A stamp is a frame number: frames counted again from an earlier one could match a stamp of
      * another pose. */

@@ -241,6 +241,13 @@ void vks_crowd_anim_periods(const vks_crowd *crowd, vks_pool *pool, const vks_lo
  * *palette_bytes (may be NULL) gets the bytes written into `palette`. Returns how many were
  * posed. */
 #define VKS_CROWD_DESTINATIONS 2u
+/* The schedule of vks_crowd_animate alone: update[k] = 1 for each listed instance frame `frame`
+ * poses (its period 1, not seen the frame before, or its staggered turn; periods NULL: every
+ * one), else 0; stamps each listed instance seen (and posed) at `frame`. Returns how many are
+ * posed. What a caller that keeps the poses elsewhere (the renderer's palette store) decides by. */
+uint32_t vks_crowd_schedule(vks_crowd *crowd, const uint32_t *visible, const uint8_t *periods,
+                            uint32_t count, uint64_t frame, uint8_t *update);
+
 /* A palette buffer was written by other means than vks_crowd_animate with reuse: it forgets what
  * every buffer holds (the next reuse writes them whole). */
 void vks_crowd_forget_palettes(vks_crowd *crowd);
@@ -255,6 +262,12 @@ uint32_t vks_crowd_animate(vks_crowd *crowd, vks_pool *pool, const uint32_t *vis
  * must be distinct (those not below instance_count are skipped). */
 void vks_crowd_palettes(vks_crowd *crowd, vks_pool *pool, const uint32_t *visible, uint32_t count,
                         vks_bone *palette);
+
+/* vks_crowd_palettes into places the caller chooses: list[k]'s palette at dest + first[k] (a
+ * staging buffer packed with the instances posed this frame), each entry written once (streamed
+ * past a few MiB). The buffers vks_crowd_animate remembers are not touched. */
+void vks_crowd_palettes_at(vks_crowd *crowd, vks_pool *pool, const uint32_t *list,
+                           const uint32_t *first, uint32_t count, vks_bone *dest);
 
 /* Where instance i's joints are in the world at its pose (its model's joint_count origins), on
  * the calling thread through anim.h's direct path (the crowd's threads must be idle). */

@@ -1,0 +1,159 @@
+#include "palette_store.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t joints_of(const vks_crowd *c, uint32_t i)
+{
+    return c->models[c->instances[i].model]->skeleton.joint_count;
+}
+
+bool vks_palette_store_init(vks_palette_store *s, const vks_crowd *c, uint32_t capacity,
+                            vks_error *err)
+{
+    *s = (vks_palette_store){.capacity = capacity};
+    const uint32_t n = c->instance_count;
+    for (uint32_t m = 0; m < c->model_count; m++)
+        if (c->models[m]->skeleton.joint_count > capacity)
+            return vks_fail(err,
+                            "the palette store holds %u entries, fewer than one palette of %s "
+                            "(%u joints)",
+                            capacity, c->models[m]->name, c->models[m]->skeleton.joint_count);
+    s->slot = malloc(sizeof *s->slot * n);
+    s->held = malloc(sizeof *s->held * n);
+    s->pose = malloc(sizeof *s->pose * n);
+    s->pose_first = malloc(sizeof *s->pose_first * n);
+    s->copies = malloc(sizeof *s->copies * n);
+    s->fresh = malloc(n);
+    bool ok = s->slot && s->held && s->pose && s->pose_first && s->copies && s->fresh;
+    for (uint32_t m = 0; ok && m < c->model_count; m++) {
+        const uint32_t instances = c->model_first[m + 1] - c->model_first[m];
+        ok = (s->free_slots[m] = malloc(sizeof(uint32_t) * (instances ? instances : 1))) != NULL;
+    }
+    if (!ok) {
+        vks_palette_store_free(s);
+        return vks_fail_memory(err, "out of memory for the palette store's slots of %u instances",
+                               n);
+    }
+    memset(s->slot, 0xff, sizeof *s->slot * n);
+    return true;
+}
+
+void vks_palette_store_free(vks_palette_store *s)
+{
+    free(s->slot);
+    free(s->held);
+    free(s->pose);
+    free(s->pose_first);
+    free(s->copies);
+    free(s->fresh);
+    for (uint32_t m = 0; m < VKS_CROWD_MAX_MODELS; m++)
+        free(s->free_slots[m]);
+    *s = (vks_palette_store){0};
+}
+
+void vks_palette_store_clear(vks_palette_store *s)
+{
+    for (uint32_t k = 0; k < s->held_count; k++)
+        s->slot[s->held[k]] = VKS_PALETTE_NONE;
+    s->held_count = s->top = 0;
+    memset(s->free_count, 0, sizeof s->free_count);
+}
+
+/* A slot for instance i: a freed one of its model's, else from the top; VKS_PALETTE_NONE when
+ * neither has room. */
+static uint32_t take_slot(vks_palette_store *s, const vks_crowd *c, uint32_t i)
+{
+    const uint32_t m = c->instances[i].model;
+    if (s->free_count[m])
+        return s->free_slots[m][--s->free_count[m]];
+    const uint32_t joints = joints_of(c, i);
+    if (s->capacity - s->top < joints)
+        return VKS_PALETTE_NONE;
+    s->top += joints;
+    return s->top - joints;
+}
+
+/* Places the listed instances that have no slot; false at the first that finds no room (with
+ * `drop`: drops it and goes on). *fresh marks each entry that got a new slot. */
+static bool place(vks_palette_store *s, const vks_crowd *c, const uint32_t *visible, uint32_t count,
+                  uint8_t *fresh, bool drop)
+{
+    for (uint32_t k = 0; k < count; k++) {
+        const uint32_t i = visible[k];
+        fresh[k] = s->slot[i] == VKS_PALETTE_NONE;
+        if (!fresh[k])
+            continue;
+        s->slot[i] = take_slot(s, c, i);
+        if (s->slot[i] == VKS_PALETTE_NONE && !drop)
+            return false;
+    }
+    return true;
+}
+
+uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, uint32_t *visible,
+                                 uint8_t *levels, uint8_t *raster, uint32_t count,
+                                 const uint8_t *update)
+{
+    /* The instances no longer listed give their slots back: a merge of two ascending lists. */
+    uint32_t k = 0;
+    for (uint32_t h = 0; h < s->held_count; h++) {
+        const uint32_t i = s->held[h];
+        while (k < count && visible[k] < i)
+            k++;
+        if (k < count && visible[k] == i)
+            continue;
+        const uint32_t m = c->instances[i].model;
+        s->free_slots[m][s->free_count[m]++] = s->slot[i];
+        s->slot[i] = VKS_PALETTE_NONE;
+    }
+    s->held_count = 0;
+
+    uint8_t *fresh = s->fresh;
+    s->restarted = !place(s, c, visible, count, fresh, false);
+    if (s->restarted) { /* scattered slots: start again, packed in list order */
+        for (k = 0; k < count; k++)
+            s->slot[visible[k]] = VKS_PALETTE_NONE;
+        s->top = 0;
+        memset(s->free_count, 0, sizeof s->free_count);
+        place(s, c, visible, count, fresh, true);
+    }
+
+    /* The lists without the dropped entries; the poses to stage, packed; their copies. */
+    uint32_t kept = 0, posed = 0, copies = 0;
+    uint64_t at = 0;
+    s->dropped = 0;
+    for (k = 0; k < count; k++) {
+        const uint32_t i = visible[k];
+        const uint32_t slot = s->slot[i];
+        if (slot == VKS_PALETTE_NONE) {
+            s->dropped++;
+            continue;
+        }
+        const bool pose = fresh[k] || !update || update[k];
+        visible[kept] = i;
+        if (levels)
+            levels[kept] = levels[k];
+        if (raster)
+            raster[kept] = raster[k];
+        kept++;
+        s->held[s->held_count++] = i;
+        if (!pose)
+            continue;
+        const uint32_t joints = joints_of(c, i);
+        s->pose[posed] = i;
+        vks_palette_copy *last = copies ? &s->copies[copies - 1] : NULL;
+        if (last && last->from + last->count == at && last->to + last->count == slot)
+            last->count += joints;
+        else
+            s->copies[copies++] = (vks_palette_copy){(uint32_t)at, slot, joints};
+        s->pose_first[posed++] = (uint32_t)at;
+        at += joints;
+    }
+    s->pose_count = posed;
+    s->copy_count = copies;
+    s->staged = at;
+    assert(at <= s->capacity);
+    return kept;
+}

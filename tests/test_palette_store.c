@@ -1,0 +1,243 @@
+/* The palette store's bookkeeping (src/render/palette_store.h), without a device: crowds made up
+ * here, expected slots worked out by hand or checked against invariants written here.
+ *
+ *   hand:    two models (3 and 2 joints) in a store of 10 entries over six frames: slots dealt
+ *            from the top, kept while listed, freed slots reused by the same model, nothing
+ *            posed or copied for a kept pose, adjacent copies merged, a start again when a new
+ *            instance finds no room, and the instance that still finds none dropped.
+ *   random:  2 000 frames of random lists and schedules over three models: every listed
+ *            instance's slot is its own (no two overlap, all inside the store), kept while it
+ *            stays listed unless the store starts again, the poses are exactly the entries
+ *            scheduled or new, packed in list order, and the copies move exactly their entries;
+ *            the staged entries are the posed instances' joints, and an instance is dropped only
+ *            when the listed palettes together exceed the store. */
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/palette_store.h"
+
+typedef struct made_crowd {
+    vks_model models[3];
+    vks_crowd crowd;
+} made_crowd;
+
+/* counts[m] instances of a model of joints[m] joints, grouped by model as vks_crowd_create
+ * groups them. */
+static void make_crowd(made_crowd *mc, const uint32_t *joints, const uint32_t *counts,
+                       uint32_t model_count)
+{
+    memset(mc, 0, sizeof *mc);
+    vks_crowd *c = &mc->crowd;
+    c->model_count = model_count;
+    for (uint32_t m = 0; m < model_count; m++) {
+        mc->models[m] = (vks_model){.name = "made-up", .skeleton = {.joint_count = joints[m]}};
+        c->models[m] = &mc->models[m];
+        c->model_first[m + 1] = c->model_first[m] + counts[m];
+    }
+    c->instance_count = c->model_first[model_count];
+    c->instances = calloc(c->instance_count, sizeof *c->instances);
+    for (uint32_t m = 0; m < model_count; m++)
+        for (uint32_t i = c->model_first[m]; i < c->model_first[m + 1]; i++)
+            c->instances[i].model = m;
+}
+
+static uint32_t joints_of(const vks_crowd *c, uint32_t i)
+{
+    return c->models[c->instances[i].model]->skeleton.joint_count;
+}
+
+/* One frame of `n` listed instances with the schedule `update` (NULL: all). */
+static uint32_t frame(vks_palette_store *s, const vks_crowd *c, uint32_t *list, uint32_t n,
+                      const uint8_t *update)
+{
+    return vks_palette_store_frame(s, c, list, NULL, NULL, n, update);
+}
+
+static void test_hand(void)
+{
+    made_crowd mc; /* A: instances 0-3, 3 joints; B: 4-6, 2 joints */
+    make_crowd(&mc, (const uint32_t[]){3, 2}, (const uint32_t[]){4, 3}, 2);
+    const vks_crowd *c = &mc.crowd;
+    vks_palette_store s;
+    vks_error err;
+    CHECK(vks_palette_store_init(&s, c, 10, &err));
+
+    /* 1: all new, dealt from 0 in list order, all posed, one merged copy of 8 entries. */
+    uint32_t l1[] = {0, 1, 4};
+    CHECK(frame(&s, c, l1, 3, NULL) == 3);
+    CHECK(s.slot[0] == 0 && s.slot[1] == 3 && s.slot[4] == 6 && s.top == 8);
+    CHECK(s.pose_count == 3 && s.pose_first[0] == 0 && s.pose_first[1] == 3 &&
+          s.pose_first[2] == 6 && s.staged == 8);
+    CHECK(s.copy_count == 1 && s.copies[0].from == 0 && s.copies[0].to == 0 &&
+          s.copies[0].count == 8);
+    CHECK(!s.restarted && s.dropped == 0);
+
+    /* 2: 0 leaves; the others keep their slots and are not posed: nothing moves. */
+    uint32_t l2[] = {1, 4};
+    const uint8_t keep2[] = {0, 0};
+    CHECK(frame(&s, c, l2, 2, keep2) == 2);
+    CHECK(s.slot[0] == VKS_PALETTE_NONE && s.slot[1] == 3 && s.slot[4] == 6);
+    CHECK(s.pose_count == 0 && s.staged == 0 && s.copy_count == 0);
+
+    /* 3: 2 (model A) takes the slot 0 gave back; posed though its schedule says no. */
+    uint32_t l3[] = {1, 2, 4};
+    const uint8_t keep3[] = {0, 0, 0};
+    CHECK(frame(&s, c, l3, 3, keep3) == 3);
+    CHECK(s.slot[2] == 0 && s.top == 8);
+    CHECK(s.pose_count == 1 && s.pose[0] == 2 && s.pose_first[0] == 0 && s.staged == 3);
+    CHECK(s.copy_count == 1 && s.copies[0].from == 0 && s.copies[0].to == 0 &&
+          s.copies[0].count == 3);
+
+    /* 4: 5 (B) takes the last 2 entries; 6 (B) finds none: the store starts again, packed in
+     * list order (1: 0, 2: 3, 4: 6, 5: 8), every one posed, and 6 is dropped. */
+    uint32_t l4[] = {1, 2, 4, 5, 6};
+    const uint8_t keep4[] = {0, 0, 0, 0, 0};
+    CHECK(frame(&s, c, l4, 5, keep4) == 4);
+    CHECK(s.restarted && s.dropped == 1);
+    CHECK(l4[0] == 1 && l4[1] == 2 && l4[2] == 4 && l4[3] == 5);
+    CHECK(s.slot[1] == 0 && s.slot[2] == 3 && s.slot[4] == 6 && s.slot[5] == 8 &&
+          s.slot[6] == VKS_PALETTE_NONE);
+    CHECK(s.pose_count == 4 && s.staged == 10 && s.copy_count == 1 && s.copies[0].count == 10);
+
+    /* 5: 1 and 4 leave, 5 is scheduled: only 5 moves; 2 and 5 keep their places. */
+    uint32_t l5[] = {2, 5};
+    const uint8_t keep5[] = {0, 1};
+    CHECK(frame(&s, c, l5, 2, keep5) == 2);
+    CHECK(!s.restarted && s.slot[2] == 3 && s.slot[5] == 8);
+    CHECK(s.pose_count == 1 && s.pose[0] == 5 && s.staged == 2 && s.copies[0].to == 8);
+
+    /* 6: 6 (B) gets the slot 4 gave back, 0 (A) the one 1 gave back. */
+    uint32_t l6[] = {0, 2, 5, 6};
+    const uint8_t keep6[] = {0, 0, 0, 0};
+    CHECK(frame(&s, c, l6, 4, keep6) == 4);
+    CHECK(s.slot[0] == 0 && s.slot[6] == 6 && s.pose_count == 2 && s.staged == 5);
+    CHECK(s.copy_count == 2 && s.copies[0].to == 0 && s.copies[1].from == 3 && s.copies[1].to == 6);
+
+    /* A store smaller than one palette is refused, naming the model. */
+    vks_palette_store small;
+    CHECK(!vks_palette_store_init(&small, c, 2, &err));
+    CHECK(strstr(err.msg, "fewer than one palette of made-up (3 joints)") != NULL);
+    vks_palette_store_free(&s);
+    free(mc.crowd.instances);
+}
+
+static uint32_t rng(uint32_t *x)
+{
+    *x = *x * 1664525u + 1013904223u;
+    return *x >> 8;
+}
+
+static void test_random(void)
+{
+    made_crowd mc;
+    make_crowd(&mc, (const uint32_t[]){7, 3, 12}, (const uint32_t[]){40, 70, 25}, 3);
+    const vks_crowd *c = &mc.crowd;
+    const uint32_t n = c->instance_count, capacity = 400; /* about 50 instances' palettes */
+    vks_palette_store s;
+    vks_error err;
+    CHECK(vks_palette_store_init(&s, c, capacity, &err));
+    uint32_t *list = malloc(sizeof *list * n), *before = malloc(sizeof *before * n);
+    uint32_t *owner = malloc(sizeof *owner * capacity); /* entry -> instance, this frame */
+    uint8_t *update = malloc(n), *scheduled = calloc(n, 1);
+    uint32_t x = 12345, restarts = 0, drops = 0, reused = 0, kept_frames = 0;
+    bool ok = true;
+    for (int f = 0; f < 2000 && ok; f++) {
+        /* A random share of the crowd (sometimes more than the store holds), ascending. */
+        const uint32_t share = 1 + rng(&x) % (f % 50 == 49 ? 100 : 40);
+        uint32_t count = 0, entries = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (rng(&x) % 100 < share) {
+                list[count] = i;
+                update[count] = rng(&x) % 4 == 0;
+                scheduled[i] = update[count];
+                entries += joints_of(c, i);
+                count++;
+            }
+        for (uint32_t i = 0; i < n; i++)
+            before[i] = s.slot[i];
+        const uint32_t listed = count, top_before = s.top;
+        count = frame(&s, c, list, count, update);
+        restarts += s.restarted;
+        drops += s.dropped;
+        /* Dropped only when the store cannot hold the list; none without a start again. */
+        ok &=
+            listed - count == s.dropped && (s.dropped == 0 || (s.restarted && entries > capacity));
+        /* Slots: inside the store, each instance's own. */
+        memset(owner, 0xff, sizeof *owner * capacity);
+        uint8_t *posed = calloc(n, 1);
+        uint64_t staged = 0;
+        for (uint32_t k = 0; k < s.pose_count; k++) {
+            posed[s.pose[k]] = 1;
+            ok &= s.pose_first[k] == staged; /* packed, in list order */
+            staged += joints_of(c, s.pose[k]);
+        }
+        ok &= staged == s.staged;
+        for (uint32_t k = 0; k < count; k++) {
+            const uint32_t i = list[k], slot = s.slot[i], j = joints_of(c, i);
+            ok &= k == 0 || list[k - 1] < i; /* still ascending */
+            ok &= slot != VKS_PALETTE_NONE && slot + j <= capacity;
+            for (uint32_t e = slot; ok && e < slot + j && e < capacity; e++) {
+                ok &= owner[e] == UINT32_MAX;
+                owner[e] = i;
+            }
+            /* (an instance not listed last frame gave its slot back this frame) */
+            const bool fresh = before[i] == VKS_PALETTE_NONE;
+            /* Kept while listed, unless the store started again. */
+            if (!fresh && !s.restarted) {
+                ok &= slot == before[i];
+                kept_frames++;
+            }
+            reused += fresh && !s.restarted && slot + j <= top_before; /* a freed slot */
+            /* Posed exactly when scheduled, new, or the store started again. */
+            const bool expect = scheduled[i] || fresh || s.restarted;
+            ok &= posed[i] == expect;
+        }
+        /* The copies: every staged entry to its instance's slot, once. */
+        uint8_t *moved = calloc(capacity, 1);
+        for (uint32_t k = 0; k < s.copy_count; k++) {
+            const vks_palette_copy *cp = &s.copies[k];
+            for (uint32_t e = 0; ok && e < cp->count; e++) {
+                const uint32_t to = cp->to + e, from = cp->from + e;
+                ok &= to < capacity && from < s.staged && !moved[to] && owner[to] != UINT32_MAX;
+                if (!ok)
+                    break;
+                moved[to] = 1;
+                const uint32_t i = owner[to];
+                ok &= posed[i];
+                /* staging entry `from` is this instance's (its pose_first + the same offset) */
+                uint32_t p = 0;
+                while (p < s.pose_count && s.pose[p] != i)
+                    p++;
+                ok &= p < s.pose_count && from - s.pose_first[p] == to - s.slot[i];
+            }
+        }
+        uint64_t moved_count = 0;
+        for (uint32_t e = 0; e < capacity; e++)
+            moved_count += moved[e];
+        ok &= moved_count == s.staged;
+        free(moved);
+        free(posed);
+        memset(scheduled, 0, n);
+        if (!ok)
+            fprintf(stderr, "  frame %d: an invariant failed (%u listed, %u kept)\n", f, listed,
+                    count);
+    }
+    CHECK(ok);
+    /* The run went where the invariants matter: kept slots, reuse, starts again, drops. */
+    printf("random: 2000 frames, %u instance-frames kept their slot, %u slots reused, %u starts "
+           "again, %u dropped\n",
+           kept_frames, reused, restarts, drops);
+    CHECK(kept_frames > 1000 && reused > 100 && restarts > 0 && drops > 0);
+    vks_palette_store_free(&s);
+    free(list), free(before), free(owner), free(update), free(scheduled);
+    free(mc.crowd.instances);
+}
+
+int main(void)
+{
+    test_hand();
+    test_random();
+    return check_report("palette_store");
+}
