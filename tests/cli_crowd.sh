@@ -10,6 +10,7 @@
 #     (--max-buffer) the very same, also for 4- and 8-influence models mixed; two models mixed,
 #     and the ring layout, render;
 #   - 1 000 000 instances with a few in view render (the palette store holds what is in view);
+#     a store too small for what is in view leaves the rest out and warns;
 #   - skinned output is sized by what is drawn: 100 000 instances with a few in view render, a
 #     frame whose visible vertices exceed --max-skinned-vertices renders the same image with the
 #     rest skinned in the vertex shader and says so in one warning, and a crowd too big for a
@@ -203,6 +204,21 @@ if "$vk" render --validate --instances 1000000 --zoom 0.05 --size 320x240 --out 
 else
   fail "million: 1000000 instances, camera close: render failed"
   cat "$tmp/million" "$tmp/million.err"
+fi
+
+# A palette store too small for what is in view (--max-buffer caps it: 65536 / 48 = 1365
+# entries): the first instances of the list that fit are drawn, the rest left out, and one
+# warning says how many.
+if "$vk" render --validate --lod 0 --instances 100 --size 320x240 --max-buffer 65536 \
+  --out "$tmp/dropped.png" >"$tmp/dropped" 2>"$tmp/dropped.err"; then
+  placed=$((65536 / 48 / $(count "$default" joints)))
+  grep -q "100 instances, $placed visible" "$tmp/dropped" || fail "dropped: $(cat "$tmp/dropped")"
+  grep -q "^vkskin render: warning: in 1 frame(s) the palette store .* up to $((100 - placed)) instances were left out$" \
+    "$tmp/dropped.err" || { fail "dropped: no warning for $((100 - placed))"; cat "$tmp/dropped.err"; }
+  echo "dropped: $(cat "$tmp/dropped.err")"
+else
+  fail "dropped: render failed"
+  cat "$tmp/dropped" "$tmp/dropped.err"
 fi
 
 # Room for 2.5 characters' vertices, 16 in view: two go through the compute pass, the other 14

@@ -218,6 +218,10 @@ int app_show_close(const char *cmd, vkskin_renderer *r, int rc)
 
 void app_show_overflow_add(app_overflow *o, const vkskin_frame_info *f)
 {
+    if (f->dropped) {
+        o->dropped_frames++;
+        o->most_dropped = f->dropped > o->most_dropped ? f->dropped : o->most_dropped;
+    }
     if (!f->overflow)
         return;
     o->frames++;
@@ -229,6 +233,12 @@ void app_show_overflow_add(app_overflow *o, const vkskin_frame_info *f)
 
 void app_show_overflow_report(const char *cmd, const vkskin_renderer *r, const app_overflow *o)
 {
+    if (o->dropped_frames)
+        fprintf(stderr,
+                "vkskin %s: warning: in %u frame(s) the palette store (as large as the device's "
+                "largest buffer) could not hold every visible instance's palette: up to %u "
+                "instances were left out\n",
+                cmd, o->dropped_frames, o->most_dropped);
     if (!o->frames)
         return;
     vkskin_renderer_info info;

@@ -101,10 +101,12 @@ typedef struct app_crowd_args {
 bool app_crowd_check(app_crowd_args *a, vkskin_error *err);
 
 /* Frames whose visible instances exceeded the skinned-output budget: how many, and the most
- * instances (and their vertices) one of them skinned in the vertex shader instead. */
+ * instances (and their vertices) one of them skinned in the vertex shader instead; and frames
+ * that left instances out because the palette store could not hold them (the most in one). */
 typedef struct app_overflow {
     uint32_t frames, most;
     uint64_t most_vertices;
+    uint32_t dropped_frames, most_dropped;
 } app_overflow;
 
 /* "level 0: 12, level 2: 40" for the levels with instances. */

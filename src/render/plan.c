@@ -171,7 +171,7 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
     /* The store holds what one buffer can (indices below 2^31 too): every instance's palette, or
      * that many entries. Uncapped, it grows with the crowd like the staging; capped, both are
      * fixed. */
-    VkDeviceSize cap = limit / sizeof(vks_bone);
+    VkDeviceSize cap = vks_plan_buffer_limit(lim, req->buffer_limit) / sizeof(vks_bone);
     cap = cap < (1u << 31) ? cap : (1u << 31) - 1;
     m.palette_store_capped = store && crowd->palette_count > cap;
     m.palette_store_entries =

@@ -58,7 +58,7 @@ typedef struct vks_plan_request {
     vks_skin_mode mode;
     /* The palettes in a device-local store the shaders read in place (palette_store.h), each
      * frame staging the posed ones in host memory: a store of every instance's palette, or of
-     * what the largest buffer holds when that is less, and a staging buffer of its size per
+     * what the largest buffer (buffer_limit included) holds when that is less, and a staging buffer of its size per
      * frame in flight. Else each frame in flight has every instance's palette in host memory. */
     bool palette_store;
     /* Skinned-output capacity in vertices of vks_plan_vertex_bytes; 0: chosen from the heaps. */
