@@ -186,6 +186,10 @@ typedef struct vkskin_level_info {
     uint32_t triangle_count, vertex_count;
     float error;
     bool grid;
+    /* Joints an instance at this level poses: the skeleton level of detail folds the joints
+     * whose removal moves none of the level's vertices by more than its error (over the clips'
+     * poses) into their nearest kept ancestor (docs/architecture.md). */
+    uint32_t joint_count;
 } vkskin_level_info;
 
 VKSKIN_API vkskin_result vkskin_model_get_level(const vkskin_model *model, uint32_t level,
@@ -424,6 +428,9 @@ typedef struct vkskin_prepared {
     uint32_t posed;         /* of them posed (the rest: their last pose) */
     uint64_t palette_bytes; /* written into `palettes` (or the store's staging) */
     uint32_t dropped;       /* vkskin_crowd_prepare_store: in view, left out (no room) */
+    /* Joints posed: each posed instance's level's (the skeleton level of detail poses only the
+     * joints a level keeps; with levels not chosen, every joint). */
+    uint64_t posed_joints;
 } vkskin_prepared;
 
 VKSKIN_API vkskin_result vkskin_crowd_prepare(vkskin_crowd *crowd, const vkskin_prepare_desc *desc,

@@ -381,6 +381,20 @@ void vks_sampler_pose(const vks_sampler *s, const vks_skeleton *skeleton, double
     s->impl->palette(skeleton, s->joint_count, local, model, palette, stream);
 }
 
+void vks_sampler_pose_joints(const vks_sampler *s, const vks_skeleton *skeleton, double t,
+                             uint32_t *cursor, void *scratch, vks_bone *palette, bool stream,
+                             uint32_t joints)
+{
+    joints = joints < s->joint_count ? joints : s->joint_count;
+    float *local = scratch;
+    float(*model)[4][4] = (void *)(local + vks_sampler_local_floats(s->joint_count));
+    const uint32_t i = vks_key_find(s->times, s->segment_count + 1, t, cursor);
+    s->impl->local(s->segments + (size_t)i * s->block_count * VKS_SAMPLER_BLOCK_FLOATS,
+                   (joints + VKS_SAMPLER_LANES - 1) / VKS_SAMPLER_LANES,
+                   vks_key_factor(s->times, i, t), local);
+    s->impl->palette(skeleton, joints, local, model, palette, stream);
+}
+
 void vks_sampler_fence(void)
 {
 #if defined(__SSE2__)

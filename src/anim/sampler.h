@@ -82,6 +82,11 @@ size_t vks_sampler_scratch_bytes(uint32_t joint_count);
 void vks_sampler_pose(const vks_sampler *s, const vks_skeleton *skeleton, double t,
                       uint32_t *cursor, void *scratch, vks_bone *palette, bool stream);
 void vks_sampler_fence(void);
+/* The same for the first `joints` joints only (a prefix closed under parents: a skeleton in
+ * skin/skeleton_lod.h's pose order), sampling only the blocks that hold them. */
+void vks_sampler_pose_joints(const vks_sampler *s, const vks_skeleton *skeleton, double t,
+                             uint32_t *cursor, void *scratch, vks_bone *palette, bool stream,
+                             uint32_t joints);
 
 /* The pose in its three steps, to time them apart (`bench --anim-only --phases`) and to test
  * them: sampling into local matrices (SoA, VKS_SAMPLER_LANES lanes per block of 12 components,

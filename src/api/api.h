@@ -36,10 +36,11 @@ bool vks_api_crowd_periods(struct vkskin_crowd *c);
 
 /* vkskin_crowd_prepare up to its posing: the desc checked, the crowd culled into `visible`
  * (*count of them), their levels chosen into `levels` (NULL: not chosen) and, with the animation
- * level of detail, their periods into c->periods (allocated before). */
+ * level of detail, their periods into c->periods (allocated before) and, with `update`, the
+ * schedule of the next frame (update[k]: posed; the frame counted), all in one pass. */
 vkskin_result vks_api_prepare_list(struct vkskin_crowd *c, const vkskin_prepare_desc *desc,
-                                   uint32_t *visible, uint8_t *levels, uint32_t *count,
-                                   vkskin_error *err);
+                                   uint32_t *visible, uint8_t *levels, uint8_t *update,
+                                   uint32_t *count, vkskin_error *err);
 /* vkskin_crowd_prepare_store on the engine's store (the public one's, or a renderer's): `update`
  * is its scratch of instance_count bytes; *count gets the entries kept. */
 vkskin_result vks_api_prepare_store(struct vkskin_crowd *c, const vkskin_prepare_desc *desc,

@@ -244,7 +244,8 @@ vkskin_result vkskin_model_get_level(const vkskin_model *m, uint32_t level, vksk
     *info = (vkskin_level_info){.triangle_count = l.triangle_count,
                                 .vertex_count = l.vertex_count,
                                 .error = l.error,
-                                .grid = l.kind == VKS_LOD_GRID};
+                                .grid = l.kind == VKS_LOD_GRID,
+                                .joint_count = vks_model_level_joints(&m->model, level)};
     return vks_api_ok(err);
 }
 
@@ -694,8 +695,8 @@ bool vks_api_crowd_anim_lod(struct vkskin_crowd *c)
 }
 
 vkskin_result vks_api_prepare_list(struct vkskin_crowd *c, const vkskin_prepare_desc *desc,
-                                   uint32_t *visible, uint8_t *levels, uint32_t *count,
-                                   vkskin_error *err)
+                                   uint32_t *visible, uint8_t *levels, uint8_t *update,
+                                   uint32_t *count, vkskin_error *err)
 {
     *count = 0;
     const vkskin_view *view = desc->view;
@@ -734,10 +735,12 @@ vkskin_result vks_api_prepare_list(struct vkskin_crowd *c, const vkskin_prepare_
     memcpy(m, vp, sizeof m);
     vks_pool *pool = desc->one_thread ? NULL : c->pool;
     const uint32_t n = vks_crowd_cull(crowd, pool, (const float(*)[4])m, visible);
-    if (levels)
-        vks_crowd_choose_lods(crowd, pool, &lod, visible, n, levels, desc->raster);
-    if (anim_lod)
-        vks_crowd_anim_periods(crowd, pool, &lod, visible, n, c->periods);
+    /* Levels, periods and (with update) the schedule in one pass over the visible instances. */
+    if (levels || anim_lod)
+        vks_crowd_choose(crowd, pool, &lod, visible, n, levels, levels ? desc->raster : NULL,
+                         anim_lod ? c->periods : NULL, c->prepared, anim_lod ? update : NULL);
+    if (anim_lod && update)
+        c->prepared++;
     *count = n;
     return vks_api_ok(err);
 }
@@ -758,15 +761,22 @@ vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *d
                             "out of memory for the last poses of %u instances",
                             c->crowd.instance_count);
     uint32_t n;
-    vkskin_result res = vks_api_prepare_list(c, desc, visible, levels, &n, err);
+    vkskin_result res = vks_api_prepare_list(c, desc, visible, levels, NULL, &n, err);
     if (res != VKSKIN_OK)
         return res;
     uint64_t bytes = 0;
     const uint32_t posed = vks_crowd_animate(&c->crowd, desc->one_thread ? NULL : c->pool, visible,
                                              anim_lod ? c->periods : NULL, n, c->prepared++,
                                              (vks_bone *)palettes, desc->reuse_palettes, &bytes);
+    uint64_t joints = 0;
+    for (uint32_t k = 0; out && k < n; k++)
+        if (!anim_lod || c->crowd.update[k]) {
+            const vks_crowd_instance *in = &c->crowd.instances[visible[k]];
+            joints += vks_model_level_joints(c->crowd.models[in->model], in->lod);
+        }
     if (out)
-        *out = (vkskin_prepared){.visible = n, .posed = posed, .palette_bytes = bytes};
+        *out = (vkskin_prepared){
+            .visible = n, .posed = posed, .palette_bytes = bytes, .posed_joints = joints};
     return vks_api_ok(err);
 }
 
@@ -781,20 +791,24 @@ vkskin_result vks_api_prepare_store(vkskin_crowd *c, const vkskin_prepare_desc *
                             "out of memory for the posing periods of %u instances",
                             c->crowd.instance_count);
     uint32_t n;
-    const vkskin_result res = vks_api_prepare_list(c, desc, visible, levels, &n, err);
+    const vkskin_result res = vks_api_prepare_list(c, desc, visible, levels, update, &n, err);
     if (res != VKSKIN_OK)
         return res;
-    if (anim_lod)
-        vks_crowd_schedule(&c->crowd, visible, c->periods, n, c->prepared++, update);
     const uint32_t listed = n;
     n = vks_palette_store_frame(store, &c->crowd, visible, levels, desc->raster, n,
                                 anim_lod ? update : NULL);
     vks_crowd_palettes_at(&c->crowd, desc->one_thread ? NULL : c->pool, store->pose,
                           store->pose_first, store->pose_count, staging);
+    uint64_t joints = 0;
+    for (uint32_t k = 0; k < store->pose_count; k++) {
+        const vks_crowd_instance *in = &c->crowd.instances[store->pose[k]];
+        joints += vks_model_level_joints(c->crowd.models[in->model], in->lod);
+    }
     *out = (vkskin_prepared){.visible = n,
                              .posed = store->pose_count,
                              .palette_bytes = store->staged * sizeof(vks_bone),
-                             .dropped = listed - n};
+                             .dropped = listed - n,
+                             .posed_joints = joints};
     return vks_api_ok(err);
 }
 

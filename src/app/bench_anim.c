@@ -31,39 +31,43 @@ static uint32_t frames_per_sample(const vkskin_crowd *c)
  * the measured frames. `clocks_ms`, when not NULL, gets clocks and culling alone, timed the same
  * way after. */
 static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepare,
-                          vkskin_palette_store *store, uint32_t *visible, uint32_t *count,
-                          float *const palette[2], uint32_t frames, uint32_t warmup,
-                          double *samples, double *clocks_ms, uint64_t *posed, uint64_t *written,
-                          app_progress *progress)
+                          vkskin_palette_store *store, uint32_t *visible, uint8_t *levels,
+                          uint32_t *count, float *const palette[2], uint32_t frames,
+                          uint32_t warmup, double *samples, double *clocks_ms, uint64_t *posed,
+                          uint64_t *written, uint64_t *joints, app_progress *progress)
 {
     const uint32_t batch = frames_per_sample(crowd);
-    uint64_t posed_total = 0, written_total = 0;
+    uint64_t posed_total = 0, written_total = 0, joints_total = 0;
     uint32_t slot = 0;
     for (uint32_t i = 0; i < warmup + frames; i++) {
         app_progress_say(progress, "%s, sample %u of %u",
                          prepare->one_thread ? "1 thread" : "all threads", i + 1, warmup + frames);
-        uint64_t posed_here = 0, written_here = 0;
+        uint64_t posed_here = 0, written_here = 0, joints_here = 0;
         const double t0 = vks_now_ms();
         for (uint32_t b = 0; b < batch; b++) {
             vkskin_crowd_advance(crowd, 1.0 / 60.0);
             vkskin_prepared out;
             /* The renderer's two frame slots, in turn. */
             if (store)
-                vkskin_crowd_prepare_store(crowd, prepare, store, visible, NULL, palette[slot],
+                vkskin_crowd_prepare_store(crowd, prepare, store, visible, levels, palette[slot],
                                            &out, NULL);
             else
-                vkskin_crowd_prepare(crowd, prepare, visible, NULL, palette[slot], &out, NULL);
+                vkskin_crowd_prepare(crowd, prepare, visible, levels, palette[slot], &out, NULL);
             slot ^= 1;
             *count = out.visible;
             posed_here += out.posed;
             written_here += out.palette_bytes;
+            joints_here += out.posed_joints;
         }
         if (i >= warmup) {
             samples[i - warmup] = (vks_now_ms() - t0) / batch;
             posed_total += posed_here;
             written_total += written_here;
+            joints_total += joints_here;
         }
     }
+    if (joints)
+        *joints = joints_total;
     if (posed)
         *posed = posed_total;
     if (written)
@@ -110,6 +114,9 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     /* What app_bench_anim_bytes counts: the visible list and the palettes of two frame slots,
      * written in turn as the renderer's are. */
     uint32_t *visible = malloc(sizeof *visible * ci.instance_count);
+    /* Levels of detail chosen as the renderer's frames choose them: the skeleton level of
+     * detail poses only the joints an instance's level keeps. */
+    uint8_t *levels = malloc(ci.instance_count);
     const size_t palette_bytes = palette_bytes_of(ci.palette_count);
     float *palettes[2] = {aligned_alloc(64, palette_bytes ? palette_bytes : 64),
                           aligned_alloc(64, palette_bytes ? palette_bytes : 64)};
@@ -119,8 +126,9 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     vkskin_palette_store *store = NULL;
     if (d->store)
         vkskin_palette_store_create(c, (uint32_t)ci.palette_count, &store, NULL);
-    if (!visible || !palettes[0] || !palettes[1] || !samples || (d->store && !store)) {
+    if (!visible || !levels || !palettes[0] || !palettes[1] || !samples || (d->store && !store)) {
         vkskin_palette_store_destroy(store);
+        free(levels);
         free(visible);
         free(palettes[0]);
         free(palettes[1]);
@@ -134,13 +142,15 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     uint64_t posed1 = 0, written1 = 0;
     app_progress progress;
     app_progress_begin(&progress, "bench", d->progress);
-    const double ms1 = time_frames(c, &prepare, store, visible, &count, palettes, d->frames,
-                                   d->warmup, samples, &clocks1, &posed1, &written1, &progress);
+    uint64_t joints1 = 0;
+    const double ms1 =
+        time_frames(c, &prepare, store, visible, levels, &count, palettes, d->frames, d->warmup,
+                    samples, &clocks1, &posed1, &written1, &joints1, &progress);
     prepare.one_thread = false;
-    const double msn = threads > 1
-                           ? time_frames(c, &prepare, store, visible, &count, palettes, d->frames,
-                                         d->warmup, samples, NULL, NULL, NULL, &progress)
-                           : ms1;
+    const double msn =
+        threads > 1 ? time_frames(c, &prepare, store, visible, levels, &count, palettes, d->frames,
+                                  d->warmup, samples, NULL, NULL, NULL, NULL, &progress)
+                    : ms1;
     vkskin_palette_store_destroy(store);
     app_progress_say(&progress, "the phases");
     /* The share of the visible instances posed a frame (1 without --anim-lod). */
@@ -148,6 +158,8 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     const double posed_share = count ? (double)posed1 / ((double)count * d->frames * batch) : 0.0;
     /* Palette bytes written for the GPU a frame (the one-thread run's mean). */
     const double upload_bytes = (double)written1 / ((double)d->frames * batch);
+    /* Joints posed a frame: the posed instances' levels' (one thread's run). */
+    const double posed_joints = (double)joints1 / ((double)d->frames * batch);
     uint64_t bones = 0, entries = 0;
     vkskin_model_info mi[VKSKIN_MAX_MODELS];
     for (uint32_t m = 0; m < s->model_count; m++)
@@ -168,6 +180,7 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     app_progress_end(&progress);
     if (phases_result != VKSKIN_OK) {
         fprintf(stderr, "vkskin bench: %s\n", e.message);
+        free(levels);
         free(visible);
         free(palettes[0]);
         free(palettes[1]);
@@ -208,6 +221,7 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
         printf("  \"anim_lod\": %s,\n", d->anim_lod ? "true" : "false");
         app_json_number("posed_share", posed_share, false);
         app_json_number("palette_upload_bytes", upload_bytes, false);
+        app_json_number("joints_posed", posed_joints, false);
         app_json_string("palettes", d->store ? "store" : "host");
         app_json_number("ns_per_posed_skin_joint_1_thread",
                         posed_share > 0.0 ? ms1 * per / posed_share : -1.0, false);
@@ -245,6 +259,8 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
                    "others kept their last pose: %.1f ns per posed skin joint (the figures above "
                    "are per skin joint shown; --anim-lod off poses every one)\n",
                    100.0 * posed_share, posed_share > 0.0 ? ms1 * per / posed_share : 0.0);
+        printf("  joints posed    %.0f a frame (the posed instances' levels' skeletons)\n",
+               posed_joints);
         printf("  palettes out    %.2f MB a frame written for the GPU (%s)\n", upload_bytes / 1e6,
                d->store ? "the posed instances', staged for the palette store"
                         : "host palettes: two frame slots in turn");
@@ -253,6 +269,7 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
                    "joint (1 thread, each phase posing every instance)\n",
                    phase[0] * per, phase[1] * per, phase[2] * per);
     }
+    free(levels);
     free(visible);
     free(palettes[0]);
     free(palettes[1]);

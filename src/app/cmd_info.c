@@ -89,12 +89,14 @@ static void print_model(const vkskin_model *m)
                info.bounds_min[0], info.bounds_min[1], info.bounds_min[2], info.bounds_max[0],
                info.bounds_max[1], info.bounds_max[2]);
     /* The levels of detail: the whole character's, then each mesh's (material's) share. */
-    printf("levels: %u (level, triangles, vertices, error over the clips in palette units, how)\n",
+    printf("levels: %u (level, triangles, vertices, error over the clips in palette units, "
+           "joints posed, how)\n",
            info.level_count);
     for (uint32_t l = 0; l < info.level_count; l++) {
         vkskin_level_info lv;
         vkskin_model_get_level(m, l, &lv, NULL);
-        printf("  %3u  %8u %8u  %-10.4g %s\n", l, lv.triangle_count, lv.vertex_count, lv.error,
+        printf("  %3u  %8u %8u  %-10.4g %6u  %s\n", l, lv.triangle_count, lv.vertex_count, lv.error,
+               lv.joint_count,
                l == 0    ? "as loaded"
                : lv.grid ? "grid"
                          : "edge collapses");

@@ -2,6 +2,7 @@
 #include "load.h"
 
 #include "../skin/lod_error.h"
+#include "../skin/skeleton_lod.h"
 #include "lod.h"
 #include "merge.h"
 #include "pack.h"
@@ -11,7 +12,8 @@ bool vks_model_load(const vks_import_desc *desc, vks_model *out, vks_error *err)
     if (!vks_model_import(desc, out, err))
         return false;
     if ((!desc->keep_meshes && !vks_model_merge_meshes(out, err)) || !vks_model_pack(out, err) ||
-        !vks_model_build_lods(out, err) || !vks_model_measure_lods(out, err)) {
+        !vks_model_build_lods(out, err) || !vks_model_measure_lods(out, err) ||
+        !vks_model_fold_skeleton(out, err)) {
         vks_model_destroy(out);
         return false;
     }

@@ -60,6 +60,8 @@ void vks_model_destroy(vks_model *m)
     free(m->mesh_levels);
     free(m->lod_source);
     free(m->lod_indices);
+    free(m->joint_fold);
+    free(m->pose_order);
     free(m->indices);
     for (uint32_t i = 0; i < m->mesh_count; i++)
         free(m->meshes[i].name);
@@ -103,7 +105,9 @@ vks_level vks_model_level(const vks_model *m, uint32_t level)
         return m->levels[level];
     }
     assert(level == 0);
-    return (vks_level){.vertex_count = m->vertex_count, .triangle_count = m->index_count / 3};
+    return (vks_level){.vertex_count = m->vertex_count,
+                       .triangle_count = m->index_count / 3,
+                       .joint_count = m->skeleton.joint_count};
 }
 
 vks_mesh_level vks_model_mesh_level(const vks_model *m, uint32_t level, uint32_t mesh)

@@ -93,6 +93,10 @@ typedef struct vks_level {
     float error;   /* largest distance from level 0's surface; 0 at 0 (skin/lod_error.h: over the
                       clips' poses, palette units; before it, meshoptimizer's in the bind pose) */
     uint32_t kind; /* how it was made: vks_lod_kind (lod.h) */
+    /* Joints an instance at this level poses (skin/skeleton_lod.h): the first joint_count of
+     * model->pose_order; the level's vertices follow the others' nearest kept ancestors
+     * (vks_model_fold). joint_count of the skeleton at level 0 and without a skeleton LOD. */
+    uint32_t joint_count;
 } vks_level;
 
 /* One mesh at one level: its indices (level 0: in model->indices, the mesh's own; L >= 1: in
@@ -152,6 +156,12 @@ typedef struct vks_model {
     uint32_t *lod_source; /* per vertex of the levels >= 1: the level-0 vertex it copies */
     uint32_t lod_index_count;
     uint32_t *lod_indices;
+    /* Skeleton level of detail (skin/skeleton_lod.h), NULL when no level folds a joint:
+     * joint_fold[level * joint_count + j] is the joint the level's vertices use for joint j (j,
+     * or its nearest kept ancestor); pose_order lists the joints so that each level's kept ones
+     * come first (parents before children). */
+    uint16_t *joint_fold;
+    uint32_t *pose_order;
 
     uint32_t warning_count; /* things the import tolerated, one line each */
     char **warnings;
@@ -172,6 +182,20 @@ vks_mesh_level vks_model_mesh_level(const vks_model *model, uint32_t level, uint
 uint32_t vks_model_influences(const vks_model *model, uint32_t v,
                               uint16_t joints[VKS_WIDE_INFLUENCES],
                               float weights[VKS_WIDE_INFLUENCES]);
+
+/* The joint level `level`'s vertices use for joint j (skeleton level of detail): j without one. */
+static inline uint32_t vks_model_fold(const vks_model *m, uint32_t level, uint32_t j)
+{
+    return m->joint_fold && level < vks_model_level_count(m)
+               ? m->joint_fold[(size_t)level * m->skeleton.joint_count + j]
+               : j;
+}
+/* Joints an instance at `level` poses (the skeleton's without a skeleton level of detail). */
+static inline uint32_t vks_model_level_joints(const vks_model *m, uint32_t level)
+{
+    return m->joint_fold && level < vks_model_level_count(m) ? m->levels[level].joint_count
+                                                             : m->skeleton.joint_count;
+}
 
 /* Frees one clip's arrays and zeroes it (vks_model_destroy does it for every clip). */
 void vks_clip_free(vks_clip *clip);

@@ -137,13 +137,28 @@ static uint32_t joint_words(const vks_model *m)
     return m->skeleton.joint_count > VKS_JOINTS8_MAX ? 2 : 1;
 }
 
+/* The level GPU vertex g of model m belongs to. */
+static uint32_t level_of(const vks_model *m, uint32_t g)
+{
+    uint32_t l = 0;
+    while (g >= m->vertex_count && l + 1 < vks_model_level_count(m) &&
+           g - m->vertex_count >= m->levels[l + 1].vertex_first)
+        l++;
+    return l;
+}
+
 /* A model's joint indices (`joints`, level-0 vertices) in the stream's form, for each of its GPU
- * vertices: 4 x 8 bits in one uint when it has at most 256 joints, else 4 x 16 bits in two. */
+ * vertices: 4 x 8 bits in one uint when it has at most 256 joints, else 4 x 16 bits in two. A
+ * level's vertices use its folded joints (skin/skeleton_lod.h). */
 static void pack_joints(const vks_model *m, const uint16_t (*joints)[4], uint32_t *out)
 {
     const bool wide16 = joint_words(m) == 2;
     for (uint32_t g = 0; g < gpu_vertices(m); g++) {
-        const uint16_t *j = joints[source_of(m, g)];
+        const uint16_t *source = joints[source_of(m, g)];
+        const uint32_t level = level_of(m, g);
+        uint16_t j[4];
+        for (int k = 0; k < 4; k++)
+            j[k] = (uint16_t)vks_model_fold(m, level, source[k]);
         if (wide16) {
             out[2 * g] = j[0] | (uint32_t)j[1] << 16;
             out[2 * g + 1] = j[2] | (uint32_t)j[3] << 16;

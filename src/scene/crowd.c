@@ -55,7 +55,7 @@ enum { CROWD_VARY_TIME, CROWD_VARY_SPEED, CROWD_VARY_HEADING };
 /* ---- Per-thread scratch ---- */
 
 typedef struct crowd_scratch_layout {
-    size_t local_from, model, sampler, stride; /* byte offsets within one thread's block; size */
+    size_t local_from, model, sampler, pose, stride; /* byte offsets in one thread's block; size */
 } crowd_scratch_layout;
 
 static crowd_scratch_layout crowd_scratch_of(uint32_t max_joints)
@@ -67,7 +67,9 @@ static crowd_scratch_layout crowd_scratch_of(uint32_t max_joints)
     /* Cache lines apart, so that threads never share one (and the sampler's SIMD loads are
      * aligned). */
     l.sampler = (2 * xforms + sizeof(vks_affine) * max_joints + 63) & ~(size_t)63;
-    l.stride = (l.sampler + vks_sampler_scratch_bytes(max_joints) + 63) & ~(size_t)63;
+    /* A palette in pose order (skeleton level of detail), placed from there. */
+    l.pose = (l.sampler + vks_sampler_scratch_bytes(max_joints) + 63) & ~(size_t)63;
+    l.stride = (l.pose + sizeof(vks_bone) * max_joints + 63) & ~(size_t)63;
     return l;
 }
 
@@ -82,7 +84,42 @@ static size_t crowd_sampler_cap(const vks_clip *k)
     return 8 * keys + ((size_t)4 << 20);
 }
 
-/* Samplers for the bind pose and every clip of every model; false when out of memory. */
+/* A model's skeleton in its pose order (model->pose_order): joint p of it is joint
+ * pose_order[p], its parent given as a position. */
+static bool crowd_pose_skeleton(const vks_model *m, vks_skeleton *out)
+{
+    const vks_skeleton *sk = &m->skeleton;
+    const uint32_t n = sk->joint_count;
+    uint32_t *position = malloc(sizeof *position * n);
+    *out = (vks_skeleton){.joint_count = n,
+                          .bone_count = sk->bone_count,
+                          .parents = malloc(sizeof *out->parents * n),
+                          .rest = malloc(sizeof *out->rest * n),
+                          .inverse_bind = malloc(sizeof *out->inverse_bind * n),
+                          .root_inverse = sk->root_inverse};
+    const bool ok = position && out->parents && out->rest && out->inverse_bind;
+    for (uint32_t p = 0; ok && p < n; p++)
+        position[m->pose_order[p]] = p;
+    for (uint32_t p = 0; ok && p < n; p++) {
+        const uint32_t j = m->pose_order[p];
+        out->parents[p] = sk->parents[j] < 0 ? -1 : (int32_t)position[sk->parents[j]];
+        out->rest[p] = sk->rest[j];
+        out->inverse_bind[p] = sk->inverse_bind[j];
+    }
+    free(position);
+    return ok;
+}
+
+static void crowd_free_skeleton(vks_skeleton *sk)
+{
+    free(sk->parents);
+    free(sk->rest);
+    free(sk->inverse_bind);
+    *sk = (vks_skeleton){0};
+}
+
+/* Samplers for the bind pose and every clip of every model (in pose order for a model with a
+ * skeleton level of detail: its clips' tracks in that order); false when out of memory. */
 static bool crowd_build_samplers(vks_crowd *c)
 {
     for (uint32_t m = 0; m < c->model_count; m++) {
@@ -90,12 +127,28 @@ static bool crowd_build_samplers(vks_crowd *c)
         c->samplers[m] = calloc(model->clip_count + 1u, sizeof *c->samplers[m]);
         if (!c->samplers[m])
             return false;
-        for (uint32_t k = 0; k <= model->clip_count; k++) {
-            const vks_clip *clip = k ? &model->clips[k - 1] : NULL;
-            if (vks_sampler_build(&model->skeleton, clip, clip ? crowd_sampler_cap(clip) : SIZE_MAX,
-                                  &c->samplers[m][k]) == VKS_SAMPLER_NO_MEMORY)
+        const vks_skeleton *sk = &model->skeleton;
+        vks_track *tracks = NULL;
+        if (model->pose_order) {
+            if (!crowd_pose_skeleton(model, &c->pose_skeletons[m]) ||
+                !(tracks = malloc(sizeof *tracks * sk->joint_count)))
                 return false;
+            sk = &c->pose_skeletons[m];
         }
+        for (uint32_t k = 0; k <= model->clip_count; k++) {
+            vks_clip clip = k ? model->clips[k - 1] : (vks_clip){0};
+            if (k && tracks) {
+                for (uint32_t p = 0; p < sk->joint_count; p++)
+                    tracks[p] = model->clips[k - 1].tracks[model->pose_order[p]];
+                clip.tracks = tracks;
+            }
+            if (vks_sampler_build(sk, k ? &clip : NULL, k ? crowd_sampler_cap(&clip) : SIZE_MAX,
+                                  &c->samplers[m][k]) == VKS_SAMPLER_NO_MEMORY) {
+                free(tracks);
+                return false;
+            }
+        }
+        free(tracks);
     }
     return true;
 }
@@ -494,6 +547,7 @@ void vks_crowd_destroy(vks_crowd *c)
         for (uint32_t k = 0; c->samplers[m] && k <= c->models[m]->clip_count; k++)
             vks_sampler_free(&c->samplers[m][k]);
         free(c->samplers[m]);
+        crowd_free_skeleton(&c->pose_skeletons[m]);
     }
     free(c->sampler_cursors);
     free(c->cursors);
@@ -834,11 +888,23 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
         if (in->fade_left <= 0.0 && s->segments) { /* the fast path */
             const double t =
                 in->clip < 0 ? 0.0 : vks_clip_time(&m->clips[in->clip], in->time, VKS_WRAP_LOOP);
-            vks_sampler_pose(s, &m->skeleton, t, &c->sampler_cursors[i], sampler_scratch, dst,
-                             job->stream);
+            if (m->pose_order) { /* the joints its level keeps, in pose order, then placed */
+                const uint32_t n = vks_model_level_joints(m, in->lod);
+                vks_bone *pose = (vks_bone *)(scratch + job->layout.pose);
+                vks_sampler_pose_joints(s, &c->pose_skeletons[in->model], t, &c->sampler_cursors[i],
+                                        sampler_scratch, pose, false, n);
+                for (uint32_t p = 0; p < n; p++)
+                    dst[m->pose_order[p]] = pose[p];
+                in->posed_lod = in->lod;
+            } else {
+                vks_sampler_pose(s, &m->skeleton, t, &c->sampler_cursors[i], sampler_scratch, dst,
+                                 job->stream);
+                in->posed_lod = 0;
+            }
         } else { /* a cross-fade, or a clip without a sampler: anim.h's direct path */
             crowd_local_direct(c, i, local, local_from);
             vks_pose_palette(&m->skeleton, local, model, dst);
+            in->posed_lod = 0; /* every joint */
         }
         if (job->lod)
             memcpy(out, dst, sizeof *out * joints);
@@ -922,31 +988,29 @@ typedef struct crowd_period_job {
     uint8_t *periods;
 } crowd_period_job;
 
+/* An instance's posing period from the radius its sphere projects to (the eye inside: 1). */
+static uint8_t crowd_period_of(const vks_crowd_instance *in, const vks_lod_view *view)
+{
+    float d2 = 0.0f;
+    for (int a = 0; a < 3; a++)
+        d2 += (in->center[a] - view->eye[a]) * (in->center[a] - view->eye[a]);
+    const float dist = sqrtf(d2);
+    const float px = dist > in->radius ? in->radius * view->pixels_per_unit / dist : INFINITY;
+    return px >= VKS_ANIM_LOD_NEAR_PX   ? 1
+           : px >= VKS_ANIM_LOD_FAR_PX  ? 2
+           : px >= VKS_ANIM_LOD_TINY_PX ? 4
+                                        : 8;
+}
+
 static void crowd_periods_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
 {
     (void)thread;
     const crowd_period_job *job = ctx;
     const vks_crowd *c = job->crowd;
-    const vks_lod_view *view = job->view;
-    const uint32_t *visible = job->visible;
-    uint8_t *periods = job->periods;
-    for (uint32_t k = begin; k < end; k++) {
-        if (visible[k] >= c->instance_count) { /* not an instance: skipped, as by the palettes */
-            periods[k] = 1;
-            continue;
-        }
-        const vks_crowd_instance *in = &c->instances[visible[k]];
-        float d2 = 0.0f;
-        for (int a = 0; a < 3; a++)
-            d2 += (in->center[a] - view->eye[a]) * (in->center[a] - view->eye[a]);
-        const float dist = sqrtf(d2);
-        /* The sphere's projected radius; the eye inside it: near. */
-        const float px = dist > in->radius ? in->radius * view->pixels_per_unit / dist : INFINITY;
-        periods[k] = px >= VKS_ANIM_LOD_NEAR_PX   ? 1
-                     : px >= VKS_ANIM_LOD_FAR_PX  ? 2
-                     : px >= VKS_ANIM_LOD_TINY_PX ? 4
-                                                  : 8;
-    }
+    for (uint32_t k = begin; k < end; k++) /* not an instance: skipped, as by the palettes */
+        job->periods[k] = job->visible[k] < c->instance_count
+                              ? crowd_period_of(&c->instances[job->visible[k]], job->view)
+                              : 1;
 }
 
 void vks_crowd_anim_periods(const vks_crowd *c, vks_pool *pool, const vks_lod_view *view,
@@ -977,26 +1041,29 @@ static uint64_t *crowd_destination(vks_crowd *c, const vks_bone *palette)
     return pick->held;
 }
 
+/* Whether frame `frame` poses instance i of period p, stamping it seen (and posed). */
+static bool crowd_schedule_one(vks_crowd_instance *in, uint32_t i, uint32_t p, uint64_t frame)
+{
+    const bool fresh = in->posed_frame == UINT64_MAX || frame == 0 ||
+                       in->seen_frame != frame - 1; /* not shown the frame before */
+    /* A finer level than its pose was computed for needs joints the pose lacks. */
+    const bool pose = p <= 1 || fresh || (frame + i) % p == 0 || in->lod < in->posed_lod;
+    if (pose)
+        in->posed_frame = frame;
+    in->seen_frame = frame;
+    return pose;
+}
+
 uint32_t vks_crowd_schedule(vks_crowd *c, const uint32_t *visible, const uint8_t *periods,
                             uint32_t count, uint64_t frame, uint8_t *update)
 {
     uint32_t posed = 0;
     for (uint32_t k = 0; k < count; k++) {
         const uint32_t i = visible[k];
-        if (i >= c->instance_count) { /* not an instance: skipped, as by vks_crowd_palettes */
-            update[k] = 0;
-            continue;
-        }
-        vks_crowd_instance *in = &c->instances[i];
-        const uint32_t p = periods && periods[k] ? periods[k] : 1;
-        const bool fresh = in->posed_frame == UINT64_MAX || frame == 0 ||
-                           in->seen_frame != frame - 1; /* not shown the frame before */
-        update[k] = p == 1 || fresh || (frame + i) % p == 0;
-        if (update[k]) {
-            in->posed_frame = frame;
-            posed++;
-        }
-        in->seen_frame = frame;
+        /* not an instance: skipped, as by vks_crowd_palettes */
+        update[k] = i < c->instance_count &&
+                    crowd_schedule_one(&c->instances[i], i, periods ? periods[k] : 1, frame);
+        posed += update[k];
     }
     return posed;
 }
@@ -1056,48 +1123,56 @@ typedef struct crowd_lod_job {
     const vks_lod_view *view;
     const uint32_t *visible;
     uint8_t *levels, *raster;
+    /* vks_crowd_choose: the periods, and with update the schedule of `frame` (posed counted). */
+    uint8_t *periods, *update;
+    uint64_t frame;
+    uint32_t posed;
 } crowd_lod_job;
+
+/* Instance in's level of detail (remembered in in->lod) and whether its triangles are small
+ * enough for the compute rasterizer. */
+static uint8_t crowd_lod_of(const vks_crowd *c, vks_crowd_instance *in, const vks_lod_view *view,
+                            uint8_t *raster)
+{
+    const vks_model *m = c->models[in->model];
+    const uint32_t last = vks_model_level_count(m) - 1;
+    float d2 = 0.0f;
+    for (int a = 0; a < 3; a++)
+        d2 += (in->center[a] - view->eye[a]) * (in->center[a] - view->eye[a]);
+    const float dist = sqrtf(d2) - in->radius;
+    /* Pixels per palette unit (the units of the levels' errors, skin/lod_error.h) at the nearest
+     * point of this instance's sphere. */
+    const float px = dist > 0.0f ? in->scale * view->pixels_per_unit / dist : INFINITY;
+    uint32_t level;
+    if (view->force >= 0) {
+        level = (uint32_t)view->force < last ? (uint32_t)view->force : last;
+    } else {
+        uint32_t fine = 0, coarse = 0; /* the coarsest within the bound, and within the bound
+                                          less the hysteresis (errors only grow) */
+        for (uint32_t l = 1; l <= last; l++) {
+            const float e = vks_model_level(m, l).error * px;
+            if (e <= view->max_error_px)
+                fine = l;
+            if (e <= view->max_error_px * VKS_LOD_HYSTERESIS)
+                coarse = l;
+        }
+        level = in->lod < coarse ? coarse : in->lod > fine ? fine : in->lod;
+    }
+    in->lod = (uint8_t)level;
+    if (raster)
+        *raster = view->raster_area_px > 0.0f &&
+                  c->triangle_area[in->model][level] * px * px <= view->raster_area_px;
+    return (uint8_t)level;
+}
 
 static void crowd_lods_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
 {
     (void)thread;
     const crowd_lod_job *job = ctx;
     vks_crowd *c = job->crowd;
-    const vks_lod_view *view = job->view;
-    const uint32_t *visible = job->visible;
-    uint8_t *levels = job->levels, *raster = job->raster;
-    for (uint32_t k = begin; k < end; k++) {
-        vks_crowd_instance *in = &c->instances[visible[k]];
-        const vks_model *m = c->models[in->model];
-        const uint32_t last = vks_model_level_count(m) - 1;
-        float d2 = 0.0f;
-        for (int a = 0; a < 3; a++)
-            d2 += (in->center[a] - view->eye[a]) * (in->center[a] - view->eye[a]);
-        const float dist = sqrtf(d2) - in->radius;
-        /* Pixels per palette unit (the units of the levels' errors, skin/lod_error.h) at the
-         * nearest point of this instance's sphere. */
-        const float px = dist > 0.0f ? in->scale * view->pixels_per_unit / dist : INFINITY;
-        uint32_t level;
-        if (view->force >= 0) {
-            level = (uint32_t)view->force < last ? (uint32_t)view->force : last;
-        } else {
-            uint32_t fine = 0, coarse = 0; /* the coarsest within the bound, and within the
-                                              bound less the hysteresis (errors only grow) */
-            for (uint32_t l = 1; l <= last; l++) {
-                const float e = vks_model_level(m, l).error * px;
-                if (e <= view->max_error_px)
-                    fine = l;
-                if (e <= view->max_error_px * VKS_LOD_HYSTERESIS)
-                    coarse = l;
-            }
-            level = in->lod < coarse ? coarse : in->lod > fine ? fine : in->lod;
-        }
-        in->lod = (uint8_t)level;
-        levels[k] = (uint8_t)level;
-        if (raster)
-            raster[k] = view->raster_area_px > 0.0f &&
-                        c->triangle_area[in->model][level] * px * px <= view->raster_area_px;
-    }
+    for (uint32_t k = begin; k < end; k++)
+        job->levels[k] = crowd_lod_of(c, &c->instances[job->visible[k]], job->view,
+                                      job->raster ? &job->raster[k] : NULL);
 }
 
 void vks_crowd_choose_lods(vks_crowd *c, vks_pool *pool, const vks_lod_view *view,
@@ -1107,4 +1182,35 @@ void vks_crowd_choose_lods(vks_crowd *c, vks_pool *pool, const vks_lod_view *vie
     /* Listed instances are distinct (ascending): each thread writes its own instances' lod. */
     crowd_lod_job job = {c, view, visible, levels, raster};
     vks_pool_run(pool, count, VKS_CROWD_GRAIN, crowd_lods_chunk, &job);
+}
+
+static void crowd_choose_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
+{
+    (void)thread;
+    crowd_lod_job *job = ctx;
+    vks_crowd *c = job->crowd;
+    uint32_t posed = 0;
+    for (uint32_t k = begin; k < end; k++) {
+        const uint32_t i = job->visible[k];
+        vks_crowd_instance *in = &c->instances[i];
+        if (job->levels)
+            job->levels[k] = crowd_lod_of(c, in, job->view, job->raster ? &job->raster[k] : NULL);
+        const uint8_t period = crowd_period_of(in, job->view);
+        if (job->periods)
+            job->periods[k] = period;
+        if (job->update) {
+            job->update[k] = crowd_schedule_one(in, i, period, job->frame);
+            posed += job->update[k];
+        }
+    }
+    __atomic_fetch_add(&job->posed, posed, __ATOMIC_RELAXED);
+}
+
+uint32_t vks_crowd_choose(vks_crowd *c, vks_pool *pool, const vks_lod_view *view,
+                          const uint32_t *visible, uint32_t count, uint8_t *levels, uint8_t *raster,
+                          uint8_t *periods, uint64_t frame, uint8_t *update)
+{
+    crowd_lod_job job = {c, view, visible, levels, raster, periods, update, frame, 0};
+    vks_pool_run(pool, count, VKS_CROWD_GRAIN, crowd_choose_chunk, &job);
+    return update ? job.posed : count;
 }

@@ -73,6 +73,9 @@ typedef struct vks_crowd_instance {
     float center[3], radius; /* bounding sphere in world space, over every clip's motion */
     float scale;             /* the world transform's largest axis scale */
     uint8_t lod;             /* the level of detail it was drawn at last (vks_crowd_choose_lods) */
+    /* The level its last pose was computed for: only that level's joints (a coarser level's
+     * skeleton, skin/skeleton_lod.h) are in it, so a finer level must pose again. */
+    uint8_t posed_lod;
     /* Animation level of detail (vks_crowd_animate): the frames it was last posed and last
      * seen; UINT64_MAX for never. */
     uint64_t posed_frame, seen_frame;
@@ -103,6 +106,10 @@ typedef struct vks_crowd {
      * cross-fades. Per-thread scratch for the pose (the direct path's local, local_from and model
      * transforms, the sampler's scratch, for the largest skeleton). */
     vks_sampler *samplers[VKS_CROWD_MAX_MODELS];
+    /* Per model with a skeleton level of detail (model->pose_order): its skeleton in pose order
+     * (parents as positions), which its samplers are built on, so that an instance at a level
+     * poses the prefix its level keeps (then placed at the joints' own entries). */
+    vks_skeleton pose_skeletons[VKS_CROWD_MAX_MODELS];
     uint32_t *sampler_cursors;
     uint32_t *cursors;
     uint32_t threads;
@@ -214,6 +221,15 @@ void vks_crowd_choose_lods(vks_crowd *crowd, vks_pool *pool, const vks_lod_view 
                            const uint32_t *visible, uint32_t count, uint8_t *levels,
                            uint8_t *raster);
 
+/* vks_crowd_choose_lods (levels may be NULL: not chosen, each instance's lod kept),
+ * vks_crowd_anim_periods (periods may be NULL) and, with update, vks_crowd_schedule of frame
+ * `frame` with those periods, in one pass over the listed instances (each record read once, the
+ * pass on the pool's threads). The listed indices are instances. Returns how many are posed
+ * (count without update). */
+uint32_t vks_crowd_choose(vks_crowd *crowd, vks_pool *pool, const vks_lod_view *view,
+                          const uint32_t *visible, uint32_t count, uint8_t *levels, uint8_t *raster,
+                          uint8_t *periods, uint64_t frame, uint8_t *update);
+
 /* Animation level of detail: how often an instance is posed, by the radius its bounding sphere
  * projects to: every frame from VKS_ANIM_LOD_NEAR_PX pixels, every 2nd from VKS_ANIM_LOD_FAR_PX,
  * every 4th from VKS_ANIM_LOD_TINY_PX, every 8th below (a character under about 32 pixels tall
@@ -256,10 +272,11 @@ uint32_t vks_crowd_animate(vks_crowd *crowd, vks_pool *pool, const uint32_t *vis
                            vks_bone *palette, bool reuse, uint64_t *palette_bytes);
 
 /* Samples the pose of each listed instance (cross-fades included) and writes its palette to
- * palette + palette_first[instance], on every thread of the pool (pool may be NULL: the caller's
- * thread only; a pool of more than desc.threads threads has no scratch for its extra threads and
- * leaves the work to the caller's too). Instances not listed are left alone; the listed indices
- * must be distinct (those not below instance_count are skipped). */
+ * palette + palette_first[instance] (at its level of detail, instance.lod: the joints that level
+ * keeps, skin/skeleton_lod.h; the other entries are left as they were), on every thread of the pool
+ * (pool may be NULL: the caller's thread only; a pool of more than desc.threads threads has no
+ * scratch for its extra threads and leaves the work to the caller's too). Instances not listed are
+ * left alone; the listed indices must be distinct (those not below instance_count are skipped). */
 void vks_crowd_palettes(vks_crowd *crowd, vks_pool *pool, const uint32_t *visible, uint32_t count,
                         vks_bone *palette);
 

@@ -118,22 +118,59 @@ bool vks_skin_cpu_pose_level(const vks_model *model, uint32_t level, int32_t cli
 {
     if (level == 0)
         return vks_skin_cpu_pose(model, clip, seconds, positions, normals, tangents);
-    const size_t n = model->vertex_count ? model->vertex_count : 1;
-    float(*pos)[3] = malloc(sizeof *pos * n), (*nrm)[3] = malloc(sizeof *nrm * n);
-    float(*tan)[4] = model->tangents && tangents ? malloc(sizeof *tan * n) : NULL;
-    bool ok = pos && nrm && (tan || !(model->tangents && tangents)) &&
-              vks_skin_cpu_pose(model, clip, seconds, pos, nrm, tan);
+    /* The level's vertices as its own streams: copies of level-0 vertices, their joints folded
+     * (skeleton_lod.h), skinned with the full palette (a kept joint's entry is the same whether
+     * the folded ones are posed or not). */
     const vks_level lv = vks_model_level(model, level);
+    const size_t n = lv.vertex_count ? lv.vertex_count : 1;
+    const bool wide = model->joints_extra != NULL, tangent = model->tangents && tangents;
+    float(*pos)[3] = malloc(sizeof *pos * n), (*nrm)[3] = malloc(sizeof *nrm * n);
+    float(*tan)[4] = tangent ? malloc(sizeof *tan * n) : NULL;
+    uint16_t(*jnt)[VKS_MAX_INFLUENCES] = malloc(sizeof *jnt * n);
+    float(*wgt)[VKS_MAX_INFLUENCES] = malloc(sizeof *wgt * n);
+    uint16_t(*jx)[VKS_MAX_INFLUENCES] = wide ? malloc(sizeof *jx * n) : NULL;
+    float(*wx)[VKS_MAX_INFLUENCES] = wide ? malloc(sizeof *wx * n) : NULL;
+    const vks_skeleton *sk = &model->skeleton;
+    vks_xform *local = malloc(sizeof *local * sk->joint_count);
+    vks_affine *world = malloc(sizeof *world * sk->joint_count);
+    vks_bone *palette = malloc(sizeof *palette * sk->joint_count);
+    bool ok = pos && nrm && (tan || !tangent) && jnt && wgt && (!wide || (jx && wx)) && local &&
+              world && palette;
     for (uint32_t i = 0; ok && i < lv.vertex_count; i++) {
-        const uint32_t src = model->lod_source[lv.vertex_first + i];
-        memcpy(positions[i], pos[src], sizeof positions[i]);
-        memcpy(normals[i], nrm[src], sizeof normals[i]);
+        const uint32_t s = model->lod_source[lv.vertex_first + i];
+        memcpy(pos[i], model->positions[s], sizeof pos[i]);
+        memcpy(nrm[i], model->normals[s], sizeof nrm[i]);
         if (tan)
-            memcpy(tangents[i], tan[src], sizeof tangents[i]);
+            memcpy(tan[i], model->tangents[s], sizeof tan[i]);
+        memcpy(wgt[i], model->weights[s], sizeof wgt[i]);
+        for (uint32_t k = 0; k < VKS_MAX_INFLUENCES; k++)
+            jnt[i][k] = (uint16_t)vks_model_fold(model, level, model->joints[s][k]);
+        if (wide) {
+            memcpy(wx[i], model->weights_extra[s], sizeof wx[i]);
+            for (uint32_t k = 0; k < VKS_MAX_INFLUENCES; k++)
+                jx[i][k] = (uint16_t)vks_model_fold(model, level, model->joints_extra[s][k]);
+        }
     }
-    free(pos);
-    free(nrm);
-    free(tan);
+    if (ok) {
+        if (clip < 0) {
+            vks_pose_rest(sk, local);
+        } else {
+            const vks_clip *c = &model->clips[clip];
+            vks_clip_sample(sk, c, vks_clip_time(c, seconds, VKS_WRAP_LOOP), NULL, local);
+        }
+        vks_pose_palette(sk, local, world, palette);
+        const vks_skin_input in = {.vertex_count = lv.vertex_count,
+                                   .positions = (const float(*)[3])pos,
+                                   .normals = (const float(*)[3])nrm,
+                                   .tangents = (const float(*)[4])tan,
+                                   .joints = (const uint16_t(*)[VKS_MAX_INFLUENCES])jnt,
+                                   .weights = (const float(*)[VKS_MAX_INFLUENCES])wgt,
+                                   .joints_extra = (const uint16_t(*)[VKS_MAX_INFLUENCES])jx,
+                                   .weights_extra = (const float(*)[VKS_MAX_INFLUENCES])wx};
+        vks_skin_cpu(&in, palette, positions, normals, tan ? tangents : NULL);
+    }
+    free(pos), free(nrm), free(tan), free(jnt), free(wgt), free(jx), free(wx);
+    free(local), free(world), free(palette);
     return ok;
 }
 
