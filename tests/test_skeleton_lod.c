@@ -222,11 +222,11 @@ static void check_posing(const char *path, const vks_model *m)
     bool ok = all && level;
     c.instances[0].lod = 0;
     if (ok)
-        vks_crowd_palettes(&c, NULL, list, 1, all);
+        vks_crowd_palettes_at(&c, NULL, list, (const uint32_t[]){0}, 1, all, true);
     for (uint32_t l = 1; ok && l < lc; l++) {
         memset(level, 0x5a, sizeof *level * J);
         c.instances[0].lod = (uint8_t)l;
-        vks_crowd_palettes(&c, NULL, list, 1, level);
+        vks_crowd_palettes_at(&c, NULL, list, (const uint32_t[]){0}, 1, level, true);
         for (uint32_t j = 0; j < J; j++) {
             vks_bone pattern;
             memset(&pattern, 0x5a, sizeof pattern);
@@ -242,7 +242,12 @@ static void check_posing(const char *path, const vks_model *m)
     uint8_t update = 0, period = 8;
     c.instances[0].lod = (uint8_t)(lc - 1);
     CHECK(vks_crowd_schedule(&c, list, &period, 1, 0, &update) == 1 && update == 1);
-    vks_crowd_palettes(&c, NULL, list, 1, level);
+    vks_crowd_palettes_at(&c, NULL, list, (const uint32_t[]){0}, 1, level, true);
+    CHECK(c.instances[0].posed_lod == lc - 1);
+    /* Without at_levels, every joint: the same as level 0's, bit for bit. */
+    vks_crowd_palettes(&c, NULL, list, 1, all);
+    CHECK(c.instances[0].posed_lod == 0);
+    c.instances[0].posed_lod = (uint8_t)(lc - 1);
     CHECK(vks_crowd_schedule(&c, list, &period, 1, 1, &update) == 0 && update == 0);
     c.instances[0].lod = 0;
     CHECK(vks_crowd_schedule(&c, list, &period, 1, 2, &update) == 1 && update == 1);

@@ -385,7 +385,9 @@ VKSKIN_API vkskin_result vkskin_crowd_pose(vkskin_crowd *crowd, const uint32_t *
 /* The CPU half of a frame for a host's own renderer (vkskin_renderer_frame's, before its passes):
  * culls the crowd against the view into `visible` (room for instance_count; ascending), chooses
  * each visible instance's level of detail into `levels` (the same count; NULL: not chosen) and
- * poses them into `palettes` (as vkskin_crowd_pose). With animation level of detail (unless
+ * poses them into `palettes` (as vkskin_crowd_pose). With levels chosen, each instance is posed
+ * for its level: only the joints that level keeps (vkskin_level_info.joint_count; the others'
+ * entries are left as they were), so skin it at that level (vkskin_gpu_skin with `levels`). With animation level of detail (unless
  * pose_every_frame), an instance whose bounding sphere projects to a radius under 48 pixels is
  * posed every 2nd frame, under 16 every 4th, under 6 every 8th, staggered, and otherwise gets its
  * last pose again; the crowd keeps every instance's last pose for it (palette_count x 48 bytes

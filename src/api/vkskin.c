@@ -765,14 +765,16 @@ vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *d
     if (res != VKSKIN_OK)
         return res;
     uint64_t bytes = 0;
-    const uint32_t posed = vks_crowd_animate(&c->crowd, desc->one_thread ? NULL : c->pool, visible,
-                                             anim_lod ? c->periods : NULL, n, c->prepared++,
-                                             (vks_bone *)palettes, desc->reuse_palettes, &bytes);
+    /* With levels chosen, each instance posed for its level (what its skinning reads). */
+    const uint32_t posed = (levels ? vks_crowd_animate_at_levels : vks_crowd_animate)(
+        &c->crowd, desc->one_thread ? NULL : c->pool, visible, anim_lod ? c->periods : NULL, n,
+        c->prepared++, (vks_bone *)palettes, desc->reuse_palettes, &bytes);
     uint64_t joints = 0;
     for (uint32_t k = 0; out && k < n; k++)
         if (!anim_lod || c->crowd.update[k]) {
             const vks_crowd_instance *in = &c->crowd.instances[visible[k]];
-            joints += vks_model_level_joints(c->crowd.models[in->model], in->lod);
+            const vks_model *m = c->crowd.models[in->model];
+            joints += levels ? vks_model_level_joints(m, in->lod) : m->skeleton.joint_count;
         }
     if (out)
         *out = (vkskin_prepared){
@@ -798,11 +800,12 @@ vkskin_result vks_api_prepare_store(vkskin_crowd *c, const vkskin_prepare_desc *
     n = vks_palette_store_frame(store, &c->crowd, visible, levels, desc->raster, n,
                                 anim_lod ? update : NULL);
     vks_crowd_palettes_at(&c->crowd, desc->one_thread ? NULL : c->pool, store->pose,
-                          store->pose_first, store->pose_count, staging);
+                          store->pose_first, store->pose_count, staging, levels != NULL);
     uint64_t joints = 0;
     for (uint32_t k = 0; k < store->pose_count; k++) {
         const vks_crowd_instance *in = &c->crowd.instances[store->pose[k]];
-        joints += vks_model_level_joints(c->crowd.models[in->model], in->lod);
+        const vks_model *m = c->crowd.models[in->model];
+        joints += levels ? vks_model_level_joints(m, in->lod) : m->skeleton.joint_count;
     }
     *out = (vkskin_prepared){.visible = n,
                              .posed = store->pose_count,

@@ -816,7 +816,10 @@ typedef struct crowd_job {
      * palette_first) */
     const uint32_t *first;
     crowd_scratch_layout layout;
-    bool lod;    /* vks_crowd_animate with periods: c->update says which to pose */
+    bool lod; /* vks_crowd_animate with periods: c->update says which to pose */
+    /* Each instance posed for its level of detail (instance.lod): the joints the level keeps
+     * (skeleton level of detail); else every joint. */
+    bool at_levels;
     bool stream; /* the sampler's non-temporal stores (crowd_job_of) */
     /* vks_crowd_animate with reuse: per instance, the pose `palette` holds (see vks_crowd). */
     uint64_t *held;
@@ -889,13 +892,14 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
             const double t =
                 in->clip < 0 ? 0.0 : vks_clip_time(&m->clips[in->clip], in->time, VKS_WRAP_LOOP);
             if (m->pose_order) { /* the joints its level keeps, in pose order, then placed */
-                const uint32_t n = vks_model_level_joints(m, in->lod);
+                const uint8_t level = job->at_levels ? in->lod : 0;
+                const uint32_t n = vks_model_level_joints(m, level);
                 vks_bone *pose = (vks_bone *)(scratch + job->layout.pose);
                 vks_sampler_pose_joints(s, &c->pose_skeletons[in->model], t, &c->sampler_cursors[i],
                                         sampler_scratch, pose, false, n);
                 for (uint32_t p = 0; p < n; p++)
                     dst[m->pose_order[p]] = pose[p];
-                in->posed_lod = in->lod;
+                in->posed_lod = level;
             } else {
                 vks_sampler_pose(s, &m->skeleton, t, &c->sampler_cursors[i], sampler_scratch, dst,
                                  job->stream);
@@ -965,11 +969,12 @@ void vks_crowd_palettes(vks_crowd *c, vks_pool *pool, const uint32_t *visible, u
 }
 
 void vks_crowd_palettes_at(vks_crowd *c, vks_pool *pool, const uint32_t *list,
-                           const uint32_t *first, uint32_t count, vks_bone *dest)
+                           const uint32_t *first, uint32_t count, vks_bone *dest, bool at_levels)
 {
     /* Another buffer than those the crowd remembers: what they hold stays as it was. */
     crowd_job job = crowd_job_of(c, list, count, dest, false);
     job.first = first;
+    job.at_levels = at_levels;
     crowd_run(&job, pool, count);
 }
 
@@ -1068,12 +1073,16 @@ uint32_t vks_crowd_schedule(vks_crowd *c, const uint32_t *visible, const uint8_t
     return posed;
 }
 
-uint32_t vks_crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visible,
-                           const uint8_t *periods, uint32_t count, uint64_t frame,
-                           vks_bone *palette, bool reuse, uint64_t *palette_bytes)
+static uint32_t crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visible,
+                              const uint8_t *periods, uint32_t count, uint64_t frame,
+                              vks_bone *palette, bool reuse, uint64_t *palette_bytes,
+                              bool at_levels)
 {
     if (!periods) {
-        vks_crowd_palettes(c, pool, visible, count, palette);
+        vks_crowd_forget_palettes(c);
+        crowd_job job = crowd_job_of(c, visible, count, palette, false);
+        job.at_levels = at_levels;
+        crowd_run(&job, pool, count);
         uint64_t entries = 0;
         for (uint32_t k = 0; palette_bytes && k < count; k++)
             if (visible[k] < c->instance_count)
@@ -1085,6 +1094,7 @@ uint32_t vks_crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visible
     assert(c->poses && c->update); /* vks_crowd_desc.keep_poses */
     const uint32_t posed = vks_crowd_schedule(c, visible, periods, count, frame, c->update);
     crowd_job job = crowd_job_of(c, visible, count, palette, true);
+    job.at_levels = at_levels;
     /* A stamp is a frame number: frames counted again from an earlier one could match a stamp of
      * another pose. */
     if (reuse && c->destination_clock && frame <= c->destination_frame)
@@ -1099,6 +1109,22 @@ uint32_t vks_crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visible
     if (palette_bytes)
         *palette_bytes = job.written * sizeof(vks_bone); /* (the pool's run has returned) */
     return posed;
+}
+
+uint32_t vks_crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visible,
+                           const uint8_t *periods, uint32_t count, uint64_t frame,
+                           vks_bone *palette, bool reuse, uint64_t *palette_bytes)
+{
+    return crowd_animate(c, pool, visible, periods, count, frame, palette, reuse, palette_bytes,
+                         false);
+}
+
+uint32_t vks_crowd_animate_at_levels(vks_crowd *c, vks_pool *pool, const uint32_t *visible,
+                                     const uint8_t *periods, uint32_t count, uint64_t frame,
+                                     vks_bone *palette, bool reuse, uint64_t *palette_bytes)
+{
+    return crowd_animate(c, pool, visible, periods, count, frame, palette, reuse, palette_bytes,
+                         true);
 }
 
 static void crowd_run(crowd_job *job, vks_pool *pool, uint32_t count)

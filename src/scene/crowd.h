@@ -270,10 +270,14 @@ void vks_crowd_forget_palettes(vks_crowd *crowd);
 uint32_t vks_crowd_animate(vks_crowd *crowd, vks_pool *pool, const uint32_t *visible,
                            const uint8_t *periods, uint32_t count, uint64_t frame,
                            vks_bone *palette, bool reuse, uint64_t *palette_bytes);
+/* The same, each instance posed for its level of detail, as vks_crowd_palettes_at with
+ * at_levels: for a caller that chose the levels this frame and skins each instance at its. */
+uint32_t vks_crowd_animate_at_levels(vks_crowd *crowd, vks_pool *pool, const uint32_t *visible,
+                                     const uint8_t *periods, uint32_t count, uint64_t frame,
+                                     vks_bone *palette, bool reuse, uint64_t *palette_bytes);
 
 /* Samples the pose of each listed instance (cross-fades included) and writes its palette to
- * palette + palette_first[instance] (at its level of detail, instance.lod: the joints that level
- * keeps, skin/skeleton_lod.h; the other entries are left as they were), on every thread of the pool
+ * palette + palette_first[instance] (every joint), on every thread of the pool
  * (pool may be NULL: the caller's thread only; a pool of more than desc.threads threads has no
  * scratch for its extra threads and leaves the work to the caller's too). Instances not listed are
  * left alone; the listed indices must be distinct (those not below instance_count are skipped). */
@@ -282,9 +286,12 @@ void vks_crowd_palettes(vks_crowd *crowd, vks_pool *pool, const uint32_t *visibl
 
 /* vks_crowd_palettes into places the caller chooses: list[k]'s palette at dest + first[k] (a
  * staging buffer packed with the instances posed this frame), each entry written once (streamed
- * past a few MiB). The buffers vks_crowd_animate remembers are not touched. */
+ * past a few MiB). The buffers vks_crowd_animate remembers are not touched. With at_levels, each
+ * instance is posed for its level of detail (instance.lod, chosen this frame): only the joints
+ * the level keeps (skin/skeleton_lod.h), the level's vertices reading no other; else every
+ * joint, as vks_crowd_palettes poses them. */
 void vks_crowd_palettes_at(vks_crowd *crowd, vks_pool *pool, const uint32_t *list,
-                           const uint32_t *first, uint32_t count, vks_bone *dest);
+                           const uint32_t *first, uint32_t count, vks_bone *dest, bool at_levels);
 
 /* Where instance i's joints are in the world at its pose (its model's joint_count origins), on
  * the calling thread through anim.h's direct path (the crowd's threads must be idle). */
