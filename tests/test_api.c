@@ -781,6 +781,109 @@ static void test_crowd(void)
     vkskin_model_destroy(m);
 }
 
+/* The public palette store (vkskin_palette_store, vkskin_crowd_prepare_store) over frames that
+ * alternate a framed view and a closer one: a store written here only by the copies it lists,
+ * from the staging it fills, holds for every listed instance either its pose this frame (posed:
+ * vkskin_crowd_pose at the same clocks, bit for bit) or exactly what its slot held the frame
+ * before (kept, same slot); the staged bytes are the posed instances' palettes; forgetting the
+ * store poses everyone again; misuse gets its message. */
+static void test_palette_store(void)
+{
+    vkskin_model *m = NULL;
+    vkskin_error err;
+    if (vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &m, &err) != VKSKIN_OK) {
+        CHECK(!"load");
+        return;
+    }
+    const vkskin_model *models[] = {m};
+    vkskin_crowd *c = NULL, *other = NULL;
+    enum { N = 40, FRAMES = 12 };
+    const vkskin_crowd_desc cd = {.models = models, .model_count = 1, .instance_count = N};
+    CHECK(vkskin_crowd_create(&cd, &c, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_create(&cd, &other, &err) == VKSKIN_OK);
+    const uint32_t J = ref.skeleton.joint_count, capacity = vkskin_crowd_palette_count(c);
+    vkskin_palette_store *s = NULL;
+    check_error(vkskin_palette_store_create(c, J - 1, &s, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "fewer than one palette of");
+    CHECK(vkskin_palette_store_create(c, capacity, &s, &err) == VKSKIN_OK && s);
+    const size_t bytes = sizeof(float) * 12 * capacity;
+    float *staging = malloc(bytes), *store = calloc(1, bytes), *before = malloc(bytes);
+    float *posed = malloc(sizeof(float) * 12 * (size_t)N * J);
+    uint32_t visible[N], slot_before[N];
+    vkskin_view framed, near;
+    CHECK(vkskin_crowd_frame_view(c, 16.0f / 9.0f, &framed, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_orbit_view(c, &(vkskin_orbit){.aspect = 16.0f / 9.0f, .zoom = 0.3f}, &near,
+                                  &err) == VKSKIN_OK);
+    vkskin_prepared out;
+    check_error(vkskin_crowd_prepare_store(other, &(vkskin_prepare_desc){.view = &framed}, s,
+                                           visible, NULL, staging, &out, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "made for another crowd");
+    check_error(vkskin_crowd_prepare_store(c, &(vkskin_prepare_desc){.view = &framed}, s, visible,
+                                           NULL, NULL, &out, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "are needed");
+    bool listed_before[N] = {false};
+    uint32_t kept = 0, fresh = 0, bad = 0, fewer = 0;
+    for (int f = 0; f < FRAMES && staging && store && before && posed; f++) {
+        const bool closer = f % 3 == 2;
+        memcpy(before, store, bytes);
+        for (uint32_t i = 0; i < N; i++)
+            slot_before[i] = vkskin_palette_store_slot(s, i);
+        if (f == 8)
+            vkskin_palette_store_forget(s);
+        CHECK(vkskin_crowd_prepare_store(
+                  c, &(vkskin_prepare_desc){.view = closer ? &near : &framed, .height = 720}, s,
+                  visible, NULL, staging, &out, &err) == VKSKIN_OK);
+        fewer += out.visible < N;
+        /* The copies, as a host records them. */
+        uint32_t copies = 0;
+        const vkskin_palette_copy *cp = vkskin_palette_store_copies(s, &copies);
+        uint64_t moved = 0;
+        for (uint32_t k = 0; k < copies; k++) {
+            memcpy(store + 12 * (size_t)cp[k].to, staging + 12 * (size_t)cp[k].from,
+                   sizeof(float) * 12 * cp[k].count);
+            moved += cp[k].count;
+        }
+        CHECK(out.palette_bytes == moved * 48 && out.palette_bytes == (uint64_t)out.posed * J * 48);
+        CHECK(out.dropped == 0 && out.posed_joints == (uint64_t)out.posed * J);
+        if (f == 8)
+            CHECK(out.posed == out.visible); /* forgotten: everyone again */
+        /* Each listed instance: posed now, or kept (listed before, same slot, same entries). */
+        CHECK(vkskin_crowd_pose(c, visible, out.visible, posed, &err) == VKSKIN_OK);
+        bool listed[N] = {false};
+        for (uint32_t k = 0; k < out.visible; k++) {
+            const uint32_t i = visible[k], slot = vkskin_palette_store_slot(s, i);
+            listed[i] = true;
+            const float *now = store + 12 * (size_t)slot;
+            const float *pose = posed + 12 * (size_t)vkskin_crowd_palette_first(c, i);
+            if (slot == VKSKIN_NO_SLOT)
+                bad++;
+            else if (memcmp(now, pose, sizeof(float) * 12 * J) == 0)
+                fresh += !listed_before[i] || slot != slot_before[i];
+            else if (listed_before[i] && slot == slot_before[i] &&
+                     memcmp(now, before + 12 * (size_t)slot, sizeof(float) * 12 * J) == 0)
+                kept++;
+            else
+                bad++;
+        }
+        memcpy(listed_before, listed, sizeof listed);
+        vkskin_crowd_advance(c, 1.0 / 30.0);
+    }
+    printf("palette store: %u kept poses exact, %u instances newly placed and posed, %u wrong, "
+           "%u frame(s) with fewer in view\n",
+           kept, fresh, bad, fewer);
+    CHECK(bad == 0 && kept > 0 && fresh > N && fewer > 0);
+    CHECK(vkskin_palette_store_slot(s, N) == VKSKIN_NO_SLOT &&
+          vkskin_palette_store_slot(NULL, 0) == VKSKIN_NO_SLOT);
+    uint32_t none = 1;
+    CHECK(vkskin_palette_store_copies(NULL, &none) == NULL && none == 0);
+    vkskin_palette_store_destroy(s);
+    vkskin_palette_store_destroy(NULL);
+    free(staging), free(store), free(before), free(posed);
+    vkskin_crowd_destroy(other);
+    vkskin_crowd_destroy(c);
+    vkskin_model_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -803,6 +906,7 @@ int main(int argc, char **argv)
     test_ring_view();
     test_crowd_memory(argv[2]);
     test_joints();
+    test_palette_store();
     vks_model_destroy(&ref);
     return check_report("test_api");
 }

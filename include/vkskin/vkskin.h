@@ -340,8 +340,11 @@ VKSKIN_API vkskin_result vkskin_crowd_get_joints(vkskin_crowd *crowd, uint32_t i
                                                  float *positions, vkskin_error *err);
 
 /* Moves every clock forward by dt seconds (times each instance's speed), looping within its
- * clip, and runs the cross-fades down. */
+ * clip, and runs the cross-fades down, on the crowd's threads (vkskin_crowd_desc.workers); the
+ * _one_thread call on the calling thread alone (as vkskin_prepare_desc.one_thread poses). A NaN
+ * or infinite dt is ignored. */
 VKSKIN_API void vkskin_crowd_advance(vkskin_crowd *crowd, double dt);
+VKSKIN_API void vkskin_crowd_advance_one_thread(vkskin_crowd *crowd, double dt);
 
 /* The view `vkskin render` shows of the crowd at `aspect` (width / height): three-quarters from
  * the front right and a bit above (higher for a crowd much wider than tall), a 40-degree vertical
@@ -387,12 +390,12 @@ VKSKIN_API vkskin_result vkskin_crowd_pose(vkskin_crowd *crowd, const uint32_t *
  * each visible instance's level of detail into `levels` (the same count; NULL: not chosen) and
  * poses them into `palettes` (as vkskin_crowd_pose). With levels chosen, each instance is posed
  * for its level: only the joints that level keeps (vkskin_level_info.joint_count; the others'
- * entries are left as they were), so skin it at that level (vkskin_gpu_skin with `levels`). With animation level of detail (unless
- * pose_every_frame), an instance whose bounding sphere projects to a radius under 48 pixels is
- * posed every 2nd frame, under 16 every 4th, under 6 every 8th, staggered, and otherwise gets its
- * last pose again; the crowd keeps every instance's last pose for it (palette_count x 48 bytes
- * more, from the first call, and 17 bytes an instance: which pose each of the last two palette
- * buffers holds, reuse_palettes). */
+ * entries are left as they were), so skin it at that level (vkskin_gpu_skin with `levels`). With
+ * animation level of detail (unless pose_every_frame), an instance whose bounding sphere projects
+ * to a radius under 48 pixels is posed every 2nd frame, under 16 every 4th, under 6 every 8th,
+ * staggered, and otherwise gets its last pose again; the crowd keeps every instance's last pose for
+ * it (palette_count x 48 bytes more, from the first call, and 17 bytes an instance: which pose each
+ * of the last two palette buffers holds, reuse_palettes). */
 /* The default screen-space error of a level of detail, in pixels: a level's error over the clips'
  * poses (vkskin_level_info.error) projected at the instance's distance. At 0.45 px, crowds of
  * characters 2 to 300 pixels tall change less than one frame of motion changes them

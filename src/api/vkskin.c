@@ -640,8 +640,12 @@ vkskin_result vkskin_crowd_get_joints(vkskin_crowd *c, uint32_t i, float *positi
 void vkskin_crowd_advance(vkskin_crowd *c, double dt)
 {
     if (c && isfinite(dt))
-        /* On the caller's thread: bench --anim-only times a frame on one thread with this call
-         * in it (vks_crowd_advance takes a pool; the public call has no one-thread switch yet). */
+        vks_crowd_advance(&c->crowd, c->pool, dt);
+}
+
+void vkskin_crowd_advance_one_thread(vkskin_crowd *c, double dt)
+{
+    if (c && isfinite(dt))
         vks_crowd_advance(&c->crowd, NULL, dt);
 }
 

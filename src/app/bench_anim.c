@@ -45,7 +45,8 @@ static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepar
         uint64_t posed_here = 0, written_here = 0, joints_here = 0;
         const double t0 = vks_now_ms();
         for (uint32_t b = 0; b < batch; b++) {
-            vkskin_crowd_advance(crowd, 1.0 / 60.0);
+            (prepare->one_thread ? vkskin_crowd_advance_one_thread
+                                 : vkskin_crowd_advance)(crowd, 1.0 / 60.0);
             vkskin_prepared out;
             /* The renderer's two frame slots, in turn. */
             if (store)
@@ -76,7 +77,7 @@ static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepar
     for (uint32_t i = 0; clocks_ms && i < warmup + frames; i++) {
         const double t0 = vks_now_ms();
         for (uint32_t b = 0; b < batch; b++) {
-            vkskin_crowd_advance(crowd, 1.0 / 60.0);
+            vkskin_crowd_advance_one_thread(crowd, 1.0 / 60.0); /* as the one-thread run */
             *count = vkskin_crowd_cull(crowd, prepare->view->view_proj, visible);
         }
         if (i >= warmup)
