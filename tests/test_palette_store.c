@@ -3,14 +3,16 @@
  *
  *   hand:    two models (3 and 2 joints) in a store of 10 entries over six frames: slots dealt
  *            from the top, kept while listed, freed slots reused by the same model, nothing
- *            posed or copied for a kept pose, adjacent copies merged, a start again when a new
- *            instance finds no room, and the instance that still finds none dropped.
+ *            posed or copied for a kept pose, adjacent copies merged, a new instance that finds
+ *            no room dropped when the list exceeds the store (the slots dealt kept), the store
+ *            dealt again from the start when the list fits it whole, and clearing.
  *   random:  2 000 frames of random lists and schedules over three models: every listed
  *            instance's slot is its own (no two overlap, all inside the store), kept while it
  *            stays listed unless the store starts again, the poses are exactly the entries
  *            scheduled or new, packed in list order, and the copies move exactly their entries;
- *            the staged entries are the posed instances' joints, and an instance is dropped only
- *            when the listed palettes together exceed the store. */
+ *            the staged entries are the posed instances' joints; an instance is dropped only
+ *            when the listed palettes together exceed the store, which then does not start
+ *            again. */
 #include "check.h"
 
 #include <stdlib.h>
@@ -90,30 +92,42 @@ static void test_hand(void)
     CHECK(s.copy_count == 1 && s.copies[0].from == 0 && s.copies[0].to == 0 &&
           s.copies[0].count == 3);
 
-    /* 4: 5 (B) takes the last 2 entries; 6 (B) finds none: the store starts again, packed in
-     * list order (1: 0, 2: 3, 4: 6, 5: 8), every one posed, and 6 is dropped. */
+    /* 4: 5 (B) takes the last 2 entries; 6 (B) finds none, and the list (12 entries) does not
+     * fit the store whole: the slots dealt stay, 6 is dropped, only 5 is posed. */
     uint32_t l4[] = {1, 2, 4, 5, 6};
     const uint8_t keep4[] = {0, 0, 0, 0, 0};
     CHECK(frame(&s, c, l4, 5, keep4) == 4);
-    CHECK(s.restarted && s.dropped == 1);
+    CHECK(!s.restarted && s.dropped == 1);
     CHECK(l4[0] == 1 && l4[1] == 2 && l4[2] == 4 && l4[3] == 5);
-    CHECK(s.slot[1] == 0 && s.slot[2] == 3 && s.slot[4] == 6 && s.slot[5] == 8 &&
+    CHECK(s.slot[1] == 3 && s.slot[2] == 0 && s.slot[4] == 6 && s.slot[5] == 8 &&
           s.slot[6] == VKS_PALETTE_NONE);
-    CHECK(s.pose_count == 4 && s.staged == 10 && s.copy_count == 1 && s.copies[0].count == 10);
+    CHECK(s.pose_count == 1 && s.pose[0] == 5 && s.staged == 2 && s.copy_count == 1 &&
+          s.copies[0].from == 0 && s.copies[0].to == 8 && s.copies[0].count == 2);
 
-    /* 5: 1 and 4 leave, 5 is scheduled: only 5 moves; 2 and 5 keep their places. */
-    uint32_t l5[] = {2, 5};
-    const uint8_t keep5[] = {0, 1};
-    CHECK(frame(&s, c, l5, 2, keep5) == 2);
-    CHECK(!s.restarted && s.slot[2] == 3 && s.slot[5] == 8);
-    CHECK(s.pose_count == 1 && s.pose[0] == 5 && s.staged == 2 && s.copies[0].to == 8);
+    /* 5: 1 and 2 leave (model A's slots free), 6 (B) still finds none, but the list (6 entries)
+     * fits whole: the store starts again, packed in list order (4: 0, 5: 2, 6: 4), every one
+     * posed, one copy. */
+    uint32_t l5[] = {4, 5, 6};
+    const uint8_t keep5[] = {0, 0, 0};
+    CHECK(frame(&s, c, l5, 3, keep5) == 3);
+    CHECK(s.restarted && s.dropped == 0 && s.top == 6);
+    CHECK(s.slot[4] == 0 && s.slot[5] == 2 && s.slot[6] == 4 && s.slot[1] == VKS_PALETTE_NONE);
+    CHECK(s.pose_count == 3 && s.staged == 6 && s.copy_count == 1 && s.copies[0].count == 6);
 
-    /* 6: 6 (B) gets the slot 4 gave back, 0 (A) the one 1 gave back. */
-    uint32_t l6[] = {0, 2, 5, 6};
-    const uint8_t keep6[] = {0, 0, 0, 0};
-    CHECK(frame(&s, c, l6, 4, keep6) == 4);
-    CHECK(s.slot[0] == 0 && s.slot[6] == 6 && s.pose_count == 2 && s.staged == 5);
-    CHECK(s.copy_count == 2 && s.copies[0].to == 0 && s.copies[1].from == 3 && s.copies[1].to == 6);
+    /* 6: 4 leaves; 0 (A) is new (from the top: A has no freed slot since the start again), 5 is
+     * scheduled: two copies that cannot merge (staging 0 -> 6, 3 -> 2). */
+    uint32_t l6[] = {0, 5, 6};
+    const uint8_t keep6[] = {0, 1, 0};
+    CHECK(frame(&s, c, l6, 3, keep6) == 3);
+    CHECK(!s.restarted && s.slot[0] == 6 && s.slot[5] == 2 && s.slot[6] == 4 && s.top == 9);
+    CHECK(s.pose_count == 2 && s.pose[0] == 0 && s.pose[1] == 5 && s.staged == 5);
+    CHECK(s.copy_count == 2 && s.copies[0].from == 0 && s.copies[0].to == 6 &&
+          s.copies[1].from == 3 && s.copies[1].to == 2 && s.copies[1].count == 2);
+
+    /* Cleared (a frame that never ran): nothing held, the next frame poses every one. */
+    vks_palette_store_clear(&s);
+    CHECK(s.slot[0] == VKS_PALETTE_NONE && s.copy_count == 0 && s.staged == 0);
+    CHECK(frame(&s, c, l6, 3, keep6) == 3 && s.pose_count == 3);
 
     /* A store smaller than one palette is refused, naming the model. */
     vks_palette_store small;
@@ -161,9 +175,10 @@ static void test_random(void)
         count = frame(&s, c, list, count, update);
         restarts += s.restarted;
         drops += s.dropped;
-        /* Dropped only when the store cannot hold the list; none without a start again. */
-        ok &=
-            listed - count == s.dropped && (s.dropped == 0 || (s.restarted && entries > capacity));
+        /* Dropped only when the store cannot hold the list whole, and then it does not start
+         * again (which would drop others next frame, and start again, every frame). */
+        ok &= listed - count == s.dropped && (s.dropped == 0 || entries > capacity);
+        ok &= !s.restarted || (entries <= capacity && s.dropped == 0);
         /* Slots: inside the store, each instance's own. */
         memset(owner, 0xff, sizeof *owner * capacity);
         uint8_t *posed = calloc(n, 1);

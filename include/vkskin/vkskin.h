@@ -456,8 +456,9 @@ typedef struct vkskin_palette_copy {
     uint32_t from, to, count;
 } vkskin_palette_copy;
 
-/* A store of `capacity` entries (at least the largest model's joint count) for the crowd's
- * instances; the crowd must outlive it. */
+/* A store of `capacity` entries (at least the largest model's joint count, below 2^31) for the
+ * crowd's instances; the crowd must outlive it. The crowd keeps one animation schedule: prepare
+ * one store (or one renderer, or vkskin_crowd_prepare's buffers) per crowd. */
 VKSKIN_API vkskin_result vkskin_palette_store_create(const vkskin_crowd *crowd, uint32_t capacity,
                                                      vkskin_palette_store **store,
                                                      vkskin_error *err);
@@ -466,13 +467,17 @@ VKSKIN_API void vkskin_palette_store_destroy(vkskin_palette_store *store);
 /* vkskin_crowd_prepare with a store: culls, chooses levels and schedules the animation level of
  * detail as vkskin_crowd_prepare does, then gives each listed instance a slot (vkskin deals them:
  * an instance new to the store is posed whatever its period) and writes the posed instances'
- * palettes into `staging` (room for the store's capacity), packed from entry 0, each entry once.
+ * palettes into `staging` (room for the store's capacity), packed from entry 0, each entry once
+ * (with levels chosen, each posed for its level: the entries of the joints its level does not
+ * keep are left as they were, copied but never read).
  * Before the GPU reads the store, the host copies vkskin_palette_store_copies from staging into
  * the store, ordered after every earlier read of the store (a freed slot changes hands) and
  * before this frame's. When the store cannot hold every listed instance's palette at once, the
  * store is dealt again from the start, and those that still find no room are left out of the
- * list (out->dropped; visible, levels and desc->raster stay in step). reuse_palettes is not
- * used. Should the frame not reach the GPU, vkskin_palette_store_forget. */
+ * list (out->dropped; visible, levels and desc->raster stay in step); when the listed palettes
+ * together exceed the store, the slots already dealt stay and the new instances that find none
+ * are left out. reuse_palettes is not used; `out` may be NULL. Should the frame not reach the
+ * GPU, vkskin_palette_store_forget. */
 VKSKIN_API vkskin_result vkskin_crowd_prepare_store(vkskin_crowd *crowd,
                                                     const vkskin_prepare_desc *desc,
                                                     vkskin_palette_store *store, uint32_t *visible,

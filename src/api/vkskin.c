@@ -827,6 +827,11 @@ vkskin_result vkskin_palette_store_create(const vkskin_crowd *crowd, uint32_t ca
     if (!crowd || !store)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_palette_store_create: a crowd and a store are needed");
+    if (capacity >= (1u << 31)) /* the shaders' indices are signed */
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_palette_store_create: a capacity below 2^31 entries is "
+                            "needed, not %u",
+                            capacity);
     vkskin_palette_store *s = calloc(1, sizeof *s);
     vks_error e;
     if (!s || !(s->update = malloc(crowd->crowd.instance_count))) {
@@ -859,15 +864,16 @@ vkskin_result vkskin_crowd_prepare_store(vkskin_crowd *c, const vkskin_prepare_d
 {
     if (out)
         *out = (vkskin_prepared){0};
-    if (!c || !desc || !desc->view || !store || !visible || !staging || !out)
+    if (!c || !desc || !desc->view || !store || !visible || !staging)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_prepare_store: a crowd, a desc with a view, a store, "
-                            "visible, staging and an output are needed");
+                            "visible and staging are needed");
     if (store->crowd != c)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_prepare_store: the store was made for another crowd");
+    vkskin_prepared ignored;
     return vks_api_prepare_store(c, desc, &store->store, store->update, visible, levels,
-                                 (vks_bone *)staging, out, err);
+                                 (vks_bone *)staging, out ? out : &ignored, err);
 }
 
 const vkskin_palette_copy *vkskin_palette_store_copies(const vkskin_palette_store *s,

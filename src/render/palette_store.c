@@ -59,6 +59,9 @@ void vks_palette_store_clear(vks_palette_store *s)
         s->slot[s->held[k]] = VKS_PALETTE_NONE;
     s->held_count = s->top = 0;
     memset(s->free_count, 0, sizeof s->free_count);
+    s->pose_count = s->copy_count = s->dropped = 0; /* the last frame's work is void too */
+    s->staged = 0;
+    s->restarted = false;
 }
 
 /* A slot for instance i: a freed one of its model's, else from the top; VKS_PALETTE_NONE when
@@ -76,14 +79,13 @@ static uint32_t take_slot(vks_palette_store *s, const vks_crowd *c, uint32_t i)
 }
 
 /* Places the listed instances that have no slot; false at the first that finds no room (with
- * `drop`: drops it and goes on). *fresh marks each entry that got a new slot. */
+ * `drop`: leaves it without one and goes on). */
 static bool place(vks_palette_store *s, const vks_crowd *c, const uint32_t *visible, uint32_t count,
-                  uint8_t *fresh, bool drop)
+                  bool drop)
 {
     for (uint32_t k = 0; k < count; k++) {
         const uint32_t i = visible[k];
-        fresh[k] = s->slot[i] == VKS_PALETTE_NONE;
-        if (!fresh[k])
+        if (s->slot[i] != VKS_PALETTE_NONE)
             continue;
         s->slot[i] = take_slot(s, c, i);
         if (s->slot[i] == VKS_PALETTE_NONE && !drop)
@@ -110,14 +112,29 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, uint3
     }
     s->held_count = 0;
 
+    /* Which entries get a new slot (and must be posed), before any is placed. */
     uint8_t *fresh = s->fresh;
-    s->restarted = !place(s, c, visible, count, fresh, false);
-    if (s->restarted) { /* scattered slots: start again, packed in list order */
+    for (k = 0; k < count; k++)
+        fresh[k] = s->slot[visible[k]] == VKS_PALETTE_NONE;
+    s->restarted = false;
+    if (!place(s, c, visible, count, false)) {
+        /* A new instance found no room. When the list fits the store whole, the slots are only
+         * scattered (other models' freed ones, holes): start again, packed in list order. When
+         * it does not, starting again would only drop others and start again next frame: keep
+         * the slots dealt and drop the new instances that find none. */
+        uint64_t entries = 0;
         for (k = 0; k < count; k++)
-            s->slot[visible[k]] = VKS_PALETTE_NONE;
-        s->top = 0;
-        memset(s->free_count, 0, sizeof s->free_count);
-        place(s, c, visible, count, fresh, true);
+            entries += joints_of(c, visible[k]);
+        if (entries <= s->capacity) {
+            for (k = 0; k < count; k++) {
+                s->slot[visible[k]] = VKS_PALETTE_NONE;
+                fresh[k] = 1;
+            }
+            s->top = 0;
+            memset(s->free_count, 0, sizeof s->free_count);
+            s->restarted = true;
+        }
+        place(s, c, visible, count, true);
     }
 
     /* The lists without the dropped entries; the poses to stage, packed; their copies. */

@@ -110,7 +110,7 @@ typedef struct vks_frame {
     VkCommandBuffer cmd;
     VkFence fence;
     /* Mapped: crowd->palette_count entries, instance i's at palette_first[i]; with the store,
-     * its staging (the store's capacity), written as vks_renderer_place_palettes says. */
+     * its staging (the store's capacity): the posed palettes, packed (palette_store.h). */
     vks_bone *palette;
     /* Host memory, crowd->instance_count entries: the visible instances, ascending, written by the
      * caller before vks_renderer_skin, which gives them output space and writes the GPU's list
@@ -153,7 +153,7 @@ typedef struct vks_frame {
 
     gpu_buffer palette_buffer, visible_buffer, uniform_buffer;
     VkBufferCopy *palette_copies; /* with the store: scratch for the copies' regions */
-    uint32_t palette_copy_count;  /* the frame's copies into the store (place_palettes) */
+    uint32_t palette_copy_count; /* the frame's copies into the store (vks_renderer_stage_copies) */
     /* The passes' push constants: this slot's addresses, fixed at creation (the skinning pass
      * adds visible_count, the draw the base color). */
     vks_skin_push skin_push;

@@ -820,6 +820,10 @@ typedef struct crowd_job {
     /* Each instance posed for its level of detail (instance.lod): the joints the level keeps
      * (skeleton level of detail); else every joint. */
     bool at_levels;
+    /* The pose written is the one kept for the schedule (the kept poses, or a palette store's
+     * staging): its level is what the schedule knows (instance.posed_lod). A pose into a
+     * caller's buffer is not (vkskin_crowd_pose). */
+    bool keeps;
     bool stream; /* the sampler's non-temporal stores (crowd_job_of) */
     /* vks_crowd_animate with reuse: per instance, the pose `palette` holds (see vks_crowd). */
     uint64_t *held;
@@ -899,16 +903,19 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
                                         sampler_scratch, pose, false, n);
                 for (uint32_t p = 0; p < n; p++)
                     dst[m->pose_order[p]] = pose[p];
-                in->posed_lod = level;
+                if (job->keeps)
+                    in->posed_lod = level;
             } else {
                 vks_sampler_pose(s, &m->skeleton, t, &c->sampler_cursors[i], sampler_scratch, dst,
                                  job->stream);
-                in->posed_lod = 0;
+                if (job->keeps)
+                    in->posed_lod = 0;
             }
         } else { /* a cross-fade, or a clip without a sampler: anim.h's direct path */
             crowd_local_direct(c, i, local, local_from);
             vks_pose_palette(&m->skeleton, local, model, dst);
-            in->posed_lod = 0; /* every joint */
+            if (job->keeps)
+                in->posed_lod = 0; /* every joint */
         }
         if (job->lod)
             memcpy(out, dst, sizeof *out * joints);
@@ -975,6 +982,7 @@ void vks_crowd_palettes_at(vks_crowd *c, vks_pool *pool, const uint32_t *list,
     crowd_job job = crowd_job_of(c, list, count, dest, false);
     job.first = first;
     job.at_levels = at_levels;
+    job.keeps = true;
     crowd_run(&job, pool, count);
 }
 
@@ -1095,6 +1103,7 @@ static uint32_t crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visi
     const uint32_t posed = vks_crowd_schedule(c, visible, periods, count, frame, c->update);
     crowd_job job = crowd_job_of(c, visible, count, palette, true);
     job.at_levels = at_levels;
+    job.keeps = true;
     /* A stamp is a frame number: frames counted again from an earlier one could match a stamp of
      * another pose. */
     if (reuse && c->destination_clock && frame <= c->destination_frame)
@@ -1221,6 +1230,8 @@ static void crowd_choose_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t
         vks_crowd_instance *in = &c->instances[i];
         if (job->levels)
             job->levels[k] = crowd_lod_of(c, in, job->view, job->raster ? &job->raster[k] : NULL);
+        else /* skinned at level 0 this frame: the schedule compares the kept pose with that */
+            in->lod = 0;
         const uint8_t period = crowd_period_of(in, job->view);
         if (job->periods)
             job->periods[k] = period;

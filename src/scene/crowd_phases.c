@@ -16,6 +16,7 @@ typedef struct phase_state {
     float *soa;             /* the sampler's local matrices */
     float (*columns)[4][4]; /* ... and model transforms */
     uint32_t *cursor;       /* key hints */
+    vks_bone *ordered;      /* a palette in pose order (a skeleton level of detail's), placed */
 } phase_state;
 
 /* Phase p (0 sampling, 1 local-to-model, 2 palette) of instance i, its joints from `at` in the
@@ -27,6 +28,9 @@ static void pose_phase(const vks_crowd *c, uint32_t i, int p, const phase_state 
     const vks_model *m = c->models[in->model];
     const vks_skeleton *sk = &m->skeleton;
     const vks_sampler *sm = &c->samplers[in->model][in->clip + 1];
+    /* The samplers of a model with a skeleton level of detail run on its skeleton in pose order
+     * (crowd.c): their model transforms and entries come in that order, placed after. */
+    const vks_skeleton *ssk = m->pose_order ? &c->pose_skeletons[in->model] : sk;
     const bool sampled = sm->segments && !(in->fade_left > 0.0);
     if (p == 0) {
         const double time =
@@ -39,9 +43,13 @@ static void pose_phase(const vks_crowd *c, uint32_t i, int p, const phase_state 
             vks_pose_rest(sk, st->local + at);
     } else if (p == 1) {
         if (sampled)
-            vks_sampler_model(sm, sk, st->soa + at_soa, st->columns + at);
+            vks_sampler_model(sm, ssk, st->soa + at_soa, st->columns + at);
         else
             vks_pose_model(sk, st->local + at, st->model + at);
+    } else if (sampled && m->pose_order) {
+        vks_sampler_skin(sm, ssk, (const float(*)[4][4])st->columns + at, st->ordered);
+        for (uint32_t k = 0; k < sk->joint_count; k++)
+            palette[c->palette_first[i] + m->pose_order[k]] = st->ordered[k];
     } else if (sampled) {
         vks_sampler_skin(sm, sk, (const float(*)[4][4])st->columns + at,
                          palette + c->palette_first[i]);
@@ -53,11 +61,12 @@ static void pose_phase(const vks_crowd *c, uint32_t i, int p, const phase_state 
 bool vks_crowd_time_phases(vks_crowd *c, const uint32_t *visible, uint32_t count, uint32_t frames,
                            uint32_t batch, vks_bone *palette, double ms[3])
 {
-    size_t total_joints = 0, total_soa = 0;
+    size_t total_joints = 0, total_soa = 0, most = 1;
     for (uint32_t k = 0; k < count; k++) {
         uint32_t n = c->models[c->instances[visible[k]].model]->skeleton.joint_count;
         total_joints += n;
         total_soa += vks_sampler_local_floats(n);
+        most = n > most ? n : most;
     }
     /* Every instance's local pose and model transforms kept between the phases, as a phased
      * runtime would keep them; one set of key hints per instance. */
@@ -68,9 +77,10 @@ bool vks_crowd_time_phases(vks_crowd *c, const uint32_t *visible, uint32_t count
         .soa = aligned_alloc(64, sizeof *st.soa * (total_soa ? total_soa : 16)),
         .columns = aligned_alloc(64, sizeof *st.columns * nj),
         .cursor = calloc(3 * nj, sizeof *st.cursor),
+        .ordered = malloc(sizeof *st.ordered * most),
     };
     double *per = malloc(sizeof *per * 3 * frames);
-    bool ok = st.local && st.model && st.soa && st.columns && st.cursor && per;
+    bool ok = st.local && st.model && st.soa && st.columns && st.cursor && st.ordered && per;
     vks_crowd_forget_palettes(c); /* `palette` is written here */
     for (uint32_t f = 0; ok && f < frames; f++) {
         double t[4];
@@ -99,6 +109,7 @@ bool vks_crowd_time_phases(vks_crowd *c, const uint32_t *visible, uint32_t count
     free(st.soa);
     free(st.columns);
     free(st.cursor);
+    free(st.ordered);
     free(per);
     return ok;
 }

@@ -72,9 +72,14 @@ bool vks_model_fold_skeleton(vks_model *m, vks_error *err)
     int32_t clips[VKS_LOD_ERROR_POSES + 1];
     double seconds[VKS_LOD_ERROR_POSES + 1];
     const uint32_t poses = vks_lod_error_poses(m, clips, seconds);
-    uint32_t most = 0; /* the largest level's vertices */
+    /* Every level's vertices past 0, one after the other (level l's from first[l]), with their
+     * full skinning in each pose: a fold made at level l is measured on the vertices of l and
+     * of every coarser level, which inherit it. */
+    uint32_t first[VKS_MAX_LEVELS + 1] = {0};
+    first[1] = 0;
     for (uint32_t l = 1; l < levels; l++)
-        most = m->levels[l].vertex_count > most ? m->levels[l].vertex_count : most;
+        first[l + 1] = first[l] + m->levels[l].vertex_count;
+    const uint32_t most = first[levels];
     vks_bone *palettes = malloc(sizeof *palettes * J * poses);
     vks_xform *local = malloc(sizeof *local * J);
     vks_affine *world = malloc(sizeof *world * J);
@@ -104,37 +109,42 @@ bool vks_model_fold_skeleton(vks_model *m, vks_error *err)
         }
     }
     for (uint32_t l = 1; ok && l < levels; l++) {
+        gather(m, l, verts + first[l]);
+        for (uint32_t p = 0; p < poses; p++)
+            for (uint32_t v = first[l]; v < first[l + 1]; v++)
+                skin(&verts[v], palettes + (size_t)p * J, NULL, UINT32_MAX, 0,
+                     full[(size_t)p * most + v]);
+    }
+    for (uint32_t l = 1; ok && l < levels; l++) {
         uint16_t *f = fold + (size_t)l * J;
         memcpy(f, fold + (size_t)(l - 1) * J, sizeof *f * J);
-        const uint32_t n = m->levels[l].vertex_count;
-        const double budget = VKS_SKELETON_LOD_SHARE * m->levels[l].error;
-        gather(m, l, verts);
-        for (uint32_t p = 0; p < poses; p++)
-            for (uint32_t v = 0; v < n; v++)
-                skin(&verts[v], palettes + (size_t)p * J, NULL, UINT32_MAX, 0, full[p * n + v]);
         for (bool changed = true; changed;) {
             changed = false;
             for (uint32_t j = J; j-- > 0;) {
                 const int32_t parent = sk->parents[j];
                 if (!kept[j] || children[j] || parent < 0)
                     continue;
-                /* Fold j into its parent (kept: what is kept is closed under parents). */
-                double worst = 0.0;
-                for (uint32_t v = 0; v < n && worst <= budget; v++) {
-                    bool touched = false;
-                    for (uint32_t k = 0; k < verts[v].count && !touched; k++)
-                        touched = verts[v].weights[k] != 0.0f && f[verts[v].joints[k]] == j;
-                    for (uint32_t p = 0; touched && p < poses && worst <= budget; p++) {
-                        double x[3];
-                        skin(&verts[v], palettes + (size_t)p * J, f, j, (uint32_t)parent, x);
-                        const double *y = full[p * n + v];
-                        const double d =
-                            sqrt((x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) +
-                                 (x[2] - y[2]) * (x[2] - y[2]));
-                        worst = d > worst ? d : worst;
+                /* Fold j into its parent (kept: what is kept is closed under parents), measured
+                 * on this level's vertices and every coarser level's, each against its own
+                 * level's share of error. */
+                bool within = true;
+                for (uint32_t at = l; at < levels && within; at++) {
+                    const double budget = VKS_SKELETON_LOD_SHARE * m->levels[at].error;
+                    for (uint32_t v = first[at]; v < first[at + 1] && within; v++) {
+                        bool touched = false;
+                        for (uint32_t k = 0; k < verts[v].count && !touched; k++)
+                            touched = verts[v].weights[k] != 0.0f && f[verts[v].joints[k]] == j;
+                        for (uint32_t p = 0; touched && p < poses && within; p++) {
+                            double x[3];
+                            skin(&verts[v], palettes + (size_t)p * J, f, j, (uint32_t)parent, x);
+                            const double *y = full[(size_t)p * most + v];
+                            within = (x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) +
+                                         (x[2] - y[2]) * (x[2] - y[2]) <=
+                                     budget * budget;
+                        }
                     }
                 }
-                if (worst > budget)
+                if (!within)
                     continue;
                 kept[j] = 0;
                 children[parent]--;
