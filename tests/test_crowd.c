@@ -1174,6 +1174,7 @@ static void test_pool_frame_steps(void)
     const uint32_t n = desc.instance_count;
     uint32_t *va = malloc(sizeof *va * n), *vb = malloc(sizeof *vb * n);
     uint8_t *la = malloc(n), *lb = malloc(n), *ra = malloc(n), *rb = malloc(n);
+    uint8_t *pa = malloc(n), *pb = malloc(n), *ua = malloc(n), *ub = malloc(n);
     CHECK(vks_pool_create(4, &pool, &err));
     if (!va || !vb || !la || !lb || !ra || !rb || !pool)
         goto done;
@@ -1211,6 +1212,12 @@ static void test_pool_frame_steps(void)
         vks_crowd_anim_periods(&a, NULL, &lv, va, ca, la);
         vks_crowd_anim_periods(&b, pool, &lv, vb, cb, lb);
         lists_wrong += memcmp(la, lb, ca) != 0;
+        /* The fused pass (levels, flags, periods and the schedule) on the pool as alone, its
+         * periods those computed apart. */
+        const uint32_t posed_a = vks_crowd_choose(&a, NULL, &lv, va, ca, ra, NULL, pa, k, ua);
+        const uint32_t posed_b = vks_crowd_choose(&b, pool, &lv, vb, cb, rb, NULL, pb, k, ub);
+        lists_wrong += posed_a != posed_b || memcmp(pa, pb, ca) != 0 || memcmp(pa, la, ca) != 0 ||
+                       memcmp(ua, ub, ca) != 0 || memcmp(ra, rb, ca) != 0;
         vks_crowd_advance(&a, NULL, 0.37);
         vks_crowd_advance(&b, pool, 0.37);
     }
@@ -1229,6 +1236,7 @@ static void test_pool_frame_steps(void)
 done:
     vks_pool_destroy(pool);
     free(va), free(vb), free(la), free(lb), free(ra), free(rb);
+    free(pa), free(pb), free(ua), free(ub);
     vks_crowd_destroy(&a);
     vks_crowd_destroy(&b);
     vks_model_destroy(&m);

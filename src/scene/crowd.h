@@ -59,26 +59,29 @@ typedef struct vks_crowd_desc {
 } vks_crowd_desc;
 
 typedef struct vks_crowd_instance {
-    uint32_t model;
-    int32_t clip;      /* -1: bind pose */
-    double time;       /* seconds into the clip (looping) */
-    float speed;       /* clock rate: 1 for instance 0 of each layout, 0.8 .. 1.25 for others */
-    int32_t from_clip; /* the clip fading out while fade_left > 0 (vks_crowd_switch_clip) */
-    double from_time, fade, fade_left;
-    int32_t held_clip; /* the clip vks_crowd_bind_pose(.., false, ..) goes back to */
-    /* Palette space -> world, column-major: the spot's placement (heading about +Y, then the
-     * translation) times the model's root transform (inverse of skeleton.root_inverse). A crowd
-     * of one sits at the origin with heading 0, so its world is the root transform. */
-    float world[4][4];
+    /* What culling, the levels of detail and the animation schedule read, first: each pass over
+     * a large crowd then touches one cache line of each instance it visits, not two. */
     float center[3], radius; /* bounding sphere in world space, over every clip's motion */
     float scale;             /* the world transform's largest axis scale */
-    uint8_t lod;             /* the level of detail it was drawn at last (vks_crowd_choose_lods) */
+    uint32_t model;
+    uint8_t lod; /* the level of detail it was drawn at last (vks_crowd_choose_lods) */
     /* The level its last pose was computed for: only that level's joints (a coarser level's
      * skeleton, skin/skeleton_lod.h) are in it, so a finer level must pose again. */
     uint8_t posed_lod;
     /* Animation level of detail (vks_crowd_animate): the frames it was last posed and last
      * seen; UINT64_MAX for never. */
     uint64_t posed_frame, seen_frame;
+    /* The clock (vks_crowd_advance). */
+    int32_t clip; /* -1: bind pose */
+    float speed;  /* clock rate: 1 for instance 0 of each layout, 0.8 .. 1.25 for others */
+    double time;  /* seconds into the clip (looping) */
+    double from_time, fade, fade_left;
+    int32_t from_clip; /* the clip fading out while fade_left > 0 (vks_crowd_switch_clip) */
+    int32_t held_clip; /* the clip vks_crowd_bind_pose(.., false, ..) goes back to */
+    /* Palette space -> world, column-major: the spot's placement (heading about +Y, then the
+     * translation) times the model's root transform (inverse of skeleton.root_inverse). A crowd
+     * of one sits at the origin with heading 0, so its world is the root transform. */
+    float world[4][4];
 } vks_crowd_instance;
 
 typedef struct vks_crowd {
