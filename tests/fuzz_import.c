@@ -10,6 +10,7 @@
 #include "asset/merge.h"
 #include "asset/pack.h"
 #include "skin/lod_error.h"
+#include "skin/skeleton_lod.h"
 
 #include <stdint.h>
 
@@ -23,8 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .data = data, .size = size, .hint = "glb", .name = "fuzz", .in_process = true};
     if (vks_model_import(&desc, &model, &err)) {
         if (vks_model_merge_meshes(&model, &err) && vks_model_pack(&model, &err) &&
-            vks_model_build_lods(&model, &err))
-            vks_model_measure_lods(&model, &err);
+            vks_model_build_lods(&model, &err) && vks_model_measure_lods(&model, &err))
+            vks_model_fold_skeleton(&model, &err);         /* as vks_model_load */
         for (uint32_t c = 0; c <= model.clip_count; c++) { /* the bind pose, then every clip */
             vks_sampler s;
             if (vks_sampler_build(&model.skeleton, c ? &model.clips[c - 1] : NULL, 64u << 20, &s) ==
