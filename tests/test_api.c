@@ -123,8 +123,11 @@ static void test_model(void)
         CHECK(strcmp(clip.name, ref.clips[c].name) == 0 && clip.duration == ref.clips[c].duration);
         CHECK(vkskin_model_find_clip(m, clip.name) == (int32_t)c);
     }
-    CHECK(vkskin_model_find_clip(m, "1") == 1 && vkskin_model_find_clip(m, "no such clip") == -1);
-    CHECK(vkskin_model_find_clip(NULL, "walk") == -1 && vkskin_model_find_clip(m, NULL) == -1);
+    CHECK(vkskin_model_find_clip(m, "1") == 1 &&
+          vkskin_model_find_clip(m, "no such clip") == VKSKIN_CLIP_NOT_FOUND);
+    CHECK(vkskin_model_find_clip(NULL, "walk") == VKSKIN_CLIP_NOT_FOUND &&
+          vkskin_model_find_clip(m, NULL) == VKSKIN_CLIP_NOT_FOUND);
+    CHECK(VKSKIN_CLIP_NOT_FOUND != VKSKIN_CLIP_NONE && VKSKIN_CLIP_NOT_FOUND != VKSKIN_CLIP_VARIED);
     for (uint32_t j = 0; j < info.joint_count; j++) {
         vkskin_joint_info joint;
         CHECK(vkskin_model_get_joint(m, j, &joint, &err) == VKSKIN_OK);
@@ -173,6 +176,14 @@ static void test_model(void)
                                                            .name = "junk in memory"},
                                       &m, &err),
                     &err, VKSKIN_ERROR_LOAD, "junk in memory");
+        /* The same through assimp (another format): the message names the caller's data, not
+         * the file name assimp gives memory internally. */
+        check_error(vkskin_model_load(
+                        &(vkskin_model_desc){.data = data, .size = size, .name = "junk, no hint"},
+                        &m, &err),
+                    &err, VKSKIN_ERROR_LOAD, "junk, no hint");
+        printf("junk through assimp: %s\n", err.message);
+        CHECK(strstr(err.message, "$$$") == NULL && strstr(err.message, "magic") == NULL);
         free(data);
     }
     check_error(vkskin_model_load(&(vkskin_model_desc){0}, &m, &err), &err, VKSKIN_ERROR_ARGUMENT,
@@ -622,6 +633,9 @@ static void test_crowd(void)
         return;
     }
     CHECK(vkskin_crowd_instance_count(c) == n && vkskin_crowd_palette_count(c) == n * joints);
+    /* An instance out of range has no place: never an offset that another instance's is. */
+    CHECK(vkskin_crowd_palette_first(c, n) == VKSKIN_NO_SLOT &&
+          vkskin_crowd_palette_first(NULL, 0) == VKSKIN_NO_SLOT);
     uint32_t list[6];
     for (uint32_t i = 0; i < n; i++) {
         list[i] = i;
@@ -638,6 +652,17 @@ static void test_crowd(void)
     /* Clocks, clips and cross-fades. */
     CHECK(vkskin_crowd_set_time(c, 1, 0.55, 2.0f, &err) == VKSKIN_OK);
     CHECK(vkskin_crowd_play(c, 2, 1, 0.0, &err) == VKSKIN_OK);
+    /* A misspelt clip name is refused where it is used, not played as the bind pose. */
+    check_error(vkskin_crowd_play(c, 2, vkskin_model_find_clip(m, "wlak"), 0.0, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "no clip -3");
+    vkskin_crowd *misspelt = NULL;
+    check_error(vkskin_crowd_create(&(vkskin_crowd_desc){.models = models,
+                                                         .model_count = 1,
+                                                         .instance_count = 1,
+                                                         .clip = vkskin_model_find_clip(m, "wlak")},
+                                    &misspelt, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "clip");
+    CHECK(misspelt == NULL);
     CHECK(vkskin_crowd_play(c, 3, VKSKIN_CLIP_NONE, 0.0, &err) == VKSKIN_OK);
     CHECK(vkskin_crowd_play(c, 4, 2, 0.5, &err) == VKSKIN_OK);
     vkskin_instance_info in;

@@ -142,7 +142,11 @@ typedef struct vkskin_clip_info {
 
 VKSKIN_API vkskin_result vkskin_model_get_clip(const vkskin_model *model, uint32_t clip,
                                                vkskin_clip_info *info, vkskin_error *err);
-/* The clip named `name` (or of index `name` when it is a decimal number); -1 when none. */
+/* The clip named `name` (or of index `name` when it is a decimal number); VKSKIN_CLIP_NOT_FOUND
+ * when the model has none such (or for a NULL argument): never a clip index, nor one of the
+ * values a clip argument takes (VKSKIN_CLIP_NONE, VKSKIN_CLIP_VARIED), so that a misspelt name
+ * passed on to vkskin_crowd_play is refused, not played as the bind pose. */
+#define VKSKIN_CLIP_NOT_FOUND (-3)
 VKSKIN_API int32_t vkskin_model_find_clip(const vkskin_model *model, const char *name);
 
 typedef struct vkskin_joint_info {
@@ -291,10 +295,13 @@ typedef struct vkskin_crowd_info {
 
 VKSKIN_API vkskin_result vkskin_crowd_get_info(const vkskin_crowd *crowd, vkskin_crowd_info *info,
                                                vkskin_error *err);
+/* No place in a palette buffer or store: an instance out of range, or not listed. */
+#define VKSKIN_NO_SLOT 0xFFFFFFFFu
 /* Palette entries of every instance together, and where instance i's begin: the palette buffer
  * vkskin_crowd_pose writes holds palette_count entries of 12 floats (3 rows x 4, row-major: the
  * linear part and the translation of palette space <- bind pose), instance i's joint_count of
- * them from palette_first(i). 0 for a NULL crowd or an instance out of range. */
+ * them from palette_first(i). palette_count is 0 for a NULL crowd; palette_first is VKSKIN_NO_SLOT
+ * for a NULL crowd or an instance out of range, never an offset. */
 VKSKIN_API uint32_t vkskin_crowd_palette_count(const vkskin_crowd *crowd);
 VKSKIN_API uint32_t vkskin_crowd_palette_first(const vkskin_crowd *crowd, uint32_t instance);
 
@@ -449,7 +456,6 @@ VKSKIN_API vkskin_result vkskin_crowd_prepare(vkskin_crowd *crowd, const vkskin_
  * when it is posed; an instance that leaves the view gives its slot back. A frame then moves only
  * the posed instances' palettes to the GPU, and a kept pose costs nothing. */
 typedef struct vkskin_palette_store vkskin_palette_store;
-#define VKSKIN_NO_SLOT 0xFFFFFFFFu
 
 /* Entries from staging `from` to the store's `to`. */
 typedef struct vkskin_palette_copy {

@@ -171,7 +171,8 @@ vkskin_result vkskin_model_get_clip(const vkskin_model *m, uint32_t clip, vkskin
 
 int32_t vkskin_model_find_clip(const vkskin_model *m, const char *name)
 {
-    return m && name ? vks_model_find_clip(&m->model, name) : -1;
+    const int32_t clip = m && name ? vks_model_find_clip(&m->model, name) : -1;
+    return clip >= 0 ? clip : VKSKIN_CLIP_NOT_FOUND;
 }
 
 vkskin_result vkskin_model_get_joint(const vkskin_model *m, uint32_t joint, vkskin_joint_info *info,
@@ -455,7 +456,8 @@ uint32_t vkskin_crowd_palette_count(const vkskin_crowd *c)
 
 uint32_t vkskin_crowd_palette_first(const vkskin_crowd *c, uint32_t instance)
 {
-    return c && instance < c->crowd.instance_count ? c->crowd.palette_first[instance] : 0;
+    return c && instance < c->crowd.instance_count ? c->crowd.palette_first[instance]
+                                                   : VKSKIN_NO_SLOT;
 }
 
 /* The instance, or a message: NULL crowd or an index out of range. */

@@ -280,8 +280,8 @@ static bool check_scene(builder *b)
                 what = "a clip's channel";
         }
     }
-    return !what || vks_fail(b->err, "%s: the importer returned a malformed scene (%s)", b->name,
-                             what);
+    return !what ||
+           vks_fail(b->err, "%s: the importer returned a malformed scene (%s)", b->name, what);
 }
 
 /* Marks bones, mesh nodes and all their ancestors, then numbers the marked nodes as joints in
@@ -1279,13 +1279,31 @@ static const struct aiScene *read_with(const vks_import_desc *desc, unsigned fla
  * post-processing runs without the validation: assimp 5.2's aiApplyPostProcessing frees the scene
  * twice when a step fails, so validation cannot run there. The importer's own checks (indices,
  * weights, references, pointers it follows) then stand in for it. */
-static const struct aiScene *read_scene(const vks_import_desc *desc, char *why, size_t why_size)
+/* assimp's message with the name it gives a file read from memory ("$$$___magic___$$$." and the
+ * hint) replaced by the caller's: a message names the caller's data, not assimp's internals. */
+static void name_memory_file(const char *error, const char *name, char *why, size_t why_size)
+{
+    static const char magic[] = "$$$___magic___$$$";
+    const char *at = strstr(error, magic);
+    if (!at) {
+        snprintf(why, why_size, "%s", error);
+        return;
+    }
+    const char *end = at + sizeof magic - 1;
+    if (*end == '.') /* the hint after the dot, up to a quote, space or the end */
+        for (end++; *end && *end != '"' && *end != '\'' && *end != ' '; end++)
+            ;
+    snprintf(why, why_size, "%.*s%s%s", (int)(at - error), error, name, end);
+}
+
+static const struct aiScene *read_scene(const vks_import_desc *desc, const char *name, char *why,
+                                        size_t why_size)
 {
     const struct aiScene *scene = read_with(desc, import_flags);
     if (scene)
         return scene;
     const char *error = aiGetErrorString();
-    snprintf(why, why_size, "%s", error && error[0] ? error : "unknown error");
+    name_memory_file(error && error[0] ? error : "unknown error", name, why, why_size);
     if (!strstr(why, "is larger than aiAnimation::mDuration"))
         return NULL;
     if (!(scene = read_with(desc, 0)))
@@ -1299,7 +1317,7 @@ static bool import_in_process(const vks_import_desc *desc, const char *name, vks
 {
     memset(out, 0, sizeof *out);
     char why[400];
-    const struct aiScene *scene = read_scene(desc, why, sizeof why);
+    const struct aiScene *scene = read_scene(desc, name, why, sizeof why);
     if (!scene)
         return vks_fail(err, "cannot import '%s': %s", name, why);
     if (!scene->mRootNode || scene->mNumMeshes == 0) {
@@ -1348,7 +1366,7 @@ static bool assimp_survives(const vks_import_desc *desc, const char *name, vks_e
         if (null >= 0)
             dup2(null, STDERR_FILENO);
         char why[400];
-        read_scene(desc, why, sizeof why);
+        read_scene(desc, name, why, sizeof why);
         _exit(0);
     }
     int status;
