@@ -193,7 +193,7 @@ if "$vk" render --validate --instances 1000000 --zoom 0.05 --size 320x240 --out 
     fail "million: '$visible' of 1000000 visible"
   [ -s "$tmp/million.err" ] && { fail "million: unexpected stderr"; cat "$tmp/million.err"; }
   echo "million: $visible of 1000000 visible, rendered with the palette store"
-  if "$vk" render --instances 1000000 --zoom 0.05 --size 320x240 --palettes host \
+  if "$vk" render --validate --instances 1000000 --zoom 0.05 --size 320x240 --palettes host \
     --out "$tmp/million_host.png" >"$tmp/million_host" 2>&1; then
     echo "million: host palettes fit this device too"
   else

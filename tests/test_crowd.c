@@ -889,7 +889,7 @@ static void test_lod_hysteresis(void)
         view.eye[1] = in->center[1];
         view.eye[2] = in->center[2];
         uint8_t level = 0;
-        vks_crowd_choose_lods(&c, NULL, &view, (const uint32_t[]){0}, 1, &level, NULL);
+        vks_crowd_choose(&c, NULL, &view, (const uint32_t[]){0}, 1, &level, NULL, NULL, 0, NULL);
         switches += last != UINT32_MAX && level != last;
         last = level;
         /* Without hysteresis: level 1 once its error is within the bound (level 2 stays out of
@@ -908,15 +908,15 @@ static void test_lod_hysteresis(void)
 
     uint8_t level;
     view.force = 99; /* past the last level: the last */
-    vks_crowd_choose_lods(&c, NULL, &view, (const uint32_t[]){0}, 1, &level, NULL);
+    vks_crowd_choose(&c, NULL, &view, (const uint32_t[]){0}, 1, &level, NULL, NULL, 0, NULL);
     CHECK(level == vks_model_level_count(&m) - 1);
     view.force = 0;
-    vks_crowd_choose_lods(&c, NULL, &view, (const uint32_t[]){0}, 1, &level, NULL);
+    vks_crowd_choose(&c, NULL, &view, (const uint32_t[]){0}, 1, &level, NULL, NULL, 0, NULL);
     CHECK(level == 0);
     view.force = -1; /* the eye inside the sphere: full detail */
     memcpy(view.eye, in->center, sizeof view.eye);
     c.instances[0].lod = 3;
-    vks_crowd_choose_lods(&c, NULL, &view, (const uint32_t[]){0}, 1, &level, NULL);
+    vks_crowd_choose(&c, NULL, &view, (const uint32_t[]){0}, 1, &level, NULL, NULL, 0, NULL);
     CHECK(level == 0);
     vks_crowd_destroy(&c);
     vks_model_destroy(&m);
@@ -960,7 +960,7 @@ static void test_anim_lod(void)
     view.eye[0] = a.lo[0] - 1.0f;
     view.eye[1] = 1.0f;
     view.eye[2] = a.lo[2] - 1.0f;
-    vks_crowd_anim_periods(&a, NULL, &view, all, n, periods);
+    vks_crowd_choose(&a, NULL, &view, all, n, NULL, NULL, periods, 0, NULL);
     uint32_t by_period[9] = {0}, bad_period = 0;
     for (uint32_t i = 0; i < n; i++) {
         const vks_crowd_instance *in = &a.instances[i];
@@ -1206,18 +1206,21 @@ static void test_pool_frame_steps(void)
         vks_lod_view lv = {
             .pixels_per_unit = 540.0f, .max_error_px = 0.45f, .force = -1, .raster_area_px = 4.0f};
         memcpy(lv.eye, cams[k].eye, sizeof lv.eye);
-        vks_crowd_choose_lods(&a, NULL, &lv, va, ca, la, ra);
-        vks_crowd_choose_lods(&b, pool, &lv, vb, cb, lb, rb);
+        /* Levels and flags, then periods alone (levels not chosen), then all of it with the
+         * schedule in one pass: each on the pool as on one thread, and the one pass's periods
+         * those computed alone. */
+        vks_crowd_choose(&a, NULL, &lv, va, ca, la, ra, NULL, 0, NULL);
+        vks_crowd_choose(&b, pool, &lv, vb, cb, lb, rb, NULL, 0, NULL);
         lists_wrong += memcmp(la, lb, ca) != 0 || memcmp(ra, rb, ca) != 0;
-        vks_crowd_anim_periods(&a, NULL, &lv, va, ca, la);
-        vks_crowd_anim_periods(&b, pool, &lv, vb, cb, lb);
-        lists_wrong += memcmp(la, lb, ca) != 0;
-        /* The fused pass (levels, flags, periods and the schedule) on the pool as alone, its
-         * periods those computed apart. */
+        uint8_t *alone = la;
+        vks_crowd_choose(&a, NULL, &lv, va, ca, NULL, NULL, alone, 0, NULL);
+        vks_crowd_choose(&b, pool, &lv, vb, cb, NULL, NULL, lb, 0, NULL);
+        lists_wrong += memcmp(alone, lb, ca) != 0;
         const uint32_t posed_a = vks_crowd_choose(&a, NULL, &lv, va, ca, ra, NULL, pa, k, ua);
         const uint32_t posed_b = vks_crowd_choose(&b, pool, &lv, vb, cb, rb, NULL, pb, k, ub);
-        lists_wrong += posed_a != posed_b || memcmp(pa, pb, ca) != 0 || memcmp(pa, la, ca) != 0 ||
-                       memcmp(ua, ub, ca) != 0 || memcmp(ra, rb, ca) != 0;
+        lists_wrong += posed_a != posed_b || memcmp(pa, pb, ca) != 0 ||
+                       memcmp(pa, alone, ca) != 0 || memcmp(ua, ub, ca) != 0 ||
+                       memcmp(ra, rb, ca) != 0;
         vks_crowd_advance(&a, NULL, 0.37);
         vks_crowd_advance(&b, pool, 0.37);
     }

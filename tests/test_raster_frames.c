@@ -175,7 +175,7 @@ static void place(vkskin_crowd *crowd, const float base[16], uint32_t i, float s
 }
 
 /* Mean triangle area at level 0 that instance i projects to from `eye` (the rule
- * vks_crowd_choose_lods applies, written again here). */
+ * vks_crowd_choose applies, written again here). */
 static double projected_area(const vkskin_crowd *crowd, uint32_t i, const float eye[3],
                              uint32_t height)
 {

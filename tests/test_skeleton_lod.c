@@ -160,14 +160,7 @@ static void check_error(const char *path, const vks_model *m)
     double worst_measured[VKS_MAX_LEVELS] = {0}, worst_between[VKS_MAX_LEVELS] = {0},
            worst_mine = 0.0;
     for (uint32_t p = 0; p < poses; p++) {
-        if (clips[p] < 0)
-            vks_pose_rest(&m->skeleton, local);
-        else {
-            const vks_clip *c = &m->clips[clips[p]];
-            vks_clip_sample(&m->skeleton, c, vks_clip_time(c, seconds[p], VKS_WRAP_LOOP), NULL,
-                            local);
-        }
-        vks_pose_palette(&m->skeleton, local, world, palette);
+        vks_skin_cpu_palette(m, clips[p], seconds[p], local, world, palette);
         for (uint32_t l = 1; l < lc; l++) {
             const uint32_t count = m->levels[l].vertex_count;
             skin_level(m, l, palette, false, full);

@@ -353,11 +353,18 @@ void vks_sampler_local_joint(const float *local, uint32_t joint, vks_affine *out
         out->row[k / 4][k % 4] = l[k * VKS_SAMPLER_LANES];
 }
 
-void vks_sampler_local(const vks_sampler *s, double t, uint32_t *cursor, float *local)
+/* The first `blocks` blocks of joints' local matrices at time t. */
+static void sample_blocks(const vks_sampler *s, double t, uint32_t *cursor, uint32_t blocks,
+                          float *local)
 {
     const uint32_t i = vks_key_find(s->times, s->segment_count + 1, t, cursor);
-    s->impl->local(s->segments + (size_t)i * s->block_count * VKS_SAMPLER_BLOCK_FLOATS,
-                   s->block_count, vks_key_factor(s->times, i, t), local);
+    s->impl->local(s->segments + (size_t)i * s->block_count * VKS_SAMPLER_BLOCK_FLOATS, blocks,
+                   vks_key_factor(s->times, i, t), local);
+}
+
+void vks_sampler_local(const vks_sampler *s, double t, uint32_t *cursor, float *local)
+{
+    sample_blocks(s, t, cursor, s->block_count, local);
 }
 
 void vks_sampler_model(const vks_sampler *s, const vks_skeleton *skeleton, const float *local,
@@ -375,10 +382,7 @@ void vks_sampler_skin(const vks_sampler *s, const vks_skeleton *skeleton,
 void vks_sampler_pose(const vks_sampler *s, const vks_skeleton *skeleton, double t,
                       uint32_t *cursor, void *scratch, vks_bone *palette, bool stream)
 {
-    float *local = scratch;
-    float(*model)[4][4] = (void *)(local + vks_sampler_local_floats(s->joint_count));
-    vks_sampler_local(s, t, cursor, local);
-    s->impl->palette(skeleton, s->joint_count, local, model, palette, stream);
+    vks_sampler_pose_joints(s, skeleton, t, cursor, scratch, palette, stream, s->joint_count);
 }
 
 void vks_sampler_pose_joints(const vks_sampler *s, const vks_skeleton *skeleton, double t,
@@ -388,10 +392,7 @@ void vks_sampler_pose_joints(const vks_sampler *s, const vks_skeleton *skeleton,
     joints = joints < s->joint_count ? joints : s->joint_count;
     float *local = scratch;
     float(*model)[4][4] = (void *)(local + vks_sampler_local_floats(s->joint_count));
-    const uint32_t i = vks_key_find(s->times, s->segment_count + 1, t, cursor);
-    s->impl->local(s->segments + (size_t)i * s->block_count * VKS_SAMPLER_BLOCK_FLOATS,
-                   (joints + VKS_SAMPLER_LANES - 1) / VKS_SAMPLER_LANES,
-                   vks_key_factor(s->times, i, t), local);
+    sample_blocks(s, t, cursor, (joints + VKS_SAMPLER_LANES - 1) / VKS_SAMPLER_LANES, local);
     s->impl->palette(skeleton, joints, local, model, palette, stream);
 }
 

@@ -751,6 +751,14 @@ vkskin_result vks_api_prepare_list(struct vkskin_crowd *c, const vkskin_prepare_
     return vks_api_ok(err);
 }
 
+/* The joints instance i's pose computes: its level's when posed for it (skeleton level of detail),
+ * else every joint. */
+static uint32_t joints_posed(const vks_crowd *c, uint32_t i, bool at_levels)
+{
+    const vks_model *m = c->models[c->instances[i].model];
+    return at_levels ? vks_model_level_joints(m, c->instances[i].lod) : m->skeleton.joint_count;
+}
+
 vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *desc,
                                    uint32_t *visible, uint8_t *levels, float *palettes,
                                    vkskin_prepared *out, vkskin_error *err)
@@ -777,11 +785,8 @@ vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *d
         c->prepared++, (vks_bone *)palettes, desc->reuse_palettes, &bytes);
     uint64_t joints = 0;
     for (uint32_t k = 0; out && k < n; k++)
-        if (!anim_lod || c->crowd.update[k]) {
-            const vks_crowd_instance *in = &c->crowd.instances[visible[k]];
-            const vks_model *m = c->crowd.models[in->model];
-            joints += levels ? vks_model_level_joints(m, in->lod) : m->skeleton.joint_count;
-        }
+        if (!anim_lod || c->crowd.update[k])
+            joints += joints_posed(&c->crowd, visible[k], levels != NULL);
     if (out)
         *out = (vkskin_prepared){
             .visible = n, .posed = posed, .palette_bytes = bytes, .posed_joints = joints};
@@ -808,11 +813,8 @@ vkskin_result vks_api_prepare_store(vkskin_crowd *c, const vkskin_prepare_desc *
     vks_crowd_palettes_at(&c->crowd, desc->one_thread ? NULL : c->pool, store->pose,
                           store->pose_first, store->pose_count, staging, levels != NULL);
     uint64_t joints = 0;
-    for (uint32_t k = 0; k < store->pose_count; k++) {
-        const vks_crowd_instance *in = &c->crowd.instances[store->pose[k]];
-        const vks_model *m = c->crowd.models[in->model];
-        joints += levels ? vks_model_level_joints(m, in->lod) : m->skeleton.joint_count;
-    }
+    for (uint32_t k = 0; k < store->pose_count; k++)
+        joints += joints_posed(&c->crowd, store->pose[k], levels != NULL);
     *out = (vkskin_prepared){.visible = n,
                              .posed = store->pose_count,
                              .palette_bytes = store->staged * sizeof(vks_bone),

@@ -563,16 +563,14 @@ static const vkskin_gpu_stats unknown_stats = {-1.0, -1.0, UINT64_MAX, UINT64_MA
                                                -1.0, -1.0, UINT64_MAX};
 
 /* The CPU half of a frame with the palette store: vkskin_crowd_prepare_store on the renderer's
- * store, the poses staged in the frame slot's buffer, and their copies handed to the skinning. */
+ * store, the poses staged in the frame slot's buffer (vks_renderer_skin records their copies). */
 static vkskin_result prepare_store(vkskin_renderer *r, const vkskin_prepare_desc *prepare,
                                    vks_frame *f, vkskin_prepared *out, vkskin_error *err)
 {
     const vkskin_result res = vks_api_prepare_store(r->crowd, prepare, &r->r.store, r->update,
                                                     f->visible, f->level, f->palette, out, err);
-    if (res == VKSKIN_OK) {
+    if (res == VKSKIN_OK)
         f->visible_count = out->visible;
-        vks_renderer_stage_copies(&r->r, f);
-    }
     return res;
 }
 

@@ -357,6 +357,8 @@ static bool create_instances(vks_renderer *r, vks_error *err)
 static bool create_store(vks_renderer *r, vks_error *err)
 {
     const uint32_t entries = r->memory.palette_store_entries;
+    if (!(r->store_copies = malloc(sizeof *r->store_copies * r->crowd->instance_count)))
+        return vks_fail_memory(err, "out of memory");
     return vks_palette_store_init(&r->store, r->crowd, entries, err) &&
            gpu_buffer_create(
                r->dev,
@@ -513,9 +515,6 @@ static bool create_frames(vks_renderer *r, vks_error *err)
                                                   .name = name},
                                &f->visible_buffer, err))
             return false;
-        if (r->use_store &&
-            !(f->palette_copies = malloc(sizeof *f->palette_copies * c->instance_count)))
-            return vks_fail_memory(err, "out of memory");
         f->visible = malloc(sizeof *f->visible * c->instance_count);
         f->out_offset = malloc(sizeof *f->out_offset * c->instance_count);
         if (r->external) {
@@ -813,7 +812,6 @@ void vks_renderer_destroy(vks_renderer *r)
             vkDestroyCommandPool(dev->device, f->pool, NULL);
         gpu_buffer_destroy(dev, &f->palette_buffer);
         gpu_buffer_destroy(dev, &f->visible_buffer);
-        free(f->palette_copies);
         free(f->visible);
         free(f->out_offset);
         free(f->slot_of);
@@ -836,6 +834,7 @@ void vks_renderer_destroy(vks_renderer *r)
         gpu_buffer_destroy(dev, &r->chunks[k]);
     free(r->chunks);
     vks_palette_store_free(&r->store);
+    free(r->store_copies);
     gpu_buffer *buffers[] = {&r->positions,    &r->normals,      &r->tangents,      &r->joints,
                              &r->weights,      &r->uvs,          &r->indices,       &r->instances,
                              &r->readback,     &r->joints_extra, &r->weights_extra, &r->model_table,
@@ -1187,34 +1186,28 @@ static void skin_dispatches(vks_renderer *r, vks_frame *f)
     }
 }
 
-void vks_renderer_stage_copies(vks_renderer *r, vks_frame *f)
-{
-    assert(r->use_store);
-    const vks_palette_store *s = &r->store;
-    for (uint32_t k = 0; k < s->copy_count; k++)
-        f->palette_copies[k] =
-            (VkBufferCopy){.srcOffset = (VkDeviceSize)s->copies[k].from * sizeof(vks_bone),
-                           .dstOffset = (VkDeviceSize)s->copies[k].to * sizeof(vks_bone),
-                           .size = (VkDeviceSize)s->copies[k].count * sizeof(vks_bone)};
-    f->palette_copy_count = s->copy_count;
-}
-
 /* desc.palette_store: the frame's staged palettes into their slots of the store. The earlier
  * frames' reads of the store (the skinning pass, and the vertex shaders that skin) come first:
  * a slot rewritten now may have held another instance's pose for them. */
 static void copy_to_store(vks_renderer *r, vks_frame *f)
 {
-    if (!f->palette_copy_count)
+    /* The store's copies are this frame's: its palettes were staged and placed just before. */
+    const vks_palette_store *s = &r->store;
+    if (!s->copy_count)
         return;
+    for (uint32_t k = 0; k < s->copy_count; k++)
+        r->store_copies[k] =
+            (VkBufferCopy){.srcOffset = (VkDeviceSize)s->copies[k].from * sizeof(vks_bone),
+                           .dstOffset = (VkDeviceSize)s->copies[k].to * sizeof(vks_bone),
+                           .size = (VkDeviceSize)s->copies[k].count * sizeof(vks_bone)};
     const gpu_access readers = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
                                     VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
                                 VK_ACCESS_2_SHADER_STORAGE_READ_BIT};
     const gpu_access copy = {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT};
     gpu_barrier_buffer(f->cmd, r->palette_store.buffer, readers, copy);
-    vkCmdCopyBuffer(f->cmd, f->palette_buffer.buffer, r->palette_store.buffer,
-                    f->palette_copy_count, f->palette_copies);
+    vkCmdCopyBuffer(f->cmd, f->palette_buffer.buffer, r->palette_store.buffer, s->copy_count,
+                    r->store_copies);
     gpu_barrier_buffer(f->cmd, r->palette_store.buffer, copy, readers);
-    f->palette_copy_count = 0;
 }
 
 void vks_renderer_skin(vks_renderer *r, vks_frame *f)

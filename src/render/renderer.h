@@ -12,7 +12,6 @@
  *        or, with desc.palette_store (r->store: palette_store.h):
  *   f->visible_count = vks_palette_store_frame(&r->store, crowd, f->visible, ..., update);
  *   vks_crowd_palettes_at(crowd, pool, r->store.pose, r->store.pose_first, .., f->palette);
- *   vks_renderer_stage_copies(r, f);
  *   vks_renderer_skin(r, f);        one dispatch per (model, level of detail) (compute)
  *   vks_renderer_draw(r, f, &t);    one instanced draw per mesh of each model
  *   vks_renderer_submit(r, f, wait, signal, err);
@@ -152,8 +151,6 @@ typedef struct vks_frame {
     vks_gpu_stats stats;          /* of this slot's previous frame */
 
     gpu_buffer palette_buffer, visible_buffer, uniform_buffer;
-    VkBufferCopy *palette_copies; /* with the store: scratch for the copies' regions */
-    uint32_t palette_copy_count; /* the frame's copies into the store (vks_renderer_stage_copies) */
     /* The passes' push constants: this slot's addresses, fixed at creation (the skinning pass
      * adds visible_count, the draw the base color). */
     vks_skin_push skin_push;
@@ -183,7 +180,8 @@ typedef struct vks_renderer {
     bool use_store;
     gpu_buffer palette_store;
     vks_palette_store store;
-    bool bound; /* on the descriptor path (desc.path) */
+    VkBufferCopy *store_copies; /* scratch: the store's copies as vkCmdCopyBuffer takes them */
+    bool bound;                 /* on the descriptor path (desc.path) */
     bool skip_skin_barrier;
     vks_skin_pass skin;
     vks_draw_pass draw;
@@ -262,13 +260,9 @@ bool vks_renderer_output(const vks_renderer *r, const vks_frame *f, uint32_t ins
 /* desc.keep_previous: the frame slot that holds the host frame before f's, when the other slot
  * holds it (NULL otherwise: no previous frame, or a frame was skipped). */
 const vks_frame *vks_renderer_previous(const vks_renderer *r, const vks_frame *f);
-/* desc.palette_store, after the caller ran vks_palette_store_frame on r->store for this frame's
- * list and staged the poses it named in f->palette: takes the store's copies for
- * vks_renderer_skin, which records them (after every earlier read of the store) before the
- * skinning. */
-void vks_renderer_stage_copies(vks_renderer *r, vks_frame *f);
 /* Gives f->visible[0 .. visible_count) output space (f->skinned_count of them get some) and
- * records the skinning dispatches and the barriers around them. In vertex mode it records only
+ * records the skinning dispatches and the barriers around them (with the store, first the copies
+ * of the palettes r->store last placed, staged in f->palette). In vertex mode it records only
  * what the draw needs. */
 void vks_renderer_skin(vks_renderer *r, vks_frame *f);
 /* Records the compute rasterizer's dispatches (desc.raster compute or hybrid), then one

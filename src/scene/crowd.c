@@ -994,13 +994,6 @@ void vks_crowd_palettes_range(vks_crowd *c, const uint32_t *visible, uint32_t be
     crowd_palettes_chunk(&job, begin, end, thread);
 }
 
-typedef struct crowd_period_job {
-    const vks_crowd *crowd;
-    const vks_lod_view *view;
-    const uint32_t *visible;
-    uint8_t *periods;
-} crowd_period_job;
-
 /* An instance's posing period from the radius its sphere projects to (the eye inside: 1). */
 static uint8_t crowd_period_of(const vks_crowd_instance *in, const vks_lod_view *view)
 {
@@ -1013,24 +1006,6 @@ static uint8_t crowd_period_of(const vks_crowd_instance *in, const vks_lod_view 
            : px >= VKS_ANIM_LOD_FAR_PX  ? 2
            : px >= VKS_ANIM_LOD_TINY_PX ? 4
                                         : 8;
-}
-
-static void crowd_periods_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
-{
-    (void)thread;
-    const crowd_period_job *job = ctx;
-    const vks_crowd *c = job->crowd;
-    for (uint32_t k = begin; k < end; k++) /* not an instance: skipped, as by the palettes */
-        job->periods[k] = job->visible[k] < c->instance_count
-                              ? crowd_period_of(&c->instances[job->visible[k]], job->view)
-                              : 1;
-}
-
-void vks_crowd_anim_periods(const vks_crowd *c, vks_pool *pool, const vks_lod_view *view,
-                            const uint32_t *visible, uint32_t count, uint8_t *periods)
-{
-    crowd_period_job job = {c, view, visible, periods};
-    vks_pool_run(pool, count, VKS_CROWD_GRAIN, crowd_periods_chunk, &job);
 }
 
 /* The stamps of buffer `palette` (a new one replaces the least recently used; all unknown). */
@@ -1158,8 +1133,7 @@ typedef struct crowd_lod_job {
     const vks_lod_view *view;
     const uint32_t *visible;
     uint8_t *levels, *raster;
-    /* vks_crowd_choose: the periods, and with update the schedule of `frame` (posed counted). */
-    uint8_t *periods, *update;
+    uint8_t *periods, *update; /* with update, the schedule of `frame` (posed counted) */
     uint64_t frame;
     uint32_t posed;
 } crowd_lod_job;
@@ -1200,25 +1174,6 @@ static uint8_t crowd_lod_of(const vks_crowd *c, vks_crowd_instance *in, const vk
     return (uint8_t)level;
 }
 
-static void crowd_lods_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
-{
-    (void)thread;
-    const crowd_lod_job *job = ctx;
-    vks_crowd *c = job->crowd;
-    for (uint32_t k = begin; k < end; k++)
-        job->levels[k] = crowd_lod_of(c, &c->instances[job->visible[k]], job->view,
-                                      job->raster ? &job->raster[k] : NULL);
-}
-
-void vks_crowd_choose_lods(vks_crowd *c, vks_pool *pool, const vks_lod_view *view,
-                           const uint32_t *visible, uint32_t count, uint8_t *levels,
-                           uint8_t *raster)
-{
-    /* Listed instances are distinct (ascending): each thread writes its own instances' lod. */
-    crowd_lod_job job = {c, view, visible, levels, raster};
-    vks_pool_run(pool, count, VKS_CROWD_GRAIN, crowd_lods_chunk, &job);
-}
-
 static void crowd_choose_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
 {
     (void)thread;
@@ -1232,6 +1187,8 @@ static void crowd_choose_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t
             job->levels[k] = crowd_lod_of(c, in, job->view, job->raster ? &job->raster[k] : NULL);
         else /* skinned at level 0 this frame: the schedule compares the kept pose with that */
             in->lod = 0;
+        if (!job->periods && !job->update)
+            continue;
         const uint8_t period = crowd_period_of(in, job->view);
         if (job->periods)
             job->periods[k] = period;

@@ -64,7 +64,7 @@ typedef struct vks_crowd_instance {
     float center[3], radius; /* bounding sphere in world space, over every clip's motion */
     float scale;             /* the world transform's largest axis scale */
     uint32_t model;
-    uint8_t lod; /* the level of detail it was drawn at last (vks_crowd_choose_lods) */
+    uint8_t lod; /* the level of detail it was drawn at last (vks_crowd_choose) */
     /* The level its last pose was computed for: only that level's joints (a coarser level's
      * skeleton, skin/skeleton_lod.h) are in it, so a finer level must pose again. */
     uint8_t posed_lod;
@@ -92,7 +92,7 @@ typedef struct vks_crowd {
     float model_lo[VKS_CROWD_MAX_MODELS][3], model_hi[VKS_CROWD_MAX_MODELS][3];
     /* Per model and level: the mean area of its triangles in the bind pose, palette units
      * squared (the model's units brought to palette space by the ratio of the two boxes'
-     * diagonals: approximate where the clips widen the box). What vks_crowd_choose_lods sends to
+     * diagonals: approximate where the clips widen the box). What vks_crowd_choose sends to
      * the compute rasterizer by. */
     float triangle_area[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS];
 
@@ -214,25 +214,6 @@ typedef struct vks_lod_view {
  * boundary switches once, not back and forth. */
 #define VKS_LOD_HYSTERESIS 0.8f
 
-/* Chooses each listed instance's level of detail into levels[k]: the coarsest level of its
- * model whose error (palette space, skin/lod_error.h), scaled by the instance's world scale,
- * projects to at most max_error_px pixels at the distance from the eye to its bounding sphere
- * (level 0 when the eye is inside it), with the hysteresis above against the level it had last
- * time, which it remembers (instance.lod). raster (may be NULL): raster[k] = 1 when its level's
- * triangles are small enough for the compute rasterizer (view->raster_area_px), else 0. */
-void vks_crowd_choose_lods(vks_crowd *crowd, vks_pool *pool, const vks_lod_view *view,
-                           const uint32_t *visible, uint32_t count, uint8_t *levels,
-                           uint8_t *raster);
-
-/* vks_crowd_choose_lods (levels may be NULL: not chosen, each instance's lod kept),
- * vks_crowd_anim_periods (periods may be NULL) and, with update, vks_crowd_schedule of frame
- * `frame` with those periods, in one pass over the listed instances (each record read once, the
- * pass on the pool's threads). The listed indices are instances. Returns how many are posed
- * (count without update). */
-uint32_t vks_crowd_choose(vks_crowd *crowd, vks_pool *pool, const vks_lod_view *view,
-                          const uint32_t *visible, uint32_t count, uint8_t *levels, uint8_t *raster,
-                          uint8_t *periods, uint64_t frame, uint8_t *update);
-
 /* Animation level of detail: how often an instance is posed, by the radius its bounding sphere
  * projects to: every frame from VKS_ANIM_LOD_NEAR_PX pixels, every 2nd from VKS_ANIM_LOD_FAR_PX,
  * every 4th from VKS_ANIM_LOD_TINY_PX, every 8th below (a character under about 32 pixels tall
@@ -241,10 +222,23 @@ uint32_t vks_crowd_choose(vks_crowd *crowd, vks_pool *pool, const vks_lod_view *
 #define VKS_ANIM_LOD_FAR_PX 16.0f
 #define VKS_ANIM_LOD_TINY_PX 6.0f
 
-/* Writes each listed instance's posing period (1, 2, 4 or 8 frames) into periods[k]: 1 when the
- * eye is inside its sphere. view's eye and pixels_per_unit are read. */
-void vks_crowd_anim_periods(const vks_crowd *crowd, vks_pool *pool, const vks_lod_view *view,
-                            const uint32_t *visible, uint32_t count, uint8_t *periods);
+/* What a frame decides per listed instance, in one pass over them on the pool's threads (each
+ * record read once; the listed indices are instances, distinct):
+ * - levels (may be NULL): the coarsest level of its model whose error (palette space,
+ *   skin/lod_error.h), scaled by the instance's world scale, projects to at most max_error_px
+ *   pixels at the distance from the eye to its bounding sphere (level 0 when the eye is inside
+ *   it), with the hysteresis above against the level it had last time, which it remembers
+ *   (instance.lod); levels NULL: the instance is at level 0 this frame (instance.lod = 0, what
+ *   the schedule compares its kept pose with). raster (may be NULL, read with levels only):
+ *   raster[k] = 1 when its level's triangles are small enough for the compute rasterizer
+ *   (view->raster_area_px), else 0;
+ * - periods (may be NULL): its posing period, 1, 2, 4 or 8 frames by the radius its sphere
+ *   projects to (1 when the eye is inside it);
+ * - update (may be NULL): vks_crowd_schedule of frame `frame` with that period.
+ * Returns how many are posed (count without update). */
+uint32_t vks_crowd_choose(vks_crowd *crowd, vks_pool *pool, const vks_lod_view *view,
+                          const uint32_t *visible, uint32_t count, uint8_t *levels, uint8_t *raster,
+                          uint8_t *periods, uint64_t frame, uint8_t *update);
 
 /* vks_crowd_palettes with animation level of detail (crowd created with keep_poses): frame
  * `frame` (counting up by one a frame) poses listed instance i when its period is 1, when it was

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../anim/anim.h"
 #include "lod_error.h"
+#include "skin_cpu.h"
 
 /* One vertex of a level: its bind position and influences (the streams the skinning reads). */
 typedef struct fold_vertex {
@@ -89,15 +89,8 @@ bool vks_model_fold_skeleton(vks_model *m, vks_error *err)
     fold_vertex *verts = malloc(sizeof *verts * (most ? most : 1));
     double(*full)[3] = malloc(sizeof *full * (most ? most : 1) * poses);
     bool ok = palettes && local && world && fold && kept && children && last && verts && full;
-    for (uint32_t p = 0; ok && p < poses; p++) {
-        if (clips[p] < 0)
-            vks_pose_rest(sk, local);
-        else {
-            const vks_clip *c = &m->clips[clips[p]];
-            vks_clip_sample(sk, c, vks_clip_time(c, seconds[p], VKS_WRAP_LOOP), NULL, local);
-        }
-        vks_pose_palette(sk, local, world, palettes + (size_t)p * J);
-    }
+    for (uint32_t p = 0; ok && p < poses; p++)
+        vks_skin_cpu_palette(m, clips[p], seconds[p], local, world, palettes + (size_t)p * J);
 
     bool folded_any = false;
     if (ok) {

@@ -88,9 +88,8 @@ vks_skin_input vks_skin_input_of(const vks_model *model)
     };
 }
 
-/* The palette of `clip` (-1: the rest pose) at `seconds`, looping, through anim.h's direct path. */
-static void pose(const vks_model *model, int32_t clip, double seconds, vks_xform *local,
-                 vks_affine *world, vks_bone *palette)
+void vks_skin_cpu_palette(const vks_model *model, int32_t clip, double seconds, vks_xform *local,
+                          vks_affine *world, vks_bone *palette)
 {
     const vks_skeleton *sk = &model->skeleton;
     if (clip < 0) {
@@ -111,7 +110,7 @@ bool vks_skin_cpu_pose(const vks_model *model, int32_t clip, double seconds, flo
     vks_bone *palette = malloc(sizeof *palette * sk->joint_count);
     bool ok = local && world && palette;
     if (ok) {
-        pose(model, clip, seconds, local, world, palette);
+        vks_skin_cpu_palette(model, clip, seconds, local, world, palette);
         vks_skin_input in = vks_skin_input_of(model);
         vks_skin_cpu(&in, palette, positions, normals, tangents);
     }
@@ -160,7 +159,7 @@ bool vks_skin_cpu_pose_level(const vks_model *model, uint32_t level, int32_t cli
         }
     }
     if (ok) {
-        pose(model, clip, seconds, local, world, palette);
+        vks_skin_cpu_palette(model, clip, seconds, local, world, palette);
         const vks_skin_input in = {.vertex_count = lv.vertex_count,
                                    .positions = (const float(*)[3])pos,
                                    .normals = (const float(*)[3])nrm,

@@ -43,6 +43,11 @@ void vks_skin_cpu(const vks_skin_input *in, const vks_bone *palette, float (*out
 /* The model's vertex streams as skinning input (with its extra streams when it is wide). */
 vks_skin_input vks_skin_input_of(const vks_model *model);
 
+/* The palette of `clip` (-1: the rest pose) at `seconds`, looping, through anim.h's direct path;
+ * local and world are the skeleton's joint_count of scratch each. */
+void vks_skin_cpu_palette(const vks_model *model, int32_t clip, double seconds, vks_xform *local,
+                          vks_affine *world, vks_bone *palette);
+
 /* The whole reference in one call, for tools and tests (it allocates): samples `clip` (-1: the
  * rest pose) at `seconds`, looping within the clip, builds the palette and skins every vertex
  * into positions, normals and tangents (vertex_count entries each; tangents may be NULL, and is
