@@ -35,10 +35,12 @@ enum {
     WIDE_STREAMS = 4 + 8, /* joints and weights 5 to 8 */
     INDEX = 4,
     FRAMES = 2,
+    RECORD = 16, /* a scatter record (the palette store): from, to, count, padding */
 };
 static_assert(sizeof(vks_skinned_vertex) == SKINNED && sizeof(vks_instance) == INSTANCE &&
                   sizeof(vks_model_gpu) == MODEL && sizeof(vks_bone) == BONE &&
-                  sizeof(vks_visible) == VISIBLE && GPU_FRAMES_IN_FLIGHT == FRAMES,
+                  sizeof(vks_visible) == VISIBLE && GPU_FRAMES_IN_FLIGHT == FRAMES &&
+                  sizeof(vks_scatter_record) == RECORD,
               "the sizes the expected values are worked out with");
 
 static float dummy4[1][4];
@@ -334,10 +336,11 @@ static void test_memory(void)
     CHECK(m.per_instance_host == 2 * (bones + VISIBLE) && m.per_instance_device == INSTANCE);
     m = plan(&roomy, &mixed, VKS_SKIN_COMPUTE, false, 10);
     CHECK(m.output_bytes == 208); /* 10 x 20, rounded up to 16 */
-    /* The palette store: one copy of every palette on the device, its staging per frame. */
+    /* The palette store: one copy of every palette on the device, its staging and scatter
+     * records per frame. */
     m = plan(&roomy, &mixed, VKS_SKIN_COMPUTE, true, 0);
     CHECK(m.per_instance_device == INSTANCE + bones &&
-          m.per_instance_host == 2 * (bones + VISIBLE));
+          m.per_instance_host == 2 * (bones + VISIBLE + RECORD));
     CHECK(m.palette_store_entries == 21 && !m.palette_store_capped);
 
     /* A heap too small for every output at once: half of what is left, a multiple of 16. */
@@ -474,9 +477,10 @@ static void test_fit(void)
     check_fit("shared, a byte short", &lim, m, VKS_SKIN_COMPUTE, false, 0, 7, dev, host, least);
     lim.device_heap = fixed + 40 * (dev + host) + 100; /* vertex mode: no output */
     check_fit("shared, vertex mode", &lim, m, VKS_SKIN_VERTEX, false, 0, 40, dev, host, 0);
-    lim.device_heap = fixed + least + 12 * (dev + copies + host) + 5;
-    check_fit("shared, palette store", &lim, m, VKS_SKIN_COMPUTE, true, 0, 12, dev + copies, host,
-              least);
+    /* The store: its entries on the device, and each frame slot's scatter record on the host. */
+    lim.device_heap = fixed + least + 12 * (dev + copies + host + 2 * RECORD) + 5;
+    check_fit("shared, palette store", &lim, m, VKS_SKIN_COMPUTE, true, 0, 12, dev + copies,
+              host + 2 * RECORD, least);
     lim.device_heap = fixed + 1000 * 16 + 30 * (dev + host); /* room for 1000 vertices asked */
     check_fit("shared, output asked for", &lim, m, VKS_SKIN_COMPUTE, false, 1000, 30, dev, host,
               1000 * 16);
@@ -494,8 +498,8 @@ static void test_fit(void)
     lim.host_heap = 1 << 20;
     check_fit("separate, vertex mode", &lim, m, VKS_SKIN_VERTEX, false, 0, 20, dev, host, 0);
     lim.device_heap = fixed + least + 6 * (dev + copies) + dev; /* 7 without the store */
-    check_fit("separate, palette store", &lim, m, VKS_SKIN_COMPUTE, true, 0, 6, dev + copies, host,
-              least);
+    check_fit("separate, palette store", &lim, m, VKS_SKIN_COMPUTE, true, 0, 6, dev + copies,
+              host + 2 * RECORD, least);
     {
         /* Without the store the same heaps take 7 (and more). */
         vks_model model = make_model("M", m);
@@ -539,13 +543,13 @@ static void test_fit_largest_buffer(void)
     vks_crowd sixty = make_uniform(&model, 60), more = make_uniform(&model, 61);
     CHECK(vks_plan_memory_of(&lim, &sixty, &store, &mem, &err));
     CHECK(mem.palette_store_capped && mem.palette_store_entries == 85);
-    CHECK(mem.per_instance_device == INSTANCE && mem.per_instance_host == 2 * VISIBLE);
+    CHECK(mem.per_instance_device == INSTANCE && mem.per_instance_host == 2 * (VISIBLE + RECORD));
     const VkDeviceSize fixed = hand_streams(m), least = 160, capped = 85 * 48;
-    CHECK(mem.host_bytes == 2 * capped + 60 * 2 * VISIBLE);
+    CHECK(mem.host_bytes == 2 * capped + 60 * 2 * (VISIBLE + RECORD));
     CHECK(mem.device_bytes == fixed + capped + 60 * INSTANCE + mem.output_bytes);
-    /* One heap: exactly 60 fit with the capped store (a store of every palette, 256 + 432 bytes
-     * an instance, would fit 27), and the message names 60. */
-    lim.device_heap = fixed + least + 3 * capped + 60 * (INSTANCE + 2 * VISIBLE);
+    /* One heap: exactly 60 fit with the capped store (a store of every palette, 256 + 464 bytes
+     * an instance, would fit 29), and the message names 60. */
+    lim.device_heap = fixed + least + 3 * capped + 60 * (INSTANCE + 2 * (VISIBLE + RECORD));
     CHECK(vks_plan_memory_of(&lim, &sixty, &store, &mem, &err));
     CHECK(!vks_plan_memory_of(&lim, &more, &store, &mem, &err));
     snprintf(expected, sizeof expected,
@@ -553,7 +557,7 @@ static void test_fit_largest_buffer(void)
              "table and palette store, %.0f MiB for its palettes (staged) and visible lists and "
              "at least 1 KiB of skinned output, more than Made-up GPU has (%.0f MiB "
              "device-local, shared with the host): at most 60 instances fit",
-             mib(fixed + capped + 61 * INSTANCE), mib(2 * capped + 61 * 2 * VISIBLE),
+             mib(fixed + capped + 61 * INSTANCE), mib(2 * capped + 61 * 2 * (VISIBLE + RECORD)),
              mib(lim.device_heap));
     CHECK(strcmp(err.msg, expected) == 0);
     if (strcmp(err.msg, expected) != 0)

@@ -2,7 +2,7 @@
  * hold which instance's pose. The store persists across frames: an instance keeps its slot (its
  * model's joint count of entries) while it stays in view, and the slot is rewritten only when the
  * instance is posed. A frame stages the posed instances' palettes, packed, in its frame slot's
- * host-visible buffer, and copies them into their slots before the skinning pass reads the store
+ * host-visible buffer, and moves them into their slots before the skinning pass reads the store
  * in place: a kept pose costs nothing, and the bytes that cross the bus each frame are the posed
  * instances'. Pure arithmetic on lists, no Vulkan call; tests/test_palette_store.c checks it
  * without a device.
@@ -10,11 +10,12 @@
  *   vks_palette_store_init(&s, crowd, capacity, err);                once
  *   n = vks_palette_store_frame(&s, crowd, visible, levels, raster, n, update);
  *                        each frame: then pose s.pose[k] into staging + s.pose_first[k], and
- *                        copy s.copies into the store after the previous frame's reads
+ *                        move each into s.slot[s.pose[k]] (the renderer: a scatter pass,
+ *                        palette_scatter.h), or record s.copies, after the previous frame's reads
  *
  * Frames in flight: a slot freed or rewritten at frame N may still be read by frame N - 1's
- * passes. The renderer orders its copies after every earlier read of the store on the queue (a
- * barrier from the previous frames' shader reads to the copy), so the copies of frame N never
+ * passes. The renderer orders its scatter after every earlier read of the store on the queue (a
+ * barrier from the previous frames' shader reads to its writes), so the writes of frame N never
  * overtake frame N - 1; each frame slot has its own staging buffer, written only after its
  * fence. */
 #ifndef VKS_PALETTE_STORE_H

@@ -179,16 +179,19 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
     const VkDeviceSize store_fixed = m.palette_store_capped ? cap * sizeof(vks_bone) : 0;
     const VkDeviceSize store_bones = store && !m.palette_store_capped ? bones : 0;
     m.per_instance_device = sizeof(vks_instance) + store_bones;
-    m.per_instance_host =
-        GPU_FRAMES_IN_FLIGHT * ((m.palette_store_capped ? 0 : bones) + sizeof(vks_visible));
+    /* With the store, each frame slot also holds a scatter record per instance (at most every
+     * instance is posed in a frame). */
+    const VkDeviceSize record = store ? sizeof(vks_scatter_record) : 0;
+    m.per_instance_host = GPU_FRAMES_IN_FLIGHT *
+                          ((m.palette_store_capped ? 0 : bones) + sizeof(vks_visible) + record);
     /* For how many fit: the capped store's costs (fixed) beside the growing ones; the crowd fits
      * when either bound holds (its store is the smaller of the two). */
     const VkDeviceSize cap_device = cap * sizeof(vks_bone),
                        cap_host = GPU_FRAMES_IN_FLIGHT * cap_device;
     const VkDeviceSize cap_per_device = sizeof(vks_instance),
-                       cap_per_host = GPU_FRAMES_IN_FLIGHT * sizeof(vks_visible);
+                       cap_per_host = GPU_FRAMES_IN_FLIGHT * (sizeof(vks_visible) + record);
     const VkDeviceSize lin_per_device = sizeof(vks_instance) + (store ? bones : 0),
-                       lin_per_host = GPU_FRAMES_IN_FLIGHT * (bones + sizeof(vks_visible));
+                       lin_per_host = GPU_FRAMES_IN_FLIGHT * (bones + sizeof(vks_visible) + record);
 
     /* The output's least size: what was asked for, or one largest instance's output, which
      * must fit in one buffer. */

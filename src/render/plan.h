@@ -58,8 +58,9 @@ typedef struct vks_plan_request {
     vks_skin_mode mode;
     /* The palettes in a device-local store the shaders read in place (palette_store.h), each
      * frame staging the posed ones in host memory: a store of every instance's palette, or of
-     * what the largest buffer (buffer_limit included) holds when that is less, and a staging buffer of its size per
-     * frame in flight. Else each frame in flight has every instance's palette in host memory. */
+     * what the largest buffer (buffer_limit included) holds when that is less, and a staging buffer
+     * of its size per frame in flight. Else each frame in flight has every instance's palette in
+     * host memory. */
     bool palette_store;
     /* Skinned-output capacity in vertices of vks_plan_vertex_bytes; 0: chosen from the heaps. */
     uint32_t max_skinned_vertices;
@@ -73,8 +74,8 @@ typedef struct vks_plan_request {
 typedef struct vks_plan_memory {
     VkDeviceSize model_bytes; /* the models' bind streams, indices and textures (device) */
     /* Per instance: its instance-table entry (and its entries of the palette store, when the
-     * store holds every instance's); its palettes (staged, with the store) and visible-list
-     * entry, every frame in flight. */
+     * store holds every instance's); its palettes (staged, with the store), visible-list entry
+     * and, with the store, scatter record, every frame in flight. */
     VkDeviceSize per_instance_device;
     VkDeviceSize per_instance_host;
     /* request.palette_store: the store's entries (a multiple of 16 bytes' worth is not needed:

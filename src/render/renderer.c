@@ -352,21 +352,31 @@ static bool create_instances(vks_renderer *r, vks_error *err)
 }
 
 /* desc.palette_store: the store, device-local, of the plan's capacity, and its bookkeeping.
- * Written only by the frames' copies (nothing reads an entry before its instance's first pose is
- * copied there). */
+ * Written only by the frames' scatters (nothing reads an entry before its instance's first pose
+ * is scattered there). */
 static bool create_store(vks_renderer *r, vks_error *err)
 {
     const uint32_t entries = r->memory.palette_store_entries;
-    if (!(r->store_copies = malloc(sizeof *r->store_copies * r->crowd->instance_count)))
-        return vks_fail_memory(err, "out of memory");
     return vks_palette_store_init(&r->store, r->crowd, entries, err) &&
-           gpu_buffer_create(
-               r->dev,
-               &(gpu_buffer_desc){.size = sizeof(vks_bone) * entries,
-                                  .usage = ADDRESSED | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                  .memory = GPU_MEMORY_DEVICE,
-                                  .name = "palette store"},
-               &r->palette_store, err);
+           gpu_buffer_create(r->dev,
+                             &(gpu_buffer_desc){.size = sizeof(vks_bone) * entries,
+                                                .usage = ADDRESSED,
+                                                .memory = GPU_MEMORY_DEVICE,
+                                                .name = "palette store"},
+                             &r->palette_store, err);
+}
+
+/* desc.palette_store: the scatter over the store and each frame slot's staging and records
+ * (after create_frames). */
+static bool create_scatter(vks_renderer *r, vks_error *err)
+{
+    gpu_buffer staging[GPU_FRAMES_IN_FLIGHT], records[GPU_FRAMES_IN_FLIGHT];
+    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
+        staging[i] = r->frames[i].palette_buffer;
+        records[i] = r->frames[i].scatter_records;
+    }
+    return vks_scatter_pass_create(r->dev, r->bound, &r->palette_store, staging, records,
+                                   &r->scatter, err);
 }
 
 static bool create_textures(vks_renderer *r, vks_error *err)
@@ -499,13 +509,23 @@ static bool create_frames(vks_renderer *r, vks_error *err)
         snprintf(name, sizeof name, r->use_store ? "palette staging %u" : "palettes %u", i);
         if (!gpu_buffer_create(
                 dev,
-                &(gpu_buffer_desc){
-                    .size = sizeof(vks_bone) *
-                            (r->use_store ? r->memory.palette_store_entries : c->palette_count),
-                    .usage = r->use_store ? VK_BUFFER_USAGE_TRANSFER_SRC_BIT : ADDRESSED,
-                    .memory = GPU_MEMORY_UPLOAD,
-                    .name = name},
+                &(gpu_buffer_desc){.size = sizeof(vks_bone) * (r->use_store
+                                                                   ? r->memory.palette_store_entries
+                                                                   : c->palette_count),
+                                   .usage = ADDRESSED,
+                                   .memory = GPU_MEMORY_UPLOAD,
+                                   .name = name},
                 &f->palette_buffer, err))
+            return false;
+        snprintf(name, sizeof name, "scatter records %u", i);
+        if (r->use_store &&
+            !gpu_buffer_create(
+                dev,
+                &(gpu_buffer_desc){.size = sizeof(vks_scatter_record) * c->instance_count,
+                                   .usage = ADDRESSED,
+                                   .memory = GPU_MEMORY_UPLOAD,
+                                   .name = name},
+                &f->scatter_records, err))
             return false;
         snprintf(name, sizeof name, "visible list %u", i);
         if (!gpu_buffer_create(dev,
@@ -784,8 +804,8 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                              err) &&
               create_instances(r, err) && (!r->use_store || create_store(r, err)) &&
               (!draws || create_textures(r, err)) && create_frames(r, err) &&
-              (!draws || create_descriptors(r, err)) && (!r->bound || create_data_sets(r, err)) &&
-              create_raster(r, err);
+              (!r->use_store || create_scatter(r, err)) && (!draws || create_descriptors(r, err)) &&
+              (!r->bound || create_data_sets(r, err)) && create_raster(r, err);
     if (!ok) {
         vks_renderer_destroy(r);
         return false;
@@ -811,6 +831,7 @@ void vks_renderer_destroy(vks_renderer *r)
         if (f->pool)
             vkDestroyCommandPool(dev->device, f->pool, NULL);
         gpu_buffer_destroy(dev, &f->palette_buffer);
+        gpu_buffer_destroy(dev, &f->scatter_records);
         gpu_buffer_destroy(dev, &f->visible_buffer);
         free(f->visible);
         free(f->out_offset);
@@ -834,7 +855,7 @@ void vks_renderer_destroy(vks_renderer *r)
         gpu_buffer_destroy(dev, &r->chunks[k]);
     free(r->chunks);
     vks_palette_store_free(&r->store);
-    free(r->store_copies);
+    vks_scatter_pass_destroy(dev, &r->scatter);
     gpu_buffer *buffers[] = {&r->positions,    &r->normals,      &r->tangents,      &r->joints,
                              &r->weights,      &r->uvs,          &r->indices,       &r->instances,
                              &r->readback,     &r->joints_extra, &r->weights_extra, &r->model_table,
@@ -1186,28 +1207,34 @@ static void skin_dispatches(vks_renderer *r, vks_frame *f)
     }
 }
 
-/* desc.palette_store: the frame's staged palettes into their slots of the store. The earlier
- * frames' reads of the store (the skinning pass, and the vertex shaders that skin) come first:
- * a slot rewritten now may have held another instance's pose for them. */
-static void copy_to_store(vks_renderer *r, vks_frame *f)
+/* desc.palette_store: the frame's staged palettes into their slots of the store, one scatter
+ * record per posed instance. The earlier frames' reads of the store (the skinning pass, and the
+ * vertex shaders that skin) come first: a slot rewritten now may have held another instance's
+ * pose for them. */
+static void scatter_to_store(vks_renderer *r, vks_frame *f)
 {
-    /* The store's copies are this frame's: its palettes were staged and placed just before. */
+    /* The store's poses are this frame's: its palettes were staged and placed just before. */
     const vks_palette_store *s = &r->store;
-    if (!s->copy_count)
+    const vks_crowd *c = r->crowd;
+    if (!s->pose_count)
         return;
-    for (uint32_t k = 0; k < s->copy_count; k++)
-        r->store_copies[k] =
-            (VkBufferCopy){.srcOffset = (VkDeviceSize)s->copies[k].from * sizeof(vks_bone),
-                           .dstOffset = (VkDeviceSize)s->copies[k].to * sizeof(vks_bone),
-                           .size = (VkDeviceSize)s->copies[k].count * sizeof(vks_bone)};
+    vks_scatter_record *records = f->scatter_records.mapped;
+    for (uint32_t k = 0; k < s->pose_count; k++) {
+        const uint32_t i = s->pose[k];
+        records[k] = (vks_scatter_record){
+            .from_entry = s->pose_first[k],
+            .to_entry = s->slot[i],
+            .count = c->models[c->instances[i].model]->skeleton.joint_count,
+        };
+    }
     const gpu_access readers = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
                                     VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
                                 VK_ACCESS_2_SHADER_STORAGE_READ_BIT};
-    const gpu_access copy = {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT};
-    gpu_barrier_buffer(f->cmd, r->palette_store.buffer, readers, copy);
-    vkCmdCopyBuffer(f->cmd, f->palette_buffer.buffer, r->palette_store.buffer, s->copy_count,
-                    r->store_copies);
-    gpu_barrier_buffer(f->cmd, r->palette_store.buffer, copy, readers);
+    const gpu_access scatter = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
+    gpu_barrier_buffer(f->cmd, r->palette_store.buffer, readers, scatter);
+    vks_scatter_pass_record(f->cmd, &r->scatter, f->slot, s->pose_count);
+    gpu_barrier_buffer(f->cmd, r->palette_store.buffer, scatter, readers);
 }
 
 void vks_renderer_skin(vks_renderer *r, vks_frame *f)
@@ -1215,7 +1242,7 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
     assert(f->visible_count <= r->crowd->instance_count);
     deal_outputs(r, f);
     if (r->use_store)
-        copy_to_store(r, f);
+        scatter_to_store(r, f);
     begin_statistics(f, STATS_SKIN);
     if (r->mode == VKS_SKIN_COMPUTE) {
         /* Global barriers: the fast path reaches the output chunks by address. The previous

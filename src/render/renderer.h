@@ -27,6 +27,7 @@
 
 #include "../draw/draw.h"
 #include "../raster/raster.h"
+#include "palette_scatter.h"
 #include "palette_store.h"
 #include "plan.h"
 #include "../scene/crowd.h"
@@ -58,9 +59,9 @@ typedef struct vks_renderer_desc {
     VkDeviceSize buffer_limit;
     /* Palettes: true = a device-local store the shaders read in place, each instance's slot
      * rewritten only when it is posed (palette_store.h): the frame stages the posed palettes in
-     * f->palette and copies them into the store. false = the shaders read each frame slot's
-     * mapped, host-visible buffer, every visible instance's palette at its palette_first (the
-     * library's vkskin_gpu; tests that write f->palette themselves). */
+     * f->palette and scatters them into the store (palette_scatter.h). false = the shaders read
+     * each frame slot's mapped, host-visible buffer, every visible instance's palette at its
+     * palette_first (the library's vkskin_gpu; tests that write f->palette themselves). */
     bool palette_store;
     /* Skinned-output capacity in vertices (a skinned vertex, plus a tangent when a model of the
      * crowd has them): 0 = chosen from the device's memory (render/plan.h). A frame's visible
@@ -151,6 +152,9 @@ typedef struct vks_frame {
     vks_gpu_stats stats;          /* of this slot's previous frame */
 
     gpu_buffer palette_buffer, visible_buffer, uniform_buffer;
+    /* desc.palette_store: the scatter's records (mapped; one per posed instance, at most
+     * crowd->instance_count), written when the frame is recorded. */
+    gpu_buffer scatter_records;
     /* The passes' push constants: this slot's addresses, fixed at creation (the skinning pass
      * adds visible_count, the draw the base color). */
     vks_skin_push skin_push;
@@ -180,8 +184,8 @@ typedef struct vks_renderer {
     bool use_store;
     gpu_buffer palette_store;
     vks_palette_store store;
-    VkBufferCopy *store_copies; /* scratch: the store's copies as vkCmdCopyBuffer takes them */
-    bool bound;                 /* on the descriptor path (desc.path) */
+    vks_scatter_pass scatter; /* the staged palettes into their slots */
+    bool bound;               /* on the descriptor path (desc.path) */
     bool skip_skin_barrier;
     vks_skin_pass skin;
     vks_draw_pass draw;
@@ -261,9 +265,9 @@ bool vks_renderer_output(const vks_renderer *r, const vks_frame *f, uint32_t ins
  * holds it (NULL otherwise: no previous frame, or a frame was skipped). */
 const vks_frame *vks_renderer_previous(const vks_renderer *r, const vks_frame *f);
 /* Gives f->visible[0 .. visible_count) output space (f->skinned_count of them get some) and
- * records the skinning dispatches and the barriers around them (with the store, first the copies
- * of the palettes r->store last placed, staged in f->palette). In vertex mode it records only
- * what the draw needs. */
+ * records the skinning dispatches and the barriers around them (with the store, first the scatter
+ * of the palettes r->store last placed, staged in f->palette, into their slots). In vertex mode it
+ * records only what the draw needs. */
 void vks_renderer_skin(vks_renderer *r, vks_frame *f);
 /* Records the compute rasterizer's dispatches (desc.raster compute or hybrid), then one
  * instanced draw per mesh of each model with instances the graphics pipeline draws, then the

@@ -1,0 +1,128 @@
+#include "palette_scatter.h"
+
+#include <assert.h>
+
+extern const unsigned char vks_scatter_comp_spv[], vks_scatter_comp_bound_spv[];
+extern const size_t vks_scatter_comp_spv_size, vks_scatter_comp_bound_spv_size;
+
+/* 65535 workgroups is the spec's least maxComputeWorkGroupCount[0], and more than a GPU holds
+ * at once (an H100: 132 SMs of 32 workgroups of 64), so the records' loop costs nothing. */
+#define SCATTER_MAX_GROUPS 65535u
+
+static void address(VkDeviceAddress a, uint32_t out[2])
+{
+    out[0] = (uint32_t)a;
+    out[1] = (uint32_t)(a >> 32);
+}
+
+static bool create_sets(const gpu_device *dev, vks_scatter_pass *pass, const gpu_buffer *store,
+                        const gpu_buffer staging[], const gpu_buffer records[], vks_error *err)
+{
+    VkDescriptorType types[VKS_SCATTER_BINDING_COUNT];
+    for (uint32_t k = 0; k < VKS_SCATTER_BINDING_COUNT; k++)
+        types[k] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    pass->set_layout = gpu_set_layout(dev, types, VKS_SCATTER_BINDING_COUNT,
+                                      VK_SHADER_STAGE_COMPUTE_BIT, "scatter set layout");
+    if (!pass->set_layout)
+        return vks_fail(err, "cannot create the scatter's set layout (out of memory)");
+    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                 GPU_FRAMES_IN_FLIGHT * VKS_SCATTER_BINDING_COUNT};
+    VkDescriptorPoolCreateInfo pi = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pi.maxSets = GPU_FRAMES_IN_FLIGHT;
+    pi.poolSizeCount = 1;
+    pi.pPoolSizes = &size;
+    GPU_TRY(vkCreateDescriptorPool(dev->device, &pi, NULL, &pass->pool), err,
+            "create the scatter's descriptor pool");
+    GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_POOL, pass->pool, "scatter set pool");
+    VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    ai.descriptorPool = pass->pool;
+    ai.descriptorSetCount = 1;
+    ai.pSetLayouts = &pass->set_layout;
+    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
+        GPU_TRY(vkAllocateDescriptorSets(dev->device, &ai, &pass->sets[i]), err,
+                "allocate a scatter set");
+        GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, pass->sets[i], "scatter set %u", i);
+        const VkDescriptorBufferInfo info[VKS_SCATTER_BINDING_COUNT] = {
+            [VKS_SCATTER_BINDING_STAGING] = {staging[i].buffer, 0, VK_WHOLE_SIZE},
+            [VKS_SCATTER_BINDING_RECORDS] = {records[i].buffer, 0, VK_WHOLE_SIZE},
+            [VKS_SCATTER_BINDING_STORE] = {store->buffer, 0, VK_WHOLE_SIZE},
+        };
+        VkWriteDescriptorSet w[VKS_SCATTER_BINDING_COUNT];
+        for (uint32_t j = 0; j < VKS_SCATTER_BINDING_COUNT; j++)
+            w[j] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                          .dstSet = pass->sets[i],
+                                          .dstBinding = j,
+                                          .descriptorCount = 1,
+                                          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                          .pBufferInfo = &info[j]};
+        vkUpdateDescriptorSets(dev->device, VKS_SCATTER_BINDING_COUNT, w, 0, NULL);
+    }
+    return true;
+}
+
+bool vks_scatter_pass_create(const gpu_device *dev, bool bound, const gpu_buffer *store,
+                             const gpu_buffer staging[GPU_FRAMES_IN_FLIGHT],
+                             const gpu_buffer records[GPU_FRAMES_IN_FLIGHT], vks_scatter_pass *pass,
+                             vks_error *err)
+{
+    *pass = (vks_scatter_pass){0};
+    const VkPhysicalDeviceLimits *l = &dev->props.limits;
+    pass->max_groups = l->maxComputeWorkGroupCount[0] < SCATTER_MAX_GROUPS
+                           ? l->maxComputeWorkGroupCount[0]
+                           : SCATTER_MAX_GROUPS;
+    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
+        address(staging[i].address, pass->push[i].staging);
+        address(records[i].address, pass->push[i].records);
+        address(store->address, pass->push[i].store);
+    }
+    if (bound && !create_sets(dev, pass, store, staging, records, err)) {
+        vks_scatter_pass_destroy(dev, pass);
+        return false;
+    }
+    pass->layout = gpu_pipeline_layout(dev, bound ? &pass->set_layout : NULL, bound ? 1 : 0,
+                                       VK_SHADER_STAGE_COMPUTE_BIT, sizeof(vks_scatter_push),
+                                       "scatter pipeline layout");
+    if (pass->layout)
+        pass->pipeline = gpu_pipeline_compute(
+            dev,
+            &(gpu_compute_desc){
+                .spirv = bound ? vks_scatter_comp_bound_spv : vks_scatter_comp_spv,
+                .spirv_size = bound ? vks_scatter_comp_bound_spv_size : vks_scatter_comp_spv_size,
+                .layout = pass->layout,
+                .name = "scatter.comp",
+            });
+    if (!pass->pipeline) {
+        vks_scatter_pass_destroy(dev, pass);
+        return vks_fail(err, "cannot create the scatter pipeline (out of memory)");
+    }
+    return true;
+}
+
+void vks_scatter_pass_destroy(const gpu_device *dev, vks_scatter_pass *pass)
+{
+    if (pass->pipeline)
+        vkDestroyPipeline(dev->device, pass->pipeline, NULL);
+    if (pass->layout)
+        vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
+    if (pass->pool)
+        vkDestroyDescriptorPool(dev->device, pass->pool, NULL);
+    if (pass->set_layout)
+        vkDestroyDescriptorSetLayout(dev->device, pass->set_layout, NULL);
+    *pass = (vks_scatter_pass){0};
+}
+
+void vks_scatter_pass_record(VkCommandBuffer cmd, const vks_scatter_pass *pass, uint32_t slot,
+                             uint32_t record_count)
+{
+    assert(slot < GPU_FRAMES_IN_FLIGHT);
+    if (!record_count)
+        return;
+    vks_scatter_push push = pass->push[slot];
+    push.record_count = record_count;
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
+    if (pass->set_layout)
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout, 0, 1,
+                                &pass->sets[slot], 0, NULL);
+    vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+    vkCmdDispatch(cmd, record_count < pass->max_groups ? record_count : pass->max_groups, 1, 1);
+}

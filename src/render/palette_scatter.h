@@ -1,0 +1,36 @@
+/* The palette store's scatter: shaders/scatter.comp as a compute pipeline that copies a frame's
+ * staged palettes into their slots of the store, one record per posed instance
+ * (vks_scatter_record; layouts and why not vkCmdCopyBuffer: shaders/vks_shared.h). Through device
+ * addresses, or on the descriptor path through one set per frame slot, written once: the
+ * buffers never change. The caller owns the buffers, writes the records and records the
+ * barriers around the dispatch (src/render/renderer.c). */
+#ifndef VKS_PALETTE_SCATTER_H
+#define VKS_PALETTE_SCATTER_H
+
+#include "../gpu/gpu.h"
+#include "../../shaders/vks_shared.h"
+
+typedef struct vks_scatter_pass {
+    VkDescriptorSetLayout set_layout; /* descriptor path only */
+    VkDescriptorPool pool;
+    VkDescriptorSet sets[GPU_FRAMES_IN_FLIGHT];
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+    vks_scatter_push push[GPU_FRAMES_IN_FLIGHT]; /* each frame slot's addresses */
+    uint32_t max_groups;
+} vks_scatter_pass;
+
+/* The pass over the store and, per frame slot, its staging and records buffers (each a storage
+ * buffer with a device address). bound: the descriptor path (the VKS_BOUND build and a set per
+ * slot). Fails with a message when the device cannot make it. */
+bool vks_scatter_pass_create(const gpu_device *dev, bool bound, const gpu_buffer *store,
+                             const gpu_buffer staging[GPU_FRAMES_IN_FLIGHT],
+                             const gpu_buffer records[GPU_FRAMES_IN_FLIGHT], vks_scatter_pass *pass,
+                             vks_error *err);
+void vks_scatter_pass_destroy(const gpu_device *dev, vks_scatter_pass *pass);
+
+/* Records the scatter of frame slot `slot`'s first record_count records (nothing when 0). */
+void vks_scatter_pass_record(VkCommandBuffer cmd, const vks_scatter_pass *pass, uint32_t slot,
+                             uint32_t record_count);
+
+#endif
