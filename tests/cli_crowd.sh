@@ -273,7 +273,7 @@ json() { sed -n "s/^  \"$2\": \(.*\)\$/\1/p" "$1" | sed 's/,$//'; }
 for mode in compute vertex; do
   if run "bench_$mode" bench --validate --lod 0 --instances 10 --frames 3 --size 160x120 --mode $mode --json; then
     f=$tmp/bench_$mode
-    for key in instances visible warmup_frames cpu_anim_ms gpu_draw_ms frame_ms skinned_vertices_per_s \
+    for key in instances visible warmup_frames cpu_anim_ms cpu_record_ms cpu_wait_ms gpu_draw_ms frame_ms skinned_vertices_per_s \
       skinned_vertices_per_ms joints_per_s_per_core copy_bytes copy_gb_per_s; do
       grep -Eq "^  \"$key\": [0-9.e+-]+,?$" "$f" || fail "bench $mode: no number for $key"
     done

@@ -206,6 +206,72 @@ static void test_frame_by_hand(void)
     free(crowd.instances);
 }
 
+/* The renderer's order: grouped by model (the crowd's instances grouped too, model_first set),
+ * then by level, with levels of different sizes (not shrinking, so that a size carried over
+ * from the run before would overlap or leave gaps). Each slot's offset from a walk written
+ * here, as above. */
+static void test_frame_runs(void)
+{
+    enum { N = 40, MODELS = 2, LEVELS = 3 };
+    vks_model models[MODELS] = {make_model("A", A), make_model("B", B)};
+    /* vertices at each level: bytes = 16 a vertex, rounded up to 16 (no tangents) */
+    const uint32_t vertices[MODELS][LEVELS] = {{10, 25, 3}, {7, 2, 31}};
+    for (uint32_t m = 0; m < MODELS; m++) {
+        models[m].tangents = NULL;
+        models[m].level_count = LEVELS;
+        for (uint32_t l = 0; l < LEVELS; l++)
+            models[m].levels[l] = (vks_level){.vertex_count = vertices[m][l]};
+    }
+    const vks_model *list[] = {&models[0], &models[1]};
+    uint32_t of[N];
+    for (uint32_t i = 0; i < N; i++)
+        of[i] = i < 17 ? 0 : 1;
+    vks_crowd crowd = make_crowd(list, MODELS, of, N);
+    crowd.model_first[1] = 17;
+    crowd.model_first[2] = N;
+    uint32_t x = 777;
+    int bad = 0, runs = 0, stopped = 0;
+    for (VkDeviceSize limit = 512; limit <= 2048; limit += 16) {
+        for (VkDeviceSize output = 0; output <= 8000; output += 416) {
+            /* A random subset at random levels, then ordered by model, level and instance. */
+            uint32_t visible[N], count = 0;
+            uint8_t levels[N];
+            for (uint32_t m = 0; m < MODELS; m++)
+                for (uint32_t l = 0; l < LEVELS; l++)
+                    for (uint32_t i = crowd.model_first[m]; i < crowd.model_first[m + 1]; i++) {
+                        x = x * 1103515245u + 12345u;
+                        if ((x >> 16) % 4 == l) { /* l: this level; 3: not visible */
+                            visible[count] = i;
+                            levels[count++] = (uint8_t)l;
+                        }
+                    }
+            VkDeviceSize offset[N];
+            uint32_t got = vks_plan_frame(&crowd, visible, levels, count, output, limit, offset);
+            uint32_t expected = 0;
+            VkDeviceSize end = 0;
+            for (; expected < count; expected++) {
+                VkDeviceSize n = (VkDeviceSize)vertices[of[visible[expected]]][levels[expected]] *
+                                 SKINNED,
+                             at = end;
+                n = (n + 15) / 16 * 16;
+                while (at + n <= output && at / limit != (at + n - 1) / limit)
+                    at += 16;
+                if (at + n > output)
+                    break;
+                bad += expected < got && offset[expected] != at;
+                end = at + n;
+            }
+            bad += got != expected;
+            stopped += got < count;
+            runs++;
+        }
+    }
+    CHECK(bad == 0);
+    CHECK(stopped > 0 && stopped < runs);
+    printf("  frame runs: %d lists, %d stopped early\n", runs, stopped);
+    free(crowd.instances);
+}
+
 /* Random visible lists of a mixed crowd under many limits and budgets: each slot's offset from a
  * walk written here, which places by scanning 16-byte positions for the first where the
  * instance lies whole inside one chunk at or after the previous end. */
@@ -579,6 +645,7 @@ int main(void)
     test_output_bytes();
     test_frame_by_hand();
     test_frame_invariants();
+    test_frame_runs();
     test_buffer_limit();
     test_memory();
     test_fit();

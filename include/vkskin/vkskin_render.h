@@ -254,6 +254,9 @@ typedef struct vkskin_frame_info {
      * instances times their levels' triangles. */
     uint64_t triangles_hardware, triangles_compute;
     double cpu_ms;        /* culling, levels of detail and posing, on the host */
+    /* The rest of the call on the host: waiting for the frame two before (the GPU, when it is
+     * the slower), and recording and submitting the frame's commands (and presenting). */
+    double wait_ms, record_ms;
     vkskin_gpu_stats gpu; /* of an earlier frame: the last one the GPU finished in this slot */
 } vkskin_frame_info;
 

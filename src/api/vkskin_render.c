@@ -377,10 +377,16 @@ static vkskin_result check_view(const vkskin_view *view, vkskin_error *err)
  * their levels (after vks_renderer_skin). */
 static uint64_t frame_vertices(const vks_crowd *c, const vks_frame *f, uint32_t count)
 {
+    /* By the (model, level) runs of the GPU's order: a few multiplications, not a pass over a
+     * million instances (which cost 17 ms a call at 1 000 000 on an H200's host). */
     uint64_t n = 0;
-    for (uint32_t s = 0; s < count; s++)
-        n += vks_model_level(c->models[c->instances[f->order[s]].model], f->order_level[s])
-                 .vertex_count;
+    for (uint32_t m = 0; m < c->model_count; m++)
+        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
+            const uint32_t first = f->runs[m][l];
+            const uint32_t end = f->runs[m][l + 1] < count ? f->runs[m][l + 1] : count;
+            if (end > first)
+                n += (uint64_t)(end - first) * vks_model_level(c->models[m], l).vertex_count;
+        }
     return n;
 }
 
@@ -606,6 +612,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     /* The skinned output's readback is one buffer: the frame before must be read first. */
     if (r->readback && r->last && !vks_renderer_wait(&r->r, r->last, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
+    const double waiting = vks_now_ms();
     vks_frame *f = vks_renderer_begin_frame(&r->r);
     if (!f)
         return vks_api_fail(err, VKSKIN_ERROR_FAILED, "cannot begin a frame: the device was lost");
@@ -624,7 +631,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     res = r->r.use_store ? prepare_store(r, &prepare, f, &prepared, err)
                          : vkskin_crowd_prepare(r->crowd, &prepare, f->visible, f->level,
                                                 (float *)f->palette, &prepared, err);
-    const double cpu_ms = vks_now_ms() - start;
+    const double prepared_at = vks_now_ms(), cpu_ms = prepared_at - start;
     /* The overlays too (the ground's shadows follow the visible list): out of memory for them
      * ends the frame here, before an image is acquired. */
     f->visible_count = res == VKSKIN_OK ? prepared.visible : 0;
@@ -688,6 +695,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
     if (info) {
+        const double record_ms = vks_now_ms() - prepared_at;
         *info = (vkskin_frame_info){
             .drawn = true,
             .visible = f->visible_count,
@@ -703,6 +711,8 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
             .triangles_hardware = f->triangles_hardware,
             .triangles_compute = f->triangles_compute,
             .cpu_ms = cpu_ms,
+            .wait_ms = start - waiting,
+            .record_ms = record_ms,
             .gpu = public_stats(&f->stats),
         };
         memcpy(info->level_instances, f->level_instances, sizeof info->level_instances);

@@ -43,6 +43,7 @@ typedef struct bench_result {
     uint64_t visible_vertices; /* of the visible instances */
     uint64_t joints;           /* animated per frame: the visible instances' */
     double anim_ms, skin_ms, draw_ms, frame_ms;
+    double wait_ms, record_ms; /* the rest of the frame on the host (vkskin_frame_info) */
     double skin_bytes;   /* read + written by the skinning pass per frame, each access counted */
     double stream_bytes; /* of which the per-vertex streams (bind streams read, output written) */
     double memory_bytes; /* what reaches memory per frame: see vkskin_traffic */
@@ -104,11 +105,12 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     vkskin_crowd_frame_view(crowd, (float)a->width / (float)a->height, &view, NULL);
     const uint32_t warmup = a->warmup, total = warmup + a->frames;
     double *anim = calloc(total, sizeof *anim), *frame = calloc(total, sizeof *frame);
+    double *wait = calloc(total, sizeof *wait), *record = calloc(total, sizeof *record);
     double *skin = calloc(total, sizeof *skin), *draw = calloc(total, sizeof *draw);
     double *raster = calloc(total, sizeof *raster), *resolve = calloc(total, sizeof *resolve);
     double *gpu = calloc(total, sizeof *gpu);
     int rc = APP_FAILED;
-    if (!anim || !frame || !skin || !draw || !raster || !resolve || !gpu) {
+    if (!anim || !frame || !wait || !record || !skin || !draw || !raster || !resolve || !gpu) {
         fprintf(stderr, "vkskin bench: out of memory\n");
         goto done;
     }
@@ -134,8 +136,11 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
         if (i > warmup)
             frame[cpu_samples - 1] = start - last;
         last = start;
-        if (i >= warmup)
+        if (i >= warmup) {
+            wait[cpu_samples] = info.wait_ms;
+            record[cpu_samples] = info.record_ms;
             anim[cpu_samples++] = (advanced - start) + info.cpu_ms;
+        }
         if (i >= warmup + 2) /* the frame two before's */
             add_gpu(&info.gpu, skin, draw, raster, resolve, gpu, &gpu_samples);
     }
@@ -165,6 +170,8 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     res->gpu_samples = gpu_samples; /* every frame's, or none on a device without timestamps */
     res->anim_ms = vks_median(anim, cpu_samples);
     res->frame_ms = vks_median(frame, cpu_samples);
+    res->wait_ms = vks_median(wait, cpu_samples);
+    res->record_ms = vks_median(record, cpu_samples);
     res->skin_ms = gpu_samples ? vks_median(skin, gpu_samples) : -1.0;
     res->draw_ms = gpu_samples ? vks_median(draw, gpu_samples) : -1.0;
     res->raster_ms = vks_median_known(raster, gpu_samples); /* over the frames that ran them */
@@ -203,6 +210,8 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
 done:
     free(anim);
     free(frame);
+    free(wait);
+    free(record);
     free(skin);
     free(draw);
     free(raster);
@@ -290,6 +299,8 @@ static void report(const bench_args *a, const app_show *show, const bench_result
         app_json_number("lod", a->crowd.lod, false);
         app_json_number("lod_error_px", a->crowd.lod_error, false);
         app_json_number("cpu_anim_ms", res->anim_ms, false);
+        app_json_number("cpu_record_ms", res->record_ms, false);
+        app_json_number("cpu_wait_ms", res->wait_ms, false);
         app_json_number("gpu_skin_ms", skin_ms, false);
         app_json_number("gpu_draw_ms", res->draw_ms, false);
         app_json_number("gpu_raster_ms", res->raster_ms, false);
@@ -349,6 +360,8 @@ static void report(const bench_args *a, const app_show *show, const bench_result
     if (res->raster_note)
         printf("  raster note      %s\n", res->raster_note);
     printf("  gpu passes       %.3f ms together\n", res->gpu_ms);
+    printf("  cpu recording    %.3f ms (and submitting); waiting for the GPU %.3f ms\n",
+           res->record_ms, res->wait_ms);
     printf("  frame            %.3f ms (%.0f fps)\n", res->frame_ms,
            res->frame_ms > 0.0 ? 1e3 / res->frame_ms : 0.0);
     if (compute)

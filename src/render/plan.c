@@ -320,13 +320,20 @@ uint32_t vks_plan_frame(const vks_crowd *c, const uint32_t *visible, const uint8
                         uint32_t count, VkDeviceSize output_bytes, VkDeviceSize limit,
                         VkDeviceSize *offset)
 {
-    VkDeviceSize at = 0; /* the next free byte */
+    VkDeviceSize at = 0;                                                  /* the next free byte */
+    VkDeviceSize chunk_end = limit < output_bytes ? limit : output_bytes; /* of at's chunk */
+    /* The last entry's model and level, and its output's bytes: a frame's list comes in runs of
+     * one model and level (the renderer's order), so the lookups are rare. */
+    uint32_t model = UINT32_MAX, level = UINT32_MAX;
+    VkDeviceSize bytes = 0;
     for (uint32_t s = 0; s < count; s++) {
-        VkDeviceSize bytes = vks_plan_level_output_bytes(c->models[c->instances[visible[s]].model],
-                                                         levels ? levels[s] : 0);
-        VkDeviceSize chunk_end = (at / limit + 1) * limit;
-        if (chunk_end > output_bytes)
-            chunk_end = output_bytes;
+        const uint32_t i = visible[s], l = levels ? levels[s] : 0;
+        if (model == UINT32_MAX || i < c->model_first[model] || i >= c->model_first[model + 1] ||
+            l != level) {
+            model = c->instances[i].model;
+            level = l;
+            bytes = vks_plan_level_output_bytes(c->models[model], l);
+        }
         if (at + bytes > chunk_end) { /* the next chunk, when there is one */
             at = chunk_end;
             chunk_end = at + limit < output_bytes ? at + limit : output_bytes;

@@ -1074,10 +1074,14 @@ static void sort_by_level(vks_renderer *r, vks_frame *f)
     memset(f->level_instances, 0, sizeof f->level_instances);
     for (uint32_t m = 0; m < c->model_count; m++) {
         const uint32_t end = lower_bound(f->visible, f->visible_count, c->model_first[m + 1]);
-        /* Keys: level * 2, plus 1 for the graphics pipeline. */
+        /* A level past the model's: its last. Keys: level * 2, plus 1 for the graphics
+         * pipeline. */
+        const uint8_t last = (uint8_t)(vks_model_level_count(c->models[m]) - 1);
         uint32_t count[2 * VKS_MAX_LEVELS] = {0};
-        for (uint32_t s = start; s < end; s++)
+        for (uint32_t s = start; s < end; s++) {
+            f->level[s] = f->level[s] < last ? f->level[s] : last;
             count[2 * f->level[s] + !wants_raster(r, f, s)]++;
+        }
         uint32_t at = start, next[2 * VKS_MAX_LEVELS];
         for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
             f->runs[m][l] = next[2 * l] = at;
@@ -1103,11 +1107,6 @@ static void deal_outputs(vks_renderer *r, vks_frame *f)
 {
     const vks_crowd *c = r->crowd;
     const bool compute = r->mode == VKS_SKIN_COMPUTE;
-    for (uint32_t s = 0; s < f->visible_count; s++) { /* a level past the model's: its last */
-        const uint32_t last =
-            vks_model_level_count(c->models[c->instances[f->visible[s]].model]) - 1;
-        f->level[s] = f->level[s] < last ? f->level[s] : (uint8_t)last;
-    }
     sort_by_level(r, f);
     f->skinned_count = r->chunk_count
                            ? vks_plan_frame(c, f->order, f->order_level, f->visible_count,
@@ -1125,25 +1124,37 @@ static void deal_outputs(vks_renderer *r, vks_frame *f)
             *end = *end > f->runs[m][l] ? *end : f->runs[m][l];
         }
     f->overflow_vertices = 0;
+    /* Run by run of the order (one model and level each): what is the run's is looked up once,
+     * and each entry reads only its palette's place (instances ascending within a run). */
     vks_visible *gpu = f->visible_buffer.mapped;
-    for (uint32_t s = 0; s < f->visible_count; s++) {
-        const vks_model *m = c->models[c->instances[f->order[s]].model];
-        const uint32_t level = f->order_level[s];
-        const uint32_t i = f->order[s];
-        vks_visible e = {.instance = i,
-                         .vertex_first =
-                             level ? m->vertex_count + vks_model_level(m, level).vertex_first : 0,
-                         .palette_first = r->use_store ? r->store.slot[i] : c->palette_first[i],
-                         .model = c->instances[i].model};
-        if (s < f->skinned_count) {
-            VkDeviceSize at = f->out_offset[s];
-            address(frame_chunks(r, f)[at / r->chunk_limit].address + at % r->chunk_limit,
-                    e.out_address);
-        } else if (compute) {
-            f->overflow_vertices += vks_model_level(m, level).vertex_count;
+    const uint32_t *palette_first = r->use_store ? r->store.slot : c->palette_first;
+    const gpu_buffer *chunks = frame_chunks(r, f);
+    for (uint32_t m = 0; m < c->model_count; m++)
+        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
+            const uint32_t first = f->runs[m][l], end = f->runs[m][l + 1];
+            if (first == end)
+                continue;
+            const vks_model *model = c->models[m];
+            const vks_level level = vks_model_level(model, l);
+            const uint32_t vertex_first = l ? model->vertex_count + level.vertex_first : 0;
+            const uint32_t skinned = end < f->skinned_count ? end : f->skinned_count;
+            for (uint32_t s = first; s < end; s++) {
+                const uint32_t i = f->order[s];
+                vks_visible e = {.instance = i,
+                                 .vertex_first = vertex_first,
+                                 .palette_first = palette_first[i],
+                                 .model = m};
+                if (s < skinned) {
+                    const VkDeviceSize at = f->out_offset[s];
+                    address(chunks[at / r->chunk_limit].address + at % r->chunk_limit,
+                            e.out_address);
+                }
+                gpu[s] = e;
+            }
+            if (compute && end > skinned)
+                f->overflow_vertices +=
+                    (uint64_t)(end - (first > skinned ? first : skinned)) * level.vertex_count;
         }
-        gpu[s] = e;
-    }
 }
 
 /* The output chunk that slot s of the GPU's order (one with output) skins into. */
