@@ -233,18 +233,21 @@ static void test_frame_runs(void)
     int bad = 0, runs = 0, stopped = 0;
     for (VkDeviceSize limit = 512; limit <= 2048; limit += 16) {
         for (VkDeviceSize output = 0; output <= 8000; output += 416) {
-            /* A random subset at random levels, then ordered by model, level and instance. */
-            uint32_t visible[N], count = 0;
+            /* A random subset at random levels (LEVELS: not visible), then ordered by model,
+             * level and instance. */
+            uint32_t visible[N], count = 0, level_of[N];
             uint8_t levels[N];
+            for (uint32_t i = 0; i < N; i++) {
+                x = x * 1103515245u + 12345u;
+                level_of[i] = (x >> 16) % (LEVELS + 1);
+            }
             for (uint32_t m = 0; m < MODELS; m++)
                 for (uint32_t l = 0; l < LEVELS; l++)
-                    for (uint32_t i = crowd.model_first[m]; i < crowd.model_first[m + 1]; i++) {
-                        x = x * 1103515245u + 12345u;
-                        if ((x >> 16) % 4 == l) { /* l: this level; 3: not visible */
+                    for (uint32_t i = crowd.model_first[m]; i < crowd.model_first[m + 1]; i++)
+                        if (level_of[i] == l) {
                             visible[count] = i;
                             levels[count++] = (uint8_t)l;
                         }
-                    }
             VkDeviceSize offset[N];
             uint32_t got = vks_plan_frame(&crowd, visible, levels, count, output, limit, offset);
             uint32_t expected = 0;

@@ -1128,7 +1128,7 @@ static void deal_outputs(vks_renderer *r, vks_frame *f)
      * and each entry reads only its palette's place (instances ascending within a run). */
     vks_visible *gpu = f->visible_buffer.mapped;
     const uint32_t *palette_first = r->use_store ? r->store.slot : c->palette_first;
-    const gpu_buffer *chunks = frame_chunks(r, f);
+    const gpu_buffer *chunks = r->chunk_count ? frame_chunks(r, f) : NULL; /* none: vertex mode */
     for (uint32_t m = 0; m < c->model_count; m++)
         for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
             const uint32_t first = f->runs[m][l], end = f->runs[m][l + 1];
