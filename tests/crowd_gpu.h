@@ -240,10 +240,11 @@ static inline bool crowd_gpu_frame(crowd_gpu *g, vks_renderer *r, const uint32_t
         VkBufferImageCopy region = {0};
         region.imageSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         region.imageExtent = (VkExtent3D){IMAGE_SIZE, IMAGE_SIZE, 1};
-        vkCmdCopyImageToBuffer(f->cmd, g->color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                               g->pixels.buffer, 1, &region);
+        g->dev.vk.vkCmdCopyImageToBuffer(f->cmd, g->color.image,
+                                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, g->pixels.buffer, 1,
+                                         &region);
         gpu_barrier_buffer(
-            f->cmd, g->pixels.buffer,
+            &g->dev, f->cmd, g->pixels.buffer,
             (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
             (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
     } else {

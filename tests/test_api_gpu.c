@@ -12,6 +12,7 @@
 #include "skin/skin_cpu.h"
 #include "test_path.h"
 
+#include "vkskin/vkskin_render.h"
 #include "vkskin/vkskin_vulkan.h"
 
 #include <stdlib.h>
@@ -27,7 +28,7 @@ static uint64_t vertices_checked;
 
 static vkskin_gpu_desc host_desc(void)
 {
-    return (vkskin_gpu_desc){.get_instance_proc_addr = vkGetInstanceProcAddr,
+    return (vkskin_gpu_desc){.get_instance_proc_addr = host.vk.vkGetInstanceProcAddr,
                              .instance = host.instance,
                              .physical_device = host.physical,
                              .device = host.device,
@@ -118,10 +119,11 @@ static void frame(vkskin_gpu *gpu, vkskin_crowd *crowd, const vks_model *m, uint
                             &readback, &e));
     /* vkskin's barrier after the dispatch covers copies: nothing more before these. */
     for (uint32_t k = 0; k < entries && readback.buffer; k++)
-        vkCmdCopyBuffer(cmd, out[k].buffer, readback.buffer, 1,
-                        &(VkBufferCopy){out[k].offset, at[k],
-                                        (VkDeviceSize)out[k].vertex_count * VKSKIN_SKINNED_STRIDE});
-    gpu_barrier_buffer(cmd, readback.buffer,
+        host.vk.vkCmdCopyBuffer(
+            cmd, out[k].buffer, readback.buffer, 1,
+            &(VkBufferCopy){out[k].offset, at[k],
+                            (VkDeviceSize)out[k].vertex_count * VKSKIN_SKINNED_STRIDE});
+    gpu_barrier_buffer(&host, cmd, readback.buffer,
                        (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
                        (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
     CHECK(gpu_once_end(&host, cmd, &e));
@@ -278,10 +280,11 @@ int main(int argc, char **argv)
                     gpu_buffer_destroy(&host, &back);
                     continue;
                 }
-                vkCmdCopyBuffer(cmd, mesh.index_buffer, back.buffer, 1,
-                                &(VkBufferCopy){sizeof(uint32_t) * mesh.first_index, 0, bytes});
+                host.vk.vkCmdCopyBuffer(
+                    cmd, mesh.index_buffer, back.buffer, 1,
+                    &(VkBufferCopy){sizeof(uint32_t) * mesh.first_index, 0, bytes});
                 gpu_barrier_buffer(
-                    cmd, back.buffer,
+                    &host, cmd, back.buffer,
                     (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
                     (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
                 CHECK(gpu_once_end(&host, cmd, &e));
@@ -297,13 +300,14 @@ int main(int argc, char **argv)
         check_error(vkskin_gpu_get_mesh(gpu, 1, 0, 0, &mesh, &err), &err, VKSKIN_ERROR_ARGUMENT,
                     "a model of its crowd");
 
-        /* A second device while this vkskin_gpu lives: refused before it is touched. */
+        /* A second vkskin_gpu beside this one (no process-wide state: each has its own
+         * function table), and listing devices meanwhile. */
         vkskin_gpu *other = NULL;
-        vkskin_gpu_desc od = host_desc();
-        od.device = (VkDevice)(uintptr_t)0x1234;
-        check_error(vkskin_gpu_create(&od, crowd, &other, &err), &err, VKSKIN_ERROR_ARGUMENT,
-                    "one device per process");
-        CHECK(other == NULL);
+        const vkskin_gpu_desc od = host_desc();
+        CHECK(vkskin_gpu_create(&od, crowd, &other, &err) == VKSKIN_OK && other);
+        uint32_t listed = 0;
+        CHECK(vkskin_list_devices(NULL, 0, &listed, &err) == VKSKIN_OK && listed >= 1);
+        vkskin_gpu_destroy(other);
 
         /* Misuse of the frame calls. */
         VkCommandBuffer cmd = VK_NULL_HANDLE;

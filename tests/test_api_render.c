@@ -442,13 +442,13 @@ int main(int argc, char **argv)
     CHECK(ri.binding == VKSKIN_BINDING_DESCRIPTORS); /* what validation follows */
     CHECK(ri.max_skinned_vertices >= (uint64_t)INSTANCES * mi.vertex_count);
 
-    /* One device per process: a second renderer, and listing devices, are refused meanwhile. */
-    vkskin_renderer *second;
-    check_error(vkskin_renderer_create(&desc, &second, &err), &err, VKSKIN_ERROR_ARGUMENT,
-                "one device per process");
-    CHECK(second == NULL);
-    check_error(vkskin_list_devices(NULL, 0, &devices, &err), &err, VKSKIN_ERROR_ARGUMENT,
-                "one device per process");
+    /* A second renderer (its own instance and device) lives beside this one, and devices can
+     * be listed meanwhile (test_two_renderers drives two at once). */
+    vkskin_renderer *second = NULL;
+    CHECK(vkskin_renderer_create(&desc, &second, &err) == VKSKIN_OK && second);
+    close_renderer(second);
+    devices = 0;
+    CHECK(vkskin_list_devices(NULL, 0, &devices, &err) == VKSKIN_OK && devices >= 1);
     uint8_t *image = malloc(W * H * 4), *first = malloc(W * H * 4), *other = malloc(W * H * 4);
     check_error(vkskin_renderer_read_image(r, image, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "no frame was drawn yet");

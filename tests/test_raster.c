@@ -115,7 +115,7 @@ static bool hardware_coverage(const gpu_device *dev, const gpu_buffer *vertices,
                                           "raster_hw.frag");
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    vkCreatePipelineLayout(dev->device, &li, NULL, &layout);
+    dev->vk.vkCreatePipelineLayout(dev->device, &li, NULL, &layout);
     const VkVertexInputBindingDescription binding = {0, sizeof(vks_skinned_vertex),
                                                      VK_VERTEX_INPUT_RATE_VERTEX};
     const VkVertexInputAttributeDescription attribute = {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0};
@@ -160,7 +160,7 @@ static bool hardware_coverage(const gpu_device *dev, const gpu_buffer *vertices,
                                    VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT};
         const gpu_access copy = {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT};
         for (uint32_t t = 0; t < count; t++) {
-            gpu_barrier_image(cmd, &image,
+            gpu_barrier_image(dev, cmd, &image,
                               t ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_UNDEFINED,
                               VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, t ? copy : none, attach);
             VkRenderingAttachmentInfo color = {VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
@@ -173,26 +173,26 @@ static bool hardware_coverage(const gpu_device *dev, const gpu_buffer *vertices,
             ri.layerCount = 1;
             ri.colorAttachmentCount = 1;
             ri.pColorAttachments = &color;
-            vkCmdBeginRendering(cmd, &ri);
-            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-            vkCmdSetViewport(cmd, 0, 1, &(VkViewport){0, 0, W, H, 0, 1});
-            vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){{0, 0}, {W, H}});
+            dev->vk.vkCmdBeginRendering(cmd, &ri);
+            dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+            dev->vk.vkCmdSetViewport(cmd, 0, 1, &(VkViewport){0, 0, W, H, 0, 1});
+            dev->vk.vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){{0, 0}, {W, H}});
             const VkDeviceSize offset = 0;
-            vkCmdBindVertexBuffers(cmd, 0, 1, &vertices->buffer, &offset);
-            vkCmdDraw(cmd, 3, 1, 3 * t, 0);
-            vkCmdEndRendering(cmd);
-            gpu_barrier_image(cmd, &image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+            dev->vk.vkCmdBindVertexBuffers(cmd, 0, 1, &vertices->buffer, &offset);
+            dev->vk.vkCmdDraw(cmd, 3, 1, 3 * t, 0);
+            dev->vk.vkCmdEndRendering(cmd);
+            gpu_barrier_image(dev, cmd, &image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, attach, copy);
             const VkBufferImageCopy region = {
                 .bufferOffset = sizeof(uint32_t) * W * H * t,
                 .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
                 .imageExtent = {W, H, 1},
             };
-            vkCmdCopyImageToBuffer(cmd, image.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                   back.buffer, 1, &region);
+            dev->vk.vkCmdCopyImageToBuffer(cmd, image.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                           back.buffer, 1, &region);
         }
         gpu_barrier_memory(
-            cmd, (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+            dev, cmd, (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
             (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
         ok = gpu_once_end(dev, cmd, &err);
     }
@@ -205,13 +205,13 @@ static bool hardware_coverage(const gpu_device *dev, const gpu_buffer *vertices,
     gpu_buffer_destroy(dev, &back);
     gpu_image_destroy(dev, &image);
     if (pipeline)
-        vkDestroyPipeline(dev->device, pipeline, NULL);
+        dev->vk.vkDestroyPipeline(dev->device, pipeline, NULL);
     if (layout)
-        vkDestroyPipelineLayout(dev->device, layout, NULL);
+        dev->vk.vkDestroyPipelineLayout(dev->device, layout, NULL);
     if (vs)
-        vkDestroyShaderModule(dev->device, vs, NULL);
+        dev->vk.vkDestroyShaderModule(dev->device, vs, NULL);
     if (fs)
-        vkDestroyShaderModule(dev->device, fs, NULL);
+        dev->vk.vkDestroyShaderModule(dev->device, fs, NULL);
     return ok;
 }
 
@@ -319,15 +319,16 @@ int main(void)
         fprintf(stderr, "test_raster: %s\n", err.msg);
         return check_report("test_raster");
     }
-    vkCmdFillBuffer(cmd, vis.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);
+    dev.vk.vkCmdFillBuffer(cmd, vis.buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);
     gpu_barrier_memory(
-        cmd, (gpu_access){VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+        &dev, cmd,
+        (gpu_access){VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
         (gpu_access){VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT});
     for (size_t k = 0; k < buffers; k++) /* the counts */
-        vkCmdFillBuffer(cmd, vis.buffer, sizeof(uint64_t) * (stride * k + words), sizeof(uint64_t),
-                        0);
+        dev.vk.vkCmdFillBuffer(cmd, vis.buffer, sizeof(uint64_t) * (stride * k + words),
+                               sizeof(uint64_t), 0);
     gpu_barrier_memory(
-        cmd, (gpu_access){VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+        &dev, cmd, (gpu_access){VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
         (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT});
     uint32_t tbits = 0;
@@ -347,23 +348,23 @@ int main(void)
         push.vis[0] = (uint32_t)at, push.vis[1] = (uint32_t)(at >> 32);
         push.first_index = 3 * t;
         push.triangle_count = 1;
-        vks_raster_pass_record(cmd, &pass, &push, 1);
+        vks_raster_pass_record(&dev, cmd, &pass, &push, 1);
     }
     /* ... and the overlapping pair together, ids 0 and 1. */
     const VkDeviceAddress shared = vis.address + sizeof(uint64_t) * stride * TRIANGLES;
     push.vis[0] = (uint32_t)shared, push.vis[1] = (uint32_t)(shared >> 32);
     push.first_index = 3 * PAIR;
     push.triangle_count = 2;
-    vks_raster_pass_record(cmd, &pass, &push, 1);
+    vks_raster_pass_record(&dev, cmd, &pass, &push, 1);
     /* The back face again, both sides rasterized (the draw pass's state). */
     const VkDeviceAddress two_sided = vis.address + sizeof(uint64_t) * stride * (TRIANGLES + 1);
     push.vis[0] = (uint32_t)two_sided, push.vis[1] = (uint32_t)(two_sided >> 32);
     push.first_index = 3 * (RANDOM + QUAD);
     push.triangle_count = 1;
     push.bits = tbits;
-    vks_raster_pass_record(cmd, &pass, &push, 1);
+    vks_raster_pass_record(&dev, cmd, &pass, &push, 1);
     gpu_barrier_memory(
-        cmd,
+        &dev, cmd,
         (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT},
         (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
     CHECK(gpu_once_end(&dev, cmd, &err));

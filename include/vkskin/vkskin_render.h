@@ -20,11 +20,12 @@
  *
  * The device: Vulkan 1.3 with dynamic rendering, synchronization2, maintenance4 and buffer device
  * addresses (every 1.3 device has them); discrete GPUs are preferred, then integrated, then CPU
- * ones, unless desc.device names one (vkskin_list_devices). One device per process, shared with
- * vkskin_vulkan.h: a vkskin_renderer and a vkskin_gpu do not live at once.
+ * ones, unless desc.device names one (vkskin_list_devices). Each renderer has its own instance
+ * and device: any number of them, and of vkskin_gpu objects (vkskin_vulkan.h), live at once.
  *
  * Threads: calls on one renderer must not overlap, and its crowd must not be changed during
- * vkskin_renderer_frame. The frame poses the crowd on the crowd's threads. */
+ * vkskin_renderer_frame; different renderers, each with its own crowd, may draw from different
+ * threads at once. The frame poses the crowd on the crowd's threads. */
 #ifndef VKSKIN_RENDER_H
 #define VKSKIN_RENDER_H
 

@@ -22,11 +22,12 @@
  * queue family with graphics and compute for the command buffers vkskin records into. Vulkan
  * cannot be asked which features a device was created with: the host says so in the desc.
  *
- * One device per process: vkskin loads its Vulkan functions (volk, private to the library) from
- * the host's device; a vkskin_gpu for another device is refused while one lives.
+ * Any number of vkskin_gpu (and vkskin_renderer) objects may live at once, on one device or
+ * several, from one loader or several: each loads its own table of Vulkan functions through the
+ * desc's get_instance_proc_addr; the library keeps no process-wide Vulkan state.
  *
- * Threads: calls on one vkskin_gpu must not overlap; create and destroy them on one thread at a
- * time. */
+ * Threads: calls on one vkskin_gpu must not overlap; different ones may be used from different
+ * threads at once (each with its own crowd, or crowds not being changed meanwhile). */
 #ifndef VKSKIN_VULKAN_H
 #define VKSKIN_VULKAN_H
 

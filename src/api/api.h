@@ -78,11 +78,6 @@ static inline bool vks_api_path(vkskin_binding binding, vks_path automatic, vks_
     return false;
 }
 
-/* One device per process: the live vkskin_gpu objects (vkskin_vulkan.c) and vkskin_renderer
- * objects (vkskin_render.c). */
-uint32_t vks_api_gpus(void);
-extern uint32_t vks_api_renderers;
-
 /* Fills err (when not NULL) with the message and `result`, and returns `result`. */
 vkskin_result vks_api_fail(vkskin_error *err, vkskin_result result, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -109,7 +109,7 @@ static bool measure_copy(const gpu_device *dev, VkDeviceSize bytes, vkskin_copy_
         VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
         qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
         qi.queryCount = 2;
-        VkResult qr = vkCreateQueryPool(dev->device, &qi, NULL, &queries);
+        VkResult qr = dev->vk.vkCreateQueryPool(dev->device, &qi, NULL, &queries);
         if (qr != VK_SUCCESS) {
             queries = VK_NULL_HANDLE;
             ok = vks_fail(err, "cannot create a query pool: %s", gpu_result_name(qr));
@@ -120,9 +120,9 @@ static bool measure_copy(const gpu_device *dev, VkDeviceSize bytes, vkskin_copy_
         VkCommandBuffer cmd;
         ok = ok && gpu_once_begin(dev, &cmd, err);
         if (ok) {
-            vkCmdFillBuffer(cmd, src.buffer, 0, VK_WHOLE_SIZE, 0x5eed5eedu);
+            dev->vk.vkCmdFillBuffer(cmd, src.buffer, 0, VK_WHOLE_SIZE, 0x5eed5eedu);
             gpu_barrier_buffer(
-                cmd, src.buffer,
+                dev, cmd, src.buffer,
                 (gpu_access){VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
                 (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                              VK_ACCESS_2_SHADER_STORAGE_READ_BIT});
@@ -140,16 +140,17 @@ static bool measure_copy(const gpu_device *dev, VkDeviceSize bytes, vkskin_copy_
         VkCommandBuffer cmd;
         if (!(ok = gpu_once_begin(dev, &cmd, err)))
             break;
-        vkCmdResetQueryPool(cmd, queries, 0, 2);
-        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 0);
-        vks_copy_pass_record(cmd, &pass, src.address, dst.address, half);
-        gpu_barrier_memory(cmd, rw, rw);
-        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, queries, 1);
+        dev->vk.vkCmdResetQueryPool(cmd, queries, 0, 2);
+        dev->vk.vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 0);
+        vks_copy_pass_record(dev, cmd, &pass, src.address, dst.address, half);
+        gpu_barrier_memory(dev, cmd, rw, rw);
+        dev->vk.vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, queries, 1);
         ok = gpu_once_end(dev, cmd, err);
         uint64_t t[2];
         VkResult qr;
-        if (ok && (qr = vkGetQueryPoolResults(dev->device, queries, 0, 2, sizeof t, t, sizeof t[0],
-                                              VK_QUERY_RESULT_64_BIT)) != VK_SUCCESS)
+        if (ok &&
+            (qr = dev->vk.vkGetQueryPoolResults(dev->device, queries, 0, 2, sizeof t, t,
+                                                sizeof t[0], VK_QUERY_RESULT_64_BIT)) != VK_SUCCESS)
             ok = vks_fail(err, "cannot read the copy's timestamps: %s", gpu_result_name(qr));
         ms[i] = ok ? gpu_ticks_to_ms(dev, t[0], t[1]) : 0.0;
     }
@@ -158,7 +159,7 @@ static bool measure_copy(const gpu_device *dev, VkDeviceSize bytes, vkskin_copy_
         res->bytes = 2.0 * (double)half;
     }
     if (queries)
-        vkDestroyQueryPool(dev->device, queries, NULL);
+        dev->vk.vkDestroyQueryPool(dev->device, queries, NULL);
     gpu_buffer_destroy(dev, &src);
     gpu_buffer_destroy(dev, &dst);
     vks_copy_pass_destroy(dev, &pass);
@@ -188,7 +189,7 @@ vkskin_result vkskin_renderer_time_copy(vkskin_renderer *r, uint64_t bytes,
                             "vkskin_renderer_time_copy: a renderer and a timing are needed");
     *timing = (vkskin_copy_timing){0};
     vks_error e;
-    vkDeviceWaitIdle(r->dev.device); /* the frames' work out of the way */
+    r->dev.vk.vkDeviceWaitIdle(r->dev.device); /* the frames' work out of the way */
     if (!measure_copy(&r->dev, bytes, timing, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     return vks_api_ok(err);

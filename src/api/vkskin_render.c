@@ -21,18 +21,12 @@ _Static_assert(sizeof(vkskin_overlay_vertex) == sizeof(vks_overlay_vertex),
 #define GROUND_SHADOWS 4096u
 #define SHADOW_SEGMENTS 12u
 
-uint32_t vks_api_renderers;
-
 vkskin_result vkskin_list_devices(vkskin_device_info *devices, uint32_t capacity, uint32_t *count,
                                   vkskin_error *err)
 {
     if (!count || (capacity && !devices))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_list_devices: count (and devices for a capacity) are needed");
-    if (vks_api_gpus() || vks_api_renderers)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_list_devices: vkskin works on a device already (one device "
-                            "per process: its Vulkan functions are loaded from it)");
     gpu_device_entry *entries = capacity ? calloc(capacity, sizeof *entries) : NULL;
     if (capacity && !entries)
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -104,10 +98,6 @@ static vkskin_result check_desc(const vkskin_renderer_desc *d, bool crowd, vks_p
     if (d->device > (uint32_t)INT32_MAX + 1)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_renderer_create: no device %u",
                             d->device);
-    if (vks_api_gpus() || vks_api_renderers)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin works on a device already: one device per process (destroy "
-                            "the other vkskin_renderer or vkskin_gpu first)");
     return VKSKIN_OK;
 }
 
@@ -232,7 +222,6 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
                                        .pose_every_frame = desc->pose_every_frame,
                                        .raster_triangle_px = desc->raster_triangle_px};
     r->extent = (VkExtent2D){desc->width ? desc->width : 1280, desc->height ? desc->height : 720};
-    vks_api_renderers++;
 
     const char *env = getenv("VKSKIN_VALIDATE");
     const gpu_device_desc dd = {
@@ -290,7 +279,7 @@ void vkskin_renderer_destroy(vkskin_renderer *r, vkskin_messages *messages)
     if (!r)
         return;
     if (r->dev.device)
-        vkDeviceWaitIdle(r->dev.device);
+        r->dev.vk.vkDeviceWaitIdle(r->dev.device);
     if (r->r.dev)
         vks_renderer_destroy(&r->r);
     if (r->crowd) /* its palette buffers, which the crowd may remember, are gone */
@@ -308,7 +297,6 @@ void vkskin_renderer_destroy(vkskin_renderer *r, vkskin_messages *messages)
         *messages = (vkskin_messages){.errors = m.error, .warnings = m.warning};
     free(r->update);
     free(r);
-    vks_api_renderers--;
 }
 
 vkskin_result vkskin_renderer_get_info(const vkskin_renderer *r, vkskin_renderer_info *info,
@@ -477,6 +465,7 @@ static void write_ground_lines(const ground_plan *g, vks_overlay_vertex *l)
 }
 
 typedef struct overlay_context {
+    const gpu_device *dev;
     const vks_overlay_pass *pass;
     const vks_overlay_frame *frame;
     uint32_t slot;
@@ -486,7 +475,7 @@ typedef struct overlay_context {
 static void record_overlay(VkCommandBuffer cmd, void *user)
 {
     const overlay_context *o = user;
-    vks_overlay_record(cmd, o->pass, o->slot, o->frame, o->extent);
+    vks_overlay_record(o->dev, cmd, o->pass, o->slot, o->frame, o->extent);
 }
 
 /* The frame's overlays written straight into the slot's vertex buffer: the ground's, then the
@@ -535,6 +524,7 @@ static vkskin_result upload_overlays(vkskin_renderer *r, const vkskin_frame_desc
 static bool record_capture(vkskin_renderer *r, vks_frame *f, const vks_draw_target *t,
                            vks_error *err)
 {
+    const gpu_device *dev = &r->dev;
     gpu_buffer *buf = &r->capture[f->slot];
     const VkDeviceSize bytes = (VkDeviceSize)t->extent.width * t->extent.height * 4;
     if (buf->size < bytes) {
@@ -550,13 +540,13 @@ static bool record_capture(vkskin_renderer *r, vks_frame *f, const vks_draw_targ
     VkBufferImageCopy region = {0};
     region.imageSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.imageExtent = (VkExtent3D){t->extent.width, t->extent.height, 1};
-    vkCmdCopyImageToBuffer(f->cmd, t->color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf->buffer, 1,
-                           &region);
-    gpu_barrier_buffer(f->cmd, buf->buffer,
+    dev->vk.vkCmdCopyImageToBuffer(f->cmd, t->color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                   buf->buffer, 1, &region);
+    gpu_barrier_buffer(dev, f->cmd, buf->buffer,
                        (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
                        (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
     /* Presentation is ordered by the semaphore the submission signals. */
-    gpu_barrier_image_raw(f->cmd, t->color, VK_IMAGE_ASPECT_COLOR_BIT,
+    gpu_barrier_image_raw(dev, f->cmd, t->color, VK_IMAGE_ASPECT_COLOR_BIT,
                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
                           (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_NONE},
                           (gpu_access){VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE});
@@ -647,7 +637,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
         if (r->r.use_store)
             vks_palette_store_clear(&r->r.store);
         f->visible_count = 0;
-        vkEndCommandBuffer(f->cmd); /* recorded nothing; reset by the slot's next frame */
+        r->dev.vk.vkEndCommandBuffer(f->cmd); /* recorded nothing; reset by the slot's next frame */
         return res != VKSKIN_OK          ? res
                : acq == VKS_ACQUIRE_SKIP ? vks_api_ok(err)
                                          : vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
@@ -661,7 +651,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
         target.final_access =
             (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT};
     }
-    overlay_context context = {&r->overlay, &overlay, f->slot, target.extent};
+    overlay_context context = {&r->dev, &r->overlay, &overlay, f->slot, target.extent};
     target.extra = record_overlay;
     target.extra_user = &context;
 
@@ -673,12 +663,12 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
         f->queries_written = 0;
         if (r->r.use_store)
             vks_palette_store_clear(&r->r.store);
-        vkEndCommandBuffer(f->cmd);
+        r->dev.vk.vkEndCommandBuffer(f->cmd);
         r->broken = r->window; /* the acquired image is never presented */
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);
     }
     if (!r->window)
-        vks_offscreen_copy(f->cmd, &r->offscreen, f->slot);
+        vks_offscreen_copy(&r->dev, f->cmd, &r->offscreen, f->slot);
     else if (capture && !record_capture(r, f, &target, &e)) {
         r->broken = true;
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);

@@ -15,17 +15,6 @@ struct vkskin_gpu {
     vks_renderer renderer;
 };
 
-/* One device per process: vkskin's Vulkan functions (volk) are loaded from it. The device the
- * live vkskin_gpu objects work on, and how many there are (created and destroyed on one thread
- * at a time, as the header says). */
-static VkDevice api_device;
-static uint32_t api_live;
-
-uint32_t vks_api_gpus(void)
-{
-    return api_live;
-}
-
 vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd *crowd,
                                 vkskin_gpu **gpu, vkskin_error *err)
 {
@@ -38,15 +27,6 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
     if (!vks_api_path(desc->binding, VKS_PATH_ADDRESSES, &path))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_gpu_create: no binding %d",
                             (int)desc->binding);
-    if (vks_api_renderers)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin already owns a device (a vkskin_renderer): one device per "
-                            "process");
-    if (api_live && desc->device != api_device)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin already works on another device: one device per process "
-                            "(destroy its %u vkskin_gpu first)",
-                            api_live);
     struct vkskin_gpu *g = calloc(1, sizeof *g);
     if (!g)
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a vkskin_gpu");
@@ -82,8 +62,6 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
         free(g);
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
-    api_device = desc->device;
-    api_live++;
     *gpu = g;
     return vks_api_ok(err);
 }
@@ -95,7 +73,6 @@ void vkskin_gpu_destroy(vkskin_gpu *g)
     vks_renderer_destroy(&g->renderer);
     gpu_device_destroy(&g->dev);
     free(g);
-    api_live--;
 }
 
 float *vkskin_gpu_palettes(vkskin_gpu *g, uint32_t slot)

@@ -14,7 +14,7 @@ VkFormat vks_draw_depth_format(const gpu_device *dev)
                                    VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D16_UNORM};
     for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
         VkFormatProperties p;
-        vkGetPhysicalDeviceFormatProperties(dev->physical, candidates[i], &p);
+        dev->vk.vkGetPhysicalDeviceFormatProperties(dev->physical, candidates[i], &p);
         if (p.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)
             return candidates[i];
     }
@@ -42,9 +42,9 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
         gpu_shader_module(dev, vks_mesh_frag_spv, vks_mesh_frag_spv_size, "mesh.frag");
     if (!vs || !fs) { /* out of memory: the caller says so */
         if (vs)
-            vkDestroyShaderModule(dev->device, vs, NULL);
+            dev->vk.vkDestroyShaderModule(dev->device, vs, NULL);
         if (fs)
-            vkDestroyShaderModule(dev->device, fs, NULL);
+            dev->vk.vkDestroyShaderModule(dev->device, fs, NULL);
         return VK_NULL_HANDLE;
     }
     /* No vertex attributes: both vertex shaders pull their data by gl_VertexIndex and
@@ -66,8 +66,8 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
              !skin  ? "pre-skinned"
              : wide ? "vertex skinning, 8 influences"
                     : "vertex skinning");
-    vkDestroyShaderModule(dev->device, vs, NULL);
-    vkDestroyShaderModule(dev->device, fs, NULL);
+    dev->vk.vkDestroyShaderModule(dev->device, vs, NULL);
+    dev->vk.vkDestroyShaderModule(dev->device, fs, NULL);
     return pipeline;
 }
 
@@ -77,7 +77,7 @@ bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat
 {
     *pass = (vks_draw_pass){.mode = mode, .data_layout = data_layout};
     VkFormatProperties fp;
-    vkGetPhysicalDeviceFormatProperties(dev->physical, color_format, &fp);
+    dev->vk.vkGetPhysicalDeviceFormatProperties(dev->physical, color_format, &fp);
     if (!(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT))
         return vks_fail(err, "%s cannot render to color format %d", dev->props.deviceName,
                         (int)color_format);
@@ -108,7 +108,7 @@ bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat
         return vks_fail(err, "cannot create the draw pipelines (out of device memory)");
 
     VkPhysicalDeviceFeatures features;
-    vkGetPhysicalDeviceFeatures(dev->physical, &features);
+    dev->vk.vkGetPhysicalDeviceFeatures(dev->physical, &features);
     VkSamplerCreateInfo si = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     si.magFilter = si.minFilter = VK_FILTER_LINEAR;
     si.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
@@ -119,7 +119,7 @@ bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat
                                                          : 8.0f)
                                                   : 1.0f;
     si.maxLod = VK_LOD_CLAMP_NONE;
-    GPU_TRY(vkCreateSampler(dev->device, &si, NULL, &pass->sampler), err,
+    GPU_TRY(dev->vk.vkCreateSampler(dev->device, &si, NULL, &pass->sampler), err,
             "create the base-color sampler");
     GPU_NAME(dev, VK_OBJECT_TYPE_SAMPLER, pass->sampler, "base-color sampler");
     return true;
@@ -128,27 +128,27 @@ bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat
 void vks_draw_pass_destroy(const gpu_device *dev, vks_draw_pass *pass)
 {
     if (pass->sampler)
-        vkDestroySampler(dev->device, pass->sampler, NULL);
+        dev->vk.vkDestroySampler(dev->device, pass->sampler, NULL);
     for (int i = 0; i < 3; i++)
         if (pass->pipeline[i])
-            vkDestroyPipeline(dev->device, pass->pipeline[i], NULL);
+            dev->vk.vkDestroyPipeline(dev->device, pass->pipeline[i], NULL);
     if (pass->layout)
-        vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
+        dev->vk.vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
     if (pass->frame_layout)
-        vkDestroyDescriptorSetLayout(dev->device, pass->frame_layout, NULL);
+        dev->vk.vkDestroyDescriptorSetLayout(dev->device, pass->frame_layout, NULL);
     if (pass->material_layout)
-        vkDestroyDescriptorSetLayout(dev->device, pass->material_layout, NULL);
+        dev->vk.vkDestroyDescriptorSetLayout(dev->device, pass->material_layout, NULL);
     *pass = (vks_draw_pass){0};
 }
 
-void vks_draw_begin(VkCommandBuffer cmd, const vks_draw_target *t)
+void vks_draw_begin(const gpu_device *dev, VkCommandBuffer cmd, const vks_draw_target *t)
 {
     /* The color image's previous use is a presentation (ordered by the acquire semaphore, whose
      * wait stage is color output) or the previous frame's readback copy of an offscreen image
      * (the same queue: the copy stage is enough). The depth image is shared by the frames in
      * flight: the previous frame's depth writes finish before this frame clears it. */
     gpu_barrier_image_raw(
-        cmd, t->color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+        dev, cmd, t->color, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
         VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
         (gpu_access){VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
                      0},
@@ -157,7 +157,7 @@ void vks_draw_begin(VkCommandBuffer cmd, const vks_draw_target *t)
     const VkPipelineStageFlags2 depth_stages =
         VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
     gpu_barrier_image(
-        cmd, t->depth, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+        dev, cmd, t->depth, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
         (gpu_access){depth_stages, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT},
         (gpu_access){depth_stages, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
                                        VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT});
@@ -181,24 +181,25 @@ void vks_draw_begin(VkCommandBuffer cmd, const vks_draw_target *t)
     info.colorAttachmentCount = 1;
     info.pColorAttachments = &color;
     info.pDepthAttachment = &depth;
-    vkCmdBeginRendering(cmd, &info);
+    dev->vk.vkCmdBeginRendering(cmd, &info);
     VkViewport viewport = {0, 0, (float)t->extent.width, (float)t->extent.height, 0, 1};
-    vkCmdSetViewport(cmd, 0, 1, &viewport);
-    vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){.extent = t->extent});
+    dev->vk.vkCmdSetViewport(cmd, 0, 1, &viewport);
+    dev->vk.vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){.extent = t->extent});
 }
 
-void vks_draw_bind(VkCommandBuffer cmd, const vks_draw_pass *pass, vks_draw_kind kind)
+void vks_draw_bind(const gpu_device *dev, VkCommandBuffer cmd, const vks_draw_pass *pass,
+                   vks_draw_kind kind)
 {
     assert(pass->pipeline[kind]);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->pipeline[kind]);
+    dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->pipeline[kind]);
 }
 
-void vks_draw_end(VkCommandBuffer cmd, const vks_draw_target *t)
+void vks_draw_end(const gpu_device *dev, VkCommandBuffer cmd, const vks_draw_target *t)
 {
     if (t->extra)
         t->extra(cmd, t->extra_user);
-    vkCmdEndRendering(cmd);
-    gpu_barrier_image_raw(cmd, t->color, VK_IMAGE_ASPECT_COLOR_BIT,
+    dev->vk.vkCmdEndRendering(cmd);
+    gpu_barrier_image_raw(dev, cmd, t->color, VK_IMAGE_ASPECT_COLOR_BIT,
                           VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, t->final_layout,
                           (gpu_access){VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                                        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT},

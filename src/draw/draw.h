@@ -55,10 +55,11 @@ typedef struct vks_draw_target {
 
 /* Begins rendering into the target: layout transitions, clears, viewport and scissor. Bind a
  * pipeline before the first draw. */
-void vks_draw_begin(VkCommandBuffer cmd, const vks_draw_target *t);
+void vks_draw_begin(const gpu_device *dev, VkCommandBuffer cmd, const vks_draw_target *t);
 /* Binds the pipeline for the instances drawn next (push constants and sets stay: one layout). */
-void vks_draw_bind(VkCommandBuffer cmd, const vks_draw_pass *pass, vks_draw_kind kind);
+void vks_draw_bind(const gpu_device *dev, VkCommandBuffer cmd, const vks_draw_pass *pass,
+                   vks_draw_kind kind);
 /* Ends rendering and moves the color image to the target's final layout. */
-void vks_draw_end(VkCommandBuffer cmd, const vks_draw_target *t);
+void vks_draw_end(const gpu_device *dev, VkCommandBuffer cmd, const vks_draw_target *t);
 
 #endif

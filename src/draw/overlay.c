@@ -64,9 +64,9 @@ bool vks_overlay_pass_create(const gpu_device *dev, VkFormat color_format, VkFor
         ok = (pass->pipeline[k] = create_pipeline(dev, pass, color_format, depth_format,
                                                   (vks_overlay_kind)k, vs, fs)) != VK_NULL_HANDLE;
     if (vs)
-        vkDestroyShaderModule(dev->device, vs, NULL);
+        dev->vk.vkDestroyShaderModule(dev->device, vs, NULL);
     if (fs)
-        vkDestroyShaderModule(dev->device, fs, NULL);
+        dev->vk.vkDestroyShaderModule(dev->device, fs, NULL);
     if (!ok) {
         vks_overlay_pass_destroy(dev, pass);
         return vks_fail(err, "cannot create the overlay pipelines (out of memory)");
@@ -78,9 +78,9 @@ void vks_overlay_pass_destroy(const gpu_device *dev, vks_overlay_pass *pass)
 {
     for (int k = 0; k < VKS_OVERLAY_KINDS; k++)
         if (pass->pipeline[k])
-            vkDestroyPipeline(dev->device, pass->pipeline[k], NULL);
+            dev->vk.vkDestroyPipeline(dev->device, pass->pipeline[k], NULL);
     if (pass->layout)
-        vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
+        dev->vk.vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
     for (uint32_t s = 0; s < GPU_FRAMES_IN_FLIGHT; s++)
         gpu_buffer_destroy(dev, &pass->vertices[s]);
     *pass = (vks_overlay_pass){0};
@@ -111,8 +111,8 @@ bool vks_overlay_map(const gpu_device *dev, vks_overlay_pass *pass, uint32_t slo
     return true;
 }
 
-void vks_overlay_record(VkCommandBuffer cmd, const vks_overlay_pass *pass, uint32_t slot,
-                        const vks_overlay_frame *frame, VkExtent2D extent)
+void vks_overlay_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_overlay_pass *pass,
+                        uint32_t slot, const vks_overlay_frame *frame, VkExtent2D extent)
 {
     overlay_push push = {.size = {(float)extent.width, (float)extent.height}};
     memcpy(push.view_proj, frame->view_proj, sizeof push.view_proj);
@@ -124,13 +124,14 @@ void vks_overlay_record(VkCommandBuffer cmd, const vks_overlay_pass *pass, uint3
             continue;
         if (!bound) {
             const VkDeviceSize offset = 0;
-            vkCmdBindVertexBuffers(cmd, 0, 1, &pass->vertices[slot].buffer, &offset);
+            dev->vk.vkCmdBindVertexBuffers(cmd, 0, 1, &pass->vertices[slot].buffer, &offset);
             bound = true;
         }
         push.screen = k == VKS_OVERLAY_SCREEN_TRIANGLES;
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->pipeline[k]);
-        vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof push, &push);
-        vkCmdDraw(cmd, n, 1, first, 0);
+        dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->pipeline[k]);
+        dev->vk.vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof push,
+                                   &push);
+        dev->vk.vkCmdDraw(cmd, n, 1, first, 0);
         first += n;
     }
 }

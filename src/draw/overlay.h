@@ -50,7 +50,7 @@ typedef struct vks_overlay_frame {
 bool vks_overlay_map(const gpu_device *dev, vks_overlay_pass *pass, uint32_t slot,
                      const vks_overlay_frame *frame, vks_overlay_vertex **vertices, vks_error *err);
 /* Records the draws, inside the draw pass's rendering (after the crowd's draws). */
-void vks_overlay_record(VkCommandBuffer cmd, const vks_overlay_pass *pass, uint32_t slot,
-                        const vks_overlay_frame *frame, VkExtent2D extent);
+void vks_overlay_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_overlay_pass *pass,
+                        uint32_t slot, const vks_overlay_frame *frame, VkExtent2D extent);
 
 #endif

@@ -70,13 +70,13 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
     return VK_FALSE; /* never abort the call: the run fails at its end, with every message */
 }
 
-static bool has_layer(const char *name)
+static bool has_layer(const gpu_vk *vk, const char *name)
 {
     uint32_t n = 0;
-    vkEnumerateInstanceLayerProperties(&n, NULL);
+    vk->vkEnumerateInstanceLayerProperties(&n, NULL);
     VkLayerProperties *layers = malloc(sizeof *layers * (n ? n : 1));
     bool found = false;
-    if (layers && vkEnumerateInstanceLayerProperties(&n, layers) >= 0)
+    if (layers && vk->vkEnumerateInstanceLayerProperties(&n, layers) >= 0)
         for (uint32_t i = 0; i < n && !found; i++)
             found = strcmp(layers[i].layerName, name) == 0;
     free(layers);
@@ -84,19 +84,19 @@ static bool has_layer(const char *name)
 }
 
 /* Whether the instance (pd null) or the physical device offers extension `name`. */
-static bool has_extension(VkPhysicalDevice pd, const char *name)
+static bool has_extension(const gpu_vk *vk, VkPhysicalDevice pd, const char *name)
 {
     uint32_t n = 0;
     if (pd)
-        vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
+        vk->vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
     else
-        vkEnumerateInstanceExtensionProperties(NULL, &n, NULL);
+        vk->vkEnumerateInstanceExtensionProperties(NULL, &n, NULL);
     VkExtensionProperties *ext = malloc(sizeof *ext * (n ? n : 1));
     bool found = false;
     VkResult r = VK_ERROR_OUT_OF_HOST_MEMORY;
     if (ext)
-        r = pd ? vkEnumerateDeviceExtensionProperties(pd, NULL, &n, ext)
-               : vkEnumerateInstanceExtensionProperties(NULL, &n, ext);
+        r = pd ? vk->vkEnumerateDeviceExtensionProperties(pd, NULL, &n, ext)
+               : vk->vkEnumerateInstanceExtensionProperties(NULL, &n, ext);
     for (uint32_t i = 0; r >= 0 && i < n && !found; i++)
         found = strcmp(ext[i].extensionName, name) == 0;
     free(ext);
@@ -105,11 +105,16 @@ static bool has_extension(VkPhysicalDevice pd, const char *name)
 
 static bool create_instance(const gpu_device_desc *desc, gpu_device *dev, vks_error *err)
 {
-    VkResult r = volkInitialize();
-    if (r != VK_SUCCESS)
+    if (!gpu_vk_load_global(&dev->vk, gpu_vk_loader()))
         return vks_fail(err, "cannot load the Vulkan loader (libvulkan.so.1): install libvulkan1 "
                              "and a driver (mesa-vulkan-drivers has a CPU one)");
-    uint32_t api = volkGetInstanceVersion();
+    /* vkEnumerateInstanceVersion is 1.1's: a 1.0 loader lacks it. */
+    PFN_vkEnumerateInstanceVersion version =
+        (PFN_vkEnumerateInstanceVersion)dev->vk.vkGetInstanceProcAddr(VK_NULL_HANDLE,
+                                                                      "vkEnumerateInstanceVersion");
+    uint32_t api = VK_API_VERSION_1_0;
+    if (version && version(&api) != VK_SUCCESS)
+        api = VK_API_VERSION_1_0;
     if (api < REQUIRED_API)
         return vks_fail(err, "the Vulkan loader supports %u.%u; vkskin needs 1.3",
                         VK_API_VERSION_MAJOR(api), VK_API_VERSION_MINOR(api));
@@ -118,13 +123,13 @@ static bool create_instance(const gpu_device_desc *desc, gpu_device *dev, vks_er
     uint32_t ext_count = 0;
     for (uint32_t i = 0; i < desc->instance_extension_count && ext_count < 15; i++)
         extensions[ext_count++] = desc->instance_extensions[i];
-    dev->debug_utils = has_extension(VK_NULL_HANDLE, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    dev->debug_utils = has_extension(&dev->vk, VK_NULL_HANDLE, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     if (dev->debug_utils)
         extensions[ext_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
 
     const char *layers[1] = {VALIDATION_LAYER};
     if (desc->validate) {
-        if (!has_layer(VALIDATION_LAYER))
+        if (!has_layer(&dev->vk, VALIDATION_LAYER))
             return vks_fail(err,
                             "validation was asked for but %s is not installed "
                             "(Debian: vulkan-validationlayers)",
@@ -167,44 +172,47 @@ static bool create_instance(const gpu_device_desc *desc, gpu_device *dev, vks_er
         info.ppEnabledLayerNames = layers;
         info.pNext = &features; /* also reports on vkCreateInstance / vkDestroyInstance */
     }
-    r = vkCreateInstance(&info, NULL, &dev->instance);
+    VkResult r = dev->vk.vkCreateInstance(&info, NULL, &dev->instance);
     if (r == VK_ERROR_INCOMPATIBLE_DRIVER) /* what the loader says when it finds no driver */
         return vks_fail(
             err, "no Vulkan 1.3 driver was found (VK_ERROR_INCOMPATIBLE_DRIVER): install "
                  "one, on Debian mesa-vulkan-drivers for a CPU driver, or your GPU vendor's");
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot create a Vulkan 1.3 instance: %s", gpu_result_name(r));
-    volkLoadInstanceOnly(dev->instance);
+    if (!gpu_vk_load_instance(&dev->vk, dev->instance))
+        return vks_fail(err, "the Vulkan loader lacks an instance function of Vulkan 1.3");
     if (desc->validate)
-        GPU_TRY(vkCreateDebugUtilsMessengerEXT(dev->instance, &messenger, NULL, &dev->messenger),
+        GPU_TRY(dev->vk.vkCreateDebugUtilsMessengerEXT(dev->instance, &messenger, NULL,
+                                                       &dev->messenger),
                 err, "create the validation messenger");
     return true;
 }
 
 /* Why `pd` cannot serve (NULL when it can); sets *family. */
-static const char *unsuitable(VkSurfaceKHR surface, VkPhysicalDevice pd, uint32_t *family)
+static const char *unsuitable(const gpu_device *dev, VkSurfaceKHR surface, VkPhysicalDevice pd,
+                              uint32_t *family)
 {
     VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(pd, &props);
+    dev->vk.vkGetPhysicalDeviceProperties(pd, &props);
     if (props.apiVersion < REQUIRED_API)
         return "it supports Vulkan below 1.3";
     VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                             &f13};
     VkPhysicalDeviceFeatures2 f = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
-    vkGetPhysicalDeviceFeatures2(pd, &f);
+    dev->vk.vkGetPhysicalDeviceFeatures2(pd, &f);
     if (!f13.dynamicRendering || !f13.synchronization2 || !f13.maintenance4)
         return "it lacks dynamic rendering, synchronization2 or maintenance4";
     if (!f12.bufferDeviceAddress) /* required of 1.3 devices, but say so if one lies */
         return "it lacks buffer device addresses";
-    if (surface && !has_extension(pd, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
+    if (surface && !has_extension(&dev->vk, pd, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
         return "it has no swapchain extension";
     uint32_t n = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
+    dev->vk.vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
     VkQueueFamilyProperties *q = malloc(sizeof *q * (n ? n : 1));
     if (!q)
         return "out of memory";
-    vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, q);
+    dev->vk.vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, q);
     const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
     const char *why = "no queue family does both graphics and compute";
     for (uint32_t i = 0; i < n; i++) {
@@ -212,7 +220,7 @@ static const char *unsuitable(VkSurfaceKHR surface, VkPhysicalDevice pd, uint32_
             continue;
         VkBool32 present = VK_FALSE;
         if (surface &&
-            (vkGetPhysicalDeviceSurfaceSupportKHR(pd, i, surface, &present) != VK_SUCCESS ||
+            (dev->vk.vkGetPhysicalDeviceSurfaceSupportKHR(pd, i, surface, &present) != VK_SUCCESS ||
              !present)) {
             why = "no graphics and compute queue family can present to the window";
             continue;
@@ -257,10 +265,11 @@ static const char *type_name(VkPhysicalDeviceType type)
     }
 }
 
-static bool enumerate(VkInstance instance, VkPhysicalDevice **out, uint32_t *count, vks_error *err)
+static bool enumerate(const gpu_device *dev, VkPhysicalDevice **out, uint32_t *count,
+                      vks_error *err)
 {
     uint32_t n = 0;
-    VkResult r = vkEnumeratePhysicalDevices(instance, &n, NULL);
+    VkResult r = dev->vk.vkEnumeratePhysicalDevices(dev->instance, &n, NULL);
     if (r < 0)
         return vks_fail(err, "cannot list Vulkan devices: %s", gpu_result_name(r));
     if (n == 0)
@@ -269,7 +278,7 @@ static bool enumerate(VkInstance instance, VkPhysicalDevice **out, uint32_t *cou
     *out = malloc(sizeof **out * n);
     if (!*out)
         return vks_fail_memory(err, "out of memory");
-    r = vkEnumeratePhysicalDevices(instance, &n, *out);
+    r = dev->vk.vkEnumeratePhysicalDevices(dev->instance, &n, *out);
     if (r < 0) {
         free(*out);
         return vks_fail(err, "cannot list Vulkan devices: %s", gpu_result_name(r));
@@ -282,7 +291,7 @@ static bool pick_device(const gpu_device_desc *desc, gpu_device *dev, vks_error 
 {
     VkPhysicalDevice *pds;
     uint32_t n;
-    if (!enumerate(dev->instance, &pds, &n, err))
+    if (!enumerate(dev, &pds, &n, err))
         return false;
     bool ok = true;
     if (desc->device_index >= 0) {
@@ -290,10 +299,11 @@ static bool pick_device(const gpu_device_desc *desc, gpu_device *dev, vks_error 
             ok = vks_fail(err, "there is no device %d (there are %u: see vkskin devices)",
                           desc->device_index, n);
         } else {
-            const char *why = unsuitable(dev->surface, pds[desc->device_index], &dev->queue_family);
+            const char *why =
+                unsuitable(dev, dev->surface, pds[desc->device_index], &dev->queue_family);
             if (why) {
                 VkPhysicalDeviceProperties p;
-                vkGetPhysicalDeviceProperties(pds[desc->device_index], &p);
+                dev->vk.vkGetPhysicalDeviceProperties(pds[desc->device_index], &p);
                 ok = vks_fail(err, "device %d (%s) cannot serve: %s", desc->device_index,
                               p.deviceName, why);
             } else {
@@ -305,9 +315,9 @@ static bool pick_device(const gpu_device_desc *desc, gpu_device *dev, vks_error 
         const char *why = "no device";
         for (uint32_t i = 0; i < n; i++) {
             uint32_t family;
-            const char *w = unsuitable(dev->surface, pds[i], &family);
+            const char *w = unsuitable(dev, dev->surface, pds[i], &family);
             VkPhysicalDeviceProperties p;
-            vkGetPhysicalDeviceProperties(pds[i], &p);
+            dev->vk.vkGetPhysicalDeviceProperties(pds[i], &p);
             if (w) {
                 why = w;
             } else if (type_rank(p.deviceType) > best) {
@@ -328,12 +338,12 @@ static bool pick_device(const gpu_device_desc *desc, gpu_device *dev, vks_error 
  * count. */
 static uint32_t read_physical(gpu_device *dev, VkQueueFamilyProperties q[64])
 {
-    vkGetPhysicalDeviceProperties(dev->physical, &dev->props);
-    vkGetPhysicalDeviceMemoryProperties(dev->physical, &dev->memory);
+    dev->vk.vkGetPhysicalDeviceProperties(dev->physical, &dev->props);
+    dev->vk.vkGetPhysicalDeviceMemoryProperties(dev->physical, &dev->memory);
     uint32_t n = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(dev->physical, &n, NULL);
+    dev->vk.vkGetPhysicalDeviceQueueFamilyProperties(dev->physical, &n, NULL);
     n = n < 64 ? n : 64;
-    vkGetPhysicalDeviceQueueFamilyProperties(dev->physical, &n, q);
+    dev->vk.vkGetPhysicalDeviceQueueFamilyProperties(dev->physical, &n, q);
     return n;
 }
 
@@ -341,12 +351,13 @@ static uint32_t read_physical(gpu_device *dev, VkQueueFamilyProperties q[64])
  * pool for one-time submits. */
 static bool open_device(gpu_device *dev, uint32_t index, vks_error *err)
 {
-    volkLoadDevice(dev->device);
-    vkGetDeviceQueue(dev->device, dev->queue_family, index, &dev->queue);
+    if (!gpu_vk_load_device(&dev->vk, dev->device))
+        return vks_fail(err, "the device lacks a function of Vulkan 1.3");
+    dev->vk.vkGetDeviceQueue(dev->device, dev->queue_family, index, &dev->queue);
     VkCommandPoolCreateInfo pool = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
     pool.queueFamilyIndex = dev->queue_family;
-    VkResult r = vkCreateCommandPool(dev->device, &pool, NULL, &dev->once_pool);
+    VkResult r = dev->vk.vkCreateCommandPool(dev->device, &pool, NULL, &dev->once_pool);
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot create a command pool: %s", gpu_result_name(r));
     GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_POOL, dev->once_pool, "vkskin one-time commands");
@@ -355,11 +366,11 @@ static bool open_device(gpu_device *dev, uint32_t index, vks_error *err)
 
 /* 64-bit atomics on storage buffers: the compute rasterizer's visibility buffer (depth and id in
  * one word, resolved by atomicMin). */
-static bool has_int64_atomics(VkPhysicalDevice physical)
+static bool has_int64_atomics(const gpu_device *dev, VkPhysicalDevice physical)
 {
     VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceFeatures2 f = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
-    vkGetPhysicalDeviceFeatures2(physical, &f);
+    dev->vk.vkGetPhysicalDeviceFeatures2(physical, &f);
     return f.features.shaderInt64 && f12.shaderBufferInt64Atomics;
 }
 
@@ -372,7 +383,7 @@ static bool create_device(gpu_device *dev, vks_error *err)
 
     /* What the device has of 1.0's features. */
     VkPhysicalDeviceFeatures supported;
-    vkGetPhysicalDeviceFeatures(dev->physical, &supported);
+    dev->vk.vkGetPhysicalDeviceFeatures(dev->physical, &supported);
     VkPhysicalDeviceVulkan13Features f13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                             &f13};
@@ -390,7 +401,7 @@ static bool create_device(gpu_device *dev, vks_error *err)
     features.features.pipelineStatisticsQuery = supported.pipelineStatisticsQuery;
     dev->statistics = supported.pipelineStatisticsQuery;
     /* Enabled where the device has them (has_int64_atomics). */
-    dev->int64_atomics = has_int64_atomics(dev->physical);
+    dev->int64_atomics = has_int64_atomics(dev, dev->physical);
     features.features.shaderInt64 = dev->int64_atomics;
     f12.shaderBufferInt64Atomics = dev->int64_atomics;
 
@@ -406,7 +417,8 @@ static bool create_device(gpu_device *dev, vks_error *err)
         extensions[extension_count++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
     /* What this process may still allocate of each heap: the renderer sizes its skinned output
      * from it (render/plan.h). */
-    dev->memory_budget = has_extension(dev->physical, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+    dev->memory_budget =
+        has_extension(&dev->vk, dev->physical, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
     if (dev->memory_budget)
         extensions[extension_count++] = VK_EXT_MEMORY_BUDGET_EXTENSION_NAME;
     VkDeviceCreateInfo info = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
@@ -414,7 +426,7 @@ static bool create_device(gpu_device *dev, vks_error *err)
     info.pQueueCreateInfos = &queue;
     info.enabledExtensionCount = extension_count;
     info.ppEnabledExtensionNames = extensions;
-    VkResult r = vkCreateDevice(dev->physical, &info, NULL, &dev->device);
+    VkResult r = dev->vk.vkCreateDevice(dev->physical, &info, NULL, &dev->device);
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot create a device on %s: %s", dev->props.deviceName,
                         gpu_result_name(r));
@@ -468,8 +480,10 @@ bool gpu_device_probe(const gpu_device_desc *desc, gpu_device *dev, vks_error *e
         return false;
     }
     read_physical(dev, q);
-    dev->memory_budget = has_extension(dev->physical, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
-    dev->int64_atomics = has_int64_atomics(dev->physical); /* what create_device would enable */
+    dev->memory_budget =
+        has_extension(&dev->vk, dev->physical, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+    dev->int64_atomics =
+        has_int64_atomics(dev, dev->physical); /* what create_device would enable */
     return true;
 }
 
@@ -494,8 +508,12 @@ bool gpu_device_adopt(const gpu_host_device *host, gpu_device *dev, vks_error *e
     dev->messages = calloc(1, sizeof *dev->messages); /* no messenger: the host's, if any */
     if (!dev->messages)
         return vks_fail_memory(err, "out of memory");
-    volkInitializeCustom(host->get_instance_proc_addr);
-    volkLoadInstanceOnly(host->instance);
+    if (!gpu_vk_load_global(&dev->vk, host->get_instance_proc_addr) ||
+        !gpu_vk_load_instance(&dev->vk, host->instance)) {
+        gpu_device_destroy(dev);
+        return vks_fail_usage(err, "the host's vkGetInstanceProcAddr lacks a function of Vulkan "
+                                   "1.3 for its instance");
+    }
     dev->adopted = true;
     dev->instance = host->instance;
     dev->physical = host->physical;
@@ -528,23 +546,24 @@ gpu_messages gpu_device_destroy(gpu_device *dev)
 {
     if (dev->adopted) { /* the host's: only what vkskin made on it */
         if (dev->once_pool)
-            vkDestroyCommandPool(dev->device, dev->once_pool, NULL);
+            dev->vk.vkDestroyCommandPool(dev->device, dev->once_pool, NULL);
         gpu_messages counts = dev->messages ? *dev->messages : (gpu_messages){0};
         free(dev->messages);
         *dev = (gpu_device){0};
         return counts;
     }
     if (dev->device) {
-        vkDeviceWaitIdle(dev->device);
-        vkDestroyCommandPool(dev->device, dev->once_pool, NULL);
-        vkDestroyDevice(dev->device, NULL);
+        dev->vk.vkDeviceWaitIdle(dev->device);
+        dev->vk.vkDestroyCommandPool(dev->device, dev->once_pool, NULL);
+        dev->vk.vkDestroyDevice(dev->device, NULL);
     }
     if (dev->surface)
-        vkDestroySurfaceKHR(dev->instance, dev->surface, NULL);
+        dev->vk.vkDestroySurfaceKHR(dev->instance, dev->surface, NULL);
     if (dev->messenger)
-        vkDestroyDebugUtilsMessengerEXT(dev->instance, dev->messenger, NULL);
+        dev->vk.vkDestroyDebugUtilsMessengerEXT(dev->instance, dev->messenger, NULL);
     if (dev->instance)
-        vkDestroyInstance(dev->instance, NULL); /* still reports to the messenger's counts */
+        dev->vk.vkDestroyInstance(dev->instance,
+                                  NULL); /* still reports to the messenger's counts */
     gpu_messages counts = dev->messages ? *dev->messages : (gpu_messages){0};
     free(dev->messages);
     *dev = (gpu_device){0};
@@ -559,17 +578,17 @@ bool gpu_validation_failed(const gpu_device *dev)
 bool gpu_list_devices(gpu_device_entry *entries, uint32_t capacity, uint32_t *count, vks_error *err)
 {
     *count = 0;
-    gpu_device dev = {0};
-    dev.messages = calloc(1, sizeof *dev.messages);
-    if (!dev.messages)
+    gpu_device device = {0}, *dev = &device;
+    dev->messages = calloc(1, sizeof *dev->messages);
+    if (!dev->messages)
         return vks_fail_memory(err, "out of memory");
     gpu_device_desc desc = {.device_index = -1};
     VkPhysicalDevice *pds = NULL;
     uint32_t n = 0;
-    bool ok = create_instance(&desc, &dev, err) && enumerate(dev.instance, &pds, &n, err);
+    bool ok = create_instance(&desc, dev, err) && enumerate(dev, &pds, &n, err);
     for (uint32_t i = 0; ok && i < n && i < capacity; i++) {
         VkPhysicalDeviceProperties p;
-        vkGetPhysicalDeviceProperties(pds[i], &p);
+        dev->vk.vkGetPhysicalDeviceProperties(pds[i], &p);
         uint32_t family;
         gpu_device_entry *e = &entries[i];
         snprintf(e->name, sizeof e->name, "%s", p.deviceName);
@@ -577,18 +596,18 @@ bool gpu_list_devices(gpu_device_entry *entries, uint32_t capacity, uint32_t *co
         e->api_version = p.apiVersion;
         e->driver_version = p.driverVersion;
         e->vendor_id = p.vendorID;
-        e->unusable = unsuitable(VK_NULL_HANDLE, pds[i], &family);
+        e->unusable = unsuitable(dev, VK_NULL_HANDLE, pds[i], &family);
     }
     if (ok)
         *count = n;
     free(pds);
-    gpu_device_destroy(&dev);
+    gpu_device_destroy(dev);
     return ok;
 }
 
 void gpu_name(const gpu_device *dev, VkObjectType type, uint64_t handle, const char *fmt, ...)
 {
-    if (!dev->debug_utils || !handle || !vkSetDebugUtilsObjectNameEXT)
+    if (!dev->debug_utils || !handle || !dev->vk.vkSetDebugUtilsObjectNameEXT)
         return;
     char name[128];
     va_list ap;
@@ -599,7 +618,7 @@ void gpu_name(const gpu_device *dev, VkObjectType type, uint64_t handle, const c
     info.objectType = type;
     info.objectHandle = handle;
     info.pObjectName = name;
-    vkSetDebugUtilsObjectNameEXT(dev->device, &info);
+    dev->vk.vkSetDebugUtilsObjectNameEXT(dev->device, &info);
 }
 
 double gpu_ticks_to_ms(const gpu_device *dev, uint64_t begin, uint64_t end)

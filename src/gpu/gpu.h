@@ -1,12 +1,13 @@
 /* The Vulkan layer: device, memory, buffers, images, barriers and pipelines, as small helpers named
- * by intent. Vulkan 1.3 core (dynamic rendering, synchronization2) through volk. Nothing here knows
+ * by intent. Vulkan 1.3 core (dynamic rendering, synchronization2), every call through the device's
+ * own function table (dev->vk, vk.h). Nothing here knows
  * about models, skinning or windows. */
 #ifndef VKS_GPU_H
 #define VKS_GPU_H
 
 #include "../core/error.h"
 
-#include <volk.h>
+#include "vk.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -50,6 +51,7 @@ typedef struct gpu_messages {
 } gpu_messages;
 
 typedef struct gpu_device {
+    gpu_vk vk; /* the functions of this instance and device (vk.h) */
     VkInstance instance;
     VkDebugUtilsMessengerEXT messenger; /* only with validation */
     bool debug_utils;                   /* object names available */
@@ -97,8 +99,8 @@ typedef struct gpu_host_device {
 /* Works on the host's device: loads the function pointers through its loader, checks what it
  * enabled, and creates a command pool for uploads on its queue family. The host keeps owning
  * the instance and device (gpu_device_destroy leaves them) and must not use the queue from
- * another thread while vkskin uploads on it. One device per process: the function pointers are
- * the library's globals (volk). */
+ * another thread while vkskin uploads on it. Its functions go into dev->vk, loaded through the
+ * host's get_instance_proc_addr (vk.h): any number of devices live side by side. */
 bool gpu_device_adopt(const gpu_host_device *host, gpu_device *dev, vks_error *err);
 /* Destroys everything and returns the validation messages counted over the device's life
  * (vkDestroyInstance included). */
@@ -202,16 +204,18 @@ typedef struct gpu_access {
     VkAccessFlags2 access;
 } gpu_access;
 
-void gpu_barrier_buffer(VkCommandBuffer cmd, VkBuffer buffer, gpu_access src, gpu_access dst);
+void gpu_barrier_buffer(const gpu_device *dev, VkCommandBuffer cmd, VkBuffer buffer, gpu_access src,
+                        gpu_access dst);
 /* A global memory barrier: for buffers shaders reach through device addresses, which no buffer
  * barrier can name one by one. */
-void gpu_barrier_memory(VkCommandBuffer cmd, gpu_access src, gpu_access dst);
-void gpu_barrier_image(VkCommandBuffer cmd, const gpu_image *img, VkImageLayout old_layout,
-                       VkImageLayout new_layout, gpu_access src, gpu_access dst);
+void gpu_barrier_memory(const gpu_device *dev, VkCommandBuffer cmd, gpu_access src, gpu_access dst);
+void gpu_barrier_image(const gpu_device *dev, VkCommandBuffer cmd, const gpu_image *img,
+                       VkImageLayout old_layout, VkImageLayout new_layout, gpu_access src,
+                       gpu_access dst);
 /* The same for an image this module did not create (a swapchain image). */
-void gpu_barrier_image_raw(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
-                           VkImageLayout old_layout, VkImageLayout new_layout, gpu_access src,
-                           gpu_access dst);
+void gpu_barrier_image_raw(const gpu_device *dev, VkCommandBuffer cmd, VkImage image,
+                           VkImageAspectFlags aspect, VkImageLayout old_layout,
+                           VkImageLayout new_layout, gpu_access src, gpu_access dst);
 
 /* ---- Pipelines ---- */
 

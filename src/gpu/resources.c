@@ -46,7 +46,7 @@ static bool allocate(const gpu_device *dev, VkMemoryRequirements req, gpu_memory
         VkMemoryAllocateFlagsInfo flags = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
         flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
         info.pNext = addressed ? &flags : NULL;
-        r = vkAllocateMemory(dev->device, &info, NULL, memory);
+        r = dev->vk.vkAllocateMemory(dev->device, &info, NULL, memory);
         if (r == VK_SUCCESS)
             *props = dev->memory.memoryTypes[type].propertyFlags;
     }
@@ -69,19 +69,19 @@ bool gpu_buffer_create(const gpu_device *dev, const gpu_buffer_desc *desc, gpu_b
     VkBufferCreateInfo info = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     info.size = desc->size;
     info.usage = desc->usage;
-    VkResult r = vkCreateBuffer(dev->device, &info, NULL, &buf->buffer);
+    VkResult r = dev->vk.vkCreateBuffer(dev->device, &info, NULL, &buf->buffer);
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot create %s (%llu bytes): %s", name,
                         (unsigned long long)desc->size, gpu_result_name(r));
     VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(dev->device, buf->buffer, &req);
+    dev->vk.vkGetBufferMemoryRequirements(dev->device, buf->buffer, &req);
     VkMemoryPropertyFlags props = 0;
     const bool addressed = desc->usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
     if (!allocate(dev, req, desc->memory, addressed, &buf->memory, &props, name, err)) {
         gpu_buffer_destroy(dev, buf);
         return false;
     }
-    r = vkBindBufferMemory(dev->device, buf->buffer, buf->memory, 0);
+    r = dev->vk.vkBindBufferMemory(dev->device, buf->buffer, buf->memory, 0);
     if (r != VK_SUCCESS) {
         gpu_buffer_destroy(dev, buf);
         return vks_fail(err, "cannot bind the memory of %s: %s", name, gpu_result_name(r));
@@ -91,10 +91,10 @@ bool gpu_buffer_create(const gpu_device *dev, const gpu_buffer_desc *desc, gpu_b
     if (addressed) {
         VkBufferDeviceAddressInfo ai = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
         ai.buffer = buf->buffer;
-        buf->address = vkGetBufferDeviceAddress(dev->device, &ai);
+        buf->address = dev->vk.vkGetBufferDeviceAddress(dev->device, &ai);
     }
     if (desc->memory != GPU_MEMORY_DEVICE &&
-        (r = vkMapMemory(dev->device, buf->memory, 0, VK_WHOLE_SIZE, 0, &buf->mapped)) !=
+        (r = dev->vk.vkMapMemory(dev->device, buf->memory, 0, VK_WHOLE_SIZE, 0, &buf->mapped)) !=
             VK_SUCCESS) {
         gpu_buffer_destroy(dev, buf);
         return vks_fail(err, "cannot map %s: %s", name, gpu_result_name(r));
@@ -107,9 +107,9 @@ bool gpu_buffer_create(const gpu_device *dev, const gpu_buffer_desc *desc, gpu_b
 void gpu_buffer_destroy(const gpu_device *dev, gpu_buffer *buf)
 {
     if (buf->buffer)
-        vkDestroyBuffer(dev->device, buf->buffer, NULL);
+        dev->vk.vkDestroyBuffer(dev->device, buf->buffer, NULL);
     if (buf->memory)
-        vkFreeMemory(dev->device, buf->memory, NULL); /* unmaps too */
+        dev->vk.vkFreeMemory(dev->device, buf->memory, NULL); /* unmaps too */
     *buf = (gpu_buffer){0};
 }
 
@@ -121,7 +121,7 @@ void gpu_buffer_invalidate(const gpu_device *dev, const gpu_buffer *buf)
     range.memory = buf->memory;
     range.size = VK_WHOLE_SIZE;
     /* It fails only out of host memory: the reads then see what the cache holds. */
-    (void)vkInvalidateMappedMemoryRanges(dev->device, 1, &range);
+    (void)dev->vk.vkInvalidateMappedMemoryRanges(dev->device, 1, &range);
 }
 
 bool gpu_buffer_create_filled(const gpu_device *dev, const gpu_buffer_desc *desc, const void *data,
@@ -149,11 +149,12 @@ bool gpu_buffer_create_filled(const gpu_device *dev, const gpu_buffer_desc *desc
         gpu_buffer_destroy(dev, buf);
         return false;
     }
-    vkCmdCopyBuffer(cmd, staging.buffer, buf->buffer, 1, &(VkBufferCopy){.size = desc->size});
+    dev->vk.vkCmdCopyBuffer(cmd, staging.buffer, buf->buffer, 1,
+                            &(VkBufferCopy){.size = desc->size});
     /* A fence makes the copy available, not visible: later commands read the buffer through
      * descriptors, attributes or device addresses. */
     gpu_barrier_memory(
-        cmd, (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+        dev, cmd, (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
         (gpu_access){VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT});
     bool ok = gpu_once_end(dev, cmd, err);
     gpu_buffer_destroy(dev, &staging);
@@ -199,19 +200,19 @@ bool gpu_image_create(const gpu_device *dev, const gpu_image_desc *desc, gpu_ima
     info.usage = desc->usage;
     info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     VkImage image;
-    VkResult r = vkCreateImage(dev->device, &info, NULL, &image);
+    VkResult r = dev->vk.vkCreateImage(dev->device, &info, NULL, &image);
     img->image = r == VK_SUCCESS ? image : VK_NULL_HANDLE; /* undefined on failure */
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot create %s (%ux%u): %s", name, desc->width, desc->height,
                         gpu_result_name(r));
     VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(dev->device, img->image, &req);
+    dev->vk.vkGetImageMemoryRequirements(dev->device, img->image, &req);
     VkMemoryPropertyFlags props;
     if (!allocate(dev, req, GPU_MEMORY_DEVICE, false, &img->memory, &props, name, err)) {
         gpu_image_destroy(dev, img);
         return false;
     }
-    r = vkBindImageMemory(dev->device, img->image, img->memory, 0);
+    r = dev->vk.vkBindImageMemory(dev->device, img->image, img->memory, 0);
     if (r != VK_SUCCESS) {
         gpu_image_destroy(dev, img);
         return vks_fail(err, "cannot bind %s's memory: %s", name, gpu_result_name(r));
@@ -223,7 +224,7 @@ bool gpu_image_create(const gpu_device *dev, const gpu_image_desc *desc, gpu_ima
     view.format = desc->format;
     view.subresourceRange = (VkImageSubresourceRange){img->aspect, 0, img->mip_levels, 0, 1};
     VkImageView image_view;
-    r = vkCreateImageView(dev->device, &view, NULL, &image_view);
+    r = dev->vk.vkCreateImageView(dev->device, &view, NULL, &image_view);
     img->view = r == VK_SUCCESS ? image_view : VK_NULL_HANDLE; /* undefined on failure */
     if (r != VK_SUCCESS) {
         gpu_image_destroy(dev, img);
@@ -238,16 +239,16 @@ bool gpu_image_create(const gpu_device *dev, const gpu_image_desc *desc, gpu_ima
 void gpu_image_destroy(const gpu_device *dev, gpu_image *img)
 {
     if (img->view)
-        vkDestroyImageView(dev->device, img->view, NULL);
+        dev->vk.vkDestroyImageView(dev->device, img->view, NULL);
     if (img->image)
-        vkDestroyImage(dev->device, img->image, NULL);
+        dev->vk.vkDestroyImage(dev->device, img->image, NULL);
     if (img->memory)
-        vkFreeMemory(dev->device, img->memory, NULL);
+        dev->vk.vkFreeMemory(dev->device, img->memory, NULL);
     *img = (gpu_image){0};
 }
 
-static void barrier_mip(VkCommandBuffer cmd, VkImage image, uint32_t level, VkImageLayout old,
-                        VkImageLayout new_layout, gpu_access src, gpu_access dst)
+static void barrier_mip(const gpu_device *dev, VkCommandBuffer cmd, VkImage image, uint32_t level,
+                        VkImageLayout old, VkImageLayout new_layout, gpu_access src, gpu_access dst)
 {
     VkImageMemoryBarrier2 b = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
     b.srcStageMask = src.stage;
@@ -262,7 +263,7 @@ static void barrier_mip(VkCommandBuffer cmd, VkImage image, uint32_t level, VkIm
     VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.imageMemoryBarrierCount = 1;
     dep.pImageMemoryBarriers = &b;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    dev->vk.vkCmdPipelineBarrier2(cmd, &dep);
 }
 
 bool gpu_image_upload_rgba8(const gpu_device *dev, gpu_image *img, const void *pixels,
@@ -281,7 +282,7 @@ bool gpu_image_upload_rgba8(const gpu_device *dev, gpu_image *img, const void *p
 
     /* Mips by blits need linear filtering of the format; without it only level 0 is sampled. */
     VkFormatProperties fp;
-    vkGetPhysicalDeviceFormatProperties(dev->physical, img->format, &fp);
+    dev->vk.vkGetPhysicalDeviceFormatProperties(dev->physical, img->format, &fp);
     const VkFormatFeatureFlags blit = VK_FORMAT_FEATURE_BLIT_SRC_BIT |
                                       VK_FORMAT_FEATURE_BLIT_DST_BIT |
                                       VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
@@ -304,29 +305,30 @@ bool gpu_image_upload_rgba8(const gpu_device *dev, gpu_image *img, const void *p
         return false;
     }
     for (uint32_t l = 0; l < img->mip_levels; l++)
-        barrier_mip(cmd, img->image, l, VK_IMAGE_LAYOUT_UNDEFINED, dst_layout, none, copy_write);
+        barrier_mip(dev, cmd, img->image, l, VK_IMAGE_LAYOUT_UNDEFINED, dst_layout, none,
+                    copy_write);
     VkBufferImageCopy region = {0};
     region.imageSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.imageExtent = (VkExtent3D){img->extent.width, img->extent.height, 1};
-    vkCmdCopyBufferToImage(cmd, staging.buffer, img->image, dst_layout, 1, &region);
+    dev->vk.vkCmdCopyBufferToImage(cmd, staging.buffer, img->image, dst_layout, 1, &region);
     int32_t w = (int32_t)img->extent.width, h = (int32_t)img->extent.height;
     for (uint32_t l = 1; l < levels; l++) {
-        barrier_mip(cmd, img->image, l - 1, dst_layout, src_layout, copy_write, copy_read);
+        barrier_mip(dev, cmd, img->image, l - 1, dst_layout, src_layout, copy_write, copy_read);
         int32_t nw = w > 1 ? w / 2 : 1, nh = h > 1 ? h / 2 : 1;
         VkImageBlit b = {0};
         b.srcSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, l - 1, 0, 1};
         b.srcOffsets[1] = (VkOffset3D){w, h, 1};
         b.dstSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1};
         b.dstOffsets[1] = (VkOffset3D){nw, nh, 1};
-        vkCmdBlitImage(cmd, img->image, src_layout, img->image, dst_layout, 1, &b,
-                       VK_FILTER_LINEAR);
-        barrier_mip(cmd, img->image, l - 1, src_layout, read_layout, copy_read, sampled);
+        dev->vk.vkCmdBlitImage(cmd, img->image, src_layout, img->image, dst_layout, 1, &b,
+                               VK_FILTER_LINEAR);
+        barrier_mip(dev, cmd, img->image, l - 1, src_layout, read_layout, copy_read, sampled);
         w = nw;
         h = nh;
     }
-    barrier_mip(cmd, img->image, levels - 1, dst_layout, read_layout, copy_write, sampled);
+    barrier_mip(dev, cmd, img->image, levels - 1, dst_layout, read_layout, copy_write, sampled);
     for (uint32_t l = levels; l < img->mip_levels; l++) /* levels the blits could not fill */
-        barrier_mip(cmd, img->image, l, dst_layout, read_layout, copy_write, sampled);
+        barrier_mip(dev, cmd, img->image, l, dst_layout, read_layout, copy_write, sampled);
     img->mip_levels = levels; /* samplers clamp to what holds pixels */
     bool ok = gpu_once_end(dev, cmd, err);
     gpu_buffer_destroy(dev, &staging);
@@ -339,15 +341,15 @@ bool gpu_once_begin(const gpu_device *dev, VkCommandBuffer *cmd, vks_error *err)
     alloc.commandPool = dev->once_pool;
     alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     alloc.commandBufferCount = 1;
-    VkResult r = vkAllocateCommandBuffers(dev->device, &alloc, cmd);
+    VkResult r = dev->vk.vkAllocateCommandBuffers(dev->device, &alloc, cmd);
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot allocate a command buffer: %s", gpu_result_name(r));
     GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_BUFFER, *cmd, "one-time commands");
     VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    r = vkBeginCommandBuffer(*cmd, &begin);
+    r = dev->vk.vkBeginCommandBuffer(*cmd, &begin);
     if (r != VK_SUCCESS) {
-        vkFreeCommandBuffers(dev->device, dev->once_pool, 1, cmd);
+        dev->vk.vkFreeCommandBuffers(dev->device, dev->once_pool, 1, cmd);
         return vks_fail(err, "cannot begin a command buffer: %s", gpu_result_name(r));
     }
     return true;
@@ -357,26 +359,27 @@ bool gpu_once_end(const gpu_device *dev, VkCommandBuffer cmd, vks_error *err)
 {
     VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VkFence fence = VK_NULL_HANDLE;
-    VkResult r = vkEndCommandBuffer(cmd);
+    VkResult r = dev->vk.vkEndCommandBuffer(cmd);
     if (r == VK_SUCCESS)
-        r = vkCreateFence(dev->device, &fi, NULL, &fence);
+        r = dev->vk.vkCreateFence(dev->device, &fi, NULL, &fence);
     GPU_NAME(dev, VK_OBJECT_TYPE_FENCE, fence, "one-time fence");
     VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &cmd;
     if (r == VK_SUCCESS)
-        r = vkQueueSubmit(dev->queue, 1, &submit, fence);
+        r = dev->vk.vkQueueSubmit(dev->queue, 1, &submit, fence);
     if (r == VK_SUCCESS)
-        r = vkWaitForFences(dev->device, 1, &fence, VK_TRUE, UINT64_MAX);
+        r = dev->vk.vkWaitForFences(dev->device, 1, &fence, VK_TRUE, UINT64_MAX);
     if (fence)
-        vkDestroyFence(dev->device, fence, NULL);
-    vkFreeCommandBuffers(dev->device, dev->once_pool, 1, &cmd);
+        dev->vk.vkDestroyFence(dev->device, fence, NULL);
+    dev->vk.vkFreeCommandBuffers(dev->device, dev->once_pool, 1, &cmd);
     if (r != VK_SUCCESS)
         return vks_fail(err, "a GPU transfer failed: %s", gpu_result_name(r));
     return true;
 }
 
-void gpu_barrier_buffer(VkCommandBuffer cmd, VkBuffer buffer, gpu_access src, gpu_access dst)
+void gpu_barrier_buffer(const gpu_device *dev, VkCommandBuffer cmd, VkBuffer buffer, gpu_access src,
+                        gpu_access dst)
 {
     VkBufferMemoryBarrier2 b = {VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
     b.srcStageMask = src.stage;
@@ -389,10 +392,10 @@ void gpu_barrier_buffer(VkCommandBuffer cmd, VkBuffer buffer, gpu_access src, gp
     VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.bufferMemoryBarrierCount = 1;
     dep.pBufferMemoryBarriers = &b;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    dev->vk.vkCmdPipelineBarrier2(cmd, &dep);
 }
 
-void gpu_barrier_memory(VkCommandBuffer cmd, gpu_access src, gpu_access dst)
+void gpu_barrier_memory(const gpu_device *dev, VkCommandBuffer cmd, gpu_access src, gpu_access dst)
 {
     VkMemoryBarrier2 b = {VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
     b.srcStageMask = src.stage;
@@ -402,12 +405,12 @@ void gpu_barrier_memory(VkCommandBuffer cmd, gpu_access src, gpu_access dst)
     VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.memoryBarrierCount = 1;
     dep.pMemoryBarriers = &b;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    dev->vk.vkCmdPipelineBarrier2(cmd, &dep);
 }
 
-void gpu_barrier_image_raw(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
-                           VkImageLayout old_layout, VkImageLayout new_layout, gpu_access src,
-                           gpu_access dst)
+void gpu_barrier_image_raw(const gpu_device *dev, VkCommandBuffer cmd, VkImage image,
+                           VkImageAspectFlags aspect, VkImageLayout old_layout,
+                           VkImageLayout new_layout, gpu_access src, gpu_access dst)
 {
     VkImageMemoryBarrier2 b = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
     b.srcStageMask = src.stage;
@@ -423,13 +426,14 @@ void gpu_barrier_image_raw(VkCommandBuffer cmd, VkImage image, VkImageAspectFlag
     VkDependencyInfo dep = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.imageMemoryBarrierCount = 1;
     dep.pImageMemoryBarriers = &b;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    dev->vk.vkCmdPipelineBarrier2(cmd, &dep);
 }
 
-void gpu_barrier_image(VkCommandBuffer cmd, const gpu_image *img, VkImageLayout old_layout,
-                       VkImageLayout new_layout, gpu_access src, gpu_access dst)
+void gpu_barrier_image(const gpu_device *dev, VkCommandBuffer cmd, const gpu_image *img,
+                       VkImageLayout old_layout, VkImageLayout new_layout, gpu_access src,
+                       gpu_access dst)
 {
-    gpu_barrier_image_raw(cmd, img->image, img->aspect, old_layout, new_layout, src, dst);
+    gpu_barrier_image_raw(dev, cmd, img->image, img->aspect, old_layout, new_layout, src, dst);
 }
 
 VkShaderModule gpu_shader_module(const gpu_device *dev, const unsigned char *spirv, size_t size,
@@ -439,7 +443,7 @@ VkShaderModule gpu_shader_module(const gpu_device *dev, const unsigned char *spi
     info.codeSize = size;
     info.pCode = (const uint32_t *)(const void *)spirv;
     VkShaderModule module = VK_NULL_HANDLE;
-    if (vkCreateShaderModule(dev->device, &info, NULL, &module) != VK_SUCCESS)
+    if (dev->vk.vkCreateShaderModule(dev->device, &info, NULL, &module) != VK_SUCCESS)
         return VK_NULL_HANDLE;
     GPU_NAME(dev, VK_OBJECT_TYPE_SHADER_MODULE, module, "%s", name);
     return module;
@@ -458,10 +462,10 @@ VkPipeline gpu_pipeline_compute(const gpu_device *dev, const gpu_compute_desc *d
     info.stage.pSpecializationInfo = desc->specialization;
     info.layout = desc->layout;
     VkPipeline pipeline = VK_NULL_HANDLE;
-    if (vkCreateComputePipelines(dev->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline) !=
+    if (dev->vk.vkCreateComputePipelines(dev->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline) !=
         VK_SUCCESS)
         pipeline = VK_NULL_HANDLE;
-    vkDestroyShaderModule(dev->device, module, NULL);
+    dev->vk.vkDestroyShaderModule(dev->device, module, NULL);
     GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "%s", desc->name);
     return pipeline;
 }
@@ -534,7 +538,7 @@ VkPipeline gpu_pipeline_graphics(const gpu_device *dev, const gpu_graphics_desc 
     info.pDynamicState = &dynamic;
     info.layout = d->layout;
     VkPipeline pipeline = VK_NULL_HANDLE;
-    if (vkCreateGraphicsPipelines(dev->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline) !=
+    if (dev->vk.vkCreateGraphicsPipelines(dev->device, VK_NULL_HANDLE, 1, &info, NULL, &pipeline) !=
         VK_SUCCESS)
         pipeline = VK_NULL_HANDLE;
     return pipeline;
@@ -552,7 +556,7 @@ VkDescriptorSetLayout gpu_set_layout(const gpu_device *dev, const VkDescriptorTy
     info.bindingCount = count;
     info.pBindings = bindings;
     VkDescriptorSetLayout layout = VK_NULL_HANDLE;
-    if (vkCreateDescriptorSetLayout(dev->device, &info, NULL, &layout) != VK_SUCCESS)
+    if (dev->vk.vkCreateDescriptorSetLayout(dev->device, &info, NULL, &layout) != VK_SUCCESS)
         return VK_NULL_HANDLE;
     GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, layout, "%s", name);
     return layout;
@@ -569,7 +573,7 @@ VkPipelineLayout gpu_pipeline_layout(const gpu_device *dev, const VkDescriptorSe
     info.pushConstantRangeCount = push_size ? 1 : 0;
     info.pPushConstantRanges = &range;
     VkPipelineLayout layout = VK_NULL_HANDLE;
-    if (vkCreatePipelineLayout(dev->device, &info, NULL, &layout) != VK_SUCCESS)
+    if (dev->vk.vkCreatePipelineLayout(dev->device, &info, NULL, &layout) != VK_SUCCESS)
         return VK_NULL_HANDLE;
     GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, layout, "%s", name);
     return layout;

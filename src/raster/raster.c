@@ -61,9 +61,9 @@ static VkPipeline create_resolve(const gpu_device *dev, const vks_raster_pass *p
                  : VK_NULL_HANDLE;
     GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "resolve pipeline");
     if (vs)
-        vkDestroyShaderModule(dev->device, vs, NULL);
+        dev->vk.vkDestroyShaderModule(dev->device, vs, NULL);
     if (fs)
-        vkDestroyShaderModule(dev->device, fs, NULL);
+        dev->vk.vkDestroyShaderModule(dev->device, fs, NULL);
     return pipeline;
 }
 
@@ -133,24 +133,24 @@ bool vks_raster_pass_create(const gpu_device *dev, const vks_raster_pass_desc *d
 void vks_raster_pass_destroy(const gpu_device *dev, vks_raster_pass *pass)
 {
     if (pass->pipeline)
-        vkDestroyPipeline(dev->device, pass->pipeline, NULL);
+        dev->vk.vkDestroyPipeline(dev->device, pass->pipeline, NULL);
     if (pass->resolve)
-        vkDestroyPipeline(dev->device, pass->resolve, NULL);
+        dev->vk.vkDestroyPipeline(dev->device, pass->resolve, NULL);
     if (pass->layout)
-        vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
+        dev->vk.vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
     if (pass->resolve_layout)
-        vkDestroyPipelineLayout(dev->device, pass->resolve_layout, NULL);
+        dev->vk.vkDestroyPipelineLayout(dev->device, pass->resolve_layout, NULL);
     if (pass->set_layout)
-        vkDestroyDescriptorSetLayout(dev->device, pass->set_layout, NULL);
+        dev->vk.vkDestroyDescriptorSetLayout(dev->device, pass->set_layout, NULL);
     *pass = (vks_raster_pass){0};
 }
 
-void vks_raster_pass_record(VkCommandBuffer cmd, const vks_raster_pass *pass,
+void vks_raster_pass_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_pass *pass,
                             const vks_raster_push *push, uint32_t visible_count)
 {
     if (!push->triangle_count || !visible_count)
         return;
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
+    dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
     /* Columns of triangles and rows of visible entries, as many as the device takes a
      * dispatch. */
     const uint32_t most = pass->max_groups[0] * VKS_RASTER_GROUP_SIZE;
@@ -167,8 +167,9 @@ void vks_raster_pass_record(VkCommandBuffer cmd, const vks_raster_pass *pass,
             p.triangle_count = count;
             p.visible_first += done;
             p.bits = (p.bits & ~0xff00u) | pass->subpixel_bits << 8;
-            vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof p, &p);
-            vkCmdDispatch(cmd, groups, rows, 1);
+            dev->vk.vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof p,
+                                       &p);
+            dev->vk.vkCmdDispatch(cmd, groups, rows, 1);
             done += rows;
         }
     }
@@ -261,13 +262,13 @@ bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
         pi.maxSets = GPU_FRAMES_IN_FLIGHT;
         pi.poolSizeCount = 1;
         pi.pPoolSizes = &size;
-        VkResult res = vkCreateDescriptorPool(dev->device, &pi, NULL, &scene->pool);
+        VkResult res = dev->vk.vkCreateDescriptorPool(dev->device, &pi, NULL, &scene->pool);
         VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
         ai.descriptorPool = scene->pool;
         ai.descriptorSetCount = 1;
         ai.pSetLayouts = &pass->set_layout;
         for (uint32_t s = 0; res == VK_SUCCESS && s < GPU_FRAMES_IN_FLIGHT; s++) {
-            res = vkAllocateDescriptorSets(dev->device, &ai, &scene->targets[s].set);
+            res = dev->vk.vkAllocateDescriptorSets(dev->device, &ai, &scene->targets[s].set);
             GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, scene->targets[s].set, "raster set %u", s);
         }
         if (res != VK_SUCCESS)
@@ -285,7 +286,7 @@ void vks_raster_scene_destroy(const gpu_device *dev, vks_raster_scene *scene)
         gpu_buffer_destroy(dev, &scene->targets[s].count);
     }
     if (scene->pool)
-        vkDestroyDescriptorPool(dev->device, scene->pool, NULL);
+        dev->vk.vkDestroyDescriptorPool(dev->device, scene->pool, NULL);
     gpu_buffer_destroy(dev, &scene->levels);
     gpu_buffer_destroy(dev, &scene->meshes);
     free(scene->level_table);
@@ -354,51 +355,52 @@ bool vks_raster_target_size(const gpu_device *dev, const vks_raster_pass *pass,
                                           .descriptorCount = 1,
                                           .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                           .pBufferInfo = &info[k]};
-        vkUpdateDescriptorSets(dev->device, VKS_RASTER_BINDING_COUNT, w, 0, NULL);
+        dev->vk.vkUpdateDescriptorSets(dev->device, VKS_RASTER_BINDING_COUNT, w, 0, NULL);
     }
     return true;
 }
 
 /* ---- Recording ---- */
 
-void vks_raster_clear(VkCommandBuffer cmd, const vks_raster_target *t)
+void vks_raster_clear(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_target *t)
 {
     /* The slot's previous frame (its resolve's reads, its count's copy) completed before this
      * one began: its fence. */
     const VkDeviceSize words = (VkDeviceSize)t->width * t->height;
-    vkCmdFillBuffer(cmd, t->vis.buffer, 0, sizeof(uint64_t) * words, 0xffffffffu);
-    vkCmdFillBuffer(cmd, t->vis.buffer, sizeof(uint64_t) * words, sizeof(uint64_t), 0);
+    dev->vk.vkCmdFillBuffer(cmd, t->vis.buffer, 0, sizeof(uint64_t) * words, 0xffffffffu);
+    dev->vk.vkCmdFillBuffer(cmd, t->vis.buffer, sizeof(uint64_t) * words, sizeof(uint64_t), 0);
     gpu_barrier_buffer(
-        cmd, t->vis.buffer,
+        dev, cmd, t->vis.buffer,
         (gpu_access){VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
         (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT});
 }
 
-void vks_raster_bind(VkCommandBuffer cmd, const vks_raster_pass *pass, const vks_raster_target *t)
+void vks_raster_bind(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_pass *pass,
+                     const vks_raster_target *t)
 {
     if (pass->bound)
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout, 1, 1, &t->set, 0,
-                                NULL);
+        dev->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout, 1, 1,
+                                        &t->set, 0, NULL);
 }
 
-void vks_raster_finish(VkCommandBuffer cmd, const vks_raster_target *t)
+void vks_raster_finish(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_target *t)
 {
     const VkDeviceSize words = (VkDeviceSize)t->width * t->height;
     gpu_barrier_buffer(
-        cmd, t->vis.buffer,
+        dev, cmd, t->vis.buffer,
         (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT},
         (gpu_access){VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT});
-    vkCmdCopyBuffer(cmd, t->vis.buffer, t->count.buffer, 1,
-                    &(VkBufferCopy){sizeof(uint64_t) * words, 0, sizeof(uint64_t)});
-    gpu_barrier_buffer(cmd, t->count.buffer,
+    dev->vk.vkCmdCopyBuffer(cmd, t->vis.buffer, t->count.buffer, 1,
+                            &(VkBufferCopy){sizeof(uint64_t) * words, 0, sizeof(uint64_t)});
+    gpu_barrier_buffer(dev, cmd, t->count.buffer,
                        (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
                        (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
 }
 
-void vks_raster_resolve(VkCommandBuffer cmd, const vks_raster_pass *pass,
+void vks_raster_resolve(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_pass *pass,
                         const vks_raster_scene *scene, const vks_raster_target *t,
                         VkDescriptorSet frame_set, VkDescriptorSet material_set,
                         VkDescriptorSet data_set, const vks_resolve_push *push)
@@ -413,11 +415,12 @@ void vks_raster_resolve(VkCommandBuffer cmd, const vks_raster_pass *pass,
     p.triangle_bits = scene->triangle_bits;
     p.subpixel_bits = pass->subpixel_bits;
     const VkDescriptorSet sets[4] = {frame_set, material_set, data_set, t->set};
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->resolve);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->resolve_layout, 0,
-                            pass->bound ? 4 : 2, sets, 0, NULL);
-    vkCmdPushConstants(cmd, pass->resolve_layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof p, &p);
-    vkCmdDraw(cmd, 3, 1, 0, 0);
+    dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->resolve);
+    dev->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->resolve_layout, 0,
+                                    pass->bound ? 4 : 2, sets, 0, NULL);
+    dev->vk.vkCmdPushConstants(cmd, pass->resolve_layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof p,
+                               &p);
+    dev->vk.vkCmdDraw(cmd, 3, 1, 0, 0);
 }
 
 uint64_t vks_raster_pixels(const gpu_device *dev, const vks_raster_target *t)

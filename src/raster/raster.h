@@ -60,7 +60,7 @@ bool vks_raster_id_bits(uint32_t triangles, uint32_t visible, uint32_t *triangle
  * entries from push->visible_first (nothing when either is 0). The subpixel bits of push->bits
  * are set here. On the descriptor path the caller binds the data set (set 0) and
  * vks_raster_bind the raster set (set 1). */
-void vks_raster_pass_record(VkCommandBuffer cmd, const vks_raster_pass *pass,
+void vks_raster_pass_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_pass *pass,
                             const vks_raster_push *push, uint32_t visible_count);
 
 /* Where one model's data sits in the crowd's buffers (the renderer's layout). */
@@ -111,20 +111,20 @@ bool vks_raster_target_size(const gpu_device *dev, const vks_raster_pass *pass,
                             vks_error *err);
 
 /* Empties the visibility buffer and its count, ready for the dispatches. */
-void vks_raster_clear(VkCommandBuffer cmd, const vks_raster_target *target);
+void vks_raster_clear(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_target *target);
 /* Descriptor path: binds the target's raster set as set 1 of the rasterizer. */
-void vks_raster_bind(VkCommandBuffer cmd, const vks_raster_pass *pass,
+void vks_raster_bind(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_pass *pass,
                      const vks_raster_target *target);
 /* After the dispatches: their writes made visible to the resolve, and the count copied to the
  * host (vks_raster_pixels after the frame's fence). */
-void vks_raster_finish(VkCommandBuffer cmd, const vks_raster_target *target);
+void vks_raster_finish(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_target *target);
 
 /* Inside the rendering: resolves one material's pixels. The caller's push: the models,
  * instances, visible list and UV addresses, the material and its base color, and on the
  * descriptor path the bound output chunk; the visibility buffer's and the tables' are set here.
  * frame_set, material_set and data_set (descriptor path; else VK_NULL_HANDLE) are bound as sets 0,
  * 1 and 2. */
-void vks_raster_resolve(VkCommandBuffer cmd, const vks_raster_pass *pass,
+void vks_raster_resolve(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_pass *pass,
                         const vks_raster_scene *scene, const vks_raster_target *target,
                         VkDescriptorSet frame_set, VkDescriptorSet material_set,
                         VkDescriptorSet data_set, const vks_resolve_push *push);

@@ -31,7 +31,7 @@ static bool create_sets(const gpu_device *dev, vks_scatter_pass *pass, const gpu
     pi.maxSets = GPU_FRAMES_IN_FLIGHT;
     pi.poolSizeCount = 1;
     pi.pPoolSizes = &size;
-    GPU_TRY(vkCreateDescriptorPool(dev->device, &pi, NULL, &pass->pool), err,
+    GPU_TRY(dev->vk.vkCreateDescriptorPool(dev->device, &pi, NULL, &pass->pool), err,
             "create the scatter's descriptor pool");
     GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_POOL, pass->pool, "scatter set pool");
     VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
@@ -39,7 +39,7 @@ static bool create_sets(const gpu_device *dev, vks_scatter_pass *pass, const gpu
     ai.descriptorSetCount = 1;
     ai.pSetLayouts = &pass->set_layout;
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
-        GPU_TRY(vkAllocateDescriptorSets(dev->device, &ai, &pass->sets[i]), err,
+        GPU_TRY(dev->vk.vkAllocateDescriptorSets(dev->device, &ai, &pass->sets[i]), err,
                 "allocate a scatter set");
         GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, pass->sets[i], "scatter set %u", i);
         const VkDescriptorBufferInfo info[VKS_SCATTER_BINDING_COUNT] = {
@@ -55,7 +55,7 @@ static bool create_sets(const gpu_device *dev, vks_scatter_pass *pass, const gpu
                                           .descriptorCount = 1,
                                           .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                           .pBufferInfo = &info[j]};
-        vkUpdateDescriptorSets(dev->device, VKS_SCATTER_BINDING_COUNT, w, 0, NULL);
+        dev->vk.vkUpdateDescriptorSets(dev->device, VKS_SCATTER_BINDING_COUNT, w, 0, NULL);
     }
     return true;
 }
@@ -101,28 +101,30 @@ bool vks_scatter_pass_create(const gpu_device *dev, bool bound, const gpu_buffer
 void vks_scatter_pass_destroy(const gpu_device *dev, vks_scatter_pass *pass)
 {
     if (pass->pipeline)
-        vkDestroyPipeline(dev->device, pass->pipeline, NULL);
+        dev->vk.vkDestroyPipeline(dev->device, pass->pipeline, NULL);
     if (pass->layout)
-        vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
+        dev->vk.vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
     if (pass->pool)
-        vkDestroyDescriptorPool(dev->device, pass->pool, NULL);
+        dev->vk.vkDestroyDescriptorPool(dev->device, pass->pool, NULL);
     if (pass->set_layout)
-        vkDestroyDescriptorSetLayout(dev->device, pass->set_layout, NULL);
+        dev->vk.vkDestroyDescriptorSetLayout(dev->device, pass->set_layout, NULL);
     *pass = (vks_scatter_pass){0};
 }
 
-void vks_scatter_pass_record(VkCommandBuffer cmd, const vks_scatter_pass *pass, uint32_t slot,
-                             uint32_t record_count)
+void vks_scatter_pass_record(const gpu_device *dev, VkCommandBuffer cmd,
+                             const vks_scatter_pass *pass, uint32_t slot, uint32_t record_count)
 {
     assert(slot < GPU_FRAMES_IN_FLIGHT);
     if (!record_count)
         return;
     vks_scatter_push push = pass->push[slot];
     push.record_count = record_count;
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
+    dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
     if (pass->set_layout)
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout, 0, 1,
-                                &pass->sets[slot], 0, NULL);
-    vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
-    vkCmdDispatch(cmd, record_count < pass->max_groups ? record_count : pass->max_groups, 1, 1);
+        dev->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout, 0, 1,
+                                        &pass->sets[slot], 0, NULL);
+    dev->vk.vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
+                               &push);
+    dev->vk.vkCmdDispatch(cmd, record_count < pass->max_groups ? record_count : pass->max_groups, 1,
+                          1);
 }

@@ -30,7 +30,7 @@ bool vks_scatter_pass_create(const gpu_device *dev, bool bound, const gpu_buffer
 void vks_scatter_pass_destroy(const gpu_device *dev, vks_scatter_pass *pass);
 
 /* Records the scatter of frame slot `slot`'s first record_count records (nothing when 0). */
-void vks_scatter_pass_record(VkCommandBuffer cmd, const vks_scatter_pass *pass, uint32_t slot,
-                             uint32_t record_count);
+void vks_scatter_pass_record(const gpu_device *dev, VkCommandBuffer cmd,
+                             const vks_scatter_pass *pass, uint32_t slot, uint32_t record_count);
 
 #endif

@@ -61,7 +61,7 @@ static void heaps(const gpu_device *dev, VkDeviceSize *local, VkDeviceSize *host
     if (dev->memory_budget) {
         VkPhysicalDeviceMemoryProperties2 p2 = {
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2, &budget};
-        vkGetPhysicalDeviceMemoryProperties2(dev->physical, &p2);
+        dev->vk.vkGetPhysicalDeviceMemoryProperties2(dev->physical, &p2);
     }
     VkDeviceSize size[VK_MAX_MEMORY_HEAPS];
     for (uint32_t h = 0; h < mp->memoryHeapCount; h++) {
@@ -97,7 +97,7 @@ vks_plan_limits vks_renderer_plan_limits(const gpu_device *dev, VkDeviceSize mem
     VkPhysicalDeviceMaintenance4Properties m4 = {
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES, &m3};
     VkPhysicalDeviceProperties2 p = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &m4};
-    vkGetPhysicalDeviceProperties2(dev->physical, &p);
+    dev->vk.vkGetPhysicalDeviceProperties2(dev->physical, &p);
     vks_plan_limits lim = {.max_memory_allocation = m3.maxMemoryAllocationSize,
                            .max_buffer = m4.maxBufferSize,
                            .max_storage_buffer_range = dev->props.limits.maxStorageBufferRange,
@@ -427,7 +427,7 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
     pi.maxSets = GPU_FRAMES_IN_FLIGHT + materials;
     pi.poolSizeCount = 2;
     pi.pPoolSizes = sizes;
-    VkResult res = vkCreateDescriptorPool(dev->device, &pi, NULL, &r->descriptor_pool);
+    VkResult res = dev->vk.vkCreateDescriptorPool(dev->device, &pi, NULL, &r->descriptor_pool);
     if (res != VK_SUCCESS)
         return vks_fail(err, "cannot create a descriptor pool: %s", gpu_result_name(res));
     GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_POOL, r->descriptor_pool, "descriptor pool");
@@ -438,7 +438,7 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
         vks_frame *f = &r->frames[i];
         ai.pSetLayouts = &r->draw.frame_layout;
-        GPU_TRY(vkAllocateDescriptorSets(dev->device, &ai, &f->frame_set), err,
+        GPU_TRY(dev->vk.vkAllocateDescriptorSets(dev->device, &ai, &f->frame_set), err,
                 "allocate a frame's descriptor set");
         GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, f->frame_set, "frame set %u", i);
         VkDescriptorBufferInfo ub = {f->uniform_buffer.buffer, 0, VK_WHOLE_SIZE};
@@ -447,7 +447,7 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
         w.descriptorCount = 1;
         w.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
         w.pBufferInfo = &ub;
-        vkUpdateDescriptorSets(dev->device, 1, &w, 0, NULL);
+        dev->vk.vkUpdateDescriptorSets(dev->device, 1, &w, 0, NULL);
     }
 
     r->material_sets = calloc(materials ? materials : 1, sizeof *r->material_sets);
@@ -459,7 +459,7 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
         const vks_model *model = c->models[m];
         for (uint32_t k = 0; k < model->material_count; k++) {
             VkDescriptorSet *set = &r->material_sets[r->models[m].material_first + k];
-            GPU_TRY(vkAllocateDescriptorSets(dev->device, &ai, set), err,
+            GPU_TRY(dev->vk.vkAllocateDescriptorSets(dev->device, &ai, set), err,
                     "allocate a material's descriptor set");
             GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, *set, "material %s of %s",
                      model->materials[k].name, model->name);
@@ -473,7 +473,7 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
             w.descriptorCount = 1;
             w.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
             w.pImageInfo = &ii;
-            vkUpdateDescriptorSets(dev->device, 1, &w, 0, NULL);
+            dev->vk.vkUpdateDescriptorSets(dev->device, 1, &w, 0, NULL);
         }
         texture_first += model->texture_count;
     }
@@ -576,25 +576,26 @@ static bool create_frames(vks_renderer *r, vks_error *err)
         VkCommandPoolCreateInfo pi = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
         pi.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
         pi.queueFamilyIndex = dev->queue_family;
-        GPU_TRY(vkCreateCommandPool(dev->device, &pi, NULL, &f->pool), err,
+        GPU_TRY(dev->vk.vkCreateCommandPool(dev->device, &pi, NULL, &f->pool), err,
                 "create a frame's command pool");
         GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_POOL, f->pool, "frame %u command pool", i);
         VkCommandBufferAllocateInfo ai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
         ai.commandPool = f->pool;
         ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
         ai.commandBufferCount = 1;
-        GPU_TRY(vkAllocateCommandBuffers(dev->device, &ai, &f->cmd), err,
+        GPU_TRY(dev->vk.vkAllocateCommandBuffers(dev->device, &ai, &f->cmd), err,
                 "allocate a frame's command buffer");
         GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_BUFFER, f->cmd, "frame %u commands", i);
         VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
         fi.flags = VK_FENCE_CREATE_SIGNALED_BIT;
-        GPU_TRY(vkCreateFence(dev->device, &fi, NULL, &f->fence), err, "create a frame's fence");
+        GPU_TRY(dev->vk.vkCreateFence(dev->device, &fi, NULL, &f->fence), err,
+                "create a frame's fence");
         GPU_NAME(dev, VK_OBJECT_TYPE_FENCE, f->fence, "frame %u fence", i);
         if (dev->timestamps) {
             VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
             qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
             qi.queryCount = QUERY_COUNT;
-            GPU_TRY(vkCreateQueryPool(dev->device, &qi, NULL, &f->timestamps), err,
+            GPU_TRY(dev->vk.vkCreateQueryPool(dev->device, &qi, NULL, &f->timestamps), err,
                     "create a frame's timestamp queries");
             GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, f->timestamps, "frame %u timestamps", i);
         }
@@ -605,7 +606,7 @@ static bool create_frames(vks_renderer *r, vks_error *err)
             /* Results come in bit order: primitives, then compute invocations. */
             qi.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT |
                                     VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT;
-            GPU_TRY(vkCreateQueryPool(dev->device, &qi, NULL, &f->statistics), err,
+            GPU_TRY(dev->vk.vkCreateQueryPool(dev->device, &qi, NULL, &f->statistics), err,
                     "create a frame's statistics query");
             GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, f->statistics, "frame %u statistics", i);
         }
@@ -670,7 +671,7 @@ static bool create_data_sets(vks_renderer *r, vks_error *err)
     pi.maxSets = sets;
     pi.poolSizeCount = 1;
     pi.pPoolSizes = &size;
-    GPU_TRY(vkCreateDescriptorPool(dev->device, &pi, NULL, &r->data_pool), err,
+    GPU_TRY(dev->vk.vkCreateDescriptorPool(dev->device, &pi, NULL, &r->data_pool), err,
             "create the descriptor path's pool");
     GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_POOL, r->data_pool, "data set pool");
     if (!(r->data_sets = calloc(sets, sizeof *r->data_sets)))
@@ -685,7 +686,8 @@ static bool create_data_sets(vks_renderer *r, vks_error *err)
         data_buffers(r, f, b);
         for (uint32_t k = 0; k < r->data_sets_per_slot; k++) {
             VkDescriptorSet *set = &r->data_sets[i * r->data_sets_per_slot + k];
-            GPU_TRY(vkAllocateDescriptorSets(dev->device, &ai, set), err, "allocate a data set");
+            GPU_TRY(dev->vk.vkAllocateDescriptorSets(dev->device, &ai, set), err,
+                    "allocate a data set");
             GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, *set, "data set %u, chunk %u", i, k);
             VkDescriptorBufferInfo info[VKS_BINDING_COUNT];
             VkWriteDescriptorSet w[VKS_BINDING_COUNT];
@@ -704,7 +706,7 @@ static bool create_data_sets(vks_renderer *r, vks_error *err)
                                               .descriptorCount = 1,
                                               .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                               .pBufferInfo = &info[j]};
-            vkUpdateDescriptorSets(dev->device, n, w, 0, NULL);
+            dev->vk.vkUpdateDescriptorSets(dev->device, n, w, 0, NULL);
         }
     }
     return true;
@@ -819,17 +821,17 @@ void vks_renderer_destroy(vks_renderer *r)
     if (!dev)
         return;
     if (!r->external) /* a host's device: the host has waited for what vkskin recorded */
-        vkDeviceWaitIdle(dev->device);
+        dev->vk.vkDeviceWaitIdle(dev->device);
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
         vks_frame *f = &r->frames[i];
         if (f->timestamps)
-            vkDestroyQueryPool(dev->device, f->timestamps, NULL);
+            dev->vk.vkDestroyQueryPool(dev->device, f->timestamps, NULL);
         if (f->statistics)
-            vkDestroyQueryPool(dev->device, f->statistics, NULL);
+            dev->vk.vkDestroyQueryPool(dev->device, f->statistics, NULL);
         if (f->fence)
-            vkDestroyFence(dev->device, f->fence, NULL);
+            dev->vk.vkDestroyFence(dev->device, f->fence, NULL);
         if (f->pool)
-            vkDestroyCommandPool(dev->device, f->pool, NULL);
+            dev->vk.vkDestroyCommandPool(dev->device, f->pool, NULL);
         gpu_buffer_destroy(dev, &f->palette_buffer);
         gpu_buffer_destroy(dev, &f->scatter_records);
         gpu_buffer_destroy(dev, &f->visible_buffer);
@@ -843,10 +845,10 @@ void vks_renderer_destroy(vks_renderer *r)
         gpu_buffer_destroy(dev, &f->uniform_buffer);
     }
     if (r->descriptor_pool)
-        vkDestroyDescriptorPool(dev->device, r->descriptor_pool, NULL);
+        dev->vk.vkDestroyDescriptorPool(dev->device, r->descriptor_pool, NULL);
     free(r->material_sets);
     if (r->data_pool)
-        vkDestroyDescriptorPool(dev->device, r->data_pool, NULL);
+        dev->vk.vkDestroyDescriptorPool(dev->device, r->data_pool, NULL);
     free(r->data_sets);
     for (uint32_t i = 0; r->textures && i < r->texture_count; i++)
         gpu_image_destroy(dev, &r->textures[i]);
@@ -868,7 +870,7 @@ void vks_renderer_destroy(vks_renderer *r)
     vks_draw_pass_destroy(dev, &r->draw);
     vks_skin_pass_destroy(dev, &r->skin);
     if (r->data_layout)
-        vkDestroyDescriptorSetLayout(dev->device, r->data_layout, NULL);
+        dev->vk.vkDestroyDescriptorSetLayout(dev->device, r->data_layout, NULL);
     *r = (vks_renderer){0};
 }
 
@@ -876,6 +878,7 @@ void vks_renderer_destroy(vks_renderer *r)
 
 static vks_gpu_stats read_stats(const vks_renderer *r, const vks_frame *f)
 {
+    const gpu_device *dev = r->dev;
     vks_gpu_stats s = UNKNOWN_STATS;
     const VkDevice device = r->dev->device;
     const uint32_t written = f->queries_written;
@@ -884,8 +887,8 @@ static vks_gpu_stats read_stats(const vks_renderer *r, const vks_frame *f)
     uint64_t t[QUERY_COUNT] = {0};
     const uint32_t count = written & (1u << QUERY_DRAWN) ? QUERY_COUNT : 2;
     if (f->timestamps && (written & (1u << QUERY_SKINNED)) &&
-        vkGetQueryPoolResults(device, f->timestamps, 0, count, sizeof t, t, sizeof t[0],
-                              VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+        dev->vk.vkGetQueryPoolResults(device, f->timestamps, 0, count, sizeof t, t, sizeof t[0],
+                                      VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
         /* Vertex mode has no skinning pass: its skinning is inside the draw. */
         if (r->mode == VKS_SKIN_COMPUTE)
             s.skin_ms = gpu_ticks_to_ms(r->dev, t[QUERY_BEGIN], t[QUERY_SKINNED]);
@@ -902,8 +905,8 @@ static vks_gpu_stats read_stats(const vks_renderer *r, const vks_frame *f)
     for (uint32_t q = 0; f->statistics && q < STATS_COUNT; q++) {
         uint64_t v[2] = {0};
         if (!(written & STATS_ENDED(q)) ||
-            vkGetQueryPoolResults(device, f->statistics, q, 1, sizeof v, v, sizeof v,
-                                  VK_QUERY_RESULT_64_BIT) != VK_SUCCESS)
+            dev->vk.vkGetQueryPoolResults(device, f->statistics, q, 1, sizeof v, v, sizeof v,
+                                          VK_QUERY_RESULT_64_BIT) != VK_SUCCESS)
             continue;
         if (s.primitives == UINT64_MAX)
             s.primitives = s.skin_invocations = 0;
@@ -926,9 +929,10 @@ vks_gpu_stats vks_renderer_last_stats(vks_renderer *r)
 
 bool vks_renderer_frame_stats(vks_renderer *r, vks_frame *f, vks_gpu_stats *stats)
 {
+    const gpu_device *dev = r->dev;
     *stats = UNKNOWN_STATS;
     if (!f->fence ||
-        vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
+        dev->vk.vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
         return false; /* the device was lost */
     *stats = read_stats(r, f);
     return true;
@@ -936,9 +940,10 @@ bool vks_renderer_frame_stats(vks_renderer *r, vks_frame *f, vks_gpu_stats *stat
 
 vks_frame *vks_renderer_begin_frame(vks_renderer *r)
 {
+    const gpu_device *dev = r->dev;
     vks_frame *f = &r->frames[r->frame_number % GPU_FRAMES_IN_FLIGHT];
     if (!f->fence ||
-        vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
+        dev->vk.vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
         return NULL;
     r->frame_number++;
     if (r->readback_slot == (int32_t)f->slot) /* its lists are about to change */
@@ -951,18 +956,18 @@ vks_frame *vks_renderer_begin_frame(vks_renderer *r)
     f->visible_count = 0;
     VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    if (vkResetCommandPool(r->dev->device, f->pool, 0) != VK_SUCCESS ||
-        vkBeginCommandBuffer(f->cmd, &begin) != VK_SUCCESS)
+    if (dev->vk.vkResetCommandPool(r->dev->device, f->pool, 0) != VK_SUCCESS ||
+        dev->vk.vkBeginCommandBuffer(f->cmd, &begin) != VK_SUCCESS)
         return NULL;
     f->queries_written = 0;
     if (f->timestamps) {
-        vkCmdResetQueryPool(f->cmd, f->timestamps, 0, QUERY_COUNT);
-        vkCmdWriteTimestamp2(f->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f->timestamps,
-                             QUERY_BEGIN);
+        dev->vk.vkCmdResetQueryPool(f->cmd, f->timestamps, 0, QUERY_COUNT);
+        dev->vk.vkCmdWriteTimestamp2(f->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f->timestamps,
+                                     QUERY_BEGIN);
         f->queries_written |= 1u << QUERY_BEGIN;
     }
     if (f->statistics)
-        vkCmdResetQueryPool(f->cmd, f->statistics, 0, STATS_COUNT);
+        dev->vk.vkCmdResetQueryPool(f->cmd, f->statistics, 0, STATS_COUNT);
     return f;
 }
 
@@ -1016,27 +1021,28 @@ bool vks_renderer_output(const vks_renderer *r, const vks_frame *f, uint32_t ins
     return true;
 }
 
-static void begin_statistics(vks_frame *f, uint32_t q)
+static void begin_statistics(const gpu_device *dev, vks_frame *f, uint32_t q)
 {
     if (f->statistics) {
-        vkCmdBeginQuery(f->cmd, f->statistics, q, 0);
+        dev->vk.vkCmdBeginQuery(f->cmd, f->statistics, q, 0);
         f->queries_written |= STATS_BEGUN(q);
     }
 }
 
-static void end_statistics(vks_frame *f, uint32_t q)
+static void end_statistics(const gpu_device *dev, vks_frame *f, uint32_t q)
 {
     if ((f->queries_written & STATS_BEGUN(q)) && !(f->queries_written & STATS_ENDED(q))) {
-        vkCmdEndQuery(f->cmd, f->statistics, q);
+        dev->vk.vkCmdEndQuery(f->cmd, f->statistics, q);
         f->queries_written |= STATS_ENDED(q);
     }
 }
 
-static void timestamp(vks_frame *f, VkPipelineStageFlags2 stage, uint32_t query)
+static void timestamp(const gpu_device *dev, vks_frame *f, VkPipelineStageFlags2 stage,
+                      uint32_t query)
 {
     if (!f->timestamps)
         return;
-    vkCmdWriteTimestamp2(f->cmd, stage, f->timestamps, query);
+    dev->vk.vkCmdWriteTimestamp2(f->cmd, stage, f->timestamps, query);
     f->queries_written |= 1u << query;
 }
 
@@ -1182,8 +1188,9 @@ static void bind_data_set(const vks_renderer *r, const vks_frame *f, VkCommandBu
                           VkPipelineBindPoint point, VkPipelineLayout layout, uint32_t set_index,
                           uint32_t k)
 {
-    vkCmdBindDescriptorSets(cmd, point, layout, set_index, 1,
-                            &r->data_sets[f->slot * r->data_sets_per_slot + k], 0, NULL);
+    const gpu_device *dev = r->dev;
+    dev->vk.vkCmdBindDescriptorSets(cmd, point, layout, set_index, 1,
+                                    &r->data_sets[f->slot * r->data_sets_per_slot + k], 0, NULL);
 }
 
 /* One dispatch per (model, level) with instances that got output space, with the model's
@@ -1192,6 +1199,7 @@ static void bind_data_set(const vks_renderer *r, const vks_frame *f, VkCommandBu
  * instance. On the descriptor path, that for each output chunk in turn, with its set bound. */
 static void skin_dispatches(vks_renderer *r, vks_frame *f)
 {
+    const gpu_device *dev = r->dev;
     const vks_crowd *c = r->crowd;
     const VkCommandBuffer cmd = f->cmd;
     for (uint32_t first = 0, last; first < f->skinned_count; first = last) {
@@ -1212,7 +1220,7 @@ static void skin_dispatches(vks_renderer *r, vks_frame *f)
                 push.visible_first = start;
                 push.visible_count = end - start;
                 push.vertex_count = vks_model_level(model, l).vertex_count;
-                vks_skin_pass_record(cmd, &r->skin, &push, push.vertex_count, is_wide(model));
+                vks_skin_pass_record(dev, cmd, &r->skin, &push, push.vertex_count, is_wide(model));
             }
         }
     }
@@ -1224,6 +1232,7 @@ static void skin_dispatches(vks_renderer *r, vks_frame *f)
  * pose for them. */
 static void scatter_to_store(vks_renderer *r, vks_frame *f)
 {
+    const gpu_device *dev = r->dev;
     /* The store's poses are this frame's: its palettes were staged and placed just before. */
     const vks_palette_store *s = &r->store;
     const vks_crowd *c = r->crowd;
@@ -1243,18 +1252,19 @@ static void scatter_to_store(vks_renderer *r, vks_frame *f)
                                 VK_ACCESS_2_SHADER_STORAGE_READ_BIT};
     const gpu_access scatter = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
-    gpu_barrier_buffer(f->cmd, r->palette_store.buffer, readers, scatter);
-    vks_scatter_pass_record(f->cmd, &r->scatter, f->slot, s->pose_count);
-    gpu_barrier_buffer(f->cmd, r->palette_store.buffer, scatter, readers);
+    gpu_barrier_buffer(dev, f->cmd, r->palette_store.buffer, readers, scatter);
+    vks_scatter_pass_record(dev, f->cmd, &r->scatter, f->slot, s->pose_count);
+    gpu_barrier_buffer(dev, f->cmd, r->palette_store.buffer, scatter, readers);
 }
 
 void vks_renderer_skin(vks_renderer *r, vks_frame *f)
 {
+    const gpu_device *dev = r->dev;
     assert(f->visible_count <= r->crowd->instance_count);
     deal_outputs(r, f);
     if (r->use_store)
         scatter_to_store(r, f);
-    begin_statistics(f, STATS_SKIN);
+    begin_statistics(dev, f, STATS_SKIN);
     if (r->mode == VKS_SKIN_COMPUTE) {
         /* Global barriers: the fast path reaches the output chunks by address. The previous
          * frame's draw (vertex shader) and readback (copy) read the output and its dispatch wrote
@@ -1269,7 +1279,7 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
             (r->raster_mode != VKS_RASTER_HARDWARE
                  ? VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT
                  : 0);
-        gpu_barrier_memory(f->cmd,
+        gpu_barrier_memory(dev, f->cmd,
                            (gpu_access){readers | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                         VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT},
                            skin);
@@ -1278,13 +1288,13 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
          * readback copies (and a host's vertex input). */
         if (!r->skip_skin_barrier)
             gpu_barrier_memory(
-                f->cmd, skin,
+                dev, f->cmd, skin,
                 (gpu_access){readers,
                              VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT |
                                  (r->external ? VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT : 0)});
     }
-    end_statistics(f, STATS_SKIN);
-    timestamp(f, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, QUERY_SKINNED);
+    end_statistics(dev, f, STATS_SKIN);
+    timestamp(dev, f, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, QUERY_SKINNED);
 }
 
 /* Records one draw per mesh of model m at level l, instanced over visible slots [first, first +
@@ -1292,6 +1302,7 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
 static void draw_meshes(const vks_renderer *r, vks_frame *f, uint32_t m, uint32_t l, uint32_t first,
                         uint32_t count)
 {
+    const gpu_device *dev = r->dev;
     const VkCommandBuffer cmd = f->cmd;
     const vks_model *model = r->crowd->models[m];
     const vks_renderer_model *rm = &r->models[m];
@@ -1302,16 +1313,17 @@ static void draw_meshes(const vks_renderer *r, vks_frame *f, uint32_t m, uint32_
         if (!ml.index_count)
             continue;
         const vks_material *mat = &model->materials[mesh->material];
-        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 1, 1,
-                                &r->material_sets[rm->material_first + mesh->material], 0, NULL);
-        vkCmdPushConstants(cmd, r->draw.layout, stages, offsetof(vks_draw_push, base_color),
-                           sizeof mat->base_color, mat->base_color);
+        dev->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 1, 1,
+                                        &r->material_sets[rm->material_first + mesh->material], 0,
+                                        NULL);
+        dev->vk.vkCmdPushConstants(cmd, r->draw.layout, stages, offsetof(vks_draw_push, base_color),
+                                   sizeof mat->base_color, mat->base_color);
         /* One draw for these instances of this model at this level: gl_InstanceIndex runs over
          * their range of the visible list; gl_VertexIndex over the level's vertices from the
          * mesh's. */
-        vkCmdDrawIndexed(cmd, ml.index_count, count,
-                         (l ? rm->lod_first_index : rm->first_index) + ml.first_index,
-                         (int32_t)ml.base_vertex, first);
+        dev->vk.vkCmdDrawIndexed(cmd, ml.index_count, count,
+                                 (l ? rm->lod_first_index : rm->first_index) + ml.first_index,
+                                 (int32_t)ml.base_vertex, first);
         f->draws++;
         f->triangles_hardware += (uint64_t)(ml.index_count / 3) * count;
     }
@@ -1323,10 +1335,11 @@ static void draw_meshes(const vks_renderer *r, vks_frame *f, uint32_t m, uint32_
  * made visible to the resolve. Marks the materials the resolve will shade. */
 static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_target *target)
 {
+    const gpu_device *dev = r->dev;
     const vks_crowd *c = r->crowd;
     const VkCommandBuffer cmd = f->cmd;
     memset(r->material_used, 0, sizeof *r->material_used * r->material_count);
-    vks_raster_clear(cmd, target);
+    vks_raster_clear(dev, cmd, target);
     vks_raster_push push = {.size = target->width | target->height << 16,
                             .bits = r->raster_scene.triangle_bits};
     memcpy(push.view_proj, f->uniforms->view_proj, sizeof push.view_proj);
@@ -1335,7 +1348,7 @@ static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_ta
     address(r->indices.address, push.indices);
     address(target->vis.address, push.vis);
     if (r->bound)
-        vks_raster_bind(cmd, &r->raster, target);
+        vks_raster_bind(dev, cmd, &r->raster, target);
     for (uint32_t m = 0; m < c->model_count; m++) {
         const vks_model *model = c->models[m];
         const vks_raster_model where = {r->models[m].first_index, r->models[m].lod_first_index,
@@ -1358,13 +1371,13 @@ static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_ta
                     push.triangle_count = ml.index_count / 3;
                     push.base_vertex = ml.base_vertex;
                     push.visible_first = first;
-                    vks_raster_pass_record(cmd, &r->raster, &push, last - first);
+                    vks_raster_pass_record(dev, cmd, &r->raster, &push, last - first);
                     f->triangles_compute += (uint64_t)push.triangle_count * (last - first);
                     r->material_used[where.material_first + model->meshes[i].material] = true;
                 }
             }
     }
-    vks_raster_finish(cmd, target);
+    vks_raster_finish(dev, cmd, target);
     f->queries_written |= RASTER_COUNTED;
 }
 
@@ -1373,6 +1386,7 @@ static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_ta
  * each with its data set bound). */
 static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *target)
 {
+    const gpu_device *dev = r->dev;
     const vks_crowd *c = r->crowd;
     vks_resolve_push push = {0};
     memcpy(push.models, f->skin_push.models, sizeof push.models);
@@ -1409,7 +1423,7 @@ static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *targ
                     continue;
                 push.material = material;
                 memcpy(push.base_color, model->materials[i].base_color, sizeof push.base_color);
-                vks_raster_resolve(f->cmd, &r->raster, &r->raster_scene, target, f->frame_set,
+                vks_raster_resolve(dev, f->cmd, &r->raster, &r->raster_scene, target, f->frame_set,
                                    r->material_sets[material], data_set, &push);
             }
         }
@@ -1418,6 +1432,7 @@ static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *targ
 
 bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *target, vks_error *err)
 {
+    const gpu_device *dev = r->dev;
     VkCommandBuffer cmd = f->cmd;
     const vks_crowd *c = r->crowd;
     f->draws = 0;
@@ -1433,16 +1448,16 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
             return false;
         raster_dispatches(r, f, raster_target);
     }
-    timestamp(f, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, QUERY_RASTERED);
-    vks_draw_begin(cmd, target);
+    timestamp(dev, f, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, QUERY_RASTERED);
+    vks_draw_begin(dev, cmd, target);
     /* The statistics count the crowd's draws alone: not the resolve's full-screen triangles,
      * nor the overlays after it (inside the rendering, as the query may be). */
-    begin_statistics(f, STATS_DRAW);
-    vkCmdBindIndexBuffer(cmd, r->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 0, 1,
-                            &f->frame_set, 0, NULL);
+    begin_statistics(dev, f, STATS_DRAW);
+    dev->vk.vkCmdBindIndexBuffer(cmd, r->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+    dev->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 0, 1,
+                                    &f->frame_set, 0, NULL);
     const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-    vkCmdPushConstants(cmd, r->draw.layout, stages, 0, sizeof f->draw_push, &f->draw_push);
+    dev->vk.vkCmdPushConstants(cmd, r->draw.layout, stages, 0, sizeof f->draw_push, &f->draw_push);
     uint32_t bound_chunk = 0; /* the descriptor path: chunk 0's set first */
     if (r->bound)
         bind_data_set(r, f, cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 2, 0);
@@ -1460,7 +1475,7 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
             /* [start, split): pulled from the compute pass's output, one chunk's at a time on
              * the descriptor path, with its set bound; [split, end): skinned here. */
             if (split > start)
-                vks_draw_bind(cmd, &r->draw, VKS_DRAW_PULLED);
+                vks_draw_bind(dev, cmd, &r->draw, VKS_DRAW_PULLED);
             for (uint32_t first = start, last; first < split; first = last) {
                 last = chunk_end(r, f, first, split);
                 const uint32_t k = r->bound ? chunk_of(r, f, first) : 0;
@@ -1471,50 +1486,54 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
                 if (r->bound) {
                     uint32_t base[2];
                     address(frame_chunks(r, f)[k].address, base);
-                    vkCmdPushConstants(cmd, r->draw.layout, stages,
-                                       offsetof(vks_draw_push, out_base), sizeof base, base);
+                    dev->vk.vkCmdPushConstants(cmd, r->draw.layout, stages,
+                                               offsetof(vks_draw_push, out_base), sizeof base,
+                                               base);
                 }
                 draw_meshes(r, f, m, l, first, last - first);
             }
             if (end > split) {
-                vks_draw_bind(cmd, &r->draw, is_wide(model) ? VKS_DRAW_SKIN8 : VKS_DRAW_SKIN4);
+                vks_draw_bind(dev, cmd, &r->draw, is_wide(model) ? VKS_DRAW_SKIN8 : VKS_DRAW_SKIN4);
                 draw_meshes(r, f, m, l, split, end - split);
             }
         }
     }
-    end_statistics(f, STATS_DRAW);
-    timestamp(f, VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT, QUERY_HARDWARE);
+    end_statistics(dev, f, STATS_DRAW);
+    timestamp(dev, f, VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT, QUERY_HARDWARE);
     if (rasters)
         resolve(r, f, raster_target);
-    timestamp(f, VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT, QUERY_RESOLVED);
-    vks_draw_end(cmd, target);
-    timestamp(f, VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT, QUERY_DRAWN);
+    timestamp(dev, f, VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT, QUERY_RESOLVED);
+    vks_draw_end(dev, cmd, target);
+    timestamp(dev, f, VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT, QUERY_DRAWN);
     return true;
 }
 
 void vks_renderer_copy_skinned(vks_renderer *r, vks_frame *f)
 {
+    const gpu_device *dev = r->dev;
     assert(r->readback.buffer && r->mode == VKS_SKIN_COMPUTE);
     const gpu_access host_read = {VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT};
     const gpu_access copy_write = {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT};
     /* The host read the readback buffer after the previous frame's fence: nothing pending. */
     VkDeviceSize offset = 0;
     for (uint32_t k = 0; k < r->chunk_count; k++) {
-        vkCmdCopyBuffer(f->cmd, r->chunks[k].buffer, r->readback.buffer, 1,
-                        &(VkBufferCopy){0, offset, r->chunks[k].size});
+        dev->vk.vkCmdCopyBuffer(f->cmd, r->chunks[k].buffer, r->readback.buffer, 1,
+                                &(VkBufferCopy){0, offset, r->chunks[k].size});
         offset += r->chunks[k].size;
     }
-    gpu_barrier_buffer(f->cmd, r->readback.buffer, copy_write, host_read);
+    gpu_barrier_buffer(dev, f->cmd, r->readback.buffer, copy_write, host_read);
     r->readback_slot = (int32_t)f->slot;
 }
 
 bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSemaphore signal,
                          vks_error *err)
 {
-    end_statistics(f, STATS_SKIN);
-    end_statistics(f, STATS_DRAW);
-    VkResult res = vkEndCommandBuffer(f->cmd);
-    if (res != VK_SUCCESS || (res = vkResetFences(r->dev->device, 1, &f->fence)) != VK_SUCCESS)
+    const gpu_device *dev = r->dev;
+    end_statistics(dev, f, STATS_SKIN);
+    end_statistics(dev, f, STATS_DRAW);
+    VkResult res = dev->vk.vkEndCommandBuffer(f->cmd);
+    if (res != VK_SUCCESS ||
+        (res = dev->vk.vkResetFences(r->dev->device, 1, &f->fence)) != VK_SUCCESS)
         return vks_fail(err, "recording a frame failed: %s", gpu_result_name(res));
     VkSemaphoreSubmitInfo wait_info = {VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
     wait_info.semaphore = wait;
@@ -1531,14 +1550,14 @@ bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSema
     submit.pCommandBufferInfos = &cmd_info;
     submit.signalSemaphoreInfoCount = signal ? 1 : 0;
     submit.pSignalSemaphoreInfos = &signal_info;
-    res = vkQueueSubmit2(r->dev->queue, 1, &submit, f->fence);
+    res = dev->vk.vkQueueSubmit2(r->dev->queue, 1, &submit, f->fence);
     if (res != VK_SUCCESS) {
         /* The fence was reset for a submission that never happened: make it signalled again,
          * so that waiting on the slot (the next frame, the stats, destroy) cannot hang. */
-        vkDestroyFence(r->dev->device, f->fence, NULL);
+        dev->vk.vkDestroyFence(r->dev->device, f->fence, NULL);
         VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
         fi.flags = VK_FENCE_CREATE_SIGNALED_BIT;
-        if (vkCreateFence(r->dev->device, &fi, NULL, &f->fence) != VK_SUCCESS)
+        if (dev->vk.vkCreateFence(r->dev->device, &fi, NULL, &f->fence) != VK_SUCCESS)
             f->fence = VK_NULL_HANDLE;
     }
     if (res != VK_SUCCESS)
@@ -1548,8 +1567,10 @@ bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSema
 
 bool vks_renderer_wait(vks_renderer *r, vks_frame *f, vks_error *err)
 {
-    VkResult res = f->fence ? vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX)
-                            : VK_ERROR_DEVICE_LOST;
+    const gpu_device *dev = r->dev;
+    VkResult res = f->fence
+                       ? dev->vk.vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX)
+                       : VK_ERROR_DEVICE_LOST;
     if (res != VK_SUCCESS)
         return vks_fail(err, "waiting for a frame failed: %s", gpu_result_name(res));
     if (r->readback.mapped)

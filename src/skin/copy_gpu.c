@@ -55,19 +55,19 @@ bool vks_copy_pass_create(const gpu_device *dev, vks_copy_pass *pass, vks_error 
 void vks_copy_pass_destroy(const gpu_device *dev, vks_copy_pass *pass)
 {
     if (pass->pipeline)
-        vkDestroyPipeline(dev->device, pass->pipeline, NULL);
+        dev->vk.vkDestroyPipeline(dev->device, pass->pipeline, NULL);
     if (pass->layout)
-        vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
+        dev->vk.vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
     *pass = (vks_copy_pass){0};
 }
 
-void vks_copy_pass_record(VkCommandBuffer cmd, const vks_copy_pass *pass, VkDeviceAddress src,
-                          VkDeviceAddress dst, VkDeviceSize bytes)
+void vks_copy_pass_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_copy_pass *pass,
+                          VkDeviceAddress src, VkDeviceAddress dst, VkDeviceSize bytes)
 {
     assert(src % 16 == 0 && dst % 16 == 0 && bytes % 16 == 0);
     if (bytes == 0)
         return;
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
+    dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
     for (VkDeviceSize done = 0; done < bytes / 16;) {
         VkDeviceSize left = bytes / 16 - done;
         uint32_t count = left < COPY_MAX_COUNT16 ? (uint32_t)left : COPY_MAX_COUNT16;
@@ -77,9 +77,10 @@ void vks_copy_pass_record(VkCommandBuffer cmd, const vks_copy_pass *pass, VkDevi
             .dst = {(uint32_t)d, (uint32_t)(d >> 32)},
             .count16 = count,
         };
-        vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+        dev->vk.vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
+                                   &push);
         uint32_t groups = (count + COPY_GROUP_SIZE - 1) / COPY_GROUP_SIZE;
-        vkCmdDispatch(cmd, groups < pass->max_groups_x ? groups : pass->max_groups_x, 1, 1);
+        dev->vk.vkCmdDispatch(cmd, groups < pass->max_groups_x ? groups : pass->max_groups_x, 1, 1);
         done += count;
     }
 }

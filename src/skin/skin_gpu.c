@@ -61,9 +61,9 @@ void vks_skin_pass_destroy(const gpu_device *dev, vks_skin_pass *pass)
 {
     for (int i = 0; i < 2; i++)
         if (pass->pipeline[i])
-            vkDestroyPipeline(dev->device, pass->pipeline[i], NULL);
+            dev->vk.vkDestroyPipeline(dev->device, pass->pipeline[i], NULL);
     if (pass->layout)
-        vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
+        dev->vk.vkDestroyPipelineLayout(dev->device, pass->layout, NULL);
     *pass = (vks_skin_pass){0};
 }
 
@@ -77,14 +77,15 @@ void vks_skin_pass_groups(const vks_skin_pass *pass, uint32_t vertex_count, uint
     groups[2] = groups[1] ? (visible_count + groups[1] - 1) / groups[1] : 0;
 }
 
-void vks_skin_pass_record(VkCommandBuffer cmd, const vks_skin_pass *pass, const vks_skin_push *push,
-                          uint32_t vertex_count, bool wide)
+void vks_skin_pass_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_skin_pass *pass,
+                          const vks_skin_push *push, uint32_t vertex_count, bool wide)
 {
     uint32_t g[3];
     vks_skin_pass_groups(pass, vertex_count, push->visible_count, g);
     if (g[0] == 0 || g[1] == 0)
         return;
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline[wide]);
-    vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *push, push);
-    vkCmdDispatch(cmd, g[0], g[1], g[2]);
+    dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline[wide]);
+    dev->vk.vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *push,
+                               push);
+    dev->vk.vkCmdDispatch(cmd, g[0], g[1], g[2]);
 }

@@ -38,8 +38,8 @@ void vks_skin_pass_groups(const vks_skin_pass *pass, uint32_t vertex_count, uint
                           uint32_t groups[3]);
 /* Records the dispatch over push->visible_count instances of one model (nothing when 0) with the
  * 4- or 8-influence variant. */
-void vks_skin_pass_record(VkCommandBuffer cmd, const vks_skin_pass *pass, const vks_skin_push *push,
-                          uint32_t vertex_count, bool wide);
+void vks_skin_pass_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_skin_pass *pass,
+                          const vks_skin_push *push, uint32_t vertex_count, bool wide);
 
 /* A plain copy kernel over buffers of the same size as a skinning pass's traffic: the roofline
  * the bench compares the skinning pass's effective bandwidth with. */
@@ -52,7 +52,7 @@ typedef struct vks_copy_pass {
 bool vks_copy_pass_create(const gpu_device *dev, vks_copy_pass *pass, vks_error *err);
 void vks_copy_pass_destroy(const gpu_device *dev, vks_copy_pass *pass);
 /* Records a copy of `bytes` (a multiple of 16) from src to dst (device addresses). */
-void vks_copy_pass_record(VkCommandBuffer cmd, const vks_copy_pass *pass, VkDeviceAddress src,
-                          VkDeviceAddress dst, VkDeviceSize bytes);
+void vks_copy_pass_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_copy_pass *pass,
+                          VkDeviceAddress src, VkDeviceAddress dst, VkDeviceSize bytes);
 
 #endif

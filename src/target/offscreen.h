@@ -26,7 +26,8 @@ vks_plan_image vks_offscreen_bytes(uint32_t width, uint32_t height, VkFormat dep
 vks_draw_target vks_offscreen_target(const vks_offscreen *o);
 /* Records the copy of the color image into frame slot `slot`'s readback buffer (after the
  * draw). */
-void vks_offscreen_copy(VkCommandBuffer cmd, const vks_offscreen *o, uint32_t slot);
+void vks_offscreen_copy(const gpu_device *dev, VkCommandBuffer cmd, const vks_offscreen *o,
+                        uint32_t slot);
 /* After the fence of the frame that copied into `slot`: its image, width * height * 4 bytes
  * (RGBA8 sRGB, first row at the top), valid until the slot's next frame is begun. */
 const void *vks_offscreen_pixels(const gpu_device *dev, const vks_offscreen *o, uint32_t slot);

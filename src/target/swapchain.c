@@ -4,10 +4,11 @@
 
 static void destroy_images(vks_swapchain *sc)
 {
+    const gpu_device *dev = sc->dev;
     VkDevice d = sc->dev->device;
     for (uint32_t i = 0; i < sc->image_count; i++) {
-        vkDestroyImageView(d, sc->views[i], NULL);
-        vkDestroySemaphore(d, sc->presentable[i], NULL);
+        dev->vk.vkDestroyImageView(d, sc->views[i], NULL);
+        dev->vk.vkDestroySemaphore(d, sc->presentable[i], NULL);
         sc->views[i] = VK_NULL_HANDLE;
         sc->presentable[i] = VK_NULL_HANDLE;
     }
@@ -17,11 +18,13 @@ static void destroy_images(vks_swapchain *sc)
 
 static VkPresentModeKHR present_mode(const vks_swapchain *sc)
 {
+    const gpu_device *dev = sc->dev;
     if (sc->vsync)
         return VK_PRESENT_MODE_FIFO_KHR; /* always supported */
     VkPresentModeKHR modes[16];
     uint32_t n = 16;
-    vkGetPhysicalDeviceSurfacePresentModesKHR(sc->dev->physical, sc->dev->surface, &n, modes);
+    dev->vk.vkGetPhysicalDeviceSurfacePresentModesKHR(sc->dev->physical, sc->dev->surface, &n,
+                                                      modes);
     VkPresentModeKHR best = VK_PRESENT_MODE_FIFO_KHR;
     for (uint32_t i = 0; i < n; i++) {
         if (modes[i] == VK_PRESENT_MODE_MAILBOX_KHR)
@@ -37,13 +40,13 @@ static bool create_images(vks_swapchain *sc, vks_error *err)
 {
     const gpu_device *dev = sc->dev;
     uint32_t n = 0;
-    VkResult r = vkGetSwapchainImagesKHR(dev->device, sc->swapchain, &n, NULL);
+    VkResult r = dev->vk.vkGetSwapchainImagesKHR(dev->device, sc->swapchain, &n, NULL);
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot get the swapchain's images: %s", gpu_result_name(r));
     if (n > VKS_SWAPCHAIN_MAX_IMAGES) /* the driver may make more than asked for */
         return vks_fail(err, "the swapchain has %u images, more than the %u vkskin handles", n,
                         VKS_SWAPCHAIN_MAX_IMAGES);
-    r = vkGetSwapchainImagesKHR(dev->device, sc->swapchain, &n, sc->images);
+    r = dev->vk.vkGetSwapchainImagesKHR(dev->device, sc->swapchain, &n, sc->images);
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot get the swapchain's images: %s", gpu_result_name(r));
     for (uint32_t i = 0; i < n; i++) {
@@ -56,10 +59,11 @@ static bool create_images(vks_swapchain *sc, vks_error *err)
         VkSemaphoreCreateInfo si = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
         VkImageView view;
         VkSemaphore presentable;
-        r = vkCreateImageView(dev->device, &vi, NULL, &view);
+        r = dev->vk.vkCreateImageView(dev->device, &vi, NULL, &view);
         if (r != VK_SUCCESS)
             view = VK_NULL_HANDLE; /* a failed call's output is undefined */
-        else if ((r = vkCreateSemaphore(dev->device, &si, NULL, &presentable)) != VK_SUCCESS)
+        else if ((r = dev->vk.vkCreateSemaphore(dev->device, &si, NULL, &presentable)) !=
+                 VK_SUCCESS)
             presentable = VK_NULL_HANDLE;
         sc->image_count = i + 1; /* what destroy_images frees (NULL handles are ignored) */
         sc->views[i] = view;
@@ -83,13 +87,15 @@ static bool create_images(vks_swapchain *sc, vks_error *err)
 static bool build_once(vks_swapchain *sc, uint32_t width, uint32_t height, vks_error *err)
 {
     const gpu_device *dev = sc->dev;
-    vkDeviceWaitIdle(dev->device); /* nothing in flight may use the old images or semaphores */
+    dev->vk.vkDeviceWaitIdle(
+        dev->device); /* nothing in flight may use the old images or semaphores */
     destroy_images(sc);
     sc->stale = false;
     sc->requested = (VkExtent2D){width, height};
 
     VkSurfaceCapabilitiesKHR caps;
-    VkResult r = vkGetPhysicalDeviceSurfaceCapabilitiesKHR(dev->physical, dev->surface, &caps);
+    VkResult r =
+        dev->vk.vkGetPhysicalDeviceSurfaceCapabilitiesKHR(dev->physical, dev->surface, &caps);
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot query the window surface: %s", gpu_result_name(r));
     VkExtent2D extent = caps.currentExtent;
@@ -106,7 +112,7 @@ static bool build_once(vks_swapchain *sc, uint32_t width, uint32_t height, vks_e
     sc->extent = extent;
     if (extent.width == 0 || extent.height == 0 || width == 0 || height == 0) {
         if (sc->swapchain)
-            vkDestroySwapchainKHR(dev->device, sc->swapchain, NULL);
+            dev->vk.vkDestroySwapchainKHR(dev->device, sc->swapchain, NULL);
         sc->swapchain = VK_NULL_HANDLE;
         return true; /* acquire skips until there is a size again */
     }
@@ -140,9 +146,9 @@ static bool build_once(vks_swapchain *sc, uint32_t width, uint32_t height, vks_e
     info.clipped = VK_TRUE;
     info.oldSwapchain = sc->swapchain;
     VkSwapchainKHR swapchain;
-    r = vkCreateSwapchainKHR(dev->device, &info, NULL, &swapchain);
+    r = dev->vk.vkCreateSwapchainKHR(dev->device, &info, NULL, &swapchain);
     if (sc->swapchain)
-        vkDestroySwapchainKHR(dev->device, sc->swapchain, NULL);
+        dev->vk.vkDestroySwapchainKHR(dev->device, sc->swapchain, NULL);
     sc->swapchain = VK_NULL_HANDLE;
     if (r != VK_SUCCESS)
         return vks_fail(err, "cannot create a swapchain: %s", gpu_result_name(r));
@@ -160,7 +166,8 @@ bool vks_swapchain_create(const gpu_device *dev, VkFormat depth_format, bool vsy
     *sc = (vks_swapchain){.dev = dev, .vsync = vsync, .depth_format = depth_format};
     VkSurfaceFormatKHR formats[64];
     uint32_t n = 64;
-    VkResult r = vkGetPhysicalDeviceSurfaceFormatsKHR(dev->physical, dev->surface, &n, formats);
+    VkResult r =
+        dev->vk.vkGetPhysicalDeviceSurfaceFormatsKHR(dev->physical, dev->surface, &n, formats);
     if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0)
         return vks_fail(err, "the window surface offers no formats: %s", gpu_result_name(r));
     sc->format = formats[0];
@@ -173,7 +180,7 @@ bool vks_swapchain_create(const gpu_device *dev, VkFormat depth_format, bool vsy
         }
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
         VkSemaphoreCreateInfo si = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-        r = vkCreateSemaphore(dev->device, &si, NULL, &sc->acquired[i]);
+        r = dev->vk.vkCreateSemaphore(dev->device, &si, NULL, &sc->acquired[i]);
         if (r != VK_SUCCESS) {
             vks_swapchain_destroy(sc);
             return vks_fail(err, "cannot create a semaphore: %s", gpu_result_name(r));
@@ -189,13 +196,13 @@ void vks_swapchain_destroy(vks_swapchain *sc)
     if (!sc->dev)
         return;
     const gpu_device *dev = sc->dev;
-    vkDeviceWaitIdle(dev->device);
+    dev->vk.vkDeviceWaitIdle(dev->device);
     destroy_images(sc);
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++)
         if (sc->acquired[i])
-            vkDestroySemaphore(dev->device, sc->acquired[i], NULL);
+            dev->vk.vkDestroySemaphore(dev->device, sc->acquired[i], NULL);
     if (sc->swapchain)
-        vkDestroySwapchainKHR(dev->device, sc->swapchain, NULL);
+        dev->vk.vkDestroySwapchainKHR(dev->device, sc->swapchain, NULL);
     *sc = (vks_swapchain){0};
 }
 
@@ -210,6 +217,7 @@ static bool build(vks_swapchain *sc, uint32_t width, uint32_t height, vks_error 
 vks_acquire vks_swapchain_acquire(vks_swapchain *sc, uint32_t slot, uint32_t width, uint32_t height,
                                   vks_swapchain_frame *frame, vks_error *err)
 {
+    const gpu_device *dev = sc->dev;
     if (width == 0 || height == 0) {
         sc->stale = true; /* minimised: rebuild once it has a size */
         return VKS_ACQUIRE_SKIP;
@@ -222,8 +230,8 @@ vks_acquire vks_swapchain_acquire(vks_swapchain *sc, uint32_t slot, uint32_t wid
             return VKS_ACQUIRE_SKIP;
     }
     uint32_t image;
-    VkResult r = vkAcquireNextImageKHR(sc->dev->device, sc->swapchain, UINT64_MAX,
-                                       sc->acquired[slot], VK_NULL_HANDLE, &image);
+    VkResult r = dev->vk.vkAcquireNextImageKHR(sc->dev->device, sc->swapchain, UINT64_MAX,
+                                               sc->acquired[slot], VK_NULL_HANDLE, &image);
     if (r == VK_ERROR_OUT_OF_DATE_KHR) {
         sc->stale = true;
         return VKS_ACQUIRE_SKIP;
@@ -259,13 +267,14 @@ vks_acquire vks_swapchain_acquire(vks_swapchain *sc, uint32_t slot, uint32_t wid
 
 bool vks_swapchain_present(vks_swapchain *sc, const vks_swapchain_frame *frame, vks_error *err)
 {
+    const gpu_device *dev = sc->dev;
     VkPresentInfoKHR info = {VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
     info.waitSemaphoreCount = 1;
     info.pWaitSemaphores = &frame->presentable;
     info.swapchainCount = 1;
     info.pSwapchains = &sc->swapchain;
     info.pImageIndices = &frame->image;
-    VkResult r = vkQueuePresentKHR(sc->dev->queue, &info);
+    VkResult r = dev->vk.vkQueuePresentKHR(sc->dev->queue, &info);
     if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR) {
         sc->stale = true;
         return true;
