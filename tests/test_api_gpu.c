@@ -353,6 +353,42 @@ int main(int argc, char **argv)
         frame(gpu, crowd, m, 0, five, NULL, 5, diag, true); /* slot 0 twice: all still */
     }
     vkskin_gpu_destroy(gpu);
+
+    /* The output's readers, given by the host: its copies named (COPY, TRANSFER_READ), the
+     * frame's copies are covered and the values right; a compute reader named instead, the same
+     * copies race the skinning's writes, and synchronization validation (the descriptor path,
+     * which it follows) says so. Giving one of the two alone is refused. */
+    gpu = NULL;
+    vkskin_gpu_desc rd = host_desc();
+    rd.output_stages = VK_PIPELINE_STAGE_2_COPY_BIT;
+    check_error(vkskin_gpu_create(&rd, crowd, &gpu, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "output_stages and output_access go together");
+    rd.output_access = VK_ACCESS_2_TRANSFER_READ_BIT;
+    if (crowd)
+        CHECK(vkskin_gpu_create(&rd, crowd, &gpu, &err) == VKSKIN_OK);
+    if (gpu) {
+        const vks_model *m = &model->model;
+        float lo[3], hi[3];
+        check_box((const float(*)[3])m->positions, m->vertex_count, lo, hi);
+        const uint32_t five[] = {0, 1, 2, 3, 4};
+        const gpu_messages before = *host.messages;
+        frame(gpu, crowd, m, 0, five, NULL, 5, check_box_diagonal(lo, hi), false);
+        CHECK(host.messages->sync_hazards == before.sync_hazards);
+        vkskin_gpu_destroy(gpu);
+        gpu = NULL;
+        if (!test_path_addresses()) {
+            rd.output_stages = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+            rd.output_access = VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
+            CHECK(vkskin_gpu_create(&rd, crowd, &gpu, &err) == VKSKIN_OK);
+            frame(gpu, crowd, m, 1, five, NULL, 5, check_box_diagonal(lo, hi), false);
+            const uint32_t hazards = host.messages->sync_hazards - before.sync_hazards;
+            CHECK(hazards > 0);
+            printf("a compute reader named, the copies after the pass: %u hazards reported\n",
+                   hazards);
+            *host.messages = before; /* those were expected: the rest of the run must be clean */
+            vkskin_gpu_destroy(gpu);
+        }
+    }
     vkskin_crowd_destroy(crowd);
     vkskin_model_destroy(model);
     gpu_messages msgs = gpu_device_destroy(&host);

@@ -72,6 +72,15 @@ typedef struct vkskin_gpu_desc {
      * sees the skinning pass's accesses (vkskin_gpu_skin then also binds descriptor sets at the
      * compute bind point of the host's command buffer). */
     vkskin_binding binding;
+    /* Who reads the skinned output after vkskin_gpu_skin: the synchronization2 stages and
+     * accesses of the barriers it records before the pass (the previous frame's reads done) and
+     * after it (the output ready). Both 0: vertex input, vertex shader and copy, with vertex
+     * attribute, shader storage and transfer reads (a draw, or a copy). Others: an
+     * acceleration-structure build (VK_PIPELINE_STAGE_2_ACCELERATION_STRUCTURE_BUILD_BIT_KHR,
+     * VK_ACCESS_2_SHADER_READ_BIT), a compute pass (VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+     * VK_ACCESS_2_SHADER_STORAGE_READ_BIT), or several ORed. Give both or neither. */
+    VkPipelineStageFlags2 output_stages;
+    VkAccessFlags2 output_access;
 } vkskin_gpu_desc;
 
 /* Creates the crowd's GPU side on the host's device: its models' vertex streams and index
@@ -94,10 +103,10 @@ VKSKIN_API float *vkskin_gpu_palettes(vkskin_gpu *gpu, uint32_t slot);
  * the skinning of the
  * listed instances (ascending, distinct) at their levels of detail (`levels`, one per listed
  * instance; NULL: all at level 0; a level past a model's last is its last), reading the slot's
- * palettes. Barriers: before, against the previous use of the output (the host's vertex input,
- * vertex shader and copy reads); after, making the output ready for vertex input, vertex shader
- * and copy reads later in `cmd` or in later submissions on the same queue. The host's draw needs
- * nothing more. It binds vkskin's compute pipeline and sets its push constants: the host's
+ * palettes. Barriers: before, against the previous use of the output by its readers
+ * (vkskin_gpu_desc.output_stages: by default vertex input, vertex shader and copy); after, making
+ * the output ready for them later in `cmd` or in later submissions on the same queue. The host's
+ * draw (or whatever output_stages names) needs nothing more. It binds vkskin's compute pipeline and sets its push constants: the host's
  * compute binding and push constants are to be set again after it. */
 VKSKIN_API vkskin_result vkskin_gpu_skin(vkskin_gpu *gpu, uint32_t slot, VkCommandBuffer cmd,
                                          const uint32_t *instances, uint32_t count,

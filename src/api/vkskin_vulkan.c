@@ -23,6 +23,10 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
     if (!desc || !crowd || !gpu)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_gpu_create: desc, crowd and gpu are needed");
+    if (!desc->output_stages != !desc->output_access)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_gpu_create: output_stages and output_access go together (both "
+                            "0 for a draw's and a copy's reads)");
     vks_path path; /* AUTO: addresses (vkskin cannot tell whether the host validates) */
     if (!vks_api_path(desc->binding, VKS_PATH_ADDRESSES, &path))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_gpu_create: no binding %d",
@@ -55,6 +59,8 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
         .max_skinned_vertices = desc->max_skinned_vertices,
         .external = true,
         .keep_previous = desc->previous_positions,
+        .output_stages = desc->output_stages,
+        .output_access = desc->output_access,
         .path = path,
     };
     if (!vks_renderer_create(&g->dev, &rd, &g->renderer, &e)) {

@@ -759,6 +759,8 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                         .mode = desc->mode,
                         .use_store = desc->palette_store,
                         .external = desc->external,
+                        .output_stages = desc->output_stages,
+                        .output_access = desc->output_access,
                         .bound = desc->path == VKS_PATH_DESCRIPTORS ||
                                  (desc->path == VKS_PATH_AUTO && dev->validate),
                         .skip_skin_barrier = desc->test_skip_skin_barrier,
@@ -1273,12 +1275,18 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
                                  VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
         /* A host (desc.external) may draw the output as vertex buffers: vertex input too; the
          * compute rasterizer reads it in compute and its resolve in the fragment shader. */
-        const VkPipelineStageFlags2 readers =
+        VkPipelineStageFlags2 readers =
             VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT |
             (r->external ? VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT : 0) |
             (r->raster_mode != VKS_RASTER_HARDWARE
                  ? VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT
                  : 0);
+        VkAccessFlags2 reads = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT |
+                               (r->external ? VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT : 0);
+        if (r->output_stages) { /* a host's own readers: an acceleration-structure build, compute */
+            readers = r->output_stages;
+            reads = r->output_access;
+        }
         gpu_barrier_memory(dev, f->cmd,
                            (gpu_access){readers | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                         VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT},
@@ -1287,11 +1295,7 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
         /* Compute writes -> this frame's vertex pulling (storage reads in the vertex shader) and
          * readback copies (and a host's vertex input). */
         if (!r->skip_skin_barrier)
-            gpu_barrier_memory(
-                dev, f->cmd, skin,
-                (gpu_access){readers,
-                             VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT |
-                                 (r->external ? VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT : 0)});
+            gpu_barrier_memory(dev, f->cmd, skin, (gpu_access){readers, reads});
     }
     end_statistics(dev, f, STATS_SKIN);
     timestamp(dev, f, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, QUERY_SKINNED);

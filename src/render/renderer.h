@@ -79,6 +79,11 @@ typedef struct vks_renderer_desc {
      * frame's stays readable beside the current one (vks_renderer_previous, motion
      * vectors). Twice the output memory. */
     bool keep_previous;
+    /* desc.external: who reads the skinned output after the pass, for the barriers before it
+     * (against the previous frame's reads) and after it (making the output ready); 0 and 0:
+     * vertex input, vertex shader and copy reads. */
+    VkPipelineStageFlags2 output_stages;
+    VkAccessFlags2 output_access;
     /* The descriptor path: the shaders reach every buffer through descriptors (VKS_BOUND), not
      * device addresses; what validation can follow. Same output and pixels, bit for bit. */
     vks_path path;
@@ -179,6 +184,8 @@ typedef struct vks_renderer {
     const vks_crowd *crowd;
     vks_skin_mode mode;
     bool external; /* desc.external */
+    VkPipelineStageFlags2 output_stages; /* desc.external: the output's readers (0: defaults) */
+    VkAccessFlags2 output_access;
     /* desc.palette_store: the store (device-local, the plan's palette_store_entries) and its
      * bookkeeping. */
     bool use_store;
