@@ -672,10 +672,10 @@ static void test_crowd(void)
     CHECK(in.clip == 1 && in.time == 0.0 && !in.fading);
     vkskin_crowd_get_instance(c, 4, &in, NULL);
     CHECK(in.clip == 2 && in.fading);
-    vkskin_crowd_advance(c, 0.2);
+    vkskin_crowd_advance(c, 0.2, NULL);
     vkskin_crowd_get_instance(c, 1, &in, NULL);
     CHECK_NEAR(in.time, fmod(0.55 + 0.4, ref.clips[0].duration), 1e-9); /* speed 2 */
-    vkskin_crowd_advance(c, 0.4);
+    vkskin_crowd_advance(c, 0.4, NULL);
     vkskin_crowd_get_instance(c, 4, &in, NULL);
     CHECK(!in.fading);
     CHECK(vkskin_crowd_pose(c, list, n, a, &err) == VKSKIN_OK);
@@ -778,7 +778,32 @@ static void test_crowd(void)
                 "range [4, 2)");
     check_error(vkskin_crowd_get_instance(NULL, 0, &in, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "the crowd is NULL");
-    vkskin_crowd_advance(NULL, 1.0);
+    /* The crowd-wide calls refuse what they used to ignore: no crowd, a time step or fade that
+     * is not a number, a negative fade; nothing moves then. */
+    check_error(vkskin_crowd_advance(NULL, 1.0, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "vkskin_crowd_advance: the crowd is NULL");
+    vkskin_crowd_get_instance(c, 1, &in, NULL);
+    const double clock = in.time;
+    check_error(vkskin_crowd_advance(c, NAN, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "dt must be a finite number, not nan");
+    check_error(vkskin_crowd_advance_one_thread(c, INFINITY, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "dt must be a finite number, not inf");
+    vkskin_crowd_get_instance(c, 1, &in, NULL);
+    CHECK(in.time == clock);
+    check_error(vkskin_crowd_step_clips(c, 1, -0.5, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "fade must be a finite number of seconds, 0 or more, not -0.5");
+    check_error(vkskin_crowd_bind_pose(c, true, NAN, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "vkskin_crowd_bind_pose: fade must be a finite number");
+    vkskin_crowd_get_instance(c, 1, &in, NULL);
+    CHECK(!in.fading);
+    check_error(vkskin_crowd_reset(NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "vkskin_crowd_reset: the crowd is NULL");
+    check_error(vkskin_palette_store_forget(NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "the store is NULL");
+    CHECK(vkskin_crowd_advance(c, -0.1, &err) == VKSKIN_OK); /* back in time: allowed */
+    CHECK(vkskin_crowd_step_clips(c, 1, 0.25, &err) == VKSKIN_OK);
+    vkskin_crowd_get_instance(c, 1, &in, NULL);
+    CHECK(in.fading);
     vkskin_crowd_destroy(c);
     vkskin_crowd_destroy(NULL);
 
@@ -854,7 +879,7 @@ static void test_palette_store(void)
         for (uint32_t i = 0; i < N; i++)
             slot_before[i] = vkskin_palette_store_slot(s, i);
         if (f == 8)
-            vkskin_palette_store_forget(s);
+            vkskin_palette_store_forget(s, NULL);
         CHECK(vkskin_crowd_prepare_store(
                   c, &(vkskin_prepare_desc){.view = closer ? &near : &framed, .height = 720}, s,
                   visible, NULL, staging, &out, &err) == VKSKIN_OK);
@@ -891,7 +916,7 @@ static void test_palette_store(void)
                 bad++;
         }
         memcpy(listed_before, listed, sizeof listed);
-        vkskin_crowd_advance(c, 1.0 / 30.0);
+        vkskin_crowd_advance(c, 1.0 / 30.0, NULL);
     }
     printf("palette store: %u kept poses exact, %u instances newly placed and posed, %u wrong, "
            "%u frame(s) with fewer in view\n",

@@ -248,7 +248,7 @@ int main(int argc, char **argv)
         vkskin_gpu_output out;
         check_error(vkskin_gpu_get_output(gpu, 0, 1, &out, &err), &err, VKSKIN_ERROR_ARGUMENT,
                     "instance 1 was not skinned in slot 0");
-        vkskin_crowd_advance(crowd, 1.0);
+        vkskin_crowd_advance(crowd, 1.0, NULL);
         frame(gpu, crowd, m, 1, list2, levels2, 5, diag, false);
         frame(gpu, crowd, m, 0, list2, NULL, 5, diag, false); /* slot 0 again: all at level 0 */
         check_error(vkskin_gpu_get_previous_output(gpu, 0, 0, &out, &err), &err,
@@ -345,11 +345,11 @@ int main(int argc, char **argv)
         const uint32_t four[] = {0, 2, 3, 4}, five[] = {0, 1, 2, 3, 4};
         const uint8_t la[] = {0, 1, 0, 0}, lb[] = {1, 0, 0, 0, 0};
         frame(gpu, crowd, m, 0, four, la, 4, diag, true); /* no frame before: all still */
-        vkskin_crowd_advance(crowd, 0.05);
+        vkskin_crowd_advance(crowd, 0.05, NULL);
         frame(gpu, crowd, m, 1, five, lb, 5, diag, true); /* 3 and 4 moved */
-        vkskin_crowd_advance(crowd, 0.05);
+        vkskin_crowd_advance(crowd, 0.05, NULL);
         frame(gpu, crowd, m, 0, five, NULL, 5, diag, true); /* 1, 2, 3, 4 moved */
-        vkskin_crowd_advance(crowd, 0.05);
+        vkskin_crowd_advance(crowd, 0.05, NULL);
         frame(gpu, crowd, m, 0, five, NULL, 5, diag, true); /* slot 0 twice: all still */
     }
     vkskin_gpu_destroy(gpu);

@@ -195,7 +195,7 @@ static void check_previous_stats(const vkskin_renderer_desc *desc, vkskin_crowd 
 static void check_host_palettes(const vkskin_renderer_desc *store, vkskin_crowd *crowd,
                                 const vkskin_view *view, const uint8_t *store_image, double diag)
 {
-    vkskin_crowd_reset(crowd);
+    vkskin_crowd_reset(crowd, NULL);
     vkskin_renderer_desc desc = *store;
     desc.palettes = VKSKIN_PALETTES_HOST;
     vkskin_renderer *r;
@@ -210,7 +210,7 @@ static void check_host_palettes(const vkskin_renderer_desc *store, vkskin_crowd 
     CHECK(memcmp(image, store_image, W * H * 4) == 0);
     double worst = check_outputs(r, crowd, INSTANCES, diag);
     for (int f = 0; f < 5; f++) { /* no wait between them: both slots' palettes in use */
-        vkskin_crowd_advance(crowd, 1.0 / 30.0);
+        vkskin_crowd_advance(crowd, 1.0 / 30.0, NULL);
         CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = view}, &info, &err) ==
               VKSKIN_OK);
     }
@@ -245,7 +245,7 @@ static void check_kept_poses(const vkskin_renderer_desc *base, vkskin_palettes p
                              vkskin_crowd *crowd, double diag)
 {
     enum { FRAMES = 16 };
-    vkskin_crowd_reset(crowd);
+    vkskin_crowd_reset(crowd, NULL);
     vkskin_renderer_desc desc = *base;
     desc.pose_every_frame = false;
     desc.palettes = palettes;
@@ -305,7 +305,7 @@ static void check_kept_poses(const vkskin_renderer_desc *base, vkskin_palettes p
             memcpy(last, gp, sizeof *gp * n);
             shown[i] = true;
         }
-        vkskin_crowd_advance(crowd, 1.0 / 30.0);
+        vkskin_crowd_advance(crowd, 1.0 / 30.0, NULL);
     }
     /* Frames in flight with slots changing hands (no wait between them), validation on. (The
      * layer here checks hazards within a submission, not across them: removing the barrier
@@ -314,7 +314,7 @@ static void check_kept_poses(const vkskin_renderer_desc *base, vkskin_palettes p
         vkskin_frame_info info;
         CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = f % 2 ? &near : &far}, &info,
                                     &err) == VKSKIN_OK);
-        vkskin_crowd_advance(crowd, 1.0 / 30.0);
+        vkskin_crowd_advance(crowd, 1.0 / 30.0, NULL);
     }
     printf("kept poses (%s palettes): over %d frames of %u instances, %u posed (%u of them back "
            "in view), %u kept (the renderer says %u not posed), %u wrong; %llu palette bytes "
@@ -474,7 +474,7 @@ int main(int argc, char **argv)
     /* Frames in flight with no wait between them: eight frames, each its own time and view, then
      * the last one's output and image; another frame of the same state gives the same image. */
     for (int f = 0; f < 8; f++) {
-        vkskin_crowd_advance(crowd, 1.0 / 30.0);
+        vkskin_crowd_advance(crowd, 1.0 / 30.0, NULL);
         vkskin_view turned;
         vkskin_crowd_orbit_view(crowd,
                                 &(vkskin_orbit){.aspect = (float)W / (float)H,
@@ -508,7 +508,7 @@ int main(int argc, char **argv)
 
     /* ---- The vertex-shader mode, and an output with room for one instance, against the
      * compute image of the crowd as it started ---- */
-    vkskin_crowd_reset(crowd);
+    vkskin_crowd_reset(crowd, NULL);
     vkskin_renderer_desc vertex = desc;
     vertex.readback = false;
     vertex.mode = VKSKIN_SKIN_VERTEX;
@@ -526,7 +526,7 @@ int main(int argc, char **argv)
 
     /* The address path, asked for under validation: the same image, bit for bit, and the same
      * skinned output as the descriptor path's (within the same tolerance of the CPU's). */
-    vkskin_crowd_reset(crowd);
+    vkskin_crowd_reset(crowd, NULL);
     vkskin_renderer_desc addresses = desc;
     addresses.binding = VKSKIN_BINDING_ADDRESSES;
     CHECK(vkskin_renderer_create(&addresses, &r, &err) == VKSKIN_OK);
@@ -545,7 +545,7 @@ int main(int argc, char **argv)
     check_kept_poses(&desc, VKSKIN_PALETTES_HOST, crowd, diag);
     check_kept_poses(&desc, VKSKIN_PALETTES_STORE, crowd, diag);
 
-    vkskin_crowd_reset(crowd);
+    vkskin_crowd_reset(crowd, NULL);
     vkskin_renderer_desc small = desc;
     small.max_skinned_vertices = mi.vertex_count + 1;
     CHECK(vkskin_renderer_create(&small, &r, &err) == VKSKIN_OK);

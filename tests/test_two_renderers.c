@@ -56,7 +56,7 @@ static void *run(void *arg)
     if (j->start)
         pthread_barrier_wait(j->start); /* both threads draw at once (a failed one too) */
     for (uint32_t f = 0; f < FRAMES && !what; f++) {
-        vkskin_crowd_advance_one_thread(crowd, 1.0 / 30.0);
+        vkskin_crowd_advance_one_thread(crowd, 1.0 / 30.0, NULL);
         if (vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, NULL, &err) != VKSKIN_OK)
             what = "frame";
         else if (vkskin_renderer_read_image(r, j->images[f], &err) != VKSKIN_OK)

@@ -53,7 +53,7 @@ int main(int argc, char **argv)
         if (vkskin_crowd_play(crowd, i, 0, 0.0, &err) != VKSKIN_OK)
             status = 1;
     for (int frame = 0; frame < 60 && status == 0; frame++) {
-        vkskin_crowd_advance(crowd, 1.0 / 60.0);
+        vkskin_crowd_advance(crowd, 1.0 / 60.0, NULL);
         if (vkskin_crowd_pose(crowd, visible, n, palettes, &err) != VKSKIN_OK)
             status = 1;
     }

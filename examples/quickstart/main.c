@@ -24,7 +24,7 @@ int main(int argc, char **argv)
         r = vkskin_renderer_create(&desc, &renderer, &err);
     for (int frame = 0; r == VKSKIN_OK && frame < 60; frame++) {
         vkskin_view view;
-        vkskin_crowd_advance(crowd, 1.0 / 60.0);
+        vkskin_crowd_advance(crowd, 1.0 / 60.0, NULL);
         vkskin_crowd_frame_view(crowd, 640.0f / 360.0f, &view, NULL);
         vkskin_frame_desc frame_desc = {.view = &view};
         r = vkskin_renderer_frame(renderer, &frame_desc, NULL, &err);

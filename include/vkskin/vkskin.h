@@ -331,13 +331,16 @@ VKSKIN_API vkskin_result vkskin_crowd_set_world(vkskin_crowd *crowd, uint32_t in
                                                 const float world[16], vkskin_error *err);
 
 /* Every instance steps `delta` clips (mod its model's clip count: the next or previous one) and
- * cross-fades into it over `fade` seconds. Models without clips stay in the bind pose. */
-VKSKIN_API void vkskin_crowd_step_clips(vkskin_crowd *crowd, int32_t delta, double fade);
-/* on: every instance cross-fades into the bind pose over `fade` seconds, holding its clip; off:
- * back into the clip it held, from its start. */
-VKSKIN_API void vkskin_crowd_bind_pose(vkskin_crowd *crowd, bool on, double fade);
+ * cross-fades into it over `fade` seconds (finite, 0 or more). Models without clips stay in the
+ * bind pose. */
+VKSKIN_API vkskin_result vkskin_crowd_step_clips(vkskin_crowd *crowd, int32_t delta, double fade,
+                                                 vkskin_error *err);
+/* on: every instance cross-fades into the bind pose over `fade` seconds (finite, 0 or more),
+ * holding its clip; off: back into the clip it held, from its start. */
+VKSKIN_API vkskin_result vkskin_crowd_bind_pose(vkskin_crowd *crowd, bool on, double fade,
+                                                vkskin_error *err);
 /* Every instance back as the crowd was created: clip, clock, speed, place; no cross-fade. */
-VKSKIN_API void vkskin_crowd_reset(vkskin_crowd *crowd);
+VKSKIN_API vkskin_result vkskin_crowd_reset(vkskin_crowd *crowd, vkskin_error *err);
 
 /* Where the instance's joints are now, in the world (its clip at its clock; cross-fades
  * included): joint_count x 3 floats, joint j's origin at 3 j (vkskin_model_get_joint gives each
@@ -348,10 +351,11 @@ VKSKIN_API vkskin_result vkskin_crowd_get_joints(vkskin_crowd *crowd, uint32_t i
 
 /* Moves every clock forward by dt seconds (times each instance's speed), looping within its
  * clip, and runs the cross-fades down, on the crowd's threads (vkskin_crowd_desc.workers); the
- * _one_thread call on the calling thread alone (as vkskin_prepare_desc.one_thread poses). A NaN
- * or infinite dt is ignored. */
-VKSKIN_API void vkskin_crowd_advance(vkskin_crowd *crowd, double dt);
-VKSKIN_API void vkskin_crowd_advance_one_thread(vkskin_crowd *crowd, double dt);
+ * _one_thread call on the calling thread alone (as vkskin_prepare_desc.one_thread poses). dt must
+ * be finite (negative runs the clocks back); a NaN or infinite one is refused, nothing moved. */
+VKSKIN_API vkskin_result vkskin_crowd_advance(vkskin_crowd *crowd, double dt, vkskin_error *err);
+VKSKIN_API vkskin_result vkskin_crowd_advance_one_thread(vkskin_crowd *crowd, double dt,
+                                                         vkskin_error *err);
 
 /* The view `vkskin render` shows of the crowd at `aspect` (width / height): three-quarters from
  * the front right and a bit above (higher for a crowd much wider than tall), a 40-degree vertical
@@ -497,7 +501,8 @@ VKSKIN_API const vkskin_palette_copy *vkskin_palette_store_copies(const vkskin_p
 VKSKIN_API uint32_t vkskin_palette_store_slot(const vkskin_palette_store *store, uint32_t instance);
 /* The store's contents are lost (a frame that never ran, a new buffer): the next prepare deals
  * and poses every listed instance afresh. */
-VKSKIN_API void vkskin_palette_store_forget(vkskin_palette_store *store);
+VKSKIN_API vkskin_result vkskin_palette_store_forget(vkskin_palette_store *store,
+                                                     vkskin_error *err);
 
 /* Profiling: posing's three steps timed apart on the calling thread, each over every listed
  * instance (ascending) in turn, keeping its results for the next as a phased runtime would:

@@ -605,25 +605,48 @@ vkskin_result vkskin_crowd_orbit_view(const vkskin_crowd *c, const vkskin_orbit 
     return vks_api_ok(err);
 }
 
-void vkskin_crowd_step_clips(vkskin_crowd *c, int32_t delta, double fade)
+/* A crowd-wide call's arguments: the crowd, and a fade or time step that is a number (a fade
+ * not negative). */
+static vkskin_result check_crowd_call(const vkskin_crowd *c, const char *call, const char *what,
+                                      double value, bool signed_ok, vkskin_error *err)
 {
-    if (c)
-        vks_crowd_switch_clip(&c->crowd, delta, fade);
-}
-
-void vkskin_crowd_bind_pose(vkskin_crowd *c, bool on, double fade)
-{
-    if (c)
-        vks_crowd_bind_pose(&c->crowd, on, fade);
-}
-
-void vkskin_crowd_reset(vkskin_crowd *c)
-{
-    /* The key cursors are hints: stale ones only cost a binary search. */
     if (!c)
-        return;
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: the crowd is NULL", call);
+    if (what && (!isfinite(value) || (!signed_ok && value < 0.0)))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: %s must be a finite number%s, not %g",
+                            call, what, signed_ok ? "" : " of seconds, 0 or more", value);
+    return VKSKIN_OK;
+}
+
+vkskin_result vkskin_crowd_step_clips(vkskin_crowd *c, int32_t delta, double fade,
+                                      vkskin_error *err)
+{
+    const vkskin_result r =
+        check_crowd_call(c, "vkskin_crowd_step_clips", "fade", fade, false, err);
+    if (r != VKSKIN_OK)
+        return r;
+    vks_crowd_switch_clip(&c->crowd, delta, fade);
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_crowd_bind_pose(vkskin_crowd *c, bool on, double fade, vkskin_error *err)
+{
+    const vkskin_result r = check_crowd_call(c, "vkskin_crowd_bind_pose", "fade", fade, false, err);
+    if (r != VKSKIN_OK)
+        return r;
+    vks_crowd_bind_pose(&c->crowd, on, fade);
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_crowd_reset(vkskin_crowd *c, vkskin_error *err)
+{
+    const vkskin_result r = check_crowd_call(c, "vkskin_crowd_reset", NULL, 0.0, false, err);
+    if (r != VKSKIN_OK)
+        return r;
+    /* The key cursors are hints: stale ones only cost a binary search. */
     memcpy(c->crowd.instances, c->start, sizeof *c->start * c->crowd.instance_count);
     vks_camera_crowd_box(&c->crowd, c->frame_lo, c->frame_hi);
+    return vks_api_ok(err);
 }
 
 vkskin_result vkskin_crowd_get_joints(vkskin_crowd *c, uint32_t i, float *positions,
@@ -639,16 +662,23 @@ vkskin_result vkskin_crowd_get_joints(vkskin_crowd *c, uint32_t i, float *positi
     return vks_api_ok(err);
 }
 
-void vkskin_crowd_advance(vkskin_crowd *c, double dt)
+vkskin_result vkskin_crowd_advance(vkskin_crowd *c, double dt, vkskin_error *err)
 {
-    if (c && isfinite(dt))
-        vks_crowd_advance(&c->crowd, c->pool, dt);
+    const vkskin_result r = check_crowd_call(c, "vkskin_crowd_advance", "dt", dt, true, err);
+    if (r != VKSKIN_OK)
+        return r;
+    vks_crowd_advance(&c->crowd, c->pool, dt);
+    return vks_api_ok(err);
 }
 
-void vkskin_crowd_advance_one_thread(vkskin_crowd *c, double dt)
+vkskin_result vkskin_crowd_advance_one_thread(vkskin_crowd *c, double dt, vkskin_error *err)
 {
-    if (c && isfinite(dt))
-        vks_crowd_advance(&c->crowd, NULL, dt);
+    const vkskin_result r =
+        check_crowd_call(c, "vkskin_crowd_advance_one_thread", "dt", dt, true, err);
+    if (r != VKSKIN_OK)
+        return r;
+    vks_crowd_advance(&c->crowd, NULL, dt);
+    return vks_api_ok(err);
 }
 
 uint32_t vkskin_crowd_cull(const vkskin_crowd *c, const float view_proj[16], uint32_t *visible)
@@ -895,10 +925,13 @@ uint32_t vkskin_palette_store_slot(const vkskin_palette_store *s, uint32_t insta
                                                           : VKSKIN_NO_SLOT;
 }
 
-void vkskin_palette_store_forget(vkskin_palette_store *s)
+vkskin_result vkskin_palette_store_forget(vkskin_palette_store *s, vkskin_error *err)
 {
-    if (s)
-        vks_palette_store_clear(&s->store);
+    if (!s)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_palette_store_forget: the store is NULL");
+    vks_palette_store_clear(&s->store);
+    return vks_api_ok(err);
 }
 
 vkskin_result vkskin_crowd_time_phases(vkskin_crowd *c, const uint32_t *instances, uint32_t count,

@@ -46,7 +46,7 @@ static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepar
         const double t0 = vks_now_ms();
         for (uint32_t b = 0; b < batch; b++) {
             (prepare->one_thread ? vkskin_crowd_advance_one_thread
-                                 : vkskin_crowd_advance)(crowd, 1.0 / 60.0);
+                                 : vkskin_crowd_advance)(crowd, 1.0 / 60.0, NULL);
             vkskin_prepared out;
             /* The renderer's two frame slots, in turn. */
             if (store)
@@ -77,7 +77,7 @@ static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepar
     for (uint32_t i = 0; clocks_ms && i < warmup + frames; i++) {
         const double t0 = vks_now_ms();
         for (uint32_t b = 0; b < batch; b++) {
-            vkskin_crowd_advance_one_thread(crowd, 1.0 / 60.0); /* as the one-thread run */
+            vkskin_crowd_advance_one_thread(crowd, 1.0 / 60.0, NULL); /* as the one-thread run */
             *count = vkskin_crowd_cull(crowd, prepare->view->view_proj, visible);
         }
         if (i >= warmup)

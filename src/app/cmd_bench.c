@@ -127,7 +127,7 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
         /* The frame waits for frame i - 2 first: from there to the next frame's start is the
          * frame's period, GPU included. */
         const double start = vks_now_ms();
-        vkskin_crowd_advance(crowd, 1.0 / 60.0);
+        vkskin_crowd_advance(crowd, 1.0 / 60.0, NULL);
         const double advanced = vks_now_ms();
         if (vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &e) != VKSKIN_OK) {
             fprintf(stderr, "vkskin bench: %s\n", e.message);

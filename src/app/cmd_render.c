@@ -169,7 +169,7 @@ static int draw_frames(const render_args *a, app_show *show, vkskin_renderer *r,
     for (uint32_t i = 0; i < frames && !app_signal(); i++) {
         app_progress_say(&progress, "frame %u of %u", i + 1, frames);
         if (i > 0)
-            vkskin_crowd_advance(crowd, 1.0 / a->fps);
+            vkskin_crowd_advance(crowd, 1.0 / a->fps, NULL);
         char file[4096];
         frame_path(file, sizeof file, a->out, i, frames);
         const char *shown = strcmp(file, "-") == 0 ? "standard output" : file;

@@ -194,12 +194,12 @@ static void steer(const app_input *in, vkskin_crowd *crowd, view_camera *cam, do
 {
     if (in->bind_pose) {
         *bind_pose = !*bind_pose;
-        vkskin_crowd_bind_pose(crowd, *bind_pose, FADE_SECONDS);
+        vkskin_crowd_bind_pose(crowd, *bind_pose, FADE_SECONDS, NULL);
     }
     if (in->next_clip)
-        vkskin_crowd_step_clips(crowd, 1, FADE_SECONDS);
+        vkskin_crowd_step_clips(crowd, 1, FADE_SECONDS, NULL);
     if (in->prev_clip)
-        vkskin_crowd_step_clips(crowd, -1, FADE_SECONDS);
+        vkskin_crowd_step_clips(crowd, -1, FADE_SECONDS, NULL);
     if (in->faster)
         *speed = fmin(*speed * 1.25, 8.0);
     if (in->slower)
@@ -212,9 +212,9 @@ static void steer(const app_input *in, vkskin_crowd *crowd, view_camera *cam, do
     if (in->reset) {
         *cam = (view_camera){.zoom = 1.0f, .base_pitch = cam->base_pitch};
         *speed = 1.0;
-        vkskin_crowd_reset(crowd);
+        vkskin_crowd_reset(crowd, NULL);
         if (*bind_pose) /* the bind pose is a view, not playback: it stays */
-            vkskin_crowd_bind_pose(crowd, true, 0.0);
+            vkskin_crowd_bind_pose(crowd, true, 0.0, NULL);
     }
 }
 
@@ -328,7 +328,7 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
     }
     int rc = APP_OK;
     if (bind_pose)
-        vkskin_crowd_bind_pose(crowd, true, 0.0);
+        vkskin_crowd_bind_pose(crowd, true, 0.0, NULL);
     for (;;) {
         app_input in;
         app_window_poll(*win, &in);
@@ -372,7 +372,7 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
             app_window_wait(*win); /* minimised: do not spin */
             continue;
         }
-        vkskin_crowd_advance(crowd, paused ? 0.0 : dt * speed);
+        vkskin_crowd_advance(crowd, paused ? 0.0 : dt * speed, NULL);
         vkskin_view view;
         vkskin_crowd_orbit_view(crowd,
                                 &(vkskin_orbit){.aspect = (float)width / (float)height,
