@@ -251,15 +251,23 @@ static void test_model_parts(void)
     const float *bind = vkskin_model_positions(m);
     float *p = malloc(sizeof *p * 3 * info.vertex_count),
           *n = malloc(sizeof *n * 3 * info.vertex_count);
-    CHECK(vkskin_model_skin(m, VKSKIN_CLIP_NONE, 0.0, p, n, NULL, &err) == VKSKIN_OK);
+    CHECK(vkskin_model_skin(m, VKSKIN_CLIP_NONE, 0.0, p, n, NULL, info.vertex_count, &err) ==
+          VKSKIN_OK);
     const double worst = check_max_diff(p, 3, bind, 3, info.vertex_count, 3); /* NaN: inf */
     CHECK(worst <= 1e-5 * (info.bounds_max[1] - info.bounds_min[1]));
-    check_error(vkskin_model_skin(m, (int32_t)info.clip_count, 0.0, p, n, NULL, &err), &err,
-                VKSKIN_ERROR_ARGUMENT, "no clip");
-    check_error(vkskin_model_skin(m, 0, NAN, p, n, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
-                "not finite");
-    check_error(vkskin_model_skin(m, 0, 0.0, NULL, n, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
-                "positions and normals are needed");
+    check_error(
+        vkskin_model_skin(m, (int32_t)info.clip_count, 0.0, p, n, NULL, info.vertex_count, &err),
+        &err, VKSKIN_ERROR_ARGUMENT, "no clip");
+    check_error(vkskin_model_skin(m, 0, NAN, p, n, NULL, info.vertex_count, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "not finite");
+    check_error(vkskin_model_skin(m, 0, 0.0, NULL, n, NULL, info.vertex_count, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "positions and normals are needed");
+    char room[160];
+    snprintf(room, sizeof room,
+             "vkskin_model_skin: the output has room for %u vertices; %u are needed",
+             info.vertex_count - 1, info.vertex_count);
+    check_error(vkskin_model_skin(m, 0, 0.0, p, n, NULL, info.vertex_count - 1, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, room);
     free(p);
     free(n);
     vkskin_model_destroy(m);
@@ -515,7 +523,7 @@ static void test_joints(void)
     for (uint32_t i = 0; i < 3; i++) {
         vkskin_instance_info in;
         vkskin_crowd_get_instance(c, i, &in, NULL);
-        CHECK(vkskin_crowd_get_joints(c, i, pos, &err) == VKSKIN_OK);
+        CHECK(vkskin_crowd_get_joints(c, i, pos, joints, &err) == VKSKIN_OK);
         for (uint32_t j = 0; j < joints; j++) {
             double pal[3], w[3];
             for (int r = 0; r < 3; r++) /* palette space = root_inverse * global */
@@ -537,20 +545,26 @@ static void test_joints(void)
     /* Playing a clip moves some joint. */
     CHECK(vkskin_crowd_play(c, 0, 0, 0.0, &err) == VKSKIN_OK);
     CHECK(vkskin_crowd_set_time(c, 0, 0.4, 1.0f, &err) == VKSKIN_OK);
-    CHECK(vkskin_crowd_get_joints(c, 0, moved, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_get_joints(c, 0, moved, joints, &err) == VKSKIN_OK);
     /* Reading the joints changes nothing of the crowd's: a second read gives the same. */
-    CHECK(vkskin_crowd_get_joints(c, 0, pos, &err) == VKSKIN_OK &&
+    CHECK(vkskin_crowd_get_joints(c, 0, pos, joints, &err) == VKSKIN_OK &&
           memcmp(pos, moved, sizeof *pos * 3 * joints) == 0);
     vkskin_crowd_play(c, 0, VKSKIN_CLIP_NONE, 0.0, NULL);
-    CHECK(vkskin_crowd_get_joints(c, 0, pos, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_get_joints(c, 0, pos, joints, &err) == VKSKIN_OK);
     double moved_most = 0.0;
     for (uint32_t k = 0; k < 3 * joints; k++)
         moved_most = fmax(moved_most, fabs(pos[k] - moved[k]));
     CHECK(moved_most > 1e-3 * size);
-    check_error(vkskin_crowd_get_joints(c, 3, pos, &err), &err, VKSKIN_ERROR_ARGUMENT,
+    check_error(vkskin_crowd_get_joints(c, 3, pos, joints, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "no instance 3");
-    check_error(vkskin_crowd_get_joints(c, 0, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
+    check_error(vkskin_crowd_get_joints(c, 0, NULL, joints, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "positions is NULL");
+    char room[160];
+    snprintf(room, sizeof room,
+             "vkskin_crowd_get_joints: positions has room for %u joints; %u are needed", joints - 1,
+             joints);
+    check_error(vkskin_crowd_get_joints(c, 0, pos, joints - 1, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                room);
     free(g);
     free(pos);
     free(moved);
@@ -599,14 +613,15 @@ typedef struct range_job {
     const uint32_t *list;
     uint32_t begin, end, worker;
     float *palettes;
+    uint32_t capacity; /* entries */
     vkskin_result result;
 } range_job;
 
 static void *pose_range_thread(void *arg)
 {
     range_job *j = arg;
-    j->result =
-        vkskin_crowd_pose_range(j->crowd, j->list, j->begin, j->end, j->palettes, j->worker, NULL);
+    j->result = vkskin_crowd_pose_range(j->crowd, j->list, j->begin, j->end, j->palettes,
+                                        j->capacity, j->worker, NULL);
     return NULL;
 }
 
@@ -620,7 +635,7 @@ static void test_crowd(void)
     }
     const vkskin_model *models[] = {m};
     vkskin_crowd *c = NULL;
-    const uint32_t n = 6, joints = ref.skeleton.joint_count;
+    const uint32_t n = 6, joints = ref.skeleton.joint_count, entries = n * joints;
     CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = models,
                                                    .model_count = 1,
                                                    .instance_count = n,
@@ -646,7 +661,7 @@ static void test_crowd(void)
     }
     const size_t floats = 12 * (size_t)n * joints;
     float *a = malloc(sizeof *a * floats), *b = malloc(sizeof *b * floats);
-    CHECK(vkskin_crowd_pose(c, list, n, a, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_pose(c, list, n, a, entries, &err) == VKSKIN_OK);
     CHECK(palettes_off(c, a) == 0);
 
     /* Clocks, clips and cross-fades. */
@@ -678,13 +693,13 @@ static void test_crowd(void)
     vkskin_crowd_advance(c, 0.4, NULL);
     vkskin_crowd_get_instance(c, 4, &in, NULL);
     CHECK(!in.fading);
-    CHECK(vkskin_crowd_pose(c, list, n, a, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_pose(c, list, n, a, entries, &err) == VKSKIN_OK);
     CHECK(palettes_off(c, a) == 0);
 
     /* The pool, and the caller's two workers on two threads, write what one thread writes. */
     memset(b, 0, sizeof *b * floats);
-    range_job jobs[2] = {{c, list, 0, 3, 0, b, VKSKIN_ERROR_FAILED},
-                         {c, list, 3, n, 1, b, VKSKIN_ERROR_FAILED}};
+    range_job jobs[2] = {{c, list, 0, 3, 0, b, entries, VKSKIN_ERROR_FAILED},
+                         {c, list, 3, n, 1, b, entries, VKSKIN_ERROR_FAILED}};
     pthread_t t[2];
     for (int k = 0; k < 2; k++)
         CHECK(pthread_create(&t[k], NULL, pose_range_thread, &jobs[k]) == 0);
@@ -715,9 +730,16 @@ static void test_crowd(void)
         expect += p[0] + r >= -1 && p[0] - r <= 1 && p[1] + r >= -1 && p[1] - r <= 1 &&
                   p[2] + r >= 0 && p[2] - r <= 1;
     }
-    const uint32_t count = vkskin_crowd_cull(c, identity, visible);
+    uint32_t count = UINT32_MAX;
+    CHECK(vkskin_crowd_cull(c, identity, visible, n, &count, &err) == VKSKIN_OK);
     CHECK(count == expect && count < n); /* instance 0 moved away */
-    CHECK(vkskin_crowd_cull(NULL, identity, visible) == 0);
+    /* Failures are results, not a count of 0 that reads as "none visible". */
+    check_error(vkskin_crowd_cull(NULL, identity, visible, n, &count, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "a crowd, a view, visible and count are needed");
+    check_error(vkskin_crowd_cull(c, identity, visible, n - 1, &count, &err), &err,
+                VKSKIN_ERROR_ARGUMENT,
+                "vkskin_crowd_cull: visible has room for 5 instances; 6 are needed");
+    CHECK(count == 0);
 
     /* The framing view: every instance's centre projects inside the image and in front of the
      * eye, and the eye sits outside every sphere. */
@@ -757,25 +779,29 @@ static void test_crowd(void)
     check_error(vkskin_crowd_set_world(c, 0, world, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "element 5 is not finite");
     const uint32_t bad[] = {0, 7}, twice[] = {1, 2, 2};
-    check_error(vkskin_crowd_pose(c, bad, 2, a, &err), &err, VKSKIN_ERROR_ARGUMENT,
+    check_error(vkskin_crowd_pose(c, bad, 2, a, entries, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "ascend below 6; entry 1 is 7");
-    check_error(vkskin_crowd_pose(c, twice, 3, a, &err), &err, VKSKIN_ERROR_ARGUMENT,
+    check_error(vkskin_crowd_pose(c, twice, 3, a, entries, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "entry 2 is 2");
     /* Ranges of one list: the second range sees the entry before it. */
-    check_error(vkskin_crowd_pose_range(c, twice, 2, 3, a, 0, &err), &err, VKSKIN_ERROR_ARGUMENT,
-                "entry 2 is 2");
+    check_error(vkskin_crowd_pose_range(c, twice, 2, 3, a, entries, 0, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "entry 2 is 2");
     /* The clip it plays restarts. */
     vkskin_crowd_get_instance(c, 2, &in, NULL);
     CHECK(in.time > 0.0);
     CHECK(vkskin_crowd_play(c, 2, in.clip, 0.5, &err) == VKSKIN_OK);
     vkskin_crowd_get_instance(c, 2, &in, NULL);
     CHECK(in.time == 0.0 && !in.fading);
-    check_error(vkskin_crowd_pose(c, list, n, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
+    check_error(vkskin_crowd_pose(c, list, n, NULL, entries, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "palettes are needed");
-    check_error(vkskin_crowd_pose_range(c, list, 0, n, a, 2, &err), &err, VKSKIN_ERROR_ARGUMENT,
-                "worker 2 (of 2)");
-    check_error(vkskin_crowd_pose_range(c, list, 4, 2, a, 0, &err), &err, VKSKIN_ERROR_ARGUMENT,
-                "range [4, 2)");
+    check_error(vkskin_crowd_pose(c, list, n, a, entries - 1, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "vkskin_crowd_pose: palettes has room for");
+    check_error(vkskin_crowd_pose_range(c, list, 0, n, a, 0, 0, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "are needed");
+    check_error(vkskin_crowd_pose_range(c, list, 0, n, a, entries, 2, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "worker 2 (of 2)");
+    check_error(vkskin_crowd_pose_range(c, list, 4, 2, a, entries, 0, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "range [4, 2)");
     check_error(vkskin_crowd_get_instance(NULL, 0, &in, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "the crowd is NULL");
     /* The crowd-wide calls refuse what they used to ignore: no crowd, a time step or fade that
@@ -866,11 +892,18 @@ static void test_palette_store(void)
                                   &err) == VKSKIN_OK);
     vkskin_prepared out;
     check_error(vkskin_crowd_prepare_store(other, &(vkskin_prepare_desc){.view = &framed}, s,
-                                           visible, NULL, staging, &out, &err),
+                                           visible, NULL, N, staging, capacity, &out, &err),
                 &err, VKSKIN_ERROR_ARGUMENT, "made for another crowd");
     check_error(vkskin_crowd_prepare_store(c, &(vkskin_prepare_desc){.view = &framed}, s, visible,
-                                           NULL, NULL, &out, &err),
+                                           NULL, N, NULL, capacity, &out, &err),
                 &err, VKSKIN_ERROR_ARGUMENT, "are needed");
+    check_error(vkskin_crowd_prepare_store(c, &(vkskin_prepare_desc){.view = &framed}, s, visible,
+                                           NULL, N - 1, staging, capacity, &out, &err),
+                &err, VKSKIN_ERROR_ARGUMENT,
+                "vkskin_crowd_prepare_store: visible has room for 39 instances; 40 are needed");
+    check_error(vkskin_crowd_prepare_store(c, &(vkskin_prepare_desc){.view = &framed}, s, visible,
+                                           NULL, N, staging, capacity - 1, &out, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "staging has room for");
     bool listed_before[N] = {false};
     uint32_t kept = 0, fresh = 0, bad = 0, fewer = 0;
     for (int f = 0; f < FRAMES && staging && store && before && posed; f++) {
@@ -882,7 +915,7 @@ static void test_palette_store(void)
             vkskin_palette_store_forget(s, NULL);
         CHECK(vkskin_crowd_prepare_store(
                   c, &(vkskin_prepare_desc){.view = closer ? &near : &framed, .height = 720}, s,
-                  visible, NULL, staging, &out, &err) == VKSKIN_OK);
+                  visible, NULL, N, staging, capacity, &out, &err) == VKSKIN_OK);
         fewer += out.visible < N;
         /* The copies, as a host records them. */
         uint32_t copies = 0;
@@ -898,7 +931,7 @@ static void test_palette_store(void)
         if (f == 8)
             CHECK(out.posed == out.visible); /* forgotten: everyone again */
         /* Each listed instance: posed now, or kept (listed before, same slot, same entries). */
-        CHECK(vkskin_crowd_pose(c, visible, out.visible, posed, &err) == VKSKIN_OK);
+        CHECK(vkskin_crowd_pose(c, visible, out.visible, posed, N * J, &err) == VKSKIN_OK);
         bool listed[N] = {false};
         for (uint32_t k = 0; k < out.visible; k++) {
             const uint32_t i = visible[k], slot = vkskin_palette_store_slot(s, i);

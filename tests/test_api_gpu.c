@@ -77,7 +77,8 @@ static void frame(vkskin_gpu *gpu, vkskin_crowd *crowd, const vks_model *m, uint
                   bool previous)
 {
     vkskin_error err;
-    CHECK(vkskin_crowd_pose(crowd, list, count, vkskin_gpu_palettes(gpu, slot), &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_pose(crowd, list, count, vkskin_gpu_palettes(gpu, slot),
+                            vkskin_crowd_palette_count(crowd), &err) == VKSKIN_OK);
     VkCommandBuffer cmd;
     vks_error begun;
     if (!gpu_once_begin(&host, &cmd, &begun)) {

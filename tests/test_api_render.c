@@ -143,7 +143,9 @@ static bool view_with_gaps(const vkskin_crowd *crowd, vkskin_view *view, uint32_
                                 .yaw = 0.4f * (float)k,
                                 .zoom = 0.25f + 0.05f * (float)(k % 8)};
         vkskin_crowd_orbit_view(crowd, &o, view, NULL);
-        *count = vkskin_crowd_cull(crowd, view->view_proj, visible);
+        if (vkskin_crowd_cull(crowd, view->view_proj, visible, vkskin_crowd_instance_count(crowd),
+                              count, NULL) != VKSKIN_OK)
+            return false;
         for (uint32_t v = 1; v < *count; v++)
             if (visible[v] != visible[v - 1] + 1)
                 return true;

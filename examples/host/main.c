@@ -336,9 +336,11 @@ int main(int argc, char **argv)
     vkskin_view view;
     vkskin_crowd_frame_view(crowd, (float)size.width / (float)size.height, &view, NULL);
     uint32_t *visible = malloc(sizeof *visible * count);
-    const uint32_t shown = vkskin_crowd_cull(crowd, view.view_proj, visible);
+    uint32_t shown = 0;
     const uint32_t slot = 0; /* frame % VKSKIN_GPU_SLOTS */
-    if (vkskin_crowd_pose(crowd, visible, shown, vkskin_gpu_palettes(gpu, slot), &err)) {
+    if (!visible || vkskin_crowd_cull(crowd, view.view_proj, visible, count, &shown, &err) ||
+        vkskin_crowd_pose(crowd, visible, shown, vkskin_gpu_palettes(gpu, slot),
+                          vkskin_crowd_palette_count(crowd), &err)) {
         fprintf(stderr, "host: %s\n", err.message);
         return 1;
     }
@@ -451,7 +453,8 @@ int main(int argc, char **argv)
     for (uint32_t k = 0; k < shown; k++) {
         vkskin_instance_info in;
         vkskin_crowd_get_instance(crowd, visible[k], &in, NULL);
-        vkskin_model_skin(model, in.clip, in.time, cpu, cpu + 3 * info.vertex_count, NULL, NULL);
+        vkskin_model_skin(model, in.clip, in.time, cpu, cpu + 3 * info.vertex_count, NULL,
+                          info.vertex_count, NULL);
         const float *g = gpu_vertices + (size_t)k * info.vertex_count * 4; /* xyz + normal */
         for (uint32_t v = 0; v < info.vertex_count; v++)
             for (int c = 0; c < 3; c++) {

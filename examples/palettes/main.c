@@ -37,7 +37,7 @@ int main(int argc, char **argv)
     uint32_t visible[4] = {0, 1, 2, 3};
     int status = palettes ? 0 : 1;
 
-    if (palettes && vkskin_crowd_pose(crowd, visible, n, palettes, &err) == VKSKIN_OK) {
+    if (palettes && vkskin_crowd_pose(crowd, visible, n, palettes, entries, &err) == VKSKIN_OK) {
         float worst = 0.0f; /* from the identity */
         for (uint32_t e = 0; e < entries; e++)
             for (int k = 0; k < 12; k++)
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
             status = 1;
     for (int frame = 0; frame < 60 && status == 0; frame++) {
         vkskin_crowd_advance(crowd, 1.0 / 60.0, NULL);
-        if (vkskin_crowd_pose(crowd, visible, n, palettes, &err) != VKSKIN_OK)
+        if (vkskin_crowd_pose(crowd, visible, n, palettes, entries, &err) != VKSKIN_OK)
             status = 1;
     }
     if (status != 0 && err.result != VKSKIN_OK)

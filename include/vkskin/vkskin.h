@@ -12,16 +12,20 @@
  *   vkskin_crowd_create(&(vkskin_crowd_desc){.models = models, .model_count = 1,
  *                                            .instance_count = 100}, &crowd, &err);
  *   each frame:
- *       vkskin_crowd_advance(crowd, dt);
- *       n = vkskin_crowd_cull(crowd, view_proj, visible);
- *       vkskin_crowd_pose(crowd, visible, n, palettes, &err);   (into a mapped buffer)
+ *       vkskin_crowd_advance(crowd, dt, &err);
+ *       vkskin_crowd_cull(crowd, view_proj, visible, capacity, &n, &err);
+ *       vkskin_crowd_pose(crowd, visible, n, palettes, palette_capacity, &err);  (a mapped buffer)
  *
  * Conventions (sokol's): a descriptor's zero value is its default, so `(vkskin_xxx_desc){.a = 1}`
  * asks for `a` and defaults the rest. Calls that can fail return a vkskin_result and, when `err`
  * is not NULL, fill it with one line saying what went wrong; misuse (a NULL handle or output,
  * an index out of range) is such a failure, never an abort. Objects are created and destroyed by
  * their owner: the caller owns every handle it gets and destroys it; a crowd keeps pointers to
- * its models, which must outlive it.
+ * its models, which must outlive it. Every array a call writes comes with its capacity in
+ * elements, which the call checks against what it writes (the header says which count: a
+ * crowd's instance_count or palette_count, a model's vertex_count, ...): a short one is refused
+ * with a message, nothing written. No result doubles as an error: a call that can fail says so in
+ * its vkskin_result, and an index or slot lookup has a distinct "none" value.
  *
  * Threads: a model is immutable once loaded and may be read from any thread. A crowd is not
  * locked: calls on one crowd must not overlap, except vkskin_crowd_pose_range with distinct
@@ -215,10 +219,11 @@ VKSKIN_API const float *vkskin_model_positions(const vkskin_model *model);
 /* The CPU reference skinning (double-precision palettes, the shaders' arithmetic in float): every
  * vertex of the model at `clip` (VKSKIN_CLIP_NONE: the bind pose) and `seconds` (looping),
  * in palette space: positions and normals (vertex_count x 3 floats), and tangents
- * (vertex_count x 4: xyz and the bitangent's sign) when not NULL and the model has them. */
+ * (vertex_count x 4: xyz and the bitangent's sign) when not NULL and the model has them.
+ * `capacity`: the vertices each array has room for (at least vertex_count). */
 VKSKIN_API vkskin_result vkskin_model_skin(const vkskin_model *model, int32_t clip, double seconds,
                                            float *positions, float *normals, float *tangents,
-                                           vkskin_error *err);
+                                           uint32_t capacity, vkskin_error *err);
 
 /* ---- Crowds ---- */
 
@@ -345,9 +350,10 @@ VKSKIN_API vkskin_result vkskin_crowd_reset(vkskin_crowd *crowd, vkskin_error *e
 /* Where the instance's joints are now, in the world (its clip at its clock; cross-fades
  * included): joint_count x 3 floats, joint j's origin at 3 j (vkskin_model_get_joint gives each
  * one's parent: a skeleton is the lines from each joint to its parent). Poses the instance on the
- * calling thread. */
+ * calling thread. `capacity`: the joints `positions` has room for (at least its model's). */
 VKSKIN_API vkskin_result vkskin_crowd_get_joints(vkskin_crowd *crowd, uint32_t instance,
-                                                 float *positions, vkskin_error *err);
+                                                 float *positions, uint32_t capacity,
+                                                 vkskin_error *err);
 
 /* Moves every clock forward by dt seconds (times each instance's speed), looping within its
  * clip, and runs the cross-fades down, on the crowd's threads (vkskin_crowd_desc.workers); the
@@ -384,18 +390,21 @@ VKSKIN_API vkskin_result vkskin_crowd_orbit_view(const vkskin_crowd *crowd,
                                                  vkskin_error *err);
 
 /* Writes the instances whose bounding sphere meets the frustum of `view_proj` (column-major,
- * Vulkan clip space: 0 <= z <= w) into `visible` (room for instance_count), ascending, and
- * returns their count (0 for NULL arguments). */
-VKSKIN_API uint32_t vkskin_crowd_cull(const vkskin_crowd *crowd, const float view_proj[16],
-                                      uint32_t *visible);
+ * Vulkan clip space: 0 <= z <= w) into `visible` (`capacity`: at least instance_count),
+ * ascending, and their count into *count. */
+VKSKIN_API vkskin_result vkskin_crowd_cull(const vkskin_crowd *crowd, const float view_proj[16],
+                                           uint32_t *visible, uint32_t capacity, uint32_t *count,
+                                           vkskin_error *err);
 
 /* Poses the listed instances (ascending, each below instance_count: vkskin_crowd_cull's list) at
  * their clocks and writes
  * their palettes into `palettes` (palette_count x 12 floats, each instance's at its
  * palette_first; the others' are left as they are), on the crowd's threads. `palettes` may be
- * mapped GPU memory: each entry is written once and never read back. */
+ * mapped GPU memory: each entry is written once and never read back. `capacity`: the entries
+ * `palettes` has room for (at least palette_count). */
 VKSKIN_API vkskin_result vkskin_crowd_pose(vkskin_crowd *crowd, const uint32_t *instances,
-                                           uint32_t count, float *palettes, vkskin_error *err);
+                                           uint32_t count, float *palettes, uint32_t capacity,
+                                           vkskin_error *err);
 /* The CPU half of a frame for a host's own renderer (vkskin_renderer_frame's, before its passes):
  * culls the crowd against the view into `visible` (room for instance_count; ascending), chooses
  * each visible instance's level of detail into `levels` (the same count; NULL: not chosen) and
@@ -449,8 +458,11 @@ typedef struct vkskin_prepared {
     uint64_t posed_joints;
 } vkskin_prepared;
 
+/* `capacity`: what visible, levels and desc->raster each have room for (at least
+ * instance_count); `palette_capacity`: the entries `palettes` has (at least palette_count). */
 VKSKIN_API vkskin_result vkskin_crowd_prepare(vkskin_crowd *crowd, const vkskin_prepare_desc *desc,
-                                              uint32_t *visible, uint8_t *levels, float *palettes,
+                                              uint32_t *visible, uint8_t *levels, uint32_t capacity,
+                                              float *palettes, uint32_t palette_capacity,
                                               vkskin_prepared *out, vkskin_error *err);
 
 /* A palette store for a host's own renderer (what vkskin_renderer does by default,
@@ -488,10 +500,13 @@ VKSKIN_API void vkskin_palette_store_destroy(vkskin_palette_store *store);
  * together exceed the store, the slots already dealt stay and the new instances that find none
  * are left out. reuse_palettes is not used; `out` may be NULL. Should the frame not reach the
  * GPU, vkskin_palette_store_forget. */
+/* `capacity` as vkskin_crowd_prepare's; `staging_capacity`: the entries `staging` has room for
+ * (at least the store's capacity). */
 VKSKIN_API vkskin_result vkskin_crowd_prepare_store(vkskin_crowd *crowd,
                                                     const vkskin_prepare_desc *desc,
                                                     vkskin_palette_store *store, uint32_t *visible,
-                                                    uint8_t *levels, float *staging,
+                                                    uint8_t *levels, uint32_t capacity,
+                                                    float *staging, uint32_t staging_capacity,
                                                     vkskin_prepared *out, vkskin_error *err);
 /* The last prepare's copies (*count of them; NULL for a NULL store). */
 VKSKIN_API const vkskin_palette_copy *vkskin_palette_store_copies(const vkskin_palette_store *store,
@@ -516,8 +531,8 @@ typedef struct vkskin_pose_phases {
 
 VKSKIN_API vkskin_result vkskin_crowd_time_phases(vkskin_crowd *crowd, const uint32_t *instances,
                                                   uint32_t count, uint32_t samples, uint32_t repeat,
-                                                  float *palettes, vkskin_pose_phases *out,
-                                                  vkskin_error *err);
+                                                  float *palettes, uint32_t capacity,
+                                                  vkskin_pose_phases *out, vkskin_error *err);
 
 /* The same for the caller's own job system: poses instances[begin, end) of one ascending list on
  * the calling thread, with scratch `worker` (< vkskin_crowd_desc.workers; at most one call per
@@ -525,7 +540,8 @@ VKSKIN_API vkskin_result vkskin_crowd_time_phases(vkskin_crowd *crowd, const uin
  * list check it whole. */
 VKSKIN_API vkskin_result vkskin_crowd_pose_range(vkskin_crowd *crowd, const uint32_t *instances,
                                                  uint32_t begin, uint32_t end, float *palettes,
-                                                 uint32_t worker, vkskin_error *err);
+                                                 uint32_t capacity, uint32_t worker,
+                                                 vkskin_error *err);
 
 #ifdef __cplusplus
 }

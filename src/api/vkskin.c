@@ -271,13 +271,27 @@ const float *vkskin_model_positions(const vkskin_model *m)
     return m ? &m->model.positions[0][0] : NULL;
 }
 
+/* An output of `capacity` elements into which the call writes `need`: refused when short. */
+static vkskin_result api_room(const char *call, const char *what, uint64_t capacity, uint64_t need,
+                              const char *unit, vkskin_error *err)
+{
+    if (capacity >= need)
+        return VKSKIN_OK;
+    return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: %s has room for %llu %s; %llu are needed",
+                        call, what, (unsigned long long)capacity, unit, (unsigned long long)need);
+}
+
 vkskin_result vkskin_model_skin(const vkskin_model *m, int32_t clip, double seconds,
                                 float *positions, float *normals, float *tangents,
-                                vkskin_error *err)
+                                uint32_t capacity, vkskin_error *err)
 {
     if (!m || !positions || !normals)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_model_skin: a model, positions and normals are needed");
+    const vkskin_result room = api_room("vkskin_model_skin", "the output", capacity,
+                                        m->model.vertex_count, "vertices", err);
+    if (room != VKSKIN_OK)
+        return room;
     if (clip < -1 || clip >= (int64_t)m->model.clip_count)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_model_skin: %s has %u clip(s): no clip %d (-1 is the bind "
@@ -650,7 +664,7 @@ vkskin_result vkskin_crowd_reset(vkskin_crowd *c, vkskin_error *err)
 }
 
 vkskin_result vkskin_crowd_get_joints(vkskin_crowd *c, uint32_t i, float *positions,
-                                      vkskin_error *err)
+                                      uint32_t capacity, vkskin_error *err)
 {
     const vks_crowd_instance *in = api_instance(c, i, "vkskin_crowd_get_joints", err);
     if (!in)
@@ -658,6 +672,11 @@ vkskin_result vkskin_crowd_get_joints(vkskin_crowd *c, uint32_t i, float *positi
     if (!positions)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_get_joints: positions is NULL");
+    const vkskin_result room =
+        api_room("vkskin_crowd_get_joints", "positions", capacity,
+                 c->crowd.models[in->model]->skeleton.joint_count, "joints", err);
+    if (room != VKSKIN_OK)
+        return room;
     vks_crowd_joints(&c->crowd, i, (float(*)[3])positions);
     return vks_api_ok(err);
 }
@@ -681,25 +700,38 @@ vkskin_result vkskin_crowd_advance_one_thread(vkskin_crowd *c, double dt, vkskin
     return vks_api_ok(err);
 }
 
-uint32_t vkskin_crowd_cull(const vkskin_crowd *c, const float view_proj[16], uint32_t *visible)
+vkskin_result vkskin_crowd_cull(const vkskin_crowd *c, const float view_proj[16], uint32_t *visible,
+                                uint32_t capacity, uint32_t *count, vkskin_error *err)
 {
-    if (!c || !view_proj || !visible)
-        return 0;
+    if (count)
+        *count = 0;
+    if (!c || !view_proj || !visible || !count)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_cull: a crowd, a view, visible and count are needed");
+    const vkskin_result room = api_room("vkskin_crowd_cull", "visible", capacity,
+                                        c->crowd.instance_count, "instances", err);
+    if (room != VKSKIN_OK)
+        return room;
     float vp[4][4];
     memcpy(vp, view_proj, sizeof vp);
-    return vks_crowd_cull(&c->crowd, NULL, (const float(*)[4])vp, visible); /* reads only */
+    *count = vks_crowd_cull(&c->crowd, NULL, (const float(*)[4])vp, visible); /* reads only */
+    return vks_api_ok(err);
 }
 
 /* The listed instances must exist and ascend (so they are distinct: two threads writing one
  * palette and one key cursor would race). `from` is where the check starts: a range's element
  * before it too, so that workers given ranges of one list check it all between them. */
 static vkskin_result api_check_list(const vkskin_crowd *c, const uint32_t *instances, uint32_t from,
-                                    uint32_t end, const float *palettes, const char *call,
-                                    vkskin_error *err)
+                                    uint32_t end, const float *palettes, uint32_t capacity,
+                                    const char *call, vkskin_error *err)
 {
     if (!c || (!instances && end > from) || !palettes)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "%s: crowd, instances and palettes are needed", call);
+    const vkskin_result room =
+        api_room(call, "palettes", capacity, c->crowd.palette_count, "entries", err);
+    if (room != VKSKIN_OK)
+        return room;
     for (uint32_t k = from; k < end; k++)
         if (instances[k] >= c->crowd.instance_count ||
             (k > from && instances[k] <= instances[k - 1]))
@@ -710,9 +742,10 @@ static vkskin_result api_check_list(const vkskin_crowd *c, const uint32_t *insta
 }
 
 vkskin_result vkskin_crowd_pose(vkskin_crowd *c, const uint32_t *instances, uint32_t count,
-                                float *palettes, vkskin_error *err)
+                                float *palettes, uint32_t capacity, vkskin_error *err)
 {
-    vkskin_result r = api_check_list(c, instances, 0, count, palettes, "vkskin_crowd_pose", err);
+    vkskin_result r =
+        api_check_list(c, instances, 0, count, palettes, capacity, "vkskin_crowd_pose", err);
     if (r != VKSKIN_OK)
         return r;
     vks_crowd_palettes(&c->crowd, c->pool, instances, count, (vks_bone *)palettes);
@@ -790,8 +823,9 @@ static uint32_t joints_posed(const vks_crowd *c, uint32_t i, bool at_levels)
 }
 
 vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *desc,
-                                   uint32_t *visible, uint8_t *levels, float *palettes,
-                                   vkskin_prepared *out, vkskin_error *err)
+                                   uint32_t *visible, uint8_t *levels, uint32_t capacity,
+                                   float *palettes, uint32_t palette_capacity, vkskin_prepared *out,
+                                   vkskin_error *err)
 {
     if (out)
         *out = (vkskin_prepared){0};
@@ -799,6 +833,13 @@ vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *d
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_prepare: a crowd, a desc with a view, visible and "
                             "palettes are needed");
+    vkskin_result room = api_room("vkskin_crowd_prepare", "visible", capacity,
+                                  c->crowd.instance_count, "instances", err);
+    if (room == VKSKIN_OK)
+        room = api_room("vkskin_crowd_prepare", "palettes", palette_capacity,
+                        c->crowd.palette_count, "entries", err);
+    if (room != VKSKIN_OK)
+        return room;
     const bool anim_lod = !desc->pose_every_frame;
     if (anim_lod && !vks_api_crowd_anim_lod(c))
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
@@ -893,7 +934,8 @@ void vkskin_palette_store_destroy(vkskin_palette_store *s)
 
 vkskin_result vkskin_crowd_prepare_store(vkskin_crowd *c, const vkskin_prepare_desc *desc,
                                          vkskin_palette_store *store, uint32_t *visible,
-                                         uint8_t *levels, float *staging, vkskin_prepared *out,
+                                         uint8_t *levels, uint32_t capacity, float *staging,
+                                         uint32_t staging_capacity, vkskin_prepared *out,
                                          vkskin_error *err)
 {
     if (out)
@@ -905,6 +947,13 @@ vkskin_result vkskin_crowd_prepare_store(vkskin_crowd *c, const vkskin_prepare_d
     if (store->crowd != c)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_prepare_store: the store was made for another crowd");
+    vkskin_result room = api_room("vkskin_crowd_prepare_store", "visible", capacity,
+                                  c->crowd.instance_count, "instances", err);
+    if (room == VKSKIN_OK)
+        room = api_room("vkskin_crowd_prepare_store", "staging", staging_capacity,
+                        store->store.capacity, "entries (the store's capacity)", err);
+    if (room != VKSKIN_OK)
+        return room;
     vkskin_prepared ignored;
     return vks_api_prepare_store(c, desc, &store->store, store->update, visible, levels,
                                  (vks_bone *)staging, out ? out : &ignored, err);
@@ -936,10 +985,11 @@ vkskin_result vkskin_palette_store_forget(vkskin_palette_store *s, vkskin_error 
 
 vkskin_result vkskin_crowd_time_phases(vkskin_crowd *c, const uint32_t *instances, uint32_t count,
                                        uint32_t samples, uint32_t repeat, float *palettes,
-                                       vkskin_pose_phases *out, vkskin_error *err)
+                                       uint32_t capacity, vkskin_pose_phases *out,
+                                       vkskin_error *err)
 {
     vkskin_result r =
-        api_check_list(c, instances, 0, count, palettes, "vkskin_crowd_time_phases", err);
+        api_check_list(c, instances, 0, count, palettes, capacity, "vkskin_crowd_time_phases", err);
     if (r != VKSKIN_OK)
         return r;
     if (!out || samples < 1 || samples > 1000000 || repeat < 1 || repeat > 1000000)
@@ -955,8 +1005,8 @@ vkskin_result vkskin_crowd_time_phases(vkskin_crowd *c, const uint32_t *instance
 }
 
 vkskin_result vkskin_crowd_pose_range(vkskin_crowd *c, const uint32_t *instances, uint32_t begin,
-                                      uint32_t end, float *palettes, uint32_t worker,
-                                      vkskin_error *err)
+                                      uint32_t end, float *palettes, uint32_t capacity,
+                                      uint32_t worker, vkskin_error *err)
 {
     if (!c)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
@@ -965,7 +1015,7 @@ vkskin_result vkskin_crowd_pose_range(vkskin_crowd *c, const uint32_t *instances
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_pose_range: range [%u, %u) or worker %u (of %u) is wrong",
                             begin, end, worker, c->workers);
-    vkskin_result r = api_check_list(c, instances, begin ? begin - 1 : 0, end, palettes,
+    vkskin_result r = api_check_list(c, instances, begin ? begin - 1 : 0, end, palettes, capacity,
                                      "vkskin_crowd_pose_range", err);
     if (r != VKSKIN_OK)
         return r;

@@ -620,7 +620,8 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     vkskin_prepared prepared;
     res = r->r.use_store ? prepare_store(r, &prepare, f, &prepared, err)
                          : vkskin_crowd_prepare(r->crowd, &prepare, f->visible, f->level,
-                                                (float *)f->palette, &prepared, err);
+                                                crowd->instance_count, (float *)f->palette,
+                                                (uint32_t)crowd->palette_count, &prepared, err);
     const double prepared_at = vks_now_ms(), cpu_ms = prepared_at - start;
     /* The overlays too (the ground's shadows follow the visible list): out of memory for them
      * ends the frame here, before an image is acquired. */

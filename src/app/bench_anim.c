@@ -37,6 +37,10 @@ static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepar
                           uint64_t *written, uint64_t *joints, app_progress *progress)
 {
     const uint32_t batch = frames_per_sample(crowd);
+    /* Each buffer as the caller allocated it: every instance, every palette entry (the store, made
+     * of palette_count entries, stages into the same buffers). */
+    const uint32_t room = vkskin_crowd_instance_count(crowd),
+                   entries = vkskin_crowd_palette_count(crowd);
     uint64_t posed_total = 0, written_total = 0, joints_total = 0;
     uint32_t slot = 0;
     for (uint32_t i = 0; i < warmup + frames; i++) {
@@ -50,10 +54,11 @@ static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepar
             vkskin_prepared out;
             /* The renderer's two frame slots, in turn. */
             if (store)
-                vkskin_crowd_prepare_store(crowd, prepare, store, visible, levels, palette[slot],
-                                           &out, NULL);
+                vkskin_crowd_prepare_store(crowd, prepare, store, visible, levels, room,
+                                           palette[slot], entries, &out, NULL);
             else
-                vkskin_crowd_prepare(crowd, prepare, visible, levels, palette[slot], &out, NULL);
+                vkskin_crowd_prepare(crowd, prepare, visible, levels, room, palette[slot], entries,
+                                     &out, NULL);
             slot ^= 1;
             *count = out.visible;
             posed_here += out.posed;
@@ -78,7 +83,7 @@ static double time_frames(vkskin_crowd *crowd, const vkskin_prepare_desc *prepar
         const double t0 = vks_now_ms();
         for (uint32_t b = 0; b < batch; b++) {
             vkskin_crowd_advance_one_thread(crowd, 1.0 / 60.0, NULL); /* as the one-thread run */
-            *count = vkskin_crowd_cull(crowd, prepare->view->view_proj, visible);
+            vkskin_crowd_cull(crowd, prepare->view->view_proj, visible, room, count, NULL);
         }
         if (i >= warmup)
             samples[i - warmup] = (vks_now_ms() - t0) / batch;
@@ -175,9 +180,9 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     vkskin_pose_phases phases;
     vkskin_error e;
     const vkskin_result phases_result =
-        d->phases
-            ? vkskin_crowd_time_phases(c, visible, count, d->frames, batch, palette, &phases, &e)
-            : VKSKIN_OK;
+        d->phases ? vkskin_crowd_time_phases(c, visible, count, d->frames, batch, palette,
+                                             (uint32_t)ci.palette_count, &phases, &e)
+                  : VKSKIN_OK;
     app_progress_end(&progress);
     if (phases_result != VKSKIN_OK) {
         fprintf(stderr, "vkskin bench: %s\n", e.message);

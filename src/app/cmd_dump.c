@@ -173,7 +173,7 @@ int cmd_dump(int argc, char **argv)
     } else if (!pos || !nrm || (info.tangents && !tan)) {
         fprintf(stderr, "vkskin dump: out of memory\n");
     } else if (cpu && vkskin_model_skin(model, clip_index, seconds, &pos[0][0], &nrm[0][0],
-                                        tan ? &tan[0][0] : NULL, &e) != VKSKIN_OK) {
+                                        tan ? &tan[0][0] : NULL, n, &e) != VKSKIN_OK) {
         fprintf(stderr, "vkskin dump: %s\n", e.message);
     } else if (!cpu && skin_gpu(model, clip_index, seconds, &gpu, pos, nrm, tan) != APP_OK) {
         /* said */

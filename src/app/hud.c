@@ -144,7 +144,7 @@ bool app_hud_skeleton(app_hud *h, const app_show *show, uint32_t i, uint32_t rgb
         h->joint_room = m.joint_count;
     }
     const float *p = h->joints;
-    if (vkskin_crowd_get_joints(show->crowd, i, h->joints, NULL) != VKSKIN_OK)
+    if (vkskin_crowd_get_joints(show->crowd, i, h->joints, h->joint_room, NULL) != VKSKIN_OK)
         return false;
     for (uint32_t j = 0; j < m.joint_count; j++) {
         if (parents[j] < 0)
