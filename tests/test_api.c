@@ -100,7 +100,9 @@ static void test_model(void)
 {
     vkskin_model *m = NULL;
     vkskin_error err;
-    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &m, &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = glb_path}, &m,
+              &err) == VKSKIN_OK);
     CHECK(m && err.result == VKSKIN_OK && err.message[0] == '\0');
     if (!m)
         return;
@@ -153,7 +155,10 @@ static void test_model(void)
     unsigned char *data = read_file(glb_path, &size);
     CHECK(data != NULL);
     if (data) {
-        vkskin_model_desc desc = {.data = data, .size = size, .format_hint = "glb"};
+        vkskin_model_desc desc = {.desc_size = sizeof(vkskin_model_desc),
+                                  .data = data,
+                                  .size = size,
+                                  .format_hint = "glb"};
         CHECK(vkskin_model_load(&desc, &m, &err) == VKSKIN_OK);
         if (m) {
             vkskin_model_info mem;
@@ -165,12 +170,15 @@ static void test_model(void)
         desc.path = glb_path;
         check_error(vkskin_model_load(&desc, &m, &err), &err, VKSKIN_ERROR_ARGUMENT, "not both");
         CHECK(m == NULL);
-        check_error(
-            vkskin_model_load(&(vkskin_model_desc){.data = data, .format_hint = "glb"}, &m, &err),
-            &err, VKSKIN_ERROR_ARGUMENT, "0 bytes");
+        check_error(vkskin_model_load(&(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc),
+                                                           .data = data,
+                                                           .format_hint = "glb"},
+                                      &m, &err),
+                    &err, VKSKIN_ERROR_ARGUMENT, "0 bytes");
         /* Bytes that are no model: a load error naming the memory file. */
         memset(data, 0x5A, size);
-        check_error(vkskin_model_load(&(vkskin_model_desc){.data = data,
+        check_error(vkskin_model_load(&(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc),
+                                                           .data = data,
                                                            .size = size,
                                                            .format_hint = "glb",
                                                            .name = "junk in memory"},
@@ -178,24 +186,33 @@ static void test_model(void)
                     &err, VKSKIN_ERROR_LOAD, "junk in memory");
         /* The same through assimp (another format): the message names the caller's data, not
          * the file name assimp gives memory internally. */
-        check_error(vkskin_model_load(
-                        &(vkskin_model_desc){.data = data, .size = size, .name = "junk, no hint"},
-                        &m, &err),
+        check_error(vkskin_model_load(&(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc),
+                                                           .data = data,
+                                                           .size = size,
+                                                           .name = "junk, no hint"},
+                                      &m, &err),
                     &err, VKSKIN_ERROR_LOAD, "junk, no hint");
         printf("junk through assimp: %s\n", err.message);
         CHECK(strstr(err.message, "$$$") == NULL && strstr(err.message, "magic") == NULL);
         free(data);
     }
-    check_error(vkskin_model_load(&(vkskin_model_desc){0}, &m, &err), &err, VKSKIN_ERROR_ARGUMENT,
-                "neither");
+    check_error(
+        vkskin_model_load(&(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc)}, &m, &err),
+        &err, VKSKIN_ERROR_ARGUMENT, "neither");
     check_error(vkskin_model_load(NULL, &m, &err), &err, VKSKIN_ERROR_ARGUMENT, "desc and model");
-    check_error(vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, NULL, &err), &err,
-                VKSKIN_ERROR_ARGUMENT, "desc and model");
-    check_error(vkskin_model_load(&(vkskin_model_desc){.path = "/nonexistent/x.glb"}, &m, &err),
+    check_error(vkskin_model_load(
+                    &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = glb_path},
+                    NULL, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "desc and model");
+    check_error(vkskin_model_load(&(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc),
+                                                       .path = "/nonexistent/x.glb"},
+                                  &m, &err),
                 &err, VKSKIN_ERROR_LOAD, "cannot open");
     /* The crash guard, asked for: the same error for a missing file through the forked read. */
-    check_error(vkskin_model_load(
-                    &(vkskin_model_desc){.path = "/nonexistent/x.glb", .isolate = true}, &m, &err),
+    check_error(vkskin_model_load(&(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc),
+                                                       .path = "/nonexistent/x.glb",
+                                                       .isolate = true},
+                                  &m, &err),
                 &err, VKSKIN_ERROR_LOAD, "cannot open");
 }
 
@@ -205,7 +222,9 @@ static void test_model_parts(void)
 {
     vkskin_model *m;
     vkskin_error err;
-    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &m, &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = glb_path}, &m,
+              &err) == VKSKIN_OK);
     vkskin_model_info info;
     CHECK(vkskin_model_get_info(m, &info, &err) == VKSKIN_OK);
     CHECK(info.material_count == ref.material_count && info.influences == 4 && !info.tangents);
@@ -302,7 +321,9 @@ static void test_materials(const char *fixtures)
 {
     vkskin_model *m;
     vkskin_error err;
-    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &m, &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = glb_path}, &m,
+              &err) == VKSKIN_OK);
     vkskin_model_info info;
     CHECK(vkskin_model_get_info(m, &info, &err) == VKSKIN_OK && info.material_count == 4);
     check_material(m, 0, "shirt", (const float[4]){0.12f, 0.28f, 0.58f, 1.0f}, 0, 0, NULL);
@@ -315,7 +336,9 @@ static void test_materials(const char *fixtures)
 
     char path[4096];
     snprintf(path, sizeof path, "%s/textured.glb", fixtures);
-    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = path}, &m, &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = path}, &m,
+              &err) == VKSKIN_OK);
     CHECK(vkskin_model_get_info(m, &info, &err) == VKSKIN_OK && info.material_count == 3);
     check_material(m, 0, "embedded", (const float[4]){1.0f, 0.5f, 0.25f, 1.0f}, 4, 2,
                    "embedded *0");
@@ -351,8 +374,10 @@ static void test_normalize(const char *fixtures)
     snprintf(b, sizeof b, "%s/static_mesh.glb", fixtures);
     vkskin_model *models[2];
     vkskin_error err;
-    if (vkskin_model_load(&(vkskin_model_desc){.path = a}, &models[0], &err) != VKSKIN_OK ||
-        vkskin_model_load(&(vkskin_model_desc){.path = b}, &models[1], &err) != VKSKIN_OK) {
+    if (vkskin_model_load(&(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = a},
+                          &models[0], &err) != VKSKIN_OK ||
+        vkskin_model_load(&(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = b},
+                          &models[1], &err) != VKSKIN_OK) {
         fprintf(stderr, "%s\n", err.message);
         CHECK(false);
         return;
@@ -366,7 +391,8 @@ static void test_normalize(const char *fixtures)
     CHECK(fabs(height[0] - height[1]) > 0.1 * fmax(height[0], height[1]));
     for (int normalize = 0; normalize < 2; normalize++) {
         vkskin_crowd *c;
-        CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = (const vkskin_model **)models,
+        CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                       .models = (const vkskin_model **)models,
                                                        .model_count = 2,
                                                        .instance_count = 4,
                                                        .normalize_height = normalize},
@@ -399,13 +425,19 @@ static void test_crowd_memory(const char *fixtures)
     vkskin_error err;
     char chain[1024];
     snprintf(chain, sizeof chain, "%s/chain.glb", fixtures);
-    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &m[0], &err) == VKSKIN_OK);
-    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = chain}, &m[1], &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = glb_path}, &m[0],
+              &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = chain}, &m[1],
+              &err) == VKSKIN_OK);
     vkskin_model_info a, b;
     vkskin_model_get_info(m[0], &a, NULL);
     vkskin_model_get_info(m[1], &b, NULL);
-    vkskin_crowd_desc d = {
-        .models = (const vkskin_model *const *)m, .model_count = 2, .instance_count = 1001};
+    vkskin_crowd_desc d = {.desc_size = sizeof(vkskin_crowd_desc),
+                           .models = (const vkskin_model *const *)m,
+                           .model_count = 2,
+                           .instance_count = 1001};
     vkskin_crowd_memory one, two;
     CHECK(vkskin_crowd_memory_of(&d, &one, &err) == VKSKIN_OK);
     CHECK(one.palette_entries == 501ull * a.joint_count + 500ull * b.joint_count);
@@ -430,13 +462,17 @@ static void test_ring_view(void)
 {
     vkskin_model *m;
     vkskin_error err;
-    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &m, &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = glb_path}, &m,
+              &err) == VKSKIN_OK);
     vkskin_crowd *single, *ring;
-    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = (const vkskin_model **)&m,
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = (const vkskin_model **)&m,
                                                    .model_count = 1,
                                                    .instance_count = 1},
                               &single, &err) == VKSKIN_OK);
-    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = (const vkskin_model **)&m,
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = (const vkskin_model **)&m,
                                                    .model_count = 1,
                                                    .instance_count = 400,
                                                    .layout = VKSKIN_LAYOUT_RING},
@@ -485,9 +521,12 @@ static void test_joints(void)
 {
     vkskin_model *m;
     vkskin_error err;
-    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &m, &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = glb_path}, &m,
+              &err) == VKSKIN_OK);
     vkskin_crowd *c;
-    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = (const vkskin_model **)&m,
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = (const vkskin_model **)&m,
                                                    .model_count = 1,
                                                    .instance_count = 3,
                                                    .clip = VKSKIN_CLIP_NONE},
@@ -629,14 +668,17 @@ static void test_crowd(void)
 {
     vkskin_model *m = NULL;
     vkskin_error err;
-    if (vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &m, &err) != VKSKIN_OK) {
+    if (vkskin_model_load(
+            &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = glb_path}, &m,
+            &err) != VKSKIN_OK) {
         CHECK(!"load");
         return;
     }
     const vkskin_model *models[] = {m};
     vkskin_crowd *c = NULL;
     const uint32_t n = 6, joints = ref.skeleton.joint_count, entries = n * joints;
-    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = models,
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = models,
                                                    .model_count = 1,
                                                    .instance_count = n,
                                                    .time = 0.3,
@@ -671,7 +713,8 @@ static void test_crowd(void)
     check_error(vkskin_crowd_play(c, 2, vkskin_model_find_clip(m, "wlak"), 0.0, &err), &err,
                 VKSKIN_ERROR_ARGUMENT, "no clip -3");
     vkskin_crowd *misspelt = NULL;
-    check_error(vkskin_crowd_create(&(vkskin_crowd_desc){.models = models,
+    check_error(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                         .models = models,
                                                          .model_count = 1,
                                                          .instance_count = 1,
                                                          .clip = vkskin_model_find_clip(m, "wlak")},
@@ -834,22 +877,30 @@ static void test_crowd(void)
     vkskin_crowd_destroy(NULL);
 
     vkskin_crowd *d = NULL;
-    check_error(
-        vkskin_crowd_create(&(vkskin_crowd_desc){.models = models, .model_count = 1}, &d, &err),
-        &err, VKSKIN_ERROR_ARGUMENT, "1 to 16777216 instances, not 0");
+    check_error(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                         .models = models,
+                                                         .model_count = 1},
+                                    &d, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "1 to 16777216 instances, not 0");
     CHECK(d == NULL);
-    check_error(
-        vkskin_crowd_create(&(vkskin_crowd_desc){.models = models, .instance_count = 1}, &d, &err),
-        &err, VKSKIN_ERROR_ARGUMENT, "1 to 16 models, not 0");
+    check_error(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                         .models = models,
+                                                         .instance_count = 1},
+                                    &d, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "1 to 16 models, not 0");
     const vkskin_model *none[] = {NULL};
-    check_error(
-        vkskin_crowd_create(
-            &(vkskin_crowd_desc){.models = none, .model_count = 1, .instance_count = 1}, &d, &err),
-        &err, VKSKIN_ERROR_ARGUMENT, "model 0 is NULL");
-    check_error(vkskin_crowd_create(
-                    &(vkskin_crowd_desc){
-                        .models = models, .model_count = 1, .instance_count = 1, .clip = 42},
-                    &d, &err),
+    check_error(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                         .models = none,
+                                                         .model_count = 1,
+                                                         .instance_count = 1},
+                                    &d, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "model 0 is NULL");
+    check_error(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                         .models = models,
+                                                         .model_count = 1,
+                                                         .instance_count = 1,
+                                                         .clip = 42},
+                                    &d, &err),
                 &err, VKSKIN_ERROR_ARGUMENT, "clip 42");
     check_error(vkskin_crowd_create(NULL, &d, &err), &err, VKSKIN_ERROR_ARGUMENT, "desc and crowd");
     free(a);
@@ -867,14 +918,19 @@ static void test_palette_store(void)
 {
     vkskin_model *m = NULL;
     vkskin_error err;
-    if (vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &m, &err) != VKSKIN_OK) {
+    if (vkskin_model_load(
+            &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = glb_path}, &m,
+            &err) != VKSKIN_OK) {
         CHECK(!"load");
         return;
     }
     const vkskin_model *models[] = {m};
     vkskin_crowd *c = NULL, *other = NULL;
     enum { N = 40, FRAMES = 12 };
-    const vkskin_crowd_desc cd = {.models = models, .model_count = 1, .instance_count = N};
+    const vkskin_crowd_desc cd = {.desc_size = sizeof(vkskin_crowd_desc),
+                                  .models = models,
+                                  .model_count = 1,
+                                  .instance_count = N};
     CHECK(vkskin_crowd_create(&cd, &c, &err) == VKSKIN_OK);
     CHECK(vkskin_crowd_create(&cd, &other, &err) == VKSKIN_OK);
     const uint32_t J = ref.skeleton.joint_count, capacity = vkskin_crowd_palette_count(c);
@@ -891,19 +947,28 @@ static void test_palette_store(void)
     CHECK(vkskin_crowd_orbit_view(c, &(vkskin_orbit){.aspect = 16.0f / 9.0f, .zoom = 0.3f}, &near,
                                   &err) == VKSKIN_OK);
     vkskin_prepared out;
-    check_error(vkskin_crowd_prepare_store(other, &(vkskin_prepare_desc){.view = &framed}, s,
-                                           visible, NULL, N, staging, capacity, &out, &err),
-                &err, VKSKIN_ERROR_ARGUMENT, "made for another crowd");
-    check_error(vkskin_crowd_prepare_store(c, &(vkskin_prepare_desc){.view = &framed}, s, visible,
-                                           NULL, N, NULL, capacity, &out, &err),
-                &err, VKSKIN_ERROR_ARGUMENT, "are needed");
-    check_error(vkskin_crowd_prepare_store(c, &(vkskin_prepare_desc){.view = &framed}, s, visible,
-                                           NULL, N - 1, staging, capacity, &out, &err),
-                &err, VKSKIN_ERROR_ARGUMENT,
-                "vkskin_crowd_prepare_store: visible has room for 39 instances; 40 are needed");
-    check_error(vkskin_crowd_prepare_store(c, &(vkskin_prepare_desc){.view = &framed}, s, visible,
-                                           NULL, N, staging, capacity - 1, &out, &err),
-                &err, VKSKIN_ERROR_ARGUMENT, "staging has room for");
+    check_error(
+        vkskin_crowd_prepare_store(
+            other,
+            &(vkskin_prepare_desc){.desc_size = sizeof(vkskin_prepare_desc), .view = &framed}, s,
+            visible, NULL, N, staging, capacity, &out, &err),
+        &err, VKSKIN_ERROR_ARGUMENT, "made for another crowd");
+    check_error(
+        vkskin_crowd_prepare_store(
+            c, &(vkskin_prepare_desc){.desc_size = sizeof(vkskin_prepare_desc), .view = &framed}, s,
+            visible, NULL, N, NULL, capacity, &out, &err),
+        &err, VKSKIN_ERROR_ARGUMENT, "are needed");
+    check_error(
+        vkskin_crowd_prepare_store(
+            c, &(vkskin_prepare_desc){.desc_size = sizeof(vkskin_prepare_desc), .view = &framed}, s,
+            visible, NULL, N - 1, staging, capacity, &out, &err),
+        &err, VKSKIN_ERROR_ARGUMENT,
+        "vkskin_crowd_prepare_store: visible has room for 39 instances; 40 are needed");
+    check_error(
+        vkskin_crowd_prepare_store(
+            c, &(vkskin_prepare_desc){.desc_size = sizeof(vkskin_prepare_desc), .view = &framed}, s,
+            visible, NULL, N, staging, capacity - 1, &out, &err),
+        &err, VKSKIN_ERROR_ARGUMENT, "staging has room for");
     bool listed_before[N] = {false};
     uint32_t kept = 0, fresh = 0, bad = 0, fewer = 0;
     for (int f = 0; f < FRAMES && staging && store && before && posed; f++) {
@@ -914,8 +979,11 @@ static void test_palette_store(void)
         if (f == 8)
             vkskin_palette_store_forget(s, NULL);
         CHECK(vkskin_crowd_prepare_store(
-                  c, &(vkskin_prepare_desc){.view = closer ? &near : &framed, .height = 720}, s,
-                  visible, NULL, N, staging, capacity, &out, &err) == VKSKIN_OK);
+                  c,
+                  &(vkskin_prepare_desc){.desc_size = sizeof(vkskin_prepare_desc),
+                                         .view = closer ? &near : &framed,
+                                         .height = 720},
+                  s, visible, NULL, N, staging, capacity, &out, &err) == VKSKIN_OK);
         fewer += out.visible < N;
         /* The copies, as a host records them. */
         uint32_t copies = 0;
@@ -967,6 +1035,77 @@ static void test_palette_store(void)
     vkskin_model_destroy(m);
 }
 
+/* The ABI policy (docs/library.md): a desc read as desc_size says it was laid out. Unset (0):
+ * refused. From older headers (a prefix of today's layout): the missing fields take their
+ * defaults, whatever the bytes after the prefix hold. From newer headers (longer): accepted when
+ * the bytes past this library's layout are zero, refused when they are set. */
+static void test_desc_sizes(void)
+{
+    vkskin_model *m = NULL;
+    vkskin_error err;
+    if (vkskin_model_load(
+            &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = glb_path}, &m,
+            &err) != VKSKIN_OK) {
+        CHECK(!"load");
+        return;
+    }
+    const vkskin_model *models[] = {m};
+    vkskin_crowd *c = NULL;
+    check_error(vkskin_crowd_create(
+                    &(vkskin_crowd_desc){.models = models, .model_count = 1, .instance_count = 4},
+                    &c, &err),
+                &err, VKSKIN_ERROR_ARGUMENT,
+                "vkskin_crowd_create: desc->desc_size is 0: set it to the desc's sizeof");
+    CHECK(c == NULL);
+    vkskin_model *unset = NULL;
+    check_error(vkskin_model_load(&(vkskin_model_desc){.path = glb_path}, &unset, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "vkskin_model_load: desc->desc_size is 0");
+    CHECK(unset == NULL);
+
+    /* Older headers: a desc that ends before `seed`; the bytes after it are garbage here. */
+    vkskin_crowd_desc older = {.desc_size = (uint32_t)offsetof(vkskin_crowd_desc, seed),
+                               .models = models,
+                               .model_count = 1,
+                               .instance_count = 4,
+                               .clip = VKSKIN_CLIP_VARIED,
+                               .seed = 12345,
+                               .normalize_height = true,
+                               .threads = 99999,
+                               .workers = 99999};
+    const vkskin_crowd_desc today = {.desc_size = sizeof(vkskin_crowd_desc),
+                                     .models = models,
+                                     .model_count = 1,
+                                     .instance_count = 4,
+                                     .clip = VKSKIN_CLIP_VARIED};
+    vkskin_crowd *a = NULL, *b = NULL;
+    CHECK(vkskin_crowd_create(&older, &a, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_create(&today, &b, &err) == VKSKIN_OK);
+    for (uint32_t i = 0; a && b && i < 4; i++) {
+        vkskin_instance_info ia, ib;
+        vkskin_crowd_get_instance(a, i, &ia, NULL);
+        vkskin_crowd_get_instance(b, i, &ib, NULL);
+        /* seed 0 and no height normalization, as `today` asks: the same crowd */
+        CHECK(ia.clip == ib.clip && ia.time == ib.time && ia.speed == ib.speed &&
+              memcmp(ia.world, ib.world, sizeof ia.world) == 0);
+    }
+    vkskin_crowd_destroy(a);
+    vkskin_crowd_destroy(b);
+
+    /* Newer headers: 16 more bytes. Zero: fine. Set: refused, with this library's version. */
+    struct {
+        vkskin_crowd_desc desc;
+        unsigned char more[16];
+    } newer = {.desc = today};
+    newer.desc.desc_size = sizeof newer;
+    CHECK(vkskin_crowd_create(&newer.desc, &a, &err) == VKSKIN_OK);
+    vkskin_crowd_destroy(a);
+    newer.more[5] = 1;
+    check_error(vkskin_crowd_create(&newer.desc, &a, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "it comes from newer headers than this library");
+    CHECK(strstr(err.message, VKSKIN_VERSION_STRING) != NULL);
+    vkskin_model_destroy(m);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -990,6 +1129,7 @@ int main(int argc, char **argv)
     test_crowd_memory(argv[2]);
     test_joints();
     test_palette_store();
+    test_desc_sizes();
     vks_model_destroy(&ref);
     return check_report("test_api");
 }

@@ -28,7 +28,8 @@ static uint64_t vertices_checked;
 
 static vkskin_gpu_desc host_desc(void)
 {
-    return (vkskin_gpu_desc){.get_instance_proc_addr = host.vk.vkGetInstanceProcAddr,
+    return (vkskin_gpu_desc){.desc_size = sizeof(vkskin_gpu_desc),
+                             .get_instance_proc_addr = host.vk.vkGetInstanceProcAddr,
                              .instance = host.instance,
                              .physical_device = host.physical,
                              .device = host.device,
@@ -193,10 +194,13 @@ int main(int argc, char **argv)
     vkskin_model *model = NULL;
     vkskin_crowd *crowd = NULL;
     vkskin_gpu *gpu = NULL;
-    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = argv[1]}, &model, &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = argv[1]}, &model,
+              &err) == VKSKIN_OK);
     const vkskin_model *models[] = {model};
     if (model)
-        CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = models,
+        CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                       .models = models,
                                                        .model_count = 1,
                                                        .instance_count = INSTANCES,
                                                        .clip = VKSKIN_CLIP_VARIED,

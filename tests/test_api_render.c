@@ -167,17 +167,22 @@ static void check_previous_stats(const vkskin_renderer_desc *desc, vkskin_crowd 
     vkskin_view fewer;
     CHECK(view_with_gaps(crowd, &fewer, visible, &n) && n < INSTANCES);
     CHECK(vkskin_renderer_create(desc, &r, &err) == VKSKIN_OK);
-    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = all}, &info, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_frame(
+              r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = all}, &info,
+              &err) == VKSKIN_OK);
     CHECK(vkskin_renderer_previous_stats(r, &previous, &err) == VKSKIN_OK);
     CHECK(previous.triangles == UINT64_MAX && previous.draw_ms == -1.0); /* one frame: none */
-    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &fewer}, &info, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_frame(
+              r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &fewer},
+              &info, &err) == VKSKIN_OK);
     CHECK(vkskin_renderer_previous_stats(r, &previous, &err) == VKSKIN_OK);
     CHECK(vkskin_renderer_last_stats(r, &last, &err) == VKSKIN_OK);
     CHECK(previous.draw_ms >= 0.0 && last.draw_ms >= 0.0);
     if (previous.triangles != UINT64_MAX) {
         CHECK(previous.triangles == INSTANCES * per && last.triangles == n * per);
-        CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = all}, &info, &err) ==
-              VKSKIN_OK);
+        CHECK(vkskin_renderer_frame(
+                  r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = all},
+                  &info, &err) == VKSKIN_OK);
         CHECK(info.gpu.triangles == INSTANCES * per); /* the first frame's, as previous said */
         CHECK(vkskin_renderer_previous_stats(r, &previous, &err) == VKSKIN_OK);
         CHECK(previous.triangles == n * per);
@@ -205,7 +210,9 @@ static void check_host_palettes(const vkskin_renderer_desc *store, vkskin_crowd 
     vkskin_frame_info info;
     uint8_t *image = malloc(W * H * 4);
     CHECK(vkskin_renderer_create(&desc, &r, &err) == VKSKIN_OK);
-    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = view}, &info, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_frame(
+              r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = view}, &info,
+              &err) == VKSKIN_OK);
     CHECK(vkskin_renderer_read_image(r, image, &err) == VKSKIN_OK);
     printf("host palettes: %u of %u pixels differ from the store's image\n",
            differing(store_image, image), W * H);
@@ -213,8 +220,9 @@ static void check_host_palettes(const vkskin_renderer_desc *store, vkskin_crowd 
     double worst = check_outputs(r, crowd, INSTANCES, diag);
     for (int f = 0; f < 5; f++) { /* no wait between them: both slots' palettes in use */
         vkskin_crowd_advance(crowd, 1.0 / 30.0, NULL);
-        CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = view}, &info, &err) ==
-              VKSKIN_OK);
+        CHECK(vkskin_renderer_frame(
+                  r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = view},
+                  &info, &err) == VKSKIN_OK);
     }
     CHECK(info.visible == INSTANCES && info.skinned == INSTANCES);
     worst = fmax(worst, check_outputs(r, crowd, INSTANCES, diag));
@@ -222,7 +230,9 @@ static void check_host_palettes(const vkskin_renderer_desc *store, vkskin_crowd 
     uint32_t visible[INSTANCES], n;
     vkskin_view gaps;
     CHECK(view_with_gaps(crowd, &gaps, visible, &n));
-    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &gaps}, &info, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_frame(
+              r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &gaps}, &info,
+              &err) == VKSKIN_OK);
     CHECK(info.visible == n && info.skinned == n);
     worst = fmax(worst, check_listed(r, crowd, visible, n, diag));
     printf("host palettes: worst position error %.3g of the diagonal over 7 frames, the last "
@@ -273,8 +283,10 @@ static void check_kept_poses(const vkskin_renderer_desc *base, vkskin_palettes p
     for (int f = 0; f < FRAMES; f++) {
         const bool closer = store && f % 4 == 3;
         vkskin_frame_info info;
-        CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = closer ? &near : &far}, &info,
-                                    &err) == VKSKIN_OK);
+        CHECK(vkskin_renderer_frame(r,
+                                    &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc),
+                                                         .view = closer ? &near : &far},
+                                    &info, &err) == VKSKIN_OK);
         const uint32_t visible = closer ? near_count : INSTANCES;
         CHECK(info.visible == visible && info.skinned == visible);
         unposed_by_count += info.visible - info.posed;
@@ -314,8 +326,10 @@ static void check_kept_poses(const vkskin_renderer_desc *base, vkskin_palettes p
      * before the copies, which orders them after the frame before's reads, goes unreported.) */
     for (int f = 0; store && f < 6; f++) {
         vkskin_frame_info info;
-        CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = f % 2 ? &near : &far}, &info,
-                                    &err) == VKSKIN_OK);
+        CHECK(vkskin_renderer_frame(r,
+                                    &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc),
+                                                         .view = f % 2 ? &near : &far},
+                                    &info, &err) == VKSKIN_OK);
         vkskin_crowd_advance(crowd, 1.0 / 30.0, NULL);
     }
     printf("kept poses (%s palettes): over %d frames of %u instances, %u posed (%u of them back "
@@ -348,8 +362,15 @@ static void check_plan_before_crowd(const vkskin_model *model)
 {
     vkskin_error err, said;
     const vkskin_model *const models[1] = {model};
-    vkskin_crowd_desc cd = {.models = models, .model_count = 1, .instance_count = 100000};
-    vkskin_renderer_desc rd = {.validate = true, .width = W, .height = H, .max_memory_mib = 64};
+    vkskin_crowd_desc cd = {.desc_size = sizeof(vkskin_crowd_desc),
+                            .models = models,
+                            .model_count = 1,
+                            .instance_count = 100000};
+    vkskin_renderer_desc rd = {.desc_size = sizeof(vkskin_renderer_desc),
+                               .validate = true,
+                               .width = W,
+                               .height = H,
+                               .max_memory_mib = 64};
     check_error(vkskin_renderer_check(&rd, &cd, &err), &err, VKSKIN_ERROR_OUT_OF_MEMORY,
                 "instances fit");
     const char *at = strstr(err.message, "at most ");
@@ -397,7 +418,9 @@ int main(int argc, char **argv)
     }
     vkskin_error err;
     vkskin_model *model;
-    if (vkskin_model_load(&(vkskin_model_desc){.path = argv[1]}, &model, &err) != VKSKIN_OK) {
+    if (vkskin_model_load(
+            &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = argv[1]}, &model,
+            &err) != VKSKIN_OK) {
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
@@ -409,7 +432,8 @@ int main(int argc, char **argv)
             (double)(mi.bounds_max[k] - mi.bounds_min[k]) * (mi.bounds_max[k] - mi.bounds_min[k]);
     diag = sqrt(diag);
     vkskin_crowd *crowd;
-    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = (const vkskin_model *const *)&model,
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = (const vkskin_model *const *)&model,
                                                    .model_count = 1,
                                                    .instance_count = INSTANCES,
                                                    .clip = VKSKIN_CLIP_VARIED,
@@ -425,7 +449,8 @@ int main(int argc, char **argv)
     /* ---- Compute mode: outputs, silhouette, counts ---- */
     /* The graphics pipeline draws everything: the counts below are its own (test_raster_frames
      * covers the compute rasterizer). */
-    const vkskin_renderer_desc desc = {.crowd = crowd,
+    const vkskin_renderer_desc desc = {.desc_size = sizeof(vkskin_renderer_desc),
+                                       .crowd = crowd,
                                        .validate = true,
                                        .width = W,
                                        .height = H,
@@ -461,7 +486,9 @@ int main(int argc, char **argv)
     vkskin_view view;
     CHECK(vkskin_crowd_frame_view(crowd, (float)W / (float)H, &view, &err) == VKSKIN_OK);
     vkskin_frame_info info;
-    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_frame(
+              r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &view}, &info,
+              &err) == VKSKIN_OK);
     CHECK(info.drawn && info.visible == INSTANCES && info.posed == INSTANCES);
     CHECK(info.skinned == INSTANCES && info.overflow == 0);
     CHECK(info.level_instances[0] == INSTANCES);
@@ -483,8 +510,9 @@ int main(int argc, char **argv)
                                                 .yaw = 0.1f * (float)f,
                                                 .zoom = 1.0f + 0.05f * (float)f},
                                 &turned, NULL);
-        CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &turned}, &info, &err) ==
-              VKSKIN_OK);
+        CHECK(vkskin_renderer_frame(
+                  r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &turned},
+                  &info, &err) == VKSKIN_OK);
     }
     CHECK(vkskin_renderer_read_image(r, image, &err) == VKSKIN_OK);
     worst = fmax(worst, check_outputs(r, crowd, info.visible, diag));
@@ -492,8 +520,9 @@ int main(int argc, char **argv)
     vkskin_crowd_orbit_view(
         crowd, &(vkskin_orbit){.aspect = (float)W / (float)H, .yaw = 0.7f, .zoom = 1.35f},
         &last_view, NULL);
-    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &last_view}, &info, &err) ==
-          VKSKIN_OK);
+    CHECK(vkskin_renderer_frame(
+              r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &last_view},
+              &info, &err) == VKSKIN_OK);
     CHECK(vkskin_renderer_read_image(r, other, &err) == VKSKIN_OK);
     CHECK(memcmp(image, other, W * H * 4) == 0);
     CHECK(memcmp(image, first, W * H * 4) != 0); /* it moved */
@@ -515,7 +544,9 @@ int main(int argc, char **argv)
     vertex.readback = false;
     vertex.mode = VKSKIN_SKIN_VERTEX;
     CHECK(vkskin_renderer_create(&vertex, &r, &err) == VKSKIN_OK);
-    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_frame(
+              r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &view}, &info,
+              &err) == VKSKIN_OK);
     CHECK(info.skinned == 0 && info.overflow == 0 && info.visible == INSTANCES);
     CHECK(vkskin_renderer_read_image(r, image, &err) == VKSKIN_OK);
     printf("vertex mode: %u of %u pixels differ from the compute image\n", differing(first, image),
@@ -534,7 +565,9 @@ int main(int argc, char **argv)
     CHECK(vkskin_renderer_create(&addresses, &r, &err) == VKSKIN_OK);
     CHECK(vkskin_renderer_get_info(r, &ri, &err) == VKSKIN_OK &&
           ri.binding == VKSKIN_BINDING_ADDRESSES);
-    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_frame(
+              r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &view}, &info,
+              &err) == VKSKIN_OK);
     CHECK(vkskin_renderer_read_image(r, image, &err) == VKSKIN_OK);
     printf("address path: %u of %u pixels differ from the descriptor path's image\n",
            differing(first, image), W * H);
@@ -551,7 +584,9 @@ int main(int argc, char **argv)
     vkskin_renderer_desc small = desc;
     small.max_skinned_vertices = mi.vertex_count + 1;
     CHECK(vkskin_renderer_create(&small, &r, &err) == VKSKIN_OK);
-    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_frame(
+              r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &view}, &info,
+              &err) == VKSKIN_OK);
     CHECK(info.skinned == 1 && info.overflow == INSTANCES - 1);
     CHECK(info.overflow_vertices == (uint64_t)(INSTANCES - 1) * mi.vertex_count);
     CHECK(vkskin_renderer_read_image(r, image, &err) == VKSKIN_OK);
@@ -577,7 +612,8 @@ int main(int argc, char **argv)
         {{in0.center[0], in0.center[1] - 0.5f * in0.radius, in0.center[2]}, green},
         {{in0.center[0], in0.center[1] + 0.5f * in0.radius, in0.center[2]}, green}};
     CHECK(vkskin_renderer_frame(r,
-                                &(vkskin_frame_desc){.view = &view,
+                                &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc),
+                                                     .view = &view,
                                                      .ground = true,
                                                      .screen = quad,
                                                      .screen_vertex_count = 6,
@@ -607,20 +643,27 @@ int main(int argc, char **argv)
     else
         printf("skipped: the overlay frame's triangles: this device has no pipeline statistics\n");
     CHECK(ground > W * H / 10 && ground_before == 0);
-    check_error(vkskin_renderer_frame(
-                    r, &(vkskin_frame_desc){.view = &view, .lines = line, .line_vertex_count = 1},
-                    &info, &err),
+    check_error(vkskin_renderer_frame(r,
+                                      &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc),
+                                                           .view = &view,
+                                                           .lines = line,
+                                                           .line_vertex_count = 1},
+                                      &info, &err),
                 &err, VKSKIN_ERROR_ARGUMENT, "in pairs for lines");
-    check_error(vkskin_renderer_frame(
-                    r, &(vkskin_frame_desc){.view = &view, .screen_vertex_count = 3}, &info, &err),
+    check_error(vkskin_renderer_frame(r,
+                                      &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc),
+                                                           .view = &view,
+                                                           .screen_vertex_count = 3},
+                                      &info, &err),
                 &err, VKSKIN_ERROR_ARGUMENT, "overlays need their vertices");
     close_renderer(r);
 
     /* ---- Misuse: errors with messages, before or without a device ---- */
     check_error(vkskin_renderer_create(NULL, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "desc and renderer");
-    check_error(vkskin_renderer_create(&(vkskin_renderer_desc){0}, &r, &err), &err,
-                VKSKIN_ERROR_ARGUMENT, "a crowd is needed");
+    check_error(vkskin_renderer_create(
+                    &(vkskin_renderer_desc){.desc_size = sizeof(vkskin_renderer_desc)}, &r, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "a crowd is needed");
     vkskin_renderer_desc bad = desc;
     bad.group_size = 48;
     check_error(vkskin_renderer_create(&bad, &r, &err), &err, VKSKIN_ERROR_ARGUMENT,
@@ -676,7 +719,8 @@ int main(int argc, char **argv)
     bad.readback = false;
     bad.max_memory_mib = 1;
     vkskin_crowd *big;
-    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.models = (const vkskin_model *const *)&model,
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = (const vkskin_model *const *)&model,
                                                    .model_count = 1,
                                                    .instance_count = 100000},
                               &big, &err) == VKSKIN_OK);
@@ -688,11 +732,15 @@ int main(int argc, char **argv)
     vkskin_crowd_destroy(big);
 
     CHECK(vkskin_renderer_create(&desc, &r, &err) == VKSKIN_OK); /* the device is free again */
-    check_error(vkskin_renderer_frame(r, &(vkskin_frame_desc){0}, &info, &err), &err,
-                VKSKIN_ERROR_ARGUMENT, "a view is needed");
+    check_error(vkskin_renderer_frame(
+                    r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc)}, &info, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "a view is needed");
     vkskin_view nan_view = view;
     nan_view.view_proj[5] = NAN;
-    check_error(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &nan_view}, &info, &err),
+    check_error(vkskin_renderer_frame(
+                    r,
+                    &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &nan_view},
+                    &info, &err),
                 &err, VKSKIN_ERROR_ARGUMENT, "element 5 is not finite");
     check_error(vkskin_renderer_read_image(r, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "pixels are needed");

@@ -45,7 +45,8 @@ static bool draw(vkskin_crowd *crowd, const vkskin_view *view, uint32_t width, u
     vkskin_renderer *r = NULL;
     vkskin_error err;
     const vkskin_result res =
-        vkskin_renderer_create(&(vkskin_renderer_desc){.crowd = crowd,
+        vkskin_renderer_create(&(vkskin_renderer_desc){.desc_size = sizeof(vkskin_renderer_desc),
+                                                       .crowd = crowd,
                                                        .validate = true,
                                                        .width = width,
                                                        .height = height,
@@ -65,8 +66,9 @@ static bool draw(vkskin_crowd *crowd, const vkskin_view *view, uint32_t width, u
         return false;
     }
     *out = (shot){.rgba = malloc((size_t)width * height * 4), .width = width, .height = height};
-    CHECK(vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = view}, &out->info, &err) ==
-          VKSKIN_OK);
+    CHECK(vkskin_renderer_frame(
+              r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = view},
+              &out->info, &err) == VKSKIN_OK);
     CHECK(vkskin_renderer_read_image(r, out->rgba, &err) == VKSKIN_OK);
     CHECK(vkskin_renderer_last_stats(r, &out->gpu, &err) == VKSKIN_OK);
     vkskin_messages m;
@@ -201,9 +203,11 @@ static void depth_order(vkskin_model *model, float far_scale, float near_scale, 
 {
     const vkskin_model *models[] = {model};
     vkskin_crowd *crowd;
-    CHECK(vkskin_crowd_create(
-              &(vkskin_crowd_desc){.models = models, .model_count = 1, .instance_count = 2}, &crowd,
-              NULL) == VKSKIN_OK);
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = models,
+                                                   .model_count = 1,
+                                                   .instance_count = 2},
+                              &crowd, NULL) == VKSKIN_OK);
     vkskin_instance_info first;
     CHECK(vkskin_crowd_get_instance(crowd, 0, &first, NULL) == VKSKIN_OK);
     float base[16];
@@ -240,21 +244,29 @@ int main(int argc, char **argv)
     vkskin_error err;
     vkskin_model *model = NULL, *textured = NULL, *pieces = NULL;
     char path[4096];
-    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = argv[1]}, &model, &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = argv[1]}, &model,
+              &err) == VKSKIN_OK);
     snprintf(path, sizeof path, "%s/textured.glb", argv[2]);
-    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = path}, &textured, &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = path}, &textured,
+              &err) == VKSKIN_OK);
     snprintf(path, sizeof path, "%s/many_meshes.glb", argv[2]);
-    CHECK(vkskin_model_load(&(vkskin_model_desc){.path = path, .keep_meshes = true}, &pieces,
-                            &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(&(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc),
+                                                 .path = path,
+                                                 .keep_meshes = true},
+                            &pieces, &err) == VKSKIN_OK);
     if (!model || !textured || !pieces)
         return check_report("test_raster_frames");
 
     /* A crowd of 400 at two sizes: small on screen, most of it goes to compute in hybrid. */
     const vkskin_model *one[] = {model};
     vkskin_crowd *crowd;
-    CHECK(vkskin_crowd_create(
-              &(vkskin_crowd_desc){.models = one, .model_count = 1, .instance_count = 400}, &crowd,
-              &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = one,
+                                                   .model_count = 1,
+                                                   .instance_count = 400},
+                              &crowd, &err) == VKSKIN_OK);
     vkskin_view view;
     CHECK(vkskin_crowd_frame_view(crowd, 16.0f / 9.0f, &view, &err) == VKSKIN_OK);
     shot hybrid = {0};
@@ -277,17 +289,21 @@ int main(int argc, char **argv)
 
     /* A mixed crowd: the default character, a textured one, one of 24 meshes kept apart. */
     const vkskin_model *mixed[] = {model, textured, pieces};
-    CHECK(vkskin_crowd_create(
-              &(vkskin_crowd_desc){.models = mixed, .model_count = 3, .instance_count = 90}, &crowd,
-              &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = mixed,
+                                                   .model_count = 3,
+                                                   .instance_count = 90},
+                              &crowd, &err) == VKSKIN_OK);
     CHECK(vkskin_crowd_frame_view(crowd, 16.0f / 9.0f, &view, &err) == VKSKIN_OK);
     three_ways("a mixed crowd of 90", crowd, &view, 480, 270, 0.0f, false, 0.005, NULL);
     vkskin_crowd_destroy(crowd);
 
     /* A close-up: one character filling the image (hybrid leaves it to the graphics pipeline). */
-    CHECK(vkskin_crowd_create(
-              &(vkskin_crowd_desc){.models = one, .model_count = 1, .instance_count = 1}, &crowd,
-              &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = one,
+                                                   .model_count = 1,
+                                                   .instance_count = 1},
+                              &crowd, &err) == VKSKIN_OK);
     CHECK(vkskin_crowd_frame_view(crowd, 1.0f, &view, &err) == VKSKIN_OK);
     three_ways("a close-up", crowd, &view, 256, 256, 0.0f, false, 0.005, &hybrid);
     CHECK(hybrid.rgba && hybrid.info.triangles_compute == 0);

@@ -34,7 +34,8 @@ static void *run(void *arg)
     vkskin_crowd *crowd = NULL;
     vkskin_renderer *r = NULL;
     const char *what = NULL;
-    if (vkskin_crowd_create(&(vkskin_crowd_desc){.models = &j->model,
+    if (vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                 .models = &j->model,
                                                  .model_count = 1,
                                                  .instance_count = INSTANCES,
                                                  .clip = VKSKIN_CLIP_VARIED,
@@ -43,12 +44,14 @@ static void *run(void *arg)
                                                  .threads = 1},
                             &crowd, &err) != VKSKIN_OK)
         what = "crowd";
-    else if (vkskin_renderer_create(&(vkskin_renderer_desc){.crowd = crowd,
-                                                            .validate = true,
-                                                            .width = W,
-                                                            .height = H,
-                                                            .pose_every_frame = true},
-                                    &r, &err) != VKSKIN_OK)
+    else if (vkskin_renderer_create(
+                 &(vkskin_renderer_desc){.desc_size = sizeof(vkskin_renderer_desc),
+                                         .crowd = crowd,
+                                         .validate = true,
+                                         .width = W,
+                                         .height = H,
+                                         .pose_every_frame = true},
+                 &r, &err) != VKSKIN_OK)
         what = "renderer";
     vkskin_view view;
     if (!what && vkskin_crowd_frame_view(crowd, (float)W / (float)H, &view, &err) != VKSKIN_OK)
@@ -57,7 +60,9 @@ static void *run(void *arg)
         pthread_barrier_wait(j->start); /* both threads draw at once (a failed one too) */
     for (uint32_t f = 0; f < FRAMES && !what; f++) {
         vkskin_crowd_advance_one_thread(crowd, 1.0 / 30.0, NULL);
-        if (vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, NULL, &err) != VKSKIN_OK)
+        if (vkskin_renderer_frame(
+                r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &view},
+                NULL, &err) != VKSKIN_OK)
             what = "frame";
         else if (vkskin_renderer_read_image(r, j->images[f], &err) != VKSKIN_OK)
             what = "read_image";
@@ -98,8 +103,9 @@ int main(int argc, char **argv)
     vkskin_error err;
     vkskin_model *models[2] = {NULL, NULL};
     for (int k = 0; k < 2; k++)
-        if (vkskin_model_load(&(vkskin_model_desc){.path = argv[1 + k]}, &models[k], &err) !=
-            VKSKIN_OK) {
+        if (vkskin_model_load(
+                &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = argv[1 + k]},
+                &models[k], &err) != VKSKIN_OK) {
             fprintf(stderr, "%s\n", err.message);
             return 1;
         }

@@ -274,13 +274,16 @@ int main(int argc, char **argv)
     /* ---- vkskin: the model, the crowd, its GPU side on this device ---- */
     vkskin_error err;
     vkskin_model *model = NULL;
-    if (vkskin_model_load(&(vkskin_model_desc){.path = argv[1]}, &model, &err)) {
+    if (vkskin_model_load(
+            &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = argv[1]}, &model,
+            &err)) {
         fprintf(stderr, "host: %s\n", err.message);
         return 1;
     }
     const vkskin_model *models[] = {model};
     vkskin_crowd *crowd = NULL;
-    if (vkskin_crowd_create(&(vkskin_crowd_desc){.models = models,
+    if (vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                 .models = models,
                                                  .model_count = 1,
                                                  .instance_count = count,
                                                  .clip = count > 1 ? VKSKIN_CLIP_VARIED : 0,
@@ -291,7 +294,8 @@ int main(int argc, char **argv)
         return 1;
     }
     vkskin_gpu *gpu = NULL;
-    if (vkskin_gpu_create(&(vkskin_gpu_desc){.get_instance_proc_addr = vkGetInstanceProcAddr,
+    if (vkskin_gpu_create(&(vkskin_gpu_desc){.desc_size = sizeof(vkskin_gpu_desc),
+                                             .get_instance_proc_addr = vkGetInstanceProcAddr,
                                              .instance = instance,
                                              .physical_device = pd,
                                              .device = dev,

@@ -17,16 +17,20 @@ int main(int argc, char **argv)
     }
     vkskin_error err;
     vkskin_model *model;
-    if (vkskin_model_load(&(vkskin_model_desc){.path = argv[1]}, &model, &err) != VKSKIN_OK) {
+    if (vkskin_model_load(
+            &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = argv[1]}, &model,
+            &err) != VKSKIN_OK) {
         fprintf(stderr, "palettes: %s\n", err.message);
         return 1;
     }
     vkskin_crowd *crowd;
     const vkskin_model *models[] = {model};
-    if (vkskin_crowd_create(
-            &(vkskin_crowd_desc){
-                .models = models, .model_count = 1, .instance_count = 4, .clip = VKSKIN_CLIP_NONE},
-            &crowd, &err) != VKSKIN_OK) {
+    if (vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                 .models = models,
+                                                 .model_count = 1,
+                                                 .instance_count = 4,
+                                                 .clip = VKSKIN_CLIP_NONE},
+                            &crowd, &err) != VKSKIN_OK) {
         fprintf(stderr, "palettes: %s\n", err.message);
         vkskin_model_destroy(model);
         return 1;

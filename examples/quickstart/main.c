@@ -13,20 +13,24 @@ int main(int argc, char **argv)
     vkskin_model *model = NULL;
     vkskin_crowd *crowd = NULL;
     vkskin_renderer *renderer = NULL;
-    vkskin_model_desc load = {.path = argv[1]};
+    vkskin_model_desc load = {.desc_size = sizeof(vkskin_model_desc), .path = argv[1]};
     vkskin_result r = vkskin_model_load(&load, &model, &err);
     const vkskin_model *models[] = {model};
-    vkskin_crowd_desc crowd_desc = {.models = models, .model_count = 1, .instance_count = 100};
+    vkskin_crowd_desc crowd_desc = {.desc_size = sizeof(vkskin_crowd_desc),
+                                    .models = models,
+                                    .model_count = 1,
+                                    .instance_count = 100};
     if (r == VKSKIN_OK)
         r = vkskin_crowd_create(&crowd_desc, &crowd, &err);
-    vkskin_renderer_desc desc = {.crowd = crowd, .width = 640, .height = 360};
+    vkskin_renderer_desc desc = {
+        .desc_size = sizeof(vkskin_renderer_desc), .crowd = crowd, .width = 640, .height = 360};
     if (r == VKSKIN_OK)
         r = vkskin_renderer_create(&desc, &renderer, &err);
     for (int frame = 0; r == VKSKIN_OK && frame < 60; frame++) {
         vkskin_view view;
         vkskin_crowd_advance(crowd, 1.0 / 60.0, NULL);
         vkskin_crowd_frame_view(crowd, 640.0f / 360.0f, &view, NULL);
-        vkskin_frame_desc frame_desc = {.view = &view};
+        vkskin_frame_desc frame_desc = {.desc_size = sizeof(vkskin_frame_desc), .view = &view};
         r = vkskin_renderer_frame(renderer, &frame_desc, NULL, &err);
     }
     if (r == VKSKIN_OK)

@@ -16,16 +16,19 @@
  *       vkskin_crowd_cull(crowd, view_proj, visible, capacity, &n, &err);
  *       vkskin_crowd_pose(crowd, visible, n, palettes, palette_capacity, &err);  (a mapped buffer)
  *
- * Conventions (sokol's): a descriptor's zero value is its default, so `(vkskin_xxx_desc){.a = 1}`
- * asks for `a` and defaults the rest. Calls that can fail return a vkskin_result and, when `err`
- * is not NULL, fill it with one line saying what went wrong; misuse (a NULL handle or output,
- * an index out of range) is such a failure, never an abort. Objects are created and destroyed by
- * their owner: the caller owns every handle it gets and destroys it; a crowd keeps pointers to
- * its models, which must outlive it. Every array a call writes comes with its capacity in
- * elements, which the call checks against what it writes (the header says which count: a
- * crowd's instance_count or palette_count, a model's vertex_count, ...): a short one is refused
- * with a message, nothing written. No result doubles as an error: a call that can fail says so in
- * its vkskin_result, and an index or slot lookup has a distinct "none" value.
+ * Conventions (sokol's): a descriptor's zero value is its default, so
+ * `(vkskin_xxx_desc){.desc_size = sizeof(vkskin_xxx_desc), .a = 1}` asks for `a` and defaults the
+ * rest. desc_size, every desc's first field, says which layout the caller was built with: the
+ * library reads that many bytes (fields added since take their zero defaults) and refuses 0, or
+ * fields set past what it knows (docs/library.md, "The ABI policy"). Calls that can fail return a
+ * vkskin_result and, when `err` is not NULL, fill it with one line saying what went wrong; misuse
+ * (a NULL handle or output, an index out of range) is such a failure, never an abort. Objects are
+ * created and destroyed by their owner: the caller owns every handle it gets and destroys it; a
+ * crowd keeps pointers to its models, which must outlive it. Every array a call writes comes with
+ * its capacity in elements, which the call checks against what it writes (the header says which
+ * count: a crowd's instance_count or palette_count, a model's vertex_count, ...): a short one is
+ * refused with a message, nothing written. No result doubles as an error: a call that can fail says
+ * so in its vkskin_result, and an index or slot lookup has a distinct "none" value.
  *
  * Threads: a model is immutable once loaded and may be read from any thread. A crowd is not
  * locked: calls on one crowd must not overlap, except vkskin_crowd_pose_range with distinct
@@ -89,8 +92,9 @@ VKSKIN_API uint32_t vkskin_cores(void);
 typedef struct vkskin_model vkskin_model;
 
 typedef struct vkskin_model_desc {
-    const char *path; /* a file to read; or NULL and: */
-    const void *data; /* a file in memory, `size` bytes, kept only during the call */
+    uint32_t desc_size; /* sizeof(vkskin_model_desc): the layout the caller was built with */
+    const char *path;   /* a file to read; or NULL and: */
+    const void *data;   /* a file in memory, `size` bytes, kept only during the call */
     size_t size;
     const char *format_hint; /* the in-memory file's extension: "glb", "fbx", ... */
     const char *name;        /* what messages call an in-memory file (default "memory") */
@@ -243,6 +247,7 @@ typedef enum vkskin_layout {
 #define VKSKIN_CLIP_NONE (-1)
 
 typedef struct vkskin_crowd_desc {
+    uint32_t desc_size; /* sizeof(vkskin_crowd_desc): the layout the caller was built with */
     const vkskin_model *const *models; /* 1 .. VKSKIN_MAX_MODELS; kept, must outlive the crowd */
     uint32_t model_count;
     uint32_t instance_count; /* 1 .. VKSKIN_MAX_INSTANCES; dealt to the models in turn */
@@ -427,6 +432,7 @@ VKSKIN_API vkskin_result vkskin_crowd_pose(vkskin_crowd *crowd, const uint32_t *
 #define VKSKIN_RASTER_TRIANGLE_PX 4.0f
 
 typedef struct vkskin_prepare_desc {
+    uint32_t desc_size;      /* sizeof(vkskin_prepare_desc): the layout the caller was built with */
     const vkskin_view *view; /* a perspective times a rigid view, as vkskin_crowd_frame_view's */
     uint32_t height;         /* of the image in pixels: how large things project (0: 720) */
     bool fixed_lod; /* every instance at level `lod` (its model's last when it has fewer) */

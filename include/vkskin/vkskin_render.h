@@ -97,6 +97,7 @@ typedef enum vkskin_palettes {
 } vkskin_palettes;
 
 typedef struct vkskin_renderer_desc {
+    uint32_t desc_size;  /* sizeof(vkskin_renderer_desc): the layout the caller was built with */
     vkskin_crowd *crowd; /* kept: it must outlive the renderer, with its instance count */
     /* 0: the best device; n: entry n - 1 of vkskin_list_devices. */
     uint32_t device;
@@ -194,6 +195,7 @@ typedef struct vkskin_overlay_vertex {
 } vkskin_overlay_vertex;
 
 typedef struct vkskin_frame_desc {
+    uint32_t desc_size; /* sizeof(vkskin_frame_desc): the layout the caller was built with */
     /* The camera: a perspective projection times a rigid view (vkskin_crowd_frame_view's, or the
      * host's), Vulkan clip space. The key light comes from the camera's upper left. */
     const vkskin_view *view;
@@ -254,7 +256,7 @@ typedef struct vkskin_frame_info {
     /* Triangles sent to the graphics pipeline (the crowd's) and to the compute rasterizer:
      * instances times their levels' triangles. */
     uint64_t triangles_hardware, triangles_compute;
-    double cpu_ms;        /* culling, levels of detail and posing, on the host */
+    double cpu_ms; /* culling, levels of detail and posing, on the host */
     /* The rest of the call on the host: waiting for the frame two before (the GPU, when it is
      * the slower), and recording and submitting the frame's commands (and presenting). */
     double wait_ms, record_ms;

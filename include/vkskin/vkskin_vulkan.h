@@ -46,6 +46,7 @@ typedef struct vkskin_gpu vkskin_gpu;
 #define VKSKIN_GPU_SLOTS 2u
 
 typedef struct vkskin_gpu_desc {
+    uint32_t desc_size; /* sizeof(vkskin_gpu_desc): the layout the caller was built with */
     PFN_vkGetInstanceProcAddr get_instance_proc_addr; /* the host's loader's */
     VkInstance instance;
     VkPhysicalDevice physical_device;
@@ -106,8 +107,9 @@ VKSKIN_API float *vkskin_gpu_palettes(vkskin_gpu *gpu, uint32_t slot);
  * palettes. Barriers: before, against the previous use of the output by its readers
  * (vkskin_gpu_desc.output_stages: by default vertex input, vertex shader and copy); after, making
  * the output ready for them later in `cmd` or in later submissions on the same queue. The host's
- * draw (or whatever output_stages names) needs nothing more. It binds vkskin's compute pipeline and sets its push constants: the host's
- * compute binding and push constants are to be set again after it. */
+ * draw (or whatever output_stages names) needs nothing more. It binds vkskin's compute pipeline and
+ * sets its push constants: the host's compute binding and push constants are to be set again after
+ * it. */
 VKSKIN_API vkskin_result vkskin_gpu_skin(vkskin_gpu *gpu, uint32_t slot, VkCommandBuffer cmd,
                                          const uint32_t *instances, uint32_t count,
                                          const uint8_t *levels, vkskin_error *err);

@@ -78,6 +78,17 @@ static inline bool vks_api_path(vkskin_binding binding, vks_path automatic, vks_
     return false;
 }
 
+/* A desc as the caller's headers laid it out (its desc_size, the first field) read into this
+ * library's layout (the ABI policy, docs/library.md): desc_size bytes of it copied over zeros,
+ * so fields newer than the caller's headers take their defaults. Refused, with a message, when
+ * desc_size is below the field itself (it was not set) or when bytes past this library's layout
+ * are not zero (fields from newer headers that this library would ignore). *desc (NULL left
+ * alone) then points to `copy`. */
+vkskin_result vks_api_desc(const char *call, const char *type, const void **desc, void *copy,
+                           size_t known, vkskin_error *err);
+#define VKS_API_DESC(call, desc, copy, err)                                                        \
+    vks_api_desc(call, #desc, (const void **)&(desc), (copy), sizeof *(copy), err)
+
 /* Fills err (when not NULL) with the message and `result`, and returns `result`. */
 vkskin_result vks_api_fail(vkskin_error *err, vkskin_result result, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -16,6 +16,31 @@
 #include <string.h>
 #include <unistd.h>
 
+vkskin_result vks_api_desc(const char *call, const char *type, const void **desc, void *copy,
+                           size_t known, vkskin_error *err)
+{
+    if (!*desc)
+        return VKSKIN_OK;
+    uint32_t size;
+    memcpy(&size, *desc, sizeof size);
+    if (size < sizeof size)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "%s: %s->desc_size is %u: set it to the desc's sizeof (the layout "
+                            "your vkskin headers have)",
+                            call, type, size);
+    const unsigned char *bytes = *desc;
+    for (size_t k = known; k < size; k++)
+        if (bytes[k])
+            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                                "%s: %s is %u bytes with fields set past the %zu this vkskin (%s) "
+                                "knows: it comes from newer headers than this library",
+                                call, type, size, known, VKSKIN_VERSION_STRING);
+    memset(copy, 0, known);
+    memcpy(copy, *desc, size < known ? size : known);
+    *desc = copy;
+    return VKSKIN_OK;
+}
+
 vkskin_result vks_api_fail(vkskin_error *err, vkskin_result result, const char *fmt, ...)
 {
     if (err) {
@@ -66,6 +91,10 @@ vkskin_result vkskin_model_load(const vkskin_model_desc *desc, vkskin_model **mo
 {
     if (model)
         *model = NULL;
+    vkskin_model_desc desc_copy;
+    const vkskin_result desc_result = VKS_API_DESC("vkskin_model_load", desc, &desc_copy, err);
+    if (desc_result != VKSKIN_OK)
+        return desc_result;
     if (!desc || !model)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_model_load: desc and model are needed");
@@ -328,6 +357,10 @@ vkskin_result vks_api_crowd_models(const vkskin_crowd_desc *desc, const char *fn
 vkskin_result vkskin_crowd_memory_of(const vkskin_crowd_desc *desc, vkskin_crowd_memory *memory,
                                      vkskin_error *err)
 {
+    vkskin_crowd_desc desc_copy;
+    const vkskin_result desc_result = VKS_API_DESC("vkskin_crowd_memory_of", desc, &desc_copy, err);
+    if (desc_result != VKSKIN_OK)
+        return desc_result;
     if (!desc || !memory)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_memory_of: desc and memory are needed");
@@ -371,6 +404,10 @@ vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **
 {
     if (crowd)
         *crowd = NULL;
+    vkskin_crowd_desc desc_copy;
+    const vkskin_result desc_result = VKS_API_DESC("vkskin_crowd_create", desc, &desc_copy, err);
+    if (desc_result != VKSKIN_OK)
+        return desc_result;
     if (!desc || !crowd)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_create: desc and crowd are needed");
@@ -829,6 +866,10 @@ vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *d
 {
     if (out)
         *out = (vkskin_prepared){0};
+    vkskin_prepare_desc desc_copy;
+    const vkskin_result desc_result = VKS_API_DESC("vkskin_crowd_prepare", desc, &desc_copy, err);
+    if (desc_result != VKSKIN_OK)
+        return desc_result;
     if (!c || !desc || !desc->view || !visible || !palettes)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_prepare: a crowd, a desc with a view, visible and "
@@ -940,6 +981,11 @@ vkskin_result vkskin_crowd_prepare_store(vkskin_crowd *c, const vkskin_prepare_d
 {
     if (out)
         *out = (vkskin_prepared){0};
+    vkskin_prepare_desc desc_copy;
+    const vkskin_result desc_result =
+        VKS_API_DESC("vkskin_crowd_prepare_store", desc, &desc_copy, err);
+    if (desc_result != VKSKIN_OK)
+        return desc_result;
     if (!c || !desc || !desc->view || !store || !visible || !staging)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_prepare_store: a crowd, a desc with a view, a store, "

@@ -161,6 +161,13 @@ static vks_renderer_desc engine_desc(const vkskin_renderer_desc *desc, vks_path 
 vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
                                     const vkskin_crowd_desc *crowd, vkskin_error *err)
 {
+    vkskin_renderer_desc desc_copy;
+    vkskin_crowd_desc crowd_copy;
+    vkskin_result desc_result = VKS_API_DESC("vkskin_renderer_check", desc, &desc_copy, err);
+    if (desc_result == VKSKIN_OK)
+        desc_result = VKS_API_DESC("vkskin_renderer_check", crowd, &crowd_copy, err);
+    if (desc_result != VKSKIN_OK)
+        return desc_result;
     if (!desc || !crowd)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_check: desc and crowd are needed");
@@ -203,6 +210,10 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
 {
     if (renderer)
         *renderer = NULL;
+    vkskin_renderer_desc desc_copy;
+    const vkskin_result desc_result = VKS_API_DESC("vkskin_renderer_create", desc, &desc_copy, err);
+    if (desc_result != VKSKIN_OK)
+        return desc_result;
     if (!desc || !renderer)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_create: desc and renderer are needed");
@@ -216,7 +227,8 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
     r->crowd = desc->crowd;
     r->window = desc->create_surface != NULL;
     r->readback = desc->readback;
-    r->prepare = (vkskin_prepare_desc){.fixed_lod = desc->fixed_lod,
+    r->prepare = (vkskin_prepare_desc){.desc_size = sizeof(vkskin_prepare_desc),
+                                       .fixed_lod = desc->fixed_lod,
                                        .lod = desc->lod,
                                        .lod_error_px = desc->lod_error_px,
                                        .pose_every_frame = desc->pose_every_frame,
@@ -575,6 +587,10 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
 {
     if (info)
         *info = (vkskin_frame_info){.gpu = unknown_stats};
+    vkskin_frame_desc desc_copy;
+    const vkskin_result desc_result = VKS_API_DESC("vkskin_renderer_frame", desc, &desc_copy, err);
+    if (desc_result != VKSKIN_OK)
+        return desc_result;
     if (!r || !desc)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_frame: a renderer and a desc are needed");

@@ -20,6 +20,10 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
 {
     if (gpu)
         *gpu = NULL;
+    vkskin_gpu_desc desc_copy;
+    const vkskin_result desc_result = VKS_API_DESC("vkskin_gpu_create", desc, &desc_copy, err);
+    if (desc_result != VKSKIN_OK)
+        return desc_result;
     if (!desc || !crowd || !gpu)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_gpu_create: desc, crowd and gpu are needed");

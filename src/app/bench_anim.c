@@ -112,7 +112,8 @@ int app_bench_anim(app_show *s, const app_bench_anim_desc *d)
     vkskin_crowd_get_info(c, &ci, NULL);
     vkskin_view view;
     vkskin_crowd_frame_view(c, (float)d->width / (float)d->height, &view, NULL);
-    vkskin_prepare_desc prepare = {.view = &view,
+    vkskin_prepare_desc prepare = {.desc_size = sizeof(vkskin_prepare_desc),
+                                   .view = &view,
                                    .height = d->height,
                                    .pose_every_frame = !d->anim_lod,
                                    .one_thread = true,

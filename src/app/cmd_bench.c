@@ -129,7 +129,9 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
         const double start = vks_now_ms();
         vkskin_crowd_advance(crowd, 1.0 / 60.0, NULL);
         const double advanced = vks_now_ms();
-        if (vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &e) != VKSKIN_OK) {
+        if (vkskin_renderer_frame(
+                r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &view},
+                &info, &e) != VKSKIN_OK) {
             fprintf(stderr, "vkskin bench: %s\n", e.message);
             goto done;
         }
@@ -224,7 +226,8 @@ done:
  * machine's memory, from counts, before either is made. */
 static bool anim_fits(const app_show *show, const app_crowd_args *a, vkskin_error *err)
 {
-    const vkskin_crowd_desc desc = {.models = (const vkskin_model *const *)show->models,
+    const vkskin_crowd_desc desc = {.desc_size = sizeof(vkskin_crowd_desc),
+                                    .models = (const vkskin_model *const *)show->models,
                                     .model_count = show->model_count,
                                     .instance_count = a->instances};
     vkskin_crowd_memory m;

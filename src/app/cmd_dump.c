@@ -42,13 +42,15 @@ static int skin_gpu(vkskin_model *model, int32_t clip, double seconds,
     vkskin_renderer *r = NULL;
     vkskin_view view;
     int rc = APP_FAILED;
-    if (vkskin_crowd_create(&(vkskin_crowd_desc){.models = (const vkskin_model *const *)&model,
+    if (vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                 .models = (const vkskin_model *const *)&model,
                                                  .model_count = 1,
                                                  .instance_count = 1,
                                                  .clip = clip,
                                                  .time = seconds},
                             &crowd, &err) == VKSKIN_OK &&
-        vkskin_renderer_create(&(vkskin_renderer_desc){.crowd = crowd,
+        vkskin_renderer_create(&(vkskin_renderer_desc){.desc_size = sizeof(vkskin_renderer_desc),
+                                                       .crowd = crowd,
                                                        .device = options->device_id,
                                                        .validate = options->validate,
                                                        .width = 64,
@@ -58,7 +60,9 @@ static int skin_gpu(vkskin_model *model, int32_t clip, double seconds,
                                                        .pose_every_frame = true},
                                &r, &err) == VKSKIN_OK &&
         vkskin_crowd_frame_view(crowd, 1.0f, &view, &err) == VKSKIN_OK &&
-        vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, NULL, &err) == VKSKIN_OK &&
+        vkskin_renderer_frame(
+            r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &view}, NULL,
+            &err) == VKSKIN_OK &&
         vkskin_renderer_read_skinned(r, 0, &pos[0][0], &nrm[0][0], tan ? &tan[0][0] : NULL, NULL,
                                      &err) == VKSKIN_OK)
         rc = APP_OK;

@@ -174,7 +174,10 @@ static int draw_frames(const render_args *a, app_show *show, vkskin_renderer *r,
         frame_path(file, sizeof file, a->out, i, frames);
         const char *shown = strcmp(file, "-") == 0 ? "standard output" : file;
         /* One image at a time: each is written before the next frame is drawn. */
-        if (vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view, .ground = a->ground},
+        if (vkskin_renderer_frame(r,
+                                  &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc),
+                                                       .view = &view,
+                                                       .ground = a->ground},
                                   &info, &e) != VKSKIN_OK ||
             vkskin_renderer_read_image(r, pixels, &e) != VKSKIN_OK ||
             !app_write_image(file, width, height, pixels, &e)) {

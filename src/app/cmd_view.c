@@ -390,7 +390,8 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
         vkskin_frame_info info;
         const bool capture = want_shot;
         if (vkskin_renderer_frame(r,
-                                  &(vkskin_frame_desc){.view = &view,
+                                  &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc),
+                                                       .view = &view,
                                                        .width = width,
                                                        .height = height,
                                                        .ground = ground,

@@ -16,12 +16,16 @@ extern const size_t vks_default_glb_size;
 
 vkskin_result app_load(const char *path, vkskin_model **model, vkskin_error *err)
 {
-    const vkskin_model_desc desc = path ? (vkskin_model_desc){.path = path, .isolate = true}
-                                        : (vkskin_model_desc){.data = vks_default_glb,
-                                                              .size = vks_default_glb_size,
-                                                              .format_hint = "glb",
-                                                              .name = "default character",
-                                                              .isolate = true};
+    const vkskin_model_desc desc = path
+                                       ? (vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc),
+                                                             .path = path,
+                                                             .isolate = true}
+                                       : (vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc),
+                                                             .data = vks_default_glb,
+                                                             .size = vks_default_glb_size,
+                                                             .format_hint = "glb",
+                                                             .name = "default character",
+                                                             .isolate = true};
     return vkskin_model_load(&desc, model, err);
 }
 
@@ -154,6 +158,7 @@ bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, doub
         threads = threads < 256 ? threads : 256;
     }
     const vkskin_crowd_desc desc = {
+        .desc_size = sizeof(vkskin_crowd_desc),
         .models = (const vkskin_model *const *)s->models,
         .model_count = s->model_count,
         .instance_count = a->instances,
@@ -185,6 +190,7 @@ vkskin_renderer_desc app_show_renderer_desc(const app_show *s, const app_crowd_a
                                             uint32_t height)
 {
     return (vkskin_renderer_desc){
+        .desc_size = sizeof(vkskin_renderer_desc),
         .crowd = s->crowd,
         .device = gpu->device_id,
         .validate = gpu->validate,
