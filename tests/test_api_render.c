@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define W 160u
 #define H 120u
@@ -410,6 +411,61 @@ static void check_plan_before_crowd(const vkskin_model *model)
                 "1 to 16777216 instances, not 0");
 }
 
+/* The logger: validation's messages go to it, with their level, and not to standard error. A
+ * buffer created with no usage (VUID-VkBufferCreateInfo-usage-requiredbitmask) on the renderer's
+ * own device raises one error. */
+typedef struct log_record {
+    uint32_t errors, warnings;
+    char last[160];
+} log_record;
+
+static void record_log(void *user, vkskin_log_level level, const char *message)
+{
+    log_record *rec = user;
+    rec->errors += level == VKSKIN_LOG_ERROR;
+    rec->warnings += level == VKSKIN_LOG_WARNING;
+    snprintf(rec->last, sizeof rec->last, "%s", message);
+}
+
+static void check_logger(vkskin_crowd *crowd)
+{
+    log_record rec = {0};
+    vkskin_renderer *r = NULL;
+    vkskin_error err;
+    CHECK(vkskin_renderer_create(&(vkskin_renderer_desc){.desc_size = sizeof(vkskin_renderer_desc),
+                                                         .crowd = crowd,
+                                                         .validate = true,
+                                                         .width = 64,
+                                                         .height = 48,
+                                                         .logger = {record_log, &rec}},
+                                 &r, &err) == VKSKIN_OK);
+    if (!r)
+        return;
+    CHECK(rec.errors == 0 && rec.warnings == 0);
+    char path[] = "/tmp/vkskin_logger_XXXXXX";
+    const int fd = mkstemp(path), saved = dup(2);
+    fflush(stderr);
+    dup2(fd, 2);
+    VkBufferCreateInfo bad = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bad.size = 16; /* and no usage */
+    VkBuffer buffer = VK_NULL_HANDLE;
+    if (r->dev.vk.vkCreateBuffer(r->dev.device, &bad, NULL, &buffer) == VK_SUCCESS)
+        r->dev.vk.vkDestroyBuffer(r->dev.device, buffer, NULL);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    const off_t printed = lseek(fd, 0, SEEK_END);
+    close(fd);
+    unlink(path);
+    CHECK(rec.errors == 1 && strstr(rec.last, "VUID-VkBufferCreateInfo-usage") != NULL);
+    CHECK(printed == 0); /* nothing on standard error */
+    vkskin_messages m;
+    vkskin_renderer_destroy(r, &m);
+    CHECK(m.errors == rec.errors && m.warnings == rec.warnings);
+    printf("logger: %u error(s) logged, %lld bytes on stderr: %.60s...\n", rec.errors,
+           (long long)printed, rec.last);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -445,6 +501,7 @@ int main(int argc, char **argv)
     uint32_t devices = 0;
     CHECK(vkskin_list_devices(NULL, 0, &devices, &err) == VKSKIN_OK && devices >= 1);
     check_plan_before_crowd(model);
+    check_logger(crowd);
 
     /* ---- Compute mode: outputs, silhouette, counts ---- */
     /* The graphics pipeline draws everything: the counts below are its own (test_raster_frames

@@ -70,6 +70,20 @@ typedef struct vkskin_error {
     char message[512]; /* one line, no trailing newline; "" on success */
 } vkskin_error;
 
+/* Where the messages vkskin would print go (validation's errors and warnings): `log` is called
+ * with each, from the thread whose call raised it (calls on one object do not overlap, so one
+ * object's messages never overlap either), `message` valid during the call. A zero logger (log
+ * NULL) prints them on standard error. */
+typedef enum vkskin_log_level {
+    VKSKIN_LOG_ERROR = 0,
+    VKSKIN_LOG_WARNING,
+} vkskin_log_level;
+
+typedef struct vkskin_logger {
+    void (*log)(void *user, vkskin_log_level level, const char *message);
+    void *user;
+} vkskin_logger;
+
 /* How the GPU side's shaders reach the crowd's buffers (vkskin_render.h, vkskin_vulkan.h). Device
  * addresses are the fast path; descriptors are what synchronization validation can follow (it
  * cannot see accesses through addresses), bound once per output chunk. Both give the same skinned

@@ -101,8 +101,9 @@ typedef struct vkskin_renderer_desc {
     vkskin_crowd *crowd; /* kept: it must outlive the renderer, with its instance count */
     /* 0: the best device; n: entry n - 1 of vkskin_list_devices. */
     uint32_t device;
-    /* Khronos validation with synchronization validation: each message is printed on stderr and
-     * counted (vkskin_renderer_destroy). Also on with VKSKIN_VALIDATE=1 in the environment. */
+    /* Khronos validation with synchronization validation: each message goes to the logger (at
+     * the end of this desc; standard error by default) and is counted
+     * (vkskin_renderer_destroy). Also on with VKSKIN_VALIDATE=1 in the environment. */
     bool validate;
 
     /* Headless: the image's size (0: 1280 x 720). With create_surface: a window instead. */
@@ -139,6 +140,8 @@ typedef struct vkskin_renderer_desc {
      * at most this many square pixels is drawn in compute (0: VKSKIN_RASTER_TRIANGLE_PX). */
     vkskin_raster raster;
     float raster_triangle_px;
+    /* Where validation's messages go (vkskin_logger; zero: standard error). */
+    vkskin_logger logger;
 } vkskin_renderer_desc;
 
 /* Opens the device (and, for a window, its surface) and creates everything the crowd needs on it.

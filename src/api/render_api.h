@@ -14,6 +14,7 @@
 
 struct vkskin_renderer {
     gpu_device dev;
+    vkskin_logger logger; /* desc.logger: validation's messages, through api_log */
     struct vkskin_crowd *crowd;
     vks_renderer r;
     bool window, readback;

@@ -205,6 +205,13 @@ vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
     return vkskin_crowd_fits(crowd, per_system * n + store_system, err);
 }
 
+/* The device's messages to the renderer's logger (its level 0 errors, 1 warnings). */
+static void api_log(void *user, int level, const char *message)
+{
+    const vkskin_logger *logger = user;
+    logger->log(logger->user, level == 0 ? VKSKIN_LOG_ERROR : VKSKIN_LOG_WARNING, message);
+}
+
 vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_renderer **renderer,
                                      vkskin_error *err)
 {
@@ -225,6 +232,7 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
     if (!r)
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a renderer");
     r->crowd = desc->crowd;
+    r->logger = desc->logger;
     r->window = desc->create_surface != NULL;
     r->readback = desc->readback;
     r->prepare = (vkskin_prepare_desc){.desc_size = sizeof(vkskin_prepare_desc),
@@ -243,6 +251,8 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
         .instance_extension_count = desc->instance_extension_count,
         .create_surface = desc->create_surface,
         .surface_user = desc->surface_user,
+        .log = desc->logger.log ? api_log : NULL,
+        .log_user = &r->logger,
     };
     vks_crowd *crowd = &r->crowd->crowd;
     /* Palette buffers the crowd remembers (reuse_palettes) are not this renderer's, whatever

@@ -65,7 +65,11 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlag
     if (label)
         snprintf(count->last_id, sizeof count->last_id, "%s",
                  data->pMessageIdName ? data->pMessageIdName : "");
-    if (label)
+    if (label && count->log)
+        count->log(count->log_user,
+                   severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? 0 : 1,
+                   data->pMessage);
+    else if (label)
         fprintf(stderr, "vkskin: validation %s: %s\n", label, data->pMessage);
     return VK_FALSE; /* never abort the call: the run fails at its end, with every message */
 }
@@ -457,6 +461,8 @@ bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *
     dev->messages = calloc(1, sizeof *dev->messages);
     if (!dev->messages)
         return vks_fail_memory(err, "out of memory");
+    dev->messages->log = desc->log;
+    dev->messages->log_user = desc->log_user;
     if (!create_instance(desc, dev, err) || !create_surface(desc, dev, err) ||
         !pick_device(desc, dev, err) || !create_device(dev, err)) {
         gpu_device_destroy(dev);

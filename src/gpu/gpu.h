@@ -28,6 +28,9 @@
 
 const char *gpu_result_name(VkResult result);
 
+/* Where the messenger's errors (level 0) and warnings (1) go; NULL: standard error. */
+typedef void (*gpu_log_fn)(void *user, int level, const char *message);
+
 typedef struct gpu_device_desc {
     int32_t device_index; /* index in `vkskin devices`; -1 picks discrete > integrated > CPU */
     bool validate;        /* Khronos validation with synchronization validation */
@@ -41,13 +44,17 @@ typedef struct gpu_device_desc {
     uint32_t instance_extension_count;
     VkResult (*create_surface)(VkInstance instance, void *user, VkSurfaceKHR *surface);
     void *surface_user;
+    gpu_log_fn log; /* validation's errors and warnings (NULL: standard error) */
+    void *log_user;
 } gpu_device_desc;
 
-/* Validation messages by severity, counted by the debug messenger. */
+/* Validation messages by severity, counted by the debug messenger, and where it sends them. */
 typedef struct gpu_messages {
     uint32_t verbose, info, warning, error;
     uint32_t sync_hazards; /* of those, synchronization validation's hazards (SYNC-HAZARD-*) */
     char last_id[64];      /* the message ID of the last error or warning ("" before any) */
+    gpu_log_fn log;        /* desc.log */
+    void *log_user;
 } gpu_messages;
 
 typedef struct gpu_device {
