@@ -92,7 +92,8 @@ for stage in vert frag; do
 done
 if hostflags=$(pkg-config --cflags --libs vkskin vulkan stb 2>"$tmp/pc2.log") &&
    "$cc" -std=c17 -Wall -Wextra -Wno-missing-field-initializers -pedantic -Werror $flags \
-     "$src/examples/host/main.c" -I"$tmp/hostpc" -o "$tmp/hostpc/host" $hostflags -lm 2>"$tmp/cc2.log"; then
+     "$src/examples/host/main.c" "$src/examples/host/embed.c" -I"$tmp/hostpc" -o "$tmp/hostpc/host" \
+     $hostflags -lm 2>"$tmp/cc2.log"; then
   echo "ok   examples/host builds with pkg-config ($hostflags)"
 else
   cat "$tmp/pc2.log" "$tmp/cc2.log"; fail "examples/host did not build with pkg-config"
@@ -126,6 +127,16 @@ done
 # with validation on and writes the silhouette vkskin render draws of the same crowd at the same
 # clock (compare_png reads the PPM; the pixels inside differ a little: after 60 frames the far
 # instances show poses kept from up to 3 frames before, render's one frame poses every one).
+# docs/library.md's embedding example is examples/host/embed.c, verbatim: the file the host above
+# built and ran.
+awk '/^```c$/ { block = 1; next } /^```$/ { block = 0; if (found) exit }
+     block && /^\/\* examples\/host\/embed\.c/ { found = 1 } found && block' \
+  "$src/docs/library.md" >"$tmp/doc_embed.c"
+if cmp -s "$tmp/doc_embed.c" "$src/examples/host/embed.c"; then
+  echo "ok   library.md's embedding example is examples/host/embed.c ($(wc -l <"$tmp/doc_embed.c") lines)"
+else
+  diff "$tmp/doc_embed.c" "$src/examples/host/embed.c" | head -n 20; fail "library.md's embedding example is not examples/host/embed.c"
+fi
 awk '/^```c$/ { block = 1; next } /^```$/ { block = 0; if (found) exit }
      block && /^\/\* examples\/quickstart\/main\.c/ { found = 1 } found && block' \
   "$src/README.md" >"$tmp/readme_quickstart.c"

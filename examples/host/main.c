@@ -6,7 +6,7 @@
  *   usage: host MODEL OUT.png [INSTANCES [SECONDS [WIDTHxHEIGHT]]]
  * VKSKIN_VALIDATE=1 turns the Khronos validation layer on (with synchronization validation):
  * any message then makes the exit code 1. */
-#include <vkskin/vkskin_vulkan.h>
+#include "embed.h" /* the part of a frame that is vkskin's: docs/library.md shows it */
 
 #include <stb_image_write.h> /* Debian's libstb (pkg-config stb): the host's own stb */
 
@@ -340,18 +340,14 @@ int main(int argc, char **argv)
     vkskin_view view;
     vkskin_crowd_frame_view(crowd, (float)size.width / (float)size.height, &view, NULL);
     uint32_t *visible = malloc(sizeof *visible * count);
-    uint32_t shown = 0;
     const uint32_t slot = 0; /* frame % VKSKIN_GPU_SLOTS */
-    if (!visible || vkskin_crowd_cull(crowd, view.view_proj, visible, count, &shown, &err) ||
-        vkskin_crowd_pose(crowd, visible, shown, vkskin_gpu_palettes(gpu, slot),
-                          vkskin_crowd_palette_count(crowd), &err)) {
-        fprintf(stderr, "host: %s\n", err.message);
-        return 1;
-    }
     VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     CHECK_VK(vkBeginCommandBuffer(cmd, &begin));
-    if (vkskin_gpu_skin(gpu, slot, cmd, visible, shown, NULL, &err)) {
-        fprintf(stderr, "host: %s\n", err.message);
+    const uint32_t shown =
+        visible ? embed_skin(gpu, crowd, slot, cmd, view.view_proj, visible, count, &err)
+                : UINT32_MAX;
+    if (shown == UINT32_MAX) {
+        fprintf(stderr, "host: %s\n", visible ? err.message : "out of memory");
         return 1;
     }
     barrier(cmd, color.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
@@ -381,10 +377,8 @@ int main(int argc, char **argv)
     vkskin_model_info info;
     vkskin_model_get_info(model, &info, NULL);
     for (uint32_t k = 0; k < shown; k++) {
-        vkskin_gpu_output out;
         vkskin_instance_info in;
-        if (vkskin_gpu_get_output(gpu, slot, visible[k], &out, &err) ||
-            vkskin_crowd_get_instance(crowd, visible[k], &in, &err)) {
+        if (vkskin_crowd_get_instance(crowd, visible[k], &in, &err)) {
             fprintf(stderr, "host: %s\n", err.message);
             return 1;
         }
@@ -392,14 +386,9 @@ int main(int argc, char **argv)
         memcpy(pc, view.view_proj, sizeof view.view_proj);
         memcpy(pc + 16, in.world, sizeof in.world);
         vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof pc, pc);
-        vkCmdBindVertexBuffers(cmd, 0, 1, &out.buffer, &out.offset);
-        for (uint32_t m = 0; m < info.mesh_count; m++) {
-            vkskin_gpu_mesh mesh;
-            vkskin_gpu_get_mesh(gpu, in.model, out.level, m, &mesh, NULL);
-            if (!mesh.index_count)
-                continue;
-            vkCmdBindIndexBuffer(cmd, mesh.index_buffer, 0, VK_INDEX_TYPE_UINT32);
-            vkCmdDrawIndexed(cmd, mesh.index_count, 1, mesh.first_index, mesh.vertex_offset, 0);
+        if (embed_draw(gpu, slot, cmd, visible[k], in.model, info.mesh_count, &err)) {
+            fprintf(stderr, "host: %s\n", err.message);
+            return 1;
         }
     }
     vkCmdEndRendering(cmd);
