@@ -11,6 +11,7 @@
 #include "api_check.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1106,6 +1107,87 @@ static void test_desc_sizes(void)
     vkskin_model_destroy(m);
 }
 
+/* The host's allocator: every block vkskin allocates of its own comes from it, aligned as
+ * asked, and goes back to it when the objects are destroyed (none left); it cannot change while
+ * an object lives. Counters are atomic: the crowd's threads may allocate. */
+typedef struct counting_allocator {
+    atomic_long blocks, calls, misaligned;
+} counting_allocator;
+
+static void *count_alloc(void *user, size_t size, size_t align)
+{
+    counting_allocator *c = user;
+    void *p = aligned_alloc(align, (size + align - 1) & ~(align - 1));
+    if (p) {
+        atomic_fetch_add(&c->blocks, 1);
+        atomic_fetch_add(&c->calls, 1);
+        atomic_fetch_add(&c->misaligned, (uintptr_t)p % align != 0);
+    }
+    return p;
+}
+
+static void count_free(void *user, void *p)
+{
+    counting_allocator *c = user;
+    atomic_fetch_sub(&c->blocks, 1);
+    free(p);
+}
+
+static void test_allocator(void)
+{
+    counting_allocator counts = {0};
+    const vkskin_allocator a = {count_alloc, count_free, &counts};
+    vkskin_error err;
+    check_error(vkskin_set_allocator(&(vkskin_allocator){count_alloc, NULL, &counts}, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "alloc and free are both needed");
+    CHECK(vkskin_set_allocator(&a, &err) == VKSKIN_OK);
+    vkskin_model *m = NULL;
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = glb_path}, &m,
+              &err) == VKSKIN_OK);
+    const long after_load = atomic_load(&counts.calls);
+    CHECK(after_load > 0);
+    check_error(vkskin_set_allocator(NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "1 vkskin object(s) still live");
+    const vkskin_model *models[] = {m};
+    vkskin_crowd *c = NULL;
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = models,
+                                                   .model_count = 1,
+                                                   .instance_count = 50,
+                                                   .clip = VKSKIN_CLIP_VARIED,
+                                                   .threads = 2},
+                              &c, &err) == VKSKIN_OK);
+    vkskin_palette_store *s = NULL;
+    const uint32_t entries = c ? vkskin_crowd_palette_count(c) : 0;
+    if (c)
+        CHECK(vkskin_palette_store_create(c, entries, &s, &err) == VKSKIN_OK);
+    float *palettes = malloc(sizeof(float) * 12 * (entries ? entries : 1));
+    uint32_t visible[50];
+    uint8_t levels[50];
+    vkskin_view view;
+    for (int f = 0; c && s && palettes && f < 6; f++) {
+        CHECK(vkskin_crowd_frame_view(c, 1.5f, &view, &err) == VKSKIN_OK);
+        vkskin_prepared out;
+        const vkskin_prepare_desc pd = {.desc_size = sizeof(vkskin_prepare_desc), .view = &view};
+        CHECK((f % 2 ? vkskin_crowd_prepare(c, &pd, visible, levels, 50, palettes, entries, &out,
+                                            &err)
+                     : vkskin_crowd_prepare_store(c, &pd, s, visible, levels, 50, palettes, entries,
+                                                  &out, &err)) == VKSKIN_OK);
+        CHECK(vkskin_crowd_advance(c, 1.0 / 30.0, &err) == VKSKIN_OK);
+    }
+    CHECK(atomic_load(&counts.calls) > after_load); /* the crowd's and the store's too */
+    vkskin_palette_store_destroy(s);
+    vkskin_crowd_destroy(c);
+    vkskin_model_destroy(m);
+    free(palettes);
+    CHECK(atomic_load(&counts.blocks) == 0); /* every block given back */
+    CHECK(atomic_load(&counts.misaligned) == 0);
+    printf("allocator: %ld blocks through the host's allocator, all given back\n",
+           atomic_load(&counts.calls));
+    CHECK(vkskin_set_allocator(NULL, &err) == VKSKIN_OK);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -1118,6 +1200,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", e.msg);
         return 1;
     }
+    test_allocator(); /* first: before any other object exists */
     test_version();
     test_cores();
     test_model();

@@ -13,6 +13,7 @@
 
 #include "vkskin/vkskin_render.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -466,6 +467,28 @@ static void check_logger(vkskin_crowd *crowd)
            (long long)printed, rec.last);
 }
 
+/* The whole run allocates through a host allocator that counts: every block vkskin took for
+ * the renderers, crowds and models (the device's own memory aside) is given back at the end. */
+static atomic_long live_blocks, all_blocks;
+
+static void *count_alloc(void *user, size_t size, size_t align)
+{
+    (void)user;
+    void *p = aligned_alloc(align, (size + align - 1) & ~(align - 1));
+    if (p) {
+        atomic_fetch_add(&live_blocks, 1);
+        atomic_fetch_add(&all_blocks, 1);
+    }
+    return p;
+}
+
+static void count_free(void *user, void *p)
+{
+    (void)user;
+    atomic_fetch_sub(&live_blocks, 1);
+    free(p);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -473,6 +496,8 @@ int main(int argc, char **argv)
         return 2;
     }
     vkskin_error err;
+    CHECK(vkskin_set_allocator(&(vkskin_allocator){count_alloc, count_free, NULL}, &err) ==
+          VKSKIN_OK);
     vkskin_model *model;
     if (vkskin_model_load(
             &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = argv[1]}, &model,
@@ -807,5 +832,8 @@ int main(int argc, char **argv)
     free(image), free(first), free(other);
     vkskin_crowd_destroy(crowd);
     vkskin_model_destroy(model);
+    CHECK(atomic_load(&all_blocks) > 0 && atomic_load(&live_blocks) == 0);
+    printf("allocator: %ld blocks, %ld not given back\n", atomic_load(&all_blocks),
+           atomic_load(&live_blocks));
     return check_report("api_render");
 }

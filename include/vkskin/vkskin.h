@@ -84,6 +84,21 @@ typedef struct vkskin_logger {
     void *user;
 } vkskin_logger;
 
+/* The host's allocator for the memory vkskin allocates of its own (assimp, meshoptimizer and
+ * cJSON, which vkskin calls, keep the C library's): alloc(user, size, align) returns `size` bytes
+ * aligned to `align` (a power of two, 16 or more) or NULL; free(user, ptr) gives back a block
+ * alloc returned. Both may be called from any of vkskin's threads at once. */
+typedef struct vkskin_allocator {
+    void *(*alloc)(void *user, size_t size, size_t align);
+    void (*free)(void *user, void *ptr);
+    void *user;
+} vkskin_allocator;
+
+/* Sets the allocator (NULL: the C library's again) for the whole process. Refused while any
+ * vkskin object (model, crowd, palette store, renderer, vkskin_gpu) lives: set it before the
+ * first is made, with no other vkskin call in progress. */
+VKSKIN_API vkskin_result vkskin_set_allocator(const vkskin_allocator *allocator, vkskin_error *err);
+
 /* How the GPU side's shaders reach the crowd's buffers (vkskin_render.h, vkskin_vulkan.h). Device
  * addresses are the fast path; descriptors are what synchronization validation can follow (it
  * cannot see accesses through addresses), bound once per output chunk. Both give the same skinned

@@ -1,4 +1,5 @@
 #include "sampler.h"
+#include "../core/alloc.h"
 
 #include "anim.h"
 
@@ -79,7 +80,7 @@ static size_t union_times(const vks_skeleton *sk, const vks_clip *clip, float **
         total += (k->t_count > 1 ? k->t_count : 0) + (k->r_count > 1 ? k->r_count : 0) +
                  (k->s_count > 1 ? k->s_count : 0);
     }
-    float *all = malloc(sizeof *all * (total + 3));
+    float *all = vks_malloc(sizeof *all * (total + 3));
     if (!all)
         return 0;
     size_t at = 1;
@@ -276,7 +277,7 @@ vks_sampler_result vks_sampler_build(const vks_skeleton *sk, const vks_clip *cli
     const uint32_t blocks = (sk->joint_count + VKS_SAMPLER_LANES - 1) / VKS_SAMPLER_LANES;
     max_bytes = max_bytes < SIZE_MAX / 2 ? max_bytes : SIZE_MAX / 2; /* no overflow below */
     if (count >= UINT32_MAX - 1 || count + 1 > max_bytes / block_bytes / (blocks ? blocks : 1)) {
-        free(times);
+        vks_free(times);
         return VKS_SAMPLER_TOO_LARGE;
     }
     const uint32_t n = (uint32_t)count, segs = n + 1;
@@ -284,11 +285,11 @@ vks_sampler_result vks_sampler_build(const vks_skeleton *sk, const vks_clip *cli
     times[n + 1] = times[n];
     const size_t seg_stride = (size_t)blocks * VKS_SAMPLER_BLOCK_FLOATS;
     const size_t seg_bytes = sizeof(float) * seg_stride * segs;
-    float *seg = aligned_alloc(64, seg_bytes ? (seg_bytes + 63) & ~(size_t)63 : 64);
+    float *seg = vks_aligned_alloc(64, seg_bytes ? (seg_bytes + 63) & ~(size_t)63 : 64);
     joint_values v;
     void *values[6];
     for (int i = 0; i < 6; i++)
-        values[i] = malloc(sizeof(double[4]) * n);
+        values[i] = vks_malloc(sizeof(double[4]) * n);
     v.t[0] = values[0], v.t[1] = values[1], v.s[0] = values[2], v.s[1] = values[3];
     v.r[0] = values[4], v.r[1] = values[5];
     bool ok = seg != NULL;
@@ -301,10 +302,10 @@ vks_sampler_result vks_sampler_build(const vks_skeleton *sk, const vks_clip *cli
                   seg_stride, n, &v);
     }
     for (int i = 0; i < 6; i++)
-        free(values[i]);
+        vks_free(values[i]);
     if (!ok) {
-        free(times);
-        free(seg);
+        vks_free(times);
+        vks_free(seg);
         return VKS_SAMPLER_NO_MEMORY;
     }
     *out =
@@ -319,8 +320,8 @@ vks_sampler_result vks_sampler_build(const vks_skeleton *sk, const vks_clip *cli
 
 void vks_sampler_free(vks_sampler *s)
 {
-    free(s->times);
-    free(s->segments);
+    vks_free(s->times);
+    vks_free(s->segments);
     *s = (vks_sampler){0};
 }
 

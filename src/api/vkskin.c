@@ -1,6 +1,7 @@
 /* The public API (include/vkskin/vkskin.h) over the engine: every check a caller's mistake needs,
  * then one call into asset/, anim/ or scene/. */
 #include "api.h"
+#include "../core/alloc.h"
 
 #include "anim/anim.h"
 #include "asset/load.h"
@@ -15,6 +16,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+vkskin_result vkskin_set_allocator(const vkskin_allocator *allocator, vkskin_error *err)
+{
+    if (allocator && (!allocator->alloc || !allocator->free))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_set_allocator: alloc and free are both needed (or no "
+                            "allocator: the C library's)");
+    const long live = vks_live_objects();
+    if (live)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_set_allocator: %ld vkskin object(s) still live: the allocator "
+                            "changes only before the first is made or after the last is destroyed",
+                            live);
+    vks_set_allocator(
+        allocator ? &(vks_allocator){allocator->alloc, allocator->free, allocator->user} : NULL);
+    return vks_api_ok(err);
+}
 
 vkskin_result vks_api_desc(const char *call, const char *type, const void **desc, void *copy,
                            size_t known, vkskin_error *err)
@@ -104,7 +122,7 @@ vkskin_result vkskin_model_load(const vkskin_model_desc *desc, vkskin_model **mo
                             desc->path ? "both" : "neither");
     if (desc->data && desc->size == 0)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_model_load: data of 0 bytes");
-    struct vkskin_model *m = calloc(1, sizeof *m);
+    struct vkskin_model *m = vks_object_alloc(sizeof *m);
     if (!m)
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a model");
     vks_error e;
@@ -120,12 +138,12 @@ vkskin_result vkskin_model_load(const vkskin_model_desc *desc, vkskin_model **mo
         .keep_meshes = desc->keep_meshes,
     };
     if (!vks_model_load(&import, &m->model, &e)) {
-        free(m);
+        vks_object_free(m);
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_LOAD);
     }
     if (!vks_skin_cpu_bind_box(&m->model, m->lo, m->hi)) {
         vks_model_destroy(&m->model);
-        free(m);
+        vks_object_free(m);
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a model's bounds");
     }
     *model = m;
@@ -137,7 +155,7 @@ void vkskin_model_destroy(vkskin_model *m)
     if (!m)
         return;
     vks_model_destroy(&m->model);
-    free(m);
+    vks_object_free(m);
 }
 
 vkskin_result vkskin_model_get_info(const vkskin_model *m, vkskin_model_info *info,
@@ -428,7 +446,7 @@ vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_create: time is not finite");
     const uint32_t threads = desc->threads ? desc->threads : 1;
     const uint32_t workers = desc->workers ? desc->workers : 1;
-    struct vkskin_crowd *c = calloc(1, sizeof *c);
+    struct vkskin_crowd *c = vks_object_alloc(sizeof *c);
     if (!c)
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a crowd");
     vks_error e;
@@ -444,16 +462,16 @@ vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **
         .normalize = desc->normalize_height,
     };
     if (!vks_crowd_create(&d, &c->crowd, &e)) {
-        free(c);
+        vks_object_free(c);
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
     if (threads > 1 && !vks_pool_create(threads, &c->pool, &e)) {
         vks_crowd_destroy(&c->crowd);
-        free(c);
+        vks_object_free(c);
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
     c->workers = workers;
-    c->start = malloc(sizeof *c->start * c->crowd.instance_count);
+    c->start = vks_malloc(sizeof *c->start * c->crowd.instance_count);
     if (!c->start) {
         vkskin_crowd_destroy(c);
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a crowd");
@@ -470,9 +488,9 @@ void vkskin_crowd_destroy(vkskin_crowd *c)
         return;
     vks_pool_destroy(c->pool);
     vks_crowd_destroy(&c->crowd);
-    free(c->start);
-    free(c->periods);
-    free(c);
+    vks_free(c->start);
+    vks_free(c->periods);
+    vks_object_free(c);
 }
 
 uint32_t vkskin_crowd_instance_count(const vkskin_crowd *c)
@@ -791,7 +809,7 @@ vkskin_result vkskin_crowd_pose(vkskin_crowd *c, const uint32_t *instances, uint
 
 bool vks_api_crowd_periods(struct vkskin_crowd *c)
 {
-    return c->periods || (c->periods = malloc(c->crowd.instance_count)) != NULL;
+    return c->periods || (c->periods = vks_malloc(c->crowd.instance_count)) != NULL;
 }
 
 bool vks_api_crowd_anim_lod(struct vkskin_crowd *c)
@@ -948,15 +966,15 @@ vkskin_result vkskin_palette_store_create(const vkskin_crowd *crowd, uint32_t ca
                             "vkskin_palette_store_create: a capacity below 2^31 entries is "
                             "needed, not %u",
                             capacity);
-    vkskin_palette_store *s = calloc(1, sizeof *s);
+    vkskin_palette_store *s = vks_object_alloc(sizeof *s);
     vks_error e;
-    if (!s || !(s->update = malloc(crowd->crowd.instance_count))) {
-        free(s);
+    if (!s || !(s->update = vks_malloc(crowd->crowd.instance_count))) {
+        vks_object_free(s);
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a palette store");
     }
     if (!vks_palette_store_init(&s->store, &crowd->crowd, capacity, &e)) {
-        free(s->update);
-        free(s);
+        vks_free(s->update);
+        vks_object_free(s);
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_ARGUMENT);
     }
     s->crowd = crowd;
@@ -969,8 +987,8 @@ void vkskin_palette_store_destroy(vkskin_palette_store *s)
     if (!s)
         return;
     vks_palette_store_free(&s->store);
-    free(s->update);
-    free(s);
+    vks_free(s->update);
+    vks_object_free(s);
 }
 
 vkskin_result vkskin_crowd_prepare_store(vkskin_crowd *c, const vkskin_prepare_desc *desc,

@@ -3,6 +3,7 @@
  * target/swapchain.h), and the frame that strings the crowd's culling, levels of detail and
  * posing (scene/crowd.h) to the renderer's passes. */
 #include "render_api.h"
+#include "../core/alloc.h"
 
 #include "core/clock.h"
 
@@ -27,7 +28,7 @@ vkskin_result vkskin_list_devices(vkskin_device_info *devices, uint32_t capacity
     if (!count || (capacity && !devices))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_list_devices: count (and devices for a capacity) are needed");
-    gpu_device_entry *entries = capacity ? calloc(capacity, sizeof *entries) : NULL;
+    gpu_device_entry *entries = capacity ? vks_calloc(capacity, sizeof *entries) : NULL;
     if (capacity && !entries)
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory");
     vks_error e;
@@ -40,7 +41,7 @@ vkskin_result vkskin_list_devices(vkskin_device_info *devices, uint32_t capacity
                                           .unusable = entries[i].unusable};
         memcpy(devices[i].name, entries[i].name, sizeof devices[i].name);
     }
-    free(entries);
+    vks_free(entries);
     return ok ? vks_api_ok(err) : vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
 }
 
@@ -228,7 +229,7 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
     vkskin_result res = check_desc(desc, true, &path, err);
     if (res != VKSKIN_OK)
         return res;
-    struct vkskin_renderer *r = calloc(1, sizeof *r);
+    struct vkskin_renderer *r = vks_object_alloc(sizeof *r);
     if (!r)
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a renderer");
     r->crowd = desc->crowd;
@@ -264,7 +265,7 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
     const bool store = desc->palettes == VKSKIN_PALETTES_STORE;
     bool ok = (desc->pose_every_frame ||
                (store ? vks_api_crowd_periods(r->crowd) &&
-                            (r->update = malloc(crowd->instance_count)) != NULL
+                            (r->update = vks_malloc(crowd->instance_count)) != NULL
                       : vks_api_crowd_anim_lod(r->crowd)) ||
                vks_fail_memory(&e, "out of memory for the last poses of %u instances",
                                crowd->instance_count)) &&
@@ -317,8 +318,8 @@ void vkskin_renderer_destroy(vkskin_renderer *r, vkskin_messages *messages)
     const gpu_messages m = gpu_device_destroy(&r->dev); /* vkDestroyInstance may report too */
     if (messages)
         *messages = (vkskin_messages){.errors = m.error, .warnings = m.warning};
-    free(r->update);
-    free(r);
+    vks_free(r->update);
+    vks_object_free(r);
 }
 
 vkskin_result vkskin_renderer_get_info(const vkskin_renderer *r, vkskin_renderer_info *info,

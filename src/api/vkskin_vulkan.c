@@ -2,6 +2,7 @@
  * (gpu/gpu.h), and the renderer in its external mode (render/renderer.h): skinning recorded into
  * the host's command buffers, nothing drawn, submitted or waited on. */
 #include "api.h"
+#include "../core/alloc.h"
 
 #include "render/renderer.h"
 
@@ -35,7 +36,7 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
     if (!vks_api_path(desc->binding, VKS_PATH_ADDRESSES, &path))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_gpu_create: no binding %d",
                             (int)desc->binding);
-    struct vkskin_gpu *g = calloc(1, sizeof *g);
+    struct vkskin_gpu *g = vks_object_alloc(sizeof *g);
     if (!g)
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a vkskin_gpu");
     const gpu_host_device host = {
@@ -54,7 +55,7 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
     };
     vks_error e;
     if (!gpu_device_adopt(&host, &g->dev, &e)) {
-        free(g);
+        vks_object_free(g);
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
     const vks_renderer_desc rd = {
@@ -69,7 +70,7 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
     };
     if (!vks_renderer_create(&g->dev, &rd, &g->renderer, &e)) {
         gpu_device_destroy(&g->dev);
-        free(g);
+        vks_object_free(g);
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
     *gpu = g;
@@ -82,7 +83,7 @@ void vkskin_gpu_destroy(vkskin_gpu *g)
         return;
     vks_renderer_destroy(&g->renderer);
     gpu_device_destroy(&g->dev);
-    free(g);
+    vks_object_free(g);
 }
 
 float *vkskin_gpu_palettes(vkskin_gpu *g, uint32_t slot)

@@ -9,6 +9,7 @@
  * is bounded by a division first. Output is capped (see budget) so that a small corrupt file
  * cannot make the rewrite allocate gigabytes. */
 #include "gltf.h"
+#include "../core/alloc.h"
 
 #include <cjson/cJSON.h>
 #include <meshoptimizer.h>
@@ -157,12 +158,12 @@ __attribute__((format(printf, 2, 3))) static void gx_warn(gx *g, const char *fmt
     va_start(args, fmt);
     vsnprintf(msg, sizeof msg, fmt, args);
     va_end(args);
-    char **grown = realloc(g->warnings, (g->warning_count + 1) * sizeof *grown);
+    char **grown = vks_realloc(g->warnings, (g->warning_count + 1) * sizeof *grown);
     if (!grown)
         return;
     g->warnings = grown;
     size_t len = strlen(msg) + 1;
-    char *copy = malloc(len);
+    char *copy = vks_malloc(len);
     if (!copy)
         return;
     memcpy(copy, msg, len);
@@ -275,7 +276,7 @@ static bool list_init(gx *g, json_list *list, const char *key, const char *what)
     int n = cJSON_GetArraySize(arr);
     if (n == 0)
         return true;
-    list->items = malloc((size_t)n * sizeof *list->items);
+    list->items = vks_malloc((size_t)n * sizeof *list->items);
     if (!list->items)
         return oom(g);
     cJSON *e;
@@ -329,7 +330,7 @@ static bool out_append(gx *g, const void *data, size_t size, size_t *offset)
         size_t cap = g->out.cap ? g->out.cap : 4096;
         while (cap < end)
             cap *= 2;
-        uint8_t *grown = realloc(g->out.data, cap);
+        uint8_t *grown = vks_realloc(g->out.data, cap);
         if (!grown)
             return oom(g);
         g->out.data = grown;
@@ -381,7 +382,7 @@ static bool base64_decode(const char *s, size_t n, uint8_t **out, size_t *out_si
     if (n % 4 == 1)
         return false;
     size_t size = n / 4 * 3 + (n % 4 ? n % 4 - 1 : 0);
-    uint8_t *d = malloc(size ? size : 1);
+    uint8_t *d = vks_malloc(size ? size : 1);
     if (!d)
         return false;
     uint32_t acc = 0;
@@ -390,7 +391,7 @@ static bool base64_decode(const char *s, size_t n, uint8_t **out, size_t *out_si
     for (size_t i = 0; i < n; i++) {
         int v = base64_value((unsigned char)s[i]);
         if (v < 0) {
-            free(d);
+            vks_free(d);
             return false;
         }
         acc = (acc << 6) | (uint32_t)v;
@@ -439,7 +440,7 @@ static char *uri_path(gx *g, const char *where, const char *uri)
     if (strstr(uri, "://"))
         return gx_fail(g, "%s: URI '%.64s' is not a relative file path", where, uri), NULL;
     size_t dir_len = strlen(g->dir), uri_len = strlen(uri);
-    char *path = malloc(dir_len + 1 + uri_len + 1);
+    char *path = vks_malloc(dir_len + 1 + uri_len + 1);
     if (!path)
         return oom(g), NULL;
     memcpy(path, g->dir, dir_len);
@@ -452,7 +453,7 @@ static char *uri_path(gx *g, const char *where, const char *uri)
         }
         int hi = hex_value(s[1]), lo = hi < 0 ? -1 : hex_value(s[2]);
         if (lo < 0 || (hi == 0 && lo == 0)) {
-            free(path);
+            vks_free(path);
             return gx_fail(g, "%s: URI '%.64s' has a bad %% escape", where, uri), NULL;
         }
         *o++ = (char)(hi * 16 + lo);
@@ -487,17 +488,17 @@ static bool read_external(gx *g, const char *where, const char *uri, size_t size
     else if ((uint64_t)st.st_size < size)
         gx_fail(g, "%s: '%s' has %lld bytes, fewer than the %zu its byteLength says", where, path,
                 (long long)st.st_size, size);
-    else if (!(*out = malloc(size ? size : 1)))
+    else if (!(*out = vks_malloc(size ? size : 1)))
         oom(g);
     else if (fread(*out, 1, size, f) != size) {
         gx_fail(g, "%s: cannot read '%s'", where, path);
-        free(*out);
+        vks_free(*out);
         *out = NULL;
     } else
         ok = true;
     if (f)
         fclose(f);
-    free(path);
+    vks_free(path);
     return ok;
 }
 
@@ -621,7 +622,7 @@ static bool decode_meshopt(gx *g, const char *where, const cJSON *ext, gview *v)
     g->decoded += size;
     if (!budget_check(g, size))
         return false;
-    if (!(v->owned = malloc(size)))
+    if (!(v->owned = vks_malloc(size)))
         return oom(g);
     const uint8_t *data = b->data + offset;
     int rc = attributes  ? meshopt_decodeVertexBuffer(v->owned, count, stride, data, len)
@@ -870,7 +871,7 @@ static bool decode_accessor(gx *g, const accessor_info *a, double **out)
     /* Bound the allocation by what its output would take before making it. */
     if (a->count > SIZE_MAX / 64 || !budget_check(g, a->count * (size_t)a->ncomp * 4))
         return false;
-    double *vals = calloc(a->count * (size_t)a->ncomp, sizeof *vals);
+    double *vals = vks_calloc(a->count * (size_t)a->ncomp, sizeof *vals);
     if (!vals)
         return oom(g);
     *out = vals;
@@ -1128,7 +1129,7 @@ static bool remember_transformed(gx *g, int source, int material, int output)
 {
     if (g->xformed_count == g->xformed_cap) {
         size_t cap = g->xformed_cap ? 2 * g->xformed_cap : 8;
-        transformed *grown = realloc(g->xformed, cap * sizeof *grown);
+        transformed *grown = vks_realloc(g->xformed, cap * sizeof *grown);
         if (!grown)
             return oom(g);
         g->xformed = grown;
@@ -1177,7 +1178,7 @@ static bool use_accessor(gx *g, const char *where, cJSON *ref, use_kind use, int
             vals[2 * i + 1] = uv->m[3] * u + uv->m[4] * v + uv->m[5];
         }
         ok = ok && emit_accessor(g, &a, slot, vals, &out);
-        free(vals);
+        vks_free(vals);
         if (!ok || !(uv ? remember_transformed(g, src, material, out) : true))
             return false;
         if (!uv)
@@ -1399,7 +1400,7 @@ static bool rewrite_skins(gx *g)
             continue;
         if (!budget_check(g, (size_t)n * 64))
             return false;
-        double *vals = calloc((size_t)n * 16, sizeof *vals);
+        double *vals = vks_calloc((size_t)n * 16, sizeof *vals);
         if (!vals)
             return oom(g);
         for (int k = 0; k < n; k++)
@@ -1409,7 +1410,7 @@ static bool rewrite_skins(gx *g)
         int out;
         bool ok = emit_accessor(g, &a, SLOT_FLOAT, vals, &out) &&
                   put_num(g, skin, "inverseBindMatrices", out);
-        free(vals);
+        vks_free(vals);
         if (!ok)
             return false;
     }
@@ -1448,7 +1449,7 @@ static bool key_order_of(gx *g, const double *times, size_t n, timed_key **order
             *how = KEYS_SORTABLE;
     if (*how == KEYS_ORDERED)
         return true;
-    if (!(*order = malloc(sizeof **order * n)))
+    if (!(*order = vks_malloc(sizeof **order * n)))
         return oom(g);
     for (size_t k = 0; k < n; k++)
         (*order)[k] = (timed_key){times[k], k};
@@ -1473,8 +1474,8 @@ static bool sort_sampler(gx *g, const char *where, cJSON *input, cJSON *output, 
                      where, out_src, ao.count, keys);
     ok = ok && decode_accessor(g, &ai, &in_vals) && decode_accessor(g, &ao, &out_vals);
     size_t per_key = ok ? ao.count / keys * (size_t)ao.ncomp : 0;
-    if (ok && (!(in_sorted = malloc(sizeof *in_sorted * keys)) ||
-               !(out_sorted = malloc(sizeof *out_sorted * per_key * keys))))
+    if (ok && (!(in_sorted = vks_malloc(sizeof *in_sorted * keys)) ||
+               !(out_sorted = vks_malloc(sizeof *out_sorted * per_key * keys))))
         ok = oom(g);
     for (size_t k = 0; ok && k < keys; k++) {
         in_sorted[k] = in_vals[order[k].key];
@@ -1488,10 +1489,10 @@ static bool sort_sampler(gx *g, const char *where, cJSON *input, cJSON *output, 
         cJSON_SetNumberValue(input, in_out);
         cJSON_SetNumberValue(output, out_out);
     }
-    free(in_vals);
-    free(out_vals);
-    free(in_sorted);
-    free(out_sorted);
+    vks_free(in_vals);
+    vks_free(out_vals);
+    vks_free(in_sorted);
+    vks_free(out_sorted);
     return ok;
 }
 
@@ -1525,7 +1526,7 @@ static bool sampler_keys(gx *g, const char *where, const cJSON *sampler, int *in
                        "%s keys",
                        where, *out_src, o.count, per_key * a.count, a.count, mode);
     bool ok = decode_accessor(g, &a, &times) && key_order_of(g, times, a.count, order, how);
-    free(times);
+    vks_free(times);
     return ok;
 }
 
@@ -1581,7 +1582,7 @@ static bool animation_order(gx *g, int ai, key_order *worst)
         key_order how;
         if (!sampler_keys(g, where, s, &in_src, &out_src, &order, &how))
             return false;
-        free(order);
+        vks_free(order);
         if (how > *worst)
             *worst = how;
         if (how == KEYS_AMBIGUOUS) {
@@ -1627,7 +1628,7 @@ static bool rewrite_animation(gx *g, int ai, bool sortable)
             ok = use_accessor(g, where, input, USE_TIME, -1) &&
                  use_accessor(g, where, output, USE_ATTRIBUTE, -1);
         }
-        free(order);
+        vks_free(order);
         if (!ok)
             return false;
     }
@@ -1637,7 +1638,7 @@ static bool rewrite_animation(gx *g, int ai, bool sortable)
 static bool rewrite_animations(gx *g)
 {
     cJSON *animations = member(g->root, "animations");
-    bool *drop = calloc((size_t)g->animations.count + 1, sizeof *drop);
+    bool *drop = vks_calloc((size_t)g->animations.count + 1, sizeof *drop);
     if (!drop)
         return oom(g);
     bool ok = true;
@@ -1652,7 +1653,7 @@ static bool rewrite_animations(gx *g)
     for (int ai = g->animations.count; ok && ai-- > 0;)
         if (drop[ai])
             cJSON_DeleteItemFromArray(animations, ai);
-    free(drop);
+    vks_free(drop);
     return ok;
 }
 
@@ -1679,7 +1680,7 @@ static bool rewrite_images(gx *g)
             if (!decode_data_uri(g, where, uri->valuestring, &bytes, &size, mime, sizeof mime))
                 return false;
             bool ok = out_append(g, bytes, size, &offset) && out_view(g, offset, size, &out);
-            free(bytes);
+            vks_free(bytes);
             if (!ok || !put_num(g, img, "bufferView", out))
                 return false;
             cJSON_DeleteItemFromObjectCaseSensitive(img, "uri");
@@ -1764,7 +1765,7 @@ static bool unique_keys(gx *g, const cJSON *node)
     }
     if (!cJSON_IsObject(node) || n < 2)
         return true;
-    const char **names = malloc(sizeof *names * (size_t)n);
+    const char **names = vks_malloc(sizeof *names * (size_t)n);
     if (!names)
         return oom(g);
     int k = 0;
@@ -1775,7 +1776,7 @@ static bool unique_keys(gx *g, const cJSON *node)
         if (strcmp(names[i], names[i - 1]) == 0)
             twice = names[i];
     bool ok = !twice || gx_fail(g, "the JSON has the key \"%.64s\" twice in one object", twice);
-    free(names);
+    vks_free(names);
     return ok;
 }
 
@@ -1784,7 +1785,7 @@ static bool parse_json(gx *g, const uint8_t *json, size_t size)
     if (size > MAX_JSON_SIZE)
         return gx_fail(g, "the JSON is larger than %zu MiB", MAX_JSON_SIZE >> 20);
     /* A NUL-terminated copy: cJSON then never depends on its length checks alone. */
-    char *text = malloc(size + 1);
+    char *text = vks_malloc(size + 1);
     if (!text)
         return oom(g);
     memcpy(text, json, size);
@@ -1792,7 +1793,7 @@ static bool parse_json(gx *g, const uint8_t *json, size_t size)
     const char *end = NULL;
     g->root = cJSON_ParseWithLengthOpts(text, size + 1, &end, false);
     size_t at = end ? (size_t)(end - text) : 0;
-    free(text);
+    vks_free(text);
     if (!g->root)
         return gx_fail(g, "invalid JSON near byte %zu", at);
     if (!cJSON_IsObject(g->root))
@@ -1819,15 +1820,15 @@ static bool setup(gx *g)
         !list_init(g, &g->animations, "animations", "animation") ||
         !list_init(g, &g->images, "images", "image"))
         return false;
-    g->buf = calloc((size_t)g->buffers.count + 1, sizeof *g->buf);
-    g->view = calloc((size_t)g->views.count + 1, sizeof *g->view);
-    g->uv = calloc((size_t)g->materials.count + 1, sizeof *g->uv);
+    g->buf = vks_calloc((size_t)g->buffers.count + 1, sizeof *g->buf);
+    g->view = vks_calloc((size_t)g->views.count + 1, sizeof *g->view);
+    g->uv = vks_calloc((size_t)g->materials.count + 1, sizeof *g->uv);
     g->out_views = cJSON_CreateArray();
     g->out_accessors = cJSON_CreateArray();
     if (!g->buf || !g->view || !g->uv || !g->out_views || !g->out_accessors)
         return oom(g);
     for (int s = 0; s < SLOT_COUNT; s++) {
-        if (!(g->map[s] = malloc(((size_t)g->accessors.count + 1) * sizeof *g->map[s])))
+        if (!(g->map[s] = vks_malloc(((size_t)g->accessors.count + 1) * sizeof *g->map[s])))
             return oom(g);
         for (int i = 0; i < g->accessors.count; i++)
             g->map[s][i] = -1;
@@ -1883,12 +1884,12 @@ static bool write_glb(gx *g, vks_gltf_glb *out)
     size_t json_len = strlen(json), json_padded = (json_len + 3) & ~(size_t)3;
     size_t bin_len = g->out.size, total = 20 + json_padded + (bin_len ? 8 + bin_len : 0);
     if (total > UINT32_MAX) {
-        free(json);
+        cJSON_free(json);
         return gx_fail(g, "the rewritten GLB would exceed 4 GiB");
     }
-    uint8_t *glb = malloc(total);
+    uint8_t *glb = vks_malloc(total);
     if (!glb) {
-        free(json);
+        cJSON_free(json);
         return oom(g);
     }
     memcpy(glb, "glTF", 4);
@@ -1898,7 +1899,7 @@ static bool write_glb(gx *g, vks_gltf_glb *out)
     put_u32(glb + 16, GLB_CHUNK_JSON);
     memcpy(glb + 20, json, json_len);
     memset(glb + 20 + json_len, ' ', json_padded - json_len);
-    free(json);
+    cJSON_free(json);
     if (bin_len) {
         uint8_t *chunk = glb + 20 + json_padded;
         put_u32(chunk, (uint32_t)bin_len);
@@ -1929,20 +1930,20 @@ static bool rewrite(gx *g, const vks_gltf_desc *desc, vks_gltf_glb *out)
 static void gx_free(gx *g)
 {
     for (int i = 0; g->buf && i < g->buffers.count; i++)
-        free(g->buf[i].owned);
+        vks_free(g->buf[i].owned);
     for (int i = 0; g->view && i < g->views.count; i++)
-        free(g->view[i].owned);
+        vks_free(g->view[i].owned);
     json_list *lists[] = {&g->buffers, &g->views, &g->accessors,  &g->materials,
                           &g->meshes,  &g->skins, &g->animations, &g->images};
     for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
-        free(lists[i]->items);
+        vks_free(lists[i]->items);
     for (int s = 0; s < SLOT_COUNT; s++)
-        free(g->map[s]);
-    free(g->buf);
-    free(g->view);
-    free(g->uv);
-    free(g->xformed);
-    free(g->out.data);
+        vks_free(g->map[s]);
+    vks_free(g->buf);
+    vks_free(g->view);
+    vks_free(g->uv);
+    vks_free(g->xformed);
+    vks_free(g->out.data);
     cJSON_Delete(g->out_views);
     cJSON_Delete(g->out_accessors);
     cJSON_Delete(g->root);
@@ -1962,9 +1963,9 @@ bool vks_gltf_rewrite(const vks_gltf_desc *desc, vks_gltf_glb *out, vks_error *e
         out->warning_count = g.warning_count;
     } else {
         for (uint32_t i = 0; i < g.warning_count; i++)
-            free(g.warnings[i]);
-        free(g.warnings);
-        free(out->data);
+            vks_free(g.warnings[i]);
+        vks_free(g.warnings);
+        vks_free(out->data);
         memset(out, 0, sizeof *out);
     }
     return ok;
@@ -1987,9 +1988,9 @@ void vks_gltf_glb_free(vks_gltf_glb *glb)
 {
     if (!glb)
         return;
-    free(glb->data);
+    vks_free(glb->data);
     for (uint32_t i = 0; i < glb->warning_count; i++)
-        free(glb->warnings[i]);
-    free(glb->warnings);
+        vks_free(glb->warnings[i]);
+    vks_free(glb->warnings);
     memset(glb, 0, sizeof *glb);
 }

@@ -4,6 +4,7 @@
  * vertices), the vertex streams (influences ranked, truncated to 4 and renormalised), materials
  * and textures, and clips (keys in seconds, validated). Every failure path frees what was built. */
 #include "import.h"
+#include "../core/alloc.h"
 
 #include "gltf.h"
 #include "influence.h"
@@ -76,7 +77,7 @@ typedef struct builder {
 static char *dup_string(const char *s)
 {
     size_t n = strlen(s) + 1;
-    char *d = malloc(n);
+    char *d = vks_malloc(n);
     if (d)
         memcpy(d, s, n);
     return d;
@@ -95,7 +96,7 @@ static void add_warning(vks_model *m, const char *fmt, ...)
     va_start(args, fmt);
     vsnprintf(line, sizeof line, fmt, args);
     va_end(args);
-    char **grown = realloc(m->warnings, sizeof(char *) * (m->warning_count + 1));
+    char **grown = vks_realloc(m->warnings, sizeof(char *) * (m->warning_count + 1));
     if (!grown)
         return; /* a warning lost to memory pressure is not worth failing the import */
     m->warnings = grown;
@@ -166,7 +167,7 @@ static bool collect_nodes(builder *b)
     /* Count (checking mesh and material references), then fill in depth-first pre-order, with an
      * explicit stack: chains can be deep. */
     uint32_t count = 0, cap = 64, top = 0;
-    const struct aiNode **stack = malloc(sizeof *stack * cap);
+    const struct aiNode **stack = vks_malloc(sizeof *stack * cap);
     if (!stack)
         return out_of_memory(b);
     stack[top++] = b->scene->mRootNode;
@@ -174,29 +175,29 @@ static bool collect_nodes(builder *b)
         const struct aiNode *n = stack[--top];
         count++;
         if (!n || (n->mNumMeshes && !n->mMeshes) || (n->mNumChildren && !n->mChildren)) {
-            free(stack);
+            vks_free(stack);
             return vks_fail(b->err, "%s: the importer returned a malformed scene (a node)",
                             b->name);
         }
         for (uint32_t k = 0; k < n->mNumMeshes; k++) {
             const struct aiScene *s = b->scene;
             if (n->mMeshes[k] >= s->mNumMeshes) {
-                free(stack);
+                vks_free(stack);
                 return vks_fail(b->err, "%s: node '%s' references mesh %u of %u", b->name,
                                 ai_name(&n->mName), n->mMeshes[k], s->mNumMeshes);
             }
             const struct aiMesh *mesh = s->mMeshes[n->mMeshes[k]];
             if (s->mNumMaterials && mesh->mMaterialIndex >= s->mNumMaterials) {
-                free(stack);
+                vks_free(stack);
                 return vks_fail(b->err, "%s: mesh '%s' uses material %u of %u", b->name,
                                 ai_name(&mesh->mName), mesh->mMaterialIndex, s->mNumMaterials);
             }
         }
         if (top + n->mNumChildren > cap) {
             cap = (top + n->mNumChildren) * 2;
-            const struct aiNode **grown = realloc(stack, sizeof *stack * cap);
+            const struct aiNode **grown = vks_realloc(stack, sizeof *stack * cap);
             if (!grown) {
-                free(stack);
+                vks_free(stack);
                 return out_of_memory(b);
             }
             stack = grown;
@@ -205,17 +206,17 @@ static bool collect_nodes(builder *b)
             stack[top++] = n->mChildren[c];
     }
     b->node_count = count;
-    b->nodes = malloc(sizeof *b->nodes * count);
-    b->node_parent = malloc(sizeof *b->node_parent * count);
-    b->node_joint = malloc(sizeof *b->node_joint * count);
-    b->attach_joint = malloc(sizeof *b->attach_joint * count);
-    b->node_is_bone = calloc(count, 1);
-    b->by_name = malloc(sizeof *b->by_name * count);
-    int32_t *stack_parent = malloc(sizeof *stack_parent * cap);
+    b->nodes = vks_malloc(sizeof *b->nodes * count);
+    b->node_parent = vks_malloc(sizeof *b->node_parent * count);
+    b->node_joint = vks_malloc(sizeof *b->node_joint * count);
+    b->attach_joint = vks_malloc(sizeof *b->attach_joint * count);
+    b->node_is_bone = vks_calloc(count, 1);
+    b->by_name = vks_malloc(sizeof *b->by_name * count);
+    int32_t *stack_parent = vks_malloc(sizeof *stack_parent * cap);
     if (!b->nodes || !b->node_parent || !b->node_joint || !b->attach_joint || !b->node_is_bone ||
         !b->by_name || !stack_parent) {
-        free(stack);
-        free(stack_parent);
+        vks_free(stack);
+        vks_free(stack_parent);
         return out_of_memory(b);
     }
     uint32_t next = 0;
@@ -235,8 +236,8 @@ static bool collect_nodes(builder *b)
             stack_parent[top++] = (int32_t)self;
         }
     }
-    free(stack);
-    free(stack_parent);
+    vks_free(stack);
+    vks_free(stack_parent);
     for (uint32_t i = 0; i < count; i++)
         b->by_name[i] = (named_node){ai_name(&b->nodes[i]->mName), i};
     qsort(b->by_name, count, sizeof *b->by_name, compare_named);
@@ -289,14 +290,14 @@ static bool check_scene(builder *b)
 static bool build_skeleton(builder *b)
 {
     const struct aiScene *s = b->scene;
-    uint8_t *keep = calloc(b->node_count, 1);
+    uint8_t *keep = vks_calloc(b->node_count, 1);
     uint32_t bones = 0;
     for (uint32_t mi = 0; mi < s->mNumMeshes; mi++)
         bones += s->mMeshes[mi]->mNumBones;
-    b->orphan_names = malloc(sizeof *b->orphan_names * (bones + 1));
-    b->orphan_joints = malloc(sizeof *b->orphan_joints * (bones + 1));
+    b->orphan_names = vks_malloc(sizeof *b->orphan_names * (bones + 1));
+    b->orphan_joints = vks_malloc(sizeof *b->orphan_joints * (bones + 1));
     if (!keep || !b->orphan_names || !b->orphan_joints) {
-        free(keep);
+        vks_free(keep);
         return out_of_memory(b);
     }
     for (uint32_t mi = 0; mi < s->mNumMeshes; mi++) {
@@ -336,20 +337,20 @@ static bool build_skeleton(builder *b)
     for (uint32_t n = 0; n < b->node_count; n++)
         needed += keep[n];
     if (needed > VKS_MAX_JOINTS) {
-        free(keep);
+        vks_free(keep);
         return vks_fail(b->err, "%s: needs %u joints, more than the limit of %u", b->name, needed,
                         VKS_MAX_JOINTS);
     }
 
     vks_skeleton *sk = &b->model->skeleton;
     /* Room up to the limit: attach_joint_of may add joints while meshes are built. */
-    sk->names = calloc(VKS_MAX_JOINTS, sizeof *sk->names);
-    sk->parents = malloc(sizeof *sk->parents * VKS_MAX_JOINTS);
-    sk->rest = malloc(sizeof *sk->rest * VKS_MAX_JOINTS);
-    sk->inverse_bind = malloc(sizeof *sk->inverse_bind * VKS_MAX_JOINTS);
-    b->joint_bound = calloc(VKS_MAX_JOINTS, 1);
+    sk->names = vks_calloc(VKS_MAX_JOINTS, sizeof *sk->names);
+    sk->parents = vks_malloc(sizeof *sk->parents * VKS_MAX_JOINTS);
+    sk->rest = vks_malloc(sizeof *sk->rest * VKS_MAX_JOINTS);
+    sk->inverse_bind = vks_malloc(sizeof *sk->inverse_bind * VKS_MAX_JOINTS);
+    b->joint_bound = vks_calloc(VKS_MAX_JOINTS, 1);
     if (!sk->names || !sk->parents || !sk->rest || !sk->inverse_bind || !b->joint_bound) {
-        free(keep);
+        vks_free(keep);
         return out_of_memory(b);
     }
 
@@ -359,7 +360,7 @@ static bool build_skeleton(builder *b)
         const struct aiNode *node = b->nodes[n];
         const char *name = ai_name(&node->mName);
         if (!check_matrix(b, &node->mTransformation, "the transform", name)) {
-            free(keep);
+            vks_free(keep);
             return false;
         }
         uint32_t j = sk->joint_count++;
@@ -368,7 +369,7 @@ static bool build_skeleton(builder *b)
             warn(b, "two nodes are named '%s'; bones bind to the first", name);
         sk->names[j] = dup_string(name);
         if (!sk->names[j]) {
-            free(keep);
+            vks_free(keep);
             return out_of_memory(b);
         }
         sk->parents[j] = n ? b->node_joint[b->node_parent[n]] : -1;
@@ -401,7 +402,7 @@ static bool build_skeleton(builder *b)
                  name);
         sk->inverse_bind[j] = vks_affine_identity();
     }
-    free(keep);
+    vks_free(keep);
     for (uint32_t o = 0; o < b->orphan_count; o++) {
         uint32_t j = sk->joint_count++;
         b->orphan_joints[o] = (int32_t)j;
@@ -684,41 +685,41 @@ static bool build_meshes(builder *b)
     if (vertices == 0 || indices == 0)
         return vks_fail(b->err, "%s: has no triangles", b->name);
 
-    m->meshes = calloc(refs, sizeof *m->meshes);
-    m->positions = malloc(sizeof *m->positions * vertices);
-    m->normals = malloc(sizeof *m->normals * vertices);
-    m->tangents = tangents ? malloc(sizeof *m->tangents * vertices) : NULL;
-    m->uvs = malloc(sizeof *m->uvs * vertices);
-    m->joints = malloc(sizeof *m->joints * vertices);
-    m->weights = malloc(sizeof *m->weights * vertices);
+    m->meshes = vks_calloc(refs, sizeof *m->meshes);
+    m->positions = vks_malloc(sizeof *m->positions * vertices);
+    m->normals = vks_malloc(sizeof *m->normals * vertices);
+    m->tangents = tangents ? vks_malloc(sizeof *m->tangents * vertices) : NULL;
+    m->uvs = vks_malloc(sizeof *m->uvs * vertices);
+    m->joints = vks_malloc(sizeof *m->joints * vertices);
+    m->weights = vks_malloc(sizeof *m->weights * vertices);
     /* Influences 5-8: kept only if some vertex has more than 4 (see the end of this function). */
-    m->joints_extra = malloc(sizeof *m->joints_extra * vertices);
-    m->weights_extra = malloc(sizeof *m->weights_extra * vertices);
-    m->indices = malloc(sizeof *m->indices * indices);
-    vks_influence_acc *slots = malloc(sizeof *slots * largest);
+    m->joints_extra = vks_malloc(sizeof *m->joints_extra * vertices);
+    m->weights_extra = vks_malloc(sizeof *m->weights_extra * vertices);
+    m->indices = vks_malloc(sizeof *m->indices * indices);
+    vks_influence_acc *slots = vks_malloc(sizeof *slots * largest);
     if (!m->meshes || !m->positions || !m->normals || (tangents && !m->tangents) || !m->uvs ||
         !m->joints || !m->weights || !m->joints_extra || !m->weights_extra || !m->indices ||
         !slots) {
-        free(slots);
+        vks_free(slots);
         return out_of_memory(b);
     }
     for (uint32_t n = 0; n < b->node_count; n++) {
         const struct aiNode *node = b->nodes[n];
         for (uint32_t k = 0; k < node->mNumMeshes; k++)
             if (!append_mesh(b, n, s->mMeshes[node->mMeshes[k]], slots)) {
-                free(slots);
+                vks_free(slots);
                 return false;
             }
     }
-    free(slots);
+    vks_free(slots);
     if (m->index_count == 0)
         return vks_fail(b->err, "%s: has no triangles", b->name);
     bool wide = false;
     for (uint32_t k = VKS_MAX_INFLUENCES + 1; k <= VKS_WIDE_INFLUENCES; k++)
         wide = wide || m->influences.histogram[k];
     if (!wide) { /* a 4-influence model keeps today's streams alone */
-        free(m->joints_extra);
-        free(m->weights_extra);
+        vks_free(m->joints_extra);
+        vks_free(m->weights_extra);
         m->joints_extra = NULL;
         m->weights_extra = NULL;
     }
@@ -767,7 +768,7 @@ static int32_t load_texture(builder *b, const char *path, const char *material)
     } else if (embedded) {
         /* Uncompressed aiTexel rows are BGRA. */
         uint64_t count = (uint64_t)embedded->mWidth * embedded->mHeight;
-        ok = count && count <= (1u << 28) && (tex.rgba = malloc(count * 4));
+        ok = count && count <= (1u << 28) && (tex.rgba = vks_malloc(count * 4));
         if (ok) {
             tex.width = embedded->mWidth;
             tex.height = embedded->mHeight;
@@ -790,11 +791,11 @@ static int32_t load_texture(builder *b, const char *path, const char *material)
              source, why);
         return -1;
     }
-    vks_texture *grown = realloc(m->textures, sizeof *grown * (m->texture_count + 1));
+    vks_texture *grown = vks_realloc(m->textures, sizeof *grown * (m->texture_count + 1));
     if (!grown || !(tex.source = dup_string(source))) {
         if (grown)
             m->textures = grown;
-        free(tex.rgba);
+        vks_free(tex.rgba);
         out_of_memory(b);
         return -2;
     }
@@ -841,8 +842,8 @@ static bool build_materials(builder *b)
     const struct aiScene *s = b->scene;
     vks_model *m = b->model;
     /* material_remap doubles as the "used" mark until the materials are numbered. */
-    b->material_remap = calloc(s->mNumMaterials + 1, sizeof *b->material_remap);
-    m->materials = calloc(s->mNumMaterials + 1, sizeof *m->materials);
+    b->material_remap = vks_calloc(s->mNumMaterials + 1, sizeof *b->material_remap);
+    m->materials = vks_calloc(s->mNumMaterials + 1, sizeof *m->materials);
     if (!b->material_remap || !m->materials)
         return out_of_memory(b);
     for (uint32_t n = 0; n < b->node_count; n++)
@@ -888,7 +889,7 @@ static key_order order_of(builder *b, const double *times, uint32_t n, bool *fai
         ordered = times[k] >= times[k - 1];
     if (ordered)
         return KEYS_ORDERED;
-    double *sorted = malloc(sizeof *sorted * n);
+    double *sorted = vks_malloc(sizeof *sorted * n);
     if (!sorted) {
         *failed = !out_of_memory(b);
         return KEYS_AMBIGUOUS;
@@ -899,7 +900,7 @@ static key_order order_of(builder *b, const double *times, uint32_t n, bool *fai
     for (uint32_t k = 1; k < n; k++)
         if (sorted[k] == sorted[k - 1])
             order = KEYS_AMBIGUOUS;
-    free(sorted);
+    vks_free(sorted);
     return order;
 }
 
@@ -929,7 +930,7 @@ static bool check_channel(builder *b, const char *clip, const struct aiNodeAnim 
         return vks_fail(b->err,
                         "%s: clip '%s' has %u keys in a channel of '%s', more than the limit of %u",
                         b->name, clip, most, node, VKS_MAX_KEYS);
-    double *times = malloc(sizeof *times * (most + 1));
+    double *times = vks_malloc(sizeof *times * (most + 1));
     if (!times)
         return out_of_memory(b);
     bool failed = false;
@@ -962,7 +963,7 @@ static bool check_channel(builder *b, const char *clip, const struct aiNodeAnim 
     o = failed ? KEYS_ORDERED : order_of(b, times, ch->mNumScalingKeys, &failed);
     if (o > *order)
         *order = o, *what = "scale";
-    free(times);
+    vks_free(times);
     return !failed;
 }
 
@@ -984,7 +985,7 @@ static bool sort_keys(builder *b, float *times, float *values, uint32_t n, int c
 {
     if (n < 2)
         return true;
-    sort_key *keys = malloc(sizeof *keys * n);
+    sort_key *keys = vks_malloc(sizeof *keys * n);
     if (!keys)
         return out_of_memory(b);
     for (uint32_t k = 0; k < n; k++) {
@@ -996,7 +997,7 @@ static bool sort_keys(builder *b, float *times, float *values, uint32_t n, int c
         times[k] = keys[k].time;
         memcpy(values + (size_t)k * components, keys[k].value, sizeof(float) * components);
     }
-    free(keys);
+    vks_free(keys);
     return true;
 }
 
@@ -1029,12 +1030,12 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
     if (!isfinite(tps) || !isfinite(anim->mDuration) || anim->mDuration < 0.0)
         return vks_fail(b->err, "%s: clip '%s' has a bad duration or tick rate", b->name, name);
 
-    clip->tracks = calloc(sk->joint_count, sizeof *clip->tracks);
-    const struct aiNodeAnim **by_joint = calloc(sk->joint_count, sizeof *by_joint);
-    uint8_t *unsorted = calloc(sk->joint_count, 1);
+    clip->tracks = vks_calloc(sk->joint_count, sizeof *clip->tracks);
+    const struct aiNodeAnim **by_joint = vks_calloc(sk->joint_count, sizeof *by_joint);
+    uint8_t *unsorted = vks_calloc(sk->joint_count, 1);
     if (!clip->tracks || !by_joint || !unsorted) {
-        free(by_joint);
-        free(unsorted);
+        vks_free(by_joint);
+        vks_free(unsorted);
         return out_of_memory(b);
     }
     uint64_t nt = 0, nr = 0, ns = 0;
@@ -1052,8 +1053,8 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
         key_order order = KEYS_ORDERED;
         const char *kind = NULL;
         if (!check_channel(b, name, ch, &order, &kind)) {
-            free(by_joint);
-            free(unsorted);
+            vks_free(by_joint);
+            vks_free(unsorted);
             return false;
         }
         if (order == KEYS_AMBIGUOUS) {
@@ -1061,8 +1062,8 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
                  "clip '%s' is dropped: its %s keys on '%s' go back in time and repeat a time, "
                  "so their order cannot be known",
                  name, kind, node);
-            free(by_joint);
-            free(unsorted);
+            vks_free(by_joint);
+            vks_free(unsorted);
             *dropped = true;
             return true;
         }
@@ -1077,8 +1078,8 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
         ns += ch->mNumScalingKeys;
     }
     if (nt > MAX_CLIP_KEYS || nr > MAX_CLIP_KEYS || ns > MAX_CLIP_KEYS) {
-        free(by_joint);
-        free(unsorted);
+        vks_free(by_joint);
+        vks_free(unsorted);
         return vks_fail(b->err, "%s: clip '%s' has more keys of one kind than the limit of %llu",
                         b->name, name, MAX_CLIP_KEYS);
     }
@@ -1086,16 +1087,16 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
         warn(b, "clip '%s' has mesh or morph-target channels; they are not supported and ignored",
              name);
 
-    clip->t_times = malloc(sizeof *clip->t_times * (nt + 1));
-    clip->t_values = malloc(sizeof *clip->t_values * (nt + 1));
-    clip->r_times = malloc(sizeof *clip->r_times * (nr + 1));
-    clip->r_values = malloc(sizeof *clip->r_values * (nr + 1));
-    clip->s_times = malloc(sizeof *clip->s_times * (ns + 1));
-    clip->s_values = malloc(sizeof *clip->s_values * (ns + 1));
+    clip->t_times = vks_malloc(sizeof *clip->t_times * (nt + 1));
+    clip->t_values = vks_malloc(sizeof *clip->t_values * (nt + 1));
+    clip->r_times = vks_malloc(sizeof *clip->r_times * (nr + 1));
+    clip->r_values = vks_malloc(sizeof *clip->r_values * (nr + 1));
+    clip->s_times = vks_malloc(sizeof *clip->s_times * (ns + 1));
+    clip->s_values = vks_malloc(sizeof *clip->s_values * (ns + 1));
     if (!clip->t_times || !clip->t_values || !clip->r_times || !clip->r_values || !clip->s_times ||
         !clip->s_values) {
-        free(by_joint);
-        free(unsorted);
+        vks_free(by_joint);
+        vks_free(unsorted);
         return out_of_memory(b);
     }
 
@@ -1133,8 +1134,8 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
                  sort_keys(b, clip->s_times + tr->s_first, clip->s_values[tr->s_first], tr->s_count,
                            3);
     }
-    free(by_joint);
-    free(unsorted);
+    vks_free(by_joint);
+    vks_free(unsorted);
     if (!ok)
         return false;
     if (repaired_node)
@@ -1155,7 +1156,7 @@ static bool build_clips(builder *b)
     vks_model *m = b->model;
     if (!s->mNumAnimations)
         return true;
-    m->clips = calloc(s->mNumAnimations, sizeof *m->clips);
+    m->clips = vks_calloc(s->mNumAnimations, sizeof *m->clips);
     if (!m->clips)
         return out_of_memory(b);
     for (uint32_t a = 0; a < s->mNumAnimations; a++) {
@@ -1224,16 +1225,16 @@ static bool check_file(const char *path, bool *gltf, vks_error *err)
 
 static void builder_free(builder *b)
 {
-    free(b->nodes);
-    free(b->node_parent);
-    free(b->node_joint);
-    free(b->attach_joint);
-    free(b->node_is_bone);
-    free(b->by_name);
-    free(b->joint_bound);
-    free(b->material_remap);
-    free(b->orphan_names);
-    free(b->orphan_joints);
+    vks_free(b->nodes);
+    vks_free(b->node_parent);
+    vks_free(b->node_joint);
+    vks_free(b->attach_joint);
+    vks_free(b->node_is_bone);
+    vks_free(b->by_name);
+    vks_free(b->joint_bound);
+    vks_free(b->material_remap);
+    vks_free(b->orphan_names);
+    vks_free(b->orphan_joints);
 }
 
 /* A clip whose keys go back in time (assimp's Ogre and DirectX readers pass them on in file
@@ -1340,7 +1341,7 @@ static bool import_in_process(const vks_import_desc *desc, const char *name, vks
     ok = ok && check_scene(&b) && collect_nodes(&b) && build_skeleton(&b) && build_materials(&b) &&
          build_meshes(&b) && build_clips(&b);
     builder_free(&b);
-    free(dir);
+    vks_free(dir);
     aiReleaseImport(scene);
     if (!ok) {
         vks_model_destroy(out);
@@ -1398,11 +1399,11 @@ static bool read_file(const char *path, uint8_t **data, size_t *size, vks_error 
         return vks_fail(err, "cannot read '%s': no usable size", path);
     }
     *size = (size_t)st.st_size;
-    *data = malloc(*size);
+    *data = vks_malloc(*size);
     bool ok = *data && fread(*data, 1, *size, f) == *size;
     fclose(f);
     if (!ok) {
-        free(*data);
+        vks_free(*data);
         *data = NULL;
         return vks_fail(err, "cannot read '%s'", path);
     }
@@ -1439,7 +1440,7 @@ bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *er
             else if (dir)
                 strcpy(dir, ".");
             if (!dir) {
-                free(file);
+                vks_free(file);
                 return vks_fail(err, "%s: out of memory", name);
             }
         }
@@ -1448,9 +1449,9 @@ bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *er
                                                     .dir = dir ? dir : desc->dir,
                                                     .name = name},
                                    &glb, err);
-        free(file);
+        vks_free(file);
         if (!ok) {
-            free(dir);
+            vks_free(dir);
             return false;
         }
         if (!glb.version1)
@@ -1470,6 +1471,6 @@ bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *er
     for (uint32_t i = 0; ok && i < glb.warning_count; i++)
         add_warning(out, "%s", glb.warnings[i]);
     vks_gltf_glb_free(&glb);
-    free(dir);
+    vks_free(dir);
     return ok;
 }

@@ -22,6 +22,7 @@
  * when all three differ). A corner that a collapse moved onto another mesh's vertex (where three
  * meshes meet) is moved back onto its own mesh's vertex at the same place when there is one. */
 #include "lod.h"
+#include "../core/alloc.h"
 
 #include <assert.h>
 #include <math.h>
@@ -65,10 +66,10 @@ typedef struct lod__level {
 
 static void lod__level_free(lod__level *l)
 {
-    free(l->indices);
-    free(l->source);
-    free(l->first);
-    free(l->count);
+    vks_free(l->indices);
+    vks_free(l->source);
+    vks_free(l->first);
+    vks_free(l->count);
     memset(l, 0, sizeof *l);
 }
 
@@ -104,17 +105,17 @@ static bool lod__split(lod__builder *b)
     const vks_model *m = b->m;
     const vks_skeleton *sk = &m->skeleton;
     const size_t tris = b->all_count / 3;
-    uint32_t *region = malloc(sizeof *region * (sk->joint_count ? sk->joint_count : 1));
-    uint32_t *tri_region = malloc(sizeof *tri_region * (tris ? tris : 1));
-    float *sum = calloc(sk->joint_count ? sk->joint_count : 1, sizeof *sum);
+    uint32_t *region = vks_malloc(sizeof *region * (sk->joint_count ? sk->joint_count : 1));
+    uint32_t *tri_region = vks_malloc(sizeof *tri_region * (tris ? tris : 1));
+    float *sum = vks_calloc(sk->joint_count ? sk->joint_count : 1, sizeof *sum);
     /* (vertex, region) -> split vertex: open addressing over 2 x the corners */
     size_t size = 16;
     while (size < 2 * b->all_count + 2)
         size *= 2;
-    uint64_t *keys = malloc(sizeof *keys * size);
-    uint32_t *values = malloc(sizeof *values * size);
-    b->split_all = malloc(sizeof *b->split_all * (b->all_count ? b->all_count : 1));
-    b->split_source = malloc(sizeof *b->split_source * (b->all_count ? b->all_count : 1));
+    uint64_t *keys = vks_malloc(sizeof *keys * size);
+    uint32_t *values = vks_malloc(sizeof *values * size);
+    b->split_all = vks_malloc(sizeof *b->split_all * (b->all_count ? b->all_count : 1));
+    b->split_source = vks_malloc(sizeof *b->split_source * (b->all_count ? b->all_count : 1));
     bool ok = region && tri_region && sum && keys && values && b->split_all && b->split_source;
     for (uint32_t j = 0; ok && j < sk->joint_count; j++)
         region[j] = sk->parents[j] >= 0 && lod__rigid_joint(m, j) ? region[sk->parents[j]] : j;
@@ -154,11 +155,11 @@ static bool lod__split(lod__builder *b)
         b->split_all[i] = values[h];
     }
     b->split_positions =
-        ok ? malloc(sizeof *b->split_positions * (b->split_count ? b->split_count : 1)) : NULL;
+        ok ? vks_malloc(sizeof *b->split_positions * (b->split_count ? b->split_count : 1)) : NULL;
     ok = ok && b->split_positions;
     for (uint32_t v = 0; ok && v < b->split_count; v++)
         memcpy(b->split_positions[v], m->positions[b->split_source[v]], sizeof(float[3]));
-    free(region), free(tri_region), free(sum), free(keys), free(values);
+    vks_free(region), vks_free(tri_region), vks_free(sum), vks_free(keys), vks_free(values);
     return ok;
 }
 
@@ -186,7 +187,7 @@ static uint32_t *lod__table(size_t n, uint32_t *mask)
     size_t size = 16;
     while (size < 2 * n)
         size *= 2;
-    uint32_t *table = malloc(sizeof *table * size);
+    uint32_t *table = vks_malloc(sizeof *table * size);
     if (table)
         memset(table, 0xff, sizeof *table * size);
     *mask = (uint32_t)(size - 1);
@@ -216,10 +217,10 @@ static bool lod__weld(lod__builder *b)
     const vks_model *m = b->m;
     uint32_t mask;
     uint32_t *table = lod__table(m->vertex_count, &mask);
-    uint32_t *first = malloc(sizeof *first * (m->vertex_count + 1));
-    b->welded = malloc(sizeof *b->welded * (b->all_count ? b->all_count : 1));
+    uint32_t *first = vks_malloc(sizeof *first * (m->vertex_count + 1));
+    b->welded = vks_malloc(sizeof *b->welded * (b->all_count ? b->all_count : 1));
     if (!table || !first || !b->welded) {
-        free(table), free(first);
+        vks_free(table), vks_free(first);
         return false;
     }
     for (uint32_t v = 0; v < m->vertex_count; v++) {
@@ -236,7 +237,7 @@ static bool lod__weld(lod__builder *b)
     }
     for (size_t i = 0; i < b->all_count; i++)
         b->welded[i] = first[b->all[i]];
-    free(table), free(first);
+    vks_free(table), vks_free(first);
     return true;
 }
 
@@ -244,9 +245,9 @@ static bool lod__builder_init(lod__builder *b, const vks_model *m)
 {
     *b = (lod__builder){.m = m, .all_count = m->index_count};
     const size_t v = m->vertex_count ? m->vertex_count : 1;
-    b->all = malloc(sizeof *b->all * (b->all_count ? b->all_count : 1));
-    b->scratch = malloc(sizeof *b->scratch * (b->all_count ? b->all_count : 1));
-    b->mesh_of = malloc(sizeof *b->mesh_of * v);
+    b->all = vks_malloc(sizeof *b->all * (b->all_count ? b->all_count : 1));
+    b->scratch = vks_malloc(sizeof *b->scratch * (b->all_count ? b->all_count : 1));
+    b->mesh_of = vks_malloc(sizeof *b->mesh_of * v);
     b->places = lod__table(v, &b->place_mask);
     if (!b->all || !b->scratch || !b->mesh_of || !b->places)
         return false;
@@ -271,14 +272,14 @@ static bool lod__builder_init(lod__builder *b, const vks_model *m)
 
 static void lod__builder_free(lod__builder *b)
 {
-    free(b->all);
-    free(b->welded);
-    free(b->scratch);
-    free(b->mesh_of);
-    free(b->places);
-    free(b->split_source);
-    free(b->split_all);
-    free(b->split_positions);
+    vks_free(b->all);
+    vks_free(b->welded);
+    vks_free(b->scratch);
+    vks_free(b->mesh_of);
+    vks_free(b->places);
+    vks_free(b->split_source);
+    vks_free(b->split_all);
+    vks_free(b->split_positions);
 }
 
 /* A vertex of mesh `mesh` at v's position, or v when it has none. */
@@ -294,11 +295,11 @@ static bool lod__group(const lod__builder *b, const uint32_t *tris, size_t n, lo
 {
     const vks_model *m = b->m;
     const uint32_t mc = m->mesh_count;
-    l->first = calloc(mc ? mc : 1, sizeof *l->first);
-    l->count = calloc(mc ? mc : 1, sizeof *l->count);
-    uint32_t *owner = malloc(sizeof *owner * (n / 3 ? n / 3 : 1));
-    uint32_t *fixed = malloc(sizeof *fixed * (n ? n : 1));
-    l->indices = malloc(sizeof *l->indices * (n ? n : 1));
+    l->first = vks_calloc(mc ? mc : 1, sizeof *l->first);
+    l->count = vks_calloc(mc ? mc : 1, sizeof *l->count);
+    uint32_t *owner = vks_malloc(sizeof *owner * (n / 3 ? n / 3 : 1));
+    uint32_t *fixed = vks_malloc(sizeof *fixed * (n ? n : 1));
+    l->indices = vks_malloc(sizeof *l->indices * (n ? n : 1));
     bool ok = l->first && l->count && owner && fixed && l->indices;
     for (size_t t = 0; ok && t < n / 3; t++) {
         const uint32_t *c = tris + 3 * t;
@@ -315,7 +316,7 @@ static bool lod__group(const lod__builder *b, const uint32_t *tris, size_t n, lo
         l->first[i] = at;
         at += l->count[i];
     }
-    uint32_t *cursor = ok ? malloc(sizeof *cursor * (mc ? mc : 1)) : NULL;
+    uint32_t *cursor = ok ? vks_malloc(sizeof *cursor * (mc ? mc : 1)) : NULL;
     ok = ok && cursor;
     if (ok)
         memcpy(cursor, l->first, sizeof *cursor * mc);
@@ -326,10 +327,10 @@ static bool lod__group(const lod__builder *b, const uint32_t *tris, size_t n, lo
     for (uint32_t i = 0; ok && i < mc; i++)
         meshopt_optimizeVertexCache(l->indices + l->first[i], b->scratch + l->first[i], l->count[i],
                                     m->vertex_count);
-    free(cursor);
+    vks_free(cursor);
     l->index_count = (uint32_t)n;
-    free(owner);
-    free(fixed);
+    vks_free(owner);
+    vks_free(fixed);
     return ok;
 }
 
@@ -338,14 +339,14 @@ static bool lod__group(const lod__builder *b, const uint32_t *tris, size_t n, lo
 static bool lod__compact(const lod__builder *b, lod__level *l)
 {
     const vks_model *m = b->m;
-    uint32_t *remap = malloc(sizeof *remap * (m->vertex_count ? m->vertex_count : 1));
+    uint32_t *remap = vks_malloc(sizeof *remap * (m->vertex_count ? m->vertex_count : 1));
     if (!remap)
         return false;
     const size_t unique =
         meshopt_optimizeVertexFetchRemap(remap, l->indices, l->index_count, m->vertex_count);
-    l->source = malloc(sizeof *l->source * (unique ? unique : 1));
+    l->source = vks_malloc(sizeof *l->source * (unique ? unique : 1));
     if (!l->source) {
-        free(remap);
+        vks_free(remap);
         return false;
     }
     meshopt_remapIndexBuffer(l->indices, l->indices, l->index_count, remap);
@@ -353,7 +354,7 @@ static bool lod__compact(const lod__builder *b, lod__level *l)
         if (remap[v] != ~0u)
             l->source[remap[v]] = v;
     l->vertex_count = (uint32_t)unique;
-    free(remap);
+    vks_free(remap);
     return true;
 }
 
@@ -401,7 +402,7 @@ bool vks_model_build_lods(vks_model *m, vks_error *err)
     lod__level levels[VKS_MAX_LEVELS] = {0};
     uint32_t level_count = 1;
     bool ok = lod__builder_init(&b, m);
-    uint32_t *grid = ok ? malloc(sizeof *grid * (b.all_count ? b.all_count : 1)) : NULL;
+    uint32_t *grid = ok ? vks_malloc(sizeof *grid * (b.all_count ? b.all_count : 1)) : NULL;
     ok = ok && grid;
 
     const size_t t0 = b.all_count / 3;
@@ -441,7 +442,7 @@ bool vks_model_build_lods(vks_model *m, vks_error *err)
         prev = n / 3;
         prev_error = l->error;
     }
-    free(grid);
+    vks_free(grid);
     lod__builder_free(&b);
 
     size_t vertex_total = 0, index_total = 0;
@@ -454,15 +455,15 @@ bool vks_model_build_lods(vks_model *m, vks_error *err)
     uint32_t *source = NULL, *indices = NULL;
     vks_mesh_level *mesh_levels = NULL;
     if (ok) {
-        source = malloc(sizeof *source * (vertex_total ? vertex_total : 1));
-        indices = malloc(sizeof *indices * (index_total ? index_total : 1));
-        mesh_levels = malloc(sizeof *mesh_levels * level_count * (mc ? mc : 1));
+        source = vks_malloc(sizeof *source * (vertex_total ? vertex_total : 1));
+        indices = vks_malloc(sizeof *indices * (index_total ? index_total : 1));
+        mesh_levels = vks_malloc(sizeof *mesh_levels * level_count * (mc ? mc : 1));
         ok = source && indices && mesh_levels;
     }
     if (!ok) {
-        free(source);
-        free(indices);
-        free(mesh_levels);
+        vks_free(source);
+        vks_free(indices);
+        vks_free(mesh_levels);
         for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
             lod__level_free(&levels[l]);
         return vks_fail_memory(err, "out of memory building %s's levels of detail", m->name);

@@ -1,5 +1,6 @@
 /* Meshes merged by material (merge.h). */
 #include "merge.h"
+#include "../core/alloc.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -45,7 +46,7 @@ static bool merge__gather(const void *stream, size_t size, const vks_model *m,
     *out = NULL;
     if (!stream)
         return true;
-    char *dst = malloc(size * m->vertex_count);
+    char *dst = vks_malloc(size * m->vertex_count);
     if (!dst)
         return false;
     size_t at = 0;
@@ -66,11 +67,11 @@ bool vks_model_merge_meshes(vks_model *m, vks_error *err)
     const uint32_t n = m->mesh_count;
     /* order: the meshes grouped by material, each group where its material first appears;
      * group_of[k]: the merged mesh order[k] joins. */
-    uint32_t *order = malloc(sizeof *order * (n ? n : 1));
-    uint32_t *group_of = malloc(sizeof *group_of * (n ? n : 1));
-    int32_t *first_of = malloc(sizeof *first_of * (m->material_count ? m->material_count : 1));
+    uint32_t *order = vks_malloc(sizeof *order * (n ? n : 1));
+    uint32_t *group_of = vks_malloc(sizeof *group_of * (n ? n : 1));
+    int32_t *first_of = vks_malloc(sizeof *first_of * (m->material_count ? m->material_count : 1));
     if (!order || !group_of || !first_of) {
-        free(order), free(group_of), free(first_of);
+        vks_free(order), vks_free(group_of), vks_free(first_of);
         return vks_fail_memory(err, "out of memory merging %s's meshes", m->name);
     }
     for (uint32_t i = 0; i < m->material_count; i++)
@@ -90,17 +91,17 @@ bool vks_model_merge_meshes(vks_model *m, vks_error *err)
         groups++;
     }
     assert(at == n);
-    free(first_of);
+    vks_free(first_of);
     if (groups == n) {
-        free(order), free(group_of);
+        vks_free(order), vks_free(group_of);
         return true;
     }
 
     void **fields[MERGE_STREAMS], *streams[MERGE_STREAMS] = {0};
     size_t sizes[MERGE_STREAMS];
     merge__streams(m, fields, sizes);
-    vks_mesh *meshes = calloc(groups, sizeof *meshes);
-    uint32_t *indices = malloc(sizeof *indices * (m->index_count ? m->index_count : 1));
+    vks_mesh *meshes = vks_calloc(groups, sizeof *meshes);
+    uint32_t *indices = vks_malloc(sizeof *indices * (m->index_count ? m->index_count : 1));
     bool ok = meshes && indices;
     for (int s = 0; ok && s < MERGE_STREAMS; s++)
         ok = merge__gather(*fields[s], sizes[s], m, order, &streams[s]);
@@ -140,27 +141,27 @@ bool vks_model_merge_meshes(vks_model *m, vks_error *err)
             snprintf(buf, sizeof buf, "%s", me->name);
         else
             snprintf(buf, sizeof buf, "%.120s +%u", me->name, me->source_count - 1);
-        ok = (me->name = strdup(buf)) != NULL; /* NULL on failure: freeing it is harmless */
+        ok = (me->name = vks_strdup(buf)) != NULL; /* NULL on failure: freeing it is harmless */
     }
-    free(order), free(group_of);
+    vks_free(order), vks_free(group_of);
     if (!ok) {
         for (uint32_t g = 0; meshes && g < named; g++)
-            free(meshes[g].name);
-        free(meshes), free(indices);
+            vks_free(meshes[g].name);
+        vks_free(meshes), vks_free(indices);
         for (int s = 0; s < MERGE_STREAMS; s++)
-            free(streams[s]);
+            vks_free(streams[s]);
         return vks_fail_memory(err, "out of memory merging %s's meshes", m->name);
     }
     assert(vertex_at == m->vertex_count && index_at == m->index_count);
     for (uint32_t i = 0; i < n; i++)
-        free(m->meshes[i].name);
-    free(m->meshes);
+        vks_free(m->meshes[i].name);
+    vks_free(m->meshes);
     m->meshes = meshes;
     m->mesh_count = groups;
-    free(m->indices);
+    vks_free(m->indices);
     m->indices = indices;
     for (int s = 0; s < MERGE_STREAMS; s++) {
-        free(*fields[s]);
+        vks_free(*fields[s]);
         *fields[s] = streams[s];
     }
     return true;

@@ -1,4 +1,5 @@
 #include "model.h"
+#include "../core/alloc.h"
 #include "pack.h"
 
 #include <assert.h>
@@ -10,8 +11,8 @@ static void free_strings(char **strings, uint32_t count)
     if (!strings)
         return;
     for (uint32_t i = 0; i < count; i++)
-        free(strings[i]);
-    free(strings);
+        vks_free(strings[i]);
+    vks_free(strings);
 }
 
 uint32_t vks_model_influences(const vks_model *m, uint32_t v, uint16_t joints[VKS_WIDE_INFLUENCES],
@@ -34,54 +35,54 @@ uint32_t vks_model_influences(const vks_model *m, uint32_t v, uint16_t joints[VK
 
 void vks_clip_free(vks_clip *c)
 {
-    free(c->name);
-    free(c->tracks);
-    free(c->t_times);
-    free(c->t_values);
-    free(c->r_times);
-    free(c->r_values);
-    free(c->s_times);
-    free(c->s_values);
+    vks_free(c->name);
+    vks_free(c->tracks);
+    vks_free(c->t_times);
+    vks_free(c->t_values);
+    vks_free(c->r_times);
+    vks_free(c->r_values);
+    vks_free(c->s_times);
+    vks_free(c->s_values);
     memset(c, 0, sizeof *c);
 }
 
 void vks_model_destroy(vks_model *m)
 {
-    free(m->name);
-    free(m->positions);
-    free(m->normals);
-    free(m->tangents);
-    free(m->uvs);
-    free(m->joints);
-    free(m->weights);
-    free(m->joints_extra);
-    free(m->weights_extra);
+    vks_free(m->name);
+    vks_free(m->positions);
+    vks_free(m->normals);
+    vks_free(m->tangents);
+    vks_free(m->uvs);
+    vks_free(m->joints);
+    vks_free(m->weights);
+    vks_free(m->joints_extra);
+    vks_free(m->weights_extra);
     vks_packed_free(m->packed);
-    free(m->mesh_levels);
-    free(m->lod_source);
-    free(m->lod_indices);
-    free(m->joint_fold);
-    free(m->pose_order);
-    free(m->indices);
+    vks_free(m->mesh_levels);
+    vks_free(m->lod_source);
+    vks_free(m->lod_indices);
+    vks_free(m->joint_fold);
+    vks_free(m->pose_order);
+    vks_free(m->indices);
     for (uint32_t i = 0; i < m->mesh_count; i++)
-        free(m->meshes[i].name);
-    free(m->meshes);
+        vks_free(m->meshes[i].name);
+    vks_free(m->meshes);
     for (uint32_t i = 0; i < m->material_count; i++)
-        free(m->materials[i].name);
-    free(m->materials);
+        vks_free(m->materials[i].name);
+    vks_free(m->materials);
     for (uint32_t i = 0; i < m->texture_count; i++) {
-        free(m->textures[i].source);
-        free(m->textures[i].rgba);
+        vks_free(m->textures[i].source);
+        vks_free(m->textures[i].rgba);
     }
-    free(m->textures);
+    vks_free(m->textures);
     vks_skeleton *sk = &m->skeleton;
     free_strings(sk->names, sk->joint_count);
-    free(sk->parents);
-    free(sk->rest);
-    free(sk->inverse_bind);
+    vks_free(sk->parents);
+    vks_free(sk->rest);
+    vks_free(sk->inverse_bind);
     for (uint32_t i = 0; i < m->clip_count; i++)
         vks_clip_free(&m->clips[i]);
-    free(m->clips);
+    vks_free(m->clips);
     free_strings(m->warnings, m->warning_count);
     memset(m, 0, sizeof *m);
 }

@@ -1,4 +1,5 @@
 #include "pack.h"
+#include "../core/alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -7,12 +8,12 @@ void vks_packed_free(vks_packed *p)
 {
     if (!p)
         return;
-    free(p->positions);
-    free(p->normals);
-    free(p->tangents);
-    free(p->weights);
-    free(p->weights_extra);
-    free(p);
+    vks_free(p->positions);
+    vks_free(p->normals);
+    vks_free(p->tangents);
+    vks_free(p->weights);
+    vks_free(p->weights_extra);
+    vks_free(p);
 }
 
 bool vks_model_pack(vks_model *m, vks_error *err)
@@ -21,12 +22,12 @@ bool vks_model_pack(vks_model *m, vks_error *err)
         return true;
     const size_t n = m->vertex_count;
     const bool wide = m->weights_extra != NULL;
-    vks_packed *p = calloc(1, sizeof *p);
-    bool ok = p && (p->positions = malloc(sizeof *p->positions * (n ? n : 1))) &&
-              (p->normals = malloc(sizeof *p->normals * (n ? n : 1))) &&
-              (p->weights = malloc(sizeof *p->weights * (n ? n : 1))) &&
-              (!m->tangents || (p->tangents = malloc(sizeof *p->tangents * (n ? n : 1)))) &&
-              (!wide || (p->weights_extra = malloc(sizeof *p->weights_extra * (n ? n : 1))));
+    vks_packed *p = vks_calloc(1, sizeof *p);
+    bool ok = p && (p->positions = vks_malloc(sizeof *p->positions * (n ? n : 1))) &&
+              (p->normals = vks_malloc(sizeof *p->normals * (n ? n : 1))) &&
+              (p->weights = vks_malloc(sizeof *p->weights * (n ? n : 1))) &&
+              (!m->tangents || (p->tangents = vks_malloc(sizeof *p->tangents * (n ? n : 1)))) &&
+              (!wide || (p->weights_extra = vks_malloc(sizeof *p->weights_extra * (n ? n : 1))));
     if (!ok) {
         vks_packed_free(p);
         return vks_fail_memory(err, "out of memory");

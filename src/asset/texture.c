@@ -1,4 +1,5 @@
 #include "texture.h"
+#include "../core/alloc.h"
 
 #include <stb/stb_image.h>
 
@@ -7,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* stb allocates with malloc (the default STBI_MALLOC), so the pixels can be freed with free(). */
+/* stb allocates with malloc (the default STBI_MALLOC), so the pixels can be freed with vks_free().
+ */
 static bool take(unsigned char *pixels, int w, int h, vks_texture *tex, char *why, size_t why_size)
 {
     if (!pixels) {

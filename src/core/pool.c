@@ -1,6 +1,7 @@
 /* sched_getaffinity and CPU_COUNT are GNU extensions. */
 #define _GNU_SOURCE
 #include "pool.h"
+#include "../core/alloc.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -112,11 +113,11 @@ bool vks_pool_create(uint32_t threads, vks_pool **out, vks_error *err)
     if (threads > POOL_MAX_THREADS)
         return vks_fail(err, "a thread pool takes 1 to %u threads, not %u", POOL_MAX_THREADS,
                         threads);
-    struct vks_pool *p = calloc(1, sizeof *p);
-    pool_worker *workers = threads > 1 ? calloc(threads - 1, sizeof *workers) : NULL;
+    struct vks_pool *p = vks_calloc(1, sizeof *p);
+    pool_worker *workers = threads > 1 ? vks_calloc(threads - 1, sizeof *workers) : NULL;
     if (!p || (threads > 1 && !workers)) {
-        free(p);
-        free(workers);
+        vks_free(p);
+        vks_free(workers);
         return vks_fail_memory(err, "out of memory for a pool of %u threads", threads);
     }
     p->threads = threads;
@@ -152,8 +153,8 @@ void vks_pool_destroy(vks_pool *p)
     pthread_cond_destroy(&p->idle);
     pthread_cond_destroy(&p->wake);
     pthread_mutex_destroy(&p->mutex);
-    free(p->workers);
-    free(p);
+    vks_free(p->workers);
+    vks_free(p);
 }
 
 uint32_t vks_pool_threads(const vks_pool *p)

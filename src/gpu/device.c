@@ -1,5 +1,6 @@
 /* Instance, validation messenger, physical-device choice and the logical device. */
 #include "gpu.h"
+#include "../core/alloc.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -78,12 +79,12 @@ static bool has_layer(const gpu_vk *vk, const char *name)
 {
     uint32_t n = 0;
     vk->vkEnumerateInstanceLayerProperties(&n, NULL);
-    VkLayerProperties *layers = malloc(sizeof *layers * (n ? n : 1));
+    VkLayerProperties *layers = vks_malloc(sizeof *layers * (n ? n : 1));
     bool found = false;
     if (layers && vk->vkEnumerateInstanceLayerProperties(&n, layers) >= 0)
         for (uint32_t i = 0; i < n && !found; i++)
             found = strcmp(layers[i].layerName, name) == 0;
-    free(layers);
+    vks_free(layers);
     return found;
 }
 
@@ -95,7 +96,7 @@ static bool has_extension(const gpu_vk *vk, VkPhysicalDevice pd, const char *nam
         vk->vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
     else
         vk->vkEnumerateInstanceExtensionProperties(NULL, &n, NULL);
-    VkExtensionProperties *ext = malloc(sizeof *ext * (n ? n : 1));
+    VkExtensionProperties *ext = vks_malloc(sizeof *ext * (n ? n : 1));
     bool found = false;
     VkResult r = VK_ERROR_OUT_OF_HOST_MEMORY;
     if (ext)
@@ -103,7 +104,7 @@ static bool has_extension(const gpu_vk *vk, VkPhysicalDevice pd, const char *nam
                : vk->vkEnumerateInstanceExtensionProperties(NULL, &n, ext);
     for (uint32_t i = 0; r >= 0 && i < n && !found; i++)
         found = strcmp(ext[i].extensionName, name) == 0;
-    free(ext);
+    vks_free(ext);
     return found;
 }
 
@@ -213,7 +214,7 @@ static const char *unsuitable(const gpu_device *dev, VkSurfaceKHR surface, VkPhy
         return "it has no swapchain extension";
     uint32_t n = 0;
     dev->vk.vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, NULL);
-    VkQueueFamilyProperties *q = malloc(sizeof *q * (n ? n : 1));
+    VkQueueFamilyProperties *q = vks_malloc(sizeof *q * (n ? n : 1));
     if (!q)
         return "out of memory";
     dev->vk.vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, q);
@@ -233,7 +234,7 @@ static const char *unsuitable(const gpu_device *dev, VkSurfaceKHR surface, VkPhy
         why = NULL;
         break;
     }
-    free(q);
+    vks_free(q);
     return why;
 }
 
@@ -279,12 +280,12 @@ static bool enumerate(const gpu_device *dev, VkPhysicalDevice **out, uint32_t *c
     if (n == 0)
         return vks_fail(err, "no Vulkan device found (install a driver; mesa-vulkan-drivers has "
                              "a CPU one)");
-    *out = malloc(sizeof **out * n);
+    *out = vks_malloc(sizeof **out * n);
     if (!*out)
         return vks_fail_memory(err, "out of memory");
     r = dev->vk.vkEnumeratePhysicalDevices(dev->instance, &n, *out);
     if (r < 0) {
-        free(*out);
+        vks_free(*out);
         return vks_fail(err, "cannot list Vulkan devices: %s", gpu_result_name(r));
     }
     *count = n;
@@ -334,7 +335,7 @@ static bool pick_device(const gpu_device_desc *desc, gpu_device *dev, vks_error 
             ok = vks_fail(err, "no Vulkan device can serve (%u found; the last one because %s)", n,
                           why);
     }
-    free(pds);
+    vks_free(pds);
     return ok;
 }
 
@@ -458,7 +459,7 @@ static bool create_surface(const gpu_device_desc *desc, gpu_device *dev, vks_err
 bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *err)
 {
     *dev = (gpu_device){0};
-    dev->messages = calloc(1, sizeof *dev->messages);
+    dev->messages = vks_calloc(1, sizeof *dev->messages);
     if (!dev->messages)
         return vks_fail_memory(err, "out of memory");
     dev->messages->log = desc->log;
@@ -474,7 +475,7 @@ bool gpu_device_create(const gpu_device_desc *desc, gpu_device *dev, vks_error *
 bool gpu_device_probe(const gpu_device_desc *desc, gpu_device *dev, vks_error *err)
 {
     *dev = (gpu_device){0};
-    dev->messages = calloc(1, sizeof *dev->messages);
+    dev->messages = vks_calloc(1, sizeof *dev->messages);
     if (!dev->messages)
         return vks_fail_memory(err, "out of memory");
     gpu_device_desc plain = *desc; /* no layer, no window: nothing is made on the device */
@@ -511,7 +512,7 @@ bool gpu_device_adopt(const gpu_host_device *host, gpu_device *dev, vks_error *e
                               host->buffer_device_address ? "" : " bufferDeviceAddress",
                               host->synchronization2 ? "" : " synchronization2",
                               host->maintenance4 ? "" : " maintenance4");
-    dev->messages = calloc(1, sizeof *dev->messages); /* no messenger: the host's, if any */
+    dev->messages = vks_calloc(1, sizeof *dev->messages); /* no messenger: the host's, if any */
     if (!dev->messages)
         return vks_fail_memory(err, "out of memory");
     if (!gpu_vk_load_global(&dev->vk, host->get_instance_proc_addr) ||
@@ -554,7 +555,7 @@ gpu_messages gpu_device_destroy(gpu_device *dev)
         if (dev->once_pool)
             dev->vk.vkDestroyCommandPool(dev->device, dev->once_pool, NULL);
         gpu_messages counts = dev->messages ? *dev->messages : (gpu_messages){0};
-        free(dev->messages);
+        vks_free(dev->messages);
         *dev = (gpu_device){0};
         return counts;
     }
@@ -571,7 +572,7 @@ gpu_messages gpu_device_destroy(gpu_device *dev)
         dev->vk.vkDestroyInstance(dev->instance,
                                   NULL); /* still reports to the messenger's counts */
     gpu_messages counts = dev->messages ? *dev->messages : (gpu_messages){0};
-    free(dev->messages);
+    vks_free(dev->messages);
     *dev = (gpu_device){0};
     return counts;
 }
@@ -585,7 +586,7 @@ bool gpu_list_devices(gpu_device_entry *entries, uint32_t capacity, uint32_t *co
 {
     *count = 0;
     gpu_device device = {0}, *dev = &device;
-    dev->messages = calloc(1, sizeof *dev->messages);
+    dev->messages = vks_calloc(1, sizeof *dev->messages);
     if (!dev->messages)
         return vks_fail_memory(err, "out of memory");
     gpu_device_desc desc = {.device_index = -1};
@@ -606,7 +607,7 @@ bool gpu_list_devices(gpu_device_entry *entries, uint32_t capacity, uint32_t *co
     }
     if (ok)
         *count = n;
-    free(pds);
+    vks_free(pds);
     gpu_device_destroy(dev);
     return ok;
 }

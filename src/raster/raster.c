@@ -1,5 +1,6 @@
 /* The compute rasterizer and its resolve (raster.h). */
 #include "raster.h"
+#include "../core/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -200,10 +201,11 @@ bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
     uint32_t mesh_total = 0;
     for (uint32_t m = 0; m < model_count; m++)
         mesh_total += vks_model_level_count(models[m]) * models[m]->mesh_count;
-    scene->level_table = calloc((size_t)model_count * VKS_MAX_LEVELS, sizeof *scene->level_table);
-    vks_raster_mesh *meshes = calloc(mesh_total ? mesh_total : 1, sizeof *meshes);
+    scene->level_table =
+        vks_calloc((size_t)model_count * VKS_MAX_LEVELS, sizeof *scene->level_table);
+    vks_raster_mesh *meshes = vks_calloc(mesh_total ? mesh_total : 1, sizeof *meshes);
     if (!scene->level_table || !meshes) {
-        free(meshes);
+        vks_free(meshes);
         vks_raster_scene_destroy(dev, scene);
         return vks_fail_memory(err, "out of memory");
     }
@@ -254,7 +256,7 @@ bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
                                                     .usage = ADDRESSED,
                                                     .name = "raster meshes"},
                                  meshes, &scene->meshes, err);
-    free(meshes);
+    vks_free(meshes);
     if (ok && pass->bound) {
         const VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                            GPU_FRAMES_IN_FLIGHT * VKS_RASTER_BINDING_COUNT};
@@ -289,7 +291,7 @@ void vks_raster_scene_destroy(const gpu_device *dev, vks_raster_scene *scene)
         dev->vk.vkDestroyDescriptorPool(dev->device, scene->pool, NULL);
     gpu_buffer_destroy(dev, &scene->levels);
     gpu_buffer_destroy(dev, &scene->meshes);
-    free(scene->level_table);
+    vks_free(scene->level_table);
     *scene = (vks_raster_scene){0};
 }
 

@@ -1,4 +1,5 @@
 #include "palette_store.h"
+#include "../core/alloc.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -20,16 +21,17 @@ bool vks_palette_store_init(vks_palette_store *s, const vks_crowd *c, uint32_t c
                             "the palette store holds %u entries, fewer than one palette of %s "
                             "(%u joints)",
                             capacity, c->models[m]->name, c->models[m]->skeleton.joint_count);
-    s->slot = malloc(sizeof *s->slot * n);
-    s->held = malloc(sizeof *s->held * n);
-    s->pose = malloc(sizeof *s->pose * n);
-    s->pose_first = malloc(sizeof *s->pose_first * n);
-    s->copies = malloc(sizeof *s->copies * n);
-    s->fresh = malloc(n);
+    s->slot = vks_malloc(sizeof *s->slot * n);
+    s->held = vks_malloc(sizeof *s->held * n);
+    s->pose = vks_malloc(sizeof *s->pose * n);
+    s->pose_first = vks_malloc(sizeof *s->pose_first * n);
+    s->copies = vks_malloc(sizeof *s->copies * n);
+    s->fresh = vks_malloc(n);
     bool ok = s->slot && s->held && s->pose && s->pose_first && s->copies && s->fresh;
     for (uint32_t m = 0; ok && m < c->model_count; m++) {
         const uint32_t instances = c->model_first[m + 1] - c->model_first[m];
-        ok = (s->free_slots[m] = malloc(sizeof(uint32_t) * (instances ? instances : 1))) != NULL;
+        ok =
+            (s->free_slots[m] = vks_malloc(sizeof(uint32_t) * (instances ? instances : 1))) != NULL;
     }
     if (!ok) {
         vks_palette_store_free(s);
@@ -42,14 +44,14 @@ bool vks_palette_store_init(vks_palette_store *s, const vks_crowd *c, uint32_t c
 
 void vks_palette_store_free(vks_palette_store *s)
 {
-    free(s->slot);
-    free(s->held);
-    free(s->pose);
-    free(s->pose_first);
-    free(s->copies);
-    free(s->fresh);
+    vks_free(s->slot);
+    vks_free(s->held);
+    vks_free(s->pose);
+    vks_free(s->pose_first);
+    vks_free(s->copies);
+    vks_free(s->fresh);
     for (uint32_t m = 0; m < VKS_CROWD_MAX_MODELS; m++)
-        free(s->free_slots[m]);
+        vks_free(s->free_slots[m]);
     *s = (vks_palette_store){0};
 }
 

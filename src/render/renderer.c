@@ -1,4 +1,5 @@
 #include "renderer.h"
+#include "../core/alloc.h"
 #include "plan.h"
 
 #include "../asset/pack.h"
@@ -176,8 +177,8 @@ static bool create_extra_streams(vks_renderer *r, uint32_t joint_uints, vks_erro
     const size_t n = r->extra_vertex_count;
     if (n == 0)
         return true;
-    uint16_t(*wgt)[4] = malloc(sizeof *wgt * n);
-    uint32_t *jnt = malloc(sizeof *jnt * joint_uints);
+    uint16_t(*wgt)[4] = vks_malloc(sizeof *wgt * n);
+    uint32_t *jnt = vks_malloc(sizeof *jnt * joint_uints);
     bool ok = wgt && jnt;
     if (!ok)
         vks_fail_memory(err, "out of memory");
@@ -195,8 +196,8 @@ static bool create_extra_streams(vks_renderer *r, uint32_t joint_uints, vks_erro
          upload(r, &r->weights_extra, wgt, sizeof *wgt * n, ADDRESSED, "joint weights 5-8", err) &&
          upload(r, &r->joints_extra, jnt, sizeof *jnt * joint_uints, ADDRESSED, "joint indices 5-8",
                 err);
-    free(wgt);
-    free(jnt);
+    vks_free(wgt);
+    vks_free(jnt);
     return ok;
 }
 
@@ -231,12 +232,12 @@ static bool create_streams(vks_renderer *r, vks_error *err)
     r->material_count = materials;
     r->extra_vertex_count = extra;
     const size_t n = vertices;
-    uint16_t(*pos)[4] = malloc(sizeof *pos * n), (*wgt)[4] = malloc(sizeof *wgt * n);
-    uint32_t *nrm = malloc(sizeof *nrm * n), *tan = calloc(n, sizeof *tan);
-    uint32_t *jnt = malloc(sizeof *jnt * joints);
-    float(*uv)[2] = malloc(sizeof *uv * n);
-    uint32_t *idx = malloc(sizeof *idx * (size_t)indices);
-    vks_model_gpu *table = calloc(c->model_count, sizeof *table);
+    uint16_t(*pos)[4] = vks_malloc(sizeof *pos * n), (*wgt)[4] = vks_malloc(sizeof *wgt * n);
+    uint32_t *nrm = vks_malloc(sizeof *nrm * n), *tan = vks_calloc(n, sizeof *tan);
+    uint32_t *jnt = vks_malloc(sizeof *jnt * joints);
+    float(*uv)[2] = vks_malloc(sizeof *uv * n);
+    uint32_t *idx = vks_malloc(sizeof *idx * (size_t)indices);
+    vks_model_gpu *table = vks_calloc(c->model_count, sizeof *table);
     bool ok = pos && nrm && tan && wgt && uv && jnt && idx && table;
     if (!ok)
         vks_fail_memory(err, "out of memory");
@@ -283,14 +284,14 @@ static bool create_streams(vks_renderer *r, vks_error *err)
                                       compute rasterizer and its resolve read them) */
          upload(r, &r->model_table, table, sizeof *table * c->model_count, ADDRESSED, "model table",
                 err);
-    free(pos);
-    free(nrm);
-    free(tan);
-    free(wgt);
-    free(uv);
-    free(jnt);
-    free(idx);
-    free(table);
+    vks_free(pos);
+    vks_free(nrm);
+    vks_free(tan);
+    vks_free(wgt);
+    vks_free(uv);
+    vks_free(jnt);
+    vks_free(idx);
+    vks_free(table);
     return ok && create_extra_streams(r, joints_extra, err);
 }
 
@@ -303,7 +304,7 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
     if (r->mode != VKS_SKIN_COMPUTE || bytes == 0)
         return true;
     r->chunk_count = vks_plan_chunk_count(bytes, limit);
-    if (!(r->chunks = calloc((size_t)r->chunk_count * r->output_sets, sizeof *r->chunks)))
+    if (!(r->chunks = vks_calloc((size_t)r->chunk_count * r->output_sets, sizeof *r->chunks)))
         return vks_fail_memory(err, "out of memory");
     for (uint32_t i = 0; i < r->chunk_count * r->output_sets; i++) {
         const uint32_t k = i % r->chunk_count;
@@ -335,7 +336,7 @@ static bool create_instances(vks_renderer *r, vks_error *err)
 {
     const vks_crowd *c = r->crowd;
     const uint32_t n = c->instance_count;
-    vks_instance *table = calloc(n, sizeof *table);
+    vks_instance *table = vks_calloc(n, sizeof *table);
     if (!table)
         return vks_fail_memory(err, "out of memory");
     for (uint32_t i = 0; i < n; i++) {
@@ -347,7 +348,7 @@ static bool create_instances(vks_renderer *r, vks_error *err)
         t->model = inst->model;
     }
     bool ok = upload(r, &r->instances, table, sizeof *table * n, ADDRESSED, "instance table", err);
-    free(table);
+    vks_free(table);
     return ok;
 }
 
@@ -385,7 +386,7 @@ static bool create_textures(vks_renderer *r, vks_error *err)
     r->texture_count = 1;
     for (uint32_t m = 0; m < c->model_count; m++)
         r->texture_count += c->models[m]->texture_count;
-    r->textures = calloc(r->texture_count, sizeof *r->textures);
+    r->textures = vks_calloc(r->texture_count, sizeof *r->textures);
     if (!r->textures)
         return vks_fail_memory(err, "out of memory");
     uint32_t i = 0;
@@ -450,7 +451,7 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
         dev->vk.vkUpdateDescriptorSets(dev->device, 1, &w, 0, NULL);
     }
 
-    r->material_sets = calloc(materials ? materials : 1, sizeof *r->material_sets);
+    r->material_sets = vks_calloc(materials ? materials : 1, sizeof *r->material_sets);
     if (!r->material_sets)
         return vks_fail_memory(err, "out of memory");
     ai.pSetLayouts = &r->draw.material_layout;
@@ -535,17 +536,17 @@ static bool create_frames(vks_renderer *r, vks_error *err)
                                                   .name = name},
                                &f->visible_buffer, err))
             return false;
-        f->visible = malloc(sizeof *f->visible * c->instance_count);
-        f->out_offset = malloc(sizeof *f->out_offset * c->instance_count);
+        f->visible = vks_malloc(sizeof *f->visible * c->instance_count);
+        f->out_offset = vks_malloc(sizeof *f->out_offset * c->instance_count);
         if (r->external) {
-            if (!(f->slot_of = malloc(sizeof *f->slot_of * c->instance_count)))
+            if (!(f->slot_of = vks_malloc(sizeof *f->slot_of * c->instance_count)))
                 return vks_fail_memory(err, "out of memory");
             memset(f->slot_of, 0xFF, sizeof *f->slot_of * c->instance_count);
         }
-        f->level = calloc(c->instance_count, sizeof *f->level);
-        f->raster = calloc(c->instance_count, sizeof *f->raster);
-        f->order = malloc(sizeof *f->order * c->instance_count);
-        f->order_level = malloc(sizeof *f->order_level * c->instance_count);
+        f->level = vks_calloc(c->instance_count, sizeof *f->level);
+        f->raster = vks_calloc(c->instance_count, sizeof *f->raster);
+        f->order = vks_malloc(sizeof *f->order * c->instance_count);
+        f->order_level = vks_malloc(sizeof *f->order_level * c->instance_count);
         if (!f->visible || !f->out_offset || !f->level || !f->raster || !f->order ||
             !f->order_level)
             return vks_fail_memory(err, "out of memory");
@@ -674,7 +675,7 @@ static bool create_data_sets(vks_renderer *r, vks_error *err)
     GPU_TRY(dev->vk.vkCreateDescriptorPool(dev->device, &pi, NULL, &r->data_pool), err,
             "create the descriptor path's pool");
     GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_POOL, r->data_pool, "data set pool");
-    if (!(r->data_sets = calloc(sets, sizeof *r->data_sets)))
+    if (!(r->data_sets = vks_calloc(sets, sizeof *r->data_sets)))
         return vks_fail_memory(err, "out of memory");
     VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     ai.descriptorPool = r->data_pool;
@@ -724,7 +725,7 @@ static bool create_raster(vks_renderer *r, vks_error *err)
                                       .lod_first_index = r->models[m].lod_first_index,
                                       .material_first = r->models[m].material_first};
     if (!(r->material_used =
-              calloc(r->material_count ? r->material_count : 1, sizeof *r->material_used)))
+              vks_calloc(r->material_count ? r->material_count : 1, sizeof *r->material_used)))
         return vks_fail_memory(err, "out of memory");
     return vks_raster_pass_create(r->dev,
                                   &(vks_raster_pass_desc){
@@ -837,27 +838,27 @@ void vks_renderer_destroy(vks_renderer *r)
         gpu_buffer_destroy(dev, &f->palette_buffer);
         gpu_buffer_destroy(dev, &f->scatter_records);
         gpu_buffer_destroy(dev, &f->visible_buffer);
-        free(f->visible);
-        free(f->out_offset);
-        free(f->slot_of);
-        free(f->level);
-        free(f->raster);
-        free(f->order);
-        free(f->order_level);
+        vks_free(f->visible);
+        vks_free(f->out_offset);
+        vks_free(f->slot_of);
+        vks_free(f->level);
+        vks_free(f->raster);
+        vks_free(f->order);
+        vks_free(f->order_level);
         gpu_buffer_destroy(dev, &f->uniform_buffer);
     }
     if (r->descriptor_pool)
         dev->vk.vkDestroyDescriptorPool(dev->device, r->descriptor_pool, NULL);
-    free(r->material_sets);
+    vks_free(r->material_sets);
     if (r->data_pool)
         dev->vk.vkDestroyDescriptorPool(dev->device, r->data_pool, NULL);
-    free(r->data_sets);
+    vks_free(r->data_sets);
     for (uint32_t i = 0; r->textures && i < r->texture_count; i++)
         gpu_image_destroy(dev, &r->textures[i]);
-    free(r->textures);
+    vks_free(r->textures);
     for (uint32_t k = 0; r->chunks && k < r->chunk_count * r->output_sets; k++)
         gpu_buffer_destroy(dev, &r->chunks[k]);
-    free(r->chunks);
+    vks_free(r->chunks);
     vks_palette_store_free(&r->store);
     vks_scatter_pass_destroy(dev, &r->scatter);
     gpu_buffer *buffers[] = {&r->positions,    &r->normals,      &r->tangents,      &r->joints,
@@ -868,7 +869,7 @@ void vks_renderer_destroy(vks_renderer *r)
         gpu_buffer_destroy(dev, buffers[i]);
     vks_raster_scene_destroy(dev, &r->raster_scene);
     vks_raster_pass_destroy(dev, &r->raster);
-    free(r->material_used);
+    vks_free(r->material_used);
     vks_draw_pass_destroy(dev, &r->draw);
     vks_skin_pass_destroy(dev, &r->skin);
     if (r->data_layout)

@@ -1,4 +1,5 @@
 #include "crowd.h"
+#include "../core/alloc.h"
 
 #include "../anim/anim.h"
 #include "../skin/skin_cpu.h"
@@ -90,12 +91,12 @@ static bool crowd_pose_skeleton(const vks_model *m, vks_skeleton *out)
 {
     const vks_skeleton *sk = &m->skeleton;
     const uint32_t n = sk->joint_count;
-    uint32_t *position = malloc(sizeof *position * n);
+    uint32_t *position = vks_malloc(sizeof *position * n);
     *out = (vks_skeleton){.joint_count = n,
                           .bone_count = sk->bone_count,
-                          .parents = malloc(sizeof *out->parents * n),
-                          .rest = malloc(sizeof *out->rest * n),
-                          .inverse_bind = malloc(sizeof *out->inverse_bind * n),
+                          .parents = vks_malloc(sizeof *out->parents * n),
+                          .rest = vks_malloc(sizeof *out->rest * n),
+                          .inverse_bind = vks_malloc(sizeof *out->inverse_bind * n),
                           .root_inverse = sk->root_inverse};
     const bool ok = position && out->parents && out->rest && out->inverse_bind;
     for (uint32_t p = 0; ok && p < n; p++)
@@ -106,15 +107,15 @@ static bool crowd_pose_skeleton(const vks_model *m, vks_skeleton *out)
         out->rest[p] = sk->rest[j];
         out->inverse_bind[p] = sk->inverse_bind[j];
     }
-    free(position);
+    vks_free(position);
     return ok;
 }
 
 static void crowd_free_skeleton(vks_skeleton *sk)
 {
-    free(sk->parents);
-    free(sk->rest);
-    free(sk->inverse_bind);
+    vks_free(sk->parents);
+    vks_free(sk->rest);
+    vks_free(sk->inverse_bind);
     *sk = (vks_skeleton){0};
 }
 
@@ -124,14 +125,14 @@ static bool crowd_build_samplers(vks_crowd *c)
 {
     for (uint32_t m = 0; m < c->model_count; m++) {
         const vks_model *model = c->models[m];
-        c->samplers[m] = calloc(model->clip_count + 1u, sizeof *c->samplers[m]);
+        c->samplers[m] = vks_calloc(model->clip_count + 1u, sizeof *c->samplers[m]);
         if (!c->samplers[m])
             return false;
         const vks_skeleton *sk = &model->skeleton;
         vks_track *tracks = NULL;
         if (model->pose_order) {
             if (!crowd_pose_skeleton(model, &c->pose_skeletons[m]) ||
-                !(tracks = malloc(sizeof *tracks * sk->joint_count)))
+                !(tracks = vks_malloc(sizeof *tracks * sk->joint_count)))
                 return false;
             sk = &c->pose_skeletons[m];
         }
@@ -144,11 +145,11 @@ static bool crowd_build_samplers(vks_crowd *c)
             }
             if (vks_sampler_build(sk, k ? &clip : NULL, k ? crowd_sampler_cap(&clip) : SIZE_MAX,
                                   &c->samplers[m][k]) == VKS_SAMPLER_NO_MEMORY) {
-                free(tracks);
+                vks_free(tracks);
                 return false;
             }
         }
-        free(tracks);
+        vks_free(tracks);
     }
     return true;
 }
@@ -171,8 +172,8 @@ static bool crowd_model_bounds(const vks_model *m, float lo[3], float hi[3])
         lo[k] = FLT_MAX;
         hi[k] = -FLT_MAX;
     }
-    float(*pos)[3] = malloc(sizeof *pos * m->vertex_count);
-    float(*nrm)[3] = malloc(sizeof *nrm * m->vertex_count);
+    float(*pos)[3] = vks_malloc(sizeof *pos * m->vertex_count);
+    float(*nrm)[3] = vks_malloc(sizeof *nrm * m->vertex_count);
     bool ok = pos && nrm;
     for (int32_t c = -1; ok && c < (int32_t)m->clip_count; c++) {
         for (int s = 0; ok && s < (c < 0 ? 1 : CROWD_SAMPLES_PER_CLIP); s++) {
@@ -186,8 +187,8 @@ static bool crowd_model_bounds(const vks_model *m, float lo[3], float hi[3])
             }
         }
     }
-    free(pos);
-    free(nrm);
+    vks_free(pos);
+    vks_free(nrm);
     return ok;
 }
 
@@ -438,15 +439,15 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     c->palette_count = (uint32_t)palette_count;
 
     crowd_scratch_layout layout = crowd_scratch_of(crowd_max_joints(c));
-    c->instances = calloc(n, sizeof *c->instances);
-    c->palette_first = malloc(sizeof *c->palette_first * n);
-    c->cursors = calloc(6 * (size_t)palette_count, sizeof *c->cursors);
-    c->sampler_cursors = calloc(n, sizeof *c->sampler_cursors);
-    c->cull_scratch = malloc(sizeof *c->cull_scratch * n);
-    c->cull_counts = malloc(sizeof *c->cull_counts * (n / VKS_CROWD_GRAIN + 2));
+    c->instances = vks_calloc(n, sizeof *c->instances);
+    c->palette_first = vks_malloc(sizeof *c->palette_first * n);
+    c->cursors = vks_calloc(6 * (size_t)palette_count, sizeof *c->cursors);
+    c->sampler_cursors = vks_calloc(n, sizeof *c->sampler_cursors);
+    c->cull_scratch = vks_malloc(sizeof *c->cull_scratch * n);
+    c->cull_counts = vks_malloc(sizeof *c->cull_counts * (n / VKS_CROWD_GRAIN + 2));
     size_t scratch_size = layout.stride * c->threads; /* both below 2^62: no overflow */
     c->scratch =
-        scratch_size / c->threads == layout.stride ? aligned_alloc(64, scratch_size) : NULL;
+        scratch_size / c->threads == layout.stride ? vks_aligned_alloc(64, scratch_size) : NULL;
     if (!c->instances || !c->palette_first || !c->cursors || !c->sampler_cursors || !c->scratch ||
         !c->cull_scratch || !c->cull_counts || (d->keep_poses && !vks_crowd_keep_poses(c, err)) ||
         !crowd_build_samplers(c)) {
@@ -541,23 +542,23 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
 
 void vks_crowd_destroy(vks_crowd *c)
 {
-    free(c->instances);
-    free(c->palette_first);
+    vks_free(c->instances);
+    vks_free(c->palette_first);
     for (uint32_t m = 0; m < c->model_count; m++) {
         for (uint32_t k = 0; c->samplers[m] && k <= c->models[m]->clip_count; k++)
             vks_sampler_free(&c->samplers[m][k]);
-        free(c->samplers[m]);
+        vks_free(c->samplers[m]);
         crowd_free_skeleton(&c->pose_skeletons[m]);
     }
-    free(c->sampler_cursors);
-    free(c->cursors);
-    free(c->scratch);
-    free(c->poses);
-    free(c->update);
-    free(c->cull_scratch);
-    free(c->cull_counts);
+    vks_free(c->sampler_cursors);
+    vks_free(c->cursors);
+    vks_free(c->scratch);
+    vks_free(c->poses);
+    vks_free(c->update);
+    vks_free(c->cull_scratch);
+    vks_free(c->cull_counts);
     for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++)
-        free(c->destinations[d].held);
+        vks_free(c->destinations[d].held);
     *c = (vks_crowd){0};
 }
 
@@ -669,22 +670,22 @@ bool vks_crowd_keep_poses(vks_crowd *c, vks_error *err)
 {
     if (c->poses)
         return true;
-    c->poses = malloc(sizeof *c->poses * (c->palette_count ? c->palette_count : 1));
-    c->update = malloc(c->instance_count);
+    c->poses = vks_malloc(sizeof *c->poses * (c->palette_count ? c->palette_count : 1));
+    c->update = vks_malloc(c->instance_count);
     bool ok = c->poses && c->update;
     for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++) {
         c->destinations[d] = (struct vks_crowd_destination){
-            .held = malloc(sizeof *c->destinations[d].held *
-                           (c->instance_count ? c->instance_count : 1))};
+            .held = vks_malloc(sizeof *c->destinations[d].held *
+                               (c->instance_count ? c->instance_count : 1))};
         ok = ok && c->destinations[d].held;
     }
     if (!ok) {
-        free(c->poses);
-        free(c->update);
+        vks_free(c->poses);
+        vks_free(c->update);
         c->poses = NULL;
         c->update = NULL;
         for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++) {
-            free(c->destinations[d].held);
+            vks_free(c->destinations[d].held);
             c->destinations[d].held = NULL;
         }
         return vks_fail_memory(err, "out of memory for the last poses of %u instances",

@@ -2,6 +2,7 @@
  * path for it, its clip's sampler (anim/sampler.h) or, during a cross-fade or for a clip without
  * one, anim.h's direct path (cross-fades are not blended here). */
 #include "crowd.h"
+#include "../core/alloc.h"
 
 #include "../anim/anim.h"
 #include "../core/clock.h"
@@ -72,14 +73,14 @@ bool vks_crowd_time_phases(vks_crowd *c, const uint32_t *visible, uint32_t count
      * runtime would keep them; one set of key hints per instance. */
     const size_t nj = total_joints ? total_joints : 1;
     phase_state st = {
-        .local = malloc(sizeof *st.local * nj),
-        .model = malloc(sizeof *st.model * nj),
-        .soa = aligned_alloc(64, sizeof *st.soa * (total_soa ? total_soa : 16)),
-        .columns = aligned_alloc(64, sizeof *st.columns * nj),
-        .cursor = calloc(3 * nj, sizeof *st.cursor),
-        .ordered = malloc(sizeof *st.ordered * most),
+        .local = vks_malloc(sizeof *st.local * nj),
+        .model = vks_malloc(sizeof *st.model * nj),
+        .soa = vks_aligned_alloc(64, sizeof *st.soa * (total_soa ? total_soa : 16)),
+        .columns = vks_aligned_alloc(64, sizeof *st.columns * nj),
+        .cursor = vks_calloc(3 * nj, sizeof *st.cursor),
+        .ordered = vks_malloc(sizeof *st.ordered * most),
     };
-    double *per = malloc(sizeof *per * 3 * frames);
+    double *per = vks_malloc(sizeof *per * 3 * frames);
     bool ok = st.local && st.model && st.soa && st.columns && st.cursor && st.ordered && per;
     vks_crowd_forget_palettes(c); /* `palette` is written here */
     for (uint32_t f = 0; ok && f < frames; f++) {
@@ -104,12 +105,12 @@ bool vks_crowd_time_phases(vks_crowd *c, const uint32_t *visible, uint32_t count
     }
     for (int p = 0; ok && p < 3; p++)
         ms[p] = vks_median(per + (size_t)p * frames, frames);
-    free(st.local);
-    free(st.model);
-    free(st.soa);
-    free(st.columns);
-    free(st.cursor);
-    free(st.ordered);
-    free(per);
+    vks_free(st.local);
+    vks_free(st.model);
+    vks_free(st.soa);
+    vks_free(st.columns);
+    vks_free(st.cursor);
+    vks_free(st.ordered);
+    vks_free(per);
     return ok;
 }

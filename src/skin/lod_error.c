@@ -1,5 +1,6 @@
 /* Levels of detail measured over the clips' poses (lod_error.h). */
 #include "lod_error.h"
+#include "../core/alloc.h"
 
 #include "../asset/lod.h"
 #include "skin_cpu.h"
@@ -33,11 +34,11 @@ typedef struct le_tris {
 
 static void le_tris_free(le_tris *t)
 {
-    free(t->corners);
-    free(t->box);
-    free(t->big);
-    free(t->start);
-    free(t->items);
+    vks_free(t->corners);
+    vks_free(t->box);
+    vks_free(t->big);
+    vks_free(t->start);
+    vks_free(t->items);
     memset(t, 0, sizeof *t);
 }
 
@@ -89,7 +90,7 @@ static bool le_tris_of(const vks_model *m, uint32_t level, le_tris *t)
 {
     *t = (le_tris){0};
     const vks_level lv = vks_model_level(m, level);
-    t->corners = malloc(sizeof *t->corners * (lv.triangle_count ? lv.triangle_count : 1));
+    t->corners = vks_malloc(sizeof *t->corners * (lv.triangle_count ? lv.triangle_count : 1));
     if (!t->corners)
         return false;
     for (uint32_t i = 0; i < m->mesh_count; i++) {
@@ -112,8 +113,8 @@ static bool le_room(void **p, size_t *room, size_t n, size_t size)
 {
     if (n <= *room && *p)
         return true;
-    free(*p);
-    *p = malloc(size * (n ? n : 1));
+    vks_free(*p);
+    *p = vks_malloc(size * (n ? n : 1));
     *room = *p ? n : 0;
     return *p != NULL;
 }
@@ -128,7 +129,7 @@ static int le_cell_axis(const le_tris *t, int axis, float x)
 static bool le_grid(le_tris *t, const float (*pos)[3])
 {
     float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-    if (!t->box && !(t->box = malloc(sizeof *t->box * (t->count ? t->count : 1))))
+    if (!t->box && !(t->box = vks_malloc(sizeof *t->box * (t->count ? t->count : 1))))
         return false;
     for (uint32_t i = 0; i < t->count; i++) {
         float *b = t->box[i];
@@ -158,7 +159,7 @@ static bool le_grid(le_tris *t, const float (*pos)[3])
     }
     /* Cells past 256 on an axis: the last one takes the rest (le_cell_axis clamps). */
     if (!le_room((void **)&t->start, &t->start_room, cells + 1, sizeof *t->start) ||
-        (!t->big && !(t->big = malloc(sizeof *t->big * (t->count ? t->count : 1)))))
+        (!t->big && !(t->big = vks_malloc(sizeof *t->big * (t->count ? t->count : 1)))))
         return false;
     memset(t->start, 0, sizeof *t->start * (cells + 1));
     t->big_count = 0;
@@ -350,7 +351,7 @@ static bool le_set_init(le_set *s, const le_tris *t)
     while (size < 2u * t->count && size < (1u << 31))
         size *= 2;
     s->mask = size - 1;
-    s->slots = calloc(size, sizeof *s->slots);
+    s->slots = vks_calloc(size, sizeof *s->slots);
     if (!s->slots)
         return false;
     for (uint32_t i = 0; i < t->count; i++) {
@@ -383,7 +384,7 @@ typedef struct le_level {
 
 static void le_samples_free(le_samples *s)
 {
-    free(s->item), free(s->near);
+    vks_free(s->item), vks_free(s->near);
 }
 
 static void le_level_free(le_level *l)
@@ -413,7 +414,7 @@ static uint32_t le_stride(uint64_t n)
 /* touching[v]: a triangle of t with corner v (~0u for none). */
 static uint32_t *le_touching(const le_tris *t, uint32_t vertex_count)
 {
-    uint32_t *touching = malloc(sizeof *touching * (vertex_count ? vertex_count : 1));
+    uint32_t *touching = vks_malloc(sizeof *touching * (vertex_count ? vertex_count : 1));
     if (!touching)
         return NULL;
     memset(touching, 0xff, sizeof *touching * vertex_count);
@@ -439,7 +440,7 @@ static uint32_t le_guess(const uint32_t corners[3], const uint32_t *touching)
 static bool le_points_of(const le_tris *from, const le_set *other_set, const le_tris *other,
                          const uint32_t *touching, uint32_t points, le_samples *out)
 {
-    uint32_t *fresh = malloc(sizeof *fresh * (from->count ? from->count : 1));
+    uint32_t *fresh = vks_malloc(sizeof *fresh * (from->count ? from->count : 1));
     uint32_t n = 0;
     for (uint32_t i = 0; fresh && i < from->count; i++) {
         uint32_t key[3];
@@ -449,15 +450,15 @@ static bool le_points_of(const le_tris *from, const le_set *other_set, const le_
     }
     const uint32_t stride = le_stride((uint64_t)points * n);
     *out = (le_samples){.from = from};
-    out->item = malloc(sizeof *out->item * (points * (n / stride + 1)));
-    out->near = malloc(sizeof *out->near * (points * (n / stride + 1)));
+    out->item = vks_malloc(sizeof *out->item * (points * (n / stride + 1)));
+    out->near = vks_malloc(sizeof *out->near * (points * (n / stride + 1)));
     const bool ok = fresh && out->item && out->near;
     for (uint32_t k = 0; ok && k < n; k += stride)
         for (uint32_t point = 0; point < points; point++) {
             out->near[out->count] = le_guess(from->corners[fresh[k]], touching);
             out->item[out->count++] = fresh[k] * LE_POINTS + point;
         }
-    free(fresh);
+    vks_free(fresh);
     return ok;
 }
 
@@ -469,7 +470,7 @@ static bool le_level_init(const vks_model *m, const le_set *set0, const le_tris 
     uint32_t *touching = NULL;
     if (!le_tris_of(m, level, &l->tris) || !le_set_init(&set, &l->tris) ||
         !(touching = le_touching(&l->tris, m->vertex_count))) {
-        free(set.slots);
+        vks_free(set.slots);
         return false;
     }
     memset(kept, 0, m->vertex_count);
@@ -480,16 +481,16 @@ static bool le_level_init(const vks_model *m, const le_set *set0, const le_tris 
     for (uint32_t v = 0; v < m->vertex_count; v++)
         lost += used[v] && !kept[v];
     const uint32_t stride = le_stride(lost);
-    l->lost.item = malloc(sizeof *l->lost.item * (lost / stride + 1));
-    l->lost.near = calloc(lost / stride + 1, sizeof *l->lost.near);
+    l->lost.item = vks_malloc(sizeof *l->lost.item * (lost / stride + 1));
+    l->lost.near = vks_calloc(lost / stride + 1, sizeof *l->lost.near);
     bool ok = l->lost.item && l->lost.near &&
               le_points_of(t0, &set, &l->tris, touching, 1, &l->missing) &&
               le_points_of(&l->tris, set0, t0, touching0, LE_POINTS, &l->fresh);
     for (uint32_t v = 0, seen = 0; ok && v < m->vertex_count; v++)
         if (used[v] && !kept[v] && seen++ % stride == 0)
             l->lost.item[l->lost.count++] = v;
-    free(set.slots);
-    free(touching);
+    vks_free(set.slots);
+    vks_free(touching);
     return ok;
 }
 
@@ -532,8 +533,9 @@ bool vks_model_measure_lods(vks_model *m, vks_error *err)
     le_set set0 = {0};
     le_level lv[VKS_MAX_LEVELS] = {0};
     const size_t n = m->vertex_count ? m->vertex_count : 1;
-    uint8_t *used = calloc(n, 1), *kept = malloc(n);
-    float(*posed)[3] = malloc(sizeof *posed * n), (*normals)[3] = malloc(sizeof *normals * n);
+    uint8_t *used = vks_calloc(n, 1), *kept = vks_malloc(n);
+    float(*posed)[3] = vks_malloc(sizeof *posed * n),
+    (*normals)[3] = vks_malloc(sizeof *normals * n);
     bool ok = used && kept && posed && normals && le_tris_of(m, 0, &t0) && le_set_init(&set0, &t0);
     for (uint32_t i = 0; ok && i < t0.count; i++)
         for (int c = 0; c < 3; c++)
@@ -542,7 +544,7 @@ bool vks_model_measure_lods(vks_model *m, vks_error *err)
     ok = ok && touching0;
     for (uint32_t l = 1; ok && l < levels; l++)
         ok = le_level_init(m, &set0, &t0, touching0, used, l, kept, &lv[l]);
-    free(touching0);
+    vks_free(touching0);
 
     int32_t clips[VKS_LOD_ERROR_POSES + 1];
     double seconds[VKS_LOD_ERROR_POSES + 1];
@@ -576,8 +578,8 @@ bool vks_model_measure_lods(vks_model *m, vks_error *err)
     for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
         le_level_free(&lv[l]);
     le_tris_free(&t0);
-    free(set0.slots);
-    free(used), free(kept), free(posed), free(normals);
+    vks_free(set0.slots);
+    vks_free(used), vks_free(kept), vks_free(posed), vks_free(normals);
     if (!ok)
         return vks_fail_memory(err, "out of memory measuring %s's levels of detail", m->name);
     /* A level no better than a coarser one (its error as large or larger: a level simplified

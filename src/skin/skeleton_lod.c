@@ -1,4 +1,5 @@
 #include "skeleton_lod.h"
+#include "../core/alloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -62,8 +63,8 @@ bool vks_model_fold_skeleton(vks_model *m, vks_error *err)
     const uint32_t J = sk->joint_count, levels = m->level_count;
     for (uint32_t l = 0; l < levels; l++)
         m->levels[l].joint_count = J;
-    free(m->joint_fold);
-    free(m->pose_order);
+    vks_free(m->joint_fold);
+    vks_free(m->pose_order);
     m->joint_fold = NULL;
     m->pose_order = NULL;
     if (levels <= 1 || J <= 1)
@@ -80,14 +81,14 @@ bool vks_model_fold_skeleton(vks_model *m, vks_error *err)
     for (uint32_t l = 1; l < levels; l++)
         first[l + 1] = first[l] + m->levels[l].vertex_count;
     const uint32_t most = first[levels];
-    vks_bone *palettes = malloc(sizeof *palettes * J * poses);
-    vks_xform *local = malloc(sizeof *local * J);
-    vks_affine *world = malloc(sizeof *world * J);
-    uint16_t *fold = malloc(sizeof *fold * J * levels);
-    uint8_t *kept = malloc(J);
-    uint32_t *children = calloc(J, sizeof *children), *last = calloc(J, sizeof *last);
-    fold_vertex *verts = malloc(sizeof *verts * (most ? most : 1));
-    double(*full)[3] = malloc(sizeof *full * (most ? most : 1) * poses);
+    vks_bone *palettes = vks_malloc(sizeof *palettes * J * poses);
+    vks_xform *local = vks_malloc(sizeof *local * J);
+    vks_affine *world = vks_malloc(sizeof *world * J);
+    uint16_t *fold = vks_malloc(sizeof *fold * J * levels);
+    uint8_t *kept = vks_malloc(J);
+    uint32_t *children = vks_calloc(J, sizeof *children), *last = vks_calloc(J, sizeof *last);
+    fold_vertex *verts = vks_malloc(sizeof *verts * (most ? most : 1));
+    double(*full)[3] = vks_malloc(sizeof *full * (most ? most : 1) * poses);
     bool ok = palettes && local && world && fold && kept && children && last && verts && full;
     for (uint32_t p = 0; ok && p < poses; p++)
         vks_skin_cpu_palette(m, clips[p], seconds[p], local, world, palettes + (size_t)p * J);
@@ -158,7 +159,7 @@ bool vks_model_fold_skeleton(vks_model *m, vks_error *err)
     if (ok && folded_any) {
         /* The joints by the last level that keeps them, coarsest first, then by index: a joint's
          * parent is kept wherever it is, so it comes first. */
-        if (!(m->pose_order = malloc(sizeof *m->pose_order * J)))
+        if (!(m->pose_order = vks_malloc(sizeof *m->pose_order * J)))
             ok = false;
         uint32_t at = 0;
         for (uint32_t l = levels; ok && l-- > 0;)
@@ -173,17 +174,17 @@ bool vks_model_fold_skeleton(vks_model *m, vks_error *err)
     if (!folded_any)
         for (uint32_t l = 0; l < levels; l++)
             m->levels[l].joint_count = J;
-    free(palettes);
-    free(local);
-    free(world);
-    free(fold);
-    free(kept);
-    free(children);
-    free(last);
-    free(verts);
-    free(full);
+    vks_free(palettes);
+    vks_free(local);
+    vks_free(world);
+    vks_free(fold);
+    vks_free(kept);
+    vks_free(children);
+    vks_free(last);
+    vks_free(verts);
+    vks_free(full);
     if (!ok) {
-        free(m->pose_order);
+        vks_free(m->pose_order);
         m->pose_order = NULL;
         return vks_fail_memory(err, "out of memory for the skeleton's levels of detail");
     }

@@ -1,4 +1,5 @@
 #include "skin_cpu.h"
+#include "../core/alloc.h"
 
 #include "../anim/anim.h"
 
@@ -105,18 +106,18 @@ bool vks_skin_cpu_pose(const vks_model *model, int32_t clip, double seconds, flo
                        float (*normals)[3], float (*tangents)[4])
 {
     const vks_skeleton *sk = &model->skeleton;
-    vks_xform *local = malloc(sizeof *local * sk->joint_count);
-    vks_affine *world = malloc(sizeof *world * sk->joint_count);
-    vks_bone *palette = malloc(sizeof *palette * sk->joint_count);
+    vks_xform *local = vks_malloc(sizeof *local * sk->joint_count);
+    vks_affine *world = vks_malloc(sizeof *world * sk->joint_count);
+    vks_bone *palette = vks_malloc(sizeof *palette * sk->joint_count);
     bool ok = local && world && palette;
     if (ok) {
         vks_skin_cpu_palette(model, clip, seconds, local, world, palette);
         vks_skin_input in = vks_skin_input_of(model);
         vks_skin_cpu(&in, palette, positions, normals, tangents);
     }
-    free(local);
-    free(world);
-    free(palette);
+    vks_free(local);
+    vks_free(world);
+    vks_free(palette);
     return ok;
 }
 
@@ -131,16 +132,16 @@ bool vks_skin_cpu_pose_level(const vks_model *model, uint32_t level, int32_t cli
     const vks_level lv = vks_model_level(model, level);
     const size_t n = lv.vertex_count ? lv.vertex_count : 1;
     const bool wide = model->joints_extra != NULL, tangent = model->tangents && tangents;
-    float(*pos)[3] = malloc(sizeof *pos * n), (*nrm)[3] = malloc(sizeof *nrm * n);
-    float(*tan)[4] = tangent ? malloc(sizeof *tan * n) : NULL;
-    uint16_t(*jnt)[VKS_MAX_INFLUENCES] = malloc(sizeof *jnt * n);
-    float(*wgt)[VKS_MAX_INFLUENCES] = malloc(sizeof *wgt * n);
-    uint16_t(*jx)[VKS_MAX_INFLUENCES] = wide ? malloc(sizeof *jx * n) : NULL;
-    float(*wx)[VKS_MAX_INFLUENCES] = wide ? malloc(sizeof *wx * n) : NULL;
+    float(*pos)[3] = vks_malloc(sizeof *pos * n), (*nrm)[3] = vks_malloc(sizeof *nrm * n);
+    float(*tan)[4] = tangent ? vks_malloc(sizeof *tan * n) : NULL;
+    uint16_t(*jnt)[VKS_MAX_INFLUENCES] = vks_malloc(sizeof *jnt * n);
+    float(*wgt)[VKS_MAX_INFLUENCES] = vks_malloc(sizeof *wgt * n);
+    uint16_t(*jx)[VKS_MAX_INFLUENCES] = wide ? vks_malloc(sizeof *jx * n) : NULL;
+    float(*wx)[VKS_MAX_INFLUENCES] = wide ? vks_malloc(sizeof *wx * n) : NULL;
     const vks_skeleton *sk = &model->skeleton;
-    vks_xform *local = malloc(sizeof *local * sk->joint_count);
-    vks_affine *world = malloc(sizeof *world * sk->joint_count);
-    vks_bone *palette = malloc(sizeof *palette * sk->joint_count);
+    vks_xform *local = vks_malloc(sizeof *local * sk->joint_count);
+    vks_affine *world = vks_malloc(sizeof *world * sk->joint_count);
+    vks_bone *palette = vks_malloc(sizeof *palette * sk->joint_count);
     bool ok = pos && nrm && (tan || !tangent) && jnt && wgt && (!wide || (jx && wx)) && local &&
               world && palette;
     for (uint32_t i = 0; ok && i < lv.vertex_count; i++) {
@@ -170,19 +171,20 @@ bool vks_skin_cpu_pose_level(const vks_model *model, uint32_t level, int32_t cli
                                    .weights_extra = (const float(*)[VKS_MAX_INFLUENCES])wx};
         vks_skin_cpu(&in, palette, positions, normals, tan ? tangents : NULL);
     }
-    free(pos), free(nrm), free(tan), free(jnt), free(wgt), free(jx), free(wx);
-    free(local), free(world), free(palette);
+    vks_free(pos), vks_free(nrm), vks_free(tan), vks_free(jnt), vks_free(wgt), vks_free(jx),
+        vks_free(wx);
+    vks_free(local), vks_free(world), vks_free(palette);
     return ok;
 }
 
 bool vks_skin_cpu_bind_box(const vks_model *model, float lo[3], float hi[3])
 {
     const size_t n = model->vertex_count ? model->vertex_count : 1;
-    float(*pos)[3] = malloc(sizeof *pos * n), (*nrm)[3] = malloc(sizeof *nrm * n);
+    float(*pos)[3] = vks_malloc(sizeof *pos * n), (*nrm)[3] = vks_malloc(sizeof *nrm * n);
     const bool ok = pos && nrm && vks_skin_cpu_pose(model, -1, 0.0, pos, nrm, NULL);
     if (ok)
         vks_points_box((const float(*)[3])pos, model->vertex_count, lo, hi);
-    free(pos);
-    free(nrm);
+    vks_free(pos);
+    vks_free(nrm);
     return ok;
 }
