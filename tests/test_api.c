@@ -349,6 +349,23 @@ static void test_materials(const char *fixtures)
     CHECK(info.warning_count == 1); /* the missing file, named */
     const char *warning = vkskin_model_get_warning(m, 0);
     CHECK(warning && strstr(warning, "missing_texture.png") != NULL);
+    /* The pixels, as make_fixtures wrote them: embedded byte i is 8 i + 1, external 255 - 16 i
+     * (lossless PNGs, RGBA, top row first). */
+    uint8_t rgba[32];
+    CHECK(vkskin_model_get_texture(m, 0, rgba, sizeof rgba, &err) == VKSKIN_OK);
+    uint32_t wrong = 0;
+    for (int i = 0; i < 32; i++)
+        wrong += rgba[i] != (uint8_t)(i * 8 + 1);
+    CHECK(vkskin_model_get_texture(m, 1, rgba, 16, &err) == VKSKIN_OK);
+    for (int i = 0; i < 16; i++)
+        wrong += rgba[i] != (uint8_t)(255 - i * 16);
+    CHECK(wrong == 0);
+    check_error(vkskin_model_get_texture(m, 0, rgba, 31, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "vkskin_model_get_texture: rgba has room for 31 bytes; 32 are needed");
+    check_error(vkskin_model_get_texture(m, 2, rgba, sizeof rgba, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "textured.glb (missing) has no texture");
+    check_error(vkskin_model_get_texture(m, 3, rgba, sizeof rgba, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "no material 3");
     vkskin_model_destroy(m);
 }
 

@@ -305,6 +305,48 @@ int main(int argc, char **argv)
         check_error(vkskin_gpu_get_mesh(gpu, 1, 0, 0, &mesh, &err), &err, VKSKIN_ERROR_ARGUMENT,
                     "a model of its crowd");
 
+        /* UVs: each level's range, copied out by the test, holds vertex for vertex the UVs of
+         * the level-0 vertices the level's vertices copy (the model's lod_source). */
+        uint32_t uv_mismatches = 0;
+        for (uint32_t l = 0; l < vks_model_level_count(m); l++) {
+            vkskin_gpu_uvs uvs;
+            CHECK(vkskin_gpu_get_uvs(gpu, 0, l, &uvs, &err) == VKSKIN_OK);
+            const vks_level lv = vks_model_level(m, l);
+            CHECK(uvs.vertex_count == lv.vertex_count && uvs.buffer != VK_NULL_HANDLE);
+            const VkDeviceSize bytes = sizeof(float[2]) * uvs.vertex_count;
+            gpu_buffer back = {0};
+            VkCommandBuffer cmd = VK_NULL_HANDLE;
+            if (!bytes ||
+                !gpu_buffer_create(&host,
+                                   &(gpu_buffer_desc){.size = bytes,
+                                                      .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                      .memory = GPU_MEMORY_READBACK,
+                                                      .name = "uv readback"},
+                                   &back, &e) ||
+                !gpu_once_begin(&host, &cmd, &e)) {
+                CHECK(!"uv readback");
+                gpu_buffer_destroy(&host, &back);
+                continue;
+            }
+            host.vk.vkCmdCopyBuffer(cmd, uvs.buffer, back.buffer, 1,
+                                    &(VkBufferCopy){uvs.offset, 0, bytes});
+            gpu_barrier_buffer(
+                &host, cmd, back.buffer,
+                (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+                (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
+            CHECK(gpu_once_end(&host, cmd, &e));
+            gpu_buffer_invalidate(&host, &back);
+            const float(*got)[2] = back.mapped;
+            for (uint32_t v = 0; v < uvs.vertex_count; v++) {
+                const uint32_t source = l ? m->lod_source[lv.vertex_first + v] : v;
+                uv_mismatches += memcmp(got[v], m->uvs[source], sizeof got[v]) != 0;
+            }
+            gpu_buffer_destroy(&host, &back);
+        }
+        CHECK(uv_mismatches == 0);
+        check_error(vkskin_gpu_get_uvs(gpu, 0, 9, &(vkskin_gpu_uvs){0}, &err), &err,
+                    VKSKIN_ERROR_ARGUMENT, "no level 9");
+
         /* A second vkskin_gpu beside this one (no process-wide state: each has its own
          * function table), and listing devices meanwhile. */
         vkskin_gpu *other = NULL;

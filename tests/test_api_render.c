@@ -527,6 +527,21 @@ int main(int argc, char **argv)
     CHECK(vkskin_list_devices(NULL, 0, &devices, &err) == VKSKIN_OK && devices >= 1);
     check_plan_before_crowd(model);
     check_logger(crowd);
+    /* The light a host matches vkskin's shading with: a unit direction from above, the
+     * renderer's colours; misuse refused. */
+    {
+        vkskin_view framed;
+        vkskin_light light;
+        CHECK(vkskin_crowd_frame_view(crowd, 4.0f / 3.0f, &framed, &err) == VKSKIN_OK);
+        CHECK(vkskin_view_light(&framed, &light, &err) == VKSKIN_OK);
+        const float *d = light.direction;
+        CHECK_NEAR(d[0] * d[0] + d[1] * d[1] + d[2] * d[2], 1.0, 1e-6);
+        CHECK(d[1] > 0.5f);
+        for (int k = 0; k < 3; k++)
+            CHECK(light.color[k] > light.ambient[k] && light.ambient[k] > 0.0f);
+        check_error(vkskin_view_light(NULL, &light, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                    "a view and a light are needed");
+    }
 
     /* ---- Compute mode: outputs, silhouette, counts ---- */
     /* The graphics pipeline draws everything: the counts below are its own (test_raster_frames

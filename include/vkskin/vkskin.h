@@ -217,6 +217,13 @@ typedef struct vkskin_material_info {
 
 VKSKIN_API vkskin_result vkskin_model_get_material(const vkskin_model *model, uint32_t material,
                                                    vkskin_material_info *info, vkskin_error *err);
+/* The material's base-color texture: texture_width x texture_height pixels of 8-bit sRGB RGBA,
+ * the top row first, into `rgba` (`capacity` bytes: at least width x height x 4). Sample it with
+ * the UVs of vkskin_gpu_get_uvs (repeat addressing) and multiply by base_color, as vkskin's own
+ * draw does. VKSKIN_ERROR_ARGUMENT for a material without a texture. */
+VKSKIN_API vkskin_result vkskin_model_get_texture(const vkskin_model *model, uint32_t material,
+                                                  uint8_t *rgba, size_t capacity,
+                                                  vkskin_error *err);
 
 /* Level of detail `level` (below level_count; 0 is the model as loaded): its triangles and
  * vertices, and its error: the largest distance between its surface and level 0's over the

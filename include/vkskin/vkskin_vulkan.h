@@ -164,6 +164,22 @@ VKSKIN_API vkskin_result vkskin_gpu_get_mesh(const vkskin_gpu *gpu, uint32_t mod
                                              uint32_t mesh, vkskin_gpu_mesh *out,
                                              vkskin_error *err);
 
+/* A model's texture coordinates at a level of detail, vertex for vertex with its instances'
+ * skinned output at that level (vertex v of an output has UV v here): vertex_count pairs of
+ * floats (8 bytes each; glTF's convention, v down) from `offset` in `buffer` (also at `address`).
+ * Bind it as a second vertex buffer (per-vertex rate, stride 8) beside the output: a mesh's
+ * indices and vertex_offset (vkskin_gpu_get_mesh) index both. Uploaded once; never written
+ * again. The texture a mesh's material samples: vkskin_model_get_texture. */
+typedef struct vkskin_gpu_uvs {
+    VkBuffer buffer;
+    VkDeviceSize offset;
+    VkDeviceAddress address;
+    uint32_t vertex_count;
+} vkskin_gpu_uvs;
+
+VKSKIN_API vkskin_result vkskin_gpu_get_uvs(const vkskin_gpu *gpu, uint32_t model, uint32_t level,
+                                            vkskin_gpu_uvs *out, vkskin_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -279,6 +279,40 @@ vkskin_result vkskin_model_get_material(const vkskin_model *m, uint32_t material
     return vks_api_ok(err);
 }
 
+/* An output of `capacity` elements into which the call writes `need`: refused when short. */
+static vkskin_result api_room(const char *call, const char *what, uint64_t capacity, uint64_t need,
+                              const char *unit, vkskin_error *err)
+{
+    if (capacity >= need)
+        return VKSKIN_OK;
+    return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: %s has room for %llu %s; %llu are needed",
+                        call, what, (unsigned long long)capacity, unit, (unsigned long long)need);
+}
+
+vkskin_result vkskin_model_get_texture(const vkskin_model *m, uint32_t material, uint8_t *rgba,
+                                       size_t capacity, vkskin_error *err)
+{
+    if (!m || !rgba)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_get_texture: a model and pixels are needed");
+    if (material >= m->model.material_count)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u material(s): no material %u",
+                            m->model.name, m->model.material_count, material);
+    const vks_material *ma = &m->model.materials[material];
+    if (ma->texture < 0)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_get_texture: material %u of %s (%s) has no texture",
+                            material, m->model.name, ma->name ? ma->name : "unnamed");
+    const vks_texture *t = &m->model.textures[ma->texture];
+    const size_t bytes = (size_t)t->width * t->height * 4;
+    const vkskin_result room =
+        api_room("vkskin_model_get_texture", "rgba", capacity, bytes, "bytes", err);
+    if (room != VKSKIN_OK)
+        return room;
+    memcpy(rgba, t->rgba, bytes);
+    return vks_api_ok(err);
+}
+
 vkskin_result vkskin_model_get_level(const vkskin_model *m, uint32_t level, vkskin_level_info *info,
                                      vkskin_error *err)
 {
@@ -316,16 +350,6 @@ vkskin_result vkskin_model_get_mesh_level(const vkskin_model *m, uint32_t level,
 const float *vkskin_model_positions(const vkskin_model *m)
 {
     return m ? &m->model.positions[0][0] : NULL;
-}
-
-/* An output of `capacity` elements into which the call writes `need`: refused when short. */
-static vkskin_result api_room(const char *call, const char *what, uint64_t capacity, uint64_t need,
-                              const char *unit, vkskin_error *err)
-{
-    if (capacity >= need)
-        return VKSKIN_OK;
-    return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: %s has room for %llu %s; %llu are needed",
-                        call, what, (unsigned long long)capacity, unit, (unsigned long long)need);
 }
 
 vkskin_result vkskin_model_skin(const vkskin_model *m, int32_t clip, double seconds,

@@ -166,6 +166,29 @@ vkskin_result vkskin_gpu_get_previous_output(const vkskin_gpu *g, uint32_t slot,
     return vks_api_ok(err);
 }
 
+vkskin_result vkskin_gpu_get_uvs(const vkskin_gpu *g, uint32_t model, uint32_t level,
+                                 vkskin_gpu_uvs *out, vkskin_error *err)
+{
+    if (!g || !out || model >= g->renderer.crowd->model_count)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_gpu_get_uvs: a gpu, a model of its crowd and an output are "
+                            "needed");
+    const vks_model *m = g->renderer.crowd->models[model];
+    if (level >= vks_model_level_count(m))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u level(s): no level %u", m->name,
+                            vks_model_level_count(m), level);
+    /* The streams' order (render/renderer.c): each model's level-0 vertices, then its levels'. */
+    const vks_level lv = vks_model_level(m, level);
+    const VkDeviceSize first =
+        g->renderer.models[model].vertex_first + (level ? m->vertex_count + lv.vertex_first : 0);
+    const VkDeviceSize offset = first * 2 * sizeof(float);
+    *out = (vkskin_gpu_uvs){.buffer = g->renderer.uvs.buffer,
+                            .offset = offset,
+                            .address = g->renderer.uvs.address + offset,
+                            .vertex_count = lv.vertex_count};
+    return vks_api_ok(err);
+}
+
 vkskin_result vkskin_gpu_get_mesh(const vkskin_gpu *g, uint32_t model, uint32_t level,
                                   uint32_t mesh, vkskin_gpu_mesh *out, vkskin_error *err)
 {

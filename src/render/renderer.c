@@ -275,7 +275,10 @@ static bool create_streams(vks_renderer *r, vks_error *err)
          upload(r, &r->normals, nrm, sizeof *nrm * n, ADDRESSED, "bind normals", err) &&
          upload(r, &r->tangents, tan, sizeof *tan * n, ADDRESSED, "bind tangents", err) &&
          upload(r, &r->weights, wgt, sizeof *wgt * n, ADDRESSED, "joint weights", err) &&
-         upload(r, &r->uvs, uv, sizeof *uv * n, ADDRESSED, "uvs", err) &&
+         /* a host's draw binds them as a vertex buffer beside the output (vkskin_gpu_get_uvs) */
+         upload(r, &r->uvs, uv, sizeof *uv * n,
+                ADDRESSED | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                "uvs", err) &&
          upload(r, &r->joints, jnt, sizeof *jnt * joints, ADDRESSED, "joint indices", err) &&
          upload(r, &r->indices, idx, sizeof *idx * (size_t)indices,
                 VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
