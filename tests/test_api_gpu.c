@@ -68,6 +68,35 @@ static struct {
 } last[INSTANCES];
 static uint32_t last_slot = UINT32_MAX;
 
+/* `bytes` of `buffer` from `offset`, copied out on the host's queue into a readback buffer the
+ * caller destroys (its mapping in back->mapped). False, after a CHECK, when that fails. */
+static bool read_back(VkBuffer buffer, VkDeviceSize offset, VkDeviceSize bytes, gpu_buffer *back)
+{
+    *back = (gpu_buffer){0};
+    vks_error e;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    if (!bytes ||
+        !gpu_buffer_create(&host,
+                           &(gpu_buffer_desc){.size = bytes,
+                                              .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                              .memory = GPU_MEMORY_READBACK,
+                                              .name = "test readback"},
+                           back, &e) ||
+        !gpu_once_begin(&host, &cmd, &e)) {
+        CHECK(!"readback");
+        gpu_buffer_destroy(&host, back);
+        return false;
+    }
+    host.vk.vkCmdCopyBuffer(cmd, buffer, back->buffer, 1, &(VkBufferCopy){offset, 0, bytes});
+    gpu_barrier_buffer(&host, cmd, back->buffer,
+                       (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+                       (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
+    const bool ok = gpu_once_end(&host, cmd, &e);
+    CHECK(ok);
+    gpu_buffer_invalidate(&host, back);
+    return ok;
+}
+
 /* One frame in `slot`: palettes posed into the slot's buffer, the skinning recorded with the
  * given levels, each listed instance's output copied out by the test (and, with `previous`, its
  * previous frame's output too), submitted and waited on; then every copy against the CPU
@@ -289,28 +318,10 @@ int main(int argc, char **argv)
                 if (!mesh.index_count)
                     continue;
                 const VkDeviceSize bytes = sizeof(uint32_t) * mesh.index_count;
-                gpu_buffer back = {0};
-                VkCommandBuffer cmd = VK_NULL_HANDLE;
-                if (!gpu_buffer_create(&host,
-                                       &(gpu_buffer_desc){.size = bytes,
-                                                          .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                                          .memory = GPU_MEMORY_READBACK,
-                                                          .name = "index readback"},
-                                       &back, &e) ||
-                    !gpu_once_begin(&host, &cmd, &e)) {
-                    CHECK(!"index readback");
-                    gpu_buffer_destroy(&host, &back);
+                gpu_buffer back;
+                if (!read_back(mesh.index_buffer, sizeof(uint32_t) * mesh.first_index, bytes,
+                               &back))
                     continue;
-                }
-                host.vk.vkCmdCopyBuffer(
-                    cmd, mesh.index_buffer, back.buffer, 1,
-                    &(VkBufferCopy){sizeof(uint32_t) * mesh.first_index, 0, bytes});
-                gpu_barrier_buffer(
-                    &host, cmd, back.buffer,
-                    (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
-                    (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
-                CHECK(gpu_once_end(&host, cmd, &e));
-                gpu_buffer_invalidate(&host, &back);
                 const uint32_t *want = (l ? m->lod_indices : m->indices) + ml.first_index;
                 index_mismatches += memcmp(back.mapped, want, bytes) != 0;
                 ranges++;
@@ -330,29 +341,9 @@ int main(int argc, char **argv)
             CHECK(vkskin_gpu_get_uvs(gpu, 0, l, &uvs, &err) == VKSKIN_OK);
             const vks_level lv = vks_model_level(m, l);
             CHECK(uvs.vertex_count == lv.vertex_count && uvs.buffer != VK_NULL_HANDLE);
-            const VkDeviceSize bytes = sizeof(float[2]) * uvs.vertex_count;
-            gpu_buffer back = {0};
-            VkCommandBuffer cmd = VK_NULL_HANDLE;
-            if (!bytes ||
-                !gpu_buffer_create(&host,
-                                   &(gpu_buffer_desc){.size = bytes,
-                                                      .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                                      .memory = GPU_MEMORY_READBACK,
-                                                      .name = "uv readback"},
-                                   &back, &e) ||
-                !gpu_once_begin(&host, &cmd, &e)) {
-                CHECK(!"uv readback");
-                gpu_buffer_destroy(&host, &back);
+            gpu_buffer back;
+            if (!read_back(uvs.buffer, uvs.offset, sizeof(float[2]) * uvs.vertex_count, &back))
                 continue;
-            }
-            host.vk.vkCmdCopyBuffer(cmd, uvs.buffer, back.buffer, 1,
-                                    &(VkBufferCopy){uvs.offset, 0, bytes});
-            gpu_barrier_buffer(
-                &host, cmd, back.buffer,
-                (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
-                (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
-            CHECK(gpu_once_end(&host, cmd, &e));
-            gpu_buffer_invalidate(&host, &back);
             const float(*got)[2] = back.mapped;
             for (uint32_t v = 0; v < uvs.vertex_count; v++) {
                 const uint32_t source = l ? m->lod_source[lv.vertex_first + v] : v;

@@ -206,6 +206,29 @@ static void test_frame_by_hand(void)
     free(crowd.instances);
 }
 
+/* The expected placement, by a walk written here: each entry at the first 16-byte position at or
+ * after the previous end where its bytes[k] lie whole inside one chunk of `limit`, until one does
+ * not fit in `output`. Counts in *bad the entries below `got` placed elsewhere than offset[k],
+ * and a `got` other than the walk's count; returns that count. */
+static uint32_t check_walk(const VkDeviceSize *bytes, uint32_t count, VkDeviceSize output,
+                           VkDeviceSize limit, const VkDeviceSize *offset, uint32_t got, int *bad)
+{
+    uint32_t expected = 0;
+    VkDeviceSize end = 0;
+    for (; expected < count; expected++) {
+        const VkDeviceSize n = bytes[expected];
+        VkDeviceSize at = end;
+        while (at + n <= output && at / limit != (at + n - 1) / limit)
+            at += 16;
+        if (at + n > output)
+            break;
+        *bad += expected < got && offset[expected] != at;
+        end = at + n;
+    }
+    *bad += got != expected;
+    return expected;
+}
+
 /* The renderer's order: grouped by model (the crowd's instances grouped too, model_first set),
  * then by level, with levels of different sizes (not shrinking, so that a size carried over
  * from the run before would overlap or leave gaps). Each slot's offset from a walk written
@@ -248,23 +271,13 @@ static void test_frame_runs(void)
                             visible[count] = i;
                             levels[count++] = (uint8_t)l;
                         }
-            VkDeviceSize offset[N];
-            uint32_t got = vks_plan_frame(&crowd, visible, levels, count, output, limit, offset);
-            uint32_t expected = 0;
-            VkDeviceSize end = 0;
-            for (; expected < count; expected++) {
-                VkDeviceSize n = (VkDeviceSize)vertices[of[visible[expected]]][levels[expected]] *
-                                 SKINNED,
-                             at = end;
-                n = (n + 15) / 16 * 16;
-                while (at + n <= output && at / limit != (at + n - 1) / limit)
-                    at += 16;
-                if (at + n > output)
-                    break;
-                bad += expected < got && offset[expected] != at;
-                end = at + n;
-            }
-            bad += got != expected;
+            VkDeviceSize offset[N], bytes[N];
+            for (uint32_t k = 0; k < count; k++)
+                bytes[k] =
+                    ((VkDeviceSize)vertices[of[visible[k]]][levels[k]] * SKINNED + 15) / 16 * 16;
+            const uint32_t got =
+                vks_plan_frame(&crowd, visible, levels, count, output, limit, offset);
+            check_walk(bytes, count, output, limit, offset, got, &bad);
             stopped += got < count;
             runs++;
         }
@@ -300,20 +313,12 @@ static void test_frame_invariants(void)
                 if ((x >> 16) % 3)
                     visible[count++] = i;
             }
-            VkDeviceSize offset[N];
-            uint32_t got = vks_plan_frame(&crowd, visible, NULL, count, output, limit, offset);
-            uint32_t expected = 0;
-            VkDeviceSize end = 0;
-            for (; expected < count; expected++) {
-                VkDeviceSize n = bytes[of[visible[expected]]], at = end;
-                while (at + n <= output && at / limit != (at + n - 1) / limit)
-                    at += 16;
-                if (at + n > output)
-                    break;
-                bad += expected < got && offset[expected] != at;
-                end = at + n;
-            }
-            bad += got != expected;
+            VkDeviceSize offset[N], sizes[N];
+            for (uint32_t k = 0; k < count; k++)
+                sizes[k] = bytes[of[visible[k]]];
+            const uint32_t got =
+                vks_plan_frame(&crowd, visible, NULL, count, output, limit, offset);
+            check_walk(sizes, count, output, limit, offset, got, &bad);
             stopped += got < count;
             runs++;
         }
