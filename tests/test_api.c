@@ -682,16 +682,25 @@ static void *pose_range_thread(void *arg)
     return NULL;
 }
 
-static void test_crowd(void)
+/* The default character through the public loader, or NULL after a failed CHECK. */
+static vkskin_model *load_default(void)
 {
     vkskin_model *m = NULL;
     vkskin_error err;
-    if (vkskin_model_load(
-            &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = glb_path}, &m,
-            &err) != VKSKIN_OK) {
-        CHECK(!"load");
+    const vkskin_result r = vkskin_model_load(
+        &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = glb_path}, &m, &err);
+    CHECK(r == VKSKIN_OK);
+    if (r != VKSKIN_OK)
+        fprintf(stderr, "  %s\n", err.message);
+    return m;
+}
+
+static void test_crowd(void)
+{
+    vkskin_error err;
+    vkskin_model *m = load_default();
+    if (!m)
         return;
-    }
     const vkskin_model *models[] = {m};
     vkskin_crowd *c = NULL;
     const uint32_t n = 6, joints = ref.skeleton.joint_count, entries = n * joints;
@@ -934,14 +943,10 @@ static void test_crowd(void)
  * store poses everyone again; misuse gets its message. */
 static void test_palette_store(void)
 {
-    vkskin_model *m = NULL;
     vkskin_error err;
-    if (vkskin_model_load(
-            &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = glb_path}, &m,
-            &err) != VKSKIN_OK) {
-        CHECK(!"load");
+    vkskin_model *m = load_default();
+    if (!m)
         return;
-    }
     const vkskin_model *models[] = {m};
     vkskin_crowd *c = NULL, *other = NULL;
     enum { N = 40, FRAMES = 12 };
@@ -1059,14 +1064,10 @@ static void test_palette_store(void)
  * the bytes past this library's layout are zero, refused when they are set. */
 static void test_desc_sizes(void)
 {
-    vkskin_model *m = NULL;
     vkskin_error err;
-    if (vkskin_model_load(
-            &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = glb_path}, &m,
-            &err) != VKSKIN_OK) {
-        CHECK(!"load");
+    vkskin_model *m = load_default();
+    if (!m)
         return;
-    }
     const vkskin_model *models[] = {m};
     vkskin_crowd *c = NULL;
     check_error(vkskin_crowd_create(
