@@ -6,15 +6,18 @@
 # as C++17 with -Wall -Wextra -pedantic; the installed program says its version.
 #   examples/palettes: the CPU side; the bind pose's palettes must be identities.
 #   examples/host: its own device and draw pipeline, vkskin skinning in its command buffer, run
-#   with validation on (a message fails it); its PNG's silhouette must be the one `vkskin render`
-#   draws of the same crowd (pixel counts within 3%, boxes within 3 px; the shading is its own),
-#   and its check of every instance's skinned vertices against the CPU reference must pass.
+#   with validation on (a message fails it); it draws textured with vkskin's UVs, textures and
+#   light, and its PNG must be the image `vkskin render` draws of the same crowd within the image
+#   tests' bounds (compare_png's defaults), on the default character, the textured fixture and
+#   CesiumMan when present; its check of every instance's skinned vertices against the CPU
+#   reference must pass.
 #   examples/quickstart: the README's example, that file verbatim, built as C and C++ with -Werror;
 #   its image's silhouette must be the one `vkskin render` draws of the same crowd.
 #   usage: library_install.sh BUILD_DIR SOURCE_DIR MODEL VERSION CC VKSKIN COMPARE_PNG [FLAGS]
 # CC is the build's compiler, FLAGS what a host of that build needs too (its sanitizers).
 set -u
 build=$1 src=$2 model=$3 version=$4 cc=$5 vkskin=$6 compare=$7 flags=${8:-}
+textured=${9:-} cesium=${10:-} # a textured fixture; CesiumMan (a sample model, when present)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
@@ -75,9 +78,23 @@ else
 fi
 
 # The example host: find_package, then pkg-config; each run with validation, each image against
-# vkskin render's (level of detail 0: the host skins every instance at 0).
-VKSKIN_VALIDATE=1 "$vkskin" render "$model" --instances 4 --time 0.5 --size 512x512 --lod 0 --out "$tmp/ref.png" \
-  >"$tmp/ref.log" 2>&1 || { cat "$tmp/ref.log"; fail "vkskin render of the reference"; }
+# vkskin render's, colours included (the host draws textured, with vkskin's UVs, textures and
+# light; level of detail 0 and the graphics pipeline, as the host draws): the default character
+# (base colours), the textured fixture (a static mesh, textures seen large) and CesiumMan when
+# present (a skinned character, its texture seen small: mip-mapped).
+cases=("default $model 4 0.5 512x512")
+[ -n "$textured" ] && [ -f "$textured" ] && cases+=("textured $textured 1 0 256x256")
+if [ -n "$cesium" ] && [ -f "$cesium" ]; then
+  cases+=("CesiumMan $cesium 4 0.5 512x512")
+else
+  echo "skipped: the host against vkskin render on CesiumMan: ${cesium:-it} is absent (set VKS_SAMPLE_MODELS; docs/testing.md)"
+fi
+for c in "${cases[@]}"; do
+  set -- $c
+  VKSKIN_VALIDATE=1 "$vkskin" render "$2" --instances "$3" --time "$4" --size "$5" --lod 0 \
+    --raster hardware --out "$tmp/ref_$1.png" >"$tmp/ref.log" 2>&1 ||
+    { cat "$tmp/ref.log"; fail "vkskin render of the reference ($1)"; }
+done
 if cmake -S "$src/examples/host" -B "$tmp/host" -DCMAKE_PREFIX_PATH="$prefix" \
      -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >"$tmp/hcfg.log" 2>&1 &&
    cmake --build "$tmp/host" >"$tmp/hbuild.log" 2>&1; then
@@ -100,24 +117,26 @@ else
 fi
 for host in "$tmp/host/host" "$tmp/hostpc/host"; do
   [ -x "$host" ] || continue
-  if LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" VKSKIN_VALIDATE=1 \
-     "$host" "$model" "$tmp/host.png" 4 0.5 512x512 >"$tmp/host.log" 2>&1; then
-    if "$compare" "$tmp/host.png" "$tmp/ref.png" --shape-only --any-framing \
-         --background-tolerance 1 >"$tmp/cmp.log" 2>&1; then
-      echo "ok   $host: validation clean, the silhouette vkskin render draws: $(grep -o 'silhouette [0-9]* pixels' "$tmp/cmp.log" | head -n 1)"
+  for c in "${cases[@]}"; do
+    set -- $c
+    if LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" VKSKIN_VALIDATE=1 \
+       "$host" "$2" "$tmp/host_$1.png" "$3" "$4" "$5" >"$tmp/host.log" 2>&1; then
+      if "$compare" "$tmp/host_$1.png" "$tmp/ref_$1.png" --any-framing >"$tmp/cmp.log" 2>&1; then
+        echo "ok   $host, $1: validation clean, vkskin render's image: $(grep -o 'mean abs error [0-9.]*/255' "$tmp/cmp.log")"
+      else
+        cat "$tmp/cmp.log"; fail "$host's image of $1 is not vkskin render's"
+      fi
+      # The example's own check: every instance's skinned vertices against the CPU reference
+      # (it exits 1 when they differ; the line says by how much).
+      if grep -q "skinned vertices of $3 instances match the CPU reference" "$tmp/host.log"; then
+        echo "ok   $(grep -o 'the skinned vertices.*' "$tmp/host.log")"
+      else
+        cat "$tmp/host.log"; fail "$host: no check of its skinned vertices against the CPU ($1)"
+      fi
     else
-      cat "$tmp/cmp.log"; fail "$host's image is not vkskin render's silhouette"
+      cat "$tmp/host.log"; fail "$host failed on $1 (or validation spoke)"
     fi
-    # The example's own check: every instance's skinned vertices against the CPU reference
-    # (it exits 1 when they differ; the line says by how much).
-    if grep -q "skinned vertices of 4 instances match the CPU reference" "$tmp/host.log"; then
-      echo "ok   $(grep -o 'the skinned vertices.*' "$tmp/host.log")"
-    else
-      cat "$tmp/host.log"; fail "$host: no check of its skinned vertices against the CPU"
-    fi
-  else
-    cat "$tmp/host.log"; fail "$host failed (or validation spoke)"
-  fi
+  done
 done
 
 # The README's library example is examples/quickstart/main.c, verbatim; it builds against the

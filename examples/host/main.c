@@ -1,6 +1,7 @@
 /* A host renderer with its own Vulkan device and draw pipeline, using vkskin for the crowd: it
  * loads a model through the API, has vkskin skin a few instances in its own command buffer,
- * draws them with its own shaders (host.vert, host.frag) and writes a PNG. It also copies each
+ * draws them textured with its own shaders (host.vert, host.frag: the UVs, textures and light
+ * vkskin gives, shaded as vkskin's own draw shades) and writes a PNG. It also copies each
  * instance's skinned vertices back and holds them to vkskin's CPU reference (vkskin_model_skin):
  * how to check an integration.
  *   usage: host MODEL OUT.png [INSTANCES [SECONDS [WIDTHxHEIGHT]]]
@@ -14,6 +15,7 @@
 #include "host_vert.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,14 +84,15 @@ static VkBuffer readback_buffer(VkPhysicalDevice pd, VkDevice dev, VkDeviceSize 
 }
 
 static image make_image(VkPhysicalDevice pd, VkDevice dev, VkFormat format, VkExtent2D size,
-                        VkImageUsageFlags usage, VkImageAspectFlags aspect)
+                        uint32_t levels, VkImageUsageFlags usage, VkImageAspectFlags aspect)
 {
     image img = {0};
     VkImageCreateInfo ii = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     ii.imageType = VK_IMAGE_TYPE_2D;
     ii.format = format;
     ii.extent = (VkExtent3D){size.width, size.height, 1};
-    ii.mipLevels = ii.arrayLayers = 1;
+    ii.mipLevels = levels;
+    ii.arrayLayers = 1;
     ii.samples = VK_SAMPLE_COUNT_1_BIT;
     ii.usage = usage;
     CHECK_VK(vkCreateImage(dev, &ii, NULL, &img.image));
@@ -104,29 +107,146 @@ static image make_image(VkPhysicalDevice pd, VkDevice dev, VkFormat format, VkEx
     vi.image = img.image;
     vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
     vi.format = format;
-    vi.subresourceRange = (VkImageSubresourceRange){aspect, 0, 1, 0, 1};
+    vi.subresourceRange = (VkImageSubresourceRange){aspect, 0, levels, 0, 1};
     CHECK_VK(vkCreateImageView(dev, &vi, NULL, &img.view));
     return img;
 }
 
-static void barrier(VkCommandBuffer cmd, VkImage img, VkImageAspectFlags aspect, VkImageLayout from,
-                    VkImageLayout to, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
-                    VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
+static void barrier_levels(VkCommandBuffer cmd, VkImage img, VkImageAspectFlags aspect,
+                           uint32_t level, uint32_t count, VkImageLayout from, VkImageLayout to,
+                           VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                           VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
 {
     VkImageMemoryBarrier2 b = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
     b.srcStageMask = src_stage, b.srcAccessMask = src_access;
     b.dstStageMask = dst_stage, b.dstAccessMask = dst_access;
     b.oldLayout = from, b.newLayout = to;
     b.image = img;
-    b.subresourceRange = (VkImageSubresourceRange){aspect, 0, 1, 0, 1};
+    b.subresourceRange = (VkImageSubresourceRange){aspect, level, count, 0, 1};
     VkDependencyInfo d = {VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     d.imageMemoryBarrierCount = 1;
     d.pImageMemoryBarriers = &b;
     vkCmdPipelineBarrier2(cmd, &d);
 }
 
+static void barrier(VkCommandBuffer cmd, VkImage img, VkImageAspectFlags aspect, VkImageLayout from,
+                    VkImageLayout to, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                    VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access)
+{
+    barrier_levels(cmd, img, aspect, 0, VK_REMAINING_MIP_LEVELS, from, to, src_stage, src_access,
+                   dst_stage, dst_access);
+}
+
+/* A material as the host draws it: its texture (a 1x1 white one without), its descriptor set,
+ * its base colour. */
+typedef struct material {
+    image texture;
+    VkBuffer staging;
+    VkDeviceMemory staging_memory;
+    VkDescriptorSet set;
+    float base_color[4];
+} material;
+
+/* The material's texture (vkskin_model_get_texture; white without one) into a sampled sRGB image:
+ * staged here, copied by `cmd` (before the draw that samples it). */
+static material make_material(VkPhysicalDevice pd, VkDevice dev, VkCommandBuffer cmd,
+                              const vkskin_model *model, uint32_t index)
+{
+    material m = {0};
+    vkskin_material_info info;
+    vkskin_model_get_material(model, index, &info, NULL);
+    memcpy(m.base_color, info.base_color, sizeof m.base_color);
+    const VkExtent2D size =
+        info.textured ? (VkExtent2D){info.texture_width, info.texture_height} : (VkExtent2D){1, 1};
+    const VkDeviceSize bytes = (VkDeviceSize)size.width * size.height * 4;
+    VkBufferCreateInfo bi = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bi.size = bytes, bi.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    CHECK_VK(vkCreateBuffer(dev, &bi, NULL, &m.staging));
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(dev, m.staging, &req);
+    VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex =
+        memory_type(pd, req.memoryTypeBits,
+                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    CHECK_VK(vkAllocateMemory(dev, &ai, NULL, &m.staging_memory));
+    CHECK_VK(vkBindBufferMemory(dev, m.staging, m.staging_memory, 0));
+    uint8_t *pixels;
+    CHECK_VK(vkMapMemory(dev, m.staging_memory, 0, VK_WHOLE_SIZE, 0, (void **)&pixels));
+    if (!info.textured || vkskin_model_get_texture(model, index, pixels, bytes, NULL))
+        memset(pixels, 255, bytes);
+    vkUnmapMemory(dev, m.staging_memory);
+    /* A full mip chain, each level a linear blit of the one before (what vkskin's draw samples:
+     * a texture seen small is then filtered, not aliased). */
+    uint32_t levels = 1;
+    while ((size.width | size.height) >> levels)
+        levels++;
+    m.texture = make_image(pd, dev, VK_FORMAT_R8G8B8A8_SRGB, size, levels,
+                           VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                               VK_IMAGE_USAGE_SAMPLED_BIT,
+                           VK_IMAGE_ASPECT_COLOR_BIT);
+    const VkImageAspectFlags color = VK_IMAGE_ASPECT_COLOR_BIT;
+    const VkImageLayout dst = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                        src = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                        read = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    barrier(cmd, m.texture.image, color, VK_IMAGE_LAYOUT_UNDEFINED, dst, VK_PIPELINE_STAGE_2_NONE,
+            0, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    VkBufferImageCopy copy = {0};
+    copy.imageSubresource = (VkImageSubresourceLayers){color, 0, 0, 1};
+    copy.imageExtent = (VkExtent3D){size.width, size.height, 1};
+    vkCmdCopyBufferToImage(cmd, m.staging, m.texture.image, dst, 1, &copy);
+    int32_t w = (int32_t)size.width, h = (int32_t)size.height;
+    for (uint32_t l = 1; l < levels; l++) {
+        barrier_levels(cmd, m.texture.image, color, l - 1, 1, dst, src,
+                       VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+        const int32_t nw = w > 1 ? w / 2 : 1, nh = h > 1 ? h / 2 : 1;
+        VkImageBlit blit = {0};
+        blit.srcSubresource = (VkImageSubresourceLayers){color, l - 1, 0, 1};
+        blit.srcOffsets[1] = (VkOffset3D){w, h, 1};
+        blit.dstSubresource = (VkImageSubresourceLayers){color, l, 0, 1};
+        blit.dstOffsets[1] = (VkOffset3D){nw, nh, 1};
+        vkCmdBlitImage(cmd, m.texture.image, src, m.texture.image, dst, 1, &blit, VK_FILTER_LINEAR);
+        barrier_levels(cmd, m.texture.image, color, l - 1, 1, src, read,
+                       VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT,
+                       VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+        w = nw, h = nh;
+    }
+    barrier_levels(cmd, m.texture.image, color, levels - 1, 1, dst, read,
+                   VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    return m;
+}
+
+/* What the host pushes for a draw (host.vert, host.frag): 128 bytes, every device's least. */
+typedef struct push_block {
+    float clip_from_model[16];
+    float world_rows[3][4];
+    float base_color[4];
+} push_block;
+
+/* The draw's per-mesh binding (embed_draw's bind_material): the mesh's material's set and colour.
+ */
+typedef struct draw_context {
+    VkCommandBuffer cmd;
+    VkPipelineLayout layout;
+    const material *materials;
+    const uint32_t *mesh_material;
+} draw_context;
+
+static void bind_material(void *user, uint32_t mesh)
+{
+    const draw_context *d = user;
+    const material *m = &d->materials[d->mesh_material[mesh]];
+    vkCmdBindDescriptorSets(d->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 0, 1, &m->set, 0,
+                            NULL);
+    vkCmdPushConstants(d->cmd, d->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                       offsetof(push_block, base_color), sizeof m->base_color, m->base_color);
+}
+
 static VkPipeline make_pipeline(VkDevice dev, VkPipelineLayout layout, VkFormat color,
-                                VkFormat depth)
+                                VkFormat depth, const vkskin_light *light)
 {
     VkShaderModuleCreateInfo mi = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     VkShaderModule vs, fs;
@@ -134,20 +254,31 @@ static VkPipeline make_pipeline(VkDevice dev, VkPipelineLayout layout, VkFormat 
     CHECK_VK(vkCreateShaderModule(dev, &mi, NULL, &vs));
     mi.codeSize = sizeof host_frag, mi.pCode = host_frag;
     CHECK_VK(vkCreateShaderModule(dev, &mi, NULL, &fs));
+    /* vkskin's light, as host.frag's specialization constants 0 to 8. */
+    const float constants[9] = {light->direction[0], light->direction[1], light->direction[2],
+                                light->color[0],     light->color[1],     light->color[2],
+                                light->ambient[0],   light->ambient[1],   light->ambient[2]};
+    VkSpecializationMapEntry entries[9];
+    for (uint32_t k = 0; k < 9; k++)
+        entries[k] = (VkSpecializationMapEntry){k, k * (uint32_t)sizeof(float), sizeof(float)};
+    const VkSpecializationInfo spec = {9, entries, sizeof constants, constants};
     VkPipelineShaderStageCreateInfo stages[2] = {
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_VERTEX_BIT,
          vs, "main", NULL},
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_FRAGMENT_BIT,
-         fs, "main", NULL}};
-    /* vkskin's output as a vertex buffer: 16 bytes a vertex, position then normal word. */
-    VkVertexInputBindingDescription binding = {0, VKSKIN_SKINNED_STRIDE,
-                                               VK_VERTEX_INPUT_RATE_VERTEX};
-    VkVertexInputAttributeDescription attributes[2] = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
-                                                       {1, 0, VK_FORMAT_R32_UINT, 12}};
+         fs, "main", &spec}};
+    /* vkskin's output as vertex buffer 0 (16 bytes a vertex: position, normal word) and its UVs
+     * as vertex buffer 1 (8 bytes). */
+    VkVertexInputBindingDescription bindings[2] = {
+        {0, VKSKIN_SKINNED_STRIDE, VK_VERTEX_INPUT_RATE_VERTEX},
+        {1, 2 * sizeof(float), VK_VERTEX_INPUT_RATE_VERTEX}};
+    VkVertexInputAttributeDescription attributes[3] = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
+                                                       {1, 0, VK_FORMAT_R32_UINT, 12},
+                                                       {2, 1, VK_FORMAT_R32G32_SFLOAT, 0}};
     VkPipelineVertexInputStateCreateInfo input = {
         VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    input.vertexBindingDescriptionCount = 1, input.pVertexBindingDescriptions = &binding;
-    input.vertexAttributeDescriptionCount = 2, input.pVertexAttributeDescriptions = attributes;
+    input.vertexBindingDescriptionCount = 2, input.pVertexBindingDescriptions = bindings;
+    input.vertexAttributeDescriptionCount = 3, input.pVertexAttributeDescriptions = attributes;
     VkPipelineInputAssemblyStateCreateInfo assembly = {
         VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
     assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
@@ -264,7 +395,17 @@ int main(int argc, char **argv)
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qi = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     qi.queueFamilyIndex = family, qi.queueCount = 1, qi.pQueuePriorities = &priority;
-    VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f12};
+    VkPhysicalDeviceFeatures supported;
+    vkGetPhysicalDeviceFeatures(pd, &supported);
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(pd, &props);
+    const bool anisotropy = supported.samplerAnisotropy;
+    const float max_anisotropy = props.limits.maxSamplerAnisotropy < 8.0f
+                                     ? props.limits.maxSamplerAnisotropy
+                                     : 8.0f; /* vkskin's draw takes at most 8 */
+    VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
+    f2.features.samplerAnisotropy = supported.samplerAnisotropy;
+    VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f2};
     dci.queueCreateInfoCount = 1, dci.pQueueCreateInfos = &qi;
     VkDevice dev;
     CHECK_VK(vkCreateDevice(pd, &dci, NULL, &dev));
@@ -310,23 +451,36 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    /* ---- The host's target and pipeline ---- */
-    const VkFormat color_format = VK_FORMAT_R8G8B8A8_UNORM, depth_format = VK_FORMAT_D32_SFLOAT;
-    image color = make_image(pd, dev, color_format, size,
+    /* ---- The host's target, materials and pipeline ---- */
+    /* sRGB, as vkskin's own target: the shader's linear colour is encoded on write. */
+    const VkFormat color_format = VK_FORMAT_R8G8B8A8_SRGB, depth_format = VK_FORMAT_D32_SFLOAT;
+    image color = make_image(pd, dev, color_format, size, 1,
                              VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
                              VK_IMAGE_ASPECT_COLOR_BIT);
     image depth =
-        make_image(pd, dev, depth_format, size, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+        make_image(pd, dev, depth_format, size, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                    VK_IMAGE_ASPECT_DEPTH_BIT);
     VkDeviceMemory pixel_memory;
     VkBuffer pixels =
         readback_buffer(pd, dev, (VkDeviceSize)size.width * size.height * 4, &pixel_memory);
-    VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(float[32])};
+    VkDescriptorSetLayoutBinding tb = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                                       VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+    VkDescriptorSetLayoutCreateInfo sli = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    sli.bindingCount = 1, sli.pBindings = &tb;
+    VkDescriptorSetLayout set_layout;
+    CHECK_VK(vkCreateDescriptorSetLayout(dev, &sli, NULL, &set_layout));
+    VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                                sizeof(push_block)};
     VkPipelineLayoutCreateInfo li = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    li.setLayoutCount = 1, li.pSetLayouts = &set_layout;
     li.pushConstantRangeCount = 1, li.pPushConstantRanges = &push;
     VkPipelineLayout layout;
     CHECK_VK(vkCreatePipelineLayout(dev, &li, NULL, &layout));
-    VkPipeline pipeline = make_pipeline(dev, layout, color_format, depth_format);
+    vkskin_view view;
+    vkskin_light light;
+    vkskin_crowd_frame_view(crowd, (float)size.width / (float)size.height, &view, NULL);
+    vkskin_view_light(&view, &light, NULL);
+    VkPipeline pipeline = make_pipeline(dev, layout, color_format, depth_format, &light);
     VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pci.queueFamilyIndex = family;
     VkCommandPool pool;
@@ -335,14 +489,56 @@ int main(int argc, char **argv)
     cai.commandPool = pool, cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, cai.commandBufferCount = 1;
     VkCommandBuffer cmd;
     CHECK_VK(vkAllocateCommandBuffers(dev, &cai, &cmd));
-
-    /* ---- One frame: cull, pose, skin (vkskin), draw (the host) ---- */
-    vkskin_view view;
-    vkskin_crowd_frame_view(crowd, (float)size.width / (float)size.height, &view, NULL);
-    uint32_t *visible = malloc(sizeof *visible * count);
-    const uint32_t slot = 0; /* frame % VKSKIN_GPU_SLOTS */
     VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     CHECK_VK(vkBeginCommandBuffer(cmd, &begin));
+
+    /* The model's materials (their textures uploaded by this command buffer) and which one each
+     * mesh uses; a sampler as vkskin's (trilinear, repeat, up to 8x anisotropy). */
+    vkskin_model_info info;
+    vkskin_model_get_info(model, &info, NULL);
+    material *materials = calloc(info.material_count ? info.material_count : 1, sizeof *materials);
+    uint32_t *mesh_material = calloc(info.mesh_count ? info.mesh_count : 1, sizeof *mesh_material);
+    if (!materials || !mesh_material) {
+        fprintf(stderr, "host: out of memory\n");
+        return 1;
+    }
+    VkSamplerCreateInfo smi = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    smi.magFilter = smi.minFilter = VK_FILTER_LINEAR;
+    smi.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+    smi.maxLod = VK_LOD_CLAMP_NONE;
+    smi.addressModeU = smi.addressModeV = smi.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+    smi.anisotropyEnable = anisotropy;
+    smi.maxAnisotropy = anisotropy ? max_anisotropy : 1.0f;
+    VkSampler sampler;
+    CHECK_VK(vkCreateSampler(dev, &smi, NULL, &sampler));
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                               info.material_count ? info.material_count : 1};
+    VkDescriptorPoolCreateInfo dpi = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    dpi.maxSets = ps.descriptorCount, dpi.poolSizeCount = 1, dpi.pPoolSizes = &ps;
+    VkDescriptorPool descriptor_pool;
+    CHECK_VK(vkCreateDescriptorPool(dev, &dpi, NULL, &descriptor_pool));
+    for (uint32_t k = 0; k < info.material_count; k++) {
+        materials[k] = make_material(pd, dev, cmd, model, k);
+        VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+        dai.descriptorPool = descriptor_pool, dai.descriptorSetCount = 1;
+        dai.pSetLayouts = &set_layout;
+        CHECK_VK(vkAllocateDescriptorSets(dev, &dai, &materials[k].set));
+        VkDescriptorImageInfo ii = {sampler, materials[k].texture.view,
+                                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstSet = materials[k].set, w.descriptorCount = 1;
+        w.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, w.pImageInfo = &ii;
+        vkUpdateDescriptorSets(dev, 1, &w, 0, NULL);
+    }
+    for (uint32_t k = 0; k < info.mesh_count; k++) {
+        vkskin_mesh_info mi;
+        vkskin_model_get_mesh(model, k, &mi, NULL);
+        mesh_material[k] = mi.material;
+    }
+
+    /* ---- One frame: cull, pose, skin (vkskin), draw (the host) ---- */
+    uint32_t *visible = malloc(sizeof *visible * count);
+    const uint32_t slot = 0; /* frame % VKSKIN_GPU_SLOTS */
     const uint32_t shown =
         visible ? embed_skin(gpu, crowd, slot, cmd, view.view_proj, visible, count, &err)
                 : UINT32_MAX;
@@ -361,7 +557,7 @@ int main(int argc, char **argv)
     VkRenderingAttachmentInfo ca = {VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     ca.imageView = color.view, ca.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     ca.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR, ca.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    ca.clearValue.color = (VkClearColorValue){{0.05f, 0.06f, 0.08f, 1.0f}};
+    ca.clearValue.color = (VkClearColorValue){{0.046f, 0.05f, 0.06f, 1.0f}}; /* vkskin's */
     VkRenderingAttachmentInfo da = {VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     da.imageView = depth.view, da.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
     da.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR, da.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
@@ -374,19 +570,26 @@ int main(int argc, char **argv)
     vkCmdSetViewport(cmd, 0, 1,
                      &(VkViewport){0, 0, (float)size.width, (float)size.height, 0.0f, 1.0f});
     vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){{0, 0}, size});
-    vkskin_model_info info;
-    vkskin_model_get_info(model, &info, NULL);
+    draw_context context = {cmd, layout, materials, mesh_material};
     for (uint32_t k = 0; k < shown; k++) {
         vkskin_instance_info in;
         if (vkskin_crowd_get_instance(crowd, visible[k], &in, &err)) {
             fprintf(stderr, "host: %s\n", err.message);
             return 1;
         }
-        float pc[32]; /* view_proj, then the instance's world */
-        memcpy(pc, view.view_proj, sizeof view.view_proj);
-        memcpy(pc + 16, in.world, sizeof in.world);
-        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof pc, pc);
-        if (embed_draw(gpu, slot, cmd, visible[k], in.model, info.mesh_count, &err)) {
+        push_block pb = {0}; /* view_proj times world (column-major), and world's rows */
+        for (int c = 0; c < 4; c++)
+            for (int r = 0; r < 4; r++)
+                for (int j = 0; j < 4; j++)
+                    pb.clip_from_model[4 * c + r] +=
+                        view.view_proj[4 * j + r] * in.world[4 * c + j];
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 4; c++)
+                pb.world_rows[r][c] = in.world[4 * c + r];
+        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                           0, offsetof(push_block, base_color), &pb);
+        if (embed_draw(gpu, slot, cmd, visible[k], in.model, info.mesh_count, bind_material,
+                       &context, &err)) {
             fprintf(stderr, "host: %s\n", err.message);
             return 1;
         }
@@ -471,8 +674,20 @@ int main(int argc, char **argv)
     vkskin_crowd_destroy(crowd);
     vkskin_model_destroy(model);
     vkDestroyCommandPool(dev, pool, NULL);
+    for (uint32_t k = 0; k < info.material_count; k++) {
+        vkDestroyImageView(dev, materials[k].texture.view, NULL);
+        vkDestroyImage(dev, materials[k].texture.image, NULL);
+        vkFreeMemory(dev, materials[k].texture.memory, NULL);
+        vkDestroyBuffer(dev, materials[k].staging, NULL);
+        vkFreeMemory(dev, materials[k].staging_memory, NULL);
+    }
+    free(materials);
+    free(mesh_material);
+    vkDestroyDescriptorPool(dev, descriptor_pool, NULL);
+    vkDestroySampler(dev, sampler, NULL);
     vkDestroyPipeline(dev, pipeline, NULL);
     vkDestroyPipelineLayout(dev, layout, NULL);
+    vkDestroyDescriptorSetLayout(dev, set_layout, NULL);
     vkDestroyBuffer(dev, pixels, NULL);
     vkFreeMemory(dev, pixel_memory, NULL);
     image images[2] = {color, depth};

@@ -416,6 +416,19 @@ typedef struct vkskin_view {
 VKSKIN_API vkskin_result vkskin_crowd_frame_view(const vkskin_crowd *crowd, float aspect,
                                                  vkskin_view *view, vkskin_error *err);
 
+/* vkskin's shading, what its draw lights a view with, for a host's draw to match: a pixel's
+ * linear color is base x (ambient + color x max(dot(n, direction), 0)), base the material's
+ * base_color times its texture (sRGB, decoded by the sampler), n the world normal, turned to face
+ * the eye on back faces; written to an sRGB target. */
+typedef struct vkskin_light {
+    float direction[3]; /* unit vector towards the light, world space */
+    float color[3];     /* linear RGB */
+    float ambient[3];   /* linear RGB */
+} vkskin_light;
+
+VKSKIN_API vkskin_result vkskin_view_light(const vkskin_view *view, vkskin_light *light,
+                                           vkskin_error *err);
+
 /* That view turned about the crowd's centre: `yaw` (radians, about +Y) and `pitch` (radians,
  * up; the sum with the default's is kept within +-1.5) added to the default's, the distance
  * times `zoom` (0: 1; from 0.01 to 100). Zooming in (below 1) also moves the point looked at

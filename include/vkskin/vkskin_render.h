@@ -144,19 +144,6 @@ typedef struct vkskin_renderer_desc {
     vkskin_logger logger;
 } vkskin_renderer_desc;
 
-/* vkskin's shading, what its draw lights a view with, for a host's draw to match: a pixel's
- * linear color is base x (ambient + color x max(dot(n, direction), 0)), base the material's
- * base_color times its texture (sRGB, decoded by the sampler), n the world normal, turned to face
- * the eye on back faces; written to an sRGB target. */
-typedef struct vkskin_light {
-    float direction[3]; /* unit vector towards the light, world space */
-    float color[3];     /* linear RGB */
-    float ambient[3];   /* linear RGB */
-} vkskin_light;
-
-VKSKIN_API vkskin_result vkskin_view_light(const vkskin_view *view, vkskin_light *light,
-                                           vkskin_error *err);
-
 /* Opens the device (and, for a window, its surface) and creates everything the crowd needs on it.
  * Fails with a message: no usable device, a crowd the device's memory cannot hold (saying how many
  * instances fit), a bad desc. */

@@ -644,6 +644,29 @@ vkskin_result vkskin_crowd_set_world(vkskin_crowd *c, uint32_t i, const float wo
     return vks_api_ok(err);
 }
 
+/* The light of a view: a key light from the camera's upper left, so the lit side faces the
+ * viewer, and an ambient term. */
+static vkskin_light light_of(const vkskin_view *view)
+{
+    const float *vp = view->view_proj; /* column-major: element (row k, column c) at 4 c + k */
+    const float back_x = -vp[3], back_z = -vp[11];
+    const float yaw = back_x == 0.0f && back_z == 0.0f ? 0.0f : atan2f(back_x, back_z);
+    const float lx = sinf(yaw - 0.6f), lz = cosf(yaw - 0.6f), ly = 1.1f;
+    const float len = sqrtf(lx * lx + ly * ly + lz * lz);
+    return (vkskin_light){.direction = {lx / len, ly / len, lz / len},
+                          .color = {0.85f, 0.82f, 0.78f},
+                          .ambient = {0.22f, 0.24f, 0.28f}};
+}
+
+vkskin_result vkskin_view_light(const vkskin_view *view, vkskin_light *light, vkskin_error *err)
+{
+    if (!view || !light)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_view_light: a view and a light are needed");
+    *light = light_of(view);
+    return vks_api_ok(err);
+}
+
 vkskin_result vkskin_crowd_frame_view(const vkskin_crowd *c, float aspect, vkskin_view *view,
                                       vkskin_error *err)
 {

@@ -352,33 +352,11 @@ vkskin_result vkskin_renderer_get_info(const vkskin_renderer *r, vkskin_renderer
 /* The frame's uniforms from a view_proj = P V, P a perspective (Vulkan clip space: w = -z of
  * the view) and V rigid: the clip w row is -V's third row, the direction from the point looked at
  * towards the eye, whose heading places the key light. */
-/* The light of a view: a key light from the camera's upper left, so the lit side faces the
- * viewer, and an ambient term. */
-static vkskin_light light_of(const vkskin_view *view)
-{
-    const float *vp = view->view_proj; /* column-major: element (row k, column c) at 4 c + k */
-    const float back_x = -vp[3], back_z = -vp[11];
-    const float yaw = back_x == 0.0f && back_z == 0.0f ? 0.0f : atan2f(back_x, back_z);
-    const float lx = sinf(yaw - 0.6f), lz = cosf(yaw - 0.6f), ly = 1.1f;
-    const float len = sqrtf(lx * lx + ly * ly + lz * lz);
-    return (vkskin_light){.direction = {lx / len, ly / len, lz / len},
-                          .color = {0.85f, 0.82f, 0.78f},
-                          .ambient = {0.22f, 0.24f, 0.28f}};
-}
-
-vkskin_result vkskin_view_light(const vkskin_view *view, vkskin_light *light, vkskin_error *err)
-{
-    if (!view || !light)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_view_light: a view and a light are needed");
-    *light = light_of(view);
-    return vks_api_ok(err);
-}
-
 static void frame_uniforms(const vkskin_view *view, vks_frame_uniforms *u)
 {
     memcpy(u->view_proj, view->view_proj, sizeof u->view_proj);
-    const vkskin_light l = light_of(view);
+    vkskin_light l;
+    vkskin_view_light(view, &l, NULL);
     memcpy(u->light_dir, l.direction, sizeof l.direction);
     memcpy(u->light_color, l.color, sizeof l.color);
     memcpy(u->ambient, l.ambient, sizeof l.ambient);
