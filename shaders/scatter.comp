@@ -1,7 +1,8 @@
 #version 450
 // The palette store's scatter: each record (vks_scatter_record, one posed instance's) copies its
-// palette from the frame's staging into its slot of the store, one workgroup a record, uvec4 by
-// uvec4 (an entry, vks_bone, is three). Layouts and why it is not a vkCmdCopyBuffer: vks_shared.h.
+// palette from the frame's staging into its slot of the store (or an instance's world into the
+// instance table), one workgroup a record, uvec4 by uvec4 (push.entry_vec4s to an entry: 3 for a
+// vks_bone, 4 for a vks_instance). Layouts and why it is not a vkCmdCopyBuffer: vks_shared.h.
 // Built twice: reaching its buffers by device address, and with VKS_BOUND through the
 // descriptors of set 0 (the descriptor path, which synchronization validation follows).
 #extension GL_GOOGLE_include_directive : require
@@ -32,7 +33,7 @@ void main()
 {
     for (uint r = gl_WorkGroupID.x; r < push.record_count; r += gl_NumWorkGroups.x) {
         uvec4 rec = RECORDS[r]; // from_entry, to_entry, count
-        uint from = rec.x * 3u, to = rec.y * 3u, n = rec.z * 3u;
+        uint e = push.entry_vec4s, from = rec.x * e, to = rec.y * e, n = rec.z * e;
         for (uint i = gl_LocalInvocationID.x; i < n; i += VKS_SCATTER_GROUP_SIZE)
             STORE[to + i] = STAGING[from + i];
     }

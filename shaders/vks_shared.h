@@ -120,7 +120,8 @@ static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned"
 /* ---- The palette store's scatter (shaders/scatter.comp) ----
  * A frame stages its posed instances' palettes packed in host-visible memory, and one record per
  * posed instance (entries of vks_bone, not bytes) says where its palette is staged and where its
- * slot of the device-local store is (src/render/palette_store.h). One workgroup copies one record
+ * slot of the device-local store is (src/render/palette_store.h). The same pass moves the worlds
+ * of instances placed anew into the instance table (entries of vks_instance). One workgroup copies one record
  * at a time, uvec4 by uvec4, looping over the records when there are more than the dispatch's
  * workgroups. A vkCmdCopyBuffer with one region per posed instance did the same work and cost
  * 1.6 us a region on an H200 (20 ms for 12 500 posed instances of 100 000): regions run one after
@@ -187,7 +188,7 @@ struct vks_scatter_record {
 struct vks_scatter_push {
     uvec2 staging, records, store;
     uint record_count;
-    uint pad;
+    uint entry_vec4s;
 };
 
 struct vks_skin_push {
@@ -312,11 +313,12 @@ typedef struct vks_scatter_record {
 } vks_scatter_record;
 
 /* Push constants of the scatter: the device addresses of the staging, the records and the store
- * (ignored on the descriptor path), and how many records. */
+ * (ignored on the descriptor path), how many records, and an entry's size in uvec4 (3 for a
+ * palette entry, 4 for an instance-table entry). */
 typedef struct vks_scatter_push {
     uint32_t staging[2], records[2], store[2];
     uint32_t record_count;
-    uint32_t pad;
+    uint32_t entry_vec4s;
 } vks_scatter_push;
 
 /* Push constants of the skinning pass: one (model, level)'s range of the frame's visible list,

@@ -467,6 +467,86 @@ static void check_logger(vkskin_crowd *crowd)
            (long long)printed, rec.last);
 }
 
+/* An instance placed anew after the renderer exists is drawn where it now stands: the image, two
+ * frames on (frames in flight), is bit for bit the one a renderer made after the move draws; a
+ * reset brings the first image back. */
+static void draw_frames(vkskin_renderer *r, const vkskin_view *view, int frames, uint8_t *image)
+{
+    vkskin_error err;
+    for (int k = 0; k < frames; k++)
+        CHECK(vkskin_renderer_frame(
+                  r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = view},
+                  NULL, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_read_image(r, image, &err) == VKSKIN_OK);
+}
+
+static void check_moves(const vkskin_model *model)
+{
+    enum { MW = 160, MH = 120, N = 3 };
+    const vkskin_crowd_desc cd = {.desc_size = sizeof(vkskin_crowd_desc),
+                                  .models = &model,
+                                  .model_count = 1,
+                                  .instance_count = N,
+                                  .time = 0.25,
+                                  .seed = 5};
+    vkskin_renderer_desc rd = {.desc_size = sizeof(vkskin_renderer_desc),
+                               .validate = true,
+                               .width = MW,
+                               .height = MH,
+                               .fixed_lod = true,
+                               .pose_every_frame = true,
+                               .raster = VKSKIN_RASTER_HARDWARE};
+    vkskin_crowd *a = NULL, *b = NULL;
+    vkskin_renderer *ra = NULL, *rb = NULL;
+    vkskin_error err;
+    CHECK(vkskin_crowd_create(&cd, &a, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_create(&cd, &b, &err) == VKSKIN_OK);
+    if (!a || !b)
+        return;
+    vkskin_view view;
+    CHECK(vkskin_crowd_frame_view(a, (float)MW / (float)MH, &view, &err) == VKSKIN_OK);
+    rd.crowd = a;
+    CHECK(vkskin_renderer_create(&rd, &ra, &err) == VKSKIN_OK);
+    uint8_t *before = malloc(MW * MH * 4), *moved = malloc(MW * MH * 4),
+            *fresh = malloc(MW * MH * 4), *reset = malloc(MW * MH * 4);
+    if (ra && before && moved && fresh && reset) {
+        draw_frames(ra, &view, 1, before);
+        /* Instance 1 a step to the side and up (palette space -> world, column-major). */
+        vkskin_instance_info in;
+        CHECK(vkskin_crowd_get_instance(a, 1, &in, &err) == VKSKIN_OK);
+        float w[16];
+        memcpy(w, in.world, sizeof w);
+        w[12] += 0.3f * (in.radius > 0.0f ? in.radius : 1.0f);
+        w[13] += 0.2f * (in.radius > 0.0f ? in.radius : 1.0f);
+        CHECK(vkskin_crowd_set_world(a, 1, w, &err) == VKSKIN_OK);
+        draw_frames(ra, &view, 2, moved);
+        CHECK(vkskin_crowd_set_world(b, 1, w, &err) == VKSKIN_OK);
+        rd.crowd = b;
+        CHECK(vkskin_renderer_create(&rd, &rb, &err) == VKSKIN_OK);
+        if (rb)
+            draw_frames(rb, &view, 2, fresh);
+        CHECK(memcmp(moved, before, MW * MH * 4) != 0); /* it moved */
+        const bool same = memcmp(moved, fresh, MW * MH * 4) == 0;
+        CHECK(same);
+        CHECK(vkskin_crowd_reset(a, &err) == VKSKIN_OK);
+        draw_frames(ra, &view, 2, reset);
+        CHECK(memcmp(reset, before, MW * MH * 4) == 0);
+        printf("moves: instance 1 placed anew after the renderer: drawn there (%s the image of a "
+               "renderer made after the move); reset: the first image again\n",
+               same ? "exactly" : "NOT");
+    }
+    if (ra)
+        close_renderer(ra);
+    if (rb)
+        close_renderer(rb);
+    vkskin_crowd_destroy(a);
+    vkskin_crowd_destroy(b);
+    free(before);
+    free(moved);
+    free(fresh);
+    free(reset);
+}
+
 /* The whole run allocates through a host allocator that counts: every block vkskin took for
  * the renderers, crowds and models (the device's own memory aside) is given back at the end. */
 static atomic_long live_blocks, all_blocks;
@@ -527,6 +607,7 @@ int main(int argc, char **argv)
     CHECK(vkskin_list_devices(NULL, 0, &devices, &err) == VKSKIN_OK && devices >= 1);
     check_plan_before_crowd(model);
     check_logger(crowd);
+    check_moves(model);
     /* The light a host matches vkskin's shading with: a unit direction from above, the
      * renderer's colours; misuse refused. */
     {

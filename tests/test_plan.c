@@ -416,6 +416,19 @@ static void test_memory(void)
     CHECK(m.per_instance_device == INSTANCE + bones &&
           m.per_instance_host == 2 * (bones + VISIBLE + RECORD));
     CHECK(m.palette_store_entries == 21 && !m.palette_store_capped);
+    /* The draw's instance updates: each frame slot stages an instance-table entry and a scatter
+     * record per instance. */
+    {
+        vks_plan_memory u;
+        vks_error err = {{0}};
+        CHECK(vks_plan_memory_of(&roomy, &mixed,
+                                 &(vks_plan_request){.mode = VKS_SKIN_COMPUTE,
+                                                     .palette_store = true,
+                                                     .instance_updates = true},
+                                 &u, &err));
+        CHECK(u.per_instance_host == m.per_instance_host + 2 * (INSTANCE + RECORD) &&
+              u.per_instance_device == m.per_instance_device);
+    }
 
     /* A heap too small for every output at once: half of what is left, a multiple of 16. */
     const VkDeviceSize state = streams + 5 * INSTANCE + 5 * 2 * (bones + VISIBLE);

@@ -372,7 +372,8 @@ VKSKIN_API vkskin_result vkskin_crowd_play(vkskin_crowd *crowd, uint32_t instanc
 VKSKIN_API vkskin_result vkskin_crowd_set_time(vkskin_crowd *crowd, uint32_t instance,
                                                double seconds, float speed, vkskin_error *err);
 /* Places the instance: palette space -> world, column-major, affine (its last row 0 0 0 1),
- * finite. Its bounding sphere follows. */
+ * finite. Its bounding sphere follows, and a renderer of the crowd draws it there from its next
+ * frame (its instance table takes the instances placed anew since its last frame). */
 VKSKIN_API vkskin_result vkskin_crowd_set_world(vkskin_crowd *crowd, uint32_t instance,
                                                 const float world[16], vkskin_error *err);
 

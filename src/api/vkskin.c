@@ -639,7 +639,9 @@ vkskin_result vkskin_crowd_set_world(vkskin_crowd *c, uint32_t i, const float wo
     if (w[0][3] != 0.0f || w[1][3] != 0.0f || w[2][3] != 0.0f || w[3][3] != 1.0f)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_set_world: not affine (its last row must be 0 0 0 1)");
-    vks_crowd_set_world(&c->crowd, i, (const float(*)[4])w);
+    if (!vks_crowd_set_world(&c->crowd, i, (const float(*)[4])w))
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
+                            "vkskin_crowd_set_world: out of memory for the moved list");
     vks_camera_grow_box(&c->crowd, i, c->frame_lo, c->frame_hi);
     return vks_api_ok(err);
 }
@@ -760,6 +762,9 @@ vkskin_result vkskin_crowd_reset(vkskin_crowd *c, vkskin_error *err)
     if (r != VKSKIN_OK)
         return r;
     /* The key cursors are hints: stale ones only cost a binary search. */
+    if (!vks_crowd_all_moved(&c->crowd)) /* the renderer's table follows the worlds back */
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
+                            "vkskin_crowd_reset: out of memory for the moved list");
     memcpy(c->crowd.instances, c->start, sizeof *c->start * c->crowd.instance_count);
     vks_camera_crowd_box(&c->crowd, c->frame_lo, c->frame_hi);
     return vks_api_ok(err);

@@ -701,6 +701,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
         r->broken = true; /* the window's acquired image is never presented */
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
+    vks_crowd_clear_moved(crowd); /* submitted: the instance table follows them */
     r->last = f;
     if (r->window && !vks_swapchain_present(&r->swapchain, &wf, &e)) {
         r->broken = true;

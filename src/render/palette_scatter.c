@@ -60,7 +60,8 @@ static bool create_sets(const gpu_device *dev, vks_scatter_pass *pass, const gpu
     return true;
 }
 
-bool vks_scatter_pass_create(const gpu_device *dev, bool bound, const gpu_buffer *store,
+bool vks_scatter_pass_create(const gpu_device *dev, bool bound, uint32_t entry_bytes,
+                             const gpu_buffer *store,
                              const gpu_buffer staging[GPU_FRAMES_IN_FLIGHT],
                              const gpu_buffer records[GPU_FRAMES_IN_FLIGHT], vks_scatter_pass *pass,
                              vks_error *err)
@@ -70,7 +71,9 @@ bool vks_scatter_pass_create(const gpu_device *dev, bool bound, const gpu_buffer
     pass->max_groups = l->maxComputeWorkGroupCount[0] < SCATTER_MAX_GROUPS
                            ? l->maxComputeWorkGroupCount[0]
                            : SCATTER_MAX_GROUPS;
+    assert(entry_bytes % 16 == 0 && entry_bytes > 0);
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
+        pass->push[i].entry_vec4s = entry_bytes / 16;
         address(staging[i].address, pass->push[i].staging);
         address(records[i].address, pass->push[i].records);
         address(store->address, pass->push[i].store);

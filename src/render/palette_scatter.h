@@ -21,9 +21,11 @@ typedef struct vks_scatter_pass {
 } vks_scatter_pass;
 
 /* The pass over the store and, per frame slot, its staging and records buffers (each a storage
- * buffer with a device address). bound: the descriptor path (the VKS_BOUND build and a set per
- * slot). Fails with a message when the device cannot make it. */
-bool vks_scatter_pass_create(const gpu_device *dev, bool bound, const gpu_buffer *store,
+ * buffer with a device address), for entries of entry_bytes (a multiple of 16). bound: the
+ * descriptor path (the VKS_BOUND build and a set per slot). Fails with a message when the device
+ * cannot make it. */
+bool vks_scatter_pass_create(const gpu_device *dev, bool bound, uint32_t entry_bytes,
+                             const gpu_buffer *store,
                              const gpu_buffer staging[GPU_FRAMES_IN_FLIGHT],
                              const gpu_buffer records[GPU_FRAMES_IN_FLIGHT], vks_scatter_pass *pass,
                              vks_error *err);

@@ -181,7 +181,9 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
     m.per_instance_device = sizeof(vks_instance) + store_bones;
     /* With the store, each frame slot also holds a scatter record per instance (at most every
      * instance is posed in a frame). */
-    const VkDeviceSize record = store ? sizeof(vks_scatter_record) : 0;
+    const VkDeviceSize record =
+        (store ? sizeof(vks_scatter_record) : 0) +
+        (req->instance_updates ? sizeof(vks_instance) + sizeof(vks_scatter_record) : 0);
     m.per_instance_host = GPU_FRAMES_IN_FLIGHT *
                           ((m.palette_store_capped ? 0 : bones) + sizeof(vks_visible) + record);
     /* For how many fit: the capped store's costs (fixed) beside the growing ones; the crowd fits

@@ -62,6 +62,9 @@ typedef struct vks_plan_request {
      * of its size per frame in flight. Else each frame in flight has every instance's palette in
      * host memory. */
     bool palette_store;
+    /* The instance table follows instances placed anew (the renderer's draw): each frame in flight
+     * has an instance-table entry and a scatter record per instance in host memory. */
+    bool instance_updates;
     /* Skinned-output capacity in vertices of vks_plan_vertex_bytes; 0: chosen from the heaps. */
     uint32_t max_skinned_vertices;
     VkDeviceSize buffer_limit; /* the largest buffer wished for (vks_plan_buffer_limit) */

@@ -334,6 +334,17 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
                              &r->readback, err);
 }
 
+/* Instance i's entry of the instance table: its world transform (rows) and its model. */
+static vks_instance instance_entry(const vks_crowd *c, uint32_t i)
+{
+    const vks_crowd_instance *inst = &c->instances[i];
+    vks_instance t = {.model = inst->model};
+    for (int row = 0; row < 3; row++)
+        for (int col = 0; col < 4; col++)
+            t.world[row][col] = inst->world[col][row];
+    return t;
+}
+
 /* The instance table: each instance's world transform and its model. */
 static bool create_instances(vks_renderer *r, vks_error *err)
 {
@@ -342,14 +353,8 @@ static bool create_instances(vks_renderer *r, vks_error *err)
     vks_instance *table = vks_calloc(n, sizeof *table);
     if (!table)
         return vks_fail_memory(err, "out of memory");
-    for (uint32_t i = 0; i < n; i++) {
-        const vks_crowd_instance *inst = &c->instances[i];
-        vks_instance *t = &table[i];
-        for (int row = 0; row < 3; row++)
-            for (int col = 0; col < 4; col++)
-                t->world[row][col] = inst->world[col][row];
-        t->model = inst->model;
-    }
+    for (uint32_t i = 0; i < n; i++)
+        table[i] = instance_entry(c, i);
     bool ok = upload(r, &r->instances, table, sizeof *table * n, ADDRESSED, "instance table", err);
     vks_free(table);
     return ok;
@@ -370,6 +375,19 @@ static bool create_store(vks_renderer *r, vks_error *err)
                              &r->palette_store, err);
 }
 
+/* The draw's: the scatter of moved instances' entries into the instance table, from each frame
+ * slot's staging and records (after create_frames). */
+static bool create_world_scatter(vks_renderer *r, vks_error *err)
+{
+    gpu_buffer staging[GPU_FRAMES_IN_FLIGHT], records[GPU_FRAMES_IN_FLIGHT];
+    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
+        staging[i] = r->frames[i].world_staging;
+        records[i] = r->frames[i].world_records;
+    }
+    return vks_scatter_pass_create(r->dev, r->bound, sizeof(vks_instance), &r->instances, staging,
+                                   records, &r->world_scatter, err);
+}
+
 /* desc.palette_store: the scatter over the store and each frame slot's staging and records
  * (after create_frames). */
 static bool create_scatter(vks_renderer *r, vks_error *err)
@@ -379,8 +397,8 @@ static bool create_scatter(vks_renderer *r, vks_error *err)
         staging[i] = r->frames[i].palette_buffer;
         records[i] = r->frames[i].scatter_records;
     }
-    return vks_scatter_pass_create(r->dev, r->bound, &r->palette_store, staging, records,
-                                   &r->scatter, err);
+    return vks_scatter_pass_create(r->dev, r->bound, sizeof(vks_bone), &r->palette_store, staging,
+                                   records, &r->scatter, err);
 }
 
 static bool create_textures(vks_renderer *r, vks_error *err)
@@ -562,6 +580,23 @@ static bool create_frames(vks_renderer *r, vks_error *err)
                 f->skin_push.palette);
         if (r->external) /* the host records and submits: nothing more per frame */
             continue;
+        snprintf(name, sizeof name, "moved instances %u", i);
+        if (!gpu_buffer_create(dev,
+                               &(gpu_buffer_desc){.size = sizeof(vks_instance) * c->instance_count,
+                                                  .usage = ADDRESSED,
+                                                  .memory = GPU_MEMORY_UPLOAD,
+                                                  .name = name},
+                               &f->world_staging, err))
+            return false;
+        snprintf(name, sizeof name, "moved instance records %u", i);
+        if (!gpu_buffer_create(
+                dev,
+                &(gpu_buffer_desc){.size = sizeof(vks_scatter_record) * c->instance_count,
+                                   .usage = ADDRESSED,
+                                   .memory = GPU_MEMORY_UPLOAD,
+                                   .name = name},
+                &f->world_records, err))
+            return false;
         snprintf(name, sizeof name, "frame uniforms %u", i);
         if (!gpu_buffer_create(dev,
                                &(gpu_buffer_desc){.size = sizeof(vks_frame_uniforms),
@@ -750,6 +785,7 @@ vks_plan_request vks_renderer_plan_request(const vks_renderer_desc *desc)
                               .max_skinned_vertices = desc->max_skinned_vertices,
                               .buffer_limit = desc->buffer_limit,
                               .output_sets = desc->external && desc->keep_previous ? 2 : 1,
+                              .instance_updates = !desc->external,
                               .image = desc->image};
 }
 
@@ -812,8 +848,10 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                              err) &&
               create_instances(r, err) && (!r->use_store || create_store(r, err)) &&
               (!draws || create_textures(r, err)) && create_frames(r, err) &&
-              (!r->use_store || create_scatter(r, err)) && (!draws || create_descriptors(r, err)) &&
-              (!r->bound || create_data_sets(r, err)) && create_raster(r, err);
+              (!r->use_store || create_scatter(r, err)) &&
+              (r->external || create_world_scatter(r, err)) &&
+              (!draws || create_descriptors(r, err)) && (!r->bound || create_data_sets(r, err)) &&
+              create_raster(r, err);
     if (!ok) {
         vks_renderer_destroy(r);
         return false;
@@ -840,6 +878,8 @@ void vks_renderer_destroy(vks_renderer *r)
             dev->vk.vkDestroyCommandPool(dev->device, f->pool, NULL);
         gpu_buffer_destroy(dev, &f->palette_buffer);
         gpu_buffer_destroy(dev, &f->scatter_records);
+        gpu_buffer_destroy(dev, &f->world_staging);
+        gpu_buffer_destroy(dev, &f->world_records);
         gpu_buffer_destroy(dev, &f->visible_buffer);
         vks_free(f->visible);
         vks_free(f->out_offset);
@@ -864,6 +904,7 @@ void vks_renderer_destroy(vks_renderer *r)
     vks_free(r->chunks);
     vks_palette_store_free(&r->store);
     vks_scatter_pass_destroy(dev, &r->scatter);
+    vks_scatter_pass_destroy(dev, &r->world_scatter);
     gpu_buffer *buffers[] = {&r->positions,    &r->normals,      &r->tangents,      &r->joints,
                              &r->weights,      &r->uvs,          &r->indices,       &r->instances,
                              &r->readback,     &r->joints_extra, &r->weights_extra, &r->model_table,
@@ -1263,6 +1304,33 @@ static void scatter_to_store(vks_renderer *r, vks_frame *f)
     gpu_barrier_buffer(dev, f->cmd, r->palette_store.buffer, scatter, readers);
 }
 
+/* The draw's instance table follows the instances placed anew since the last frame
+ * (crowd->moved): their entries, staged in the frame slot, scattered into the table after every
+ * earlier frame's reads of it (the draws', the compute rasterizer's and its resolve's) and before
+ * this frame's. The caller clears the crowd's list once the frame is recorded. */
+static void move_instances(vks_renderer *r, vks_frame *f)
+{
+    const gpu_device *dev = r->dev;
+    const vks_crowd *c = r->crowd;
+    if (r->external || !c->moved_count)
+        return;
+    vks_instance *entries = f->world_staging.mapped;
+    vks_scatter_record *records = f->world_records.mapped;
+    for (uint32_t k = 0; k < c->moved_count; k++) {
+        entries[k] = instance_entry(c, c->moved[k]);
+        records[k] = (vks_scatter_record){.from_entry = k, .to_entry = c->moved[k], .count = 1};
+    }
+    const gpu_access readers = {VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
+                                    VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                                VK_ACCESS_2_SHADER_STORAGE_READ_BIT};
+    const gpu_access scatter = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
+    gpu_barrier_buffer(dev, f->cmd, r->instances.buffer, readers, scatter);
+    vks_scatter_pass_record(dev, f->cmd, &r->world_scatter, f->slot, c->moved_count);
+    gpu_barrier_buffer(dev, f->cmd, r->instances.buffer, scatter, readers);
+}
+
 void vks_renderer_skin(vks_renderer *r, vks_frame *f)
 {
     const gpu_device *dev = r->dev;
@@ -1270,6 +1338,7 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
     deal_outputs(r, f);
     if (r->use_store)
         scatter_to_store(r, f);
+    move_instances(r, f);
     begin_statistics(dev, f, STATS_SKIN);
     if (r->mode == VKS_SKIN_COMPUTE) {
         /* Global barriers: the fast path reaches the output chunks by address. The previous

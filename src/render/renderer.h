@@ -160,6 +160,9 @@ typedef struct vks_frame {
     /* desc.palette_store: the scatter's records (mapped; one per posed instance, at most
      * crowd->instance_count), written when the frame is recorded. */
     gpu_buffer scatter_records;
+    /* Not desc.external: the entries of instances placed anew, and their scatter records, for
+     * the instance table (crowd->moved; at most crowd->instance_count each). */
+    gpu_buffer world_staging, world_records;
     /* The passes' push constants: this slot's addresses, fixed at creation (the skinning pass
      * adds visible_count, the draw the base color). */
     vks_skin_push skin_push;
@@ -183,7 +186,7 @@ typedef struct vks_renderer {
     const gpu_device *dev;
     const vks_crowd *crowd;
     vks_skin_mode mode;
-    bool external; /* desc.external */
+    bool external;                       /* desc.external */
     VkPipelineStageFlags2 output_stages; /* desc.external: the output's readers (0: defaults) */
     VkAccessFlags2 output_access;
     /* desc.palette_store: the store (device-local, the plan's palette_store_entries) and its
@@ -191,8 +194,9 @@ typedef struct vks_renderer {
     bool use_store;
     gpu_buffer palette_store;
     vks_palette_store store;
-    vks_scatter_pass scatter; /* the staged palettes into their slots */
-    bool bound;               /* on the descriptor path (desc.path) */
+    vks_scatter_pass scatter;       /* the staged palettes into their slots */
+    vks_scatter_pass world_scatter; /* moved instances' entries into the instance table */
+    bool bound;                     /* on the descriptor path (desc.path) */
     bool skip_skin_barrier;
     vks_skin_pass skin;
     vks_draw_pass draw;

@@ -557,6 +557,8 @@ void vks_crowd_destroy(vks_crowd *c)
     vks_free(c->update);
     vks_free(c->cull_scratch);
     vks_free(c->cull_counts);
+    vks_free(c->moved);
+    vks_free(c->moved_mark);
     for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++)
         vks_free(c->destinations[d].held);
     *c = (vks_crowd){0};
@@ -656,14 +658,58 @@ void vks_crowd_play(vks_crowd *c, uint32_t i, int32_t clip, double fade)
         crowd_fade_to(c, i, clip, crowd_fade_seconds(fade));
 }
 
-void vks_crowd_set_world(vks_crowd *c, uint32_t i, const float world[4][4])
+/* The moved list, allocated at the first move. */
+static bool moved_list(vks_crowd *c)
 {
+    if (c->moved)
+        return true;
+    c->moved = vks_malloc(sizeof *c->moved * c->instance_count);
+    c->moved_mark = vks_calloc(c->instance_count, 1);
+    if (c->moved && c->moved_mark)
+        return true;
+    vks_free(c->moved);
+    vks_free(c->moved_mark);
+    c->moved = NULL;
+    c->moved_mark = NULL;
+    return false;
+}
+
+static void mark_moved(vks_crowd *c, uint32_t i)
+{
+    if (!c->moved_mark[i]) {
+        c->moved_mark[i] = 1;
+        c->moved[c->moved_count++] = i;
+    }
+}
+
+bool vks_crowd_all_moved(vks_crowd *c)
+{
+    if (!moved_list(c))
+        return false;
+    for (uint32_t i = 0; i < c->instance_count; i++)
+        mark_moved(c, i);
+    return true;
+}
+
+void vks_crowd_clear_moved(vks_crowd *c)
+{
+    for (uint32_t k = 0; k < c->moved_count; k++)
+        c->moved_mark[c->moved[k]] = 0;
+    c->moved_count = 0;
+}
+
+bool vks_crowd_set_world(vks_crowd *c, uint32_t i, const float world[4][4])
+{
+    if (!moved_list(c))
+        return false;
+    mark_moved(c, i);
     vks_crowd_instance *in = &c->instances[i];
     crowd_set_world(in, world, c->model_lo[in->model], c->model_hi[in->model]);
     for (int k = 0; k < 3; k++) {
         c->lo[k] = fminf(c->lo[k], in->center[k] - in->radius);
         c->hi[k] = fmaxf(c->hi[k], in->center[k] + in->radius);
     }
+    return true;
 }
 
 bool vks_crowd_keep_poses(vks_crowd *c, vks_error *err)

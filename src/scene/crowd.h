@@ -134,6 +134,12 @@ typedef struct vks_crowd {
     /* Culling on a pool (vks_crowd_cull, whose crowd is otherwise read only): each chunk's
      * visible instances, at the chunk's own place, and how many each chunk found. */
     uint32_t *cull_scratch, *cull_counts;
+    /* Instances placed anew (vks_crowd_set_world, a reset) since a renderer last took them
+     * (vks_crowd_clear_moved): moved[0 .. moved_count), each once (moved_mark). The renderer's
+     * instance table follows them. Allocated at the first move. */
+    uint32_t *moved;
+    uint8_t *moved_mark;
+    uint32_t moved_count;
 } vks_crowd;
 
 /* Instances a thread of the pool takes at a time in culling, levels of detail and clocks. */
@@ -181,7 +187,13 @@ void vks_crowd_play(vks_crowd *crowd, uint32_t i, int32_t clip, double fade);
 
 /* Places instance i: palette space -> world (column-major, affine). Its bounding sphere and scale
  * follow, and the crowd's box grows to hold the sphere (it stays a bound, not the tightest). */
-void vks_crowd_set_world(vks_crowd *crowd, uint32_t i, const float world[4][4]);
+/* False, leaving the instance where it was, when out of memory for the moved list. */
+bool vks_crowd_set_world(vks_crowd *crowd, uint32_t i, const float world[4][4]);
+/* Every instance listed as moved (its world restored, as vkskin_crowd_reset does); false when
+ * out of memory for the list. */
+bool vks_crowd_all_moved(vks_crowd *crowd);
+/* The moved instances were taken (a renderer's table has their worlds): the list empties. */
+void vks_crowd_clear_moved(vks_crowd *crowd);
 
 /* on: every instance cross-fades into the bind pose, holding its clip; off: back into the clip it
  * held (or the one it had at the start), from that clip's start. */
