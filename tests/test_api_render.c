@@ -531,6 +531,30 @@ static void check_moves(const vkskin_model *model)
         CHECK(vkskin_crowd_reset(a, &err) == VKSKIN_OK);
         draw_frames(ra, &view, 2, reset);
         CHECK(memcmp(reset, before, MW * MH * 4) == 0);
+        /* Hidden: the image of the same crowd with that instance out of view, and one instance
+         * fewer in view; shown again: the first image. */
+        CHECK(vkskin_crowd_set_shown(a, 1, false, &err) == VKSKIN_OK);
+        vkskin_instance_info hid;
+        CHECK(vkskin_crowd_get_instance(a, 1, &hid, &err) == VKSKIN_OK && !hid.shown);
+        draw_frames(ra, &view, 2, moved);
+        vkskin_frame_info fi;
+        CHECK(vkskin_renderer_frame(
+                  ra, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &view},
+                  &fi, &err) == VKSKIN_OK &&
+              fi.visible == N - 1);
+        uint32_t listed[N], count = N;
+        CHECK(vkskin_crowd_cull(a, view.view_proj, listed, N, &count, &err) == VKSKIN_OK &&
+              count == N - 1 && listed[0] == 0 && listed[1] == 2);
+        w[12] += 1000.0f; /* far outside the view */
+        CHECK(vkskin_crowd_set_world(b, 1, w, &err) == VKSKIN_OK);
+        if (rb)
+            draw_frames(rb, &view, 2, fresh);
+        CHECK(memcmp(moved, fresh, MW * MH * 4) == 0);
+        CHECK(vkskin_crowd_set_shown(a, 1, true, &err) == VKSKIN_OK);
+        draw_frames(ra, &view, 2, reset);
+        CHECK(memcmp(reset, before, MW * MH * 4) == 0);
+        check_error(vkskin_crowd_set_shown(a, N, false, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                    "no instance 3");
         printf("moves: instance 1 placed anew after the renderer: drawn there (%s the image of a "
                "renderer made after the move); reset: the first image again\n",
                same ? "exactly" : "NOT");

@@ -359,6 +359,7 @@ typedef struct vkskin_instance_info {
     float world[16];         /* palette space -> world, column-major */
     float center[3], radius; /* bounding sphere in world space, over every clip's motion */
     bool fading;             /* a cross-fade is under way */
+    bool shown;              /* not hidden (vkskin_crowd_set_shown) */
 } vkskin_instance_info;
 
 VKSKIN_API vkskin_result vkskin_crowd_get_instance(const vkskin_crowd *crowd, uint32_t instance,
@@ -371,6 +372,12 @@ VKSKIN_API vkskin_result vkskin_crowd_play(vkskin_crowd *crowd, uint32_t instanc
 /* Sets the instance's clock (seconds, finite; wrapped into its clip) and its rate (finite). */
 VKSKIN_API vkskin_result vkskin_crowd_set_time(vkskin_crowd *crowd, uint32_t instance,
                                                double seconds, float speed, vkskin_error *err);
+/* Hides the instance (shown false) or shows it again: a hidden one is never culled into a
+ * visible list, so it is neither posed nor drawn, and its palette store slot is given back; its
+ * clock runs on. Indices do not change. Frames in flight are not touched: from the next frame.
+ * vkskin_crowd_reset shows every instance. */
+VKSKIN_API vkskin_result vkskin_crowd_set_shown(vkskin_crowd *crowd, uint32_t instance, bool shown,
+                                                vkskin_error *err);
 /* Places the instance: palette space -> world, column-major, affine (its last row 0 0 0 1),
  * finite. Its bounding sphere follows, and a renderer of the crowd draws it there from its next
  * frame (its instance table takes the instances placed anew since its last frame). */

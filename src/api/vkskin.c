@@ -582,9 +582,18 @@ vkskin_result vkskin_crowd_get_instance(const vkskin_crowd *c, uint32_t i,
                                    .time = in->time,
                                    .speed = in->speed,
                                    .radius = in->radius,
-                                   .fading = in->fade_left > 0.0};
+                                   .fading = in->fade_left > 0.0,
+                                   .shown = !in->hidden};
     memcpy(info->world, in->world, sizeof info->world);
     memcpy(info->center, in->center, sizeof info->center);
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_crowd_set_shown(vkskin_crowd *c, uint32_t i, bool shown, vkskin_error *err)
+{
+    if (!api_instance(c, i, "vkskin_crowd_set_shown", err))
+        return VKSKIN_ERROR_ARGUMENT;
+    c->crowd.instances[i].hidden = !shown;
     return vks_api_ok(err);
 }
 

@@ -777,7 +777,7 @@ static uint32_t crowd_cull_range(const vks_crowd *c, const float plane[6][4], ui
     uint32_t count = 0;
     for (uint32_t i = begin; i < end; i++) {
         const vks_crowd_instance *in = &c->instances[i];
-        bool inside = true;
+        bool inside = !in->hidden;
         for (int p = 0; p < 6; p++) {
             float d = plane[p][0] * in->center[0] + plane[p][1] * in->center[1] +
                       plane[p][2] * in->center[2] + plane[p][3];

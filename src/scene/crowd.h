@@ -68,6 +68,7 @@ typedef struct vks_crowd_instance {
     /* The level its last pose was computed for: only that level's joints (a coarser level's
      * skeleton, skin/skeleton_lod.h) are in it, so a finer level must pose again. */
     uint8_t posed_lod;
+    uint8_t hidden; /* left out of culling (vkskin_crowd_set_shown): never listed, posed or drawn */
     /* Animation level of detail (vks_crowd_animate): the frames it was last posed and last
      * seen; UINT64_MAX for never. */
     uint64_t posed_frame, seen_frame;
