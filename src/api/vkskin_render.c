@@ -3,7 +3,9 @@
  * target/swapchain.h), and the frame that strings the crowd's culling, levels of detail and
  * posing (scene/crowd.h) to the renderer's passes. */
 #include "render_api.h"
+
 #include "../core/alloc.h"
+#include "draw/ground.h"
 
 #include "core/clock.h"
 
@@ -17,10 +19,6 @@ _Static_assert(sizeof(vkskin_overlay_vertex) == sizeof(vks_overlay_vertex),
 
 /* Overlay vertices of each kind a host may give a frame (the sums stay far from 2^32). */
 #define VKS_OVERLAY_MAX (1u << 24)
-
-/* Contact shadows drawn under at most this many visible instances. */
-#define GROUND_SHADOWS 4096u
-#define SHADOW_SEGMENTS 12u
 
 vkskin_result vkskin_list_devices(vkskin_device_info *devices, uint32_t capacity, uint32_t *count,
                                   vkskin_error *err)
@@ -407,80 +405,6 @@ static vkskin_gpu_stats public_stats(const vks_gpu_stats *s)
                               .pixels_resolved = s->pixels_resolved};
 }
 
-/* A "nice" grid step: 1, 2 or 5 times a power of ten, near `x`. */
-static float nice_step(float x)
-{
-    const float p = powf(10.0f, floorf(log10f(x)));
-    const float m = x / p;
-    return (m < 1.5f ? 1.0f : m < 3.5f ? 2.0f : m < 7.5f ? 5.0f : 10.0f) * p;
-}
-
-/* The ground of a frame: a plane at y = 0 around the crowd (two triangles), a grid on it (lines
- * every `step`), and a soft shadow under each of the first `shadows` visible instances (triangle
- * fans, dark in the middle). */
-typedef struct ground_plan {
-    float x0, z0, x1, z1, step;
-    uint32_t lines, shadows;
-} ground_plan;
-
-static ground_plan ground_of(const struct vkskin_crowd *c, const vks_frame *f)
-{
-    const float cx = 0.5f * (c->frame_lo[0] + c->frame_hi[0]),
-                cz = 0.5f * (c->frame_lo[2] + c->frame_hi[2]);
-    const float tall = fmaxf(c->frame_hi[1] - c->frame_lo[1], 1e-3f);
-    const float half =
-        fmaxf(fmaxf(c->frame_hi[0] - c->frame_lo[0], c->frame_hi[2] - c->frame_lo[2]), tall) *
-            0.75f +
-        tall;
-    ground_plan g = {.step = nice_step(half / 20.0f)};
-    g.x0 = floorf((cx - half) / g.step) * g.step;
-    g.z0 = floorf((cz - half) / g.step) * g.step;
-    g.lines = (uint32_t)ceilf(2.0f * half / g.step) + 1;
-    g.x1 = g.x0 + (float)(g.lines - 1) * g.step;
-    g.z1 = g.z0 + (float)(g.lines - 1) * g.step;
-    g.shadows = f->visible_count < GROUND_SHADOWS ? f->visible_count : GROUND_SHADOWS;
-    return g;
-}
-
-static uint32_t ground_triangle_vertices(const ground_plan *g)
-{
-    return 6 + 3 * SHADOW_SEGMENTS * g->shadows;
-}
-
-static void write_ground_triangles(const ground_plan *g, const vks_crowd *crowd, const vks_frame *f,
-                                   vks_overlay_vertex *t)
-{
-    const uint32_t plane = 0xff2a2622u; /* dark warm grey */
-    const float quad[6][2] = {{g->x0, g->z0}, {g->x1, g->z0}, {g->x1, g->z1},
-                              {g->x0, g->z0}, {g->x1, g->z1}, {g->x0, g->z1}};
-    for (int v = 0; v < 6; v++)
-        *t++ = (vks_overlay_vertex){{quad[v][0], 0.0f, quad[v][1]}, plane};
-    for (uint32_t k = 0; k < g->shadows; k++) {
-        const vks_crowd_instance *in = &crowd->instances[f->visible[k]];
-        /* Under its middle, as wide as a third of its bounding sphere. */
-        const float radius = 0.35f * in->radius, x = in->center[0], z = in->center[2];
-        for (uint32_t e = 0; e < SHADOW_SEGMENTS; e++) {
-            const float a0 = 6.2831853f * (float)e / SHADOW_SEGMENTS,
-                        a1 = 6.2831853f * (float)(e + 1) / SHADOW_SEGMENTS;
-            *t++ = (vks_overlay_vertex){{x, 0.0f, z}, 0x70000000u};
-            *t++ = (vks_overlay_vertex){{x + radius * cosf(a0), 0.0f, z + radius * sinf(a0)}, 0};
-            *t++ = (vks_overlay_vertex){{x + radius * cosf(a1), 0.0f, z + radius * sinf(a1)}, 0};
-        }
-    }
-}
-
-static void write_ground_lines(const ground_plan *g, vks_overlay_vertex *l)
-{
-    const uint32_t grid = 0xff4a4440u; /* the plane's grey, lighter */
-    for (uint32_t i = 0; i < g->lines; i++) {
-        const float x = g->x0 + (float)i * g->step, z = g->z0 + (float)i * g->step;
-        *l++ = (vks_overlay_vertex){{x, 0.0f, g->z0}, grid};
-        *l++ = (vks_overlay_vertex){{x, 0.0f, g->z1}, grid};
-        *l++ = (vks_overlay_vertex){{g->x0, 0.0f, z}, grid};
-        *l++ = (vks_overlay_vertex){{g->x1, 0.0f, z}, grid};
-    }
-}
-
 typedef struct overlay_context {
     const gpu_device *dev;
     const vks_overlay_pass *pass;
@@ -500,13 +424,15 @@ static void record_overlay(VkCommandBuffer cmd, void *user)
 static vkskin_result upload_overlays(vkskin_renderer *r, const vkskin_frame_desc *d,
                                      const vks_frame *f, vks_overlay_frame *o, vkskin_error *err)
 {
-    const ground_plan g = d->ground ? ground_of(r->crowd, f) : (ground_plan){0};
-    *o = (vks_overlay_frame){
-        .counts = {[VKS_OVERLAY_WORLD_TRIANGLES] =
-                       (d->ground ? ground_triangle_vertices(&g) : 0) + d->triangle_vertex_count,
-                   [VKS_OVERLAY_GROUND_LINES] = 4 * g.lines,
-                   [VKS_OVERLAY_WORLD_LINES] = d->line_vertex_count,
-                   [VKS_OVERLAY_SCREEN_TRIANGLES] = d->screen_vertex_count}};
+    const vks_ground g =
+        d->ground ? vks_ground_plan(r->crowd->frame_lo, r->crowd->frame_hi, f->visible_count)
+                  : (vks_ground){0};
+    *o = (vks_overlay_frame){.counts = {[VKS_OVERLAY_WORLD_TRIANGLES] =
+                                            (d->ground ? vks_ground_triangle_vertices(&g) : 0) +
+                                            d->triangle_vertex_count,
+                                        [VKS_OVERLAY_GROUND_LINES] = vks_ground_line_vertices(&g),
+                                        [VKS_OVERLAY_WORLD_LINES] = d->line_vertex_count,
+                                        [VKS_OVERLAY_SCREEN_TRIANGLES] = d->screen_vertex_count}};
     memcpy(o->view_proj, d->view->view_proj, sizeof o->view_proj);
     if (!d->ground && !d->triangle_vertex_count && !d->line_vertex_count && !d->screen_vertex_count)
         return VKSKIN_OK; /* nothing to write (and no buffer yet, perhaps) */
@@ -515,8 +441,8 @@ static vkskin_result upload_overlays(vkskin_renderer *r, const vkskin_frame_desc
     if (!vks_overlay_map(&r->dev, &r->overlay, f->slot, o, &v, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     if (d->ground) {
-        write_ground_triangles(&g, &r->crowd->crowd, f, v);
-        v += ground_triangle_vertices(&g);
+        vks_ground_write_triangles(&g, &r->crowd->crowd, f->visible, v);
+        v += vks_ground_triangle_vertices(&g);
     }
     const struct {
         const vkskin_overlay_vertex *from;
@@ -527,8 +453,8 @@ static vkskin_result upload_overlays(vkskin_renderer *r, const vkskin_frame_desc
                 {d->screen, d->screen_vertex_count}};
     for (int k = 0; k < VKS_OVERLAY_KINDS; k++) {
         if (k == VKS_OVERLAY_GROUND_LINES) {
-            write_ground_lines(&g, v);
-            v += 4 * g.lines;
+            vks_ground_write_lines(&g, v);
+            v += vks_ground_line_vertices(&g);
         } else if (host[k].count) {
             memcpy(v, host[k].from, sizeof *v * host[k].count);
             v += host[k].count;
