@@ -705,21 +705,8 @@ vkskin_result vkskin_crowd_orbit_view(const vkskin_crowd *c, const vkskin_orbit 
                             "0.01 to 100 are needed");
     vks_camera cam;
     vks_camera_frame_box(&cam, c->frame_lo, c->frame_hi);
-    if (zoom < 1.0f && c->crowd.instance_count > 1) {
-        /* Zooming in goes towards the instance nearest the eye of the framing view (before the
-         * orbit's turn: the same instance however the view is turned). */
-        float eye[3], best = FLT_MAX;
-        vks_camera_eye(&cam, orbit->aspect, eye);
-        for (uint32_t i = 0; i < c->crowd.instance_count; i++) {
-            const float *p = c->crowd.instances[i].center;
-            const float d2 = (p[0] - eye[0]) * (p[0] - eye[0]) + (p[1] - eye[1]) * (p[1] - eye[1]) +
-                             (p[2] - eye[2]) * (p[2] - eye[2]);
-            if (d2 < best) {
-                best = d2;
-                memcpy(cam.focus, p, sizeof cam.focus);
-            }
-        }
-    }
+    if (zoom < 1.0f) /* towards the instance nearest the framing view's eye */
+        vks_camera_focus_nearest(&cam, &c->crowd, orbit->aspect);
     cam.yaw += orbit->yaw;
     cam.pitch = fmaxf(-1.5f, fminf(1.5f, cam.pitch + orbit->pitch));
     cam.zoom = zoom;

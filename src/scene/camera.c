@@ -120,3 +120,20 @@ void vks_camera_view_proj(const vks_camera *cam, float aspect, float view_proj[4
     glm_mat4_mul(proj, view, vp);
     memcpy(view_proj, vp, sizeof vp);
 }
+
+void vks_camera_focus_nearest(vks_camera *cam, const vks_crowd *crowd, float aspect)
+{
+    if (crowd->instance_count < 2)
+        return;
+    float eye[3], best = FLT_MAX;
+    vks_camera_eye(cam, aspect, eye);
+    for (uint32_t i = 0; i < crowd->instance_count; i++) {
+        const float *p = crowd->instances[i].center;
+        const float d2 = (p[0] - eye[0]) * (p[0] - eye[0]) + (p[1] - eye[1]) * (p[1] - eye[1]) +
+                         (p[2] - eye[2]) * (p[2] - eye[2]);
+        if (d2 < best) {
+            best = d2;
+            memcpy(cam->focus, p, sizeof cam->focus);
+        }
+    }
+}
