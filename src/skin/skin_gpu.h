@@ -54,5 +54,11 @@ void vks_copy_pass_destroy(const gpu_device *dev, vks_copy_pass *pass);
 /* Records a copy of `bytes` (a multiple of 16) from src to dst (device addresses). */
 void vks_copy_pass_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_copy_pass *pass,
                           VkDeviceAddress src, VkDeviceAddress dst, VkDeviceSize bytes);
+/* Times a copy kernel over `bytes` read and written (each buffer at most 1 GiB and a quarter of
+ * the largest heap; halved down to 16 MiB when device memory runs short): the median of 9 runs,
+ * each its own submission, waited on. *moved gets the bytes moved, 0 (and *ms untouched) when the
+ * device has no timestamps. */
+bool vks_copy_measure(const gpu_device *dev, VkDeviceSize bytes, double *moved, double *ms,
+                      vks_error *err);
 
 #endif
