@@ -380,6 +380,14 @@ static void check_plan_before_crowd(const vkskin_model *model)
     CHECK(n > 0 && n < 100000);
     cd.instance_count = (uint32_t)n;
     CHECK(vkskin_renderer_check(&rd, &cd, &err) == VKSKIN_OK);
+    /* The same crowd desc from newer headers (a longer layout, its new fields zero): accepted,
+     * and nothing read past the library's own copy when the check hands it on. */
+    struct {
+        vkskin_crowd_desc desc;
+        unsigned char more[24];
+    } newer = {.desc = cd};
+    newer.desc.desc_size = sizeof newer;
+    CHECK(vkskin_renderer_check(&rd, &newer.desc, &err) == VKSKIN_OK);
     cd.instance_count = (uint32_t)n + 1;
     CHECK(vkskin_renderer_check(&rd, &cd, &said) == VKSKIN_ERROR_OUT_OF_MEMORY);
     vkskin_crowd *crowd;
@@ -671,11 +679,25 @@ int main(int argc, char **argv)
     CHECK(ri.binding == VKSKIN_BINDING_DESCRIPTORS); /* what validation follows */
     CHECK(ri.max_skinned_vertices >= (uint64_t)INSTANCES * mi.vertex_count);
 
-    /* A second renderer (its own instance and device) lives beside this one, and devices can
-     * be listed meanwhile (test_two_renderers drives two at once). */
+    /* A second renderer on the same crowd is refused (one per crowd: the schedule, the store and
+     * the moved instances are the renderer's); on another crowd it lives beside this one (its
+     * own instance and device: test_two_renderers drives two at once), and devices can be
+     * listed meanwhile. */
     vkskin_renderer *second = NULL;
-    CHECK(vkskin_renderer_create(&desc, &second, &err) == VKSKIN_OK && second);
+    check_error(vkskin_renderer_create(&desc, &second, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "the crowd has a renderer already");
+    CHECK(second == NULL);
+    vkskin_crowd *other_crowd = NULL;
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = (const vkskin_model *const *)&model,
+                                                   .model_count = 1,
+                                                   .instance_count = 2},
+                              &other_crowd, &err) == VKSKIN_OK);
+    vkskin_renderer_desc other_desc = desc;
+    other_desc.crowd = other_crowd;
+    CHECK(vkskin_renderer_create(&other_desc, &second, &err) == VKSKIN_OK && second);
     close_renderer(second);
+    vkskin_crowd_destroy(other_crowd);
     devices = 0;
     CHECK(vkskin_list_devices(NULL, 0, &devices, &err) == VKSKIN_OK && devices >= 1);
     uint8_t *image = malloc(W * H * 4), *first = malloc(W * H * 4), *other = malloc(W * H * 4);

@@ -97,8 +97,10 @@ typedef enum vkskin_palettes {
 } vkskin_palettes;
 
 typedef struct vkskin_renderer_desc {
-    uint32_t desc_size;  /* sizeof(vkskin_renderer_desc): the layout the caller was built with */
-    vkskin_crowd *crowd; /* kept: it must outlive the renderer, with its instance count */
+    uint32_t desc_size; /* sizeof(vkskin_renderer_desc): the layout the caller was built with */
+    /* Kept: it must outlive the renderer. One renderer per crowd at a time (its animation
+     * schedule, palette store and moved instances are the renderer's): a second is refused. */
+    vkskin_crowd *crowd;
     /* 0: the best device; n: entry n - 1 of vkskin_list_devices. */
     uint32_t device;
     /* Khronos validation with synchronization validation: each message goes to the logger (at

@@ -25,6 +25,9 @@ struct vkskin_crowd {
      * the frames prepared so far (the stagger). */
     uint8_t *periods;
     uint64_t prepared;
+    /* The crowd's renderer, if one lives: one at a time (its animation schedule, its palette
+     * store and the instances placed anew are the renderer's). */
+    bool rendered;
 };
 
 /* Allocates what vkskin_crowd_prepare's animation level of detail keeps (once): the periods and

@@ -55,6 +55,9 @@ vkskin_result vks_api_desc(const char *call, const char *type, const void **desc
                                 call, type, size, known, VKSKIN_VERSION_STRING);
     memset(copy, 0, known);
     memcpy(copy, *desc, size < known ? size : known);
+    /* The copy is this library's layout now: checking it again reads no byte past it. */
+    const uint32_t copied = (uint32_t)(size < known ? size : known);
+    memcpy(copy, &copied, sizeof copied);
     *desc = copy;
     return VKSKIN_OK;
 }

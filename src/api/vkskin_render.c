@@ -227,10 +227,16 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
     vkskin_result res = check_desc(desc, true, &path, err);
     if (res != VKSKIN_OK)
         return res;
+    if (desc->crowd->rendered)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_renderer_create: the crowd has a renderer already (one at a "
+                            "time: its animation schedule, palette store and moved instances are "
+                            "the renderer's); destroy it first, or make another crowd");
     struct vkskin_renderer *r = vks_object_alloc(sizeof *r);
     if (!r)
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a renderer");
     r->crowd = desc->crowd;
+    r->crowd->rendered = true;
     r->logger = desc->logger;
     r->window = desc->create_surface != NULL;
     r->readback = desc->readback;
@@ -303,8 +309,10 @@ void vkskin_renderer_destroy(vkskin_renderer *r, vkskin_messages *messages)
         r->dev.vk.vkDeviceWaitIdle(r->dev.device);
     if (r->r.dev)
         vks_renderer_destroy(&r->r);
-    if (r->crowd) /* its palette buffers, which the crowd may remember, are gone */
+    if (r->crowd) { /* its palette buffers, which the crowd may remember, are gone */
         vks_crowd_forget_palettes(&r->crowd->crowd);
+        r->crowd->rendered = false;
+    }
     if (r->dev.device) {
         vks_overlay_pass_destroy(&r->dev, &r->overlay);
         for (uint32_t s = 0; s < GPU_FRAMES_IN_FLIGHT; s++)

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* stb allocates with malloc (the default STBI_MALLOC), so the pixels can be freed with vks_free().
- */
+/* stb allocates through vks_malloc (external/stb_image.c sets STBI_MALLOC and friends), so the
+ * pixels are freed with vks_free(), whichever allocator the host set. */
 static bool take(unsigned char *pixels, int w, int h, vks_texture *tex, char *why, size_t why_size)
 {
     if (!pixels) {

@@ -72,6 +72,8 @@ void *vks_realloc(void *ptr, size_t size)
 
 void *vks_aligned_alloc(size_t align, size_t size)
 {
+    if (size > SIZE_MAX - (align - 1))
+        return NULL;
     if (!host.alloc) {
         const size_t rounded = (size + align - 1) & ~(align - 1); /* C11: a multiple of align */
         return aligned_alloc(align, rounded ? rounded : align);
