@@ -72,6 +72,7 @@ bool vks_scatter_pass_create(const gpu_device *dev, bool bound, uint32_t entry_b
                            ? l->maxComputeWorkGroupCount[0]
                            : SCATTER_MAX_GROUPS;
     assert(entry_bytes % 16 == 0 && entry_bytes > 0);
+    pass->store = store->buffer;
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
         pass->push[i].entry_vec4s = entry_bytes / 16;
         address(staging[i].address, pass->push[i].staging);
@@ -115,11 +116,15 @@ void vks_scatter_pass_destroy(const gpu_device *dev, vks_scatter_pass *pass)
 }
 
 void vks_scatter_pass_record(const gpu_device *dev, VkCommandBuffer cmd,
-                             const vks_scatter_pass *pass, uint32_t slot, uint32_t record_count)
+                             const vks_scatter_pass *pass, uint32_t slot, uint32_t record_count,
+                             gpu_access readers)
 {
     assert(slot < GPU_FRAMES_IN_FLIGHT);
     if (!record_count)
         return;
+    const gpu_access scatter = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
+    gpu_barrier_buffer(dev, cmd, pass->store, readers, scatter);
     vks_scatter_push push = pass->push[slot];
     push.record_count = record_count;
     dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
@@ -130,4 +135,5 @@ void vks_scatter_pass_record(const gpu_device *dev, VkCommandBuffer cmd,
                                &push);
     dev->vk.vkCmdDispatch(cmd, record_count < pass->max_groups ? record_count : pass->max_groups, 1,
                           1);
+    gpu_barrier_buffer(dev, cmd, pass->store, scatter, readers);
 }

@@ -2,8 +2,8 @@
  * staged palettes into their slots of the store, one record per posed instance
  * (vks_scatter_record; layouts and why not vkCmdCopyBuffer: shaders/vks_shared.h). Through device
  * addresses, or on the descriptor path through one set per frame slot, written once: the
- * buffers never change. The caller owns the buffers, writes the records and records the
- * barriers around the dispatch (src/render/renderer.c). */
+ * buffers never change. The caller owns the buffers and writes the records; the pass records
+ * its dispatch between barriers on the store against the store's readers. */
 #ifndef VKS_PALETTE_SCATTER_H
 #define VKS_PALETTE_SCATTER_H
 
@@ -17,6 +17,7 @@ typedef struct vks_scatter_pass {
     VkPipelineLayout layout;
     VkPipeline pipeline;
     vks_scatter_push push[GPU_FRAMES_IN_FLIGHT]; /* each frame slot's addresses */
+    VkBuffer store;                              /* what it writes */
     uint32_t max_groups;
 } vks_scatter_pass;
 
@@ -31,8 +32,11 @@ bool vks_scatter_pass_create(const gpu_device *dev, bool bound, uint32_t entry_b
                              vks_error *err);
 void vks_scatter_pass_destroy(const gpu_device *dev, vks_scatter_pass *pass);
 
-/* Records the scatter of frame slot `slot`'s first record_count records (nothing when 0). */
+/* Records the scatter of frame slot `slot`'s first record_count records (nothing when 0), after
+ * every earlier read of the store by `readers` (the frames before's) and before theirs in this
+ * frame. */
 void vks_scatter_pass_record(const gpu_device *dev, VkCommandBuffer cmd,
-                             const vks_scatter_pass *pass, uint32_t slot, uint32_t record_count);
+                             const vks_scatter_pass *pass, uint32_t slot, uint32_t record_count,
+                             gpu_access readers);
 
 #endif

@@ -375,30 +375,22 @@ static bool create_store(vks_renderer *r, vks_error *err)
                              &r->palette_store, err);
 }
 
-/* The draw's: the scatter of moved instances' entries into the instance table, from each frame
- * slot's staging and records (after create_frames). */
-static bool create_world_scatter(vks_renderer *r, vks_error *err)
+/* A scatter over each frame slot's staging and records (after create_frames): with the store,
+ * posed palettes into their slots; for the draw, moved instances' entries into the instance
+ * table. */
+static bool create_scatter(vks_renderer *r, bool instances, vks_error *err)
 {
     gpu_buffer staging[GPU_FRAMES_IN_FLIGHT], records[GPU_FRAMES_IN_FLIGHT];
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
-        staging[i] = r->frames[i].world_staging;
-        records[i] = r->frames[i].world_records;
+        const vks_frame *f = &r->frames[i];
+        staging[i] = instances ? f->world_staging : f->palette_buffer;
+        records[i] = instances ? f->world_records : f->scatter_records;
     }
-    return vks_scatter_pass_create(r->dev, r->bound, sizeof(vks_instance), &r->instances, staging,
-                                   records, &r->world_scatter, err);
-}
-
-/* desc.palette_store: the scatter over the store and each frame slot's staging and records
- * (after create_frames). */
-static bool create_scatter(vks_renderer *r, vks_error *err)
-{
-    gpu_buffer staging[GPU_FRAMES_IN_FLIGHT], records[GPU_FRAMES_IN_FLIGHT];
-    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
-        staging[i] = r->frames[i].palette_buffer;
-        records[i] = r->frames[i].scatter_records;
-    }
-    return vks_scatter_pass_create(r->dev, r->bound, sizeof(vks_bone), &r->palette_store, staging,
-                                   records, &r->scatter, err);
+    return instances
+               ? vks_scatter_pass_create(r->dev, r->bound, sizeof(vks_instance), &r->instances,
+                                         staging, records, &r->world_scatter, err)
+               : vks_scatter_pass_create(r->dev, r->bound, sizeof(vks_bone), &r->palette_store,
+                                         staging, records, &r->scatter, err);
 }
 
 static bool create_textures(vks_renderer *r, vks_error *err)
@@ -848,8 +840,8 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                              err) &&
               create_instances(r, err) && (!r->use_store || create_store(r, err)) &&
               (!draws || create_textures(r, err)) && create_frames(r, err) &&
-              (!r->use_store || create_scatter(r, err)) &&
-              (r->external || create_world_scatter(r, err)) &&
+              (!r->use_store || create_scatter(r, false, err)) &&
+              (r->external || create_scatter(r, true, err)) &&
               (!draws || create_descriptors(r, err)) && (!r->bound || create_data_sets(r, err)) &&
               create_raster(r, err);
     if (!ok) {
@@ -1277,6 +1269,14 @@ static void skin_dispatches(vks_renderer *r, vks_frame *f)
  * record per posed instance. The earlier frames' reads of the store (the skinning pass, and the
  * vertex shaders that skin) come first: a slot rewritten now may have held another instance's
  * pose for them. */
+/* Who reads the store and the instance table in a frame: the skinning pass, the vertex shaders,
+ * the compute rasterizer and its resolve. The scatters wait for the earlier frames' reads and
+ * come before this frame's. */
+static const gpu_access SHADER_READERS = {VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                                              VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
+                                              VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                                          VK_ACCESS_2_SHADER_STORAGE_READ_BIT};
+
 static void scatter_to_store(vks_renderer *r, vks_frame *f)
 {
     const gpu_device *dev = r->dev;
@@ -1294,14 +1294,7 @@ static void scatter_to_store(vks_renderer *r, vks_frame *f)
             .count = c->models[c->instances[i].model]->skeleton.joint_count,
         };
     }
-    const gpu_access readers = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
-                                    VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
-                                VK_ACCESS_2_SHADER_STORAGE_READ_BIT};
-    const gpu_access scatter = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
-    gpu_barrier_buffer(dev, f->cmd, r->palette_store.buffer, readers, scatter);
-    vks_scatter_pass_record(dev, f->cmd, &r->scatter, f->slot, s->pose_count);
-    gpu_barrier_buffer(dev, f->cmd, r->palette_store.buffer, scatter, readers);
+    vks_scatter_pass_record(dev, f->cmd, &r->scatter, f->slot, s->pose_count, SHADER_READERS);
 }
 
 /* The draw's instance table follows the instances placed anew since the last frame
@@ -1320,15 +1313,8 @@ static void move_instances(vks_renderer *r, vks_frame *f)
         entries[k] = instance_entry(c, c->moved[k]);
         records[k] = (vks_scatter_record){.from_entry = k, .to_entry = c->moved[k], .count = 1};
     }
-    const gpu_access readers = {VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
-                                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
-                                    VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-                                VK_ACCESS_2_SHADER_STORAGE_READ_BIT};
-    const gpu_access scatter = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
-    gpu_barrier_buffer(dev, f->cmd, r->instances.buffer, readers, scatter);
-    vks_scatter_pass_record(dev, f->cmd, &r->world_scatter, f->slot, c->moved_count);
-    gpu_barrier_buffer(dev, f->cmd, r->instances.buffer, scatter, readers);
+    vks_scatter_pass_record(dev, f->cmd, &r->world_scatter, f->slot, c->moved_count,
+                            SHADER_READERS);
 }
 
 void vks_renderer_skin(vks_renderer *r, vks_frame *f)
