@@ -270,7 +270,7 @@ static void test_overflow(crowd_gpu *s, const uint8_t *image, const uint32_t *vi
     CHECK(fit > 0 && fit < count);
     if (crowd_gpu_frame(s, &r, visible, count, false)) {
         vks_frame *f = &r.frames[r.readback_slot];
-        CHECK(f->skinned_count == fit && f->overflow_count == count - fit);
+        CHECK(f->plan.skinned_count == fit && f->plan.overflow_count == count - fit);
         for (uint32_t k = 0; k < count; k++) {
             if (k < fit)
                 crowd_gpu_check_instance(s, &r, visible[k], "overflow", NULL);
@@ -279,8 +279,8 @@ static void test_overflow(crowd_gpu *s, const uint8_t *image, const uint32_t *vi
         }
         printf("overflow: room for %llu vertices: %u of %u instances skinned by the compute "
                "pass, %u (%llu vertices) in the vertex shader\n",
-               (unsigned long long)vertices, f->skinned_count, count, f->overflow_count,
-               (unsigned long long)f->overflow_vertices);
+               (unsigned long long)vertices, f->plan.skinned_count, count, f->plan.overflow_count,
+               (unsigned long long)f->plan.overflow_vertices);
     }
     if (crowd_gpu_frame(s, &r, visible, count, true)) {
         /* Triangles of every instance; invocations of the first `fit` only. */

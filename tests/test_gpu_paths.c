@@ -125,11 +125,13 @@ static void test_same_results(crowd_gpu *s)
             if (skin == VKS_SKIN_COMPUTE && crowd_gpu_frame(s, &r, all, INSTANCES, false)) {
                 const vks_frame *f = &r.frames[r.readback_slot];
                 const uint32_t chunks_used =
-                    f->skinned_count
-                        ? (uint32_t)(f->out_offset[f->skinned_count - 1] / r.chunk_limit) + 1
+                    f->plan.skinned_count
+                        ? (uint32_t)(f->plan.out_offset[f->plan.skinned_count - 1] /
+                                     r.chunk_limit) +
+                              1
                         : 0;
                 CHECK(chunks_used >= 3);
-                CHECK(f->overflow_count > 0 && f->skinned_count > 0);
+                CHECK(f->plan.overflow_count > 0 && f->plan.skinned_count > 0);
                 bool model_skinned[MODEL_COUNT] = {false};
                 for (uint32_t i = 0; i < INSTANCES; i++)
                     if (vks_renderer_skinned(&r, i)) {
@@ -165,8 +167,8 @@ static void test_same_results(crowd_gpu *s)
                     CHECK(same);
                     printf("compute: descriptor path's output %s the address path's (%zu bytes, "
                            "%u instances in %u chunks, %u skinned in the vertex shader)\n",
-                           same ? "is" : "differs from", bytes, f->skinned_count, chunks_used,
-                           f->overflow_count);
+                           same ? "is" : "differs from", bytes, f->plan.skinned_count, chunks_used,
+                           f->plan.overflow_count);
                     free(out);
                 }
             }

@@ -1,12 +1,15 @@
-/* The renderer's memory plan (src/render/plan.h), without a device: crowds and device limits made
- * up here, every expected value worked out here from the layouts' sizes, never read back from the
- * planner.
+/* The renderer's memory plan (src/render/plan.h) and frame plan (frame_plan.h), without a device:
+ * crowds and device limits made up here, every expected value worked out here from the layouts'
+ * sizes, never read back from the planner.
  *
  *   frame:      a frame's visible instances get output space in order, packed from 0, each
  *               whole within one chunk (one that would straddle starts the next chunk), until
  *               one does not fit: hand-worked layouts (a culled subset, a budget that stops
  *               early, an instance larger than a chunk) and, over many random lists, limits
  *               and budgets, the invariants against a walk written here.
+ *   frame plan: the renderer's frame order (render/frame_plan.h): random frames of a two-model
+ *               crowd at random levels and raster marks, against a scan per (model, level,
+ *               rasterizer) written here; the overflow, the raster ranges and the GPU's list.
  *   limit:      the smallest of the three device limits and the wish, rounded down to 16.
  *   memory:     small crowds (with and without tangents, wide models, a texture) in compute and
  *               vertex mode: model bytes, per-instance state, the palette store adding its
@@ -20,7 +23,10 @@
 
 #include <assert.h>
 
+#include "render/frame_plan.h"
 #include "render/plan.h"
+
+#include <string.h>
 
 /* The sizes the closed forms below use, as the layouts define them (shaders/vks_shared.h). */
 enum {
@@ -285,6 +291,152 @@ static void test_frame_runs(void)
     CHECK(bad == 0);
     CHECK(stopped > 0 && stopped < runs);
     printf("  frame runs: %d lists, %d stopped early\n", runs, stopped);
+    free(crowd.instances);
+}
+
+/* The frame plan (render/frame_plan.h) over random frames of a two-model crowd: random visible
+ * subsets, levels (some past the model's last), raster marks, budgets and chunk limits, and the
+ * three rasterizer choices. Expected: the order by a scan per (model, level, rasterizer) written
+ * here, the offsets by check_walk, the raster ranges trimmed to the entries with output whose ids
+ * the visibility buffer can name, the overflow and its vertices summed entry by entry, and the
+ * GPU's visible list field by field against made-up chunk addresses. */
+static void test_frame_plan(void)
+{
+    enum { N = 40, MODELS = 2, LEVELS = 3 };
+    vks_model models[MODELS] = {make_model("A", A), make_model("B", B)};
+    const uint32_t vertices[MODELS][LEVELS] = {{10, 25, 3}, {7, 2, 31}};
+    for (uint32_t m = 0; m < MODELS; m++) {
+        models[m].tangents = NULL;
+        models[m].level_count = LEVELS;
+        for (uint32_t l = 0; l < LEVELS; l++)
+            models[m].levels[l] =
+                (vks_level){.vertex_count = vertices[m][l], .vertex_first = 100 * l + m};
+    }
+    const vks_model *list[] = {&models[0], &models[1]};
+    uint32_t of[N], palette_first[N];
+    for (uint32_t i = 0; i < N; i++) {
+        of[i] = i < 17 ? 0 : 1;
+        palette_first[i] = 1000 + 7 * i;
+    }
+    vks_crowd crowd = make_crowd(list, MODELS, of, N);
+    crowd.model_first[1] = 17;
+    crowd.model_first[2] = N;
+    uint32_t x = 4242;
+    int bad_order = 0, bad_offset = 0, bad_raster = 0, bad_count = 0, bad_entry = 0;
+    int frames = 0, overflowed = 0, rastered = 0;
+    for (int mode = 0; mode < 3; mode++)
+        for (VkDeviceSize limit = 512; limit <= 2048; limit += 512)
+            for (VkDeviceSize output = 0; output <= 12000; output += 750) {
+                const vks_frame_budget budget = {.compute = output > 0,
+                                                 .output_bytes = output,
+                                                 .chunk_limit = limit,
+                                                 .raster = mode == 0   ? VKS_FRAME_RASTER_NONE
+                                                           : mode == 1 ? VKS_FRAME_RASTER_MARKED
+                                                                       : VKS_FRAME_RASTER_ALL,
+                                                 .raster_max_entries = (uint32_t)(output / 250)};
+                uint32_t visible[N], count = 0;
+                uint8_t levels[N], raster[N], asked[N];
+                for (uint32_t i = 0; i < N; i++) {
+                    x = x * 1103515245u + 12345u;
+                    if ((x >> 16) % 4 == 0)
+                        continue; /* culled */
+                    visible[count] = i;
+                    asked[count] = levels[count] = (uint8_t)((x >> 20) % (LEVELS + 2));
+                    raster[count++] = (uint8_t)((x >> 24) & 1);
+                }
+                uint32_t order[N], order_level_want[N];
+                uint8_t order_level[N];
+                VkDeviceSize offset[N];
+                vks_frame_plan plan = {
+                    .order = order, .order_level = order_level, .out_offset = offset};
+                vks_frame_plan_make(&crowd, &budget, visible, count, levels, raster, &plan);
+                /* The order: per model, per level, the rasterizer's entries, then the others,
+                 * each group ascending; levels past the last clamped to it. */
+                uint32_t want[N], n = 0, starts[MODELS][LEVELS + 1], marks[MODELS][LEVELS];
+                for (uint32_t m = 0; m < MODELS; m++) {
+                    for (uint32_t l = 0; l < LEVELS; l++) {
+                        starts[m][l] = n;
+                        for (int pass = 0; pass < 2; pass++) {
+                            for (uint32_t k = 0; k < count; k++) {
+                                const uint32_t lk = asked[k] < LEVELS ? asked[k] : LEVELS - 1;
+                                const bool r = mode == 2 || (mode == 1 && raster[k]);
+                                if (of[visible[k]] == m && lk == l && r == (pass == 0)) {
+                                    order_level_want[n] = l;
+                                    want[n++] = visible[k];
+                                }
+                            }
+                            if (pass == 0)
+                                marks[m][l] = n;
+                        }
+                    }
+                    starts[m][LEVELS] = n;
+                }
+                for (uint32_t k = 0; k < count; k++)
+                    bad_order += order[k] != want[k] || order_level[k] != order_level_want[k] ||
+                                 levels[k] != (asked[k] < LEVELS ? asked[k] : LEVELS - 1);
+                for (uint32_t m = 0; m < MODELS; m++) {
+                    for (uint32_t l = 0; l < LEVELS; l++)
+                        bad_order += plan.runs[m][l] != starts[m][l];
+                    bad_order += plan.runs[m][VKS_MAX_LEVELS] != starts[m][LEVELS];
+                }
+                /* The output: a prefix, placed as the walk places it. */
+                VkDeviceSize bytes[N];
+                for (uint32_t k = 0; k < count; k++)
+                    bytes[k] =
+                        ((VkDeviceSize)vertices[of[want[k]]][order_level_want[k]] * SKINNED + 15) /
+                        16 * 16;
+                const uint32_t skinned = check_walk(bytes, count, output, limit, offset,
+                                                    plan.skinned_count, &bad_offset);
+                uint64_t over_vertices = 0;
+                uint32_t per_level[VKS_MAX_LEVELS] = {0};
+                for (uint32_t k = 0; k < count; k++) {
+                    per_level[order_level_want[k]]++;
+                    if (k >= skinned && budget.compute)
+                        over_vertices += vertices[of[want[k]]][order_level_want[k]];
+                }
+                bad_count += plan.overflow_count != (budget.compute ? count - skinned : 0) ||
+                             plan.overflow_vertices != over_vertices ||
+                             memcmp(plan.level_instances, per_level, sizeof per_level) != 0;
+                /* The rasterizer's ranges: its entries, cut at the first without output or past
+                 * the ids. */
+                const uint32_t cut =
+                    skinned < budget.raster_max_entries ? skinned : budget.raster_max_entries;
+                for (uint32_t m = 0; m < MODELS; m++)
+                    for (uint32_t l = 0; l < LEVELS; l++) {
+                        uint32_t end = marks[m][l] < cut ? marks[m][l] : cut;
+                        end = end > starts[m][l] ? end : starts[m][l];
+                        bad_raster += plan.raster_end[m][l] != end;
+                        rastered += end > starts[m][l];
+                    }
+                /* The GPU's list. */
+                VkDeviceAddress chunks[32];
+                assert(vks_plan_chunk_count(output, limit) <= 32);
+                for (uint32_t k = 0; k < 32; k++)
+                    chunks[k] = (VkDeviceAddress)(k + 1) << 40 | 0x100u * k;
+                vks_visible gpu[N];
+                vks_frame_plan_entries(&crowd, &plan, palette_first, chunks, limit, gpu);
+                for (uint32_t k = 0; k < count; k++) {
+                    const uint32_t i = want[k], m = of[i], l = order_level_want[k];
+                    const uint64_t a =
+                        k < skinned ? chunks[offset[k] / limit] + offset[k] % limit : 0;
+                    bad_entry +=
+                        gpu[k].instance != i || gpu[k].model != m ||
+                        gpu[k].palette_first != palette_first[i] ||
+                        gpu[k].vertex_first != (l ? models[m].vertex_count + 100 * l + m : 0) ||
+                        gpu[k].out_address[0] != (uint32_t)a ||
+                        gpu[k].out_address[1] != (uint32_t)(a >> 32);
+                }
+                overflowed += skinned < count && budget.compute;
+                frames++;
+            }
+    CHECK(bad_order == 0);
+    CHECK(bad_offset == 0);
+    CHECK(bad_count == 0);
+    CHECK(bad_raster == 0);
+    CHECK(bad_entry == 0);
+    CHECK(overflowed > 0 && overflowed < frames && rastered > 0);
+    printf("  frame plan: %d frames, %d overflowed, %d rasterized runs\n", frames, overflowed,
+           rastered);
     free(crowd.instances);
 }
 
@@ -667,6 +819,7 @@ int main(void)
     test_frame_by_hand();
     test_frame_invariants();
     test_frame_runs();
+    test_frame_plan();
     test_buffer_limit();
     test_memory();
     test_fit();

@@ -393,8 +393,8 @@ static uint64_t frame_vertices(const vks_crowd *c, const vks_frame *f, uint32_t 
     uint64_t n = 0;
     for (uint32_t m = 0; m < c->model_count; m++)
         for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
-            const uint32_t first = f->runs[m][l];
-            const uint32_t end = f->runs[m][l + 1] < count ? f->runs[m][l + 1] : count;
+            const uint32_t first = f->plan.runs[m][l];
+            const uint32_t end = f->plan.runs[m][l + 1] < count ? f->plan.runs[m][l + 1] : count;
             if (end > first)
                 n += (uint64_t)(end - first) * vks_model_level(c->models[m], l).vertex_count;
         }
@@ -647,11 +647,11 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
             .drawn = true,
             .visible = f->visible_count,
             .posed = prepared.posed,
-            .skinned = f->skinned_count,
-            .overflow = f->overflow_count,
-            .overflow_vertices = f->overflow_vertices,
+            .skinned = f->plan.skinned_count,
+            .overflow = f->plan.overflow_count,
+            .overflow_vertices = f->plan.overflow_vertices,
             .vertices = frame_vertices(crowd, f, f->visible_count),
-            .skinned_vertices = frame_vertices(crowd, f, f->skinned_count),
+            .skinned_vertices = frame_vertices(crowd, f, f->plan.skinned_count),
             .draws = f->draws,
             .palette_bytes = prepared.palette_bytes,
             .dropped = prepared.dropped,
@@ -662,9 +662,9 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
             .record_ms = record_ms,
             .gpu = public_stats(&f->stats),
         };
-        memcpy(info->level_instances, f->level_instances, sizeof info->level_instances);
+        memcpy(info->level_instances, f->plan.level_instances, sizeof info->level_instances);
         for (uint32_t m = 0; m < crowd->model_count; m++)
-            info->model_instances[m] = f->runs[m][VKS_MAX_LEVELS] - f->runs[m][0];
+            info->model_instances[m] = f->plan.runs[m][VKS_MAX_LEVELS] - f->plan.runs[m][0];
     }
     return vks_api_ok(err);
 }

@@ -1,5 +1,6 @@
 #include "renderer.h"
 #include "../core/alloc.h"
+#include "frame_plan.h"
 #include "plan.h"
 
 #include "../asset/pack.h"
@@ -307,7 +308,9 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
     if (r->mode != VKS_SKIN_COMPUTE || bytes == 0)
         return true;
     r->chunk_count = vks_plan_chunk_count(bytes, limit);
-    if (!(r->chunks = vks_calloc((size_t)r->chunk_count * r->output_sets, sizeof *r->chunks)))
+    const size_t total = (size_t)r->chunk_count * r->output_sets;
+    if (!(r->chunks = vks_calloc(total, sizeof *r->chunks)) ||
+        !(r->chunk_addresses = vks_calloc(total, sizeof *r->chunk_addresses)))
         return vks_fail_memory(err, "out of memory");
     for (uint32_t i = 0; i < r->chunk_count * r->output_sets; i++) {
         const uint32_t k = i % r->chunk_count;
@@ -324,6 +327,7 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
                                    .name = name},
                 &r->chunks[i], err))
             return false;
+        r->chunk_addresses[i] = r->chunks[i].address;
     }
     return !readback ||
            gpu_buffer_create(r->dev,
@@ -550,7 +554,7 @@ static bool create_frames(vks_renderer *r, vks_error *err)
                                &f->visible_buffer, err))
             return false;
         f->visible = vks_malloc(sizeof *f->visible * c->instance_count);
-        f->out_offset = vks_malloc(sizeof *f->out_offset * c->instance_count);
+        f->plan.out_offset = vks_malloc(sizeof *f->plan.out_offset * c->instance_count);
         if (r->external) {
             if (!(f->slot_of = vks_malloc(sizeof *f->slot_of * c->instance_count)))
                 return vks_fail_memory(err, "out of memory");
@@ -558,10 +562,10 @@ static bool create_frames(vks_renderer *r, vks_error *err)
         }
         f->level = vks_calloc(c->instance_count, sizeof *f->level);
         f->raster = vks_calloc(c->instance_count, sizeof *f->raster);
-        f->order = vks_malloc(sizeof *f->order * c->instance_count);
-        f->order_level = vks_malloc(sizeof *f->order_level * c->instance_count);
-        if (!f->visible || !f->out_offset || !f->level || !f->raster || !f->order ||
-            !f->order_level)
+        f->plan.order = vks_malloc(sizeof *f->plan.order * c->instance_count);
+        f->plan.order_level = vks_malloc(sizeof *f->plan.order_level * c->instance_count);
+        if (!f->visible || !f->plan.out_offset || !f->level || !f->raster || !f->plan.order ||
+            !f->plan.order_level)
             return vks_fail_memory(err, "out of memory");
         f->palette = f->palette_buffer.mapped;
         f->skin_push = (vks_skin_push){.streams = streams_of(r)};
@@ -874,12 +878,12 @@ void vks_renderer_destroy(vks_renderer *r)
         gpu_buffer_destroy(dev, &f->world_records);
         gpu_buffer_destroy(dev, &f->visible_buffer);
         vks_free(f->visible);
-        vks_free(f->out_offset);
+        vks_free(f->plan.out_offset);
         vks_free(f->slot_of);
         vks_free(f->level);
         vks_free(f->raster);
-        vks_free(f->order);
-        vks_free(f->order_level);
+        vks_free(f->plan.order);
+        vks_free(f->plan.order_level);
         gpu_buffer_destroy(dev, &f->uniform_buffer);
     }
     if (r->descriptor_pool)
@@ -894,6 +898,7 @@ void vks_renderer_destroy(vks_renderer *r)
     for (uint32_t k = 0; r->chunks && k < r->chunk_count * r->output_sets; k++)
         gpu_buffer_destroy(dev, &r->chunks[k]);
     vks_free(r->chunks);
+    vks_free(r->chunk_addresses);
     vks_palette_store_free(&r->store);
     vks_scatter_pass_destroy(dev, &r->scatter);
     vks_scatter_pass_destroy(dev, &r->world_scatter);
@@ -1018,10 +1023,10 @@ vks_frame *vks_renderer_host_frame(vks_renderer *r, uint32_t slot)
     if (r->readback_slot == (int32_t)f->slot)
         r->readback_slot = -1;
     for (uint32_t s = 0; s < f->visible_count; s++) { /* last frame's entries only */
-        f->slot_of[f->order[s]] = UINT32_MAX;
+        f->slot_of[f->plan.order[s]] = UINT32_MAX;
         f->level[s] = 0;
     }
-    f->visible_count = f->skinned_count = 0;
+    f->visible_count = f->plan.skinned_count = 0;
     f->host_number = r->frame_number; /* counted up above */
     return f;
 }
@@ -1038,8 +1043,8 @@ void vks_renderer_skin_into(vks_renderer *r, vks_frame *f, VkCommandBuffer cmd)
     assert(r->external);
     f->cmd = cmd;
     vks_renderer_skin(r, f);
-    for (uint32_t s = 0; s < f->skinned_count; s++)
-        f->slot_of[f->order[s]] = s;
+    for (uint32_t s = 0; s < f->plan.skinned_count; s++)
+        f->slot_of[f->plan.order[s]] = s;
     f->cmd = VK_NULL_HANDLE;
 }
 
@@ -1051,11 +1056,11 @@ bool vks_renderer_output(const vks_renderer *r, const vks_frame *f, uint32_t ins
     const uint32_t s = f->slot_of[instance];
     if (s == UINT32_MAX)
         return false;
-    const VkDeviceSize at = f->out_offset[s];
+    const VkDeviceSize at = f->plan.out_offset[s];
     const vks_model *m = r->crowd->models[r->crowd->instances[instance].model];
     *chunk = &frame_chunks(r, f)[at / r->chunk_limit];
     *offset = at % r->chunk_limit;
-    *level = f->order_level[s];
+    *level = f->plan.order_level[s];
     *vertex_count = vks_model_level(m, *level).vertex_count;
     return true;
 }
@@ -1085,65 +1090,6 @@ static void timestamp(const gpu_device *dev, vks_frame *f, VkPipelineStageFlags2
     f->queries_written |= 1u << query;
 }
 
-/* The first entry of the ascending visible list that is >= instance. */
-static uint32_t lower_bound(const uint32_t *visible, uint32_t count, uint32_t instance)
-{
-    uint32_t lo = 0, hi = count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (visible[mid] < instance)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Whether visible slot s goes to the compute rasterizer (before the output is dealt). */
-static bool wants_raster(const vks_renderer *r, const vks_frame *f, uint32_t s)
-{
-    return r->raster_mode == VKS_RASTER_COMPUTE ||
-           (r->raster_mode == VKS_RASTER_HYBRID && f->raster[s]);
-}
-
-/* The frame's visible instances in the order the GPU takes them: grouped by model (as the
- * ascending visible list already is), then by level of detail, so that each (model, level) is
- * one range: one dispatch and one instanced draw per mesh; within it those for the compute
- * rasterizer first. f->runs[m][L] is where (model m, level L)'s range starts;
- * f->runs[m][VKS_MAX_LEVELS] where the model's ends; f->raster_end[m][L] where its entries for
- * the compute rasterizer end (deal_outputs trims it to those it can draw). */
-static void sort_by_level(vks_renderer *r, vks_frame *f)
-{
-    const vks_crowd *c = r->crowd;
-    uint32_t start = 0;
-    memset(f->level_instances, 0, sizeof f->level_instances);
-    for (uint32_t m = 0; m < c->model_count; m++) {
-        const uint32_t end = lower_bound(f->visible, f->visible_count, c->model_first[m + 1]);
-        /* A level past the model's: its last. Keys: level * 2, plus 1 for the graphics
-         * pipeline. */
-        const uint8_t last = (uint8_t)(vks_model_level_count(c->models[m]) - 1);
-        uint32_t count[2 * VKS_MAX_LEVELS] = {0};
-        for (uint32_t s = start; s < end; s++) {
-            f->level[s] = f->level[s] < last ? f->level[s] : last;
-            count[2 * f->level[s] + !wants_raster(r, f, s)]++;
-        }
-        uint32_t at = start, next[2 * VKS_MAX_LEVELS];
-        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
-            f->runs[m][l] = next[2 * l] = at;
-            f->raster_end[m][l] = next[2 * l + 1] = at + count[2 * l];
-            at += count[2 * l] + count[2 * l + 1];
-            f->level_instances[l] += count[2 * l] + count[2 * l + 1];
-        }
-        f->runs[m][VKS_MAX_LEVELS] = end;
-        for (uint32_t s = start; s < end; s++) {
-            const uint32_t at_key = next[2 * f->level[s] + !wants_raster(r, f, s)]++;
-            f->order[at_key] = f->visible[s];
-            f->order_level[at_key] = f->level[s];
-        }
-        start = end;
-    }
-}
-
 /* Output space for the frame's visible instances, in the GPU's order, until the budget is spent
  * (compute mode), and the GPU's visible list: each instance with its level's first vertex and
  * its output's address, or 0 for those the vertex shader skins. Written once, in order (the
@@ -1151,61 +1097,26 @@ static void sort_by_level(vks_renderer *r, vks_frame *f)
 static void deal_outputs(vks_renderer *r, vks_frame *f)
 {
     const vks_crowd *c = r->crowd;
-    const bool compute = r->mode == VKS_SKIN_COMPUTE;
-    sort_by_level(r, f);
-    f->skinned_count = r->chunk_count
-                           ? vks_plan_frame(c, f->order, f->order_level, f->visible_count,
-                                            r->memory.output_bytes, r->chunk_limit, f->out_offset)
-                           : 0;
-    f->overflow_count = compute ? f->visible_count - f->skinned_count : 0;
-    /* The compute rasterizer draws only entries with output, whose slot its ids can name. */
-    const uint32_t rasterable = f->skinned_count < r->raster_scene.max_entries
-                                    ? f->skinned_count
-                                    : r->raster_scene.max_entries;
-    for (uint32_t m = 0; m < c->model_count; m++)
-        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
-            uint32_t *end = &f->raster_end[m][l];
-            *end = *end < rasterable ? *end : rasterable;
-            *end = *end > f->runs[m][l] ? *end : f->runs[m][l];
-        }
-    f->overflow_vertices = 0;
-    /* Run by run of the order (one model and level each): what is the run's is looked up once,
-     * and each entry reads only its palette's place (instances ascending within a run). */
-    vks_visible *gpu = f->visible_buffer.mapped;
-    const uint32_t *palette_first = r->use_store ? r->store.slot : c->palette_first;
-    const gpu_buffer *chunks = r->chunk_count ? frame_chunks(r, f) : NULL; /* none: vertex mode */
-    for (uint32_t m = 0; m < c->model_count; m++)
-        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
-            const uint32_t first = f->runs[m][l], end = f->runs[m][l + 1];
-            if (first == end)
-                continue;
-            const vks_model *model = c->models[m];
-            const vks_level level = vks_model_level(model, l);
-            const uint32_t vertex_first = l ? model->vertex_count + level.vertex_first : 0;
-            const uint32_t skinned = end < f->skinned_count ? end : f->skinned_count;
-            for (uint32_t s = first; s < end; s++) {
-                const uint32_t i = f->order[s];
-                vks_visible e = {.instance = i,
-                                 .vertex_first = vertex_first,
-                                 .palette_first = palette_first[i],
-                                 .model = m};
-                if (s < skinned) {
-                    const VkDeviceSize at = f->out_offset[s];
-                    address(chunks[at / r->chunk_limit].address + at % r->chunk_limit,
-                            e.out_address);
-                }
-                gpu[s] = e;
-            }
-            if (compute && end > skinned)
-                f->overflow_vertices +=
-                    (uint64_t)(end - (first > skinned ? first : skinned)) * level.vertex_count;
-        }
+    const vks_frame_budget budget = {
+        .compute = r->mode == VKS_SKIN_COMPUTE,
+        .output_bytes = r->chunk_count ? r->memory.output_bytes : 0,
+        .chunk_limit = r->chunk_limit,
+        .raster = r->raster_mode == VKS_RASTER_COMPUTE  ? VKS_FRAME_RASTER_ALL
+                  : r->raster_mode == VKS_RASTER_HYBRID ? VKS_FRAME_RASTER_MARKED
+                                                        : VKS_FRAME_RASTER_NONE,
+        .raster_max_entries = r->raster_scene.max_entries};
+    vks_frame_plan_make(c, &budget, f->visible, f->visible_count, f->level, f->raster, &f->plan);
+    vks_frame_plan_entries(c, &f->plan, r->use_store ? r->store.slot : c->palette_first,
+                           r->chunk_count ? r->chunk_addresses +
+                                                (size_t)(f->slot % r->output_sets) * r->chunk_count
+                                          : NULL,
+                           r->chunk_limit, f->visible_buffer.mapped);
 }
 
 /* The output chunk that slot s of the GPU's order (one with output) skins into. */
 static uint32_t chunk_of(const vks_renderer *r, const vks_frame *f, uint32_t s)
 {
-    return (uint32_t)(f->out_offset[s] / r->chunk_limit);
+    return (uint32_t)(f->plan.out_offset[s] / r->chunk_limit);
 }
 
 /* Where the slots from `first` that skin into the same chunk end: those in one chunk are
@@ -1241,8 +1152,8 @@ static void skin_dispatches(vks_renderer *r, vks_frame *f)
     const gpu_device *dev = r->dev;
     const vks_crowd *c = r->crowd;
     const VkCommandBuffer cmd = f->cmd;
-    for (uint32_t first = 0, last; first < f->skinned_count; first = last) {
-        last = chunk_end(r, f, first, f->skinned_count);
+    for (uint32_t first = 0, last; first < f->plan.skinned_count; first = last) {
+        last = chunk_end(r, f, first, f->plan.skinned_count);
         vks_skin_push push = f->skin_push;
         if (r->bound) {
             const uint32_t k = chunk_of(r, f, first);
@@ -1252,8 +1163,8 @@ static void skin_dispatches(vks_renderer *r, vks_frame *f)
         for (uint32_t m = 0; m < c->model_count; m++) {
             const vks_model *model = c->models[m];
             for (uint32_t l = 0; l < vks_model_level_count(model); l++) {
-                const uint32_t start = f->runs[m][l] > first ? f->runs[m][l] : first;
-                const uint32_t end = f->runs[m][l + 1] < last ? f->runs[m][l + 1] : last;
+                const uint32_t start = f->plan.runs[m][l] > first ? f->plan.runs[m][l] : first;
+                const uint32_t end = f->plan.runs[m][l + 1] < last ? f->plan.runs[m][l + 1] : last;
                 if (end <= start)
                     continue;
                 push.visible_first = start;
@@ -1417,8 +1328,9 @@ static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_ta
         const vks_raster_model where = {r->models[m].first_index, r->models[m].lod_first_index,
                                         r->models[m].material_first};
         for (uint32_t l = 0; l < vks_model_level_count(model); l++)
-            for (uint32_t first = f->runs[m][l], last; first < f->raster_end[m][l]; first = last) {
-                last = chunk_end(r, f, first, f->raster_end[m][l]);
+            for (uint32_t first = f->plan.runs[m][l], last; first < f->plan.raster_end[m][l];
+                 first = last) {
+                last = chunk_end(r, f, first, f->plan.raster_end[m][l]);
                 if (r->bound) {
                     const uint32_t k = chunk_of(r, f, first);
                     bind_data_set(r, f, cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->raster.layout, 0,
@@ -1463,9 +1375,9 @@ static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *targ
         k_first = UINT32_MAX;
         for (uint32_t m = 0; m < c->model_count; m++)
             for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
-                if (f->raster_end[m][l] > f->runs[m][l]) {
-                    const uint32_t a = chunk_of(r, f, f->runs[m][l]),
-                                   b = chunk_of(r, f, f->raster_end[m][l] - 1);
+                if (f->plan.raster_end[m][l] > f->plan.runs[m][l]) {
+                    const uint32_t a = chunk_of(r, f, f->plan.runs[m][l]),
+                                   b = chunk_of(r, f, f->plan.raster_end[m][l] - 1);
                     k_first = a < k_first ? a : k_first;
                     k_last = b > k_last ? b : k_last;
                 }
@@ -1503,7 +1415,7 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
     bool rasters = false;
     for (uint32_t m = 0; m < c->model_count; m++)
         for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
-            rasters |= f->raster_end[m][l] > f->runs[m][l];
+            rasters |= f->plan.raster_end[m][l] > f->plan.runs[m][l];
     const vks_raster_target *raster_target = &r->raster_scene.targets[f->slot];
     if (rasters) {
         if (!vks_raster_target_size(r->dev, &r->raster, &r->raster_scene, f->slot,
@@ -1530,11 +1442,11 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
     for (uint32_t m = 0; m < c->model_count; m++) {
         const vks_model *model = c->models[m];
         for (uint32_t l = 0; l < vks_model_level_count(model); l++) {
-            const uint32_t start = f->raster_end[m][l];
-            const uint32_t end = f->runs[m][l + 1];
-            const uint32_t split = f->skinned_count < start ? start
-                                   : f->skinned_count > end ? end
-                                                            : f->skinned_count;
+            const uint32_t start = f->plan.raster_end[m][l];
+            const uint32_t end = f->plan.runs[m][l + 1];
+            const uint32_t split = f->plan.skinned_count < start ? start
+                                   : f->plan.skinned_count > end ? end
+                                                                 : f->plan.skinned_count;
             /* [start, split): pulled from the compute pass's output, one chunk's at a time on
              * the descriptor path, with its set bound; [split, end): skinned here. */
             if (split > start)
@@ -1648,8 +1560,8 @@ static uint32_t skinned_slot(const vks_renderer *r, uint32_t instance)
     if (r->readback_slot < 0)
         return UINT32_MAX;
     const vks_frame *f = &r->frames[r->readback_slot];
-    for (uint32_t s = 0; s < f->skinned_count; s++) /* dump and the tests: a short list */
-        if (f->order[s] == instance)
+    for (uint32_t s = 0; s < f->plan.skinned_count; s++) /* dump and the tests: a short list */
+        if (f->plan.order[s] == instance)
             return s;
     return UINT32_MAX;
 }
@@ -1660,13 +1572,13 @@ const vks_skinned_vertex *vks_renderer_skinned(const vks_renderer *r, uint32_t i
     if (s == UINT32_MAX)
         return NULL;
     return (const vks_skinned_vertex *)((const char *)r->readback.mapped +
-                                        r->frames[r->readback_slot].out_offset[s]);
+                                        r->frames[r->readback_slot].plan.out_offset[s]);
 }
 
 uint32_t vks_renderer_skinned_level(const vks_renderer *r, uint32_t instance)
 {
     const uint32_t s = skinned_slot(r, instance);
-    return s == UINT32_MAX ? UINT32_MAX : r->frames[r->readback_slot].order_level[s];
+    return s == UINT32_MAX ? UINT32_MAX : r->frames[r->readback_slot].plan.order_level[s];
 }
 
 const uint32_t *vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t instance)

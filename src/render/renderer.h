@@ -27,6 +27,7 @@
 
 #include "../draw/draw.h"
 #include "../raster/raster.h"
+#include "frame_plan.h"
 #include "palette_scatter.h"
 #include "palette_store.h"
 #include "plan.h"
@@ -122,12 +123,6 @@ typedef struct vks_frame {
      * (write-combined memory on a discrete GPU: written once, never read back). */
     uint32_t *visible;
     uint32_t visible_count; /* set before vks_renderer_skin */
-    /* Set by vks_renderer_skin: order[0 .. skinned_count) got output space and are skinned by
-     * the compute pass; the rest are skinned in the vertex shader (all of them in vertex mode).
-     * In compute mode, overflow_count of them (overflow_vertices vertices) are there because
-     * they did not fit the output budget; 0 in vertex mode. */
-    uint32_t skinned_count, overflow_count;
-    uint64_t overflow_vertices;
     /* Host memory, per visible slot (f->visible's order): its level of detail (asset/model.h),
      * 0 unless the caller sets it before vks_renderer_skin (begin_frame resets the previous
      * frame's visible_count entries); a level past the model's last reads as its last. */
@@ -135,24 +130,17 @@ typedef struct vks_frame {
     /* Host memory, per visible slot: non-zero for the compute rasterizer (desc.raster hybrid),
      * 0 unless the caller sets it before vks_renderer_skin (reset as `level` is). */
     uint8_t *raster;
-    /* Set by vks_renderer_skin: the visible instances in the GPU's order (by model, then level),
-     * their levels, where each (model, level) starts (runs[m][VKS_MAX_LEVELS]: where model m's
-     * instances end), and how many instances are at each level. */
-    uint32_t *order;
-    uint8_t *order_level;
-    uint32_t runs[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS + 1];
-    /* Where each (model, level)'s compute-rasterized entries end: they are
-     * [runs[m][l], raster_end[m][l]), the graphics pipeline draws the rest of the range. */
-    uint32_t raster_end[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS];
-    uint32_t level_instances[VKS_MAX_LEVELS];
+    /* Set by vks_renderer_skin: the frame plan (render/frame_plan.h): the visible instances in
+     * the GPU's order, their runs, which got output space (order[0 .. skinned_count); the rest
+     * are skinned in the vertex shader) and where. */
+    vks_frame_plan plan;
     uint32_t draws; /* set by vks_renderer_draw: the crowd's draw calls it recorded */
     /* Set by vks_renderer_draw: triangles sent to the graphics pipeline and to the compute
      * rasterizer (instances times their meshes' triangles). */
     uint64_t triangles_hardware, triangles_compute;
-    VkDeviceSize *out_offset; /* per slot of `order`: its output's offset in the chunks */
-    uint32_t *slot_of;        /* desc.external: per instance, its slot in `order` this frame, or
-                                 UINT32_MAX */
-    uint64_t host_number;     /* desc.external: which host frame it holds (1, 2, ...; 0: none) */
+    uint32_t *slot_of;    /* desc.external: per instance, its slot in `order` this frame, or
+                             UINT32_MAX */
+    uint64_t host_number; /* desc.external: which host frame it holds (1, 2, ...; 0: none) */
     vks_frame_uniforms *uniforms; /* mapped: write before submitting */
     vks_gpu_stats stats;          /* of this slot's previous frame */
 
@@ -219,11 +207,12 @@ typedef struct vks_renderer {
      * tangents, in chunks of chunk_limit bytes (the last one smaller). */
     vks_plan_memory memory;
     VkDeviceSize chunk_limit;
-    uint32_t chunk_count;  /* of one copy of the output */
-    uint32_t output_sets;  /* copies: 2 with desc.keep_previous (frame slot s uses s % sets) */
-    gpu_buffer *chunks;    /* output_sets x chunk_count */
-    gpu_buffer readback;   /* host copy of every chunk, concatenated (desc.readback) */
-    int32_t readback_slot; /* the frame whose output it holds, -1 before any */
+    uint32_t chunk_count; /* of one copy of the output */
+    uint32_t output_sets; /* copies: 2 with desc.keep_previous (frame slot s uses s % sets) */
+    gpu_buffer *chunks;   /* output_sets x chunk_count */
+    VkDeviceAddress *chunk_addresses; /* theirs, in the same order */
+    gpu_buffer readback;              /* host copy of every chunk, concatenated (desc.readback) */
+    int32_t readback_slot;            /* the frame whose output it holds, -1 before any */
 
     uint32_t texture_count;
     gpu_image *textures; /* every model's textures, then a 1x1 white one for untextured materials */

@@ -1,0 +1,115 @@
+#include "frame_plan.h"
+#include "plan.h"
+
+#include <string.h>
+
+/* The first entry of the ascending visible list that is >= instance. */
+static uint32_t lower_bound(const uint32_t *visible, uint32_t count, uint32_t instance)
+{
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (visible[mid] < instance)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Whether visible slot s goes to the compute rasterizer (before the output is dealt). */
+static bool wants_raster(const vks_frame_budget *b, const uint8_t *raster, uint32_t s)
+{
+    return b->raster == VKS_FRAME_RASTER_ALL || (b->raster == VKS_FRAME_RASTER_MARKED && raster[s]);
+}
+
+/* The visible instances in the order the GPU takes them: grouped by model (as the ascending
+ * visible list already is: the crowd stores instances by model), then by level of detail, so
+ * that each (model, level) is one range; within it those for the compute rasterizer first. A
+ * counting sort per model, keyed by level * 2 + (1 for the graphics pipeline). */
+static void sort_by_level(const vks_crowd *c, const vks_frame_budget *b, const uint32_t *visible,
+                          uint32_t count, uint8_t *levels, const uint8_t *raster, vks_frame_plan *p)
+{
+    uint32_t start = 0;
+    memset(p->level_instances, 0, sizeof p->level_instances);
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        const uint32_t end = lower_bound(visible, count, c->model_first[m + 1]);
+        const uint8_t last = (uint8_t)(vks_model_level_count(c->models[m]) - 1);
+        uint32_t n[2 * VKS_MAX_LEVELS] = {0};
+        for (uint32_t s = start; s < end; s++) {
+            levels[s] = levels[s] < last ? levels[s] : last;
+            n[2 * levels[s] + !wants_raster(b, raster, s)]++;
+        }
+        uint32_t at = start, next[2 * VKS_MAX_LEVELS];
+        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
+            p->runs[m][l] = next[2 * l] = at;
+            p->raster_end[m][l] = next[2 * l + 1] = at + n[2 * l];
+            at += n[2 * l] + n[2 * l + 1];
+            p->level_instances[l] += n[2 * l] + n[2 * l + 1];
+        }
+        p->runs[m][VKS_MAX_LEVELS] = end;
+        for (uint32_t s = start; s < end; s++) {
+            const uint32_t to = next[2 * levels[s] + !wants_raster(b, raster, s)]++;
+            p->order[to] = visible[s];
+            p->order_level[to] = levels[s];
+        }
+        start = end;
+    }
+}
+
+void vks_frame_plan_make(const vks_crowd *c, const vks_frame_budget *b, const uint32_t *visible,
+                         uint32_t count, uint8_t *levels, const uint8_t *raster, vks_frame_plan *p)
+{
+    sort_by_level(c, b, visible, count, levels, raster, p);
+    p->skinned_count = b->output_bytes
+                           ? vks_plan_frame(c, p->order, p->order_level, count, b->output_bytes,
+                                            b->chunk_limit, p->out_offset)
+                           : 0;
+    p->overflow_count = b->compute ? count - p->skinned_count : 0;
+    /* The compute rasterizer draws only entries with output, whose slot its ids can name. */
+    const uint32_t rasterable =
+        p->skinned_count < b->raster_max_entries ? p->skinned_count : b->raster_max_entries;
+    p->overflow_vertices = 0;
+    for (uint32_t m = 0; m < c->model_count; m++)
+        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
+            const uint32_t first = p->runs[m][l], end = p->runs[m][l + 1];
+            uint32_t *raster_end = &p->raster_end[m][l];
+            *raster_end = *raster_end < rasterable ? *raster_end : rasterable;
+            *raster_end = *raster_end > first ? *raster_end : first;
+            if (b->compute && end > p->skinned_count && l < vks_model_level_count(c->models[m]))
+                p->overflow_vertices +=
+                    (uint64_t)(end - (first > p->skinned_count ? first : p->skinned_count)) *
+                    vks_model_level(c->models[m], l).vertex_count;
+        }
+}
+
+void vks_frame_plan_entries(const vks_crowd *c, const vks_frame_plan *p,
+                            const uint32_t *palette_first, const VkDeviceAddress *chunk_address,
+                            VkDeviceSize chunk_limit, vks_visible *gpu)
+{
+    /* Run by run (one model and level each): what is the run's is looked up once, and each
+     * entry reads only its palette's place (instances ascending within a run). */
+    for (uint32_t m = 0; m < c->model_count; m++)
+        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
+            const uint32_t first = p->runs[m][l], end = p->runs[m][l + 1];
+            if (first == end)
+                continue;
+            const vks_model *model = c->models[m];
+            const uint32_t vertex_first =
+                l ? model->vertex_count + vks_model_level(model, l).vertex_first : 0;
+            for (uint32_t s = first; s < end; s++) {
+                const uint32_t i = p->order[s];
+                vks_visible e = {.instance = i,
+                                 .vertex_first = vertex_first,
+                                 .palette_first = palette_first[i],
+                                 .model = m};
+                if (s < p->skinned_count) {
+                    const VkDeviceSize at = p->out_offset[s];
+                    const VkDeviceAddress a = chunk_address[at / chunk_limit] + at % chunk_limit;
+                    e.out_address[0] = (uint32_t)a;
+                    e.out_address[1] = (uint32_t)(a >> 32);
+                }
+                gpu[s] = e;
+            }
+        }
+}

@@ -1,0 +1,68 @@
+/* The frame plan: what one frame does with its visible instances, decided on the CPU alone (no
+ * Vulkan call; tests/test_plan.c checks it without a device). From the ascending visible list,
+ * each entry's level of detail and whether the compute rasterizer draws it:
+ *
+ *   vks_frame_plan_make(crowd, &budget, visible, count, levels, raster, &plan);
+ *       the GPU's order (by model, then level; the compute rasterizer's entries first in each
+ *       run), output space dealt to a prefix of it (render/plan.h's vks_plan_frame), what did
+ *       not fit, and per level how many
+ *   vks_frame_plan_entries(crowd, &plan, palette_first, chunk_address, chunk_limit, gpu);
+ *       the GPU's visible list: per entry its instance, model, level's first vertex, palette
+ *       and output address (0: skinned in the vertex shader)
+ *
+ * The recording (render/record.c) then takes the plan run by run: one dispatch per (model, level)
+ * with output, one instanced draw per mesh of each run, the compute rasterizer's part of each. */
+#ifndef VKS_FRAME_PLAN_H
+#define VKS_FRAME_PLAN_H
+
+#include "../scene/crowd.h"
+#include "../../shaders/vks_shared.h"
+
+#include <vulkan/vulkan_core.h> /* VkDeviceSize, VkDeviceAddress */
+
+/* What the frame has to deal from. */
+typedef struct vks_frame_budget {
+    bool compute;              /* compute mode: entries without output are overflow */
+    VkDeviceSize output_bytes; /* of one copy of the skinned output (0: none, vertex mode) */
+    VkDeviceSize chunk_limit;  /* the output's chunk size (render/plan.h) */
+    /* The compute rasterizer: none (0), the entries marked `raster` (hybrid), or every one. */
+    enum { VKS_FRAME_RASTER_NONE, VKS_FRAME_RASTER_MARKED, VKS_FRAME_RASTER_ALL } raster;
+    uint32_t raster_max_entries; /* the visibility buffer's ids name slots below this */
+} vks_frame_budget;
+
+typedef struct vks_frame_plan {
+    /* Caller memory, one entry per visible instance: the visible instances in the GPU's order,
+     * their levels (clamped to their model's last), and (the first skinned_count of them) their
+     * output's byte offset in the concatenated chunks. */
+    uint32_t *order;
+    uint8_t *order_level;
+    VkDeviceSize *out_offset;
+    /* runs[m][l]: where (model m, level l)'s range of `order` starts; runs[m][VKS_MAX_LEVELS]:
+     * where model m's ends. The compute rasterizer's entries of each are [runs[m][l],
+     * raster_end[m][l]) (only entries with output, whose slot its ids can name), the graphics
+     * pipeline draws the rest of the range. */
+    uint32_t runs[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS + 1];
+    uint32_t raster_end[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS];
+    uint32_t level_instances[VKS_MAX_LEVELS]; /* per level, over the models */
+    /* order[0 .. skinned_count) got output space (a prefix); in compute mode the other
+     * overflow_count (overflow_vertices vertices) are skinned in the vertex shader for want of
+     * it (0 in vertex mode, where every entry is). */
+    uint32_t skinned_count, overflow_count;
+    uint64_t overflow_vertices;
+} vks_frame_plan;
+
+/* Plans visible[0 .. count) (ascending, distinct, below the crowd's instance count) with their
+ * levels (levels[s], clamped in place to the model's last) and raster marks (raster[s] != 0:
+ * for the compute rasterizer, with budget->raster MARKED). */
+void vks_frame_plan_make(const vks_crowd *crowd, const vks_frame_budget *budget,
+                         const uint32_t *visible, uint32_t count, uint8_t *levels,
+                         const uint8_t *raster, vks_frame_plan *plan);
+
+/* Writes the GPU's visible list for the plan, in its order, each entry once (gpu may be
+ * write-combined memory: never read): palette_first[i] is instance i's first palette entry,
+ * chunk_address[k] output chunk k's address (NULL without output). */
+void vks_frame_plan_entries(const vks_crowd *crowd, const vks_frame_plan *plan,
+                            const uint32_t *palette_first, const VkDeviceAddress *chunk_address,
+                            VkDeviceSize chunk_limit, vks_visible *gpu);
+
+#endif
