@@ -132,18 +132,21 @@ static void test_memory(scene *s)
     CHECK(wide.host_bytes == narrow.host_bytes && wide.output_bytes == narrow.output_bytes);
     vks_renderer r;
     if (crowd_gpu_renderer(&s->g, VKS_SKIN_COMPUTE, 0, 0, &r, "4-influence")) {
-        CHECK(r.extra_vertex_count == 0);
-        CHECK(r.joints_extra.buffer == VK_NULL_HANDLE && r.weights_extra.buffer == VK_NULL_HANDLE);
+        CHECK(r.scene.extra_vertex_count == 0);
+        CHECK(r.scene.joints_extra.buffer == VK_NULL_HANDLE &&
+              r.scene.weights_extra.buffer == VK_NULL_HANDLE);
         const vks_streams *st = &r.frames[0].skin_push.streams;
         CHECK(st->joints_extra[0] == 0 && st->joints_extra[1] == 0);
         vks_renderer_destroy(&r);
     }
     use_dropped(s, false);
     if (crowd_gpu_renderer(&s->g, VKS_SKIN_VERTEX, 0, 0, &r, "wide")) {
-        CHECK(r.extra_vertex_count == wide_vertices);
-        CHECK(r.joints_extra.buffer != VK_NULL_HANDLE && r.weights_extra.buffer != VK_NULL_HANDLE);
-        CHECK(r.models[MODEL_NARROW].extra_first == 0 && r.models[MODEL_WIDE].extra_first == 0 &&
-              r.models[MODEL_WIDE_T].extra_first == wide_first);
+        CHECK(r.scene.extra_vertex_count == wide_vertices);
+        CHECK(r.scene.joints_extra.buffer != VK_NULL_HANDLE &&
+              r.scene.weights_extra.buffer != VK_NULL_HANDLE);
+        CHECK(r.scene.models[MODEL_NARROW].extra_first == 0 &&
+              r.scene.models[MODEL_WIDE].extra_first == 0 &&
+              r.scene.models[MODEL_WIDE_T].extra_first == wide_first);
         vks_renderer_destroy(&r);
     }
     printf("memory: %llu device bytes with influences 5-8, %llu without (%u wide vertices)\n",

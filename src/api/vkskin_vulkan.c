@@ -179,12 +179,12 @@ vkskin_result vkskin_gpu_get_uvs(const vkskin_gpu *g, uint32_t model, uint32_t l
                             vks_model_level_count(m), level);
     /* The streams' order (render/renderer.c): each model's level-0 vertices, then its levels'. */
     const vks_level lv = vks_model_level(m, level);
-    const VkDeviceSize first =
-        g->renderer.models[model].vertex_first + (level ? m->vertex_count + lv.vertex_first : 0);
+    const VkDeviceSize first = g->renderer.scene.models[model].vertex_first +
+                               (level ? m->vertex_count + lv.vertex_first : 0);
     const VkDeviceSize offset = first * 2 * sizeof(float);
-    *out = (vkskin_gpu_uvs){.buffer = g->renderer.uvs.buffer,
+    *out = (vkskin_gpu_uvs){.buffer = g->renderer.scene.uvs.buffer,
                             .offset = offset,
-                            .address = g->renderer.uvs.address + offset,
+                            .address = g->renderer.scene.uvs.address + offset,
                             .vertex_count = lv.vertex_count};
     return vks_api_ok(err);
 }
@@ -201,10 +201,10 @@ vkskin_result vkskin_gpu_get_mesh(const vkskin_gpu *g, uint32_t model, uint32_t 
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "%s has %u level(s) and %u mesh(es): no level %u mesh %u", m->name,
                             vks_model_level_count(m), m->mesh_count, level, mesh);
-    const vks_renderer_model *rm = &g->renderer.models[model];
+    const vks_scene_model *rm = &g->renderer.scene.models[model];
     const vks_mesh_level ml = vks_model_mesh_level(m, level, mesh);
     *out = (vkskin_gpu_mesh){
-        .index_buffer = g->renderer.indices.buffer,
+        .index_buffer = g->renderer.scene.indices.buffer,
         .first_index = (level ? rm->lod_first_index : rm->first_index) + ml.first_index,
         .index_count = ml.index_count,
         .vertex_offset = (int32_t)ml.base_vertex,

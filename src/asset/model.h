@@ -168,6 +168,12 @@ typedef struct vks_model {
 } vks_model;
 
 void vks_model_destroy(vks_model *model);
+/* A model with a vertex of more than 4 influences: it brings influences 5 to 8 in streams of their
+ * own (joints_extra, weights_extra). */
+static inline bool vks_model_wide(const vks_model *m)
+{
+    return m->joints_extra != NULL;
+}
 /* Levels of detail the model has: level_count, or 1 (level 0) before vks_model_build_lods. */
 static inline uint32_t vks_model_level_count(const vks_model *m)
 {

@@ -269,6 +269,14 @@ VkPipelineLayout gpu_pipeline_layout(const gpu_device *dev, const VkDescriptorSe
 VkDescriptorSetLayout gpu_set_layout(const gpu_device *dev, const VkDescriptorType *types,
                                      uint32_t count, VkShaderStageFlags stages, const char *name);
 
+/* A device address as the shaders take it from push constants and lists: two 32-bit words, low
+ * first. */
+static inline void gpu_address_words(VkDeviceAddress a, uint32_t out[2])
+{
+    out[0] = (uint32_t)a;
+    out[1] = (uint32_t)(a >> 32);
+}
+
 /* ---- Timestamps ---- */
 
 /* Milliseconds between two raw timestamps on this device. */

@@ -15,12 +15,6 @@ extern const size_t vks_resolve_vert_spv_size, vks_resolve_frag_spv_size,
 static const VkBufferUsageFlags ADDRESSED =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
 
-static void address(VkDeviceAddress a, uint32_t out[2])
-{
-    out[0] = (uint32_t)a;
-    out[1] = (uint32_t)(a >> 32);
-}
-
 /* The bits indices 0 to n - 1 need. */
 static uint32_t raster__bits(uint32_t n)
 {
@@ -408,10 +402,10 @@ void vks_raster_resolve(const gpu_device *dev, VkCommandBuffer cmd, const vks_ra
                         VkDescriptorSet data_set, const vks_resolve_push *push)
 {
     vks_resolve_push p = *push;
-    address(scene->indices->address, p.indices);
-    address(t->vis.address, p.vis);
-    address(scene->levels.address, p.levels);
-    address(scene->meshes.address, p.meshes);
+    gpu_address_words(scene->indices->address, p.indices);
+    gpu_address_words(t->vis.address, p.vis);
+    gpu_address_words(scene->levels.address, p.levels);
+    gpu_address_words(scene->meshes.address, p.meshes);
     p.width = t->width;
     p.height = t->height;
     p.triangle_bits = scene->triangle_bits;

@@ -9,12 +9,6 @@ extern const size_t vks_scatter_comp_spv_size, vks_scatter_comp_bound_spv_size;
  * at once (an H100: 132 SMs of 32 workgroups of 64), so the records' loop costs nothing. */
 #define SCATTER_MAX_GROUPS 65535u
 
-static void address(VkDeviceAddress a, uint32_t out[2])
-{
-    out[0] = (uint32_t)a;
-    out[1] = (uint32_t)(a >> 32);
-}
-
 static bool create_sets(const gpu_device *dev, vks_scatter_pass *pass, const gpu_buffer *store,
                         const gpu_buffer staging[], const gpu_buffer records[], vks_error *err)
 {
@@ -75,9 +69,9 @@ bool vks_scatter_pass_create(const gpu_device *dev, bool bound, uint32_t entry_b
     pass->store = store->buffer;
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
         pass->push[i].entry_vec4s = entry_bytes / 16;
-        address(staging[i].address, pass->push[i].staging);
-        address(records[i].address, pass->push[i].records);
-        address(store->address, pass->push[i].store);
+        gpu_address_words(staging[i].address, pass->push[i].staging);
+        gpu_address_words(records[i].address, pass->push[i].records);
+        gpu_address_words(store->address, pass->push[i].store);
     }
     if (bound && !create_sets(dev, pass, store, staging, records, err)) {
         vks_scatter_pass_destroy(dev, pass);

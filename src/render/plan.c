@@ -59,14 +59,6 @@ vks_plan_crowd vks_plan_crowd_dealt(const vks_model *const *models, uint32_t mod
     return p;
 }
 
-/* A model with a vertex of more than 4 influences: it brings influences 5 to 8 in streams of
- * their own (asset/model.h). */
-static bool is_wide(const vks_model *m)
-{
-    assert((m->joints_extra != NULL) == (m->weights_extra != NULL));
-    return m->joints_extra != NULL;
-}
-
 VkDeviceSize vks_plan_buffer_limit(const vks_plan_limits *lim, VkDeviceSize wanted)
 {
     /* The storage-buffer range too: a chunk stays bindable as one descriptor, although the
@@ -95,7 +87,7 @@ VkDeviceSize vks_plan_bind_bytes(const vks_model *m)
                                                                           : VKS_BIND_JOINTS8_BYTES;
     return VKS_BIND_POSITION_BYTES + VKS_BIND_NORMAL_BYTES + VKS_BIND_TANGENT_BYTES + joints +
            VKS_BIND_WEIGHTS_BYTES + sizeof(float[2]) +
-           (is_wide(m) ? joints + VKS_BIND_WEIGHTS_BYTES : 0);
+           (vks_model_wide(m) ? joints + VKS_BIND_WEIGHTS_BYTES : 0);
 }
 
 /* Bytes of the models' bind streams, indices, table entries and textures (a mip chain adds a

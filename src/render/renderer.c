@@ -5,8 +5,6 @@
 
 #include "../asset/pack.h"
 
-#include <cglm/mat4.h>
-
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,20 +33,6 @@ enum { RASTER_COUNTED = 1u << 12 };
 
 static const VkBufferUsageFlags ADDRESSED =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-
-/* A model with a vertex of more than 4 influences: it brings influences 5 to 8 in streams of
- * their own (asset/model.h). */
-static bool is_wide(const vks_model *m)
-{
-    assert((m->joints_extra != NULL) == (m->weights_extra != NULL));
-    return m->joints_extra != NULL;
-}
-
-static void address(VkDeviceAddress a, uint32_t out[2])
-{
-    out[0] = (uint32_t)a;
-    out[1] = (uint32_t)(a >> 32);
-}
 
 /* ---- Memory plan (plan.h) ---- */
 
@@ -114,191 +98,6 @@ vks_plan_limits vks_renderer_plan_limits(const gpu_device *dev, VkDeviceSize mem
 
 /* ---- Creation ---- */
 
-static bool upload(vks_renderer *r, gpu_buffer *buf, const void *data, VkDeviceSize size,
-                   VkBufferUsageFlags usage, const char *name, vks_error *err)
-{
-    return gpu_buffer_create_filled(
-        r->dev, &(gpu_buffer_desc){.size = size, .usage = usage, .name = name}, data, buf, err);
-}
-
-/* Vertices of a model on the GPU: its level-0 vertices, then those of its levels of detail
- * (asset/model.h), each a copy of a level-0 vertex. */
-static uint32_t gpu_vertices(const vks_model *m)
-{
-    return m->vertex_count + m->lod_vertex_count;
-}
-
-/* The level-0 vertex GPU vertex g of model m copies. */
-static uint32_t source_of(const vks_model *m, uint32_t g)
-{
-    return g < m->vertex_count ? g : m->lod_source[g - m->vertex_count];
-}
-
-static uint32_t joint_words(const vks_model *m)
-{
-    return m->skeleton.joint_count > VKS_JOINTS8_MAX ? 2 : 1;
-}
-
-/* The level GPU vertex g of model m belongs to. */
-static uint32_t level_of(const vks_model *m, uint32_t g)
-{
-    uint32_t l = 0;
-    while (g >= m->vertex_count && l + 1 < vks_model_level_count(m) &&
-           g - m->vertex_count >= m->levels[l + 1].vertex_first)
-        l++;
-    return l;
-}
-
-/* A model's joint indices (`joints`, level-0 vertices) in the stream's form, for each of its GPU
- * vertices: 4 x 8 bits in one uint when it has at most 256 joints, else 4 x 16 bits in two. A
- * level's vertices use its folded joints (skin/skeleton_lod.h). */
-static void pack_joints(const vks_model *m, const uint16_t (*joints)[4], uint32_t *out)
-{
-    const bool wide16 = joint_words(m) == 2;
-    for (uint32_t g = 0; g < gpu_vertices(m); g++) {
-        const uint16_t *source = joints[source_of(m, g)];
-        const uint32_t level = level_of(m, g);
-        uint16_t j[4];
-        for (int k = 0; k < 4; k++)
-            j[k] = (uint16_t)vks_model_fold(m, level, source[k]);
-        if (wide16) {
-            out[2 * g] = j[0] | (uint32_t)j[1] << 16;
-            out[2 * g + 1] = j[2] | (uint32_t)j[3] << 16;
-        } else {
-            out[g] = vks_quant_joints8(j);
-        }
-    }
-}
-
-/* Influences 5 to 8 of the wide models, one after the other; nothing when there is none (a
- * zero-size buffer is invalid, and the shaders read these only for wide instances). */
-static bool create_extra_streams(vks_renderer *r, uint32_t joint_uints, vks_error *err)
-{
-    const vks_crowd *c = r->crowd;
-    const size_t n = r->extra_vertex_count;
-    if (n == 0)
-        return true;
-    uint16_t(*wgt)[4] = vks_malloc(sizeof *wgt * n);
-    uint32_t *jnt = vks_malloc(sizeof *jnt * joint_uints);
-    bool ok = wgt && jnt;
-    if (!ok)
-        vks_fail_memory(err, "out of memory");
-    for (uint32_t m = 0; ok && m < c->model_count; m++) {
-        const vks_model *model = c->models[m];
-        if (!is_wide(model))
-            continue;
-        const size_t first = r->models[m].extra_first;
-        for (uint32_t g = 0; g < gpu_vertices(model); g++)
-            memcpy(wgt[first + g], model->packed->weights_extra[source_of(model, g)], sizeof *wgt);
-        pack_joints(model, (const uint16_t(*)[4])model->joints_extra,
-                    jnt + r->models[m].joints_extra_first);
-    }
-    ok = ok &&
-         upload(r, &r->weights_extra, wgt, sizeof *wgt * n, ADDRESSED, "joint weights 5-8", err) &&
-         upload(r, &r->joints_extra, jnt, sizeof *jnt * joint_uints, ADDRESSED, "joint indices 5-8",
-                err);
-    vks_free(wgt);
-    vks_free(jnt);
-    return ok;
-}
-
-/* Every model's compact streams (asset/pack.h), one after the other, each model's levels of
- * detail after its level 0; models without tangents get zeros. Its indices likewise (level 0's,
- * then the levels'). Then the model table: where each model's streams start and how its
- * positions decode. */
-static bool create_streams(vks_renderer *r, vks_error *err)
-{
-    const vks_crowd *c = r->crowd;
-    uint32_t vertices = 0, indices = 0, materials = 0, extra = 0, joints = 0, joints_extra = 0;
-    for (uint32_t m = 0; m < c->model_count; m++) {
-        const vks_model *model = c->models[m];
-        assert(model->packed); /* vks_model_pack */
-        const uint32_t count = gpu_vertices(model);
-        r->models[m] = (vks_renderer_model){.vertex_first = vertices,
-                                            .first_index = indices,
-                                            .lod_first_index = indices + model->index_count,
-                                            .material_first = materials,
-                                            .extra_first = extra,
-                                            .joints_first = joints,
-                                            .joints_extra_first = joints_extra};
-        joints += count * joint_words(model);
-        if (is_wide(model)) {
-            extra += count;
-            joints_extra += count * joint_words(model);
-        }
-        vertices += count;
-        indices += model->index_count + model->lod_index_count;
-        materials += model->material_count;
-    }
-    r->material_count = materials;
-    r->extra_vertex_count = extra;
-    const size_t n = vertices;
-    uint16_t(*pos)[4] = vks_malloc(sizeof *pos * n), (*wgt)[4] = vks_malloc(sizeof *wgt * n);
-    uint32_t *nrm = vks_malloc(sizeof *nrm * n), *tan = vks_calloc(n, sizeof *tan);
-    uint32_t *jnt = vks_malloc(sizeof *jnt * joints);
-    float(*uv)[2] = vks_malloc(sizeof *uv * n);
-    uint32_t *idx = vks_malloc(sizeof *idx * (size_t)indices);
-    vks_model_gpu *table = vks_calloc(c->model_count, sizeof *table);
-    bool ok = pos && nrm && tan && wgt && uv && jnt && idx && table;
-    if (!ok)
-        vks_fail_memory(err, "out of memory");
-    for (uint32_t m = 0; ok && m < c->model_count; m++) {
-        const vks_model *model = c->models[m];
-        const vks_packed *pk = model->packed;
-        const vks_renderer_model *rm = &r->models[m];
-        for (uint32_t g = 0; g < gpu_vertices(model); g++) {
-            const size_t at = rm->vertex_first + g, v = source_of(model, g);
-            memcpy(pos[at], pk->positions[v], sizeof *pos);
-            nrm[at] = pk->normals[v];
-            if (pk->tangents)
-                tan[at] = pk->tangents[v];
-            memcpy(wgt[at], pk->weights[v], sizeof *wgt);
-            memcpy(uv[at], model->uvs[v], sizeof *uv);
-        }
-        pack_joints(model, (const uint16_t(*)[4])model->joints, jnt + rm->joints_first);
-        memcpy(idx + rm->first_index, model->indices, sizeof *idx * (size_t)model->index_count);
-        if (model->lod_index_count)
-            memcpy(idx + rm->lod_first_index, model->lod_indices,
-                   sizeof *idx * (size_t)model->lod_index_count);
-        vks_model_gpu *t = &table[m];
-        for (int k = 0; k < 3; k++) {
-            t->box_offset[k] = pk->box.offset[k];
-            t->box_scale[k] = pk->box.scale[k];
-        }
-        t->vertex_first = rm->vertex_first;
-        t->extra_first = is_wide(model) ? rm->extra_first : 0;
-        t->flags = (model->tangents ? VKS_MODEL_TANGENTS : 0) |
-                   (joint_words(model) == 2 ? VKS_MODEL_JOINTS16 : 0);
-        t->joints_first = rm->joints_first;
-        t->joints_extra_first = is_wide(model) ? rm->joints_extra_first : 0;
-    }
-    ok = ok && upload(r, &r->positions, pos, sizeof *pos * n, ADDRESSED, "bind positions", err) &&
-         upload(r, &r->normals, nrm, sizeof *nrm * n, ADDRESSED, "bind normals", err) &&
-         upload(r, &r->tangents, tan, sizeof *tan * n, ADDRESSED, "bind tangents", err) &&
-         upload(r, &r->weights, wgt, sizeof *wgt * n, ADDRESSED, "joint weights", err) &&
-         /* a host's draw binds them as a vertex buffer beside the output (vkskin_gpu_get_uvs) */
-         upload(r, &r->uvs, uv, sizeof *uv * n,
-                ADDRESSED | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                "uvs", err) &&
-         upload(r, &r->joints, jnt, sizeof *jnt * joints, ADDRESSED, "joint indices", err) &&
-         upload(r, &r->indices, idx, sizeof *idx * (size_t)indices,
-                VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                    (r->raster_mode != VKS_RASTER_HARDWARE ? ADDRESSED : 0),
-                "indices", err) && /* (a host may copy them: the library's tests do; the
-                                      compute rasterizer and its resolve read them) */
-         upload(r, &r->model_table, table, sizeof *table * c->model_count, ADDRESSED, "model table",
-                err);
-    vks_free(pos);
-    vks_free(nrm);
-    vks_free(tan);
-    vks_free(wgt);
-    vks_free(uv);
-    vks_free(jnt);
-    vks_free(idx);
-    vks_free(table);
-    return ok && create_extra_streams(r, joints_extra, err);
-}
-
 /* The skinned output (compute mode), in chunks of at most `limit` bytes, and its readback. */
 static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, vks_error *err)
 {
@@ -338,32 +137,6 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
                              &r->readback, err);
 }
 
-/* Instance i's entry of the instance table: its world transform (rows) and its model. */
-static vks_instance instance_entry(const vks_crowd *c, uint32_t i)
-{
-    const vks_crowd_instance *inst = &c->instances[i];
-    vks_instance t = {.model = inst->model};
-    for (int row = 0; row < 3; row++)
-        for (int col = 0; col < 4; col++)
-            t.world[row][col] = inst->world[col][row];
-    return t;
-}
-
-/* The instance table: each instance's world transform and its model. */
-static bool create_instances(vks_renderer *r, vks_error *err)
-{
-    const vks_crowd *c = r->crowd;
-    const uint32_t n = c->instance_count;
-    vks_instance *table = vks_calloc(n, sizeof *table);
-    if (!table)
-        return vks_fail_memory(err, "out of memory");
-    for (uint32_t i = 0; i < n; i++)
-        table[i] = instance_entry(c, i);
-    bool ok = upload(r, &r->instances, table, sizeof *table * n, ADDRESSED, "instance table", err);
-    vks_free(table);
-    return ok;
-}
-
 /* desc.palette_store: the store, device-local, of the plan's capacity, and its bookkeeping.
  * Written only by the frames' scatters (nothing reads an entry before its instance's first pose
  * is scattered there). */
@@ -391,52 +164,18 @@ static bool create_scatter(vks_renderer *r, bool instances, vks_error *err)
         records[i] = instances ? f->world_records : f->scatter_records;
     }
     return instances
-               ? vks_scatter_pass_create(r->dev, r->bound, sizeof(vks_instance), &r->instances,
-                                         staging, records, &r->world_scatter, err)
+               ? vks_scatter_pass_create(r->dev, r->bound, sizeof(vks_instance),
+                                         &r->scene.instances, staging, records, &r->world_scatter,
+                                         err)
                : vks_scatter_pass_create(r->dev, r->bound, sizeof(vks_bone), &r->palette_store,
                                          staging, records, &r->scatter, err);
-}
-
-static bool create_textures(vks_renderer *r, vks_error *err)
-{
-    const vks_crowd *c = r->crowd;
-    r->texture_count = 1;
-    for (uint32_t m = 0; m < c->model_count; m++)
-        r->texture_count += c->models[m]->texture_count;
-    r->textures = vks_calloc(r->texture_count, sizeof *r->textures);
-    if (!r->textures)
-        return vks_fail_memory(err, "out of memory");
-    uint32_t i = 0;
-    for (uint32_t m = 0; m <= c->model_count; m++) {
-        const vks_model *model = m < c->model_count ? c->models[m] : NULL;
-        uint32_t count = model ? model->texture_count : 1;
-        for (uint32_t k = 0; k < count; k++, i++) {
-            const vks_texture *t = model ? &model->textures[k] : NULL;
-            static const uint8_t white[4] = {255, 255, 255, 255};
-            char name[96];
-            snprintf(name, sizeof name, "texture %s", t ? t->source : "white");
-            gpu_image_desc d = {
-                .width = t ? t->width : 1,
-                .height = t ? t->height : 1,
-                .format = VK_FORMAT_R8G8B8A8_SRGB, /* glTF base color is sRGB-encoded */
-                .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
-                         VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                .mips = true,
-                .name = name,
-            };
-            if (!gpu_image_create(r->dev, &d, &r->textures[i], err) ||
-                !gpu_image_upload_rgba8(r->dev, &r->textures[i], t ? t->rgba : white, err))
-                return false;
-        }
-    }
-    return true;
 }
 
 static bool create_descriptors(vks_renderer *r, vks_error *err)
 {
     const gpu_device *dev = r->dev;
     const vks_crowd *c = r->crowd;
-    uint32_t materials = r->material_count;
+    uint32_t materials = r->scene.material_count;
     VkDescriptorPoolSize sizes[] = {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, GPU_FRAMES_IN_FLIGHT},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, materials ? materials : 1},
@@ -476,14 +215,15 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
     for (uint32_t m = 0; m < c->model_count; m++) {
         const vks_model *model = c->models[m];
         for (uint32_t k = 0; k < model->material_count; k++) {
-            VkDescriptorSet *set = &r->material_sets[r->models[m].material_first + k];
+            VkDescriptorSet *set = &r->material_sets[r->scene.models[m].material_first + k];
             GPU_TRY(dev->vk.vkAllocateDescriptorSets(dev->device, &ai, set), err,
                     "allocate a material's descriptor set");
             GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, *set, "material %s of %s",
                      model->materials[k].name, model->name);
             int32_t t = model->materials[k].texture;
             const gpu_image *img =
-                &r->textures[t >= 0 ? texture_first + (uint32_t)t : r->texture_count - 1];
+                &r->scene
+                     .textures[t >= 0 ? texture_first + (uint32_t)t : r->scene.texture_count - 1];
             VkDescriptorImageInfo ii = {r->draw.sampler, img->view,
                                         VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
             VkWriteDescriptorSet w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
@@ -496,20 +236,6 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
         texture_first += model->texture_count;
     }
     return true;
-}
-
-static vks_streams streams_of(const vks_renderer *r)
-{
-    vks_streams s;
-    address(r->positions.address, s.positions);
-    address(r->normals.address, s.normals);
-    address(r->tangents.address, s.tangents);
-    address(r->joints.address, s.joints);
-    address(r->weights.address, s.weights);
-    address(r->uvs.address, s.uvs);
-    address(r->joints_extra.address, s.joints_extra); /* 0 without wide models */
-    address(r->weights_extra.address, s.weights_extra);
-    return s;
 }
 
 static bool create_frames(vks_renderer *r, vks_error *err)
@@ -568,12 +294,12 @@ static bool create_frames(vks_renderer *r, vks_error *err)
             !f->plan.order_level)
             return vks_fail_memory(err, "out of memory");
         f->palette = f->palette_buffer.mapped;
-        f->skin_push = (vks_skin_push){.streams = streams_of(r)};
-        address(r->model_table.address, f->skin_push.models);
-        address(r->instances.address, f->skin_push.instances);
-        address(f->visible_buffer.address, f->skin_push.visible);
-        address(r->use_store ? r->palette_store.address : f->palette_buffer.address,
-                f->skin_push.palette);
+        f->skin_push = (vks_skin_push){.streams = vks_scene_gpu_streams(&r->scene)};
+        gpu_address_words(r->scene.model_table.address, f->skin_push.models);
+        gpu_address_words(r->scene.instances.address, f->skin_push.instances);
+        gpu_address_words(f->visible_buffer.address, f->skin_push.visible);
+        gpu_address_words(r->use_store ? r->palette_store.address : f->palette_buffer.address,
+                          f->skin_push.palette);
         if (r->external) /* the host records and submits: nothing more per frame */
             continue;
         snprintf(name, sizeof name, "moved instances %u", i);
@@ -663,18 +389,20 @@ static const gpu_buffer *frame_chunks(const vks_renderer *r, const vks_frame *f)
 static void data_buffers(const vks_renderer *r, const vks_frame *f,
                          const gpu_buffer *out[VKS_BINDING_OUTPUT])
 {
-    out[VKS_BINDING_MODELS] = &r->model_table;
-    out[VKS_BINDING_INSTANCES] = &r->instances;
+    out[VKS_BINDING_MODELS] = &r->scene.model_table;
+    out[VKS_BINDING_INSTANCES] = &r->scene.instances;
     out[VKS_BINDING_VISIBLE] = &f->visible_buffer;
     out[VKS_BINDING_PALETTE] = r->use_store ? &r->palette_store : &f->palette_buffer;
-    out[VKS_BINDING_POSITIONS] = &r->positions;
-    out[VKS_BINDING_NORMALS] = &r->normals;
-    out[VKS_BINDING_TANGENTS] = &r->tangents;
-    out[VKS_BINDING_JOINTS] = &r->joints;
-    out[VKS_BINDING_WEIGHTS] = &r->weights;
-    out[VKS_BINDING_UVS] = &r->uvs;
-    out[VKS_BINDING_JOINTS_EXTRA] = r->joints_extra.buffer ? &r->joints_extra : &r->joints;
-    out[VKS_BINDING_WEIGHTS_EXTRA] = r->weights_extra.buffer ? &r->weights_extra : &r->joints;
+    out[VKS_BINDING_POSITIONS] = &r->scene.positions;
+    out[VKS_BINDING_NORMALS] = &r->scene.normals;
+    out[VKS_BINDING_TANGENTS] = &r->scene.tangents;
+    out[VKS_BINDING_JOINTS] = &r->scene.joints;
+    out[VKS_BINDING_WEIGHTS] = &r->scene.weights;
+    out[VKS_BINDING_UVS] = &r->scene.uvs;
+    out[VKS_BINDING_JOINTS_EXTRA] =
+        r->scene.joints_extra.buffer ? &r->scene.joints_extra : &r->scene.joints;
+    out[VKS_BINDING_WEIGHTS_EXTRA] =
+        r->scene.weights_extra.buffer ? &r->scene.weights_extra : &r->scene.joints;
 }
 
 /* One set per frame slot and output chunk (one per slot without output), written once: the
@@ -755,11 +483,11 @@ static bool create_raster(vks_renderer *r, vks_error *err)
     const vks_crowd *c = r->crowd;
     vks_raster_model where[VKS_CROWD_MAX_MODELS];
     for (uint32_t m = 0; m < c->model_count; m++)
-        where[m] = (vks_raster_model){.first_index = r->models[m].first_index,
-                                      .lod_first_index = r->models[m].lod_first_index,
-                                      .material_first = r->models[m].material_first};
-    if (!(r->material_used =
-              vks_calloc(r->material_count ? r->material_count : 1, sizeof *r->material_used)))
+        where[m] = (vks_raster_model){.first_index = r->scene.models[m].first_index,
+                                      .lod_first_index = r->scene.models[m].lod_first_index,
+                                      .material_first = r->scene.models[m].material_first};
+    if (!(r->material_used = vks_calloc(r->scene.material_count ? r->scene.material_count : 1,
+                                        sizeof *r->material_used)))
         return vks_fail_memory(err, "out of memory");
     return vks_raster_pass_create(r->dev,
                                   &(vks_raster_pass_desc){
@@ -771,7 +499,7 @@ static bool create_raster(vks_renderer *r, vks_error *err)
                                   },
                                   &r->raster, err) &&
            vks_raster_scene_create(r->dev, &r->raster, c->models, where, c->model_count,
-                                   &r->indices, &r->raster_scene, err);
+                                   &r->scene.indices, &r->raster_scene, err);
 }
 
 vks_plan_request vks_renderer_plan_request(const vks_renderer_desc *desc)
@@ -839,11 +567,14 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                vks_skin_pass_create(dev, desc->group_size, r->data_layout, &r->skin, err)) &&
               (!draws || vks_draw_pass_create(dev, desc->color_format, vks_draw_depth_format(dev),
                                               desc->mode, r->data_layout, &r->draw, err)) &&
-              create_streams(r, err) &&
+              vks_scene_gpu_create(
+                  dev, c,
+                  &(vks_scene_gpu_desc){.textures = draws,
+                                        .index_addresses = desc->raster != VKS_RASTER_HARDWARE},
+                  &r->scene, err) &&
               create_outputs(r, vks_plan_buffer_limit(&limits, desc->buffer_limit), desc->readback,
                              err) &&
-              create_instances(r, err) && (!r->use_store || create_store(r, err)) &&
-              (!draws || create_textures(r, err)) && create_frames(r, err) &&
+              (!r->use_store || create_store(r, err)) && create_frames(r, err) &&
               (!r->use_store || create_scatter(r, false, err)) &&
               (r->external || create_scatter(r, true, err)) &&
               (!draws || create_descriptors(r, err)) && (!r->bound || create_data_sets(r, err)) &&
@@ -892,9 +623,6 @@ void vks_renderer_destroy(vks_renderer *r)
     if (r->data_pool)
         dev->vk.vkDestroyDescriptorPool(dev->device, r->data_pool, NULL);
     vks_free(r->data_sets);
-    for (uint32_t i = 0; r->textures && i < r->texture_count; i++)
-        gpu_image_destroy(dev, &r->textures[i]);
-    vks_free(r->textures);
     for (uint32_t k = 0; r->chunks && k < r->chunk_count * r->output_sets; k++)
         gpu_buffer_destroy(dev, &r->chunks[k]);
     vks_free(r->chunks);
@@ -902,12 +630,9 @@ void vks_renderer_destroy(vks_renderer *r)
     vks_palette_store_free(&r->store);
     vks_scatter_pass_destroy(dev, &r->scatter);
     vks_scatter_pass_destroy(dev, &r->world_scatter);
-    gpu_buffer *buffers[] = {&r->positions,    &r->normals,      &r->tangents,      &r->joints,
-                             &r->weights,      &r->uvs,          &r->indices,       &r->instances,
-                             &r->readback,     &r->joints_extra, &r->weights_extra, &r->model_table,
-                             &r->palette_store};
-    for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
-        gpu_buffer_destroy(dev, buffers[i]);
+    gpu_buffer_destroy(dev, &r->readback);
+    gpu_buffer_destroy(dev, &r->palette_store);
+    vks_scene_gpu_destroy(&r->scene);
     vks_raster_scene_destroy(dev, &r->raster_scene);
     vks_raster_pass_destroy(dev, &r->raster);
     vks_free(r->material_used);
@@ -1158,7 +883,7 @@ static void skin_dispatches(vks_renderer *r, vks_frame *f)
         if (r->bound) {
             const uint32_t k = chunk_of(r, f, first);
             bind_data_set(r, f, cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->skin.layout, 0, k);
-            address(frame_chunks(r, f)[k].address, push.out_base);
+            gpu_address_words(frame_chunks(r, f)[k].address, push.out_base);
         }
         for (uint32_t m = 0; m < c->model_count; m++) {
             const vks_model *model = c->models[m];
@@ -1170,7 +895,8 @@ static void skin_dispatches(vks_renderer *r, vks_frame *f)
                 push.visible_first = start;
                 push.visible_count = end - start;
                 push.vertex_count = vks_model_level(model, l).vertex_count;
-                vks_skin_pass_record(dev, cmd, &r->skin, &push, push.vertex_count, is_wide(model));
+                vks_skin_pass_record(dev, cmd, &r->skin, &push, push.vertex_count,
+                                     vks_model_wide(model));
             }
         }
     }
@@ -1221,7 +947,7 @@ static void move_instances(vks_renderer *r, vks_frame *f)
     vks_instance *entries = f->world_staging.mapped;
     vks_scatter_record *records = f->world_records.mapped;
     for (uint32_t k = 0; k < c->moved_count; k++) {
-        entries[k] = instance_entry(c, c->moved[k]);
+        entries[k] = vks_scene_gpu_instance(c, c->moved[k]);
         records[k] = (vks_scatter_record){.from_entry = k, .to_entry = c->moved[k], .count = 1};
     }
     vks_scatter_pass_record(dev, f->cmd, &r->world_scatter, f->slot, c->moved_count,
@@ -1279,7 +1005,7 @@ static void draw_meshes(const vks_renderer *r, vks_frame *f, uint32_t m, uint32_
     const gpu_device *dev = r->dev;
     const VkCommandBuffer cmd = f->cmd;
     const vks_model *model = r->crowd->models[m];
-    const vks_renderer_model *rm = &r->models[m];
+    const vks_scene_model *rm = &r->scene.models[m];
     const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     for (uint32_t i = 0; i < model->mesh_count; i++) {
         const vks_mesh *mesh = &model->meshes[i];
@@ -1312,21 +1038,22 @@ static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_ta
     const gpu_device *dev = r->dev;
     const vks_crowd *c = r->crowd;
     const VkCommandBuffer cmd = f->cmd;
-    memset(r->material_used, 0, sizeof *r->material_used * r->material_count);
+    memset(r->material_used, 0, sizeof *r->material_used * r->scene.material_count);
     vks_raster_clear(dev, cmd, target);
     vks_raster_push push = {.size = target->width | target->height << 16,
                             .bits = r->raster_scene.triangle_bits};
     memcpy(push.view_proj, f->uniforms->view_proj, sizeof push.view_proj);
     memcpy(push.instances, f->skin_push.instances, sizeof push.instances);
     memcpy(push.visible, f->skin_push.visible, sizeof push.visible);
-    address(r->indices.address, push.indices);
-    address(target->vis.address, push.vis);
+    gpu_address_words(r->scene.indices.address, push.indices);
+    gpu_address_words(target->vis.address, push.vis);
     if (r->bound)
         vks_raster_bind(dev, cmd, &r->raster, target);
     for (uint32_t m = 0; m < c->model_count; m++) {
         const vks_model *model = c->models[m];
-        const vks_raster_model where = {r->models[m].first_index, r->models[m].lod_first_index,
-                                        r->models[m].material_first};
+        const vks_raster_model where = {r->scene.models[m].first_index,
+                                        r->scene.models[m].lod_first_index,
+                                        r->scene.models[m].material_first};
         for (uint32_t l = 0; l < vks_model_level_count(model); l++)
             for (uint32_t first = f->plan.runs[m][l], last; first < f->plan.raster_end[m][l];
                  first = last) {
@@ -1367,7 +1094,7 @@ static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *targ
     memcpy(push.models, f->skin_push.models, sizeof push.models);
     memcpy(push.instances, f->skin_push.instances, sizeof push.instances);
     memcpy(push.visible, f->skin_push.visible, sizeof push.visible);
-    address(r->uvs.address, push.uvs);
+    gpu_address_words(r->scene.uvs.address, push.uvs);
     /* The chunks the rasterized entries' outputs are in (by address, all of them at once): from
      * the first's to the last's (each chunk's slots are consecutive: chunk_end). */
     uint32_t k_first = 0, k_last = 0;
@@ -1387,13 +1114,13 @@ static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *targ
         if (r->bound) {
             data_set = r->data_sets[f->slot * r->data_sets_per_slot + k];
             const gpu_buffer *chunk = &frame_chunks(r, f)[k];
-            address(chunk->address, push.out_base);
+            gpu_address_words(chunk->address, push.out_base);
             push.out_bytes = (uint32_t)chunk->size;
         }
         for (uint32_t m = 0; m < c->model_count; m++) {
             const vks_model *model = c->models[m];
             for (uint32_t i = 0; i < model->material_count; i++) {
-                const uint32_t material = r->models[m].material_first + i;
+                const uint32_t material = r->scene.models[m].material_first + i;
                 if (!r->material_used[material])
                     continue;
                 push.material = material;
@@ -1428,7 +1155,7 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
     /* The statistics count the crowd's draws alone: not the resolve's full-screen triangles,
      * nor the overlays after it (inside the rendering, as the query may be). */
     begin_statistics(dev, f, STATS_DRAW);
-    dev->vk.vkCmdBindIndexBuffer(cmd, r->indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+    dev->vk.vkCmdBindIndexBuffer(cmd, r->scene.indices.buffer, 0, VK_INDEX_TYPE_UINT32);
     dev->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 0, 1,
                                     &f->frame_set, 0, NULL);
     const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
@@ -1460,7 +1187,7 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
                 }
                 if (r->bound) {
                     uint32_t base[2];
-                    address(frame_chunks(r, f)[k].address, base);
+                    gpu_address_words(frame_chunks(r, f)[k].address, base);
                     dev->vk.vkCmdPushConstants(cmd, r->draw.layout, stages,
                                                offsetof(vks_draw_push, out_base), sizeof base,
                                                base);
@@ -1468,7 +1195,8 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
                 draw_meshes(r, f, m, l, first, last - first);
             }
             if (end > split) {
-                vks_draw_bind(dev, cmd, &r->draw, is_wide(model) ? VKS_DRAW_SKIN8 : VKS_DRAW_SKIN4);
+                vks_draw_bind(dev, cmd, &r->draw,
+                              vks_model_wide(model) ? VKS_DRAW_SKIN8 : VKS_DRAW_SKIN4);
                 draw_meshes(r, f, m, l, split, end - split);
             }
         }

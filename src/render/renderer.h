@@ -31,6 +31,7 @@
 #include "palette_scatter.h"
 #include "palette_store.h"
 #include "plan.h"
+#include "scene_gpu.h"
 #include "../scene/crowd.h"
 #include "../skin/skin_gpu.h"
 
@@ -161,15 +162,6 @@ typedef struct vks_frame {
     uint32_t queries_written; /* which queries the last recording wrote (renderer.c) */
 } vks_frame;
 
-/* Where a model's data sits in the concatenated buffers. extra_first: its first vertex in the
- * extra streams (wide models only; 4-influence models have no entries there); joints_first and
- * joints_extra_first: its first uint in the joint streams (1 or 2 a vertex). */
-typedef struct vks_renderer_model {
-    uint32_t vertex_first, first_index, material_first, extra_first;
-    uint32_t joints_first, joints_extra_first;
-    uint32_t lod_first_index; /* where its levels' indices (model->lod_indices) start */
-} vks_renderer_model;
-
 typedef struct vks_renderer {
     const gpu_device *dev;
     const vks_crowd *crowd;
@@ -192,16 +184,8 @@ typedef struct vks_renderer {
     vks_raster_pass raster; /* desc.raster compute or hybrid */
     vks_raster_scene raster_scene;
     bool *material_used; /* per material of the crowd: resolved this frame (scratch) */
-    vks_renderer_model models[VKS_CROWD_MAX_MODELS];
+    vks_scene_gpu scene; /* the models' streams, the model and instance tables, the textures */
 
-    /* Every model's compact streams (asset/pack.h), concatenated, device-local, uploaded once. */
-    gpu_buffer positions, normals, tangents, joints, weights, uvs, indices;
-    /* Influences 5 to 8 of the wide models only, concatenated; not created (address 0) when the
-     * crowd has no wide model. */
-    gpu_buffer joints_extra, weights_extra;
-    uint32_t extra_vertex_count;
-    gpu_buffer model_table; /* vks_model_gpu per model, device-local, written once */
-    gpu_buffer instances;   /* vks_instance per instance, device-local, written once */
     /* The skinning pass's output, shared by the frames in flight (the barrier before each
      * dispatch orders them): each frame deals it to its visible instances, their vertices then
      * tangents, in chunks of chunk_limit bytes (the last one smaller). */
@@ -214,10 +198,7 @@ typedef struct vks_renderer {
     gpu_buffer readback;              /* host copy of every chunk, concatenated (desc.readback) */
     int32_t readback_slot;            /* the frame whose output it holds, -1 before any */
 
-    uint32_t texture_count;
-    gpu_image *textures; /* every model's textures, then a 1x1 white one for untextured materials */
-    uint32_t material_count;
-    VkDescriptorSet *material_sets;
+    VkDescriptorSet *material_sets; /* per material of the scene */
     VkDescriptorPool descriptor_pool;
     /* desc.bound: the data set layout (VKS_BINDING_*) and its sets, data_sets_per_slot per frame
      * slot: [slot * data_sets_per_slot + k] binds output chunk k (set 0 also serves the draws
