@@ -21,7 +21,11 @@
  * the textures are descriptors. On the descriptor path (desc.path: what validation runs) every
  * one of those buffers is a descriptor too, of one set per frame slot and output chunk
  * (shaders/vks_shared.h), so that synchronization validation sees the skinning pass's writes and
- * every read: each chunk's instances are skinned and drawn with its set bound. */
+ * every read: each chunk's instances are skinned and drawn with its set bound.
+ *
+ * By job: scene_gpu.c uploads the GPU scene, frame_plan.c decides each frame's order and output
+ * on the CPU, record.c records the passes, frame.c runs the frames' lifecycle, renderer.c creates
+ * the rest (outputs, frame slots, descriptors). */
 #ifndef VKS_RENDERER_H
 #define VKS_RENDERER_H
 
