@@ -162,6 +162,11 @@ static void frame(vkskin_gpu *gpu, vkskin_crowd *crowd, const vks_model *m, uint
     for (uint32_t k = 0; k < entries && readback.mapped; k++) {
         vkskin_instance_info in;
         vkskin_crowd_get_instance(crowd, list[k % count], &in, NULL);
+        /* Each instance's own model (a crowd of one model: `m`), and its diagonal. */
+        m = crowd->crowd.models[in.model];
+        float lo[3], hi[3];
+        check_box((const float(*)[3])m->positions, m->vertex_count, lo, hi);
+        diag = check_box_diagonal(lo, hi);
         const uint32_t n = out[k].vertex_count;
         CHECK(n == vks_model_level(m, out[k].level).vertex_count);
         float(*pos)[3] = malloc(sizeof *pos * m->vertex_count);
@@ -207,10 +212,91 @@ static void frame(vkskin_gpu *gpu, vkskin_crowd *crowd, const vks_model *m, uint
     }
 }
 
+/* A crowd that changes under a vkskin_gpu made with room to spare: instances added and removed,
+ * one given the other model and back (more joints: its palette range moves), each output against
+ * the CPU reference of its own model; then one more than the room: refused, naming it, and the
+ * palettes buffer withheld once the palettes outgrow it. */
+static void check_capacity(const vkskin_model *a, const vkskin_model *b)
+{
+    const vkskin_model *models[] = {a, b};
+    vkskin_crowd *crowd = NULL;
+    vkskin_gpu *gpu = NULL;
+    vkskin_error err;
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = models,
+                                                   .model_count = 2,
+                                                   .instance_count = 2,
+                                                   .clip = VKSKIN_CLIP_VARIED,
+                                                   .time = 0.3},
+                              &crowd, &err) == VKSKIN_OK);
+    if (!crowd)
+        return;
+    const uint32_t most_joints = a->model.skeleton.joint_count > b->model.skeleton.joint_count
+                                     ? a->model.skeleton.joint_count
+                                     : b->model.skeleton.joint_count;
+    vkskin_gpu_desc d = host_desc();
+    d.instance_capacity = INSTANCES;
+    d.palette_capacity = 2 * INSTANCES * most_joints;
+    CHECK(vkskin_gpu_create(&d, crowd, &gpu, &err) == VKSKIN_OK);
+    if (!gpu) {
+        vkskin_crowd_destroy(crowd);
+        return;
+    }
+    const double diag = 0.0; /* frame() takes each instance's model's own */
+    memset(last, 0, sizeof last);
+    last_slot = UINT32_MAX;
+    const uint32_t both[] = {0, 1};
+    frame(gpu, crowd, &a->model, 0, both, NULL, 2, diag, false);
+    vkskin_instance_info first;
+    CHECK(vkskin_crowd_get_instance(crowd, 0, &first, &err) == VKSKIN_OK);
+    uint32_t at = 0;
+    for (uint32_t k = 0; k < 3; k++) {
+        float w[16];
+        memcpy(w, first.world, sizeof w);
+        w[12] += (float)(k + 1);
+        CHECK(vkskin_crowd_add(crowd, (k + 1) % 2, w, &at, &err) == VKSKIN_OK && at == 2 + k);
+        if (k == 1)
+            CHECK(vkskin_crowd_play(crowd, at, 0, 0.0, &err) == VKSKIN_OK);
+    }
+    const uint32_t model0 = first.model;
+    CHECK(vkskin_crowd_set_model(crowd, 0, 1 - model0, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_play(crowd, 0, 0, 0.0, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_remove(crowd, 1, &err) == VKSKIN_OK);
+    vkskin_crowd_advance(crowd, 0.2, NULL);
+    const uint32_t live[] = {0, 2, 3, 4};
+    frame(gpu, crowd, &a->model, 1, live, NULL, 4, diag, false);
+    vkskin_crowd_advance(crowd, 0.2, NULL);
+    CHECK(vkskin_crowd_set_model(crowd, 0, model0, &err) == VKSKIN_OK); /* and back */
+    frame(gpu, crowd, &a->model, 0, live, NULL, 4, diag, false);
+    /* The removed index reused: INSTANCES indices, the room; one more is past it. */
+    CHECK(vkskin_crowd_add(crowd, 0, first.world, &at, &err) == VKSKIN_OK && at == 1);
+    const uint32_t all[] = {0, 1, 2, 3, 4};
+    frame(gpu, crowd, &a->model, 1, all, NULL, 5, diag, false);
+    CHECK(vkskin_crowd_add(crowd, 0, first.world, &at, &err) == VKSKIN_OK && at == INSTANCES);
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    vks_error e;
+    CHECK(gpu_once_begin(&host, &cmd, &e));
+    check_error(vkskin_gpu_skin(gpu, 0, cmd, all, 5, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "the crowd grew to 6 instances");
+    CHECK(gpu_once_end(&host, cmd, &e));
+    /* Palettes past the buffer: it is withheld (the host would write past its end). */
+    uint32_t swaps = 0;
+    while (vkskin_crowd_palette_count(crowd) <= d.palette_capacity && swaps < 1000) {
+        CHECK(vkskin_crowd_add(crowd, 1, first.world, &at, &err) == VKSKIN_OK);
+        swaps++;
+    }
+    CHECK(vkskin_gpu_palettes(gpu, 0) == NULL);
+    printf("capacity: a crowd of 2 grown to %u under a vkskin_gpu with room for %u, one model "
+           "swapped twice: outputs right; past the room refused\n",
+           INSTANCES, INSTANCES);
+    vkskin_gpu_destroy(gpu);
+    vkskin_crowd_destroy(crowd);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_api_gpu DEFAULT_GLB\n");
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_api_gpu DEFAULT_GLB OTHER_GLB\n");
         return 2;
     }
     vks_error e;
@@ -445,6 +531,13 @@ int main(int argc, char **argv)
         }
     }
     vkskin_crowd_destroy(crowd);
+    vkskin_model *chain_model = NULL;
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = argv[2]},
+              &chain_model, &err) == VKSKIN_OK);
+    if (model && chain_model)
+        check_capacity(model, chain_model);
+    vkskin_model_destroy(chain_model);
     vkskin_model_destroy(model);
     gpu_messages msgs = gpu_device_destroy(&host);
     CHECK(msgs.error == 0 && msgs.warning == 0);

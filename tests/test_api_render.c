@@ -579,6 +579,165 @@ static void check_moves(const vkskin_model *model)
     free(reset);
 }
 
+/* Every live, shown instance's output in the renderer's last frame against the CPU reference (its
+ * own model, clip and clock); returns the worst position error over its model's diagonal, and
+ * counts in *checked the instances read. */
+static double check_live(vkskin_renderer *r, const vkskin_crowd *crowd, uint32_t *checked)
+{
+    double worst = 0.0;
+    *checked = 0;
+    for (uint32_t i = 0; i < crowd->crowd.instance_count; i++) {
+        const vks_crowd_instance *in = &crowd->crowd.instances[i];
+        if (in->removed || in->hidden)
+            continue;
+        const vks_model *m = crowd->crowd.models[in->model];
+        const uint32_t n = m->vertex_count;
+        float(*gp)[3] = malloc(sizeof *gp * n), (*gn)[3] = malloc(sizeof *gn * n);
+        float(*cp)[3] = malloc(sizeof *cp * n), (*cn)[3] = malloc(sizeof *cn * n);
+        float lo[3], hi[3];
+        check_box((const float(*)[3])m->positions, n, lo, hi);
+        double diag = 0.0;
+        for (int k = 0; k < 3; k++)
+            diag += ((double)hi[k] - lo[k]) * ((double)hi[k] - lo[k]);
+        vkskin_error err;
+        if (gp && gn && cp && cn &&
+            vkskin_renderer_read_skinned(r, i, &gp[0][0], &gn[0][0], NULL, NULL, &err) ==
+                VKSKIN_OK) {
+            CHECK(vks_skin_cpu_pose(m, in->clip, in->time, cp, cn, NULL));
+            worst = fmax(worst, check_max_diff(&gp[0][0], 3, &cp[0][0], 3, n, 3) / sqrt(diag));
+            ++*checked;
+        } else {
+            printf("%u: %s\n", i, err.message);
+            CHECK(!"a live instance's output");
+        }
+        free(gp), free(gn), free(cp), free(cn);
+    }
+    return worst;
+}
+
+/* A crowd that changes while frames are in flight, for both palette paths: instances added past
+ * the renderer's room (it grows twice), removed, given the other model (more and fewer joints),
+ * hidden, and an index reused, each change made between frames that were not waited for. After
+ * them, with validation on: every live shown instance's output against the CPU reference, the
+ * counts, a removed index refused, and the image equal to that of a renderer made afresh for the
+ * crowd as it now is (its instance table and palettes filled from scratch). */
+static void check_changes(const vkskin_model *a, const vkskin_model *b)
+{
+    enum { N = 4, ADDED = 12 };
+    const vkskin_model *models[] = {a, b};
+    const vkskin_crowd_desc cd = {.desc_size = sizeof(vkskin_crowd_desc),
+                                  .models = models,
+                                  .model_count = 2,
+                                  .instance_count = N,
+                                  .clip = VKSKIN_CLIP_VARIED,
+                                  .time = 0.25,
+                                  .seed = 11,
+                                  .normalize_height = true};
+    for (int store = 0; store < 2; store++) {
+        vkskin_crowd *crowd = NULL;
+        vkskin_error err;
+        CHECK(vkskin_crowd_create(&cd, &crowd, &err) == VKSKIN_OK);
+        if (!crowd)
+            return;
+        vkskin_renderer_desc rd = {.desc_size = sizeof(vkskin_renderer_desc),
+                                   .crowd = crowd,
+                                   .validate = true,
+                                   .width = W,
+                                   .height = H,
+                                   .readback = true,
+                                   .fixed_lod = true,
+                                   .pose_every_frame = true,
+                                   .palettes = store ? VKSKIN_PALETTES_STORE : VKSKIN_PALETTES_HOST,
+                                   .raster = VKSKIN_RASTER_HARDWARE};
+        vkskin_renderer *r = NULL, *fresh = NULL;
+        CHECK(vkskin_renderer_create(&rd, &r, &err) == VKSKIN_OK);
+        uint8_t *grown_image = malloc(W * H * 4), *fresh_image = malloc(W * H * 4);
+        if (!r || !grown_image || !fresh_image) {
+            free(grown_image), free(fresh_image);
+            vkskin_crowd_destroy(crowd);
+            return;
+        }
+        vkskin_view view;
+        CHECK(vkskin_crowd_frame_view(crowd, (float)W / H, &view, &err) == VKSKIN_OK);
+        const vkskin_frame_desc fd = {.desc_size = sizeof(vkskin_frame_desc), .view = &view};
+        CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
+        /* Added beside instance 0, in a row, alternating models, some playing a clip. */
+        vkskin_instance_info first;
+        CHECK(vkskin_crowd_get_instance(crowd, 0, &first, &err) == VKSKIN_OK);
+        uint32_t at = 0;
+        for (uint32_t k = 0; k < ADDED; k++) {
+            float w[16];
+            memcpy(w, first.world, sizeof w);
+            w[12] += (0.4f + 0.3f * (float)k) * first.radius;
+            CHECK(vkskin_crowd_add(crowd, k % 2, w, &at, &err) == VKSKIN_OK && at == N + k);
+            if (k % 3 == 0)
+                CHECK(vkskin_crowd_play(crowd, at, 0, 0.0, &err) == VKSKIN_OK);
+            if (k % 4 == 3) /* a frame in flight between the changes */
+                CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
+        }
+        CHECK(vkskin_crowd_remove(crowd, 1, &err) == VKSKIN_OK);
+        CHECK(vkskin_crowd_set_model(crowd, 2, 1, &err) == VKSKIN_OK);
+        CHECK(vkskin_crowd_set_model(crowd, N + 1, 0, &err) == VKSKIN_OK);
+        CHECK(vkskin_crowd_set_shown(crowd, N + 2, false, &err) == VKSKIN_OK);
+        CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
+        CHECK(vkskin_crowd_remove(crowd, N + 5, &err) == VKSKIN_OK);
+        float w[16];
+        memcpy(w, first.world, sizeof w);
+        w[14] += first.radius;
+        CHECK(vkskin_crowd_add(crowd, 1, w, &at, &err) == VKSKIN_OK && at == N + 5);
+        CHECK(vkskin_crowd_advance(crowd, 0.1, &err) == VKSKIN_OK);
+        CHECK(vkskin_crowd_frame_view(crowd, (float)W / H, &view, &err) == VKSKIN_OK);
+        /* Instance 3 (the larger model) down to the smaller one, out of view and back (its
+         * palette store slot now the smaller model's size), then up again: its palette range
+         * holds the larger model still, so nothing grows, and its slot must be dealt anew. */
+        CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
+        const uint32_t grown_before = r->r.grown;
+        CHECK(vkskin_crowd_set_model(crowd, 3, 0, &err) == VKSKIN_OK);
+        CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
+        CHECK(vkskin_crowd_set_shown(crowd, 3, false, &err) == VKSKIN_OK);
+        CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
+        CHECK(vkskin_crowd_set_shown(crowd, 3, true, &err) == VKSKIN_OK);
+        CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
+        CHECK(vkskin_crowd_set_model(crowd, 3, 1, &err) == VKSKIN_OK);
+        CHECK(r->r.grown == grown_before);
+        vkskin_frame_info info;
+        CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
+        CHECK(vkskin_renderer_frame(r, &fd, &info, &err) == VKSKIN_OK);
+        const uint32_t live = N + ADDED - 1, shown = live - 1;
+        CHECK(vkskin_crowd_live_count(crowd) == live &&
+              vkskin_crowd_instance_count(crowd) == N + ADDED);
+        if (info.visible != shown || info.skinned != shown)
+            printf("visible %u, skinned %u, shown %u\n", info.visible, info.skinned, shown);
+        CHECK(info.visible == shown && info.skinned == shown);
+        CHECK(r->r.grown >= 2 && r->r.instance_capacity >= N + ADDED);
+        uint32_t checked = 0;
+        const double worst = check_live(r, crowd, &checked);
+        CHECK(checked == shown);
+        CHECK(worst <= POSITION_TOLERANCE);
+        float scratch[3];
+        check_error(vkskin_renderer_read_skinned(r, 1, scratch, scratch, NULL, NULL, &err), &err,
+                    VKSKIN_ERROR_ARGUMENT, "was removed");
+        CHECK(vkskin_renderer_read_image(r, grown_image, &err) == VKSKIN_OK);
+        const uint32_t grown = r->r.grown;
+        close_renderer(r);
+        rd.crowd = crowd;
+        CHECK(vkskin_renderer_create(&rd, &fresh, &err) == VKSKIN_OK);
+        if (fresh) {
+            CHECK(vkskin_renderer_frame(fresh, &fd, NULL, &err) == VKSKIN_OK);
+            CHECK(vkskin_renderer_read_image(fresh, fresh_image, &err) == VKSKIN_OK);
+            close_renderer(fresh);
+        }
+        const uint32_t differ = differing(grown_image, fresh_image);
+        CHECK(differ == 0);
+        printf("changes (%s palettes): %u added (the renderer grew %u times), 2 removed, 4 models "
+               "swapped, 2 hidden, an index reused, frames in flight: %u outputs within %.3g of "
+               "the diagonal; %u pixels differ from a renderer made afresh\n",
+               store ? "store" : "host", ADDED + 1, grown, checked, worst, differ);
+        free(grown_image), free(fresh_image);
+        vkskin_crowd_destroy(crowd);
+    }
+}
+
 /* The whole run allocates through a host allocator that counts: every block vkskin took for
  * the renderers, crowds and models (the device's own memory aside) is given back at the end. */
 static atomic_long live_blocks, all_blocks;
@@ -603,8 +762,8 @@ static void count_free(void *user, void *p)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_api_render DEFAULT_GLB\n");
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_api_render DEFAULT_GLB OTHER_GLB\n");
         return 2;
     }
     vkskin_error err;
@@ -640,6 +799,13 @@ int main(int argc, char **argv)
     check_plan_before_crowd(model);
     check_logger(crowd);
     check_moves(model);
+    vkskin_model *chain_model = NULL;
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = argv[2]},
+              &chain_model, &err) == VKSKIN_OK);
+    if (chain_model)
+        check_changes(model, chain_model);
+    vkskin_model_destroy(chain_model);
     /* The light a host matches vkskin's shading with: a unit direction from above, the
      * renderer's colours; misuse refused. */
     {

@@ -14,9 +14,11 @@
 #include <cglm/clipspace/view_rh.h>
 #include <cglm/mat4.h>
 
+#include <assert.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 static vks_model def, chain, still; /* the default character; chain.glb; no_animation.glb */
 
@@ -1245,6 +1247,187 @@ done:
     vks_model_destroy(&m);
 }
 
+/* Every live instance's palette posed by the crowd (one call over every live index) against the
+ * direct path at its clip and clock; counts in *bad those past POSE_TOL, and the live instances
+ * whose ranges overlap another's or pass palette_count. */
+static void check_live_palettes(vks_crowd *c, int *bad)
+{
+    uint32_t *list = calloc(c->instance_count, sizeof *list), n = 0;
+    vks_bone *got = malloc(sizeof *got * (c->palette_count ? c->palette_count : 1));
+    uint8_t *owner = calloc(c->palette_count ? c->palette_count : 1, 1);
+    vks_xform local[256];
+    vks_affine scratch[256];
+    vks_bone want[256];
+    if (!list || !got || !owner) {
+        CHECK(!"out of memory");
+        free(list), free(got), free(owner);
+        return;
+    }
+    for (uint32_t i = 0; i < c->instance_count; i++)
+        if (!c->instances[i].removed)
+            list[n++] = i;
+    vks_crowd_palettes(c, NULL, list, n, got);
+    for (uint32_t k = 0; k < n; k++) {
+        const uint32_t i = list[k];
+        const vks_crowd_instance *in = &c->instances[i];
+        const vks_model *m = c->models[in->model];
+        const uint32_t first = c->palette_first[i], joints = m->skeleton.joint_count;
+        *bad += c->model_of[i] != in->model || first + joints > c->palette_count ||
+                joints > c->palette_room[i];
+        for (uint32_t j = 0; j < joints && first + j < c->palette_count; j++)
+            *bad += owner[first + j]++ != 0; /* another live instance's entry */
+        assert(joints <= 256);
+        direct_palette(m, in->clip, in->time, local, scratch, want);
+        *bad += !(pose_deviation(m, got + first, want) <= POSE_TOL);
+    }
+    free(list), free(got), free(owner);
+}
+
+/* Instances that come and go: a crowd of two models changed while another, made the same, is
+ * left alone. Indices (a removed index is free and reused last-removed first; every other index
+ * keeps its instance, which culls and poses as its twin does), the arrays growing past their
+ * capacity, ranges that never overlap, model swaps to more and fewer joints, the ranges packed
+ * again after many swaps, and restore: the crowd as created, instance for instance. */
+static void test_changes(void)
+{
+    const vks_model *models[] = {&def, &chain};
+    CHECK(def.skeleton.joint_count != chain.skeleton.joint_count);
+    enum { N = 6 };
+    const vks_crowd_desc desc = {
+        .models = models, .model_count = 2, .instance_count = N, .time = 0.2, .seed = 9};
+    vks_crowd a, b;
+    if (!create_twins(&desc, &desc, &a, &b))
+        return;
+    vks_error err;
+    vks_crowd_instance *start = malloc(sizeof *start * N);
+    if (!start) {
+        CHECK(!"out of memory");
+        return;
+    }
+    memcpy(start, a.instances, sizeof *start * N);
+    const float world[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {3, 0, -2, 1}};
+    uint32_t at = 99;
+    vks_crowd_remove(&a, 1);
+    vks_crowd_remove(&a, 4);
+    CHECK(a.live_count == N - 2 && a.instance_count == N && a.instances[4].hidden);
+    /* The last removed first, then the other, then new indices at the end, growing. */
+    CHECK(vks_crowd_add(&a, 1, world, &at, &err) && at == 4);
+    CHECK(vks_crowd_add(&a, 0, world, &at, &err) && at == 1);
+    int bad_index = 0;
+    for (uint32_t k = 0; k < 3 * N; k++) {
+        bad_index += !vks_crowd_add(&a, k % 2, world, &at, &err) || at != N + k;
+        vks_crowd_play(&a, at, 0, 0.0); /* its model's first clip, from 0 */
+    }
+    CHECK(bad_index == 0);
+    CHECK(a.instance_count == 4 * N && a.live_count == 4 * N && a.instance_capacity >= 4 * N);
+    CHECK(a.instances[4].model == 1 && a.instances[1].model == 0 && a.instances[4].clip == -1);
+    CHECK(!vks_crowd_add(&a, 2, world, &at, &err) && strstr(err.msg, "no model 2"));
+    /* Swaps both ways; instance 0 untouched. */
+    CHECK(vks_crowd_set_model(&a, 2, 1 - a.instances[2].model, &err));
+    CHECK(vks_crowd_set_model(&a, 3, 1 - a.instances[3].model, &err));
+    vks_crowd_advance(&a, NULL, 0.4);
+    vks_crowd_advance(&b, NULL, 0.4);
+    int bad = 0;
+    check_live_palettes(&a, &bad);
+    CHECK(bad == 0);
+    /* The untouched instances pose as their twins, bit for bit. */
+    const uint32_t same[] = {0, 5};
+    vks_bone *ga = malloc(sizeof *ga * (a.palette_count + 4096)),
+             *gb = malloc(sizeof *gb * b.palette_count);
+    for (uint32_t k = 0; ga && gb && k < 2; k++) {
+        const uint32_t i = same[k], joints = a.models[a.instances[i].model]->skeleton.joint_count;
+        vks_crowd_palettes(&a, NULL, &i, 1, ga);
+        vks_crowd_palettes(&b, NULL, &i, 1, gb);
+        CHECK(memcmp(ga + a.palette_first[i], gb + b.palette_first[i], sizeof *ga * joints) == 0);
+    }
+    /* Culling: every live instance in a view of everything, no removed one. */
+    vks_crowd_remove(&a, 7);
+    uint32_t *visible = malloc(sizeof *visible * a.instance_count);
+    if (visible) {
+        mat4 proj, view, vp;
+        glm_perspective_rh_zo(1.2f, 1.0f, 0.1f, 1e4f, proj);
+        glm_lookat_rh((vec3){0, 300, 600}, (vec3){0, 0, 0}, (vec3){0, 1, 0}, view);
+        glm_mat4_mul(proj, view, vp);
+        const uint32_t n = vks_crowd_cull(&a, NULL, (const float(*)[4])vp, visible);
+        CHECK(n == a.live_count);
+        for (uint32_t k = 0; k < n; k++)
+            CHECK(visible[k] != 7);
+    }
+    free(visible);
+    /* Swaps both ways reuse an index's range once it holds the larger model. Ranges left behind
+     * (the removed instances', those outgrown) pile up at the end until the arrays would grow
+     * with more than half of the entries unused: then they are packed again, and the palettes
+     * are still right. Added (new indices) and removed by the hundred, then an instance of the
+     * smaller model swapped up at a time, until a pack. */
+    CHECK(vks_crowd_add(&a, 0, world, &at, &err) && at == 7); /* the one free index */
+    const uint32_t small = def.skeleton.joint_count < chain.skeleton.joint_count ? 0 : 1;
+    const uint32_t small_joints = models[small]->skeleton.joint_count;
+    uint32_t most = 0, packs = 0;
+    /* Room for many: 400 of the larger model added and removed (their indices free). */
+    for (uint32_t k = 0; k < 400; k++) {
+        CHECK(vks_crowd_add(&a, 1 - small, world, &at, &err));
+        vks_crowd_remove(&a, at);
+    }
+    CHECK(a.free_count == 1); /* the same index, each time */
+    const uint32_t first_new = a.instance_count;
+    for (uint32_t k = 0; k < 400; k++)
+        CHECK(vks_crowd_add(&a, 1 - small, world, &at, &err));
+    for (uint32_t i = first_new - 1; i < a.instance_count; i++)
+        vks_crowd_remove(&a, i);
+    /* Small ones, reusing those indices, then at new ones until the entries fill the arrays to
+     * the brim; then all removed but the last. */
+    uint32_t last = 0, added = 0;
+    while (a.palette_count + small_joints <= a.palette_capacity && added < 100000) {
+        CHECK(vks_crowd_add(&a, small, world, &last, &err));
+        added++;
+    }
+    CHECK(added > 400 && a.free_count == 0);
+    for (uint32_t i = first_new - 1; i < a.instance_count; i++)
+        if (i != last)
+            vks_crowd_remove(&a, i);
+    const uint32_t before = most = a.palette_count;
+    /* The last one up: a new range would grow the arrays, with most entries unused: packed. */
+    CHECK(vks_crowd_set_model(&a, last, 1 - small, &err));
+    packs += a.palette_count < before;
+    uint64_t live = 0;
+    for (uint32_t i = 0; i < a.instance_count; i++)
+        live += a.instances[i].removed ? 0 : a.models[a.instances[i].model]->skeleton.joint_count;
+    CHECK(packs == 1);
+    CHECK(a.palette_count <= 2 * live + 4096 + def.skeleton.joint_count);
+    bad = 0;
+    check_live_palettes(&a, &bad);
+    CHECK(bad == 0);
+    /* Restored: the instances as created at their indices (the twin's records), the added ones
+     * removed; every one poses as its twin. */
+    CHECK(vks_crowd_restore(&a, start, N, &err));
+    CHECK(a.live_count == N && a.free_count == a.instance_count - N);
+    vks_crowd_restore(&b, start, N, &err);
+    bool same_records = true;
+    for (uint32_t i = 0; i < N; i++)
+        same_records &= memcmp(&a.instances[i], &start[i], sizeof start[i]) == 0;
+    CHECK(same_records);
+    uint32_t all[N];
+    for (uint32_t i = 0; i < N; i++)
+        all[i] = i;
+    free(ga);
+    ga = malloc(sizeof *ga * a.palette_count);
+    if (ga && gb) {
+        vks_crowd_palettes(&a, NULL, all, N, ga);
+        vks_crowd_palettes(&b, NULL, all, N, gb);
+        for (uint32_t i = 0; i < N; i++)
+            CHECK(memcmp(ga + a.palette_first[i], gb + b.palette_first[i],
+                         sizeof *ga * a.models[a.instances[i].model]->skeleton.joint_count) == 0);
+    }
+    CHECK(vks_crowd_add(&a, 0, world, &at, &err) && at == N); /* the lowest free index first */
+    free(ga), free(gb), free(start);
+    printf("  changes: %u instances (%u live), capacity %u, palettes %u entries at most %u (live "
+           "%llu)\n",
+           a.instance_count, a.live_count, a.instance_capacity, a.palette_count, most,
+           (unsigned long long)live);
+    vks_crowd_destroy(&a);
+    vks_crowd_destroy(&b);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -1271,6 +1454,7 @@ int main(int argc, char **argv)
         test_anim_lod();
         test_pool_frame_steps();
         test_anim_lod_reuse();
+        test_changes();
     }
     vks_model_destroy(&def);
     vks_model_destroy(&chain);

@@ -39,10 +39,14 @@ static void make_crowd(made_crowd *mc, const uint32_t *joints, const uint32_t *c
         c->model_first[m + 1] = c->model_first[m] + counts[m];
     }
     c->instance_count = c->model_first[model_count];
+    c->instance_capacity = c->instance_count;
     c->instances = calloc(c->instance_count, sizeof *c->instances);
+    c->model_of = calloc(c->instance_count ? c->instance_count : 1, 1);
     for (uint32_t m = 0; m < model_count; m++)
-        for (uint32_t i = c->model_first[m]; i < c->model_first[m + 1]; i++)
+        for (uint32_t i = c->model_first[m]; i < c->model_first[m + 1]; i++) {
             c->instances[i].model = m;
+            c->model_of[i] = (uint8_t)m;
+        }
 }
 
 static uint32_t joints_of(const vks_crowd *c, uint32_t i)
@@ -135,6 +139,7 @@ static void test_hand(void)
     CHECK(strstr(err.msg, "fewer than one palette of made-up (3 joints)") != NULL);
     vks_palette_store_free(&s);
     free(mc.crowd.instances);
+    free(mc.crowd.model_of);
 }
 
 static uint32_t rng(uint32_t *x)
@@ -248,11 +253,58 @@ static void test_random(void)
     vks_palette_store_free(&s);
     free(list), free(before), free(owner), free(update), free(scheduled);
     free(mc.crowd.instances);
+    free(mc.crowd.model_of);
+}
+
+/* An instance given another model (vks_crowd_set_model) while it holds a slot: its slot was
+ * dealt for the old model's joints, so it gives it back (to the old model's free slots) and gets
+ * one of its new model's size, and is posed; the crowd growing (more indices) needs
+ * vks_palette_store_reserve. By hand: A has 2 joints, B 5. */
+static void test_model_change(void)
+{
+    made_crowd mc; /* A: instances 0-2; B: 3 */
+    make_crowd(&mc, (const uint32_t[]){2, 5}, (const uint32_t[]){3, 1}, 2);
+    vks_crowd *c = &mc.crowd;
+    vks_palette_store s;
+    vks_error err;
+    CHECK(vks_palette_store_init(&s, c, 20, &err));
+    uint32_t l1[] = {0, 1, 2};
+    CHECK(frame(&s, c, l1, 3, NULL) == 3);
+    CHECK(s.slot[0] == 0 && s.slot[1] == 2 && s.slot[2] == 4 && s.top == 6);
+    /* 1 becomes a B: its A slot (2) goes back to A's free list, it takes 5 from the top. */
+    c->instances[1].model = 1;
+    c->model_of[1] = 1;
+    const uint8_t keep[] = {0, 0, 0};
+    uint32_t l2[] = {0, 1, 2};
+    CHECK(frame(&s, c, l2, 3, keep) == 3);
+    CHECK(s.slot[0] == 0 && s.slot[1] == 6 && s.slot[2] == 4 && s.top == 11);
+    CHECK(s.free_count[0] == 1 && s.free_slots[0][0] == 2);
+    CHECK(s.pose_count == 1 && s.pose[0] == 1 && s.staged == 5 && s.copy_count == 1 &&
+          s.copies[0].to == 6 && s.copies[0].count == 5);
+    /* 3 (a B) listed: B has no freed slot, the top has room. A new instance at index 4 (the
+     * crowd grew) needs room in the store's per-instance lists first. */
+    const uint32_t grown = 8;
+    c->instances = realloc(c->instances, sizeof *c->instances * grown);
+    c->model_of = realloc(c->model_of, grown);
+    c->instances[4] = (vks_crowd_instance){.model = 0};
+    c->model_of[4] = 0;
+    c->instance_count = 5;
+    c->instance_capacity = grown;
+    CHECK(vks_palette_store_reserve(&s, c, &err) && s.instances == grown);
+    CHECK(s.slot[4] == VKS_PALETTE_NONE && s.slot[1] == 6);
+    uint32_t l3[] = {0, 1, 3, 4};
+    CHECK(frame(&s, c, l3, 4, NULL) == 4);
+    /* 2 leaves (A free: 2, then 4); 3 takes the top, 4 the slot freed last. */
+    CHECK(s.slot[3] == 11 && s.slot[4] == 4 && s.top == 16);
+    vks_palette_store_free(&s);
+    free(mc.crowd.instances);
+    free(mc.crowd.model_of);
 }
 
 int main(void)
 {
     test_hand();
+    test_model_change();
     test_random();
     return check_report("palette_store");
 }

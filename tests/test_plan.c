@@ -82,9 +82,12 @@ static vks_crowd make_crowd(const vks_model *const *models, uint32_t model_count
     vks_crowd c = {.model_count = model_count, .instance_count = n};
     for (uint32_t m = 0; m < model_count; m++)
         c.models[m] = models[m];
+    c.instance_capacity = n;
     c.instances = calloc(n, sizeof *c.instances);
+    c.model_of = calloc(n, 1);
     for (uint32_t i = 0; i < n; i++) {
         c.instances[i].model = of[i];
+        c.model_of[i] = (uint8_t)of[i];
         c.palette_count += models[of[i]]->skeleton.joint_count;
     }
     return c;
@@ -146,7 +149,9 @@ static void test_output_bytes(void)
     CHECK(vks_plan_vertex_bytes(&plain) == SKINNED);           /* no model with tangents used */
     CHECK(vks_plan_vertex_bytes(&mixed) == SKINNED + TANGENT); /* B has tangents */
     free(plain.instances);
+    free(plain.model_of);
     free(mixed.instances);
+    free(mixed.model_of);
 }
 
 /* ---- A frame's outputs ---- */
@@ -210,6 +215,7 @@ static void test_frame_by_hand(void)
     CHECK(vks_plan_chunk_count(1200, 600) == 2 && vks_plan_chunk_count(1201, 600) == 3 &&
           vks_plan_chunk_count(16, 600) == 1 && vks_plan_chunk_count(0, 600) == 0);
     free(crowd.instances);
+    free(crowd.model_of);
 }
 
 /* The expected placement, by a walk written here: each entry at the first 16-byte position at or
@@ -292,9 +298,11 @@ static void test_frame_runs(void)
     CHECK(stopped > 0 && stopped < runs);
     printf("  frame runs: %d lists, %d stopped early\n", runs, stopped);
     free(crowd.instances);
+    free(crowd.model_of);
 }
 
-/* The frame plan (render/frame_plan.h) over random frames of a two-model crowd: random visible
+/* The frame plan (render/frame_plan.h) over random frames of a two-model crowd whose models are
+ * interleaved (not grouped by index, as adds and model swaps leave a crowd): random visible
  * subsets, levels (some past the model's last), raster marks, budgets and chunk limits, and the
  * three rasterizer choices. Expected: the order by a scan per (model, level, rasterizer) written
  * here, the offsets by check_walk, the raster ranges trimmed to the entries with output whose ids
@@ -314,13 +322,11 @@ static void test_frame_plan(void)
     }
     const vks_model *list[] = {&models[0], &models[1]};
     uint32_t of[N], palette_first[N];
-    for (uint32_t i = 0; i < N; i++) {
-        of[i] = i < 17 ? 0 : 1;
+    for (uint32_t i = 0; i < N; i++) { /* the models interleaved, as adds and swaps leave them */
+        of[i] = (i * 7 + i / 5) % 3 == 0;
         palette_first[i] = 1000 + 7 * i;
     }
     vks_crowd crowd = make_crowd(list, MODELS, of, N);
-    crowd.model_first[1] = 17;
-    crowd.model_first[2] = N;
     uint32_t x = 4242;
     int bad_order = 0, bad_offset = 0, bad_raster = 0, bad_count = 0, bad_entry = 0;
     int frames = 0, overflowed = 0, rastered = 0;
@@ -438,6 +444,7 @@ static void test_frame_plan(void)
     printf("  frame plan: %d frames, %d overflowed, %d rasterized runs\n", frames, overflowed,
            rastered);
     free(crowd.instances);
+    free(crowd.model_of);
 }
 
 /* Random visible lists of a mixed crowd under many limits and budgets: each slot's offset from a
@@ -479,6 +486,7 @@ static void test_frame_invariants(void)
     CHECK(stopped > 0 && stopped < runs); /* both cases happened */
     printf("  frame invariants: %d lists, %d stopped early\n", runs, stopped);
     free(crowd.instances);
+    free(crowd.model_of);
 }
 
 /* ---- Buffer limit ---- */
@@ -651,7 +659,9 @@ static void test_memory(void)
     m = plan(&tight, &mixed, VKS_SKIN_COMPUTE, false, 0);
     CHECK(m.output_bytes == 496);
     free(plain.instances);
+    free(plain.model_of);
     free(mixed.instances);
+    free(mixed.model_of);
 }
 
 /* ---- Fit ---- */
@@ -695,7 +705,9 @@ static void check_fit(const char *what, const vks_plan_limits *lim, made_model d
     if (!same)
         fprintf(stderr, "  %s:\n    got      %s\n    expected %s\n", what, err.msg, expected);
     free(fits.instances);
+    free(fits.model_of);
     free(over.instances);
+    free(over.model_of);
 }
 
 static void test_fit(void)
@@ -748,6 +760,7 @@ static void test_fit(void)
         CHECK(vks_plan_memory_of(&lim, &seven, &(vks_plan_request){.mode = VKS_SKIN_COMPUTE}, &mem,
                                  &err));
         free(seven.instances);
+        free(seven.model_of);
     }
 }
 
@@ -806,11 +819,17 @@ static void test_fit_largest_buffer(void)
     CHECK(!vks_plan_memory_of(&lim, &table, &store, &mem, &err));
     CHECK(strstr(err.msg, "at most 64 instances fit") != NULL);
     free(table.instances);
+    free(table.model_of);
     free(sixty.instances);
+    free(sixty.model_of);
     free(more.instances);
+    free(more.model_of);
     free(fits.instances);
+    free(fits.model_of);
     free(over.instances);
+    free(over.model_of);
     free(many.instances);
+    free(many.model_of);
 }
 
 int main(void)

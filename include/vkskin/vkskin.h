@@ -327,7 +327,10 @@ VKSKIN_API vkskin_result vkskin_crowd_fits(const vkskin_crowd_desc *desc, uint64
                                            vkskin_error *err);
 VKSKIN_API void vkskin_crowd_destroy(vkskin_crowd *crowd); /* NULL is ignored */
 
+/* Indices given out: [0, instance_count) are live instances and removed ones (free indices). */
 VKSKIN_API uint32_t vkskin_crowd_instance_count(const vkskin_crowd *crowd);
+/* Live instances: not removed (0 for a NULL crowd). */
+VKSKIN_API uint32_t vkskin_crowd_live_count(const vkskin_crowd *crowd);
 
 typedef struct vkskin_crowd_info {
     uint32_t instance_count, palette_count, model_count;
@@ -384,6 +387,32 @@ VKSKIN_API vkskin_result vkskin_crowd_set_shown(vkskin_crowd *crowd, uint32_t in
 VKSKIN_API vkskin_result vkskin_crowd_set_world(vkskin_crowd *crowd, uint32_t instance,
                                                 const float world[16], vkskin_error *err);
 
+/* ---- Instances that come and go ----
+ * A crowd changes after it is made, frames in flight or not: instances are added, removed and
+ * given another of its models; its renderer (or vkskin_gpu) follows from its next frame, growing
+ * what it holds per instance as needed (vkskin_gpu: up to its desc's capacities), never made
+ * again. Indices: an instance keeps its index until it is removed. A removed index is free:
+ * every call that takes an instance refuses it, until vkskin_crowd_add gives it to a new
+ * instance (the last removed first; none free: a new index, instance_count, at the end). No other
+ * index ever changes. vkskin_crowd_reset brings back the instances as created, at their
+ * indices, and removes the added ones. The palette layout (vkskin_crowd_palette_first,
+ * vkskin_crowd_palette_count) changes as instances are added or change models: read it again
+ * after. */
+
+/* Adds an instance of model `model` (an index into vkskin_crowd_desc.models) placed by `world`
+ * (as vkskin_crowd_set_world), in the bind pose, its clock at 0 and speed 1, shown. *instance
+ * gets its index. */
+VKSKIN_API vkskin_result vkskin_crowd_add(vkskin_crowd *crowd, uint32_t model,
+                                          const float world[16], uint32_t *instance,
+                                          vkskin_error *err);
+/* Removes the instance: it is never listed, posed or drawn again, and its index is free. */
+VKSKIN_API vkskin_result vkskin_crowd_remove(vkskin_crowd *crowd, uint32_t instance,
+                                             vkskin_error *err);
+/* The instance shows model `model` from its next frame, where it stands, in that model's bind
+ * pose (clock 0; vkskin_crowd_play then plays one of its clips). */
+VKSKIN_API vkskin_result vkskin_crowd_set_model(vkskin_crowd *crowd, uint32_t instance,
+                                                uint32_t model, vkskin_error *err);
+
 /* Every instance steps `delta` clips (mod its model's clip count: the next or previous one) and
  * cross-fades into it over `fade` seconds (finite, 0 or more). Models without clips stay in the
  * bind pose. */
@@ -393,7 +422,8 @@ VKSKIN_API vkskin_result vkskin_crowd_step_clips(vkskin_crowd *crowd, int32_t de
  * holding its clip; off: back into the clip it held, from its start. */
 VKSKIN_API vkskin_result vkskin_crowd_bind_pose(vkskin_crowd *crowd, bool on, double fade,
                                                 vkskin_error *err);
-/* Every instance back as the crowd was created: clip, clock, speed, place; no cross-fade. */
+/* Every instance back as the crowd was created: model, clip, clock, speed, place, shown; no
+ * cross-fade. Instances added since are removed, those removed come back at their indices. */
 VKSKIN_API vkskin_result vkskin_crowd_reset(vkskin_crowd *crowd, vkskin_error *err);
 
 /* Where the instance's joints are now, in the world (its clip at its clock; cross-fades

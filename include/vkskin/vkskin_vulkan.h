@@ -82,6 +82,10 @@ typedef struct vkskin_gpu_desc {
      * VK_ACCESS_2_SHADER_STORAGE_READ_BIT), or several ORed. Give both or neither. */
     VkPipelineStageFlags2 output_stages;
     VkAccessFlags2 output_access;
+    /* Room for this many instances and palette entries (0, or fewer than the crowd has: the
+     * crowd's at creation). A crowd that grows (vkskin_crowd_add, vkskin_crowd_set_model) is
+     * skinned with no new vkskin_gpu up to them; past them, vkskin_gpu_skin refuses, saying so. */
+    uint32_t instance_capacity, palette_capacity;
 } vkskin_gpu_desc;
 
 /* Creates the crowd's GPU side on the host's device: its models' vertex streams and index
@@ -93,8 +97,10 @@ VKSKIN_API vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vk
 /* The GPU must be done with every command vkskin recorded (NULL is ignored). */
 VKSKIN_API void vkskin_gpu_destroy(vkskin_gpu *gpu);
 
-/* The slot's palette buffer, mapped (vkskin_crowd_palette_count entries of 12 floats): pose into
- * it with vkskin_crowd_pose before the slot's vkskin_gpu_skin is submitted. NULL for a bad slot.
+/* The slot's palette buffer, mapped (room for desc.palette_capacity entries of 12 floats, or the
+ * crowd's vkskin_crowd_palette_count at creation when that is more): pose into it with
+ * vkskin_crowd_pose before the slot's vkskin_gpu_skin is submitted. NULL for a bad slot, or when
+ * the crowd's palettes outgrew the buffer.
  * With vkskin_crowd_prepare's reuse_palettes, the crowd knows the slots' buffers by address: the
  * first prepare after a vkskin_gpu is made (another's buffers may have had those addresses)
  * passes reuse_palettes false. */

@@ -18,12 +18,14 @@ struct vkskin_crowd {
     vks_pool *pool; /* NULL for one thread */
     uint32_t workers;
     vks_crowd_instance *start; /* the instances as created (vkskin_crowd_reset) */
+    uint32_t start_count;
     /* The box the framing views fit (scene/camera.h): every instance's bounds, grown as
      * instances are placed (a bound, not the tightest, after vkskin_crowd_set_world). */
     float frame_lo[3], frame_hi[3];
     /* vkskin_crowd_prepare's animation level of detail: per visible slot its posing period, and
      * the frames prepared so far (the stagger). */
     uint8_t *periods;
+    uint32_t periods_room; /* the entries periods has room for */
     uint64_t prepared;
     /* The crowd's renderer, if one lives: one at a time (its animation schedule, its palette
      * store and the instances placed anew are the renderer's). */
@@ -32,6 +34,9 @@ struct vkskin_crowd {
 
 /* Allocates what vkskin_crowd_prepare's animation level of detail keeps (once): the periods and
  * the last poses; false when out of memory. */
+/* *bytes with room for `need` entries (*room of them now; grown to `need` when short): the
+ * per-instance scratch that follows a crowd that grew. False when out of memory. */
+bool vks_api_room_bytes(uint8_t **bytes, uint32_t *room, uint32_t need);
 bool vks_api_crowd_anim_lod(struct vkskin_crowd *c);
 /* The periods alone (once): what a renderer with a palette store needs, the store keeping the
  * poses. */
@@ -55,6 +60,7 @@ struct vkskin_palette_store {
     vks_palette_store store;
     const struct vkskin_crowd *crowd;
     uint8_t *update;
+    uint32_t update_room;
 };
 
 /* A crowd desc's models and instance count, checked (1 to VKSKIN_MAX_MODELS models, none NULL;

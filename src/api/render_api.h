@@ -23,6 +23,7 @@ struct vkskin_renderer {
     VkExtent2D extent;           /* of the last image drawn */
     vkskin_prepare_desc prepare; /* levels of detail and animation level of detail */
     uint8_t *update;             /* with the store: per visible slot, posed this frame */
+    uint32_t update_room;        /* its entries */
     const char *raster_note;     /* why AUTO chose the hardware rasterizer, or NULL */
     vks_frame *last;             /* the last frame submitted, NULL before any */
     bool broken; /* a frame failed to be submitted or presented: every later frame fails */

@@ -504,6 +504,7 @@ vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a crowd");
     }
     memcpy(c->start, c->crowd.instances, sizeof *c->start * c->crowd.instance_count);
+    c->start_count = c->crowd.instance_count;
     vks_camera_crowd_box(&c->crowd, c->frame_lo, c->frame_hi);
     *crowd = c;
     return vks_api_ok(err);
@@ -523,6 +524,11 @@ void vkskin_crowd_destroy(vkskin_crowd *c)
 uint32_t vkskin_crowd_instance_count(const vkskin_crowd *c)
 {
     return c ? c->crowd.instance_count : 0;
+}
+
+uint32_t vkskin_crowd_live_count(const vkskin_crowd *c)
+{
+    return c ? c->crowd.live_count : 0;
 }
 
 vkskin_result vkskin_crowd_get_info(const vkskin_crowd *c, vkskin_crowd_info *info,
@@ -552,8 +558,9 @@ uint32_t vkskin_crowd_palette_count(const vkskin_crowd *c)
 
 uint32_t vkskin_crowd_palette_first(const vkskin_crowd *c, uint32_t instance)
 {
-    return c && instance < c->crowd.instance_count ? c->crowd.palette_first[instance]
-                                                   : VKSKIN_NO_SLOT;
+    return c && instance < c->crowd.instance_count && !c->crowd.instances[instance].removed
+               ? c->crowd.palette_first[instance]
+               : VKSKIN_NO_SLOT;
 }
 
 /* The instance, or a message: NULL crowd or an index out of range. */
@@ -567,6 +574,12 @@ static vks_crowd_instance *api_instance(const vkskin_crowd *c, uint32_t i, const
     if (i >= c->crowd.instance_count) {
         vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: the crowd has %u instance(s): no instance %u",
                      call, c->crowd.instance_count, i);
+        return NULL;
+    }
+    if (c->crowd.instances[i].removed) {
+        vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                     "%s: instance %u was removed (its index is free until an add reuses it)", call,
+                     i);
         return NULL;
     }
     return &c->crowd.instances[i];
@@ -634,26 +647,80 @@ vkskin_result vkskin_crowd_set_time(vkskin_crowd *c, uint32_t i, double seconds,
     return vks_api_ok(err);
 }
 
+/* A world transform from the caller: present, finite and affine, as w (column-major). */
+static vkskin_result api_world(const char *call, const float world[16], float w[4][4],
+                               vkskin_error *err)
+{
+    if (!world)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: world is NULL", call);
+    for (int e = 0; e < 16; e++) {
+        if (!isfinite(world[e]))
+            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: element %d is not finite", call,
+                                e);
+        w[e / 4][e % 4] = world[e];
+    }
+    if (w[0][3] != 0.0f || w[1][3] != 0.0f || w[2][3] != 0.0f || w[3][3] != 1.0f)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "%s: not affine (its last row must be 0 0 0 1)", call);
+    return VKSKIN_OK;
+}
+
 vkskin_result vkskin_crowd_set_world(vkskin_crowd *c, uint32_t i, const float world[16],
                                      vkskin_error *err)
 {
     if (!api_instance(c, i, "vkskin_crowd_set_world", err))
         return VKSKIN_ERROR_ARGUMENT;
-    if (!world)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_set_world: world is NULL");
     float w[4][4];
-    for (int e = 0; e < 16; e++) {
-        if (!isfinite(world[e]))
-            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                                "vkskin_crowd_set_world: element %d is not finite", e);
-        w[e / 4][e % 4] = world[e];
-    }
-    if (w[0][3] != 0.0f || w[1][3] != 0.0f || w[2][3] != 0.0f || w[3][3] != 1.0f)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_crowd_set_world: not affine (its last row must be 0 0 0 1)");
+    const vkskin_result r = api_world("vkskin_crowd_set_world", world, w, err);
+    if (r != VKSKIN_OK)
+        return r;
     if (!vks_crowd_set_world(&c->crowd, i, (const float(*)[4])w))
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
                             "vkskin_crowd_set_world: out of memory for the moved list");
+    vks_camera_grow_box(&c->crowd, i, c->frame_lo, c->frame_hi);
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_crowd_add(vkskin_crowd *c, uint32_t model, const float world[16],
+                               uint32_t *instance, vkskin_error *err)
+{
+    if (!c || !instance)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_add: a crowd and a place for the index are needed");
+    float w[4][4];
+    const vkskin_result r = api_world("vkskin_crowd_add", world, w, err);
+    if (r != VKSKIN_OK)
+        return r;
+    if (model >= c->crowd.model_count)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_add: the crowd has %u model(s): no model %u",
+                            c->crowd.model_count, model);
+    vks_error e;
+    if (!vks_crowd_add(&c->crowd, model, (const float(*)[4])w, instance, &e))
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);
+    vks_camera_grow_box(&c->crowd, *instance, c->frame_lo, c->frame_hi);
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_crowd_remove(vkskin_crowd *c, uint32_t i, vkskin_error *err)
+{
+    if (!api_instance(c, i, "vkskin_crowd_remove", err))
+        return VKSKIN_ERROR_ARGUMENT;
+    vks_crowd_remove(&c->crowd, i);
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_crowd_set_model(vkskin_crowd *c, uint32_t i, uint32_t model, vkskin_error *err)
+{
+    if (!api_instance(c, i, "vkskin_crowd_set_model", err))
+        return VKSKIN_ERROR_ARGUMENT;
+    if (model >= c->crowd.model_count)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_set_model: the crowd has %u model(s): no model %u",
+                            c->crowd.model_count, model);
+    vks_error e;
+    if (!vks_crowd_set_model(&c->crowd, i, model, &e))
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);
     vks_camera_grow_box(&c->crowd, i, c->frame_lo, c->frame_hi);
     return vks_api_ok(err);
 }
@@ -760,11 +827,11 @@ vkskin_result vkskin_crowd_reset(vkskin_crowd *c, vkskin_error *err)
     const vkskin_result r = check_crowd_call(c, "vkskin_crowd_reset", NULL, 0.0, false, err);
     if (r != VKSKIN_OK)
         return r;
-    /* The key cursors are hints: stale ones only cost a binary search. */
-    if (!vks_crowd_all_moved(&c->crowd)) /* the renderer's table follows the worlds back */
-        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
-                            "vkskin_crowd_reset: out of memory for the moved list");
-    memcpy(c->crowd.instances, c->start, sizeof *c->start * c->crowd.instance_count);
+    /* The key cursors are hints: stale ones only cost a binary search. The renderer's table
+     * follows the worlds back (every instance listed as moved). */
+    vks_error e;
+    if (!vks_crowd_restore(&c->crowd, c->start, c->start_count, &e))
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "vkskin_crowd_reset: %s", e.msg);
     vks_camera_crowd_box(&c->crowd, c->frame_lo, c->frame_hi);
     return vks_api_ok(err);
 }
@@ -858,9 +925,21 @@ vkskin_result vkskin_crowd_pose(vkskin_crowd *c, const uint32_t *instances, uint
     return vks_api_ok(err);
 }
 
+bool vks_api_room_bytes(uint8_t **bytes, uint32_t *room, uint32_t need)
+{
+    if (*bytes && *room >= need)
+        return true;
+    uint8_t *bigger = vks_realloc(*bytes, need ? need : 1);
+    if (!bigger)
+        return false;
+    *bytes = bigger;
+    *room = need;
+    return true;
+}
+
 bool vks_api_crowd_periods(struct vkskin_crowd *c)
 {
-    return c->periods || (c->periods = vks_malloc(c->crowd.instance_count)) != NULL;
+    return vks_api_room_bytes(&c->periods, &c->periods_room, c->crowd.instance_capacity);
 }
 
 bool vks_api_crowd_anim_lod(struct vkskin_crowd *c)
@@ -1019,7 +1098,7 @@ vkskin_result vkskin_palette_store_create(const vkskin_crowd *crowd, uint32_t ca
                             capacity);
     vkskin_palette_store *s = vks_object_alloc(sizeof *s);
     vks_error e;
-    if (!s || !(s->update = vks_malloc(crowd->crowd.instance_count))) {
+    if (!s || !vks_api_room_bytes(&s->update, &s->update_room, crowd->crowd.instance_capacity)) {
         vks_object_free(s);
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a palette store");
     }
@@ -1069,6 +1148,12 @@ vkskin_result vkskin_crowd_prepare_store(vkskin_crowd *c, const vkskin_prepare_d
                         store->store.capacity, "entries (the store's capacity)", err);
     if (room != VKSKIN_OK)
         return room;
+    vks_error e; /* room for a crowd that grew */
+    if (!vks_palette_store_reserve(&store->store, &c->crowd, &e) ||
+        !vks_api_room_bytes(&store->update, &store->update_room, c->crowd.instance_capacity))
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
+                            "vkskin_crowd_prepare_store: out of memory for %u instances",
+                            c->crowd.instance_capacity);
     vkskin_prepared ignored;
     return vks_api_prepare_store(c, desc, &store->store, store->update, visible, levels,
                                  (vks_bone *)staging, out ? out : &ignored, err);

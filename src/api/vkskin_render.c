@@ -267,13 +267,14 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
     /* What the animation level of detail keeps, now: a frame cannot fail on it later. With the
      * store, the store keeps the poses: the periods and which to pose are all it needs. */
     const bool store = desc->palettes == VKSKIN_PALETTES_STORE;
-    bool ok = (desc->pose_every_frame ||
-               (store ? vks_api_crowd_periods(r->crowd) &&
-                            (r->update = vks_malloc(crowd->instance_count)) != NULL
-                      : vks_api_crowd_anim_lod(r->crowd)) ||
-               vks_fail_memory(&e, "out of memory for the last poses of %u instances",
-                               crowd->instance_count)) &&
-              gpu_device_create(&dd, &r->dev, &e);
+    bool ok =
+        (desc->pose_every_frame ||
+         (store ? vks_api_crowd_periods(r->crowd) &&
+                      vks_api_room_bytes(&r->update, &r->update_room, crowd->instance_capacity)
+                : vks_api_crowd_anim_lod(r->crowd)) ||
+         vks_fail_memory(&e, "out of memory for the last poses of %u instances",
+                         crowd->instance_count)) &&
+        gpu_device_create(&dd, &r->dev, &e);
     if (ok && r->window)
         ok = vks_swapchain_create(&r->dev, vks_draw_depth_format(&r->dev), !desc->no_vsync,
                                   &r->swapchain, &e);
@@ -557,6 +558,22 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     /* The skinned output's readback is one buffer: the frame before must be read first. */
     if (r->readback && r->last && !vks_renderer_wait(&r->r, r->last, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
+    /* Room for a crowd that grew (instances added, models with more joints): the renderer waits
+     * for the device and makes its per-instance state again. Its palette buffers are new: the
+     * crowd forgets which poses the old ones held. */
+    vks_crowd *grown_crowd = &r->crowd->crowd;
+    const uint32_t growths = r->r.grown;
+    if (!vks_renderer_fit(&r->r, &e))
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);
+    if (r->r.grown != growths)
+        vks_crowd_forget_palettes(grown_crowd);
+    if ((r->r.use_store || !r->prepare.pose_every_frame) &&
+        (!vks_api_crowd_periods(r->crowd) ||
+         (r->r.use_store &&
+          !vks_api_room_bytes(&r->update, &r->update_room, grown_crowd->instance_capacity))))
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
+                            "vkskin_renderer_frame: out of memory for %u instances",
+                            grown_crowd->instance_capacity);
     const double waiting = vks_now_ms();
     vks_frame *f = vks_renderer_begin_frame(&r->r);
     if (!f)
@@ -724,6 +741,9 @@ vkskin_result vkskin_renderer_read_skinned(vkskin_renderer *r, uint32_t instance
                             "vkskin_renderer_read_skinned: the crowd has %u instance(s): no "
                             "instance %u",
                             r->crowd->crowd.instance_count, instance);
+    if (r->crowd->crowd.instances[instance].removed)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_renderer_read_skinned: instance %u was removed", instance);
     vks_error e;
     if (!vks_renderer_wait(&r->r, r->last, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);

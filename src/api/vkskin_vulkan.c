@@ -67,6 +67,8 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
         .output_stages = desc->output_stages,
         .output_access = desc->output_access,
         .path = path,
+        .instance_capacity = desc->instance_capacity,
+        .palette_capacity = desc->palette_capacity,
     };
     if (!vks_renderer_create(&g->dev, &rd, &g->renderer, &e)) {
         gpu_device_destroy(&g->dev);
@@ -88,7 +90,10 @@ void vkskin_gpu_destroy(vkskin_gpu *g)
 
 float *vkskin_gpu_palettes(vkskin_gpu *g, uint32_t slot)
 {
-    return g && slot < VKSKIN_GPU_SLOTS ? (float *)g->renderer.frames[slot].palette : NULL;
+    return g && slot < VKSKIN_GPU_SLOTS &&
+                   g->renderer.crowd->palette_count <= g->renderer.palette_capacity
+               ? (float *)g->renderer.frames[slot].palette
+               : NULL;
 }
 
 vkskin_result vkskin_gpu_skin(vkskin_gpu *g, uint32_t slot, VkCommandBuffer cmd,
@@ -102,6 +107,9 @@ vkskin_result vkskin_gpu_skin(vkskin_gpu *g, uint32_t slot, VkCommandBuffer cmd,
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_gpu_skin: no slot %u (there are %u)", slot, VKSKIN_GPU_SLOTS);
     const vks_crowd *c = g->renderer.crowd;
+    vks_error e;
+    if (!vks_renderer_fit(&g->renderer, &e))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_gpu_skin: %s", e.msg);
     for (uint32_t k = 0; k < count; k++)
         if (instances[k] >= c->instance_count || (k && instances[k] <= instances[k - 1]))
             return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,

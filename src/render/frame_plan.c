@@ -3,57 +3,44 @@
 
 #include <string.h>
 
-/* The first entry of the ascending visible list that is >= instance. */
-static uint32_t lower_bound(const uint32_t *visible, uint32_t count, uint32_t instance)
-{
-    uint32_t lo = 0, hi = count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (visible[mid] < instance)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Whether visible slot s goes to the compute rasterizer (before the output is dealt). */
 static bool wants_raster(const vks_frame_budget *b, const uint8_t *raster, uint32_t s)
 {
     return b->raster == VKS_FRAME_RASTER_ALL || (b->raster == VKS_FRAME_RASTER_MARKED && raster[s]);
 }
 
-/* The visible instances in the order the GPU takes them: grouped by model (as the ascending
- * visible list already is: the crowd stores instances by model), then by level of detail, so
- * that each (model, level) is one range; within it those for the compute rasterizer first. A
- * counting sort per model, keyed by level * 2 + (1 for the graphics pipeline). */
+/* The visible instances in the order the GPU takes them: by model, then by level of detail, so
+ * that each (model, level) is one range; within it those for the compute rasterizer first, each
+ * group ascending. A counting sort keyed by (model, level * 2 + 1 for the graphics pipeline):
+ * one pass counts, one places; each entry reads its model from the crowd's byte per instance. */
 static void sort_by_level(const vks_crowd *c, const vks_frame_budget *b, const uint32_t *visible,
                           uint32_t count, uint8_t *levels, const uint8_t *raster, vks_frame_plan *p)
 {
-    uint32_t start = 0;
+    uint32_t n[VKS_CROWD_MAX_MODELS][2 * VKS_MAX_LEVELS] = {{0}};
+    uint8_t last[VKS_CROWD_MAX_MODELS];
+    for (uint32_t m = 0; m < c->model_count; m++)
+        last[m] = (uint8_t)(vks_model_level_count(c->models[m]) - 1);
+    for (uint32_t s = 0; s < count; s++) {
+        const uint8_t m = c->model_of[visible[s]];
+        levels[s] = levels[s] < last[m] ? levels[s] : last[m];
+        n[m][2 * levels[s] + !wants_raster(b, raster, s)]++;
+    }
+    uint32_t at = 0, next[VKS_CROWD_MAX_MODELS][2 * VKS_MAX_LEVELS];
     memset(p->level_instances, 0, sizeof p->level_instances);
     for (uint32_t m = 0; m < c->model_count; m++) {
-        const uint32_t end = lower_bound(visible, count, c->model_first[m + 1]);
-        const uint8_t last = (uint8_t)(vks_model_level_count(c->models[m]) - 1);
-        uint32_t n[2 * VKS_MAX_LEVELS] = {0};
-        for (uint32_t s = start; s < end; s++) {
-            levels[s] = levels[s] < last ? levels[s] : last;
-            n[2 * levels[s] + !wants_raster(b, raster, s)]++;
-        }
-        uint32_t at = start, next[2 * VKS_MAX_LEVELS];
         for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
-            p->runs[m][l] = next[2 * l] = at;
-            p->raster_end[m][l] = next[2 * l + 1] = at + n[2 * l];
-            at += n[2 * l] + n[2 * l + 1];
-            p->level_instances[l] += n[2 * l] + n[2 * l + 1];
+            p->runs[m][l] = next[m][2 * l] = at;
+            p->raster_end[m][l] = next[m][2 * l + 1] = at + n[m][2 * l];
+            at += n[m][2 * l] + n[m][2 * l + 1];
+            p->level_instances[l] += n[m][2 * l] + n[m][2 * l + 1];
         }
-        p->runs[m][VKS_MAX_LEVELS] = end;
-        for (uint32_t s = start; s < end; s++) {
-            const uint32_t to = next[2 * levels[s] + !wants_raster(b, raster, s)]++;
-            p->order[to] = visible[s];
-            p->order_level[to] = levels[s];
-        }
-        start = end;
+        p->runs[m][VKS_MAX_LEVELS] = at;
+    }
+    for (uint32_t s = 0; s < count; s++) {
+        const uint8_t m = c->model_of[visible[s]];
+        const uint32_t to = next[m][2 * levels[s] + !wants_raster(b, raster, s)]++;
+        p->order[to] = visible[s];
+        p->order_level[to] = levels[s];
     }
 }
 

@@ -7,44 +7,64 @@
 
 static uint32_t joints_of(const vks_crowd *c, uint32_t i)
 {
-    return c->models[c->instances[i].model]->skeleton.joint_count;
+    return c->models[c->model_of[i]]->skeleton.joint_count;
+}
+
+/* *p (`used` entries of `size` bytes) with room for `capacity`, the new entries `fill` bytes. */
+static bool grow(void *p, size_t size, size_t used, size_t capacity, int fill)
+{
+    void **array = p;
+    void *bigger = vks_realloc(*array, size * (capacity ? capacity : 1));
+    if (!bigger)
+        return false;
+    memset((char *)bigger + size * used, fill, size * (capacity - used));
+    *array = bigger;
+    return true;
+}
+
+bool vks_palette_store_reserve(vks_palette_store *s, const vks_crowd *c, vks_error *err)
+{
+    const size_t n = s->instances, k = c->instance_capacity;
+    if (k <= n)
+        return true;
+    if (!grow(&s->slot, sizeof *s->slot, n, k, 0xff) ||
+        !grow(&s->slot_model, sizeof *s->slot_model, n, k, 0) ||
+        !grow(&s->held, sizeof *s->held, n, k, 0) || !grow(&s->pose, sizeof *s->pose, n, k, 0) ||
+        !grow(&s->pose_first, sizeof *s->pose_first, n, k, 0) ||
+        !grow(&s->copies, sizeof *s->copies, n, k, 0) || !grow(&s->fresh, 1, n, k, 0))
+        return vks_fail_memory(err, "out of memory for the palette store's slots of %zu instances",
+                               k);
+    s->instances = (uint32_t)k;
+    return true;
 }
 
 bool vks_palette_store_init(vks_palette_store *s, const vks_crowd *c, uint32_t capacity,
                             vks_error *err)
 {
     *s = (vks_palette_store){.capacity = capacity};
-    const uint32_t n = c->instance_count;
     for (uint32_t m = 0; m < c->model_count; m++)
         if (c->models[m]->skeleton.joint_count > capacity)
             return vks_fail(err,
                             "the palette store holds %u entries, fewer than one palette of %s "
                             "(%u joints)",
                             capacity, c->models[m]->name, c->models[m]->skeleton.joint_count);
-    s->slot = vks_malloc(sizeof *s->slot * n);
-    s->held = vks_malloc(sizeof *s->held * n);
-    s->pose = vks_malloc(sizeof *s->pose * n);
-    s->pose_first = vks_malloc(sizeof *s->pose_first * n);
-    s->copies = vks_malloc(sizeof *s->copies * n);
-    s->fresh = vks_malloc(n);
-    bool ok = s->slot && s->held && s->pose && s->pose_first && s->copies && s->fresh;
-    for (uint32_t m = 0; ok && m < c->model_count; m++) {
-        const uint32_t instances = c->model_first[m + 1] - c->model_first[m];
-        ok =
-            (s->free_slots[m] = vks_malloc(sizeof(uint32_t) * (instances ? instances : 1))) != NULL;
-    }
-    if (!ok) {
+    /* A model's freed slots are distinct ranges of the store: at most capacity / joints. */
+    bool ok = true;
+    for (uint32_t m = 0; ok && m < c->model_count; m++)
+        ok = (s->free_slots[m] = vks_malloc(
+                  sizeof(uint32_t) * (capacity / c->models[m]->skeleton.joint_count + 1))) != NULL;
+    if (!ok || !vks_palette_store_reserve(s, c, err)) {
         vks_palette_store_free(s);
         return vks_fail_memory(err, "out of memory for the palette store's slots of %u instances",
-                               n);
+                               c->instance_capacity);
     }
-    memset(s->slot, 0xff, sizeof *s->slot * n);
     return true;
 }
 
 void vks_palette_store_free(vks_palette_store *s)
 {
     vks_free(s->slot);
+    vks_free(s->slot_model);
     vks_free(s->held);
     vks_free(s->pose);
     vks_free(s->pose_first);
@@ -70,7 +90,7 @@ void vks_palette_store_clear(vks_palette_store *s)
  * neither has room. */
 static uint32_t take_slot(vks_palette_store *s, const vks_crowd *c, uint32_t i)
 {
-    const uint32_t m = c->instances[i].model;
+    const uint32_t m = c->model_of[i];
     if (s->free_count[m])
         return s->free_slots[m][--s->free_count[m]];
     const uint32_t joints = joints_of(c, i);
@@ -90,6 +110,7 @@ static bool place(vks_palette_store *s, const vks_crowd *c, const uint32_t *visi
         if (s->slot[i] != VKS_PALETTE_NONE)
             continue;
         s->slot[i] = take_slot(s, c, i);
+        s->slot_model[i] = c->model_of[i];
         if (s->slot[i] == VKS_PALETTE_NONE && !drop)
             return false;
     }
@@ -100,15 +121,17 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, uint3
                                  uint8_t *levels, uint8_t *raster, uint32_t count,
                                  const uint8_t *update)
 {
-    /* The instances no longer listed give their slots back: a merge of two ascending lists. */
+    /* The instances no longer listed give their slots back (a merge of two ascending lists), and
+     * so do those that show another model than their slot was dealt for (vks_crowd_set_model):
+     * they get a new one, of their model's size. */
     uint32_t k = 0;
     for (uint32_t h = 0; h < s->held_count; h++) {
         const uint32_t i = s->held[h];
         while (k < count && visible[k] < i)
             k++;
-        if (k < count && visible[k] == i)
+        const uint32_t m = s->slot_model[i];
+        if (k < count && visible[k] == i && c->model_of[i] == m)
             continue;
-        const uint32_t m = c->instances[i].model;
         s->free_slots[m][s->free_count[m]++] = s->slot[i];
         s->slot[i] = VKS_PALETTE_NONE;
     }

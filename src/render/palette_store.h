@@ -32,9 +32,11 @@ typedef struct vks_palette_copy {
 } vks_palette_copy;
 
 typedef struct vks_palette_store {
-    uint32_t capacity; /* entries of the store */
-    uint32_t top;      /* entries dealt from the bottom so far; the rest are free */
-    uint32_t *slot;    /* per instance: its slot's first entry, or VKS_PALETTE_NONE */
+    uint32_t capacity;   /* entries of the store */
+    uint32_t top;        /* entries dealt from the bottom so far; the rest are free */
+    uint32_t *slot;      /* per instance: its slot's first entry, or VKS_PALETTE_NONE */
+    uint8_t *slot_model; /* per instance holding a slot: the model it was dealt for */
+    uint32_t instances;  /* the per-instance arrays' room (vks_palette_store_reserve) */
     /* Per model, the slots of its instances that left the view (each its joint count). */
     uint32_t *free_slots[VKS_CROWD_MAX_MODELS];
     uint32_t free_count[VKS_CROWD_MAX_MODELS];
@@ -63,11 +65,15 @@ typedef struct vks_palette_store {
 bool vks_palette_store_init(vks_palette_store *s, const vks_crowd *crowd, uint32_t capacity,
                             vks_error *err);
 void vks_palette_store_free(vks_palette_store *s);
+/* Room for every index of the crowd (its instance_capacity) after it grew (vks_crowd_add): call
+ * before a frame lists an index past the room. False, with a message, when out of memory. */
+bool vks_palette_store_reserve(vks_palette_store *s, const vks_crowd *crowd, vks_error *err);
 
 /* One frame. visible[0 .. count): the instances listed this frame, ascending; levels and raster
  * (either may be NULL) their per-entry choices; update[k] (NULL: all) whether the animation
  * level of detail poses entry k this frame. Frees the slots of the instances no longer listed,
- * gives each newly listed one a slot (its model's freed slots first, then the store's top), and
+ * and of those whose model changed since their slot was dealt, gives each newly listed one (and
+ * each such) a slot (its model's freed slots first, then the store's top), and
  * lists for posing every entry with update[k] and every one that got a new slot. When a new
  * instance finds no room, the store starts again: every slot is freed and every listed instance
  * placed afresh in list order and posed; those that still find none are dropped from the lists

@@ -322,9 +322,8 @@ uint32_t vks_plan_frame(const vks_crowd *c, const uint32_t *visible, const uint8
     VkDeviceSize bytes = 0;
     for (uint32_t s = 0; s < count; s++) {
         const uint32_t i = visible[s], l = levels ? levels[s] : 0;
-        if (model == UINT32_MAX || i < c->model_first[model] || i >= c->model_first[model + 1] ||
-            l != level) {
-            model = c->instances[i].model;
+        if (c->model_of[i] != model || l != level) {
+            model = c->model_of[i];
             level = l;
             bytes = vks_plan_level_output_bytes(c->models[model], l);
         }

@@ -126,10 +126,12 @@ static void scatter_to_store(vks_renderer *r, vks_frame *f)
     vks_scatter_pass_record(dev, f->cmd, &r->scatter, f->slot, s->pose_count, SHADER_READERS);
 }
 
-/* The draw's instance table follows the instances placed anew since the last frame
- * (crowd->moved): their entries, staged in the frame slot, scattered into the table after every
- * earlier frame's reads of it (the draws', the compute rasterizer's and its resolve's) and before
- * this frame's. The caller clears the crowd's list once the frame is recorded. */
+/* The draw's instance table follows the crowd: the entries of the instances placed anew since
+ * the last frame (crowd->moved: moved, added, given another model), staged in the frame slot,
+ * scattered into the table after every earlier frame's reads of it (the draws', the compute
+ * rasterizer's and its resolve's) and before this frame's. The caller clears the crowd's list
+ * once the frame is recorded. (desc.external has no draw: the skinning reads each instance's
+ * model from the frame's visible list, never the table.) */
 static void move_instances(vks_renderer *r, vks_frame *f)
 {
     const gpu_device *dev = r->dev;

@@ -77,6 +77,18 @@ vks_plan_limits vks_renderer_plan_limits(const gpu_device *dev, VkDeviceSize mem
 /* ---- Creation ---- */
 
 /* The skinned output (compute mode), in chunks of at most `limit` bytes, and its readback. */
+static void destroy_outputs(vks_renderer *r)
+{
+    for (uint32_t k = 0; r->chunks && k < r->chunk_count * r->output_sets; k++)
+        gpu_buffer_destroy(r->dev, &r->chunks[k]);
+    vks_free(r->chunks);
+    vks_free(r->chunk_addresses);
+    r->chunks = NULL;
+    r->chunk_addresses = NULL;
+    r->chunk_count = 0;
+    gpu_buffer_destroy(r->dev, &r->readback);
+}
+
 static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, vks_error *err)
 {
     const VkDeviceSize bytes = r->memory.output_bytes;
@@ -120,7 +132,7 @@ static bool create_outputs(vks_renderer *r, VkDeviceSize limit, bool readback, v
  * is scattered there). */
 static bool create_store(vks_renderer *r, vks_error *err)
 {
-    const uint32_t entries = r->memory.palette_store_entries;
+    const uint32_t entries = r->store_entries;
     return vks_palette_store_init(&r->store, r->crowd, entries, err) &&
            gpu_buffer_create(r->dev,
                              &(gpu_buffer_desc){.size = sizeof(vks_bone) * entries,
@@ -216,139 +228,168 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
     return true;
 }
 
-static bool create_frames(vks_renderer *r, vks_error *err)
+/* Frame slot f's state that grows with the crowd (r->instance_capacity instances,
+ * r->palette_capacity palette entries): its palettes (or, with the store, their staging), the
+ * store's scatter records, the visible list, the moved instances' staging and records, the
+ * host-side lists; and the passes' push constants, which hold their addresses. */
+static bool create_frame_instances(vks_renderer *r, vks_frame *f, vks_error *err)
 {
     const gpu_device *dev = r->dev;
-    const vks_crowd *c = r->crowd;
-    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
-        vks_frame *f = &r->frames[i];
-        f->slot = i;
-        f->stats = UNKNOWN_STATS;
-        char name[64];
-        /* The animation and the culling write straight into these mappings. Without the store
-         * the shaders read the palettes here; with it, this is the frame's staging, copied into
-         * the store. */
-        snprintf(name, sizeof name, r->use_store ? "palette staging %u" : "palettes %u", i);
-        if (!gpu_buffer_create(
-                dev,
-                &(gpu_buffer_desc){.size = sizeof(vks_bone) * (r->use_store
-                                                                   ? r->memory.palette_store_entries
-                                                                   : c->palette_count),
-                                   .usage = ADDRESSED,
-                                   .memory = GPU_MEMORY_UPLOAD,
-                                   .name = name},
-                &f->palette_buffer, err))
-            return false;
-        snprintf(name, sizeof name, "scatter records %u", i);
-        if (r->use_store &&
-            !gpu_buffer_create(
-                dev,
-                &(gpu_buffer_desc){.size = sizeof(vks_scatter_record) * c->instance_count,
-                                   .usage = ADDRESSED,
-                                   .memory = GPU_MEMORY_UPLOAD,
-                                   .name = name},
-                &f->scatter_records, err))
-            return false;
-        snprintf(name, sizeof name, "visible list %u", i);
-        if (!gpu_buffer_create(dev,
-                               &(gpu_buffer_desc){.size = sizeof(vks_visible) * c->instance_count,
-                                                  .usage = ADDRESSED,
-                                                  .memory = GPU_MEMORY_UPLOAD,
-                                                  .name = name},
-                               &f->visible_buffer, err))
-            return false;
-        f->visible = vks_malloc(sizeof *f->visible * c->instance_count);
-        f->plan.out_offset = vks_malloc(sizeof *f->plan.out_offset * c->instance_count);
-        if (r->external) {
-            if (!(f->slot_of = vks_malloc(sizeof *f->slot_of * c->instance_count)))
-                return vks_fail_memory(err, "out of memory");
-            memset(f->slot_of, 0xFF, sizeof *f->slot_of * c->instance_count);
-        }
-        f->level = vks_calloc(c->instance_count, sizeof *f->level);
-        f->raster = vks_calloc(c->instance_count, sizeof *f->raster);
-        f->plan.order = vks_malloc(sizeof *f->plan.order * c->instance_count);
-        f->plan.order_level = vks_malloc(sizeof *f->plan.order_level * c->instance_count);
-        if (!f->visible || !f->plan.out_offset || !f->level || !f->raster || !f->plan.order ||
-            !f->plan.order_level)
+    const uint32_t n = r->instance_capacity, i = f->slot;
+    char name[64];
+    /* The animation and the culling write straight into these mappings. Without the store the
+     * shaders read the palettes here; with it, this is the frame's staging, copied into the
+     * store. */
+    snprintf(name, sizeof name, r->use_store ? "palette staging %u" : "palettes %u", i);
+    if (!gpu_buffer_create(
+            dev,
+            &(gpu_buffer_desc){.size = sizeof(vks_bone) *
+                                       (r->use_store ? r->store.capacity : r->palette_capacity),
+                               .usage = ADDRESSED,
+                               .memory = GPU_MEMORY_UPLOAD,
+                               .name = name},
+            &f->palette_buffer, err))
+        return false;
+    snprintf(name, sizeof name, "scatter records %u", i);
+    if (r->use_store &&
+        !gpu_buffer_create(dev,
+                           &(gpu_buffer_desc){.size = sizeof(vks_scatter_record) * n,
+                                              .usage = ADDRESSED,
+                                              .memory = GPU_MEMORY_UPLOAD,
+                                              .name = name},
+                           &f->scatter_records, err))
+        return false;
+    snprintf(name, sizeof name, "visible list %u", i);
+    if (!gpu_buffer_create(dev,
+                           &(gpu_buffer_desc){.size = sizeof(vks_visible) * n,
+                                              .usage = ADDRESSED,
+                                              .memory = GPU_MEMORY_UPLOAD,
+                                              .name = name},
+                           &f->visible_buffer, err))
+        return false;
+    f->visible = vks_malloc(sizeof *f->visible * n);
+    f->plan.out_offset = vks_malloc(sizeof *f->plan.out_offset * n);
+    if (r->external) {
+        if (!(f->slot_of = vks_malloc(sizeof *f->slot_of * n)))
             return vks_fail_memory(err, "out of memory");
-        f->palette = f->palette_buffer.mapped;
-        f->skin_push = (vks_skin_push){.streams = vks_scene_gpu_streams(&r->scene)};
-        gpu_address_words(r->scene.model_table.address, f->skin_push.models);
-        gpu_address_words(r->scene.instances.address, f->skin_push.instances);
-        gpu_address_words(f->visible_buffer.address, f->skin_push.visible);
-        gpu_address_words(r->use_store ? r->palette_store.address : f->palette_buffer.address,
-                          f->skin_push.palette);
-        if (r->external) /* the host records and submits: nothing more per frame */
-            continue;
-        snprintf(name, sizeof name, "moved instances %u", i);
-        if (!gpu_buffer_create(dev,
-                               &(gpu_buffer_desc){.size = sizeof(vks_instance) * c->instance_count,
-                                                  .usage = ADDRESSED,
-                                                  .memory = GPU_MEMORY_UPLOAD,
-                                                  .name = name},
-                               &f->world_staging, err))
-            return false;
-        snprintf(name, sizeof name, "moved instance records %u", i);
-        if (!gpu_buffer_create(
-                dev,
-                &(gpu_buffer_desc){.size = sizeof(vks_scatter_record) * c->instance_count,
-                                   .usage = ADDRESSED,
-                                   .memory = GPU_MEMORY_UPLOAD,
-                                   .name = name},
-                &f->world_records, err))
-            return false;
-        snprintf(name, sizeof name, "frame uniforms %u", i);
-        if (!gpu_buffer_create(dev,
-                               &(gpu_buffer_desc){.size = sizeof(vks_frame_uniforms),
-                                                  .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
-                                                  .memory = GPU_MEMORY_UPLOAD,
-                                                  .name = name},
-                               &f->uniform_buffer, err))
-            return false;
-        f->uniforms = f->uniform_buffer.mapped;
-        f->draw_push = (vks_draw_push){.streams = f->skin_push.streams};
-        memcpy(f->draw_push.models, f->skin_push.models, sizeof f->draw_push.models);
-        memcpy(f->draw_push.instances, f->skin_push.instances, sizeof f->draw_push.instances);
-        memcpy(f->draw_push.visible, f->skin_push.visible, sizeof f->draw_push.visible);
-        memcpy(f->draw_push.palette, f->skin_push.palette, sizeof f->draw_push.palette);
+        memset(f->slot_of, 0xFF, sizeof *f->slot_of * n);
+    }
+    f->level = vks_calloc(n, sizeof *f->level);
+    f->raster = vks_calloc(n, sizeof *f->raster);
+    f->plan.order = vks_malloc(sizeof *f->plan.order * n);
+    f->plan.order_level = vks_malloc(sizeof *f->plan.order_level * n);
+    if (!f->visible || !f->plan.out_offset || !f->level || !f->raster || !f->plan.order ||
+        !f->plan.order_level)
+        return vks_fail_memory(err, "out of memory");
+    f->palette = f->palette_buffer.mapped;
+    f->skin_push = (vks_skin_push){.streams = vks_scene_gpu_streams(&r->scene)};
+    gpu_address_words(r->scene.model_table.address, f->skin_push.models);
+    gpu_address_words(r->scene.instances.address, f->skin_push.instances);
+    gpu_address_words(f->visible_buffer.address, f->skin_push.visible);
+    gpu_address_words(r->use_store ? r->palette_store.address : f->palette_buffer.address,
+                      f->skin_push.palette);
+    if (r->external) /* the host draws: no instance table to follow the crowd */
+        return true;
+    snprintf(name, sizeof name, "moved instances %u", i);
+    if (!gpu_buffer_create(dev,
+                           &(gpu_buffer_desc){.size = sizeof(vks_instance) * n,
+                                              .usage = ADDRESSED,
+                                              .memory = GPU_MEMORY_UPLOAD,
+                                              .name = name},
+                           &f->world_staging, err))
+        return false;
+    snprintf(name, sizeof name, "moved instance records %u", i);
+    if (!gpu_buffer_create(dev,
+                           &(gpu_buffer_desc){.size = sizeof(vks_scatter_record) * n,
+                                              .usage = ADDRESSED,
+                                              .memory = GPU_MEMORY_UPLOAD,
+                                              .name = name},
+                           &f->world_records, err))
+        return false;
+    f->draw_push = (vks_draw_push){.streams = f->skin_push.streams};
+    memcpy(f->draw_push.models, f->skin_push.models, sizeof f->draw_push.models);
+    memcpy(f->draw_push.instances, f->skin_push.instances, sizeof f->draw_push.instances);
+    memcpy(f->draw_push.visible, f->skin_push.visible, sizeof f->draw_push.visible);
+    memcpy(f->draw_push.palette, f->skin_push.palette, sizeof f->draw_push.palette);
+    return true;
+}
 
-        VkCommandPoolCreateInfo pi = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-        pi.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-        pi.queueFamilyIndex = dev->queue_family;
-        GPU_TRY(dev->vk.vkCreateCommandPool(dev->device, &pi, NULL, &f->pool), err,
-                "create a frame's command pool");
-        GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_POOL, f->pool, "frame %u command pool", i);
-        VkCommandBufferAllocateInfo ai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-        ai.commandPool = f->pool;
-        ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-        ai.commandBufferCount = 1;
-        GPU_TRY(dev->vk.vkAllocateCommandBuffers(dev->device, &ai, &f->cmd), err,
-                "allocate a frame's command buffer");
-        GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_BUFFER, f->cmd, "frame %u commands", i);
-        VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        fi.flags = VK_FENCE_CREATE_SIGNALED_BIT;
-        GPU_TRY(dev->vk.vkCreateFence(dev->device, &fi, NULL, &f->fence), err,
-                "create a frame's fence");
-        GPU_NAME(dev, VK_OBJECT_TYPE_FENCE, f->fence, "frame %u fence", i);
-        if (dev->timestamps) {
-            VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-            qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
-            qi.queryCount = QUERY_COUNT;
-            GPU_TRY(dev->vk.vkCreateQueryPool(dev->device, &qi, NULL, &f->timestamps), err,
-                    "create a frame's timestamp queries");
-            GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, f->timestamps, "frame %u timestamps", i);
-        }
-        if (dev->statistics) {
-            VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-            qi.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
-            qi.queryCount = STATS_COUNT;
-            /* Results come in bit order: primitives, then compute invocations. */
-            qi.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT |
-                                    VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT;
-            GPU_TRY(dev->vk.vkCreateQueryPool(dev->device, &qi, NULL, &f->statistics), err,
-                    "create a frame's statistics query");
-            GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, f->statistics, "frame %u statistics", i);
-        }
+static void destroy_frame_instances(vks_renderer *r, vks_frame *f)
+{
+    const gpu_device *dev = r->dev;
+    gpu_buffer_destroy(dev, &f->palette_buffer);
+    gpu_buffer_destroy(dev, &f->scatter_records);
+    gpu_buffer_destroy(dev, &f->world_staging);
+    gpu_buffer_destroy(dev, &f->world_records);
+    gpu_buffer_destroy(dev, &f->visible_buffer);
+    vks_free(f->visible);
+    vks_free(f->plan.out_offset);
+    vks_free(f->slot_of);
+    vks_free(f->level);
+    vks_free(f->raster);
+    vks_free(f->plan.order);
+    vks_free(f->plan.order_level);
+    f->visible = f->slot_of = f->plan.order = NULL;
+    f->plan.out_offset = NULL;
+    f->level = f->raster = f->plan.order_level = NULL;
+    f->palette = NULL;
+    f->visible_count = 0;
+}
+
+/* Frame slot f's state that does not change with the crowd: its uniforms, command buffer, fence
+ * and queries (not desc.external: the host records and submits). */
+static bool create_frame_fixed(vks_renderer *r, vks_frame *f, vks_error *err)
+{
+    const gpu_device *dev = r->dev;
+    const uint32_t i = f->slot;
+    if (r->external)
+        return true;
+    char name[64];
+    snprintf(name, sizeof name, "frame uniforms %u", i);
+    if (!gpu_buffer_create(dev,
+                           &(gpu_buffer_desc){.size = sizeof(vks_frame_uniforms),
+                                              .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                                              .memory = GPU_MEMORY_UPLOAD,
+                                              .name = name},
+                           &f->uniform_buffer, err))
+        return false;
+    f->uniforms = f->uniform_buffer.mapped;
+    VkCommandPoolCreateInfo pi = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pi.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    pi.queueFamilyIndex = dev->queue_family;
+    GPU_TRY(dev->vk.vkCreateCommandPool(dev->device, &pi, NULL, &f->pool), err,
+            "create a frame's command pool");
+    GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_POOL, f->pool, "frame %u command pool", i);
+    VkCommandBufferAllocateInfo ai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    ai.commandPool = f->pool;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    GPU_TRY(dev->vk.vkAllocateCommandBuffers(dev->device, &ai, &f->cmd), err,
+            "allocate a frame's command buffer");
+    GPU_NAME(dev, VK_OBJECT_TYPE_COMMAND_BUFFER, f->cmd, "frame %u commands", i);
+    VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    fi.flags = VK_FENCE_CREATE_SIGNALED_BIT;
+    GPU_TRY(dev->vk.vkCreateFence(dev->device, &fi, NULL, &f->fence), err,
+            "create a frame's fence");
+    GPU_NAME(dev, VK_OBJECT_TYPE_FENCE, f->fence, "frame %u fence", i);
+    if (dev->timestamps) {
+        VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qi.queryCount = QUERY_COUNT;
+        GPU_TRY(dev->vk.vkCreateQueryPool(dev->device, &qi, NULL, &f->timestamps), err,
+                "create a frame's timestamp queries");
+        GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, f->timestamps, "frame %u timestamps", i);
+    }
+    if (dev->statistics) {
+        VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qi.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
+        qi.queryCount = STATS_COUNT;
+        /* Results come in bit order: primitives, then compute invocations. */
+        qi.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT |
+                                VK_QUERY_PIPELINE_STATISTIC_COMPUTE_SHADER_INVOCATIONS_BIT;
+        GPU_TRY(dev->vk.vkCreateQueryPool(dev->device, &qi, NULL, &f->statistics), err,
+                "create a frame's statistics query");
+        GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, f->statistics, "frame %u statistics", i);
     }
     return true;
 }
@@ -474,6 +515,110 @@ static bool create_raster(vks_renderer *r, vks_error *err)
                                    &r->scene.indices, &r->raster_scene, err);
 }
 
+/* What grows with the crowd (vks_renderer_fit remakes it): the store, each frame slot's lists,
+ * the scatters and the descriptor path's sets. The instance table is the scene's. */
+static bool create_instance_state(vks_renderer *r, vks_error *err)
+{
+    if (r->use_store && !create_store(r, err))
+        return false;
+    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++)
+        if (!create_frame_instances(r, &r->frames[i], err))
+            return false;
+    return (!r->use_store || create_scatter(r, false, err)) &&
+           (r->external || create_scatter(r, true, err)) && (!r->bound || create_data_sets(r, err));
+}
+
+static void destroy_instance_state(vks_renderer *r)
+{
+    const gpu_device *dev = r->dev;
+    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++)
+        destroy_frame_instances(r, &r->frames[i]);
+    if (r->data_pool)
+        dev->vk.vkDestroyDescriptorPool(dev->device, r->data_pool, NULL);
+    r->data_pool = VK_NULL_HANDLE;
+    vks_free(r->data_sets);
+    r->data_sets = NULL;
+    vks_scatter_pass_destroy(dev, &r->scatter);
+    vks_scatter_pass_destroy(dev, &r->world_scatter);
+    vks_palette_store_free(&r->store);
+    gpu_buffer_destroy(dev, &r->palette_store);
+}
+
+/* What the memory plan is asked for: the crowd with room for n instances and p palette entries,
+ * its models in the crowd's proportions (the skinned output's share grows with them). */
+static vks_plan_crowd plan_shape(const vks_crowd *c, uint32_t n, uint32_t p)
+{
+    const vks_plan_crowd now = vks_plan_crowd_of(c);
+    vks_plan_crowd shape = now;
+    shape.instance_count = n;
+    shape.palette_count = p;
+    for (uint32_t m = 0; m < c->model_count && n > now.instance_count; m++)
+        shape.model_instances[m] =
+            (uint32_t)(((uint64_t)now.model_instances[m] * n + now.instance_count - 1) /
+                       now.instance_count);
+    return shape;
+}
+
+/* A capacity that has room for `need`: twice the old one, or `need` when that is more. */
+static uint32_t grown(uint32_t old, uint32_t need, uint32_t most)
+{
+    const uint64_t twice = 2 * (uint64_t)old;
+    const uint64_t cap = twice > need ? twice : need;
+    return cap < most ? (uint32_t)cap : most > need ? most : need;
+}
+
+bool vks_renderer_fit(vks_renderer *r, vks_error *err)
+{
+    const vks_crowd *c = r->crowd;
+    if (r->broken)
+        return vks_fail(err, "the renderer lost its instances' buffers growing them earlier: "
+                             "make a new one");
+    if (c->instance_count <= r->instance_capacity && c->palette_count <= r->palette_capacity)
+        return true;
+    if (r->external)
+        return vks_fail(err,
+                        "the crowd grew to %u instances and %u palette entries, past the %u and "
+                        "%u made room for: ask for more when creating it",
+                        c->instance_count, c->palette_count, r->instance_capacity,
+                        r->palette_capacity);
+    uint32_t n = grown(r->instance_capacity, c->instance_count, VKS_CROWD_MAX_INSTANCES);
+    uint32_t p = grown(r->palette_capacity, c->palette_count, (1u << 31) - 1);
+    /* Planned as for a renderer made afresh for that many, against the device as it was then:
+     * the instance state, the store and the skinned output it would have; when twice does not
+     * fit, just the crowd. Refused, saying how many fit, before anything is given up. */
+    vks_plan_crowd shape = plan_shape(c, n, p);
+    vks_plan_memory memory;
+    vks_error doubled;
+    if (!vks_plan_counts(&r->limits, &shape, &r->request, &memory, &doubled)) {
+        n = c->instance_count;
+        p = c->palette_count;
+        shape = plan_shape(c, n, p);
+        if (!vks_plan_counts(&r->limits, &shape, &r->request, &memory, err))
+            return false;
+    }
+    const gpu_device *dev = r->dev;
+    dev->vk.vkDeviceWaitIdle(dev->device); /* the frames in flight read what is remade */
+    destroy_instance_state(r);
+    r->readback_slot = -1; /* its frame's lists are gone */
+    r->instance_capacity = n;
+    r->palette_capacity = p;
+    r->store_entries = memory.palette_store_entries;
+    const bool more_output = memory.output_bytes > r->memory.output_bytes;
+    if (more_output)
+        destroy_outputs(r);
+    else
+        memory.output_bytes = r->memory.output_bytes; /* never less than it had */
+    r->memory = memory;
+    if ((more_output && !create_outputs(r, r->buffer_limit, r->readback_wanted, err)) ||
+        !vks_scene_gpu_resize_instances(&r->scene, n, err) || !create_instance_state(r, err)) {
+        destroy_instance_state(r);
+        r->broken = true;
+        return false;
+    }
+    r->grown++;
+    return true;
+}
+
 vks_plan_request vks_renderer_plan_request(const vks_renderer_desc *desc)
 {
     return (vks_plan_request){.mode = desc->mode,
@@ -506,9 +651,20 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
     assert(desc->raster == VKS_RASTER_HARDWARE ||
            (desc->mode == VKS_SKIN_COMPUTE && !desc->external));
     assert(c->instance_count > 0 && c->model_count > 0);
+    /* Room for the crowd, or for what the desc asks when that is more. */
+    r->instance_capacity =
+        desc->instance_capacity > c->instance_count ? desc->instance_capacity : c->instance_count;
+    r->palette_capacity =
+        desc->palette_capacity > c->palette_count ? desc->palette_capacity : c->palette_count;
+    const vks_plan_crowd shape = plan_shape(c, r->instance_capacity, r->palette_capacity);
     const vks_plan_limits limits = vks_renderer_plan_limits(dev, desc->memory_limit);
-    if (!vks_plan_memory_of(&limits, c, &request, &r->memory, err))
+    if (!vks_plan_counts(&limits, &shape, &request, &r->memory, err))
         return false;
+    r->buffer_limit = vks_plan_buffer_limit(&limits, desc->buffer_limit);
+    r->limits = limits;
+    r->request = request;
+    r->readback_wanted = desc->readback;
+    r->store_entries = r->memory.palette_store_entries;
     const bool draws = !desc->external;
     const VkPhysicalDeviceLimits *lim = &dev->props.limits;
     if (r->bound && (lim->maxPerStageDescriptorStorageBuffers < VKS_BINDING_COUNT ||
@@ -542,15 +698,17 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
               vks_scene_gpu_create(
                   dev, c,
                   &(vks_scene_gpu_desc){.textures = draws,
-                                        .index_addresses = desc->raster != VKS_RASTER_HARDWARE},
+                                        .index_addresses = desc->raster != VKS_RASTER_HARDWARE,
+                                        .instance_capacity = r->instance_capacity},
                   &r->scene, err) &&
-              create_outputs(r, vks_plan_buffer_limit(&limits, desc->buffer_limit), desc->readback,
-                             err) &&
-              (!r->use_store || create_store(r, err)) && create_frames(r, err) &&
-              (!r->use_store || create_scatter(r, false, err)) &&
-              (r->external || create_scatter(r, true, err)) &&
-              (!draws || create_descriptors(r, err)) && (!r->bound || create_data_sets(r, err)) &&
-              create_raster(r, err);
+              create_outputs(r, r->buffer_limit, desc->readback, err);
+    for (uint32_t i = 0; ok && i < GPU_FRAMES_IN_FLIGHT; i++) {
+        r->frames[i].slot = i;
+        r->frames[i].stats = UNKNOWN_STATS;
+        ok = create_frame_fixed(r, &r->frames[i], err);
+    }
+    ok = ok && create_instance_state(r, err) && (!draws || create_descriptors(r, err)) &&
+         create_raster(r, err);
     if (!ok) {
         vks_renderer_destroy(r);
         return false;
@@ -575,35 +733,13 @@ void vks_renderer_destroy(vks_renderer *r)
             dev->vk.vkDestroyFence(dev->device, f->fence, NULL);
         if (f->pool)
             dev->vk.vkDestroyCommandPool(dev->device, f->pool, NULL);
-        gpu_buffer_destroy(dev, &f->palette_buffer);
-        gpu_buffer_destroy(dev, &f->scatter_records);
-        gpu_buffer_destroy(dev, &f->world_staging);
-        gpu_buffer_destroy(dev, &f->world_records);
-        gpu_buffer_destroy(dev, &f->visible_buffer);
-        vks_free(f->visible);
-        vks_free(f->plan.out_offset);
-        vks_free(f->slot_of);
-        vks_free(f->level);
-        vks_free(f->raster);
-        vks_free(f->plan.order);
-        vks_free(f->plan.order_level);
         gpu_buffer_destroy(dev, &f->uniform_buffer);
     }
     if (r->descriptor_pool)
         dev->vk.vkDestroyDescriptorPool(dev->device, r->descriptor_pool, NULL);
     vks_free(r->material_sets);
-    if (r->data_pool)
-        dev->vk.vkDestroyDescriptorPool(dev->device, r->data_pool, NULL);
-    vks_free(r->data_sets);
-    for (uint32_t k = 0; r->chunks && k < r->chunk_count * r->output_sets; k++)
-        gpu_buffer_destroy(dev, &r->chunks[k]);
-    vks_free(r->chunks);
-    vks_free(r->chunk_addresses);
-    vks_palette_store_free(&r->store);
-    vks_scatter_pass_destroy(dev, &r->scatter);
-    vks_scatter_pass_destroy(dev, &r->world_scatter);
-    gpu_buffer_destroy(dev, &r->readback);
-    gpu_buffer_destroy(dev, &r->palette_store);
+    destroy_instance_state(r);
+    destroy_outputs(r);
     vks_scene_gpu_destroy(&r->scene);
     vks_raster_scene_destroy(dev, &r->raster_scene);
     vks_raster_pass_destroy(dev, &r->raster);

@@ -98,6 +98,10 @@ typedef struct vks_renderer_desc {
      * instances a frame could not give output space to, and those whose visible slot is past
      * what the visibility buffer's ids can name (vks_raster_scene.max_entries). */
     vks_raster_mode raster;
+    /* Room for this many instances and palette entries from the start (0, or fewer than the
+     * crowd has: the crowd's). A crowd that grows past them (vks_crowd_add) is made room for by
+     * vks_renderer_fit; desc.external cannot grow. */
+    uint32_t instance_capacity, palette_capacity;
     /* Tests only: record no barrier between the skinning pass's writes and their readers, to
      * show that validation on the descriptor path catches the hazard. */
     bool test_skip_skin_barrier;
@@ -153,8 +157,8 @@ typedef struct vks_frame {
     /* desc.palette_store: the scatter's records (mapped; one per posed instance, at most
      * crowd->instance_count), written when the frame is recorded. */
     gpu_buffer scatter_records;
-    /* Not desc.external: the entries of instances placed anew, and their scatter records, for
-     * the instance table (crowd->moved; at most crowd->instance_count each). */
+    /* Not desc.external: the entries of instances placed anew (crowd->moved), and their scatter
+     * records, for the instance table (room for every instance). */
     gpu_buffer world_staging, world_records;
     /* The passes' push constants: this slot's addresses, fixed at creation (the skinning pass
      * adds visible_count, the draw the base color). */
@@ -214,6 +218,18 @@ typedef struct vks_renderer {
 
     vks_frame frames[GPU_FRAMES_IN_FLIGHT];
     uint64_t frame_number;
+
+    /* What grows with the crowd (vks_renderer_fit) has room for instance_capacity instances and
+     * palette_capacity palette entries; the store, store_entries. buffer_limit: the largest
+     * buffer it may create. grown: how many times it grew; broken: growing failed half-way (the
+     * renderer cannot draw). */
+    uint32_t instance_capacity, palette_capacity, store_entries;
+    VkDeviceSize buffer_limit;
+    vks_plan_limits limits;   /* the device's, at creation: what growing plans against */
+    vks_plan_request request; /* the plan's request (vks_renderer_plan_request) */
+    bool readback_wanted;     /* desc.readback */
+    uint32_t grown;
+    bool broken;
 } vks_renderer;
 
 /* What the memory plan needs of the device (render/plan.h): its buffer limits and heaps, each
@@ -229,6 +245,15 @@ vks_plan_request vks_renderer_plan_request(const vks_renderer_desc *desc);
 bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, vks_renderer *r,
                          vks_error *err);
 void vks_renderer_destroy(vks_renderer *r);
+
+/* Makes room for the crowd as it is now, before a frame lists it: when it grew past the room
+ * (instances added, models with more joints), waits for the device to be idle and makes the
+ * per-instance state again, twice as large or as the crowd, whichever is more: the instance
+ * table (filled from the crowd), each frame slot's lists, the store (empty: the next frame poses
+ * every instance it lists) and the scatters. Nothing to do otherwise. False, with a message, for
+ * desc.external (a host's device: no room beyond desc's capacities), when a buffer would pass the
+ * largest, or when out of memory (the renderer is then broken: every later fit fails). */
+bool vks_renderer_fit(vks_renderer *r, vks_error *err);
 
 /* Waits for the next frame slot, reads its previous queries, begins its command buffer. NULL when
  * the device is lost (or out of memory for the command buffer). */

@@ -205,19 +205,27 @@ vks_instance vks_scene_gpu_instance(const vks_crowd *c, uint32_t i)
     return t;
 }
 
-/* The instance table: each instance's world transform and its model. */
+/* The instance table: each instance's world transform and its model, with room for
+ * s->instance_capacity (the entries past the crowd's zeros, written when instances are added). */
 static bool create_instances(vks_scene_gpu *s, vks_error *err)
 {
     const vks_crowd *c = s->crowd;
-    const uint32_t n = c->instance_count;
+    const uint32_t n = s->instance_capacity;
     vks_instance *table = vks_calloc(n, sizeof *table);
     if (!table)
         return vks_fail_memory(err, "out of memory");
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < c->instance_count; i++)
         table[i] = vks_scene_gpu_instance(c, i);
     bool ok = upload(s, &s->instances, table, sizeof *table * n, ADDRESSED, "instance table", err);
     vks_free(table);
     return ok;
+}
+
+bool vks_scene_gpu_resize_instances(vks_scene_gpu *s, uint32_t capacity, vks_error *err)
+{
+    gpu_buffer_destroy(s->dev, &s->instances);
+    s->instance_capacity = capacity;
+    return create_instances(s, err);
 }
 
 static bool create_textures(vks_scene_gpu *s, vks_error *err)
@@ -272,7 +280,12 @@ vks_streams vks_scene_gpu_streams(const vks_scene_gpu *s)
 bool vks_scene_gpu_create(const gpu_device *dev, const vks_crowd *crowd,
                           const vks_scene_gpu_desc *desc, vks_scene_gpu *s, vks_error *err)
 {
-    *s = (vks_scene_gpu){.dev = dev, .crowd = crowd, .index_addresses = desc->index_addresses};
+    *s = (vks_scene_gpu){.dev = dev,
+                         .crowd = crowd,
+                         .index_addresses = desc->index_addresses,
+                         .instance_capacity = desc->instance_capacity > crowd->instance_count
+                                                  ? desc->instance_capacity
+                                                  : crowd->instance_count};
     if (create_streams(s, err) && create_instances(s, err) &&
         (!desc->textures || create_textures(s, err)))
         return true;

@@ -29,9 +29,10 @@ typedef struct vks_scene_model {
 } vks_scene_model;
 
 typedef struct vks_scene_gpu_desc {
-    bool textures;        /* upload the models' textures (a draw samples them) */
-    bool index_addresses; /* the indices are read through their address too (the compute
-                             rasterizer and its resolve), not only bound as an index buffer */
+    bool textures;              /* upload the models' textures (a draw samples them) */
+    bool index_addresses;       /* the indices are read through their address too (the compute
+                                   rasterizer and its resolve), not only bound as an index buffer */
+    uint32_t instance_capacity; /* the instance table's room (the crowd's count when larger) */
 } vks_scene_gpu_desc;
 
 typedef struct vks_scene_gpu {
@@ -42,10 +43,11 @@ typedef struct vks_scene_gpu {
     gpu_buffer positions, normals, tangents, joints, weights, uvs, indices;
     gpu_buffer joints_extra, weights_extra; /* address 0 when no model is wide */
     uint32_t extra_vertex_count;
-    uint32_t material_count; /* every model's materials, model by model */
-    gpu_buffer model_table;  /* vks_model_gpu per model, device-local */
-    gpu_buffer instances;    /* vks_instance per instance, device-local */
-    uint32_t texture_count;  /* desc.textures: every model's, then the white one; else 0 */
+    uint32_t material_count;    /* every model's materials, model by model */
+    gpu_buffer model_table;     /* vks_model_gpu per model, device-local */
+    gpu_buffer instances;       /* vks_instance per instance, device-local */
+    uint32_t instance_capacity; /* the instance table's room */
+    uint32_t texture_count;     /* desc.textures: every model's, then the white one; else 0 */
     gpu_image *textures;
 } vks_scene_gpu;
 
@@ -54,6 +56,10 @@ typedef struct vks_scene_gpu {
 bool vks_scene_gpu_create(const gpu_device *dev, const vks_crowd *crowd,
                           const vks_scene_gpu_desc *desc, vks_scene_gpu *scene, vks_error *err);
 void vks_scene_gpu_destroy(vks_scene_gpu *scene);
+
+/* A new instance table of `capacity` entries, filled from the crowd (the old one destroyed: the
+ * caller has waited for its readers). False, with a message, when out of memory. */
+bool vks_scene_gpu_resize_instances(vks_scene_gpu *scene, uint32_t capacity, vks_error *err);
 
 /* The streams' addresses, as the passes' push constants carry them. */
 vks_streams vks_scene_gpu_streams(const vks_scene_gpu *scene);

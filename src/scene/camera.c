@@ -32,7 +32,8 @@ void vks_camera_crowd_box(const vks_crowd *crowd, float lo[3], float hi[3])
         hi[k] = -FLT_MAX;
     }
     for (uint32_t i = 0; i < crowd->instance_count; i++)
-        vks_camera_grow_box(crowd, i, lo, hi);
+        if (!crowd->instances[i].removed)
+            vks_camera_grow_box(crowd, i, lo, hi);
 }
 
 void vks_camera_frame_box(vks_camera *cam, const float lo[3], const float hi[3])
@@ -128,6 +129,8 @@ void vks_camera_focus_nearest(vks_camera *cam, const vks_crowd *crowd, float asp
     float eye[3], best = FLT_MAX;
     vks_camera_eye(cam, aspect, eye);
     for (uint32_t i = 0; i < crowd->instance_count; i++) {
+        if (crowd->instances[i].removed)
+            continue;
         const float *p = crowd->instances[i].center;
         const float d2 = (p[0] - eye[0]) * (p[0] - eye[0]) + (p[1] - eye[1]) * (p[1] - eye[1]) +
                          (p[2] - eye[2]) * (p[2] - eye[2]);

@@ -27,8 +27,8 @@ void vks_camera_grow_box(const vks_crowd *crowd, uint32_t i, float lo[3], float 
 /* Frames a box: seen three-quarters from the front right and a bit above (higher for a box much
  * wider than tall). */
 void vks_camera_frame_box(vks_camera *cam, const float lo[3], const float hi[3]);
-/* Focuses on the crowd's instance nearest the eye at this aspect (a crowd of more than one): what
- * zooming in goes towards, the same instance however the view is then turned. */
+/* Focuses on the crowd's live instance nearest the eye at this aspect (a crowd of more than
+ * one): what zooming in goes towards, the same instance however the view is then turned. */
 void vks_camera_focus_nearest(vks_camera *cam, const vks_crowd *crowd, float aspect);
 /* The point looked at: the centre at zoom 1 and above, moving towards the focus below. */
 void vks_camera_target(const vks_camera *cam, float target[3]);

@@ -1,4 +1,4 @@
-#include "crowd.h"
+#include "crowd_impl.h"
 #include "../core/alloc.h"
 
 #include "../anim/anim.h"
@@ -424,7 +424,7 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
         return false;
     uint32_t n = d->instance_count, mc = d->model_count;
     c->model_count = mc;
-    c->instance_count = n;
+    c->instance_count = c->instance_capacity = c->live_count = n;
     c->threads = d->threads ? d->threads : 1u;
     memcpy(c->models, d->models, sizeof *d->models * mc);
 
@@ -436,11 +436,13 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
         return vks_fail_memory(err, "a crowd of %u needs %llu palette entries, more than %u", n,
                                (unsigned long long)palette_count, UINT32_MAX);
     }
-    c->palette_count = (uint32_t)palette_count;
+    c->palette_count = c->palette_capacity = (uint32_t)palette_count;
 
     crowd_scratch_layout layout = crowd_scratch_of(crowd_max_joints(c));
     c->instances = vks_calloc(n, sizeof *c->instances);
     c->palette_first = vks_malloc(sizeof *c->palette_first * n);
+    c->palette_room = vks_malloc(sizeof *c->palette_room * n);
+    c->model_of = vks_malloc(n);
     c->cursors = vks_calloc(6 * (size_t)palette_count, sizeof *c->cursors);
     c->sampler_cursors = vks_calloc(n, sizeof *c->sampler_cursors);
     c->cull_scratch = vks_malloc(sizeof *c->cull_scratch * n);
@@ -448,9 +450,9 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     size_t scratch_size = layout.stride * c->threads; /* both below 2^62: no overflow */
     c->scratch =
         scratch_size / c->threads == layout.stride ? vks_aligned_alloc(64, scratch_size) : NULL;
-    if (!c->instances || !c->palette_first || !c->cursors || !c->sampler_cursors || !c->scratch ||
-        !c->cull_scratch || !c->cull_counts || (d->keep_poses && !vks_crowd_keep_poses(c, err)) ||
-        !crowd_build_samplers(c)) {
+    if (!c->instances || !c->palette_first || !c->palette_room || !c->model_of || !c->cursors ||
+        !c->sampler_cursors || !c->scratch || !c->cull_scratch || !c->cull_counts ||
+        (d->keep_poses && !vks_crowd_keep_poses(c, err)) || !crowd_build_samplers(c)) {
         vks_crowd_destroy(c);
         return vks_fail_memory(err, "out of memory for a crowd of %u instances", n);
     }
@@ -534,6 +536,8 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
                 c->hi[k] = fmaxf(c->hi[k], in->center[k] + in->radius);
             }
             c->palette_first[i] = palette_first;
+            c->palette_room[i] = model->skeleton.joint_count;
+            c->model_of[i] = (uint8_t)m;
             palette_first += model->skeleton.joint_count;
         }
     }
@@ -544,6 +548,9 @@ void vks_crowd_destroy(vks_crowd *c)
 {
     vks_free(c->instances);
     vks_free(c->palette_first);
+    vks_free(c->palette_room);
+    vks_free(c->model_of);
+    vks_free(c->free_indices);
     for (uint32_t m = 0; m < c->model_count; m++) {
         for (uint32_t k = 0; c->samplers[m] && k <= c->models[m]->clip_count; k++)
             vks_sampler_free(&c->samplers[m][k]);
@@ -659,12 +666,12 @@ void vks_crowd_play(vks_crowd *c, uint32_t i, int32_t clip, double fade)
 }
 
 /* The moved list, allocated at the first move. */
-static bool moved_list(vks_crowd *c)
+bool vks_crowd__moved_list(vks_crowd *c)
 {
     if (c->moved)
         return true;
-    c->moved = vks_malloc(sizeof *c->moved * c->instance_count);
-    c->moved_mark = vks_calloc(c->instance_count, 1);
+    c->moved = vks_malloc(sizeof *c->moved * c->instance_capacity);
+    c->moved_mark = vks_calloc(c->instance_capacity, 1);
     if (c->moved && c->moved_mark)
         return true;
     vks_free(c->moved);
@@ -674,7 +681,7 @@ static bool moved_list(vks_crowd *c)
     return false;
 }
 
-static void mark_moved(vks_crowd *c, uint32_t i)
+void vks_crowd__mark_moved(vks_crowd *c, uint32_t i)
 {
     if (!c->moved_mark[i]) {
         c->moved_mark[i] = 1;
@@ -684,10 +691,10 @@ static void mark_moved(vks_crowd *c, uint32_t i)
 
 bool vks_crowd_all_moved(vks_crowd *c)
 {
-    if (!moved_list(c))
+    if (!vks_crowd__moved_list(c))
         return false;
     for (uint32_t i = 0; i < c->instance_count; i++)
-        mark_moved(c, i);
+        vks_crowd__mark_moved(c, i);
     return true;
 }
 
@@ -700,9 +707,9 @@ void vks_crowd_clear_moved(vks_crowd *c)
 
 bool vks_crowd_set_world(vks_crowd *c, uint32_t i, const float world[4][4])
 {
-    if (!moved_list(c))
+    if (!vks_crowd__moved_list(c))
         return false;
-    mark_moved(c, i);
+    vks_crowd__mark_moved(c, i);
     vks_crowd_instance *in = &c->instances[i];
     crowd_set_world(in, world, c->model_lo[in->model], c->model_hi[in->model]);
     for (int k = 0; k < 3; k++) {
@@ -716,13 +723,13 @@ bool vks_crowd_keep_poses(vks_crowd *c, vks_error *err)
 {
     if (c->poses)
         return true;
-    c->poses = vks_malloc(sizeof *c->poses * (c->palette_count ? c->palette_count : 1));
-    c->update = vks_malloc(c->instance_count);
+    c->poses = vks_malloc(sizeof *c->poses * (c->palette_capacity ? c->palette_capacity : 1));
+    c->update = vks_malloc(c->instance_capacity);
     bool ok = c->poses && c->update;
     for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++) {
         c->destinations[d] = (struct vks_crowd_destination){
             .held = vks_malloc(sizeof *c->destinations[d].held *
-                               (c->instance_count ? c->instance_count : 1))};
+                               (c->instance_capacity ? c->instance_capacity : 1))};
         ok = ok && c->destinations[d].held;
     }
     if (!ok) {

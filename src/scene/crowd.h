@@ -8,8 +8,11 @@
  * Each step runs on the pool's threads (NULL: the caller's alone), with the same result.
  *
  * It knows nothing of Vulkan: `visible` and `palette` are caller memory (mapped GPU buffers).
- * Instances are stored grouped by model (model m's are [model_first[m], model_first[m + 1])), so
- * that a visible list in ascending order is grouped by model too: one instanced draw per mesh. */
+ * A crowd is created grouped by model (model m's instances [model_first[m], model_first[m + 1])),
+ * and changes after: instances added (vks_crowd_add: a removed index first, else a new one at the
+ * end, the arrays growing as needed), removed (their index free; no other index changes) and
+ * given another model (vks_crowd_set_model). A frame groups its visible list by model itself
+ * (render/frame_plan.h). */
 #ifndef VKS_CROWD_H
 #define VKS_CROWD_H
 
@@ -69,6 +72,7 @@ typedef struct vks_crowd_instance {
      * skeleton, skin/skeleton_lod.h) are in it, so a finer level must pose again. */
     uint8_t posed_lod;
     uint8_t hidden; /* left out of culling (vkskin_crowd_set_shown): never listed, posed or drawn */
+    uint8_t removed; /* vks_crowd_remove: a free index (hidden too) until vks_crowd_add reuses it */
     /* Animation level of detail (vks_crowd_animate): the frames it was last posed and last
      * seen; UINT64_MAX for never. */
     uint64_t posed_frame, seen_frame;
@@ -88,7 +92,7 @@ typedef struct vks_crowd_instance {
 typedef struct vks_crowd {
     const vks_model *models[VKS_CROWD_MAX_MODELS];
     uint32_t model_count;
-    uint32_t model_first[VKS_CROWD_MAX_MODELS + 1];
+    uint32_t model_first[VKS_CROWD_MAX_MODELS + 1]; /* as created (not kept after) */
     /* Per model, palette space: the box around the bind pose and every clip (8 samples each). */
     float model_lo[VKS_CROWD_MAX_MODELS][3], model_hi[VKS_CROWD_MAX_MODELS][3];
     /* Per model and level: the mean area of its triangles in the bind pose, palette units
@@ -97,11 +101,27 @@ typedef struct vks_crowd {
      * the compute rasterizer by. */
     float triangle_area[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS];
 
-    uint32_t instance_count;
+    /* Indices in use: live instances and removed ones (free indices, vks_crowd_remove), in
+     * [0, instance_count); the per-instance arrays have room for instance_capacity. */
+    uint32_t instance_count, instance_capacity;
+    uint32_t live_count; /* instances not removed */
     vks_crowd_instance *instances;
-    uint32_t *palette_first; /* per instance: its first palette entry (prefix sum of joints) */
-    uint32_t palette_count;  /* palette entries of all instances */
-    float lo[3], hi[3];      /* world-space box around every instance's sphere */
+    /* Per instance: its first palette entry, and the entries its range holds (at least its
+     * model's joint count). At creation the ranges follow one another (a prefix sum of the
+     * joints); an instance added, or given a model with more joints than its range holds, gets a
+     * range at the end (vks_crowd_set_model), and the ranges are packed again when more than half
+     * of the entries lie unused. */
+    uint32_t *palette_first, *palette_room;
+    uint32_t palette_count; /* palette entries in use: every range ends below it */
+    uint32_t
+        palette_capacity; /* entries the per-entry arrays (cursors, kept poses) have room for */
+    /* Per instance: its model (instances[i].model), one byte each: what a frame's passes over a
+     * visible list read (render/frame_plan.h), not the instance's 200-byte record. */
+    uint8_t *model_of;
+    /* Removed indices, the last removed on top: vks_crowd_add takes them first. */
+    uint32_t *free_indices;
+    uint32_t free_count;
+    float lo[3], hi[3]; /* world-space box around every instance's sphere */
 
     /* Private: per model, a sampler (anim/sampler.h) for each clip and the bind pose, at clip + 1;
      * segments NULL where a clip would take too much memory resampled (sampled directly then).
@@ -165,6 +185,28 @@ uint64_t vks_crowd_palette_entries(const vks_model *const *models, uint32_t mode
  * to check before asking for them. */
 uint64_t vks_crowd_host_bytes(const vks_model *const *models, uint32_t model_count,
                               uint32_t instance_count, bool keep_poses);
+
+/* ---- Instances that come and go ---- */
+
+/* Adds an instance of model `model` at `world` (palette space -> world, affine), in the bind
+ * pose, its clock at 0 and speed 1, shown: at the last removed index when there is one, else at
+ * instance_count (the arrays grow by doubling). *instance gets its index. Listed as moved. False,
+ * with a message, for a model out of range or when out of memory (the crowd unchanged). */
+bool vks_crowd_add(vks_crowd *crowd, uint32_t model, const float world[4][4], uint32_t *instance,
+                   vks_error *err);
+/* Removes instance i (not removed): it is hidden and its index free, for vks_crowd_add to reuse;
+ * no other index changes. */
+void vks_crowd_remove(vks_crowd *crowd, uint32_t i);
+/* Instance i (not removed) shows model `model` from now on, in its bind pose (clip -1, clock 0),
+ * where it stands; its palette range moves to the end when the model has more joints than the
+ * range holds. Listed as moved. False, with a message, for a model out of range or when out of
+ * memory (the instance unchanged). */
+bool vks_crowd_set_model(vks_crowd *crowd, uint32_t i, uint32_t model, vks_error *err);
+/* The crowd back to `count` instances as `start` holds them (records of its first instances, as
+ * created): each takes its record (its model's palette range made to fit), those past `count`
+ * are removed. Every instance listed as moved. False when out of memory (the crowd as it was). */
+bool vks_crowd_restore(vks_crowd *crowd, const vks_crowd_instance *start, uint32_t count,
+                       vks_error *err);
 
 /* Keeps every instance's last palette from now on, as desc.keep_poses (idempotent). */
 bool vks_crowd_keep_poses(vks_crowd *crowd, vks_error *err);
