@@ -166,8 +166,10 @@ bool vks_crowd_add(vks_crowd *c, uint32_t model, const float world[4][4], uint32
     const uint32_t joints = c->models[model]->skeleton.joint_count;
     if (!vks_crowd__moved_list(c) || !crowd_reserve(c, (uint64_t)i + 1, c->palette_count))
         return vks_fail_memory(err, "out of memory for instance %u of the crowd", i);
-    if (!reuse) {
-        c->palette_room[i] = 0; /* no range yet */
+    if (!reuse) { /* a free index with no range yet (a pack in crowd_range passes it over) */
+        c->instances[i] = (vks_crowd_instance){.removed = 1, .hidden = 1};
+        c->palette_first[i] = c->palette_room[i] = 0;
+        c->model_of[i] = 0;
         c->instance_count++;
     }
     if (!crowd_range(c, i, joints)) {
