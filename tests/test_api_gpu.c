@@ -234,11 +234,14 @@ static void check_capacity(const vkskin_model *a, const vkskin_model *b)
     const uint32_t most_joints = a->model.skeleton.joint_count > b->model.skeleton.joint_count
                                      ? a->model.skeleton.joint_count
                                      : b->model.skeleton.joint_count;
+    vkskin_palette_store *store = NULL; /* made for the crowd of 2: lists for 2 */
+    CHECK(vkskin_palette_store_create(crowd, 1000, &store, &err) == VKSKIN_OK);
     vkskin_gpu_desc d = host_desc();
     d.instance_capacity = INSTANCES;
     d.palette_capacity = 2 * INSTANCES * most_joints;
     CHECK(vkskin_gpu_create(&d, crowd, &gpu, &err) == VKSKIN_OK);
     if (!gpu) {
+        vkskin_palette_store_destroy(store);
         vkskin_crowd_destroy(crowd);
         return;
     }
@@ -267,14 +270,28 @@ static void check_capacity(const vkskin_model *a, const vkskin_model *b)
     frame(gpu, crowd, &a->model, 1, live, NULL, 4, diag, false);
     vkskin_crowd_advance(crowd, 0.2, NULL);
     CHECK(vkskin_crowd_set_model(crowd, 0, model0, &err) == VKSKIN_OK); /* and back */
+    /* Slot 1's output of instance 0 is still the other model's vertices, and says so. */
+    vkskin_gpu_output out;
+    const vks_model *other = crowd->crowd.models[1 - model0];
+    CHECK(vkskin_gpu_get_output(gpu, 1, 0, &out, &err) == VKSKIN_OK &&
+          out.vertex_count == vks_model_level(other, out.level).vertex_count);
+    /* A removed index in a list, and a palette store's slot of an index it has no room for. */
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    vks_error e;
+    const uint32_t with_removed[] = {0, 1};
+    CHECK(gpu_once_begin(&host, &cmd, &e));
+    check_error(vkskin_gpu_skin(gpu, 0, cmd, with_removed, 2, NULL, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "entry 1 is instance 1, which was removed");
+    CHECK(gpu_once_end(&host, cmd, &e));
+    CHECK(vkskin_palette_store_slot(store, 4) == VKSKIN_NO_SLOT);
     frame(gpu, crowd, &a->model, 0, live, NULL, 4, diag, false);
     /* The removed index reused: INSTANCES indices, the room; one more is past it. */
     CHECK(vkskin_crowd_add(crowd, 0, first.world, &at, &err) == VKSKIN_OK && at == 1);
     const uint32_t all[] = {0, 1, 2, 3, 4};
     frame(gpu, crowd, &a->model, 1, all, NULL, 5, diag, false);
     CHECK(vkskin_crowd_add(crowd, 0, first.world, &at, &err) == VKSKIN_OK && at == INSTANCES);
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    vks_error e;
+    check_error(vkskin_gpu_get_output(gpu, 1, INSTANCES, &out, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "was not skinned");
     CHECK(gpu_once_begin(&host, &cmd, &e));
     check_error(vkskin_gpu_skin(gpu, 0, cmd, all, 5, NULL, &err), &err, VKSKIN_ERROR_ARGUMENT,
                 "the crowd grew to 6 instances");
@@ -290,6 +307,7 @@ static void check_capacity(const vkskin_model *a, const vkskin_model *b)
            "swapped twice: outputs right; past the room refused\n",
            INSTANCES, INSTANCES);
     vkskin_gpu_destroy(gpu);
+    vkskin_palette_store_destroy(store);
     vkskin_crowd_destroy(crowd);
 }
 

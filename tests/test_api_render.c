@@ -615,6 +615,65 @@ static double check_live(vkskin_renderer *r, const vkskin_crowd *crowd, uint32_t
     return worst;
 }
 
+/* The store renderer made for a crowd with room to spare (added to before), then growing twice:
+ * its store's lists follow every index the crowd gives out, whether the renderer grew at that
+ * frame or not (the crowd's room and the renderer's differ), and the outputs stay right. */
+static void check_store_room(const vkskin_model *a, const vkskin_model *b)
+{
+    const vkskin_model *models[] = {a, b};
+    vkskin_crowd *crowd = NULL;
+    vkskin_error err;
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = models,
+                                                   .model_count = 2,
+                                                   .instance_count = 4,
+                                                   .time = 0.2,
+                                                   .normalize_height = true},
+                              &crowd, &err) == VKSKIN_OK);
+    if (!crowd)
+        return;
+    vkskin_instance_info first;
+    CHECK(vkskin_crowd_get_instance(crowd, 0, &first, &err) == VKSKIN_OK);
+    uint32_t at;
+    CHECK(vkskin_crowd_add(crowd, 1, first.world, &at, &err) == VKSKIN_OK && at == 4);
+    vkskin_renderer *r = NULL;
+    CHECK(vkskin_renderer_create(&(vkskin_renderer_desc){.desc_size = sizeof(vkskin_renderer_desc),
+                                                         .crowd = crowd,
+                                                         .validate = true,
+                                                         .width = W,
+                                                         .height = H,
+                                                         .readback = true,
+                                                         .fixed_lod = true,
+                                                         .pose_every_frame = true,
+                                                         .palettes = VKSKIN_PALETTES_STORE,
+                                                         .raster = VKSKIN_RASTER_HARDWARE},
+                                 &r, &err) == VKSKIN_OK);
+    if (!r) {
+        vkskin_crowd_destroy(crowd);
+        return;
+    }
+    vkskin_view view;
+    const vkskin_frame_desc fd = {.desc_size = sizeof(vkskin_frame_desc), .view = &view};
+    int bad_room = 0;
+    for (uint32_t step = 0; step < 3; step++) {
+        for (uint32_t k = 0; k < (step == 1 ? 1u : 3u); k++) {
+            float w[16];
+            memcpy(w, first.world, sizeof w);
+            w[12] += (float)(step * 3 + k + 1) * 0.5f * first.radius;
+            CHECK(vkskin_crowd_add(crowd, k % 2, w, &at, &err) == VKSKIN_OK);
+        }
+        CHECK(vkskin_crowd_frame_view(crowd, (float)W / H, &view, &err) == VKSKIN_OK);
+        CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
+        bad_room += r->r.store.instances < vkskin_crowd_instance_count(crowd);
+    }
+    CHECK(bad_room == 0);
+    uint32_t checked = 0;
+    CHECK(check_live(r, crowd, &checked) <= POSITION_TOLERANCE);
+    CHECK(checked == vkskin_crowd_live_count(crowd));
+    close_renderer(r);
+    vkskin_crowd_destroy(crowd);
+}
+
 /* A crowd that changes while frames are in flight, for both palette paths: instances added past
  * the renderer's room (it grows twice), removed, given the other model (more and fewer joints),
  * hidden, and an index reused, each change made between frames that were not waited for. After
@@ -680,7 +739,19 @@ static void check_changes(const vkskin_model *a, const vkskin_model *b)
         CHECK(vkskin_crowd_set_model(crowd, N + 1, 0, &err) == VKSKIN_OK);
         CHECK(vkskin_crowd_set_shown(crowd, N + 2, false, &err) == VKSKIN_OK);
         CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
+        /* The store's lists have room for every index the crowd gave out, grown or not. */
+        CHECK(!store || r->r.store.instances >= vkskin_crowd_instance_count(crowd));
         CHECK(vkskin_crowd_remove(crowd, N + 5, &err) == VKSKIN_OK);
+        const uint32_t with_removed[] = {0, N + 5};
+        float palettes[1];
+        check_error(vkskin_crowd_pose(crowd, with_removed, 2, palettes, 0, &err), &err,
+                    VKSKIN_ERROR_ARGUMENT, "palettes"); /* room first */
+        float *room = malloc(sizeof(float) * 12 * vkskin_crowd_palette_count(crowd));
+        if (room)
+            check_error(vkskin_crowd_pose(crowd, with_removed, 2, room,
+                                          vkskin_crowd_palette_count(crowd), &err),
+                        &err, VKSKIN_ERROR_ARGUMENT, "entry 1 is instance 9, which was removed");
+        free(room);
         float w[16];
         memcpy(w, first.world, sizeof w);
         w[14] += first.radius;
@@ -803,8 +874,10 @@ int main(int argc, char **argv)
     CHECK(vkskin_model_load(
               &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = argv[2]},
               &chain_model, &err) == VKSKIN_OK);
-    if (chain_model)
+    if (chain_model) {
         check_changes(model, chain_model);
+        check_store_room(model, chain_model);
+    }
     vkskin_model_destroy(chain_model);
     /* The light a host matches vkskin's shading with: a unit direction from above, the
      * renderer's colours; misuse refused. */

@@ -1401,6 +1401,9 @@ static void test_changes(void)
      * removed; every one poses as its twin. */
     CHECK(vks_crowd_restore(&a, start, N, &err));
     CHECK(a.live_count == N && a.free_count == a.instance_count - N);
+    bad = 0;
+    check_live_palettes(&a, &bad); /* the restored ranges disjoint, the palettes right */
+    CHECK(bad == 0);
     vks_crowd_restore(&b, start, N, &err);
     bool same_records = true;
     for (uint32_t i = 0; i < N; i++)

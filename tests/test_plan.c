@@ -351,10 +351,12 @@ static void test_frame_plan(void)
                     raster[count++] = (uint8_t)((x >> 24) & 1);
                 }
                 uint32_t order[N], order_level_want[N];
-                uint8_t order_level[N];
+                uint8_t order_level[N], order_model[N];
                 VkDeviceSize offset[N];
-                vks_frame_plan plan = {
-                    .order = order, .order_level = order_level, .out_offset = offset};
+                vks_frame_plan plan = {.order = order,
+                                       .order_level = order_level,
+                                       .order_model = order_model,
+                                       .out_offset = offset};
                 vks_frame_plan_make(&crowd, &budget, visible, count, levels, raster, &plan);
                 /* The order: per model, per level, the rasterizer's entries, then the others,
                  * each group ascending; levels past the last clamped to it. */
@@ -379,6 +381,7 @@ static void test_frame_plan(void)
                 }
                 for (uint32_t k = 0; k < count; k++)
                     bad_order += order[k] != want[k] || order_level[k] != order_level_want[k] ||
+                                 order_model[k] != of[want[k]] ||
                                  levels[k] != (asked[k] < LEVELS ? asked[k] : LEVELS - 1);
                 for (uint32_t m = 0; m < MODELS; m++) {
                     for (uint32_t l = 0; l < LEVELS; l++)

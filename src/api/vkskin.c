@@ -706,7 +706,9 @@ vkskin_result vkskin_crowd_remove(vkskin_crowd *c, uint32_t i, vkskin_error *err
 {
     if (!api_instance(c, i, "vkskin_crowd_remove", err))
         return VKSKIN_ERROR_ARGUMENT;
-    vks_crowd_remove(&c->crowd, i);
+    if (!vks_crowd_remove(&c->crowd, i))
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
+                            "vkskin_crowd_remove: out of memory for the crowd's free indices");
     return vks_api_ok(err);
 }
 
@@ -905,12 +907,17 @@ static vkskin_result api_check_list(const vkskin_crowd *c, const uint32_t *insta
         api_room(call, "palettes", capacity, c->crowd.palette_count, "entries", err);
     if (room != VKSKIN_OK)
         return room;
-    for (uint32_t k = from; k < end; k++)
+    for (uint32_t k = from; k < end; k++) {
         if (instances[k] >= c->crowd.instance_count ||
             (k > from && instances[k] <= instances[k - 1]))
             return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                                 "%s: the list must ascend below %u; entry %u is %u", call,
                                 c->crowd.instance_count, k, instances[k]);
+        if (c->crowd.model_of[instances[k]] == VKS_CROWD_REMOVED)
+            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                                "%s: entry %u is instance %u, which was removed", call, k,
+                                instances[k]);
+    }
     return VKSKIN_OK;
 }
 
@@ -1170,8 +1177,9 @@ const vkskin_palette_copy *vkskin_palette_store_copies(const vkskin_palette_stor
 
 uint32_t vkskin_palette_store_slot(const vkskin_palette_store *s, uint32_t instance)
 {
-    return s && instance < s->crowd->crowd.instance_count ? s->store.slot[instance]
-                                                          : VKSKIN_NO_SLOT;
+    return s && instance < s->crowd->crowd.instance_count && instance < s->store.instances
+               ? s->store.slot[instance]
+               : VKSKIN_NO_SLOT;
 }
 
 vkskin_result vkskin_palette_store_forget(vkskin_palette_store *s, vkskin_error *err)

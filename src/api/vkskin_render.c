@@ -744,9 +744,18 @@ vkskin_result vkskin_renderer_read_skinned(vkskin_renderer *r, uint32_t instance
     if (r->crowd->crowd.instances[instance].removed)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_read_skinned: instance %u was removed", instance);
+    if (r->r.broken)
+        return vks_api_fail(err, VKSKIN_ERROR_FAILED,
+                            "vkskin_renderer_read_skinned: the renderer lost its buffers growing "
+                            "them: make a new one");
     vks_error e;
     if (!vks_renderer_wait(&r->r, r->last, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
+    const uint32_t model = vks_renderer_skinned_model(&r->r, instance);
+    if (model != UINT32_MAX && model != r->crowd->crowd.instances[instance].model)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "instance %u shows another model than the last frame skinned it as",
+                            instance);
     if (!vks_renderer_decode_skinned(&r->r, instance, (float(*)[3])positions, (float(*)[3])normals,
                                      (float(*)[4])tangents))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,

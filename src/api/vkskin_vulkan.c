@@ -110,11 +110,16 @@ vkskin_result vkskin_gpu_skin(vkskin_gpu *g, uint32_t slot, VkCommandBuffer cmd,
     vks_error e;
     if (!vks_renderer_fit(&g->renderer, &e))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_gpu_skin: %s", e.msg);
-    for (uint32_t k = 0; k < count; k++)
+    for (uint32_t k = 0; k < count; k++) {
         if (instances[k] >= c->instance_count || (k && instances[k] <= instances[k - 1]))
             return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                                 "vkskin_gpu_skin: the list must ascend below %u; entry %u is %u",
                                 c->instance_count, k, instances[k]);
+        if (c->model_of[instances[k]] == VKS_CROWD_REMOVED)
+            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                                "vkskin_gpu_skin: entry %u is instance %u, which was removed", k,
+                                instances[k]);
+    }
     vks_frame *f = vks_renderer_host_frame(&g->renderer, slot);
     memcpy(f->visible, instances, sizeof *instances * count);
     if (levels)
@@ -124,14 +129,16 @@ vkskin_result vkskin_gpu_skin(vkskin_gpu *g, uint32_t slot, VkCommandBuffer cmd,
     return vks_api_ok(err);
 }
 
-/* Where frame f left the instance's vertices; false when it did not skin it. */
+/* Where frame f left the instance's vertices (and the model it skinned it as); false when it did
+ * not skin it. */
 static bool api_output_of(const vkskin_gpu *g, const vks_frame *f, uint32_t instance,
-                          vkskin_gpu_output *out)
+                          vkskin_gpu_output *out, uint32_t *model)
 {
     const gpu_buffer *chunk;
     VkDeviceSize offset;
     uint32_t vertex_count, level;
-    if (!vks_renderer_output(&g->renderer, f, instance, &chunk, &offset, &vertex_count, &level))
+    if (!vks_renderer_output(&g->renderer, f, instance, &chunk, &offset, &vertex_count, &level,
+                             model))
         return false;
     *out = (vkskin_gpu_output){.buffer = chunk->buffer,
                                .offset = offset,
@@ -149,7 +156,9 @@ vkskin_result vkskin_gpu_get_output(const vkskin_gpu *g, uint32_t slot, uint32_t
                             "vkskin_gpu_get_output: a gpu, a slot below %u, an instance below %u "
                             "and an output are needed",
                             VKSKIN_GPU_SLOTS, g ? g->renderer.crowd->instance_count : 0);
-    if (!api_output_of(g, &g->renderer.frames[slot], instance, out))
+    uint32_t model;
+    if (instance >= g->renderer.instance_capacity || /* added past its room: never skinned */
+        !api_output_of(g, &g->renderer.frames[slot], instance, out, &model))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "instance %u was not skinned in slot %u's last frame (not listed, or "
                             "past the skinned output's room)",
@@ -169,7 +178,10 @@ vkskin_result vkskin_gpu_get_previous_output(const vkskin_gpu *g, uint32_t slot,
                             "previous_positions");
     const vks_frame *p = vks_renderer_previous(&g->renderer, &g->renderer.frames[slot]);
     vkskin_gpu_output before;
-    if (p && api_output_of(g, p, instance, &before) && before.level == out->level)
+    uint32_t model_now, model_before;
+    api_output_of(g, &g->renderer.frames[slot], instance, out, &model_now);
+    if (p && api_output_of(g, p, instance, &before, &model_before) && before.level == out->level &&
+        model_before == model_now)
         *out = before; /* else: its current vertices, zero motion */
     return vks_api_ok(err);
 }

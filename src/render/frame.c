@@ -136,14 +136,15 @@ void vks_renderer_skin_into(vks_renderer *r, vks_frame *f, VkCommandBuffer cmd)
 
 bool vks_renderer_output(const vks_renderer *r, const vks_frame *f, uint32_t instance,
                          const gpu_buffer **chunk, VkDeviceSize *offset, uint32_t *vertex_count,
-                         uint32_t *level)
+                         uint32_t *level, uint32_t *model)
 {
-    assert(r->external && instance < r->crowd->instance_count);
+    assert(r->external && instance < r->instance_capacity);
     const uint32_t s = f->slot_of[instance];
     if (s == UINT32_MAX)
         return false;
     const VkDeviceSize at = f->plan.out_offset[s];
-    const vks_model *m = r->crowd->models[r->crowd->instances[instance].model];
+    *model = f->plan.order_model[s]; /* what it showed then */
+    const vks_model *m = r->crowd->models[*model];
     *chunk = &frame_chunks(r, f)[at / r->chunk_limit];
     *offset = at % r->chunk_limit;
     *level = f->plan.order_level[s];
@@ -232,11 +233,19 @@ uint32_t vks_renderer_skinned_level(const vks_renderer *r, uint32_t instance)
     return s == UINT32_MAX ? UINT32_MAX : r->frames[r->readback_slot].plan.order_level[s];
 }
 
+uint32_t vks_renderer_skinned_model(const vks_renderer *r, uint32_t instance)
+{
+    const uint32_t s = skinned_slot(r, instance);
+    return s == UINT32_MAX ? UINT32_MAX : r->frames[r->readback_slot].plan.order_model[s];
+}
+
 const uint32_t *vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t instance)
 {
-    const vks_model *m = r->crowd->models[r->crowd->instances[instance].model];
     const vks_skinned_vertex *v = vks_renderer_skinned(r, instance);
-    if (!m->tangents || !v)
+    if (!v)
+        return NULL;
+    const vks_model *m = r->crowd->models[vks_renderer_skinned_model(r, instance)];
+    if (!m->tangents)
         return NULL;
     const uint32_t n = vks_model_level(m, vks_renderer_skinned_level(r, instance)).vertex_count;
     return (const uint32_t *)((const char *)v + VKS_TANGENT_OFFSET((size_t)n));
@@ -249,7 +258,7 @@ bool vks_renderer_decode_skinned(const vks_renderer *r, uint32_t instance, float
     const uint32_t *tan = vks_renderer_skinned_tangents(r, instance);
     if (!out)
         return false;
-    const vks_model *m = r->crowd->models[r->crowd->instances[instance].model];
+    const vks_model *m = r->crowd->models[vks_renderer_skinned_model(r, instance)];
     const uint32_t n = vks_model_level(m, vks_renderer_skinned_level(r, instance)).vertex_count;
     for (uint32_t v = 0; v < n; v++) {
         memcpy(positions[v], out[v].position, sizeof positions[v]);

@@ -41,6 +41,7 @@ static void sort_by_level(const vks_crowd *c, const vks_frame_budget *b, const u
         const uint32_t to = next[m][2 * levels[s] + !wants_raster(b, raster, s)]++;
         p->order[to] = visible[s];
         p->order_level[to] = levels[s];
+        p->order_model[to] = m;
     }
 }
 

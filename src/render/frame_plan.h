@@ -35,7 +35,7 @@ typedef struct vks_frame_plan {
      * their levels (clamped to their model's last), and (the first skinned_count of them) their
      * output's byte offset in the concatenated chunks. */
     uint32_t *order;
-    uint8_t *order_level;
+    uint8_t *order_level, *order_model; /* (the model the frame skinned it as: crowds change) */
     VkDeviceSize *out_offset;
     /* runs[m][l]: where (model m, level l)'s range of `order` starts; runs[m][VKS_MAX_LEVELS]:
      * where model m's ends. The compute rasterizer's entries of each are [runs[m][l],

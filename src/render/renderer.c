@@ -278,8 +278,9 @@ static bool create_frame_instances(vks_renderer *r, vks_frame *f, vks_error *err
     f->raster = vks_calloc(n, sizeof *f->raster);
     f->plan.order = vks_malloc(sizeof *f->plan.order * n);
     f->plan.order_level = vks_malloc(sizeof *f->plan.order_level * n);
+    f->plan.order_model = vks_malloc(sizeof *f->plan.order_model * n);
     if (!f->visible || !f->plan.out_offset || !f->level || !f->raster || !f->plan.order ||
-        !f->plan.order_level)
+        !f->plan.order_level || !f->plan.order_model)
         return vks_fail_memory(err, "out of memory");
     f->palette = f->palette_buffer.mapped;
     f->skin_push = (vks_skin_push){.streams = vks_scene_gpu_streams(&r->scene)};
@@ -323,17 +324,20 @@ static void destroy_frame_instances(vks_renderer *r, vks_frame *f)
     gpu_buffer_destroy(dev, &f->world_records);
     gpu_buffer_destroy(dev, &f->visible_buffer);
     vks_free(f->visible);
-    vks_free(f->plan.out_offset);
     vks_free(f->slot_of);
     vks_free(f->level);
     vks_free(f->raster);
     vks_free(f->plan.order);
     vks_free(f->plan.order_level);
-    f->visible = f->slot_of = f->plan.order = NULL;
-    f->plan.out_offset = NULL;
-    f->level = f->raster = f->plan.order_level = NULL;
+    vks_free(f->plan.order_model);
+    vks_free(f->plan.out_offset);
+    /* Nothing of its last frame is left to read (its lists are gone): an empty plan. */
+    f->plan = (vks_frame_plan){0};
+    f->visible = f->slot_of = NULL;
+    f->level = f->raster = NULL;
     f->palette = NULL;
     f->visible_count = 0;
+    f->host_number = 0;
 }
 
 /* Frame slot f's state that does not change with the crowd: its uniforms, command buffer, fence
@@ -573,6 +577,9 @@ bool vks_renderer_fit(vks_renderer *r, vks_error *err)
     if (r->broken)
         return vks_fail(err, "the renderer lost its instances' buffers growing them earlier: "
                              "make a new one");
+    /* The store's bookkeeping has room for every index of the crowd (its own lists). */
+    if (r->use_store && !vks_palette_store_reserve(&r->store, c, err))
+        return false;
     if (c->instance_count <= r->instance_capacity && c->palette_count <= r->palette_capacity)
         return true;
     if (r->external)

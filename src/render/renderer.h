@@ -124,10 +124,11 @@ typedef struct vks_frame {
     uint32_t slot;
     VkCommandBuffer cmd;
     VkFence fence;
-    /* Mapped: crowd->palette_count entries, instance i's at palette_first[i]; with the store,
+    /* Mapped: the renderer's palette_capacity entries (at least the crowd's palette_count),
+     * instance i's at palette_first[i]; with the store,
      * its staging (the store's capacity): the posed palettes, packed (palette_store.h). */
     vks_bone *palette;
-    /* Host memory, crowd->instance_count entries: the visible instances, ascending, written by the
+    /* Host memory, instance_capacity entries: the visible instances, ascending, written by the
      * caller before vks_renderer_skin, which gives them output space and writes the GPU's list
      * (write-combined memory on a discrete GPU: written once, never read back). */
     uint32_t *visible;
@@ -155,7 +156,7 @@ typedef struct vks_frame {
 
     gpu_buffer palette_buffer, visible_buffer, uniform_buffer;
     /* desc.palette_store: the scatter's records (mapped; one per posed instance, at most
-     * crowd->instance_count), written when the frame is recorded. */
+     * the renderer's instance_capacity), written when the frame is recorded. */
     gpu_buffer scatter_records;
     /* Not desc.external: the entries of instances placed anew (crowd->moved), and their scatter
      * records, for the instance table (room for every instance). */
@@ -270,7 +271,7 @@ void vks_renderer_skin_into(vks_renderer *r, vks_frame *f, VkCommandBuffer cmd);
  * skin it (not listed, or past the output budget). desc.external only. */
 bool vks_renderer_output(const vks_renderer *r, const vks_frame *f, uint32_t instance,
                          const gpu_buffer **chunk, VkDeviceSize *offset, uint32_t *vertex_count,
-                         uint32_t *level);
+                         uint32_t *level, uint32_t *model);
 /* desc.keep_previous: the frame slot that holds the host frame before f's, when the other slot
  * holds it (NULL otherwise: no previous frame, or a frame was skipped). */
 const vks_frame *vks_renderer_previous(const vks_renderer *r, const vks_frame *f);
@@ -303,8 +304,10 @@ bool vks_renderer_wait(vks_renderer *r, vks_frame *f, vks_error *err);
  * compute pass did not skin it then (not visible, or past the output budget). */
 const vks_skinned_vertex *vks_renderer_skinned(const vks_renderer *r, uint32_t instance);
 const uint32_t *vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t instance);
-/* The level of detail it was skinned at (its output holds that level's vertices), or UINT32_MAX
- * when it has no output in that frame. */
+/* The model it was skinned as (it may show another since: crowds change) and the level of
+ * detail (its output holds that level's vertices), or UINT32_MAX when it has no output in that
+ * frame. */
+uint32_t vks_renderer_skinned_model(const vks_renderer *r, uint32_t instance);
 uint32_t vks_renderer_skinned_level(const vks_renderer *r, uint32_t instance);
 /* The same, decoded: positions, normals and (when the model has them and `tangents` is not
  * NULL) tangents, its level's vertex_count each. False, writing nothing, when the instance has no

@@ -753,7 +753,7 @@ void vks_crowd_switch_clip(vks_crowd *c, int32_t delta, double fade)
     for (uint32_t i = 0; i < c->instance_count; i++) {
         vks_crowd_instance *in = &c->instances[i];
         int64_t n = c->models[in->model]->clip_count;
-        if (n == 0)
+        if (n == 0 || in->removed) /* (a removed index's cursors may be another's after a pack) */
             continue;
         int64_t next = ((int64_t)in->clip + delta) % n; /* as the viewer's left / right keys */
         crowd_fade_to(c, i, (int32_t)(next < 0 ? next + n : next), fade);
@@ -765,6 +765,8 @@ void vks_crowd_bind_pose(vks_crowd *c, bool on, double fade)
     fade = crowd_fade_seconds(fade);
     for (uint32_t i = 0; i < c->instance_count; i++) {
         vks_crowd_instance *in = &c->instances[i];
+        if (in->removed)
+            continue;
         if (on && in->clip >= 0)
             in->held_clip = in->clip;
         crowd_fade_to(c, i, on ? -1 : in->held_clip, fade);

@@ -29,6 +29,8 @@ static inline void vks_transform_point(const float m[4][4], const float p[3], fl
 }
 
 #define VKS_CROWD_MAX_MODELS 16u
+/* vks_crowd.model_of of a removed index. */
+#define VKS_CROWD_REMOVED 0xFFu
 /* Instances per crowd: 2^24 keeps every count and index far from 32-bit overflow; memory runs out
  * long before (100 000 CesiumMan need 6 GB of skinned vertices). */
 #define VKS_CROWD_MAX_INSTANCES (1u << 24)
@@ -115,8 +117,9 @@ typedef struct vks_crowd {
     uint32_t palette_count; /* palette entries in use: every range ends below it */
     uint32_t
         palette_capacity; /* entries the per-entry arrays (cursors, kept poses) have room for */
-    /* Per instance: its model (instances[i].model), one byte each: what a frame's passes over a
-     * visible list read (render/frame_plan.h), not the instance's 200-byte record. */
+    /* Per instance: its model (instances[i].model), or VKS_CROWD_REMOVED, one byte each: what a
+     * frame's passes over a visible list read (render/frame_plan.h), and what checking a caller's
+     * list for removed indices reads, not the instance's 200-byte record. */
     uint8_t *model_of;
     /* Removed indices, the last removed on top: vks_crowd_add takes them first. */
     uint32_t *free_indices;
@@ -195,16 +198,17 @@ uint64_t vks_crowd_host_bytes(const vks_model *const *models, uint32_t model_cou
 bool vks_crowd_add(vks_crowd *crowd, uint32_t model, const float world[4][4], uint32_t *instance,
                    vks_error *err);
 /* Removes instance i (not removed): it is hidden and its index free, for vks_crowd_add to reuse;
- * no other index changes. */
-void vks_crowd_remove(vks_crowd *crowd, uint32_t i);
+ * no other index changes. False, the instance as it was, when out of memory for the free list. */
+bool vks_crowd_remove(vks_crowd *crowd, uint32_t i);
 /* Instance i (not removed) shows model `model` from now on, in its bind pose (clip -1, clock 0),
  * where it stands; its palette range moves to the end when the model has more joints than the
  * range holds. Listed as moved. False, with a message, for a model out of range or when out of
  * memory (the instance unchanged). */
 bool vks_crowd_set_model(vks_crowd *crowd, uint32_t i, uint32_t model, vks_error *err);
 /* The crowd back to `count` instances as `start` holds them (records of its first instances, as
- * created): each takes its record (its model's palette range made to fit), those past `count`
- * are removed. Every instance listed as moved. False when out of memory (the crowd as it was). */
+ * created): each takes its record, those past `count` are removed, and the palette ranges are
+ * packed again for the models they now show. Every instance listed as moved. False when out of
+ * memory (the crowd as it was). */
 bool vks_crowd_restore(vks_crowd *crowd, const vks_crowd_instance *start, uint32_t count,
                        vks_error *err);
 

@@ -77,6 +77,8 @@ static uint64_t live_entries(const vks_crowd *c)
 static bool crowd_pack(vks_crowd *c)
 {
     const uint64_t entries = live_entries(c);
+    if (!crowd_reserve(c, c->instance_count, entries)) /* restore may ask for larger models */
+        return false;
     uint32_t *first = vks_malloc(sizeof *first * (c->instance_count ? c->instance_count : 1));
     uint32_t *cursors = vks_malloc(6 * sizeof *cursors * (size_t)(entries ? entries : 1));
     vks_bone *poses = c->poses ? vks_malloc(sizeof *poses * (size_t)(entries ? entries : 1)) : NULL;
@@ -90,12 +92,14 @@ static bool crowd_pack(vks_crowd *c)
     for (uint32_t i = 0; i < c->instance_count; i++) {
         const uint32_t room =
             c->instances[i].removed ? 0 : c->models[c->instances[i].model]->skeleton.joint_count;
-        if (room) {
-            memcpy(cursors + 6 * (size_t)at, c->cursors + 6 * (size_t)c->palette_first[i],
-                   6 * sizeof *cursors * room);
-            if (poses)
-                memcpy(poses + at, c->poses + c->palette_first[i], sizeof *poses * room);
-        }
+        /* What its old range holds of the new one (vks_crowd_restore may give it a larger model
+         * first); the rest starts empty. */
+        const uint32_t kept = room < c->palette_room[i] ? room : c->palette_room[i];
+        memcpy(cursors + 6 * (size_t)at, c->cursors + 6 * (size_t)c->palette_first[i],
+               6 * sizeof *cursors * kept);
+        memset(cursors + 6 * ((size_t)at + kept), 0, 6 * sizeof *cursors * (room - kept));
+        if (poses)
+            memcpy(poses + at, c->poses + c->palette_first[i], sizeof *poses * kept);
         first[i] = at;
         c->palette_room[i] = room;
         at += room;
@@ -169,7 +173,7 @@ bool vks_crowd_add(vks_crowd *c, uint32_t model, const float world[4][4], uint32
     if (!reuse) { /* a free index with no range yet (a pack in crowd_range passes it over) */
         c->instances[i] = (vks_crowd_instance){.removed = 1, .hidden = 1};
         c->palette_first[i] = c->palette_room[i] = 0;
-        c->model_of[i] = 0;
+        c->model_of[i] = VKS_CROWD_REMOVED;
         c->instance_count++;
     }
     if (!crowd_range(c, i, joints)) {
@@ -187,21 +191,25 @@ bool vks_crowd_add(vks_crowd *c, uint32_t model, const float world[4][4], uint32
     return true;
 }
 
-void vks_crowd_remove(vks_crowd *c, uint32_t i)
+/* Index i removed (hidden, free, no model), on top of the free list (room for every index). */
+static void crowd_free_index(vks_crowd *c, uint32_t i)
 {
     vks_crowd_instance *in = &c->instances[i];
-    if (in->removed)
-        return;
-    if (!c->free_indices) { /* room for every index: pushing cannot fail after */
-        c->free_indices = vks_malloc(sizeof *c->free_indices * c->instance_capacity);
-        if (!c->free_indices) { /* hidden for good: the index is never reused */
-            in->hidden = 1;
-            return;
-        }
-    }
     in->removed = in->hidden = 1;
+    c->model_of[i] = VKS_CROWD_REMOVED;
     c->free_indices[c->free_count++] = i;
+}
+
+bool vks_crowd_remove(vks_crowd *c, uint32_t i)
+{
+    if (c->instances[i].removed)
+        return true;
+    if (!c->free_indices && /* room for every index: pushing cannot fail after */
+        !(c->free_indices = vks_malloc(sizeof *c->free_indices * c->instance_capacity)))
+        return false;
+    crowd_free_index(c, i);
     c->live_count--;
+    return true;
 }
 
 bool vks_crowd_set_model(vks_crowd *c, uint32_t i, uint32_t model, vks_error *err)
@@ -223,27 +231,41 @@ bool vks_crowd_set_model(vks_crowd *c, uint32_t i, uint32_t model, vks_error *er
 bool vks_crowd_restore(vks_crowd *c, const vks_crowd_instance *start, uint32_t count,
                        vks_error *err)
 {
-    if (!vks_crowd__moved_list(c))
-        return vks_fail_memory(err, "out of memory for the moved list");
-    /* Ranges first (the only step that can fail), then the records. */
-    for (uint32_t i = 0; i < count && i < c->instance_count; i++)
-        if (!crowd_range(c, i, c->models[start[i].model]->skeleton.joint_count))
-            return vks_fail_memory(err, "out of memory for the palette of instance %u", i);
-    if (count < c->instance_count && !c->free_indices &&
-        !(c->free_indices = vks_malloc(sizeof *c->free_indices * c->instance_capacity)))
-        return vks_fail_memory(err, "out of memory for the crowd's free indices");
+    /* What to put back should packing fail: each index's model and whether it was removed. */
+    uint8_t *was = vks_malloc(2 * (size_t)c->instance_count);
+    if (!was || !vks_crowd__moved_list(c) ||
+        (!c->free_indices &&
+         !(c->free_indices = vks_malloc(sizeof *c->free_indices * c->instance_capacity)))) {
+        vks_free(was);
+        return vks_fail_memory(err, "out of memory for restoring a crowd of %u", c->instance_count);
+    }
+    /* The models and removals first, so that the ranges are packed for what the indices will
+     * show: each of the first `count` its start model's size, the others none. */
+    for (uint32_t i = 0; i < c->instance_count; i++) {
+        vks_crowd_instance *in = &c->instances[i];
+        was[2 * i] = (uint8_t)in->model;
+        was[2 * i + 1] = in->removed;
+        in->removed = i >= count;
+        if (i < count)
+            in->model = start[i].model;
+    }
+    if (!crowd_pack(c)) {
+        for (uint32_t i = 0; i < c->instance_count; i++) {
+            c->instances[i].model = was[2 * i];
+            c->instances[i].removed = was[2 * i + 1];
+        }
+        vks_free(was);
+        return vks_fail_memory(err, "out of memory for restoring a crowd of %u", c->instance_count);
+    }
+    vks_free(was);
     c->free_count = 0;
     c->live_count = count;
-    for (uint32_t i = 0; i < c->instance_count; i++) {
-        if (i >= count) { /* the added ones removed, the highest index reused last */
-            c->instances[i].removed = c->instances[i].hidden = 1;
-            c->free_indices[c->free_count++] = c->instance_count - 1 - (i - count);
-            continue;
-        }
-        if (c->instances[i].model != start[i].model)
-            crowd_fresh(c, i, start[i].model);
+    for (uint32_t i = c->instance_count; i-- > count;) /* the lowest index on top */
+        crowd_free_index(c, i);
+    for (uint32_t i = 0; i < count; i++) {
         c->instances[i] = start[i];
         c->model_of[i] = (uint8_t)start[i].model;
+        c->sampler_cursors[i] = 0;
         vks_crowd__mark_moved(c, i);
     }
     return true;

@@ -27,6 +27,8 @@ vks_traffic vks_skin_traffic(const vks_crowd *c, const uint32_t *list, const uin
     vks_traffic t = {0};
     bool seen[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS] = {{false}};
     for (uint32_t k = 0; k < count; k++) {
+        if (!list && c->instances[k].removed) /* the whole crowd: its live instances */
+            continue;
         const uint32_t model = c->instances[list ? list[k] : k].model,
                        level = levels ? levels[k] : 0;
         const vks_model *m = c->models[model];
