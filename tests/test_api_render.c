@@ -615,6 +615,22 @@ static double check_live(vkskin_renderer *r, const vkskin_crowd *crowd, uint32_t
     return worst;
 }
 
+/* The renderer of the crowd-change checks: validation on, its outputs read back, level 0, every
+ * instance posed every frame (what the CPU reference poses), the graphics pipeline. */
+static vkskin_renderer_desc changes_desc(vkskin_crowd *crowd, vkskin_palettes palettes)
+{
+    return (vkskin_renderer_desc){.desc_size = sizeof(vkskin_renderer_desc),
+                                  .crowd = crowd,
+                                  .validate = true,
+                                  .width = W,
+                                  .height = H,
+                                  .readback = true,
+                                  .fixed_lod = true,
+                                  .pose_every_frame = true,
+                                  .palettes = palettes,
+                                  .raster = VKSKIN_RASTER_HARDWARE};
+}
+
 /* The store renderer made for a crowd with room to spare (added to before), then growing twice:
  * its store's lists follow every index the crowd gives out, whether the renderer grew at that
  * frame or not (the crowd's room and the renderer's differ), and the outputs stay right. */
@@ -637,17 +653,8 @@ static void check_store_room(const vkskin_model *a, const vkskin_model *b)
     uint32_t at;
     CHECK(vkskin_crowd_add(crowd, 1, first.world, &at, &err) == VKSKIN_OK && at == 4);
     vkskin_renderer *r = NULL;
-    CHECK(vkskin_renderer_create(&(vkskin_renderer_desc){.desc_size = sizeof(vkskin_renderer_desc),
-                                                         .crowd = crowd,
-                                                         .validate = true,
-                                                         .width = W,
-                                                         .height = H,
-                                                         .readback = true,
-                                                         .fixed_lod = true,
-                                                         .pose_every_frame = true,
-                                                         .palettes = VKSKIN_PALETTES_STORE,
-                                                         .raster = VKSKIN_RASTER_HARDWARE},
-                                 &r, &err) == VKSKIN_OK);
+    const vkskin_renderer_desc rd = changes_desc(crowd, VKSKIN_PALETTES_STORE);
+    CHECK(vkskin_renderer_create(&rd, &r, &err) == VKSKIN_OK);
     if (!r) {
         vkskin_crowd_destroy(crowd);
         return;
@@ -698,16 +705,8 @@ static void check_changes(const vkskin_model *a, const vkskin_model *b)
         CHECK(vkskin_crowd_create(&cd, &crowd, &err) == VKSKIN_OK);
         if (!crowd)
             return;
-        vkskin_renderer_desc rd = {.desc_size = sizeof(vkskin_renderer_desc),
-                                   .crowd = crowd,
-                                   .validate = true,
-                                   .width = W,
-                                   .height = H,
-                                   .readback = true,
-                                   .fixed_lod = true,
-                                   .pose_every_frame = true,
-                                   .palettes = store ? VKSKIN_PALETTES_STORE : VKSKIN_PALETTES_HOST,
-                                   .raster = VKSKIN_RASTER_HARDWARE};
+        vkskin_renderer_desc rd =
+            changes_desc(crowd, store ? VKSKIN_PALETTES_STORE : VKSKIN_PALETTES_HOST);
         vkskin_renderer *r = NULL, *fresh = NULL;
         CHECK(vkskin_renderer_create(&rd, &r, &err) == VKSKIN_OK);
         uint8_t *grown_image = malloc(W * H * 4), *fresh_image = malloc(W * H * 4);

@@ -241,22 +241,34 @@ static uint32_t check_walk(const VkDeviceSize *bytes, uint32_t count, VkDeviceSi
     return expected;
 }
 
+/* Two models (A and B, no tangents) with LEVELS levels of different sizes (not shrinking, so
+ * that a size carried over from the run before would overlap or leave gaps): level l of model m
+ * has vertices[m][l] vertices (bytes: 16 a vertex, rounded up to 16), its first at 100 l + m. */
+enum { LEVELS = 3 };
+static const uint32_t vertices[2][LEVELS] = {{10, 25, 3}, {7, 2, 31}};
+
+static void make_levelled(vks_model models[2])
+{
+    models[0] = make_model("A", A);
+    models[1] = make_model("B", B);
+    for (uint32_t m = 0; m < 2; m++) {
+        models[m].tangents = NULL;
+        models[m].level_count = LEVELS;
+        for (uint32_t l = 0; l < LEVELS; l++)
+            models[m].levels[l] =
+                (vks_level){.vertex_count = vertices[m][l], .vertex_first = 100 * l + m};
+    }
+}
+
 /* The renderer's order: grouped by model (the crowd's instances grouped too, model_first set),
  * then by level, with levels of different sizes (not shrinking, so that a size carried over
  * from the run before would overlap or leave gaps). Each slot's offset from a walk written
  * here, as above. */
 static void test_frame_runs(void)
 {
-    enum { N = 40, MODELS = 2, LEVELS = 3 };
-    vks_model models[MODELS] = {make_model("A", A), make_model("B", B)};
-    /* vertices at each level: bytes = 16 a vertex, rounded up to 16 (no tangents) */
-    const uint32_t vertices[MODELS][LEVELS] = {{10, 25, 3}, {7, 2, 31}};
-    for (uint32_t m = 0; m < MODELS; m++) {
-        models[m].tangents = NULL;
-        models[m].level_count = LEVELS;
-        for (uint32_t l = 0; l < LEVELS; l++)
-            models[m].levels[l] = (vks_level){.vertex_count = vertices[m][l]};
-    }
+    enum { N = 40, MODELS = 2 };
+    vks_model models[MODELS];
+    make_levelled(models);
     const vks_model *list[] = {&models[0], &models[1]};
     uint32_t of[N];
     for (uint32_t i = 0; i < N; i++)
@@ -310,16 +322,9 @@ static void test_frame_runs(void)
  * GPU's visible list field by field against made-up chunk addresses. */
 static void test_frame_plan(void)
 {
-    enum { N = 40, MODELS = 2, LEVELS = 3 };
-    vks_model models[MODELS] = {make_model("A", A), make_model("B", B)};
-    const uint32_t vertices[MODELS][LEVELS] = {{10, 25, 3}, {7, 2, 31}};
-    for (uint32_t m = 0; m < MODELS; m++) {
-        models[m].tangents = NULL;
-        models[m].level_count = LEVELS;
-        for (uint32_t l = 0; l < LEVELS; l++)
-            models[m].levels[l] =
-                (vks_level){.vertex_count = vertices[m][l], .vertex_first = 100 * l + m};
-    }
+    enum { N = 40, MODELS = 2 };
+    vks_model models[MODELS];
+    make_levelled(models);
     const vks_model *list[] = {&models[0], &models[1]};
     uint32_t of[N], palette_first[N];
     for (uint32_t i = 0; i < N; i++) { /* the models interleaved, as adds and swaps leave them */

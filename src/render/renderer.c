@@ -228,6 +228,19 @@ static bool create_descriptors(vks_renderer *r, vks_error *err)
     return true;
 }
 
+/* A buffer of frame slot `slot`'s, host-visible and reached by address, named "what slot". */
+static bool slot_buffer(const gpu_device *dev, VkDeviceSize size, const char *what, uint32_t slot,
+                        gpu_buffer *buf, vks_error *err)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s %u", what, slot);
+    return gpu_buffer_create(
+        dev,
+        &(gpu_buffer_desc){
+            .size = size, .usage = ADDRESSED, .memory = GPU_MEMORY_UPLOAD, .name = name},
+        buf, err);
+}
+
 /* Frame slot f's state that grows with the crowd (r->instance_capacity instances,
  * r->palette_capacity palette entries): its palettes (or, with the store, their staging), the
  * store's scatter records, the visible list, the moved instances' staging and records, the
@@ -236,36 +249,16 @@ static bool create_frame_instances(vks_renderer *r, vks_frame *f, vks_error *err
 {
     const gpu_device *dev = r->dev;
     const uint32_t n = r->instance_capacity, i = f->slot;
-    char name[64];
     /* The animation and the culling write straight into these mappings. Without the store the
      * shaders read the palettes here; with it, this is the frame's staging, copied into the
      * store. */
-    snprintf(name, sizeof name, r->use_store ? "palette staging %u" : "palettes %u", i);
-    if (!gpu_buffer_create(
-            dev,
-            &(gpu_buffer_desc){.size = sizeof(vks_bone) *
-                                       (r->use_store ? r->store.capacity : r->palette_capacity),
-                               .usage = ADDRESSED,
-                               .memory = GPU_MEMORY_UPLOAD,
-                               .name = name},
-            &f->palette_buffer, err))
-        return false;
-    snprintf(name, sizeof name, "scatter records %u", i);
-    if (r->use_store &&
-        !gpu_buffer_create(dev,
-                           &(gpu_buffer_desc){.size = sizeof(vks_scatter_record) * n,
-                                              .usage = ADDRESSED,
-                                              .memory = GPU_MEMORY_UPLOAD,
-                                              .name = name},
-                           &f->scatter_records, err))
-        return false;
-    snprintf(name, sizeof name, "visible list %u", i);
-    if (!gpu_buffer_create(dev,
-                           &(gpu_buffer_desc){.size = sizeof(vks_visible) * n,
-                                              .usage = ADDRESSED,
-                                              .memory = GPU_MEMORY_UPLOAD,
-                                              .name = name},
-                           &f->visible_buffer, err))
+    const VkDeviceSize palettes =
+        sizeof(vks_bone) * (r->use_store ? r->store.capacity : r->palette_capacity);
+    if (!slot_buffer(dev, palettes, r->use_store ? "palette staging" : "palettes", i,
+                     &f->palette_buffer, err) ||
+        (r->use_store && !slot_buffer(dev, sizeof(vks_scatter_record) * n, "scatter records", i,
+                                      &f->scatter_records, err)) ||
+        !slot_buffer(dev, sizeof(vks_visible) * n, "visible list", i, &f->visible_buffer, err))
         return false;
     f->visible = vks_malloc(sizeof *f->visible * n);
     f->plan.out_offset = vks_malloc(sizeof *f->plan.out_offset * n);
@@ -291,21 +284,9 @@ static bool create_frame_instances(vks_renderer *r, vks_frame *f, vks_error *err
                       f->skin_push.palette);
     if (r->external) /* the host draws: no instance table to follow the crowd */
         return true;
-    snprintf(name, sizeof name, "moved instances %u", i);
-    if (!gpu_buffer_create(dev,
-                           &(gpu_buffer_desc){.size = sizeof(vks_instance) * n,
-                                              .usage = ADDRESSED,
-                                              .memory = GPU_MEMORY_UPLOAD,
-                                              .name = name},
-                           &f->world_staging, err))
-        return false;
-    snprintf(name, sizeof name, "moved instance records %u", i);
-    if (!gpu_buffer_create(dev,
-                           &(gpu_buffer_desc){.size = sizeof(vks_scatter_record) * n,
-                                              .usage = ADDRESSED,
-                                              .memory = GPU_MEMORY_UPLOAD,
-                                              .name = name},
-                           &f->world_records, err))
+    if (!slot_buffer(dev, sizeof(vks_instance) * n, "moved instances", i, &f->world_staging, err) ||
+        !slot_buffer(dev, sizeof(vks_scatter_record) * n, "moved instance records", i,
+                     &f->world_records, err))
         return false;
     f->draw_push = (vks_draw_push){.streams = f->skin_push.streams};
     memcpy(f->draw_push.models, f->skin_push.models, sizeof f->draw_push.models);
