@@ -82,9 +82,12 @@ typedef struct vkskin_gpu_desc {
      * VK_ACCESS_2_SHADER_STORAGE_READ_BIT), or several ORed. Give both or neither. */
     VkPipelineStageFlags2 output_stages;
     VkAccessFlags2 output_access;
-    /* Room for this many instances and palette entries (0, or fewer than the crowd has: the
-     * crowd's at creation). A crowd that grows (vkskin_crowd_add, vkskin_crowd_set_model) is
-     * skinned with no new vkskin_gpu up to them; past them, vkskin_gpu_skin refuses, saying so. */
+    /* Room for this many instances and palette entries from the start (0, or fewer than the
+     * crowd has: the crowd's at creation). A crowd that grows past them (vkskin_crowd_add,
+     * vkskin_crowd_set_model) is made room for slot by slot, each when the host takes it
+     * (vkskin_gpu_palettes, vkskin_gpu_skin), with no wait: room given here saves those. The
+     * skinned output is made once (the slots in flight share it): max_skinned_vertices is the
+     * budget a grown crowd's frames are skinned within. */
     uint32_t instance_capacity, palette_capacity;
 } vkskin_gpu_desc;
 
@@ -97,10 +100,11 @@ VKSKIN_API vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vk
 /* The GPU must be done with every command vkskin recorded (NULL is ignored). */
 VKSKIN_API void vkskin_gpu_destroy(vkskin_gpu *gpu);
 
-/* The slot's palette buffer, mapped (room for desc.palette_capacity entries of 12 floats, or the
- * crowd's vkskin_crowd_palette_count at creation when that is more): pose into it with
- * vkskin_crowd_pose before the slot's vkskin_gpu_skin is submitted. NULL for a bad slot, or when
- * the crowd's palettes outgrew the buffer.
+/* The slot's palette buffer, mapped (room for vkskin_crowd_palette_count entries of 12 floats):
+ * pose into it with vkskin_crowd_pose before the slot's vkskin_gpu_skin is submitted. Take it
+ * once the slot is free (its last skinning done): when the crowd grew, the slot's buffers are
+ * made again, larger, and this is the new one. NULL for a bad slot, or when the crowd grew past
+ * what the device holds (vkskin_gpu_skin then says why).
  * With vkskin_crowd_prepare's reuse_palettes, the crowd knows the slots' buffers by address: the
  * first prepare after a vkskin_gpu is made (another's buffers may have had those addresses)
  * passes reuse_palettes false. */

@@ -90,8 +90,8 @@ void vkskin_gpu_destroy(vkskin_gpu *g)
 
 float *vkskin_gpu_palettes(vkskin_gpu *g, uint32_t slot)
 {
-    return g && slot < VKSKIN_GPU_SLOTS &&
-                   g->renderer.crowd->palette_count <= g->renderer.palette_capacity
+    vks_error e; /* (the message comes again with vkskin_gpu_skin) */
+    return g && slot < VKSKIN_GPU_SLOTS && vks_renderer_fit_slot(&g->renderer, slot, &e)
                ? (float *)g->renderer.frames[slot].palette
                : NULL;
 }
@@ -108,7 +108,7 @@ vkskin_result vkskin_gpu_skin(vkskin_gpu *g, uint32_t slot, VkCommandBuffer cmd,
                             "vkskin_gpu_skin: no slot %u (there are %u)", slot, VKSKIN_GPU_SLOTS);
     const vks_crowd *c = g->renderer.crowd;
     vks_error e;
-    if (!vks_renderer_fit(&g->renderer, &e))
+    if (!vks_renderer_fit_slot(&g->renderer, slot, &e))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_gpu_skin: %s", e.msg);
     for (uint32_t k = 0; k < count; k++) {
         if (instances[k] >= c->instance_count || (k && instances[k] <= instances[k - 1]))
@@ -157,8 +157,7 @@ vkskin_result vkskin_gpu_get_output(const vkskin_gpu *g, uint32_t slot, uint32_t
                             "and an output are needed",
                             VKSKIN_GPU_SLOTS, g ? g->renderer.crowd->instance_count : 0);
     uint32_t model;
-    if (instance >= g->renderer.instance_capacity || /* added past its room: never skinned */
-        !api_output_of(g, &g->renderer.frames[slot], instance, out, &model))
+    if (!api_output_of(g, &g->renderer.frames[slot], instance, out, &model))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "instance %u was not skinned in slot %u's last frame (not listed, or "
                             "past the skinned output's room)",

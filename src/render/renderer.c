@@ -248,12 +248,12 @@ static bool slot_buffer(const gpu_device *dev, VkDeviceSize size, const char *wh
 static bool create_frame_instances(vks_renderer *r, vks_frame *f, vks_error *err)
 {
     const gpu_device *dev = r->dev;
-    const uint32_t n = r->instance_capacity, i = f->slot;
+    const uint32_t n = f->instance_room, i = f->slot;
     /* The animation and the culling write straight into these mappings. Without the store the
      * shaders read the palettes here; with it, this is the frame's staging, copied into the
      * store. */
     const VkDeviceSize palettes =
-        sizeof(vks_bone) * (r->use_store ? r->store.capacity : r->palette_capacity);
+        sizeof(vks_bone) * (r->use_store ? r->store.capacity : f->palette_room);
     if (!slot_buffer(dev, palettes, r->use_store ? "palette staging" : "palettes", i,
                      &f->palette_buffer, err) ||
         (r->use_store && !slot_buffer(dev, sizeof(vks_scatter_record) * n, "scatter records", i,
@@ -403,30 +403,69 @@ static void data_buffers(const vks_renderer *r, const vks_frame *f,
         r->scene.weights_extra.buffer ? &r->scene.weights_extra : &r->scene.joints;
 }
 
-/* One set per frame slot and output chunk (one per slot without output), written once: the
- * buffers never change. Every buffer is bound whole, so each must fit the device's storage-buffer
- * range (the output chunks already do: render/plan.h). */
-static bool create_data_sets(vks_renderer *r, vks_error *err)
+/* Frame slot f's buffers each bound whole: each must fit the device's storage-buffer range (the
+ * output chunks already do: render/plan.h). */
+static bool check_data_range(const vks_renderer *r, const vks_frame *f, vks_error *err)
 {
     static const char *const names[VKS_BINDING_OUTPUT] = {
         "model table", "instance table", "visible list", "palettes", "positions",  "normals",
         "tangents",    "joints",         "weights",      "UVs",      "joints 5-8", "weights 5-8"};
     const gpu_device *dev = r->dev;
     const VkDeviceSize range = dev->props.limits.maxStorageBufferRange;
+    const gpu_buffer *b[VKS_BINDING_OUTPUT];
+    data_buffers(r, f, b);
+    for (uint32_t k = 0; k < VKS_BINDING_OUTPUT; k++)
+        if (b[k]->size > range)
+            return vks_fail(err,
+                            "the descriptor path (what validation runs) binds the %s whole: "
+                            "%llu bytes, past %s's storage-buffer range of %llu; use fewer "
+                            "instances, or the address path",
+                            names[k], (unsigned long long)b[k]->size, dev->props.deviceName,
+                            (unsigned long long)range);
+    return true;
+}
+
+/* Writes frame slot f's data sets (one per output chunk) with its buffers. Its earlier frames'
+ * commands are done with them: at creation, and when the slot's buffers are made again
+ * (vks_renderer_fit). */
+static void write_data_sets(const vks_renderer *r, const vks_frame *f)
+{
+    const gpu_device *dev = r->dev;
+    const gpu_buffer *b[VKS_BINDING_OUTPUT];
+    data_buffers(r, f, b);
+    for (uint32_t k = 0; k < r->data_sets_per_slot; k++) {
+        VkDescriptorBufferInfo info[VKS_BINDING_COUNT];
+        VkWriteDescriptorSet w[VKS_BINDING_COUNT];
+        uint32_t n = VKS_BINDING_OUTPUT;
+        for (uint32_t j = 0; j < VKS_BINDING_OUTPUT; j++)
+            info[j] = (VkDescriptorBufferInfo){b[j]->buffer, 0, VK_WHOLE_SIZE};
+        if (r->chunk_count) { /* the chunk as vertices and as tangents (vks_shared.h) */
+            const gpu_buffer *chunk = &frame_chunks(r, f)[k];
+            info[n++] = (VkDescriptorBufferInfo){chunk->buffer, 0, VK_WHOLE_SIZE};
+            info[n++] = (VkDescriptorBufferInfo){chunk->buffer, 0, VK_WHOLE_SIZE};
+        }
+        for (uint32_t j = 0; j < n; j++)
+            w[j] =
+                (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                       .dstSet = r->data_sets[f->slot * r->data_sets_per_slot + k],
+                                       .dstBinding = j,
+                                       .descriptorCount = 1,
+                                       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       .pBufferInfo = &info[j]};
+        dev->vk.vkUpdateDescriptorSets(dev->device, n, w, 0, NULL);
+    }
+}
+
+/* One set per frame slot and output chunk (one per slot without output), each written with its
+ * slot's buffers. */
+static bool create_data_sets(vks_renderer *r, vks_error *err)
+{
+    const gpu_device *dev = r->dev;
     r->data_sets_per_slot = r->chunk_count ? r->chunk_count : 1;
     const uint32_t sets = GPU_FRAMES_IN_FLIGHT * r->data_sets_per_slot;
-    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
-        const gpu_buffer *b[VKS_BINDING_OUTPUT];
-        data_buffers(r, &r->frames[i], b);
-        for (uint32_t k = 0; k < VKS_BINDING_OUTPUT; k++)
-            if (b[k]->size > range)
-                return vks_fail(err,
-                                "the descriptor path (what validation runs) binds the %s whole: "
-                                "%llu bytes, past %s's storage-buffer range of %llu; use fewer "
-                                "instances, or the address path",
-                                names[k], (unsigned long long)b[k]->size, dev->props.deviceName,
-                                (unsigned long long)range);
-    }
+    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++)
+        if (!check_data_range(r, &r->frames[i], err))
+            return false;
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, sets * VKS_BINDING_COUNT};
     VkDescriptorPoolCreateInfo pi = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pi.maxSets = sets;
@@ -441,35 +480,14 @@ static bool create_data_sets(vks_renderer *r, vks_error *err)
     ai.descriptorPool = r->data_pool;
     ai.descriptorSetCount = 1;
     ai.pSetLayouts = &r->data_layout;
-    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
-        const vks_frame *f = &r->frames[i];
-        const gpu_buffer *b[VKS_BINDING_OUTPUT];
-        data_buffers(r, f, b);
-        for (uint32_t k = 0; k < r->data_sets_per_slot; k++) {
-            VkDescriptorSet *set = &r->data_sets[i * r->data_sets_per_slot + k];
-            GPU_TRY(dev->vk.vkAllocateDescriptorSets(dev->device, &ai, set), err,
-                    "allocate a data set");
-            GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, *set, "data set %u, chunk %u", i, k);
-            VkDescriptorBufferInfo info[VKS_BINDING_COUNT];
-            VkWriteDescriptorSet w[VKS_BINDING_COUNT];
-            uint32_t n = VKS_BINDING_OUTPUT;
-            for (uint32_t j = 0; j < VKS_BINDING_OUTPUT; j++)
-                info[j] = (VkDescriptorBufferInfo){b[j]->buffer, 0, VK_WHOLE_SIZE};
-            if (r->chunk_count) { /* the chunk as vertices and as tangents (vks_shared.h) */
-                const gpu_buffer *chunk = &frame_chunks(r, f)[k];
-                info[n++] = (VkDescriptorBufferInfo){chunk->buffer, 0, VK_WHOLE_SIZE};
-                info[n++] = (VkDescriptorBufferInfo){chunk->buffer, 0, VK_WHOLE_SIZE};
-            }
-            for (uint32_t j = 0; j < n; j++)
-                w[j] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                                              .dstSet = *set,
-                                              .dstBinding = j,
-                                              .descriptorCount = 1,
-                                              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                              .pBufferInfo = &info[j]};
-            dev->vk.vkUpdateDescriptorSets(dev->device, n, w, 0, NULL);
-        }
+    for (uint32_t i = 0; i < sets; i++) {
+        GPU_TRY(dev->vk.vkAllocateDescriptorSets(dev->device, &ai, &r->data_sets[i]), err,
+                "allocate a data set");
+        GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, r->data_sets[i], "data set %u, chunk %u",
+                 i / r->data_sets_per_slot, i % r->data_sets_per_slot);
     }
+    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++)
+        write_data_sets(r, &r->frames[i]);
     return true;
 }
 
@@ -506,9 +524,12 @@ static bool create_instance_state(vks_renderer *r, vks_error *err)
 {
     if (r->use_store && !create_store(r, err))
         return false;
-    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++)
+    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
+        r->frames[i].instance_room = r->instance_capacity;
+        r->frames[i].palette_room = r->palette_capacity;
         if (!create_frame_instances(r, &r->frames[i], err))
             return false;
+    }
     return (!r->use_store || create_scatter(r, false, err)) &&
            (r->external || create_scatter(r, true, err)) && (!r->bound || create_data_sets(r, err));
 }
@@ -552,6 +573,68 @@ static uint32_t grown(uint32_t old, uint32_t need, uint32_t most)
     return cap < most ? (uint32_t)cap : most > need ? most : need;
 }
 
+/* The capacities to grow to for the crowd as it is now, and the plan for them: as for a renderer
+ * made afresh for that many, against the device as it was then (the instance state, the store
+ * and the skinned output it would have); twice the old room, or just the crowd when twice does
+ * not fit. False, saying how many fit, when not even the crowd does. */
+static bool plan_growth(const vks_renderer *r, uint32_t *n_out, uint32_t *p_out,
+                        vks_plan_memory *memory, vks_error *err)
+{
+    const vks_crowd *c = r->crowd;
+    uint32_t n = grown(r->instance_capacity, c->instance_count, VKS_CROWD_MAX_INSTANCES);
+    uint32_t p = grown(r->palette_capacity, c->palette_count, (1u << 31) - 1);
+    vks_plan_crowd shape = plan_shape(c, n, p);
+    vks_error doubled;
+    if (!vks_plan_counts(&r->limits, &shape, &r->request, memory, &doubled)) {
+        n = c->instance_count;
+        p = c->palette_count;
+        shape = plan_shape(c, n, p);
+        if (!vks_plan_counts(&r->limits, &shape, &r->request, memory, err))
+            return false;
+    }
+    *n_out = n;
+    *p_out = p;
+    return true;
+}
+
+bool vks_renderer_fit_slot(vks_renderer *r, uint32_t slot, vks_error *err)
+{
+    assert(r->external && slot < GPU_FRAMES_IN_FLIGHT);
+    const vks_crowd *c = r->crowd;
+    vks_frame *f = &r->frames[slot];
+    if (r->broken)
+        return vks_fail(err, "the renderer lost its instances' buffers growing them earlier: "
+                             "make a new one");
+    if (c->instance_count <= f->instance_room && c->palette_count <= f->palette_room)
+        return true;
+    if (c->instance_count > r->instance_capacity || c->palette_count > r->palette_capacity) {
+        uint32_t n, p;
+        vks_plan_memory memory;
+        if (!plan_growth(r, &n, &p, &memory, err))
+            return false;
+        r->instance_capacity = n;
+        r->palette_capacity = p;
+    }
+    /* The slot's earlier frames are done with its buffers (the host takes it only then): they
+     * are made again now, larger; the other slot's stay as they are until it is taken. */
+    destroy_frame_instances(r, f);
+    f->instance_room = r->instance_capacity;
+    f->palette_room = r->palette_capacity;
+    if (!create_frame_instances(r, f, err) || (r->bound && !check_data_range(r, f, err))) {
+        destroy_frame_instances(r, f);
+        r->broken = true;
+        return false;
+    }
+    if (r->bound)
+        write_data_sets(r, f);
+    /* The crowd knows palette buffers by address (vkskin_crowd_prepare's reuse_palettes): the new
+     * one may have an old one's. Its memory of them is a cache, forgotten through the const
+     * pointer the host's crowd is kept by (atomic stores). */
+    vks_crowd_forget_palettes((vks_crowd *)r->crowd);
+    r->grown++;
+    return true;
+}
+
 bool vks_renderer_fit(vks_renderer *r, vks_error *err)
 {
     const vks_crowd *c = r->crowd;
@@ -563,27 +646,11 @@ bool vks_renderer_fit(vks_renderer *r, vks_error *err)
         return false;
     if (c->instance_count <= r->instance_capacity && c->palette_count <= r->palette_capacity)
         return true;
-    if (r->external)
-        return vks_fail(err,
-                        "the crowd grew to %u instances and %u palette entries, past the %u and "
-                        "%u made room for: ask for more when creating it",
-                        c->instance_count, c->palette_count, r->instance_capacity,
-                        r->palette_capacity);
-    uint32_t n = grown(r->instance_capacity, c->instance_count, VKS_CROWD_MAX_INSTANCES);
-    uint32_t p = grown(r->palette_capacity, c->palette_count, (1u << 31) - 1);
-    /* Planned as for a renderer made afresh for that many, against the device as it was then:
-     * the instance state, the store and the skinned output it would have; when twice does not
-     * fit, just the crowd. Refused, saying how many fit, before anything is given up. */
-    vks_plan_crowd shape = plan_shape(c, n, p);
+    assert(!r->external); /* a host's device: vks_renderer_fit_slot */
+    uint32_t n, p;
     vks_plan_memory memory;
-    vks_error doubled;
-    if (!vks_plan_counts(&r->limits, &shape, &r->request, &memory, &doubled)) {
-        n = c->instance_count;
-        p = c->palette_count;
-        shape = plan_shape(c, n, p);
-        if (!vks_plan_counts(&r->limits, &shape, &r->request, &memory, err))
-            return false;
-    }
+    if (!plan_growth(r, &n, &p, &memory, err))
+        return false;
     const gpu_device *dev = r->dev;
     dev->vk.vkDeviceWaitIdle(dev->device); /* the frames in flight read what is remade */
     destroy_instance_state(r);

@@ -148,8 +148,11 @@ typedef struct vks_frame {
     /* Set by vks_renderer_draw: triangles sent to the graphics pipeline and to the compute
      * rasterizer (instances times their meshes' triangles). */
     uint64_t triangles_hardware, triangles_compute;
-    uint32_t *slot_of;    /* desc.external: per instance, its slot in `order` this frame, or
-                             UINT32_MAX */
+    uint32_t *slot_of; /* desc.external: per instance, its slot in `order` this frame, or
+                          UINT32_MAX */
+    /* What its per-instance state has room for (instances, palette entries): the renderer's
+     * capacities when it was made (desc.external: remade slot by slot, vks_renderer_fit_slot). */
+    uint32_t instance_room, palette_room;
     uint64_t host_number; /* desc.external: which host frame it holds (1, 2, ...; 0: none) */
     vks_frame_uniforms *uniforms; /* mapped: write before submitting */
     vks_gpu_stats stats;          /* of this slot's previous frame */
@@ -255,6 +258,12 @@ void vks_renderer_destroy(vks_renderer *r);
  * desc.external (a host's device: no room beyond desc's capacities), when a buffer would pass the
  * largest, or when out of memory (the renderer is then broken: every later fit fails). */
 bool vks_renderer_fit(vks_renderer *r, vks_error *err);
+/* desc.external: the same for frame slot `slot` alone, which the host takes for a new frame (its
+ * earlier work done, as the host guarantees): when the crowd outgrew what the slot holds, the
+ * renderer's capacities grow (twice, or as the crowd when twice does not fit the plan) and the
+ * slot's state is made again at once, with no wait; the other slot's is remade when it is taken.
+ * False, with a message, when the plan refuses or out of memory (then broken). */
+bool vks_renderer_fit_slot(vks_renderer *r, uint32_t slot, vks_error *err);
 
 /* Waits for the next frame slot, reads its previous queries, begins its command buffer. NULL when
  * the device is lost (or out of memory for the command buffer). */
