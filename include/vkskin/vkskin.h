@@ -390,12 +390,12 @@ VKSKIN_API vkskin_result vkskin_crowd_set_world(vkskin_crowd *crowd, uint32_t in
 /* ---- Instances that come and go ----
  * A crowd changes after it is made, frames in flight or not: instances are added, removed and
  * given another of its models; its renderer (or vkskin_gpu) follows from its next frame, growing
- * what it holds per instance as needed (vkskin_gpu: up to its desc's capacities), never made
- * again. Indices: an instance keeps its index until it is removed. A removed index is free:
- * every call that takes an instance refuses it, until vkskin_crowd_add gives it to a new
- * instance (the last removed first; none free: a new index, instance_count, at the end). No other
- * index ever changes. vkskin_crowd_reset brings back the instances as created, at their
- * indices, and removes the added ones. The palette layout (vkskin_crowd_palette_first,
+ * what it holds per instance as needed (vkskin_gpu: slot by slot, as the host takes each), never
+ * made again. Indices: an instance keeps its index until it is removed. A removed index is free:
+ * every call that takes an instance, or a list of them, refuses it, until vkskin_crowd_add
+ * gives it to a new instance (the last removed first; none free: a new index, instance_count, at
+ * the end). No other index ever changes. vkskin_crowd_reset brings back the instances as created,
+ * at their indices, and removes the added ones. The palette layout (vkskin_crowd_palette_first,
  * vkskin_crowd_palette_count) changes as instances are added or change models: read it again
  * after. */
 
