@@ -243,6 +243,7 @@ static void check_capacity(const vkskin_model *a, const vkskin_model *b)
                                        ? a->model.vertex_count
                                        : b->model.vertex_count;
     d.max_skinned_vertices = 4 * INSTANCES * (most_vertices + 1);
+    d.previous_positions = true; /* motion across a model change: none */
     d.palette_capacity = 2 * INSTANCES * most_joints;
     CHECK(vkskin_gpu_create(&d, crowd, &gpu, &err) == VKSKIN_OK);
     if (!gpu) {
@@ -275,11 +276,16 @@ static void check_capacity(const vkskin_model *a, const vkskin_model *b)
     frame(gpu, crowd, &a->model, 1, live, NULL, 4, diag, false);
     vkskin_crowd_advance(crowd, 0.2, NULL);
     CHECK(vkskin_crowd_set_model(crowd, 0, model0, &err) == VKSKIN_OK); /* and back */
-    /* Slot 1's output of instance 0 is still the other model's vertices, and says so. */
-    vkskin_gpu_output out;
+    /* Slot 1's output of instance 0 is still the other model's vertices, and says so; its frame
+     * before (slot 0) skinned the first model: no motion across the change, its current
+     * vertices. */
+    vkskin_gpu_output out, before;
     const vks_model *other = crowd->crowd.models[1 - model0];
     CHECK(vkskin_gpu_get_output(gpu, 1, 0, &out, &err) == VKSKIN_OK &&
           out.vertex_count == vks_model_level(other, out.level).vertex_count);
+    CHECK(vkskin_gpu_get_previous_output(gpu, 1, 0, &before, &err) == VKSKIN_OK &&
+          before.buffer == out.buffer && before.offset == out.offset &&
+          before.vertex_count == out.vertex_count);
     /* A removed index in a list, and a palette store's slot of an index it has no room for. */
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     vks_error e;

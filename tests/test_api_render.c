@@ -615,9 +615,9 @@ static double check_live(vkskin_renderer *r, const vkskin_crowd *crowd, uint32_t
     return worst;
 }
 
-/* The renderer of the crowd-change checks: validation on, its outputs read back, level 0, every
- * instance posed every frame (what the CPU reference poses), the graphics pipeline. */
-static vkskin_renderer_desc changes_desc(vkskin_crowd *crowd, vkskin_palettes palettes)
+/* The renderer most checks here use: validation on, its outputs read back, level 0, every instance
+ * posed every frame (what the CPU reference poses), the graphics pipeline. */
+static vkskin_renderer_desc checked_desc(vkskin_crowd *crowd, vkskin_palettes palettes)
 {
     return (vkskin_renderer_desc){.desc_size = sizeof(vkskin_renderer_desc),
                                   .crowd = crowd,
@@ -653,7 +653,7 @@ static void check_store_room(const vkskin_model *a, const vkskin_model *b)
     uint32_t at;
     CHECK(vkskin_crowd_add(crowd, 1, first.world, &at, &err) == VKSKIN_OK && at == 4);
     vkskin_renderer *r = NULL;
-    const vkskin_renderer_desc rd = changes_desc(crowd, VKSKIN_PALETTES_STORE);
+    const vkskin_renderer_desc rd = checked_desc(crowd, VKSKIN_PALETTES_STORE);
     CHECK(vkskin_renderer_create(&rd, &r, &err) == VKSKIN_OK);
     if (!r) {
         vkskin_crowd_destroy(crowd);
@@ -706,7 +706,7 @@ static void check_changes(const vkskin_model *a, const vkskin_model *b)
         if (!crowd)
             return;
         vkskin_renderer_desc rd =
-            changes_desc(crowd, store ? VKSKIN_PALETTES_STORE : VKSKIN_PALETTES_HOST);
+            checked_desc(crowd, store ? VKSKIN_PALETTES_STORE : VKSKIN_PALETTES_HOST);
         vkskin_renderer *r = NULL, *fresh = NULL;
         CHECK(vkskin_renderer_create(&rd, &r, &err) == VKSKIN_OK);
         uint8_t *grown_image = malloc(W * H * 4), *fresh_image = malloc(W * H * 4);
@@ -897,15 +897,7 @@ int main(int argc, char **argv)
     /* ---- Compute mode: outputs, silhouette, counts ---- */
     /* The graphics pipeline draws everything: the counts below are its own (test_raster_frames
      * covers the compute rasterizer). */
-    const vkskin_renderer_desc desc = {.desc_size = sizeof(vkskin_renderer_desc),
-                                       .crowd = crowd,
-                                       .validate = true,
-                                       .width = W,
-                                       .height = H,
-                                       .readback = true,
-                                       .fixed_lod = true,
-                                       .pose_every_frame = true,
-                                       .raster = VKSKIN_RASTER_HARDWARE};
+    const vkskin_renderer_desc desc = checked_desc(crowd, VKSKIN_PALETTES_STORE);
     vkskin_renderer *r;
     if (vkskin_renderer_create(&desc, &r, &err) != VKSKIN_OK) {
         fprintf(stderr, "%s\n", err.message);

@@ -152,8 +152,9 @@ VKSKIN_API vkskin_result vkskin_gpu_get_output(const vkskin_gpu *gpu, uint32_t s
 /* desc.previous_positions: the same instance's vertices in the frame before (the other slot's
  * last vkskin_gpu_skin, when that was the frame just before this slot's), vertex for vertex with
  * the current ones: the pair gives each vertex's motion. An instance that was not skinned in the
- * frame before, or at another level of detail (other vertices), or when no frame came just
- * before, gets its current output again: zero motion. Read it in the same frame as the current
+ * frame before, or at another level of detail or as another model (other vertices:
+ * vkskin_crowd_set_model), or when no frame came just before, gets its current output again:
+ * zero motion. Read it in the same frame as the current
  * output; the next vkskin_gpu_skin of the other slot overwrites it (after the host's reads, by its
  * barrier). VKSKIN_ERROR_ARGUMENT as vkskin_gpu_get_output, or without previous_positions. */
 VKSKIN_API vkskin_result vkskin_gpu_get_previous_output(const vkskin_gpu *gpu, uint32_t slot,

@@ -559,21 +559,14 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     if (r->readback && r->last && !vks_renderer_wait(&r->r, r->last, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     /* Room for a crowd that grew (instances added, models with more joints): the renderer waits
-     * for the device and makes its per-instance state again. Its palette buffers are new: the
-     * crowd forgets which poses the old ones held. */
-    vks_crowd *grown_crowd = &r->crowd->crowd;
-    const uint32_t growths = r->r.grown;
+     * for the device and makes its per-instance state again (render/renderer.h). The crowd's own
+     * lists (periods, kept poses) follow in its prepare; the store's schedule is the renderer's. */
     if (!vks_renderer_fit(&r->r, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);
-    if (r->r.grown != growths)
-        vks_crowd_forget_palettes(grown_crowd);
-    if ((r->r.use_store || !r->prepare.pose_every_frame) &&
-        (!vks_api_crowd_periods(r->crowd) ||
-         (r->r.use_store &&
-          !vks_api_room_bytes(&r->update, &r->update_room, grown_crowd->instance_capacity))))
+    const uint32_t indices = r->crowd->crowd.instance_capacity;
+    if (r->r.use_store && !vks_api_room_bytes(&r->update, &r->update_room, indices))
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
-                            "vkskin_renderer_frame: out of memory for %u instances",
-                            grown_crowd->instance_capacity);
+                            "vkskin_renderer_frame: out of memory for %u instances", indices);
     const double waiting = vks_now_ms();
     vks_frame *f = vks_renderer_begin_frame(&r->r);
     if (!f)

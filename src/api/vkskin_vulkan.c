@@ -148,16 +148,16 @@ static bool api_output_of(const vkskin_gpu *g, const vks_frame *f, uint32_t inst
     return true;
 }
 
-vkskin_result vkskin_gpu_get_output(const vkskin_gpu *g, uint32_t slot, uint32_t instance,
-                                    vkskin_gpu_output *out, vkskin_error *err)
+/* vkskin_gpu_get_output, and the model the slot's frame skinned the instance as. */
+static vkskin_result api_get_output(const vkskin_gpu *g, uint32_t slot, uint32_t instance,
+                                    vkskin_gpu_output *out, uint32_t *model, vkskin_error *err)
 {
     if (!g || !out || slot >= VKSKIN_GPU_SLOTS || instance >= g->renderer.crowd->instance_count)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_gpu_get_output: a gpu, a slot below %u, an instance below %u "
                             "and an output are needed",
                             VKSKIN_GPU_SLOTS, g ? g->renderer.crowd->instance_count : 0);
-    uint32_t model;
-    if (!api_output_of(g, &g->renderer.frames[slot], instance, out, &model))
+    if (!api_output_of(g, &g->renderer.frames[slot], instance, out, model))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "instance %u was not skinned in slot %u's last frame (not listed, or "
                             "past the skinned output's room)",
@@ -165,23 +165,31 @@ vkskin_result vkskin_gpu_get_output(const vkskin_gpu *g, uint32_t slot, uint32_t
     return vks_api_ok(err);
 }
 
+vkskin_result vkskin_gpu_get_output(const vkskin_gpu *g, uint32_t slot, uint32_t instance,
+                                    vkskin_gpu_output *out, vkskin_error *err)
+{
+    uint32_t model;
+    return api_get_output(g, slot, instance, out, &model, err);
+}
+
 vkskin_result vkskin_gpu_get_previous_output(const vkskin_gpu *g, uint32_t slot, uint32_t instance,
                                              vkskin_gpu_output *out, vkskin_error *err)
 {
-    vkskin_result r = vkskin_gpu_get_output(g, slot, instance, out, err);
+    uint32_t model_now, model_before;
+    const vkskin_result r = api_get_output(g, slot, instance, out, &model_now, err);
     if (r != VKSKIN_OK)
         return r;
     if (g->renderer.output_sets != 2)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_gpu_get_previous_output: the gpu was created without "
                             "previous_positions");
+    /* The vertices of the frame before: same level and model, else its current ones (zero
+     * motion). */
     const vks_frame *p = vks_renderer_previous(&g->renderer, &g->renderer.frames[slot]);
     vkskin_gpu_output before;
-    uint32_t model_now, model_before;
-    api_output_of(g, &g->renderer.frames[slot], instance, out, &model_now);
     if (p && api_output_of(g, p, instance, &before, &model_before) && before.level == out->level &&
         model_before == model_now)
-        *out = before; /* else: its current vertices, zero motion */
+        *out = before;
     return vks_api_ok(err);
 }
 

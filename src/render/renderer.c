@@ -597,14 +597,28 @@ static bool plan_growth(const vks_renderer *r, uint32_t *n_out, uint32_t *p_out,
     return true;
 }
 
+/* Growing failed half-way earlier: the renderer holds no per-instance state to draw with. */
+static bool still_whole(const vks_renderer *r, vks_error *err)
+{
+    return !r->broken || vks_fail(err, "the renderer lost its instances' buffers growing them "
+                                       "earlier: make a new one");
+}
+
+/* A renderer's palette buffers were made again: the crowd knows palette buffers by address
+ * (vkskin_crowd_prepare's reuse_palettes), and a new one may have an old one's. Its memory of
+ * them is a cache, forgotten through the const pointer the crowd is kept by (atomic stores). */
+static void forget_palettes(const vks_renderer *r)
+{
+    vks_crowd_forget_palettes((vks_crowd *)r->crowd);
+}
+
 bool vks_renderer_fit_slot(vks_renderer *r, uint32_t slot, vks_error *err)
 {
     assert(r->external && slot < GPU_FRAMES_IN_FLIGHT);
     const vks_crowd *c = r->crowd;
     vks_frame *f = &r->frames[slot];
-    if (r->broken)
-        return vks_fail(err, "the renderer lost its instances' buffers growing them earlier: "
-                             "make a new one");
+    if (!still_whole(r, err))
+        return false;
     if (c->instance_count <= f->instance_room && c->palette_count <= f->palette_room)
         return true;
     if (c->instance_count > r->instance_capacity || c->palette_count > r->palette_capacity) {
@@ -627,10 +641,7 @@ bool vks_renderer_fit_slot(vks_renderer *r, uint32_t slot, vks_error *err)
     }
     if (r->bound)
         write_data_sets(r, f);
-    /* The crowd knows palette buffers by address (vkskin_crowd_prepare's reuse_palettes): the new
-     * one may have an old one's. Its memory of them is a cache, forgotten through the const
-     * pointer the host's crowd is kept by (atomic stores). */
-    vks_crowd_forget_palettes((vks_crowd *)r->crowd);
+    forget_palettes(r);
     r->grown++;
     return true;
 }
@@ -638,9 +649,8 @@ bool vks_renderer_fit_slot(vks_renderer *r, uint32_t slot, vks_error *err)
 bool vks_renderer_fit(vks_renderer *r, vks_error *err)
 {
     const vks_crowd *c = r->crowd;
-    if (r->broken)
-        return vks_fail(err, "the renderer lost its instances' buffers growing them earlier: "
-                             "make a new one");
+    if (!still_whole(r, err))
+        return false;
     /* The store's bookkeeping has room for every index of the crowd (its own lists). */
     if (r->use_store && !vks_palette_store_reserve(&r->store, c, err))
         return false;
@@ -670,6 +680,7 @@ bool vks_renderer_fit(vks_renderer *r, vks_error *err)
         r->broken = true;
         return false;
     }
+    forget_palettes(r);
     r->grown++;
     return true;
 }

@@ -6,6 +6,7 @@
  * and uniform buffers, the command buffers, fences and queries, and the skinning and draw passes.
  * A frame is:
  *
+ *   vks_renderer_fit(r, err);          room for a crowd that grew (vkskin_gpu: _fit_slot)
  *   vks_frame *f = vks_renderer_begin_frame(r);                    waits for the slot's last use
  *   f->visible_count = vks_crowd_cull(crowd, pool, view_proj, f->visible);
  *   vks_crowd_palettes(crowd, pool, f->visible, f->visible_count, f->palette);
