@@ -137,13 +137,13 @@ static inline void crowd_gpu_check_instance(crowd_gpu *g, const vks_renderer *r,
     float(*gtan)[4] = malloc(sizeof *gtan * n);
     CHECK(gpos && gnrm && gtan);
     const bool has_output =
-        gpos && gnrm && gtan && vks_renderer_decode_skinned(r, i, gpos, gnrm, gtan);
+        gpos && gnrm && gtan && vks_skinner_decode_skinned(&r->skinner, i, gpos, gnrm, gtan);
     CHECK(has_output);
-    CHECK((vks_renderer_skinned_tangents(r, i) != NULL) == (m->tangents != NULL));
+    CHECK((vks_skinner_skinned_tangents(&r->skinner, i) != NULL) == (m->tangents != NULL));
     if (moved)
         *moved = -1.0;
     /* The CPU's reference of the vertices the output holds: its level's (level 0: all). */
-    const uint32_t level = has_output ? vks_renderer_skinned_level(r, i) : 0;
+    const uint32_t level = has_output ? vks_skinner_skinned_level(&r->skinner, i) : 0;
     const vks_level lv = vks_model_level(m, level);
     if (level)
         moved = NULL; /* the bind pose is level 0's */
@@ -223,14 +223,15 @@ static inline bool crowd_gpu_frame(crowd_gpu *g, vks_renderer *r, const uint32_t
                                    uint32_t count, bool draw)
 {
     vks_frame *f = vks_renderer_begin_frame(r);
-    memcpy(f->visible, visible, sizeof *visible * count);
-    f->visible_count = count;
+    memcpy(f->skin->visible, visible, sizeof *visible * count);
+    f->skin->visible_count = count;
     if (g->levels)
-        memcpy(f->level, g->levels, sizeof *f->level * count);
-    vks_crowd_palettes(&g->crowd, NULL, f->visible, count, f->palette);
+        memcpy(f->skin->level, g->levels, sizeof *f->skin->level * count);
+    vks_crowd_palettes(&g->crowd, NULL, f->skin->visible, count, f->skin->palette);
     crowd_gpu_camera(&g->crowd, g->focus, f->uniforms);
-    if (!draw && r->readback.coherent) /* NaN bytes: stale or unwritten output cannot pass */
-        memset(r->readback.mapped, 0xff, r->readback.size);
+    if (!draw &&
+        r->skinner.readback.coherent) /* NaN bytes: stale or unwritten output cannot pass */
+        memset(r->skinner.readback.mapped, 0xff, r->skinner.readback.size);
     vks_renderer_skin(r, f);
     if (draw) {
         if (g->pixels.coherent) /* a copy that did not happen cannot pass */

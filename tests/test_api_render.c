@@ -242,7 +242,7 @@ static void check_host_palettes(const vkskin_renderer_desc *store, vkskin_crowd 
            worst, n);
     CHECK(worst <= POSITION_TOLERANCE);
     /* The path asked for is the one that ran: no store. */
-    CHECK(!r->r.use_store && r->r.palette_store.buffer == VK_NULL_HANDLE);
+    CHECK(!r->r.skinner.use_store && r->r.skinner.palette_store.buffer == VK_NULL_HANDLE);
     close_renderer(r);
     free(image);
 }
@@ -272,7 +272,7 @@ static void check_kept_poses(const vkskin_renderer_desc *base, vkskin_palettes p
     vkskin_renderer *r;
     vkskin_error err;
     CHECK(vkskin_renderer_create(&desc, &r, &err) == VKSKIN_OK);
-    CHECK(r->r.use_store == store);
+    CHECK(r->r.skinner.use_store == store);
     /* From further away than the framing view: every instance small, posed every 2nd to 8th. */
     vkskin_view far, near;
     CHECK(vkskin_crowd_orbit_view(crowd,
@@ -671,7 +671,7 @@ static void check_store_room(const vkskin_model *a, const vkskin_model *b)
         }
         CHECK(vkskin_crowd_frame_view(crowd, (float)W / H, &view, &err) == VKSKIN_OK);
         CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
-        bad_room += r->r.store.instances < vkskin_crowd_instance_count(crowd);
+        bad_room += r->r.skinner.store.instances < vkskin_crowd_instance_count(crowd);
     }
     CHECK(bad_room == 0);
     uint32_t checked = 0;
@@ -739,7 +739,7 @@ static void check_changes(const vkskin_model *a, const vkskin_model *b)
         CHECK(vkskin_crowd_set_shown(crowd, N + 2, false, &err) == VKSKIN_OK);
         CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
         /* The store's lists have room for every index the crowd gave out, grown or not. */
-        CHECK(!store || r->r.store.instances >= vkskin_crowd_instance_count(crowd));
+        CHECK(!store || r->r.skinner.store.instances >= vkskin_crowd_instance_count(crowd));
         CHECK(vkskin_crowd_remove(crowd, N + 5, &err) == VKSKIN_OK);
         const uint32_t with_removed[] = {0, N + 5};
         float palettes[1];
@@ -761,7 +761,7 @@ static void check_changes(const vkskin_model *a, const vkskin_model *b)
          * palette store slot now the smaller model's size), then up again: its palette range
          * holds the larger model still, so nothing grows, and its slot must be dealt anew. */
         CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
-        const uint32_t grown_before = r->r.grown;
+        const uint32_t grown_before = r->r.skinner.grown;
         CHECK(vkskin_crowd_set_model(crowd, 3, 0, &err) == VKSKIN_OK);
         CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
         CHECK(vkskin_crowd_set_shown(crowd, 3, false, &err) == VKSKIN_OK);
@@ -769,7 +769,7 @@ static void check_changes(const vkskin_model *a, const vkskin_model *b)
         CHECK(vkskin_crowd_set_shown(crowd, 3, true, &err) == VKSKIN_OK);
         CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
         CHECK(vkskin_crowd_set_model(crowd, 3, 1, &err) == VKSKIN_OK);
-        CHECK(r->r.grown == grown_before);
+        CHECK(r->r.skinner.grown == grown_before);
         vkskin_frame_info info;
         CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
         CHECK(vkskin_renderer_frame(r, &fd, &info, &err) == VKSKIN_OK);
@@ -779,7 +779,7 @@ static void check_changes(const vkskin_model *a, const vkskin_model *b)
         if (info.visible != shown || info.skinned != shown)
             printf("visible %u, skinned %u, shown %u\n", info.visible, info.skinned, shown);
         CHECK(info.visible == shown && info.skinned == shown);
-        CHECK(r->r.grown >= 2 && r->r.instance_capacity >= N + ADDED);
+        CHECK(r->r.skinner.grown >= 2 && r->r.skinner.instance_capacity >= N + ADDED);
         uint32_t checked = 0;
         const double worst = check_live(r, crowd, &checked);
         CHECK(checked == shown);
@@ -788,7 +788,7 @@ static void check_changes(const vkskin_model *a, const vkskin_model *b)
         check_error(vkskin_renderer_read_skinned(r, 1, scratch, scratch, NULL, NULL, &err), &err,
                     VKSKIN_ERROR_ARGUMENT, "was removed");
         CHECK(vkskin_renderer_read_image(r, grown_image, &err) == VKSKIN_OK);
-        const uint32_t grown = r->r.grown;
+        const uint32_t grown = r->r.skinner.grown;
         close_renderer(r);
         rd.crowd = crowd;
         CHECK(vkskin_renderer_create(&rd, &fresh, &err) == VKSKIN_OK);

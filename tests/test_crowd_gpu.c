@@ -55,7 +55,7 @@ static size_t laid_out_bytes(const vks_crowd *c, uint32_t i)
 static bool packed_in_order(const vks_crowd *c, const vks_renderer *r, const uint32_t *visible,
                             uint32_t count, size_t limit, uint32_t *jumps)
 {
-    const unsigned char *base = r->readback.mapped;
+    const unsigned char *base = r->skinner.readback.mapped;
     size_t at = 0;
     bool ok = true;
     *jumps = 0;
@@ -65,7 +65,7 @@ static bool packed_in_order(const vks_crowd *c, const vks_renderer *r, const uin
             at = (at / limit + 1) * limit;
             ++*jumps;
         }
-        ok &= (const unsigned char *)vks_renderer_skinned(r, visible[k]) == base + at;
+        ok &= (const unsigned char *)vks_skinner_skinned(&r->skinner, visible[k]) == base + at;
         at += bytes;
     }
     return ok;
@@ -107,7 +107,7 @@ static uint32_t nearest_to_center(const vks_crowd *c, uint32_t count, uint32_t *
 static uint64_t skin_invocations(const crowd_gpu *s, const vks_renderer *r, const uint32_t *visible,
                                  uint32_t count)
 {
-    uint64_t n = 0, group = r->skin.group_size;
+    uint64_t n = 0, group = r->skinner.pass.group_size;
     for (uint32_t k = 0; k < count; k++) {
         uint64_t v = s->crowd.models[s->crowd.instances[visible[k]].model]->vertex_count;
         n += (v + group - 1) / group * group;
@@ -154,9 +154,9 @@ static void test_compute(crowd_gpu *s, uint8_t *image, uint32_t *visible, uint32
     if (!crowd_gpu_renderer(s, VKS_SKIN_COMPUTE, CHUNK_HALVES * largest / 2 / 16 * 16, 0, &r,
                             "compute"))
         return;
-    CHECK(r.chunk_count >= 3);
+    CHECK(r.skinner.chunk_count >= 3);
     printf("compute: %u instances, output %llu bytes in %u chunks\n", c->instance_count,
-           (unsigned long long)r.memory.output_bytes, r.chunk_count);
+           (unsigned long long)r.skinner.memory.output_bytes, r.skinner.chunk_count);
 
     /* Frame 1: everyone. */
     uint32_t all[INSTANCES];
@@ -177,7 +177,7 @@ static void test_compute(crowd_gpu *s, uint8_t *image, uint32_t *visible, uint32
             printf("skipped: frame 1's invocation count: this device has no pipeline statistics\n");
     }
     uint32_t jumps = 0;
-    CHECK(packed_in_order(c, &r, all, INSTANCES, r.chunk_limit, &jumps));
+    CHECK(packed_in_order(c, &r, all, INSTANCES, r.skinner.chunk_limit, &jumps));
     CHECK(jumps >= 2); /* instances did reach chunk ends: the straddle rule ran */
     printf("compute: frame 1 started %u chunks early rather than straddle one\n", jumps);
 
@@ -192,7 +192,7 @@ static void test_compute(crowd_gpu *s, uint8_t *image, uint32_t *visible, uint32
             if (i % 2 == 0) {
                 crowd_gpu_check_instance(s, &r, i, "frame 2", NULL);
             } else { /* the API's contract: no output to read for a culled instance */
-                bool none = vks_renderer_skinned(&r, i) == NULL;
+                bool none = vks_skinner_skinned(&r.skinner, i) == NULL;
                 CHECK(none);
                 if (!none)
                     fprintf(stderr, "  frame 2: culled instance %u has output\n", i);
@@ -200,7 +200,7 @@ static void test_compute(crowd_gpu *s, uint8_t *image, uint32_t *visible, uint32
         }
         /* The memory claim: the even ones are packed from the output's start, so the culled
          * ones took none of it. */
-        CHECK(packed_in_order(c, &r, even, evens, r.chunk_limit, &jumps));
+        CHECK(packed_in_order(c, &r, even, evens, r.skinner.chunk_limit, &jumps));
         if (s->dev.statistics)
             CHECK(vks_renderer_last_stats(&r).skin_invocations ==
                   skin_invocations(s, &r, even, evens));
@@ -269,18 +269,18 @@ static void test_overflow(crowd_gpu *s, const uint8_t *image, const uint32_t *vi
     CHECK(vks_plan_vertex_bytes(c) == 20);
     CHECK(fit > 0 && fit < count);
     if (crowd_gpu_frame(s, &r, visible, count, false)) {
-        vks_frame *f = &r.frames[r.readback_slot];
-        CHECK(f->plan.skinned_count == fit && f->plan.overflow_count == count - fit);
+        vks_frame *f = &r.frames[r.skinner.readback_slot];
+        CHECK(f->skin->plan.skinned_count == fit && f->skin->plan.overflow_count == count - fit);
         for (uint32_t k = 0; k < count; k++) {
             if (k < fit)
                 crowd_gpu_check_instance(s, &r, visible[k], "overflow", NULL);
             else
-                CHECK(vks_renderer_skinned(&r, visible[k]) == NULL);
+                CHECK(vks_skinner_skinned(&r.skinner, visible[k]) == NULL);
         }
         printf("overflow: room for %llu vertices: %u of %u instances skinned by the compute "
                "pass, %u (%llu vertices) in the vertex shader\n",
-               (unsigned long long)vertices, f->plan.skinned_count, count, f->plan.overflow_count,
-               (unsigned long long)f->plan.overflow_vertices);
+               (unsigned long long)vertices, f->skin->plan.skinned_count, count,
+               f->skin->plan.overflow_count, (unsigned long long)f->skin->plan.overflow_vertices);
     }
     if (crowd_gpu_frame(s, &r, visible, count, true)) {
         /* Triangles of every instance; invocations of the first `fit` only. */

@@ -79,8 +79,8 @@ static bool renderer(crowd_gpu *s, vks_skin_mode mode, vks_path path, VkDeviceSi
         fprintf(stderr, "renderer: %s\n", err.msg);
     CHECK(ok);
     /* AUTO: descriptors exactly when the device validates. */
-    CHECK(!ok ||
-          r->bound == (path == VKS_PATH_DESCRIPTORS || (path == VKS_PATH_AUTO && s->dev.validate)));
+    CHECK(!ok || r->skinner.bound ==
+                     (path == VKS_PATH_DESCRIPTORS || (path == VKS_PATH_AUTO && s->dev.validate)));
     return ok;
 }
 
@@ -123,18 +123,18 @@ static void test_same_results(crowd_gpu *s)
             if (!renderer(s, skin, path, chunk, vertices, false, &r))
                 continue;
             if (skin == VKS_SKIN_COMPUTE && crowd_gpu_frame(s, &r, all, INSTANCES, false)) {
-                const vks_frame *f = &r.frames[r.readback_slot];
+                const vks_frame *f = &r.frames[r.skinner.readback_slot];
                 const uint32_t chunks_used =
-                    f->plan.skinned_count
-                        ? (uint32_t)(f->plan.out_offset[f->plan.skinned_count - 1] /
-                                     r.chunk_limit) +
+                    f->skin->plan.skinned_count
+                        ? (uint32_t)(f->skin->plan.out_offset[f->skin->plan.skinned_count - 1] /
+                                     r.skinner.chunk_limit) +
                               1
                         : 0;
                 CHECK(chunks_used >= 3);
-                CHECK(f->plan.overflow_count > 0 && f->plan.skinned_count > 0);
+                CHECK(f->skin->plan.overflow_count > 0 && f->skin->plan.skinned_count > 0);
                 bool model_skinned[MODEL_COUNT] = {false};
                 for (uint32_t i = 0; i < INSTANCES; i++)
-                    if (vks_renderer_skinned(&r, i)) {
+                    if (vks_skinner_skinned(&r.skinner, i)) {
                         crowd_gpu_check_instance(s, &r, i, name, NULL);
                         model_skinned[s->crowd.instances[i].model] = true;
                     }
@@ -147,8 +147,8 @@ static void test_same_results(crowd_gpu *s)
                 CHECK(out != NULL);
                 for (uint32_t i = 0; out && i < INSTANCES; i++) {
                     const vks_model *m = s->crowd.models[s->crowd.instances[i].model];
-                    const vks_skinned_vertex *v = vks_renderer_skinned(&r, i);
-                    const uint32_t *t = vks_renderer_skinned_tangents(&r, i);
+                    const vks_skinned_vertex *v = vks_skinner_skinned(&r.skinner, i);
+                    const uint32_t *t = vks_skinner_skinned_tangents(&r.skinner, i);
                     if (!v)
                         continue;
                     memcpy(out + bytes, v, sizeof *v * m->vertex_count);
@@ -167,8 +167,8 @@ static void test_same_results(crowd_gpu *s)
                     CHECK(same);
                     printf("compute: descriptor path's output %s the address path's (%zu bytes, "
                            "%u instances in %u chunks, %u skinned in the vertex shader)\n",
-                           same ? "is" : "differs from", bytes, f->plan.skinned_count, chunks_used,
-                           f->plan.overflow_count);
+                           same ? "is" : "differs from", bytes, f->skin->plan.skinned_count,
+                           chunks_used, f->skin->plan.overflow_count);
                     free(out);
                 }
             }
@@ -280,11 +280,11 @@ static void test_gpu_assisted(crowd_gpu *s)
         /* The first visible entry names the model past the model table's end: its load reads
          * the 64 bytes after the table. */
         vks_frame *f = vks_renderer_begin_frame(&r);
-        memcpy(f->visible, all, sizeof all);
-        f->visible_count = INSTANCES;
-        vks_crowd_palettes(&s->crowd, NULL, f->visible, INSTANCES, f->palette);
+        memcpy(f->skin->visible, all, sizeof all);
+        f->skin->visible_count = INSTANCES;
+        vks_crowd_palettes(&s->crowd, NULL, f->skin->visible, INSTANCES, f->skin->palette);
         vks_renderer_skin(&r, f);
-        ((vks_visible *)f->visible_buffer.mapped)[0].model = s->crowd.model_count;
+        ((vks_visible *)f->skin->visible_buffer.mapped)[0].model = s->crowd.model_count;
         printf("gpu-assisted: a visible entry past the model table (the report below is "
                "expected):\n");
         fflush(stdout);
@@ -347,7 +347,7 @@ int main(int argc, char **argv)
         vks_renderer r;
         if (open_device(&h, false, false) &&
             renderer(&h, VKS_SKIN_COMPUTE, VKS_PATH_AUTO, 0, 0, false, &r)) {
-            printf("auto: without validation, %s\n", r.bound ? "descriptors" : "addresses");
+            printf("auto: without validation, %s\n", r.skinner.bound ? "descriptors" : "addresses");
             vks_renderer_destroy(&r);
         }
         close_device(&h);

@@ -99,12 +99,13 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
         const vks_clip *c = &m->clips[clip];
         vks_clip_sample(sk, c, vks_clip_time(c, seconds, VKS_WRAP_LOOP), NULL, local);
     }
-    vks_pose_palette(sk, local, scratch, f->palette); /* a crowd of one: its palette starts at 0 */
-    f->visible[0] = 0;
-    f->visible_count = 1;
-    f->level[0] = (uint8_t)level;
-    if (r->readback.coherent) /* NaN bytes: stale or unwritten output cannot pass */
-        memset(r->readback.mapped, 0xff, r->readback.size);
+    vks_pose_palette(sk, local, scratch,
+                     f->skin->palette); /* a crowd of one: its palette starts at 0 */
+    f->skin->visible[0] = 0;
+    f->skin->visible_count = 1;
+    f->skin->level[0] = (uint8_t)level;
+    if (r->skinner.readback.coherent) /* NaN bytes: stale or unwritten output cannot pass */
+        memset(r->skinner.readback.mapped, 0xff, r->skinner.readback.size);
     vks_renderer_skin(r, f);
     vks_renderer_copy_skinned(r, f);
     vks_error err;
@@ -124,9 +125,9 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
     float(*gtan)[4] = malloc(sizeof *gtan * n);
     CHECK(gpos && gnrm && gtan);
     if (ok && gpos && gnrm && gtan) {
-        CHECK((vks_renderer_skinned_tangents(r, 0) != NULL) == (m->tangents != NULL));
-        CHECK(vks_renderer_skinned_level(r, 0) == level);
-        CHECK(vks_renderer_decode_skinned(r, 0, gpos, gnrm, gtan));
+        CHECK((vks_skinner_skinned_tangents(&r->skinner, 0) != NULL) == (m->tangents != NULL));
+        CHECK(vks_skinner_skinned_level(&r->skinner, 0) == level);
+        CHECK(vks_skinner_decode_skinned(&r->skinner, 0, gpos, gnrm, gtan));
         const uint32_t n_level = lv.vertex_count;
         /* Normals and tangents come back octahedral (16 and 15 bits: under 1e-4 off). */
         double dp = check_max_diff(gpos[0], 3, pos[0], 3, n_level, 3);

@@ -132,21 +132,21 @@ static void test_memory(scene *s)
     CHECK(wide.host_bytes == narrow.host_bytes && wide.output_bytes == narrow.output_bytes);
     vks_renderer r;
     if (crowd_gpu_renderer(&s->g, VKS_SKIN_COMPUTE, 0, 0, &r, "4-influence")) {
-        CHECK(r.scene.extra_vertex_count == 0);
-        CHECK(r.scene.joints_extra.buffer == VK_NULL_HANDLE &&
-              r.scene.weights_extra.buffer == VK_NULL_HANDLE);
-        const vks_streams *st = &r.frames[0].skin_push.streams;
+        CHECK(r.skinner.scene.extra_vertex_count == 0);
+        CHECK(r.skinner.scene.joints_extra.buffer == VK_NULL_HANDLE &&
+              r.skinner.scene.weights_extra.buffer == VK_NULL_HANDLE);
+        const vks_streams *st = &r.frames[0].skin->push.streams;
         CHECK(st->joints_extra[0] == 0 && st->joints_extra[1] == 0);
         vks_renderer_destroy(&r);
     }
     use_dropped(s, false);
     if (crowd_gpu_renderer(&s->g, VKS_SKIN_VERTEX, 0, 0, &r, "wide")) {
-        CHECK(r.scene.extra_vertex_count == wide_vertices);
-        CHECK(r.scene.joints_extra.buffer != VK_NULL_HANDLE &&
-              r.scene.weights_extra.buffer != VK_NULL_HANDLE);
-        CHECK(r.scene.models[MODEL_NARROW].extra_first == 0 &&
-              r.scene.models[MODEL_WIDE].extra_first == 0 &&
-              r.scene.models[MODEL_WIDE_T].extra_first == wide_first);
+        CHECK(r.skinner.scene.extra_vertex_count == wide_vertices);
+        CHECK(r.skinner.scene.joints_extra.buffer != VK_NULL_HANDLE &&
+              r.skinner.scene.weights_extra.buffer != VK_NULL_HANDLE);
+        CHECK(r.skinner.scene.models[MODEL_NARROW].extra_first == 0 &&
+              r.skinner.scene.models[MODEL_WIDE].extra_first == 0 &&
+              r.skinner.scene.models[MODEL_WIDE_T].extra_first == wide_first);
         vks_renderer_destroy(&r);
     }
     printf("memory: %llu device bytes with influences 5-8, %llu without (%u wide vertices)\n",
@@ -181,7 +181,7 @@ static void test_compute(scene *s, uint8_t *image, const uint32_t *all)
             const vks_model *m = s->g.crowd.models[s->g.crowd.instances[mixed[k]].model];
             const uint32_t last = vks_model_level_count(m) - 1;
             const uint32_t level = levels[k] < last ? levels[k] : last;
-            CHECK(vks_renderer_skinned_level(&r, mixed[k]) == level);
+            CHECK(vks_skinner_skinned_level(&r.skinner, mixed[k]) == level);
             wide_at_a_level += m->joints_extra && level > 0;
             crowd_gpu_check_instance(&s->g, &r, mixed[k], "frame 2, levels", NULL);
         }

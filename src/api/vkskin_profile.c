@@ -22,9 +22,9 @@ vkskin_result vkskin_renderer_get_traffic(const vkskin_renderer *r, bool whole_c
         *traffic =
             api_traffic(vks_skin_traffic(r->r.crowd, NULL, NULL, r->r.crowd->instance_count));
     else if (r->last && r->r.mode == VKS_SKIN_COMPUTE)
-        *traffic =
-            api_traffic(vks_skin_traffic(r->r.crowd, r->last->plan.order, r->last->plan.order_level,
-                                         r->last->plan.skinned_count));
+        *traffic = api_traffic(vks_skin_traffic(r->r.crowd, r->last->skin->plan.order,
+                                                r->last->skin->plan.order_level,
+                                                r->last->skin->plan.skinned_count));
     return vks_api_ok(err);
 }
 

@@ -186,7 +186,7 @@ vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
     const vks_plan_crowd shape = vks_plan_crowd_dealt(models, crowd->model_count, n);
     const vks_renderer_desc rd = engine_desc(desc, path, &probe, NULL, VKS_OFFSCREEN_FORMAT, NULL);
     const vks_plan_request request = vks_renderer_plan_request(&rd);
-    const vks_plan_limits limits = vks_renderer_plan_limits(&probe, rd.memory_limit);
+    const vks_plan_limits limits = vks_skinner_plan_limits(&probe, rd.memory_limit);
     vks_plan_memory plan;
     const bool ok = vks_plan_counts(&limits, &shape, &request, &plan, &e);
     gpu_device_destroy(&probe);
@@ -338,15 +338,16 @@ vkskin_result vkskin_renderer_get_info(const vkskin_renderer *r, vkskin_renderer
     *info = (vkskin_renderer_info){
         .api_version = r->dev.props.apiVersion,
         .driver_version = r->dev.props.driverVersion,
-        .group_size = r->r.mode == VKS_SKIN_COMPUTE ? r->r.skin.group_size : 0,
-        .max_skinned_vertices = r->r.mode == VKS_SKIN_COMPUTE
-                                    ? r->r.memory.output_bytes / vks_plan_vertex_bytes(r->r.crowd)
-                                    : 0,
+        .group_size = r->r.mode == VKS_SKIN_COMPUTE ? r->r.skinner.pass.group_size : 0,
+        .max_skinned_vertices =
+            r->r.mode == VKS_SKIN_COMPUTE
+                ? r->r.skinner.memory.output_bytes / vks_plan_vertex_bytes(r->r.crowd)
+                : 0,
         .color_format = r->r.draw.color_format,
         .swapchain_rebuilds = r->swapchain.rebuilds,
         .width = r->extent.width,
         .height = r->extent.height,
-        .binding = r->r.bound ? VKSKIN_BINDING_DESCRIPTORS : VKSKIN_BINDING_ADDRESSES,
+        .binding = r->r.skinner.bound ? VKSKIN_BINDING_DESCRIPTORS : VKSKIN_BINDING_ADDRESSES,
         .raster = r->r.raster_mode == VKS_RASTER_COMPUTE  ? VKSKIN_RASTER_COMPUTE
                   : r->r.raster_mode == VKS_RASTER_HYBRID ? VKSKIN_RASTER_HYBRID
                                                           : VKSKIN_RASTER_HARDWARE,
@@ -394,8 +395,9 @@ static uint64_t frame_vertices(const vks_crowd *c, const vks_frame *f, uint32_t 
     uint64_t n = 0;
     for (uint32_t m = 0; m < c->model_count; m++)
         for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
-            const uint32_t first = f->plan.runs[m][l];
-            const uint32_t end = f->plan.runs[m][l + 1] < count ? f->plan.runs[m][l + 1] : count;
+            const uint32_t first = f->skin->plan.runs[m][l];
+            const uint32_t end =
+                f->skin->plan.runs[m][l + 1] < count ? f->skin->plan.runs[m][l + 1] : count;
             if (end > first)
                 n += (uint64_t)(end - first) * vks_model_level(c->models[m], l).vertex_count;
         }
@@ -434,7 +436,7 @@ static vkskin_result upload_overlays(vkskin_renderer *r, const vkskin_frame_desc
                                      const vks_frame *f, vks_overlay_frame *o, vkskin_error *err)
 {
     const vks_ground g =
-        d->ground ? vks_ground_plan(r->crowd->frame_lo, r->crowd->frame_hi, f->visible_count)
+        d->ground ? vks_ground_plan(r->crowd->frame_lo, r->crowd->frame_hi, f->skin->visible_count)
                   : (vks_ground){0};
     *o = (vks_overlay_frame){.counts = {[VKS_OVERLAY_WORLD_TRIANGLES] =
                                             (d->ground ? vks_ground_triangle_vertices(&g) : 0) +
@@ -450,7 +452,7 @@ static vkskin_result upload_overlays(vkskin_renderer *r, const vkskin_frame_desc
     if (!vks_overlay_map(&r->dev, &r->overlay, f->slot, o, &v, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     if (d->ground) {
-        vks_ground_write_triangles(&g, &r->crowd->crowd, f->visible, v);
+        vks_ground_write_triangles(&g, &r->crowd->crowd, f->skin->visible, v);
         v += vks_ground_triangle_vertices(&g);
     }
     const struct {
@@ -515,10 +517,11 @@ static const vkskin_gpu_stats unknown_stats = {-1.0, -1.0, UINT64_MAX, UINT64_MA
 static vkskin_result prepare_store(vkskin_renderer *r, const vkskin_prepare_desc *prepare,
                                    vks_frame *f, vkskin_prepared *out, vkskin_error *err)
 {
-    const vkskin_result res = vks_api_prepare_store(r->crowd, prepare, &r->r.store, r->update,
-                                                    f->visible, f->level, f->palette, out, err);
+    const vkskin_result res =
+        vks_api_prepare_store(r->crowd, prepare, &r->r.skinner.store, r->update, f->skin->visible,
+                              f->skin->level, f->skin->palette, out, err);
     if (res == VKSKIN_OK)
-        f->visible_count = out->visible;
+        f->skin->visible_count = out->visible;
     return res;
 }
 
@@ -564,7 +567,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     if (!vks_renderer_fit(&r->r, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);
     const uint32_t indices = r->crowd->crowd.instance_capacity;
-    if (r->r.use_store && !vks_api_room_bytes(&r->update, &r->update_room, indices))
+    if (r->r.skinner.use_store && !vks_api_room_bytes(&r->update, &r->update_room, indices))
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
                             "vkskin_renderer_frame: out of memory for %u instances", indices);
     const double waiting = vks_now_ms();
@@ -580,17 +583,18 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     vkskin_prepare_desc prepare = r->prepare;
     prepare.view = desc->view;
     prepare.height = r->window ? desc->height : r->extent.height;
-    prepare.raster = r->r.raster_mode == VKS_RASTER_HYBRID ? f->raster : NULL;
+    prepare.raster = r->r.raster_mode == VKS_RASTER_HYBRID ? f->skin->raster : NULL;
     prepare.reuse_palettes = true; /* the frame slots' palette buffers, in turn */
     vkskin_prepared prepared;
-    res = r->r.use_store ? prepare_store(r, &prepare, f, &prepared, err)
-                         : vkskin_crowd_prepare(r->crowd, &prepare, f->visible, f->level,
-                                                crowd->instance_count, (float *)f->palette,
-                                                (uint32_t)crowd->palette_count, &prepared, err);
+    res = r->r.skinner.use_store
+              ? prepare_store(r, &prepare, f, &prepared, err)
+              : vkskin_crowd_prepare(r->crowd, &prepare, f->skin->visible, f->skin->level,
+                                     crowd->instance_count, (float *)f->skin->palette,
+                                     (uint32_t)crowd->palette_count, &prepared, err);
     const double prepared_at = vks_now_ms(), cpu_ms = prepared_at - start;
     /* The overlays too (the ground's shadows follow the visible list): out of memory for them
      * ends the frame here, before an image is acquired. */
-    f->visible_count = res == VKSKIN_OK ? prepared.visible : 0;
+    f->skin->visible_count = res == VKSKIN_OK ? prepared.visible : 0;
     vks_overlay_frame overlay;
     if (res == VKSKIN_OK)
         res = upload_overlays(r, desc, f, &overlay, err);
@@ -600,9 +604,9 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
         acq = vks_swapchain_acquire(&r->swapchain, f->slot, desc->width, desc->height, &wf, &e);
     if (res != VKSKIN_OK || acq != VKS_ACQUIRED) {
         /* The store's slots were dealt for copies that are never submitted. */
-        if (r->r.use_store)
-            vks_palette_store_clear(&r->r.store);
-        f->visible_count = 0;
+        if (r->r.skinner.use_store)
+            vks_palette_store_clear(&r->r.skinner.store);
+        f->skin->visible_count = 0;
         r->dev.vk.vkEndCommandBuffer(f->cmd); /* recorded nothing; reset by the slot's next frame */
         return res != VKSKIN_OK          ? res
                : acq == VKS_ACQUIRE_SKIP ? vks_api_ok(err)
@@ -625,10 +629,10 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     if (!vks_renderer_draw(&r->r, f, &target, &e)) {
         /* Out of memory for the visibility buffer at this size: nothing was submitted, and the
          * slot's queries say nothing (the skinning's timestamp is not this frame's). */
-        f->visible_count = 0;
+        f->skin->visible_count = 0;
         f->queries_written = 0;
-        if (r->r.use_store)
-            vks_palette_store_clear(&r->r.store);
+        if (r->r.skinner.use_store)
+            vks_palette_store_clear(&r->r.skinner.store);
         r->dev.vk.vkEndCommandBuffer(f->cmd);
         r->broken = r->window; /* the acquired image is never presented */
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);
@@ -655,13 +659,13 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
         const double record_ms = vks_now_ms() - prepared_at;
         *info = (vkskin_frame_info){
             .drawn = true,
-            .visible = f->visible_count,
+            .visible = f->skin->visible_count,
             .posed = prepared.posed,
-            .skinned = f->plan.skinned_count,
-            .overflow = f->plan.overflow_count,
-            .overflow_vertices = f->plan.overflow_vertices,
-            .vertices = frame_vertices(crowd, f, f->visible_count),
-            .skinned_vertices = frame_vertices(crowd, f, f->plan.skinned_count),
+            .skinned = f->skin->plan.skinned_count,
+            .overflow = f->skin->plan.overflow_count,
+            .overflow_vertices = f->skin->plan.overflow_vertices,
+            .vertices = frame_vertices(crowd, f, f->skin->visible_count),
+            .skinned_vertices = frame_vertices(crowd, f, f->skin->plan.skinned_count),
             .draws = f->draws,
             .palette_bytes = prepared.palette_bytes,
             .dropped = prepared.dropped,
@@ -672,9 +676,10 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
             .record_ms = record_ms,
             .gpu = public_stats(&f->stats),
         };
-        memcpy(info->level_instances, f->plan.level_instances, sizeof info->level_instances);
+        memcpy(info->level_instances, f->skin->plan.level_instances, sizeof info->level_instances);
         for (uint32_t m = 0; m < crowd->model_count; m++)
-            info->model_instances[m] = f->plan.runs[m][VKS_MAX_LEVELS] - f->plan.runs[m][0];
+            info->model_instances[m] =
+                f->skin->plan.runs[m][VKS_MAX_LEVELS] - f->skin->plan.runs[m][0];
     }
     return vks_api_ok(err);
 }
@@ -737,26 +742,26 @@ vkskin_result vkskin_renderer_read_skinned(vkskin_renderer *r, uint32_t instance
     if (r->crowd->crowd.instances[instance].removed)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_read_skinned: instance %u was removed", instance);
-    if (r->r.broken)
+    if (r->r.skinner.broken)
         return vks_api_fail(err, VKSKIN_ERROR_FAILED,
                             "vkskin_renderer_read_skinned: the renderer lost its buffers growing "
                             "them: make a new one");
     vks_error e;
     if (!vks_renderer_wait(&r->r, r->last, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
-    const uint32_t model = vks_renderer_skinned_model(&r->r, instance);
+    const uint32_t model = vks_skinner_skinned_model(&r->r.skinner, instance);
     if (model != UINT32_MAX && model != r->crowd->crowd.instances[instance].model)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "instance %u shows another model than the last frame skinned it as",
                             instance);
-    if (!vks_renderer_decode_skinned(&r->r, instance, (float(*)[3])positions, (float(*)[3])normals,
-                                     (float(*)[4])tangents))
+    if (!vks_skinner_decode_skinned(&r->r.skinner, instance, (float(*)[3])positions,
+                                    (float(*)[3])normals, (float(*)[4])tangents))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "instance %u was not skinned by the last frame's compute pass (not "
                             "visible, or past the skinned output's room)",
                             instance);
     if (level)
-        *level = vks_renderer_skinned_level(&r->r, instance);
+        *level = vks_skinner_skinned_level(&r->r.skinner, instance);
     return vks_api_ok(err);
 }
 

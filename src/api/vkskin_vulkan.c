@@ -1,10 +1,10 @@
 /* The public API's Vulkan side (include/vkskin/vkskin_vulkan.h): the host's device adopted
- * (gpu/gpu.h), and the renderer in its external mode (render/renderer.h): skinning recorded into
- * the host's command buffers, nothing drawn, submitted or waited on. */
+ * (gpu/gpu.h), and a skinner on it (render/skinner.h): skinning recorded into the host's command
+ * buffers, nothing drawn, submitted or waited on. The owned renderer records the same skinner. */
 #include "api.h"
 #include "../core/alloc.h"
 
-#include "render/renderer.h"
+#include "render/skinner.h"
 
 #include "vkskin/vkskin_vulkan.h"
 
@@ -13,7 +13,7 @@
 
 struct vkskin_gpu {
     gpu_device dev;
-    vks_renderer renderer;
+    vks_skinner skinner;
 };
 
 vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd *crowd,
@@ -58,19 +58,26 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
         vks_object_free(g);
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     }
-    const vks_renderer_desc rd = {
+    /* The host's readers, or those of a draw (vertex input or pulling) and a copy. */
+    const bool named = desc->output_stages != 0;
+    const vks_skinner_desc sd = {
         .crowd = &crowd->crowd,
-        .mode = VKS_SKIN_COMPUTE,
-        .max_skinned_vertices = desc->max_skinned_vertices,
-        .external = true,
-        .keep_previous = desc->previous_positions,
-        .output_stages = desc->output_stages,
-        .output_access = desc->output_access,
-        .path = path,
+        .request = {.mode = VKS_SKIN_COMPUTE,
+                    .max_skinned_vertices = desc->max_skinned_vertices,
+                    .output_sets = desc->previous_positions ? 2 : 1},
+        .bound = vks_path_bound(path, &g->dev),
+        .output_stages = named ? desc->output_stages
+                               : VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT |
+                                     VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                                     VK_PIPELINE_STAGE_2_COPY_BIT,
+        .output_access = named ? desc->output_access
+                               : VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT |
+                                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                                     VK_ACCESS_2_TRANSFER_READ_BIT,
         .instance_capacity = desc->instance_capacity,
         .palette_capacity = desc->palette_capacity,
     };
-    if (!vks_renderer_create(&g->dev, &rd, &g->renderer, &e)) {
+    if (!vks_skinner_create(&g->dev, &sd, &g->skinner, &e)) {
         gpu_device_destroy(&g->dev);
         vks_object_free(g);
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
@@ -83,7 +90,7 @@ void vkskin_gpu_destroy(vkskin_gpu *g)
 {
     if (!g)
         return;
-    vks_renderer_destroy(&g->renderer);
+    vks_skinner_destroy(&g->skinner);
     gpu_device_destroy(&g->dev);
     vks_object_free(g);
 }
@@ -91,8 +98,8 @@ void vkskin_gpu_destroy(vkskin_gpu *g)
 float *vkskin_gpu_palettes(vkskin_gpu *g, uint32_t slot)
 {
     vks_error e; /* (the message comes again with vkskin_gpu_skin) */
-    return g && slot < VKSKIN_GPU_SLOTS && vks_renderer_fit_slot(&g->renderer, slot, &e)
-               ? (float *)g->renderer.frames[slot].palette
+    return g && slot < VKSKIN_GPU_SLOTS && vks_skinner_fit_slot(&g->skinner, slot, &e)
+               ? (float *)g->skinner.slots[slot].palette
                : NULL;
 }
 
@@ -106,9 +113,9 @@ vkskin_result vkskin_gpu_skin(vkskin_gpu *g, uint32_t slot, VkCommandBuffer cmd,
     if (slot >= VKSKIN_GPU_SLOTS)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_gpu_skin: no slot %u (there are %u)", slot, VKSKIN_GPU_SLOTS);
-    const vks_crowd *c = g->renderer.crowd;
+    const vks_crowd *c = g->skinner.crowd;
     vks_error e;
-    if (!vks_renderer_fit_slot(&g->renderer, slot, &e))
+    if (!vks_skinner_fit_slot(&g->skinner, slot, &e))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_gpu_skin: %s", e.msg);
     for (uint32_t k = 0; k < count; k++) {
         if (instances[k] >= c->instance_count || (k && instances[k] <= instances[k - 1]))
@@ -120,25 +127,25 @@ vkskin_result vkskin_gpu_skin(vkskin_gpu *g, uint32_t slot, VkCommandBuffer cmd,
                                 "vkskin_gpu_skin: entry %u is instance %u, which was removed", k,
                                 instances[k]);
     }
-    vks_frame *f = vks_renderer_host_frame(&g->renderer, slot);
-    memcpy(f->visible, instances, sizeof *instances * count);
+    vks_skin_slot *s = vks_skinner_begin(&g->skinner, slot);
+    memcpy(s->visible, instances, sizeof *instances * count);
     if (levels)
-        memcpy(f->level, levels, sizeof *levels * count);
-    f->visible_count = count;
-    vks_renderer_skin_into(&g->renderer, f, cmd);
+        memcpy(s->level, levels, sizeof *levels * count);
+    s->visible_count = count;
+    vks_skinner_skin(&g->skinner, s, cmd);
     return vks_api_ok(err);
 }
 
 /* Where frame f left the instance's vertices (and the model it skinned it as); false when it did
  * not skin it. */
-static bool api_output_of(const vkskin_gpu *g, const vks_frame *f, uint32_t instance,
+static bool api_output_of(const vkskin_gpu *g, const vks_skin_slot *s, uint32_t instance,
                           vkskin_gpu_output *out, uint32_t *model)
 {
     const gpu_buffer *chunk;
     VkDeviceSize offset;
     uint32_t vertex_count, level;
-    if (!vks_renderer_output(&g->renderer, f, instance, &chunk, &offset, &vertex_count, &level,
-                             model))
+    if (!vks_skinner_output(&g->skinner, s, instance, &chunk, &offset, &vertex_count, &level,
+                            model))
         return false;
     *out = (vkskin_gpu_output){.buffer = chunk->buffer,
                                .offset = offset,
@@ -152,12 +159,12 @@ static bool api_output_of(const vkskin_gpu *g, const vks_frame *f, uint32_t inst
 static vkskin_result api_get_output(const vkskin_gpu *g, uint32_t slot, uint32_t instance,
                                     vkskin_gpu_output *out, uint32_t *model, vkskin_error *err)
 {
-    if (!g || !out || slot >= VKSKIN_GPU_SLOTS || instance >= g->renderer.crowd->instance_count)
+    if (!g || !out || slot >= VKSKIN_GPU_SLOTS || instance >= g->skinner.crowd->instance_count)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_gpu_get_output: a gpu, a slot below %u, an instance below %u "
                             "and an output are needed",
-                            VKSKIN_GPU_SLOTS, g ? g->renderer.crowd->instance_count : 0);
-    if (!api_output_of(g, &g->renderer.frames[slot], instance, out, model))
+                            VKSKIN_GPU_SLOTS, g ? g->skinner.crowd->instance_count : 0);
+    if (!api_output_of(g, &g->skinner.slots[slot], instance, out, model))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "instance %u was not skinned in slot %u's last frame (not listed, or "
                             "past the skinned output's room)",
@@ -179,13 +186,13 @@ vkskin_result vkskin_gpu_get_previous_output(const vkskin_gpu *g, uint32_t slot,
     const vkskin_result r = api_get_output(g, slot, instance, out, &model_now, err);
     if (r != VKSKIN_OK)
         return r;
-    if (g->renderer.output_sets != 2)
+    if (g->skinner.output_sets != 2)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_gpu_get_previous_output: the gpu was created without "
                             "previous_positions");
     /* The vertices of the frame before: same level and model, else its current ones (zero
      * motion). */
-    const vks_frame *p = vks_renderer_previous(&g->renderer, &g->renderer.frames[slot]);
+    const vks_skin_slot *p = vks_skinner_previous(&g->skinner, &g->skinner.slots[slot]);
     vkskin_gpu_output before;
     if (p && api_output_of(g, p, instance, &before, &model_before) && before.level == out->level &&
         model_before == model_now)
@@ -196,22 +203,22 @@ vkskin_result vkskin_gpu_get_previous_output(const vkskin_gpu *g, uint32_t slot,
 vkskin_result vkskin_gpu_get_uvs(const vkskin_gpu *g, uint32_t model, uint32_t level,
                                  vkskin_gpu_uvs *out, vkskin_error *err)
 {
-    if (!g || !out || model >= g->renderer.crowd->model_count)
+    if (!g || !out || model >= g->skinner.crowd->model_count)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_gpu_get_uvs: a gpu, a model of its crowd and an output are "
                             "needed");
-    const vks_model *m = g->renderer.crowd->models[model];
+    const vks_model *m = g->skinner.crowd->models[model];
     if (level >= vks_model_level_count(m))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u level(s): no level %u", m->name,
                             vks_model_level_count(m), level);
     /* The streams' order (render/renderer.c): each model's level-0 vertices, then its levels'. */
     const vks_level lv = vks_model_level(m, level);
-    const VkDeviceSize first = g->renderer.scene.models[model].vertex_first +
+    const VkDeviceSize first = g->skinner.scene.models[model].vertex_first +
                                (level ? m->vertex_count + lv.vertex_first : 0);
     const VkDeviceSize offset = first * 2 * sizeof(float);
-    *out = (vkskin_gpu_uvs){.buffer = g->renderer.scene.uvs.buffer,
+    *out = (vkskin_gpu_uvs){.buffer = g->skinner.scene.uvs.buffer,
                             .offset = offset,
-                            .address = g->renderer.scene.uvs.address + offset,
+                            .address = g->skinner.scene.uvs.address + offset,
                             .vertex_count = lv.vertex_count};
     return vks_api_ok(err);
 }
@@ -219,19 +226,19 @@ vkskin_result vkskin_gpu_get_uvs(const vkskin_gpu *g, uint32_t model, uint32_t l
 vkskin_result vkskin_gpu_get_mesh(const vkskin_gpu *g, uint32_t model, uint32_t level,
                                   uint32_t mesh, vkskin_gpu_mesh *out, vkskin_error *err)
 {
-    if (!g || !out || model >= g->renderer.crowd->model_count)
+    if (!g || !out || model >= g->skinner.crowd->model_count)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_gpu_get_mesh: a gpu, a model of its crowd and an output are "
                             "needed");
-    const vks_model *m = g->renderer.crowd->models[model];
+    const vks_model *m = g->skinner.crowd->models[model];
     if (level >= vks_model_level_count(m) || mesh >= m->mesh_count)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "%s has %u level(s) and %u mesh(es): no level %u mesh %u", m->name,
                             vks_model_level_count(m), m->mesh_count, level, mesh);
-    const vks_scene_model *rm = &g->renderer.scene.models[model];
+    const vks_scene_model *rm = &g->skinner.scene.models[model];
     const vks_mesh_level ml = vks_model_mesh_level(m, level, mesh);
     *out = (vkskin_gpu_mesh){
-        .index_buffer = g->renderer.scene.indices.buffer,
+        .index_buffer = g->skinner.scene.indices.buffer,
         .first_index = (level ? rm->lod_first_index : rm->first_index) + ml.first_index,
         .index_count = ml.index_count,
         .vertex_offset = (int32_t)ml.base_vertex,

@@ -1,10 +1,6 @@
-/* The renderer's frames (renderer.h): waiting for a slot and beginning it, the host's slots
- * (desc.external), submitting and waiting, the GPU's measurements, the readback. */
+/* The owned renderer's frames (renderer.h): waiting for a slot and beginning it (and the
+ * skinner's slot with it), submitting and waiting, the GPU's measurements. */
 #include "renderer_impl.h"
-#include "../asset/pack.h"
-
-#include <assert.h>
-#include <string.h>
 
 static vks_gpu_stats read_stats(const vks_renderer *r, const vks_frame *f)
 {
@@ -76,14 +72,8 @@ vks_frame *vks_renderer_begin_frame(vks_renderer *r)
         dev->vk.vkWaitForFences(r->dev->device, 1, &f->fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS)
         return NULL;
     r->frame_number++;
-    if (r->readback_slot == (int32_t)f->slot) /* its lists are about to change */
-        r->readback_slot = -1;
     f->stats = read_stats(r, f);
-    if (f->visible_count) { /* every instance at level 0 unless the caller chooses */
-        memset(f->level, 0, sizeof *f->level * f->visible_count);
-        memset(f->raster, 0, sizeof *f->raster * f->visible_count);
-    }
-    f->visible_count = 0;
+    vks_skinner_begin(&r->skinner, f->slot);
     VkCommandBufferBeginInfo begin = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     if (dev->vk.vkResetCommandPool(r->dev->device, f->pool, 0) != VK_SUCCESS ||
@@ -99,59 +89,6 @@ vks_frame *vks_renderer_begin_frame(vks_renderer *r)
     if (f->statistics)
         dev->vk.vkCmdResetQueryPool(f->cmd, f->statistics, 0, STATS_COUNT);
     return f;
-}
-
-vks_frame *vks_renderer_host_frame(vks_renderer *r, uint32_t slot)
-{
-    assert(r->external && slot < GPU_FRAMES_IN_FLIGHT);
-    vks_frame *f = &r->frames[slot];
-    r->frame_number++;
-    if (r->readback_slot == (int32_t)f->slot)
-        r->readback_slot = -1;
-    for (uint32_t s = 0; s < f->visible_count; s++) { /* last frame's entries only */
-        f->slot_of[f->plan.order[s]] = UINT32_MAX;
-        f->level[s] = 0;
-    }
-    f->visible_count = f->plan.skinned_count = 0;
-    f->host_number = r->frame_number; /* counted up above */
-    return f;
-}
-
-const vks_frame *vks_renderer_previous(const vks_renderer *r, const vks_frame *f)
-{
-    assert(r->external && r->output_sets == 2);
-    const vks_frame *p = &r->frames[(f->slot + 1) % GPU_FRAMES_IN_FLIGHT];
-    return p->host_number && p->host_number + 1 == f->host_number ? p : NULL;
-}
-
-void vks_renderer_skin_into(vks_renderer *r, vks_frame *f, VkCommandBuffer cmd)
-{
-    assert(r->external);
-    f->cmd = cmd;
-    vks_renderer_skin(r, f);
-    for (uint32_t s = 0; s < f->plan.skinned_count; s++)
-        f->slot_of[f->plan.order[s]] = s;
-    f->cmd = VK_NULL_HANDLE;
-}
-
-bool vks_renderer_output(const vks_renderer *r, const vks_frame *f, uint32_t instance,
-                         const gpu_buffer **chunk, VkDeviceSize *offset, uint32_t *vertex_count,
-                         uint32_t *level, uint32_t *model)
-{
-    assert(r->external);
-    if (instance >= f->instance_room) /* past what the slot had room for: not skinned in it */
-        return false;
-    const uint32_t s = f->slot_of[instance];
-    if (s == UINT32_MAX)
-        return false;
-    const VkDeviceSize at = f->plan.out_offset[s];
-    *model = f->plan.order_model[s]; /* what it showed then */
-    const vks_model *m = r->crowd->models[*model];
-    *chunk = &frame_chunks(r, f)[at / r->chunk_limit];
-    *offset = at % r->chunk_limit;
-    *level = f->plan.order_level[s];
-    *vertex_count = vks_model_level(m, *level).vertex_count;
-    return true;
 }
 
 bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSemaphore signal,
@@ -202,71 +139,6 @@ bool vks_renderer_wait(vks_renderer *r, vks_frame *f, vks_error *err)
                        : VK_ERROR_DEVICE_LOST;
     if (res != VK_SUCCESS)
         return vks_fail(err, "waiting for a frame failed: %s", gpu_result_name(res));
-    if (r->readback.mapped)
-        gpu_buffer_invalidate(r->dev, &r->readback);
-    return true;
-}
-
-/* The readback frame's slot of `instance` among those the compute pass skinned, or UINT32_MAX. */
-static uint32_t skinned_slot(const vks_renderer *r, uint32_t instance)
-{
-    assert(r->readback.mapped && instance < r->crowd->instance_count);
-    if (r->readback_slot < 0)
-        return UINT32_MAX;
-    const vks_frame *f = &r->frames[r->readback_slot];
-    for (uint32_t s = 0; s < f->plan.skinned_count; s++) /* dump and the tests: a short list */
-        if (f->plan.order[s] == instance)
-            return s;
-    return UINT32_MAX;
-}
-
-const vks_skinned_vertex *vks_renderer_skinned(const vks_renderer *r, uint32_t instance)
-{
-    const uint32_t s = skinned_slot(r, instance);
-    if (s == UINT32_MAX)
-        return NULL;
-    return (const vks_skinned_vertex *)((const char *)r->readback.mapped +
-                                        r->frames[r->readback_slot].plan.out_offset[s]);
-}
-
-uint32_t vks_renderer_skinned_level(const vks_renderer *r, uint32_t instance)
-{
-    const uint32_t s = skinned_slot(r, instance);
-    return s == UINT32_MAX ? UINT32_MAX : r->frames[r->readback_slot].plan.order_level[s];
-}
-
-uint32_t vks_renderer_skinned_model(const vks_renderer *r, uint32_t instance)
-{
-    const uint32_t s = skinned_slot(r, instance);
-    return s == UINT32_MAX ? UINT32_MAX : r->frames[r->readback_slot].plan.order_model[s];
-}
-
-const uint32_t *vks_renderer_skinned_tangents(const vks_renderer *r, uint32_t instance)
-{
-    const vks_skinned_vertex *v = vks_renderer_skinned(r, instance);
-    if (!v)
-        return NULL;
-    const vks_model *m = r->crowd->models[vks_renderer_skinned_model(r, instance)];
-    if (!m->tangents)
-        return NULL;
-    const uint32_t n = vks_model_level(m, vks_renderer_skinned_level(r, instance)).vertex_count;
-    return (const uint32_t *)((const char *)v + VKS_TANGENT_OFFSET((size_t)n));
-}
-
-bool vks_renderer_decode_skinned(const vks_renderer *r, uint32_t instance, float (*positions)[3],
-                                 float (*normals)[3], float (*tangents)[4])
-{
-    const vks_skinned_vertex *out = vks_renderer_skinned(r, instance);
-    const uint32_t *tan = vks_renderer_skinned_tangents(r, instance);
-    if (!out)
-        return false;
-    const vks_model *m = r->crowd->models[vks_renderer_skinned_model(r, instance)];
-    const uint32_t n = vks_model_level(m, vks_renderer_skinned_level(r, instance)).vertex_count;
-    for (uint32_t v = 0; v < n; v++) {
-        memcpy(positions[v], out[v].position, sizeof positions[v]);
-        vks_dequant_oct(out[v].normal, normals[v]);
-        if (tan && tangents)
-            vks_dequant_tangent(tan[v], tangents[v]);
-    }
+    vks_skinner_readback_ready(&r->skinner);
     return true;
 }

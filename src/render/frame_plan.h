@@ -20,13 +20,20 @@
 
 #include <vulkan/vulkan_core.h> /* VkDeviceSize, VkDeviceAddress */
 
+/* Which entries the compute rasterizer draws: none, those marked `raster` (hybrid), or every
+ * one. */
+typedef enum vks_frame_raster {
+    VKS_FRAME_RASTER_NONE,
+    VKS_FRAME_RASTER_MARKED,
+    VKS_FRAME_RASTER_ALL
+} vks_frame_raster;
+
 /* What the frame has to deal from. */
 typedef struct vks_frame_budget {
     bool compute;              /* compute mode: entries without output are overflow */
     VkDeviceSize output_bytes; /* of one copy of the skinned output (0: none, vertex mode) */
     VkDeviceSize chunk_limit;  /* the output's chunk size (render/plan.h) */
-    /* The compute rasterizer: none (0), the entries marked `raster` (hybrid), or every one. */
-    enum { VKS_FRAME_RASTER_NONE, VKS_FRAME_RASTER_MARKED, VKS_FRAME_RASTER_ALL } raster;
+    vks_frame_raster raster;
     uint32_t raster_max_entries; /* the visibility buffer's ids name slots below this */
 } vks_frame_budget;
 

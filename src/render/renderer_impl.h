@@ -1,5 +1,5 @@
 /* What renderer.c (creation), record.c (the passes' commands) and frame.c (the frames'
- * lifecycle) share: the queries each frame writes and where its output is. */
+ * lifecycle) share: the queries each frame writes. */
 #ifndef VKS_RENDERER_IMPL_H
 #define VKS_RENDERER_IMPL_H
 
@@ -26,12 +26,6 @@ enum { STATS_SKIN, STATS_DRAW, STATS_COUNT };
 #define STATS_ENDED(q) (1u << (9 + 2 * (q)))
 enum { RASTER_COUNTED = 1u << 12 };
 #define UNKNOWN_STATS ((vks_gpu_stats){-1.0, -1.0, -1.0, -1.0, UINT64_MAX, UINT64_MAX, UINT64_MAX})
-
-/* The copy of the output frame f skins into (desc.keep_previous: its slot's). */
-static inline const gpu_buffer *frame_chunks(const vks_renderer *r, const vks_frame *f)
-{
-    return r->chunks + (size_t)(f->slot % r->output_sets) * r->chunk_count;
-}
 
 static inline void begin_statistics(const gpu_device *dev, vks_frame *f, uint32_t q)
 {
