@@ -681,6 +681,58 @@ static void check_store_room(const vkskin_model *a, const vkskin_model *b)
     vkskin_crowd_destroy(crowd);
 }
 
+/* Growth the device's memory refuses: a renderer capped at 16 MiB, its crowd grown by 30 000.
+ * Each frame says how many fit (the plan's message, not that buffers were lost), the renderer is
+ * not broken, and the last frame it drew stays readable, right against the CPU. */
+static void check_refused_growth(const vkskin_model *model)
+{
+    vkskin_crowd *crowd = NULL;
+    vkskin_error err;
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = &model,
+                                                   .model_count = 1,
+                                                   .instance_count = 4,
+                                                   .time = 0.2},
+                              &crowd, &err) == VKSKIN_OK);
+    if (!crowd)
+        return;
+    vkskin_renderer_desc rd = checked_desc(crowd, VKSKIN_PALETTES_STORE);
+    rd.max_memory_mib = 16;
+    vkskin_renderer *r = NULL;
+    CHECK(vkskin_renderer_create(&rd, &r, &err) == VKSKIN_OK);
+    vkskin_view view;
+    const vkskin_frame_desc fd = {.desc_size = sizeof(vkskin_frame_desc), .view = &view};
+    CHECK(vkskin_crowd_frame_view(crowd, (float)W / H, &view, &err) == VKSKIN_OK);
+    if (r && vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK) {
+        vkskin_instance_info first;
+        CHECK(vkskin_crowd_get_instance(crowd, 0, &first, &err) == VKSKIN_OK);
+        uint32_t at;
+        for (uint32_t k = 0; k < 30000; k++)
+            CHECK(vkskin_crowd_add(crowd, 0, first.world, &at, &err) == VKSKIN_OK);
+        for (int frame = 0; frame < 2; frame++)
+            check_error(vkskin_renderer_frame(r, &fd, NULL, &err), &err, VKSKIN_ERROR_OUT_OF_MEMORY,
+                        "instances fit");
+        CHECK(!vks_skinner_broken(&r->r.skinner));
+        float pos[4096][3], nrm[4096][3], cp[4096][3], cn[4096][3];
+        const vks_model *m = crowd->crowd.models[0];
+        CHECK(m->vertex_count <= 4096);
+        if (m->vertex_count <= 4096 &&
+            vkskin_renderer_read_skinned(r, 0, &pos[0][0], &nrm[0][0], NULL, NULL, &err) ==
+                VKSKIN_OK) {
+            const vks_crowd_instance *in = &crowd->crowd.instances[0];
+            CHECK(vks_skin_cpu_pose(m, in->clip, in->time, cp, cn, NULL));
+            CHECK(check_max_diff(&pos[0][0], 3, &cp[0][0], 3, m->vertex_count, 3) < 1e-3);
+        } else {
+            printf("read_skinned after a refused growth: %s\n", err.message);
+            CHECK(!"the last frame drawn stays readable");
+        }
+    } else {
+        CHECK(!"a renderer of 4 under 16 MiB");
+    }
+    close_renderer(r);
+    vkskin_crowd_destroy(crowd);
+}
+
 /* A crowd that changes while frames are in flight, for both palette paths: instances added past
  * the renderer's room (it grows twice), removed, given the other model (more and fewer joints),
  * hidden, and an index reused, each change made between frames that were not waited for. After
@@ -869,6 +921,7 @@ int main(int argc, char **argv)
     check_plan_before_crowd(model);
     check_logger(crowd);
     check_moves(model);
+    check_refused_growth(model);
     vkskin_model *chain_model = NULL;
     CHECK(vkskin_model_load(
               &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = argv[2]},

@@ -742,7 +742,7 @@ vkskin_result vkskin_renderer_read_skinned(vkskin_renderer *r, uint32_t instance
     if (r->crowd->crowd.instances[instance].removed)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_read_skinned: instance %u was removed", instance);
-    if (r->r.skinner.broken)
+    if (vks_skinner_broken(&r->r.skinner))
         return vks_api_fail(err, VKSKIN_ERROR_FAILED,
                             "vkskin_renderer_read_skinned: the renderer lost its buffers growing "
                             "them: make a new one");

@@ -211,7 +211,7 @@ vkskin_result vkskin_gpu_get_uvs(const vkskin_gpu *g, uint32_t model, uint32_t l
     if (level >= vks_model_level_count(m))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u level(s): no level %u", m->name,
                             vks_model_level_count(m), level);
-    /* The streams' order (render/renderer.c): each model's level-0 vertices, then its levels'. */
+    /* The streams' order (render/scene_gpu.c): each model's level-0 vertices, then its levels'. */
     const vks_level lv = vks_model_level(m, level);
     const VkDeviceSize first = g->skinner.scene.models[model].vertex_first +
                                (level ? m->vertex_count + lv.vertex_first : 0);

@@ -10,8 +10,9 @@
  *       the GPU's visible list: per entry its instance, model, level's first vertex, palette
  *       and output address (0: skinned in the vertex shader)
  *
- * The recording (render/record.c) then takes the plan run by run: one dispatch per (model, level)
- * with output, one instanced draw per mesh of each run, the compute rasterizer's part of each. */
+ * The recording then takes the plan run by run: one dispatch per (model, level) with output
+ * (render/skinner_frame.c), one instanced draw per mesh of each run and the compute rasterizer's
+ * part of each (render/record.c). */
 #ifndef VKS_FRAME_PLAN_H
 #define VKS_FRAME_PLAN_H
 

@@ -3,7 +3,7 @@
  * what the whole crowd needs of each heap, how many instances fit when it does not, the largest
  * buffer to create, and, each frame, where each visible instance's output goes:
  *
- *   vks_plan_limits lim = ...;                          what the device reports (renderer.c)
+ *   vks_plan_limits lim = ...;                          what the device reports (skinner.c)
  *   vks_plan_memory mem;
  *   vks_plan_memory_of(&lim, crowd, &request, &mem, err);   once, at creation
  *   skinned = vks_plan_frame(crowd, visible, count, mem.output_bytes, limit, offsets);

@@ -17,13 +17,6 @@ static void bind_data_set(const vks_renderer *r, const vks_frame *f, VkCommandBu
     dev->vk.vkCmdBindDescriptorSets(cmd, point, layout, set_index, 1, &set, 0, NULL);
 }
 
-/* Who reads the instance table in a frame: the vertex shaders, the compute rasterizer and its
- * resolve. The scatter waits for the earlier frames' reads and comes before this frame's. */
-static const gpu_access TABLE_READERS = {VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
-                                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
-                                             VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-                                         VK_ACCESS_2_SHADER_STORAGE_READ_BIT};
-
 /* The draw's instance table follows the crowd: the entries of the instances placed anew since
  * the last frame (crowd->moved: moved, added, given another model), staged in the frame slot,
  * scattered into the table after every earlier frame's reads of it (the draws', the compute
@@ -42,7 +35,8 @@ static void move_instances(vks_renderer *r, vks_frame *f)
         entries[k] = vks_scene_gpu_instance(c, c->moved[k]);
         records[k] = (vks_scatter_record){.from_entry = k, .to_entry = c->moved[k], .count = 1};
     }
-    vks_scatter_pass_record(dev, f->cmd, &r->world_scatter, f->slot, c->moved_count, TABLE_READERS);
+    vks_scatter_pass_record(dev, f->cmd, &r->world_scatter, f->slot, c->moved_count,
+                            VKS_SHADER_READS);
 }
 
 void vks_renderer_skin(vks_renderer *r, vks_frame *f)

@@ -8,22 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const VkBufferUsageFlags ADDRESSED =
-    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-
-/* A buffer of frame slot `slot`'s, host-visible and reached by address, named "what slot". */
-static bool slot_buffer(const gpu_device *dev, VkDeviceSize size, const char *what, uint32_t slot,
-                        gpu_buffer *buf, vks_error *err)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s %u", what, slot);
-    return gpu_buffer_create(
-        dev,
-        &(gpu_buffer_desc){
-            .size = size, .usage = ADDRESSED, .memory = GPU_MEMORY_UPLOAD, .name = name},
-        buf, err);
-}
-
 /* The instance table follows the crowd: each frame slot's staging of moved instances' entries
  * and their scatter records, room for the skinner's instance_capacity, and the scatter into the
  * table. */
@@ -33,10 +17,10 @@ static bool create_world(vks_renderer *r, vks_error *err)
     gpu_buffer staging[GPU_FRAMES_IN_FLIGHT], records[GPU_FRAMES_IN_FLIGHT];
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
         vks_frame *f = &r->frames[i];
-        if (!slot_buffer(r->dev, sizeof(vks_instance) * n, "moved instances", i, &f->world_staging,
-                         err) ||
-            !slot_buffer(r->dev, sizeof(vks_scatter_record) * n, "moved instance records", i,
-                         &f->world_records, err))
+        if (!vks_slot_buffer(r->dev, sizeof(vks_instance) * n, "moved instances", i,
+                             &f->world_staging, err) ||
+            !vks_slot_buffer(r->dev, sizeof(vks_scatter_record) * n, "moved instance records", i,
+                             &f->world_records, err))
             return false;
         staging[i] = f->world_staging;
         records[i] = f->world_records;
@@ -209,13 +193,18 @@ static bool create_raster(vks_renderer *r, vks_error *err)
 bool vks_renderer_fit(vks_renderer *r, vks_error *err)
 {
     vks_skinner *sk = &r->skinner;
+    vks_skinner_growth growth;
     if (!vks_skinner_reserve(sk, err))
         return false;
     if (!vks_skinner_outgrown(sk))
         return true;
+    if (!vks_skinner_plan_growth(sk, &growth, err))
+        return false; /* refused: nothing lost, the frames draw the crowd they had room for */
     r->dev->vk.vkDeviceWaitIdle(r->dev->device); /* the frames in flight read what is remade */
     destroy_world(r);
-    if (!vks_skinner_grow(sk, err) || !create_world(r, err)) {
+    if (!vks_skinner_grow(sk, &growth, err))
+        return false; /* (broken: the world is made again with nothing to draw) */
+    if (!create_world(r, err)) {
         destroy_world(r);
         sk->broken = true;
         return false;

@@ -112,6 +112,7 @@ typedef struct vks_frame {
     uint32_t queries_written; /* which queries the last recording wrote (renderer_impl.h) */
 } vks_frame;
 
+/* Not to be moved once made: its frames point into its skinner's slots. */
 typedef struct vks_renderer {
     const gpu_device *dev;
     const vks_crowd *crowd;
@@ -140,10 +141,11 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
 void vks_renderer_destroy(vks_renderer *r);
 
 /* Makes room for the crowd as it is now, before a frame lists it: when it grew past the room
- * (instances added, models with more joints), waits for the device to be idle and grows the
- * skinner (vks_skinner_grow) and the instance table's staging with it. Nothing to do otherwise.
- * False, with a message, when a buffer would pass the largest, or when out of memory (the
- * renderer is then broken: every later fit fails). */
+ * (instances added, models with more joints), plans the growth (vks_skinner_plan_growth), waits
+ * for the device to be idle and grows the skinner and the instance table's staging with it.
+ * Nothing to do otherwise. False, with a message, when the plan refuses (how many instances fit:
+ * nothing is lost, and the renderer still draws what it had room for), or when out of memory
+ * (the renderer is then broken: every later fit fails). */
 bool vks_renderer_fit(vks_renderer *r, vks_error *err);
 
 /* Waits for the next frame slot, reads its previous queries, begins its command buffer. NULL when

@@ -125,9 +125,8 @@ static bool create_outputs(vks_skinner *sk, vks_error *err)
 
 /* ---- Each slot's state, which grows with the crowd ---- */
 
-/* A buffer of slot `slot`'s, host-visible and reached by address, named "what slot". */
-static bool slot_buffer(const gpu_device *dev, VkDeviceSize size, const char *what, uint32_t slot,
-                        gpu_buffer *buf, vks_error *err)
+bool vks_slot_buffer(const gpu_device *dev, VkDeviceSize size, const char *what, uint32_t slot,
+                     gpu_buffer *buf, vks_error *err)
 {
     char name[64];
     snprintf(name, sizeof name, "%s %u", what, slot);
@@ -150,11 +149,11 @@ static bool create_slot(vks_skinner *sk, vks_skin_slot *s, vks_error *err)
      * store. */
     const VkDeviceSize palettes =
         sizeof(vks_bone) * (sk->use_store ? sk->store.capacity : s->palette_room);
-    if (!slot_buffer(dev, palettes, sk->use_store ? "palette staging" : "palettes", i,
-                     &s->palette_buffer, err) ||
-        (sk->use_store && !slot_buffer(dev, sizeof(vks_scatter_record) * n, "scatter records", i,
-                                       &s->scatter_records, err)) ||
-        !slot_buffer(dev, sizeof(vks_visible) * n, "visible list", i, &s->visible_buffer, err))
+    if (!vks_slot_buffer(dev, palettes, sk->use_store ? "palette staging" : "palettes", i,
+                         &s->palette_buffer, err) ||
+        (sk->use_store && !vks_slot_buffer(dev, sizeof(vks_scatter_record) * n, "scatter records",
+                                           i, &s->scatter_records, err)) ||
+        !vks_slot_buffer(dev, sizeof(vks_visible) * n, "visible list", i, &s->visible_buffer, err))
         return false;
     s->visible = vks_malloc(sizeof *s->visible * n);
     s->slot_of = vks_malloc(sizeof *s->slot_of * n);
@@ -395,23 +394,22 @@ static uint32_t grown(uint32_t old, uint32_t need, uint32_t most)
 /* The capacities to grow to for the crowd as it is now, and the plan for them: as for a skinner
  * made afresh for that many, against the device as it was then; twice the old room, or just the
  * crowd when twice does not fit. False, saying how many fit, when not even the crowd does. */
-static bool plan_growth(const vks_skinner *sk, uint32_t *n_out, uint32_t *p_out,
-                        vks_plan_memory *memory, vks_error *err)
+bool vks_skinner_plan_growth(const vks_skinner *sk, vks_skinner_growth *g, vks_error *err)
 {
     const vks_crowd *c = sk->crowd;
     uint32_t n = grown(sk->instance_capacity, c->instance_count, VKS_CROWD_MAX_INSTANCES);
     uint32_t p = grown(sk->palette_capacity, c->palette_count, (1u << 31) - 1);
     vks_plan_crowd shape = plan_shape(c, n, p);
     vks_error doubled;
-    if (!vks_plan_counts(&sk->limits, &shape, &sk->request, memory, &doubled)) {
+    if (!vks_plan_counts(&sk->limits, &shape, &sk->request, &g->memory, &doubled)) {
         n = c->instance_count;
         p = c->palette_count;
         shape = plan_shape(c, n, p);
-        if (!vks_plan_counts(&sk->limits, &shape, &sk->request, memory, err))
+        if (!vks_plan_counts(&sk->limits, &shape, &sk->request, &g->memory, err))
             return false;
     }
-    *n_out = n;
-    *p_out = p;
+    g->instance_capacity = n;
+    g->palette_capacity = p;
     return true;
 }
 
@@ -444,7 +442,7 @@ bool vks_skinner_outgrown(const vks_skinner *sk)
 
 bool vks_skinner_fit_slot(vks_skinner *sk, uint32_t slot, vks_error *err)
 {
-    assert(slot < GPU_FRAMES_IN_FLIGHT);
+    assert(slot < GPU_FRAMES_IN_FLIGHT && !sk->use_store);
     const vks_crowd *c = sk->crowd;
     vks_skin_slot *s = &sk->slots[slot];
     if (!still_whole(sk, err))
@@ -452,12 +450,11 @@ bool vks_skinner_fit_slot(vks_skinner *sk, uint32_t slot, vks_error *err)
     if (c->instance_count <= s->instance_room && c->palette_count <= s->palette_room)
         return true;
     if (vks_skinner_outgrown(sk)) {
-        uint32_t n, p;
-        vks_plan_memory memory;
-        if (!plan_growth(sk, &n, &p, &memory, err))
+        vks_skinner_growth g;
+        if (!vks_skinner_plan_growth(sk, &g, err))
             return false;
-        sk->instance_capacity = n;
-        sk->palette_capacity = p;
+        sk->instance_capacity = g.instance_capacity;
+        sk->palette_capacity = g.palette_capacity;
     }
     /* The slot's earlier frames are done with its buffers (it is taken only then): they are made
      * again now, larger; the other slot's stay as they are until it is taken. */
@@ -476,17 +473,15 @@ bool vks_skinner_fit_slot(vks_skinner *sk, uint32_t slot, vks_error *err)
     return true;
 }
 
-bool vks_skinner_grow(vks_skinner *sk, vks_error *err)
+bool vks_skinner_grow(vks_skinner *sk, const vks_skinner_growth *g, vks_error *err)
 {
-    uint32_t n, p;
-    vks_plan_memory memory;
-    if (!still_whole(sk, err) || !plan_growth(sk, &n, &p, &memory, err))
+    if (!still_whole(sk, err))
         return false;
-    destroy_instance_state(sk);
-    sk->readback_slot = -1; /* its slot's lists are gone */
-    sk->instance_capacity = n;
-    sk->palette_capacity = p;
-    sk->store_entries = memory.palette_store_entries;
+    destroy_instance_state(sk); /* (the readback's slot with it) */
+    sk->instance_capacity = g->instance_capacity;
+    sk->palette_capacity = g->palette_capacity;
+    sk->store_entries = g->memory.palette_store_entries;
+    vks_plan_memory memory = g->memory;
     const bool more_output = memory.output_bytes > sk->memory.output_bytes;
     if (more_output)
         destroy_outputs(sk);
@@ -494,8 +489,8 @@ bool vks_skinner_grow(vks_skinner *sk, vks_error *err)
         memory.output_bytes = sk->memory.output_bytes; /* never less than it had */
     sk->memory = memory;
     if ((more_output && !create_outputs(sk, err)) ||
-        !vks_scene_gpu_resize_instances(&sk->scene, n, err) || !create_instance_state(sk, err) ||
-        (sk->use_store && !vks_palette_store_reserve(&sk->store, sk->crowd, err))) {
+        !vks_scene_gpu_resize_instances(&sk->scene, sk->instance_capacity, err) ||
+        !create_instance_state(sk, err)) {
         destroy_instance_state(sk);
         sk->broken = true;
         return false;

@@ -8,8 +8,9 @@
  * Two clients, one way of recording: the library's vkskin_gpu (a host's device and command
  * buffers) and the owned renderer (renderer.h: its device, target and draw pass). A frame is:
  *
- *   vks_skinner_fit_slot(sk, slot, err);    room for a crowd that grew (no wait; or, after
- *                                           waiting for every frame: vks_skinner_grow)
+ *   vks_skinner_fit_slot(sk, slot, err);    room for a crowd that grew (no wait; or
+ *                                           vks_skinner_plan_growth, a wait for every frame,
+ *                                           vks_skinner_grow)
  *   vks_skin_slot *s = vks_skinner_begin(sk, slot);       the client knows the slot is free
  *   write s->palette (or the store's staging), s->visible, s->visible_count, s->level, s->raster
  *   vks_skinner_skin(sk, s, cmd);            = vks_skinner_prepare, then vks_skinner_dispatch
@@ -35,7 +36,7 @@
 #include "../scene/crowd.h"
 #include "../skin/skin_gpu.h"
 
-/* How the shaders reach the crowd's buffers (vks_renderer_desc.path). */
+/* How the shaders reach the crowd's buffers (vks_renderer_desc.path; vkskin_gpu's binding). */
 typedef enum vks_path {
     VKS_PATH_AUTO,        /* descriptors on a device with validation, else addresses */
     VKS_PATH_ADDRESSES,   /* device addresses: the fast path */
@@ -159,6 +160,18 @@ typedef struct vks_skinner {
     bool broken;
 } vks_skinner;
 
+/* Who reads the palette store and the instance table in a frame: the skinning pass (compute),
+ * the vertex shaders that skin, a compute rasterizer and its resolve (fragment). Their scatters
+ * wait for the earlier frames' reads and come before this frame's. */
+static const gpu_access VKS_SHADER_READS = {VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                                                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
+                                                VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                                            VK_ACCESS_2_SHADER_STORAGE_READ_BIT};
+
+/* A buffer of frame slot `slot`'s, host-visible and reached by address, named "what slot". */
+bool vks_slot_buffer(const gpu_device *dev, VkDeviceSize size, const char *what, uint32_t slot,
+                     gpu_buffer *buf, vks_error *err);
+
 /* What the memory plan needs of the device (render/plan.h): its buffer limits and heaps, each
  * heap capped at memory_limit (0: no cap). A device from gpu_device_probe will do. */
 vks_plan_limits vks_skinner_plan_limits(const gpu_device *dev, VkDeviceSize memory_limit);
@@ -179,21 +192,36 @@ void vks_skinner_set_raster(vks_skinner *sk, vks_frame_raster raster, uint32_t m
 bool vks_skinner_reserve(vks_skinner *sk, vks_error *err);
 /* The crowd has more instances or palette entries than the skinner has room for. */
 bool vks_skinner_outgrown(const vks_skinner *sk);
-/* Makes room for the crowd as it is now, every slot at once; the client has waited for every
- * frame it recorded: the capacities grow (twice, or as the crowd when twice does not fit the
- * plan), and the instance table (filled from the crowd), each slot's lists, the store (empty:
- * the next frame poses every instance it lists), the scatter, the data sets and (when the plan
- * gives more) the output are made again. False, with a message, when the plan refuses, or out of
- * memory (then broken: every later call fails). */
-bool vks_skinner_grow(vks_skinner *sk, vks_error *err);
-/* The same for slot `slot` alone, with no wait, when it is taken for a new frame (its earlier
- * work done, as the client guarantees): the other slot's state is remade when it is taken. The
- * output and the instance table stay as they are (a host's device: a fixed budget, and the
- * skinning reads each instance's model from the visible list, never the table). */
+/* Room for an outgrown crowd, every slot at once, in two steps. vks_skinner_plan_growth: the
+ * capacities to grow to (twice the room, or just the crowd when twice does not fit the plan) and
+ * the plan for them; false, saying how many instances fit, when not even the crowd does (nothing
+ * changed: the skinner still skins what it had room for). Then, once the client has waited for
+ * every frame it recorded, vks_skinner_grow makes it all again for them: the instance table
+ * (filled from the crowd), each slot's lists, the store (empty: the next frame poses every
+ * instance it lists), the scatter, the data sets and (when the plan gives more) the output.
+ * False, with a message, when out of memory: then broken, and every later call fails. */
+typedef struct vks_skinner_growth {
+    uint32_t instance_capacity, palette_capacity;
+    vks_plan_memory memory;
+} vks_skinner_growth;
+bool vks_skinner_plan_growth(const vks_skinner *sk, vks_skinner_growth *growth, vks_error *err);
+bool vks_skinner_grow(vks_skinner *sk, const vks_skinner_growth *growth, vks_error *err);
+/* Growing failed half-way: the skinner holds no per-instance state to skin with. */
+static inline bool vks_skinner_broken(const vks_skinner *sk)
+{
+    return sk->broken;
+}
+/* Room for the crowd in slot `slot` alone, with no wait, when it is taken for a new frame (its
+ * earlier work done, as the client guarantees): the capacities grow as above when the crowd
+ * outgrew them, the slot's state is made again for them, and the other slot's is remade when it
+ * is taken. The output and the instance table stay as they are (a host's device: a fixed budget,
+ * and the skinning reads each instance's model from the visible list, never the table). Without
+ * the store only (the store's scatter holds both slots' staging). */
 bool vks_skinner_fit_slot(vks_skinner *sk, uint32_t slot, vks_error *err);
 
 /* Slot `slot` (< GPU_FRAMES_IN_FLIGHT), emptied for a new frame: the client guarantees the GPU
- * finished what it last recorded with it. */
+ * finished what it last recorded with it. Its last plan stays readable until vks_skinner_prepare
+ * (vks_skinner_output then finds nothing in it). */
 vks_skin_slot *vks_skinner_begin(vks_skinner *sk, uint32_t slot);
 /* Gives s->visible[0 .. visible_count) output space (plan.skinned_count of them get some),
  * writes the GPU's visible list and, with the store, records the scatter of the palettes

@@ -19,7 +19,7 @@ vks_skin_slot *vks_skinner_begin(vks_skinner *sk, uint32_t slot)
         s->slot_of[s->plan.order[p]] = UINT32_MAX;
     for (uint32_t p = 0; p < s->visible_count; p++)
         s->level[p] = s->raster[p] = 0;
-    s->visible_count = s->plan.skinned_count = 0;
+    s->visible_count = 0;
     s->number = ++sk->frame_number;
     return s;
 }
@@ -47,14 +47,6 @@ static void deal_outputs(vks_skinner *sk, vks_skin_slot *s)
         s->slot_of[s->plan.order[p]] = p;
 }
 
-/* Who reads the store in a frame: the skinning pass, the vertex shaders that skin, a compute
- * rasterizer and its resolve. The scatter waits for the earlier frames' reads and comes before
- * this frame's. */
-static const gpu_access STORE_READERS = {VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
-                                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
-                                             VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-                                         VK_ACCESS_2_SHADER_STORAGE_READ_BIT};
-
 /* With the store: the frame's staged palettes into their slots of the store, one scatter record
  * per posed instance (the store's poses are this frame's: staged and placed just before). */
 static void scatter_to_store(vks_skinner *sk, vks_skin_slot *s, VkCommandBuffer cmd)
@@ -72,7 +64,7 @@ static void scatter_to_store(vks_skinner *sk, vks_skin_slot *s, VkCommandBuffer 
             .count = c->models[c->instances[i].model]->skeleton.joint_count,
         };
     }
-    vks_scatter_pass_record(sk->dev, cmd, &sk->scatter, s->slot, st->pose_count, STORE_READERS);
+    vks_scatter_pass_record(sk->dev, cmd, &sk->scatter, s->slot, st->pose_count, VKS_SHADER_READS);
 }
 
 void vks_skinner_prepare(vks_skinner *sk, vks_skin_slot *s, VkCommandBuffer cmd)
