@@ -23,5 +23,5 @@ void main()
     vec3 p, n;
     float det;
     vks_skin_point(r0, r1, r2, vks_read_position(m, v), vks_oct_decode(VKS_NORMALS[v]), p, n, det);
-    emit(inst, p, n, i);
+    emit(inst, p, vks_unit(n), i);
 }

@@ -33,8 +33,10 @@ void main()
         return;
     // The same instance for the whole workgroup: its palette stays in cache. Its output is where
     // this frame put it (vks_visible.out_address).
+    // The dispatch's model (push.model: one load of the whole dispatch, not after the entry's),
+    // then the instance's entry.
+    vks_model_gpu m = VKS_MODELS[push.model];
     vks_visible e = VKS_VISIBLE[push.visible_first + slot];
-    vks_model_gpu m = VKS_MODELS[e.model];
     bool tangents = (m.flags & VKS_MODEL_TANGENTS) != 0u;
     // The instance's level of detail: its vertices are push.vertex_count from e.vertex_first,
     // then their tangents.
@@ -60,14 +62,13 @@ void main()
         float det;
         vks_skin_point(r0, r1, r2, vks_read_position(m, v), vks_oct_decode(VKS_NORMALS[v]), p, n,
                        det);
-        OUT_VERTEX = uvec4(floatBitsToUint(p), vks_oct_encode(n));
+        OUT_VERTEX = uvec4(floatBitsToUint(p), vks_oct_encode(n)); // (n: a direction)
         if (tangents) {
             // Tangents lie in the surface: they follow M, not the inverse-transpose.
             vec4 t = vks_tangent_decode(VKS_TANGENTS[v]);
+            // Its length is undone by the encoding (vks_tangent_encode divides by its norm).
             vec3 t3 = vec3(dot(r0.xyz, t.xyz), dot(r1.xyz, t.xyz), dot(r2.xyz, t.xyz));
-            float tl2 = dot(t3, t3);
-            OUT_TANGENT = vks_tangent_encode(tl2 > 0.0 ? t3 * inversesqrt(tl2) : vec3(0.0),
-                                             t.w * (det < 0.0 ? -1.0 : 1.0));
+            OUT_TANGENT = vks_tangent_encode(t3, t.w * (det < 0.0 ? -1.0 : 1.0));
         }
     }
 }

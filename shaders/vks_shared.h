@@ -42,6 +42,23 @@ static_assert(sizeof(vks_bone) == 48, "vks_bone is three vec4 in std430");
 static_assert(offsetof(vks_bone, row[1]) == 16, "vks_bone rows are vec4-aligned");
 #endif
 
+/* One palette entry of dual-quaternion skinning (src/skin/dqs.h), 32 bytes: a similarity
+ * P v = R(q) (s v) + t, the rotation as a unit quaternion q (x, y, z, w), the translation t and
+ * the uniform, positive scale s. */
+#ifdef GL_core_profile
+struct vks_dq {
+    vec4 q;
+    vec4 ts; /* t in xyz, s in w */
+};
+#else
+typedef struct vks_dq {
+    float q[4];
+    float t[3];
+    float s;
+} vks_dq;
+static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
+#endif
+
 /* ---- The skinning pass (shaders/skin.comp) ----
  * Every buffer is reached through its device address (GL_EXT_buffer_reference; an address is a
  * uvec2, low word first), or, on the descriptor path, through descriptors (below). Bind streams,
@@ -197,7 +214,7 @@ struct vks_skin_push {
     uint visible_count;
     uint vertex_count;
     uint visible_first;
-    uint pad0;
+    uint model;
     uvec2 out_base;
 };
 
@@ -322,7 +339,8 @@ typedef struct vks_scatter_push {
 } vks_scatter_push;
 
 /* Push constants of the skinning pass: one (model, level)'s range of the frame's visible list,
- * visible_count entries from visible_first; vertex_count is that level's. out_base: the device
+ * visible_count entries from visible_first; `model` is that model (its table entry is read once
+ * per workgroup, independently of the entry's), vertex_count that level's. out_base: the device
  * address of the output chunk bound at VKS_BINDING_OUTPUT (descriptor path only). */
 typedef struct vks_skin_push {
     vks_streams streams;
@@ -330,7 +348,7 @@ typedef struct vks_skin_push {
     uint32_t visible_count;
     uint32_t vertex_count;
     uint32_t visible_first;
-    uint32_t pad;
+    uint32_t model;
     uint32_t out_base[2];
 } vks_skin_push;
 

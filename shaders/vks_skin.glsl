@@ -1,6 +1,7 @@
 // Linear blend skinning of one vertex from the compact streams: the same operations, in the same
 // order, as src/skin/skin_cpu.c (the oracle), which skins the same decoded values
-// (src/asset/quant.h: the decoders here mirror it operation for operation). Shared by skin.comp
+// (src/asset/quant.h: the decoders here mirror it operation for operation), up to the skinned
+// normal's and tangent's lengths, which the output's encoding undoes instead (vks_skin_point). Shared by skin.comp
 // (compute mode) and mesh_skin.vert (vertex mode). Needs vks_shared.h and, declared before it is
 // included, `push` (vks_skin_push or vks_draw_push) and, with VKS_BOUND, VKS_DATA_SET.
 #extension GL_EXT_buffer_reference : require
@@ -178,9 +179,10 @@ void vks_blend(vks_model_gpu m, uint palette_first, uint i, out vec4 r0, out vec
     }
 }
 
-// p' = M (p, 1); n' = normalize(cofactor(M3x3) n) * sign(det): the inverse-transpose up to a
-// positive scale, so normals stay perpendicular under non-uniform scale. det is returned for
-// the tangents' handedness.
+// p' = M (p, 1); n' = cofactor(M3x3) n * sign(det): the inverse-transpose up to a positive
+// scale, so normals stay perpendicular under non-uniform scale. n' is a direction, not unit
+// length: the compute pass's octahedral encoding divides by its norm anyway (vks_oct_encode), and
+// the vertex shader normalises it (vks_unit). det is returned for the tangents' handedness.
 void vks_skin_point(vec4 r0, vec4 r1, vec4 r2, vec3 position, vec3 normal,
                     out vec3 p, out vec3 n, out float det)
 {
@@ -190,7 +192,12 @@ void vks_skin_point(vec4 r0, vec4 r1, vec4 r2, vec3 position, vec3 normal,
     // Cofactor matrix (det * inverse-transpose), row by row: cross products of the other rows.
     vec3 cof0 = cross(c1, c2), cof1 = cross(c2, c0), cof2 = cross(c0, c1);
     det = dot(c0, cof0);
-    vec3 o = vec3(dot(cof0, normal), dot(cof1, normal), dot(cof2, normal));
-    float len2 = dot(o, o);
-    n = len2 > 0.0 ? o * ((det < 0.0 ? -1.0 : 1.0) * inversesqrt(len2)) : vec3(0.0);
+    n = vec3(dot(cof0, normal), dot(cof1, normal), dot(cof2, normal)) * (det < 0.0 ? -1.0 : 1.0);
+}
+
+// v at unit length, or zero when it has none (as the CPU reference).
+vec3 vks_unit(vec3 v)
+{
+    float len2 = dot(v, v);
+    return len2 > 0.0 ? v * inversesqrt(len2) : vec3(0.0);
 }

@@ -277,15 +277,16 @@ static void test_gpu_assisted(crowd_gpu *s)
         CHECK(now->error == 0 && now->warning == 0);
         printf("gpu-assisted: address path's skinning pass: %u error(s), %u warning(s)\n",
                now->error, now->warning);
-        /* The first visible entry names the model past the model table's end: its load reads
-         * the 64 bytes after the table. */
+        /* The first visible entry's palette lies past the palette buffer's end: its loads read
+         * after it. */
         vks_frame *f = vks_renderer_begin_frame(&r);
         memcpy(f->skin->visible, all, sizeof all);
         f->skin->visible_count = INSTANCES;
         vks_crowd_palettes(&s->crowd, NULL, f->skin->visible, INSTANCES, f->skin->palette);
         vks_renderer_skin(&r, f);
-        ((vks_visible *)f->skin->visible_buffer.mapped)[0].model = s->crowd.model_count;
-        printf("gpu-assisted: a visible entry past the model table (the report below is "
+        ((vks_visible *)f->skin->visible_buffer.mapped)[0].palette_first =
+            (uint32_t)(f->skin->palette_buffer.size / sizeof(vks_bone));
+        printf("gpu-assisted: a visible entry's palette past its buffer (the report below is "
                "expected):\n");
         fflush(stdout);
         vks_error err;

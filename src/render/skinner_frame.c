@@ -100,6 +100,7 @@ static void skin_dispatches(const vks_skinner *sk, const vks_skin_slot *s, VkCom
                 const uint32_t end = s->plan.runs[m][l + 1] < last ? s->plan.runs[m][l + 1] : last;
                 if (end <= start)
                     continue;
+                push.model = m;
                 push.visible_first = start;
                 push.visible_count = end - start;
                 push.vertex_count = vks_model_level(model, l).vertex_count;
