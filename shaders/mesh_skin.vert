@@ -18,10 +18,19 @@ void main()
     vks_model_gpu m = VKS_MODELS[inst.model];
     uint i = e.vertex_first + gl_VertexIndex; // its level's vertices start at e.vertex_first
     uint v = m.vertex_first + i;
-    vec4 r0, r1, r2;
-    vks_blend(m, e.palette_first, i, r0, r1, r2);
+    vec3 position = vks_read_position(m, v), normal = vks_oct_decode(VKS_NORMALS[v]);
     vec3 p, n;
-    float det;
-    vks_skin_point(r0, r1, r2, vks_read_position(m, v), vks_oct_decode(VKS_NORMALS[v]), p, n, det);
+    if (VKS_SKIN_DQ) {
+        vec4 c, ce;
+        float s;
+        vks_dq_blend(m, e.palette_first, i, c, ce, s);
+        p = vks_dq_point(c, ce, s, position);
+        n = vks_quat_rotate(c, normal);
+    } else {
+        vec4 r0, r1, r2;
+        vks_blend(m, e.palette_first, i, r0, r1, r2);
+        float det;
+        vks_skin_point(r0, r1, r2, position, normal, p, n, det);
+    }
     emit(inst, p, vks_unit(n), i);
 }

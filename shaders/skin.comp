@@ -1,7 +1,7 @@
 #version 450
 // Compute-mode skinning: one invocation per vertex of every visible instance that got output,
-// one dispatch per model and level of detail (the model's pipeline variant: VKS_SKIN_WIDE,
-// vks_skin.glsl), as wide as that level's vertices need, so a mixed crowd launches no empty
+// one dispatch per model and level of detail (the model's pipeline variant: VKS_SKIN_WIDE and
+// VKS_SKIN_DQ, linear blending or dual quaternions, vks_skin.glsl), as wide as that level's vertices need, so a mixed crowd launches no empty
 // workgroups. Workgroup
 // (x, y + z * gl_NumWorkGroups.y) skins vertices x * GROUP_SIZE + i of the model's visible
 // instance y + z * rows; x loops when a model has more vertices than one row of workgroups
@@ -56,18 +56,27 @@ void main()
 #endif
     for (uint i = gl_GlobalInvocationID.x; i < push.vertex_count; i += gl_NumWorkGroups.x * GROUP_SIZE) {
         uint v = m.vertex_first + e.vertex_first + i;
-        vec4 r0, r1, r2;
-        vks_blend(m, e.palette_first, e.vertex_first + i, r0, r1, r2);
+        vec3 position = vks_read_position(m, v), normal = vks_oct_decode(VKS_NORMALS[v]);
         vec3 p, n;
-        float det;
-        vks_skin_point(r0, r1, r2, vks_read_position(m, v), vks_oct_decode(VKS_NORMALS[v]), p, n,
-                       det);
+        // The tangent's map: M3x3 (tangents lie in the surface: they follow M, not the
+        // inverse-transpose), or the blended rotation; det's sign flips the handedness.
+        vec4 r0, r1, r2, c, ce;
+        float det = 1.0;
+        if (VKS_SKIN_DQ) {
+            float s;
+            vks_dq_blend(m, e.palette_first, e.vertex_first + i, c, ce, s);
+            p = vks_dq_point(c, ce, s, position);
+            n = vks_quat_rotate(c, normal);
+        } else {
+            vks_blend(m, e.palette_first, e.vertex_first + i, r0, r1, r2);
+            vks_skin_point(r0, r1, r2, position, normal, p, n, det);
+        }
         OUT_VERTEX = uvec4(floatBitsToUint(p), vks_oct_encode(n)); // (n: a direction)
         if (tangents) {
-            // Tangents lie in the surface: they follow M, not the inverse-transpose.
             vec4 t = vks_tangent_decode(VKS_TANGENTS[v]);
             // Its length is undone by the encoding (vks_tangent_encode divides by its norm).
-            vec3 t3 = vec3(dot(r0.xyz, t.xyz), dot(r1.xyz, t.xyz), dot(r2.xyz, t.xyz));
+            vec3 t3 = VKS_SKIN_DQ ? vks_quat_rotate(c, t.xyz)
+                                  : vec3(dot(r0.xyz, t.xyz), dot(r1.xyz, t.xyz), dot(r2.xyz, t.xyz));
             OUT_TANGENT = vks_tangent_encode(t3, t.w * (det < 0.0 ? -1.0 : 1.0));
         }
     }

@@ -17,7 +17,7 @@
 VKS_DATA(BoundModels, VKS_BINDING_MODELS, vks_model_gpu) vks_bound_models;
 VKS_DATA(BoundInstances, VKS_BINDING_INSTANCES, vks_instance) vks_bound_instances;
 VKS_DATA(BoundVisible, VKS_BINDING_VISIBLE, vks_visible) vks_bound_visible;
-VKS_DATA(BoundPalette, VKS_BINDING_PALETTE, vks_bone) vks_bound_palette;
+VKS_DATA(BoundPalette, VKS_BINDING_PALETTE, vec4) vks_bound_palette;
 VKS_DATA(BoundPositions, VKS_BINDING_POSITIONS, uvec2) vks_bound_positions;
 VKS_DATA(BoundNormals, VKS_BINDING_NORMALS, uint) vks_bound_normals;
 VKS_DATA(BoundTangents, VKS_BINDING_TANGENTS, uint) vks_bound_tangents;
@@ -42,14 +42,14 @@ VKS_DATA(BoundWeightsExtra, VKS_BINDING_WEIGHTS_EXTRA, uvec2) vks_bound_weights_
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Floats { float v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Uints { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Uvec2s { uvec2 v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Bones { vks_bone v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Vec4s { vec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Models { vks_model_gpu v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Instances { vks_instance v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Visibles { vks_visible v[]; };
 #define VKS_MODELS Models(push.models).v
 #define VKS_INSTANCES Instances(push.instances).v
 #define VKS_VISIBLE Visibles(push.visible).v
-#define VKS_PALETTE Bones(push.palette).v
+#define VKS_PALETTE Vec4s(push.palette).v
 #define VKS_POSITIONS Uvec2s(push.streams.positions).v
 #define VKS_NORMALS Uints(push.streams.normals).v
 #define VKS_TANGENTS Uints(push.streams.tangents).v
@@ -64,6 +64,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Vis
 // variant compiles only its own path and a 4-influence model runs exactly the 4-influence code
 // (a runtime branch cost 12-14% of the pass on an H100, in registers it never used).
 layout(constant_id = 1) const bool VKS_SKIN_WIDE = false;
+// Whether it skins with dual quaternions (src/skin/dqs.h): its models' palettes are vks_dq.
+layout(constant_id = 2) const bool VKS_SKIN_DQ = false;
 
 // A device address (low word first) plus a byte offset, with the carry.
 uvec2 vks_address_add(uvec2 a, uint offset)
@@ -148,15 +150,35 @@ uint vks_tangent_encode(vec3 t, float w)
 
 // ---- Skinning ----
 
+// The palette is read in vec4s: joint j of an instance's range is the vks_bone at vec4
+// 3 (palette_first + j), or, dual-quaternion skinned, the vks_dq at 3 palette_first + 2 j (its
+// entries packed in the range, 32 bytes each).
+
 // Adds w[k] * palette[palette_first + joint k] for k = 0..3 in order (the CPU reference adds in
 // the same order: a different order rounds differently).
 void vks_blend4(uint palette_first, uvec4 j, vec4 w, inout vec4 r0, inout vec4 r1, inout vec4 r2)
 {
     for (int i = 0; i < 4; i++) {
-        vks_bone b = VKS_PALETTE[palette_first + j[i]];
-        r0 += w[i] * b.row[0];
-        r1 += w[i] * b.row[1];
-        r2 += w[i] * b.row[2];
+        uint at = 3u * (palette_first + j[i]);
+        r0 += w[i] * VKS_PALETTE[at];
+        r1 += w[i] * VKS_PALETTE[at + 1u];
+        r2 += w[i] * VKS_PALETTE[at + 2u];
+    }
+}
+
+// Dual quaternions (src/skin/dqs.h, operation for operation): adds w[k] sign_k (q_k, qe_k) and
+// w[k] s_k, the sign against q0, qe_k = 0.5 (t_k, 0) q_k.
+void vks_dq_blend4(uint palette_first, uvec4 j, vec4 w, vec4 q0, inout vec4 b, inout vec4 be,
+                   inout float s)
+{
+    for (int i = 0; i < 4; i++) {
+        uint at = 3u * palette_first + 2u * j[i];
+        vec4 q = VKS_PALETTE[at], ts = VKS_PALETTE[at + 1u];
+        float wi = dot(q0, q) < 0.0 ? -w[i] : w[i];
+        vec4 qe = vec4(q.w * ts.xyz + cross(ts.xyz, q.xyz), -dot(ts.xyz, q.xyz));
+        b += wi * q;
+        be += wi * 0.5 * qe;
+        s += w[i] * ts.w;
     }
 }
 
@@ -177,6 +199,47 @@ void vks_blend(vks_model_gpu m, uint palette_first, uint i, out vec4 r0, out vec
         vks_blend4(palette_first, vks_joints(true, m.joints_extra_first, joints16, i),
                    vks_unorm16x4(VKS_WEIGHTS_EXTRA[e]), r0, r1, r2);
     }
+}
+
+// The blended dual quaternion (c, ce) and scale s of vertex i of model m: normalised; the bind
+// pose (identity, scale 1) when the blend vanishes.
+void vks_dq_blend(vks_model_gpu m, uint palette_first, uint i, out vec4 c, out vec4 ce,
+                  out float s)
+{
+    uint v = m.vertex_first + i;
+    bool joints16 = (m.flags & VKS_MODEL_JOINTS16) != 0u;
+    uvec4 j = vks_joints(false, m.joints_first, joints16, i);
+    vec4 q0 = VKS_PALETTE[3u * palette_first + 2u * j.x];
+    vec4 b = vec4(0.0), be = vec4(0.0);
+    s = 0.0;
+    vks_dq_blend4(palette_first, j, vks_unorm16x4(VKS_WEIGHTS[v]), q0, b, be, s);
+    if (VKS_SKIN_WIDE) {
+        uint e = m.extra_first + i;
+        vks_dq_blend4(palette_first, vks_joints(true, m.joints_extra_first, joints16, i),
+                      vks_unorm16x4(VKS_WEIGHTS_EXTRA[e]), q0, b, be, s);
+    }
+    float len2 = dot(b, b);
+    if (len2 > 0.0) {
+        float inv = 1.0 / sqrt(len2);
+        c = b * inv;
+        ce = be * inv;
+    } else {
+        c = vec4(0.0, 0.0, 0.0, 1.0);
+        ce = vec4(0.0);
+        s = 1.0;
+    }
+}
+
+// R(c) x for a unit quaternion c.
+vec3 vks_quat_rotate(vec4 c, vec3 x)
+{
+    return x + 2.0 * cross(c.xyz, cross(c.xyz, x) + c.w * x);
+}
+
+// p' = R(c) (s p) + t, t = 2 (c.w ce.xyz - ce.w c.xyz + c.xyz x ce.xyz).
+vec3 vks_dq_point(vec4 c, vec4 ce, float s, vec3 p)
+{
+    return vks_quat_rotate(c, s * p) + 2.0 * (c.w * ce.xyz - ce.w * c.xyz + cross(c.xyz, ce.xyz));
 }
 
 // p' = M (p, 1); n' = cofactor(M3x3) n * sign(det): the inverse-transpose up to a positive

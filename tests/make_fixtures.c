@@ -1230,6 +1230,63 @@ static void flipped_position(void)
     free(data);
 }
 
+/* twist.glb: a tube of radius 0.25 along +y from 0 to 2 (41 rings of 32 vertices, radial
+ * normals), over two joints: base at the origin and twist at y = 1, its child. Rings below
+ * y = 0.5 follow base, above y = 1.5 twist, and the weights move linearly in between. Clip
+ * "twist" turns the twist joint about y: 0, 90, 180, 90, 0 degrees at 0, 0.5, 1, 1.5, 2 s. Linear
+ * blending collapses the middle at 180 degrees (the "candy wrapper"); dual quaternions keep its
+ * radius (tests/test_dqs.c says by how much, in closed form). */
+static void twist(void)
+{
+    enum { RINGS = 41, SIDES = 32, N = RINGS * SIDES };
+    glbw_doc *doc = glbw_create();
+    float(*pos)[3] = calloc(N, sizeof *pos), (*nrm)[3] = calloc(N, sizeof *nrm);
+    uint16_t(*joints)[4] = calloc(N, sizeof *joints);
+    float(*weights)[4] = calloc(N, sizeof *weights);
+    uint16_t *idx = calloc(6 * SIDES * (RINGS - 1), sizeof *idx);
+    size_t n_idx = 0;
+    for (int r = 0; r < RINGS; r++) {
+        const float y = 2.0f * (float)r / (RINGS - 1);
+        const float w1 = y <= 0.5f ? 0.0f : y >= 1.5f ? 1.0f : y - 0.5f;
+        for (int k = 0; k < SIDES; k++) {
+            const int v = r * SIDES + k;
+            const float a = 2.0f * 3.14159265f * (float)k / SIDES;
+            pos[v][0] = 0.25f * cosf(a), pos[v][1] = y, pos[v][2] = -0.25f * sinf(a);
+            nrm[v][0] = cosf(a), nrm[v][2] = -sinf(a);
+            joints[v][0] = 0, joints[v][1] = 1;
+            weights[v][0] = 1.0f - w1, weights[v][1] = w1;
+            if (r + 1 < RINGS) { /* two triangles, counter-clockwise from outside */
+                const uint16_t a0 = (uint16_t)v, a1 = (uint16_t)(r * SIDES + (k + 1) % SIDES);
+                const uint16_t b0 = (uint16_t)(a0 + SIDES), b1 = (uint16_t)(a1 + SIDES);
+                const uint16_t tri[6] = {a0, a1, b1, a0, b1, b0};
+                memcpy(idx + n_idx, tri, sizeof tri);
+                n_idx += 6;
+            }
+        }
+    }
+    int base = add_node(doc, "base", NULL, -1, -1);
+    int joint = add_node(doc, "twist", (float[3]){0, 1, 0}, -1, -1);
+    glbw_node_add_child(doc, base, joint);
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position = glbw_add_floats(doc, &pos[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    p.normal = glbw_add_floats(doc, &nrm[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, false);
+    p.joints0 = add_u16x4(doc, (const uint16_t(*)[4])joints, N);
+    p.weights0 = glbw_add_floats(doc, &weights[0][0], N, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    p.indices = add_indices(doc, idx, n_idx);
+    int mesh = glbw_add_mesh(doc, "tube", &p, 1);
+    const float global_t[2][3] = {{0, 0, 0}, {0, 1, 0}};
+    int skin = glbw_add_skin(doc, "tube", (int[2]){base, joint}, 2,
+                             add_inverse_binds(doc, global_t, 2), base);
+    add_node(doc, "tube", NULL, mesh, skin);
+    int anim = glbw_add_animation(doc, "twist");
+    const float times[5] = {0, 0.5f, 1, 1.5f, 2};
+    const float h = 0.70710678f;
+    const float rot[5][4] = {{0, 0, 0, 1}, {0, h, 0, h}, {0, 1, 0, 0}, {0, h, 0, h}, {0, 0, 0, 1}};
+    add_channel(doc, anim, joint, GLBW_PATH_ROTATION, times, &rot[0][0], 5);
+    write_doc(doc, "twist.glb");
+    free(pos), free(nrm), free(joints), free(weights), free(idx);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -1267,5 +1324,6 @@ int main(int argc, char **argv)
     orphan_bone();
     clip_order_x();
     random_bytes();
+    twist();
     return failures ? 1 : 0;
 }

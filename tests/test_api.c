@@ -935,6 +935,67 @@ static void test_crowd(void)
     vkskin_model_destroy(m);
 }
 
+/* Dual-quaternion crowds through the API: a model whose joints scale uniformly is taken, and
+ * vkskin_crowd_pose writes its palette as vkskin_dq packed from palette_first * 12 floats (each
+ * a unit quaternion, scale about 1 for the default character); a model that scales a joint
+ * non-uniformly (tangents.glb's 'lower', in clip 'bend') is refused naming both; an unknown
+ * skinning is refused. */
+static void test_skinning(const char *fixtures)
+{
+    vkskin_model *m = load_default(), *stretchy = NULL;
+    vkskin_error err;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tangents.glb", fixtures);
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = path}, &stretchy,
+              &err) == VKSKIN_OK);
+    if (!m || !stretchy)
+        return;
+    vkskin_crowd *c = NULL;
+    vkskin_crowd_desc d = {.desc_size = sizeof(vkskin_crowd_desc),
+                           .models = (const vkskin_model *const[]){m},
+                           .model_count = 1,
+                           .instance_count = 3,
+                           .skinning = VKSKIN_SKINNING_DUAL_QUATERNION};
+    CHECK(vkskin_crowd_create(&d, &c, &err) == VKSKIN_OK);
+    if (c) {
+        vkskin_crowd_info info;
+        CHECK(vkskin_crowd_get_info(c, &info, &err) == VKSKIN_OK);
+        float *palette = calloc((size_t)info.palette_count * 12, sizeof *palette);
+        const uint32_t list[3] = {0, 1, 2};
+        uint32_t first = 0, bad = 0;
+        vkskin_model_info mi;
+        vkskin_model_get_info(m, &mi, NULL);
+        CHECK(palette &&
+              vkskin_crowd_pose(c, list, 3, palette, info.palette_count * 12u, &err) == VKSKIN_OK);
+        for (uint32_t i = 0; palette && i < 3; i++) {
+            first = vkskin_crowd_palette_first(c, i);
+            for (uint32_t j = 0; j < mi.joint_count; j++) {
+                vkskin_dq dq;
+                memcpy(&dq, palette + 12 * (size_t)first + 8 * j, sizeof dq);
+                const double len = sqrt(dq.q[0] * dq.q[0] + dq.q[1] * dq.q[1] + dq.q[2] * dq.q[2] +
+                                        dq.q[3] * dq.q[3]);
+                bad += !(fabs(len - 1.0) < 1e-5 && dq.s > 0.5f && dq.s < 2.0f);
+            }
+        }
+        CHECK(bad == 0);
+        free(palette);
+        vkskin_crowd_destroy(c);
+    }
+    d.models = (const vkskin_model *const[]){stretchy};
+    c = NULL;
+    check_error(vkskin_crowd_create(&d, &c, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "joint 'lower' scales by (1.5, 0.6, 1) in clip 'bend' at 0.5 s");
+    CHECK(c == NULL);
+    d.skinning = (vkskin_skinning)7;
+    check_error(vkskin_crowd_create(&d, &c, &err), &err, VKSKIN_ERROR_ARGUMENT, "no skinning 7");
+    d.skinning = VKSKIN_SKINNING_LINEAR; /* linear takes any scale */
+    CHECK(vkskin_crowd_create(&d, &c, &err) == VKSKIN_OK);
+    vkskin_crowd_destroy(c);
+    vkskin_model_destroy(m);
+    vkskin_model_destroy(stretchy);
+}
+
 /* The public palette store (vkskin_palette_store, vkskin_crowd_prepare_store) over frames that
  * alternate a framed view and a closer one: a store written here only by the copies it lists,
  * from the staging it fills, holds for every listed instance either its pose this frame (posed:
@@ -1225,6 +1286,7 @@ int main(int argc, char **argv)
     test_model_parts();
     test_materials(argv[2]);
     test_crowd();
+    test_skinning(argv[2]);
     test_normalize(argv[2]);
     test_ring_view();
     test_crowd_memory(argv[2]);

@@ -1431,6 +1431,117 @@ static void test_changes(void)
     vks_crowd_destroy(&b);
 }
 
+/* A vks_dq back to its similarity's 3x4 (rows), in double: R(q) s, then t. */
+static void dq_to_bone(const vks_dq *d, vks_bone *b)
+{
+    const double x = d->q[0], y = d->q[1], z = d->q[2], w = d->q[3], s = d->s;
+    const double r[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
+                            {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
+                            {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++)
+            b->row[i][j] = (float)(s * r[i][j]);
+        b->row[i][3] = d->t[i];
+    }
+}
+
+/* Dual-quaternion crowds: every listed instance's range holds its palette as vks_dq packed from
+ * its start (read back as similarities: the direct path's palette), the rest of the range left
+ * as it was, on the pool as alone; the written bytes counted as such; with the animation level of
+ * detail, a kept pose copied out as the posed one (both buffers in turn). */
+static void test_dual_quaternion(void)
+{
+    const vks_model *models[] = {&def, &chain, &still};
+    vks_crowd_desc desc = {.models = models,
+                           .model_count = 3,
+                           .instance_count = 600,
+                           .threads = 2,
+                           .seed = 5,
+                           .dual_quaternion = true,
+                           .keep_poses = true};
+    vks_crowd a, b;
+    vks_pool *pool = NULL;
+    vks_error err = {{0}};
+    CHECK(vks_pool_create(2, &pool, &err));
+    if (!pool || !create_twins(&desc, &desc, &a, &b))
+        return;
+    const uint32_t n = a.palette_count, count = a.instance_count;
+    vks_bone *pa = malloc(sizeof *pa * n), *pb = malloc(sizeof *pb * n);
+    uint32_t *all = malloc(sizeof *all * count);
+    vks_bone *want = malloc(sizeof *want * 64), *got = malloc(sizeof *got * 64);
+    vks_xform *local = malloc(sizeof *local * 64);
+    vks_affine *scratch = malloc(sizeof *scratch * 64);
+    if (!pa || !pb || !all || !want || !got || !local || !scratch) {
+        CHECK(!"memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < count; i++)
+        all[i] = i;
+    vks_bone sentinel;
+    memset(&sentinel, 0xA5, sizeof sentinel);
+    memset(pa, 0xA5, sizeof *pa * n);
+    memset(pb, 0xA5, sizeof *pb * n);
+    uint64_t bytes = 0, want_bytes = 0;
+    vks_crowd_animate(&a, pool, all, NULL, count, 0, pa, false, &bytes);
+    vks_crowd_palettes(&b, NULL, all, count, pb);
+    CHECK(memcmp(pa, pb, sizeof *pa * n) == 0);
+    uint32_t far = 0, untouched = 0, spilled = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const vks_crowd_instance *in = &a.instances[i];
+        const vks_model *m = a.models[in->model];
+        const uint32_t joints = m->skeleton.joint_count;
+        const uint32_t entries = (joints * 32 + 47) / 48;
+        CHECK(joints <= 64 && vks_crowd_written_entries(&a, in->model) == entries);
+        want_bytes += 48ull * entries;
+        direct_palette(m, in->clip, in->time, local, scratch, want);
+        const char *range = (const char *)(pa + a.palette_first[i]);
+        for (uint32_t j = 0; j < joints; j++) {
+            vks_dq d;
+            memcpy(&d, range + sizeof d * j, sizeof d);
+            dq_to_bone(&d, &got[j]);
+        }
+        far += !(pose_deviation(m, got, want) <= POSE_TOL);
+        for (uint32_t e = 0; e < entries; e++)
+            untouched += memcmp(&pa[a.palette_first[i] + e], &sentinel, sizeof sentinel) == 0;
+        for (uint32_t e = entries; e < joints; e++)
+            spilled += memcmp(&pa[a.palette_first[i] + e], &sentinel, sizeof sentinel) != 0;
+    }
+    CHECK(far == 0 && untouched == 0 && spilled == 0);
+    CHECK(bytes == want_bytes);
+    /* The animation level of detail: every other frame posed (period 2), the other one's palette
+     * copied from the kept poses: it must be the posed frame's, bit for bit. */
+    uint8_t *periods = malloc(count);
+    if (periods) {
+        memset(periods, 2, count);
+        uint32_t wrong = 0, kept = 0;
+        for (uint64_t frame = 1; frame < 5; frame++) {
+            memcpy(pb, pa, sizeof *pa * n);
+            vks_crowd_advance(&a, NULL, 1.0 / 30);
+            const uint32_t posed =
+                vks_crowd_animate(&a, pool, all, periods, count, frame, pa, false, NULL);
+            CHECK(posed > 0);
+            kept += count - posed;
+            for (uint32_t k = 0; k < count; k++) {
+                const uint32_t entries = vks_crowd_written_entries(&a, a.instances[k].model);
+                if (!a.update[k]) /* kept: as last written */
+                    wrong += memcmp(pa + a.palette_first[k], pb + a.palette_first[k],
+                                    sizeof *pa * entries) != 0;
+            }
+        }
+        CHECK(wrong == 0 && kept > 0);
+        printf("dual quaternions: %u instances, %llu palette bytes (linear: %llu), %u kept poses "
+               "copied as posed\n",
+               count, (unsigned long long)want_bytes, (unsigned long long)(48ull * a.palette_count),
+               kept);
+    }
+    free(periods);
+done:
+    free(pa), free(pb), free(all), free(want), free(got), free(local), free(scratch);
+    vks_crowd_destroy(&a);
+    vks_crowd_destroy(&b);
+    vks_pool_destroy(pool);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -1458,6 +1569,7 @@ int main(int argc, char **argv)
         test_pool_frame_steps();
         test_anim_lod_reuse();
         test_changes();
+        test_dual_quaternion();
     }
     vks_model_destroy(&def);
     vks_model_destroy(&chain);

@@ -21,6 +21,7 @@
 #include "check.h"
 #include "gpu/gpu.h"
 #include "render/renderer.h"
+#include "skin/dqs.h"
 #include "skin/skin_cpu.h"
 #include "test_path.h"
 
@@ -83,6 +84,7 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
                        uint32_t level, double radius, const float (*bind)[3], stats *s,
                        const char *path)
 {
+    const bool dq = r->crowd->dq[0];
     const vks_skeleton *sk = &m->skeleton;
     const uint32_t n = m->vertex_count;
     vks_xform *local = malloc(sizeof *local * sk->joint_count);
@@ -99,8 +101,14 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
         const vks_clip *c = &m->clips[clip];
         vks_clip_sample(sk, c, vks_clip_time(c, seconds, VKS_WRAP_LOOP), NULL, local);
     }
-    vks_pose_palette(sk, local, scratch,
-                     f->skin->palette); /* a crowd of one: its palette starts at 0 */
+    /* A crowd of one: its palette starts at 0; as dual quaternions, written so. */
+    vks_bone *palette = dq ? malloc(sizeof *palette * sk->joint_count) : f->skin->palette;
+    CHECK(palette != NULL);
+    vks_pose_palette(sk, local, scratch, palette);
+    if (dq) {
+        vks_dq_write(palette, sk->joint_count, f->skin->palette);
+        free(palette);
+    }
     f->skin->visible[0] = 0;
     f->skin->visible_count = 1;
     f->skin->level[0] = (uint8_t)level;
@@ -120,7 +128,7 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
         const uint32_t src = m->lod_source[lv.vertex_first + i];
         CHECK(src < n);
     }
-    CHECK(vks_skin_cpu_pose_level(m, level, clip, seconds, pos, nrm, tan));
+    CHECK(vks_skin_cpu_pose_level_as(m, level, clip, seconds, dq, pos, nrm, tan));
     float(*gpos)[3] = malloc(sizeof *gpos * n), (*gnrm)[3] = malloc(sizeof *gnrm * n);
     float(*gtan)[4] = malloc(sizeof *gtan * n);
     CHECK(gpos && gnrm && gtan);
@@ -139,9 +147,10 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
         CHECK(dt <= UNIT_TOLERANCE);
         if (check_failures != before)
             fprintf(stderr,
-                    "  in %s, clip %d at %.4f s, level %u: positions %.3g (tolerance %.3g), "
-                    "normals %.3g, tangents %.3g\n",
-                    path, clip, seconds, level, dp, POSITION_TOLERANCE * radius, dn, dt);
+                    "  in %s (%s), clip %d at %.4f s, level %u: positions %.3g (tolerance "
+                    "%.3g), normals %.3g, tangents %.3g\n",
+                    path, dq ? "dual quaternions" : "linear", clip, seconds, level, dp,
+                    POSITION_TOLERANCE * radius, dn, dt);
         s->pos = fmax(s->pos, dp);
         s->nrm = fmax(s->nrm, dn);
         s->tan = fmax(s->tan, dt);
@@ -159,16 +168,29 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
     free(tan);
 }
 
-static void check_model(const gpu_device *dev, const char *path, const vks_model *m)
+/* Each model skinned both ways: linear blending, then dual quaternions where the model's joints
+ * are similarities (else the crowd is refused, with the checker's message). */
+static void check_model(const gpu_device *dev, const char *path, const vks_model *m, bool dq)
 {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int checks_before = check_count;
     vks_crowd crowd;
     vks_renderer r;
-    vks_error err;
-    if (!vks_crowd_create(&(vks_crowd_desc){.models = &m, .model_count = 1, .instance_count = 1},
-                          &crowd, &err) ||
+    vks_error err, why;
+    if (dq && !vks_dq_check_model(m, &why)) {
+        CHECK(!vks_crowd_create(
+                  &(vks_crowd_desc){
+                      .models = &m, .model_count = 1, .instance_count = 1, .dual_quaternion = true},
+                  &crowd, &err) &&
+              strcmp(err.msg, why.msg) == 0);
+        printf("%s (dual quaternions): refused: %s\n", path, err.msg);
+        return;
+    }
+    if (!vks_crowd_create(
+            &(vks_crowd_desc){
+                .models = &m, .model_count = 1, .instance_count = 1, .dual_quaternion = dq},
+            &crowd, &err) ||
         !vks_renderer_create(dev,
                              &(vks_renderer_desc){.crowd = &crowd,
                                                   .color_format = VK_FORMAT_R8G8B8A8_SRGB,
@@ -211,12 +233,61 @@ static void check_model(const gpu_device *dev, const char *path, const vks_model
     free(bind);
     free(bind_n);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    printf("%s: %u vertices, %u clips, %u levels, %d poses, %d checks; max error: positions %.3g "
-           "(%.2g of "
-           "radius %.4g), normals %.3g, tangents %s%.3g; moved up to %.3g; %.0f ms\n",
-           path, n, m->clip_count, vks_model_level_count(m), s.poses, check_count - checks_before,
-           s.pos, s.pos / radius, radius, s.nrm, m->tangents ? "" : "(none) ", s.tan, s.moved,
+    printf("%s (%s): %u vertices, %u clips, %u levels, %d poses, %d checks; max error: "
+           "positions %.3g (%.2g of radius %.4g), normals %.3g, tangents %s%.3g; moved up to "
+           "%.3g; %.0f ms\n",
+           path, dq ? "dual quaternions" : "linear", n, m->clip_count, vks_model_level_count(m),
+           s.poses, check_count - checks_before, s.pos, s.pos / radius, radius, s.nrm,
+           m->tangents ? "" : "(none) ", s.tan, s.moved,
            (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6);
+}
+
+/* twist.glb (tests/make_fixtures.c) at 1 s, its top turned 180 degrees about the tube's axis:
+ * on the GPU, dual quaternions keep every ring's radius (0.25: each vertex turns about the axis),
+ * where linear blending pulls the middle ring onto the axis (its radius 0.25 |w0 + w1 e^(i pi)|,
+ * 0 at w0 = w1). */
+static void check_twist(const gpu_device *dev, const vks_model *m)
+{
+    double radius_min[2] = {1e9, 1e9}, radius_max[2] = {0, 0};
+    for (int dq = 0; dq < 2; dq++) {
+        vks_crowd crowd;
+        vks_renderer r;
+        vks_error err;
+        if (!vks_crowd_create(
+                &(vks_crowd_desc){
+                    .models = &m, .model_count = 1, .instance_count = 1, .dual_quaternion = dq},
+                &crowd, &err) ||
+            !vks_renderer_create(dev,
+                                 &(vks_renderer_desc){.crowd = &crowd,
+                                                      .color_format = VK_FORMAT_R8G8B8A8_SRGB,
+                                                      .readback = true,
+                                                      .path = test_path()},
+                                 &r, &err)) {
+            fprintf(stderr, "twist: %s\n", err.msg);
+            CHECK(!"twist renderer");
+            return;
+        }
+        stats s = {0};
+        check_pose(&r, m, 0, 1.0, 0, 1.0, NULL, &s, "twist.glb");
+        float(*p)[3] = malloc(sizeof *p * m->vertex_count),
+        (*n)[3] = malloc(sizeof *n * m->vertex_count);
+        if (p && n && vks_skinner_decode_skinned(&r.skinner, 0, p, n, NULL))
+            for (uint32_t v = 0; v < m->vertex_count; v++) {
+                const double rad = hypot(p[v][0], p[v][2]);
+                radius_min[dq] = fmin(radius_min[dq], rad);
+                radius_max[dq] = fmax(radius_max[dq], rad);
+            }
+        else
+            CHECK(!"twist output");
+        free(p), free(n);
+        vks_renderer_destroy(&r);
+        vks_crowd_destroy(&crowd);
+    }
+    CHECK(fabs(radius_min[1] - 0.25) < 1e-4 && fabs(radius_max[1] - 0.25) < 1e-4);
+    CHECK(radius_min[0] < 1e-3 && fabs(radius_max[0] - 0.25) < 1e-4);
+    printf("twist.glb at 180 degrees: radius %.5f to %.5f with dual quaternions, %.5f to %.5f "
+           "linear\n",
+           radius_min[1], radius_max[1], radius_min[0], radius_max[0]);
 }
 
 int main(int argc, char **argv)
@@ -234,8 +305,12 @@ int main(int argc, char **argv)
     CHECK(have_device);
     if (have_device) {
         printf("device: %s, %s\n", dev.props.deviceName, test_path_name());
-        for (size_t i = 0; i < model_count; i++)
-            check_model(&dev, models[i].path, &models[i].model);
+        for (size_t i = 0; i < model_count; i++) {
+            for (int dq = 0; dq < 2; dq++)
+                check_model(&dev, models[i].path, &models[i].model, dq);
+            if (strstr(models[i].path, "twist.glb"))
+                check_twist(&dev, &models[i].model);
+        }
         CHECK(!gpu_validation_failed(&dev)); /* while skinning */
         /* vkDestroyDevice still reports (objects never destroyed): count after it. */
         gpu_messages m = gpu_device_destroy(&dev);

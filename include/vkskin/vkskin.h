@@ -282,6 +282,26 @@ typedef enum vkskin_layout {
 /* The bind pose, wherever a clip index is asked for. */
 #define VKSKIN_CLIP_NONE (-1)
 
+/* How a crowd's vertices follow their joints (vkskin_crowd_desc.skinning). */
+typedef enum vkskin_skinning {
+    /* Linear blending of the joints' 3x4 matrices (the default): palettes of 12 floats a joint. */
+    VKSKIN_SKINNING_LINEAR = 0,
+    /* Dual quaternions (Kavan et al. 2008): a twisting wrist or elbow keeps its volume where
+     * linear blending collapses it. Joints must scale uniformly and positively (uniform scale is
+     * blended linearly first); a model that scales a joint otherwise is refused, naming the joint
+     * and the clip. Palettes are vkskin_dq entries, 8 floats a joint, packed from each instance's
+     * palette_first * 12 floats: 2/3 of the bytes a frame writes and the shaders read. */
+    VKSKIN_SKINNING_DUAL_QUATERNION,
+} vkskin_skinning;
+
+/* A dual-quaternion palette entry: the similarity R(q) (s v) + t, q a unit quaternion (x, y, z,
+ * w), t the translation, s the uniform scale. */
+typedef struct vkskin_dq {
+    float q[4];
+    float t[3];
+    float s;
+} vkskin_dq;
+
 typedef struct vkskin_crowd_desc {
     uint32_t desc_size; /* sizeof(vkskin_crowd_desc): the layout the caller was built with */
     const vkskin_model *const *models; /* 1 .. VKSKIN_MAX_MODELS; kept, must outlive the crowd */
@@ -303,6 +323,7 @@ typedef struct vkskin_crowd_desc {
     bool normalize_height;
     uint32_t threads; /* threads vkskin_crowd_pose runs on, the caller's included; 0: 1 */
     uint32_t workers; /* caller threads that may run vkskin_crowd_pose_range at once; 0: 1 */
+    vkskin_skinning skinning; /* every model's (the renderer and vkskin_gpu follow it) */
 } vkskin_crowd_desc;
 
 VKSKIN_API vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **crowd,
@@ -349,8 +370,9 @@ VKSKIN_API vkskin_result vkskin_crowd_get_info(const vkskin_crowd *crowd, vkskin
 /* Palette entries of every instance together, and where instance i's begin: the palette buffer
  * vkskin_crowd_pose writes holds palette_count entries of 12 floats (3 rows x 4, row-major: the
  * linear part and the translation of palette space <- bind pose), instance i's joint_count of
- * them from palette_first(i). palette_count is 0 for a NULL crowd; palette_first is VKSKIN_NO_SLOT
- * for a NULL crowd or an instance out of range, never an offset. */
+ * them from palette_first(i); with VKSKIN_SKINNING_DUAL_QUATERNION, its joint_count vkskin_dq
+ * (8 floats each) packed from there instead. palette_count is 0 for a NULL crowd; palette_first
+ * is VKSKIN_NO_SLOT for a NULL crowd or an instance out of range, never an offset. */
 VKSKIN_API uint32_t vkskin_crowd_palette_count(const vkskin_crowd *crowd);
 VKSKIN_API uint32_t vkskin_crowd_palette_first(const vkskin_crowd *crowd, uint32_t instance);
 

@@ -471,6 +471,10 @@ vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **
                             (int)desc->layout);
     if (!isfinite(desc->time))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_create: time is not finite");
+    if (desc->skinning != VKSKIN_SKINNING_LINEAR &&
+        desc->skinning != VKSKIN_SKINNING_DUAL_QUATERNION)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_crowd_create: no skinning %d",
+                            (int)desc->skinning);
     const uint32_t threads = desc->threads ? desc->threads : 1;
     const uint32_t workers = desc->workers ? desc->workers : 1;
     struct vkskin_crowd *c = vks_object_alloc(sizeof *c);
@@ -487,6 +491,7 @@ vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **
         .threads = threads > workers ? threads : workers, /* scratch for either */
         .seed = desc->seed,
         .normalize = desc->normalize_height,
+        .dual_quaternion = desc->skinning == VKSKIN_SKINNING_DUAL_QUATERNION,
     };
     if (!vks_crowd_create(&d, &c->crowd, &e)) {
         vks_object_free(c);
@@ -1170,6 +1175,7 @@ const vkskin_palette_copy *vkskin_palette_store_copies(const vkskin_palette_stor
                                                        uint32_t *count)
 {
     static_assert(sizeof(vkskin_palette_copy) == sizeof(vks_palette_copy), "one layout");
+    static_assert(sizeof(vkskin_dq) == sizeof(vks_dq), "one layout");
     if (count)
         *count = s ? s->store.copy_count : 0;
     return s ? (const vkskin_palette_copy *)s->store.copies : NULL;

@@ -265,6 +265,9 @@ static void report(const bench_args *a, const app_show *show, const bench_result
         app_json_models(show->models, show->model_count);
         app_json_string("device", res->device);
         app_json_string("mode", compute ? "compute" : "vertex");
+        app_json_string("skinning", a->crowd.skinning == VKSKIN_SKINNING_DUAL_QUATERNION
+                                        ? "dual-quaternion"
+                                        : "linear");
         app_json_string("palettes", a->crowd.palettes == VKSKIN_PALETTES_HOST ? "host" : "store");
         app_json_string("binding", res->descriptors ? "descriptors" : "addresses");
         app_json_number("instances", instances, false);

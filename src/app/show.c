@@ -168,6 +168,7 @@ bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, doub
         .seed = 1,
         .normalize_height = !a->no_normalize,
         .threads = threads,
+        .skinning = a->skinning,
     };
     vkskin_error e;
     /* Whether the renderer will fit, on counts, before the crowd takes any memory. */
@@ -398,6 +399,12 @@ bool app_crowd_check(app_crowd_args *a, vkskin_error *err)
         return false;
     if (!parse_mode(a->mode_text, &a->mode, err))
         return false;
+    a->skinning = VKSKIN_SKINNING_LINEAR;
+    if (a->skinning_text && strcmp(a->skinning_text, "dual-quaternion") == 0)
+        a->skinning = VKSKIN_SKINNING_DUAL_QUATERNION;
+    else if (a->skinning_text && strcmp(a->skinning_text, "linear") != 0)
+        return app_fail(err, "--skinning needs linear or dual-quaternion, not '%s'",
+                        a->skinning_text);
     a->palettes = VKSKIN_PALETTES_STORE;
     if (a->palettes_text && strcmp(a->palettes_text, "host") == 0)
         a->palettes = VKSKIN_PALETTES_HOST;

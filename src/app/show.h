@@ -40,7 +40,7 @@ typedef struct app_crowd_args {
     uint32_t model_list_count;
     const char *instances_text, *layout_text, *mode_text, *palettes_text, *binding_text;
     const char *max_skinned_text, *max_memory_text, *lod_text, *lod_error_text, *anim_lod_text;
-    const char *raster_text, *raster_px_text;
+    const char *raster_text, *raster_px_text, *skinning_text;
     bool anim_lod; /* --anim-lod on (default) | off: far instances posed every 2nd to 8th frame */
     bool no_normalize;  /* --no-normalize: each model in its own units */
     int32_t lod;        /* --lod N: every instance at level N; -1 (default): chosen per instance */
@@ -55,6 +55,7 @@ typedef struct app_crowd_args {
     float raster_px;               /* --raster-px: hybrid's threshold (0: the default) */
     uint32_t threads;              /* of the animation; 0: one per core */
     vkskin_layout layout;
+    vkskin_skinning skinning; /* --skinning linear (default) | dual-quaternion */
 } app_crowd_args;
 
 #define APP_CROWD_OPTIONS(a)                                                                       \
@@ -62,6 +63,9 @@ typedef struct app_crowd_args {
         {"layout", &(a).layout_text, NULL, "grid|ring", "where they stand (default grid)"},        \
         {"mode", &(a).mode_text, NULL, "compute|vertex",                                           \
          "skin in a compute pass (default) or in the vertex shader"},                              \
+        {"skinning", &(a).skinning_text, NULL, "linear|dual-quaternion",                           \
+         "blend the joints' matrices (default), or their dual quaternions, which keep the volume " \
+         "of twisting joints (joints must scale uniformly)"},                                      \
         {"palettes", &(a).palettes_text, NULL, "store|host",                                       \
          "shaders read palettes from a device-local store written only by the posed (default), "   \
          "or from host memory each frame"},                                                        \
@@ -96,8 +100,9 @@ typedef struct app_crowd_args {
             (a).model_list, &(a).model_list_count, VKSKIN_MAX_MODELS                               \
     }
 
-/* Checks and parses --instances, --layout, --mode, --palettes, --binding, --max-skinned-vertices,
- * --max-memory, --lod, --lod-error, --anim-lod, --raster and --raster-px (a usage error). */
+/* Checks and parses --instances, --layout, --mode, --skinning, --palettes, --binding,
+ * --max-skinned-vertices, --max-memory, --lod, --lod-error, --anim-lod, --raster and --raster-px
+ * (a usage error). */
 bool app_crowd_check(app_crowd_args *a, vkskin_error *err);
 
 /* Frames whose visible instances exceeded the skinned-output budget: how many, and the most

@@ -24,11 +24,14 @@ VkFormat vks_draw_depth_format(const gpu_device *dev)
 static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pass,
                                   vks_draw_kind kind)
 {
-    const bool skin = kind != VKS_DRAW_PULLED, wide = kind == VKS_DRAW_SKIN8;
-    /* VKS_SKIN_WIDE (constant_id 1 in vks_skin.glsl); mesh.vert has no such constant. */
-    const VkBool32 wide_value = wide;
-    const VkSpecializationMapEntry entry = {1, 0, sizeof(VkBool32)};
-    const VkSpecializationInfo spec = {skin ? 1u : 0u, &entry, sizeof wide_value, &wide_value};
+    const bool skin = kind != VKS_DRAW_PULLED;
+    /* VKS_SKIN_WIDE and VKS_SKIN_DQ (constant_id 1 and 2 in vks_skin.glsl); mesh.vert has no
+     * such constants. */
+    const VkBool32 values[2] = {kind == VKS_DRAW_SKIN8 || kind == VKS_DRAW_SKIN8_DQ,
+                                kind == VKS_DRAW_SKIN4_DQ || kind == VKS_DRAW_SKIN8_DQ};
+    const VkSpecializationMapEntry entries[2] = {{1, 0, sizeof(VkBool32)},
+                                                 {2, sizeof(VkBool32), sizeof(VkBool32)}};
+    const VkSpecializationInfo spec = {skin ? 2u : 0u, entries, sizeof values, values};
     const bool bound = pass->data_layout != VK_NULL_HANDLE; /* the descriptor path's build */
     VkShaderModule vs =
         skin ? gpu_shader_module(dev, bound ? vks_mesh_skin_vert_bound_spv : vks_mesh_skin_vert_spv,
@@ -62,18 +65,18 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
                                   .color_format = pass->color_format,
                                   .depth_format = pass->depth_format,
                                   .layout = pass->layout});
-    GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "mesh pipeline (%s)",
-             !skin  ? "pre-skinned"
-             : wide ? "vertex skinning, 8 influences"
-                    : "vertex skinning");
+    static const char *const names[VKS_DRAW_KINDS] = {
+        "pre-skinned", "vertex skinning", "vertex skinning, 8 influences",
+        "vertex skinning, dual quaternions", "vertex skinning, 8 influences, dual quaternions"};
+    GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "mesh pipeline (%s)", names[kind]);
     dev->vk.vkDestroyShaderModule(dev->device, vs, NULL);
     dev->vk.vkDestroyShaderModule(dev->device, fs, NULL);
     return pipeline;
 }
 
 bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat depth_format,
-                          vks_skin_mode mode, VkDescriptorSetLayout data_layout,
-                          vks_draw_pass *pass, vks_error *err)
+                          vks_skin_mode mode, bool dual_quaternion,
+                          VkDescriptorSetLayout data_layout, vks_draw_pass *pass, vks_error *err)
 {
     *pass = (vks_draw_pass){.mode = mode, .data_layout = data_layout};
     VkFormatProperties fp;
@@ -101,10 +104,12 @@ bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat
         return vks_fail(err, "cannot create the draw pass's pipeline layout (out of memory)");
     if (mode == VKS_SKIN_COMPUTE)
         pass->pipeline[VKS_DRAW_PULLED] = create_pipeline(dev, pass, VKS_DRAW_PULLED);
-    pass->pipeline[VKS_DRAW_SKIN4] = create_pipeline(dev, pass, VKS_DRAW_SKIN4);
-    pass->pipeline[VKS_DRAW_SKIN8] = create_pipeline(dev, pass, VKS_DRAW_SKIN8);
-    if ((mode == VKS_SKIN_COMPUTE && !pass->pipeline[VKS_DRAW_PULLED]) ||
-        !pass->pipeline[VKS_DRAW_SKIN4] || !pass->pipeline[VKS_DRAW_SKIN8])
+    bool made = mode != VKS_SKIN_COMPUTE || pass->pipeline[VKS_DRAW_PULLED];
+    const int kinds = dual_quaternion ? VKS_DRAW_KINDS : VKS_DRAW_SKIN4_DQ;
+    for (int kind = VKS_DRAW_SKIN4; kind < kinds; kind++)
+        made &= (pass->pipeline[kind] = create_pipeline(dev, pass, (vks_draw_kind)kind)) !=
+                VK_NULL_HANDLE;
+    if (!made)
         return vks_fail(err, "cannot create the draw pipelines (out of device memory)");
 
     VkPhysicalDeviceFeatures features;
@@ -129,7 +134,7 @@ void vks_draw_pass_destroy(const gpu_device *dev, vks_draw_pass *pass)
 {
     if (pass->sampler)
         dev->vk.vkDestroySampler(dev->device, pass->sampler, NULL);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < VKS_DRAW_KINDS; i++)
         if (pass->pipeline[i])
             dev->vk.vkDestroyPipeline(dev->device, pass->pipeline[i], NULL);
     if (pass->layout)

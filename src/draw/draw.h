@@ -10,7 +10,22 @@
 #include "../skin/skin_gpu.h"
 #include "../../shaders/vks_shared.h"
 
-typedef enum vks_draw_kind { VKS_DRAW_PULLED, VKS_DRAW_SKIN4, VKS_DRAW_SKIN8 } vks_draw_kind;
+/* The draw's pipelines: pulling pre-skinned vertices, or skinning in the vertex shader with 4 or 8
+ * influences, by linear blending or dual quaternions (VKS_DRAW_SKIN4 + VKS_DRAW_DQ ...). */
+typedef enum vks_draw_kind {
+    VKS_DRAW_PULLED,
+    VKS_DRAW_SKIN4,
+    VKS_DRAW_SKIN8,
+    VKS_DRAW_SKIN4_DQ,
+    VKS_DRAW_SKIN8_DQ,
+    VKS_DRAW_KINDS
+} vks_draw_kind;
+
+/* The vertex-skinning kind for a model: wide (8 influences) or not, dual quaternions or not. */
+static inline vks_draw_kind vks_draw_skin_kind(bool wide, bool dq)
+{
+    return (vks_draw_kind)(VKS_DRAW_SKIN4 + (wide ? 1 : 0) + (dq ? 2 : 0));
+}
 
 typedef struct vks_draw_pass {
     VkDescriptorSetLayout frame_layout;    /* set 0: vks_frame_uniforms */
@@ -19,19 +34,20 @@ typedef struct vks_draw_pass {
      * on the address path. */
     VkDescriptorSetLayout data_layout;
     VkPipelineLayout layout;
-    /* [VKS_DRAW_PULLED]: pulls pre-skinned vertices (compute mode only); [VKS_DRAW_SKIN4] and
-     * [VKS_DRAW_SKIN8]: skin in the vertex shader, 4 or 8 influences (vertex mode, and in compute
-     * mode for the instances a frame's output budget left out). */
-    VkPipeline pipeline[3];
+    /* [VKS_DRAW_PULLED]: pulls pre-skinned vertices (compute mode only); the others skin in the
+     * vertex shader (vertex mode, and in compute mode for the instances a frame's output budget
+     * left out). */
+    VkPipeline pipeline[VKS_DRAW_KINDS];
     VkSampler sampler; /* trilinear, repeat, anisotropic where the device allows */
     VkFormat color_format, depth_format;
     vks_skin_mode mode;
 } vks_draw_pass;
 
-/* data_layout: the descriptor path's set layout, as in vks_skin_pass_create. */
+/* data_layout: the descriptor path's set layout, as in vks_skin_pass_create. dual_quaternion:
+ * the dual-quaternion kinds too (a crowd with models skinned so). */
 bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat depth_format,
-                          vks_skin_mode mode, VkDescriptorSetLayout data_layout,
-                          vks_draw_pass *pass, vks_error *err);
+                          vks_skin_mode mode, bool dual_quaternion,
+                          VkDescriptorSetLayout data_layout, vks_draw_pass *pass, vks_error *err);
 void vks_draw_pass_destroy(const gpu_device *dev, vks_draw_pass *pass);
 
 /* A depth format the device can render to (D32 preferred). */

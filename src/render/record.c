@@ -260,7 +260,7 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
             }
             if (end > split) {
                 vks_draw_bind(dev, cmd, &r->draw,
-                              vks_model_wide(model) ? VKS_DRAW_SKIN8 : VKS_DRAW_SKIN4);
+                              vks_draw_skin_kind(vks_model_wide(model), c->dq[m]));
                 draw_meshes(r, f, m, l, split, end - split);
             }
         }

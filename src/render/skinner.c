@@ -562,7 +562,8 @@ bool vks_skinner_create(const gpu_device *dev, const vks_skinner_desc *desc, vks
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++)
         sk->slots[i].slot = i;
     if (!(sk->mode == VKS_SKIN_VERTEX ||
-          vks_skin_pass_create(dev, desc->group_size, sk->data_layout, &sk->pass, err)) ||
+          vks_skin_pass_create(dev, desc->group_size, vks_crowd_any_dq(c), sk->data_layout,
+                               &sk->pass, err)) ||
         !vks_scene_gpu_create(dev, c, &scene, &sk->scene, err) || !create_outputs(sk, err) ||
         !create_instance_state(sk, err)) {
         vks_skinner_destroy(sk);

@@ -61,7 +61,7 @@ static void scatter_to_store(vks_skinner *sk, vks_skin_slot *s, VkCommandBuffer 
         records[k] = (vks_scatter_record){
             .from_entry = st->pose_first[k],
             .to_entry = st->slot[i],
-            .count = c->models[c->instances[i].model]->skeleton.joint_count,
+            .count = vks_crowd_written_entries(c, c->instances[i].model),
         };
     }
     vks_scatter_pass_record(sk->dev, cmd, &sk->scatter, s->slot, st->pose_count, VKS_SHADER_READS);
@@ -105,7 +105,7 @@ static void skin_dispatches(const vks_skinner *sk, const vks_skin_slot *s, VkCom
                 push.visible_count = end - start;
                 push.vertex_count = vks_model_level(model, l).vertex_count;
                 vks_skin_pass_record(dev, cmd, &sk->pass, &push, push.vertex_count,
-                                     vks_model_wide(model));
+                                     vks_model_wide(model), c->dq[m]);
             }
         }
     }

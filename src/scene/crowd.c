@@ -2,6 +2,7 @@
 #include "../core/alloc.h"
 
 #include "../anim/anim.h"
+#include "../skin/dqs.h"
 #include "../skin/skin_cpu.h"
 
 #include <cglm/mat4.h>
@@ -56,7 +57,7 @@ enum { CROWD_VARY_TIME, CROWD_VARY_SPEED, CROWD_VARY_HEADING };
 /* ---- Per-thread scratch ---- */
 
 typedef struct crowd_scratch_layout {
-    size_t local_from, model, sampler, pose, stride; /* byte offsets in one thread's block; size */
+    size_t local_from, model, sampler, pose, dq, stride; /* byte offsets in a thread's block */
 } crowd_scratch_layout;
 
 static crowd_scratch_layout crowd_scratch_of(uint32_t max_joints)
@@ -70,7 +71,9 @@ static crowd_scratch_layout crowd_scratch_of(uint32_t max_joints)
     l.sampler = (2 * xforms + sizeof(vks_affine) * max_joints + 63) & ~(size_t)63;
     /* A palette in pose order (skeleton level of detail), placed from there. */
     l.pose = (l.sampler + vks_sampler_scratch_bytes(max_joints) + 63) & ~(size_t)63;
-    l.stride = (l.pose + sizeof(vks_bone) * max_joints + 63) & ~(size_t)63;
+    /* A dual-quaternion model's palette as 3x4 matrices, before it is written as vks_dq. */
+    l.dq = (l.pose + sizeof(vks_bone) * max_joints + 63) & ~(size_t)63;
+    l.stride = (l.dq + sizeof(vks_bone) * max_joints + 63) & ~(size_t)63;
     return l;
 }
 
@@ -343,6 +346,8 @@ static bool crowd_check(const vks_crowd_desc *d, vks_error *err)
                                   "%s has nothing to draw (%u vertices, %u indices, %u joints)",
                                   crowd_model_name(model), model->vertex_count, model->index_count,
                                   model->skeleton.joint_count);
+        if (d->dual_quaternion && !vks_dq_check_model(model, err))
+            return false;
         int32_t clip = d->clips ? d->clips[m] : VKS_CROWD_VARIED_CLIP;
         if (clip != VKS_CROWD_VARIED_CLIP && (clip < -1 || clip >= (int32_t)model->clip_count))
             return vks_fail_usage(err, "%s has %u clip(s): clip %d is out of range",
@@ -427,6 +432,8 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     c->instance_count = c->instance_capacity = c->live_count = n;
     c->threads = d->threads ? d->threads : 1u;
     memcpy(c->models, d->models, sizeof *d->models * mc);
+    for (uint32_t m = 0; m < mc; m++)
+        c->dq[m] = d->dual_quaternion;
 
     for (uint32_t m = 0; m < mc; m++) /* spots dealt in turn */
         c->model_first[m + 1] = c->model_first[m] + vks_crowd_dealt(n, mc, m);
@@ -507,6 +514,8 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     uint32_t palette_first = 0;
     for (uint32_t m = 0; m < mc; m++) {
         const vks_model *model = c->models[m];
+        if (d->dual_quaternion && !vks_dq_check_model(model, err))
+            return false;
         int32_t clip = d->clips ? d->clips[m] : VKS_CROWD_VARIED_CLIP;
         for (uint32_t i = c->model_first[m], j = 0; i < c->model_first[m + 1]; i++, j++) {
             uint32_t spot = j * mc + m; /* the inverse of dealing spot k to model k mod mc */
@@ -930,23 +939,26 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
             continue;
         vks_crowd_instance *in = &c->instances[i];
         const vks_model *m = c->models[in->model];
-        uint32_t joints = m->skeleton.joint_count;
+        const uint32_t joints = m->skeleton.joint_count;
+        const uint32_t entries = vks_crowd_written_entries(c, in->model);
         vks_bone *out = job->palette + (job->first ? job->first[v] : c->palette_first[i]);
         if (job->lod && !c->update[v]) { /* its last pose, kept in cached memory */
             if (job->held && job->held[i] == in->posed_frame)
                 continue; /* the buffer holds it already */
-            memcpy(out, c->poses + c->palette_first[i], sizeof *out * joints);
+            memcpy(out, c->poses + c->palette_first[i], sizeof *out * entries);
             if (job->held)
                 job->held[i] = in->posed_frame;
-            written += joints;
+            written += entries;
             continue;
         }
-        written += joints;
+        written += entries;
         if (job->held)
             job->held[i] = in->posed_frame;
         /* With the level of detail, posed into the kept poses (cached memory) and copied out;
-         * else straight into the palette, written once. */
-        vks_bone *dst = job->lod ? c->poses + c->palette_first[i] : out;
+         * else straight into the palette, written once. A dual-quaternion model's is posed in
+         * the scratch and written as vks_dq where it goes. */
+        vks_bone *const placed = job->lod ? c->poses + c->palette_first[i] : out;
+        vks_bone *dst = c->dq[in->model] ? (vks_bone *)(scratch + job->layout.dq) : placed;
         const vks_sampler *s = &c->samplers[in->model][in->clip + 1];
         if (in->fade_left <= 0.0 && s->segments) { /* the fast path */
             const double t =
@@ -963,7 +975,7 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
                     in->posed_lod = level;
             } else {
                 vks_sampler_pose(s, &m->skeleton, t, &c->sampler_cursors[i], sampler_scratch, dst,
-                                 job->stream);
+                                 job->stream && dst == placed);
                 if (job->keeps)
                     in->posed_lod = 0;
             }
@@ -973,8 +985,10 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
             if (job->keeps)
                 in->posed_lod = 0; /* every joint */
         }
+        if (c->dq[in->model])
+            vks_dq_write(dst, joints, placed);
         if (job->lod)
-            memcpy(out, dst, sizeof *out * joints);
+            memcpy(out, placed, sizeof *out * entries);
     }
     if (job->stream)
         vks_sampler_fence(); /* the streamed entries, before the pool hands the chunk back */
@@ -1125,7 +1139,7 @@ static uint32_t crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visi
         uint64_t entries = 0;
         for (uint32_t k = 0; palette_bytes && k < count; k++)
             if (visible[k] < c->instance_count)
-                entries += c->models[c->instances[visible[k]].model]->skeleton.joint_count;
+                entries += vks_crowd_written_entries(c, c->instances[visible[k]].model);
         if (palette_bytes)
             *palette_bytes = entries * sizeof(vks_bone);
         return count;

@@ -61,6 +61,9 @@ typedef struct vks_crowd_desc {
      * world after its root transform) and lifted to stand on the ground (its lowest point at
      * y = 0): models in other units (a fox 80 units tall beside 1.8-unit humans) side by side. */
     bool normalize;
+    /* Every model skinned with dual quaternions (skin/dqs.h): its palettes written as vks_dq,
+     * each model checked first (vks_dq_check_model: uniform, positive scale only). */
+    bool dual_quaternion;
 } vks_crowd_desc;
 
 typedef struct vks_crowd_instance {
@@ -94,6 +97,9 @@ typedef struct vks_crowd_instance {
 typedef struct vks_crowd {
     const vks_model *models[VKS_CROWD_MAX_MODELS];
     uint32_t model_count;
+    /* Per model: skinned with dual quaternions (desc.dual_quaternion): an instance's palette is
+     * vks_dq entries packed from its range's start (vks_crowd_written_entries). */
+    bool dq[VKS_CROWD_MAX_MODELS];
     uint32_t model_first[VKS_CROWD_MAX_MODELS + 1]; /* as created (not kept after) */
     /* Per model, palette space: the box around the bind pose and every clip (8 samples each). */
     float model_lo[VKS_CROWD_MAX_MODELS][3], model_hi[VKS_CROWD_MAX_MODELS][3];
@@ -180,6 +186,27 @@ static inline uint32_t vks_crowd_dealt(uint32_t instance_count, uint32_t model_c
 {
     return instance_count / model_count + (m < instance_count % model_count);
 }
+/* The palette entries (vks_bone, 48 bytes each) an instance of model m writes: its joints, or,
+ * with dual quaternions, the 32-byte vks_dq of each joint packed in as many entries as they fill
+ * (2/3 of them). Its range still holds an entry per joint: the key cursors and the kept poses
+ * are laid out by it. */
+static inline uint32_t vks_crowd_written_entries(const vks_crowd *c, uint32_t m)
+{
+    const uint32_t joints = c->models[m]->skeleton.joint_count;
+    return c->dq[m]
+               ? (uint32_t)((joints * sizeof(vks_dq) + sizeof(vks_bone) - 1) / sizeof(vks_bone))
+               : joints;
+}
+
+/* Whether a model of the crowd is skinned with dual quaternions. */
+static inline bool vks_crowd_any_dq(const vks_crowd *c)
+{
+    for (uint32_t m = 0; m < c->model_count; m++)
+        if (c->dq[m])
+            return true;
+    return false;
+}
+
 /* The palette entries (every instance's joints) of a crowd dealt so. */
 uint64_t vks_crowd_palette_entries(const vks_model *const *models, uint32_t model_count,
                                    uint32_t instance_count);

@@ -50,8 +50,12 @@ static float det3(const vks_bone *b)
 
 void vks_dq_from_bone_fast(const vks_bone *bone, vks_dq *out)
 {
-    const float det = det3(bone);
-    const float s = det > 0.0f ? cbrtf(det) : 0.0f;
+    /* A similarity's columns share one length: its scale (the mean of their squares, rooted). */
+    const float(*m)[4] = bone->row;
+    float len2 = 0.0f;
+    for (int r = 0; r < 3; r++)
+        len2 += m[r][0] * m[r][0] + m[r][1] * m[r][1] + m[r][2] * m[r][2];
+    const float s = sqrtf(len2 / 3.0f);
     float r[3][3];
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
@@ -60,6 +64,16 @@ void vks_dq_from_bone_fast(const vks_bone *bone, vks_dq *out)
     for (int i = 0; i < 3; i++)
         out->t[i] = bone->row[i][3];
     out->s = s;
+}
+
+void vks_dq_write(const vks_bone *palette, uint32_t joints, vks_bone *out)
+{
+    char *to = (char *)out;
+    for (uint32_t j = 0; j < joints; j++) {
+        vks_dq d;
+        vks_dq_from_bone_fast(&palette[j], &d);
+        memcpy(to + sizeof d * j, &d, sizeof d);
+    }
 }
 
 /* Whether the 3x3 part of m (rows) is a positive multiple of a rotation within the tolerance:
@@ -108,7 +122,7 @@ static bool uniform_scale(const float s[3])
 static bool refuse_scale(const vks_model *m, uint32_t j, const char *where, const float s[3],
                          vks_error *err)
 {
-    return vks_fail(err,
+    return vks_fail_usage(err,
                     "%s: joint '%s' scales by (%g, %g, %g) in %s: dual-quaternion skinning takes "
                     "uniform, positive scale only (use linear skinning)",
                     m->name, m->skeleton.names[j], (double)s[0], (double)s[1], (double)s[2], where);
@@ -118,14 +132,14 @@ bool vks_dq_check_model(const vks_model *model, vks_error *err)
 {
     const vks_skeleton *sk = &model->skeleton;
     if (!is_similarity(sk->root_inverse.row))
-        return vks_fail(err,
+        return vks_fail_usage(err,
                         "%s: the scene's root transform scales non-uniformly, shears or mirrors: "
                         "dual-quaternion skinning takes uniform, positive scale only (use linear "
                         "skinning)",
                         model->name);
     for (uint32_t j = 0; j < sk->joint_count; j++) {
         if (!is_similarity(sk->inverse_bind[j].row))
-            return vks_fail(err,
+            return vks_fail_usage(err,
                             "%s: joint '%s''s bind pose scales non-uniformly, shears or mirrors: "
                             "dual-quaternion skinning takes uniform, positive scale only (use "
                             "linear skinning)",

@@ -42,6 +42,11 @@ bool vks_dq_from_bone(const vks_bone *bone, vks_dq *out);
  * palettes is a similarity). */
 void vks_dq_from_bone_fast(const vks_bone *bone, vks_dq *out);
 
+/* Writes the `joints` entries of a palette of such a model as vks_dq, packed from `out` (32
+ * bytes each: 2/3 of the entries they came in). Each written once, in order: `out` may be
+ * write-combined memory. */
+void vks_dq_write(const vks_bone *palette, uint32_t joints, vks_bone *out);
+
 /* Whether every palette of the model is a similarity: its root inverse and inverse binds are
  * similarities, and every joint's scale is uniform and positive in its rest transform and in
  * every scale key of every clip (then every palette, at any time and cross-fade, composes

@@ -1,4 +1,5 @@
 #include "skin_cpu.h"
+#include "dqs.h"
 #include "../core/alloc.h"
 
 #include "../anim/anim.h"
@@ -126,6 +127,32 @@ bool vks_skin_cpu_pose_level(const vks_model *model, uint32_t level, int32_t cli
 {
     if (level == 0)
         return vks_skin_cpu_pose(model, clip, seconds, positions, normals, tangents);
+    return vks_skin_cpu_pose_level_as(model, level, clip, seconds, false, positions, normals,
+                                      tangents);
+}
+
+/* The palette as dual quaternions, or as it is, then the skinning. */
+static bool skin_with(const vks_skin_input *in, const vks_bone *palette, uint32_t joints, bool dq,
+                      float (*positions)[3], float (*normals)[3], float (*tangents)[4])
+{
+    if (!dq) {
+        vks_skin_cpu(in, palette, positions, normals, tangents);
+        return true;
+    }
+    vks_dq *d = vks_malloc(sizeof *d * (joints ? joints : 1));
+    if (!d)
+        return false;
+    for (uint32_t j = 0; j < joints; j++)
+        vks_dq_from_bone_fast(&palette[j], &d[j]);
+    vks_skin_cpu_dq(in, d, positions, normals, tangents);
+    vks_free(d);
+    return true;
+}
+
+bool vks_skin_cpu_pose_level_as(const vks_model *model, uint32_t level, int32_t clip,
+                                double seconds, bool dq, float (*positions)[3], float (*normals)[3],
+                                float (*tangents)[4])
+{
     /* The level's vertices as its own streams: copies of level-0 vertices, their joints folded
      * (skeleton_lod.h), skinned with the full palette (a kept joint's entry is the same whether
      * the folded ones are posed or not). */
@@ -145,7 +172,7 @@ bool vks_skin_cpu_pose_level(const vks_model *model, uint32_t level, int32_t cli
     bool ok = pos && nrm && (tan || !tangent) && jnt && wgt && (!wide || (jx && wx)) && local &&
               world && palette;
     for (uint32_t i = 0; ok && i < lv.vertex_count; i++) {
-        const uint32_t s = model->lod_source[lv.vertex_first + i];
+        const uint32_t s = level ? model->lod_source[lv.vertex_first + i] : i;
         memcpy(pos[i], model->positions[s], sizeof pos[i]);
         memcpy(nrm[i], model->normals[s], sizeof nrm[i]);
         if (tan)
@@ -169,7 +196,8 @@ bool vks_skin_cpu_pose_level(const vks_model *model, uint32_t level, int32_t cli
                                    .weights = (const float(*)[VKS_MAX_INFLUENCES])wgt,
                                    .joints_extra = (const uint16_t(*)[VKS_MAX_INFLUENCES])jx,
                                    .weights_extra = (const float(*)[VKS_MAX_INFLUENCES])wx};
-        vks_skin_cpu(&in, palette, positions, normals, tan ? tangents : NULL);
+        ok =
+            skin_with(&in, palette, sk->joint_count, dq, positions, normals, tan ? tangents : NULL);
     }
     vks_free(pos), vks_free(nrm), vks_free(tan), vks_free(jnt), vks_free(wgt), vks_free(jx),
         vks_free(wx);

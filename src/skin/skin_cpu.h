@@ -59,6 +59,11 @@ bool vks_skin_cpu_pose(const vks_model *model, int32_t clip, double seconds, flo
  * each; level 0 is vks_skin_cpu_pose. */
 bool vks_skin_cpu_pose_level(const vks_model *model, uint32_t level, int32_t clip, double seconds,
                              float (*positions)[3], float (*normals)[3], float (*tangents)[4]);
+/* The same, dual-quaternion skinned when `dq` (skin/dqs.h: the palette converted entry by entry,
+ * then vks_skin_cpu_dq); level 0 included. */
+bool vks_skin_cpu_pose_level_as(const vks_model *model, uint32_t level, int32_t clip,
+                                double seconds, bool dq, float (*positions)[3], float (*normals)[3],
+                                float (*tangents)[4]);
 /* The box around the bind pose's skinned vertices, in palette space (all 0 for a model without
  * vertices). Returns false only when out of memory. */
 bool vks_skin_cpu_bind_box(const vks_model *model, float lo[3], float hi[3]);

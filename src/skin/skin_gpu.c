@@ -1,17 +1,23 @@
 #include "skin_gpu.h"
 
+#include <assert.h>
 #include <stddef.h>
 
 extern const unsigned char vks_skin_comp_spv[], vks_skin_comp_bound_spv[];
 extern const size_t vks_skin_comp_spv_size, vks_skin_comp_bound_spv_size;
 
-/* skin.comp's specialization constants: constant_id 0 and 1. */
+/* skin.comp's specialization constants: constant_id 0, 1 and 2. */
 typedef struct skin_constants {
     uint32_t group_size; /* GROUP_SIZE */
     VkBool32 wide;       /* VKS_SKIN_WIDE */
+    VkBool32 dq;         /* VKS_SKIN_DQ */
 } skin_constants;
 
-bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size,
+static const char *const variant_names[4] = {"skin.comp", "skin.comp (8 influences)",
+                                             "skin.comp (dual quaternions)",
+                                             "skin.comp (8 influences, dual quaternions)"};
+
+bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, bool dual_quaternion,
                           VkDescriptorSetLayout data_layout, vks_skin_pass *pass, vks_error *err)
 {
     *pass = (vks_skin_pass){0};
@@ -33,23 +39,24 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size,
     if (!pass->layout)
         return vks_fail(err, "cannot create the skinning pipeline layout (out of memory)");
 
-    for (uint32_t wide = 0; wide < 2; wide++) {
-        skin_constants values = {group_size, wide};
-        VkSpecializationMapEntry entries[2] = {
+    for (uint32_t v = 0; v < (dual_quaternion ? 4u : 2u); v++) {
+        skin_constants values = {group_size, v & 1u, v >> 1};
+        VkSpecializationMapEntry entries[3] = {
             {0, offsetof(skin_constants, group_size), sizeof(uint32_t)},
             {1, offsetof(skin_constants, wide), sizeof(VkBool32)},
+            {2, offsetof(skin_constants, dq), sizeof(VkBool32)},
         };
-        VkSpecializationInfo spec = {2, entries, sizeof values, &values};
-        pass->pipeline[wide] = gpu_pipeline_compute(
+        VkSpecializationInfo spec = {3, entries, sizeof values, &values};
+        pass->pipeline[v] = gpu_pipeline_compute(
             dev,
             &(gpu_compute_desc){
                 .spirv = data_layout ? vks_skin_comp_bound_spv : vks_skin_comp_spv,
                 .spirv_size = data_layout ? vks_skin_comp_bound_spv_size : vks_skin_comp_spv_size,
                 .layout = pass->layout,
                 .specialization = &spec,
-                .name = wide ? "skin.comp (8 influences)" : "skin.comp",
+                .name = variant_names[v],
             });
-        if (!pass->pipeline[wide]) {
+        if (!pass->pipeline[v]) {
             vks_skin_pass_destroy(dev, pass);
             return vks_fail(err, "cannot create the skinning pipeline (out of memory)");
         }
@@ -59,7 +66,7 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size,
 
 void vks_skin_pass_destroy(const gpu_device *dev, vks_skin_pass *pass)
 {
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 4; i++)
         if (pass->pipeline[i])
             dev->vk.vkDestroyPipeline(dev->device, pass->pipeline[i], NULL);
     if (pass->layout)
@@ -78,13 +85,14 @@ void vks_skin_pass_groups(const vks_skin_pass *pass, uint32_t vertex_count, uint
 }
 
 void vks_skin_pass_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_skin_pass *pass,
-                          const vks_skin_push *push, uint32_t vertex_count, bool wide)
+                          const vks_skin_push *push, uint32_t vertex_count, bool wide, bool dq)
 {
     uint32_t g[3];
     vks_skin_pass_groups(pass, vertex_count, push->visible_count, g);
     if (g[0] == 0 || g[1] == 0)
         return;
-    dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline[wide]);
+    assert(pass->pipeline[wide + 2 * dq]);
+    dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline[wide + 2 * dq]);
     dev->vk.vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *push,
                                push);
     dev->vk.vkCmdDispatch(cmd, g[0], g[1], g[2]);

@@ -19,15 +19,17 @@ typedef enum vks_skin_mode {
 
 typedef struct vks_skin_pass {
     VkPipelineLayout layout; /* set 0: the data set on the descriptor path */
-    VkPipeline pipeline[2];  /* [0]: 4 influences; [1]: 8, for wide models (VKS_SKIN_WIDE) */
+    /* [wide + 2 dq]: 4 or 8 influences (VKS_SKIN_WIDE), linear blending or dual quaternions
+     * (VKS_SKIN_DQ; made only when asked) */
+    VkPipeline pipeline[4];
     uint32_t group_size;
     uint32_t max_groups[3]; /* maxComputeWorkGroupCount */
 } vks_skin_pass;
 
 /* group_size 0 means VKS_SKIN_GROUP_SIZE; others must be a power of two the device allows.
- * data_layout: the descriptor path's set layout (VKS_BINDING_*), whose shader build it then
- * runs; VK_NULL_HANDLE for the address path. */
-bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size,
+ * dual_quaternion: the dual-quaternion variants too. data_layout: the descriptor path's set
+ * layout (VKS_BINDING_*), whose shader build it then runs; VK_NULL_HANDLE for the address path. */
+bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, bool dual_quaternion,
                           VkDescriptorSetLayout data_layout, vks_skin_pass *pass, vks_error *err);
 void vks_skin_pass_destroy(const gpu_device *dev, vks_skin_pass *pass);
 
@@ -37,9 +39,9 @@ void vks_skin_pass_destroy(const gpu_device *dev, vks_skin_pass *pass);
 void vks_skin_pass_groups(const vks_skin_pass *pass, uint32_t vertex_count, uint32_t visible_count,
                           uint32_t groups[3]);
 /* Records the dispatch over push->visible_count instances of one model (nothing when 0) with the
- * 4- or 8-influence variant. */
+ * 4- or 8-influence variant, linear or dual-quaternion. */
 void vks_skin_pass_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_skin_pass *pass,
-                          const vks_skin_push *push, uint32_t vertex_count, bool wide);
+                          const vks_skin_push *push, uint32_t vertex_count, bool wide, bool dq);
 
 /* A plain copy kernel over buffers of the same size as a skinning pass's traffic: the roofline
  * the bench compares the skinning pass's effective bandwidth with. */

@@ -35,7 +35,10 @@ vks_traffic vks_skin_traffic(const vks_crowd *c, const uint32_t *list, const uin
         const double n = vks_model_level(m, level).vertex_count;
         const double bind = bind_bytes_per_vertex(m) * n;
         const double out = out_bytes_per_vertex(m) * n;
-        const double own = sizeof(vks_bone) * m->skeleton.joint_count + sizeof(vks_visible);
+        /* Its palette (vks_dq when dual-quaternion skinned) and its visible entry. */
+        const double own =
+            (c->dq[model] ? sizeof(vks_dq) : sizeof(vks_bone)) * m->skeleton.joint_count +
+            sizeof(vks_visible);
         t.stream_bytes += bind + out;
         t.logical_bytes += bind + out + own;
         t.memory_bytes += out + own + (seen[model][level] ? 0.0 : bind);
