@@ -172,7 +172,8 @@ static void frame(vkskin_gpu *gpu, vkskin_crowd *crowd, const vks_model *m, uint
         float(*pos)[3] = malloc(sizeof *pos * m->vertex_count);
         float(*nrm)[3] = malloc(sizeof *nrm * m->vertex_count);
         if (!pos || !nrm ||
-            !vks_skin_cpu_pose_level(m, out[k].level, in.clip, when[k], pos, nrm, NULL)) {
+            !vks_skin_cpu_pose_level_as(m, out[k].level, in.clip, when[k],
+                                        crowd->crowd.dq[in.model], pos, nrm, NULL)) {
             CHECK(!"CPU reference");
             free(pos);
             free(nrm);
@@ -426,6 +427,29 @@ int main(int argc, char **argv)
         frame(gpu, crowd, m, 0, list2, NULL, 5, diag, false); /* slot 0 again: all at level 0 */
         check_error(vkskin_gpu_get_previous_output(gpu, 0, 0, &out, &err), &err,
                     VKSKIN_ERROR_ARGUMENT, "without previous_positions");
+
+        /* The same crowd dual-quaternion skinned, under a vkskin_gpu of its own: the host
+         * writes vkskin_dq palettes (vkskin_crowd_pose), vkskin's pass blends them. */
+        vkskin_crowd *dq_crowd = NULL;
+        vkskin_gpu *dq_gpu = NULL;
+        const vkskin_gpu_desc dq_desc = host_desc();
+        CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                       .models = models,
+                                                       .model_count = 1,
+                                                       .instance_count = INSTANCES,
+                                                       .clip = VKSKIN_CLIP_VARIED,
+                                                       .time = 0.7,
+                                                       .skinning = VKSKIN_SKINNING_DUAL_QUATERNION},
+                                  &dq_crowd, &err) == VKSKIN_OK &&
+              vkskin_gpu_create(&dq_desc, dq_crowd, &dq_gpu, &err) == VKSKIN_OK);
+        if (dq_gpu) {
+            /* (slot 0 last, as the frames above: what the previous-output checks below expect
+             * of the frame before theirs) */
+            frame(dq_gpu, dq_crowd, m, 1, list2, levels2, 5, diag, false);
+            frame(dq_gpu, dq_crowd, m, 0, list1, levels1, 4, diag, false);
+        }
+        vkskin_gpu_destroy(dq_gpu);
+        vkskin_crowd_destroy(dq_crowd);
 
         /* Meshes: each level's index range, copied out of vkskin's index buffer by the test,
          * holds the model's own indices of that mesh at that level. */
