@@ -681,6 +681,88 @@ static void check_store_room(const vkskin_model *a, const vkskin_model *b)
     vkskin_crowd_destroy(crowd);
 }
 
+/* Dual quaternions through the renderer's own path, on the GPU: a crowd of 6 default characters
+ * (22 joints: 15 entries of vks_dq a palette) on their own clips, the palette store (staged,
+ * scattered 15 entries a pose) or host palettes, at level 0 and at a level whose skeleton poses
+ * fewer joints, over frames that advance: each instance's output against the dual-quaternion
+ * reference of its clip, time and level. */
+static void check_dual_quaternion(const vkskin_model *model)
+{
+    vkskin_crowd *crowd = NULL;
+    vkskin_error err;
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = &model,
+                                                   .model_count = 1,
+                                                   .instance_count = 6,
+                                                   .clip = VKSKIN_CLIP_VARIED,
+                                                   .time = 0.3,
+                                                   .seed = 9,
+                                                   .skinning = VKSKIN_SKINNING_DUAL_QUATERNION},
+                              &crowd, &err) == VKSKIN_OK);
+    if (!crowd)
+        return;
+    const vks_model *m = crowd->crowd.models[0];
+    const uint32_t levels[2] = {0, vks_model_level_count(m) - 1};
+    CHECK(vks_model_level_joints(m, levels[1]) < m->skeleton.joint_count);
+    float lo[3], hi[3];
+    check_box((const float(*)[3])m->positions, m->vertex_count, lo, hi);
+    const double diag = check_box_diagonal(lo, hi);
+    double worst = 0.0;
+    uint32_t checked = 0;
+    for (int store = 0; store < 2; store++)
+        for (int l = 0; l < 2; l++) {
+            vkskin_renderer_desc rd =
+                checked_desc(crowd, store ? VKSKIN_PALETTES_STORE : VKSKIN_PALETTES_HOST);
+            rd.lod = levels[l];
+            vkskin_renderer *r = NULL;
+            CHECK(vkskin_renderer_create(&rd, &r, &err) == VKSKIN_OK);
+            vkskin_view view;
+            const vkskin_frame_desc fd = {.desc_size = sizeof(vkskin_frame_desc), .view = &view};
+            CHECK(vkskin_crowd_frame_view(crowd, (float)W / H, &view, &err) == VKSKIN_OK);
+            /* Each posed palette is 32 bytes a joint, rounded up to whole 48-byte entries. */
+            const uint64_t entry_bytes = (m->skeleton.joint_count * 32 + 47) / 48 * 48;
+            for (int frame = 0; r && frame < 3; frame++) {
+                vkskin_frame_info info;
+                CHECK(vkskin_renderer_frame(r, &fd, &info, &err) == VKSKIN_OK);
+                CHECK(info.posed > 0 && info.palette_bytes == info.posed * entry_bytes);
+                vkskin_crowd_advance(crowd, 0.1, NULL);
+            }
+            /* The last frame's times: one step back. */
+            vkskin_crowd_advance(crowd, -0.1, NULL);
+            const uint32_t n = vks_model_level(m, levels[l]).vertex_count;
+            float(*gp)[3] = malloc(sizeof *gp * m->vertex_count);
+            float(*gn)[3] = malloc(sizeof *gn * m->vertex_count);
+            float(*cp)[3] = malloc(sizeof *cp * m->vertex_count);
+            float(*cn)[3] = malloc(sizeof *cn * m->vertex_count);
+            for (uint32_t i = 0; r && gp && gn && cp && cn && i < 6; i++) {
+                uint32_t level = 99;
+                const vks_crowd_instance *in = &crowd->crowd.instances[i];
+                if (vkskin_renderer_read_skinned(r, i, &gp[0][0], &gn[0][0], NULL, &level, &err) !=
+                        VKSKIN_OK ||
+                    level != levels[l] ||
+                    !vks_skin_cpu_pose_level_as(m, level, in->clip, in->time, true, cp, cn, NULL)) {
+                    CHECK(!"a dual-quaternion output");
+                    continue;
+                }
+                const double d = check_max_diff(&gp[0][0], 3, &cp[0][0], 3, n, 3) / diag;
+                if (!(d <= POSITION_TOLERANCE))
+                    printf("dual quaternions, %s palettes, level %u, instance %u: %.3g\n",
+                           store ? "store" : "host", level, i, d);
+                CHECK(d <= POSITION_TOLERANCE);
+                worst = fmax(worst, d);
+                checked++;
+            }
+            free(gp), free(gn), free(cp), free(cn);
+            vkskin_crowd_advance(crowd, 0.1, NULL);
+            close_renderer(r);
+        }
+    CHECK(checked == 4 * 6);
+    printf("dual quaternions: %u outputs (store and host palettes, levels %u and %u) within %.3g "
+           "of the diagonal of the reference\n",
+           checked, levels[0], levels[1], worst);
+    vkskin_crowd_destroy(crowd);
+}
+
 /* Growth the device's memory refuses: a renderer capped at 16 MiB, its crowd grown by 30 000.
  * Each frame says how many fit (the plan's message, not that buffers were lost), the renderer is
  * not broken, and the last frame it drew stays readable, right against the CPU. */
@@ -922,6 +1004,7 @@ int main(int argc, char **argv)
     check_logger(crowd);
     check_moves(model);
     check_refused_growth(model);
+    check_dual_quaternion(model);
     vkskin_model *chain_model = NULL;
     CHECK(vkskin_model_load(
               &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = argv[2]},

@@ -322,6 +322,18 @@ static void test_refusals(void)
     CHECK(vks_dq_check_model(&m, &err));
     s_values[1][0] = s_values[1][1] = s_values[1][2] = 2.0f; /* uniform: taken */
     CHECK(vks_dq_check_model(&m, &err));
+    s_values[1][0] = s_values[1][1] = s_values[1][2] = 0.0f; /* a part hidden: taken */
+    CHECK(vks_dq_check_model(&m, &err));
+    /* ... and a zero scale collapses the vertex onto the joint's translation, as a zero matrix
+     * does under linear blending. */
+    const vks_bone zero = {{{0, 0, 0, 1}, {0, 0, 0, 2}, {0, 0, 0, 3}}};
+    vks_dq z[1];
+    vks_dq_from_bone_fast(&zero, &z[0]);
+    CHECK(z[0].s == 0.0f && z[0].q[3] == 1.0f);
+    float zp[3], zn[3];
+    skin_vertex(z, (const float[3]){0.5f, -0.5f, 0.25f}, (const float[3]){0, 1, 0}, NULL,
+                (const uint16_t[4]){0, 0, 0, 0}, (const float[4]){1, 0, 0, 0}, zp, zn, NULL);
+    CHECK(zp[0] == 1.0f && zp[1] == 2.0f && zp[2] == 3.0f);
     rest[0].s[0] = -1.0f; /* a mirror in the bind pose */
     CHECK(!vks_dq_check_model(&m, &err) && strstr(err.msg, "joint 'hips'") &&
           strstr(err.msg, "its rest transform"));

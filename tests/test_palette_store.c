@@ -136,7 +136,7 @@ static void test_hand(void)
     /* A store smaller than one palette is refused, naming the model. */
     vks_palette_store small;
     CHECK(!vks_palette_store_init(&small, c, 2, &err));
-    CHECK(strstr(err.msg, "fewer than one palette of made-up (3 joints)") != NULL);
+    CHECK(strstr(err.msg, "fewer than one palette of made-up (3 entries)") != NULL);
     vks_palette_store_free(&s);
     free(mc.crowd.instances);
     free(mc.crowd.model_of);

@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t joints_of(const vks_crowd *c, uint32_t i)
+/* The entries instance i's palette takes: its joints, or with dual quaternions the fewer its
+ * vks_dq fill (vks_crowd_written_entries). Slots, staging and copies are that size. */
+static uint32_t entries_of(const vks_crowd *c, uint32_t i)
 {
-    return c->models[c->model_of[i]]->skeleton.joint_count;
+    return vks_crowd_written_entries(c, c->model_of[i]);
 }
 
 /* *p (`used` entries of `size` bytes) with room for `capacity`, the new entries `fill` bytes. */
@@ -43,16 +45,16 @@ bool vks_palette_store_init(vks_palette_store *s, const vks_crowd *c, uint32_t c
 {
     *s = (vks_palette_store){.capacity = capacity};
     for (uint32_t m = 0; m < c->model_count; m++)
-        if (c->models[m]->skeleton.joint_count > capacity)
+        if (vks_crowd_written_entries(c, m) > capacity)
             return vks_fail(err,
                             "the palette store holds %u entries, fewer than one palette of %s "
-                            "(%u joints)",
-                            capacity, c->models[m]->name, c->models[m]->skeleton.joint_count);
-    /* A model's freed slots are distinct ranges of the store: at most capacity / joints. */
+                            "(%u entries)",
+                            capacity, c->models[m]->name, vks_crowd_written_entries(c, m));
+    /* A model's freed slots are distinct ranges of the store: at most capacity / entries. */
     bool ok = true;
     for (uint32_t m = 0; ok && m < c->model_count; m++)
         ok = (s->free_slots[m] = vks_malloc(
-                  sizeof(uint32_t) * (capacity / c->models[m]->skeleton.joint_count + 1))) != NULL;
+                  sizeof(uint32_t) * (capacity / vks_crowd_written_entries(c, m) + 1))) != NULL;
     if (!ok || !vks_palette_store_reserve(s, c, err)) {
         vks_palette_store_free(s);
         return vks_fail_memory(err, "out of memory for the palette store's slots of %u instances",
@@ -93,11 +95,11 @@ static uint32_t take_slot(vks_palette_store *s, const vks_crowd *c, uint32_t i)
     const uint32_t m = c->model_of[i];
     if (s->free_count[m])
         return s->free_slots[m][--s->free_count[m]];
-    const uint32_t joints = joints_of(c, i);
-    if (s->capacity - s->top < joints)
+    const uint32_t entries = entries_of(c, i);
+    if (s->capacity - s->top < entries)
         return VKS_PALETTE_NONE;
-    s->top += joints;
-    return s->top - joints;
+    s->top += entries;
+    return s->top - entries;
 }
 
 /* Places the listed instances that have no slot; false at the first that finds no room (with
@@ -149,7 +151,7 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, uint3
          * the slots dealt and drop the new instances that find none. */
         uint64_t entries = 0;
         for (k = 0; k < count; k++)
-            entries += joints_of(c, visible[k]);
+            entries += entries_of(c, visible[k]);
         if (entries <= s->capacity) {
             for (k = 0; k < count; k++) {
                 s->slot[visible[k]] = VKS_PALETTE_NONE;
@@ -183,15 +185,15 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, uint3
         s->held[s->held_count++] = i;
         if (!pose)
             continue;
-        const uint32_t joints = joints_of(c, i);
+        const uint32_t entries = entries_of(c, i);
         s->pose[posed] = i;
         vks_palette_copy *last = copies ? &s->copies[copies - 1] : NULL;
         if (last && last->from + last->count == at && last->to + last->count == slot)
-            last->count += joints;
+            last->count += entries;
         else
-            s->copies[copies++] = (vks_palette_copy){(uint32_t)at, slot, joints};
+            s->copies[copies++] = (vks_palette_copy){(uint32_t)at, slot, entries};
         s->pose_first[posed++] = (uint32_t)at;
-        at += joints;
+        at += entries;
     }
     s->pose_count = posed;
     s->copy_count = copies;

@@ -168,8 +168,9 @@ static uint32_t crowd_max_joints(const vks_crowd *c)
 
 /* ---- Bounds and placement ---- */
 
-/* The palette-space box around the bind pose and every clip's motion. */
-static bool crowd_model_bounds(const vks_model *m, float lo[3], float hi[3])
+/* The palette-space box around the bind pose and every clip's motion, skinned the crowd's way
+ * (dual quaternions keep volume linear blending loses: their vertices reach further out). */
+static bool crowd_model_bounds(const vks_model *m, bool dq, float lo[3], float hi[3])
 {
     for (int k = 0; k < 3; k++) {
         lo[k] = FLT_MAX;
@@ -181,7 +182,7 @@ static bool crowd_model_bounds(const vks_model *m, float lo[3], float hi[3])
     for (int32_t c = -1; ok && c < (int32_t)m->clip_count; c++) {
         for (int s = 0; ok && s < (c < 0 ? 1 : CROWD_SAMPLES_PER_CLIP); s++) {
             double t = c < 0 ? 0.0 : (double)m->clips[c].duration * s / CROWD_SAMPLES_PER_CLIP;
-            ok = vks_skin_cpu_pose(m, c, t, pos, nrm, NULL);
+            ok = vks_skin_cpu_pose_level_as(m, 0, c, t, dq, pos, nrm, NULL);
             for (uint32_t v = 0; ok && v < m->vertex_count; v++) {
                 for (int k = 0; k < 3; k++) {
                     lo[k] = fminf(lo[k], pos[v][k]);
@@ -475,7 +476,7 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
         if (same < m) {
             memcpy(c->model_lo[m], c->model_lo[same], sizeof c->model_lo[m]);
             memcpy(c->model_hi[m], c->model_hi[same], sizeof c->model_hi[m]);
-        } else if (!crowd_model_bounds(c->models[m], c->model_lo[m], c->model_hi[m])) {
+        } else if (!crowd_model_bounds(c->models[m], c->dq[m], c->model_lo[m], c->model_hi[m])) {
             vks_crowd_destroy(c);
             return vks_fail_memory(err, "out of memory for the bounds of %s", name);
         }
@@ -514,8 +515,6 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     uint32_t palette_first = 0;
     for (uint32_t m = 0; m < mc; m++) {
         const vks_model *model = c->models[m];
-        if (d->dual_quaternion && !vks_dq_check_model(model, err))
-            return false;
         int32_t clip = d->clips ? d->clips[m] : VKS_CROWD_VARIED_CLIP;
         for (uint32_t i = c->model_first[m], j = 0; i < c->model_first[m + 1]; i++, j++) {
             uint32_t spot = j * mc + m; /* the inverse of dealing spot k to model k mod mc */
@@ -969,8 +968,17 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
                 vks_bone *pose = (vks_bone *)(scratch + job->layout.pose);
                 vks_sampler_pose_joints(s, &c->pose_skeletons[in->model], t, &c->sampler_cursors[i],
                                         sampler_scratch, pose, false, n);
-                for (uint32_t p = 0; p < n; p++)
-                    dst[m->pose_order[p]] = pose[p];
+                if (c->dq[in->model]) { /* the posed joints alone, each as its vks_dq */
+                    for (uint32_t p = 0; p < n; p++) {
+                        vks_dq d;
+                        vks_dq_from_bone_fast(&pose[p], &d);
+                        memcpy((char *)placed + sizeof d * m->pose_order[p], &d, sizeof d);
+                    }
+                    dst = NULL; /* written */
+                } else {
+                    for (uint32_t p = 0; p < n; p++)
+                        dst[m->pose_order[p]] = pose[p];
+                }
                 if (job->keeps)
                     in->posed_lod = level;
             } else {
@@ -985,7 +993,7 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
             if (job->keeps)
                 in->posed_lod = 0; /* every joint */
         }
-        if (c->dq[in->model])
+        if (c->dq[in->model] && dst) /* posed as 3x4 in the scratch: written as vks_dq */
             vks_dq_write(dst, joints, placed);
         if (job->lod)
             memcpy(out, placed, sizeof *out * entries);

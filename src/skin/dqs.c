@@ -56,7 +56,7 @@ void vks_dq_from_bone_fast(const vks_bone *bone, vks_dq *out)
     for (int r = 0; r < 3; r++)
         len2 += m[r][0] * m[r][0] + m[r][1] * m[r][1] + m[r][2] * m[r][2];
     const float s = sqrtf(len2 / 3.0f);
-    float r[3][3];
+    float r[3][3]; /* (a zero scale, a part hidden: no rotation to find, the identity) */
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             r[i][j] = s > 0.0f ? bone->row[i][j] / s : (float)(i == j);
@@ -109,10 +109,13 @@ bool vks_dq_from_bone(const vks_bone *bone, vks_dq *out)
     return true;
 }
 
-/* A scale (x, y, z) that is uniform and positive within the tolerance. */
+/* A scale (x, y, z) that is uniform and positive within the tolerance, or exactly zero (a part
+ * hidden by a scale key: the joint's vertices collapse onto it, as with linear blending). */
 static bool uniform_scale(const float s[3])
 {
     const float mean = (s[0] + s[1] + s[2]) / 3.0f;
+    if (s[0] == 0.0f && s[1] == 0.0f && s[2] == 0.0f)
+        return true;
     return mean > 0.0f && isfinite(mean) &&
            fabsf(s[0] - mean) <= VKS_DQ_SIMILARITY_TOLERANCE * mean &&
            fabsf(s[1] - mean) <= VKS_DQ_SIMILARITY_TOLERANCE * mean &&
@@ -122,28 +125,31 @@ static bool uniform_scale(const float s[3])
 static bool refuse_scale(const vks_model *m, uint32_t j, const char *where, const float s[3],
                          vks_error *err)
 {
-    return vks_fail_usage(err,
-                    "%s: joint '%s' scales by (%g, %g, %g) in %s: dual-quaternion skinning takes "
-                    "uniform, positive scale only (use linear skinning)",
-                    m->name, m->skeleton.names[j], (double)s[0], (double)s[1], (double)s[2], where);
+    return vks_fail_usage(
+        err,
+        "%s: joint '%s' scales by (%g, %g, %g) in %s: dual-quaternion skinning takes "
+        "uniform, positive scale only (use linear skinning)",
+        m->name, m->skeleton.names[j], (double)s[0], (double)s[1], (double)s[2], where);
 }
 
 bool vks_dq_check_model(const vks_model *model, vks_error *err)
 {
     const vks_skeleton *sk = &model->skeleton;
     if (!is_similarity(sk->root_inverse.row))
-        return vks_fail_usage(err,
-                        "%s: the scene's root transform scales non-uniformly, shears or mirrors: "
-                        "dual-quaternion skinning takes uniform, positive scale only (use linear "
-                        "skinning)",
-                        model->name);
+        return vks_fail_usage(
+            err,
+            "%s: the scene's root transform scales non-uniformly, shears or mirrors: "
+            "dual-quaternion skinning takes uniform, positive scale only (use linear "
+            "skinning)",
+            model->name);
     for (uint32_t j = 0; j < sk->joint_count; j++) {
         if (!is_similarity(sk->inverse_bind[j].row))
-            return vks_fail_usage(err,
-                            "%s: joint '%s''s bind pose scales non-uniformly, shears or mirrors: "
-                            "dual-quaternion skinning takes uniform, positive scale only (use "
-                            "linear skinning)",
-                            model->name, sk->names[j]);
+            return vks_fail_usage(
+                err,
+                "%s: joint '%s''s bind pose scales non-uniformly, shears or mirrors: "
+                "dual-quaternion skinning takes uniform, positive scale only (use "
+                "linear skinning)",
+                model->name, sk->names[j]);
         if (!uniform_scale(sk->rest[j].s))
             return refuse_scale(model, j, "its rest transform", sk->rest[j].s, err);
     }

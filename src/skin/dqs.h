@@ -3,7 +3,7 @@
  * quaternions, so that a twisting wrist or elbow keeps its volume where linear blending collapses
  * it (the "candy wrapper").
  *
- * Scale: the joints may scale, uniformly and positively. A palette entry is a similarity,
+ * Scale: the joints may scale, uniformly and positively (or to zero, a part hidden). A palette entry is a similarity,
  * P v = R(q) (s v) + t, and scale is blended first, linearly, then the rigid parts as dual
  * quaternions: Kavan et al.'s scale-aware two-phase blending, restricted to uniform scale (with
  * one influence, or influences that agree on the scale, it is exact). A model that scales a joint
@@ -48,8 +48,8 @@ void vks_dq_from_bone_fast(const vks_bone *bone, vks_dq *out);
 void vks_dq_write(const vks_bone *palette, uint32_t joints, vks_bone *out);
 
 /* Whether every palette of the model is a similarity: its root inverse and inverse binds are
- * similarities, and every joint's scale is uniform and positive in its rest transform and in
- * every scale key of every clip (then every palette, at any time and cross-fade, composes
+ * similarities, and every joint's scale is uniform and positive (or exactly zero) in its rest
+ * transform and in every scale key of every clip (then every palette, at any time and cross-fade, composes
  * similarities). False with one line naming the joint and the clip (or the bind pose). */
 bool vks_dq_check_model(const vks_model *model, vks_error *err);
 

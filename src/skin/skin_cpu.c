@@ -125,8 +125,6 @@ bool vks_skin_cpu_pose(const vks_model *model, int32_t clip, double seconds, flo
 bool vks_skin_cpu_pose_level(const vks_model *model, uint32_t level, int32_t clip, double seconds,
                              float (*positions)[3], float (*normals)[3], float (*tangents)[4])
 {
-    if (level == 0)
-        return vks_skin_cpu_pose(model, clip, seconds, positions, normals, tangents);
     return vks_skin_cpu_pose_level_as(model, level, clip, seconds, false, positions, normals,
                                       tangents);
 }
@@ -153,6 +151,8 @@ bool vks_skin_cpu_pose_level_as(const vks_model *model, uint32_t level, int32_t 
                                 double seconds, bool dq, float (*positions)[3], float (*normals)[3],
                                 float (*tangents)[4])
 {
+    if (level == 0 && !dq)
+        return vks_skin_cpu_pose(model, clip, seconds, positions, normals, tangents);
     /* The level's vertices as its own streams: copies of level-0 vertices, their joints folded
      * (skeleton_lod.h), skinned with the full palette (a kept joint's entry is the same whether
      * the folded ones are posed or not). */
