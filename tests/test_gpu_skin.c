@@ -168,6 +168,27 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
     free(tan);
 }
 
+/* A crowd of one instance of m, skinned linearly or with dual quaternions, and a renderer that
+ * reads its output back. False, with a message, when either cannot be made. */
+static bool one_instance(const gpu_device *dev, const vks_model *m, bool dq, vks_crowd *crowd,
+                         vks_renderer *r, vks_error *err)
+{
+    if (!vks_crowd_create(
+            &(vks_crowd_desc){
+                .models = &m, .model_count = 1, .instance_count = 1, .dual_quaternion = dq},
+            crowd, err))
+        return false;
+    if (vks_renderer_create(dev,
+                            &(vks_renderer_desc){.crowd = crowd,
+                                                 .color_format = VK_FORMAT_R8G8B8A8_SRGB,
+                                                 .readback = true,
+                                                 .path = test_path()},
+                            r, err))
+        return true;
+    vks_crowd_destroy(crowd);
+    return false;
+}
+
 /* Each model skinned both ways: linear blending, then dual quaternions where the model's joints
  * are similarities (else the crowd is refused, with the checker's message). */
 static void check_model(const gpu_device *dev, const char *path, const vks_model *m, bool dq)
@@ -187,16 +208,7 @@ static void check_model(const gpu_device *dev, const char *path, const vks_model
         printf("%s (dual quaternions): refused: %s\n", path, err.msg);
         return;
     }
-    if (!vks_crowd_create(
-            &(vks_crowd_desc){
-                .models = &m, .model_count = 1, .instance_count = 1, .dual_quaternion = dq},
-            &crowd, &err) ||
-        !vks_renderer_create(dev,
-                             &(vks_renderer_desc){.crowd = &crowd,
-                                                  .color_format = VK_FORMAT_R8G8B8A8_SRGB,
-                                                  .readback = true,
-                                                  .path = test_path()},
-                             &r, &err)) {
+    if (!one_instance(dev, m, dq, &crowd, &r, &err)) {
         fprintf(stderr, "%s: %s\n", path, err.msg);
         CHECK(!"renderer creation failed");
         return;
@@ -253,16 +265,7 @@ static void check_twist(const gpu_device *dev, const vks_model *m)
         vks_crowd crowd;
         vks_renderer r;
         vks_error err;
-        if (!vks_crowd_create(
-                &(vks_crowd_desc){
-                    .models = &m, .model_count = 1, .instance_count = 1, .dual_quaternion = dq},
-                &crowd, &err) ||
-            !vks_renderer_create(dev,
-                                 &(vks_renderer_desc){.crowd = &crowd,
-                                                      .color_format = VK_FORMAT_R8G8B8A8_SRGB,
-                                                      .readback = true,
-                                                      .path = test_path()},
-                                 &r, &err)) {
+        if (!one_instance(dev, m, dq, &crowd, &r, &err)) {
             fprintf(stderr, "twist: %s\n", err.msg);
             CHECK(!"twist renderer");
             return;
