@@ -1287,6 +1287,124 @@ static void twist(void)
     free(pos), free(nrm), free(joints), free(weights), free(idx);
 }
 
+/* morph.glb: a 4x4 grid in the plane z = 0 (x, y in 0 .. 1.5, normals +z) over two joints,
+ * root at the origin and top at y = 1 (its child); rows with y <= 0.5 follow root, the others top.
+ * Three morph targets, named (extras.targetNames) "raise", "pinch" and "tilt", default weights
+ * (0.5, 0, 0.25):
+ *   raise: POSITION (0, 0, 0.2 x) on every vertex (dense);
+ *   pinch: POSITION on vertices 5 and 10 alone, through a sparse accessor with no bufferView:
+ *          (0.1, 0, 0) and (-0.1, 0, 0.05);
+ *   tilt:  POSITION (0, 0, 0.1 y) and NORMAL (0, -0.1, 0) on every vertex.
+ * Clips, each on the weights of the grid's node:
+ *   "talk"   LINEAR: (0, 0, 0) at 0 s, (1, 0.5, 0) at 0.5 s, (0, 0, 1) at 1 s; top also turns
+ *            30 degrees about x by 1 s;
+ *   "blink"  STEP: (0, 0, 0) at 0 s, (0, 1, 0) at 0.25 s, (0, 0, 0) at 0.5 s;
+ *   "smooth" CUBICSPLINE: value (0, 0, 0) at 0 s with out-tangent (2, 0, 0), value (1, 0, 1) at
+ *            1 s with in-tangent (0, 0, 0) (the others 0). */
+static void morph(void)
+{
+    enum { N = 16 };
+    glbw_doc *doc = glbw_create();
+    float pos[N][3], nrm[N][3], weights[N][4] = {{0}}, raise[N][3], tilt[N][3], tilt_n[N][3];
+    uint16_t joints[N][4] = {{0}};
+    for (int v = 0; v < N; v++) {
+        const float x = 0.5f * (float)(v % 4), y = 0.5f * (float)(v / 4);
+        pos[v][0] = x, pos[v][1] = y, pos[v][2] = 0.0f;
+        nrm[v][0] = 0.0f, nrm[v][1] = 0.0f, nrm[v][2] = 1.0f;
+        joints[v][0] = y <= 0.5f ? 0 : 1;
+        weights[v][0] = 1.0f;
+        raise[v][0] = 0.0f, raise[v][1] = 0.0f, raise[v][2] = 0.2f * x;
+        tilt[v][0] = 0.0f, tilt[v][1] = 0.0f, tilt[v][2] = 0.1f * y;
+        tilt_n[v][0] = 0.0f, tilt_n[v][1] = -0.1f, tilt_n[v][2] = 0.0f;
+    }
+    uint16_t idx[9 * 6];
+    size_t n_idx = 0;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) {
+            const uint16_t a = (uint16_t)(4 * r + c), b = (uint16_t)(a + 1), d = (uint16_t)(a + 4),
+                           e = (uint16_t)(a + 5);
+            const uint16_t tri[6] = {a, b, e, a, e, d};
+            memcpy(idx + n_idx, tri, sizeof tri);
+            n_idx += 6;
+        }
+    int root = add_node(doc, "root", NULL, -1, -1);
+    int top = add_node(doc, "top", (float[3]){0, 1, 0}, -1, -1);
+    glbw_node_add_child(doc, root, top);
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position = glbw_add_floats(doc, &pos[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    p.normal = glbw_add_floats(doc, &nrm[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, false);
+    p.joints0 = add_u16x4(doc, (const uint16_t(*)[4])joints, N);
+    p.weights0 = glbw_add_floats(doc, &weights[0][0], N, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    p.indices = add_indices(doc, idx, n_idx);
+    p.target_count = 3;
+    p.targets[0] = (glbw_morph_target){
+        glbw_add_floats(doc, &raise[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, true), GLBW_NONE,
+        GLBW_NONE};
+    /* The sparse target: no bufferView (zeros), two vertices given. */
+    const double lo[3] = {-0.1, 0, 0}, hi[3] = {0.1, 0, 0.05};
+    int pinch = glbw_add_accessor(doc, GLBW_NONE, 0,
+                                  &(glbw_accessor_desc){.component = GLBW_F32,
+                                                        .type = GLBW_VEC3,
+                                                        .count = N,
+                                                        .min_max = true,
+                                                        .min = lo,
+                                                        .max = hi});
+    const uint16_t at[2] = {5, 10};
+    const float moved[2][3] = {{0.1f, 0, 0}, {-0.1f, 0, 0.05f}};
+    glbw_set_sparse(
+        doc, pinch,
+        &(glbw_sparse_desc){.count = 2,
+                            .indices_view = glbw_add_view(doc, at, sizeof at, 0, GLBW_TARGET_NONE),
+                            .indices_component = GLBW_U16,
+                            .values_view =
+                                glbw_add_view(doc, moved, sizeof moved, 0, GLBW_TARGET_NONE)});
+    p.targets[1] = (glbw_morph_target){pinch, GLBW_NONE, GLBW_NONE};
+    p.targets[2] = (glbw_morph_target){
+        glbw_add_floats(doc, &tilt[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, true),
+        glbw_add_floats(doc, &tilt_n[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, false), GLBW_NONE};
+    int mesh = glbw_add_mesh(doc, "face", &p, 1);
+    glbw_mesh_set_targets(doc, mesh, (const float[3]){0.5f, 0.0f, 0.25f}, 3,
+                          (const char *const[3]){"raise", "pinch", "tilt"}, 3);
+    const float global_t[2][3] = {{0, 0, 0}, {0, 1, 0}};
+    int skin = glbw_add_skin(doc, "face", (int[2]){root, top}, 2,
+                             add_inverse_binds(doc, global_t, 2), root);
+    int grid = add_node(doc, "face", NULL, mesh, skin);
+
+    /* Weight channels: an output of 3 floats a key (9 for CUBICSPLINE: in-tangents, values,
+     * out-tangents). */
+    const struct {
+        const char *name;
+        glbw_interp interp;
+        int keys;
+        float times[3];
+        float values[27];
+    } clips[3] = {
+        {"talk", GLBW_LINEAR, 3, {0, 0.5f, 1}, {0, 0, 0, 1, 0.5f, 0, 0, 0, 1}},
+        {"blink", GLBW_STEP, 3, {0, 0.25f, 0.5f}, {0, 0, 0, 0, 1, 0, 0, 0, 0}},
+        {"smooth",
+         GLBW_CUBICSPLINE,
+         2,
+         {0, 1},
+         {0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0}},
+    };
+    for (int k = 0; k < 3; k++) {
+        int anim = glbw_add_animation(doc, clips[k].name);
+        const int per_key = clips[k].interp == GLBW_CUBICSPLINE ? 9 : 3;
+        int in = glbw_add_floats(doc, clips[k].times, (size_t)clips[k].keys, GLBW_SCALAR,
+                                 GLBW_TARGET_NONE, true);
+        int out = glbw_add_floats(doc, clips[k].values, (size_t)(clips[k].keys * per_key),
+                                  GLBW_SCALAR, GLBW_TARGET_NONE, false);
+        glbw_add_anim_channel(doc, anim, glbw_add_anim_sampler(doc, anim, in, out, clips[k].interp),
+                              grid, GLBW_PATH_WEIGHTS);
+        if (k == 0) { /* top turns 30 degrees about x by 1 s */
+            const float times[2] = {0, 1}, h = 0.25881905f, c = 0.96592583f;
+            const float rot[2][4] = {{0, 0, 0, 1}, {h, 0, 0, c}};
+            add_channel(doc, anim, top, GLBW_PATH_ROTATION, times, &rot[0][0], 2);
+        }
+    }
+    write_doc(doc, "morph.glb");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -1325,5 +1443,6 @@ int main(int argc, char **argv)
     clip_order_x();
     random_bytes();
     twist();
+    morph();
     return failures ? 1 : 0;
 }

@@ -653,8 +653,9 @@ static void test_errors(void)
 static void test_counts(void)
 {
     const float f[32] = {0, 1, 2, 3};
-#define HEAD "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":128}],"              \
-             "\"bufferViews\":[{\"buffer\":0,\"byteLength\":128}],"
+#define HEAD                                                                                       \
+    "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":128}],"                         \
+    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":128}],"
     expect_error("{\"asset\":{\"version\":\"2.0\"},\"accessors\":[],\"accessors\":[]}", NULL, 0,
                  "the JSON has the key \"accessors\" twice in one object");
     expect_error("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"a\",\"name\":\"b\"}]}",
@@ -736,7 +737,7 @@ static void test_key_order(void)
         for (int k = 0; k < 9; k++)
             CHECK(v[k] == want_v[k]);
         CHECK(out.warning_count == 1 && strstr(out.warnings[0], "clip 'spline' had keys out of "
-                                                                 "time order"));
+                                                                "time order"));
         cJSON_Delete(d.json);
     }
     vks_gltf_glb_free(&out);
@@ -812,9 +813,9 @@ static void test_sparse_texcoord_uri(void)
                        "\"type\":\"SCALAR\"}],\"animations\":[{\"samplers\":[{\"input\":0,"
                        "\"output\":0}],\"channels\":[]}]}";
     vks_error err = {{0}};
-    ok = vks_gltf_rewrite(&(vks_gltf_desc){.data = text, .size = strlen(text), .dir = dir,
-                                           .name = "test.gltf"},
-                          &out, &err);
+    ok = vks_gltf_rewrite(
+        &(vks_gltf_desc){.data = text, .size = strlen(text), .dir = dir, .name = "test.gltf"}, &out,
+        &err);
     CHECK(ok);
     if (ok && open_out(&out, &d)) {
         double v[4] = {0};
@@ -855,21 +856,22 @@ static void test_meshopt_filters(void)
     bin_builder b = {0};
     size_t oo = bin_put(&b, comp[0], olen), oe = bin_put(&b, comp[1], elen);
     char json[2048];
-    snprintf(json, sizeof json,
-             "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"EXT_meshopt_compression\"],"
-             "\"buffers\":[{\"byteLength\":%zu},{\"byteLength\":%d,\"extensions\":{"
-             "\"EXT_meshopt_compression\":{\"fallback\":true}}}],\"bufferViews\":["
-             "{\"buffer\":1,\"byteLength\":%d,\"byteStride\":8,\"extensions\":{"
-             "\"EXT_meshopt_compression\":{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu,"
-             "\"byteStride\":8,\"count\":%d,\"mode\":\"ATTRIBUTES\",\"filter\":\"OCTAHEDRAL\"}}},"
-             "{\"buffer\":1,\"byteOffset\":%d,\"byteLength\":%d,\"byteStride\":12,\"extensions\":{"
-             "\"EXT_meshopt_compression\":{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu,"
-             "\"byteStride\":12,\"count\":%d,\"mode\":\"ATTRIBUTES\",\"filter\":\"EXPONENTIAL\"}}}],"
-             "\"accessors\":[{\"bufferView\":0,\"componentType\":5122,\"normalized\":true,"
-             "\"count\":%d,\"type\":\"VEC3\"},{\"bufferView\":1,\"componentType\":5126,"
-             "\"count\":%d,\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[{\"attributes\":{"
-             "\"NORMAL\":0,\"POSITION\":1}}]}],\"nodes\":[{\"mesh\":0}]}",
-             b.size, N * 20, N * 8, oo, olen, N, N * 8, N * 12, oe, elen, N, N, N);
+    snprintf(
+        json, sizeof json,
+        "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"EXT_meshopt_compression\"],"
+        "\"buffers\":[{\"byteLength\":%zu},{\"byteLength\":%d,\"extensions\":{"
+        "\"EXT_meshopt_compression\":{\"fallback\":true}}}],\"bufferViews\":["
+        "{\"buffer\":1,\"byteLength\":%d,\"byteStride\":8,\"extensions\":{"
+        "\"EXT_meshopt_compression\":{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu,"
+        "\"byteStride\":8,\"count\":%d,\"mode\":\"ATTRIBUTES\",\"filter\":\"OCTAHEDRAL\"}}},"
+        "{\"buffer\":1,\"byteOffset\":%d,\"byteLength\":%d,\"byteStride\":12,\"extensions\":{"
+        "\"EXT_meshopt_compression\":{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu,"
+        "\"byteStride\":12,\"count\":%d,\"mode\":\"ATTRIBUTES\",\"filter\":\"EXPONENTIAL\"}}}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5122,\"normalized\":true,"
+        "\"count\":%d,\"type\":\"VEC3\"},{\"bufferView\":1,\"componentType\":5126,"
+        "\"count\":%d,\"type\":\"VEC3\"}],\"meshes\":[{\"primitives\":[{\"attributes\":{"
+        "\"NORMAL\":0,\"POSITION\":1}}]}],\"nodes\":[{\"mesh\":0}]}",
+        b.size, N * 20, N * 8, oo, olen, N, N * 8, N * 12, oe, elen, N, N, N);
     vks_gltf_glb out;
     out_doc d;
     if (rewrite_and_open(json, b.data, b.size, &out, &d)) {
@@ -904,6 +906,87 @@ static void test_meshopt_filters(void)
         cJSON_Delete(d.json);
     }
     vks_gltf_glb_free(&out);
+}
+
+/* Morph targets pass the rewrite whole: a triangle with a dense target and a sparse one without
+ * a bufferView (zeros, one vertex given), the mesh's default weights and target names, and a
+ * CUBICSPLINE weights channel (in-tangents, values and out-tangents: 3 x 2 floats a key). The
+ * sparse target comes out plain, its other vertices zero; the weights, the names and the
+ * channel's 12 outputs as they were. (The file is written here with tools/glb_writer.) */
+static void test_morph_targets(void)
+{
+    glbw_doc *doc = glbw_create();
+    const float pos[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    const float dense[3][3] = {{0, 0, 0.5f}, {0, 0, 0.25f}, {0, 0, 0}};
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position = glbw_add_floats(doc, &pos[0][0], 3, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    p.target_count = 2;
+    p.targets[0] = (glbw_morph_target){
+        glbw_add_floats(doc, &dense[0][0], 3, GLBW_VEC3, GLBW_TARGET_VERTICES, true), GLBW_NONE,
+        GLBW_NONE};
+    const double lo[3] = {0, 0, 0}, hi[3] = {0.5, 0, 0};
+    int sparse = glbw_add_accessor(doc, GLBW_NONE, 0,
+                                   &(glbw_accessor_desc){.component = GLBW_F32,
+                                                         .type = GLBW_VEC3,
+                                                         .count = 3,
+                                                         .min_max = true,
+                                                         .min = lo,
+                                                         .max = hi});
+    const uint16_t at = 2;
+    const float moved[3] = {0.5f, 0, 0};
+    glbw_set_sparse(
+        doc, sparse,
+        &(glbw_sparse_desc){.count = 1,
+                            .indices_view = glbw_add_view(doc, &at, sizeof at, 0, GLBW_TARGET_NONE),
+                            .indices_component = GLBW_U16,
+                            .values_view =
+                                glbw_add_view(doc, moved, sizeof moved, 0, GLBW_TARGET_NONE)});
+    p.targets[1] = (glbw_morph_target){sparse, GLBW_NONE, GLBW_NONE};
+    int mesh = glbw_add_mesh(doc, "tri", &p, 1);
+    CHECK(glbw_mesh_set_targets(doc, mesh, (const float[2]){0.5f, 0.25f}, 2,
+                                (const char *const[2]){"up", "side"}, 2));
+    glbw_node_desc nd = glbw_node_defaults();
+    nd.mesh = mesh;
+    int node = glbw_add_node(doc, &nd);
+    int anim = glbw_add_animation(doc, "wave");
+    const float times[2] = {0, 1}, out[12] = {0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0};
+    int sampler = glbw_add_anim_sampler(
+        doc, anim, glbw_add_floats(doc, times, 2, GLBW_SCALAR, GLBW_TARGET_NONE, true),
+        glbw_add_floats(doc, out, 12, GLBW_SCALAR, GLBW_TARGET_NONE, false), GLBW_CUBICSPLINE);
+    glbw_add_anim_channel(doc, anim, sampler, node, GLBW_PATH_WEIGHTS);
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    char msg[256];
+    CHECK(glbw_write_memory(doc, &bytes, &size, msg, sizeof msg));
+    glbw_destroy(doc);
+    vks_gltf_glb glb;
+    vks_error err = {{0}};
+    out_doc d;
+    if (bytes && rewrite(bytes, size, &glb, &err) && open_out(&glb, &d)) {
+        const cJSON *m = path(d.json, "meshes", 0, NULL);
+        const cJSON *targets = path(m, "primitives", 0, "targets");
+        CHECK(cJSON_GetArraySize(targets) == 2);
+        double v[16] = {0};
+        CHECK(read_acc(&d, num(cJSON_GetArrayItem(targets, 0), "POSITION"), 5126, v, 16) == 9);
+        CHECK(v[2] == 0.5 && v[5] == 0.25 && v[8] == 0);
+        CHECK(read_acc(&d, num(cJSON_GetArrayItem(targets, 1), "POSITION"), 5126, v, 16) == 9);
+        CHECK(v[0] == 0 && v[3] == 0 && v[6] == 0.5 && v[7] == 0 && v[8] == 0);
+        const cJSON *w = cJSON_GetObjectItem(m, "weights");
+        CHECK(cJSON_GetArraySize(w) == 2 && cJSON_GetArrayItem(w, 0)->valuedouble == 0.5 &&
+              cJSON_GetArrayItem(w, 1)->valuedouble == 0.25);
+        const cJSON *names = cJSON_GetObjectItem(cJSON_GetObjectItem(m, "extras"), "targetNames");
+        CHECK(cJSON_GetArraySize(names) == 2 &&
+              strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(names, 1)), "side") == 0);
+        const cJSON *smp = path(path(d.json, "animations", 0, NULL), "samplers", 0, NULL);
+        CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(smp, "interpolation")),
+                     "CUBICSPLINE") == 0);
+        CHECK(read_acc(&d, num(smp, "output"), 5126, v, 16) == 12 && v[4] == 1 && v[9] == 1);
+        cJSON_Delete(d.json);
+        vks_gltf_glb_free(&glb);
+    } else {
+        CHECK(!"the morph-target file rewritten");
+    }
+    glbw_free_bytes(bytes);
 }
 
 static void rewrite_model(const char *file)
@@ -943,6 +1026,7 @@ int main(int argc, char **argv)
     test_key_order();
     test_sparse_texcoord_uri();
     test_meshopt_filters();
+    test_morph_targets();
     for (int i = 1; i < argc; i++)
         rewrite_model(argv[i]);
     return check_report("gltf_rewrite");

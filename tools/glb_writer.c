@@ -54,6 +54,10 @@ typedef struct mesh {
     char *name;
     glbw_primitive_desc *prims;
     size_t prim_count;
+    float weights[GLBW_MAX_TARGETS];
+    size_t weight_count;
+    char *target_names[GLBW_MAX_TARGETS];
+    size_t name_count;
 } mesh;
 
 typedef struct node {
@@ -245,6 +249,8 @@ void glbw_destroy(glbw_doc *doc)
     for (size_t i = 0; i < doc->mesh_count; i++) {
         free(doc->meshes[i].name);
         free(doc->meshes[i].prims);
+        for (size_t k = 0; k < doc->meshes[i].name_count; k++)
+            free(doc->meshes[i].target_names[k]);
     }
     for (size_t i = 0; i < doc->node_count; i++) {
         free(doc->nodes[i].name);
@@ -593,8 +599,31 @@ int glbw_add_mesh(glbw_doc *doc, const char *name, const glbw_primitive_desc *pr
         free(copy);
         return -1;
     }
-    doc->meshes[idx] = (mesh){name_copy, copy, prim_count};
+    doc->meshes[idx] = (mesh){.name = name_copy, .prims = copy, .prim_count = prim_count};
     return idx;
+}
+
+bool glbw_mesh_set_targets(glbw_doc *doc, int mesh_index, const float *weights, size_t weight_count,
+                           const char *const *names, size_t name_count)
+{
+    if (doc->failed)
+        return false;
+    if (mesh_index < 0 || (size_t)mesh_index >= doc->mesh_count ||
+        weight_count > GLBW_MAX_TARGETS || name_count > GLBW_MAX_TARGETS ||
+        (weight_count && !weights) || (name_count && !names))
+        return fail(doc, "glbw_mesh_set_targets: bad arguments") >= 0; /* (false) */
+    mesh *m = &doc->meshes[mesh_index];
+    if (weight_count)
+        memcpy(m->weights, weights, sizeof *weights * weight_count);
+    m->weight_count = weight_count;
+    for (size_t k = 0; k < name_count; k++) {
+        bool ok;
+        m->target_names[k] = dup_str(doc, names[k], &ok);
+        if (!ok)
+            return false;
+        m->name_count = k + 1;
+    }
+    return true;
 }
 
 /* ---- nodes, skins, animations, scene ----------------------------------- */
@@ -973,6 +1002,19 @@ static void write_primitive(jbuf *b, const glbw_primitive_desc *p)
     first = false;
     jb_index(b, &first, "indices", p->indices);
     jb_index(b, &first, "material", p->material);
+    if (p->target_count) {
+        jb_key(b, &first, "targets");
+        jb_printf(b, "[");
+        for (size_t t = 0; t < p->target_count && t < GLBW_MAX_TARGETS; t++) {
+            bool first_attr = true;
+            jb_printf(b, "%s{", t ? "," : "");
+            jb_index(b, &first_attr, "POSITION", p->targets[t].position);
+            jb_index(b, &first_attr, "NORMAL", p->targets[t].normal);
+            jb_index(b, &first_attr, "TANGENT", p->targets[t].tangent);
+            jb_printf(b, "}");
+        }
+        jb_printf(b, "]");
+    }
     jb_printf(b, "}");
 }
 
@@ -988,7 +1030,21 @@ static void write_mesh(jbuf *b, const mesh *m)
             jb_printf(b, ",");
         write_primitive(b, &m->prims[i]);
     }
-    jb_printf(b, "]}");
+    jb_printf(b, "]");
+    if (m->weight_count) {
+        jb_printf(b, ",\"weights\":");
+        jb_floats(b, m->weights, m->weight_count);
+    }
+    if (m->name_count) {
+        jb_printf(b, ",\"extras\":{\"targetNames\":[");
+        for (size_t k = 0; k < m->name_count; k++) {
+            if (k)
+                jb_printf(b, ",");
+            jb_str(b, m->target_names[k]);
+        }
+        jb_printf(b, "]}");
+    }
+    jb_printf(b, "}");
 }
 
 /* The KHR_texture_transform object inside a textureInfo, when enabled. */
@@ -1060,7 +1116,7 @@ static void write_skin(jbuf *b, const skin *s)
 
 static void write_animation(jbuf *b, const animation *a)
 {
-    static const char *paths[] = {"translation", "rotation", "scale"};
+    static const char *paths[] = {"translation", "rotation", "scale", "weights"};
     static const char *interps[] = {"LINEAR", "STEP", "CUBICSPLINE"};
     bool first = true;
     jb_printf(b, "{");

@@ -66,7 +66,17 @@ typedef enum glbw_path {
     GLBW_PATH_TRANSLATION,
     GLBW_PATH_ROTATION,
     GLBW_PATH_SCALE,
+    GLBW_PATH_WEIGHTS, /* the node's mesh's morph-target weights (an output of target count a key)
+                        */
 } glbw_path;
+
+/* Morph targets a primitive may carry (glTF sets no limit; this writer's tests need few). */
+#define GLBW_MAX_TARGETS 8
+
+/* One morph target of a primitive: accessors of its deltas (VEC3 float), GLBW_NONE to omit. */
+typedef struct glbw_morph_target {
+    int position, normal, tangent;
+} glbw_morph_target;
 
 typedef struct glbw_doc glbw_doc;
 
@@ -99,6 +109,8 @@ typedef struct glbw_primitive_desc {
     int weights2;
     int indices;
     int material;
+    glbw_morph_target targets[GLBW_MAX_TARGETS]; /* the first target_count are written */
+    size_t target_count;
 } glbw_primitive_desc;
 
 /* KHR_texture_transform on a texture reference: uv' = T(offset) * R(rotation) * S(scale) * uv,
@@ -197,6 +209,12 @@ glbw_primitive_desc glbw_primitive_defaults(void);
 /* A mesh of prim_count primitives (copied). name may be NULL. */
 int glbw_add_mesh(glbw_doc *doc, const char *name, const glbw_primitive_desc *prims,
                   size_t prim_count);
+
+/* The mesh's default morph-target weights ("weights") and the targets' names ("extras":
+ * {"targetNames": [...]}, as exporters write them); either may be NULL. Copied; at most
+ * GLBW_MAX_TARGETS each. Returns false on failure. */
+bool glbw_mesh_set_targets(glbw_doc *doc, int mesh, const float *weights, size_t weight_count,
+                           const char *const *names, size_t name_count);
 
 glbw_node_desc glbw_node_defaults(void);
 int glbw_add_node(glbw_doc *doc, const glbw_node_desc *desc);
