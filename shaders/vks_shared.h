@@ -17,6 +17,8 @@
  * 2^28 vertices at level 0, and every stream the shaders index holds one element a vertex (the
  * positions one uvec2), so each index stays below 2^31, GLSL's limit for signed array indices. */
 #define VKS_MAX_VERTICES (1u << 24)
+/* Morph targets per model: a file with more is refused (a face rig has tens to a few hundred). */
+#define VKS_MAX_TARGETS 1024u
 /* Levels of detail per model, level 0 included (src/asset/model.h). */
 #define VKS_MAX_LEVELS 8u
 /* Keys per channel of a clip: an hour at 240 Hz stays under it; a larger count is a corrupt

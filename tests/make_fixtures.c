@@ -1295,6 +1295,9 @@ static void twist(void)
  *   pinch: POSITION on vertices 5 and 10 alone, through a sparse accessor with no bufferView:
  *          (0.1, 0, 0) and (-0.1, 0, 0.05);
  *   tilt:  POSITION (0, 0, 0.1 y) and NORMAL (0, -0.1, 0) on every vertex.
+ * Two more primitives (each its own mesh in assimp), with the same three targets: a brow above
+ * the grid (material "hair": raise lifts it by 0.3) and a lid below it (the grid's "skin",
+ * merged with it at load, before the brow: raise lifts it by 0.1); their other targets are zero.
  * Clips, each on the weights of the grid's node:
  *   "talk"   LINEAR: (0, 0, 0) at 0 s, (1, 0.5, 0) at 0.5 s, (0, 0, 1) at 1 s; top also turns
  *            30 degrees about x by 1 s;
@@ -1362,7 +1365,44 @@ static void morph(void)
     p.targets[2] = (glbw_morph_target){
         glbw_add_floats(doc, &tilt[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, true),
         glbw_add_floats(doc, &tilt_n[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, false), GLBW_NONE};
-    int mesh = glbw_add_mesh(doc, "face", &p, 1);
+    /* A second primitive (assimp makes it a mesh of its own, of the same material: merged
+     * into the grid's at load), a quad above the grid following top, with the same three
+     * targets, as glTF requires: raise lifts it by 0.3 in z, pinch and tilt move nothing. */
+    const float brow[4][3] = {{0, 2, 0}, {0.5f, 2, 0}, {0, 2.5f, 0}, {0.5f, 2.5f, 0}};
+    const float brow_n[4][3] = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+    const float brow_raise[4][3] = {{0, 0, 0.3f}, {0, 0, 0.3f}, {0, 0, 0.3f}, {0, 0, 0.3f}};
+    const float brow_zero[4][3] = {{0}};
+    const uint16_t brow_j[4][4] = {{1}, {1}, {1}, {1}}, brow_idx[6] = {0, 1, 3, 0, 3, 2};
+    const float brow_w[4][4] = {{1}, {1}, {1}, {1}};
+    glbw_primitive_desc q = glbw_primitive_defaults();
+    q.position = glbw_add_floats(doc, &brow[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    q.normal = glbw_add_floats(doc, &brow_n[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, false);
+    q.joints0 = add_u16x4(doc, brow_j, 4);
+    q.weights0 = glbw_add_floats(doc, &brow_w[0][0], 4, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    q.indices = add_indices(doc, brow_idx, 6);
+    q.target_count = 3;
+    q.targets[0] = (glbw_morph_target){
+        glbw_add_floats(doc, &brow_raise[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, true),
+        GLBW_NONE, GLBW_NONE};
+    const int zero =
+        glbw_add_floats(doc, &brow_zero[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    q.targets[1] = (glbw_morph_target){zero, GLBW_NONE, GLBW_NONE};
+    q.targets[2] = (glbw_morph_target){zero, GLBW_NONE, GLBW_NONE};
+    /* A third primitive, a lid below the grid following root, of the grid's material: merged
+     * with the grid, it moves before the brow, and its targets' and the brow's ranges with it.
+     * raise lifts it by 0.1 in z; pinch and tilt move nothing. */
+    const float lid[4][3] = {{0, -1, 0}, {0.5f, -1, 0}, {0, -0.5f, 0}, {0.5f, -0.5f, 0}};
+    const float lid_raise[4][3] = {{0, 0, 0.1f}, {0, 0, 0.1f}, {0, 0, 0.1f}, {0, 0, 0.1f}};
+    const uint16_t lid_j[4][4] = {{0}, {0}, {0}, {0}};
+    glbw_primitive_desc r = q;
+    r.position = glbw_add_floats(doc, &lid[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    r.joints0 = add_u16x4(doc, lid_j, 4);
+    r.targets[0] = (glbw_morph_target){
+        glbw_add_floats(doc, &lid_raise[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, true), GLBW_NONE,
+        GLBW_NONE};
+    p.material = r.material = add_colored_material(doc, "skin", 0.8f, 0.6f, 0.5f);
+    q.material = add_colored_material(doc, "hair", 0.2f, 0.1f, 0.05f);
+    int mesh = glbw_add_mesh(doc, "face", (const glbw_primitive_desc[3]){p, q, r}, 3);
     glbw_mesh_set_targets(doc, mesh, (const float[3]){0.5f, 0.0f, 0.25f}, 3,
                           (const char *const[3]){"raise", "pinch", "tilt"}, 3);
     const float global_t[2][3] = {{0, 0, 0}, {0, 1, 0}};

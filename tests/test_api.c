@@ -7,6 +7,7 @@
 #include "vkskin/vkskin.h"
 
 #include "anim/anim.h"
+#include "api/api.h"
 #include "asset/import.h"
 #include "api_check.h"
 
@@ -935,6 +936,78 @@ static void test_crowd(void)
     vkskin_model_destroy(m);
 }
 
+/* Morph targets at import (tests/make_fixtures.c's morph.glb, restated here): the grid's three
+ * targets, then the brow's and the lid's (merged with the grid: same material), each with its
+ * name, default weight, mesh and the vertices it moves, and its deltas as the file gives them,
+ * told apart by the vertices' own positions: raise lifts the grid by 0.2 x, the brow by 0.3 and
+ * the lid by 0.1; pinch moves the vertices at (0.5, 0.5) and (1, 1) alone; tilt lifts by 0.1 y
+ * and turns the normals by (0, -0.1, 0). */
+static void test_morph_import(const char *fixtures)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/morph.glb", fixtures);
+    vkskin_model *m = NULL;
+    vkskin_error err;
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = path}, &m,
+              &err) == VKSKIN_OK);
+    if (!m)
+        return;
+    vkskin_model_info info;
+    CHECK(vkskin_model_get_info(m, &info, &err) == VKSKIN_OK && info.target_count == 9);
+    const struct {
+        const char *name;
+        float weight;
+        uint32_t vertices;
+        bool normals;
+    } want[9] = {{"raise", 0.5f, 15, false}, {"pinch", 0, 6, false}, {"tilt", 0.25f, 16, true},
+                 {"raise", 0.5f, 4, false},  {"pinch", 0, 0, false}, {"tilt", 0.25f, 0, false},
+                 {"raise", 0.5f, 4, false},  {"pinch", 0, 0, false}, {"tilt", 0.25f, 0, false}};
+    const vks_model *mm = &m->model;
+    uint32_t wrong = 0, deltas_wrong = 0;
+    for (uint32_t t = 0; t < 9 && t < info.target_count; t++) {
+        vkskin_target_info ti;
+        CHECK(vkskin_model_get_target(m, t, &ti, &err) == VKSKIN_OK);
+        wrong += strcmp(ti.name, want[t].name) != 0 || ti.weight != want[t].weight ||
+                 ti.vertex_count != want[t].vertices || ti.normals != want[t].normals ||
+                 ti.tangents;
+        const vks_morph_target *tg = &mm->targets[t];
+        for (uint32_t k = 0; k < tg->vertex_count; k++) {
+            const float *p = mm->positions[tg->vertex_first + k];
+            const float *d = mm->morph_positions[tg->delta_first + k];
+            float e[3] = {0, 0, 0};
+            /* (The positions are the compact streams' decoded values: within 1e-4 of the
+             * file's; the deltas are the file's.) */
+            const bool at_a = fabsf(p[0] - 0.5f) < 1e-3f && fabsf(p[1] - 0.5f) < 1e-3f;
+            const bool at_b = fabsf(p[0] - 1.0f) < 1e-3f && fabsf(p[1] - 1.0f) < 1e-3f;
+            if (t == 0)
+                e[2] = 0.2f * p[0];
+            else if (t == 1 && at_a)
+                e[0] = 0.1f;
+            else if (t == 1 && at_b)
+                e[0] = -0.1f, e[2] = 0.05f;
+            else if (t == 2)
+                e[2] = 0.1f * p[1];
+            else if (t == 3 || t == 6)
+                e[2] = p[1] >= 1.9f ? 0.3f : 0.1f; /* the brow, the lid */
+            deltas_wrong += fabsf(d[0] - e[0]) > 1e-4f || fabsf(d[1] - e[1]) > 1e-4f ||
+                            fabsf(d[2] - e[2]) > 1e-4f;
+            if (t == 2) {
+                const float *n = mm->morph_normals[tg->delta_first + k];
+                deltas_wrong +=
+                    fabsf(n[0]) > 1e-6f || fabsf(n[1] + 0.1f) > 1e-6f || fabsf(n[2]) > 1e-6f;
+            }
+        }
+    }
+    if (wrong || deltas_wrong)
+        printf("morph targets: %u wrong, %u deltas wrong\n", wrong, deltas_wrong);
+    CHECK(wrong == 0 && deltas_wrong == 0);
+    CHECK(mm->targets[3].mesh == 1 && mm->targets[6].mesh == 0); /* the brow's, the lid's */
+    check_error(vkskin_model_get_target(m, 9, &(vkskin_target_info){0}, &err), &err,
+                VKSKIN_ERROR_ARGUMENT, "9 morph target(s): no target 9");
+    vkskin_model_destroy(m);
+}
+
 /* Dual-quaternion crowds through the API: a model whose joints scale uniformly is taken, and
  * vkskin_crowd_pose writes its palette as vkskin_dq packed from palette_first * 12 floats (each
  * a unit quaternion, scale about 1 for the default character); a model that scales a joint
@@ -1287,6 +1360,7 @@ int main(int argc, char **argv)
     test_materials(argv[2]);
     test_crowd();
     test_skinning(argv[2]);
+    test_morph_import(argv[2]);
     test_normalize(argv[2]);
     test_ring_view();
     test_crowd_memory(argv[2]);

@@ -96,8 +96,26 @@ static void visit(const char *path)
                     CHECK(strcmp(file.meshes[i].name, me->name) == 0);
     }
     CHECK(sources == file.mesh_count && vertices == merged.vertex_count);
-    printf("%s: %u meshes in %u materials -> %u meshes\n", path, file.mesh_count,
-           file.material_count, merged.mesh_count);
+    /* Morph targets follow their vertices: each keeps its name, weight, deltas and vertex
+     * count; its range now holds the same vertices (every stream), inside the merged mesh its
+     * part joined. */
+    CHECK(merged.target_count == file.target_count);
+    uint32_t targets_wrong = 0;
+    for (uint32_t t = 0; t < file.target_count && t < merged.target_count; t++) {
+        const vks_morph_target *a = &file.targets[t], *b = &merged.targets[t];
+        const vks_mesh *into = &merged.meshes[b->mesh];
+        bool ok = strcmp(a->name, b->name) == 0 && a->weight == b->weight &&
+                  a->vertex_count == b->vertex_count && a->delta_first == b->delta_first &&
+                  b->mesh < merged.mesh_count && into->material == file.meshes[a->mesh].material &&
+                  b->vertex_first >= into->base_vertex &&
+                  b->vertex_first + b->vertex_count <= into->base_vertex + into->vertex_count;
+        for (uint32_t k = 0; ok && k < a->vertex_count; k++)
+            ok = same_vertex(&file, a->vertex_first + k, &merged, b->vertex_first + k);
+        targets_wrong += !ok;
+    }
+    CHECK(targets_wrong == 0);
+    printf("%s: %u meshes in %u materials -> %u meshes (%u morph targets)\n", path, file.mesh_count,
+           file.material_count, merged.mesh_count, merged.target_count);
     free(order), free(seen);
     vks_model_destroy(&file);
     vks_model_destroy(&merged);

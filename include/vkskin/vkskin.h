@@ -162,10 +162,24 @@ typedef struct vkskin_model_info {
      * (weight <= 0). */
     uint32_t influence_histogram[9];
     uint32_t max_file_influences, truncated, renormalised, dropped;
+    uint32_t target_count; /* morph targets (blend shapes), every mesh's */
 } vkskin_model_info;
 
 VKSKIN_API vkskin_result vkskin_model_get_info(const vkskin_model *model, vkskin_model_info *info,
                                                vkskin_error *err);
+
+/* A morph target: a shape a mesh's vertices are moved towards (its deltas added to the rest
+ * streams, scaled by its weight) before skinning. */
+typedef struct vkskin_target_info {
+    const char *name;       /* owned by the model: the file's, else "target N" */
+    uint32_t mesh;          /* the mesh whose vertices it moves (vkskin_model_get_mesh) */
+    float weight;           /* its weight when no clip animates it (glTF: mesh.weights) */
+    uint32_t vertex_count;  /* vertices from the first to the last it moves (0: it moves none) */
+    bool normals, tangents; /* whether it moves normals, tangents (besides positions) */
+} vkskin_target_info;
+
+VKSKIN_API vkskin_result vkskin_model_get_target(const vkskin_model *model, uint32_t target,
+                                                 vkskin_target_info *info, vkskin_error *err);
 
 /* Import warning `index` (below warning_count), one line owned by the model; NULL past the last. */
 VKSKIN_API const char *vkskin_model_get_warning(const vkskin_model *model, uint32_t index);

@@ -161,6 +161,41 @@ void vkskin_model_destroy(vkskin_model *m)
     vks_object_free(m);
 }
 
+/* Whether any of n deltas (3 floats each) is not zero. */
+static bool any_delta(const float (*d)[3], uint32_t n)
+{
+    for (uint32_t i = 0; d && i < n; i++)
+        if (d[i][0] != 0.0f || d[i][1] != 0.0f || d[i][2] != 0.0f)
+            return true;
+    return false;
+}
+
+vkskin_result vkskin_model_get_target(const vkskin_model *m, uint32_t target,
+                                      vkskin_target_info *info, vkskin_error *err)
+{
+    if (!m || !info)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_get_target: a model and an info to fill are needed");
+    const vks_model *model = &m->model;
+    if (target >= model->target_count)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u morph target(s): no target %u",
+                            model->name, model->target_count, target);
+    const vks_morph_target *t = &model->targets[target];
+    *info = (vkskin_target_info){
+        .name = t->name,
+        .mesh = t->mesh,
+        .weight = t->weight,
+        .vertex_count = t->vertex_count,
+        .normals =
+            model->morph_normals &&
+            any_delta((const float(*)[3])model->morph_normals + t->delta_first, t->vertex_count),
+        .tangents =
+            model->morph_tangents &&
+            any_delta((const float(*)[3])model->morph_tangents + t->delta_first, t->vertex_count),
+    };
+    return vks_api_ok(err);
+}
+
 vkskin_result vkskin_model_get_info(const vkskin_model *m, vkskin_model_info *info,
                                     vkskin_error *err)
 {
@@ -185,6 +220,7 @@ vkskin_result vkskin_model_get_info(const vkskin_model *m, vkskin_model_info *in
         .truncated = model->influences.truncated,
         .renormalised = model->influences.renormalised,
         .dropped = model->influences.dropped,
+        .target_count = model->target_count,
     };
     _Static_assert(sizeof info->influence_histogram == sizeof model->influences.histogram,
                    "the public histogram is the engine's");

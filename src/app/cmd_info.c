@@ -63,6 +63,17 @@ static void print_model(const vkskin_model *m)
             printf("  no texture\n");
     }
     print_joint_tree(m, &info);
+    if (info.target_count) {
+        printf("morph targets: %u (index, name, mesh, vertices moved, default weight, what)\n",
+               info.target_count);
+        for (uint32_t t = 0; t < info.target_count; t++) {
+            vkskin_target_info ti;
+            vkskin_model_get_target(m, t, &ti, NULL);
+            printf("  %3u  %-24s %4u %8u  %-8.4g  %s%s%s\n", t, ti.name, ti.mesh,
+                   ti.vertex_count, ti.weight, ti.vertex_count ? "positions" : "nothing",
+                   ti.normals ? ", normals" : "", ti.tangents ? ", tangents" : "");
+        }
+    }
     printf("clips: %u\n", info.clip_count);
     for (uint32_t i = 0; i < info.clip_count; i++) {
         vkskin_clip_info c;

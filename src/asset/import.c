@@ -510,6 +510,97 @@ static bool convert_tangent(builder *b, const struct aiMesh *mesh, uint32_t v, c
     return true;
 }
 
+/* Whether a and b (3 floats) differ. */
+static bool differ3(const float *a, const float *b)
+{
+    return a[0] != b[0] || a[1] != b[1] || a[2] != b[2];
+}
+
+/* Whether morph target `am` of `mesh` moves vertex v: its position, normal or tangent (assimp
+ * holds a target's as the mesh's plus its delta) differs from the mesh's. */
+static bool target_moves(const struct aiMesh *mesh, const struct aiAnimMesh *am, uint32_t v)
+{
+    return (am->mVertices && differ3(&am->mVertices[v].x, &mesh->mVertices[v].x)) ||
+           (am->mNormals && mesh->mNormals && differ3(&am->mNormals[v].x, &mesh->mNormals[v].x)) ||
+           (am->mTangents && mesh->mTangents &&
+            differ3(&am->mTangents[v].x, &mesh->mTangents[v].x));
+}
+
+/* The vertices morph target `am` moves: from the first to the last (count 0 for none). */
+static void target_range(const struct aiMesh *mesh, const struct aiAnimMesh *am, uint32_t *first,
+                         uint32_t *count)
+{
+    const uint32_t n =
+        am->mNumVertices < mesh->mNumVertices ? am->mNumVertices : mesh->mNumVertices;
+    uint32_t lo = 0, hi = n;
+    while (lo < n && !target_moves(mesh, am, lo))
+        lo++;
+    while (hi > lo && !target_moves(mesh, am, hi - 1))
+        hi--;
+    *first = lo;
+    *count = hi - lo;
+}
+
+/* A delta to the model's morph stream: the target's value less the mesh's (zero where the target
+ * or the mesh has none). */
+static bool morph_delta(builder *b, const struct aiVector3D *target, const struct aiVector3D *base,
+                        uint32_t v, const char *mesh_name, uint32_t t, float out[3])
+{
+    out[0] = out[1] = out[2] = 0.0f;
+    if (!target || !base)
+        return true;
+    for (int k = 0; k < 3; k++)
+        out[k] = (&target[v].x)[k] - (&base[v].x)[k];
+    if (!finite3(out) || fabsf(out[0]) > VKS_MAX_COORDINATE || fabsf(out[1]) > VKS_MAX_COORDINATE ||
+        fabsf(out[2]) > VKS_MAX_COORDINATE)
+        return vks_fail(b->err,
+                        "%s: mesh '%s' morph target %u moves vertex %u by (%g, %g, %g): the file "
+                        "is damaged",
+                        b->name, mesh_name, t, v, out[0], out[1], out[2]);
+    return true;
+}
+
+/* The mesh's morph targets into the model (after its vertices: base is its first). */
+static bool append_targets(builder *b, const struct aiMesh *mesh, uint32_t base)
+{
+    vks_model *m = b->model;
+    const char *mesh_name = ai_name(&mesh->mName);
+    for (uint32_t a = 0; a < mesh->mNumAnimMeshes; a++) {
+        const struct aiAnimMesh *am = mesh->mAnimMeshes[a];
+        if (am->mNumVertices != mesh->mNumVertices)
+            return vks_fail(b->err, "%s: mesh '%s' morph target %u has %u vertices, not %u",
+                            b->name, mesh_name, a, am->mNumVertices, mesh->mNumVertices);
+        if (!isfinite(am->mWeight))
+            return vks_fail(b->err, "%s: mesh '%s' morph target %u has a non-finite weight",
+                            b->name, mesh_name, a);
+        uint32_t first, count;
+        target_range(mesh, am, &first, &count);
+        char fallback[32];
+        snprintf(fallback, sizeof fallback, "target %u", a);
+        const char *name = ai_name(&am->mName);
+        vks_morph_target *t = &m->targets[m->target_count++];
+        *t = (vks_morph_target){.name = dup_string(name[0] ? name : fallback),
+                                .mesh = m->mesh_count,
+                                .weight = am->mWeight,
+                                .vertex_first = base + first,
+                                .vertex_count = count,
+                                .delta_first = m->morph_delta_count};
+        if (!t->name)
+            return out_of_memory(b);
+        for (uint32_t v = first; v < first + count; v++) {
+            const uint32_t d = m->morph_delta_count++;
+            if (!morph_delta(b, am->mVertices, mesh->mVertices, v, mesh_name, a,
+                             m->morph_positions[d]) ||
+                (m->morph_normals && !morph_delta(b, am->mNormals, mesh->mNormals, v, mesh_name, a,
+                                                  m->morph_normals[d])) ||
+                (m->morph_tangents && !morph_delta(b, am->mTangents, mesh->mTangents, v, mesh_name,
+                                                   a, m->morph_tangents[d])))
+                return false;
+        }
+    }
+    return true;
+}
+
 static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
                         vks_influence_acc *influences)
 {
@@ -634,6 +725,8 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
                sizeof(float[VKS_MAX_INFLUENCES]));
     }
 
+    if (!append_targets(b, mesh, base))
+        return false;
     vks_mesh *out = &m->meshes[m->mesh_count++];
     *out = (vks_mesh){
         .name = dup_string(mesh_name[0] ? mesh_name : ai_name(&b->nodes[node]->mName)),
@@ -658,9 +751,9 @@ static bool build_meshes(builder *b)
 {
     const struct aiScene *s = b->scene;
     vks_model *m = b->model;
-    uint64_t refs = 0, vertices = 0, indices = 0;
+    uint64_t refs = 0, vertices = 0, indices = 0, targets = 0, deltas = 0;
     uint32_t largest = 0;
-    bool tangents = false;
+    bool tangents = false, target_normals = false, target_tangents = false;
     for (uint32_t n = 0; n < b->node_count; n++) {
         const struct aiNode *node = b->nodes[n];
         for (uint32_t k = 0; k < node->mNumMeshes; k++) { /* references checked in collect_nodes */
@@ -671,8 +764,20 @@ static bool build_meshes(builder *b)
             if (mesh->mNumVertices > largest)
                 largest = mesh->mNumVertices;
             tangents = tangents || mesh->mTangents;
+            for (uint32_t a = 0; a < mesh->mNumAnimMeshes; a++) {
+                const struct aiAnimMesh *am = mesh->mAnimMeshes[a];
+                uint32_t first, count;
+                target_range(mesh, am, &first, &count);
+                targets++;
+                deltas += count;
+                target_normals = target_normals || (am->mNormals && mesh->mNormals);
+                target_tangents = target_tangents || (am->mTangents && mesh->mTangents);
+            }
         }
     }
+    if (targets > VKS_MAX_TARGETS)
+        return vks_fail(b->err, "%s: has %llu morph targets, more than the limit of %u", b->name,
+                        (unsigned long long)targets, VKS_MAX_TARGETS);
     if (refs == 0)
         return vks_fail(b->err, "%s: no node of the scene shows a mesh", b->name);
     if (vertices > VKS_MAX_VERTICES)
@@ -697,9 +802,15 @@ static bool build_meshes(builder *b)
     m->weights_extra = vks_malloc(sizeof *m->weights_extra * vertices);
     m->indices = vks_malloc(sizeof *m->indices * indices);
     vks_influence_acc *slots = vks_malloc(sizeof *slots * largest);
+    const size_t d = deltas ? (size_t)deltas : 1;
+    m->targets = targets ? vks_calloc(targets, sizeof *m->targets) : NULL;
+    m->morph_positions = targets ? vks_malloc(sizeof *m->morph_positions * d) : NULL;
+    m->morph_normals = target_normals ? vks_malloc(sizeof *m->morph_normals * d) : NULL;
+    m->morph_tangents = target_tangents ? vks_malloc(sizeof *m->morph_tangents * d) : NULL;
     if (!m->meshes || !m->positions || !m->normals || (tangents && !m->tangents) || !m->uvs ||
         !m->joints || !m->weights || !m->joints_extra || !m->weights_extra || !m->indices ||
-        !slots) {
+        !slots || (targets && (!m->targets || !m->morph_positions)) ||
+        (target_normals && !m->morph_normals) || (target_tangents && !m->morph_tangents)) {
         vks_free(slots);
         return out_of_memory(b);
     }

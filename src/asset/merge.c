@@ -105,12 +105,17 @@ bool vks_model_merge_meshes(vks_model *m, vks_error *err)
     bool ok = meshes && indices;
     for (int s = 0; ok && s < MERGE_STREAMS; s++)
         ok = merge__gather(*fields[s], sizes[s], m, order, &streams[s]);
+    /* Per part: where its vertices start now, and its merged mesh (for the morph targets). */
+    uint32_t *moved_to = vks_malloc(sizeof *moved_to * 2 * n);
+    ok = ok && moved_to;
     /* The merged meshes: vertices and indices in the gathered order, each part's indices moved
      * by the vertices of the parts before it in its group. */
     uint32_t vertex_at = 0, index_at = 0;
     for (uint32_t k = 0; ok && k < n; k++) {
         const vks_mesh *src = &m->meshes[order[k]];
         vks_mesh *dst = &meshes[group_of[k]];
+        moved_to[2 * order[k]] = vertex_at;
+        moved_to[2 * order[k] + 1] = group_of[k];
         if (!dst->source_count) { /* its first part: the merged mesh starts here, named by it */
             *dst = (vks_mesh){.name = src->name,
                               .base_vertex = vertex_at,
@@ -145,6 +150,7 @@ bool vks_model_merge_meshes(vks_model *m, vks_error *err)
     }
     vks_free(order), vks_free(group_of);
     if (!ok) {
+        vks_free(moved_to);
         for (uint32_t g = 0; meshes && g < named; g++)
             vks_free(meshes[g].name);
         vks_free(meshes), vks_free(indices);
@@ -153,6 +159,14 @@ bool vks_model_merge_meshes(vks_model *m, vks_error *err)
         return vks_fail_memory(err, "out of memory merging %s's meshes", m->name);
     }
     assert(vertex_at == m->vertex_count && index_at == m->index_count);
+    /* A morph target's range moves with its part's vertices; it names its merged mesh. */
+    for (uint32_t t = 0; t < m->target_count; t++) {
+        vks_morph_target *tg = &m->targets[t];
+        const uint32_t part = tg->mesh;
+        tg->vertex_first = moved_to[2 * part] + (tg->vertex_first - m->meshes[part].base_vertex);
+        tg->mesh = moved_to[2 * part + 1];
+    }
+    vks_free(moved_to);
     for (uint32_t i = 0; i < n; i++)
         vks_free(m->meshes[i].name);
     vks_free(m->meshes);

@@ -83,6 +83,12 @@ void vks_model_destroy(vks_model *m)
     for (uint32_t i = 0; i < m->clip_count; i++)
         vks_clip_free(&m->clips[i]);
     vks_free(m->clips);
+    for (uint32_t t = 0; m->targets && t < m->target_count; t++)
+        vks_free(m->targets[t].name);
+    vks_free(m->targets);
+    vks_free(m->morph_positions);
+    vks_free(m->morph_normals);
+    vks_free(m->morph_tangents);
     free_strings(m->warnings, m->warning_count);
     memset(m, 0, sizeof *m);
 }

@@ -65,6 +65,18 @@ typedef struct vks_mesh {
     uint32_t source_count; /* meshes of the file it holds: 1, or more once merged (merge.h) */
 } vks_mesh;
 
+/* A morph target (blend shape): per-vertex deltas to the rest streams, added before skinning
+ * scaled by the target's weight (p + sum_t w_t dp_t, likewise the normal and the tangent). Kept
+ * over the vertices it moves: the range [vertex_first, vertex_first + vertex_count) of the model's
+ * vertices from the first to the last it moves (a sparse target keeps a short range), its deltas
+ * from delta_first in the model's morph streams, one per vertex of the range. */
+typedef struct vks_morph_target {
+    char *name;    /* the file's (glTF: mesh.extras.targetNames), else "target N" */
+    uint32_t mesh; /* the mesh whose vertices it moves */
+    float weight;  /* its weight without animation (glTF: mesh.weights; 0 without) */
+    uint32_t vertex_first, vertex_count, delta_first;
+} vks_morph_target;
+
 /* Counts over all vertices of skinned meshes, for `vkskin info` and the tests. */
 typedef struct vks_influence_stats {
     uint32_t histogram[VKS_WIDE_INFLUENCES + 1]; /* vertices by influences kept; 0 = follows node */
@@ -141,6 +153,16 @@ typedef struct vks_model {
     vks_clip *clips;
 
     vks_influence_stats influences;
+
+    /* Morph targets, in mesh order (each mesh's own consecutive), and their deltas
+     * (morph_delta_count of each stream): positions always, normals and tangents only when a
+     * target moves them (else NULL; zeros for targets that do not). */
+    uint32_t target_count;
+    vks_morph_target *targets;
+    uint32_t morph_delta_count;
+    float (*morph_positions)[3];
+    float (*morph_normals)[3];
+    float (*morph_tangents)[3];
 
     /* The compact streams the GPU reads (asset/pack.h), NULL until vks_model_pack; the float
      * streams above then hold their decoded values. */
