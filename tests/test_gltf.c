@@ -948,12 +948,31 @@ static void test_morph_targets(void)
     glbw_node_desc nd = glbw_node_defaults();
     nd.mesh = mesh;
     int node = glbw_add_node(doc, &nd);
+    /* A clip dropped first (its keys go back in time and repeat one: ambiguous), so that the
+     * weights clips after it are 0 and 1 in the rewritten file; then the cubic one, then a STEP
+     * one with its keys out of order (sorted: distinct times). */
+    int broken = glbw_add_animation(doc, "broken");
+    const float bad_times[3] = {1, 0, 1}, bad_t[3][3] = {{0}};
+    glbw_add_anim_channel(
+        doc, broken,
+        glbw_add_anim_sampler(
+            doc, broken, glbw_add_floats(doc, bad_times, 3, GLBW_SCALAR, GLBW_TARGET_NONE, true),
+            glbw_add_floats(doc, &bad_t[0][0], 3, GLBW_VEC3, GLBW_TARGET_NONE, false), GLBW_LINEAR),
+        node, GLBW_PATH_TRANSLATION);
     int anim = glbw_add_animation(doc, "wave");
     const float times[2] = {0, 1}, out[12] = {0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0};
     int sampler = glbw_add_anim_sampler(
         doc, anim, glbw_add_floats(doc, times, 2, GLBW_SCALAR, GLBW_TARGET_NONE, true),
         glbw_add_floats(doc, out, 12, GLBW_SCALAR, GLBW_TARGET_NONE, false), GLBW_CUBICSPLINE);
     glbw_add_anim_channel(doc, anim, sampler, node, GLBW_PATH_WEIGHTS);
+    int blink = glbw_add_animation(doc, "blink");
+    const float step_times[2] = {0.5f, 0}, step_out[4] = {1, 0, 0, 1};
+    glbw_add_anim_channel(
+        doc, blink,
+        glbw_add_anim_sampler(
+            doc, blink, glbw_add_floats(doc, step_times, 2, GLBW_SCALAR, GLBW_TARGET_NONE, true),
+            glbw_add_floats(doc, step_out, 4, GLBW_SCALAR, GLBW_TARGET_NONE, false), GLBW_STEP),
+        node, GLBW_PATH_WEIGHTS);
     uint8_t *bytes = NULL;
     size_t size = 0;
     char msg[256];
@@ -981,6 +1000,20 @@ static void test_morph_targets(void)
         CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(smp, "interpolation")),
                      "CUBICSPLINE") == 0);
         CHECK(read_acc(&d, num(smp, "output"), 5126, v, 16) == 12 && v[4] == 1 && v[9] == 1);
+        /* The weights channels read beside the file (assimp loses their interpolation): the
+         * unnamed node as assimp names it, the clips' indices after the dropped one, the cubic
+         * channel's 12 values as written, the STEP channel's keys in time order. */
+        CHECK(glb.weights_count == 2);
+        if (glb.weights_count == 2) {
+            const vks_gltf_weights *c = &glb.weights[0], *st = &glb.weights[1];
+            CHECK(c->animation == 0 && strcmp(c->node, "nodes[0]") == 0 &&
+                  c->interp == VKS_GLTF_CUBICSPLINE && c->key_count == 2 && c->target_count == 2);
+            CHECK(c->times[0] == 0 && c->times[1] == 1 && memcmp(c->values, out, sizeof out) == 0);
+            CHECK(st->animation == 1 && st->interp == VKS_GLTF_STEP && st->key_count == 2 &&
+                  st->target_count == 2);
+            CHECK(st->times[0] == 0 && st->times[1] == 0.5f && st->values[0] == 0 &&
+                  st->values[1] == 1 && st->values[2] == 1 && st->values[3] == 0);
+        }
         cJSON_Delete(d.json);
         vks_gltf_glb_free(&glb);
     } else {

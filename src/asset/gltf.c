@@ -10,6 +10,7 @@
  * cannot make the rewrite allocate gigabytes. */
 #include "gltf.h"
 #include "../core/alloc.h"
+#include "../../shaders/vks_shared.h" /* VKS_MAX_TARGETS */
 
 #include <cjson/cJSON.h>
 #include <meshoptimizer.h>
@@ -135,6 +136,8 @@ typedef struct gx {
 
     char **warnings;
     uint32_t warning_count;
+    vks_gltf_weights *weights; /* the weights channels read (gltf.h) */
+    uint32_t weights_count;
 } gx;
 
 /* ---- messages ---------------------------------------------------------------------------- */
@@ -1635,6 +1638,84 @@ static bool rewrite_animation(gx *g, int ai, bool sortable)
     return true;
 }
 
+/* The weights channels of kept animation ai (final: its index in the rewritten file), with
+ * their keys and values decoded, in time order (gltf.h). The samplers were checked by
+ * animation_order; a channel on another path is assimp's to read. */
+static bool collect_weights(gx *g, int ai, uint32_t final)
+{
+    char where[64];
+    const cJSON *anim = g->animations.items[ai], *samplers = member(anim, "samplers"), *c;
+    const cJSON *nodes = member(g->root, "nodes");
+    int ci = 0;
+    cJSON_ArrayForEach(c, member(anim, "channels"))
+    {
+        snprintf(where, sizeof where, "animation %d, channel %d", ai, ci++);
+        const cJSON *target = member(c, "target"), *path = member(target, "path");
+        const cJSON *node_ref = member(target, "node"), *sampler_ref = member(c, "sampler");
+        if (!cJSON_IsString(path) || strcmp(path->valuestring, "weights") != 0 ||
+            !cJSON_IsNumber(node_ref) || !cJSON_IsNumber(sampler_ref))
+            continue; /* (no node: nothing to animate; the references were checked) */
+        const cJSON *sampler = cJSON_GetArrayItem(samplers, sampler_ref->valueint);
+        const cJSON *interp = member(sampler, "interpolation");
+        const char *mode = cJSON_IsString(interp) ? interp->valuestring : "LINEAR";
+        const vks_gltf_interp how = strcmp(mode, "STEP") == 0          ? VKS_GLTF_STEP
+                                    : strcmp(mode, "CUBICSPLINE") == 0 ? VKS_GLTF_CUBICSPLINE
+                                                                       : VKS_GLTF_LINEAR;
+        int in_src, out_src;
+        accessor_info a, o;
+        double *times = NULL, *values = NULL;
+        timed_key *order = NULL;
+        key_order sorted = KEYS_ORDERED;
+        bool ok = accessor_ref(g, where, member(sampler, "input"), &in_src) &&
+                  accessor_ref(g, where, member(sampler, "output"), &out_src) &&
+                  parse_accessor(g, in_src, &a) && parse_accessor(g, out_src, &o) &&
+                  decode_accessor(g, &a, &times) && decode_accessor(g, &o, &values) &&
+                  key_order_of(g, times, a.count, &order, &sorted);
+        const size_t parts = how == VKS_GLTF_CUBICSPLINE ? 3 : 1;
+        const size_t per_key = ok && a.count ? o.count * (size_t)o.ncomp / a.count : 0;
+        if (ok && (a.count == 0 || per_key % parts || per_key / parts == 0 ||
+                   per_key / parts > VKS_MAX_TARGETS || o.count * (size_t)o.ncomp % a.count))
+            ok = gx_fail(g,
+                         "%s: a weights output of %zu values is not a whole number of "
+                         "weights for each of %zu keys",
+                         where, o.count * (size_t)o.ncomp, a.count);
+        vks_gltf_weights w = {.animation = final,
+                              .interp = how,
+                              .key_count = (uint32_t)a.count,
+                              .target_count = ok ? (uint32_t)(per_key / parts) : 0};
+        if (ok) {
+            const cJSON *name = member(cJSON_GetArrayItem(nodes, node_ref->valueint), "name");
+            char fallback[32];
+            snprintf(fallback, sizeof fallback, "nodes[%d]", node_ref->valueint);
+            w.node = vks_strdup(cJSON_IsString(name) && name->valuestring[0] ? name->valuestring
+                                                                             : fallback);
+            w.times = vks_malloc(sizeof *w.times * (a.count ? a.count : 1));
+            w.values = vks_malloc(sizeof *w.values * (per_key * a.count + 1));
+            vks_gltf_weights *grown =
+                vks_realloc(g->weights, sizeof *g->weights * (g->weights_count + 1));
+            ok = w.node && w.times && w.values && grown;
+            if (grown)
+                g->weights = grown;
+            if (!ok)
+                oom(g);
+        }
+        for (size_t k = 0; ok && k < a.count; k++) { /* time order (sortable: distinct times) */
+            const size_t from = order ? order[k].key : k;
+            w.times[k] = (float)times[from];
+            for (size_t i = 0; i < per_key; i++)
+                w.values[k * per_key + i] = (float)values[from * per_key + i];
+        }
+        if (ok)
+            g->weights[g->weights_count++] = w;
+        else
+            vks_free(w.node), vks_free(w.times), vks_free(w.values);
+        vks_free(times), vks_free(values), vks_free(order);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
 static bool rewrite_animations(gx *g)
 {
     cJSON *animations = member(g->root, "animations");
@@ -1642,11 +1723,13 @@ static bool rewrite_animations(gx *g)
     if (!drop)
         return oom(g);
     bool ok = true;
+    uint32_t kept = 0;
     for (int ai = 0; ok && ai < g->animations.count; ai++) {
         key_order worst = KEYS_ORDERED;
         ok = animation_order(g, ai, &worst);
         drop[ai] = ok && worst == KEYS_AMBIGUOUS;
-        ok = ok && (drop[ai] || rewrite_animation(g, ai, worst == KEYS_SORTABLE));
+        ok = ok && (drop[ai] || (collect_weights(g, ai, kept++) &&
+                                 rewrite_animation(g, ai, worst == KEYS_SORTABLE)));
     }
     /* Backwards, so that the indices still to delete stay valid. Nothing in the core spec refers
      * to an animation by index. */
@@ -1961,12 +2044,17 @@ bool vks_gltf_rewrite(const vks_gltf_desc *desc, vks_gltf_glb *out, vks_error *e
     if (ok) {
         out->warnings = g.warnings;
         out->warning_count = g.warning_count;
+        out->weights = g.weights;
+        out->weights_count = g.weights_count;
     } else {
         for (uint32_t i = 0; i < g.warning_count; i++)
             vks_free(g.warnings[i]);
         vks_free(g.warnings);
         vks_free(out->data);
         memset(out, 0, sizeof *out);
+        out->weights = g.weights; /* freed with the glb below */
+        out->weights_count = g.weights_count;
+        vks_gltf_glb_free(out);
     }
     return ok;
 }
@@ -1992,5 +2080,11 @@ void vks_gltf_glb_free(vks_gltf_glb *glb)
     for (uint32_t i = 0; i < glb->warning_count; i++)
         vks_free(glb->warnings[i]);
     vks_free(glb->warnings);
+    for (uint32_t i = 0; i < glb->weights_count; i++) {
+        vks_free(glb->weights[i].node);
+        vks_free(glb->weights[i].times);
+        vks_free(glb->weights[i].values);
+    }
+    vks_free(glb->weights);
     memset(glb, 0, sizeof *glb);
 }

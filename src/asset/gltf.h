@@ -22,6 +22,26 @@ typedef struct vks_gltf_desc {
     const char *name; /* what messages call the file */
 } vks_gltf_desc;
 
+/* How a weights channel's values run between keys (glTF's sampler interpolation). */
+typedef enum vks_gltf_interp {
+    VKS_GLTF_LINEAR,
+    VKS_GLTF_STEP,
+    VKS_GLTF_CUBICSPLINE,
+} vks_gltf_interp;
+
+/* A channel on a node's morph-target weights, read here because assimp 5.2 loses their
+ * interpolation (it reads STEP keys as linear ones and mixes CUBICSPLINE's tangents into the
+ * values). Keys in time order; per key, target_count values, or for CUBICSPLINE target_count
+ * in-tangents, then values, then out-tangents (glTF's layout). */
+typedef struct vks_gltf_weights {
+    uint32_t animation; /* its animation's index in the rewritten file (assimp's clip index) */
+    char *node;         /* the node's name as assimp gives it: its own, else "nodes[N]" */
+    vks_gltf_interp interp;
+    uint32_t key_count, target_count;
+    float *times;  /* key_count */
+    float *values; /* key_count x target_count (x 3 for CUBICSPLINE) */
+} vks_gltf_weights;
+
 typedef struct vks_gltf_glb {
     uint8_t *data; /* the rewritten GLB (malloc'd) */
     size_t size;
@@ -29,6 +49,8 @@ typedef struct vks_gltf_glb {
                       NULL), hand assimp the file as it is */
     uint32_t warning_count; /* things tolerated, one line each (malloc'd strings) */
     char **warnings;
+    uint32_t weights_count; /* the kept animations' weights channels */
+    vks_gltf_weights *weights;
 } vks_gltf_glb;
 
 /* Whether `data` is a glTF file: the GLB magic, or JSON text (after optional BOM and white space,
