@@ -1003,6 +1003,33 @@ static void test_morph_import(const char *fixtures)
         printf("morph targets: %u wrong, %u deltas wrong\n", wrong, deltas_wrong);
     CHECK(wrong == 0 && deltas_wrong == 0);
     CHECK(mm->targets[3].mesh == 1 && mm->targets[6].mesh == 0); /* the brow's, the lid's */
+    /* The clips' weights, every part alike (grid, brow, lid), by the file's keys restated:
+     * talk LINEAR (0,0,0) -> (1,0.5,0) -> (0,0,1) at 0, 0.5, 1 s; blink STEP (0,1,0) from 0.25
+     * to 0.5 s, else 0; smooth CUBICSPLINE from (0,0,0), out-tangent (2,0,0), to (1,0,1), in-
+     * tangent 0, over 1 s: at s = 1/2 the Hermite basis gives 0.5 p0 + 0.125 m0 + 0.5 p1 -
+     * 0.125 m1 = (0.75, 0, 0.5). No clip: the default weights. The import warns of none. */
+    CHECK(mm->clip_count == 3 && mm->warning_count == 0);
+    const struct {
+        int32_t clip;
+        double t;
+        float w[3];
+    } at[] = {
+        {-1, 0, {0.5f, 0, 0.25f}},  {0, 0.25, {0.5f, 0.25f, 0}}, {0, 0.75, {0.5f, 0.25f, 0.5f}},
+        {0, 2.0, {0, 0, 1}},        {1, 0.1, {0, 0, 0}},         {1, 0.25, {0, 1, 0}},
+        {1, 0.3, {0, 1, 0}},        {1, 0.5, {0, 0, 0}},         {2, 0.0, {0, 0, 0}},
+        {2, 0.5, {0.75f, 0, 0.5f}}, {2, 1.0, {1, 0, 1}}};
+    uint32_t weights_wrong = 0;
+    for (size_t k = 0; mm->clip_count == 3 && k < sizeof at / sizeof at[0]; k++) {
+        float w[9];
+        vks_clip_weights(mm, at[k].clip < 0 ? NULL : &mm->clips[at[k].clip], at[k].t, w);
+        for (int p = 0; p < 3; p++)
+            for (int i = 0; i < 3; i++)
+                weights_wrong += !(fabsf(w[3 * p + i] - at[k].w[i]) < 1e-6f);
+        if (weights_wrong)
+            printf("weights of clip %d at %.2f s: %g %g %g\n", at[k].clip, at[k].t, w[0], w[1],
+                   w[2]);
+    }
+    CHECK(weights_wrong == 0);
     check_error(vkskin_model_get_target(m, 9, &(vkskin_target_info){0}, &err), &err,
                 VKSKIN_ERROR_ARGUMENT, "9 morph target(s): no target 9");
     vkskin_model_destroy(m);

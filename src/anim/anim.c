@@ -143,3 +143,38 @@ void vks_pose_skin(const vks_skeleton *skeleton, const vks_affine *model, vks_bo
     for (uint32_t j = 0; j < skeleton->joint_count; j++)
         vks_affine_mul(&model[j], &skeleton->inverse_bind[j], &palette[j]);
 }
+
+void vks_clip_weights(const vks_model *model, const vks_clip *clip, double t, float *weights)
+{
+    for (uint32_t i = 0; i < model->target_count; i++)
+        weights[i] = model->targets[i].weight;
+    for (uint32_t k = 0; clip && k < clip->weight_track_count; k++) {
+        const vks_weight_track *tr = &clip->weight_tracks[k];
+        const float *times = clip->w_times + tr->key_first;
+        const uint32_t n = tr->weight_count, per_key = tr->interp == VKS_INTERP_CUBIC ? 3 * n : n;
+        /* Where a key's values start in its record (CUBIC: after its in-tangents). */
+        const uint32_t at_value = tr->interp == VKS_INTERP_CUBIC ? n : 0;
+        const float *v = clip->w_values + tr->value_first;
+        const uint32_t i = vks_key_find(times, tr->key_count, t, NULL);
+        const float u = tr->key_count > 1 ? vks_key_factor(times, i, t) : 0.0f;
+        const uint32_t j = tr->key_count > 1 ? i + 1 : i;
+        const float *a = v + (size_t)i * per_key + at_value,
+                    *b = v + (size_t)j * per_key + at_value;
+        for (uint32_t w = 0; w < n; w++) {
+            float value;
+            if (tr->interp == VKS_INTERP_STEP || j == i) {
+                value = u >= 1.0f ? b[w] : a[w];
+            } else if (tr->interp == VKS_INTERP_LINEAR || u <= 0.0f || u >= 1.0f) {
+                value = a[w] + (b[w] - a[w]) * u;
+            } else { /* glTF's cubic spline: a's out-tangent, b's in-tangent, times dt */
+                const float dt = times[j] - times[i], u2 = u * u, u3 = u2 * u;
+                const float out_a = v[(size_t)i * per_key + 2 * n + w];
+                const float in_b = v[(size_t)j * per_key + w];
+                value = (2 * u3 - 3 * u2 + 1) * a[w] + (u3 - 2 * u2 + u) * dt * out_a +
+                        (-2 * u3 + 3 * u2) * b[w] + (u3 - u2) * dt * in_b;
+            }
+            for (uint32_t p = 0; p < tr->parts; p++)
+                weights[tr->target_first + p * n + w] = value;
+        }
+    }
+}

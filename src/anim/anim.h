@@ -41,6 +41,14 @@ static inline uint32_t vks_cursor_size(const vks_skeleton *skeleton)
 void vks_clip_sample(const vks_skeleton *skeleton, const vks_clip *clip, double t, uint32_t *cursor,
                      vks_xform *local);
 
+/* The model's morph-target weights in `clip` (NULL: none) at t (seconds within [0, duration],
+ * see vks_clip_time) into weights[model->target_count]: each target's default weight, then the
+ * clip's weight tracks, each at t by its interpolation: LINEAR between the keys around t, STEP
+ * the last key at or before t, CUBIC glTF's Hermite spline (the out-tangent of the key before
+ * and the in-tangent of the key after, scaled by the keys' distance in time); before the first
+ * key the first value holds, after the last the last. */
+void vks_clip_weights(const vks_model *model, const vks_clip *clip, double t, float *weights);
+
 /* The rest (bind) pose: every joint's rest transform. */
 void vks_pose_rest(const vks_skeleton *skeleton, vks_xform *local);
 

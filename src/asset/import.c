@@ -72,6 +72,11 @@ typedef struct builder {
     uint32_t orphan_count;
     const char **orphan_names;
     int32_t *orphan_joints;
+    /* A glTF file's weights channels, read by gltf.c (NULL for other formats), and each node's
+     * morph targets: the first of its meshes' (consecutive) and how many. */
+    const vks_gltf_weights *weights;
+    uint32_t weights_count;
+    uint32_t *node_target_first, *node_target_count;
 } builder;
 
 static char *dup_string(const char *s)
@@ -814,13 +819,21 @@ static bool build_meshes(builder *b)
         vks_free(slots);
         return out_of_memory(b);
     }
+    b->node_target_first = vks_calloc(b->node_count + 1, sizeof *b->node_target_first);
+    b->node_target_count = vks_calloc(b->node_count + 1, sizeof *b->node_target_count);
+    if (!b->node_target_first || !b->node_target_count) {
+        vks_free(slots);
+        return out_of_memory(b);
+    }
     for (uint32_t n = 0; n < b->node_count; n++) {
         const struct aiNode *node = b->nodes[n];
+        b->node_target_first[n] = m->target_count;
         for (uint32_t k = 0; k < node->mNumMeshes; k++)
             if (!append_mesh(b, n, s->mMeshes[node->mMeshes[k]], slots)) {
                 vks_free(slots);
                 return false;
             }
+        b->node_target_count[n] = m->target_count - b->node_target_first[n];
     }
     vks_free(slots);
     if (m->index_count == 0)
@@ -1126,6 +1139,80 @@ static uint32_t append_vector_keys(const struct aiVectorKey *keys, uint32_t n, d
     return first;
 }
 
+/* Clip `index`'s weights channels from the glTF reader (b->weights) into weight tracks: each
+ * on a node whose meshes have, each, as many targets as the channel has weights a key (else it
+ * is left out, with a warning). *taken: the channels taken. False on bad data (a non-finite time
+ * or value) or out of memory. */
+static bool build_weights(builder *b, uint32_t index, const char *clip_name, vks_clip *clip,
+                          uint32_t *taken)
+{
+    uint64_t keys = 0, values = 0;
+    uint32_t tracks = 0;
+    for (uint32_t w = 0; w < b->weights_count; w++) {
+        const vks_gltf_weights *ch = &b->weights[w];
+        if (ch->animation != index)
+            continue;
+        tracks++;
+        keys += ch->key_count;
+        values += (uint64_t)ch->key_count * ch->target_count *
+                  (ch->interp == VKS_GLTF_CUBICSPLINE ? 3 : 1);
+    }
+    if (!tracks)
+        return true;
+    if (keys > MAX_CLIP_KEYS || values > 64 * MAX_CLIP_KEYS)
+        return vks_fail(b->err, "%s: clip '%s' has more weight keys than the limit of %llu",
+                        b->name, clip_name, MAX_CLIP_KEYS);
+    clip->weight_tracks = vks_calloc(tracks, sizeof *clip->weight_tracks);
+    clip->w_times = vks_malloc(sizeof *clip->w_times * (keys + 1));
+    clip->w_values = vks_malloc(sizeof *clip->w_values * (values + 1));
+    if (!clip->weight_tracks || !clip->w_times || !clip->w_values)
+        return out_of_memory(b);
+    uint32_t key_at = 0, value_at = 0;
+    for (uint32_t w = 0; w < b->weights_count; w++) {
+        const vks_gltf_weights *ch = &b->weights[w];
+        if (ch->animation != index)
+            continue;
+        const int32_t n = find_node(b, ch->node);
+        const uint32_t parts = n >= 0 ? b->nodes[n]->mNumMeshes : 0;
+        if (n < 0 || !parts || b->node_target_count[n] != parts * ch->target_count) {
+            warn(b,
+                 "clip '%s' animates %u morph-target weights of '%s', whose meshes have %u "
+                 "targets; ignored",
+                 clip_name, ch->target_count, ch->node, n >= 0 ? b->node_target_count[n] : 0);
+            continue;
+        }
+        const uint32_t per_key = ch->target_count * (ch->interp == VKS_GLTF_CUBICSPLINE ? 3 : 1);
+        for (uint32_t k = 0; k < ch->key_count; k++) {
+            if (!isfinite(ch->times[k]) || ch->times[k] < 0.0f)
+                return vks_fail(b->err,
+                                "%s: clip '%s' has a weights key on '%s' at a non-finite or "
+                                "negative time",
+                                b->name, clip_name, ch->node);
+            for (uint32_t i = 0; i < per_key; i++)
+                if (!isfinite(ch->values[(size_t)k * per_key + i]))
+                    return vks_fail(b->err,
+                                    "%s: clip '%s' has a non-finite weight on '%s' (key %u)",
+                                    b->name, clip_name, ch->node, k);
+        }
+        clip->weight_tracks[clip->weight_track_count++] =
+            (vks_weight_track){.target_first = b->node_target_first[n],
+                               .parts = parts,
+                               .weight_count = ch->target_count,
+                               .interp = ch->interp == VKS_GLTF_STEP          ? VKS_INTERP_STEP
+                                         : ch->interp == VKS_GLTF_CUBICSPLINE ? VKS_INTERP_CUBIC
+                                                                              : VKS_INTERP_LINEAR,
+                               .key_first = key_at,
+                               .key_count = ch->key_count,
+                               .value_first = value_at};
+        memcpy(clip->w_times + key_at, ch->times, sizeof *ch->times * ch->key_count);
+        memcpy(clip->w_values + value_at, ch->values, sizeof *ch->values * ch->key_count * per_key);
+        key_at += ch->key_count;
+        value_at += ch->key_count * per_key;
+        (*taken)++;
+    }
+    return true;
+}
+
 /* Builds one clip. A data error fails the import (returns false); a clip that cannot be played
  * right is dropped instead: *dropped is set, with one warning, and true is returned. */
 static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t index, vks_clip *clip,
@@ -1194,7 +1281,12 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
         return vks_fail(b->err, "%s: clip '%s' has more keys of one kind than the limit of %llu",
                         b->name, name, MAX_CLIP_KEYS);
     }
-    if (anim->mNumMeshChannels || anim->mNumMorphMeshChannels)
+    /* Morph-target weights: a glTF file's as gltf.c read them (their interpolation kept);
+     * assimp's own reading of them, and of other formats', is not taken. */
+    uint32_t taken = 0;
+    if (!build_weights(b, index, name, clip, &taken))
+        return false;
+    if (anim->mNumMeshChannels || anim->mNumMorphMeshChannels > taken)
         warn(b, "clip '%s' has mesh or morph-target channels; they are not supported and ignored",
              name);
 
@@ -1346,6 +1438,8 @@ static void builder_free(builder *b)
     vks_free(b->material_remap);
     vks_free(b->orphan_names);
     vks_free(b->orphan_joints);
+    vks_free(b->node_target_first);
+    vks_free(b->node_target_count);
 }
 
 /* A clip whose keys go back in time (assimp's Ogre and DirectX readers pass them on in file
@@ -1424,8 +1518,8 @@ static const struct aiScene *read_scene(const vks_import_desc *desc, const char 
     return aiApplyPostProcessing(scene, import_flags & ~(unsigned)aiProcess_ValidateDataStructure);
 }
 
-static bool import_in_process(const vks_import_desc *desc, const char *name, vks_model *out,
-                              vks_error *err)
+static bool import_in_process(const vks_import_desc *desc, const char *name,
+                              const vks_gltf_glb *glb, vks_model *out, vks_error *err)
 {
     memset(out, 0, sizeof *out);
     char why[400];
@@ -1446,8 +1540,13 @@ static bool import_in_process(const vks_import_desc *desc, const char *name, vks
         else if (dir)
             strcpy(dir, ".");
     }
-    builder b = {
-        .scene = scene, .name = name, .dir = desc->dir ? desc->dir : dir, .model = out, .err = err};
+    builder b = {.scene = scene,
+                 .name = name,
+                 .dir = desc->dir ? desc->dir : dir,
+                 .model = out,
+                 .err = err,
+                 .weights = glb ? glb->weights : NULL,
+                 .weights_count = glb ? glb->weights_count : 0};
     bool ok = (out->name = dup_string(name)) ? true : out_of_memory(&b);
     ok = ok && check_scene(&b) && collect_nodes(&b) && build_skeleton(&b) && build_materials(&b) &&
          build_meshes(&b) && build_clips(&b);
@@ -1578,7 +1677,7 @@ bool vks_model_import(const vks_import_desc *desc, vks_model *out, vks_error *er
     if (!plain.path && plain.size > UINT_MAX) /* assimp takes an unsigned size */
         ok = vks_fail(err, "%s: %zu bytes, more than an in-memory import takes", name, plain.size);
     ok = ok && (plain.in_process || assimp_survives(&plain, name, err)) &&
-         import_in_process(&plain, name, out, err);
+         import_in_process(&plain, name, gltf ? &glb : NULL, out, err);
     for (uint32_t i = 0; ok && i < glb.warning_count; i++)
         add_warning(out, "%s", glb.warnings[i]);
     vks_gltf_glb_free(&glb);

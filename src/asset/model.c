@@ -43,6 +43,9 @@ void vks_clip_free(vks_clip *c)
     vks_free(c->r_values);
     vks_free(c->s_times);
     vks_free(c->s_values);
+    vks_free(c->weight_tracks);
+    vks_free(c->w_times);
+    vks_free(c->w_values);
     memset(c, 0, sizeof *c);
 }
 

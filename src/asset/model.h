@@ -30,6 +30,19 @@ typedef struct vks_track {
     uint32_t s_first, s_count;
 } vks_track;
 
+/* How a track of morph-target weights runs between its keys (glTF's interpolations). */
+typedef enum vks_interp { VKS_INTERP_LINEAR, VKS_INTERP_STEP, VKS_INTERP_CUBIC } vks_interp;
+
+/* One node's morph-target weights in a clip: weight k of a key goes to target k of each of the
+ * node's `parts` meshes (part p's at target_first + p * weight_count + k). Keys at w_times
+ * [key_first, + key_count) (seconds, ascending); per key weight_count values from value_first,
+ * or for VKS_INTERP_CUBIC weight_count in-tangents, values, then out-tangents (glTF's layout). */
+typedef struct vks_weight_track {
+    uint32_t target_first, parts, weight_count;
+    uint32_t interp; /* vks_interp */
+    uint32_t key_first, key_count, value_first;
+} vks_weight_track;
+
 typedef struct vks_clip {
     char *name;
     double duration;        /* seconds (in double, as the crowd's clocks: a float one drifts
@@ -40,6 +53,10 @@ typedef struct vks_clip {
     float *t_times, (*t_values)[3]; /* times in seconds, ascending within each track */
     float *r_times, (*r_values)[4]; /* unit quaternions (x, y, z, w) */
     float *s_times, (*s_values)[3];
+    /* Morph-target weights (glTF files: read by gltf.c, which keeps their interpolation). */
+    uint32_t weight_track_count;
+    vks_weight_track *weight_tracks;
+    float *w_times, *w_values;
 } vks_clip;
 
 typedef struct vks_texture {
