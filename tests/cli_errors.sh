@@ -73,6 +73,7 @@ for cmd in info dump; do
   expect_error "$cmd flipped bit" "flipped_position.glb: mesh 0, primitive 0: attribute POSITION: accessor 0: value 3.1 is 1.02085e\+38, outside its declared range \[0, 3.9\]: the file is damaged" "$vk" $cmd "$fx/flipped_position.glb" "${out[@]}"
   expect_error "$cmd absurd position" "huge.obj: mesh '.*' vertex 2 is at \(0, 3e\+30, 0\), beyond the 1e\+09 units a model may reach" "$vk" $cmd "$tmp/huge.obj" "${out[@]}"
   expect_error "$cmd NaN key time" "clip 'sway' has a non-finite rotation key \\(#1\\) on 'bone6'" "$vk" $cmd "$fx/nan_time.glb" "${out[@]}"
+  expect_error "$cmd NaN morph weight" "clip 'talk' has a non-finite weight on 'face' \\(key 1\\)" "$vk" $cmd "$fx/nan_weight.glb" "${out[@]}"
   for cut in header_only cut_json cut_half cut_end bad_length; do
     expect_error "$cmd truncated ($cut)" "'.*$cut.glb' is a truncated glTF binary: its header says [0-9]+ bytes, the file has [0-9]+" "$vk" $cmd "$tmp/$cut.glb" "${out[@]}"
   done

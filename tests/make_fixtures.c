@@ -1304,7 +1304,7 @@ static void twist(void)
  *   "blink"  STEP: (0, 0, 0) at 0 s, (0, 1, 0) at 0.25 s, (0, 0, 0) at 0.5 s;
  *   "smooth" CUBICSPLINE: value (0, 0, 0) at 0 s with out-tangent (2, 0, 0), value (1, 0, 1) at
  *            1 s with in-tangent (0, 0, 0) (the others 0). */
-static void morph(void)
+static void morph(const char *file, bool nan_weight)
 {
     enum { N = 16 };
     glbw_doc *doc = glbw_create();
@@ -1419,7 +1419,7 @@ static void morph(void)
         float times[3];
         float values[27];
     } clips[3] = {
-        {"talk", GLBW_LINEAR, 3, {0, 0.5f, 1}, {0, 0, 0, 1, 0.5f, 0, 0, 0, 1}},
+        {"talk", GLBW_LINEAR, 3, {0, 0.5f, 1}, {0, 0, 0, nan_weight ? NAN : 1, 0.5f, 0, 0, 0, 1}},
         {"blink", GLBW_STEP, 3, {0, 0.25f, 0.5f}, {0, 0, 0, 0, 1, 0, 0, 0, 0}},
         {"smooth",
          GLBW_CUBICSPLINE,
@@ -1442,7 +1442,7 @@ static void morph(void)
             add_channel(doc, anim, top, GLBW_PATH_ROTATION, times, &rot[0][0], 2);
         }
     }
-    write_doc(doc, "morph.glb");
+    write_doc(doc, file);
 }
 
 int main(int argc, char **argv)
@@ -1483,6 +1483,8 @@ int main(int argc, char **argv)
     clip_order_x();
     random_bytes();
     twist();
-    morph();
+    morph("morph.glb", false);
+    /* nan_weight.glb: the same with a NaN weight in clip "talk"'s second key. */
+    morph("nan_weight.glb", true);
     return failures ? 1 : 0;
 }
