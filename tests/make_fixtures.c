@@ -1230,6 +1230,22 @@ static void flipped_position(void)
     free(data);
 }
 
+/* A primitive of n skinned vertices (positions, normals, 4 joints and weights each) and its
+ * triangles, the accessors written in that order. */
+static glbw_primitive_desc skinned_primitive(glbw_doc *doc, const float (*pos)[3],
+                                             const float (*nrm)[3], const uint16_t (*joints)[4],
+                                             const float (*weights)[4], size_t n,
+                                             const uint16_t *idx, size_t n_idx)
+{
+    glbw_primitive_desc p = glbw_primitive_defaults();
+    p.position = glbw_add_floats(doc, &pos[0][0], n, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
+    p.normal = glbw_add_floats(doc, &nrm[0][0], n, GLBW_VEC3, GLBW_TARGET_VERTICES, false);
+    p.joints0 = add_u16x4(doc, joints, n);
+    p.weights0 = glbw_add_floats(doc, &weights[0][0], n, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    p.indices = add_indices(doc, idx, n_idx);
+    return p;
+}
+
 /* twist.glb: a tube of radius 0.25 along +y from 0 to 2 (41 rings of 32 vertices, radial
  * normals), over two joints: base at the origin and twist at y = 1, its child. Rings below
  * y = 0.5 follow base, above y = 1.5 twist, and the weights move linearly in between. Clip
@@ -1267,12 +1283,7 @@ static void twist(void)
     int base = add_node(doc, "base", NULL, -1, -1);
     int joint = add_node(doc, "twist", (float[3]){0, 1, 0}, -1, -1);
     glbw_node_add_child(doc, base, joint);
-    glbw_primitive_desc p = glbw_primitive_defaults();
-    p.position = glbw_add_floats(doc, &pos[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
-    p.normal = glbw_add_floats(doc, &nrm[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, false);
-    p.joints0 = add_u16x4(doc, (const uint16_t(*)[4])joints, N);
-    p.weights0 = glbw_add_floats(doc, &weights[0][0], N, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
-    p.indices = add_indices(doc, idx, n_idx);
+    glbw_primitive_desc p = skinned_primitive(doc, pos, nrm, joints, weights, N, idx, n_idx);
     int mesh = glbw_add_mesh(doc, "tube", &p, 1);
     const float global_t[2][3] = {{0, 0, 0}, {0, 1, 0}};
     int skin = glbw_add_skin(doc, "tube", (int[2]){base, joint}, 2,
@@ -1333,12 +1344,7 @@ static void morph(const char *file, bool nan_weight)
     int root = add_node(doc, "root", NULL, -1, -1);
     int top = add_node(doc, "top", (float[3]){0, 1, 0}, -1, -1);
     glbw_node_add_child(doc, root, top);
-    glbw_primitive_desc p = glbw_primitive_defaults();
-    p.position = glbw_add_floats(doc, &pos[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
-    p.normal = glbw_add_floats(doc, &nrm[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, false);
-    p.joints0 = add_u16x4(doc, (const uint16_t(*)[4])joints, N);
-    p.weights0 = glbw_add_floats(doc, &weights[0][0], N, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
-    p.indices = add_indices(doc, idx, n_idx);
+    glbw_primitive_desc p = skinned_primitive(doc, pos, nrm, joints, weights, N, idx, n_idx);
     p.target_count = 3;
     p.targets[0] = (glbw_morph_target){
         glbw_add_floats(doc, &raise[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, true), GLBW_NONE,
@@ -1374,12 +1380,7 @@ static void morph(const char *file, bool nan_weight)
     const float brow_zero[4][3] = {{0}};
     const uint16_t brow_j[4][4] = {{1}, {1}, {1}, {1}}, brow_idx[6] = {0, 1, 3, 0, 3, 2};
     const float brow_w[4][4] = {{1}, {1}, {1}, {1}};
-    glbw_primitive_desc q = glbw_primitive_defaults();
-    q.position = glbw_add_floats(doc, &brow[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, true);
-    q.normal = glbw_add_floats(doc, &brow_n[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, false);
-    q.joints0 = add_u16x4(doc, brow_j, 4);
-    q.weights0 = glbw_add_floats(doc, &brow_w[0][0], 4, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
-    q.indices = add_indices(doc, brow_idx, 6);
+    glbw_primitive_desc q = skinned_primitive(doc, brow, brow_n, brow_j, brow_w, 4, brow_idx, 6);
     q.target_count = 3;
     q.targets[0] = (glbw_morph_target){
         glbw_add_floats(doc, &brow_raise[0][0], 4, GLBW_VEC3, GLBW_TARGET_VERTICES, true),

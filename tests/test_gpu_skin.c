@@ -84,7 +84,7 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
                        uint32_t level, double radius, const float (*bind)[3], stats *s,
                        const char *path)
 {
-    const bool dq = r->crowd->dq[0];
+    const bool dq = r->skinner.crowd->dq[0];
     const vks_skeleton *sk = &m->skeleton;
     const uint32_t n = m->vertex_count;
     vks_xform *local = malloc(sizeof *local * sk->joint_count);

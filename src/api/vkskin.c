@@ -722,6 +722,16 @@ vkskin_result vkskin_crowd_set_world(vkskin_crowd *c, uint32_t i, const float wo
     return vks_api_ok(err);
 }
 
+/* Whether `model` is one of the crowd's; if not, the message names the call. */
+static bool api_model(const vkskin_crowd *c, uint32_t model, const char *call, vkskin_error *err)
+{
+    if (model < c->crowd.model_count)
+        return true;
+    vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: the crowd has %u model(s): no model %u", call,
+                 c->crowd.model_count, model);
+    return false;
+}
+
 vkskin_result vkskin_crowd_add(vkskin_crowd *c, uint32_t model, const float world[16],
                                uint32_t *instance, vkskin_error *err)
 {
@@ -732,10 +742,8 @@ vkskin_result vkskin_crowd_add(vkskin_crowd *c, uint32_t model, const float worl
     const vkskin_result r = api_world("vkskin_crowd_add", world, w, err);
     if (r != VKSKIN_OK)
         return r;
-    if (model >= c->crowd.model_count)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_crowd_add: the crowd has %u model(s): no model %u",
-                            c->crowd.model_count, model);
+    if (!api_model(c, model, "vkskin_crowd_add", err))
+        return VKSKIN_ERROR_ARGUMENT;
     vks_error e;
     if (!vks_crowd_add(&c->crowd, model, (const float(*)[4])w, instance, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);
@@ -757,10 +765,8 @@ vkskin_result vkskin_crowd_set_model(vkskin_crowd *c, uint32_t i, uint32_t model
 {
     if (!api_instance(c, i, "vkskin_crowd_set_model", err))
         return VKSKIN_ERROR_ARGUMENT;
-    if (model >= c->crowd.model_count)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_crowd_set_model: the crowd has %u model(s): no model %u",
-                            c->crowd.model_count, model);
+    if (!api_model(c, model, "vkskin_crowd_set_model", err))
+        return VKSKIN_ERROR_ARGUMENT;
     vks_error e;
     if (!vks_crowd_set_model(&c->crowd, i, model, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);

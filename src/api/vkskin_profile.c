@@ -19,10 +19,10 @@ vkskin_result vkskin_renderer_get_traffic(const vkskin_renderer *r, bool whole_c
                             "vkskin_renderer_get_traffic: a renderer and a traffic are needed");
     *traffic = (vkskin_traffic){0};
     if (whole_crowd)
-        *traffic =
-            api_traffic(vks_skin_traffic(r->r.crowd, NULL, NULL, r->r.crowd->instance_count));
-    else if (r->last && r->r.mode == VKS_SKIN_COMPUTE)
-        *traffic = api_traffic(vks_skin_traffic(r->r.crowd, r->last->skin->plan.order,
+        *traffic = api_traffic(
+            vks_skin_traffic(r->r.skinner.crowd, NULL, NULL, r->r.skinner.crowd->instance_count));
+    else if (r->last && r->r.skinner.mode == VKS_SKIN_COMPUTE)
+        *traffic = api_traffic(vks_skin_traffic(r->r.skinner.crowd, r->last->skin->plan.order,
                                                 r->last->skin->plan.order_level,
                                                 r->last->skin->plan.skinned_count));
     return vks_api_ok(err);

@@ -338,10 +338,10 @@ vkskin_result vkskin_renderer_get_info(const vkskin_renderer *r, vkskin_renderer
     *info = (vkskin_renderer_info){
         .api_version = r->dev.props.apiVersion,
         .driver_version = r->dev.props.driverVersion,
-        .group_size = r->r.mode == VKS_SKIN_COMPUTE ? r->r.skinner.pass.group_size : 0,
+        .group_size = r->r.skinner.mode == VKS_SKIN_COMPUTE ? r->r.skinner.pass.group_size : 0,
         .max_skinned_vertices =
-            r->r.mode == VKS_SKIN_COMPUTE
-                ? r->r.skinner.memory.output_bytes / vks_plan_vertex_bytes(r->r.crowd)
+            r->r.skinner.mode == VKS_SKIN_COMPUTE
+                ? r->r.skinner.memory.output_bytes / vks_plan_vertex_bytes(r->r.skinner.crowd)
                 : 0,
         .color_format = r->r.draw.color_format,
         .swapchain_rebuilds = r->swapchain.rebuilds,

@@ -16,7 +16,7 @@ static vks_gpu_stats read_stats(const vks_renderer *r, const vks_frame *f)
         dev->vk.vkGetQueryPoolResults(device, f->timestamps, 0, count, sizeof t, t, sizeof t[0],
                                       VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
         /* Vertex mode has no skinning pass: its skinning is inside the draw. */
-        if (r->mode == VKS_SKIN_COMPUTE)
+        if (r->skinner.mode == VKS_SKIN_COMPUTE)
             s.skin_ms = gpu_ticks_to_ms(r->dev, t[QUERY_BEGIN], t[QUERY_SKINNED]);
         if (written & (1u << QUERY_DRAWN)) {
             /* The graphics pipeline's draws, then the overlays after the resolve. */

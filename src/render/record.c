@@ -26,7 +26,7 @@ static void bind_data_set(const vks_renderer *r, const vks_frame *f, VkCommandBu
 static void move_instances(vks_renderer *r, vks_frame *f)
 {
     const gpu_device *dev = r->dev;
-    const vks_crowd *c = r->crowd;
+    const vks_crowd *c = r->skinner.crowd;
     if (!c->moved_count)
         return;
     vks_instance *entries = f->world_staging.mapped;
@@ -56,7 +56,7 @@ static void draw_meshes(const vks_renderer *r, vks_frame *f, uint32_t m, uint32_
 {
     const gpu_device *dev = r->dev;
     const VkCommandBuffer cmd = f->cmd;
-    const vks_model *model = r->crowd->models[m];
+    const vks_model *model = r->skinner.crowd->models[m];
     const vks_scene_model *rm = &r->skinner.scene.models[m];
     const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     for (uint32_t i = 0; i < model->mesh_count; i++) {
@@ -88,7 +88,7 @@ static void draw_meshes(const vks_renderer *r, vks_frame *f, uint32_t m, uint32_
 static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_target *target)
 {
     const gpu_device *dev = r->dev;
-    const vks_crowd *c = r->crowd;
+    const vks_crowd *c = r->skinner.crowd;
     const VkCommandBuffer cmd = f->cmd;
     memset(r->material_used, 0, sizeof *r->material_used * r->skinner.scene.material_count);
     vks_raster_clear(dev, cmd, target);
@@ -142,7 +142,7 @@ static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_ta
 static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *target)
 {
     const gpu_device *dev = r->dev;
-    const vks_crowd *c = r->crowd;
+    const vks_crowd *c = r->skinner.crowd;
     vks_resolve_push push = {0};
     memcpy(push.models, f->skin->push.models, sizeof push.models);
     memcpy(push.instances, f->skin->push.instances, sizeof push.instances);
@@ -191,7 +191,7 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
 {
     const gpu_device *dev = r->dev;
     VkCommandBuffer cmd = f->cmd;
-    const vks_crowd *c = r->crowd;
+    const vks_crowd *c = r->skinner.crowd;
     f->draws = 0;
     f->triangles_hardware = f->triangles_compute = 0;
     bool rasters = false;

@@ -98,7 +98,7 @@ static bool create_frame_fixed(vks_renderer *r, vks_frame *f, vks_error *err)
 static bool create_descriptors(vks_renderer *r, vks_error *err)
 {
     const gpu_device *dev = r->dev;
-    const vks_crowd *c = r->crowd;
+    const vks_crowd *c = r->skinner.crowd;
     uint32_t materials = r->skinner.scene.material_count;
     VkDescriptorPoolSize sizes[] = {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, GPU_FRAMES_IN_FLIGHT},
@@ -167,7 +167,7 @@ static bool create_raster(vks_renderer *r, vks_error *err)
 {
     if (r->raster_mode == VKS_RASTER_HARDWARE)
         return true;
-    const vks_crowd *c = r->crowd;
+    const vks_crowd *c = r->skinner.crowd;
     vks_raster_model where[VKS_CROWD_MAX_MODELS];
     for (uint32_t m = 0; m < c->model_count; m++)
         where[m] = (vks_raster_model){.first_index = r->skinner.scene.models[m].first_index,
@@ -227,7 +227,7 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                          vks_error *err)
 {
     const vks_crowd *c = desc->crowd;
-    *r = (vks_renderer){.dev = dev, .crowd = c, .mode = desc->mode, .raster_mode = desc->raster};
+    *r = (vks_renderer){.dev = dev, .raster_mode = desc->raster};
     assert(desc->raster == VKS_RASTER_HARDWARE || desc->mode == VKS_SKIN_COMPUTE);
     /* The skinned output's readers: the vertex shaders that pull it and the readback's copy;
      * the compute rasterizer (compute) and its resolve (fragment) when there is one. */

@@ -115,9 +115,9 @@ typedef struct vks_frame {
 /* Not to be moved once made: its frames point into its skinner's slots. */
 typedef struct vks_renderer {
     const gpu_device *dev;
-    const vks_crowd *crowd;
-    vks_skin_mode mode;
-    vks_skinner skinner;            /* the GPU scene, palettes, lists, output and skinning pass */
+    /* The GPU scene, palettes, lists, output and skinning pass; its crowd and mode are the
+     * renderer's. */
+    vks_skinner skinner;
     vks_scatter_pass world_scatter; /* moved instances' entries into the instance table */
     vks_draw_pass draw;
     vks_raster_mode raster_mode;
