@@ -19,6 +19,10 @@ void main()
     uint i = e.vertex_first + gl_VertexIndex; // its level's vertices start at e.vertex_first
     uint v = m.vertex_first + i;
     vec3 position = vks_read_position(m, v), normal = vks_oct_decode(VKS_NORMALS[v]);
+    if (VKS_SKIN_MORPH) {
+        vec4 t = vec4(0.0); // (the draw has no use for the tangent)
+        vks_morph(m, e.palette_first, i, position, normal, t);
+    }
     vec3 p, n;
     if (VKS_SKIN_DQ) {
         vec4 c, ce;

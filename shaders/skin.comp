@@ -57,6 +57,9 @@ void main()
     for (uint i = gl_GlobalInvocationID.x; i < push.vertex_count; i += gl_NumWorkGroups.x * GROUP_SIZE) {
         uint v = m.vertex_first + e.vertex_first + i;
         vec3 position = vks_read_position(m, v), normal = vks_oct_decode(VKS_NORMALS[v]);
+        vec4 t = tangents ? vks_tangent_decode(VKS_TANGENTS[v]) : vec4(0.0);
+        if (VKS_SKIN_MORPH)
+            vks_morph(m, e.palette_first, e.vertex_first + i, position, normal, t);
         vec3 p, n;
         // The tangent's map: M3x3 (tangents lie in the surface: they follow M, not the
         // inverse-transpose), or the blended rotation; det's sign flips the handedness.
@@ -73,7 +76,6 @@ void main()
         }
         OUT_VERTEX = uvec4(floatBitsToUint(p), vks_oct_encode(n)); // (n: a direction)
         if (tangents) {
-            vec4 t = vks_tangent_decode(VKS_TANGENTS[v]);
             // Its length is undone by the encoding (vks_tangent_encode divides by its norm).
             vec3 t3 = VKS_SKIN_DQ ? vks_quat_rotate(c, t.xyz)
                                   : vec3(dot(r0.xyz, t.xyz), dot(r1.xyz, t.xyz), dot(r2.xyz, t.xyz));

@@ -61,6 +61,21 @@ typedef struct vks_dq {
 static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
 #endif
 
+/* ---- Morph targets (src/skin/morph.h) ----
+ * An instance's active targets follow its palette in its range: from vec4 morph_offset of its
+ * range (vks_model_gpu), a header uvec4 whose x counts them, then per active target its index
+ * within its model and its weight's float bits, two targets a uvec4, in target order. The
+ * crowd's morph buffer (one per crowd, reached by the `morphs` address or VKS_BINDING_MORPHS)
+ * holds, as uvec4s: per target of every model (from each model's target_first) a vks_target_gpu,
+ * then every target's deltas (src/asset/quant.h: vks_quant_morph; a target's from its
+ * delta_first), then per vertex of every morphed model, levels of detail included, the level-0
+ * vertex it copies (one uint each, from the model's source_first uint), by which a level's
+ * vertex finds its deltas. Applied before skinning: p += w dp, the normal and the tangent's xyz
+ * likewise (their lengths undone by the encodings after), in the pipeline variant with
+ * VKS_SKIN_MORPH. */
+#define VKS_MORPH_LIST_HEADER 4u
+#define VKS_MORPH_LIST_WORDS(targets) (VKS_MORPH_LIST_HEADER + 2u * (targets))
+
 /* ---- The skinning pass (shaders/skin.comp) ----
  * Every buffer is reached through its device address (GL_EXT_buffer_reference; an address is a
  * uvec2, low word first), or, on the descriptor path, through descriptors (below). Bind streams,
@@ -132,20 +147,22 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
 #define VKS_BINDING_UVS 9
 #define VKS_BINDING_JOINTS_EXTRA 10
 #define VKS_BINDING_WEIGHTS_EXTRA 11
-#define VKS_BINDING_OUTPUT 12
-#define VKS_BINDING_OUTPUT_TANGENTS 13
-#define VKS_BINDING_COUNT 14
+#define VKS_BINDING_MORPHS                                                                         \
+    12 /* the morph buffer (uvec4); another buffer when no model has targets */
+#define VKS_BINDING_OUTPUT 13
+#define VKS_BINDING_OUTPUT_TANGENTS 14
+#define VKS_BINDING_COUNT 15
 
 /* ---- The palette store's scatter (shaders/scatter.comp) ----
  * A frame stages its posed instances' palettes packed in host-visible memory, and one record per
  * posed instance (entries of vks_bone, not bytes) says where its palette is staged and where its
  * slot of the device-local store is (src/render/palette_store.h). The same pass moves the worlds
- * of instances placed anew into the instance table (entries of vks_instance). One workgroup copies one record
- * at a time, uvec4 by uvec4, looping over the records when there are more than the dispatch's
- * workgroups. A vkCmdCopyBuffer with one region per posed instance did the same work and cost
- * 1.6 us a region on an H200 (20 ms for 12 500 posed instances of 100 000): regions run one after
- * another there, the workgroups of this pass side by side. Through device addresses, or on the
- * descriptor path through a set of its own (the bindings below). */
+ * of instances placed anew into the instance table (entries of vks_instance). One workgroup copies
+ * one record at a time, uvec4 by uvec4, looping over the records when there are more than the
+ * dispatch's workgroups. A vkCmdCopyBuffer with one region per posed instance did the same work and
+ * cost 1.6 us a region on an H200 (20 ms for 12 500 posed instances of 100 000): regions run one
+ * after another there, the workgroups of this pass side by side. Through device addresses, or on
+ * the descriptor path through a set of its own (the bindings below). */
 #define VKS_SCATTER_GROUP_SIZE 64
 #define VKS_SCATTER_BINDING_STAGING 0
 #define VKS_SCATTER_BINDING_RECORDS 1
@@ -179,7 +196,17 @@ struct vks_model_gpu {
     uint flags;
     uint joints_first;
     uint joints_extra_first;
-    uint pad0, pad1, pad2;
+    uint morph_offset;
+    uint target_first;
+    uint source_first;
+};
+
+struct vks_target_gpu {
+    uint vertex_first;
+    uint vertex_count;
+    uint delta_first;
+    uint pad0;
+    vec4 steps;
 };
 
 struct vks_instance {
@@ -218,6 +245,7 @@ struct vks_skin_push {
     uint visible_first;
     uint model;
     uvec2 out_base;
+    uvec2 morphs;
 };
 
 struct vks_raster_push {
@@ -271,7 +299,7 @@ struct vks_draw_push {
     uvec2 models, instances, visible, palette;
     vec4 base_color;
     uvec2 out_base;
-    uvec2 pad0;
+    uvec2 morphs;
 };
 #else
 /* One vertex of the skinning pass's output (16 bytes): its position and its normal as
@@ -290,8 +318,18 @@ typedef struct vks_model_gpu {
     uint32_t flags;              /* VKS_MODEL_* */
     uint32_t joints_first;       /* its first uint in the joints stream */
     uint32_t joints_extra_first; /* its first uint in the extra joints stream (wide models) */
-    uint32_t pad[3];             /* std430: a multiple of its vec4 alignment */
+    /* Morph targets (a model with any; else 0): where an instance's active list starts in its
+     * palette range (vec4s), its first target and its first source uint in the morph buffer. */
+    uint32_t morph_offset, target_first, source_first;
 } vks_model_gpu;
+
+/* One morph target in the morph buffer (32 bytes): the level-0 vertices it moves,
+ * [vertex_first, + vertex_count) of its model's, their deltas from uvec4 delta_first of the
+ * buffer, and its position, normal and tangent steps (vks_quant_morph; w unused). */
+typedef struct vks_target_gpu {
+    uint32_t vertex_first, vertex_count, delta_first, pad;
+    float steps[4];
+} vks_target_gpu;
 
 /* One instance (64 bytes): its world transform and its model. It owns no skinned output and no
  * palette entries: each frame gives its visible instances output space and says where their
@@ -352,6 +390,7 @@ typedef struct vks_skin_push {
     uint32_t visible_first;
     uint32_t model;
     uint32_t out_base[2];
+    uint32_t morphs[2]; /* the morph buffer's address; 0 when no model has targets */
 } vks_skin_push;
 
 /* Push constants of the compute rasterizer (src/raster/raster.h), 128 bytes: one mesh of one
@@ -424,7 +463,7 @@ typedef struct vks_draw_push {
     uint32_t models[2], instances[2], visible[2], palette[2]; /* device addresses */
     float base_color[4];                                      /* linear RGBA factor */
     uint32_t out_base[2]; /* as vks_skin_push.out_base (descriptor path, pre-skinned draws) */
-    uint32_t pad[2];      /* std430: a multiple of base_color's alignment */
+    uint32_t morphs[2];   /* as vks_skin_push.morphs */
 } vks_draw_push;
 
 static_assert(sizeof(vks_skinned_vertex) == VKS_SKINNED_STRIDE, "one 16-byte store");
@@ -442,7 +481,9 @@ static_assert(sizeof(vks_resolve_push) == 112 && offsetof(vks_resolve_push, base
               "resolve push constants in std430");
 static_assert(sizeof(vks_raster_level) == 16 && sizeof(vks_raster_mesh) == 16, "raster tables");
 static_assert(offsetof(vks_streams, joints_extra) == 48, "stream addresses");
-static_assert(sizeof(vks_skin_push) == 120, "skin push constants");
+static_assert(sizeof(vks_skin_push) == 128, "skin push constants");
+static_assert(sizeof(vks_target_gpu) == 32 && offsetof(vks_target_gpu, steps) == 16,
+              "morph target in std430");
 static_assert(sizeof(vks_scatter_record) == 16, "a scatter record is one uvec4");
 static_assert(sizeof(vks_scatter_push) == 32, "scatter push constants in std430");
 static_assert(offsetof(vks_skin_push, visible_count) == 96, "skin push constants in std430");

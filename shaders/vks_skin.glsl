@@ -26,6 +26,7 @@ VKS_DATA(BoundWeights, VKS_BINDING_WEIGHTS, uvec2) vks_bound_weights;
 VKS_DATA(BoundUvs, VKS_BINDING_UVS, float) vks_bound_uvs;
 VKS_DATA(BoundJointsExtra, VKS_BINDING_JOINTS_EXTRA, uint) vks_bound_joints_extra;
 VKS_DATA(BoundWeightsExtra, VKS_BINDING_WEIGHTS_EXTRA, uvec2) vks_bound_weights_extra;
+VKS_DATA(BoundMorphs, VKS_BINDING_MORPHS, uvec4) vks_bound_morphs;
 #define VKS_MODELS vks_bound_models.v
 #define VKS_INSTANCES vks_bound_instances.v
 #define VKS_VISIBLE vks_bound_visible.v
@@ -38,11 +39,13 @@ VKS_DATA(BoundWeightsExtra, VKS_BINDING_WEIGHTS_EXTRA, uvec2) vks_bound_weights_
 #define VKS_UVS vks_bound_uvs.v
 #define VKS_JOINTS_EXTRA vks_bound_joints_extra.v
 #define VKS_WEIGHTS_EXTRA vks_bound_weights_extra.v
+#define VKS_MORPHS vks_bound_morphs.v
 #else
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Floats { float v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Uints { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Uvec2s { uvec2 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Vec4s { vec4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Uvec4s { uvec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Models { vks_model_gpu v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Instances { vks_instance v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Visibles { vks_visible v[]; };
@@ -58,6 +61,7 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Vis
 #define VKS_UVS Floats(push.streams.uvs).v
 #define VKS_JOINTS_EXTRA Uints(push.streams.joints_extra).v
 #define VKS_WEIGHTS_EXTRA Uvec2s(push.streams.weights_extra).v
+#define VKS_MORPHS Uvec4s(push.morphs).v
 #endif
 
 // Whether this pipeline skins wide models (8 influences): a specialization constant, so each
@@ -66,6 +70,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Vis
 layout(constant_id = 1) const bool VKS_SKIN_WIDE = false;
 // Whether it skins with dual quaternions (src/skin/dqs.h): its models' palettes are vks_dq.
 layout(constant_id = 2) const bool VKS_SKIN_DQ = false;
+// Whether its models have morph targets, applied before skinning (vks_morph).
+layout(constant_id = 3) const bool VKS_SKIN_MORPH = false;
 
 // A device address (low word first) plus a byte offset, with the carry.
 uvec2 vks_address_add(uvec2 a, uint offset)
@@ -146,6 +152,43 @@ uint vks_tangent_encode(vec3 t, float w)
     int y = int(round(clamp(o.y, -1.0, 1.0) * 16383.0));
     return (packSnorm2x16(vec2(o.x, 0.0)) & 0xffffu) |
            (uint((y << 1) | (w < 0.0 ? 1 : 0)) << 16);
+}
+
+// ---- Morph targets (vks_shared.h, "Morph targets"; src/skin/morph.c is the reference) ----
+
+// Adds the active targets of the instance whose palette starts at palette_first to vertex i of
+// model m (its GPU vertex, of any level: the sources name its level-0 vertex), each in the list's
+// order: position += w * dp, the normal and the tangent's xyz likewise.
+void vks_morph(vks_model_gpu m, uint palette_first, uint i, inout vec3 position,
+               inout vec3 normal, inout vec4 tangent)
+{
+    uint at = 3u * palette_first + m.morph_offset;
+    uint count = floatBitsToUint(VKS_PALETTE[at].x);
+    if (count == 0u)
+        return;
+    uint s = m.source_first + i;
+    uint source = VKS_MORPHS[s >> 2][s & 3u];
+    for (uint k = 0u; k < count; k++) {
+        vec4 pair = VKS_PALETTE[at + 1u + (k >> 1)];
+        bool odd = (k & 1u) != 0u;
+        uint t = m.target_first + floatBitsToUint(odd ? pair.z : pair.x);
+        float w = odd ? pair.w : pair.y;
+        uvec4 a = VKS_MORPHS[2u * t];
+        uint d = source - a.x; // unsigned: below the range wraps past its end
+        if (d >= a.y)
+            continue;
+        vec4 steps = uintBitsToFloat(VKS_MORPHS[2u * t + 1u]);
+        ivec4 q = ivec4(VKS_MORPHS[a.z + d]);
+        vec3 dp = vec3(bitfieldExtract(q.x, 0, 16), bitfieldExtract(q.x, 16, 16),
+                       bitfieldExtract(q.y, 0, 16)) * steps.x;
+        vec3 dn = vec3(bitfieldExtract(q.y, 16, 16), bitfieldExtract(q.z, 0, 16),
+                       bitfieldExtract(q.z, 16, 16)) * steps.y;
+        vec3 dt = vec3(bitfieldExtract(q.w, 0, 10), bitfieldExtract(q.w, 10, 10),
+                       bitfieldExtract(q.w, 20, 10)) * steps.z;
+        position += w * dp;
+        normal += w * dn;
+        tangent.xyz += w * dt;
+    }
 }
 
 // ---- Skinning ----

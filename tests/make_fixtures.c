@@ -1446,6 +1446,251 @@ static void morph(const char *file, bool nan_weight)
     write_doc(doc, file);
 }
 
+/* A box of `size` centred at `c` (24 vertices, flat normals) skinned to joint j alone, as a mesh
+ * of its own on a node of its own (for robot.glb). */
+static int robot_box(glbw_doc *doc, const char *name, const float c[3], const float size[3],
+                     uint16_t j, int material, int skin)
+{
+    float pos[24][3], nrm[24][3], weights[24][4] = {{0}};
+    uint16_t joints[24][4] = {{0}}, idx[36];
+    for (int f = 0; f < 6; f++) {
+        const int axis = f / 2;
+        const float sign = f % 2 ? -1.0f : 1.0f;
+        const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+        for (int k = 0; k < 4; k++) {
+            float *p = pos[4 * f + k];
+            p[axis] = c[axis] + sign * 0.5f * size[axis];
+            p[u] = c[u] + ((k & 1) ? 0.5f : -0.5f) * size[u];
+            p[v] = c[v] + ((k & 2) ? 0.5f : -0.5f) * size[v];
+            memset(nrm[4 * f + k], 0, sizeof nrm[0]);
+            nrm[4 * f + k][axis] = sign;
+            joints[4 * f + k][0] = j;
+            weights[4 * f + k][0] = 1.0f;
+        }
+        const uint16_t b = (uint16_t)(4 * f);
+        const uint16_t tri[6] = {b, (uint16_t)(b + 1), (uint16_t)(b + 3),
+                                 b, (uint16_t)(b + 3), (uint16_t)(b + 2)};
+        memcpy(idx + 6 * f, tri, sizeof tri);
+    }
+    glbw_primitive_desc p =
+        skinned_primitive(doc, (const float(*)[3])pos, (const float(*)[3])nrm,
+                          (const uint16_t(*)[4])joints, (const float(*)[4])weights, 24, idx, 36);
+    p.material = material;
+    return add_node(doc, name, NULL, glbw_add_mesh(doc, name, &p, 1), skin);
+}
+
+/* robot.glb: a character as avatar files carry one, its face animated by morph-target weights:
+ * joints hips (origin), torso (y = 1), head (y = 1.6) and arm.L / arm.R (x = +-0.4, y = 1.4) under
+ * torso; 7 boxes of 3 materials on nodes of their own (body, arms, legs, hat, eye), and two
+ * morphed meshes, each on its own node:
+ *   face: a half cylinder of radius 0.3 about the y axis, 33 columns (angle -1.2 .. 1.2 rad from
+ *         +z) x 17 rows (y 1.55 .. 2.05), radial normals, tangents along the angle (w = 1); rows
+ *         from y >= 1.65 follow head, the lower ones blend torso and head. Targets:
+ *         "smile" POSITION (0, 0.05 s^2, 0.02 c), NORMAL (0, 0.1 s, 0), TANGENT (0, 0.05 s, 0)
+ *                 with s, c the sine and cosine of the vertex's angle, on every vertex;
+ *         "blink" POSITION (0, -0.03, 0) on the 5 middle vertices of row 13 alone (sparse);
+ *         "open"  POSITION (0, -0.3 (1.75 - y) / 0.2, 0) on rows below y = 1.75, 0 above (the jaw
+ *                 drops);
+ *         default weights (0.1, 0, 0);
+ *   teeth: a 5 x 3 grid (x -0.1 .. 0.1, y 1.62 .. 1.68, z 0.25) following head, targets
+ *         "open" POSITION (0, -0.1, 0) on every vertex, "smile" (0, 0, 0.01 x / 0.1).
+ * Clips (a weights channel per morphed node, the rest joints):
+ *   "Wave"  LINEAR: arm.L turns 90 degrees about z by 1 s and back by 2 s; face smile 0, 1, 0;
+ *   "Talk"  LINEAR, weights alone: face open 0, 1, 0.2, 0.8, 0 at 0, 0.25, 0.5, 0.75, 1 s,
+ *           teeth open likewise;
+ *   "Blink" STEP, weights alone: face blink 0, 1, 0 at 0, 0.1, 0.2 s (and 1 s: 0);
+ *   "Smile" CUBICSPLINE, weights alone: face (smile, open) 0 at 0 s with out-tangent 3, 1 at 1 s
+ *           with in-tangent 0; teeth smile the same. */
+static void robot(void)
+{
+    enum { COLS = 33, ROWS = 17, N = COLS * ROWS, TEETH = 15 };
+    glbw_doc *doc = glbw_create();
+    const char *names[5] = {"hips", "torso", "head", "arm.L", "arm.R"};
+    const float at[5][3] = {{0, 0, 0}, {0, 1, 0}, {0, 1.6f, 0}, {0.4f, 1.4f, 0}, {-0.4f, 1.4f, 0}};
+    const float local[5][3] = {
+        {0, 0, 0}, {0, 1, 0}, {0, 0.6f, 0}, {0.4f, 0.4f, 0}, {-0.4f, 0.4f, 0}};
+    const int parent[5] = {-1, 0, 1, 1, 1};
+    int joint[5];
+    for (int j = 0; j < 5; j++) {
+        joint[j] = add_node(doc, names[j], local[j], -1, -1);
+        if (parent[j] >= 0)
+            glbw_node_add_child(doc, joint[parent[j]], joint[j]);
+    }
+    int skin = glbw_add_skin(doc, "robot", joint, 5, add_inverse_binds(doc, at, 5), joint[0]);
+    const int grey = add_colored_material(doc, "metal", 0.6f, 0.6f, 0.65f);
+    const int red = add_colored_material(doc, "paint", 0.8f, 0.1f, 0.1f);
+    const int face_m = add_colored_material(doc, "face", 0.9f, 0.8f, 0.6f);
+    const struct {
+        const char *name;
+        float c[3], size[3];
+        uint16_t joint;
+        int material;
+    } boxes[7] = {
+        {"body", {0, 1.1f, 0}, {0.6f, 0.8f, 0.4f}, 1, grey},
+        {"arm.L", {0.65f, 1.4f, 0}, {0.5f, 0.15f, 0.15f}, 3, red},
+        {"arm.R", {-0.65f, 1.4f, 0}, {0.5f, 0.15f, 0.15f}, 4, red},
+        {"leg.L", {0.15f, 0.35f, 0}, {0.2f, 0.7f, 0.2f}, 0, grey},
+        {"leg.R", {-0.15f, 0.35f, 0}, {0.2f, 0.7f, 0.2f}, 0, grey},
+        {"hat", {0, 2.15f, 0}, {0.5f, 0.1f, 0.5f}, 2, red},
+        {"eye", {0, 1.85f, 0.32f}, {0.2f, 0.05f, 0.02f}, 2, grey},
+    };
+    for (int b = 0; b < 7; b++)
+        robot_box(doc, boxes[b].name, boxes[b].c, boxes[b].size, boxes[b].joint, boxes[b].material,
+                  skin);
+
+    float(*pos)[3] = calloc(N, sizeof *pos), (*nrm)[3] = calloc(N, sizeof *nrm);
+    float(*tan)[4] = calloc(N, sizeof *tan), (*weights)[4] = calloc(N, sizeof *weights);
+    float(*smile)[3] = calloc(N, sizeof *smile), (*smile_n)[3] = calloc(N, sizeof *smile_n);
+    float(*smile_t)[3] = calloc(N, sizeof *smile_t), (*open)[3] = calloc(N, sizeof *open);
+    uint16_t(*joints)[4] = calloc(N, sizeof *joints);
+    uint16_t *idx = calloc(6 * (COLS - 1) * (ROWS - 1), sizeof *idx);
+    for (int r = 0; r < ROWS; r++)
+        for (int c = 0; c < COLS; c++) {
+            const int v = r * COLS + c;
+            const float a = -1.2f + 2.4f * (float)c / (COLS - 1),
+                        y = 1.55f + 0.5f * (float)r / (ROWS - 1);
+            const float sn = sinf(a), cs = cosf(a);
+            pos[v][0] = 0.3f * sn, pos[v][1] = y, pos[v][2] = 0.3f * cs;
+            nrm[v][0] = sn, nrm[v][2] = cs;
+            tan[v][0] = cs, tan[v][2] = -sn, tan[v][3] = 1.0f;
+            const float h = y >= 1.65f ? 1.0f : (y - 1.55f) / 0.1f;
+            joints[v][0] = 2, joints[v][1] = 1;
+            weights[v][0] = h, weights[v][1] = 1.0f - h;
+            smile[v][1] = 0.05f * sn * sn, smile[v][2] = 0.02f * cs;
+            smile_n[v][1] = 0.1f * sn;
+            smile_t[v][1] = 0.05f * sn;
+            open[v][1] = y < 1.75f ? -0.3f * (1.75f - y) / 0.2f : 0.0f;
+        }
+    size_t n_idx = 0;
+    for (int r = 0; r + 1 < ROWS; r++)
+        for (int c = 0; c + 1 < COLS; c++) {
+            const uint16_t a = (uint16_t)(r * COLS + c), b = (uint16_t)(a + 1),
+                           d = (uint16_t)(a + COLS), e = (uint16_t)(d + 1);
+            const uint16_t tri[6] = {a, b, e, a, e, d};
+            memcpy(idx + n_idx, tri, sizeof tri);
+            n_idx += 6;
+        }
+    glbw_primitive_desc p =
+        skinned_primitive(doc, (const float(*)[3])pos, (const float(*)[3])nrm,
+                          (const uint16_t(*)[4])joints, (const float(*)[4])weights, N, idx, n_idx);
+    p.tangent = glbw_add_floats(doc, &tan[0][0], N, GLBW_VEC4, GLBW_TARGET_VERTICES, false);
+    p.material = face_m;
+    p.target_count = 3;
+    p.targets[0] = (glbw_morph_target){
+        glbw_add_floats(doc, &smile[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, true),
+        glbw_add_floats(doc, &smile_n[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, false),
+        glbw_add_floats(doc, &smile_t[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, false)};
+    const uint16_t blinked[5] = {13 * COLS + 14, 13 * COLS + 15, 13 * COLS + 16, 13 * COLS + 17,
+                                 13 * COLS + 18};
+    const float down[5][3] = {
+        {0, -0.03f, 0}, {0, -0.03f, 0}, {0, -0.03f, 0}, {0, -0.03f, 0}, {0, -0.03f, 0}};
+    const double lo[3] = {0, -0.03, 0}, hi[3] = {0, 0, 0};
+    int blink = glbw_add_accessor(doc, GLBW_NONE, 0,
+                                  &(glbw_accessor_desc){.component = GLBW_F32,
+                                                        .type = GLBW_VEC3,
+                                                        .count = N,
+                                                        .min_max = true,
+                                                        .min = lo,
+                                                        .max = hi});
+    glbw_set_sparse(
+        doc, blink,
+        &(glbw_sparse_desc){
+            .count = 5,
+            .indices_view = glbw_add_view(doc, blinked, sizeof blinked, 0, GLBW_TARGET_NONE),
+            .indices_component = GLBW_U16,
+            .values_view = glbw_add_view(doc, down, sizeof down, 0, GLBW_TARGET_NONE)});
+    p.targets[1] = (glbw_morph_target){blink, GLBW_NONE, GLBW_NONE};
+    p.targets[2] = (glbw_morph_target){
+        glbw_add_floats(doc, &open[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, true), GLBW_NONE,
+        GLBW_NONE};
+    int face_mesh = glbw_add_mesh(doc, "face", &p, 1);
+    glbw_mesh_set_targets(doc, face_mesh, (const float[3]){0.1f, 0, 0}, 3,
+                          (const char *const[3]){"smile", "blink", "open"}, 3);
+    int face = add_node(doc, "face", NULL, face_mesh, skin);
+
+    float tp[TEETH][3], tn[TEETH][3], tw[TEETH][4] = {{0}}, t_open[TEETH][3], t_smile[TEETH][3];
+    uint16_t tj[TEETH][4] = {{0}}, t_idx[6 * 4 * 2];
+    for (int v = 0; v < TEETH; v++) {
+        const float x = -0.1f + 0.05f * (float)(v % 5), y = 1.62f + 0.03f * (float)(v / 5);
+        tp[v][0] = x, tp[v][1] = y, tp[v][2] = 0.25f;
+        tn[v][0] = 0, tn[v][1] = 0, tn[v][2] = 1;
+        tj[v][0] = 2, tw[v][0] = 1.0f;
+        t_open[v][0] = 0, t_open[v][1] = -0.1f, t_open[v][2] = 0;
+        t_smile[v][0] = 0, t_smile[v][1] = 0, t_smile[v][2] = 0.01f * x / 0.1f;
+    }
+    size_t nt = 0;
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 4; c++) {
+            const uint16_t a = (uint16_t)(5 * r + c), b = (uint16_t)(a + 1), d = (uint16_t)(a + 5),
+                           e = (uint16_t)(a + 6);
+            const uint16_t tri[6] = {a, b, e, a, e, d};
+            memcpy(t_idx + nt, tri, sizeof tri);
+            nt += 6;
+        }
+    glbw_primitive_desc q =
+        skinned_primitive(doc, (const float(*)[3])tp, (const float(*)[3])tn,
+                          (const uint16_t(*)[4])tj, (const float(*)[4])tw, TEETH, t_idx, nt);
+    q.material = grey;
+    q.target_count = 2;
+    q.targets[0] = (glbw_morph_target){
+        glbw_add_floats(doc, &t_open[0][0], TEETH, GLBW_VEC3, GLBW_TARGET_VERTICES, true),
+        GLBW_NONE, GLBW_NONE};
+    q.targets[1] = (glbw_morph_target){
+        glbw_add_floats(doc, &t_smile[0][0], TEETH, GLBW_VEC3, GLBW_TARGET_VERTICES, true),
+        GLBW_NONE, GLBW_NONE};
+    int teeth_mesh = glbw_add_mesh(doc, "teeth", &q, 1);
+    glbw_mesh_set_targets(doc, teeth_mesh, (const float[2]){0, 0}, 2,
+                          (const char *const[2]){"open", "smile"}, 2);
+    int teeth = add_node(doc, "teeth", NULL, teeth_mesh, skin);
+
+    /* Wave: arm.L about z, face smile. */
+    int wave = glbw_add_animation(doc, "Wave");
+    const float wt[3] = {0, 1, 2}, s2 = 0.70710678f;
+    const float wr[3][4] = {{0, 0, 0, 1}, {0, 0, s2, s2}, {0, 0, 0, 1}};
+    add_channel(doc, wave, joint[3], GLBW_PATH_ROTATION, wt, &wr[0][0], 3);
+    const float wave_w[9] = {0, 0, 0, 1, 0, 0, 0, 0, 0};
+    struct {
+        int anim, node, keys, per;
+        glbw_interp interp;
+        const float *times, *values;
+    } channels[7];
+    int n_ch = 0;
+    channels[n_ch++] = (__typeof__(channels[0])){wave, face, 3, 3, GLBW_LINEAR, wt, wave_w};
+    int talk = glbw_add_animation(doc, "Talk");
+    const float tt[5] = {0, 0.25f, 0.5f, 0.75f, 1};
+    const float talk_face[15] = {0, 0, 0, 0, 0, 1, 0, 0, 0.2f, 0, 0, 0.8f, 0, 0, 0};
+    const float talk_teeth[10] = {0, 0, 1, 0, 0.2f, 0, 0.8f, 0, 0, 0};
+    channels[n_ch++] = (__typeof__(channels[0])){talk, face, 5, 3, GLBW_LINEAR, tt, talk_face};
+    channels[n_ch++] = (__typeof__(channels[0])){talk, teeth, 5, 2, GLBW_LINEAR, tt, talk_teeth};
+    int blink_anim = glbw_add_animation(doc, "Blink");
+    const float bt[4] = {0, 0.1f, 0.2f, 1};
+    const float blink_w[12] = {0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+    channels[n_ch++] = (__typeof__(channels[0])){blink_anim, face, 4, 3, GLBW_STEP, bt, blink_w};
+    int smile_anim = glbw_add_animation(doc, "Smile");
+    const float st[2] = {0, 1};
+    /* Per key: in-tangents, values, out-tangents. */
+    const float smile_face[18] = {0, 0, 0, 0, 0, 0, 3, 0, 3, 0, 0, 0, 1, 0, 1, 0, 0, 0};
+    const float smile_teeth[12] = {0, 0, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0};
+    channels[n_ch++] =
+        (__typeof__(channels[0])){smile_anim, face, 2, 9, GLBW_CUBICSPLINE, st, smile_face};
+    channels[n_ch++] =
+        (__typeof__(channels[0])){smile_anim, teeth, 2, 6, GLBW_CUBICSPLINE, st, smile_teeth};
+    for (int k = 0; k < n_ch; k++) {
+        int in = glbw_add_floats(doc, channels[k].times, (size_t)channels[k].keys, GLBW_SCALAR,
+                                 GLBW_TARGET_NONE, true);
+        int out =
+            glbw_add_floats(doc, channels[k].values, (size_t)(channels[k].keys * channels[k].per),
+                            GLBW_SCALAR, GLBW_TARGET_NONE, false);
+        glbw_add_anim_channel(
+            doc, channels[k].anim,
+            glbw_add_anim_sampler(doc, channels[k].anim, in, out, channels[k].interp),
+            channels[k].node, GLBW_PATH_WEIGHTS);
+    }
+    write_doc(doc, "robot.glb");
+    free(pos), free(nrm), free(tan), free(weights), free(smile), free(smile_n), free(smile_t);
+    free(open), free(joints), free(idx);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -1487,5 +1732,6 @@ int main(int argc, char **argv)
     morph("morph.glb", false);
     /* nan_weight.glb: the same with a NaN weight in clip "talk"'s second key. */
     morph("nan_weight.glb", true);
+    robot();
     return failures ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 /* A crowd on the GPU against the CPU reference, validation on (any error or warning fails):
- * (a) 24 instances of two models (the default character; tangents.glb, which has tangents), each
+ * (a) 24 instances of three models (the default character; tangents.glb, which has tangents;
+ *     robot.glb, whose clips play its face's morph targets, some of them nothing else), each
  *     playing its model's clips in turn from its own time, skinned by the compute pass into an
  *     output split into at least 3 chunks (buffer_limit of 4 instances), read back:
  *     frame 1, every instance visible: each matches vks_skin_cpu_pose at its clip and time
@@ -38,7 +39,7 @@
 #define FIT_MEMORY ((VkDeviceSize)48 << 20) /* (d)'s cap: small, so that its crowds stay small */
 #define FIT_VERTICES 4096u
 
-enum { MODEL_DEFAULT, MODEL_TANGENTS, MODEL_COUNT };
+enum { MODEL_DEFAULT, MODEL_TANGENTS, MODEL_ROBOT, MODEL_COUNT };
 _Static_assert(MODEL_COUNT <= CROWD_GPU_MAX_MODELS, "crowd_gpu holds the models");
 
 /* Bytes of instance i's output as the renderer lays it out: its vertices (16 bytes each), then
@@ -370,7 +371,8 @@ static void test_fit(crowd_gpu *s)
 /* The crowd of (a) and (b), and what it must contain to test anything. */
 static bool create_crowd(crowd_gpu *s)
 {
-    const vks_model *models[MODEL_COUNT] = {&s->models[MODEL_DEFAULT], &s->models[MODEL_TANGENTS]};
+    const vks_model *models[MODEL_COUNT] = {&s->models[MODEL_DEFAULT], &s->models[MODEL_TANGENTS],
+                                            &s->models[MODEL_ROBOT]};
     vks_error err;
     if (!vks_crowd_create(&(vks_crowd_desc){.models = models,
                                             .model_count = MODEL_COUNT,
@@ -414,7 +416,9 @@ int main(int argc, char **argv)
     int args = crowd_gpu_args(argc, argv, "test_crowd_gpu", tangents, sizeof tangents);
     if (args)
         return args;
-    const char *paths[MODEL_COUNT] = {argv[1], tangents};
+    char robot[4096];
+    snprintf(robot, sizeof robot, "%s/robot.glb", argv[2]);
+    const char *paths[MODEL_COUNT] = {argv[1], tangents, robot};
 
     crowd_gpu s = {0};
     /* Models before the device: the importer forks (asset/import.h). */
@@ -426,6 +430,7 @@ int main(int argc, char **argv)
     }
     CHECK(s.models[MODEL_TANGENTS].tangents != NULL);
     CHECK(s.models[MODEL_DEFAULT].clip_count >= 2);
+    CHECK(s.models[MODEL_ROBOT].target_count > 0); /* its face plays through morph targets */
 
     bool target = false;
     if (crowd_gpu_open(&s, "test_crowd_gpu", &target)) {

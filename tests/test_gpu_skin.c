@@ -22,6 +22,7 @@
 #include "gpu/gpu.h"
 #include "render/renderer.h"
 #include "skin/dqs.h"
+#include "skin/morph.h"
 #include "skin/skin_cpu.h"
 #include "test_path.h"
 
@@ -108,6 +109,14 @@ static void check_pose(vks_renderer *r, const vks_model *m, int32_t clip, double
     if (dq) {
         vks_dq_write(palette, sk->joint_count, f->skin->palette);
         free(palette);
+    }
+    if (m->target_count) { /* the clip's morph-target weights, as the crowd writes them */
+        float *w = malloc(sizeof *w * m->target_count);
+        CHECK(w != NULL);
+        const vks_clip *k = clip < 0 ? NULL : &m->clips[clip];
+        vks_clip_weights(m, k, k ? vks_clip_time(k, seconds, VKS_WRAP_LOOP) : 0.0, w);
+        vks_morph_write(m, w, f->skin->palette + vks_crowd_pose_entries(m, dq));
+        free(w);
     }
     f->skin->visible[0] = 0;
     f->skin->visible_count = 1;

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 void vks_packed_free(vks_packed *p)
 {
@@ -13,7 +14,33 @@ void vks_packed_free(vks_packed *p)
     vks_free(p->tangents);
     vks_free(p->weights);
     vks_free(p->weights_extra);
+    vks_free(p->morph);
+    vks_free(p->morph_steps);
     vks_free(p);
+}
+
+/* Each target's deltas with its steps (quant.h), decoded back into the model's morph streams. */
+static void pack_morphs(vks_model *m, vks_packed *p)
+{
+    for (uint32_t t = 0; t < m->target_count; t++) {
+        const vks_morph_target *tg = &m->targets[t];
+        const size_t d = tg->delta_first;
+        float(*pos)[3] = m->morph_positions + d;
+        float(*nrm)[3] = m->morph_normals ? m->morph_normals + d : NULL;
+        float(*tan)[3] = m->morph_tangents ? m->morph_tangents + d : NULL;
+        vks_quant_morph_steps((const float(*)[3])pos, (const float(*)[3])nrm,
+                              (const float(*)[3])tan, tg->vertex_count, p->morph_steps[t]);
+        for (uint32_t v = 0; v < tg->vertex_count; v++) {
+            float dn[3], dt[3];
+            vks_quant_morph(pos[v], nrm ? nrm[v] : NULL, tan ? tan[v] : NULL, p->morph_steps[t],
+                            p->morph[d + v]);
+            vks_dequant_morph(p->morph[d + v], p->morph_steps[t], pos[v], dn, dt);
+            if (nrm)
+                memcpy(nrm[v], dn, sizeof dn);
+            if (tan)
+                memcpy(tan[v], dt, sizeof dt);
+        }
+    }
 }
 
 bool vks_model_pack(vks_model *m, vks_error *err)
@@ -27,7 +54,10 @@ bool vks_model_pack(vks_model *m, vks_error *err)
               (p->normals = vks_malloc(sizeof *p->normals * (n ? n : 1))) &&
               (p->weights = vks_malloc(sizeof *p->weights * (n ? n : 1))) &&
               (!m->tangents || (p->tangents = vks_malloc(sizeof *p->tangents * (n ? n : 1)))) &&
-              (!wide || (p->weights_extra = vks_malloc(sizeof *p->weights_extra * (n ? n : 1))));
+              (!wide || (p->weights_extra = vks_malloc(sizeof *p->weights_extra * (n ? n : 1)))) &&
+              (!m->target_count ||
+               ((p->morph = vks_malloc(sizeof *p->morph * (m->morph_delta_count + 1))) &&
+                (p->morph_steps = vks_malloc(sizeof *p->morph_steps * m->target_count))));
     if (!ok) {
         vks_packed_free(p);
         return vks_fail_memory(err, "out of memory");
@@ -69,6 +99,7 @@ bool vks_model_pack(vks_model *m, vks_error *err)
             }
         }
     }
+    pack_morphs(m, p);
     m->packed = p;
     return true;
 }

@@ -7,6 +7,8 @@
  *   weights    4 x unorm16 summing to exactly 65535 (8 bytes; a wide model's 8 sum together)
  *   joints     the model's uint16 indices, which the renderer packs to 4 x 8 bits when the model
  *              has at most 256 joints (4 bytes), else keeps (8 bytes)
+ *   morph      per morph-target delta, position and normal 3 x int16, tangent 3 x int10, each
+ *              times its target's step (16 bytes; quant.h states the bound)
  *
  * vks_model_pack replaces the model's float streams by the decoded values, so that everything
  * on the CPU (the reference skinning, bounds, dump) sees the values the GPU decodes (up to the
@@ -25,6 +27,8 @@ typedef struct vks_packed {
     uint32_t *tangents;           /* vks_quant_tangent; NULL when the model has none */
     uint16_t (*weights)[4];       /* vks_quant_weights over all of a vertex's weights */
     uint16_t (*weights_extra)[4]; /* influences 5 to 8 of a wide model, else NULL */
+    uint32_t (*morph)[4];         /* vks_quant_morph per delta; NULL without targets */
+    float (*morph_steps)[3];      /* per target: its position, normal and tangent steps */
 } vks_packed;
 
 /* Encodes the model's streams into model->packed and writes their decoded values back into its

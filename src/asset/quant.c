@@ -194,3 +194,63 @@ uint32_t vks_quant_joints8(const uint16_t j[4])
     assert(j[0] < 256 && j[1] < 256 && j[2] < 256 && j[3] < 256);
     return (uint32_t)j[0] | (uint32_t)j[1] << 8 | (uint32_t)j[2] << 16 | (uint32_t)j[3] << 24;
 }
+
+/* d / step to the nearest integer within +-max (0 for a zero step or NaN). */
+static int32_t morph_int(float d, float step, int32_t max)
+{
+    if (!(step > 0.0f) || isnan(d))
+        return 0;
+    const float q = roundf(d / step);
+    return q > (float)max ? max : q < (float)-max ? -max : (int32_t)q;
+}
+
+static float morph_step(const float (*d)[3], uint32_t count, int32_t max)
+{
+    float largest = 0.0f;
+    for (uint32_t v = 0; d && v < count; v++)
+        for (int k = 0; k < 3; k++)
+            largest = fmaxf(largest, fabsf(d[v][k]));
+    return largest / (float)max;
+}
+
+void vks_quant_morph_steps(const float (*positions)[3], const float (*normals)[3],
+                           const float (*tangents)[3], uint32_t count, float steps[3])
+{
+    steps[0] = morph_step(positions, count, VKS_MORPH_INT16_MAX);
+    steps[1] = morph_step(normals, count, VKS_MORPH_INT16_MAX);
+    steps[2] = morph_step(tangents, count, VKS_MORPH_INT10_MAX);
+}
+
+void vks_quant_morph(const float position[3], const float normal[3], const float tangent[3],
+                     const float steps[3], uint32_t q[4])
+{
+    int32_t p[3], n[3] = {0, 0, 0}, t[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        p[k] = morph_int(position[k], steps[0], VKS_MORPH_INT16_MAX);
+        if (normal)
+            n[k] = morph_int(normal[k], steps[1], VKS_MORPH_INT16_MAX);
+        if (tangent)
+            t[k] = morph_int(tangent[k], steps[2], VKS_MORPH_INT10_MAX);
+    }
+    q[0] = ((uint32_t)p[0] & 0xffffu) | (uint32_t)p[1] << 16;
+    q[1] = ((uint32_t)p[2] & 0xffffu) | (uint32_t)n[0] << 16;
+    q[2] = ((uint32_t)n[1] & 0xffffu) | (uint32_t)n[2] << 16;
+    q[3] = ((uint32_t)t[0] & 0x3ffu) | ((uint32_t)t[1] & 0x3ffu) << 10 |
+           ((uint32_t)t[2] & 0x3ffu) << 20;
+}
+
+void vks_dequant_morph(const uint32_t q[4], const float steps[3], float position[3],
+                       float normal[3], float tangent[3])
+{
+    const int32_t p[3] = {sign_extend(q[0] >> 0, 16), sign_extend(q[0] >> 16, 16),
+                          sign_extend(q[1] >> 0, 16)};
+    const int32_t n[3] = {sign_extend(q[1] >> 16, 16), sign_extend(q[2] >> 0, 16),
+                          sign_extend(q[2] >> 16, 16)};
+    const int32_t t[3] = {sign_extend(q[3] >> 0, 10), sign_extend(q[3] >> 10, 10),
+                          sign_extend(q[3] >> 20, 10)};
+    for (int k = 0; k < 3; k++) {
+        position[k] = (float)p[k] * steps[0];
+        normal[k] = (float)n[k] * steps[1];
+        tangent[k] = (float)t[k] * steps[2];
+    }
+}

@@ -62,6 +62,28 @@ void vks_quant_weights(const float *w, uint32_t n, uint16_t *q);
 /* (float)q * (1.0f / 65535.0f): a multiply by the constant, not a division (65535 gives 1). */
 float vks_dequant_unorm16(uint16_t q);
 
+/* Morph-target deltas (asset/model.h), one uvec4 (16 bytes) each, every component a signed integer
+ * times its target's step for that attribute (vks_quant_morph_steps):
+ *   word 0: position x (bits 0-15), y (16-31)   int16
+ *   word 1: position z (0-15), normal x (16-31)  int16
+ *   word 2: normal y (0-15), z (16-31)            int16
+ *   word 3: tangent x (0-9), y (10-19), z (20-29) int10 (bits 30-31 zero)
+ * Encode: q = the nearest integer to d / step, clamped to +-32767 (+-511 for tangents); 0 when
+ * step is 0 or d is NaN. Decode: d = (float)q * step (a float multiply).
+ * With step = (largest |component| of that attribute over the target's deltas) / 32767 (or / 511),
+ * each decoded component is within step / 2 of the file's: 1/65534 of the target's largest
+ * position or normal delta, 1/1022 of its largest tangent delta. */
+#define VKS_MORPH_INT16_MAX 32767
+#define VKS_MORPH_INT10_MAX 511
+/* steps[0..2] (position, normal, tangent) of the deltas given (normals or tangents may be NULL:
+ * step 0). */
+void vks_quant_morph_steps(const float (*positions)[3], const float (*normals)[3],
+                           const float (*tangents)[3], uint32_t count, float steps[3]);
+void vks_quant_morph(const float position[3], const float normal[3], const float tangent[3],
+                     const float steps[3], uint32_t q[4]);
+void vks_dequant_morph(const uint32_t q[4], const float steps[3], float position[3],
+                       float normal[3], float tangent[3]);
+
 /* Joint indices below 256 as 4 bytes, joint k in bits 8k..8k+7 (what GLSL reads as one uint).
  * Asserts every index is below 256: the caller chooses this stream only then. */
 uint32_t vks_quant_joints8(const uint16_t j[4]);

@@ -25,13 +25,16 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
                                   vks_draw_kind kind)
 {
     const bool skin = kind != VKS_DRAW_PULLED;
-    /* VKS_SKIN_WIDE and VKS_SKIN_DQ (constant_id 1 and 2 in vks_skin.glsl); mesh.vert has no
-     * such constants. */
-    const VkBool32 values[2] = {kind == VKS_DRAW_SKIN8 || kind == VKS_DRAW_SKIN8_DQ,
-                                kind == VKS_DRAW_SKIN4_DQ || kind == VKS_DRAW_SKIN8_DQ};
-    const VkSpecializationMapEntry entries[2] = {{1, 0, sizeof(VkBool32)},
-                                                 {2, sizeof(VkBool32), sizeof(VkBool32)}};
-    const VkSpecializationInfo spec = {skin ? 2u : 0u, entries, sizeof values, values};
+    /* VKS_SKIN_WIDE, VKS_SKIN_DQ and VKS_SKIN_MORPH (constant_id 1 to 3 in vks_skin.glsl);
+     * mesh.vert has no such constants. */
+    const uint32_t variant = skin ? (uint32_t)kind - VKS_DRAW_SKIN : 0;
+    const VkBool32 values[3] = {(variant & VKS_SKIN_VARIANT_WIDE) != 0,
+                                (variant & VKS_SKIN_VARIANT_DQ) != 0,
+                                (variant & VKS_SKIN_VARIANT_MORPH) != 0};
+    const VkSpecializationMapEntry entries[3] = {{1, 0, sizeof(VkBool32)},
+                                                 {2, sizeof(VkBool32), sizeof(VkBool32)},
+                                                 {3, 2 * sizeof(VkBool32), sizeof(VkBool32)}};
+    const VkSpecializationInfo spec = {skin ? 3u : 0u, entries, sizeof values, values};
     const bool bound = pass->data_layout != VK_NULL_HANDLE; /* the descriptor path's build */
     VkShaderModule vs =
         skin ? gpu_shader_module(dev, bound ? vks_mesh_skin_vert_bound_spv : vks_mesh_skin_vert_spv,
@@ -65,18 +68,20 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
                                   .color_format = pass->color_format,
                                   .depth_format = pass->depth_format,
                                   .layout = pass->layout});
-    static const char *const names[VKS_DRAW_KINDS] = {
-        "pre-skinned", "vertex skinning", "vertex skinning, 8 influences",
-        "vertex skinning, dual quaternions", "vertex skinning, 8 influences, dual quaternions"};
-    GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "mesh pipeline (%s)", names[kind]);
+    if (skin)
+        GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline,
+                 "mesh pipeline (vertex skinning, %s influences%s%s)", values[0] ? "8" : "4",
+                 values[1] ? ", dual quaternions" : "", values[2] ? ", morph targets" : "");
+    else
+        GPU_NAME(dev, VK_OBJECT_TYPE_PIPELINE, pipeline, "mesh pipeline (pre-skinned)");
     dev->vk.vkDestroyShaderModule(dev->device, vs, NULL);
     dev->vk.vkDestroyShaderModule(dev->device, fs, NULL);
     return pipeline;
 }
 
 bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat depth_format,
-                          vks_skin_mode mode, bool dual_quaternion,
-                          VkDescriptorSetLayout data_layout, vks_draw_pass *pass, vks_error *err)
+                          vks_skin_mode mode, uint32_t features, VkDescriptorSetLayout data_layout,
+                          vks_draw_pass *pass, vks_error *err)
 {
     *pass = (vks_draw_pass){.mode = mode, .data_layout = data_layout};
     VkFormatProperties fp;
@@ -105,24 +110,25 @@ bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat
     if (mode == VKS_SKIN_COMPUTE)
         pass->pipeline[VKS_DRAW_PULLED] = create_pipeline(dev, pass, VKS_DRAW_PULLED);
     bool made = mode != VKS_SKIN_COMPUTE || pass->pipeline[VKS_DRAW_PULLED];
-    const int kinds = dual_quaternion ? VKS_DRAW_KINDS : VKS_DRAW_SKIN4_DQ;
-    for (int kind = VKS_DRAW_SKIN4; kind < kinds; kind++)
-        made &= (pass->pipeline[kind] = create_pipeline(dev, pass, (vks_draw_kind)kind)) !=
-                VK_NULL_HANDLE;
+    for (uint32_t v = 0; v < VKS_SKIN_VARIANTS; v++)
+        if (vks_skin_variant_made(v, features))
+            made &= (pass->pipeline[vks_draw_skin_kind(v)] =
+                         create_pipeline(dev, pass, vks_draw_skin_kind(v))) != VK_NULL_HANDLE;
     if (!made)
         return vks_fail(err, "cannot create the draw pipelines (out of device memory)");
 
-    VkPhysicalDeviceFeatures features;
-    dev->vk.vkGetPhysicalDeviceFeatures(dev->physical, &features);
+    VkPhysicalDeviceFeatures device_features;
+    dev->vk.vkGetPhysicalDeviceFeatures(dev->physical, &device_features);
     VkSamplerCreateInfo si = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     si.magFilter = si.minFilter = VK_FILTER_LINEAR;
     si.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
     si.addressModeU = si.addressModeV = si.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
-    si.anisotropyEnable = features.samplerAnisotropy;
-    si.maxAnisotropy = features.samplerAnisotropy ? (dev->props.limits.maxSamplerAnisotropy < 8.0f
-                                                         ? dev->props.limits.maxSamplerAnisotropy
-                                                         : 8.0f)
-                                                  : 1.0f;
+    si.anisotropyEnable = device_features.samplerAnisotropy;
+    si.maxAnisotropy = device_features.samplerAnisotropy
+                           ? (dev->props.limits.maxSamplerAnisotropy < 8.0f
+                                  ? dev->props.limits.maxSamplerAnisotropy
+                                  : 8.0f)
+                           : 1.0f;
     si.maxLod = VK_LOD_CLAMP_NONE;
     GPU_TRY(dev->vk.vkCreateSampler(dev->device, &si, NULL, &pass->sampler), err,
             "create the base-color sampler");

@@ -10,21 +10,19 @@
 #include "../skin/skin_gpu.h"
 #include "../../shaders/vks_shared.h"
 
-/* The draw's pipelines: pulling pre-skinned vertices, or skinning in the vertex shader with 4 or 8
- * influences, by linear blending or dual quaternions (VKS_DRAW_SKIN4 + VKS_DRAW_DQ ...). */
+/* The draw's pipelines: pulling pre-skinned vertices, or skinning in the vertex shader, one
+ * pipeline per skinning variant (skin/skin_gpu.h: 4 or 8 influences, linear blending or dual
+ * quaternions, morph targets or not): VKS_DRAW_SKIN + variant. */
 typedef enum vks_draw_kind {
     VKS_DRAW_PULLED,
-    VKS_DRAW_SKIN4,
-    VKS_DRAW_SKIN8,
-    VKS_DRAW_SKIN4_DQ,
-    VKS_DRAW_SKIN8_DQ,
-    VKS_DRAW_KINDS
+    VKS_DRAW_SKIN,
+    VKS_DRAW_KINDS = VKS_DRAW_SKIN + VKS_SKIN_VARIANTS
 } vks_draw_kind;
 
-/* The vertex-skinning kind for a model: wide (8 influences) or not, dual quaternions or not. */
-static inline vks_draw_kind vks_draw_skin_kind(bool wide, bool dq)
+/* The vertex-skinning kind of a skinning variant. */
+static inline vks_draw_kind vks_draw_skin_kind(uint32_t variant)
 {
-    return (vks_draw_kind)(VKS_DRAW_SKIN4 + (wide ? 1 : 0) + (dq ? 2 : 0));
+    return (vks_draw_kind)(VKS_DRAW_SKIN + variant);
 }
 
 typedef struct vks_draw_pass {
@@ -43,11 +41,11 @@ typedef struct vks_draw_pass {
     vks_skin_mode mode;
 } vks_draw_pass;
 
-/* data_layout: the descriptor path's set layout, as in vks_skin_pass_create. dual_quaternion:
- * the dual-quaternion kinds too (a crowd with models skinned so). */
+/* data_layout: the descriptor path's set layout, as in vks_skin_pass_create. features: the
+ * skinning variants to make besides linear blending, as there (vks_skin_variant_made). */
 bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat depth_format,
-                          vks_skin_mode mode, bool dual_quaternion,
-                          VkDescriptorSetLayout data_layout, vks_draw_pass *pass, vks_error *err);
+                          vks_skin_mode mode, uint32_t features, VkDescriptorSetLayout data_layout,
+                          vks_draw_pass *pass, vks_error *err);
 void vks_draw_pass_destroy(const gpu_device *dev, vks_draw_pass *pass);
 
 /* A depth format the device can render to (D32 preferred). */

@@ -221,6 +221,7 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
     memcpy(push.instances, sp->instances, sizeof push.instances);
     memcpy(push.visible, sp->visible, sizeof push.visible);
     memcpy(push.palette, sp->palette, sizeof push.palette);
+    memcpy(push.morphs, sp->morphs, sizeof push.morphs);
     dev->vk.vkCmdPushConstants(cmd, r->draw.layout, stages, 0, sizeof push, &push);
     uint32_t bound_chunk = 0; /* the descriptor path: chunk 0's set first */
     if (r->skinner.bound)
@@ -259,8 +260,7 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
                 draw_meshes(r, f, m, l, first, last - first);
             }
             if (end > split) {
-                vks_draw_bind(dev, cmd, &r->draw,
-                              vks_draw_skin_kind(vks_model_wide(model), c->dq[m]));
+                vks_draw_bind(dev, cmd, &r->draw, vks_draw_skin_kind(vks_skinner_variant(c, m)));
                 draw_meshes(r, f, m, l, split, end - split);
             }
         }

@@ -97,6 +97,56 @@ static bool create_extra_streams(vks_scene_gpu *s, uint32_t joint_uints, vks_err
     return ok;
 }
 
+/* The morph buffer (shaders/vks_shared.h, "Morph targets"): the targets of every model, their
+ * deltas, then per GPU vertex of each morphed model its level-0 vertex; the model table's entries
+ * say where theirs start. Nothing when no model has targets. */
+static bool create_morphs(vks_scene_gpu *s, vks_model_gpu *table, vks_error *err)
+{
+    const vks_crowd *c = s->crowd;
+    uint64_t targets = 0, deltas = 0, sources = 0;
+    for (uint32_t m = 0; m < c->model_count; m++)
+        if (c->models[m]->target_count) {
+            targets += c->models[m]->target_count;
+            deltas += c->models[m]->morph_delta_count;
+            sources += gpu_vertices(c->models[m]);
+        }
+    if (!targets)
+        return true;
+    /* In uvec4s: 2 per target, 1 per delta, the sources 4 to a uvec4. */
+    const uint64_t delta_first = 2 * targets, source_first = delta_first + deltas;
+    const uint64_t size = 16 * (source_first + (sources + 3) / 4);
+    if (4 * source_first + sources > UINT32_MAX)
+        return vks_fail(err, "the crowd's morph targets take more than 2^32 words");
+    uint32_t(*buf)[4] = vks_calloc(size / 16, sizeof *buf);
+    if (!buf)
+        return vks_fail_memory(err, "out of memory");
+    uint32_t target = 0, delta = (uint32_t)delta_first, source = (uint32_t)(4 * source_first);
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        const vks_model *model = c->models[m];
+        if (!model->target_count)
+            continue;
+        const vks_packed *pk = model->packed;
+        table[m].morph_offset = 3 * vks_crowd_pose_entries(model, c->dq[m]);
+        table[m].target_first = target;
+        table[m].source_first = source;
+        for (uint32_t t = 0; t < model->target_count; t++, target++) {
+            const vks_morph_target *tg = &model->targets[t];
+            vks_target_gpu g = {.vertex_first = tg->vertex_first,
+                                .vertex_count = tg->vertex_count,
+                                .delta_first = delta + tg->delta_first};
+            memcpy(g.steps, pk->morph_steps[t], sizeof pk->morph_steps[t]);
+            memcpy(buf[2 * target], &g, sizeof g);
+        }
+        memcpy(buf[delta], pk->morph, sizeof *pk->morph * model->morph_delta_count);
+        delta += model->morph_delta_count;
+        for (uint32_t g = 0; g < gpu_vertices(model); g++, source++)
+            buf[source / 4][source % 4] = source_of(model, g);
+    }
+    bool ok = upload(s, &s->morphs, buf, size, ADDRESSED, "morph targets", err);
+    vks_free(buf);
+    return ok;
+}
+
 /* Every model's compact streams (asset/pack.h), one after the other, each model's levels of
  * detail after its level 0; models without tangents get zeros. Its indices likewise (level 0's,
  * then the levels'). Then the model table: where each model's streams start and how its
@@ -181,6 +231,7 @@ static bool create_streams(vks_scene_gpu *s, vks_error *err)
                     (s->index_addresses ? ADDRESSED : 0),
                 "indices", err) && /* (a host may copy them: the library's tests do; the
                                       compute rasterizer and its resolve read them) */
+         create_morphs(s, table, err) &&
          upload(s, &s->model_table, table, sizeof *table * c->model_count, ADDRESSED, "model table",
                 err);
     vks_free(pos);
@@ -301,9 +352,9 @@ void vks_scene_gpu_destroy(vks_scene_gpu *s)
     for (uint32_t i = 0; s->textures && i < s->texture_count; i++)
         gpu_image_destroy(dev, &s->textures[i]);
     vks_free(s->textures);
-    gpu_buffer *buffers[] = {&s->positions,    &s->normals,       &s->tangents,   &s->joints,
-                             &s->weights,      &s->uvs,           &s->indices,    &s->instances,
-                             &s->joints_extra, &s->weights_extra, &s->model_table};
+    gpu_buffer *buffers[] = {&s->positions,    &s->normals,       &s->tangents,    &s->joints,
+                             &s->weights,      &s->uvs,           &s->indices,     &s->instances,
+                             &s->joints_extra, &s->weights_extra, &s->model_table, &s->morphs};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++)
         gpu_buffer_destroy(dev, buffers[i]);
     *s = (vks_scene_gpu){0};

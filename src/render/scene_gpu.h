@@ -5,6 +5,8 @@
  *   after its level 0: positions, normals, tangents, joints, weights and UVs; influences 5 to 8
  *   of the wide models in streams of their own (not created when no model is wide); indices
  *   (level 0's, then the levels').
+ * - The morph buffer: every model's morph targets, their deltas and, per vertex of a morphed model,
+ *   the level-0 vertex it copies (not created when no model has targets).
  * - The model table (vks_model_gpu per model: where its streams start, how its positions decode)
  *   and the instance table (vks_instance per instance: world transform and model; a renderer
  *   scatters the entries of moved instances into it, render/renderer.c).
@@ -42,6 +44,8 @@ typedef struct vks_scene_gpu {
     vks_scene_model models[VKS_CROWD_MAX_MODELS];
     gpu_buffer positions, normals, tangents, joints, weights, uvs, indices;
     gpu_buffer joints_extra, weights_extra; /* address 0 when no model is wide */
+    /* Morph targets (shaders/vks_shared.h, "Morph targets"): address 0 when no model has any. */
+    gpu_buffer morphs;
     uint32_t extra_vertex_count;
     uint32_t material_count;    /* every model's materials, model by model */
     gpu_buffer model_table;     /* vks_model_gpu per model, device-local */

@@ -174,6 +174,7 @@ static bool create_slot(vks_skinner *sk, vks_skin_slot *s, vks_error *err)
     gpu_address_words(s->visible_buffer.address, s->push.visible);
     gpu_address_words(sk->use_store ? sk->palette_store.address : s->palette_buffer.address,
                       s->push.palette);
+    gpu_address_words(sk->scene.morphs.address, s->push.morphs);
     return true;
 }
 
@@ -204,9 +205,9 @@ static void destroy_slot(vks_skinner *sk, vks_skin_slot *s)
 
 /* ---- The descriptor path ---- */
 
-/* The buffers behind VKS_BINDING_MODELS .. VKS_BINDING_WEIGHTS_EXTRA for slot s, each bound
- * whole. A crowd without wide models has no extra streams: their bindings get the joints
- * stream, which the shaders then never read. */
+/* The buffers behind VKS_BINDING_MODELS .. VKS_BINDING_MORPHS for slot s, each bound whole. A
+ * crowd without wide models has no extra streams, one without morph targets no morph buffer:
+ * their bindings get the joints stream, which the shaders then never read. */
 static void data_buffers(const vks_skinner *sk, const vks_skin_slot *s,
                          const gpu_buffer *out[VKS_BINDING_OUTPUT])
 {
@@ -223,6 +224,7 @@ static void data_buffers(const vks_skinner *sk, const vks_skin_slot *s,
     out[VKS_BINDING_UVS] = &sc->uvs;
     out[VKS_BINDING_JOINTS_EXTRA] = sc->joints_extra.buffer ? &sc->joints_extra : &sc->joints;
     out[VKS_BINDING_WEIGHTS_EXTRA] = sc->weights_extra.buffer ? &sc->weights_extra : &sc->joints;
+    out[VKS_BINDING_MORPHS] = sc->morphs.buffer ? &sc->morphs : &sc->joints;
 }
 
 /* Slot s's buffers each bound whole: each must fit the device's storage-buffer range (the
@@ -230,8 +232,9 @@ static void data_buffers(const vks_skinner *sk, const vks_skin_slot *s,
 static bool check_data_range(const vks_skinner *sk, const vks_skin_slot *s, vks_error *err)
 {
     static const char *const names[VKS_BINDING_OUTPUT] = {
-        "model table", "instance table", "visible list", "palettes", "positions",  "normals",
-        "tangents",    "joints",         "weights",      "UVs",      "joints 5-8", "weights 5-8"};
+        "model table", "instance table", "visible list", "palettes", "positions",
+        "normals",     "tangents",       "joints",       "weights",  "UVs",
+        "joints 5-8",  "weights 5-8",    "morph buffer"};
     const gpu_device *dev = sk->dev;
     const VkDeviceSize range = dev->props.limits.maxStorageBufferRange;
     const gpu_buffer *b[VKS_BINDING_OUTPUT];
@@ -562,7 +565,7 @@ bool vks_skinner_create(const gpu_device *dev, const vks_skinner_desc *desc, vks
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++)
         sk->slots[i].slot = i;
     if (!(sk->mode == VKS_SKIN_VERTEX ||
-          vks_skin_pass_create(dev, desc->group_size, vks_crowd_any_dq(c), sk->data_layout,
+          vks_skin_pass_create(dev, desc->group_size, vks_skinner_features(c), sk->data_layout,
                                &sk->pass, err)) ||
         !vks_scene_gpu_create(dev, c, &scene, &sk->scene, err) || !create_outputs(sk, err) ||
         !create_instance_state(sk, err)) {

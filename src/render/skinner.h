@@ -36,6 +36,20 @@
 #include "../scene/crowd.h"
 #include "../skin/skin_gpu.h"
 
+/* The skinning variant of the crowd's model m (skin/skin_gpu.h). */
+static inline uint32_t vks_skinner_variant(const vks_crowd *c, uint32_t m)
+{
+    return (vks_model_wide(c->models[m]) ? VKS_SKIN_VARIANT_WIDE : 0) |
+           (c->dq[m] ? VKS_SKIN_VARIANT_DQ : 0) |
+           (c->models[m]->target_count ? VKS_SKIN_VARIANT_MORPH : 0);
+}
+/* The variants the crowd's models need besides linear blending (vks_skin_variant_made). */
+static inline uint32_t vks_skinner_features(const vks_crowd *c)
+{
+    return (vks_crowd_any_dq(c) ? VKS_SKIN_VARIANT_DQ : 0) |
+           (vks_crowd_any_morph(c) ? VKS_SKIN_VARIANT_MORPH : 0);
+}
+
 /* How the shaders reach the crowd's buffers (vks_renderer_desc.path; vkskin_gpu's binding). */
 typedef enum vks_path {
     VKS_PATH_AUTO,        /* descriptors on a device with validation, else addresses */

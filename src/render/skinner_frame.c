@@ -105,7 +105,7 @@ static void skin_dispatches(const vks_skinner *sk, const vks_skin_slot *s, VkCom
                 push.visible_count = end - start;
                 push.vertex_count = vks_model_level(model, l).vertex_count;
                 vks_skin_pass_record(dev, cmd, &sk->pass, &push, push.vertex_count,
-                                     vks_model_wide(model), c->dq[m]);
+                                     vks_skinner_variant(c, m));
             }
         }
     }

@@ -57,11 +57,16 @@ enum { CROWD_VARY_TIME, CROWD_VARY_SPEED, CROWD_VARY_HEADING };
 /* ---- Per-thread scratch ---- */
 
 typedef struct crowd_scratch_layout {
-    size_t local_from, model, sampler, pose, dq, stride; /* byte offsets in a thread's block */
+    size_t local_from, model, sampler, pose, dq, weights, stride; /* byte offsets in a thread's
+                                                                     block */
 } crowd_scratch_layout;
 
-static crowd_scratch_layout crowd_scratch_of(uint32_t max_joints)
+static uint32_t crowd_max_joints(const vks_crowd *c);
+static uint32_t crowd_max_targets(const vks_crowd *c);
+
+static crowd_scratch_layout crowd_scratch_of(const vks_crowd *c)
 {
+    const uint32_t max_joints = crowd_max_joints(c);
     crowd_scratch_layout l;
     size_t xforms = sizeof(vks_xform) * max_joints;
     l.local_from = xforms;
@@ -73,7 +78,9 @@ static crowd_scratch_layout crowd_scratch_of(uint32_t max_joints)
     l.pose = (l.sampler + vks_sampler_scratch_bytes(max_joints) + 63) & ~(size_t)63;
     /* A dual-quaternion model's palette as 3x4 matrices, before it is written as vks_dq. */
     l.dq = (l.pose + sizeof(vks_bone) * max_joints + 63) & ~(size_t)63;
-    l.stride = (l.dq + sizeof(vks_bone) * max_joints + 63) & ~(size_t)63;
+    /* Morph-target weights: an instance's, and the clip's fading out. */
+    l.weights = (l.dq + sizeof(vks_bone) * max_joints + 63) & ~(size_t)63;
+    l.stride = (l.weights + 2 * sizeof(float) * crowd_max_targets(c) + 63) & ~(size_t)63;
     return l;
 }
 
@@ -163,6 +170,15 @@ static uint32_t crowd_max_joints(const vks_crowd *c)
     for (uint32_t m = 0; m < c->model_count; m++)
         if (c->models[m]->skeleton.joint_count > n)
             n = c->models[m]->skeleton.joint_count;
+    return n;
+}
+
+static uint32_t crowd_max_targets(const vks_crowd *c)
+{
+    uint32_t n = 0;
+    for (uint32_t m = 0; m < c->model_count; m++)
+        if (c->models[m]->target_count > n)
+            n = c->models[m]->target_count;
     return n;
 }
 
@@ -363,7 +379,7 @@ uint64_t vks_crowd_palette_entries(const vks_model *const *models, uint32_t mode
     uint64_t entries = 0;
     for (uint32_t m = 0; m < model_count; m++)
         entries += (uint64_t)vks_crowd_dealt(instance_count, model_count, m) *
-                   models[m]->skeleton.joint_count;
+                   vks_crowd_range_entries(models[m], false); /* (dual quaternions take less) */
     return entries;
 }
 
@@ -446,7 +462,7 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     }
     c->palette_count = c->palette_capacity = (uint32_t)palette_count;
 
-    crowd_scratch_layout layout = crowd_scratch_of(crowd_max_joints(c));
+    crowd_scratch_layout layout = crowd_scratch_of(c);
     c->instances = vks_calloc(n, sizeof *c->instances);
     c->palette_first = vks_malloc(sizeof *c->palette_first * n);
     c->palette_room = vks_malloc(sizeof *c->palette_room * n);
@@ -544,11 +560,12 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
                 c->hi[k] = fmaxf(c->hi[k], in->center[k] + in->radius);
             }
             c->palette_first[i] = palette_first;
-            c->palette_room[i] = model->skeleton.joint_count;
+            c->palette_room[i] = vks_crowd_range_entries(model, c->dq[m]);
             c->model_of[i] = (uint8_t)m;
-            palette_first += model->skeleton.joint_count;
+            palette_first += c->palette_room[i];
         }
     }
+    c->palette_count = palette_first; /* (dual quaternions may take fewer than counted above) */
     return true;
 }
 
@@ -921,6 +938,27 @@ static void crowd_local_direct(vks_crowd *c, uint32_t i, vks_xform *local, vks_x
     }
 }
 
+/* The morph-target weights of `clip` (-1: the bind pose, the targets' default weights) at its
+ * clock `time`, looping. */
+static void crowd_clip_weights(const vks_model *m, int32_t clip, double time, float *w)
+{
+    const vks_clip *k = clip < 0 ? NULL : &m->clips[clip];
+    vks_clip_weights(m, k, k ? vks_clip_time(k, time, VKS_WRAP_LOOP) : 0.0, w);
+}
+
+void vks_crowd_weights(const vks_crowd *c, uint32_t i, float *weights, float *from)
+{
+    const vks_crowd_instance *in = &c->instances[i];
+    const vks_model *m = c->models[in->model];
+    crowd_clip_weights(m, in->clip, in->time, weights);
+    if (in->fade_left > 0.0) { /* as crowd_local_direct blends the pose */
+        crowd_clip_weights(m, in->from_clip, in->from_time, from);
+        const float u = (float)(1.0 - in->fade_left / in->fade);
+        for (uint32_t t = 0; t < m->target_count; t++)
+            weights[t] = from[t] + (weights[t] - from[t]) * u;
+    }
+}
+
 static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
 {
     const crowd_job *job = ctx;
@@ -995,6 +1033,11 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
         }
         if (c->dq[in->model] && dst) /* posed as 3x4 in the scratch: written as vks_dq */
             vks_dq_write(dst, joints, placed);
+        if (m->target_count) { /* its active morph targets, after the pose */
+            float *w = (float *)(scratch + job->layout.weights);
+            vks_crowd_weights(c, i, w, w + m->target_count);
+            vks_morph_write(m, w, placed + vks_crowd_pose_entries(m, c->dq[in->model]));
+        }
         if (job->lod)
             memcpy(out, placed, sizeof *out * entries);
     }
@@ -1005,7 +1048,7 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
 
 void vks_crowd_joints(vks_crowd *c, uint32_t i, float (*out)[3])
 {
-    const crowd_scratch_layout layout = crowd_scratch_of(crowd_max_joints(c));
+    const crowd_scratch_layout layout = crowd_scratch_of(c);
     char *scratch = (char *)c->scratch; /* thread 0's: calls on a crowd do not overlap */
     vks_affine *model = (vks_affine *)(scratch + layout.model);
     const vks_skeleton *sk = &c->models[c->instances[i].model]->skeleton;
@@ -1029,7 +1072,7 @@ static crowd_job crowd_job_of(vks_crowd *c, const uint32_t *visible, uint32_t co
         .crowd = c,
         .visible = visible,
         .palette = palette,
-        .layout = crowd_scratch_of(max_joints),
+        .layout = crowd_scratch_of(c),
         .lod = lod,
         .stream = !lod && (size_t)count * max_joints * sizeof(vks_bone) > CROWD_STREAM_BYTES,
     };

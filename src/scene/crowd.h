@@ -18,6 +18,7 @@
 
 #include "../anim/sampler.h"
 #include "../asset/model.h"
+#include "../skin/morph.h"
 #include "../core/pool.h"
 #include "../../shaders/vks_shared.h"
 
@@ -186,16 +187,27 @@ static inline uint32_t vks_crowd_dealt(uint32_t instance_count, uint32_t model_c
 {
     return instance_count / model_count + (m < instance_count % model_count);
 }
-/* The palette entries (vks_bone, 48 bytes each) an instance of model m writes: its joints, or,
+/* The palette entries (vks_bone, 48 bytes each) an instance of model m poses: its joints, or,
  * with dual quaternions, the 32-byte vks_dq of each joint packed in as many entries as they fill
- * (2/3 of them). Its range still holds an entry per joint: the key cursors and the kept poses
- * are laid out by it. */
+ * (2/3 of them). */
+static inline uint32_t vks_crowd_pose_entries(const vks_model *model, bool dq)
+{
+    const uint32_t joints = model->skeleton.joint_count;
+    return dq ? (uint32_t)((joints * sizeof(vks_dq) + sizeof(vks_bone) - 1) / sizeof(vks_bone))
+              : joints;
+}
+/* The entries an instance of model m writes each time it is posed: its pose, then the active
+ * list of its morph targets (skin/morph.h) when the model has any. */
 static inline uint32_t vks_crowd_written_entries(const vks_crowd *c, uint32_t m)
 {
-    const uint32_t joints = c->models[m]->skeleton.joint_count;
-    return c->dq[m]
-               ? (uint32_t)((joints * sizeof(vks_dq) + sizeof(vks_bone) - 1) / sizeof(vks_bone))
-               : joints;
+    return vks_crowd_pose_entries(c->models[m], c->dq[m]) + vks_morph_entries(c->models[m]);
+}
+/* The entries an instance's range holds: what it writes, and at least an entry per joint (the
+ * key cursors and the kept poses are laid out by them). */
+static inline uint32_t vks_crowd_range_entries(const vks_model *model, bool dq)
+{
+    const uint32_t written = vks_crowd_pose_entries(model, dq) + vks_morph_entries(model);
+    return written > model->skeleton.joint_count ? written : model->skeleton.joint_count;
 }
 
 /* Whether a model of the crowd is skinned with dual quaternions. */
@@ -203,6 +215,15 @@ static inline bool vks_crowd_any_dq(const vks_crowd *c)
 {
     for (uint32_t m = 0; m < c->model_count; m++)
         if (c->dq[m])
+            return true;
+    return false;
+}
+
+/* Whether a model of the crowd has morph targets. */
+static inline bool vks_crowd_any_morph(const vks_crowd *c)
+{
+    for (uint32_t m = 0; m < c->model_count; m++)
+        if (c->models[m]->target_count)
             return true;
     return false;
 }
@@ -375,6 +396,12 @@ void vks_crowd_palettes(vks_crowd *crowd, vks_pool *pool, const uint32_t *visibl
  * joint, as vks_crowd_palettes poses them. */
 void vks_crowd_palettes_at(vks_crowd *crowd, vks_pool *pool, const uint32_t *list,
                            const uint32_t *first, uint32_t count, vks_bone *dest, bool at_levels);
+
+/* Instance i's morph-target weights (its model's target_count into `weights`; `from`, as many, is
+ * scratch): its clip's at its clock (vks_clip_weights; the bind pose: the targets' default
+ * weights), during a cross-fade blended with the clip fading out by the pose's factor,
+ * from + (weights - from) * u. What vks_crowd_palettes writes as its active list. */
+void vks_crowd_weights(const vks_crowd *crowd, uint32_t i, float *weights, float *from);
 
 /* Where instance i's joints are in the world at its pose (its model's joint_count origins), on
  * the calling thread through anim.h's direct path (the crowd's threads must be idle). */

@@ -61,13 +61,19 @@ static bool crowd_reserve(vks_crowd *c, uint64_t instances, uint64_t entries)
     return true;
 }
 
+/* The entries a range of model m holds. */
+static uint32_t range_of(const vks_crowd *c, uint32_t m)
+{
+    return vks_crowd_range_entries(c->models[m], c->dq[m]);
+}
+
 /* Entries the live instances' models take. */
 static uint64_t live_entries(const vks_crowd *c)
 {
     uint64_t n = 0;
     for (uint32_t i = 0; i < c->instance_count; i++)
         if (!c->instances[i].removed)
-            n += c->models[c->instances[i].model]->skeleton.joint_count;
+            n += range_of(c, c->instances[i].model);
     return n;
 }
 
@@ -90,8 +96,7 @@ static bool crowd_pack(vks_crowd *c)
     }
     uint32_t at = 0;
     for (uint32_t i = 0; i < c->instance_count; i++) {
-        const uint32_t room =
-            c->instances[i].removed ? 0 : c->models[c->instances[i].model]->skeleton.joint_count;
+        const uint32_t room = c->instances[i].removed ? 0 : range_of(c, c->instances[i].model);
         /* What its old range holds of the new one (vks_crowd_restore may give it a larger model
          * first); the rest starts empty. */
         const uint32_t kept = room < c->palette_room[i] ? room : c->palette_room[i];
@@ -167,7 +172,7 @@ bool vks_crowd_add(vks_crowd *c, uint32_t model, const float world[4][4], uint32
     const uint32_t i = reuse ? c->free_indices[c->free_count - 1] : c->instance_count;
     if (!reuse && i >= VKS_CROWD_MAX_INSTANCES)
         return vks_fail_usage(err, "a crowd holds at most %u instances", VKS_CROWD_MAX_INSTANCES);
-    const uint32_t joints = c->models[model]->skeleton.joint_count;
+    const uint32_t room = range_of(c, model);
     if (!vks_crowd__moved_list(c) || !crowd_reserve(c, (uint64_t)i + 1, c->palette_count))
         return vks_fail_memory(err, "out of memory for instance %u of the crowd", i);
     if (!reuse) { /* a free index with no range yet (a pack in crowd_range passes it over) */
@@ -176,7 +181,7 @@ bool vks_crowd_add(vks_crowd *c, uint32_t model, const float world[4][4], uint32
         c->model_of[i] = VKS_CROWD_REMOVED;
         c->instance_count++;
     }
-    if (!crowd_range(c, i, joints)) {
+    if (!crowd_range(c, i, room)) {
         if (!reuse) {
             c->instance_count--;
         }
@@ -216,7 +221,7 @@ bool vks_crowd_set_model(vks_crowd *c, uint32_t i, uint32_t model, vks_error *er
 {
     if (model >= c->model_count)
         return vks_fail_usage(err, "the crowd has %u model(s): no model %u", c->model_count, model);
-    if (!vks_crowd__moved_list(c) || !crowd_range(c, i, c->models[model]->skeleton.joint_count))
+    if (!vks_crowd__moved_list(c) || !crowd_range(c, i, range_of(c, model)))
         return vks_fail_memory(err, "out of memory for the palette of instance %u", i);
     vks_crowd_instance *in = &c->instances[i];
     float world[4][4];

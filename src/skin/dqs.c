@@ -191,6 +191,16 @@ static void quat_rotate(const float c[4], const float x[3], float out[3])
     out[2] = x[2] + 2.0f * (c[0] * u[1] - c[1] * u[0]);
 }
 
+/* v at unit length, 0 staying 0: a morphed normal or tangent (skin/morph.h) comes in at another
+ * length, which the GPU's encodings undo. */
+static void unit3(float v[3])
+{
+    const float len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    const float inv = len2 > 0.0f ? 1.0f / sqrtf(len2) : 0.0f;
+    for (int k = 0; k < 3; k++)
+        v[k] *= inv;
+}
+
 /* Adds w * sign * (q, qe) and w * s of the influences to the blend, the sign against q0. */
 static void blend4(const vks_dq *palette, const uint16_t joints[4], const float weights[4],
                    const float q0[4], float b[4], float be[4], float *s)
@@ -226,8 +236,11 @@ void vks_skin_cpu_dq(const vks_skin_input *in, const vks_dq *palette, float (*ou
         if (!(len2 > 0.0f)) { /* weights that cancel: the bind pose */
             memcpy(out_positions[v], p, sizeof out_positions[v]);
             memcpy(out_normals[v], n, sizeof out_normals[v]);
-            if (tangents)
+            unit3(out_normals[v]);
+            if (tangents) {
                 memcpy(out_tangents[v], in->tangents[v], sizeof out_tangents[v]);
+                unit3(out_tangents[v]);
+            }
             continue;
         }
         const float inv = 1.0f / sqrtf(len2);
@@ -246,8 +259,10 @@ void vks_skin_cpu_dq(const vks_skin_input *in, const vks_dq *palette, float (*ou
         for (int k = 0; k < 3; k++)
             out_positions[v][k] = rp[k] + t[k];
         quat_rotate(c, n, out_normals[v]);
+        unit3(out_normals[v]);
         if (tangents) {
             quat_rotate(c, in->tangents[v], out_tangents[v]);
+            unit3(out_tangents[v]);
             out_tangents[v][3] = in->tangents[v][3];
         }
     }

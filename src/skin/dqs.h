@@ -3,12 +3,12 @@
  * quaternions, so that a twisting wrist or elbow keeps its volume where linear blending collapses
  * it (the "candy wrapper").
  *
- * Scale: the joints may scale, uniformly and positively (or to zero, a part hidden). A palette entry is a similarity,
- * P v = R(q) (s v) + t, and scale is blended first, linearly, then the rigid parts as dual
- * quaternions: Kavan et al.'s scale-aware two-phase blending, restricted to uniform scale (with
- * one influence, or influences that agree on the scale, it is exact). A model that scales a joint
- * non-uniformly, shears it or mirrors it is refused (vks_dq_check_model: one line naming the
- * joint and where).
+ * Scale: the joints may scale, uniformly and positively (or to zero, a part hidden). A palette
+ * entry is a similarity, P v = R(q) (s v) + t, and scale is blended first, linearly, then the rigid
+ * parts as dual quaternions: Kavan et al.'s scale-aware two-phase blending, restricted to uniform
+ * scale (with one influence, or influences that agree on the scale, it is exact). A model that
+ * scales a joint non-uniformly, shears it or mirrors it is refused (vks_dq_check_model: one line
+ * naming the joint and where).
  *
  * A palette entry (vks_dq, shaders/vks_shared.h) is 32 bytes where vks_bone's 3x4 matrix is 48:
  * the rotation as a unit quaternion, the translation and the scale. Per vertex, with its
@@ -21,7 +21,8 @@
  *   s  = sum_i w_i s_i                            the blended scale
  *   c  = b / |b|,  ce = be / |b|
  *   p' = R(c) (s p) + 2 (c.w ce.xyz - ce.w c.xyz + cross(c.xyz, ce.xyz))
- *   n' = R(c) n,  t' = R(c) t.xyz, its handedness kept (no mirror: the scale is positive)
+ *   n' = R(c) n,  t' = R(c) t.xyz, its handedness kept (no mirror: the scale is positive),
+ *   each brought to unit length (0 stays 0): a morphed one comes at another (skin/morph.h)
  *
  * R(c) x = x + 2 c.xyz x (c.xyz x x + c.w x). A vertex whose blended quaternion vanishes (|b| = 0:
  * weights that cancel) keeps its bind position, normal and tangent. */
@@ -49,8 +50,8 @@ void vks_dq_write(const vks_bone *palette, uint32_t joints, vks_bone *out);
 
 /* Whether every palette of the model is a similarity: its root inverse and inverse binds are
  * similarities, and every joint's scale is uniform and positive (or exactly zero) in its rest
- * transform and in every scale key of every clip (then every palette, at any time and cross-fade, composes
- * similarities). False with one line naming the joint and the clip (or the bind pose). */
+ * transform and in every scale key of every clip (then every palette, at any time and cross-fade,
+ * composes similarities). False with one line naming the joint and the clip (or the bind pose). */
 bool vks_dq_check_model(const vks_model *model, vks_error *err);
 
 /* The reference: skins every vertex of `in` with the dual-quaternion palette, as above. */

@@ -1,5 +1,6 @@
 #include "skin_cpu.h"
 #include "dqs.h"
+#include "morph.h"
 #include "../core/alloc.h"
 
 #include "../anim/anim.h"
@@ -106,6 +107,9 @@ void vks_skin_cpu_palette(const vks_model *model, int32_t clip, double seconds, 
 bool vks_skin_cpu_pose(const vks_model *model, int32_t clip, double seconds, float (*positions)[3],
                        float (*normals)[3], float (*tangents)[4])
 {
+    if (model->target_count) /* morphed first */
+        return vks_skin_cpu_pose_weighted(model, 0, clip, seconds, false, NULL, positions, normals,
+                                          tangents);
     const vks_skeleton *sk = &model->skeleton;
     vks_xform *local = vks_malloc(sizeof *local * sk->joint_count);
     vks_affine *world = vks_malloc(sizeof *world * sk->joint_count);
@@ -151,7 +155,15 @@ bool vks_skin_cpu_pose_level_as(const vks_model *model, uint32_t level, int32_t 
                                 double seconds, bool dq, float (*positions)[3], float (*normals)[3],
                                 float (*tangents)[4])
 {
-    if (level == 0 && !dq)
+    return vks_skin_cpu_pose_weighted(model, level, clip, seconds, dq, NULL, positions, normals,
+                                      tangents);
+}
+
+bool vks_skin_cpu_pose_weighted(const vks_model *model, uint32_t level, int32_t clip,
+                                double seconds, bool dq, const float *weights,
+                                float (*positions)[3], float (*normals)[3], float (*tangents)[4])
+{
+    if (level == 0 && !dq && !model->target_count)
         return vks_skin_cpu_pose(model, clip, seconds, positions, normals, tangents);
     /* The level's vertices as its own streams: copies of level-0 vertices, their joints folded
      * (skeleton_lod.h), skinned with the full palette (a kept joint's entry is the same whether
@@ -169,8 +181,11 @@ bool vks_skin_cpu_pose_level_as(const vks_model *model, uint32_t level, int32_t 
     vks_xform *local = vks_malloc(sizeof *local * sk->joint_count);
     vks_affine *world = vks_malloc(sizeof *world * sk->joint_count);
     vks_bone *palette = vks_malloc(sizeof *palette * sk->joint_count);
+    float *clip_weights = model->target_count && !weights
+                              ? vks_malloc(sizeof *clip_weights * model->target_count)
+                              : NULL;
     bool ok = pos && nrm && (tan || !tangent) && jnt && wgt && (!wide || (jx && wx)) && local &&
-              world && palette;
+              world && palette && (weights || clip_weights || !model->target_count);
     for (uint32_t i = 0; ok && i < lv.vertex_count; i++) {
         const uint32_t s = level ? model->lod_source[lv.vertex_first + i] : i;
         memcpy(pos[i], model->positions[s], sizeof pos[i]);
@@ -185,6 +200,16 @@ bool vks_skin_cpu_pose_level_as(const vks_model *model, uint32_t level, int32_t 
             for (uint32_t k = 0; k < VKS_MAX_INFLUENCES; k++)
                 jx[i][k] = (uint16_t)vks_model_fold(model, level, model->joints_extra[s][k]);
         }
+    }
+    if (ok && model->target_count) { /* morphed first, with the clip's weights by default */
+        if (!weights) {
+            const vks_clip *k = clip < 0 ? NULL : &model->clips[clip];
+            vks_clip_weights(model, k, k ? vks_clip_time(k, seconds, VKS_WRAP_LOOP) : 0.0,
+                             clip_weights);
+            weights = clip_weights;
+        }
+        vks_morph_apply(model, weights, level ? model->lod_source + lv.vertex_first : NULL,
+                        lv.vertex_count, pos, nrm, tan);
     }
     if (ok) {
         vks_skin_cpu_palette(model, clip, seconds, local, world, palette);
@@ -201,7 +226,7 @@ bool vks_skin_cpu_pose_level_as(const vks_model *model, uint32_t level, int32_t 
     }
     vks_free(pos), vks_free(nrm), vks_free(tan), vks_free(jnt), vks_free(wgt), vks_free(jx),
         vks_free(wx);
-    vks_free(local), vks_free(world), vks_free(palette);
+    vks_free(local), vks_free(world), vks_free(palette), vks_free(clip_weights);
     return ok;
 }
 

@@ -64,6 +64,12 @@ bool vks_skin_cpu_pose_level(const vks_model *model, uint32_t level, int32_t cli
 bool vks_skin_cpu_pose_level_as(const vks_model *model, uint32_t level, int32_t clip,
                                 double seconds, bool dq, float (*positions)[3], float (*normals)[3],
                                 float (*tangents)[4]);
+/* The same with the model's morph targets at `weights` (target_count of them; NULL: the clip's at
+ * that time, vks_clip_weights): each vertex morphed first (skin/morph.h), then skinned. Every
+ * vks_skin_cpu_pose* of a model with targets morphs so, with the clip's weights. */
+bool vks_skin_cpu_pose_weighted(const vks_model *model, uint32_t level, int32_t clip,
+                                double seconds, bool dq, const float *weights,
+                                float (*positions)[3], float (*normals)[3], float (*tangents)[4]);
 /* The box around the bind pose's skinned vertices, in palette space (all 0 for a model without
  * vertices). Returns false only when out of memory. */
 bool vks_skin_cpu_bind_box(const vks_model *model, float lo[3], float hi[3]);

@@ -2,22 +2,20 @@
 
 #include <assert.h>
 #include <stddef.h>
+#include <stdio.h>
 
 extern const unsigned char vks_skin_comp_spv[], vks_skin_comp_bound_spv[];
 extern const size_t vks_skin_comp_spv_size, vks_skin_comp_bound_spv_size;
 
-/* skin.comp's specialization constants: constant_id 0, 1 and 2. */
+/* skin.comp's specialization constants: constant_id 0 to 3. */
 typedef struct skin_constants {
     uint32_t group_size; /* GROUP_SIZE */
     VkBool32 wide;       /* VKS_SKIN_WIDE */
     VkBool32 dq;         /* VKS_SKIN_DQ */
+    VkBool32 morph;      /* VKS_SKIN_MORPH */
 } skin_constants;
 
-static const char *const variant_names[4] = {"skin.comp", "skin.comp (8 influences)",
-                                             "skin.comp (dual quaternions)",
-                                             "skin.comp (8 influences, dual quaternions)"};
-
-bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, bool dual_quaternion,
+bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, uint32_t features,
                           VkDescriptorSetLayout data_layout, vks_skin_pass *pass, vks_error *err)
 {
     *pass = (vks_skin_pass){0};
@@ -39,14 +37,21 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, bool dual_
     if (!pass->layout)
         return vks_fail(err, "cannot create the skinning pipeline layout (out of memory)");
 
-    for (uint32_t v = 0; v < (dual_quaternion ? 4u : 2u); v++) {
-        skin_constants values = {group_size, v & 1u, v >> 1};
-        VkSpecializationMapEntry entries[3] = {
+    for (uint32_t v = 0; v < VKS_SKIN_VARIANTS; v++) {
+        if (!vks_skin_variant_made(v, features))
+            continue;
+        skin_constants values = {group_size, (v & VKS_SKIN_VARIANT_WIDE) != 0,
+                                 (v & VKS_SKIN_VARIANT_DQ) != 0, (v & VKS_SKIN_VARIANT_MORPH) != 0};
+        VkSpecializationMapEntry entries[4] = {
             {0, offsetof(skin_constants, group_size), sizeof(uint32_t)},
             {1, offsetof(skin_constants, wide), sizeof(VkBool32)},
             {2, offsetof(skin_constants, dq), sizeof(VkBool32)},
+            {3, offsetof(skin_constants, morph), sizeof(VkBool32)},
         };
-        VkSpecializationInfo spec = {3, entries, sizeof values, &values};
+        VkSpecializationInfo spec = {4, entries, sizeof values, &values};
+        char name[96];
+        snprintf(name, sizeof name, "skin.comp (%s influences%s%s)", values.wide ? "8" : "4",
+                 values.dq ? ", dual quaternions" : "", values.morph ? ", morph targets" : "");
         pass->pipeline[v] = gpu_pipeline_compute(
             dev,
             &(gpu_compute_desc){
@@ -54,7 +59,7 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, bool dual_
                 .spirv_size = data_layout ? vks_skin_comp_bound_spv_size : vks_skin_comp_spv_size,
                 .layout = pass->layout,
                 .specialization = &spec,
-                .name = variant_names[v],
+                .name = name,
             });
         if (!pass->pipeline[v]) {
             vks_skin_pass_destroy(dev, pass);
@@ -66,7 +71,7 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, bool dual_
 
 void vks_skin_pass_destroy(const gpu_device *dev, vks_skin_pass *pass)
 {
-    for (int i = 0; i < 4; i++)
+    for (uint32_t i = 0; i < VKS_SKIN_VARIANTS; i++)
         if (pass->pipeline[i])
             dev->vk.vkDestroyPipeline(dev->device, pass->pipeline[i], NULL);
     if (pass->layout)
@@ -85,14 +90,14 @@ void vks_skin_pass_groups(const vks_skin_pass *pass, uint32_t vertex_count, uint
 }
 
 void vks_skin_pass_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_skin_pass *pass,
-                          const vks_skin_push *push, uint32_t vertex_count, bool wide, bool dq)
+                          const vks_skin_push *push, uint32_t vertex_count, uint32_t variant)
 {
     uint32_t g[3];
     vks_skin_pass_groups(pass, vertex_count, push->visible_count, g);
     if (g[0] == 0 || g[1] == 0)
         return;
-    assert(pass->pipeline[wide + 2 * dq]);
-    dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline[wide + 2 * dq]);
+    assert(variant < VKS_SKIN_VARIANTS && pass->pipeline[variant]);
+    dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline[variant]);
     dev->vk.vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *push,
                                push);
     dev->vk.vkCmdDispatch(cmd, g[0], g[1], g[2]);

@@ -17,19 +17,32 @@ typedef enum vks_skin_mode {
     VKS_SKIN_VERTEX,
 } vks_skin_mode;
 
+/* The skinning's pipeline variants (vks_skin.glsl's specialization constants), as bits: each
+ * compiles only its own path, so that a model runs exactly the code its features need. */
+#define VKS_SKIN_VARIANT_WIDE 1u  /* VKS_SKIN_WIDE: 8 influences */
+#define VKS_SKIN_VARIANT_DQ 2u    /* VKS_SKIN_DQ: dual quaternions */
+#define VKS_SKIN_VARIANT_MORPH 4u /* VKS_SKIN_MORPH: morph targets before skinning */
+#define VKS_SKIN_VARIANTS 8u
+
+/* Whether variant v is among those made for `features` (VKS_SKIN_VARIANT_DQ and _MORPH bits: the
+ * others' variants are not made; 4 and 8 influences always are). */
+static inline bool vks_skin_variant_made(uint32_t v, uint32_t features)
+{
+    return (v & ~(features | VKS_SKIN_VARIANT_WIDE)) == 0;
+}
+
 typedef struct vks_skin_pass {
-    VkPipelineLayout layout; /* set 0: the data set on the descriptor path */
-    /* [wide + 2 dq]: 4 or 8 influences (VKS_SKIN_WIDE), linear blending or dual quaternions
-     * (VKS_SKIN_DQ; made only when asked) */
-    VkPipeline pipeline[4];
+    VkPipelineLayout layout;                /* set 0: the data set on the descriptor path */
+    VkPipeline pipeline[VKS_SKIN_VARIANTS]; /* by variant; those not made are VK_NULL_HANDLE */
     uint32_t group_size;
     uint32_t max_groups[3]; /* maxComputeWorkGroupCount */
 } vks_skin_pass;
 
 /* group_size 0 means VKS_SKIN_GROUP_SIZE; others must be a power of two the device allows.
- * dual_quaternion: the dual-quaternion variants too. data_layout: the descriptor path's set
- * layout (VKS_BINDING_*), whose shader build it then runs; VK_NULL_HANDLE for the address path. */
-bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, bool dual_quaternion,
+ * features: the variants to make besides linear blending (vks_skin_variant_made). data_layout: the
+ * descriptor path's set layout (VKS_BINDING_*), whose shader build it then runs; VK_NULL_HANDLE for
+ * the address path. */
+bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, uint32_t features,
                           VkDescriptorSetLayout data_layout, vks_skin_pass *pass, vks_error *err);
 void vks_skin_pass_destroy(const gpu_device *dev, vks_skin_pass *pass);
 
@@ -38,10 +51,10 @@ void vks_skin_pass_destroy(const gpu_device *dev, vks_skin_pass *pass);
  * instances. */
 void vks_skin_pass_groups(const vks_skin_pass *pass, uint32_t vertex_count, uint32_t visible_count,
                           uint32_t groups[3]);
-/* Records the dispatch over push->visible_count instances of one model (nothing when 0) with the
- * 4- or 8-influence variant, linear or dual-quaternion. */
+/* Records the dispatch over push->visible_count instances of one model (nothing when 0) with
+ * its variant. */
 void vks_skin_pass_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_skin_pass *pass,
-                          const vks_skin_push *push, uint32_t vertex_count, bool wide, bool dq);
+                          const vks_skin_push *push, uint32_t vertex_count, uint32_t variant);
 
 /* A plain copy kernel over buffers of the same size as a skinning pass's traffic: the roofline
  * the bench compares the skinning pass's effective bandwidth with. */
