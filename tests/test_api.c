@@ -942,6 +942,73 @@ static void test_crowd(void)
  * told apart by the vertices' own positions: raise lifts the grid by 0.2 x, the brow by 0.3 and
  * the lid by 0.1; pinch moves the vertices at (0.5, 0.5) and (1, 1) alone; tilt lifts by 0.1 y
  * and turns the normals by (0, -0.1, 0). */
+/* The CPU reference (vkskin_model_skin) of morph.glb's clip talk and bind pose against one
+ * written here in double from the fixture's definition (tests/make_fixtures.c): each vertex
+ * morphed (p + sum w_t d_t, n + sum w_t dn_t, the weights of the keys restated), then skinned by
+ * its joint: root is the identity, top turns 30 t degrees about x (t in s, below 1 s) about
+ * (0, 1, 0). Positions within 2e-5 (the deltas' packing: 1/65534 of a target's largest), normals
+ * within 1e-4. */
+static void check_morphed_pose(const vkskin_model *m)
+{
+    const vks_model *mm = &m->model;
+    const uint32_t n = mm->vertex_count;
+    const float *bind = vkskin_model_positions(m);
+    float *pos = malloc(sizeof(float[3]) * n), *nrm = malloc(sizeof(float[3]) * n);
+    CHECK(pos && nrm);
+    /* -1: the bind pose; the clip loops at 1 s (1 s reads as 0). */
+    const double at[] = {-1.0, 0.25, 0.6, 0.9};
+    double worst_p = 0.0, worst_n = 0.0;
+    for (size_t k = 0; pos && nrm && k < sizeof at / sizeof at[0]; k++) {
+        const double t = at[k];
+        CHECK(vkskin_model_skin(m, t < 0 ? VKSKIN_CLIP_NONE : 0, t < 0 ? 0.0 : t, pos, nrm, NULL,
+                                n, NULL) == VKSKIN_OK);
+        double w[3], angle = 0.0;
+        if (t < 0) { /* the default weights */
+            w[0] = 0.5, w[1] = 0.0, w[2] = 0.25;
+        } else if (t <= 0.5) {
+            w[0] = 2 * t, w[1] = t, w[2] = 0.0;
+            angle = 30.0 * t;
+        } else {
+            const double u = (t - 0.5) / 0.5;
+            w[0] = 1 - u, w[1] = 0.5 * (1 - u), w[2] = u;
+            angle = 30.0 * t;
+        }
+        const double c = cos(angle * M_PI / 180.0), sn = sin(angle * M_PI / 180.0);
+        for (uint32_t v = 0; v < n; v++) {
+            const double x = bind[3 * v], y = bind[3 * v + 1];
+            const bool lid = y < -0.25, brow = y > 1.75;
+            double p[3] = {x, y, bind[3 * v + 2]}, q[3] = {0, 0, 1};
+            if (lid || brow) { /* raise alone moves them */
+                p[2] += w[0] * (lid ? 0.1 : 0.3);
+            } else {
+                p[2] += w[0] * 0.2 * x + w[2] * 0.1 * y;
+                if (fabs(x - 0.5) < 1e-3 && fabs(y - 0.5) < 1e-3)
+                    p[0] += w[1] * 0.1;
+                if (fabs(x - 1.0) < 1e-3 && fabs(y - 1.0) < 1e-3)
+                    p[0] -= w[1] * 0.1, p[2] += w[1] * 0.05;
+                q[1] -= w[2] * 0.1;
+            }
+            if (brow || (!lid && y > 0.75)) { /* top's: turned about (0, 1, 0) */
+                const double py = p[1] - 1.0, pz = p[2];
+                p[1] = 1.0 + c * py - sn * pz, p[2] = sn * py + c * pz;
+                const double qy = q[1], qz = q[2];
+                q[1] = c * qy - sn * qz, q[2] = sn * qy + c * qz;
+            }
+            const double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+            for (int i = 0; i < 3; i++) {
+                worst_p = fmax(worst_p, fabs(pos[3 * v + i] - p[i]));
+                worst_n = fmax(worst_n, fabs(nrm[3 * v + i] - q[i] / len));
+            }
+        }
+    }
+    printf("morph.glb morphed, then skinned: positions within %.3g, normals within %.3g of the "
+           "double reference\n",
+           worst_p, worst_n);
+    CHECK(worst_p < 2e-5 && worst_n < 1e-4);
+    free(pos);
+    free(nrm);
+}
+
 static void test_morph_import(const char *fixtures)
 {
     char path[4096];
@@ -1032,6 +1099,7 @@ static void test_morph_import(const char *fixtures)
     CHECK(weights_wrong == 0);
     check_error(vkskin_model_get_target(m, 9, &(vkskin_target_info){0}, &err), &err,
                 VKSKIN_ERROR_ARGUMENT, "9 morph target(s): no target 9");
+    check_morphed_pose(m);
     vkskin_model_destroy(m);
 }
 

@@ -21,6 +21,7 @@
 #include <string.h>
 
 static vks_model def, chain, still; /* the default character; chain.glb; no_animation.glb */
+static vks_model robot;             /* robot.glb: its face plays morph targets */
 
 static bool load(const char *path, vks_model *m)
 {
@@ -1542,6 +1543,111 @@ done:
     vks_pool_destroy(pool);
 }
 
+/* Instance i's active list in `palette` against its weights restated: its clip's at its clock
+ * (vks_clip_weights; the bind pose: the default weights), blended as its pose during a
+ * cross-fade, from + (to - from) u with u = 1 - fade_left / fade; the list holds the targets whose
+ * weight is not 0, in target order, after the pose. Returns the count it found (-1: wrong). */
+static int check_morph_list(const vks_crowd *c, uint32_t i, const vks_bone *palette)
+{
+    const vks_crowd_instance *in = &c->instances[i];
+    const vks_model *m = c->models[in->model];
+    float want[64], from[64];
+    CHECK(m->target_count <= 64);
+    const vks_clip *k = in->clip < 0 ? NULL : &m->clips[in->clip];
+    vks_clip_weights(m, k, k ? vks_clip_time(k, in->time, VKS_WRAP_LOOP) : 0.0, want);
+    if (in->fade_left > 0.0) {
+        const vks_clip *f = in->from_clip < 0 ? NULL : &m->clips[in->from_clip];
+        vks_clip_weights(m, f, f ? vks_clip_time(f, in->from_time, VKS_WRAP_LOOP) : 0.0, from);
+        const float u = (float)(1.0 - in->fade_left / in->fade);
+        for (uint32_t t = 0; t < m->target_count; t++)
+            want[t] = from[t] + (want[t] - from[t]) * u;
+    }
+    const uint32_t *words = (const uint32_t *)(palette + c->palette_first[i] +
+                                               vks_crowd_pose_entries(m, c->dq[in->model]));
+    uint32_t n = 0;
+    bool ok = c->palette_room[i] >= vks_crowd_written_entries(c, in->model);
+    for (uint32_t t = 0; t < m->target_count; t++) {
+        if (want[t] == 0.0f)
+            continue;
+        float w;
+        memcpy(&w, &words[VKS_MORPH_LIST_HEADER + 2 * n + 1], sizeof w);
+        ok &=
+            n < words[0] && words[VKS_MORPH_LIST_HEADER + 2 * n] == t && fabsf(w - want[t]) < 1e-6f;
+        n++;
+    }
+    ok &= words[0] == n;
+    return ok ? (int)n : -1;
+}
+
+/* Morph targets through the crowd: robot.glb beside the default character, linear and
+ * dual-quaternion skinned, one robot mid-way through a cross-fade: every robot's active list
+ * (check_morph_list) after vks_crowd_palettes on a pool, and after two frames of animation level
+ * of detail that pose half of them and copy the others' kept poses (the clocks held: the same
+ * lists). Some robot has targets active; the default character writes no list. */
+static void test_morph_lists(void)
+{
+    for (int dq = 0; dq < 2; dq++) {
+        const vks_model *models[] = {&robot, &def};
+        const vks_crowd_desc desc = {.models = models,
+                                     .model_count = 2,
+                                     .instance_count = 40,
+                                     .threads = 2,
+                                     .seed = 9,
+                                     .dual_quaternion = dq,
+                                     .keep_poses = true};
+        vks_crowd c;
+        vks_error err;
+        vks_pool *pool = NULL;
+        CHECK(vks_pool_create(2, &pool, &err));
+        if (!pool || !vks_crowd_create(&desc, &c, &err)) {
+            CHECK(!"morph crowd");
+            vks_pool_destroy(pool);
+            return;
+        }
+        CHECK(vks_crowd_written_entries(&c, 1) == vks_crowd_pose_entries(&def, dq));
+        vks_crowd_advance(&c, NULL, 0.3);
+        vks_crowd_play(&c, 0, 2, 0.4);    /* robot 0 fades into Blink... */
+        vks_crowd_advance(&c, NULL, 0.1); /* ...a quarter of the way */
+        CHECK(c.instances[0].model == 0 && c.instances[0].fade_left > 0.0);
+        vks_bone *palette = calloc(c.palette_count, sizeof *palette);
+        uint32_t *all = malloc(sizeof *all * c.instance_count);
+        uint8_t *periods = malloc(c.instance_count);
+        CHECK(palette && all && periods);
+        if (palette && all && periods) {
+            for (uint32_t i = 0; i < c.instance_count; i++)
+                all[i] = i, periods[i] = 2;
+            vks_crowd_palettes(&c, pool, all, c.instance_count, palette);
+            int wrong = 0, active = 0;
+            for (uint32_t i = 0; i < c.instance_count; i++)
+                if (c.instances[i].model == 0) {
+                    const int n = check_morph_list(&c, i, palette);
+                    wrong += n < 0;
+                    active += n > 0;
+                }
+            uint32_t posed[2];
+            for (uint64_t frame = 1; frame <= 2; frame++) {
+                memset(palette, 0, sizeof *palette * c.palette_count);
+                posed[frame - 1] = vks_crowd_animate(&c, pool, all, periods, c.instance_count,
+                                                     frame, palette, false, NULL);
+                for (uint32_t i = 0; i < c.instance_count; i++)
+                    if (c.instances[i].model == 0)
+                        wrong += check_morph_list(&c, i, palette) < 0;
+            }
+            CHECK(wrong == 0 && active > 0);
+            CHECK(posed[0] == c.instance_count && posed[1] < c.instance_count);
+            printf("morph lists (%s): %d robots with active targets, %d wrong; frames posed %u "
+                   "then %u of %u\n",
+                   dq ? "dual quaternions" : "linear", active, wrong, posed[0], posed[1],
+                   c.instance_count);
+        }
+        free(palette);
+        free(all);
+        free(periods);
+        vks_crowd_destroy(&c);
+        vks_pool_destroy(pool);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -1554,6 +1660,8 @@ int main(int argc, char **argv)
     ok = load(path, &chain) && ok;
     snprintf(path, sizeof path, "%s/no_animation.glb", argv[2]);
     ok = load(path, &still) && ok;
+    snprintf(path, sizeof path, "%s/robot.glb", argv[2]);
+    ok = load(path, &robot) && ok;
     if (ok) {
         CHECK(def.clip_count == 3 && chain.clip_count >= 1 && still.clip_count == 0);
         test_one();
@@ -1570,9 +1678,11 @@ int main(int argc, char **argv)
         test_anim_lod_reuse();
         test_changes();
         test_dual_quaternion();
+        test_morph_lists();
     }
     vks_model_destroy(&def);
     vks_model_destroy(&chain);
     vks_model_destroy(&still);
+    vks_model_destroy(&robot);
     return check_report("test_crowd");
 }

@@ -15,7 +15,12 @@
  *   weights:    100 000 random normalised sets of 1..8 summing to exactly 65535, each within one
  *               step, zeros kept; hand-worked sets (ties, a remainder dealt by fraction, sums
  *               1e-3 off either way); a set far from 1 rounded plainly; unorm16 decoding.
- *   joints8:    a hand-worked word. */
+ *   joints8:    a hand-worked word.
+ *   morph:      a hand-worked record (each field in its bits, negatives two's complement); 1000
+ *               random targets of 1..64 deltas at scales 1e-4..10: each decoded component
+ *               within half its step (plus 2^-22 of the largest: the floats' rounding), the steps
+ * the largest component over 32767 (511 for tangents), the largest component decoded exactly; a
+ * zero target and NaN give 0. */
 #include "check.h"
 
 #include "asset/quant.h"
@@ -472,6 +477,70 @@ static void test_joints8(void)
     CHECK(vks_quant_joints8(k) == 0xFF000000u);
 }
 
+static void test_morph_by_hand(void)
+{
+    const float p[3] = {1.0f, -1.0f, 0.5f}, n[3] = {0.0f, 0.25f, -0.25f}, t[3] = {-2.0f, 2.0f, 0};
+    float steps[3];
+    vks_quant_morph_steps(&p, &n, &t, 1, steps);
+    CHECK(steps[0] == 1.0f / 32767.0f && steps[1] == 0.25f / 32767.0f && steps[2] == 2.0f / 511.0f);
+    uint32_t q[4];
+    vks_quant_morph(p, n, t, steps, q);
+    /* position (32767, -32767, 16384), normal (0, 32767, -32767), tangent (-511, 511, 0) */
+    CHECK(q[0] == (32767u | 0x8001u << 16) && q[1] == 16384u && q[2] == (32767u | 0x8001u << 16));
+    CHECK(q[3] == (0x201u | 511u << 10));
+    float dp[3], dn[3], dt[3];
+    vks_dequant_morph(q, steps, dp, dn, dt);
+    CHECK(dp[0] == 32767.0f * steps[0] && dp[1] == -32767.0f * steps[0] && dn[0] == 0.0f &&
+          dt[0] == -511.0f * steps[2] && dt[2] == 0.0f);
+    const float zero[3] = {0, 0, 0}, nan3[3] = {NAN, 0, 0};
+    vks_quant_morph_steps(&zero, NULL, NULL, 1, steps);
+    CHECK(steps[0] == 0.0f && steps[1] == 0.0f && steps[2] == 0.0f);
+    vks_quant_morph(nan3, NULL, NULL, (const float[3]){1, 1, 1}, q);
+    CHECK(q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0);
+}
+
+static void test_morph_random(void)
+{
+    float pos[64][3], nrm[64][3], tan[64][3];
+    int far = 0, exact = 0;
+    for (int target = 0; target < 1000; target++) {
+        const uint32_t count = 1 + (uint32_t)(rnd() * 64);
+        const double scale = pow(10.0, rnd_range(-4, 1));
+        double largest[3] = {0, 0, 0};
+        for (uint32_t v = 0; v < count; v++)
+            for (int k = 0; k < 3; k++) {
+                pos[v][k] = (float)rnd_range(-scale, scale);
+                nrm[v][k] = (float)rnd_range(-1, 1);
+                tan[v][k] = (float)rnd_range(-0.5, 0.5);
+                largest[0] = fmax(largest[0], fabs(pos[v][k]));
+                largest[1] = fmax(largest[1], fabs(nrm[v][k]));
+                largest[2] = fmax(largest[2], fabs(tan[v][k]));
+            }
+        float steps[3];
+        vks_quant_morph_steps(pos, nrm, tan, count, steps);
+        far += steps[0] != (float)largest[0] / 32767.0f ||
+               steps[1] != (float)largest[1] / 32767.0f || steps[2] != (float)largest[2] / 511.0f;
+        for (uint32_t v = 0; v < count; v++) {
+            uint32_t q[4];
+            float dp[3], dn[3], dt[3];
+            vks_quant_morph(pos[v], nrm[v], tan[v], steps, q);
+            vks_dequant_morph(q, steps, dp, dn, dt);
+            for (int k = 0; k < 3; k++) {
+                /* half a step, plus the floats' rounding of d / step and q * step (an ulp of
+                 * the largest each: 2^-23 of it) */
+                far += fabs(dp[k] - pos[v][k]) > 0.5 * steps[0] + 0x1p-22 * largest[0] ||
+                       fabs(dn[k] - nrm[v][k]) > 0.5 * steps[1] + 0x1p-22 * largest[1] ||
+                       fabs(dt[k] - tan[v][k]) > 0.5 * steps[2] + 0x1p-22 * largest[2];
+                exact += fabs(pos[v][k]) == largest[0] && fabs(dp[k]) == 32767.0f * steps[0];
+            }
+        }
+    }
+    CHECK(far == 0 && exact >= 1000);
+    printf("morph deltas: 1000 random targets, %d components off by more than half a step, %d "
+           "largest decoded as 32767 steps\n",
+           far, exact);
+}
+
 int main(void)
 {
     test_snorm16();
@@ -484,5 +553,7 @@ int main(void)
     test_weights_by_hand();
     test_weights_random();
     test_joints8();
+    test_morph_by_hand();
+    test_morph_random();
     return check_report("quant");
 }

@@ -273,7 +273,9 @@ VKSKIN_API const float *vkskin_model_positions(const vkskin_model *model);
 /* The CPU reference skinning (double-precision palettes, the shaders' arithmetic in float): every
  * vertex of the model at `clip` (VKSKIN_CLIP_NONE: the bind pose) and `seconds` (looping),
  * in palette space: positions and normals (vertex_count x 3 floats), and tangents
- * (vertex_count x 4: xyz and the bitangent's sign) when not NULL and the model has them.
+ * (vertex_count x 4: xyz and the bitangent's sign) when not NULL and the model has them. A model
+ * with morph targets is morphed first, by the clip's weights at that time (the bind pose: the
+ * targets' default weights), as the GPU morphs before skinning.
  * `capacity`: the vertices each array has room for (at least vertex_count). */
 VKSKIN_API vkskin_result vkskin_model_skin(const vkskin_model *model, int32_t clip, double seconds,
                                            float *positions, float *normals, float *tangents,

@@ -71,8 +71,9 @@ float vks_dequant_unorm16(uint16_t q);
  * Encode: q = the nearest integer to d / step, clamped to +-32767 (+-511 for tangents); 0 when
  * step is 0 or d is NaN. Decode: d = (float)q * step (a float multiply).
  * With step = (largest |component| of that attribute over the target's deltas) / 32767 (or / 511),
- * each decoded component is within step / 2 of the file's: 1/65534 of the target's largest
- * position or normal delta, 1/1022 of its largest tangent delta. */
+ * each decoded component is within step / 2 of the file's (plus the floats' rounding, 2^-22 of
+ * the largest): 1/65534 of the target's largest position or normal delta, 1/1022 of its largest
+ * tangent delta (tests/test_quant.c). */
 #define VKS_MORPH_INT16_MAX 32767
 #define VKS_MORPH_INT10_MAX 511
 /* steps[0..2] (position, normal, tangent) of the deltas given (normals or tangents may be NULL:
