@@ -1009,6 +1009,48 @@ static void check_morphed_pose(const vkskin_model *m)
     free(nrm);
 }
 
+/* The weights through the API (morph.glb): vkskin_model_weights of talk at 0.25 s (LINEAR half
+ * way to (1, 0.5, 0): (0.5, 0.25, 0) on each part) and of the bind pose (the defaults); the
+ * clips' weight tracks in their info; a crowd instance's vkskin_crowd_get_weights, also a
+ * quarter of the way through a cross-fade (restated below); too little room is refused. */
+static void check_weights_api(const vkskin_model *m)
+{
+    vkskin_error err;
+    float w[9];
+    CHECK(vkskin_model_weights(m, 0, 0.25, w, 9, &err) == VKSKIN_OK);
+    CHECK(w[0] == 0.5f && w[1] == 0.25f && w[2] == 0.0f && w[6] == 0.5f && w[7] == 0.25f);
+    CHECK(vkskin_model_weights(m, VKSKIN_CLIP_NONE, 0.0, w, 9, &err) == VKSKIN_OK);
+    CHECK(w[0] == 0.5f && w[1] == 0.0f && w[2] == 0.25f);
+    check_error(vkskin_model_weights(m, 0, 0.25, w, 8, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "vkskin_model_weights: weights has room for 8 morph targets; 9 are needed");
+    check_error(vkskin_model_weights(m, 3, 0.25, w, 9, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "no clip 3");
+    vkskin_clip_info ci;
+    CHECK(vkskin_model_get_clip(m, 2, &ci, &err) == VKSKIN_OK && ci.weight_tracks == 1 &&
+          ci.weight_keys == 2 && ci.channel_count == 0);
+    vkskin_crowd *c = NULL;
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = &m,
+                                                   .model_count = 1,
+                                                   .instance_count = 1,
+                                                   .clip = 0,
+                                                   .time = 0.25},
+                              &c, &err) == VKSKIN_OK);
+    if (!c)
+        return;
+    CHECK(vkskin_crowd_get_weights(c, 0, w, 9, &err) == VKSKIN_OK && w[0] == 0.5f &&
+          w[1] == 0.25f && w[2] == 0.0f);
+    /* Into blink over 0.4 s, then 0.1 s on: talk at 0.35 s is (0.7, 0.35, 0), blink at 0.1 s
+     * (0, 0, 0), a quarter of the way: 0.75 of talk's. */
+    CHECK(vkskin_crowd_play(c, 0, 1, 0.4, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_advance(c, 0.1, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_get_weights(c, 0, w, 9, &err) == VKSKIN_OK);
+    CHECK(fabsf(w[0] - 0.525f) < 1e-6f && fabsf(w[1] - 0.2625f) < 1e-6f && w[2] == 0.0f);
+    check_error(vkskin_crowd_get_weights(c, 0, w, 2, &err), &err, VKSKIN_ERROR_ARGUMENT,
+                "vkskin_crowd_get_weights: weights has room for 2 morph targets; 9 are needed");
+    vkskin_crowd_destroy(c);
+}
+
 static void test_morph_import(const char *fixtures)
 {
     char path[4096];
@@ -1100,6 +1142,7 @@ static void test_morph_import(const char *fixtures)
     check_error(vkskin_model_get_target(m, 9, &(vkskin_target_info){0}, &err), &err,
                 VKSKIN_ERROR_ARGUMENT, "9 morph target(s): no target 9");
     check_morphed_pose(m);
+    check_weights_api(m);
     vkskin_model_destroy(m);
 }
 

@@ -189,6 +189,8 @@ typedef struct vkskin_clip_info {
     double duration;                                      /* seconds */
     uint32_t channel_count;                               /* joints it animates */
     uint32_t translation_keys, rotation_keys, scale_keys; /* over every channel */
+    uint32_t weight_tracks; /* nodes whose morph-target weights it animates */
+    uint32_t weight_keys;   /* over every weight track */
 } vkskin_clip_info;
 
 VKSKIN_API vkskin_result vkskin_model_get_clip(const vkskin_model *model, uint32_t clip,
@@ -269,6 +271,14 @@ VKSKIN_API vkskin_result vkskin_model_get_mesh_level(const vkskin_model *model, 
 
 /* The bind pose's vertex positions as loaded: vertex_count x 3 floats, owned by the model. */
 VKSKIN_API const float *vkskin_model_positions(const vkskin_model *model);
+
+/* The model's morph-target weights (target_count of them, in target order) in `clip`
+ * (VKSKIN_CLIP_NONE: the default weights) at `seconds` (looping): LINEAR, STEP or CUBICSPLINE as
+ * the file's channels say, each target's default weight where the clip animates none of its.
+ * `capacity`: the weights `weights` has room for (at least target_count). */
+VKSKIN_API vkskin_result vkskin_model_weights(const vkskin_model *model, int32_t clip,
+                                              double seconds, float *weights, uint32_t capacity,
+                                              vkskin_error *err);
 
 /* The CPU reference skinning (double-precision palettes, the shaders' arithmetic in float): every
  * vertex of the model at `clip` (VKSKIN_CLIP_NONE: the bind pose) and `seconds` (looping),
@@ -463,6 +473,13 @@ VKSKIN_API vkskin_result vkskin_crowd_bind_pose(vkskin_crowd *crowd, bool on, do
 /* Every instance back as the crowd was created: model, clip, clock, speed, place, shown; no
  * cross-fade. Instances added since are removed, those removed come back at their indices. */
 VKSKIN_API vkskin_result vkskin_crowd_reset(vkskin_crowd *crowd, vkskin_error *err);
+
+/* The instance's morph-target weights now (its clip's at its clock, a cross-fade blended as its
+ * pose): its model's target_count floats, what its next pose applies before skinning.
+ * `capacity`: the weights `weights` has room for (at least its model's target count). */
+VKSKIN_API vkskin_result vkskin_crowd_get_weights(vkskin_crowd *crowd, uint32_t instance,
+                                                  float *weights, uint32_t capacity,
+                                                  vkskin_error *err);
 
 /* Where the instance's joints are now, in the world (its clip at its clock; cross-fades
  * included): joint_count x 3 floats, joint j's origin at 3 j (vkskin_model_get_joint gives each

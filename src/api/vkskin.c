@@ -251,7 +251,10 @@ vkskin_result vkskin_model_get_clip(const vkskin_model *m, uint32_t clip, vkskin
                                .channel_count = c->channel_count,
                                .translation_keys = c->t_key_count,
                                .rotation_keys = c->r_key_count,
-                               .scale_keys = c->s_key_count};
+                               .scale_keys = c->s_key_count,
+                               .weight_tracks = c->weight_track_count};
+    for (uint32_t t = 0; t < c->weight_track_count; t++)
+        info->weight_keys += c->weight_tracks[t].key_count;
     return vks_api_ok(err);
 }
 
@@ -389,6 +392,28 @@ vkskin_result vkskin_model_get_mesh_level(const vkskin_model *m, uint32_t level,
 const float *vkskin_model_positions(const vkskin_model *m)
 {
     return m ? &m->model.positions[0][0] : NULL;
+}
+
+vkskin_result vkskin_model_weights(const vkskin_model *m, int32_t clip, double seconds,
+                                   float *weights, uint32_t capacity, vkskin_error *err)
+{
+    if (!m || !weights)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_weights: a model and weights to fill are needed");
+    if (clip < -1 || clip >= (int64_t)m->model.clip_count)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_weights: %s has %u clip(s): no clip %d (-1 is the bind "
+                            "pose)",
+                            m->model.name, m->model.clip_count, clip);
+    if (!isfinite(seconds))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_model_weights: time is not finite");
+    const vkskin_result room = api_room("vkskin_model_weights", "weights", capacity,
+                                        m->model.target_count, "morph targets", err);
+    if (room != VKSKIN_OK)
+        return room;
+    const vks_clip *c = clip < 0 ? NULL : &m->model.clips[clip];
+    vks_clip_weights(&m->model, c, c ? vks_clip_time(c, seconds, VKS_WRAP_LOOP) : 0.0, weights);
+    return vks_api_ok(err);
 }
 
 vkskin_result vkskin_model_skin(const vkskin_model *m, int32_t clip, double seconds,
@@ -882,6 +907,28 @@ vkskin_result vkskin_crowd_reset(vkskin_crowd *c, vkskin_error *err)
     if (!vks_crowd_restore(&c->crowd, c->start, c->start_count, &e))
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "vkskin_crowd_reset: %s", e.msg);
     vks_camera_crowd_box(&c->crowd, c->frame_lo, c->frame_hi);
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_crowd_get_weights(vkskin_crowd *c, uint32_t i, float *weights,
+                                       uint32_t capacity, vkskin_error *err)
+{
+    const vks_crowd_instance *in = api_instance(c, i, "vkskin_crowd_get_weights", err);
+    if (!in)
+        return VKSKIN_ERROR_ARGUMENT;
+    if (!weights)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_get_weights: weights is NULL");
+    const vks_model *m = c->crowd.models[in->model];
+    const vkskin_result room = api_room("vkskin_crowd_get_weights", "weights", capacity,
+                                        m->target_count, "morph targets", err);
+    if (room != VKSKIN_OK)
+        return room;
+    float *from = m->target_count ? vks_malloc(sizeof *from * m->target_count) : NULL;
+    if (m->target_count && !from)
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for the weights");
+    vks_crowd_weights(&c->crowd, i, weights, from);
+    vks_free(from);
     return vks_api_ok(err);
 }
 

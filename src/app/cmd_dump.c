@@ -113,6 +113,27 @@ static int write_out(const char *out, const vkskin_model *model, float (*pos)[3]
     return APP_OK;
 }
 
+/* The morph-target weights the pose applied (a model with targets), one line after the count:
+ * "dump: morph-target weights: name w, ...", each target's in target order. */
+static void say_weights(const vkskin_model *model, int32_t clip, double seconds, FILE *f)
+{
+    vkskin_model_info info;
+    vkskin_model_get_info(model, &info, NULL);
+    float *w = info.target_count ? malloc(sizeof *w * info.target_count) : NULL;
+    if (!w || vkskin_model_weights(model, clip, seconds, w, info.target_count, NULL) != VKSKIN_OK) {
+        free(w);
+        return;
+    }
+    fprintf(f, "dump: morph-target weights:");
+    for (uint32_t t = 0; t < info.target_count; t++) {
+        vkskin_target_info ti;
+        vkskin_model_get_target(model, t, &ti, NULL);
+        fprintf(f, "%s %s %.6g", t ? "," : "", ti.name, w[t]);
+    }
+    fputc('\n', f);
+    free(w);
+}
+
 int cmd_dump(int argc, char **argv)
 {
     const char *clip = NULL, *time = "0", *out = NULL;
@@ -132,8 +153,9 @@ int cmd_dump(int argc, char **argv)
                    "  mesh vertex bind_x bind_y bind_z x y z nx ny nz [tx ty tz tw]\n"
                    "(bind-pose position, then skinned position, normal and, when the model has\n"
                    "tangents, tangent, in the palette's space). Skins on the GPU (the compute\n"
-                   "pass's output, read back) unless --cpu is given. Then says how many lines\n"
-                   "it wrote: on standard output, or on stderr when the lines go there.",
+                   "pass's output, read back) unless --cpu is given. A model with morph targets\n"
+                   "is morphed first, by the clip's weights. Then says how many lines it wrote\n"
+                   "and the weights: on standard output, or on stderr when the lines go there.",
         .positional = "[MODEL]",
         .options = options,
         .option_count = sizeof options / sizeof options[0],
@@ -184,6 +206,8 @@ int cmd_dump(int argc, char **argv)
     } else {
         app_signals_catch(); /* the file is written whole before a signal ends the run */
         rc = write_out(out, model, pos, nrm, tan);
+        if (rc == APP_OK)
+            say_weights(model, clip_index, seconds, is_stdout(out) ? stderr : stdout);
     }
     free(pos);
     free(nrm);

@@ -69,8 +69,8 @@ static void print_model(const vkskin_model *m)
         for (uint32_t t = 0; t < info.target_count; t++) {
             vkskin_target_info ti;
             vkskin_model_get_target(m, t, &ti, NULL);
-            printf("  %3u  %-24s %4u %8u  %-8.4g  %s%s%s\n", t, ti.name, ti.mesh,
-                   ti.vertex_count, ti.weight, ti.vertex_count ? "positions" : "nothing",
+            printf("  %3u  %-24s %4u %8u  %-8.4g  %s%s%s\n", t, ti.name, ti.mesh, ti.vertex_count,
+                   ti.weight, ti.vertex_count ? "positions" : "nothing",
                    ti.normals ? ", normals" : "", ti.tangents ? ", tangents" : "");
         }
     }
@@ -78,9 +78,13 @@ static void print_model(const vkskin_model *m)
     for (uint32_t i = 0; i < info.clip_count; i++) {
         vkskin_clip_info c;
         vkskin_model_get_clip(m, i, &c, NULL);
-        printf("  %3u  %-24s %8.3f s  %u channels, keys: %u translation, %u rotation, %u scale\n",
-               i, c.name, c.duration, c.channel_count, c.translation_keys, c.rotation_keys,
+        printf("  %3u  %-24s %8.3f s  %u channels, keys: %u translation, %u rotation, %u scale", i,
+               c.name, c.duration, c.channel_count, c.translation_keys, c.rotation_keys,
                c.scale_keys);
+        if (c.weight_tracks) /* morph-target weights, per node that carries the meshes */
+            printf("; %u weight track%s, %u keys", c.weight_tracks, c.weight_tracks == 1 ? "" : "s",
+                   c.weight_keys);
+        printf("\n");
     }
     printf("influences (vertices of skinned meshes by joints kept):");
     for (uint32_t k = 0; k < 9; k++)
