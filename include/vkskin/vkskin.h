@@ -397,8 +397,12 @@ VKSKIN_API vkskin_result vkskin_crowd_get_info(const vkskin_crowd *crowd, vkskin
  * vkskin_crowd_pose writes holds palette_count entries of 12 floats (3 rows x 4, row-major: the
  * linear part and the translation of palette space <- bind pose), instance i's joint_count of
  * them from palette_first(i); with VKSKIN_SKINNING_DUAL_QUATERNION, its joint_count vkskin_dq
- * (8 floats each) packed from there instead. palette_count is 0 for a NULL crowd; palette_first
- * is VKSKIN_NO_SLOT for a NULL crowd or an instance out of range, never an offset. */
+ * (8 floats each) packed from there instead. A model with morph targets has its instance's active
+ * targets follow, from the next whole entry: a count as uint32 and 3 zero words, then per target
+ * whose weight is not 0 its index (uint32) and its weight (float), in target order (what the
+ * skinning pass reads; vkskin_crowd_get_weights gives the weights themselves). palette_count is
+ * 0 for a NULL crowd; palette_first is VKSKIN_NO_SLOT for a NULL crowd or an instance out of
+ * range, never an offset. */
 VKSKIN_API uint32_t vkskin_crowd_palette_count(const vkskin_crowd *crowd);
 VKSKIN_API uint32_t vkskin_crowd_palette_first(const vkskin_crowd *crowd, uint32_t instance);
 

@@ -1284,8 +1284,11 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
     /* Morph-target weights: a glTF file's as gltf.c read them (their interpolation kept);
      * assimp's own reading of them, and of other formats', is not taken. */
     uint32_t taken = 0;
-    if (!build_weights(b, index, name, clip, &taken))
+    if (!build_weights(b, index, name, clip, &taken)) {
+        vks_free(by_joint);
+        vks_free(unsorted);
         return false;
+    }
     if (anim->mNumMeshChannels || anim->mNumMorphMeshChannels > taken)
         warn(b, "clip '%s' has mesh or morph-target channels; they are not supported and ignored",
              name);
