@@ -163,16 +163,16 @@ void vks_morph(vks_model_gpu m, uint palette_first, uint i, inout vec3 position,
                inout vec3 normal, inout vec4 tangent)
 {
     uint at = 3u * palette_first + m.morph_offset;
-    uint count = floatBitsToUint(VKS_PALETTE[at].x);
+    uint count = floatBitsToUint(VKS_PALETTE[at].x); // (the list's words are read as uints)
     if (count == 0u)
         return;
     uint s = m.source_first + i;
     uint source = VKS_MORPHS[s >> 2][s & 3u];
     for (uint k = 0u; k < count; k++) {
-        vec4 pair = VKS_PALETTE[at + 1u + (k >> 1)];
+        uvec4 pair = floatBitsToUint(VKS_PALETTE[at + 1u + (k >> 1)]);
         bool odd = (k & 1u) != 0u;
-        uint t = m.target_first + floatBitsToUint(odd ? pair.z : pair.x);
-        float w = odd ? pair.w : pair.y;
+        uint t = m.target_first + (odd ? pair.z : pair.x);
+        float w = uintBitsToFloat(odd ? pair.w : pair.y);
         uvec4 a = VKS_MORPHS[2u * t];
         uint d = source - a.x; // unsigned: below the range wraps past its end
         if (d >= a.y)

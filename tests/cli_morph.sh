@@ -5,7 +5,9 @@
 #   dump says the weights its pose applied, restated from the fixture's keys: Talk at 0.25 s
 #   (LINEAR: open 1 on the face and the teeth), Blink at 0.15 s (STEP: blink 1 from 0.1 s) and
 #   Smile at 0.5 s (CUBICSPLINE from 0 with out-tangent 3 to 1: 0.5 * 0 + 0.125 * 3 + 0.5 * 1 =
-#   0.875), on the GPU (validation on) and on the CPU alike.
+#   0.875), on the GPU (validation on: the weights its crowd's instance posed with,
+#   vkskin_crowd_get_weights) and on the CPU (the model's at that time, vkskin_model_weights)
+#   alike.
 #   usage: cli_morph.sh VKSKIN ROBOT_GLB
 set -u
 vk=$1 robot=$2

@@ -361,8 +361,10 @@ typedef struct vkskin_crowd_memory {
     /* Host memory vkskin_crowd_create and the animation level of detail's kept poses take that
      * grows with the instances: their state, key cursors and last poses. */
     uint64_t host_bytes;
-    uint64_t palette_entries; /* every instance's joints: one 3x4 matrix each a frame */
-    uint64_t machine_bytes;   /* this machine's physical memory (0: unknown) */
+    /* Every instance's palette range: a 3x4 matrix a joint, and a model with morph targets its
+     * active list's entries (vkskin_crowd_palette_count's layout). */
+    uint64_t palette_entries;
+    uint64_t machine_bytes; /* this machine's physical memory (0: unknown) */
 } vkskin_crowd_memory;
 
 VKSKIN_API vkskin_result vkskin_crowd_memory_of(const vkskin_crowd_desc *desc,

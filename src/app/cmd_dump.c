@@ -32,10 +32,11 @@ static bool write_dump(FILE *f, const vkskin_model *m, const float (*pos)[3], co
     return !ferror(f);
 }
 
-/* Skins on the GPU: one frame of a crowd of one, its compute pass's output read back. */
+/* Skins on the GPU: one frame of a crowd of one, its compute pass's output read back, and the
+ * morph-target weights its instance's pose applied (`weights`: the model's target count). */
 static int skin_gpu(vkskin_model *model, int32_t clip, double seconds,
                     const app_gpu_options *options, float (*pos)[3], float (*nrm)[3],
-                    float (*tan)[4])
+                    float (*tan)[4], float *weights, uint32_t target_count)
 {
     vkskin_error err;
     vkskin_crowd *crowd;
@@ -64,7 +65,9 @@ static int skin_gpu(vkskin_model *model, int32_t clip, double seconds,
             r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &view}, NULL,
             &err) == VKSKIN_OK &&
         vkskin_renderer_read_skinned(r, 0, &pos[0][0], &nrm[0][0], tan ? &tan[0][0] : NULL, NULL,
-                                     &err) == VKSKIN_OK)
+                                     &err) == VKSKIN_OK &&
+        (!target_count ||
+         vkskin_crowd_get_weights(crowd, 0, weights, target_count, &err) == VKSKIN_OK))
         rc = APP_OK;
     else
         fprintf(stderr, "vkskin dump: %s\n", err.message);
@@ -115,23 +118,17 @@ static int write_out(const char *out, const vkskin_model *model, float (*pos)[3]
 
 /* The morph-target weights the pose applied (a model with targets), one line after the count:
  * "dump: morph-target weights: name w, ...", each target's in target order. */
-static void say_weights(const vkskin_model *model, int32_t clip, double seconds, FILE *f)
+static void say_weights(const vkskin_model *model, const float *w, uint32_t target_count, FILE *f)
 {
-    vkskin_model_info info;
-    vkskin_model_get_info(model, &info, NULL);
-    float *w = info.target_count ? malloc(sizeof *w * info.target_count) : NULL;
-    if (!w || vkskin_model_weights(model, clip, seconds, w, info.target_count, NULL) != VKSKIN_OK) {
-        free(w);
+    if (!target_count)
         return;
-    }
     fprintf(f, "dump: morph-target weights:");
-    for (uint32_t t = 0; t < info.target_count; t++) {
+    for (uint32_t t = 0; t < target_count; t++) {
         vkskin_target_info ti;
         vkskin_model_get_target(model, t, &ti, NULL);
         fprintf(f, "%s %s %.6g", t ? "," : "", ti.name, w[t]);
     }
     fputc('\n', f);
-    free(w);
 }
 
 int cmd_dump(int argc, char **argv)
@@ -194,24 +191,31 @@ int cmd_dump(int argc, char **argv)
     float(*pos)[3] = malloc(sizeof *pos * n);
     float(*nrm)[3] = malloc(sizeof *nrm * n);
     float(*tan)[4] = info.tangents ? malloc(sizeof *tan * n) : NULL;
+    /* The weights the pose applies: the model's at that time (--cpu), the instance's (GPU). */
+    float *weights = info.target_count ? malloc(sizeof *weights * info.target_count) : NULL;
     if (!app_show_find_clip(model, clip, &clip_index, &err)) {
         fprintf(stderr, "vkskin dump: %s\n", err.message);
-    } else if (!pos || !nrm || (info.tangents && !tan)) {
+    } else if (!pos || !nrm || (info.tangents && !tan) || (info.target_count && !weights)) {
         fprintf(stderr, "vkskin dump: out of memory\n");
-    } else if (cpu && vkskin_model_skin(model, clip_index, seconds, &pos[0][0], &nrm[0][0],
-                                        tan ? &tan[0][0] : NULL, n, &e) != VKSKIN_OK) {
+    } else if (cpu &&
+               (vkskin_model_skin(model, clip_index, seconds, &pos[0][0], &nrm[0][0],
+                                  tan ? &tan[0][0] : NULL, n, &e) != VKSKIN_OK ||
+                (info.target_count && vkskin_model_weights(model, clip_index, seconds, weights,
+                                                           info.target_count, &e) != VKSKIN_OK))) {
         fprintf(stderr, "vkskin dump: %s\n", e.message);
-    } else if (!cpu && skin_gpu(model, clip_index, seconds, &gpu, pos, nrm, tan) != APP_OK) {
+    } else if (!cpu && skin_gpu(model, clip_index, seconds, &gpu, pos, nrm, tan, weights,
+                                info.target_count) != APP_OK) {
         /* said */
     } else {
         app_signals_catch(); /* the file is written whole before a signal ends the run */
         rc = write_out(out, model, pos, nrm, tan);
         if (rc == APP_OK)
-            say_weights(model, clip_index, seconds, is_stdout(out) ? stderr : stdout);
+            say_weights(model, weights, info.target_count, is_stdout(out) ? stderr : stdout);
     }
     free(pos);
     free(nrm);
     free(tan);
+    free(weights);
     vkskin_model_destroy(model);
     return rc;
 }

@@ -90,7 +90,8 @@ VkDeviceSize vks_plan_bind_bytes(const vks_model *m)
            (vks_model_wide(m) ? joints + VKS_BIND_WEIGHTS_BYTES : 0);
 }
 
-/* Bytes of the models' bind streams, indices, table entries and textures (a mip chain adds a
+/* Bytes of the models' bind streams, indices, table entries, morph targets (the morph buffer:
+ * each target's record and deltas, a source word per vertex) and textures (a mip chain adds a
  * third). */
 static VkDeviceSize model_bytes(const vks_plan_crowd *crowd)
 {
@@ -102,6 +103,11 @@ static VkDeviceSize model_bytes(const vks_plan_crowd *crowd)
                      vks_plan_bind_bytes(model) +
                  ((VkDeviceSize)model->index_count + model->lod_index_count) * sizeof(uint32_t) +
                  sizeof(vks_model_gpu);
+        if (model->target_count)
+            bytes +=
+                (VkDeviceSize)model->target_count * sizeof(vks_target_gpu) +
+                (VkDeviceSize)model->morph_delta_count * 16 +
+                ((VkDeviceSize)model->vertex_count + model->lod_vertex_count) * sizeof(uint32_t);
         for (uint32_t t = 0; t < model->texture_count; t++)
             bytes += (VkDeviceSize)model->textures[t].width * model->textures[t].height * 4 * 4 / 3;
     }

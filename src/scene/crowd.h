@@ -115,11 +115,12 @@ typedef struct vks_crowd {
     uint32_t instance_count, instance_capacity;
     uint32_t live_count; /* instances not removed */
     vks_crowd_instance *instances;
-    /* Per instance: its first palette entry, and the entries its range holds (at least its
-     * model's joint count). At creation the ranges follow one another (a prefix sum of the
-     * joints); an instance added, or given a model with more joints than its range holds, gets a
-     * range at the end (vks_crowd_set_model), and the ranges are packed again when more than half
-     * of the entries lie unused. */
+    /* Per instance: its first palette entry, and the entries its range holds
+     * (vks_crowd_range_entries of its model: its pose and its morph targets' active list, at
+     * least its joint count). At creation the ranges follow one another (a prefix sum); an
+     * instance added, or given a model whose range is larger than its own, gets a range at the
+     * end (vks_crowd_set_model), and the ranges are packed again when more than half of the
+     * entries lie unused. */
     uint32_t *palette_first, *palette_room;
     uint32_t palette_count; /* palette entries in use: every range ends below it */
     uint32_t
@@ -228,7 +229,8 @@ static inline bool vks_crowd_any_morph(const vks_crowd *c)
     return false;
 }
 
-/* The palette entries (every instance's joints) of a crowd dealt so. */
+/* The palette entries (every instance's range, as linear blending lays it out: dual quaternions
+ * take at most as many) of a crowd dealt so. */
 uint64_t vks_crowd_palette_entries(const vks_model *const *models, uint32_t model_count,
                                    uint32_t instance_count);
 /* Bytes of host memory vks_crowd_create would allocate for `instance_count` instances of the

@@ -21,8 +21,8 @@ static inline uint32_t vks_morph_entries(const vks_model *m)
 }
 
 /* Writes the active list of `weights` (m->target_count) at dest (vks_morph_entries(m) entries of
- * room; the words past the list are left alone) and returns its count. Each word is written once,
- * in order (dest may be write-combined memory). */
+ * room; the words past the list are left alone) and returns its count. Each word is written once
+ * (dest may be write-combined memory), the header's after the pairs. */
 uint32_t vks_morph_write(const vks_model *m, const float *weights, vks_bone *dest);
 
 /* The CPU reference: adds each active target's deltas, in target order, to `count` vertices whose

@@ -12,15 +12,17 @@ typedef struct vks_traffic {
 
 /* The skinning pass's traffic for the instances list[0 .. count) (0 .. count when list is NULL)
  * at levels[k] (NULL: 0):
- *   logical: every instance's streams read and output written (as if each instance's bind streams
- *            came from memory; a model with morph targets: each vertex's source word and, as if
- *            every target were active, every target's record and deltas), its palette read once
- * (the workgroups of an instance share it through the cache), its morph targets' active list and
- * its visible-list entry (which carries its model and palette: the pass reads nothing of the
- * instance table); streams: the per-vertex part of that, bind streams + output (bytes_per_vertex's
- * numerator); memory:  each distinct (model, level)'s bind streams once (its instances read the
- * same addresses, which the cache keeps: the H100's 50 MB L2 holds a model's many times over), plus
- * per instance its output, palette and visible-list entry. */
+ *   logical: every instance's streams read and output written (as if each instance's bind
+ *            streams came from memory; a model with morph targets: each vertex's source word
+ *            and, as if every target were active, every target's record and deltas), its
+ *            palette read once (the workgroups of an instance share it through the cache), its
+ *            morph targets' active list and its visible-list entry (which carries its model and
+ *            palette: the pass reads nothing of the instance table);
+ *   streams: the per-vertex part of that, bind streams + output (bytes_per_vertex's
+ *            numerator);
+ *   memory:  each distinct (model, level)'s bind streams once (its instances read the same
+ *            addresses, which the cache keeps: the H100's 50 MB L2 holds a model's many times
+ *            over), plus per instance its output, palette, active list and visible-list entry. */
 vks_traffic vks_skin_traffic(const vks_crowd *crowd, const uint32_t *list, const uint8_t *levels,
                              uint32_t count);
 
