@@ -13,6 +13,10 @@
 
 layout(push_constant) uniform Push { vks_skin_push push; };
 #define VKS_DATA_SET 0
+// The staged pose (VKS_SKIN_STAGE): room for the crowd's largest that fits (vks_shared.h).
+layout(constant_id = 5) const uint VKS_STAGE_VEC4S = 1u;
+shared vec4 vks_staged[VKS_STAGE_VEC4S];
+#define VKS_STAGED_PALETTE
 #include "vks_skin.glsl"
 
 layout(constant_id = 0) const uint GROUP_SIZE = VKS_SKIN_GROUP_SIZE;
@@ -38,6 +42,11 @@ void main()
     vks_model_gpu m = VKS_MODELS[push.model];
     vks_visible e = VKS_VISIBLE[push.visible_first + slot];
     bool tangents = (m.flags & VKS_MODEL_TANGENTS) != 0u;
+    if (VKS_SKIN_STAGE) { // the instance's pose into shared memory, once for the workgroup
+        for (uint k = gl_LocalInvocationID.x; k < m.palette_vec4s; k += GROUP_SIZE)
+            vks_staged[k] = VKS_PALETTE[3u * e.palette_first + k];
+        barrier();
+    }
     // The instance's level of detail: its vertices are push.vertex_count from e.vertex_first,
     // then their tangents.
 #ifdef VKS_BOUND

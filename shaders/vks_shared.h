@@ -99,6 +99,13 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
  * workgroups, each finding its instance by a binary search, measured 18-47% slower on an H100 for
  * one-model crowds: docs/architecture.md.) */
 
+/* Palette staging (vkskin_renderer_desc.stage_palette; off by default, until a GPU's measurement
+ * says where it wins): each workgroup first copies its instance's pose (palette_vec4s of
+ * vks_model_gpu) into shared memory, and its vertices read their joints' entries there instead of
+ * from memory (VKS_SKIN_STAGE, a pipeline variant of the compute pass; the shared array holds the
+ * largest of the crowd's poses that fits the device's shared memory, and a model whose pose is
+ * larger is not staged). */
+
 /* Invocations per workgroup, one vertex each. 64 is what Wicked, Godot, Unreal and Unity use; the
  * measurement behind keeping it is in docs/architecture.md ("Workgroup size"). It is a
  * specialization constant, so `vkskin render --group-size N` compares others without a rebuild. */
@@ -199,6 +206,8 @@ struct vks_model_gpu {
     uint morph_offset;
     uint target_first;
     uint source_first;
+    uint palette_vec4s;
+    uint pad0, pad1, pad2;
 };
 
 struct vks_target_gpu {
@@ -309,7 +318,7 @@ typedef struct vks_skinned_vertex {
     uint32_t normal;
 } vks_skinned_vertex;
 
-/* One model (64 bytes): where its streams start and how its positions decode. */
+/* One model (80 bytes): where its streams start and how its positions decode. */
 typedef struct vks_model_gpu {
     float box_offset[4]; /* positions decode as box_offset + box_scale * q (xyz; w unused) */
     float box_scale[4];
@@ -321,6 +330,10 @@ typedef struct vks_model_gpu {
     /* Morph targets (a model with any; else 0): where an instance's active list starts in its
      * palette range (vec4s), its first target and its first source uint in the morph buffer. */
     uint32_t morph_offset, target_first, source_first;
+    /* vec4s of an instance's pose in its palette range (3 a joint; 2 with dual quaternions):
+     * what a workgroup stages (VKS_SKIN_STAGE). */
+    uint32_t palette_vec4s;
+    uint32_t pad[3]; /* std430: a multiple of its vec4 alignment */
 } vks_model_gpu;
 
 /* One morph target in the morph buffer (32 bytes): the level-0 vertices it moves,
@@ -467,7 +480,8 @@ typedef struct vks_draw_push {
 } vks_draw_push;
 
 static_assert(sizeof(vks_skinned_vertex) == VKS_SKINNED_STRIDE, "one 16-byte store");
-static_assert(sizeof(vks_model_gpu) == 64, "model table entry in std430");
+static_assert(sizeof(vks_model_gpu) == 80, "model table entry in std430");
+static_assert(offsetof(vks_model_gpu, palette_vec4s) == 64, "model table entry in std430");
 static_assert(offsetof(vks_model_gpu, vertex_first) == 32, "model table entry in std430");
 static_assert(offsetof(vks_model_gpu, joints_first) == 44, "model table entry in std430");
 static_assert(sizeof(vks_instance) == 64, "instance table entry in std430");

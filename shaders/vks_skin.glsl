@@ -72,6 +72,20 @@ layout(constant_id = 1) const bool VKS_SKIN_WIDE = false;
 layout(constant_id = 2) const bool VKS_SKIN_DQ = false;
 // Whether its models have morph targets, applied before skinning (vks_morph).
 layout(constant_id = 3) const bool VKS_SKIN_MORPH = false;
+// Whether each workgroup reads its instance's pose from a staged copy in shared memory
+// (skin.comp alone, which defines VKS_STAGED_PALETTE and the array: vks_shared.h).
+layout(constant_id = 4) const bool VKS_SKIN_STAGE = false;
+
+// Vec4 k of the pose of the instance whose range starts at palette_first: the workgroup's
+// staged copy in the staging variant, else memory.
+vec4 vks_palette(uint palette_first, uint k)
+{
+#ifdef VKS_STAGED_PALETTE
+    if (VKS_SKIN_STAGE)
+        return vks_staged[k];
+#endif
+    return VKS_PALETTE[3u * palette_first + k];
+}
 
 // A device address (low word first) plus a byte offset, with the carry.
 uvec2 vks_address_add(uvec2 a, uint offset)
@@ -202,10 +216,10 @@ void vks_morph(vks_model_gpu m, uint palette_first, uint i, inout vec3 position,
 void vks_blend4(uint palette_first, uvec4 j, vec4 w, inout vec4 r0, inout vec4 r1, inout vec4 r2)
 {
     for (int i = 0; i < 4; i++) {
-        uint at = 3u * (palette_first + j[i]);
-        r0 += w[i] * VKS_PALETTE[at];
-        r1 += w[i] * VKS_PALETTE[at + 1u];
-        r2 += w[i] * VKS_PALETTE[at + 2u];
+        uint at = 3u * j[i];
+        r0 += w[i] * vks_palette(palette_first, at);
+        r1 += w[i] * vks_palette(palette_first, at + 1u);
+        r2 += w[i] * vks_palette(palette_first, at + 2u);
     }
 }
 
@@ -215,8 +229,8 @@ void vks_dq_blend4(uint palette_first, uvec4 j, vec4 w, vec4 q0, inout vec4 b, i
                    inout float s)
 {
     for (int i = 0; i < 4; i++) {
-        uint at = 3u * palette_first + 2u * j[i];
-        vec4 q = VKS_PALETTE[at], ts = VKS_PALETTE[at + 1u];
+        uint at = 2u * j[i];
+        vec4 q = vks_palette(palette_first, at), ts = vks_palette(palette_first, at + 1u);
         float wi = dot(q0, q) < 0.0 ? -w[i] : w[i];
         vec4 qe = vec4(q.w * ts.xyz + cross(ts.xyz, q.xyz), -dot(ts.xyz, q.xyz));
         b += wi * q;
@@ -252,7 +266,7 @@ void vks_dq_blend(vks_model_gpu m, uint palette_first, uint i, out vec4 c, out v
     uint v = m.vertex_first + i;
     bool joints16 = (m.flags & VKS_MODEL_JOINTS16) != 0u;
     uvec4 j = vks_joints(false, m.joints_first, joints16, i);
-    vec4 q0 = VKS_PALETTE[3u * palette_first + 2u * j.x];
+    vec4 q0 = vks_palette(palette_first, 2u * j.x);
     vec4 b = vec4(0.0), be = vec4(0.0);
     s = 0.0;
     vks_dq_blend4(palette_first, j, vks_unorm16x4(VKS_WEIGHTS[v]), q0, b, be, s);

@@ -247,6 +247,36 @@ static void check_host_palettes(const vkskin_renderer_desc *store, vkskin_crowd 
     free(image);
 }
 
+/* Palette staging (vkskin_renderer_desc.stage_palette): the renderer says the room it staged
+ * (the default character's pose: 3 vec4s a joint), and the image and every output are the
+ * store's: staging moves the same values, not the arithmetic. */
+static void check_staged_palette(const vkskin_renderer_desc *store, vkskin_crowd *crowd,
+                                 const vkskin_view *view, const uint8_t *store_image, double diag)
+{
+    vkskin_crowd_reset(crowd, NULL);
+    vkskin_renderer_desc desc = *store;
+    desc.stage_palette = true;
+    vkskin_renderer *r;
+    vkskin_error err;
+    vkskin_renderer_info ri;
+    uint8_t *image = malloc(W * H * 4);
+    CHECK(image && vkskin_renderer_create(&desc, &r, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_get_info(r, &ri, &err) == VKSKIN_OK &&
+          ri.staged_palette_vec4s == 3 * crowd->crowd.models[0]->skeleton.joint_count);
+    CHECK(vkskin_renderer_frame(
+              r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = view}, NULL,
+              &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_read_image(r, image, &err) == VKSKIN_OK);
+    CHECK(memcmp(image, store_image, W * H * 4) == 0);
+    const double worst = check_outputs(r, crowd, INSTANCES, diag);
+    CHECK(worst <= POSITION_TOLERANCE);
+    printf("staged palettes: %u vec4s of shared memory, %u pixels differ from the store's image, "
+           "worst position error %.3g of the diagonal\n",
+           ri.staged_palette_vec4s, differing(store_image, image), worst);
+    close_renderer(r);
+    free(image);
+}
+
 /* The animation level of detail: instances that project small are posed every 2nd, 4th or 8th
  * frame and keep their pose between. Each frame, every visible instance's skinned output must be
  * either its pose at its clock now (posed this frame) or its previous frame's output bit for bit
@@ -1167,6 +1197,7 @@ int main(int argc, char **argv)
 
     check_previous_stats(&desc, crowd, &view, mi.index_count / 3);
     check_host_palettes(&desc, crowd, &view, first, diag);
+    check_staged_palette(&desc, crowd, &view, first, diag);
     check_kept_poses(&desc, VKSKIN_PALETTES_HOST, crowd, diag);
     check_kept_poses(&desc, VKSKIN_PALETTES_STORE, crowd, diag);
 

@@ -187,13 +187,20 @@ static bool one_instance(const gpu_device *dev, const vks_model *m, bool dq, vks
                 .models = &m, .model_count = 1, .instance_count = 1, .dual_quaternion = dq},
             crowd, err))
         return false;
+    /* VKS_TEST_STAGE: the compute pass stages each pose in shared memory (the ctest
+     * gpu_skin_staged), and must have chosen to for this model. */
+    const bool stage = getenv("VKS_TEST_STAGE") != NULL;
     if (vks_renderer_create(dev,
                             &(vks_renderer_desc){.crowd = crowd,
                                                  .color_format = VK_FORMAT_R8G8B8A8_SRGB,
                                                  .readback = true,
+                                                 .stage_palette = stage,
                                                  .path = test_path()},
-                            r, err))
+                            r, err)) {
+        CHECK(!stage || (r->skinner.pass.stage_vec4s > 0 &&
+                         vks_skinner_pose_vec4s(crowd, 0) <= r->skinner.pass.stage_vec4s));
         return true;
+    }
     vks_crowd_destroy(crowd);
     return false;
 }

@@ -147,6 +147,7 @@ static vks_renderer_desc engine_desc(const vkskin_renderer_desc *desc, vks_path 
         .mode = desc->mode == VKSKIN_SKIN_VERTEX ? VKS_SKIN_VERTEX : VKS_SKIN_COMPUTE,
         .path = path,
         .group_size = desc->group_size,
+        .stage_palette = desc->stage_palette,
         .readback = desc->readback,
         .buffer_limit = desc->max_buffer_bytes,
         .palette_store = desc->palettes == VKSKIN_PALETTES_STORE,
@@ -339,6 +340,8 @@ vkskin_result vkskin_renderer_get_info(const vkskin_renderer *r, vkskin_renderer
         .api_version = r->dev.props.apiVersion,
         .driver_version = r->dev.props.driverVersion,
         .group_size = r->r.skinner.mode == VKS_SKIN_COMPUTE ? r->r.skinner.pass.group_size : 0,
+        .staged_palette_vec4s =
+            r->r.skinner.mode == VKS_SKIN_COMPUTE ? r->r.skinner.pass.stage_vec4s : 0,
         .max_skinned_vertices =
             r->r.skinner.mode == VKS_SKIN_COMPUTE
                 ? r->r.skinner.memory.output_bytes / vks_plan_vertex_bytes(r->r.skinner.crowd)

@@ -16,7 +16,7 @@
 
 typedef struct bench_args {
     const char *path, *size, *frames_text, *warmup_text, *group_size_text, *threads_text, *clip;
-    bool json, anim_only, phases, progress;
+    bool json, anim_only, phases, progress, stage_palette;
     app_gpu_options gpu;
     app_crowd_args crowd;
     uint32_t width, height, frames, warmup, group_size;
@@ -50,6 +50,7 @@ typedef struct bench_result {
     double copy_bytes, copy_ms;
     char device[256];
     bool descriptors; /* the shaders reached buffers through descriptors (the descriptor path) */
+    uint32_t staged_vec4s; /* --stage-palette: the staged poses' room in vec4s (0: none) */
 } bench_result;
 
 /* One frame's GPU times into the samples: its passes, and their sum (a pass that did not run
@@ -78,6 +79,7 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     vkskin_renderer_desc desc =
         app_show_renderer_desc(show, &a->crowd, &a->gpu, a->width, a->height);
     desc.group_size = a->group_size;
+    desc.stage_palette = a->stage_palette;
     if (!app_show_start(show, &a->crowd, a->clip, 0.0, &desc, &err)) {
         fprintf(stderr, "vkskin bench: %s\n", err.message);
         return APP_FAILED;
@@ -168,6 +170,7 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     vkskin_crowd_get_info(crowd, &ci, NULL);
     memcpy(res->device, ri.device_name, sizeof res->device);
     res->descriptors = ri.binding == VKSKIN_BINDING_DESCRIPTORS;
+    res->staged_vec4s = ri.staged_palette_vec4s;
     res->samples = cpu_samples;
     res->gpu_samples = gpu_samples; /* every frame's, or none on a device without timestamps */
     res->anim_ms = vks_median(anim, cpu_samples);
@@ -270,6 +273,7 @@ static void report(const bench_args *a, const app_show *show, const bench_result
                                         : "linear");
         app_json_string("palettes", a->crowd.palettes == VKSKIN_PALETTES_HOST ? "host" : "store");
         app_json_string("binding", res->descriptors ? "descriptors" : "addresses");
+        app_json_number("staged_palette_vec4s", res->staged_vec4s, false);
         app_json_number("instances", instances, false);
         app_json_number("visible", res->visible, false);
         app_json_number("width", a->width, false);
@@ -396,6 +400,8 @@ int cmd_bench(int argc, char **argv)
         {"json", NULL, &a.json, NULL, "print one JSON object instead of the table"},
         {"group-size", &a.group_size_text, NULL, "N",
          "skinning workgroup size, a power of two (default 64)"},
+        {"stage-palette", NULL, &a.stage_palette, NULL,
+         "each skinning workgroup stages its instance's pose in shared memory"},
         {"threads", &a.threads_text, NULL, "N", "animation threads (default: one per core)"},
         {"clip", &a.clip, NULL, "NAME|INDEX", "every instance plays this clip (default: its own)"},
         {"anim-only", NULL, &a.anim_only, NULL,

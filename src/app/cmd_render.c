@@ -37,7 +37,7 @@ static void say_written(FILE *f, const char *out, uint32_t written, uint32_t fra
 typedef struct render_args {
     const char *path, *clip, *time, *size, *out, *frames_text, *fps_text, *group_size_text;
     const char *zoom_text, *max_buffer_text;
-    bool bind_pose, progress, ground;
+    bool bind_pose, progress, ground, stage_palette;
     app_gpu_options gpu;
     app_crowd_args crowd;
     uint32_t width, height, frames, fps, group_size;
@@ -98,9 +98,11 @@ static void report_gpu(FILE *say, const render_args *a, vkskin_renderer *r,
         ri.binding == VKSKIN_BINDING_DESCRIPTORS ? ", buffers through descriptors" : "";
     if (a->crowd.mode == VKSKIN_SKIN_COMPUTE)
         fprintf(say,
-                "gpu: skinning %.3f ms, drawing %.3f ms (%llu vertices, workgroups of %u%s), %s\n",
+                "gpu: skinning %.3f ms, drawing %.3f ms (%llu vertices, workgroups of %u%s%s), "
+                "%s\n",
                 vks_median(t->skin, t->count), vks_median(t->draw, t->count),
-                (unsigned long long)info->vertices, ri.group_size, binding, of);
+                (unsigned long long)info->vertices, ri.group_size,
+                ri.staged_palette_vec4s ? ", poses staged" : "", binding, of);
     else
         fprintf(say, "gpu: drawing %.3f ms, skinning in the vertex shader (%llu vertices%s), %s\n",
                 vks_median(t->draw, t->count), (unsigned long long)info->vertices, binding, of);
@@ -232,6 +234,7 @@ static int render(const render_args *a, app_show *show, vkskin_renderer **out)
     vkskin_renderer_desc desc =
         app_show_renderer_desc(show, &a->crowd, &a->gpu, a->width, a->height);
     desc.group_size = a->group_size;
+    desc.stage_palette = a->stage_palette;
     desc.max_buffer_bytes = a->max_buffer;
     if (!app_show_start(show, &a->crowd, a->clip, a->seconds, &desc, &err)) {
         fprintf(stderr, "vkskin render: %s\n", err.message);
@@ -277,6 +280,8 @@ int cmd_render(int argc, char **argv)
         {"fps", &a.fps_text, NULL, "N", "frames per second of a sequence (default 30)"},
         {"group-size", &a.group_size_text, NULL, "N",
          "skinning workgroup size, a power of two (default 64)"},
+        {"stage-palette", NULL, &a.stage_palette, NULL,
+         "each skinning workgroup stages its instance's pose in shared memory"},
         {"zoom", &a.zoom_text, NULL, "F", "camera distance; 1 frames every instance (default 1)"},
         {"max-buffer", &a.max_buffer_text, NULL, "BYTES",
          "split GPU buffers at BYTES (default: the device's limits)"},

@@ -110,7 +110,7 @@ bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat
     if (mode == VKS_SKIN_COMPUTE)
         pass->pipeline[VKS_DRAW_PULLED] = create_pipeline(dev, pass, VKS_DRAW_PULLED);
     bool made = mode != VKS_SKIN_COMPUTE || pass->pipeline[VKS_DRAW_PULLED];
-    for (uint32_t v = 0; v < VKS_SKIN_VARIANTS; v++)
+    for (uint32_t v = 0; v < VKS_SKIN_DRAW_VARIANTS; v++)
         if (vks_skin_variant_made(v, features))
             made &= (pass->pipeline[vks_draw_skin_kind(v)] =
                          create_pipeline(dev, pass, vks_draw_skin_kind(v))) != VK_NULL_HANDLE;

@@ -16,13 +16,13 @@
 typedef enum vks_draw_kind {
     VKS_DRAW_PULLED,
     VKS_DRAW_SKIN,
-    VKS_DRAW_KINDS = VKS_DRAW_SKIN + VKS_SKIN_VARIANTS
+    VKS_DRAW_KINDS = VKS_DRAW_SKIN + VKS_SKIN_DRAW_VARIANTS
 } vks_draw_kind;
 
-/* The vertex-skinning kind of a skinning variant. */
+/* The vertex-skinning kind of a skinning variant (below VKS_SKIN_DRAW_VARIANTS). */
 static inline vks_draw_kind vks_draw_skin_kind(uint32_t variant)
 {
-    return (vks_draw_kind)(VKS_DRAW_SKIN + variant);
+    return (vks_draw_kind)(VKS_DRAW_SKIN + (variant & (VKS_SKIN_DRAW_VARIANTS - 1)));
 }
 
 typedef struct vks_draw_pass {

@@ -564,8 +564,16 @@ bool vks_skinner_create(const gpu_device *dev, const vks_skinner_desc *desc, vks
     scene.instance_capacity = sk->instance_capacity;
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++)
         sk->slots[i].slot = i;
+    /* Palette staging: a shared array for the largest of the models' poses that fits. */
+    uint32_t stage_vec4s = 0;
+    for (uint32_t m = 0; desc->stage_palette && m < c->model_count; m++) {
+        const uint32_t n = vks_skinner_pose_vec4s(c, m);
+        if (n <= vks_skin_stage_limit(dev) && n > stage_vec4s)
+            stage_vec4s = n;
+    }
+    const uint32_t features = vks_skinner_features(c) | (stage_vec4s ? VKS_SKIN_VARIANT_STAGE : 0);
     if (!(sk->mode == VKS_SKIN_VERTEX ||
-          vks_skin_pass_create(dev, desc->group_size, vks_skinner_features(c), sk->data_layout,
+          vks_skin_pass_create(dev, desc->group_size, features, stage_vec4s, sk->data_layout,
                                &sk->pass, err)) ||
         !vks_scene_gpu_create(dev, c, &scene, &sk->scene, err) || !create_outputs(sk, err) ||
         !create_instance_state(sk, err)) {

@@ -68,6 +68,9 @@ typedef struct vks_skinner_desc {
     vks_plan_request request;  /* what the memory plan is asked for (the client's share too) */
     VkDeviceSize memory_limit; /* plan as if each heap had at most this many bytes (0: no cap) */
     uint32_t group_size;       /* of the skinning pass; 0 = VKS_SKIN_GROUP_SIZE */
+    /* Stage each instance's pose in shared memory (vks_shared.h, "Palette staging"): the
+     * models whose pose fits the device's shared memory. */
+    bool stage_palette;
     bool readback; /* a host copy of the output (vks_skinner_copy_skinned: dump, tests) */
     bool bound;    /* the descriptor path */
     /* Who reads the output after the pass (both required, compute mode). */

@@ -76,9 +76,10 @@ void vks_skinner_prepare(vks_skinner *sk, vks_skin_slot *s, VkCommandBuffer cmd)
 }
 
 /* One dispatch per (model, level) with instances that got output space, with the model's
- * pipeline variant (4 or 8 influences, linear or dual quaternions, morph targets or not) and as wide as the level's vertices need: no empty
- * workgroups in a crowd that mixes models or levels of different sizes, and no search for an
- * instance. On the descriptor path, that for each output chunk in turn, with its set bound. */
+ * pipeline variant (4 or 8 influences, linear or dual quaternions, morph targets or not) and as
+ * wide as the level's vertices need: no empty workgroups in a crowd that mixes models or levels of
+ * different sizes, and no search for an instance. On the descriptor path, that for each output
+ * chunk in turn, with its set bound. */
 static void skin_dispatches(const vks_skinner *sk, const vks_skin_slot *s, VkCommandBuffer cmd)
 {
     const gpu_device *dev = sk->dev;
@@ -104,8 +105,11 @@ static void skin_dispatches(const vks_skinner *sk, const vks_skin_slot *s, VkCom
                 push.visible_first = start;
                 push.visible_count = end - start;
                 push.vertex_count = vks_model_level(model, l).vertex_count;
+                const bool staged =
+                    sk->pass.stage_vec4s && vks_skinner_pose_vec4s(c, m) <= sk->pass.stage_vec4s;
                 vks_skin_pass_record(dev, cmd, &sk->pass, &push, push.vertex_count,
-                                     vks_skinner_variant(c, m));
+                                     vks_skinner_variant(c, m) |
+                                         (staged ? VKS_SKIN_VARIANT_STAGE : 0));
             }
         }
     }

@@ -7,16 +7,24 @@
 extern const unsigned char vks_skin_comp_spv[], vks_skin_comp_bound_spv[];
 extern const size_t vks_skin_comp_spv_size, vks_skin_comp_bound_spv_size;
 
-/* skin.comp's specialization constants: constant_id 0 to 3. */
+/* skin.comp's specialization constants: constant_id 0 to 5. */
 typedef struct skin_constants {
-    uint32_t group_size; /* GROUP_SIZE */
-    VkBool32 wide;       /* VKS_SKIN_WIDE */
-    VkBool32 dq;         /* VKS_SKIN_DQ */
-    VkBool32 morph;      /* VKS_SKIN_MORPH */
+    uint32_t group_size;  /* GROUP_SIZE */
+    VkBool32 wide;        /* VKS_SKIN_WIDE */
+    VkBool32 dq;          /* VKS_SKIN_DQ */
+    VkBool32 morph;       /* VKS_SKIN_MORPH */
+    VkBool32 stage;       /* VKS_SKIN_STAGE */
+    uint32_t stage_vec4s; /* VKS_STAGE_VEC4S */
 } skin_constants;
 
+uint32_t vks_skin_stage_limit(const gpu_device *dev)
+{
+    return dev->props.limits.maxComputeSharedMemorySize / 16;
+}
+
 bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, uint32_t features,
-                          VkDescriptorSetLayout data_layout, vks_skin_pass *pass, vks_error *err)
+                          uint32_t stage_vec4s, VkDescriptorSetLayout data_layout,
+                          vks_skin_pass *pass, vks_error *err)
 {
     *pass = (vks_skin_pass){0};
     if (group_size == 0)
@@ -28,6 +36,12 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, uint32_t f
         return vks_fail(err, "a workgroup of %u invocations is not a power of two up to %u",
                         group_size, limit);
     pass->group_size = group_size;
+    if ((features & VKS_SKIN_VARIANT_STAGE) &&
+        (stage_vec4s == 0 || stage_vec4s > vks_skin_stage_limit(dev)))
+        return vks_fail(
+            err, "a staged palette of %u vec4s does not fit %s's %u bytes of shared memory",
+            stage_vec4s, dev->props.deviceName, dev->props.limits.maxComputeSharedMemorySize);
+    pass->stage_vec4s = features & VKS_SKIN_VARIANT_STAGE ? stage_vec4s : 0;
     for (int i = 0; i < 3; i++)
         pass->max_groups[i] = dev->props.limits.maxComputeWorkGroupCount[i];
 
@@ -40,18 +54,26 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, uint32_t f
     for (uint32_t v = 0; v < VKS_SKIN_VARIANTS; v++) {
         if (!vks_skin_variant_made(v, features))
             continue;
-        skin_constants values = {group_size, (v & VKS_SKIN_VARIANT_WIDE) != 0,
-                                 (v & VKS_SKIN_VARIANT_DQ) != 0, (v & VKS_SKIN_VARIANT_MORPH) != 0};
-        VkSpecializationMapEntry entries[4] = {
+        const bool stage = (v & VKS_SKIN_VARIANT_STAGE) != 0;
+        skin_constants values = {group_size,
+                                 (v & VKS_SKIN_VARIANT_WIDE) != 0,
+                                 (v & VKS_SKIN_VARIANT_DQ) != 0,
+                                 (v & VKS_SKIN_VARIANT_MORPH) != 0,
+                                 stage,
+                                 stage ? stage_vec4s : 1u};
+        VkSpecializationMapEntry entries[6] = {
             {0, offsetof(skin_constants, group_size), sizeof(uint32_t)},
             {1, offsetof(skin_constants, wide), sizeof(VkBool32)},
             {2, offsetof(skin_constants, dq), sizeof(VkBool32)},
             {3, offsetof(skin_constants, morph), sizeof(VkBool32)},
+            {4, offsetof(skin_constants, stage), sizeof(VkBool32)},
+            {5, offsetof(skin_constants, stage_vec4s), sizeof(uint32_t)},
         };
-        VkSpecializationInfo spec = {4, entries, sizeof values, &values};
-        char name[96];
-        snprintf(name, sizeof name, "skin.comp (%s influences%s%s)", values.wide ? "8" : "4",
-                 values.dq ? ", dual quaternions" : "", values.morph ? ", morph targets" : "");
+        VkSpecializationInfo spec = {6, entries, sizeof values, &values};
+        char name[128];
+        snprintf(name, sizeof name, "skin.comp (%s influences%s%s%s)", values.wide ? "8" : "4",
+                 values.dq ? ", dual quaternions" : "", values.morph ? ", morph targets" : "",
+                 stage ? ", staged palette" : "");
         pass->pipeline[v] = gpu_pipeline_compute(
             dev,
             &(gpu_compute_desc){

@@ -22,10 +22,13 @@ typedef enum vks_skin_mode {
 #define VKS_SKIN_VARIANT_WIDE 1u  /* VKS_SKIN_WIDE: 8 influences */
 #define VKS_SKIN_VARIANT_DQ 2u    /* VKS_SKIN_DQ: dual quaternions */
 #define VKS_SKIN_VARIANT_MORPH 4u /* VKS_SKIN_MORPH: morph targets before skinning */
-#define VKS_SKIN_VARIANTS 8u
+/* The variants the draw's vertex shader has too (it stages nothing): below this. */
+#define VKS_SKIN_DRAW_VARIANTS 8u
+#define VKS_SKIN_VARIANT_STAGE 8u /* VKS_SKIN_STAGE: the pose staged in shared memory */
+#define VKS_SKIN_VARIANTS 16u
 
-/* Whether variant v is among those made for `features` (VKS_SKIN_VARIANT_DQ and _MORPH bits: the
- * others' variants are not made; 4 and 8 influences always are). */
+/* Whether variant v is among those made for `features` (VKS_SKIN_VARIANT_DQ, _MORPH and _STAGE
+ * bits: the others' variants are not made; 4 and 8 influences always are). */
 static inline bool vks_skin_variant_made(uint32_t v, uint32_t features)
 {
     return (v & ~(features | VKS_SKIN_VARIANT_WIDE)) == 0;
@@ -34,16 +37,24 @@ static inline bool vks_skin_variant_made(uint32_t v, uint32_t features)
 typedef struct vks_skin_pass {
     VkPipelineLayout layout;                /* set 0: the data set on the descriptor path */
     VkPipeline pipeline[VKS_SKIN_VARIANTS]; /* by variant; those not made are VK_NULL_HANDLE */
+    /* The staging variants' shared array, in vec4s (0: none made): a model's pose of at most
+     * this many is staged. */
+    uint32_t stage_vec4s;
     uint32_t group_size;
     uint32_t max_groups[3]; /* maxComputeWorkGroupCount */
 } vks_skin_pass;
 
 /* group_size 0 means VKS_SKIN_GROUP_SIZE; others must be a power of two the device allows.
- * features: the variants to make besides linear blending (vks_skin_variant_made). data_layout: the
+ * features: the variants to make besides linear blending (vks_skin_variant_made); with
+ * VKS_SKIN_VARIANT_STAGE, stage_vec4s sizes the staging variants' shared array (at most the
+ * device's shared memory: vks_skin_stage_limit). data_layout: the
  * descriptor path's set layout (VKS_BINDING_*), whose shader build it then runs; VK_NULL_HANDLE for
  * the address path. */
+/* The most vec4s a staging variant's shared array may hold on `dev`. */
+uint32_t vks_skin_stage_limit(const gpu_device *dev);
 bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, uint32_t features,
-                          VkDescriptorSetLayout data_layout, vks_skin_pass *pass, vks_error *err);
+                          uint32_t stage_vec4s, VkDescriptorSetLayout data_layout,
+                          vks_skin_pass *pass, vks_error *err);
 void vks_skin_pass_destroy(const gpu_device *dev, vks_skin_pass *pass);
 
 /* The dispatch's size for `visible_count` instances of one model of `vertex_count` vertices:
