@@ -73,7 +73,8 @@ layout(constant_id = 2) const bool VKS_SKIN_DQ = false;
 // Whether its models have morph targets, applied before skinning (vks_morph).
 layout(constant_id = 3) const bool VKS_SKIN_MORPH = false;
 // Whether each workgroup reads its instance's pose from a staged copy in shared memory
-// (skin.comp alone, which defines VKS_STAGED_PALETTE and the array: vks_shared.h).
+// (skin.comp alone, which declares the array and defines VKS_STAGED_PALETTE; vks_shared.h,
+// "Palette staging").
 layout(constant_id = 4) const bool VKS_SKIN_STAGE = false;
 
 // Vec4 k of the pose of the instance whose range starts at palette_first: the workgroup's

@@ -107,6 +107,7 @@ digits=123456789012345678901234567890123456789012345678901234567890
 WANT_RC=2 expect_error "render frames of 60 digits" "--frames needs a whole number from 1 to 100000, not '1234567890123456789012345678901234567890\\.\\.\\.'$" "$vk" render --frames $digits --out "$tmp/d.png"
 WANT_RC=2 expect_error "render zoom of 60 digits" "--zoom needs a number from 0.01 to 100, not '1234567890123456789012345678901234567890\\.\\.\\.'$" "$vk" render --zoom $digits --out "$tmp/d.png"
 expect_error "dump without --out" "--out FILE is required" "$vk" dump
+expect_error "staged poses in vertex mode" "stage_palette stages poses for the compute pass: it needs the compute mode$" "$vk" render --mode vertex --stage-palette --out "$tmp/s.png"
 WANT_RC=2 expect_error "dump --bind-pose with --clip" "--bind-pose and --clip exclude each other" "$vk" dump --bind-pose --clip walk --out "$tmp/bp.txt"
 WANT_RC=2 expect_error "render --bind-pose with --clip" "--bind-pose and --clip exclude each other" "$vk" render --bind-pose --clip walk --out "$tmp/bp.png"
 WANT_RC=2 expect_error "view --bind-pose with --clip" "--bind-pose and --clip exclude each other" "$vk" view --bind-pose --clip walk

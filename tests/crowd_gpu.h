@@ -51,6 +51,10 @@ typedef struct crowd_gpu {
     uint64_t floats, identical; /* skinned position floats, and how many equal the CPU's */
     /* The levels of detail crowd_gpu_frame gives its visible list's slots (NULL: level 0). */
     const uint8_t *levels;
+    /* crowd_gpu_renderer's palette staging: on, with a shared array of at most stage_limit
+     * vec4s (0: the device's). */
+    bool stage;
+    uint32_t stage_limit;
 } crowd_gpu;
 
 /* Checks the arguments DEFAULT_GLB FIXTURES_DIR and writes FIXTURES_DIR/tangents.glb into
@@ -300,6 +304,8 @@ static inline bool crowd_gpu_renderer(crowd_gpu *g, vks_skin_mode mode, VkDevice
                                                  .readback = mode == VKS_SKIN_COMPUTE,
                                                  .buffer_limit = buffer_limit,
                                                  .max_skinned_vertices = max_skinned_vertices,
+                                                 .stage_palette = g->stage,
+                                                 .stage_limit = g->stage_limit,
                                                  .path = test_path()},
                             r, &err))
         return true;

@@ -248,8 +248,9 @@ static void check_host_palettes(const vkskin_renderer_desc *store, vkskin_crowd 
 }
 
 /* Palette staging (vkskin_renderer_desc.stage_palette): the renderer says the room it staged
- * (the default character's pose: 3 vec4s a joint), and the image and every output are the
- * store's: staging moves the same values, not the arithmetic. */
+ * (the default character's pose: 3 vec4s a joint), the image is the store's (no pixel more than
+ * 24 levels apart) and every output the CPU's: staging moves the same values, not the
+ * arithmetic. */
 static void check_staged_palette(const vkskin_renderer_desc *store, vkskin_crowd *crowd,
                                  const vkskin_view *view, const uint8_t *store_image, double diag)
 {
@@ -267,7 +268,8 @@ static void check_staged_palette(const vkskin_renderer_desc *store, vkskin_crowd
               r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = view}, NULL,
               &err) == VKSKIN_OK);
     CHECK(vkskin_renderer_read_image(r, image, &err) == VKSKIN_OK);
-    CHECK(memcmp(image, store_image, W * H * 4) == 0);
+    /* (lavapipe: byte for byte; another compiler may round the staged variant apart) */
+    CHECK(differing(store_image, image) == 0);
     const double worst = check_outputs(r, crowd, INSTANCES, diag);
     CHECK(worst <= POSITION_TOLERANCE);
     printf("staged palettes: %u vec4s of shared memory, %u pixels differ from the store's image, "

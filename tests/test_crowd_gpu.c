@@ -24,6 +24,8 @@
  *     (a)'s and the statistics count every triangle but only the first ones' invocations.
  * (d) How many fit: under a 48 MiB memory cap and room for 4096 skinned vertices, a crowd too
  *     large fails with "at most K instances fit"; a crowd of exactly K is created, K + 1 is not.
+ * (e) The compute pass with poses staged in shared memory, room for the smaller models' alone
+ *     (test_staged): each instance against the CPU, the image (a)'s.
  *   usage: test_crowd_gpu DEFAULT_GLB FIXTURES_DIR (a missing file fails: the build writes them) */
 #include "crowd_gpu.h"
 
@@ -249,6 +251,38 @@ static void test_vertex(crowd_gpu *s, const uint8_t *image, const uint32_t *visi
     vks_renderer_destroy(&r);
 }
 
+/* (e) Palette staging with room for less than the default character's pose: the smaller poses
+ * (robot.glb's, tangents.glb's) are staged, the default's is not (its unstaged variant in the
+ * same frame); every instance matches the CPU, and the draw is (a)'s image. */
+static void test_staged(crowd_gpu *s, const uint8_t *image, const uint32_t *visible, uint32_t count)
+{
+    const vks_crowd *c = &s->crowd;
+    const uint32_t def = vks_skinner_pose_vec4s(c, MODEL_DEFAULT);
+    s->stage = true;
+    s->stage_limit = def - 1;
+    vks_renderer r;
+    const bool made = crowd_gpu_renderer(s, VKS_SKIN_COMPUTE, 0, 0, &r, "staged");
+    s->stage = false;
+    s->stage_limit = 0;
+    if (!made)
+        return;
+    uint32_t staged = 0;
+    for (uint32_t m = 0; m < c->model_count; m++)
+        staged += vks_skinner_pose_vec4s(c, m) <= r.skinner.pass.stage_vec4s;
+    CHECK(r.skinner.pass.stage_vec4s > 0 && r.skinner.pass.stage_vec4s < def && staged >= 1);
+    uint32_t all[INSTANCES];
+    for (uint32_t i = 0; i < INSTANCES; i++)
+        all[i] = i;
+    if (crowd_gpu_frame(s, &r, all, INSTANCES, false))
+        for (uint32_t i = 0; i < INSTANCES; i++)
+            crowd_gpu_check_instance(s, &r, i, "staged", NULL);
+    if (crowd_gpu_frame(s, &r, visible, count, true))
+        check_same_image(s, image, "staged draw");
+    printf("staged: %u of %u models' poses staged in %u vec4s, the default's (%u) not\n", staged,
+           c->model_count, r.skinner.pass.stage_vec4s, def);
+    vks_renderer_destroy(&r);
+}
+
 /* (c) Frame 3 with room for fewer vertices than its instances have: the first that fit go
  * through the compute pass, the rest through the vertex shader, and the image is the same. */
 static void test_overflow(crowd_gpu *s, const uint8_t *image, const uint32_t *visible,
@@ -443,6 +477,7 @@ int main(int argc, char **argv)
                 if (count) {
                     test_vertex(&s, image, visible, count);
                     test_overflow(&s, image, visible, count);
+                    test_staged(&s, image, visible, count);
                 }
             }
             free(image);

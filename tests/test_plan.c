@@ -564,6 +564,18 @@ static void test_memory(void)
     m = plan(&roomy, &plain, VKS_SKIN_COMPUTE, false, 7); /* asked: 7 vertices of 16 bytes */
     CHECK(m.output_bytes == 7 * 16 && m.device_bytes == 624 + 3 * 64 + 7 * 16);
 
+    /* The same model with morph targets: each target's record (32 bytes), its deltas (16 each)
+     * and a source word a vertex (4) come to the device with it. */
+    vks_model morphed = a;
+    morphed.target_count = 2;
+    morphed.morph_delta_count = 7;
+    const vks_model *morphed_models[] = {&morphed};
+    vks_crowd with_targets = make_crowd(morphed_models, 1, zeros, 3);
+    m = plan(&roomy, &with_targets, VKS_SKIN_COMPUTE, false, 0);
+    CHECK(m.model_bytes == 360 + 120 + 80 + 64 + 2 * 32 + 7 * 16 + 10 * 4);
+    free(with_targets.instances);
+    free(with_targets.model_of);
+
     /* Three A and two B (tangents, wide: 7 x (36 + 12) + 12 x 4 + 80; 3 joints). A vertex of this
      * crowd counts 20 bytes. */
     const uint32_t of[] = {0, 0, 0, 1, 1};

@@ -144,10 +144,10 @@ typedef struct vkskin_renderer_desc {
     float raster_triangle_px;
     /* Where validation's messages go (vkskin_logger; zero: standard error). */
     vkskin_logger logger;
-    /* Compute mode: each workgroup of the skinning pass copies its instance's pose into shared
-     * memory first, and its vertices read their joints there (the models whose pose fits the
-     * device's shared memory). Off by default: what it gains or costs is a GPU's to measure
-     * (docs/performance.md). */
+    /* Compute mode only (refused in vertex mode): each workgroup of the skinning pass copies its
+     * instance's pose into shared memory first, and its vertices read their joints there (the
+     * models whose pose fits the device's shared memory). Off by default: what it gains or costs
+     * is a GPU's to measure (docs/performance.md). */
     bool stage_palette;
 } vkskin_renderer_desc;
 
@@ -190,10 +190,10 @@ typedef struct vkskin_renderer_info {
     uint32_t width, height;        /* of the last image drawn (headless: the image's) */
     vkskin_binding binding;        /* how the shaders reach buffers: ADDRESSES or DESCRIPTORS */
     vkskin_raster raster;          /* the rasterizer in use: HARDWARE, COMPUTE or HYBRID */
-    /* stage_palette: the shared array's room, in vec4s (the largest staged pose); else 0. */
-    uint32_t staged_palette_vec4s;
     /* Why AUTO chose HARDWARE (the device lacks the atomics, or vertex mode), else NULL. */
     const char *raster_note;
+    /* stage_palette: the shared array's room, in vec4s (the largest staged pose); else 0. */
+    uint32_t staged_palette_vec4s;
 } vkskin_renderer_info;
 
 VKSKIN_API vkskin_result vkskin_renderer_get_info(const vkskin_renderer *renderer,

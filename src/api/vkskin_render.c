@@ -91,6 +91,10 @@ static vkskin_result check_desc(const vkskin_renderer_desc *d, bool crowd, vks_p
     if (d->readback && d->mode != VKSKIN_SKIN_COMPUTE)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_create: readback needs the compute mode");
+    if (d->stage_palette && d->mode != VKSKIN_SKIN_COMPUTE)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_renderer_create: stage_palette stages poses for the compute "
+                            "pass: it needs the compute mode");
     if (d->instance_extension_count && !d->instance_extensions)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_create: instance_extensions is NULL");

@@ -10,6 +10,8 @@
 #include "../skin/skin_gpu.h"
 #include "../../shaders/vks_shared.h"
 
+#include <assert.h>
+
 /* The draw's pipelines: pulling pre-skinned vertices, or skinning in the vertex shader, one
  * pipeline per skinning variant (skin/skin_gpu.h: 4 or 8 influences, linear blending or dual
  * quaternions, morph targets or not): VKS_DRAW_SKIN + variant. */
@@ -19,10 +21,12 @@ typedef enum vks_draw_kind {
     VKS_DRAW_KINDS = VKS_DRAW_SKIN + VKS_SKIN_DRAW_VARIANTS
 } vks_draw_kind;
 
-/* The vertex-skinning kind of a skinning variant (below VKS_SKIN_DRAW_VARIANTS). */
+/* The vertex-skinning kind of a skinning variant (one the draw has: below
+ * VKS_SKIN_DRAW_VARIANTS). */
 static inline vks_draw_kind vks_draw_skin_kind(uint32_t variant)
 {
-    return (vks_draw_kind)(VKS_DRAW_SKIN + (variant & (VKS_SKIN_DRAW_VARIANTS - 1)));
+    assert(variant < VKS_SKIN_DRAW_VARIANTS);
+    return (vks_draw_kind)(VKS_DRAW_SKIN + variant);
 }
 
 typedef struct vks_draw_pass {

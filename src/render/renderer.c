@@ -238,6 +238,7 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
         .memory_limit = desc->memory_limit,
         .group_size = desc->group_size,
         .stage_palette = desc->stage_palette,
+        .stage_limit = desc->stage_limit,
         .readback = desc->readback,
         .bound = vks_path_bound(desc->path, dev),
         .output_stages = VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT |

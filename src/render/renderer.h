@@ -43,6 +43,7 @@ typedef struct vks_renderer_desc {
     vks_skin_mode mode;     /* compute (default) or in the vertex shader */
     uint32_t group_size;    /* of the skinning pass; 0 = VKS_SKIN_GROUP_SIZE */
     bool stage_palette;     /* vks_skinner_desc.stage_palette */
+    uint32_t stage_limit;   /* vks_skinner_desc.stage_limit (tests) */
     bool readback;          /* allow vks_renderer_copy_skinned (dump, tests) */
     /* Largest buffer to create, in bytes: 0 = the device's limits (maxMemoryAllocationSize,
      * maxBufferSize, maxStorageBufferRange). Smaller values force splits (tests). */

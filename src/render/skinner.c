@@ -565,10 +565,12 @@ bool vks_skinner_create(const gpu_device *dev, const vks_skinner_desc *desc, vks
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++)
         sk->slots[i].slot = i;
     /* Palette staging: a shared array for the largest of the models' poses that fits. */
-    uint32_t stage_vec4s = 0;
+    uint32_t stage_vec4s = 0, stage_limit = vks_skin_stage_limit(dev);
+    if (desc->stage_limit && desc->stage_limit < stage_limit)
+        stage_limit = desc->stage_limit;
     for (uint32_t m = 0; desc->stage_palette && m < c->model_count; m++) {
         const uint32_t n = vks_skinner_pose_vec4s(c, m);
-        if (n <= vks_skin_stage_limit(dev) && n > stage_vec4s)
+        if (n <= stage_limit && n > stage_vec4s)
             stage_vec4s = n;
     }
     const uint32_t features = vks_skinner_features(c) | (stage_vec4s ? VKS_SKIN_VARIANT_STAGE : 0);

@@ -71,6 +71,9 @@ typedef struct vks_skinner_desc {
     /* Stage each instance's pose in shared memory (vks_shared.h, "Palette staging"): the
      * models whose pose fits the device's shared memory. */
     bool stage_palette;
+    /* The staged poses' room at most, in vec4s (0: the device's shared memory's): smaller makes
+     * a test's larger models fall back to the unstaged variant. */
+    uint32_t stage_limit;
     bool readback; /* a host copy of the output (vks_skinner_copy_skinned: dump, tests) */
     bool bound;    /* the descriptor path */
     /* Who reads the output after the pass (both required, compute mode). */

@@ -76,7 +76,8 @@ void vks_skinner_prepare(vks_skinner *sk, vks_skin_slot *s, VkCommandBuffer cmd)
 }
 
 /* One dispatch per (model, level) with instances that got output space, with the model's
- * pipeline variant (4 or 8 influences, linear or dual quaternions, morph targets or not) and as
+ * pipeline variant (4 or 8 influences, linear or dual quaternions, morph targets or not, the
+ * pose staged or not) and as
  * wide as the level's vertices need: no empty workgroups in a crowd that mixes models or levels of
  * different sizes, and no search for an instance. On the descriptor path, that for each output
  * chunk in turn, with its set bound. */

@@ -44,14 +44,13 @@ typedef struct vks_skin_pass {
     uint32_t max_groups[3]; /* maxComputeWorkGroupCount */
 } vks_skin_pass;
 
+/* The most vec4s a staging variant's shared array may hold on `dev`. */
+uint32_t vks_skin_stage_limit(const gpu_device *dev);
 /* group_size 0 means VKS_SKIN_GROUP_SIZE; others must be a power of two the device allows.
  * features: the variants to make besides linear blending (vks_skin_variant_made); with
  * VKS_SKIN_VARIANT_STAGE, stage_vec4s sizes the staging variants' shared array (at most the
- * device's shared memory: vks_skin_stage_limit). data_layout: the
- * descriptor path's set layout (VKS_BINDING_*), whose shader build it then runs; VK_NULL_HANDLE for
- * the address path. */
-/* The most vec4s a staging variant's shared array may hold on `dev`. */
-uint32_t vks_skin_stage_limit(const gpu_device *dev);
+ * device's shared memory: vks_skin_stage_limit). data_layout: the descriptor path's set layout
+ * (VKS_BINDING_*), whose shader build it then runs; VK_NULL_HANDLE for the address path. */
 bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, uint32_t features,
                           uint32_t stage_vec4s, VkDescriptorSetLayout data_layout,
                           vks_skin_pass *pass, vks_error *err);
