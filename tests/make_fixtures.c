@@ -1298,6 +1298,23 @@ static void twist(void)
     free(pos), free(nrm), free(joints), free(weights), free(idx);
 }
 
+/* The triangles of a grid of cols x rows vertices, row by row: two a cell, (a, b, e) and
+ * (a, e, d) with a its corner, b the next in the row, d the next row's, e diagonal. Returns the
+ * indices written, 6 (cols - 1) (rows - 1). */
+static size_t grid_indices(int cols, int rows, uint16_t *idx)
+{
+    size_t n = 0;
+    for (int r = 0; r + 1 < rows; r++)
+        for (int c = 0; c + 1 < cols; c++) {
+            const uint16_t a = (uint16_t)(r * cols + c), b = (uint16_t)(a + 1),
+                           d = (uint16_t)(a + cols), e = (uint16_t)(d + 1);
+            const uint16_t tri[6] = {a, b, e, a, e, d};
+            memcpy(idx + n, tri, sizeof tri);
+            n += 6;
+        }
+    return n;
+}
+
 /* morph.glb: a 4x4 grid in the plane z = 0 (x, y in 0 .. 1.5, normals +z) over two joints,
  * root at the origin and top at y = 1 (its child); rows with y <= 0.5 follow root, the others top.
  * Three morph targets, named (extras.targetNames) "raise", "pinch" and "tilt", default weights
@@ -1332,15 +1349,7 @@ static void morph(const char *file, bool nan_weight)
         tilt_n[v][0] = 0.0f, tilt_n[v][1] = -0.1f, tilt_n[v][2] = 0.0f;
     }
     uint16_t idx[9 * 6];
-    size_t n_idx = 0;
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++) {
-            const uint16_t a = (uint16_t)(4 * r + c), b = (uint16_t)(a + 1), d = (uint16_t)(a + 4),
-                           e = (uint16_t)(a + 5);
-            const uint16_t tri[6] = {a, b, e, a, e, d};
-            memcpy(idx + n_idx, tri, sizeof tri);
-            n_idx += 6;
-        }
+    const size_t n_idx = grid_indices(4, 4, idx);
     int root = add_node(doc, "root", NULL, -1, -1);
     int top = add_node(doc, "top", (float[3]){0, 1, 0}, -1, -1);
     glbw_node_add_child(doc, root, top);
@@ -1561,15 +1570,7 @@ static void robot(void)
             smile_t[v][1] = 0.05f * sn;
             open[v][1] = y < 1.75f ? -0.3f * (1.75f - y) / 0.2f : 0.0f;
         }
-    size_t n_idx = 0;
-    for (int r = 0; r + 1 < ROWS; r++)
-        for (int c = 0; c + 1 < COLS; c++) {
-            const uint16_t a = (uint16_t)(r * COLS + c), b = (uint16_t)(a + 1),
-                           d = (uint16_t)(a + COLS), e = (uint16_t)(d + 1);
-            const uint16_t tri[6] = {a, b, e, a, e, d};
-            memcpy(idx + n_idx, tri, sizeof tri);
-            n_idx += 6;
-        }
+    const size_t n_idx = grid_indices(COLS, ROWS, idx);
     glbw_primitive_desc p =
         skinned_primitive(doc, (const float(*)[3])pos, (const float(*)[3])nrm,
                           (const uint16_t(*)[4])joints, (const float(*)[4])weights, N, idx, n_idx);
@@ -1618,15 +1619,7 @@ static void robot(void)
         t_open[v][0] = 0, t_open[v][1] = -0.1f, t_open[v][2] = 0;
         t_smile[v][0] = 0, t_smile[v][1] = 0, t_smile[v][2] = 0.01f * x / 0.1f;
     }
-    size_t nt = 0;
-    for (int r = 0; r < 2; r++)
-        for (int c = 0; c < 4; c++) {
-            const uint16_t a = (uint16_t)(5 * r + c), b = (uint16_t)(a + 1), d = (uint16_t)(a + 5),
-                           e = (uint16_t)(a + 6);
-            const uint16_t tri[6] = {a, b, e, a, e, d};
-            memcpy(t_idx + nt, tri, sizeof tri);
-            nt += 6;
-        }
+    const size_t nt = grid_indices(5, 3, t_idx);
     glbw_primitive_desc q =
         skinned_primitive(doc, (const float(*)[3])tp, (const float(*)[3])tn,
                           (const uint16_t(*)[4])tj, (const float(*)[4])tw, TEETH, t_idx, nt);
