@@ -257,11 +257,15 @@ static void check_staged_palette(const vkskin_renderer_desc *store, vkskin_crowd
     vkskin_crowd_reset(crowd, NULL);
     vkskin_renderer_desc desc = *store;
     desc.stage_palette = true;
-    vkskin_renderer *r;
+    vkskin_renderer *r = NULL;
     vkskin_error err;
     vkskin_renderer_info ri;
     uint8_t *image = malloc(W * H * 4);
     CHECK(image && vkskin_renderer_create(&desc, &r, &err) == VKSKIN_OK);
+    if (!image || !r) {
+        free(image);
+        return;
+    }
     CHECK(vkskin_renderer_get_info(r, &ri, &err) == VKSKIN_OK &&
           ri.staged_palette_vec4s == 3 * crowd->crowd.models[0]->skeleton.joint_count);
     CHECK(vkskin_renderer_frame(
