@@ -2,10 +2,11 @@
 // Compute-mode skinning: one invocation per vertex of every visible instance that got output,
 // one dispatch per model and level of detail (the model's pipeline variant, vks_skin.glsl:
 // VKS_SKIN_WIDE, VKS_SKIN_DQ for dual quaternions, VKS_SKIN_MORPH for morph targets applied
-// first, VKS_SKIN_STAGE for the pose staged in shared memory), as wide as that level's vertices need, so a mixed crowd launches no empty workgroups. Workgroup
-// (x, y + z * gl_NumWorkGroups.y) skins vertices x * GROUP_SIZE + i of the model's visible
-// instance y + z * rows; x loops when a model has more vertices than one row of workgroups
-// covers. It reads the compact bind streams and writes each vertex as one 16-byte store.
+// first, VKS_SKIN_STAGE for the pose staged in shared memory), as wide as that level's vertices
+// need, so a mixed crowd launches no empty workgroups. Workgroup (x, y + z * gl_NumWorkGroups.y)
+// skins vertices x * GROUP_SIZE + i of the model's visible instance y + z * rows; x loops when a
+// model has more vertices than one row of workgroups covers. It reads the compact bind streams
+// and writes each vertex as one 16-byte store.
 // Layouts: vks_shared.h; the math: vks_skin.glsl. Built twice: reaching its buffers by device
 // address, and with VKS_BOUND through descriptors (set 0; the descriptor path, vks_shared.h).
 #extension GL_GOOGLE_include_directive : require

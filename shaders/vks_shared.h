@@ -75,6 +75,8 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
  * VKS_SKIN_MORPH. */
 #define VKS_MORPH_LIST_HEADER 4u
 #define VKS_MORPH_LIST_WORDS(targets) (VKS_MORPH_LIST_HEADER + 2u * (targets))
+#define VKS_MORPH_DELTA_BYTES 16u /* one delta: a uvec4 (vks_quant_morph) */
+#define VKS_MORPH_SOURCE_BYTES 4u /* one vertex's level-0 vertex: a uint */
 
 /* ---- The skinning pass (shaders/skin.comp) ----
  * Every buffer is reached through its device address (GL_EXT_buffer_reference; an address is a
@@ -154,8 +156,8 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
 #define VKS_BINDING_UVS 9
 #define VKS_BINDING_JOINTS_EXTRA 10
 #define VKS_BINDING_WEIGHTS_EXTRA 11
-#define VKS_BINDING_MORPHS                                                                         \
-    12 /* the morph buffer (uvec4); another buffer when no model has targets */
+/* The morph buffer (uvec4s); another buffer when no model has targets. */
+#define VKS_BINDING_MORPHS 12
 #define VKS_BINDING_OUTPUT 13
 #define VKS_BINDING_OUTPUT_TANGENTS 14
 #define VKS_BINDING_COUNT 15

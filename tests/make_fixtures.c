@@ -1315,6 +1315,28 @@ static size_t grid_indices(int cols, int rows, uint16_t *idx)
     return n;
 }
 
+/* A sparse VEC3 morph target of `count` elements with no bufferView (zeros but where given): at
+ * [n] its indices, values [n] the values there, lo and hi its bounds. */
+static int sparse_target(glbw_doc *doc, size_t count, const uint16_t *at, const float (*values)[3],
+                         size_t n, const double lo[3], const double hi[3])
+{
+    const int accessor = glbw_add_accessor(doc, GLBW_NONE, 0,
+                                           &(glbw_accessor_desc){.component = GLBW_F32,
+                                                                 .type = GLBW_VEC3,
+                                                                 .count = count,
+                                                                 .min_max = true,
+                                                                 .min = lo,
+                                                                 .max = hi});
+    const int indices = glbw_add_view(doc, at, sizeof *at * n, 0, GLBW_TARGET_NONE);
+    const int given = glbw_add_view(doc, values, sizeof *values * n, 0, GLBW_TARGET_NONE);
+    glbw_set_sparse(doc, accessor,
+                    &(glbw_sparse_desc){.count = n,
+                                        .indices_view = indices,
+                                        .indices_component = GLBW_U16,
+                                        .values_view = given});
+    return accessor;
+}
+
 /* morph.glb: a 4x4 grid in the plane z = 0 (x, y in 0 .. 1.5, normals +z) over two joints,
  * root at the origin and top at y = 1 (its child); rows with y <= 0.5 follow root, the others top.
  * Three morph targets, named (extras.targetNames) "raise", "pinch" and "tilt", default weights
@@ -1358,24 +1380,11 @@ static void morph(const char *file, bool nan_weight)
     p.targets[0] = (glbw_morph_target){
         glbw_add_floats(doc, &raise[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, true), GLBW_NONE,
         GLBW_NONE};
-    /* The sparse target: no bufferView (zeros), two vertices given. */
-    const double lo[3] = {-0.1, 0, 0}, hi[3] = {0.1, 0, 0.05};
-    int pinch = glbw_add_accessor(doc, GLBW_NONE, 0,
-                                  &(glbw_accessor_desc){.component = GLBW_F32,
-                                                        .type = GLBW_VEC3,
-                                                        .count = N,
-                                                        .min_max = true,
-                                                        .min = lo,
-                                                        .max = hi});
+    /* The sparse target: two vertices given. */
     const uint16_t at[2] = {5, 10};
     const float moved[2][3] = {{0.1f, 0, 0}, {-0.1f, 0, 0.05f}};
-    glbw_set_sparse(
-        doc, pinch,
-        &(glbw_sparse_desc){.count = 2,
-                            .indices_view = glbw_add_view(doc, at, sizeof at, 0, GLBW_TARGET_NONE),
-                            .indices_component = GLBW_U16,
-                            .values_view =
-                                glbw_add_view(doc, moved, sizeof moved, 0, GLBW_TARGET_NONE)});
+    const int pinch = sparse_target(doc, N, at, moved, 2, (const double[3]){-0.1, 0, 0},
+                                    (const double[3]){0.1, 0, 0.05});
     p.targets[1] = (glbw_morph_target){pinch, GLBW_NONE, GLBW_NONE};
     p.targets[2] = (glbw_morph_target){
         glbw_add_floats(doc, &tilt[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, true),
@@ -1585,21 +1594,8 @@ static void robot(void)
                                  13 * COLS + 18};
     const float down[5][3] = {
         {0, -0.03f, 0}, {0, -0.03f, 0}, {0, -0.03f, 0}, {0, -0.03f, 0}, {0, -0.03f, 0}};
-    const double lo[3] = {0, -0.03, 0}, hi[3] = {0, 0, 0};
-    int blink = glbw_add_accessor(doc, GLBW_NONE, 0,
-                                  &(glbw_accessor_desc){.component = GLBW_F32,
-                                                        .type = GLBW_VEC3,
-                                                        .count = N,
-                                                        .min_max = true,
-                                                        .min = lo,
-                                                        .max = hi});
-    glbw_set_sparse(
-        doc, blink,
-        &(glbw_sparse_desc){
-            .count = 5,
-            .indices_view = glbw_add_view(doc, blinked, sizeof blinked, 0, GLBW_TARGET_NONE),
-            .indices_component = GLBW_U16,
-            .values_view = glbw_add_view(doc, down, sizeof down, 0, GLBW_TARGET_NONE)});
+    const int blink = sparse_target(doc, N, blinked, down, 5, (const double[3]){0, -0.03, 0},
+                                    (const double[3]){0, 0, 0});
     p.targets[1] = (glbw_morph_target){blink, GLBW_NONE, GLBW_NONE};
     p.targets[2] = (glbw_morph_target){
         glbw_add_floats(doc, &open[0][0], N, GLBW_VEC3, GLBW_TARGET_VERTICES, true), GLBW_NONE,

@@ -257,7 +257,7 @@ static void test_vertex(crowd_gpu *s, const uint8_t *image, const uint32_t *visi
 static void test_staged(crowd_gpu *s, const uint8_t *image, const uint32_t *visible, uint32_t count)
 {
     const vks_crowd *c = &s->crowd;
-    const uint32_t def = vks_skinner_pose_vec4s(c, MODEL_DEFAULT);
+    const uint32_t def = vks_crowd_pose_vec4s(c->models[MODEL_DEFAULT], c->dq[MODEL_DEFAULT]);
     s->stage = true;
     s->stage_limit = def - 1;
     vks_renderer r;
@@ -268,8 +268,9 @@ static void test_staged(crowd_gpu *s, const uint8_t *image, const uint32_t *visi
         return;
     uint32_t staged = 0;
     for (uint32_t m = 0; m < c->model_count; m++)
-        staged += vks_skinner_pose_vec4s(c, m) <= r.skinner.pass.stage_vec4s;
-    CHECK(r.skinner.pass.stage_vec4s > 0 && r.skinner.pass.stage_vec4s < def && staged >= 1);
+        staged += (r.skinner.variant[m] & VKS_SKIN_VARIANT_STAGE) != 0;
+    CHECK(r.skinner.pass.stage_vec4s > 0 && r.skinner.pass.stage_vec4s < def && staged >= 1 &&
+          !(r.skinner.variant[MODEL_DEFAULT] & VKS_SKIN_VARIANT_STAGE));
     uint32_t all[INSTANCES];
     for (uint32_t i = 0; i < INSTANCES; i++)
         all[i] = i;

@@ -197,13 +197,13 @@ static bool one_instance(const gpu_device *dev, const vks_model *m, bool dq, vks
                                                  .stage_palette = stage,
                                                  .path = test_path()},
                             r, err)) {
-        const uint32_t pose = vks_skinner_pose_vec4s(crowd, 0);
+        const uint32_t pose = vks_crowd_pose_vec4s(m, crowd->dq[0]);
         if (stage && pose > vks_skin_stage_limit(dev)) /* this device cannot stage it */
             printf("skipped: staging %s's pose (%u vec4s): %s has shared memory for %u\n", m->name,
                    pose, dev->props.deviceName, vks_skin_stage_limit(dev));
         else
-            CHECK(!stage ||
-                  (r->skinner.pass.stage_vec4s > 0 && pose <= r->skinner.pass.stage_vec4s));
+            CHECK(!stage || (pose <= r->skinner.pass.stage_vec4s &&
+                             (r->skinner.variant[0] & VKS_SKIN_VARIANT_STAGE)));
         return true;
     }
     vks_crowd_destroy(crowd);

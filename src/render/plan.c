@@ -103,11 +103,8 @@ static VkDeviceSize model_bytes(const vks_plan_crowd *crowd)
                      vks_plan_bind_bytes(model) +
                  ((VkDeviceSize)model->index_count + model->lod_index_count) * sizeof(uint32_t) +
                  sizeof(vks_model_gpu);
-        if (model->target_count)
-            bytes +=
-                (VkDeviceSize)model->target_count * sizeof(vks_target_gpu) +
-                (VkDeviceSize)model->morph_delta_count * 16 +
-                ((VkDeviceSize)model->vertex_count + model->lod_vertex_count) * sizeof(uint32_t);
+        bytes +=
+            vks_morph_gpu_bytes(model, (uint64_t)model->vertex_count + model->lod_vertex_count);
         for (uint32_t t = 0; t < model->texture_count; t++)
             bytes += (VkDeviceSize)model->textures[t].width * model->textures[t].height * 4 * 4 / 3;
     }

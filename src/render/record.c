@@ -260,7 +260,8 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
                 draw_meshes(r, f, m, l, first, last - first);
             }
             if (end > split) {
-                vks_draw_bind(dev, cmd, &r->draw, vks_draw_skin_kind(vks_skinner_variant(c, m)));
+                vks_draw_bind(dev, cmd, &r->draw,
+                              vks_draw_skin_kind(r->skinner.variant[m] & ~VKS_SKIN_VARIANT_STAGE));
                 draw_meshes(r, f, m, l, split, end - split);
             }
         }

@@ -254,7 +254,8 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
     if (!vks_skinner_create(dev, &sd, &r->skinner, err))
         return false;
     bool ok = vks_draw_pass_create(dev, desc->color_format, vks_draw_depth_format(dev), desc->mode,
-                                   vks_skinner_features(c), r->skinner.data_layout, &r->draw, err);
+                                   r->skinner.features & ~VKS_SKIN_VARIANT_STAGE,
+                                   r->skinner.data_layout, &r->draw, err);
     for (uint32_t i = 0; ok && i < GPU_FRAMES_IN_FLIGHT; i++) {
         r->frames[i].slot = i;
         r->frames[i].skin = &r->skinner.slots[i];

@@ -216,7 +216,7 @@ static bool create_streams(vks_scene_gpu *s, vks_error *err)
                    (joint_words(model) == 2 ? VKS_MODEL_JOINTS16 : 0);
         t->joints_first = rm->joints_first;
         t->joints_extra_first = vks_model_wide(model) ? rm->joints_extra_first : 0;
-        t->palette_vec4s = vks_skinner_pose_vec4s(c, m);
+        t->palette_vec4s = vks_crowd_pose_vec4s(model, c->dq[m]);
     }
     ok = ok && upload(s, &s->positions, pos, sizeof *pos * n, ADDRESSED, "bind positions", err) &&
          upload(s, &s->normals, nrm, sizeof *nrm * n, ADDRESSED, "bind normals", err) &&

@@ -19,13 +19,6 @@
 
 #include "../gpu/gpu.h"
 #include "../scene/crowd.h"
-
-/* vec4s of the pose of the crowd's model m in an instance's palette range: 3 a joint (3x4
- * matrices), 2 with dual quaternions (vks_model_gpu.palette_vec4s). */
-static inline uint32_t vks_skinner_pose_vec4s(const vks_crowd *c, uint32_t m)
-{
-    return (c->dq[m] ? 2u : 3u) * c->models[m]->skeleton.joint_count;
-}
 #include "../../shaders/vks_shared.h"
 
 /* Where a model's data sits in the concatenated buffers. extra_first: its first vertex in the

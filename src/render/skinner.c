@@ -505,6 +505,34 @@ bool vks_skinner_grow(vks_skinner *sk, const vks_skinner_growth *g, vks_error *e
 
 /* ---- Creation ---- */
 
+/* Each model's variant and the crowd's features (vks_skinner.variant), and with palette staging
+ * the shared array's room: the largest of the models' poses that fits the device's shared memory
+ * (or desc->stage_limit), which it returns (0: nothing staged). */
+static uint32_t choose_variants(vks_skinner *sk, const vks_skinner_desc *desc)
+{
+    const vks_crowd *c = sk->crowd;
+    uint32_t stage_vec4s = 0, stage_limit = vks_skin_stage_limit(sk->dev);
+    if (desc->stage_limit && desc->stage_limit < stage_limit)
+        stage_limit = desc->stage_limit;
+    for (uint32_t m = 0; desc->stage_palette && sk->mode == VKS_SKIN_COMPUTE && m < c->model_count;
+         m++) {
+        const uint32_t n = vks_crowd_pose_vec4s(c->models[m], c->dq[m]);
+        if (n <= stage_limit && n > stage_vec4s)
+            stage_vec4s = n;
+    }
+    sk->features = 0;
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        const vks_model *model = c->models[m];
+        const bool staged = stage_vec4s && vks_crowd_pose_vec4s(model, c->dq[m]) <= stage_vec4s;
+        sk->variant[m] = (vks_model_wide(model) ? VKS_SKIN_VARIANT_WIDE : 0) |
+                         (c->dq[m] ? VKS_SKIN_VARIANT_DQ : 0) |
+                         (model->target_count ? VKS_SKIN_VARIANT_MORPH : 0) |
+                         (staged ? VKS_SKIN_VARIANT_STAGE : 0);
+        sk->features |= sk->variant[m] & ~VKS_SKIN_VARIANT_WIDE;
+    }
+    return stage_vec4s;
+}
+
 bool vks_skinner_create(const gpu_device *dev, const vks_skinner_desc *desc, vks_skinner *sk,
                         vks_error *err)
 {
@@ -564,18 +592,9 @@ bool vks_skinner_create(const gpu_device *dev, const vks_skinner_desc *desc, vks
     scene.instance_capacity = sk->instance_capacity;
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++)
         sk->slots[i].slot = i;
-    /* Palette staging: a shared array for the largest of the models' poses that fits. */
-    uint32_t stage_vec4s = 0, stage_limit = vks_skin_stage_limit(dev);
-    if (desc->stage_limit && desc->stage_limit < stage_limit)
-        stage_limit = desc->stage_limit;
-    for (uint32_t m = 0; desc->stage_palette && m < c->model_count; m++) {
-        const uint32_t n = vks_skinner_pose_vec4s(c, m);
-        if (n <= stage_limit && n > stage_vec4s)
-            stage_vec4s = n;
-    }
-    const uint32_t features = vks_skinner_features(c) | (stage_vec4s ? VKS_SKIN_VARIANT_STAGE : 0);
+    const uint32_t stage_vec4s = choose_variants(sk, desc);
     if (!(sk->mode == VKS_SKIN_VERTEX ||
-          vks_skin_pass_create(dev, desc->group_size, features, stage_vec4s, sk->data_layout,
+          vks_skin_pass_create(dev, desc->group_size, sk->features, stage_vec4s, sk->data_layout,
                                &sk->pass, err)) ||
         !vks_scene_gpu_create(dev, c, &scene, &sk->scene, err) || !create_outputs(sk, err) ||
         !create_instance_state(sk, err)) {

@@ -36,20 +36,6 @@
 #include "../scene/crowd.h"
 #include "../skin/skin_gpu.h"
 
-/* The skinning variant of the crowd's model m (skin/skin_gpu.h). */
-static inline uint32_t vks_skinner_variant(const vks_crowd *c, uint32_t m)
-{
-    return (vks_model_wide(c->models[m]) ? VKS_SKIN_VARIANT_WIDE : 0) |
-           (c->dq[m] ? VKS_SKIN_VARIANT_DQ : 0) |
-           (c->models[m]->target_count ? VKS_SKIN_VARIANT_MORPH : 0);
-}
-/* The variants the crowd's models need besides linear blending (vks_skin_variant_made). */
-static inline uint32_t vks_skinner_features(const vks_crowd *c)
-{
-    return (vks_crowd_any_dq(c) ? VKS_SKIN_VARIANT_DQ : 0) |
-           (vks_crowd_any_morph(c) ? VKS_SKIN_VARIANT_MORPH : 0);
-}
-
 /* How the shaders reach the crowd's buffers (vks_renderer_desc.path; vkskin_gpu's binding). */
 typedef enum vks_path {
     VKS_PATH_AUTO,        /* descriptors on a device with validation, else addresses */
@@ -133,6 +119,12 @@ typedef struct vks_skinner {
     VkAccessFlags2 output_access;
     vks_scene_gpu scene;
     vks_skin_pass pass;
+    /* Each model's skinning variant (skin/skin_gpu.h), decided at creation: 8 influences, dual
+     * quaternions, morph targets, and its pose staged (compute mode with stage_palette, when the
+     * pose fits pass.stage_vec4s); the draw's vertex shader takes it without the staging. And
+     * the variants besides linear blending the crowd needs (vks_skin_variant_made). */
+    uint32_t variant[VKS_CROWD_MAX_MODELS];
+    uint32_t features;
     /* Which entries the frame plan leaves to the client's compute rasterizer (set_raster). */
     vks_frame_raster raster;
     uint32_t raster_max_entries;

@@ -106,11 +106,7 @@ static void skin_dispatches(const vks_skinner *sk, const vks_skin_slot *s, VkCom
                 push.visible_first = start;
                 push.visible_count = end - start;
                 push.vertex_count = vks_model_level(model, l).vertex_count;
-                const bool staged =
-                    sk->pass.stage_vec4s && vks_skinner_pose_vec4s(c, m) <= sk->pass.stage_vec4s;
-                vks_skin_pass_record(dev, cmd, &sk->pass, &push, push.vertex_count,
-                                     vks_skinner_variant(c, m) |
-                                         (staged ? VKS_SKIN_VARIANT_STAGE : 0));
+                vks_skin_pass_record(dev, cmd, &sk->pass, &push, push.vertex_count, sk->variant[m]);
             }
         }
     }

@@ -188,45 +188,35 @@ static inline uint32_t vks_crowd_dealt(uint32_t instance_count, uint32_t model_c
 {
     return instance_count / model_count + (m < instance_count % model_count);
 }
-/* The palette entries (vks_bone, 48 bytes each) an instance of model m poses: its joints, or,
- * with dual quaternions, the 32-byte vks_dq of each joint packed in as many entries as they fill
- * (2/3 of them). */
+/* The vec4s of an instance's pose in its palette range: a joint's 3x4 matrix (vks_bone, 3 of
+ * them), or with dual quaternions its 32-byte vks_dq (2), packed from the range's start. */
+static inline uint32_t vks_crowd_pose_vec4s(const vks_model *model, bool dq)
+{
+    return (dq ? 2u : 3u) * model->skeleton.joint_count;
+}
+/* The palette entries (vks_bone, 48 bytes each) that pose fills: its joints, or with dual
+ * quaternions 2/3 of them. */
 static inline uint32_t vks_crowd_pose_entries(const vks_model *model, bool dq)
 {
-    const uint32_t joints = model->skeleton.joint_count;
-    return dq ? (uint32_t)((joints * sizeof(vks_dq) + sizeof(vks_bone) - 1) / sizeof(vks_bone))
-              : joints;
+    return (vks_crowd_pose_vec4s(model, dq) + 2) / 3;
 }
-/* The entries an instance of model m writes each time it is posed: its pose, then the active
+/* The entries an instance of `model` writes each time it is posed: its pose, then the active
  * list of its morph targets (skin/morph.h) when the model has any. */
+static inline uint32_t vks_crowd_model_written(const vks_model *model, bool dq)
+{
+    return vks_crowd_pose_entries(model, dq) + vks_morph_entries(model);
+}
+/* The same for the crowd's model m. */
 static inline uint32_t vks_crowd_written_entries(const vks_crowd *c, uint32_t m)
 {
-    return vks_crowd_pose_entries(c->models[m], c->dq[m]) + vks_morph_entries(c->models[m]);
+    return vks_crowd_model_written(c->models[m], c->dq[m]);
 }
 /* The entries an instance's range holds: what it writes, and at least an entry per joint (the
  * key cursors and the kept poses are laid out by them). */
 static inline uint32_t vks_crowd_range_entries(const vks_model *model, bool dq)
 {
-    const uint32_t written = vks_crowd_pose_entries(model, dq) + vks_morph_entries(model);
+    const uint32_t written = vks_crowd_model_written(model, dq);
     return written > model->skeleton.joint_count ? written : model->skeleton.joint_count;
-}
-
-/* Whether a model of the crowd is skinned with dual quaternions. */
-static inline bool vks_crowd_any_dq(const vks_crowd *c)
-{
-    for (uint32_t m = 0; m < c->model_count; m++)
-        if (c->dq[m])
-            return true;
-    return false;
-}
-
-/* Whether a model of the crowd has morph targets. */
-static inline bool vks_crowd_any_morph(const vks_crowd *c)
-{
-    for (uint32_t m = 0; m < c->model_count; m++)
-        if (c->models[m]->target_count)
-            return true;
-    return false;
 }
 
 /* The palette entries (every instance's range, as linear blending lays it out: dual quaternions

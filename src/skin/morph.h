@@ -20,6 +20,17 @@ static inline uint32_t vks_morph_entries(const vks_model *m)
     return m->target_count ? (VKS_MORPH_LIST_WORDS(m->target_count) + per - 1) / per : 0;
 }
 
+/* Bytes model m's targets take in the crowd's morph buffer (shaders/vks_shared.h): each
+ * target's record and deltas, and a source word for each of `vertices` vertices; 0 without
+ * targets. */
+static inline uint64_t vks_morph_gpu_bytes(const vks_model *m, uint64_t vertices)
+{
+    return m->target_count ? (uint64_t)m->target_count * sizeof(vks_target_gpu) +
+                                 (uint64_t)m->morph_delta_count * VKS_MORPH_DELTA_BYTES +
+                                 vertices * VKS_MORPH_SOURCE_BYTES
+                           : 0;
+}
+
 /* Writes the active list of `weights` (m->target_count) at dest (vks_morph_entries(m) entries of
  * room; the words past the list are left alone) and returns its count. Each word is written once
  * (dest may be write-combined memory), the header's after the pairs. */

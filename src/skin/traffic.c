@@ -13,16 +13,6 @@ static double bind_bytes_per_vertex(const vks_model *m)
            (m->joints_extra ? joints + VKS_BIND_WEIGHTS_BYTES : 0);
 }
 
-/* The morph buffer's bytes an instance of `m` at a level of n vertices reads (a model with
- * targets): each vertex's source word, and at most every target's record and deltas (a target
- * not active for the instance reads nothing: this is the figure with every one active). */
-static double morph_bytes(const vks_model *m, double n)
-{
-    if (!m->target_count)
-        return 0.0;
-    return 4.0 * n + (double)sizeof(vks_target_gpu) * m->target_count + 16.0 * m->morph_delta_count;
-}
-
 /* Output bytes the skinning pass writes for one vertex of `m`: the 16-byte skinned vertex, and
  * the tangent's word when the model has them. */
 static double out_bytes_per_vertex(const vks_model *m)
@@ -42,8 +32,10 @@ vks_traffic vks_skin_traffic(const vks_crowd *c, const uint32_t *list, const uin
         const uint32_t model = c->instances[list ? list[k] : k].model,
                        level = levels ? levels[k] : 0;
         const vks_model *m = c->models[model];
-        const double n = vks_model_level(m, level).vertex_count;
-        const double bind = bind_bytes_per_vertex(m) * n + morph_bytes(m, n);
+        const uint32_t n = vks_model_level(m, level).vertex_count;
+        /* A morphed model's morph buffer: each vertex's source word and, at most, every target's
+         * record and deltas (a target not active for the instance reads nothing). */
+        const double bind = bind_bytes_per_vertex(m) * n + (double)vks_morph_gpu_bytes(m, n);
         const double out = out_bytes_per_vertex(m) * n;
         /* Its palette (vks_dq when dual-quaternion skinned), its morph targets' active list and
          * its visible entry. */
