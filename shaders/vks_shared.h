@@ -165,7 +165,7 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
 /* ---- The palette store's scatter (shaders/scatter.comp) ----
  * A frame stages its posed instances' palettes packed in host-visible memory, and one record per
  * posed instance (entries of vks_bone, not bytes) says where its palette is staged and where its
- * slot of the device-local store is (src/render/palette_store.h). The same pass moves the worlds
+ * slot of the device-local store is (src/scene/palette_store.h). The same pass moves the worlds
  * of instances placed anew into the instance table (entries of vks_instance). One workgroup copies
  * one record at a time, uvec4 by uvec4, looping over the records when there are more than the
  * dispatch's workgroups. A vkCmdCopyBuffer with one region per posed instance did the same work and

@@ -6,8 +6,8 @@
 #define VKS_CROWD_GPU_H
 
 #include "asset/import.h"
-#include "asset/load.h"
-#include "asset/lod.h"
+#include "bake/load.h"
+#include "bake/lod.h"
 #include "asset/pack.h"
 #include "check.h"
 #include "gpu/gpu.h"

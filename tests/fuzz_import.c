@@ -6,11 +6,11 @@
  * CORPUS Every input must end in a model or one error message: no crash, no sanitizer report. */
 #include "anim/sampler.h"
 #include "asset/import.h"
-#include "asset/lod.h"
-#include "asset/merge.h"
+#include "bake/lod.h"
+#include "bake/merge.h"
 #include "asset/pack.h"
-#include "skin/lod_error.h"
-#include "skin/skeleton_lod.h"
+#include "bake/lod_error.h"
+#include "bake/skeleton_lod.h"
 
 #include <stdint.h>
 

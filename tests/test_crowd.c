@@ -4,8 +4,8 @@
  *   usage: test_crowd DEFAULT_GLB FIXTURES_DIR */
 #include "anim/anim.h"
 #include "asset/import.h"
-#include "asset/lod.h"
-#include "skin/lod_error.h"
+#include "bake/lod.h"
+#include "bake/lod_error.h"
 #include "check.h"
 #include "scene/crowd.h"
 

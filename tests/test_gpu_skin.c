@@ -15,8 +15,8 @@
  * skip (exit 77) with the reason. */
 #include "anim/anim.h"
 #include "asset/import.h"
-#include "asset/load.h"
-#include "asset/lod.h"
+#include "bake/load.h"
+#include "bake/lod.h"
 #include "asset/pack.h"
 #include "check.h"
 #include "gpu/gpu.h"

@@ -1,4 +1,4 @@
-/* Level-of-detail chains (src/asset/lod.h) and their errors in motion (src/skin/lod_error.h) on
+/* Level-of-detail chains (src/bake/lod.h) and their errors in motion (src/bake/lod_error.h) on
  * every model given: each file is imported and prepared as vks_model_load does (meshes merged by
  * material, levels built, errors measured), and the result checked against expectations
  * computed here.
@@ -21,10 +21,10 @@
 #include "check.h"
 
 #include "asset/import.h"
-#include "asset/lod.h"
-#include "asset/merge.h"
+#include "bake/lod.h"
+#include "bake/merge.h"
 #include "asset/pack.h"
-#include "skin/lod_error.h"
+#include "bake/lod_error.h"
 #include "skin/skin_cpu.h"
 
 #include <float.h>

@@ -1,4 +1,4 @@
-/* Meshes merged by material (src/asset/merge.h) on every model given: each file is imported
+/* Meshes merged by material (src/bake/merge.h) on every model given: each file is imported
  * twice, one copy merged, and the merged model checked against the file's meshes: one mesh per
  * material, in the order the materials first appear; each merged mesh's triangles are its
  * parts' triangles in file order, every corner the same vertex (all streams compared byte for
@@ -9,9 +9,9 @@
 #include "check.h"
 
 #include "asset/import.h"
-#include "asset/load.h"
-#include "asset/lod.h"
-#include "asset/merge.h"
+#include "bake/load.h"
+#include "bake/lod.h"
+#include "bake/merge.h"
 
 static size_t visited;
 

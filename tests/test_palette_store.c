@@ -1,4 +1,4 @@
-/* The palette store's bookkeeping (src/render/palette_store.h), without a device: crowds made up
+/* The palette store's bookkeeping (src/scene/palette_store.h), without a device: crowds made up
  * here, expected slots worked out by hand or checked against invariants written here.
  *
  *   hand:    two models (3 and 2 joints) in a store of 10 entries over six frames: slots dealt
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/palette_store.h"
+#include "scene/palette_store.h"
 
 typedef struct made_crowd {
     vks_model models[3];

@@ -1,4 +1,4 @@
-/* The skeleton level of detail (src/skin/skeleton_lod.h) on every model given, each loaded as
+/* The skeleton level of detail (src/bake/skeleton_lod.h) on every model given, each loaded as
  * vks_model_load prepares it, checked against expectations computed here.
  *   Structure: each level's kept joints (those its fold maps to themselves) are as many as it
  *   says, nested along the chain, closed under parents, roots kept; a folded joint maps to its
@@ -17,10 +17,10 @@
 #include "check.h"
 
 #include "anim/anim.h"
-#include "asset/load.h"
+#include "bake/load.h"
 #include "scene/crowd.h"
-#include "skin/lod_error.h"
-#include "skin/skeleton_lod.h"
+#include "bake/lod_error.h"
+#include "bake/skeleton_lod.h"
 #include "skin/skin_cpu.h"
 
 #include <float.h>

@@ -83,7 +83,7 @@ void vks_sampler_pose(const vks_sampler *s, const vks_skeleton *skeleton, double
                       uint32_t *cursor, void *scratch, vks_bone *palette, bool stream);
 void vks_sampler_fence(void);
 /* The same for the first `joints` joints only (a prefix closed under parents: a skeleton in
- * skin/skeleton_lod.h's pose order), sampling only the blocks that hold them. */
+ * bake/skeleton_lod.h's pose order), sampling only the blocks that hold them. */
 void vks_sampler_pose_joints(const vks_sampler *s, const vks_skeleton *skeleton, double t,
                              uint32_t *cursor, void *scratch, vks_bone *palette, bool stream,
                              uint32_t joints);

@@ -4,8 +4,8 @@
 #include "../core/alloc.h"
 
 #include "anim/anim.h"
-#include "asset/load.h"
-#include "asset/lod.h"
+#include "bake/load.h"
+#include "bake/lod.h"
 #include "scene/camera.h"
 #include "skin/skin_cpu.h"
 

@@ -1,10 +1,10 @@
 /* The owned renderer's profiling (vkskin_render.h): the skinning pass's traffic
- * (skin/traffic.h) and a plain copy kernel's bandwidth (skin/skin_gpu.h), what `vkskin bench`
+ * (bench/traffic.h) and a plain copy kernel's bandwidth (skin/skin_gpu.h), what `vkskin bench`
  * holds the pass against. */
 #include "render_api.h"
 
 #include "skin/skin_gpu.h"
-#include "skin/traffic.h"
+#include "bench/traffic.h"
 
 static vkskin_traffic api_traffic(vks_traffic t)
 {

@@ -103,7 +103,7 @@ typedef struct vks_influence_stats {
     uint32_t dropped;      /* influences with weight <= 0 that were ignored */
 } vks_influence_stats;
 
-/* Levels of detail (asset/lod.h). Level 0 is the model as imported; level L >= 1 is the whole
+/* Levels of detail (bake/lod.h). Level 0 is the model as imported; level L >= 1 is the whole
  * character simplified (meshoptimizer) to about half the triangles of level L - 1, its triangles
  * grouped by mesh. A level's vertices are one range: level 0 the model's streams, a level L >= 1
  * copies of level-0 vertices (lod_source), so that skinning a level touches only its own. At
@@ -119,10 +119,10 @@ typedef struct vks_level {
     uint32_t vertex_first;   /* level 0: 0 (the streams); L >= 1: its first entry in lod_source */
     uint32_t vertex_count;   /* vertices of the level, all meshes */
     uint32_t triangle_count; /* triangles of the level, all meshes */
-    float error;   /* largest distance from level 0's surface; 0 at 0 (skin/lod_error.h: over the
+    float error;   /* largest distance from level 0's surface; 0 at 0 (bake/lod_error.h: over the
                       clips' poses, palette units; before it, meshoptimizer's in the bind pose) */
     uint32_t kind; /* how it was made: vks_lod_kind (lod.h) */
-    /* Joints an instance at this level poses (skin/skeleton_lod.h): the first joint_count of
+    /* Joints an instance at this level poses (bake/skeleton_lod.h): the first joint_count of
      * model->pose_order; the level's vertices follow the others' nearest kept ancestors
      * (vks_model_fold). joint_count of the skeleton at level 0 and without a skeleton LOD. */
     uint32_t joint_count;
@@ -195,7 +195,7 @@ typedef struct vks_model {
     uint32_t *lod_source; /* per vertex of the levels >= 1: the level-0 vertex it copies */
     uint32_t lod_index_count;
     uint32_t *lod_indices;
-    /* Skeleton level of detail (skin/skeleton_lod.h), NULL when no level folds a joint:
+    /* Skeleton level of detail (bake/skeleton_lod.h), NULL when no level folds a joint:
      * joint_fold[level * joint_count + j] is the joint the level's vertices use for joint j (j,
      * or its nearest kept ancestor); pose_order lists the joints so that each level's kept ones
      * come first (parents before children). */

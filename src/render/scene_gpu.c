@@ -46,7 +46,7 @@ static uint32_t level_of(const vks_model *m, uint32_t g)
 
 /* A model's joint indices (`joints`, level-0 vertices) in the stream's form, for each of its GPU
  * vertices: 4 x 8 bits in one uint when it has at most 256 joints, else 4 x 16 bits in two. A
- * level's vertices use its folded joints (skin/skeleton_lod.h). */
+ * level's vertices use its folded joints (bake/skeleton_lod.h). */
 static void pack_joints(const vks_model *m, const uint16_t (*joints)[4], uint32_t *out)
 {
     const bool wide16 = joint_words(m) == 2;

@@ -30,7 +30,7 @@
 
 #include "frame_plan.h"
 #include "palette_scatter.h"
-#include "palette_store.h"
+#include "../scene/palette_store.h"
 #include "plan.h"
 #include "scene_gpu.h"
 #include "../scene/crowd.h"

@@ -1270,7 +1270,7 @@ static uint8_t crowd_lod_of(const vks_crowd *c, vks_crowd_instance *in, const vk
     for (int a = 0; a < 3; a++)
         d2 += (in->center[a] - view->eye[a]) * (in->center[a] - view->eye[a]);
     const float dist = sqrtf(d2) - in->radius;
-    /* Pixels per palette unit (the units of the levels' errors, skin/lod_error.h) at the nearest
+    /* Pixels per palette unit (the units of the levels' errors, bake/lod_error.h) at the nearest
      * point of this instance's sphere. */
     const float px = dist > 0.0f ? in->scale * view->pixels_per_unit / dist : INFINITY;
     uint32_t level;

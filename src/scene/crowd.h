@@ -75,7 +75,7 @@ typedef struct vks_crowd_instance {
     uint32_t model;
     uint8_t lod; /* the level of detail it was drawn at last (vks_crowd_choose) */
     /* The level its last pose was computed for: only that level's joints (a coarser level's
-     * skeleton, skin/skeleton_lod.h) are in it, so a finer level must pose again. */
+     * skeleton, bake/skeleton_lod.h) are in it, so a finer level must pose again. */
     uint8_t posed_lod;
     uint8_t hidden; /* left out of culling (vkskin_crowd_set_shown): never listed, posed or drawn */
     uint8_t removed; /* vks_crowd_remove: a free index (hidden too) until vks_crowd_add reuses it */
@@ -324,7 +324,7 @@ typedef struct vks_lod_view {
 /* What a frame decides per listed instance, in one pass over them on the pool's threads (each
  * record read once; the listed indices are instances, distinct):
  * - levels (may be NULL): the coarsest level of its model whose error (palette space,
- *   skin/lod_error.h), scaled by the instance's world scale, projects to at most max_error_px
+ *   bake/lod_error.h), scaled by the instance's world scale, projects to at most max_error_px
  *   pixels at the distance from the eye to its bounding sphere (level 0 when the eye is inside
  *   it), with the hysteresis above against the level it had last time, which it remembers
  *   (instance.lod); levels NULL: the instance is at level 0 this frame (instance.lod = 0, what
@@ -384,7 +384,7 @@ void vks_crowd_palettes(vks_crowd *crowd, vks_pool *pool, const uint32_t *visibl
  * staging buffer packed with the instances posed this frame), each entry written once (streamed
  * past a few MiB). The buffers vks_crowd_animate remembers are not touched. With at_levels, each
  * instance is posed for its level of detail (instance.lod, chosen this frame): only the joints
- * the level keeps (skin/skeleton_lod.h), the level's vertices reading no other; else every
+ * the level keeps (bake/skeleton_lod.h), the level's vertices reading no other; else every
  * joint, as vks_crowd_palettes poses them. */
 void vks_crowd_palettes_at(vks_crowd *crowd, vks_pool *pool, const uint32_t *list,
                            const uint32_t *first, uint32_t count, vks_bone *dest, bool at_levels);

@@ -5,7 +5,7 @@
  * children are already folded (a leaf of what is kept; roots stay) is folded into its parent when
  * the level's vertices, skinned with every folded joint's influence given to its nearest kept
  * ancestor, stay within the level's error (vks_level.error) of their full skinning in every pose
- * skin/lod_error.h measures (the rest pose and the clips' sampled times); the leaves are tried
+ * bake/lod_error.h measures (the rest pose and the clips' sampled times); the leaves are tried
  * from the last joint back, again until none folds. The levels therefore keep nested sets, each
  * closed under parents, and the folded skinning of a level departs from its full skinning by at
  * most its error, in those poses, on top of the error its mesh already has (the two lie in

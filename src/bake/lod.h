@@ -6,13 +6,13 @@
  * once merged, merge.h), each group's order optimized for the vertex cache. Level 0 stays the
  * imported mesh, bit for bit. A level's error here is meshoptimizer's bind-pose estimate, in model
  * units; the load replaces it by the error measured over the clips' poses
- * (skin/lod_error.h). The result lives in the model (asset/model.h: levels, mesh_levels,
+ * (bake/lod_error.h). The result lives in the model (asset/model.h: levels, mesh_levels,
  * lod_source, lod_indices). */
 #ifndef VKS_LOD_H
 #define VKS_LOD_H
 
 #include "../core/error.h"
-#include "model.h"
+#include "../asset/model.h"
 
 /* The chain ends at the first level of at most this many triangles: a character a few dozen
  * pixels tall shows no more. */

@@ -2,8 +2,8 @@
 #include "lod_error.h"
 #include "../core/alloc.h"
 
-#include "../asset/lod.h"
-#include "skin_cpu.h"
+#include "lod.h"
+#include "../skin/skin_cpu.h"
 
 #include <assert.h>
 #include <float.h>

@@ -1,11 +1,11 @@
 /* The load pipeline (load.h). */
 #include "load.h"
 
-#include "../skin/lod_error.h"
-#include "../skin/skeleton_lod.h"
+#include "lod_error.h"
+#include "skeleton_lod.h"
 #include "lod.h"
 #include "merge.h"
-#include "pack.h"
+#include "../asset/pack.h"
 
 bool vks_model_load(const vks_import_desc *desc, vks_model *out, vks_error *err)
 {

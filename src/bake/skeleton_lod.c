@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "lod_error.h"
-#include "skin_cpu.h"
+#include "../skin/skin_cpu.h"
 
 /* One vertex of a level: its bind position and influences (the streams the skinning reads). */
 typedef struct fold_vertex {

@@ -7,7 +7,7 @@
 #define VKS_MERGE_H
 
 #include "../core/error.h"
-#include "model.h"
+#include "../asset/model.h"
 
 /* Merges the meshes of each material, in the order each material first appears; the parts keep
  * their file order inside it. Before vks_model_pack and vks_model_build_lods (asserted). Does

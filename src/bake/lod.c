@@ -15,7 +15,7 @@
  * the joints' regions (lod__split), edge collapses across them, and vertices clustered on one
  * grid over the whole character (closed parts that cannot shrink further, hundreds of small
  * pieces). The chain ends at the floor, or when a level would not have fewer triangles than the
- * one before. The levels' errors are measured afterwards, in motion (skin/lod_error.h), which
+ * one before. The levels' errors are measured afterwards, in motion (bake/lod_error.h), which
  * also drops the levels no better than a coarser one (vks_model_keep_levels).
  *
  * Each triangle of a level is drawn with one mesh: the mesh of most of its corners (the first's

@@ -21,7 +21,7 @@
 #ifndef VKS_PALETTE_STORE_H
 #define VKS_PALETTE_STORE_H
 
-#include "../scene/crowd.h"
+#include "crowd.h"
 #include "../core/error.h"
 
 #define VKS_PALETTE_NONE UINT32_MAX

@@ -5,13 +5,13 @@
 #define VKS_LOAD_H
 
 #include "../core/error.h"
-#include "import.h"
-#include "model.h"
+#include "../asset/import.h"
+#include "../asset/model.h"
 
 /* Imports a model (import.h) and prepares it for the renderer: its meshes merged by material
  * (merge.h; unless desc->keep_meshes), its compact streams, encoded once (pack.h; the CPU then
  * sees their decoded values), its levels of detail (lod.h) and their errors over the clips'
- * poses (skin/lod_error.h). On failure *out is zeroed and owns nothing. */
+ * poses (bake/lod_error.h). On failure *out is zeroed and owns nothing. */
 bool vks_model_load(const vks_import_desc *desc, vks_model *out, vks_error *err);
 
 #endif
