@@ -5,7 +5,11 @@
 # `dump --cpu` on every clip of every model and on three clip/time pairs of the default character:
 # positions (columns 6-8) within 1e-4 x the radius of the bind-pose bounds that `info` prints,
 # normals (9-11) and tangents (12-15, when present) within 1e-4.
-#   usage: cli_models.sh VKSKIN [MODEL | --folder DIR]...
+# `dump --skinning dual-quaternion` (--twist TWIST.glb): GPU against --cpu on twist.glb and the
+# default character; twist.glb's tube turned 180 degrees keeps radius 0.25 on every ring (a closed
+# form: each vertex turns about the axis), where linear blending's mid-tube ring collapses; a model
+# that scales a joint non-uniformly is refused in one line; a bad --skinning word is a usage error.
+#   usage: cli_models.sh VKSKIN [MODEL | --folder DIR | --twist TWIST.glb | --scaled GLB]...
 set -u
 vk=$1
 shift
@@ -155,9 +159,60 @@ else
   bad "dump --bind-pose is not the rest pose (or the walk is)"
 fi
 gpu_matches_cpu "default character: --bind-pose" "$radius" --bind-pose
+# Dual quaternions through dump: TWIST.glb (tests/make_fixtures.c: radius 0.25 along +y, its top
+# turned 180 degrees at 1 s).
+check_dual_quaternions() {
+  local twist=$1
+  gpu_matches_cpu "twist.glb: dual quaternions at 1 s" 1 "$twist" --time 1 --skinning dual-quaternion
+  gpu_matches_cpu "default character: dual quaternions, walk at 0.35 s" "$radius" --clip walk \
+    --time 0.35 --skinning dual-quaternion
+  # Every skinned vertex's distance from the y axis (columns 6 and 8), and the mid-tube ring's.
+  local dq lin
+  "$vk" dump "$twist" --time 1 --skinning dual-quaternion --cpu --out "$tmp/dq.txt" >/dev/null &&
+    "$vk" dump "$twist" --time 1 --cpu --out "$tmp/lin.txt" >/dev/null ||
+    { bad "twist.glb: dump failed"; return; }
+  radii='{ r = sqrt($6 * $6 + $8 * $8); d = r - 0.25; if (d < 0) d = -d; if (d > worst) worst = d
+           if ($7 > 0.99 && $7 < 1.01 && (mid == "" || r > mid)) mid = r }
+         END { printf "%.6g %.6g\n", worst, mid }'
+  dq=$(awk "$radii" "$tmp/dq.txt") lin=$(awk "$radii" "$tmp/lin.txt")
+  if awk -v a="${dq% *}" -v m="${lin#* }" 'BEGIN { exit !(a < 1e-3 && m != "" && m < 0.02) }'; then
+    ok "twist.glb at 180 degrees: dual quaternions keep radius 0.25 within ${dq% *}; linear's mid ring is ${lin#* } at most"
+  else
+    bad "twist.glb at 180 degrees: dual quaternions off radius 0.25 by ${dq% *}, linear's mid ring ${lin#* }"
+  fi
+  # The public reference: linear through --skinning linear is the default's, byte for byte.
+  "$vk" dump "$twist" --time 0.7 --skinning linear --cpu --out "$tmp/l1.txt" >/dev/null &&
+    "$vk" dump "$twist" --time 0.7 --cpu --out "$tmp/l2.txt" >/dev/null &&
+    cmp -s "$tmp/l1.txt" "$tmp/l2.txt" && ! cmp -s "$tmp/l1.txt" "$tmp/dq.txt" &&
+    ok "dump --skinning linear is the default" || bad "dump --skinning linear differs from the default"
+}
+check_dq_refusals() {
+  local scaled=$1 out rc
+  for where in --cpu --validate; do
+    out=$("$vk" dump "$scaled" --skinning dual-quaternion $where --out "$tmp/x.txt" 2>&1)
+    rc=$?
+    if [ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+      [[ $out == *"joint 'lower' scales by (1.5, 0.6, 1) in clip 'bend' at 0.5 s: dual-quaternion skinning takes uniform, positive scale only"* ]]; then
+      ok "dump --skinning dual-quaternion $where refuses a non-uniform scale in one line"
+    else
+      bad "dump --skinning dual-quaternion $where on a non-uniform scale: exit $rc: $out"
+    fi
+  done
+  out=$("$vk" dump --skinning cubic --cpu --out "$tmp/x.txt" 2>&1)
+  rc=$?
+  [ $rc -eq 2 ] && [ "$out" = "vkskin dump: --skinning needs linear or dual-quaternion, not 'cubic'" ] &&
+    ok "dump --skinning cubic is a usage error" || bad "dump --skinning cubic: exit $rc: $out"
+}
+
 # The models given, and the .glb files of each --folder DIR (the sample models: said when absent).
 while [ $# -gt 0 ]; do
-  if [ "$1" = --folder ]; then
+  if [ "$1" = --twist ]; then
+    check_dual_quaternions "$2"
+    shift 2
+  elif [ "$1" = --scaled ]; then
+    check_dq_refusals "$2"
+    shift 2
+  elif [ "$1" = --folder ]; then
     found=0
     for m in "$2"/*.glb; do
       [ -f "$m" ] || continue

@@ -9,6 +9,8 @@
 #include "anim/anim.h"
 #include "api/api.h"
 #include "asset/import.h"
+#include "skin/dqs.h"
+#include "skin/skin_cpu.h"
 #include "api_check.h"
 
 #include <pthread.h>
@@ -1146,6 +1148,85 @@ static void test_morph_import(const char *fixtures)
     vkskin_model_destroy(m);
 }
 
+/* vkskin_model_skin_as: linear is vkskin_model_skin byte for byte; dual quaternions are the
+ * engine's reference as the crowd's GPU pass is checked against (the palette of skin_cpu.h,
+ * converted entry by entry with the similarity check, then vks_skin_cpu_dq), and keep twist.glb's
+ * radius of 0.25 with its top turned 180 degrees (tests/make_fixtures.c); a non-uniform scale and
+ * an unknown skinning are refused with their messages. */
+static void test_skin_as(const char *fixtures)
+{
+    vkskin_model *def = load_default(), *twist = NULL, *scaled = NULL;
+    vkskin_error err;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/twist.glb", fixtures);
+    CHECK(vkskin_model_load(&(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = path},
+                            &twist, &err) == VKSKIN_OK);
+    snprintf(path, sizeof path, "%s/tangents.glb", fixtures);
+    CHECK(vkskin_model_load(&(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = path},
+                            &scaled, &err) == VKSKIN_OK);
+    if (!def || !twist || !scaled)
+        return;
+    vkskin_model_info info;
+    vkskin_model_get_info(def, &info, NULL);
+    const uint32_t nv = info.vertex_count;
+    float *p0 = malloc(sizeof(float) * 3 * nv), *n0 = malloc(sizeof(float) * 3 * nv),
+          *p1 = malloc(sizeof(float) * 3 * nv), *n1 = malloc(sizeof(float) * 3 * nv);
+    CHECK(vkskin_model_skin(def, 1, 0.35, p0, n0, NULL, nv, &err) == VKSKIN_OK);
+    CHECK(vkskin_model_skin_as(def, 1, 0.35, VKSKIN_SKINNING_LINEAR, p1, n1, NULL, nv, &err) ==
+          VKSKIN_OK);
+    CHECK(memcmp(p0, p1, sizeof(float) * 3 * nv) == 0 && memcmp(n0, n1, sizeof(float) * 3 * nv) == 0);
+    /* Dual quaternions differ from linear on the walk (its joints bend). */
+    CHECK(vkskin_model_skin_as(def, 1, 0.35, VKSKIN_SKINNING_DUAL_QUATERNION, p1, n1, NULL, nv,
+                               &err) == VKSKIN_OK);
+    CHECK(check_max_diff(p0, 3, p1, 3, nv, 3) > 1e-4);
+    free(p0), free(n0), free(p1), free(n1);
+
+    /* twist.glb at 1 s through the API and through the engine's own pieces. */
+    const vks_model *tm = &twist->model;
+    const uint32_t tv = tm->vertex_count, joints = tm->skeleton.joint_count;
+    float(*pa)[3] = malloc(sizeof *pa * tv), (*na)[3] = malloc(sizeof *na * tv);
+    float(*pb)[3] = malloc(sizeof *pb * tv), (*nb)[3] = malloc(sizeof *nb * tv);
+    vks_xform *local = malloc(sizeof *local * joints);
+    vks_affine *world = malloc(sizeof *world * joints);
+    vks_bone *palette = malloc(sizeof *palette * joints);
+    vks_dq *dq = malloc(sizeof *dq * joints);
+    CHECK(vkskin_model_skin_as(twist, 0, 1.0, VKSKIN_SKINNING_DUAL_QUATERNION, &pa[0][0], &na[0][0],
+                               NULL, tv, &err) == VKSKIN_OK);
+    vks_skin_cpu_palette(tm, 0, 1.0, local, world, palette);
+    bool similar = true;
+    for (uint32_t j = 0; j < joints; j++)
+        similar = vks_dq_from_bone(&palette[j], &dq[j]) && similar;
+    CHECK(similar);
+    const vks_skin_input in = vks_skin_input_of(tm);
+    vks_skin_cpu_dq(&in, dq, pb, nb, NULL);
+    CHECK(check_max_diff(&pa[0][0], 3, &pb[0][0], 3, tv, 3) <= 1e-6);
+    CHECK(check_max_diff(&na[0][0], 3, &nb[0][0], 3, tv, 3) <= 1e-6);
+    double worst = 0;
+    for (uint32_t v = 0; v < tv; v++) {
+        const double r = sqrt((double)pa[v][0] * pa[v][0] + (double)pa[v][2] * pa[v][2]);
+        worst = fmax(worst, fabs(r - 0.25));
+    }
+    CHECK(worst <= 1e-4);
+    free(pa), free(na), free(pb), free(nb), free(local), free(world), free(palette), free(dq);
+
+    vkskin_model_get_info(scaled, &info, NULL);
+    float *ps = malloc(sizeof(float) * 3 * info.vertex_count),
+          *ns = malloc(sizeof(float) * 3 * info.vertex_count);
+    check_error(vkskin_model_skin_as(scaled, 0, 0.0, VKSKIN_SKINNING_DUAL_QUATERNION, ps, ns, NULL,
+                                     info.vertex_count, &err),
+                &err, VKSKIN_ERROR_ARGUMENT,
+                "joint 'lower' scales by (1.5, 0.6, 1) in clip 'bend' at 0.5 s: dual-quaternion "
+                "skinning takes uniform, positive scale only");
+    check_error(vkskin_model_skin_as(scaled, 0, 0.0, (vkskin_skinning)7, ps, ns, NULL,
+                                     info.vertex_count, &err),
+                &err, VKSKIN_ERROR_ARGUMENT,
+                "vkskin_model_skin_as: skinning 7 is neither linear nor dual-quaternion");
+    free(ps), free(ns);
+    vkskin_model_destroy(def);
+    vkskin_model_destroy(twist);
+    vkskin_model_destroy(scaled);
+}
+
 /* Dual-quaternion crowds through the API: a model whose joints scale uniformly is taken, and
  * vkskin_crowd_pose writes its palette as vkskin_dq packed from palette_first * 12 floats (each
  * a unit quaternion, scale about 1 for the default character); a model that scales a joint
@@ -1498,6 +1579,7 @@ int main(int argc, char **argv)
     test_materials(argv[2]);
     test_crowd();
     test_skinning(argv[2]);
+    test_skin_as(argv[2]);
     test_morph_import(argv[2]);
     test_normalize(argv[2]);
     test_ring_view();

@@ -320,6 +320,16 @@ typedef enum vkskin_skinning {
     VKSKIN_SKINNING_DUAL_QUATERNION,
 } vkskin_skinning;
 
+/* vkskin_model_skin with the skinning named: VKSKIN_SKINNING_LINEAR is vkskin_model_skin;
+ * VKSKIN_SKINNING_DUAL_QUATERNION blends each vertex's joints as dual quaternions (scale first, the
+ * antipodal sign against its first influence), what a dual-quaternion crowd's GPU pass computes.
+ * VKSKIN_ERROR_ARGUMENT, with the joint and clip named, for a model whose joints do not scale
+ * uniformly (dual quaternions take similarities only), or a skinning that is neither. */
+VKSKIN_API vkskin_result vkskin_model_skin_as(const vkskin_model *model, int32_t clip,
+                                              double seconds, vkskin_skinning skinning,
+                                              float *positions, float *normals, float *tangents,
+                                              uint32_t capacity, vkskin_error *err);
+
 /* A dual-quaternion palette entry: the similarity R(q) (s v) + t, q a unit quaternion (x, y, z,
  * w), t the translation, s the uniform scale. */
 typedef struct vkskin_dq {

@@ -7,6 +7,7 @@
 #include "bake/load.h"
 #include "bake/lod.h"
 #include "scene/camera.h"
+#include "skin/dqs.h"
 #include "skin/skin_cpu.h"
 
 #include <float.h>
@@ -420,9 +421,21 @@ vkskin_result vkskin_model_skin(const vkskin_model *m, int32_t clip, double seco
                                 float *positions, float *normals, float *tangents,
                                 uint32_t capacity, vkskin_error *err)
 {
+    return vkskin_model_skin_as(m, clip, seconds, VKSKIN_SKINNING_LINEAR, positions, normals,
+                                tangents, capacity, err);
+}
+
+vkskin_result vkskin_model_skin_as(const vkskin_model *m, int32_t clip, double seconds,
+                                   vkskin_skinning skinning, float *positions, float *normals,
+                                   float *tangents, uint32_t capacity, vkskin_error *err)
+{
     if (!m || !positions || !normals)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_model_skin: a model, positions and normals are needed");
+    if (skinning != VKSKIN_SKINNING_LINEAR && skinning != VKSKIN_SKINNING_DUAL_QUATERNION)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_skin_as: skinning %d is neither linear nor dual-quaternion",
+                            (int)skinning);
     const vkskin_result room = api_room("vkskin_model_skin", "the output", capacity,
                                         m->model.vertex_count, "vertices", err);
     if (room != VKSKIN_OK)
@@ -434,8 +447,13 @@ vkskin_result vkskin_model_skin(const vkskin_model *m, int32_t clip, double seco
                             m->model.name, m->model.clip_count, clip);
     if (!isfinite(seconds))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_model_skin: time is not finite");
-    if (!vks_skin_cpu_pose(&m->model, clip, seconds, (float(*)[3])positions, (float(*)[3])normals,
-                           m->model.tangents ? (float(*)[4])tangents : NULL))
+    const bool dq = skinning == VKSKIN_SKINNING_DUAL_QUATERNION;
+    vks_error e;
+    if (dq && !vks_dq_check_model(&m->model, &e))
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_ARGUMENT);
+    if (!vks_skin_cpu_pose_level_as(&m->model, 0, clip, seconds, dq, (float(*)[3])positions,
+                                    (float(*)[3])normals,
+                                    m->model.tangents ? (float(*)[4])tangents : NULL))
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for skinning");
     return vks_api_ok(err);
 }

@@ -34,7 +34,7 @@ static bool write_dump(FILE *f, const vkskin_model *m, const float (*pos)[3], co
 
 /* Skins on the GPU: one frame of a crowd of one, its compute pass's output read back, and the
  * morph-target weights its instance's pose applied (`weights`: the model's target count). */
-static int skin_gpu(vkskin_model *model, int32_t clip, double seconds,
+static int skin_gpu(vkskin_model *model, int32_t clip, double seconds, vkskin_skinning skinning,
                     const app_gpu_options *options, float (*pos)[3], float (*nrm)[3],
                     float (*tan)[4], float *weights, uint32_t target_count)
 {
@@ -48,7 +48,8 @@ static int skin_gpu(vkskin_model *model, int32_t clip, double seconds,
                                                  .model_count = 1,
                                                  .instance_count = 1,
                                                  .clip = clip,
-                                                 .time = seconds},
+                                                 .time = seconds,
+                                                 .skinning = skinning},
                             &crowd, &err) == VKSKIN_OK &&
         vkskin_renderer_create(&(vkskin_renderer_desc){.desc_size = sizeof(vkskin_renderer_desc),
                                                        .crowd = crowd,
@@ -133,7 +134,7 @@ static void say_weights(const vkskin_model *model, const float *w, uint32_t targ
 
 int cmd_dump(int argc, char **argv)
 {
-    const char *clip = NULL, *time = "0", *out = NULL;
+    const char *clip = NULL, *time = "0", *out = NULL, *skinning_text = NULL;
     bool cpu = false, bind_pose = false;
     app_gpu_options gpu = {0};
     const app_option options[] = {
@@ -142,6 +143,9 @@ int cmd_dump(int argc, char **argv)
         {"time", &time, NULL, "SECONDS", "time in the clip, looping: 0 to 1000000 (default 0)"},
         {"out", &out, NULL, "FILE", "where to write the lines ('-' for standard output)"},
         {"cpu", NULL, &cpu, NULL, "skin with the CPU reference instead of the GPU"},
+        {"skinning", &skinning_text, NULL, "linear|dual-quaternion",
+         "blend the joints' matrices (default), or their dual quaternions (joints must scale "
+         "uniformly)"},
         APP_GPU_OPTIONS(gpu),
     };
     const app_command cmd = {
@@ -151,8 +155,10 @@ int cmd_dump(int argc, char **argv)
                    "(bind-pose position, then skinned position, normal and, when the model has\n"
                    "tangents, tangent, in the palette's space). Skins on the GPU (the compute\n"
                    "pass's output, read back) unless --cpu is given. A model with morph targets\n"
-                   "is morphed first, by the clip's weights. Then says how many lines it wrote\n"
-                   "and the weights: on standard output, or on stderr when the lines go there.",
+                   "is morphed first, by the clip's weights; --skinning dual-quaternion\n"
+                   "blends dual quaternions, on the GPU and the CPU alike. Then says how many\n"
+                   "lines it wrote and the weights: on standard output, or on stderr when the\n"
+                   "lines go there.",
         .positional = "[MODEL]",
         .options = options,
         .option_count = sizeof options / sizeof options[0],
@@ -167,7 +173,9 @@ int cmd_dump(int argc, char **argv)
         fprintf(stderr, "vkskin dump: --out FILE is required ('-' for standard output)\n");
         return APP_USAGE;
     }
+    vkskin_skinning skinning;
     if (!app_parse_time(time, &seconds, &err) || !app_gpu_check(&gpu, &err) ||
+        !app_parse_skinning(skinning_text, &skinning, &err) ||
         !app_bind_pose_option(&clip, bind_pose, &err)) {
         fprintf(stderr, "vkskin dump: %s\n", err.message);
         return APP_USAGE;
@@ -198,12 +206,12 @@ int cmd_dump(int argc, char **argv)
     } else if (!pos || !nrm || (info.tangents && !tan) || (info.target_count && !weights)) {
         fprintf(stderr, "vkskin dump: out of memory\n");
     } else if (cpu &&
-               (vkskin_model_skin(model, clip_index, seconds, &pos[0][0], &nrm[0][0],
-                                  tan ? &tan[0][0] : NULL, n, &e) != VKSKIN_OK ||
+               (vkskin_model_skin_as(model, clip_index, seconds, skinning, &pos[0][0],
+                                     &nrm[0][0], tan ? &tan[0][0] : NULL, n, &e) != VKSKIN_OK ||
                 (info.target_count && vkskin_model_weights(model, clip_index, seconds, weights,
                                                            info.target_count, &e) != VKSKIN_OK))) {
         fprintf(stderr, "vkskin dump: %s\n", e.message);
-    } else if (!cpu && skin_gpu(model, clip_index, seconds, &gpu, pos, nrm, tan, weights,
+    } else if (!cpu && skin_gpu(model, clip_index, seconds, skinning, &gpu, pos, nrm, tan, weights,
                                 info.target_count) != APP_OK) {
         /* said */
     } else {

@@ -354,6 +354,16 @@ bool app_gpu_check(app_gpu_options *options, vkskin_error *err)
     return true;
 }
 
+bool app_parse_skinning(const char *text, vkskin_skinning *out, vkskin_error *err)
+{
+    *out = VKSKIN_SKINNING_LINEAR;
+    if (text && strcmp(text, "dual-quaternion") == 0)
+        *out = VKSKIN_SKINNING_DUAL_QUATERNION;
+    else if (text && strcmp(text, "linear") != 0)
+        return app_fail(err, "--skinning needs linear or dual-quaternion, not '%s'", text);
+    return true;
+}
+
 static bool parse_mode(const char *text, vkskin_skin_mode *mode, vkskin_error *err)
 {
     if (!text || strcmp(text, "compute") == 0)
@@ -399,12 +409,8 @@ bool app_crowd_check(app_crowd_args *a, vkskin_error *err)
         return false;
     if (!parse_mode(a->mode_text, &a->mode, err))
         return false;
-    a->skinning = VKSKIN_SKINNING_LINEAR;
-    if (a->skinning_text && strcmp(a->skinning_text, "dual-quaternion") == 0)
-        a->skinning = VKSKIN_SKINNING_DUAL_QUATERNION;
-    else if (a->skinning_text && strcmp(a->skinning_text, "linear") != 0)
-        return app_fail(err, "--skinning needs linear or dual-quaternion, not '%s'",
-                        a->skinning_text);
+    if (!app_parse_skinning(a->skinning_text, &a->skinning, err))
+        return false;
     a->palettes = VKSKIN_PALETTES_STORE;
     if (a->palettes_text && strcmp(a->palettes_text, "host") == 0)
         a->palettes = VKSKIN_PALETTES_HOST;

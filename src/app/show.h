@@ -100,6 +100,8 @@ typedef struct app_crowd_args {
             (a).model_list, &(a).model_list_count, VKSKIN_MAX_MODELS                               \
     }
 
+/* --skinning's value (NULL: linear) into *out; false, with the message, for any other word. */
+bool app_parse_skinning(const char *text, vkskin_skinning *out, vkskin_error *err);
 /* Checks and parses --instances, --layout, --mode, --skinning, --palettes, --binding,
  * --max-skinned-vertices, --max-memory, --lod, --lod-error, --anim-lod, --raster and --raster-px
  * (a usage error). */
