@@ -98,8 +98,8 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
  * list starts): workgroup (x, y + z * rows) covers vertices x * GROUP_SIZE.. of its instance
  * y + z * rows, x as wide as that level needs, so a crowd that mixes a 30 000-vertex model with
  * 300-vertex ones launches no empty workgroups. (A single dispatch over a prefix sum of
- * workgroups, each finding its instance by a binary search, measured 18-47% slower on an H100 for
- * one-model crowds: docs/architecture.md.) */
+ * workgroups, each finding its instance by a binary search, was slower: docs/performance.md,
+ * "Measurements behind the code".) */
 
 /* Palette staging (vkskin_renderer_desc.stage_palette; off by default, until a GPU's measurement
  * says where it wins): each workgroup first copies its instance's pose (palette_vec4s of
@@ -168,10 +168,10 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
  * slot of the device-local store is (src/scene/palette_store.h). The same pass moves the worlds
  * of instances placed anew into the instance table (entries of vks_instance). One workgroup copies
  * one record at a time, uvec4 by uvec4, looping over the records when there are more than the
- * dispatch's workgroups. A vkCmdCopyBuffer with one region per posed instance did the same work and
- * cost 1.6 us a region on an H200 (20 ms for 12 500 posed instances of 100 000): regions run one
- * after another there, the workgroups of this pass side by side. Through device addresses, or on
- * the descriptor path through a set of its own (the bindings below). */
+ * dispatch's workgroups: a vkCmdCopyBuffer with one region per posed instance runs its regions one
+ * after another, the workgroups of this pass side by side (docs/performance.md, the H200's
+ * table). Through device addresses, or on the descriptor path through a set of its own (the
+ * bindings below). */
 #define VKS_SCATTER_GROUP_SIZE 64
 #define VKS_SCATTER_BINDING_STAGING 0
 #define VKS_SCATTER_BINDING_RECORDS 1

@@ -66,7 +66,8 @@ layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Vis
 
 // Whether this pipeline skins wide models (8 influences): a specialization constant, so each
 // variant compiles only its own path and a 4-influence model runs exactly the 4-influence code
-// (a runtime branch cost 12-14% of the pass on an H100, in registers it never used).
+// (a runtime branch costs the pass registers it never uses: docs/performance.md, "Measurements
+// behind the code").
 layout(constant_id = 1) const bool VKS_SKIN_WIDE = false;
 // Whether it skins with dual quaternions (src/skin/dqs.h): its models' palettes are vks_dq.
 layout(constant_id = 2) const bool VKS_SKIN_DQ = false;

@@ -962,8 +962,8 @@ static void check_morphed_pose(const vkskin_model *m)
     double worst_p = 0.0, worst_n = 0.0;
     for (size_t k = 0; pos && nrm && k < sizeof at / sizeof at[0]; k++) {
         const double t = at[k];
-        CHECK(vkskin_model_skin(m, t < 0 ? VKSKIN_CLIP_NONE : 0, t < 0 ? 0.0 : t, pos, nrm, NULL,
-                                n, NULL) == VKSKIN_OK);
+        CHECK(vkskin_model_skin(m, t < 0 ? VKSKIN_CLIP_NONE : 0, t < 0 ? 0.0 : t, pos, nrm, NULL, n,
+                                NULL) == VKSKIN_OK);
         double w[3], angle = 0.0;
         if (t < 0) { /* the default weights */
             w[0] = 0.5, w[1] = 0.0, w[2] = 0.25;
@@ -978,7 +978,7 @@ static void check_morphed_pose(const vkskin_model *m)
         const double c = cos(angle * M_PI / 180.0), sn = sin(angle * M_PI / 180.0);
         for (uint32_t v = 0; v < n; v++) {
             const double x = bind[3 * v], y = bind[3 * v + 1];
-            const bool lid = y < -0.25, brow = y > 1.75;
+            const bool lid = y<-0.25, brow = y> 1.75;
             double p[3] = {x, y, bind[3 * v + 2]}, q[3] = {0, 0, 1};
             if (lid || brow) { /* raise alone moves them */
                 p[2] += w[0] * (lid ? 0.1 : 0.3);
@@ -1159,11 +1159,13 @@ static void test_skin_as(const char *fixtures)
     vkskin_error err;
     char path[4096];
     snprintf(path, sizeof path, "%s/twist.glb", fixtures);
-    CHECK(vkskin_model_load(&(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = path},
-                            &twist, &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = path}, &twist,
+              &err) == VKSKIN_OK);
     snprintf(path, sizeof path, "%s/tangents.glb", fixtures);
-    CHECK(vkskin_model_load(&(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = path},
-                            &scaled, &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = path}, &scaled,
+              &err) == VKSKIN_OK);
     if (!def || !twist || !scaled)
         return;
     vkskin_model_info info;
@@ -1174,7 +1176,8 @@ static void test_skin_as(const char *fixtures)
     CHECK(vkskin_model_skin(def, 1, 0.35, p0, n0, NULL, nv, &err) == VKSKIN_OK);
     CHECK(vkskin_model_skin_as(def, 1, 0.35, VKSKIN_SKINNING_LINEAR, p1, n1, NULL, nv, &err) ==
           VKSKIN_OK);
-    CHECK(memcmp(p0, p1, sizeof(float) * 3 * nv) == 0 && memcmp(n0, n1, sizeof(float) * 3 * nv) == 0);
+    CHECK(memcmp(p0, p1, sizeof(float) * 3 * nv) == 0 &&
+          memcmp(n0, n1, sizeof(float) * 3 * nv) == 0);
     /* Dual quaternions differ from linear on the walk (its joints bend). */
     CHECK(vkskin_model_skin_as(def, 1, 0.35, VKSKIN_SKINNING_DUAL_QUATERNION, p1, n1, NULL, nv,
                                &err) == VKSKIN_OK);

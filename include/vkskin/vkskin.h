@@ -3,18 +3,26 @@
  * play a clip, and their bone-matrix palettes, evaluated on the library's threads or the
  * caller's. It includes no Vulkan, assimp or GLFW header; C17 and C++17.
  *
+ * Example (tests/header_examples.c compiles it, and runs it on the default character):
  *   vkskin_model *model;
  *   vkskin_error err;
- *   if (vkskin_model_load(&(vkskin_model_desc){.path = "CesiumMan.glb"}, &model, &err))
- *       ... err.message ...
+ *   if (vkskin_model_load(
+ *           &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = path}, &model,
+ *           &err) != VKSKIN_OK)
+ *       return fail(err.message);
  *   const vkskin_model *models[] = {model};
  *   vkskin_crowd *crowd;
- *   vkskin_crowd_create(&(vkskin_crowd_desc){.models = models, .model_count = 1,
- *                                            .instance_count = 100}, &crowd, &err);
- *   each frame:
+ *   vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+ *                                            .models = models,
+ *                                            .model_count = 1,
+ *                                            .instance_count = 100},
+ *                       &crowd, &err);
+ *   for (int frame = 0; frame < frames; frame++) { // palettes: a mapped buffer, say
  *       vkskin_crowd_advance(crowd, dt, &err);
  *       vkskin_crowd_cull(crowd, view_proj, visible, capacity, &n, &err);
- *       vkskin_crowd_pose(crowd, visible, n, palettes, palette_capacity, &err);  (a mapped buffer)
+ *       vkskin_crowd_pose(crowd, visible, n, palettes, palette_capacity, &err);
+ *   }
+ *
  *
  * Conventions (sokol's): a descriptor's zero value is its default, so
  * `(vkskin_xxx_desc){.desc_size = sizeof(vkskin_xxx_desc), .a = 1}` asks for `a` and defaults the

@@ -3,15 +3,21 @@
  * window's swapchain. The host's window system gives a surface and its framebuffer size, nothing
  * else: no window-system type crosses this header. What `vkskin render` and `vkskin view` use.
  *
+ * Example (tests/header_examples.c compiles it):
  *   vkskin_renderer *r;
- *   vkskin_renderer_create(&(vkskin_renderer_desc){.crowd = crowd, .width = 640, .height = 480},
- *                          &r, &err);
+ *   vkskin_renderer_create(
+ *       &(vkskin_renderer_desc){
+ *           .desc_size = sizeof(vkskin_renderer_desc), .crowd = crowd, .width = 640, .height = 480},
+ *       &r, &err);
  *   vkskin_view view;
  *   vkskin_crowd_frame_view(crowd, 640.0f / 480.0f, &view, &err);
- *   each frame:
- *       vkskin_crowd_advance(crowd, dt);
- *       vkskin_renderer_frame(r, &(vkskin_frame_desc){.view = &view}, &info, &err);
- *       vkskin_renderer_read_image(r, rgba, &err);           headless: the frame's pixels
+ *   for (int frame = 0; frame < frames; frame++) {
+ *       vkskin_crowd_advance(crowd, dt, &err);
+ *       vkskin_renderer_frame(
+ *           r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &view}, &info,
+ *           &err);
+ *       vkskin_renderer_read_image(r, rgba, &err); // headless: the frame's pixels
+ *   }
  *   vkskin_renderer_destroy(r, NULL);
  *
  * A window: the desc names the instance extensions the window system needs and a function that

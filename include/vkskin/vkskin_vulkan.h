@@ -1,20 +1,32 @@
 /* vkskin on a host's Vulkan device: the skinning pass recorded into the host's command buffer,
  * each instance's skinned vertices left where the host's own draw reads them.
  *
+ * Example (tests/header_examples.c compiles it):
  *   vkskin_gpu *gpu;
- *   vkskin_gpu_create(&(vkskin_gpu_desc){.get_instance_proc_addr = vkGetInstanceProcAddr,
- *                                        .instance = ..., .physical_device = ..., .device = ...,
- *                                        .queue_family = ..., .api_version = VK_API_VERSION_1_3,
- *                                        .buffer_device_address = true, .synchronization2 = true,
+ *   vkskin_gpu_create(&(vkskin_gpu_desc){.desc_size = sizeof(vkskin_gpu_desc),
+ *                                        .get_instance_proc_addr = get_instance_proc_addr,
+ *                                        .instance = instance,
+ *                                        .physical_device = physical_device,
+ *                                        .device = device,
+ *                                        .queue_family = queue_family,
+ *                                        .api_version = VK_API_VERSION_1_3,
+ *                                        .buffer_device_address = true,
+ *                                        .synchronization2 = true,
  *                                        .maintenance4 = true},
  *                     crowd, &gpu, &err);
- *   each frame, slot = frame % VKSKIN_GPU_SLOTS (the host's fences say the slot is free):
- *       n = vkskin_crowd_cull(crowd, view_proj, visible);
- *       vkskin_crowd_pose(crowd, visible, n, vkskin_gpu_palettes(gpu, slot), &err);
- *       vkskin_gpu_skin(gpu, slot, cmd, visible, n, NULL, &err);     records into cmd
- *       per visible instance: vkskin_gpu_get_output(gpu, slot, i, &out, &err), then the host's
- *       draw: vertex buffer out.buffer at out.offset, vkskin_gpu_get_mesh's indices, its own
- *       pipeline and shaders.
+ *   for (uint32_t frame = 0; frame < frames; frame++) {
+ *       uint32_t slot = frame % VKSKIN_GPU_SLOTS; // the host's fences say the slot is free
+ *       VkCommandBuffer cmd = begin_frame(slot);  // the host's, recording
+ *       vkskin_crowd_cull(crowd, view_proj, visible, capacity, &n, &err);
+ *       vkskin_crowd_pose(crowd, visible, n, vkskin_gpu_palettes(gpu, slot), palette_capacity,
+ *                         &err);
+ *       vkskin_gpu_skin(gpu, slot, cmd, visible, n, NULL, &err); // records into cmd
+ *       for (uint32_t k = 0; k < n; k++) {
+ *           vkskin_gpu_output out;
+ *           vkskin_gpu_get_output(gpu, slot, visible[k], &out, &err);
+ *           draw(out.buffer, out.offset); // the host's: vkskin_gpu_get_mesh's indices, its
+ *       }                                 // own pipeline and shaders
+ *   }
  *
  * The host owns the instance and device; vkskin creates buffers and pipelines on them and records
  * commands, nothing else: no submit, no wait, no swapchain. Requirements of the device: Vulkan

@@ -32,11 +32,11 @@ struct vkskin_crowd {
     bool rendered;
 };
 
-/* Allocates what vkskin_crowd_prepare's animation level of detail keeps (once): the periods and
- * the last poses; false when out of memory. */
 /* *bytes with room for `need` entries (*room of them now; grown to `need` when short): the
  * per-instance scratch that follows a crowd that grew. False when out of memory. */
 bool vks_api_room_bytes(uint8_t **bytes, uint32_t *room, uint32_t need);
+/* Allocates what vkskin_crowd_prepare's animation level of detail keeps (once): the periods and
+ * the last poses; false when out of memory. */
 bool vks_api_crowd_anim_lod(struct vkskin_crowd *c);
 /* The periods alone (once): what a renderer with a palette store needs, the store keeping the
  * poses. */

@@ -433,9 +433,10 @@ vkskin_result vkskin_model_skin_as(const vkskin_model *m, int32_t clip, double s
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_model_skin: a model, positions and normals are needed");
     if (skinning != VKSKIN_SKINNING_LINEAR && skinning != VKSKIN_SKINNING_DUAL_QUATERNION)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_model_skin_as: skinning %d is neither linear nor dual-quaternion",
-                            (int)skinning);
+        return vks_api_fail(
+            err, VKSKIN_ERROR_ARGUMENT,
+            "vkskin_model_skin_as: skinning %d is neither linear nor dual-quaternion",
+            (int)skinning);
     const vkskin_result room = api_room("vkskin_model_skin", "the output", capacity,
                                         m->model.vertex_count, "vertices", err);
     if (room != VKSKIN_OK)

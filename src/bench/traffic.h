@@ -21,7 +21,7 @@ typedef struct vks_traffic {
  *   streams: the per-vertex part of that, bind streams + output (bytes_per_vertex's
  *            numerator);
  *   memory:  each distinct (model, level)'s bind streams once (its instances read the same
- *            addresses, which the cache keeps: the H100's 50 MB L2 holds a model's many times
+ *            addresses, which the cache keeps: a GPU's L2 holds a model's streams many times
  *            over), plus per instance its output, palette, active list and visible-list entry. */
 vks_traffic vks_skin_traffic(const vks_crowd *crowd, const uint32_t *list, const uint8_t *levels,
                              uint32_t count);

@@ -106,11 +106,6 @@ void vks_set_allocator(const vks_allocator *allocator)
     host = allocator ? *allocator : (vks_allocator){0};
 }
 
-bool vks_custom_allocator(void)
-{
-    return host.alloc != NULL;
-}
-
 void *vks_object_alloc(size_t size)
 {
     void *p = vks_calloc(1, size);

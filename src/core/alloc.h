@@ -26,7 +26,6 @@ char *vks_strdup(const char *s);
 
 /* The host's allocator (NULL: the C library's). The caller makes sure no block is live. */
 void vks_set_allocator(const vks_allocator *allocator);
-bool vks_custom_allocator(void);
 
 /* The API's objects (models, crowds, stores, renderers, vkskin_gpu), zeroed, counted while they
  * live: the allocator cannot change meanwhile. */

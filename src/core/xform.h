@@ -90,11 +90,9 @@ static inline void vks_affine_from_xform(const vks_xform *x, vks_affine *out)
 /* out = a * b (out may alias a or b). The product is built in registers and stored once: `out`
  * may be the mapped palette buffer, write-combined memory across PCIe on a discrete GPU, where
  * every read back (the translation's `+=`, or a reload the compiler makes because out might alias
- * a or b) costs about a microsecond. On an H100 machine (16 cores), 10 000 default characters:
- * 63.5 ms of CPU animation a frame when each joint read its palette entry back 3 times, 1.4 ms
- * since. With SSE2 (every x86-64) each row is 3 broadcast multiplies and adds on whole rows, in
- * the scalar path's order of operations, so both give the same floats: the palette pass went
- * from 9.3 to 6 ns a joint (bench --anim-only --phases, CesiumMan). */
+ * a or b) costs about a microsecond (docs/performance.md, "Measurements behind the code"). With
+ * SSE2 (every x86-64) each row is 3 broadcast multiplies and adds on whole rows, in the scalar
+ * path's order of operations, so both give the same floats. */
 #if defined(__SSE2__)
 static inline void vks_affine_mul(const vks_affine *a, const vks_affine *b, vks_affine *out)
 {

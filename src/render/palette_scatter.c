@@ -6,7 +6,7 @@ extern const unsigned char vks_scatter_comp_spv[], vks_scatter_comp_bound_spv[];
 extern const size_t vks_scatter_comp_spv_size, vks_scatter_comp_bound_spv_size;
 
 /* 65535 workgroups is the spec's least maxComputeWorkGroupCount[0], and more than a GPU holds
- * at once (an H100: 132 SMs of 32 workgroups of 64), so the records' loop costs nothing. */
+ * at once, so the records' loop costs nothing. */
 #define SCATTER_MAX_GROUPS 65535u
 
 static bool create_sets(const gpu_device *dev, vks_scatter_pass *pass, const gpu_buffer *store,

@@ -714,15 +714,6 @@ void vks_crowd__mark_moved(vks_crowd *c, uint32_t i)
     }
 }
 
-bool vks_crowd_all_moved(vks_crowd *c)
-{
-    if (!vks_crowd__moved_list(c))
-        return false;
-    for (uint32_t i = 0; i < c->instance_count; i++)
-        vks_crowd__mark_moved(c, i);
-    return true;
-}
-
 void vks_crowd_clear_moved(vks_crowd *c)
 {
     for (uint32_t k = 0; k < c->moved_count; k++)

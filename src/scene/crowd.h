@@ -276,9 +276,6 @@ void vks_crowd_play(vks_crowd *crowd, uint32_t i, int32_t clip, double fade);
  * follow, and the crowd's box grows to hold the sphere (it stays a bound, not the tightest). */
 /* False, leaving the instance where it was, when out of memory for the moved list. */
 bool vks_crowd_set_world(vks_crowd *crowd, uint32_t i, const float world[4][4]);
-/* Every instance listed as moved (its world restored, as vkskin_crowd_reset does); false when
- * out of memory for the list. */
-bool vks_crowd_all_moved(vks_crowd *crowd);
 /* The moved instances were taken (a renderer's table has their worlds): the list empties. */
 void vks_crowd_clear_moved(vks_crowd *crowd);
 

@@ -17,8 +17,8 @@ static_assert(sizeof(copy_push) == 24, "copy.comp's push constants in std430");
 
 enum {
     COPY_GROUP_SIZE = 256, /* copy.comp's local_size_x */
-    /* 65535 groups of 256 (16.7M invocations) exceed what any GPU runs at once (an H100 holds
-     * 132 x 2048), so the grid-stride loop costs nothing; 65535 is the spec's minimum limit. */
+    /* 65535 groups of 256 (16.7M invocations) exceed what a GPU runs at once, so the
+     * grid-stride loop costs nothing; 65535 is the spec's minimum limit. */
     COPY_MAX_GROUPS = 65535,
 };
 /* uvec4 per dispatch: the shader's access chain index is signed 32-bit. 2^30 (16 GiB) leaves

@@ -3,7 +3,7 @@
  * addresses of everything it reads and writes (layouts in shaders/vks_shared.h); or, on the
  * descriptor path, it reads and writes through the descriptors of a set the caller binds (set 0).
  * The caller owns the buffers, the sets and the barriers around the dispatch
- * (src/render/renderer.c). */
+ * (src/render/skinner_frame.c). */
 #ifndef VKS_SKIN_GPU_H
 #define VKS_SKIN_GPU_H
 
