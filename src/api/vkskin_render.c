@@ -610,11 +610,7 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     if (res == VKSKIN_OK && r->window)
         acq = vks_swapchain_acquire(&r->swapchain, f->slot, desc->width, desc->height, &wf, &e);
     if (res != VKSKIN_OK || acq != VKS_ACQUIRED) {
-        /* The store's slots were dealt for copies that are never submitted. */
-        if (r->r.skinner.use_store)
-            vks_palette_store_clear(&r->r.skinner.store);
-        f->skin->visible_count = 0;
-        r->dev.vk.vkEndCommandBuffer(f->cmd); /* recorded nothing; reset by the slot's next frame */
+        vks_renderer_abandon(&r->r, f);
         return res != VKSKIN_OK          ? res
                : acq == VKS_ACQUIRE_SKIP ? vks_api_ok(err)
                                          : vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
@@ -634,13 +630,8 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
 
     vks_renderer_skin(&r->r, f);
     if (!vks_renderer_draw(&r->r, f, &target, &e)) {
-        /* Out of memory for the visibility buffer at this size: nothing was submitted, and the
-         * slot's queries say nothing (the skinning's timestamp is not this frame's). */
-        f->skin->visible_count = 0;
-        f->queries_written = 0;
-        if (r->r.skinner.use_store)
-            vks_palette_store_clear(&r->r.skinner.store);
-        r->dev.vk.vkEndCommandBuffer(f->cmd);
+        /* Out of memory for the visibility buffer at this size. */
+        vks_renderer_abandon(&r->r, f);
         r->broken = r->window; /* the acquired image is never presented */
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);
     }

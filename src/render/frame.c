@@ -91,6 +91,17 @@ vks_frame *vks_renderer_begin_frame(vks_renderer *r)
     return f;
 }
 
+void vks_renderer_abandon(vks_renderer *r, vks_frame *f)
+{
+    /* The store's slots were dealt for copies that are never submitted, and the slot's queries
+     * say nothing (a timestamp recorded is not this frame's). */
+    if (r->skinner.use_store)
+        vks_palette_store_clear(&r->skinner.store);
+    f->skin->visible_count = 0;
+    f->queries_written = 0;
+    r->dev->vk.vkEndCommandBuffer(f->cmd); /* never submitted: reset by the slot's next frame */
+}
+
 bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSemaphore signal,
                          vks_error *err)
 {

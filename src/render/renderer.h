@@ -15,6 +15,8 @@
  *   vks_renderer_skin(r, f);        the skinner's prepare and dispatch, between the queries
  *   vks_renderer_draw(r, f, &t);    one instanced draw per mesh of each model
  *   vks_renderer_submit(r, f, wait, signal, err);
+ *        or, when the frame fails or has nothing to draw into after it began:
+ *   vks_renderer_abandon(r, f);
  *
  * The readers it names for the skinned output: the vertex shaders that pull it, the readback's
  * copy, and the compute rasterizer and its resolve when it has one.
@@ -166,6 +168,10 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
 /* Records a copy of the skinned output into the skinner's readback (desc.readback), read with
  * vks_skinner_skinned once the frame's fence signals (vks_renderer_wait). Compute mode only. */
 void vks_renderer_copy_skinned(vks_renderer *r, vks_frame *f);
+/* Ends a begun frame that will not be submitted (a failure, or a window with nothing to draw
+ * into): the palette store's slots dealt for it freed, its visible list and queries emptied, its
+ * command buffer ended unsubmitted. The one way out of a frame between begin and submit. */
+void vks_renderer_abandon(vks_renderer *r, vks_frame *f);
 /* Ends and submits the frame. `wait` (may be null) is waited on at color output; `signal` (may be
  * null) is signalled when the frame completes. */
 bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSemaphore signal,
