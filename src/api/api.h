@@ -5,8 +5,8 @@
 #include "vkskin/vkskin.h"
 
 #include "core/pool.h"
-#include "render/renderer.h"
 #include "scene/crowd.h"
+#include "scene/palette_store.h"
 
 struct vkskin_model {
     vks_model model;
@@ -68,24 +68,6 @@ struct vkskin_palette_store {
  * the engine's into models[]. */
 vkskin_result vks_api_crowd_models(const vkskin_crowd_desc *desc, const char *fn,
                                    const vks_model **models, vkskin_error *err);
-
-/* The engine's path for a public binding, AUTO taking `automatic`; false for a value that names
- * none. */
-static inline bool vks_api_path(vkskin_binding binding, vks_path automatic, vks_path *path)
-{
-    switch (binding) {
-    case VKSKIN_BINDING_AUTO:
-        *path = automatic;
-        return true;
-    case VKSKIN_BINDING_ADDRESSES:
-        *path = VKS_PATH_ADDRESSES;
-        return true;
-    case VKSKIN_BINDING_DESCRIPTORS:
-        *path = VKS_PATH_DESCRIPTORS;
-        return true;
-    }
-    return false;
-}
 
 /* A desc as the caller's headers laid it out (its desc_size, the first field) read into this
  * library's layout (the ABI policy, docs/library.md): desc_size bytes of it copied over zeros,

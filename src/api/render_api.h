@@ -4,6 +4,7 @@
 #define VKS_RENDER_API_H
 
 #include "api.h"
+#include "binding.h"
 
 #include "draw/overlay.h"
 #include "render/renderer.h"

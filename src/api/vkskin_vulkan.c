@@ -2,6 +2,7 @@
  * (gpu/gpu.h), and a skinner on it (render/skinner.h): skinning recorded into the host's command
  * buffers, nothing drawn, submitted or waited on. The owned renderer records the same skinner. */
 #include "api.h"
+#include "binding.h"
 #include "../core/alloc.h"
 
 #include "render/skinner.h"
