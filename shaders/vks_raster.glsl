@@ -10,11 +10,11 @@
 #ifdef VKS_BOUND
 #define VKS_R(set_, slot, access, name, type)                                                       \
     layout(std430, set = set_, binding = slot) access buffer name { type v[]; }
-VKS_R(VKS_DATA_SET, VKS_BINDING_MODELS, readonly, RModels, vks_model_gpu) r_models;
-VKS_R(VKS_DATA_SET, VKS_BINDING_INSTANCES, readonly, RInstances, vks_instance) r_instances;
-VKS_R(VKS_DATA_SET, VKS_BINDING_VISIBLE, readonly, RVisible, vks_visible) r_visible;
-VKS_R(VKS_DATA_SET, VKS_BINDING_UVS, readonly, RUvs, float) r_uvs;
-VKS_R(VKS_DATA_SET, VKS_BINDING_OUTPUT, readonly, ROutput, uvec4) r_output;
+VKS_R(VKS_DATA_SET, VKS_BINDING_MODELS, readonly, BoundModels, vks_model_gpu) r_models;
+VKS_R(VKS_DATA_SET, VKS_BINDING_INSTANCES, readonly, BoundInstances, vks_instance) r_instances;
+VKS_R(VKS_DATA_SET, VKS_BINDING_VISIBLE, readonly, BoundVisible, vks_visible) r_visible;
+VKS_R(VKS_DATA_SET, VKS_BINDING_UVS, readonly, BoundUvs, float) r_uvs;
+VKS_R(VKS_DATA_SET, VKS_BINDING_OUTPUT, readonly, BoundOutput, uvec4) r_output;
 VKS_R(VKS_RASTER_SET, VKS_RASTER_BINDING_VIS, VKS_VIS_ACCESS, RVis, VKS_VIS_TYPE) r_vis;
 VKS_R(VKS_RASTER_SET, VKS_RASTER_BINDING_INDICES, readonly, RIndices, uint) r_indices;
 VKS_R(VKS_RASTER_SET, VKS_RASTER_BINDING_LEVELS, readonly, RLevels, vks_raster_level) r_levels;
@@ -34,25 +34,21 @@ uvec4 r_skinned(vks_visible e, uint v)
     return r_output.v[(e.out_address.x - VKS_OUT_BASE) / VKS_SKINNED_STRIDE + v];
 }
 #else
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer RModels { vks_model_gpu v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer RInstances { vks_instance v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer RVisible { vks_visible v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer RFloats { float v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer ROutput { uvec4 v[]; };
+#include "vks_refs.glsl"
 layout(buffer_reference, std430, buffer_reference_align = 8) VKS_VIS_ACCESS buffer RVis { VKS_VIS_TYPE v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer RIndices { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer RLevels { vks_raster_level v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer RMeshes { vks_raster_mesh v[]; };
-#define R_MODELS RModels(push.models).v
-#define R_INSTANCES RInstances(push.instances).v
-#define R_VISIBLE RVisible(push.visible).v
-#define R_UVS RFloats(push.uvs).v
+#define R_MODELS Models(push.models).v
+#define R_INSTANCES Instances(push.instances).v
+#define R_VISIBLE Visibles(push.visible).v
+#define R_UVS Floats(push.uvs).v
 #define R_VIS RVis(push.vis).v
 #define R_INDICES RIndices(push.indices).v
 #define R_LEVELS RLevels(push.levels).v
 #define R_MESHES RMeshes(push.meshes).v
 uvec4 r_skinned(vks_visible e, uint v)
 {
-    return ROutput(e.out_address).v[v];
+    return Uvec4s(e.out_address).v[v];
 }
 #endif

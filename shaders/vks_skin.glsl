@@ -41,14 +41,7 @@ VKS_DATA(BoundMorphs, VKS_BINDING_MORPHS, uvec4) vks_bound_morphs;
 #define VKS_WEIGHTS_EXTRA vks_bound_weights_extra.v
 #define VKS_MORPHS vks_bound_morphs.v
 #else
-layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Floats { float v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Uints { uint v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Uvec2s { uvec2 v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Vec4s { vec4 v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Uvec4s { uvec4 v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Models { vks_model_gpu v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Instances { vks_instance v[]; };
-layout(buffer_reference, std430, buffer_reference_align = 8) readonly buffer Visibles { vks_visible v[]; };
+#include "vks_refs.glsl"
 #define VKS_MODELS Models(push.models).v
 #define VKS_INSTANCES Instances(push.instances).v
 #define VKS_VISIBLE Visibles(push.visible).v
