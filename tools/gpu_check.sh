@@ -23,6 +23,12 @@
 # check by check in the order above, each limited (timeout) to its share of the budget and to
 # what is left of it; a spent share skips that check's remaining runs with a message.
 #
+# On a lent GPU, carry only what it runs (the whole build folder is past the 64 MiB a run carries):
+#   here:  ../shared/gpu/stage.sh build/vkskin && mkdir -p .gpu/models &&
+#          cp ../shared/models/CesiumMan.glb .gpu/models/
+#   run:   source .gpu/env.sh; tools/gpu_check.sh --out $OUT/check
+#          carry [".gpu", "build/vkskin", "build/commit.txt", "build/tests/fixtures"]
+#
 # --quick: the same checks at sizes a CPU device finishes in about a minute (CI runs it on
 # lavapipe: tests/CMakeLists.txt, gpu_check_quick). Exit 0 when every run succeeded, 1 when any
 # failed or was cut short (the summary says which), 2 on bad usage.
@@ -61,9 +67,11 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -x "$vk" ] || bad "no vkskin at '$vk' (build it, or give --vkskin PATH)"
-if [ -z "$cesium" ] && [ -f "$here/../shared/models/CesiumMan.glb" ]; then
-  cesium=$here/../shared/models/CesiumMan.glb
-fi
+# CesiumMan: the argument, else the sample models beside the repository, else the copy staged
+# into .gpu/models/ for a lent GPU (where ../shared does not travel).
+for c in "$here/../shared/models/CesiumMan.glb" "$here/.gpu/models/CesiumMan.glb"; do
+  [ -n "$cesium" ] || [ ! -f "$c" ] || cesium=$c
+done
 [ -z "$cesium" ] || [ -f "$cesium" ] || bad "no model at '$cesium'"
 fixtures=$(dirname "$vk")/tests/fixtures
 mkdir -p "$out" || bad "cannot create '$out'"
