@@ -7,6 +7,7 @@
 #include "core/pool.h"
 #include "scene/crowd.h"
 #include "scene/palette_store.h"
+#include "scene/prepare.h"
 
 struct vkskin_model {
     vks_model model;
@@ -22,45 +23,20 @@ struct vkskin_crowd {
     /* The box the framing views fit (scene/camera.h): every instance's bounds, grown as
      * instances are placed (a bound, not the tightest, after vkskin_crowd_set_world). */
     float frame_lo[3], frame_hi[3];
-    /* vkskin_crowd_prepare's animation level of detail: per visible slot its posing period, and
-     * the frames prepared so far (the stagger). */
-    uint8_t *periods;
-    uint32_t periods_room; /* the entries periods has room for */
-    uint64_t prepared;
+    vks_anim_lod anim_lod; /* what its frames' animation level of detail keeps (prepare.h) */
     /* The crowd's renderer, if one lives: one at a time (its animation schedule, its palette
      * store and the instances placed anew are the renderer's). */
     bool rendered;
 };
 
-/* *bytes with room for `need` entries (*room of them now; grown to `need` when short): the
- * per-instance scratch that follows a crowd that grew. False when out of memory. */
-bool vks_api_room_bytes(uint8_t **bytes, uint32_t *room, uint32_t need);
-/* Allocates what vkskin_crowd_prepare's animation level of detail keeps (once): the periods and
- * the last poses; false when out of memory. */
-bool vks_api_crowd_anim_lod(struct vkskin_crowd *c);
-/* The periods alone (once): what a renderer with a palette store needs, the store keeping the
- * poses. */
-bool vks_api_crowd_periods(struct vkskin_crowd *c);
-
-/* vkskin_crowd_prepare up to its posing: the desc checked, the crowd culled into `visible`
- * (*count of them), their levels chosen into `levels` (NULL: not chosen) and, with the animation
- * level of detail, their periods into c->periods (allocated before) and, with `update`, the
- * schedule of the next frame (update[k]: posed; the frame counted), all in one pass. */
-vkskin_result vks_api_prepare_list(struct vkskin_crowd *c, const vkskin_prepare_desc *desc,
-                                   uint32_t *visible, uint8_t *levels, uint8_t *update,
-                                   uint32_t *count, vkskin_error *err);
-/* vkskin_crowd_prepare_store on the engine's store (the public one's, or a renderer's): `update`
- * is its scratch of instance_count bytes; *count gets the entries kept. */
-vkskin_result vks_api_prepare_store(struct vkskin_crowd *c, const vkskin_prepare_desc *desc,
-                                    vks_palette_store *store, uint8_t *update, uint32_t *visible,
-                                    uint8_t *levels, vks_bone *staging, vkskin_prepared *out,
-                                    vkskin_error *err);
+/* A prepare desc (its view given) checked and translated into the CPU half's job, on `pool`
+ * unless desc.one_thread; `call` names the public call in the messages. */
+vkskin_result vks_api_prepare_job(const vkskin_prepare_desc *desc, const char *call, vks_pool *pool,
+                                  vks_prepare_job *job, vkskin_error *err);
 
 struct vkskin_palette_store {
     vks_palette_store store;
     const struct vkskin_crowd *crowd;
-    uint8_t *update;
-    uint32_t update_room;
 };
 
 /* A crowd desc's models and instance count, checked (1 to VKSKIN_MAX_MODELS models, none NULL;

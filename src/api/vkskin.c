@@ -602,7 +602,7 @@ void vkskin_crowd_destroy(vkskin_crowd *c)
     vks_pool_destroy(c->pool);
     vks_crowd_destroy(&c->crowd);
     vks_free(c->start);
-    vks_free(c->periods);
+    vks_anim_lod_free(&c->anim_lod);
     vks_object_free(c);
 }
 
@@ -1045,86 +1045,45 @@ vkskin_result vkskin_crowd_pose(vkskin_crowd *c, const uint32_t *instances, uint
     return vks_api_ok(err);
 }
 
-bool vks_api_room_bytes(uint8_t **bytes, uint32_t *room, uint32_t need)
+vkskin_result vks_api_prepare_job(const vkskin_prepare_desc *desc, const char *call, vks_pool *pool,
+                                  vks_prepare_job *job, vkskin_error *err)
 {
-    if (*bytes && *room >= need)
-        return true;
-    uint8_t *bigger = vks_realloc(*bytes, need ? need : 1);
-    if (!bigger)
-        return false;
-    *bytes = bigger;
-    *room = need;
-    return true;
-}
-
-bool vks_api_crowd_periods(struct vkskin_crowd *c)
-{
-    return vks_api_room_bytes(&c->periods, &c->periods_room, c->crowd.instance_capacity);
-}
-
-bool vks_api_crowd_anim_lod(struct vkskin_crowd *c)
-{
-    vks_error e;
-    return vks_api_crowd_periods(c) && vks_crowd_keep_poses(&c->crowd, &e);
-}
-
-vkskin_result vks_api_prepare_list(struct vkskin_crowd *c, const vkskin_prepare_desc *desc,
-                                   uint32_t *visible, uint8_t *levels, uint8_t *update,
-                                   uint32_t *count, vkskin_error *err)
-{
-    *count = 0;
     const vkskin_view *view = desc->view;
     for (int k = 0; k < 16; k++)
         if (!isfinite(view->view_proj[k]))
             return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                                "vkskin_crowd_prepare: view_proj element %d is not finite", k);
+                                "%s: view_proj element %d is not finite", call, k);
     if (!isfinite(view->eye[0]) || !isfinite(view->eye[1]) || !isfinite(view->eye[2]))
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_crowd_prepare: the eye is not "
-                            "finite");
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: the eye is not finite", call);
     if ((desc->fixed_lod && desc->lod >= VKS_MAX_LEVELS) ||
         !(desc->lod_error_px >= 0.0f && desc->lod_error_px < INFINITY) ||
         !(desc->raster_triangle_px >= 0.0f && desc->raster_triangle_px < INFINITY) ||
         desc->height > 65536)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_crowd_prepare: a level below %u, an error and a triangle "
-                            "size of 0 or more pixels and a height up to 65536 are needed",
-                            VKS_MAX_LEVELS);
-    vks_crowd *crowd = &c->crowd;
-    const bool anim_lod = !desc->pose_every_frame;
-    /* The view_proj is P V, P a perspective (clip w = -z of the view) and V rigid: the clip y
-     * row's length is P's focal scale 1 / tan(fov_y / 2), and the pixels per unit at distance
-     * 1 are half of it times the height. */
-    const float *vp = view->view_proj; /* column-major: (row k, column c) at 4 c + k */
-    const float focal = sqrtf(vp[1] * vp[1] + vp[5] * vp[5] + vp[9] * vp[9]);
-    const uint32_t height = desc->height ? desc->height : 720;
-    vks_lod_view lod = {
-        .pixels_per_unit = 0.5f * focal * (float)height,
-        .max_error_px = desc->lod_error_px > 0.0f ? desc->lod_error_px : VKSKIN_LOD_ERROR_PX,
-        .force = desc->fixed_lod ? (int32_t)desc->lod : -1,
-        .raster_area_px =
-            desc->raster_triangle_px > 0.0f ? desc->raster_triangle_px : VKSKIN_RASTER_TRIANGLE_PX};
-    memcpy(lod.eye, view->eye, sizeof lod.eye);
-    float m[4][4];
-    memcpy(m, vp, sizeof m);
-    vks_pool *pool = desc->one_thread ? NULL : c->pool;
-    const uint32_t n = vks_crowd_cull(crowd, pool, (const float(*)[4])m, visible);
-    /* Levels, periods and (with update) the schedule in one pass over the visible instances. */
-    if (levels || anim_lod)
-        vks_crowd_choose(crowd, pool, &lod, visible, n, levels, levels ? desc->raster : NULL,
-                         anim_lod ? c->periods : NULL, c->prepared, anim_lod ? update : NULL);
-    if (anim_lod && update)
-        c->prepared++;
-    *count = n;
-    return vks_api_ok(err);
+                            "%s: a level below %u, an error and a triangle size of 0 or more "
+                            "pixels and a height up to 65536 are needed",
+                            call, VKS_MAX_LEVELS);
+    *job = (vks_prepare_job){
+        .lod = vks_lod_view_of(view->view_proj, view->eye, desc->height ? desc->height : 720,
+                               desc->lod_error_px > 0.0f ? desc->lod_error_px : VKSKIN_LOD_ERROR_PX,
+                               desc->fixed_lod ? (int32_t)desc->lod : -1,
+                               desc->raster_triangle_px > 0.0f ? desc->raster_triangle_px
+                                                               : VKSKIN_RASTER_TRIANGLE_PX),
+        .anim_lod = !desc->pose_every_frame,
+        .reuse_palettes = desc->reuse_palettes,
+        .raster = desc->raster,
+        .pool = desc->one_thread ? NULL : pool};
+    memcpy(job->view_proj, view->view_proj, sizeof job->view_proj);
+    return VKSKIN_OK;
 }
 
-/* The joints instance i's pose computes: its level's when posed for it (skeleton level of detail),
- * else every joint. */
-static uint32_t joints_posed(const vks_crowd *c, uint32_t i, bool at_levels)
+static vkskin_prepared api_prepared(const vks_prepared *p)
 {
-    const vks_model *m = c->models[c->instances[i].model];
-    return at_levels ? vks_model_level_joints(m, c->instances[i].lod) : m->skeleton.joint_count;
+    return (vkskin_prepared){.visible = p->visible,
+                             .posed = p->posed,
+                             .palette_bytes = p->palette_bytes,
+                             .dropped = p->dropped,
+                             .posed_joints = p->posed_joints};
 }
 
 vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *desc,
@@ -1142,64 +1101,23 @@ vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *d
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_crowd_prepare: a crowd, a desc with a view, visible and "
                             "palettes are needed");
-    vkskin_result room = api_room("vkskin_crowd_prepare", "visible", capacity,
-                                  c->crowd.instance_count, "instances", err);
-    if (room == VKSKIN_OK)
-        room = api_room("vkskin_crowd_prepare", "palettes", palette_capacity,
-                        c->crowd.palette_count, "entries", err);
-    if (room != VKSKIN_OK)
-        return room;
-    const bool anim_lod = !desc->pose_every_frame;
-    if (anim_lod && !vks_api_crowd_anim_lod(c))
-        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
-                            "out of memory for the last poses of %u instances",
-                            c->crowd.instance_count);
-    uint32_t n;
-    vkskin_result res = vks_api_prepare_list(c, desc, visible, levels, NULL, &n, err);
+    vkskin_result res = api_room("vkskin_crowd_prepare", "visible", capacity,
+                                 c->crowd.instance_count, "instances", err);
+    if (res == VKSKIN_OK)
+        res = api_room("vkskin_crowd_prepare", "palettes", palette_capacity, c->crowd.palette_count,
+                       "entries", err);
+    vks_prepare_job job;
+    if (res == VKSKIN_OK)
+        res = vks_api_prepare_job(desc, "vkskin_crowd_prepare", c->pool, &job, err);
     if (res != VKSKIN_OK)
         return res;
-    uint64_t bytes = 0;
-    /* With levels chosen, each instance posed for its level (what its skinning reads). */
-    const uint32_t posed = (levels ? vks_crowd_animate_at_levels : vks_crowd_animate)(
-        &c->crowd, desc->one_thread ? NULL : c->pool, visible, anim_lod ? c->periods : NULL, n,
-        c->prepared++, (vks_bone *)palettes, desc->reuse_palettes, &bytes);
-    uint64_t joints = 0;
-    for (uint32_t k = 0; out && k < n; k++)
-        if (!anim_lod || c->crowd.update[k])
-            joints += joints_posed(&c->crowd, visible[k], levels != NULL);
+    vks_error e;
+    if (job.anim_lod && !vks_prepare_fit(&c->crowd, &c->anim_lod, false, &e))
+        return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);
+    const vks_prepared p =
+        vks_prepare_palettes(&c->crowd, &c->anim_lod, &job, visible, levels, (vks_bone *)palettes);
     if (out)
-        *out = (vkskin_prepared){
-            .visible = n, .posed = posed, .palette_bytes = bytes, .posed_joints = joints};
-    return vks_api_ok(err);
-}
-
-vkskin_result vks_api_prepare_store(vkskin_crowd *c, const vkskin_prepare_desc *desc,
-                                    vks_palette_store *store, uint8_t *update, uint32_t *visible,
-                                    uint8_t *levels, vks_bone *staging, vkskin_prepared *out,
-                                    vkskin_error *err)
-{
-    const bool anim_lod = !desc->pose_every_frame;
-    if (anim_lod && !vks_api_crowd_periods(c))
-        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
-                            "out of memory for the posing periods of %u instances",
-                            c->crowd.instance_count);
-    uint32_t n;
-    const vkskin_result res = vks_api_prepare_list(c, desc, visible, levels, update, &n, err);
-    if (res != VKSKIN_OK)
-        return res;
-    const uint32_t listed = n;
-    n = vks_palette_store_frame(store, &c->crowd, visible, levels, desc->raster, n,
-                                anim_lod ? update : NULL);
-    vks_crowd_palettes_at(&c->crowd, desc->one_thread ? NULL : c->pool, store->pose,
-                          store->pose_first, store->pose_count, staging, levels != NULL);
-    uint64_t joints = 0;
-    for (uint32_t k = 0; k < store->pose_count; k++)
-        joints += joints_posed(&c->crowd, store->pose[k], levels != NULL);
-    *out = (vkskin_prepared){.visible = n,
-                             .posed = store->pose_count,
-                             .palette_bytes = store->staged * sizeof(vks_bone),
-                             .dropped = listed - n,
-                             .posed_joints = joints};
+        *out = api_prepared(&p);
     return vks_api_ok(err);
 }
 
@@ -1218,12 +1136,9 @@ vkskin_result vkskin_palette_store_create(const vkskin_crowd *crowd, uint32_t ca
                             capacity);
     vkskin_palette_store *s = vks_object_alloc(sizeof *s);
     vks_error e;
-    if (!s || !vks_api_room_bytes(&s->update, &s->update_room, crowd->crowd.instance_capacity)) {
-        vks_object_free(s);
+    if (!s)
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for a palette store");
-    }
     if (!vks_palette_store_init(&s->store, &crowd->crowd, capacity, &e)) {
-        vks_free(s->update);
         vks_object_free(s);
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_ARGUMENT);
     }
@@ -1237,7 +1152,6 @@ void vkskin_palette_store_destroy(vkskin_palette_store *s)
     if (!s)
         return;
     vks_palette_store_free(&s->store);
-    vks_free(s->update);
     vks_object_free(s);
 }
 
@@ -1268,15 +1182,21 @@ vkskin_result vkskin_crowd_prepare_store(vkskin_crowd *c, const vkskin_prepare_d
                         store->store.capacity, "entries (the store's capacity)", err);
     if (room != VKSKIN_OK)
         return room;
+    vks_prepare_job job;
+    room = vks_api_prepare_job(desc, "vkskin_crowd_prepare_store", c->pool, &job, err);
+    if (room != VKSKIN_OK)
+        return room;
     vks_error e; /* room for a crowd that grew */
     if (!vks_palette_store_reserve(&store->store, &c->crowd, &e) ||
-        !vks_api_room_bytes(&store->update, &store->update_room, c->crowd.instance_capacity))
+        (job.anim_lod && !vks_prepare_fit(&c->crowd, &c->anim_lod, true, &e)))
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
                             "vkskin_crowd_prepare_store: out of memory for %u instances",
                             c->crowd.instance_capacity);
-    vkskin_prepared ignored;
-    return vks_api_prepare_store(c, desc, &store->store, store->update, visible, levels,
-                                 (vks_bone *)staging, out ? out : &ignored, err);
+    const vks_prepared p = vks_prepare_store(&c->crowd, &c->anim_lod, &store->store, &job, visible,
+                                             levels, (vks_bone *)staging);
+    if (out)
+        *out = api_prepared(&p);
+    return vks_api_ok(err);
 }
 
 const vkskin_palette_copy *vkskin_palette_store_copies(const vkskin_palette_store *s,

@@ -21,10 +21,10 @@ vkskin_result vkskin_renderer_get_traffic(const vkskin_renderer *r, bool whole_c
     if (whole_crowd)
         *traffic = api_traffic(
             vks_skin_traffic(r->r.skinner.crowd, NULL, NULL, r->r.skinner.crowd->instance_count));
-    else if (r->last && r->r.skinner.mode == VKS_SKIN_COMPUTE)
-        *traffic = api_traffic(vks_skin_traffic(r->r.skinner.crowd, r->last->skin->plan.order,
-                                                r->last->skin->plan.order_level,
-                                                r->last->skin->plan.skinned_count));
+    else if (r->r.last && r->r.skinner.mode == VKS_SKIN_COMPUTE)
+        *traffic = api_traffic(vks_skin_traffic(r->r.skinner.crowd, r->r.last->skin->plan.order,
+                                                r->r.last->skin->plan.order_level,
+                                                r->r.last->skin->plan.skinned_count));
     return vks_api_ok(err);
 }
 

@@ -5,9 +5,6 @@
 #include "render_api.h"
 
 #include "../core/alloc.h"
-#include "draw/ground.h"
-
-#include "core/clock.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -138,9 +135,13 @@ static vks_renderer_desc engine_desc(const vkskin_renderer_desc *desc, vks_path 
     const VkExtent2D extent = {desc->width ? desc->width : 1280, desc->height ? desc->height : 720};
     const char *note;
     const vks_raster_mode raster = raster_of(desc, dev, raster_note ? raster_note : &note);
-    vks_plan_image image = desc->create_surface ? (vks_plan_image){0}
-                                                : vks_offscreen_bytes(extent.width, extent.height,
-                                                                      vks_draw_depth_format(dev));
+    vks_plan_image image = {0};
+    if (!desc->create_surface) {
+        image.width = extent.width;
+        image.height = extent.height;
+        vks_offscreen_bytes(extent.width, extent.height, vks_draw_depth_format(dev),
+                            &image.device_bytes, &image.host_bytes);
+    }
     if (!desc->create_surface && raster != VKS_RASTER_HARDWARE) { /* its visibility buffers */
         image.device_bytes += vks_raster_target_bytes(extent.width, extent.height);
         image.visibility = true;
@@ -153,6 +154,7 @@ static vks_renderer_desc engine_desc(const vkskin_renderer_desc *desc, vks_path 
         .group_size = desc->group_size,
         .stage_palette = desc->stage_palette,
         .readback = desc->readback,
+        .overlays = true,
         .buffer_limit = desc->max_buffer_bytes,
         .palette_store = desc->palettes == VKSKIN_PALETTES_STORE,
         .max_skinned_vertices = desc->max_skinned_vertices,
@@ -243,15 +245,12 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
     r->crowd = desc->crowd;
     r->crowd->rendered = true;
     r->logger = desc->logger;
-    r->window = desc->create_surface != NULL;
-    r->readback = desc->readback;
     r->prepare = (vkskin_prepare_desc){.desc_size = sizeof(vkskin_prepare_desc),
                                        .fixed_lod = desc->fixed_lod,
                                        .lod = desc->lod,
                                        .lod_error_px = desc->lod_error_px,
                                        .pose_every_frame = desc->pose_every_frame,
                                        .raster_triangle_px = desc->raster_triangle_px};
-    r->extent = (VkExtent2D){desc->width ? desc->width : 1280, desc->height ? desc->height : 720};
 
     const char *env = getenv("VKSKIN_VALIDATE");
     const gpu_device_desc dd = {
@@ -269,34 +268,27 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
      * their addresses. */
     vks_crowd_forget_palettes(crowd);
     vks_error e;
-    /* What the animation level of detail keeps, now: a frame cannot fail on it later. With the
-     * store, the store keeps the poses: the periods and which to pose are all it needs. */
-    const bool store = desc->palettes == VKSKIN_PALETTES_STORE;
+    /* What the animation level of detail keeps, now: a frame fails on it later only when the
+     * crowd grows. */
     bool ok =
-        (desc->pose_every_frame ||
-         (store ? vks_api_crowd_periods(r->crowd) &&
-                      vks_api_room_bytes(&r->update, &r->update_room, crowd->instance_capacity)
-                : vks_api_crowd_anim_lod(r->crowd)) ||
-         vks_fail_memory(&e, "out of memory for the last poses of %u instances",
-                         crowd->instance_count)) &&
+        (desc->pose_every_frame || vks_prepare_fit(crowd, &r->crowd->anim_lod,
+                                                   desc->palettes == VKSKIN_PALETTES_STORE, &e)) &&
         gpu_device_create(&dd, &r->dev, &e);
-    if (ok && r->window)
-        ok = vks_swapchain_create(&r->dev, vks_draw_depth_format(&r->dev), !desc->no_vsync,
-                                  &r->swapchain, &e);
+    if (ok) {
+        const vks_target_desc td = {
+            .window = desc->create_surface != NULL,
+            .width = desc->width ? desc->width : 1280,
+            .height = desc->height ? desc->height : 720,
+            .depth_format = vks_draw_depth_format(&r->dev),
+            .vsync = !desc->no_vsync,
+        };
+        ok = vks_target_create(&r->dev, &td, &r->target, &e);
+    }
     if (ok) {
         const vks_renderer_desc rd = engine_desc(
-            desc, path, &r->dev, crowd,
-            r->window ? r->swapchain.format.format : VKS_OFFSCREEN_FORMAT, &r->raster_note);
+            desc, path, &r->dev, crowd, vks_target_color_format(&r->target), &r->raster_note);
         ok = vks_renderer_create(&r->dev, &rd, &r->r, &e);
-        if (!ok)
-            r->r.dev = NULL;
     }
-    if (ok)
-        ok = vks_overlay_pass_create(&r->dev, r->r.draw.color_format, r->r.draw.depth_format,
-                                     &r->overlay, &e);
-    if (ok && !r->window)
-        ok = vks_offscreen_create(&r->dev, r->extent.width, r->extent.height,
-                                  r->r.draw.depth_format, &r->offscreen, &e);
     if (!ok) {
         vkskin_renderer_destroy(r, NULL);
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
@@ -313,24 +305,15 @@ void vkskin_renderer_destroy(vkskin_renderer *r, vkskin_messages *messages)
         return;
     if (r->dev.device)
         r->dev.vk.vkDeviceWaitIdle(r->dev.device);
-    if (r->r.dev)
-        vks_renderer_destroy(&r->r);
+    vks_renderer_destroy(&r->r);
     if (r->crowd) { /* its palette buffers, which the crowd may remember, are gone */
         vks_crowd_forget_palettes(&r->crowd->crowd);
         r->crowd->rendered = false;
     }
-    if (r->dev.device) {
-        vks_overlay_pass_destroy(&r->dev, &r->overlay);
-        for (uint32_t s = 0; s < GPU_FRAMES_IN_FLIGHT; s++)
-            gpu_buffer_destroy(&r->dev, &r->capture[s]);
-    }
-    if (r->offscreen.color.image)
-        vks_offscreen_destroy(&r->dev, &r->offscreen);
-    vks_swapchain_destroy(&r->swapchain);
+    vks_target_destroy(&r->target);
     const gpu_messages m = gpu_device_destroy(&r->dev); /* vkDestroyInstance may report too */
     if (messages)
         *messages = (vkskin_messages){.errors = m.error, .warnings = m.warning};
-    vks_free(r->update);
     vks_object_free(r);
 }
 
@@ -351,9 +334,9 @@ vkskin_result vkskin_renderer_get_info(const vkskin_renderer *r, vkskin_renderer
                 ? r->r.skinner.memory.output_bytes / vks_plan_vertex_bytes(r->r.skinner.crowd)
                 : 0,
         .color_format = r->r.draw.color_format,
-        .swapchain_rebuilds = r->swapchain.rebuilds,
-        .width = r->extent.width,
-        .height = r->extent.height,
+        .swapchain_rebuilds = r->target.swapchain.rebuilds,
+        .width = r->target.extent.width,
+        .height = r->target.extent.height,
         .binding = r->r.skinner.bound ? VKSKIN_BINDING_DESCRIPTORS : VKSKIN_BINDING_ADDRESSES,
         .raster = r->r.raster_mode == VKS_RASTER_COMPUTE  ? VKSKIN_RASTER_COMPUTE
                   : r->r.raster_mode == VKS_RASTER_HYBRID ? VKSKIN_RASTER_HYBRID
@@ -378,39 +361,6 @@ static void frame_uniforms(const vkskin_view *view, vks_frame_uniforms *u)
     u->light_dir[3] = u->light_color[3] = u->ambient[3] = 0.0f;
 }
 
-static vkskin_result check_view(const vkskin_view *view, vkskin_error *err)
-{
-    if (!view)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_renderer_frame: a view is needed");
-    for (int k = 0; k < 16; k++)
-        if (!isfinite(view->view_proj[k]))
-            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                                "vkskin_renderer_frame: view_proj element %d is not finite", k);
-    for (int k = 0; k < 3; k++)
-        if (!isfinite(view->eye[k]))
-            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                                "vkskin_renderer_frame: the eye is not finite");
-    return VKSKIN_OK;
-}
-
-/* The vertices of the first `count` instances in the frame's order (the skinned ones first) at
- * their levels (after vks_renderer_skin). */
-static uint64_t frame_vertices(const vks_crowd *c, const vks_frame *f, uint32_t count)
-{
-    /* By the (model, level) runs of the GPU's order: a few multiplications, not a pass over
-     * every instance. */
-    uint64_t n = 0;
-    for (uint32_t m = 0; m < c->model_count; m++)
-        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
-            const uint32_t first = f->skin->plan.runs[m][l];
-            const uint32_t end =
-                f->skin->plan.runs[m][l + 1] < count ? f->skin->plan.runs[m][l + 1] : count;
-            if (end > first)
-                n += (uint64_t)(end - first) * vks_model_level(c->models[m], l).vertex_count;
-        }
-    return n;
-}
-
 /* The public figures of a frame (the statistics count the crowd's draws alone). */
 static vkskin_gpu_stats public_stats(const vks_gpu_stats *s)
 {
@@ -423,113 +373,77 @@ static vkskin_gpu_stats public_stats(const vks_gpu_stats *s)
                               .pixels_resolved = s->pixels_resolved};
 }
 
-typedef struct overlay_context {
-    const gpu_device *dev;
-    const vks_overlay_pass *pass;
-    const vks_overlay_frame *frame;
-    uint32_t slot;
-    VkExtent2D extent;
-} overlay_context;
-
-static void record_overlay(VkCommandBuffer cmd, void *user)
-{
-    const overlay_context *o = user;
-    vks_overlay_record(o->dev, cmd, o->pass, o->slot, o->frame, o->extent);
-}
-
-/* The frame's overlays written straight into the slot's vertex buffer: the ground's, then the
- * host's, kind after kind. */
-static vkskin_result upload_overlays(vkskin_renderer *r, const vkskin_frame_desc *d,
-                                     const vks_frame *f, vks_overlay_frame *o, vkskin_error *err)
-{
-    const vks_ground g =
-        d->ground ? vks_ground_plan(r->crowd->frame_lo, r->crowd->frame_hi, f->skin->visible_count)
-                  : (vks_ground){0};
-    *o = (vks_overlay_frame){.counts = {[VKS_OVERLAY_WORLD_TRIANGLES] =
-                                            (d->ground ? vks_ground_triangle_vertices(&g) : 0) +
-                                            d->triangle_vertex_count,
-                                        [VKS_OVERLAY_GROUND_LINES] = vks_ground_line_vertices(&g),
-                                        [VKS_OVERLAY_WORLD_LINES] = d->line_vertex_count,
-                                        [VKS_OVERLAY_SCREEN_TRIANGLES] = d->screen_vertex_count}};
-    memcpy(o->view_proj, d->view->view_proj, sizeof o->view_proj);
-    if (!d->ground && !d->triangle_vertex_count && !d->line_vertex_count && !d->screen_vertex_count)
-        return VKSKIN_OK; /* nothing to write (and no buffer yet, perhaps) */
-    vks_overlay_vertex *v;
-    vks_error e;
-    if (!vks_overlay_map(&r->dev, &r->overlay, f->slot, o, &v, &e))
-        return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
-    if (d->ground) {
-        vks_ground_write_triangles(&g, &r->crowd->crowd, f->skin->visible, v);
-        v += vks_ground_triangle_vertices(&g);
-    }
-    const struct {
-        const vkskin_overlay_vertex *from;
-        uint32_t count;
-    } host[] = {{d->triangles, d->triangle_vertex_count},
-                {NULL, 0},
-                {d->lines, d->line_vertex_count},
-                {d->screen, d->screen_vertex_count}};
-    for (int k = 0; k < VKS_OVERLAY_KINDS; k++) {
-        if (k == VKS_OVERLAY_GROUND_LINES) {
-            vks_ground_write_lines(&g, v);
-            v += vks_ground_line_vertices(&g);
-        } else if (host[k].count) {
-            memcpy(v, host[k].from, sizeof *v * host[k].count);
-            v += host[k].count;
-        }
-    }
-    return VKSKIN_OK;
-}
-
-/* A window frame's image into the slot's capture buffer (the image left ready to present). */
-static bool record_capture(vkskin_renderer *r, vks_frame *f, const vks_draw_target *t,
-                           vks_error *err)
-{
-    const gpu_device *dev = &r->dev;
-    gpu_buffer *buf = &r->capture[f->slot];
-    const VkDeviceSize bytes = (VkDeviceSize)t->extent.width * t->extent.height * 4;
-    if (buf->size < bytes) {
-        gpu_buffer_destroy(&r->dev, buf);
-        if (!gpu_buffer_create(&r->dev,
-                               &(gpu_buffer_desc){.size = bytes,
-                                                  .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                                  .memory = GPU_MEMORY_READBACK,
-                                                  .name = "window capture"},
-                               buf, err))
-            return false;
-    }
-    VkBufferImageCopy region = {0};
-    region.imageSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = (VkExtent3D){t->extent.width, t->extent.height, 1};
-    dev->vk.vkCmdCopyImageToBuffer(f->cmd, t->color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                   buf->buffer, 1, &region);
-    gpu_barrier_buffer(dev, f->cmd, buf->buffer,
-                       (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
-                       (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
-    /* Presentation is ordered by the semaphore the submission signals. */
-    gpu_barrier_image_raw(dev, f->cmd, t->color, VK_IMAGE_ASPECT_COLOR_BIT,
-                          VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
-                          (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_NONE},
-                          (gpu_access){VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE});
-    r->capture_extent[f->slot] = t->extent;
-    r->captured[f->slot] = true;
-    return true;
-}
-
 static const vkskin_gpu_stats unknown_stats = {-1.0, -1.0, UINT64_MAX, UINT64_MAX,
                                                -1.0, -1.0, UINT64_MAX};
 
-/* The CPU half of a frame with the palette store: vkskin_crowd_prepare_store on the renderer's
- * store, the poses staged in the frame slot's buffer (vks_renderer_skin records their copies). */
-static vkskin_result prepare_store(vkskin_renderer *r, const vkskin_prepare_desc *prepare,
-                                   vks_frame *f, vkskin_prepared *out, vkskin_error *err)
+/* The engine's job for a frame desc (its overlays checked), the view checked by the CPU half's
+ * own translation. */
+static vkskin_result frame_job(vkskin_renderer *r, const vkskin_frame_desc *d, vks_frame_job *job,
+                               vkskin_error *err)
 {
-    const vkskin_result res =
-        vks_api_prepare_store(r->crowd, prepare, &r->r.skinner.store, r->update, f->skin->visible,
-                              f->skin->level, f->skin->palette, out, err);
-    if (res == VKSKIN_OK)
-        f->skin->visible_count = out->visible;
-    return res;
+    if (!d->view)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_renderer_frame: a view is needed");
+    if ((d->line_vertex_count && !d->lines) || (d->triangle_vertex_count && !d->triangles) ||
+        (d->screen_vertex_count && !d->screen) || d->line_vertex_count % 2 ||
+        d->triangle_vertex_count % 3 || d->screen_vertex_count % 3 ||
+        d->line_vertex_count > VKS_OVERLAY_MAX || d->triangle_vertex_count > VKS_OVERLAY_MAX ||
+        d->screen_vertex_count > VKS_OVERLAY_MAX)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_renderer_frame: overlays need their vertices, in pairs for "
+                            "lines and threes for triangles, at most %u of each kind",
+                            VKS_OVERLAY_MAX);
+    vkskin_prepare_desc prepare = r->prepare;
+    prepare.view = d->view;
+    prepare.height = r->target.window ? d->height : r->target.extent.height;
+    *job = (vks_frame_job){
+        .crowd = &r->crowd->crowd,
+        .anim_lod = &r->crowd->anim_lod,
+        .target = &r->target,
+        .width = d->width,
+        .height = d->height,
+        .capture = d->capture,
+        .ground = d->ground,
+        .triangles = (const vks_overlay_vertex *)d->triangles,
+        .lines = (const vks_overlay_vertex *)d->lines,
+        .screen = (const vks_overlay_vertex *)d->screen,
+        .triangle_count = d->triangle_vertex_count,
+        .line_count = d->line_vertex_count,
+        .screen_count = d->screen_vertex_count,
+    };
+    memcpy(job->ground_lo, r->crowd->frame_lo, sizeof job->ground_lo);
+    memcpy(job->ground_hi, r->crowd->frame_hi, sizeof job->ground_hi);
+    frame_uniforms(d->view, &job->uniforms);
+    return vks_api_prepare_job(&prepare, "vkskin_renderer_frame", r->crowd->pool, &job->prepare,
+                               err);
+}
+
+static vkskin_frame_info frame_info(const vks_crowd *crowd, const vks_frame_done *done)
+{
+    const vks_frame *f = done->frame;
+    const vks_frame_plan *plan = &f->skin->plan;
+    vkskin_frame_info info = {
+        .drawn = true,
+        .visible = f->skin->visible_count,
+        .posed = done->prepared.posed,
+        .skinned = plan->skinned_count,
+        .overflow = plan->overflow_count,
+        .overflow_vertices = plan->overflow_vertices,
+        .vertices = done->vertices,
+        .skinned_vertices = done->skinned_vertices,
+        .draws = f->draws,
+        .palette_bytes = done->prepared.palette_bytes,
+        .dropped = done->prepared.dropped,
+        .triangles_hardware = f->triangles_hardware,
+        .triangles_compute = f->triangles_compute,
+        .cpu_ms = done->cpu_ms,
+        .wait_ms = done->wait_ms,
+        .record_ms = done->record_ms,
+        .gpu = public_stats(&f->stats),
+    };
+    memcpy(info.level_instances, plan->level_instances, sizeof info.level_instances);
+    for (uint32_t m = 0; m < crowd->model_count; m++)
+        info.model_instances[m] = plan->runs[m][VKS_MAX_LEVELS] - plan->runs[m][0];
+    return info;
 }
 
 vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc *desc,
@@ -538,147 +452,21 @@ vkskin_result vkskin_renderer_frame(vkskin_renderer *r, const vkskin_frame_desc 
     if (info)
         *info = (vkskin_frame_info){.gpu = unknown_stats};
     vkskin_frame_desc desc_copy;
-    const vkskin_result desc_result = VKS_API_DESC("vkskin_renderer_frame", desc, &desc_copy, err);
-    if (desc_result != VKSKIN_OK)
-        return desc_result;
+    vkskin_result res = VKS_API_DESC("vkskin_renderer_frame", desc, &desc_copy, err);
+    if (res != VKSKIN_OK)
+        return res;
     if (!r || !desc)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_frame: a renderer and a desc are needed");
-    vkskin_result res = check_view(desc->view, err);
-    if (res != VKSKIN_OK)
+    vks_frame_job job;
+    if ((res = frame_job(r, desc, &job, err)) != VKSKIN_OK)
         return res;
-    if ((desc->line_vertex_count && !desc->lines) ||
-        (desc->triangle_vertex_count && !desc->triangles) ||
-        (desc->screen_vertex_count && !desc->screen) || desc->line_vertex_count % 2 ||
-        desc->triangle_vertex_count % 3 || desc->screen_vertex_count % 3 ||
-        desc->line_vertex_count > VKS_OVERLAY_MAX ||
-        desc->triangle_vertex_count > VKS_OVERLAY_MAX ||
-        desc->screen_vertex_count > VKS_OVERLAY_MAX)
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_renderer_frame: overlays need their vertices, in pairs for "
-                            "lines and threes for triangles, at most %u of each kind",
-                            VKS_OVERLAY_MAX);
-    if (r->broken)
-        return vks_api_fail(err, VKSKIN_ERROR_FAILED,
-                            "an earlier frame failed to be submitted or presented: destroy the "
-                            "renderer");
-    if (r->window && (desc->width == 0 || desc->height == 0))
-        return vks_api_ok(err); /* minimised: nothing to draw into */
+    vks_frame_done done;
     vks_error e;
-    /* The skinned output's readback is one buffer: the frame before must be read first. */
-    if (r->readback && r->last && !vks_renderer_wait(&r->r, r->last, &e))
+    if (!vks_renderer_frame(&r->r, &job, &done, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
-    /* Room for a crowd that grew (instances added, models with more joints): the renderer waits
-     * for the device and makes its per-instance state again (render/renderer.h). The crowd's own
-     * lists (periods, kept poses) follow in its prepare; the store's schedule is the renderer's. */
-    if (!vks_renderer_fit(&r->r, &e))
-        return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);
-    const uint32_t indices = r->crowd->crowd.instance_capacity;
-    if (r->r.skinner.use_store && !vks_api_room_bytes(&r->update, &r->update_room, indices))
-        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
-                            "vkskin_renderer_frame: out of memory for %u instances", indices);
-    const double waiting = vks_now_ms();
-    vks_frame *f = vks_renderer_begin_frame(&r->r);
-    if (!f)
-        return vks_api_fail(err, VKSKIN_ERROR_FAILED, "cannot begin a frame: the device was lost");
-
-    /* The CPU half first: it cannot fail (the view is checked, the animation level of detail's
-     * memory allocated at creation), but nothing is acquired yet should it. */
-    const double start = vks_now_ms();
-    vks_crowd *crowd = &r->crowd->crowd;
-    frame_uniforms(desc->view, f->uniforms);
-    vkskin_prepare_desc prepare = r->prepare;
-    prepare.view = desc->view;
-    prepare.height = r->window ? desc->height : r->extent.height;
-    prepare.raster = r->r.raster_mode == VKS_RASTER_HYBRID ? f->skin->raster : NULL;
-    prepare.reuse_palettes = true; /* the frame slots' palette buffers, in turn */
-    vkskin_prepared prepared;
-    res = r->r.skinner.use_store
-              ? prepare_store(r, &prepare, f, &prepared, err)
-              : vkskin_crowd_prepare(r->crowd, &prepare, f->skin->visible, f->skin->level,
-                                     crowd->instance_count, (float *)f->skin->palette,
-                                     (uint32_t)crowd->palette_count, &prepared, err);
-    const double prepared_at = vks_now_ms(), cpu_ms = prepared_at - start;
-    /* The overlays too (the ground's shadows follow the visible list): out of memory for them
-     * ends the frame here, before an image is acquired. */
-    f->skin->visible_count = res == VKSKIN_OK ? prepared.visible : 0;
-    vks_overlay_frame overlay;
-    if (res == VKSKIN_OK)
-        res = upload_overlays(r, desc, f, &overlay, err);
-    vks_swapchain_frame wf = {0};
-    vks_acquire acq = VKS_ACQUIRED;
-    if (res == VKSKIN_OK && r->window)
-        acq = vks_swapchain_acquire(&r->swapchain, f->slot, desc->width, desc->height, &wf, &e);
-    if (res != VKSKIN_OK || acq != VKS_ACQUIRED) {
-        vks_renderer_abandon(&r->r, f);
-        return res != VKSKIN_OK          ? res
-               : acq == VKS_ACQUIRE_SKIP ? vks_api_ok(err)
-                                         : vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
-    }
-    vks_draw_target target = r->window ? wf.target : vks_offscreen_target(&r->offscreen);
-    r->extent = target.extent;
-    r->captured[f->slot] = false;
-    const bool capture = r->window && desc->capture && r->swapchain.capturable;
-    if (capture) { /* the image copied out before it is presented */
-        target.final_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-        target.final_access =
-            (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT};
-    }
-    overlay_context context = {&r->dev, &r->overlay, &overlay, f->slot, target.extent};
-    target.extra = record_overlay;
-    target.extra_user = &context;
-
-    vks_renderer_skin(&r->r, f);
-    if (!vks_renderer_draw(&r->r, f, &target, &e)) {
-        /* Out of memory for the visibility buffer at this size. */
-        vks_renderer_abandon(&r->r, f);
-        r->broken = r->window; /* the acquired image is never presented */
-        return vks_api_fail_from(err, &e, VKSKIN_ERROR_OUT_OF_MEMORY);
-    }
-    if (!r->window)
-        vks_offscreen_copy(&r->dev, f->cmd, &r->offscreen, f->slot);
-    else if (capture && !record_capture(r, f, &target, &e)) {
-        r->broken = true;
-        return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
-    }
-    if (r->readback)
-        vks_renderer_copy_skinned(&r->r, f);
-    if (!vks_renderer_submit(&r->r, f, wf.acquired, wf.presentable, &e)) {
-        r->broken = true; /* the window's acquired image is never presented */
-        return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
-    }
-    vks_crowd_clear_moved(crowd); /* submitted: the instance table follows them */
-    r->last = f;
-    if (r->window && !vks_swapchain_present(&r->swapchain, &wf, &e)) {
-        r->broken = true;
-        return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
-    }
-    if (info) {
-        const double record_ms = vks_now_ms() - prepared_at;
-        *info = (vkskin_frame_info){
-            .drawn = true,
-            .visible = f->skin->visible_count,
-            .posed = prepared.posed,
-            .skinned = f->skin->plan.skinned_count,
-            .overflow = f->skin->plan.overflow_count,
-            .overflow_vertices = f->skin->plan.overflow_vertices,
-            .vertices = frame_vertices(crowd, f, f->skin->visible_count),
-            .skinned_vertices = frame_vertices(crowd, f, f->skin->plan.skinned_count),
-            .draws = f->draws,
-            .palette_bytes = prepared.palette_bytes,
-            .dropped = prepared.dropped,
-            .triangles_hardware = f->triangles_hardware,
-            .triangles_compute = f->triangles_compute,
-            .cpu_ms = cpu_ms,
-            .wait_ms = start - waiting,
-            .record_ms = record_ms,
-            .gpu = public_stats(&f->stats),
-        };
-        memcpy(info->level_instances, f->skin->plan.level_instances, sizeof info->level_instances);
-        for (uint32_t m = 0; m < crowd->model_count; m++)
-            info->model_instances[m] =
-                f->skin->plan.runs[m][VKS_MAX_LEVELS] - f->skin->plan.runs[m][0];
-    }
+    if (info && done.drawn)
+        *info = frame_info(&r->crowd->crowd, &done);
     return vks_api_ok(err);
 }
 
@@ -687,36 +475,19 @@ vkskin_result vkskin_renderer_read_image(vkskin_renderer *r, void *rgba, vkskin_
     if (!r || !rgba)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_read_image: a renderer and pixels are needed");
-    if (!r->last)
+    if (!r->r.last)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_read_image: no frame was drawn yet");
-    if (r->window && !r->captured[r->last->slot])
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_renderer_read_image: the last frame was not drawn with "
-                            "capture%s",
-                            r->swapchain.capturable ? "" : " (this window cannot be copied from)");
+    if (!vks_target_has_image(&r->target, r->r.last->slot))
+        return vks_api_fail(
+            err, VKSKIN_ERROR_ARGUMENT,
+            "vkskin_renderer_read_image: the last frame was not drawn with "
+            "capture%s",
+            vks_target_can_capture(&r->target) ? "" : " (this window cannot be copied from)");
     vks_error e;
-    if (!vks_renderer_wait(&r->r, r->last, &e))
+    if (!vks_renderer_wait(&r->r, r->r.last, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
-    if (r->window) {
-        const uint32_t slot = r->last->slot;
-        gpu_buffer_invalidate(&r->dev, &r->capture[slot]);
-        const uint8_t *from = r->capture[slot].mapped;
-        uint8_t *to = rgba;
-        const size_t n = (size_t)r->capture_extent[slot].width * r->capture_extent[slot].height;
-        const VkFormat format = r->swapchain.format.format; /* fixed for the renderer's life */
-        const int red =
-            format == VK_FORMAT_B8G8R8A8_SRGB || format == VK_FORMAT_B8G8R8A8_UNORM ? 2 : 0;
-        for (size_t p = 0; p < n; p++) { /* BGRA swapchains swizzled, alpha made opaque */
-            to[4 * p + 0] = from[4 * p + red];
-            to[4 * p + 1] = from[4 * p + 1];
-            to[4 * p + 2] = from[4 * p + 2 - red];
-            to[4 * p + 3] = 255;
-        }
-        return vks_api_ok(err);
-    }
-    memcpy(rgba, vks_offscreen_pixels(&r->dev, &r->offscreen, r->last->slot),
-           (size_t)r->extent.width * r->extent.height * 4);
+    vks_target_read(&r->target, r->r.last->slot, rgba);
     return vks_api_ok(err);
 }
 
@@ -728,10 +499,10 @@ vkskin_result vkskin_renderer_read_skinned(vkskin_renderer *r, uint32_t instance
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_read_skinned: a renderer, positions and normals are "
                             "needed");
-    if (!r->readback || !r->last)
+    if (!r->r.readback || !r->r.last)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_renderer_read_skinned: %s",
-                            r->readback ? "no frame was drawn yet"
-                                        : "the renderer was created without readback");
+                            r->r.readback ? "no frame was drawn yet"
+                                          : "the renderer was created without readback");
     if (instance >= r->crowd->crowd.instance_count)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_read_skinned: the crowd has %u instance(s): no "
@@ -745,7 +516,7 @@ vkskin_result vkskin_renderer_read_skinned(vkskin_renderer *r, uint32_t instance
                             "vkskin_renderer_read_skinned: the renderer lost its buffers growing "
                             "them: make a new one");
     vks_error e;
-    if (!vks_renderer_wait(&r->r, r->last, &e))
+    if (!vks_renderer_wait(&r->r, r->r.last, &e))
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     const uint32_t model = vks_skinner_skinned_model(&r->r.skinner, instance);
     if (model != UINT32_MAX && model != r->crowd->crowd.instances[instance].model)
@@ -784,11 +555,11 @@ vkskin_result vkskin_renderer_last_stats(vkskin_renderer *r, vkskin_gpu_stats *s
     if (!r || !stats)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_last_stats: a renderer and stats are needed");
-    if (!r->last) {
+    if (!r->r.last) {
         *stats = unknown_stats;
         return vks_api_ok(err);
     }
-    return slot_stats(r, r->last->slot, stats, err);
+    return slot_stats(r, r->r.last->slot, stats, err);
 }
 
 vkskin_result vkskin_renderer_previous_stats(vkskin_renderer *r, vkskin_gpu_stats *stats,
@@ -798,9 +569,9 @@ vkskin_result vkskin_renderer_previous_stats(vkskin_renderer *r, vkskin_gpu_stat
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_previous_stats: a renderer and stats are needed");
     _Static_assert(GPU_FRAMES_IN_FLIGHT == 2, "the frame before the last is in the other slot");
-    if (!r->last) {
+    if (!r->r.last) {
         *stats = unknown_stats;
         return vks_api_ok(err);
     }
-    return slot_stats(r, (r->last->slot + 1) % GPU_FRAMES_IN_FLIGHT, stats, err);
+    return slot_stats(r, (r->r.last->slot + 1) % GPU_FRAMES_IN_FLIGHT, stats, err);
 }

@@ -212,11 +212,10 @@ vkskin_result vkskin_gpu_get_uvs(const vkskin_gpu *g, uint32_t model, uint32_t l
     if (level >= vks_model_level_count(m))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u level(s): no level %u", m->name,
                             vks_model_level_count(m), level);
-    /* The streams' order (render/scene_gpu.c): each model's level-0 vertices, then its levels'. */
     const vks_level lv = vks_model_level(m, level);
-    const VkDeviceSize first = g->skinner.scene.models[model].vertex_first +
-                               (level ? m->vertex_count + lv.vertex_first : 0);
-    const VkDeviceSize offset = first * 2 * sizeof(float);
+    const VkDeviceSize offset =
+        (VkDeviceSize)vks_scene_gpu_level_vertex(&g->skinner.scene, model, level) * 2 *
+        sizeof(float);
     *out = (vkskin_gpu_uvs){.buffer = g->skinner.scene.uvs.buffer,
                             .offset = offset,
                             .address = g->skinner.scene.uvs.address + offset,
@@ -236,11 +235,10 @@ vkskin_result vkskin_gpu_get_mesh(const vkskin_gpu *g, uint32_t model, uint32_t 
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "%s has %u level(s) and %u mesh(es): no level %u mesh %u", m->name,
                             vks_model_level_count(m), m->mesh_count, level, mesh);
-    const vks_scene_model *rm = &g->skinner.scene.models[model];
     const vks_mesh_level ml = vks_model_mesh_level(m, level, mesh);
     *out = (vkskin_gpu_mesh){
         .index_buffer = g->skinner.scene.indices.buffer,
-        .first_index = (level ? rm->lod_first_index : rm->first_index) + ml.first_index,
+        .first_index = vks_scene_gpu_level_index(&g->skinner.scene, model, level) + ml.first_index,
         .index_count = ml.index_count,
         .vertex_offset = (int32_t)ml.base_vertex,
     };

@@ -74,7 +74,8 @@ static void draw_meshes(const vks_renderer *r, vks_frame *f, uint32_t m, uint32_
          * their range of the visible list; gl_VertexIndex over the level's vertices from the
          * mesh's. */
         dev->vk.vkCmdDrawIndexed(cmd, ml.index_count, count,
-                                 (l ? rm->lod_first_index : rm->first_index) + ml.first_index,
+                                 vks_scene_gpu_level_index(&r->skinner.scene, m, l) +
+                                     ml.first_index,
                                  (int32_t)ml.base_vertex, first);
         f->draws++;
         f->triangles_hardware += (uint64_t)(ml.index_count / 3) * count;

@@ -227,7 +227,7 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
                          vks_error *err)
 {
     const vks_crowd *c = desc->crowd;
-    *r = (vks_renderer){.dev = dev, .raster_mode = desc->raster};
+    *r = (vks_renderer){.dev = dev, .raster_mode = desc->raster, .readback = desc->readback};
     assert(desc->raster == VKS_RASTER_HARDWARE || desc->mode == VKS_SKIN_COMPUTE);
     /* The skinned output's readers: the vertex shaders that pull it and the readback's copy;
      * the compute rasterizer (compute) and its resolve (fragment) when there is one. */
@@ -256,6 +256,9 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
     bool ok = vks_draw_pass_create(dev, desc->color_format, vks_draw_depth_format(dev), desc->mode,
                                    r->skinner.features & ~VKS_SKIN_VARIANT_STAGE,
                                    r->skinner.data_layout, &r->draw, err);
+    if (ok && desc->overlays)
+        ok = vks_overlay_pass_create(dev, desc->color_format, r->draw.depth_format, &r->overlay,
+                                     err);
     for (uint32_t i = 0; ok && i < GPU_FRAMES_IN_FLIGHT; i++) {
         r->frames[i].slot = i;
         r->frames[i].skin = &r->skinner.slots[i];
@@ -300,6 +303,7 @@ void vks_renderer_destroy(vks_renderer *r)
     vks_raster_scene_destroy(dev, &r->raster_scene);
     vks_raster_pass_destroy(dev, &r->raster);
     vks_free(r->material_used);
+    vks_overlay_pass_destroy(dev, &r->overlay);
     vks_draw_pass_destroy(dev, &r->draw);
     vks_skinner_destroy(&r->skinner);
     *r = (vks_renderer){0};

@@ -1,34 +1,39 @@
 /* The owned renderer: vkskin's own device, target and draw pass around a skinner (skinner.h),
  * which it records the way a host records vkskin_gpu's. It adds what a draw needs: the draw and
- * compute-rasterizer passes, the textures' and uniforms' descriptors, the instance table kept up
- * with the crowd (moved, added, swapped instances scattered into it), and its frames' command
- * buffers, fences and queries. A frame is:
+ * compute-rasterizer passes, the overlays, the textures' and uniforms' descriptors, the instance
+ * table kept up with the crowd (moved, added, swapped instances scattered into it), and its
+ * frames' command buffers, fences and queries. A frame is one call, read top to bottom in
+ * vks_renderer_frame (frame_job.c):
  *
- *   vks_renderer_fit(r, err);          room for a crowd that grew (waits for the device then)
- *   vks_frame *f = vks_renderer_begin_frame(r);     waits for the slot's last use; f->skin is the
- *                                                   skinner's slot it fills
- *   f->skin->visible_count = vks_crowd_cull(crowd, pool, view_proj, f->skin->visible);
- *   vks_crowd_palettes(crowd, pool, f->skin->visible, .., f->skin->palette);
- *        or, with desc.palette_store (the skinner's store: palette_store.h):
- *   f->skin->visible_count = vks_palette_store_frame(&r->skinner.store, crowd, ..);
- *   vks_crowd_palettes_at(crowd, pool, store.pose, store.pose_first, .., f->skin->palette);
- *   vks_renderer_skin(r, f);        the skinner's prepare and dispatch, between the queries
- *   vks_renderer_draw(r, f, &t);    one instanced draw per mesh of each model
- *   vks_renderer_submit(r, f, wait, signal, err);
+ *   vks_renderer_fit        room for a crowd that grew (waits for the device then)
+ *   vks_renderer_begin_frame    waits for the slot's last use; f->skin is the skinner's slot
+ *   vks_prepare_palettes    the CPU half (scene/prepare.h): cull, levels, periods, schedule and
+ *     or vks_prepare_store  poses into f->skin->palette (with the store: its slots dealt, the
+ *                           posed palettes staged there)
+ *   the overlays written, the target's image acquired (target/target.h)
+ *   vks_renderer_skin       the skinner's prepare and dispatch, between the queries
+ *   vks_renderer_draw       one instanced draw per mesh of each model, the overlays
+ *   vks_target_finish, vks_renderer_copy_skinned, vks_renderer_submit, vks_target_present
  *        or, when the frame fails or has nothing to draw into after it began:
- *   vks_renderer_abandon(r, f);
+ *   vks_renderer_abandon
+ *
+ * Tests that drive the passes themselves call these in that order.
  *
  * The readers it names for the skinned output: the vertex shaders that pull it, the readback's
  * copy, and the compute rasterizer and its resolve when it has one.
  *
  * By job: skinner.c and skinner_frame.c skin (scene_gpu.c uploads the GPU scene, frame_plan.c
  * decides each frame's order and output on the CPU), renderer.c creates the draw side and grows,
- * record.c records the draw's passes, frame.c runs the frames' lifecycle. */
+ * record.c records the draw's passes, frame.c runs the frames' lifecycle, frame_job.c strings a
+ * whole frame together. */
 #ifndef VKS_RENDERER_H
 #define VKS_RENDERER_H
 
 #include "../draw/draw.h"
+#include "../draw/overlay.h"
 #include "../raster/raster.h"
+#include "../scene/prepare.h"
+#include "../target/target.h"
 #include "skinner.h"
 
 /* Which rasterizer draws the crowd (vks_renderer_desc.raster). */
@@ -47,6 +52,7 @@ typedef struct vks_renderer_desc {
     bool stage_palette;     /* vks_skinner_desc.stage_palette */
     uint32_t stage_limit;   /* vks_skinner_desc.stage_limit (tests) */
     bool readback;          /* allow vks_renderer_copy_skinned (dump, tests) */
+    bool overlays;          /* the overlay pass vks_renderer_frame draws (draw/overlay.h) */
     /* Largest buffer to create, in bytes: 0 = the device's limits (maxMemoryAllocationSize,
      * maxBufferSize, maxStorageBufferRange). Smaller values force splits (tests). */
     VkDeviceSize buffer_limit;
@@ -130,9 +136,44 @@ typedef struct vks_renderer {
     bool *material_used;            /* per material of the crowd: resolved this frame (scratch) */
     VkDescriptorSet *material_sets; /* per material of the scene */
     VkDescriptorPool descriptor_pool;
+    vks_overlay_pass overlay; /* desc.overlays */
     vks_frame frames[GPU_FRAMES_IN_FLIGHT];
     uint64_t frame_number;
+    bool readback;   /* desc.readback */
+    vks_frame *last; /* the last frame vks_renderer_frame submitted, NULL before any */
+    /* A frame failed to be submitted or presented: every later vks_renderer_frame fails. */
+    bool broken;
 } vks_renderer;
+
+/* One frame of vks_renderer_frame: everything it is given. */
+typedef struct vks_frame_job {
+    vks_crowd *crowd;            /* the renderer's (vks_renderer_desc.crowd), which it changes */
+    vks_frame_uniforms uniforms; /* the view's, for the shaders */
+    /* The CPU half (its raster marks are the frame's own in hybrid mode), and the crowd's
+     * animation level of detail it runs with. */
+    vks_prepare_job prepare;
+    vks_anim_lod *anim_lod;
+    vks_target *target;
+    uint32_t width, height; /* a window's framebuffer now (0: minimised: nothing is drawn) */
+    bool capture;           /* a window's image copied out (vks_target_read) */
+    /* Overlays (desc.overlays): the ground under the crowd's box lo..hi, then the host's own
+     * vertices of each kind (draw/overlay.h; counts in threes and pairs). */
+    bool ground;
+    float ground_lo[3], ground_hi[3];
+    const vks_overlay_vertex *triangles, *lines, *screen;
+    uint32_t triangle_count, line_count, screen_count; /* vertices */
+} vks_frame_job;
+
+/* What vks_renderer_frame did. */
+typedef struct vks_frame_done {
+    bool drawn;            /* false: nothing to draw into (a minimised or stale window) */
+    vks_prepared prepared; /* the CPU half's counts */
+    /* The vertices of the visible instances at their levels, and of those the compute pass
+     * skinned. */
+    uint64_t vertices, skinned_vertices;
+    double wait_ms, cpu_ms, record_ms; /* for the frame slot, the CPU half, recording on */
+    const vks_frame *frame;            /* the frame submitted: its plan, draws and stats */
+} vks_frame_done;
 
 /* The memory plan's request for a renderer made from `desc` (vks_renderer_create's own): what
  * a check before the crowd exists plans with too. */
@@ -176,6 +217,14 @@ void vks_renderer_abandon(vks_renderer *r, vks_frame *f);
  * null) is signalled when the frame completes. */
 bool vks_renderer_submit(vks_renderer *r, vks_frame *f, VkSemaphore wait, VkSemaphore signal,
                          vks_error *err);
+/* One whole frame (the sequence above), after the skinned output's readback of the frame before
+ * is waited for. False, with a message, when it fails: out of memory for a crowd that grew or
+ * for the visibility buffer at the target's size (VKS_ERROR_MEMORY: nothing lost), the device
+ * lost, a submission or presentation that failed (the renderer is then broken: every later
+ * frame fails). */
+bool vks_renderer_frame(vks_renderer *r, const vks_frame_job *job, vks_frame_done *done,
+                        vks_error *err);
+
 /* Waits for the frame's fence (and makes the readback visible to the host). */
 bool vks_renderer_wait(vks_renderer *r, vks_frame *f, vks_error *err);
 

@@ -360,3 +360,15 @@ void vks_scene_gpu_destroy(vks_scene_gpu *s)
         gpu_buffer_destroy(dev, buffers[i]);
     *s = (vks_scene_gpu){0};
 }
+
+uint32_t vks_scene_gpu_level_vertex(const vks_scene_gpu *s, uint32_t model, uint32_t level)
+{
+    const vks_model *m = s->crowd->models[model];
+    return s->models[model].vertex_first +
+           (level ? m->vertex_count + vks_model_level(m, level).vertex_first : 0);
+}
+
+uint32_t vks_scene_gpu_level_index(const vks_scene_gpu *s, uint32_t model, uint32_t level)
+{
+    return level ? s->models[model].lod_first_index : s->models[model].first_index;
+}

@@ -65,6 +65,12 @@ void vks_scene_gpu_destroy(vks_scene_gpu *scene);
  * caller has waited for its readers). False, with a message, when out of memory. */
 bool vks_scene_gpu_resize_instances(vks_scene_gpu *scene, uint32_t capacity, vks_error *err);
 
+/* Where level `level` of model `model` starts in the concatenated streams: its first vertex (each
+ * model's level-0 vertices, then its levels') and its first index (level 0's, then the levels'
+ * own, to which each mesh level's first_index is relative). */
+uint32_t vks_scene_gpu_level_vertex(const vks_scene_gpu *scene, uint32_t model, uint32_t level);
+uint32_t vks_scene_gpu_level_index(const vks_scene_gpu *scene, uint32_t model, uint32_t level);
+
 /* The streams' addresses, as the passes' push constants carry them. */
 vks_streams vks_scene_gpu_streams(const vks_scene_gpu *scene);
 

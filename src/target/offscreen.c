@@ -32,16 +32,15 @@ bool vks_offscreen_create(const gpu_device *dev, uint32_t width, uint32_t height
     return ok;
 }
 
-vks_plan_image vks_offscreen_bytes(uint32_t width, uint32_t height, VkFormat depth_format)
+void vks_offscreen_bytes(uint32_t width, uint32_t height, VkFormat depth_format,
+                         VkDeviceSize *device_bytes, VkDeviceSize *host_bytes)
 {
     const VkDeviceSize pixels = (VkDeviceSize)width * height;
     const VkDeviceSize depth = depth_format == VK_FORMAT_D16_UNORM            ? 2
                                : depth_format == VK_FORMAT_D32_SFLOAT_S8_UINT ? 8
                                                                               : 4;
-    return (vks_plan_image){.width = width,
-                            .height = height,
-                            .device_bytes = pixels * (4 + depth), /* RGBA8 color, depth */
-                            .host_bytes = pixels * 4 * GPU_FRAMES_IN_FLIGHT};
+    *device_bytes = pixels * (4 + depth); /* RGBA8 color, depth */
+    *host_bytes = pixels * 4 * GPU_FRAMES_IN_FLIGHT;
 }
 
 void vks_offscreen_destroy(const gpu_device *dev, vks_offscreen *o)

@@ -4,7 +4,6 @@
 #define VKS_OFFSCREEN_H
 
 #include "../draw/draw.h"
-#include "../render/plan.h"
 
 #define VKS_OFFSCREEN_FORMAT VK_FORMAT_R8G8B8A8_SRGB
 
@@ -18,9 +17,10 @@ typedef struct vks_offscreen {
 bool vks_offscreen_create(const gpu_device *dev, uint32_t width, uint32_t height,
                           VkFormat depth_format, vks_offscreen *o, vks_error *err);
 void vks_offscreen_destroy(const gpu_device *dev, vks_offscreen *o);
-/* What vks_offscreen_create allocates: its color and depth images (device) and its readback
- * buffers (host-visible), for the memory plan. */
-vks_plan_image vks_offscreen_bytes(uint32_t width, uint32_t height, VkFormat depth_format);
+/* What vks_offscreen_create allocates, for the memory plan: its color and depth images' bytes
+ * (device-local) and its readback buffers' (host-visible). */
+void vks_offscreen_bytes(uint32_t width, uint32_t height, VkFormat depth_format,
+                         VkDeviceSize *device_bytes, VkDeviceSize *host_bytes);
 
 /* The draw target; it leaves the color image ready for vks_offscreen_copy. */
 vks_draw_target vks_offscreen_target(const vks_offscreen *o);

@@ -1,0 +1,110 @@
+#include "prepare.h"
+
+#include "../core/alloc.h"
+
+#include <math.h>
+#include <string.h>
+
+/* *bytes grown to `need` bytes (at least one); false when out of memory (*bytes kept). */
+static bool prepare_grow(uint8_t **bytes, uint32_t need)
+{
+    uint8_t *bigger = vks_realloc(*bytes, need ? need : 1);
+    if (!bigger)
+        return false;
+    *bytes = bigger;
+    return true;
+}
+
+bool vks_prepare_fit(vks_crowd *crowd, vks_anim_lod *a, bool store, vks_error *err)
+{
+    const uint32_t need = crowd->instance_capacity;
+    if (!a->periods || !a->schedule || a->room < need) {
+        if (!prepare_grow(&a->periods, need) || !prepare_grow(&a->schedule, need))
+            return vks_fail_memory(err, "out of memory for the posing periods of %u instances",
+                                   need);
+        a->room = need;
+    }
+    if (!store && !vks_crowd_keep_poses(crowd, err))
+        return vks_fail_memory(err, "out of memory for the last poses of %u instances",
+                               crowd->instance_count);
+    return true;
+}
+
+void vks_anim_lod_free(vks_anim_lod *a)
+{
+    vks_free(a->periods);
+    vks_free(a->schedule);
+    *a = (vks_anim_lod){0};
+}
+
+vks_lod_view vks_lod_view_of(const float vp[16], const float eye[3], uint32_t height,
+                             float max_error_px, int32_t force, float raster_area_px)
+{
+    /* (row k, column c) at 4 c + k: the clip y row is vp[1], vp[5], vp[9]. */
+    const float focal = sqrtf(vp[1] * vp[1] + vp[5] * vp[5] + vp[9] * vp[9]);
+    vks_lod_view lod = {.pixels_per_unit = 0.5f * focal * (float)height,
+                        .max_error_px = max_error_px,
+                        .force = force,
+                        .raster_area_px = raster_area_px};
+    memcpy(lod.eye, eye, sizeof lod.eye);
+    return lod;
+}
+
+/* The joints instance i's pose computes: its level's when posed for it (skeleton level of detail),
+ * else every joint. */
+static uint32_t joints_posed(const vks_crowd *c, uint32_t i, bool at_levels)
+{
+    const vks_model *m = c->models[c->instances[i].model];
+    return at_levels ? vks_model_level_joints(m, c->instances[i].lod) : m->skeleton.joint_count;
+}
+
+/* The cull, and levels, periods and (with schedule) the frame's schedule in one pass over the
+ * visible instances. Returns the entries listed. */
+static uint32_t prepare_list(vks_crowd *c, vks_anim_lod *a, const vks_prepare_job *job,
+                             uint32_t *visible, uint8_t *levels, uint8_t *schedule)
+{
+    const uint32_t n = vks_crowd_cull(c, job->pool, (const float(*)[4])job->view_proj, visible);
+    if (levels || job->anim_lod)
+        vks_crowd_choose(c, job->pool, &job->lod, visible, n, levels, levels ? job->raster : NULL,
+                         job->anim_lod ? a->periods : NULL, a->frame,
+                         job->anim_lod ? schedule : NULL);
+    return n;
+}
+
+vks_prepared vks_prepare_palettes(vks_crowd *c, vks_anim_lod *a, const vks_prepare_job *job,
+                                  uint32_t *visible, uint8_t *levels, vks_bone *palettes)
+{
+    const uint32_t n = prepare_list(c, a, job, visible, levels, NULL);
+    uint64_t bytes = 0;
+    /* With levels chosen, each instance posed for its level (what its skinning reads). */
+    const uint32_t posed = (levels ? vks_crowd_animate_at_levels : vks_crowd_animate)(
+        c, job->pool, visible, job->anim_lod ? a->periods : NULL, n, a->frame++, palettes,
+        job->reuse_palettes, &bytes);
+    uint64_t joints = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (!job->anim_lod || c->update[k])
+            joints += joints_posed(c, visible[k], levels != NULL);
+    return (vks_prepared){
+        .visible = n, .posed = posed, .palette_bytes = bytes, .posed_joints = joints};
+}
+
+vks_prepared vks_prepare_store(vks_crowd *c, vks_anim_lod *a, vks_palette_store *store,
+                               const vks_prepare_job *job, uint32_t *visible, uint8_t *levels,
+                               vks_bone *staging)
+{
+    const uint32_t listed = prepare_list(c, a, job, visible, levels, a->schedule);
+    if (job->anim_lod)
+        a->frame++;
+    const uint32_t n = vks_palette_store_frame(store, c, visible, levels, job->raster, listed,
+                                               job->anim_lod ? a->schedule : NULL);
+    vks_crowd_palettes_at(c, job->pool, store->pose, store->pose_first, store->pose_count, staging,
+                          levels != NULL);
+    uint64_t joints = 0;
+    for (uint32_t k = 0; k < store->pose_count; k++)
+        joints += joints_posed(c, store->pose[k], levels != NULL);
+    return (vks_prepared){.visible = n,
+                          .posed = store->pose_count,
+                          .palette_bytes = store->staged * sizeof(vks_bone),
+                          .dropped = listed - n,
+                          .posed_joints = joints};
+}
