@@ -51,8 +51,9 @@ typedef struct crowd_gpu {
     uint64_t floats, identical; /* skinned position floats, and how many equal the CPU's */
     /* The levels of detail crowd_gpu_frame gives its visible list's slots (NULL: level 0). */
     const uint8_t *levels;
-    /* crowd_gpu_renderer's palette staging: on, with a shared array of at most stage_limit
-     * vec4s (0: the device's). */
+    /* crowd_gpu_renderer's palette staging: on, on a device whose shared memory holds at most
+     * stage_limit vec4s (0: the device's own; less stands in for a smaller GPU: the device's
+     * recorded limit is lowered while the renderer is made, which is all the skinner reads). */
     bool stage;
     uint32_t stage_limit;
 } crowd_gpu;
@@ -297,7 +298,11 @@ static inline bool crowd_gpu_renderer(crowd_gpu *g, vks_skin_mode mode, VkDevice
                                       const char *what)
 {
     vks_error err;
-    if (vks_renderer_create(&g->dev,
+    const uint32_t shared = g->dev.props.limits.maxComputeSharedMemorySize;
+    if (g->stage_limit && g->stage_limit * 16 < shared)
+        g->dev.props.limits.maxComputeSharedMemorySize = g->stage_limit * 16;
+    const bool made =
+        vks_renderer_create(&g->dev,
                             &(vks_renderer_desc){.crowd = &g->crowd,
                                                  .color_format = g->color.format,
                                                  .mode = mode,
@@ -305,9 +310,10 @@ static inline bool crowd_gpu_renderer(crowd_gpu *g, vks_skin_mode mode, VkDevice
                                                  .buffer_limit = buffer_limit,
                                                  .max_skinned_vertices = max_skinned_vertices,
                                                  .stage_palette = g->stage,
-                                                 .stage_limit = g->stage_limit,
                                                  .path = test_path()},
-                            r, &err))
+                            r, &err);
+    g->dev.props.limits.maxComputeSharedMemorySize = shared;
+    if (made)
         return true;
     fprintf(stderr, "%s renderer: %s\n", what, err.msg);
     CHECK(!"renderer creation failed");

@@ -238,7 +238,6 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
         .memory_limit = desc->memory_limit,
         .group_size = desc->group_size,
         .stage_palette = desc->stage_palette,
-        .stage_limit = desc->stage_limit,
         .readback = desc->readback,
         .bound = vks_path_bound(desc->path, dev),
         .output_stages = VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT |
@@ -249,7 +248,6 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
         .scene = {.textures = true, .index_addresses = rasters},
         .instance_capacity = desc->instance_capacity,
         .palette_capacity = desc->palette_capacity,
-        .test_skip_skin_barrier = desc->test_skip_skin_barrier,
     };
     if (!vks_skinner_create(dev, &sd, &r->skinner, err))
         return false;

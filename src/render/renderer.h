@@ -50,7 +50,6 @@ typedef struct vks_renderer_desc {
     vks_skin_mode mode;     /* compute (default) or in the vertex shader */
     uint32_t group_size;    /* of the skinning pass; 0 = VKS_SKIN_GROUP_SIZE */
     bool stage_palette;     /* vks_skinner_desc.stage_palette */
-    uint32_t stage_limit;   /* vks_skinner_desc.stage_limit (tests) */
     bool readback;          /* allow vks_renderer_copy_skinned (dump, tests) */
     bool overlays;          /* the overlay pass vks_renderer_frame draws (draw/overlay.h) */
     /* Largest buffer to create, in bytes: 0 = the device's limits (maxMemoryAllocationSize,
@@ -81,9 +80,6 @@ typedef struct vks_renderer_desc {
      * crowd has: the crowd's). A crowd that grows past them (vks_crowd_add) is made room for by
      * vks_renderer_fit. */
     uint32_t instance_capacity, palette_capacity;
-    /* Tests only: record no barrier between the skinning pass's writes and their readers, to
-     * show that validation on the descriptor path catches the hazard. */
-    bool test_skip_skin_barrier;
 } vks_renderer_desc;
 
 /* What the GPU measured for one frame: -1 (times) or UINT64_MAX (counts) when unknown. */

@@ -507,13 +507,12 @@ bool vks_skinner_grow(vks_skinner *sk, const vks_skinner_growth *g, vks_error *e
 
 /* Each model's variant and the crowd's features (vks_skinner.variant), and with palette staging
  * the shared array's room: the largest of the models' poses that fits the device's shared memory
- * (or desc->stage_limit), which it returns (0: nothing staged). */
+ * (vks_skin_stage_limit), which it returns (0: nothing staged). */
 static uint32_t choose_variants(vks_skinner *sk, const vks_skinner_desc *desc)
 {
     const vks_crowd *c = sk->crowd;
-    uint32_t stage_vec4s = 0, stage_limit = vks_skin_stage_limit(sk->dev);
-    if (desc->stage_limit && desc->stage_limit < stage_limit)
-        stage_limit = desc->stage_limit;
+    uint32_t stage_vec4s = 0;
+    const uint32_t stage_limit = vks_skin_stage_limit(sk->dev);
     for (uint32_t m = 0; desc->stage_palette && sk->mode == VKS_SKIN_COMPUTE && m < c->model_count;
          m++) {
         const uint32_t n = vks_crowd_pose_vec4s(c->models[m], c->dq[m]);
@@ -541,7 +540,6 @@ bool vks_skinner_create(const gpu_device *dev, const vks_skinner_desc *desc, vks
                         .crowd = c,
                         .mode = desc->request.mode,
                         .bound = desc->bound,
-                        .skip_skin_barrier = desc->test_skip_skin_barrier,
                         .output_stages = desc->output_stages,
                         .output_access = desc->output_access,
                         .use_store = desc->request.palette_store,

@@ -57,9 +57,6 @@ typedef struct vks_skinner_desc {
     /* Stage each instance's pose in shared memory (vks_shared.h, "Palette staging"): the
      * models whose pose fits the device's shared memory. */
     bool stage_palette;
-    /* The staged poses' room at most, in vec4s (0: the device's shared memory's): smaller makes
-     * a test's larger models fall back to the unstaged variant. */
-    uint32_t stage_limit;
     bool readback; /* a host copy of the output (vks_skinner_copy_skinned: dump, tests) */
     bool bound;    /* the descriptor path */
     /* Who reads the output after the pass (both required, compute mode). */
@@ -69,9 +66,6 @@ typedef struct vks_skinner_desc {
     /* Room for this many instances and palette entries from the start (0, or fewer than the
      * crowd has: the crowd's). */
     uint32_t instance_capacity, palette_capacity;
-    /* Tests only: record no barrier between the skinning pass's writes and their readers, to
-     * show that validation on the descriptor path catches the hazard. */
-    bool test_skip_skin_barrier;
 } vks_skinner_desc;
 
 /* One frame slot: what a frame of the client's lists, and where the pass put it. */
@@ -114,7 +108,7 @@ typedef struct vks_skinner {
     const gpu_device *dev;
     const vks_crowd *crowd;
     vks_skin_mode mode;
-    bool bound, skip_skin_barrier;
+    bool bound;
     VkPipelineStageFlags2 output_stages; /* the output's readers (desc) */
     VkAccessFlags2 output_access;
     vks_scene_gpu scene;

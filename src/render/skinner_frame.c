@@ -126,8 +126,7 @@ void vks_skinner_dispatch(vks_skinner *sk, const vks_skin_slot *s, VkCommandBuff
                        skin);
     skin_dispatches(sk, s, cmd);
     /* Compute writes -> this frame's readers. */
-    if (!sk->skip_skin_barrier)
-        gpu_barrier_memory(sk->dev, cmd, skin, (gpu_access){sk->output_stages, sk->output_access});
+    gpu_barrier_memory(sk->dev, cmd, skin, (gpu_access){sk->output_stages, sk->output_access});
 }
 
 void vks_skinner_skin(vks_skinner *sk, vks_skin_slot *s, VkCommandBuffer cmd)
