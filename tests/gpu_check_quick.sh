@@ -11,6 +11,8 @@ fail() {
   echo "FAIL: $*"
   fails=$((fails + 1))
 }
+"$vk" devices >"$tmp/devices" 2>&1 ||
+  { echo "skipped: no Vulkan device: $(head -n1 "$tmp/devices")"; exit 77; }
 args=(--quick --vkskin "$vk" --out "$tmp/out")
 [ -n "$cesium" ] && [ -f "$cesium" ] && args+=("$cesium") || cesium=''
 [ -n "$cesium" ] || echo "skipped: the CesiumMan rows: no CesiumMan.glb (VKS_SAMPLE_MODELS)"
@@ -36,6 +38,8 @@ count() { grep -c "^{\"check\": \"$1\"" "$tmp/out/results.jsonl"; }
 [ "$(count morph)" -eq 3 ] || fail "morph: $(count morph) runs, expected 3"
 [ "$(count raster)" -eq 4 ] || fail "raster: $(count raster) runs, expected 4"
 # The staged runs staged, the unstaged did not; --lod 0 drew level 0 at both rasterizers.
+[ "$(grep '"check": "stage"' "$tmp/out/results.jsonl" | grep -c '"staged_palette_vec4s": ')" -eq "$(count stage)" ] ||
+  fail "a staging run's JSON lacks staged_palette_vec4s"
 grep '"check": "stage", "case": "[^"]*, --stage-palette"' "$tmp/out/results.jsonl" |
   grep -q '"staged_palette_vec4s": 0[,}]' && fail "a --stage-palette run staged nothing"
 grep '"check": "stage", "case": "[^"]*, without' "$tmp/out/results.jsonl" |
@@ -64,6 +68,46 @@ rc=$?
 [ $rc -eq 1 ] || fail "a failing run gave exit $rc, not 1"
 grep -q '^- stage: default, --stage-palette: exit 3$' "$tmp/broken_out/summary.md" ||
   fail "the summary does not name the failed run: $(tail -n3 "$tmp/broken_out/summary.md")"
+# A vkskin whose every run prints its JSON and then hangs: each run is cut at its share of a
+# 12 s budget, the measured JSON kept and marked cut (the matrix's through bench_matrix.sh), the
+# tally says so, and it exits 1.
+cat >"$tmp/hangs" <<EOF
+#!/usr/bin/env bash
+case " \$* " in *" devices "*|*" --version "*) exec "$vk" "\$@" ;; esac
+echo '{"frame_ms": 1.5, "instances": 7, "visible": 7}'
+exec sleep 300
+EOF
+chmod +x "$tmp/hangs"
+SECONDS=0
+"$src/tools/gpu_check.sh" --quick --budget 12 --vkskin "$tmp/hangs" --out "$tmp/hung" >"$tmp/h.stdout" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "runs cut short gave exit $rc, not 1"
+[ "$SECONDS" -le 40 ] || fail "a 12 s budget took $SECONDS s"
+grep -q '^{"check": "matrix", "case": "[^"]*", "series": "[^"]*", "cut": true, "frame_ms": 1.5' \
+  "$tmp/hung/results.jsonl" || fail "the cut matrix run's JSON was not kept: $(head -c 300 "$tmp/hung/results.jsonl")"
+grep -q '^{"check": "renders", "case": "[^"]*", "cut": true' "$tmp/hung/results.jsonl" ||
+  fail "the cut render's output was not kept"
+grep -q '^- renders: [^:]*: cut short$' "$tmp/hung/summary.md" || fail "the cut render is not named"
+! grep -q ' 0 cut short or skipped' "$tmp/hung/summary.md" ||
+  fail "the tally of cut checks: $(tail -n1 "$tmp/hung/summary.md")"
+# Stopped by a signal mid-run: it stops within seconds, exit 1, the run in flight kept and the
+# summary written, the checks not reached marked so.
+"$src/tools/gpu_check.sh" --quick --budget 200 --vkskin "$tmp/hangs" --out "$tmp/stopped" >"$tmp/s.stdout" 2>&1 &
+pid=$!
+sleep 3
+kill -TERM $pid
+SECONDS=0
+wait $pid
+rc=$?
+[ $rc -eq 1 ] || fail "stopped by SIGTERM: exit $rc, not 1"
+[ "$SECONDS" -le 15 ] || fail "SIGTERM took $SECONDS s to stop it"
+grep -q 'stopped by a signal' "$tmp/stopped/log.txt" || fail "the log does not say it was stopped"
+[ "$(grep -c '^(not run)$' "$tmp/stopped/summary.md")" -eq 5 ] ||
+  fail "the summary after SIGTERM: $(head -n 20 "$tmp/stopped/summary.md" 2>&1)"
+grep -q '^{"check": "matrix", "case": "[^"]*", "series": "[^"]*", "cut": true, "frame_ms": 1.5' \
+  "$tmp/stopped/results.jsonl" || fail "the matrix run in flight at SIGTERM was not kept"
+grep -q '^| [^|]* (cut) | 7 | 1.5 |' "$tmp/stopped/summary.md" || fail "no cut row in the matrix table"
+
 # Bad usage: exit 2 and one line.
 "$src/tools/gpu_check.sh" --budget x >"$tmp/u" 2>&1
 rc=$?
@@ -71,4 +115,4 @@ rc=$?
   fail "bad --budget: exit $rc, '$(cat "$tmp/u")'"
 
 [ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
-echo "gpu_check --quick: every check ran, and a failing run is named"
+echo "gpu_check --quick: every check ran, a failing run is named, cut runs keep their figures"

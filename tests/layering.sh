@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # tools/check_layers.sh on the tree (clean), then on copies with one violation planted each: an
-# include up the house, a public header including an internal one, the documented order swapped.
+# include up the house (quoted, in angle brackets, with a quote in a comment after it), sideways,
+# a public header including an internal one, an internal file the public one, the program an
+# internal header, a folder src/LAYERS lacks, a folder it names twice, the documented order
+# swapped.
 #   tests/layering.sh SOURCE_DIR
 set -u
 src=$1
@@ -29,16 +32,37 @@ plant() {
 }
 line=$(grep -n '#include' "$src/src/core/alloc.h" | head -n1 | cut -d: -f1)
 plant upward src/core/alloc.h "$line" '#include "../scene/crowd.h"' \
-  "check_layers: src/core/alloc.h:$((line + 1)): core/ includes scene/ ('../scene/crowd.h'), which src/LAYERS puts above it"
+  "check_layers: src/core/alloc.h:$((line + 1)): core/ includes scene/ (\"../scene/crowd.h\"), which src/LAYERS lists after it (higher)"
+plant angled src/core/alloc.h "$line" '#include <scene/crowd.h>' \
+  "src/core/alloc.h:$((line + 1)): core/ includes scene/ (<scene/crowd.h>)"
+plant commented src/core/alloc.h "$line" '#include "../scene/crowd.h" // not "core/error.h"' \
+  "src/core/alloc.h:$((line + 1)): core/ includes scene/ (\"../scene/crowd.h\")"
+line=$(grep -n '#include' "$src/src/app/hud.c" | head -n1 | cut -d: -f1)
+plant program src/app/hud.c "$line" '#include "../scene/crowd.h"' \
+  "src/app/hud.c:$((line + 1)): app/ includes the internal \"../scene/crowd.h\""
 line=$(grep -n '#include' "$src/src/skin/skin_gpu.h" | head -n1 | cut -d: -f1)
 plant sideways src/skin/skin_gpu.h "$line" '#include "bake/lod.h"' \
-  "src/skin/skin_gpu.h:$((line + 1)): skin/ includes bake/ ('bake/lod.h')"
+  "src/skin/skin_gpu.h:$((line + 1)): skin/ includes bake/ (\"bake/lod.h\")"
 line=$(grep -n '#include' "$src/include/vkskin/vkskin_render.h" | head -n1 | cut -d: -f1)
 plant public include/vkskin/vkskin_render.h "$line" '#include "../../src/core/error.h"' \
-  "include/vkskin/vkskin_render.h:$((line + 1)): the public header includes '../../src/core/error.h'"
+  "include/vkskin/vkskin_render.h:$((line + 1)): the public header includes \"../../src/core/error.h\""
 line=$(grep -n '#include' "$src/src/render/record.c" | head -n1 | cut -d: -f1)
 plant internal_public src/render/record.c "$line" '#include "vkskin/vkskin.h"' \
-  "src/render/record.c:$((line + 1)): includes the public 'vkskin/vkskin.h'"
+  "src/render/record.c:$((line + 1)): includes the public \"vkskin/vkskin.h\""
+line=$(grep -n '#include' "$src/include/vkskin/vkskin_render.h" | head -n1 | cut -d: -f1)
+plant angled_public include/vkskin/vkskin_render.h "$line" '#include <core/error.h>' \
+  "the public header includes <core/error.h>"
+# A folder src/LAYERS does not name, and one it names twice.
+dir=$tmp/folder
+mkdir -p "$dir/docs" && cp -r "$src/src" "$src/include" "$src/shaders" "$dir/" &&
+  cp "$src/docs/architecture.md" "$dir/docs/" && mkdir -p "$dir/src/extra" &&
+  echo '#include "../core/error.h"' >"$dir/src/extra/x.c"
+o=$("$src/tools/check_layers.sh" "$dir")
+[ $? -eq 1 ] && grep -qF "src/extra/x.c: folder 'extra' is not in src/LAYERS" <<<"$o" ||
+  fail "a folder src/LAYERS lacks: $o"
+rm -r "$dir/src/extra" && echo core >>"$dir/src/LAYERS"
+o=$("$src/tools/check_layers.sh" "$dir")
+[ $? -eq 1 ] && grep -qF "src/LAYERS names 'core' twice" <<<"$o" || fail "a folder named twice: $o"
 # The documented order: swap two rows of the stages table.
 dir=$tmp/order
 mkdir -p "$dir/docs" && cp -r "$src/src" "$src/include" "$src/shaders" "$dir/"

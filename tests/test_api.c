@@ -1224,6 +1224,13 @@ static void test_skin_as(const char *fixtures)
                                      info.vertex_count, &err),
                 &err, VKSKIN_ERROR_ARGUMENT,
                 "vkskin_model_skin_as: skinning 7 is neither linear nor dual-quaternion");
+    /* Its other refusals name it too, not vkskin_model_skin. */
+    check_error(vkskin_model_skin_as(scaled, 5, 0.0, VKSKIN_SKINNING_LINEAR, ps, ns, NULL,
+                                     info.vertex_count, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "vkskin_model_skin_as: ");
+    check_error(vkskin_model_skin_as(scaled, 0, 0.0, VKSKIN_SKINNING_LINEAR, ps, ns, NULL,
+                                     info.vertex_count - 1, &err),
+                &err, VKSKIN_ERROR_ARGUMENT, "vkskin_model_skin_as: the output has room for");
     free(ps), free(ns);
     vkskin_model_destroy(def);
     vkskin_model_destroy(twist);

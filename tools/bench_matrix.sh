@@ -115,6 +115,16 @@ start=$SECONDS ok=0 failed=0 skipped=0
 
 # field NAME: the number NAME in the one-line JSON object $line ("null" stays "null").
 field() { printf '%s\n' "$line" | sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p"; }
+# keep_cut: the run stopped before its end; bench prints the medians of the frames it measured
+# when stopped: kept in bench.jsonl, marked cut.
+keep_cut() {
+  if [ -f "$out/run.json" ] && [ "$(head -c1 "$out/run.json")" = '{' ]; then
+    line=$(sed 's/^  //' "$out/run.json" | tr -d '\n')
+    printf '%s\n' "{\"series\": \"$series\", \"cut\": true, ${line#\{}" >>"$jsonl"
+  fi
+}
+# Stopped (SIGTERM, SIGINT: gpu_check.sh's lease ending): the run in flight stopped too, and kept.
+trap 'trap - TERM INT; kill $(jobs -p) 2>/dev/null; wait; keep_cut; exit 1' TERM INT
 
 for n in $counts; do
   f=$frames
@@ -137,11 +147,15 @@ for n in $counts; do
       [ -z "${models[$s]}" ] || cmdline+=("${models[$s]}")
       [ -z "${mixes[$s]}" ] || cmdline+=(--model "${mixes[$s]}")
       [ -z "$warmup" ] || cmdline+=(--warmup "$warmup")
-      timeout --kill-after=10 "$left" "${cmdline[@]}" >"$out/run.json" 2>"$out/run.err"
+      series="${labels[$s]} $mode"
+      # In the background, waited for: a signal to the script is then handled at once.
+      timeout --kill-after=10 "$left" "${cmdline[@]}" >"$out/run.json" 2>"$out/run.err" &
+      wait $!
       rc=$?
       if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
         echo "bench_matrix: $name: stopped after ${left} s, the rest of the budget"
         skipped=$((skipped + 1))
+        keep_cut
         continue
       elif [ $rc -ne 0 ]; then
         echo "bench_matrix: $name: failed (exit $rc): $(head -n1 "$out/run.err")"

@@ -14,14 +14,18 @@
 #   morph    the morph-target variant of the pass (robot.glb's Talk and Wave) beside the default
 #            character's plain one
 #   raster   --raster compute against --raster hardware over triangle sizes (level 0 of the default
-#            character, 1 to 1 024 instances at 1280x720: 56 down to 0.03 square pixels a triangle)
+#            character, 1 to 1 024 instances at 1280x720: its table gives the pixels a triangle)
 #
 # Files in DIR (default gpu-check/): summary.md (the tables, also printed last), results.jsonl
 # (every run's JSON object with "check" and "case" keys in front), log.txt (each command, its exit
 # status and what it printed on stderr), device.txt (vkskin and the device), crowd.png (the
 # validated 100 000), matrix_series.tar (bench_matrix.sh's series, for its --plot-only). Runs go
-# check by check in the order above, each limited (timeout) to its share of the budget and to
-# what is left of it; a spent share skips that check's remaining runs with a message.
+# check by check in the order above, each limited (timeout) to its share of what is left of the
+# budget (time an earlier check did not use goes to the later ones); a spent share skips that
+# check's remaining runs with a message. A run cut short keeps what it printed (bench prints the
+# frames it measured): its JSON goes to results.jsonl with "cut": true. summary.md is rewritten
+# after every check, and when the script is stopped (SIGTERM, SIGINT), so that a lease that ends
+# early still brings back the checks done.
 #
 # On a lent GPU, carry only what it runs (the whole build folder is past the 64 MiB a run carries):
 #   here:  ../shared/gpu/stage.sh build/vkskin && mkdir -p .gpu/models &&
@@ -79,6 +83,17 @@ out=$(cd "$out" && pwd)
 rm -f "$out"/{summary.md,results.jsonl,log.txt,device.txt,crowd.png,matrix_series.tar}
 scratch=$(mktemp -d) || bad "no temporary folder"
 trap 'rm -rf "$scratch"' EXIT
+# Stopped (the lease ending, ^C): the run in flight is stopped too (bench then prints what it
+# measured), and the summary written from what is done.
+on_stop() {
+  trap - TERM INT
+  say "stopped by a signal: the summary holds what was done"
+  kill $(jobs -p) 2>/dev/null
+  wait
+  write_summary
+  exit 1
+}
+trap on_stop TERM INT
 
 # The sizes: the lease's, and --quick's (a CPU device: a minute or so, a few frames).
 if [ -n "$quick" ]; then
@@ -91,7 +106,8 @@ else
   anim_n=100000 anim_frames=20 ab_n=100000 ab_frames=10
   raster_counts="1 4 16 64 256 1024" raster_size=1280x720 threads=$(nproc)
 fi
-# Each check's share of the budget, in percent (they add up to 100).
+# Each check's share of the budget, in percent (they add up to 100), in the order they run.
+checks=(matrix renders anim stage morph raster)
 declare -A share=([matrix]=50 [renders]=12 [anim]=12 [stage]=12 [morph]=4 [raster]=10)
 start=$SECONDS ok=0 failed=0 skipped=0
 failures=()
@@ -105,10 +121,16 @@ field() { printf '%s\n' "$line" | sed -n "s/.*\"$1\": \"\{0,1\}\([^,}\"]*\).*/\1
 fmt() { awk -v x="$1" 'BEGIN { if (x == "" || x == "null") print "-"; else printf "%.4g", x }'; }
 num() { fmt "$(field "$1")"; }
 
-# check_begin NAME: starts a check's clock; its runs then get what is left of its share.
+# check_begin NAME: starts a check's clock; its runs then get what is left of its share of the
+# budget still left (its share among it and the checks after it).
 check_begin() {
   check=$1 check_start=$SECONDS
-  check_budget=$((budget * ${share[$1]} / 100))
+  local c rest=0 later=''
+  for c in "${checks[@]}"; do
+    [ "$c" = "$1" ] && later=1
+    [ -z "$later" ] || rest=$((rest + ${share[$c]}))
+  done
+  check_budget=$(($(left_total) * ${share[$1]} / rest))
   say "$1: up to ${check_budget} s"
 }
 # run CASE VKSKIN-ARGS...: one vkskin run, limited to what is left of the check's share and of
@@ -126,13 +148,23 @@ run() {
     return 1
   fi
   log "\$ vkskin $*"
-  timeout --kill-after=10 "$left" "$vk" "$@" >"$scratch/run.out" 2>"$scratch/run.err"
+  # In the background, waited for: a signal to the script is then handled at once (on_stop).
+  timeout --kill-after=10 "$left" "$vk" "$@" >"$scratch/run.out" 2>"$scratch/run.err" &
+  wait $!
   rc=$?
-  sed 's/^/  /' "$scratch/run.err" >>"$out/log.txt"
+  # At most 64 KiB of a run's messages in the log (a flood of validation messages would take
+  # log.txt past what the device tool brings back).
+  head -c 65536 "$scratch/run.err" | sed 's/^/  /' >>"$out/log.txt"
   if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
     say "$check: $name: cut short after ${left} s"
     skipped=$((skipped + 1))
     failures+=("$check: $name: cut short")
+    if [ "$(head -c1 "$scratch/run.out")" = '{' ]; then # what it measured before the cut
+      line=$(sed 's/^  //' "$scratch/run.out" | tr -d '\n')
+      printf '%s\n' "{\"check\": \"$check\", \"case\": \"$name\", \"cut\": true, ${line#\{}" \
+        >>"$out/results.jsonl"
+      line=''
+    fi
     return 1
   elif [ $rc -ne 0 ]; then
     say "$check: $name: failed (exit $rc): $(head -n1 "$scratch/run.err")"
@@ -156,21 +188,63 @@ row() {
 }
 table() { printf '%s\n' "$@" >"$scratch/$check.md"; }
 
+# summary.md from the tables so far: after each check, and when stopped.
+write_summary() {
+  [ "${check:-}" != matrix ] || [ -f "$scratch/matrix.md" ] || matrix_table
+  {
+    echo "# gpu_check $(sed -n 's/^date: //p' "$out/device.txt")"
+    echo
+    echo "$(sed -n 's/^commit: /commit /p' "$out/device.txt"), $(sed -n 's/^vkskin: //p' "$out/device.txt"), device $(sed 's/^0: //' <<<"$device")"
+    echo
+    for c in "${checks[@]}"; do
+      echo "## $c"
+      echo
+      if [ -f "$scratch/$c.md" ]; then cat "$scratch/$c.md"; else echo "(not run)"; fi
+      echo
+    done
+    echo "$ok run(s) succeeded, $failed failed, $skipped cut short or skipped, in $((SECONDS - start)) s of ${budget}"
+    for f in "${failures[@]}"; do echo "- $f"; done
+  } >"$out/summary.md"
+  # The matrix's series as far as they got (bench_matrix.sh writes them as it goes).
+  [ ! -d "$scratch/matrix" ] || (cd "$scratch/matrix" && tar cf "$out/matrix_series.tar" series bench.jsonl 2>/dev/null)
+}
+
+# matrix_table: the matrix's table and its rows in results.jsonl, from bench_matrix.sh's
+# bench.jsonl as far as it got (after the matrix, or when stopped during it).
+matrix_table() {
+  local line
+  table "| series | N | frame ms | CPU anim ms | record ms | GPU frame ms | skin ms | draw ms | raster ms | visible | dropped |" \
+    "|---|---|---|---|---|---|---|---|---|---|---|"
+  if [ -f "$scratch/matrix/bench.jsonl" ]; then
+    while IFS= read -r line; do
+      printf '%s\n' "{\"check\": \"matrix\", \"case\": \"$(field series) x $(field instances)\", ${line#\{}" \
+        >>"$out/results.jsonl"
+      row " $(field series)$([ "$(field cut)" != true ] || echo ' (cut)') " " $(field instances) " " $(num frame_ms) " " $(num cpu_anim_ms) " \
+        " $(num cpu_record_ms) " " $(num gpu_frame_ms) " " $(num gpu_skin_ms) " \
+        " $(num gpu_draw_ms) " " $(num gpu_raster_ms) " " $(field visible) " \
+        " $(awk -v n="$(field instances)" -v v="$(field visible)" 'BEGIN { if (v != "null" && v != "") print n - v }') "
+    done <"$scratch/matrix/bench.jsonl"
+  fi
+}
+
 # ---- what ran, and where ----
+# Each command here limited too: a driver that hangs must not take the lease.
+device=$(timeout 30 "$vk" devices 2>&1)
 {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "commit: $(git -C "$here" describe --always --dirty 2>/dev/null ||
     cat "$(dirname "$vk")/commit.txt" 2>/dev/null || echo unknown)"
-  echo "vkskin: $("$vk" --version 2>&1)"
+  echo "vkskin: $(timeout 10 "$vk" --version 2>&1)"
   echo "host: $(nproc) cores, $(uname -m)"
   echo "devices:"
-  "$vk" devices 2>&1 | sed 's/^/  /'
+  sed 's/^/  /' <<<"$device"
   if command -v nvidia-smi >/dev/null; then
-    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm \
+    timeout 20 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm \
       --format=csv 2>&1 | sed 's/^/  /'
   fi
 } >"$out/device.txt"
-say "$(sed -n 's/^commit: //p' "$out/device.txt") on $("$vk" devices 2>&1 | head -n1), budget ${budget} s$([ -n "$quick" ] && echo ', --quick')"
+device=$(head -n1 <<<"$device")
+say "$(sed -n 's/^commit: //p' "$out/device.txt") on $device, budget ${budget} s$([ -n "$quick" ] && echo ', --quick')"
 
 # ---- the benchmark matrix ----
 check_begin matrix
@@ -178,22 +252,11 @@ matrix_args=(--vkskin "$vk" --out "$scratch/matrix" --frames "$frames" --size "$
   --budget "$check_budget" --counts "$counts")
 [ -z "$cesium" ] || matrix_args+=("$cesium")
 log "\$ tools/bench_matrix.sh ${matrix_args[*]}"
-"$here/tools/bench_matrix.sh" "${matrix_args[@]}" >"$scratch/matrix.log" 2>&1
+"$here/tools/bench_matrix.sh" "${matrix_args[@]}" >"$scratch/matrix.log" 2>&1 &
+wait $!
 rc=$?
 sed 's/^/  /' "$scratch/matrix.log" >>"$out/log.txt"
-table "| series | N | frame ms | CPU anim ms | record ms | GPU frame ms | skin ms | draw ms | raster ms | visible | dropped |" \
-  "|---|---|---|---|---|---|---|---|---|---|---|"
-if [ -f "$scratch/matrix/bench.jsonl" ]; then
-  while IFS= read -r line; do
-    printf '%s\n' "{\"check\": \"matrix\", \"case\": \"$(field series) x $(field instances)\", ${line#\{}" \
-      >>"$out/results.jsonl"
-    row " $(field series) " " $(field instances) " " $(num frame_ms) " " $(num cpu_anim_ms) " \
-      " $(num cpu_record_ms) " " $(num gpu_frame_ms) " " $(num gpu_skin_ms) " \
-      " $(num gpu_draw_ms) " " $(num gpu_raster_ms) " " $(field visible) " \
-      " $(awk -v n="$(field instances)" -v v="$(field visible)" 'BEGIN { if (v != "null" && v != "") print n - v }') "
-  done <"$scratch/matrix/bench.jsonl"
-  (cd "$scratch/matrix" && tar cf "$out/matrix_series.tar" series bench.jsonl)
-fi
+matrix_table
 m_ok=$(grep -c ': frame ' "$scratch/matrix.log")
 m_failed=$(grep -c ': failed (exit' "$scratch/matrix.log")
 m_skipped=$(grep -c -e ': skipped, the' -e ': stopped after' "$scratch/matrix.log")
@@ -204,6 +267,7 @@ ok=$((ok + m_ok)) failed=$((failed + m_failed)) skipped=$((skipped + m_skipped))
 say "matrix: $m_ok run(s), $m_failed failed, $m_skipped skipped ($((SECONDS - check_start)) s)"
 
 # ---- validated crowd renders: the descriptor path (validation's default), then addresses ----
+write_summary
 check_begin renders
 table "| case | visible | skinning ms | result |" "|---|---|---|---|"
 render_case() {
@@ -229,6 +293,7 @@ render_case "robot.glb x $big, its clips, dual quaternions, descriptors" "$scrat
   "$fixtures/robot.glb" --instances "$big" --skinning dual-quaternion
 
 # ---- CPU animation alone: every core and one, the animation level of detail on and off ----
+write_summary
 check_begin anim
 table "| model | anim LOD | joints posed a frame | 1 thread ms | $threads threads ms | speed-up | ns a posed skin joint (1 thread) |" \
   "|---|---|---|---|---|---|---|"
@@ -273,6 +338,7 @@ ab_row() {
 }
 
 # ---- palette staging, per skeleton size ----
+write_summary
 check_begin stage
 table "| model | staged vec4s | GPU skin ms, off | on | frame ms, off | on |" "|---|---|---|---|---|---|"
 ab_row "default" --stage-palette gpu_skin_ms --raster hardware
@@ -283,6 +349,7 @@ ab_row "long_chain.glb (302 joints)" --stage-palette gpu_skin_ms --raster hardwa
   "$fixtures/long_chain.glb"
 
 # ---- the morph-target variant beside the plain one ----
+write_summary
 check_begin morph
 table "| model | clip | skinned vertices | GPU skin ms | vertices per ms | bytes a vertex |" \
   "|---|---|---|---|---|---|"
@@ -300,6 +367,7 @@ morph_case robot.glb Talk "$fixtures/robot.glb"
 morph_case robot.glb Wave "$fixtures/robot.glb"
 
 # ---- the compute rasterizer against the graphics pipeline, over triangle sizes ----
+write_summary
 check_begin raster
 table "| instances | triangles | px a triangle | hardware: draw ms | compute: raster ms | resolve ms |" \
   "|---|---|---|---|---|---|"
@@ -319,19 +387,6 @@ for n in $raster_counts; do
 done
 
 # ---- the summary ----
-{
-  echo "# gpu_check $(sed -n 's/^date: //p' "$out/device.txt")"
-  echo
-  echo "$(sed -n 's/^commit: /commit /p' "$out/device.txt"), $(sed -n 's/^vkskin: //p' "$out/device.txt"), device $("$vk" devices 2>&1 | head -n1 | sed 's/^0: //')"
-  echo
-  for c in matrix renders anim stage morph raster; do
-    echo "## $c"
-    echo
-    if [ -f "$scratch/$c.md" ]; then cat "$scratch/$c.md"; else echo "(not run)"; fi
-    echo
-  done
-  echo "$ok run(s) succeeded, $failed failed, $skipped cut short or skipped, in $((SECONDS - start)) s of ${budget}"
-  for f in "${failures[@]}"; do echo "- $f"; done
-} >"$out/summary.md"
+write_summary
 cat "$out/summary.md"
 [ "$failed" -eq 0 ] && [ "$skipped" -eq 0 ] && [ "${#failures[@]}" -eq 0 ]

@@ -332,7 +332,8 @@ typedef enum vkskin_skinning {
  * VKSKIN_SKINNING_DUAL_QUATERNION blends each vertex's joints as dual quaternions (scale first, the
  * antipodal sign against its first influence), what a dual-quaternion crowd's GPU pass computes.
  * VKSKIN_ERROR_ARGUMENT, with the joint and clip named, for a model whose joints do not scale
- * uniformly (dual quaternions take similarities only), or a skinning that is neither. */
+ * uniformly and positively (no mirroring, no shear: dual quaternions take similarities only), or
+ * a skinning that is neither. */
 VKSKIN_API vkskin_result vkskin_model_skin_as(const vkskin_model *model, int32_t clip,
                                               double seconds, vkskin_skinning skinning,
                                               float *positions, float *normals, float *tangents,

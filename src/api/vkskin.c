@@ -417,37 +417,28 @@ vkskin_result vkskin_model_weights(const vkskin_model *m, int32_t clip, double s
     return vks_api_ok(err);
 }
 
-vkskin_result vkskin_model_skin(const vkskin_model *m, int32_t clip, double seconds,
-                                float *positions, float *normals, float *tangents,
-                                uint32_t capacity, vkskin_error *err)
-{
-    return vkskin_model_skin_as(m, clip, seconds, VKSKIN_SKINNING_LINEAR, positions, normals,
-                                tangents, capacity, err);
-}
-
-vkskin_result vkskin_model_skin_as(const vkskin_model *m, int32_t clip, double seconds,
-                                   vkskin_skinning skinning, float *positions, float *normals,
-                                   float *tangents, uint32_t capacity, vkskin_error *err)
+/* vkskin_model_skin and _as, under the name of the call made. */
+static vkskin_result api_skin(const char *call, const vkskin_model *m, int32_t clip, double seconds,
+                              vkskin_skinning skinning, float *positions, float *normals,
+                              float *tangents, uint32_t capacity, vkskin_error *err)
 {
     if (!m || !positions || !normals)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_model_skin: a model, positions and normals are needed");
+                            "%s: a model, positions and normals are needed", call);
     if (skinning != VKSKIN_SKINNING_LINEAR && skinning != VKSKIN_SKINNING_DUAL_QUATERNION)
-        return vks_api_fail(
-            err, VKSKIN_ERROR_ARGUMENT,
-            "vkskin_model_skin_as: skinning %d is neither linear nor dual-quaternion",
-            (int)skinning);
-    const vkskin_result room = api_room("vkskin_model_skin", "the output", capacity,
-                                        m->model.vertex_count, "vertices", err);
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "%s: skinning %d is neither linear nor dual-quaternion", call,
+                            (int)skinning);
+    const vkskin_result room =
+        api_room(call, "the output", capacity, m->model.vertex_count, "vertices", err);
     if (room != VKSKIN_OK)
         return room;
     if (clip < -1 || clip >= (int64_t)m->model.clip_count)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
-                            "vkskin_model_skin: %s has %u clip(s): no clip %d (-1 is the bind "
-                            "pose)",
+                            "%s: %s has %u clip(s): no clip %d (-1 is the bind pose)", call,
                             m->model.name, m->model.clip_count, clip);
     if (!isfinite(seconds))
-        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_model_skin: time is not finite");
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: time is not finite", call);
     const bool dq = skinning == VKSKIN_SKINNING_DUAL_QUATERNION;
     vks_error e;
     if (dq && !vks_dq_check_model(&m->model, &e))
@@ -457,6 +448,22 @@ vkskin_result vkskin_model_skin_as(const vkskin_model *m, int32_t clip, double s
                                     m->model.tangents ? (float(*)[4])tangents : NULL))
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "out of memory for skinning");
     return vks_api_ok(err);
+}
+
+vkskin_result vkskin_model_skin(const vkskin_model *m, int32_t clip, double seconds,
+                                float *positions, float *normals, float *tangents,
+                                uint32_t capacity, vkskin_error *err)
+{
+    return api_skin("vkskin_model_skin", m, clip, seconds, VKSKIN_SKINNING_LINEAR, positions,
+                    normals, tangents, capacity, err);
+}
+
+vkskin_result vkskin_model_skin_as(const vkskin_model *m, int32_t clip, double seconds,
+                                   vkskin_skinning skinning, float *positions, float *normals,
+                                   float *tangents, uint32_t capacity, vkskin_error *err)
+{
+    return api_skin("vkskin_model_skin_as", m, clip, seconds, skinning, positions, normals,
+                    tangents, capacity, err);
 }
 
 /* ---- Crowds ---- */
