@@ -167,49 +167,52 @@ static bool check_matrix(builder *b, const struct aiMatrix4x4 *m, const char *wh
     return true;
 }
 
-static bool collect_nodes(builder *b)
+/* A node's pointers and its mesh and material references, as collect_nodes walks it. */
+static bool check_node(builder *b, const struct aiNode *n)
 {
-    /* Count (checking mesh and material references), then fill in depth-first pre-order, with an
-     * explicit stack: chains can be deep. */
-    uint32_t count = 0, cap = 64, top = 0;
-    const struct aiNode **stack = vks_malloc(sizeof *stack * cap);
-    if (!stack)
-        return out_of_memory(b);
-    stack[top++] = b->scene->mRootNode;
+    if (!n || (n->mNumMeshes && !n->mMeshes) || (n->mNumChildren && !n->mChildren))
+        return vks_fail(b->err, "%s: the importer returned a malformed scene (a node)", b->name);
+    const struct aiScene *s = b->scene;
+    for (uint32_t k = 0; k < n->mNumMeshes; k++) {
+        if (n->mMeshes[k] >= s->mNumMeshes)
+            return vks_fail(b->err, "%s: node '%s' references mesh %u of %u", b->name,
+                            ai_name(&n->mName), n->mMeshes[k], s->mNumMeshes);
+        const struct aiMesh *mesh = s->mMeshes[n->mMeshes[k]];
+        if (s->mNumMaterials && mesh->mMaterialIndex >= s->mNumMaterials)
+            return vks_fail(b->err, "%s: mesh '%s' uses material %u of %u", b->name,
+                            ai_name(&mesh->mName), mesh->mMaterialIndex, s->mNumMaterials);
+    }
+    return true;
+}
+
+/* The first walk: every node checked and counted (*count); *stack grows (*cap) to the walk's
+ * deepest, which the second walk reaches again. */
+static bool count_nodes(builder *b, const struct aiNode ***stack, uint32_t *cap, uint32_t *count)
+{
+    uint32_t top = 0;
+    (*stack)[top++] = b->scene->mRootNode;
     while (top) {
-        const struct aiNode *n = stack[--top];
-        count++;
-        if (!n || (n->mNumMeshes && !n->mMeshes) || (n->mNumChildren && !n->mChildren)) {
-            vks_free(stack);
-            return vks_fail(b->err, "%s: the importer returned a malformed scene (a node)",
-                            b->name);
-        }
-        for (uint32_t k = 0; k < n->mNumMeshes; k++) {
-            const struct aiScene *s = b->scene;
-            if (n->mMeshes[k] >= s->mNumMeshes) {
-                vks_free(stack);
-                return vks_fail(b->err, "%s: node '%s' references mesh %u of %u", b->name,
-                                ai_name(&n->mName), n->mMeshes[k], s->mNumMeshes);
-            }
-            const struct aiMesh *mesh = s->mMeshes[n->mMeshes[k]];
-            if (s->mNumMaterials && mesh->mMaterialIndex >= s->mNumMaterials) {
-                vks_free(stack);
-                return vks_fail(b->err, "%s: mesh '%s' uses material %u of %u", b->name,
-                                ai_name(&mesh->mName), mesh->mMaterialIndex, s->mNumMaterials);
-            }
-        }
-        if (top + n->mNumChildren > cap) {
-            cap = (top + n->mNumChildren) * 2;
-            const struct aiNode **grown = vks_realloc(stack, sizeof *stack * cap);
-            if (!grown) {
-                vks_free(stack);
+        const struct aiNode *n = (*stack)[--top];
+        (*count)++;
+        if (!check_node(b, n))
+            return false;
+        if (top + n->mNumChildren > *cap) {
+            *cap = (top + n->mNumChildren) * 2;
+            const struct aiNode **grown = vks_realloc(*stack, sizeof **stack * *cap);
+            if (!grown)
                 return out_of_memory(b);
-            }
-            stack = grown;
+            *stack = grown;
         }
         for (uint32_t c = n->mNumChildren; c-- > 0;)
-            stack[top++] = n->mChildren[c];
+            (*stack)[top++] = n->mChildren[c];
     }
+    return true;
+}
+
+/* The second walk: the node table in depth-first pre-order (nodes, parents, no joints yet), and
+ * the index by name. `stack` has room for `cap` nodes. */
+static bool number_nodes(builder *b, const struct aiNode **stack, uint32_t cap, uint32_t count)
+{
     b->node_count = count;
     b->nodes = vks_malloc(sizeof *b->nodes * count);
     b->node_parent = vks_malloc(sizeof *b->node_parent * count);
@@ -220,12 +223,10 @@ static bool collect_nodes(builder *b)
     int32_t *stack_parent = vks_malloc(sizeof *stack_parent * cap);
     if (!b->nodes || !b->node_parent || !b->node_joint || !b->attach_joint || !b->node_is_bone ||
         !b->by_name || !stack_parent) {
-        vks_free(stack);
         vks_free(stack_parent);
         return out_of_memory(b);
     }
-    uint32_t next = 0;
-    top = 0;
+    uint32_t next = 0, top = 0;
     stack[top] = b->scene->mRootNode;
     stack_parent[top++] = -1;
     while (top) {
@@ -241,12 +242,24 @@ static bool collect_nodes(builder *b)
             stack_parent[top++] = (int32_t)self;
         }
     }
-    vks_free(stack);
     vks_free(stack_parent);
     for (uint32_t i = 0; i < count; i++)
         b->by_name[i] = (named_node){ai_name(&b->nodes[i]->mName), i};
     qsort(b->by_name, count, sizeof *b->by_name, compare_named);
     return true;
+}
+
+static bool collect_nodes(builder *b)
+{
+    /* Count (checking mesh and material references), then fill in depth-first pre-order, with an
+     * explicit stack: chains can be deep. */
+    uint32_t count = 0, cap = 64;
+    const struct aiNode **stack = vks_malloc(sizeof *stack * cap);
+    if (!stack)
+        return out_of_memory(b);
+    const bool ok = count_nodes(b, &stack, &cap, &count) && number_nodes(b, stack, cap, count);
+    vks_free(stack);
+    return ok;
 }
 
 /* The pointers the importer follows, non-NULL wherever their counts say there is data. assimp's
