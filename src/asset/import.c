@@ -303,21 +303,11 @@ static bool check_scene(builder *b)
            vks_fail(b->err, "%s: the importer returned a malformed scene (%s)", b->name, what);
 }
 
-/* Marks bones, mesh nodes and all their ancestors, then numbers the marked nodes as joints in
- * node order, which keeps parents before children. */
-static bool build_skeleton(builder *b)
+/* Marks in `keep` the nodes bones name (node_is_bone too), the nodes with meshes and all their
+ * ancestors. A bone that names no node goes to orphan_names, with a warning. */
+static void mark_joints(builder *b, uint8_t *keep)
 {
     const struct aiScene *s = b->scene;
-    uint8_t *keep = vks_calloc(b->node_count, 1);
-    uint32_t bones = 0;
-    for (uint32_t mi = 0; mi < s->mNumMeshes; mi++)
-        bones += s->mMeshes[mi]->mNumBones;
-    b->orphan_names = vks_malloc(sizeof *b->orphan_names * (bones + 1));
-    b->orphan_joints = vks_malloc(sizeof *b->orphan_joints * (bones + 1));
-    if (!keep || !b->orphan_names || !b->orphan_joints) {
-        vks_free(keep);
-        return out_of_memory(b);
-    }
     for (uint32_t mi = 0; mi < s->mNumMeshes; mi++) {
         const struct aiMesh *mesh = s->mMeshes[mi];
         for (uint32_t bi = 0; bi < mesh->mNumBones; bi++) {
@@ -350,77 +340,77 @@ static bool build_skeleton(builder *b)
     for (uint32_t n = b->node_count; n-- > 1;)
         if (keep[n])
             keep[b->node_parent[n]] = 1;
+}
 
-    uint32_t needed = b->orphan_count;
-    for (uint32_t n = 0; n < b->node_count; n++)
-        needed += keep[n];
-    if (needed > VKS_MAX_JOINTS) {
-        vks_free(keep);
-        return vks_fail(b->err, "%s: needs %u joints, more than the limit of %u", b->name, needed,
-                        VKS_MAX_JOINTS);
-    }
-
+/* The skeleton's arrays, with room up to the limit: attach_joint_of may add joints while meshes
+ * are built. */
+static bool alloc_skeleton(builder *b)
+{
     vks_skeleton *sk = &b->model->skeleton;
-    /* Room up to the limit: attach_joint_of may add joints while meshes are built. */
     sk->names = vks_calloc(VKS_MAX_JOINTS, sizeof *sk->names);
     sk->parents = vks_malloc(sizeof *sk->parents * VKS_MAX_JOINTS);
     sk->rest = vks_malloc(sizeof *sk->rest * VKS_MAX_JOINTS);
     sk->inverse_bind = vks_malloc(sizeof *sk->inverse_bind * VKS_MAX_JOINTS);
     b->joint_bound = vks_calloc(VKS_MAX_JOINTS, 1);
-    if (!sk->names || !sk->parents || !sk->rest || !sk->inverse_bind || !b->joint_bound) {
-        vks_free(keep);
+    return sk->names && sk->parents && sk->rest && sk->inverse_bind && b->joint_bound;
+}
+
+/* A node's transform as its joint's rest: scale, rotation, translation. */
+static void rest_of(builder *b, const struct aiNode *node, const char *name, vks_xform *rest)
+{
+    struct aiVector3D scaling, position;
+    struct aiQuaternion rotation;
+    aiDecomposeMatrix(&node->mTransformation, &scaling, &rotation, &position);
+    *rest = (vks_xform){
+        .t = {position.x, position.y, position.z},
+        .r = {rotation.x, rotation.y, rotation.z, rotation.w},
+        .s = {scaling.x, scaling.y, scaling.z},
+    };
+    /* A zero scale (a hidden part) leaves the rotation undefined: any will do. */
+    const float *q = rest->r;
+    float q2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    if (!(fabsf(q2 - 1.0f) < 1e-3f))
+        memcpy(rest->r, (float[4]){0, 0, 0, 1}, sizeof(float[4]));
+    /* TRS cannot hold shear; say so when recomposing misses the file's matrix. */
+    vks_affine file, recomposed;
+    affine_from_ai(&node->mTransformation, &file);
+    vks_affine_from_xform(rest, &recomposed);
+    float scale = 1e-6f, diff = 0.0f;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++) {
+            scale = fmaxf(scale, fabsf(file.row[r][c]));
+            diff = fmaxf(diff, fabsf(file.row[r][c] - recomposed.row[r][c]));
+        }
+    if (diff > 1e-4f * scale)
+        warn(b, "node '%s' has a sheared transform; kept as scale, rotation, translation", name);
+}
+
+/* Node n as the next joint: its name, parent joint (numbered before it) and rest; its inverse
+ * bind the identity until a bone sets it. */
+static bool add_node_joint(builder *b, uint32_t n)
+{
+    vks_skeleton *sk = &b->model->skeleton;
+    const struct aiNode *node = b->nodes[n];
+    const char *name = ai_name(&node->mName);
+    if (!check_matrix(b, &node->mTransformation, "the transform", name))
+        return false;
+    uint32_t j = sk->joint_count++;
+    b->node_joint[n] = (int32_t)j;
+    if (b->node_is_bone[n] && find_node(b, name) != (int32_t)n)
+        warn(b, "two nodes are named '%s'; bones bind to the first", name);
+    sk->names[j] = dup_string(name);
+    if (!sk->names[j])
         return out_of_memory(b);
-    }
+    sk->parents[j] = n ? b->node_joint[b->node_parent[n]] : -1;
+    rest_of(b, node, name, &sk->rest[j]);
+    sk->inverse_bind[j] = vks_affine_identity();
+    return true;
+}
 
-    for (uint32_t n = 0; n < b->node_count; n++) {
-        if (!keep[n])
-            continue;
-        const struct aiNode *node = b->nodes[n];
-        const char *name = ai_name(&node->mName);
-        if (!check_matrix(b, &node->mTransformation, "the transform", name)) {
-            vks_free(keep);
-            return false;
-        }
-        uint32_t j = sk->joint_count++;
-        b->node_joint[n] = (int32_t)j;
-        if (b->node_is_bone[n] && find_node(b, name) != (int32_t)n)
-            warn(b, "two nodes are named '%s'; bones bind to the first", name);
-        sk->names[j] = dup_string(name);
-        if (!sk->names[j]) {
-            vks_free(keep);
-            return out_of_memory(b);
-        }
-        sk->parents[j] = n ? b->node_joint[b->node_parent[n]] : -1;
-
-        struct aiVector3D scaling, position;
-        struct aiQuaternion rotation;
-        aiDecomposeMatrix(&node->mTransformation, &scaling, &rotation, &position);
-        sk->rest[j] = (vks_xform){
-            .t = {position.x, position.y, position.z},
-            .r = {rotation.x, rotation.y, rotation.z, rotation.w},
-            .s = {scaling.x, scaling.y, scaling.z},
-        };
-        /* A zero scale (a hidden part) leaves the rotation undefined: any will do. */
-        const float *q = sk->rest[j].r;
-        float q2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-        if (!(fabsf(q2 - 1.0f) < 1e-3f))
-            memcpy(sk->rest[j].r, (float[4]){0, 0, 0, 1}, sizeof(float[4]));
-        /* TRS cannot hold shear; say so when recomposing misses the file's matrix. */
-        vks_affine file, recomposed;
-        affine_from_ai(&node->mTransformation, &file);
-        vks_affine_from_xform(&sk->rest[j], &recomposed);
-        float scale = 1e-6f, diff = 0.0f;
-        for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 4; c++) {
-                scale = fmaxf(scale, fabsf(file.row[r][c]));
-                diff = fmaxf(diff, fabsf(file.row[r][c] - recomposed.row[r][c]));
-            }
-        if (diff > 1e-4f * scale)
-            warn(b, "node '%s' has a sheared transform; kept as scale, rotation, translation",
-                 name);
-        sk->inverse_bind[j] = vks_affine_identity();
-    }
-    vks_free(keep);
+/* The bones without a node, after the nodes' joints: root joints with an identity rest. */
+static bool add_orphan_joints(builder *b)
+{
+    vks_skeleton *sk = &b->model->skeleton;
     for (uint32_t o = 0; o < b->orphan_count; o++) {
         uint32_t j = sk->joint_count++;
         b->orphan_joints[o] = (int32_t)j;
@@ -430,14 +420,15 @@ static bool build_skeleton(builder *b)
         sk->rest[j] = (vks_xform){.r = {0, 0, 0, 1}, .s = {1, 1, 1}};
         sk->inverse_bind[j] = vks_affine_identity();
     }
+    return true;
+}
 
-    sk->bone_count = b->orphan_count;
-    for (uint32_t n = 0; n < b->node_count; n++)
-        sk->bone_count += b->node_is_bone[n];
-
-    /* The tutorials' global inverse transform: palettes live in the scene root's frame. */
+/* The tutorials' global inverse transform: palettes live in the scene root's frame. */
+static bool root_inverse(builder *b)
+{
+    vks_skeleton *sk = &b->model->skeleton;
     mat4 root, root_inv;
-    const float *src = &s->mRootNode->mTransformation.a1;
+    const float *src = &b->scene->mRootNode->mTransformation.a1;
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 4; c++)
             root[c][r] = src[r * 4 + c]; /* cglm is column-major */
@@ -448,6 +439,49 @@ static bool build_skeleton(builder *b)
         for (int c = 0; c < 4; c++)
             sk->root_inverse.row[r][c] = root_inv[c][r];
     return true;
+}
+
+/* Marks bones, mesh nodes and all their ancestors, then numbers the marked nodes as joints in
+ * node order, which keeps parents before children. */
+static bool build_skeleton(builder *b)
+{
+    const struct aiScene *s = b->scene;
+    uint8_t *keep = vks_calloc(b->node_count, 1);
+    uint32_t bones = 0;
+    for (uint32_t mi = 0; mi < s->mNumMeshes; mi++)
+        bones += s->mMeshes[mi]->mNumBones;
+    b->orphan_names = vks_malloc(sizeof *b->orphan_names * (bones + 1));
+    b->orphan_joints = vks_malloc(sizeof *b->orphan_joints * (bones + 1));
+    if (!keep || !b->orphan_names || !b->orphan_joints) {
+        vks_free(keep);
+        return out_of_memory(b);
+    }
+    mark_joints(b, keep);
+    uint32_t needed = b->orphan_count;
+    for (uint32_t n = 0; n < b->node_count; n++)
+        needed += keep[n];
+    if (needed > VKS_MAX_JOINTS) {
+        vks_free(keep);
+        return vks_fail(b->err, "%s: needs %u joints, more than the limit of %u", b->name, needed,
+                        VKS_MAX_JOINTS);
+    }
+    if (!alloc_skeleton(b)) {
+        vks_free(keep);
+        return out_of_memory(b);
+    }
+    for (uint32_t n = 0; n < b->node_count; n++)
+        if (keep[n] && !add_node_joint(b, n)) {
+            vks_free(keep);
+            return false;
+        }
+    vks_free(keep);
+    if (!add_orphan_joints(b))
+        return false;
+    vks_skeleton *sk = &b->model->skeleton;
+    sk->bone_count = b->orphan_count;
+    for (uint32_t n = 0; n < b->node_count; n++)
+        sk->bone_count += b->node_is_bone[n];
+    return root_inverse(b);
 }
 
 /* Rigid vertices follow their mesh's node with an identity inverse bind. When that node is also a
