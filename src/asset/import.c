@@ -653,15 +653,12 @@ static bool append_targets(builder *b, const struct aiMesh *mesh, uint32_t base)
     return true;
 }
 
-static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
-                        vks_influence_acc *influences)
+/* The mesh's positions, normals, tangents and UVs into the model's streams from vertex `base`. */
+static bool append_vertices(builder *b, const struct aiMesh *mesh, uint32_t base)
 {
     vks_model *m = b->model;
     const char *mesh_name = ai_name(&mesh->mName);
-    uint32_t base = m->vertex_count, nv = mesh->mNumVertices;
-
-    /* Positions, normals, tangents, UVs. */
-    for (uint32_t v = 0; v < nv; v++) {
+    for (uint32_t v = 0; v < mesh->mNumVertices; v++) {
         const float *p = &mesh->mVertices[v].x;
         if (!finite3(p))
             return vks_fail(b->err, "%s: mesh '%s' vertex %u has a non-finite position", b->name,
@@ -691,9 +688,14 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
             m->uvs[base + v][0] = m->uvs[base + v][1] = 0.0f;
         }
     }
+    return true;
+}
 
-    /* Indices, relative to the mesh's base vertex. */
-    uint32_t first_index = m->index_count;
+/* The mesh's triangles into the model's indices, relative to the mesh's base vertex. */
+static bool append_indices(builder *b, const struct aiMesh *mesh)
+{
+    vks_model *m = b->model;
+    const uint32_t nv = mesh->mNumVertices;
     for (uint32_t f = 0; f < mesh->mNumFaces; f++) {
         const struct aiFace *face = &mesh->mFaces[f];
         if (face->mNumIndices != 3)
@@ -701,36 +703,52 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
         for (int i = 0; i < 3; i++) {
             if (face->mIndices[i] >= nv)
                 return vks_fail(b->err, "%s: mesh '%s' face %u indexes vertex %u of %u", b->name,
-                                mesh_name, f, face->mIndices[i], nv);
+                                ai_name(&mesh->mName), f, face->mIndices[i], nv);
             m->indices[m->index_count++] = face->mIndices[i];
         }
     }
+    return true;
+}
 
-    /* Influences: rank per vertex, keep the 8 largest, renormalise. */
+/* A bone's offset matrix as its joint's inverse bind: the first mesh's; another mesh's that
+ * differs is warned about. */
+static bool bind_offset(builder *b, const struct aiBone *bone, int32_t j, const char *mesh_name)
+{
+    const char *bone_name = ai_name(&bone->mName);
+    if (!check_matrix(b, &bone->mOffsetMatrix, "the offset matrix", bone_name))
+        return false;
+    vks_affine offset;
+    affine_from_ai(&bone->mOffsetMatrix, &offset);
+    vks_affine *ib = &b->model->skeleton.inverse_bind[j];
+    if (!b->joint_bound[j]) {
+        *ib = offset;
+        b->joint_bound[j] = 1;
+    } else {
+        float diff = 0.0f;
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 4; c++)
+                diff = fmaxf(diff, fabsf(ib->row[r][c] - offset.row[r][c]));
+        if (diff > 1e-4f)
+            warn(b, "bone '%s' has another offset matrix in mesh '%s'; the first is kept",
+                 bone_name, mesh_name);
+    }
+    return true;
+}
+
+/* The mesh's bones: their inverse binds, and their weights gathered per vertex in
+ * `influences`. */
+static bool gather_influences(builder *b, const struct aiMesh *mesh, vks_influence_acc *influences)
+{
+    const char *mesh_name = ai_name(&mesh->mName);
+    const uint32_t nv = mesh->mNumVertices;
     memset(influences, 0, sizeof *influences * nv);
-    vks_influence_stats *st = &m->influences;
     for (uint32_t bi = 0; bi < mesh->mNumBones; bi++) {
         const struct aiBone *bone = mesh->mBones[bi];
         const char *bone_name = ai_name(&bone->mName);
         int32_t j = joint_of_bone(b, bone_name);
         assert(j >= 0); /* build_skeleton made every bone a joint */
-        if (!check_matrix(b, &bone->mOffsetMatrix, "the offset matrix", bone_name))
+        if (!bind_offset(b, bone, j, mesh_name))
             return false;
-        vks_affine offset;
-        affine_from_ai(&bone->mOffsetMatrix, &offset);
-        vks_affine *ib = &m->skeleton.inverse_bind[j];
-        if (!b->joint_bound[j]) {
-            *ib = offset;
-            b->joint_bound[j] = 1;
-        } else {
-            float diff = 0.0f;
-            for (int r = 0; r < 3; r++)
-                for (int c = 0; c < 4; c++)
-                    diff = fmaxf(diff, fabsf(ib->row[r][c] - offset.row[r][c]));
-            if (diff > 1e-4f)
-                warn(b, "bone '%s' has another offset matrix in mesh '%s'; the first is kept",
-                     bone_name, mesh_name);
-        }
         for (uint32_t w = 0; w < bone->mNumWeights; w++) {
             uint32_t v = bone->mWeights[w].mVertexId;
             float weight = bone->mWeights[w].mWeight;
@@ -745,18 +763,27 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
             vks_influence_add(&influences[v], (uint16_t)j, weight);
         }
     }
+    return true;
+}
 
-    int32_t attach = -1;
-    for (uint32_t v = 0; v < nv; v++) {
+/* Each vertex's influences ranked, the 8 largest kept and renormalised, into the model's streams
+ * from `base`, counted in the statistics. A vertex without any follows the mesh's node: *attach,
+ * its joint (attach_joint_of), -1 until one needs it. */
+static bool write_influences(builder *b, uint32_t node, const struct aiMesh *mesh, uint32_t base,
+                             vks_influence_acc *influences, int32_t *attach)
+{
+    vks_model *m = b->model;
+    vks_influence_stats *st = &m->influences;
+    for (uint32_t v = 0; v < mesh->mNumVertices; v++) {
         vks_influence_acc *acc = &influences[v];
         uint16_t joints[VKS_WIDE_INFLUENCES];
         float weights[VKS_WIDE_INFLUENCES];
         uint32_t kept = vks_influence_finish(acc, joints, weights);
         st->dropped += acc->dropped;
         if (kept == 0) {
-            if (attach < 0 && (attach = attach_joint_of(b, node)) < 0)
+            if (*attach < 0 && (*attach = attach_joint_of(b, node)) < 0)
                 return false;
-            joints[0] = (uint16_t)attach;
+            joints[0] = (uint16_t)*attach;
             weights[0] = 1.0f;
             if (mesh->mNumBones)
                 st->histogram[0]++;
@@ -776,7 +803,27 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
         memcpy(m->weights_extra[base + v], weights + VKS_MAX_INFLUENCES,
                sizeof(float[VKS_MAX_INFLUENCES]));
     }
+    return true;
+}
 
+/* One (node, mesh) reference as the model's next mesh: its vertices, indices, influences and
+ * morph targets appended to the model's. */
+static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
+                        vks_influence_acc *influences)
+{
+    vks_model *m = b->model;
+    const char *mesh_name = ai_name(&mesh->mName);
+    uint32_t base = m->vertex_count, nv = mesh->mNumVertices;
+    if (!append_vertices(b, mesh, base))
+        return false;
+    uint32_t first_index = m->index_count;
+    if (!append_indices(b, mesh))
+        return false;
+    /* Influences: rank per vertex, keep the 8 largest, renormalise. */
+    int32_t attach = -1;
+    if (!gather_influences(b, mesh, influences) ||
+        !write_influences(b, node, mesh, base, influences, &attach))
+        return false;
     if (!append_targets(b, mesh, base))
         return false;
     vks_mesh *out = &m->meshes[m->mesh_count++];
@@ -797,81 +844,112 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
     return true;
 }
 
+/* What the nodes' mesh references add up to, for the streams' sizes. */
+typedef struct mesh_counts {
+    uint64_t refs, vertices, indices, targets, deltas; /* deltas: vertices the targets move */
+    uint32_t largest;                                  /* a mesh's most vertices */
+    bool tangents, target_normals, target_tangents;
+} mesh_counts;
+
+static mesh_counts count_meshes(const builder *b)
+{
+    const struct aiScene *s = b->scene;
+    mesh_counts c = {0};
+    for (uint32_t n = 0; n < b->node_count; n++) {
+        const struct aiNode *node = b->nodes[n];
+        for (uint32_t k = 0; k < node->mNumMeshes; k++) { /* references checked in collect_nodes */
+            const struct aiMesh *mesh = s->mMeshes[node->mMeshes[k]];
+            c.refs++;
+            c.vertices += mesh->mNumVertices;
+            c.indices += 3ull * mesh->mNumFaces;
+            if (mesh->mNumVertices > c.largest)
+                c.largest = mesh->mNumVertices;
+            c.tangents = c.tangents || mesh->mTangents;
+            for (uint32_t a = 0; a < mesh->mNumAnimMeshes; a++) {
+                const struct aiAnimMesh *am = mesh->mAnimMeshes[a];
+                uint32_t first, count;
+                target_range(mesh, am, &first, &count);
+                c.targets++;
+                c.deltas += count;
+                c.target_normals = c.target_normals || (am->mNormals && mesh->mNormals);
+                c.target_tangents = c.target_tangents || (am->mTangents && mesh->mTangents);
+            }
+        }
+    }
+    return c;
+}
+
+/* The counts within the model's limits, and some triangles. */
+static bool check_counts(builder *b, const mesh_counts *c)
+{
+    if (c->targets > VKS_MAX_TARGETS)
+        return vks_fail(b->err, "%s: has %llu morph targets, more than the limit of %u", b->name,
+                        (unsigned long long)c->targets, VKS_MAX_TARGETS);
+    if (c->refs == 0)
+        return vks_fail(b->err, "%s: no node of the scene shows a mesh", b->name);
+    if (c->vertices > VKS_MAX_VERTICES)
+        return vks_fail(b->err, "%s: has %llu vertices, more than the limit of %u", b->name,
+                        (unsigned long long)c->vertices, VKS_MAX_VERTICES);
+    if (c->indices > 4ull * VKS_MAX_VERTICES)
+        return vks_fail(b->err, "%s: has %llu indices, more than the limit of %u", b->name,
+                        (unsigned long long)c->indices, 4u * VKS_MAX_VERTICES);
+
+    if (c->vertices == 0 || c->indices == 0)
+        return vks_fail(b->err, "%s: has no triangles", b->name);
+    return true;
+}
+
+/* The model's meshes and streams, sized by the counts, and *slots: room for the largest mesh's
+ * influences. False when out of memory (*slots freed). */
+static bool alloc_streams(builder *b, const mesh_counts *c, vks_influence_acc **slots)
+{
+    vks_model *m = b->model;
+    const uint64_t vertices = c->vertices, indices = c->indices, targets = c->targets;
+    m->meshes = vks_calloc(c->refs, sizeof *m->meshes);
+    m->positions = vks_malloc(sizeof *m->positions * vertices);
+    m->normals = vks_malloc(sizeof *m->normals * vertices);
+    m->tangents = c->tangents ? vks_malloc(sizeof *m->tangents * vertices) : NULL;
+    m->uvs = vks_malloc(sizeof *m->uvs * vertices);
+    m->joints = vks_malloc(sizeof *m->joints * vertices);
+    m->weights = vks_malloc(sizeof *m->weights * vertices);
+    /* Influences 5-8: kept only if some vertex has more than 4 (see the end of build_meshes). */
+    m->joints_extra = vks_malloc(sizeof *m->joints_extra * vertices);
+    m->weights_extra = vks_malloc(sizeof *m->weights_extra * vertices);
+    m->indices = vks_malloc(sizeof *m->indices * indices);
+    *slots = vks_malloc(sizeof **slots * c->largest);
+    const size_t d = c->deltas ? (size_t)c->deltas : 1;
+    m->targets = targets ? vks_calloc(targets, sizeof *m->targets) : NULL;
+    m->morph_positions = targets ? vks_malloc(sizeof *m->morph_positions * d) : NULL;
+    m->morph_normals = c->target_normals ? vks_malloc(sizeof *m->morph_normals * d) : NULL;
+    m->morph_tangents = c->target_tangents ? vks_malloc(sizeof *m->morph_tangents * d) : NULL;
+    if (!m->meshes || !m->positions || !m->normals || (c->tangents && !m->tangents) || !m->uvs ||
+        !m->joints || !m->weights || !m->joints_extra || !m->weights_extra || !m->indices ||
+        !*slots || (targets && (!m->targets || !m->morph_positions)) ||
+        (c->target_normals && !m->morph_normals) || (c->target_tangents && !m->morph_tangents)) {
+        vks_free(*slots);
+        return false;
+    }
+    b->node_target_first = vks_calloc(b->node_count + 1, sizeof *b->node_target_first);
+    b->node_target_count = vks_calloc(b->node_count + 1, sizeof *b->node_target_count);
+    if (!b->node_target_first || !b->node_target_count) {
+        vks_free(*slots);
+        return false;
+    }
+    return true;
+}
+
 /* One engine mesh per (node, mesh) reference, in node order: a mesh instanced by two nodes is two
  * meshes, each following its own node. */
 static bool build_meshes(builder *b)
 {
     const struct aiScene *s = b->scene;
     vks_model *m = b->model;
-    uint64_t refs = 0, vertices = 0, indices = 0, targets = 0, deltas = 0;
-    uint32_t largest = 0;
-    bool tangents = false, target_normals = false, target_tangents = false;
-    for (uint32_t n = 0; n < b->node_count; n++) {
-        const struct aiNode *node = b->nodes[n];
-        for (uint32_t k = 0; k < node->mNumMeshes; k++) { /* references checked in collect_nodes */
-            const struct aiMesh *mesh = s->mMeshes[node->mMeshes[k]];
-            refs++;
-            vertices += mesh->mNumVertices;
-            indices += 3ull * mesh->mNumFaces;
-            if (mesh->mNumVertices > largest)
-                largest = mesh->mNumVertices;
-            tangents = tangents || mesh->mTangents;
-            for (uint32_t a = 0; a < mesh->mNumAnimMeshes; a++) {
-                const struct aiAnimMesh *am = mesh->mAnimMeshes[a];
-                uint32_t first, count;
-                target_range(mesh, am, &first, &count);
-                targets++;
-                deltas += count;
-                target_normals = target_normals || (am->mNormals && mesh->mNormals);
-                target_tangents = target_tangents || (am->mTangents && mesh->mTangents);
-            }
-        }
-    }
-    if (targets > VKS_MAX_TARGETS)
-        return vks_fail(b->err, "%s: has %llu morph targets, more than the limit of %u", b->name,
-                        (unsigned long long)targets, VKS_MAX_TARGETS);
-    if (refs == 0)
-        return vks_fail(b->err, "%s: no node of the scene shows a mesh", b->name);
-    if (vertices > VKS_MAX_VERTICES)
-        return vks_fail(b->err, "%s: has %llu vertices, more than the limit of %u", b->name,
-                        (unsigned long long)vertices, VKS_MAX_VERTICES);
-    if (indices > 4ull * VKS_MAX_VERTICES)
-        return vks_fail(b->err, "%s: has %llu indices, more than the limit of %u", b->name,
-                        (unsigned long long)indices, 4u * VKS_MAX_VERTICES);
-
-    if (vertices == 0 || indices == 0)
-        return vks_fail(b->err, "%s: has no triangles", b->name);
-
-    m->meshes = vks_calloc(refs, sizeof *m->meshes);
-    m->positions = vks_malloc(sizeof *m->positions * vertices);
-    m->normals = vks_malloc(sizeof *m->normals * vertices);
-    m->tangents = tangents ? vks_malloc(sizeof *m->tangents * vertices) : NULL;
-    m->uvs = vks_malloc(sizeof *m->uvs * vertices);
-    m->joints = vks_malloc(sizeof *m->joints * vertices);
-    m->weights = vks_malloc(sizeof *m->weights * vertices);
-    /* Influences 5-8: kept only if some vertex has more than 4 (see the end of this function). */
-    m->joints_extra = vks_malloc(sizeof *m->joints_extra * vertices);
-    m->weights_extra = vks_malloc(sizeof *m->weights_extra * vertices);
-    m->indices = vks_malloc(sizeof *m->indices * indices);
-    vks_influence_acc *slots = vks_malloc(sizeof *slots * largest);
-    const size_t d = deltas ? (size_t)deltas : 1;
-    m->targets = targets ? vks_calloc(targets, sizeof *m->targets) : NULL;
-    m->morph_positions = targets ? vks_malloc(sizeof *m->morph_positions * d) : NULL;
-    m->morph_normals = target_normals ? vks_malloc(sizeof *m->morph_normals * d) : NULL;
-    m->morph_tangents = target_tangents ? vks_malloc(sizeof *m->morph_tangents * d) : NULL;
-    if (!m->meshes || !m->positions || !m->normals || (tangents && !m->tangents) || !m->uvs ||
-        !m->joints || !m->weights || !m->joints_extra || !m->weights_extra || !m->indices ||
-        !slots || (targets && (!m->targets || !m->morph_positions)) ||
-        (target_normals && !m->morph_normals) || (target_tangents && !m->morph_tangents)) {
-        vks_free(slots);
+    const mesh_counts counts = count_meshes(b);
+    if (!check_counts(b, &counts))
+        return false;
+    vks_influence_acc *slots;
+    if (!alloc_streams(b, &counts, &slots))
         return out_of_memory(b);
-    }
-    b->node_target_first = vks_calloc(b->node_count + 1, sizeof *b->node_target_first);
-    b->node_target_count = vks_calloc(b->node_count + 1, sizeof *b->node_target_count);
-    if (!b->node_target_first || !b->node_target_count) {
-        vks_free(slots);
-        return out_of_memory(b);
-    }
     for (uint32_t n = 0; n < b->node_count; n++) {
         const struct aiNode *node = b->nodes[n];
         b->node_target_first[n] = m->target_count;
