@@ -1338,6 +1338,147 @@ static bool build_weights(builder *b, uint32_t index, const char *clip_name, vks
     return true;
 }
 
+/* Appends n rotation keys with times in seconds, each normalised (files need not); returns the
+ * index of the first. */
+static uint32_t append_rotation_keys(const struct aiQuatKey *keys, uint32_t n, double tps,
+                                     float *times, float (*values)[4], uint32_t *count,
+                                     double *last_key)
+{
+    uint32_t first = *count;
+    for (uint32_t k = 0; k < n; k++) {
+        const struct aiQuatKey *key = &keys[k];
+        float q[4] = {key->mValue.x, key->mValue.y, key->mValue.z, key->mValue.w};
+        float inv = 1.0f / sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+        times[*count] = (float)(key->mTime / tps);
+        for (int c = 0; c < 4; c++)
+            values[*count][c] = q[c] * inv; /* files need not normalise */
+        (*count)++;
+        *last_key = fmax(*last_key, key->mTime / tps);
+    }
+    return first;
+}
+
+/* A clip's channels as build_clip reads them before copying their keys: each joint's channel
+ * (the first that animates it), which have keys out of time order (sorted once copied), the keys
+ * of each kind over all channels, and the first repaired channel, for the warning. */
+typedef struct clip_scan {
+    const struct aiNodeAnim **by_joint;
+    uint8_t *unsorted;
+    uint64_t nt, nr, ns;
+    const char *repaired_node, *repaired_kind;
+} clip_scan;
+
+/* The clip's channels checked and matched to joints. A data error fails (false); keys whose order
+ * cannot be known set *drop, with a warning. */
+static bool scan_channels(builder *b, const struct aiAnimation *anim, const char *name,
+                          clip_scan *sc, bool *drop)
+{
+    for (uint32_t c = 0; c < anim->mNumChannels; c++) {
+        const struct aiNodeAnim *ch = anim->mChannels[c];
+        const char *node = ai_name(&ch->mNodeName);
+        int32_t j = joint_of_name(b, node);
+        if (j < 0)
+            continue; /* animates a node that moves no vertex */
+        if (sc->by_joint[j]) {
+            warn(b, "clip '%s' animates '%s' twice; the first channel is kept", name, node);
+            continue;
+        }
+        key_order order = KEYS_ORDERED;
+        const char *kind = NULL;
+        if (!check_channel(b, name, ch, &order, &kind))
+            return false;
+        if (order == KEYS_AMBIGUOUS) {
+            warn(b,
+                 "clip '%s' is dropped: its %s keys on '%s' go back in time and repeat a time, "
+                 "so their order cannot be known",
+                 name, kind, node);
+            *drop = true;
+            return true;
+        }
+        if (order == KEYS_SORTABLE) {
+            sc->unsorted[j] = 1;
+            if (!sc->repaired_node)
+                sc->repaired_node = node, sc->repaired_kind = kind;
+        }
+        sc->by_joint[j] = ch;
+        sc->nt += ch->mNumPositionKeys;
+        sc->nr += ch->mNumRotationKeys;
+        sc->ns += ch->mNumScalingKeys;
+    }
+    return true;
+}
+
+/* The clip's key arrays, sized by the scan. */
+static bool alloc_keys(builder *b, vks_clip *clip, const clip_scan *sc)
+{
+    clip->t_times = vks_malloc(sizeof *clip->t_times * (sc->nt + 1));
+    clip->t_values = vks_malloc(sizeof *clip->t_values * (sc->nt + 1));
+    clip->r_times = vks_malloc(sizeof *clip->r_times * (sc->nr + 1));
+    clip->r_values = vks_malloc(sizeof *clip->r_values * (sc->nr + 1));
+    clip->s_times = vks_malloc(sizeof *clip->s_times * (sc->ns + 1));
+    clip->s_values = vks_malloc(sizeof *clip->s_values * (sc->ns + 1));
+    if (!clip->t_times || !clip->t_values || !clip->r_times || !clip->r_values || !clip->s_times ||
+        !clip->s_values)
+        return out_of_memory(b);
+    return true;
+}
+
+/* A joint's channel as its track: its keys appended to the clip's (times in seconds), sorted by
+ * time when `unsorted`. False when out of memory. */
+static bool append_track(builder *b, const struct aiNodeAnim *ch, bool unsorted, double tps,
+                         vks_clip *clip, vks_track *tr, double *last_key)
+{
+    clip->channel_count++;
+    tr->t_count = ch->mNumPositionKeys;
+    tr->t_first = append_vector_keys(ch->mPositionKeys, tr->t_count, tps, clip->t_times,
+                                     clip->t_values, &clip->t_key_count, last_key);
+    tr->r_count = ch->mNumRotationKeys;
+    tr->r_first = append_rotation_keys(ch->mRotationKeys, tr->r_count, tps, clip->r_times,
+                                       clip->r_values, &clip->r_key_count, last_key);
+    tr->s_count = ch->mNumScalingKeys;
+    tr->s_first = append_vector_keys(ch->mScalingKeys, tr->s_count, tps, clip->s_times,
+                                     clip->s_values, &clip->s_key_count, last_key);
+    if (!unsorted)
+        return true;
+    return sort_keys(b, clip->t_times + tr->t_first, clip->t_values[tr->t_first], tr->t_count, 3) &&
+           sort_keys(b, clip->r_times + tr->r_first, clip->r_values[tr->r_first], tr->r_count, 4) &&
+           sort_keys(b, clip->s_times + tr->s_first, clip->s_values[tr->s_first], tr->s_count, 3);
+}
+
+/* The clip's tracks, weight tracks and duration, from its channels (sc: their scan, filled
+ * here). False on a data error or out of memory; *drop as scan_channels sets it. */
+static bool read_clip(builder *b, const struct aiAnimation *anim, uint32_t index, const char *name,
+                      double tps, vks_clip *clip, clip_scan *sc, bool *drop)
+{
+    if (!scan_channels(b, anim, name, sc, drop))
+        return false;
+    if (*drop)
+        return true;
+    if (sc->nt > MAX_CLIP_KEYS || sc->nr > MAX_CLIP_KEYS || sc->ns > MAX_CLIP_KEYS)
+        return vks_fail(b->err, "%s: clip '%s' has more keys of one kind than the limit of %llu",
+                        b->name, name, MAX_CLIP_KEYS);
+    /* Morph-target weights: a glTF file's as gltf.c read them (their interpolation kept);
+     * assimp's own reading of them, and of other formats', is not taken. */
+    uint32_t taken = 0;
+    if (!build_weights(b, index, name, clip, &taken))
+        return false;
+    if (anim->mNumMeshChannels || anim->mNumMorphMeshChannels > taken)
+        warn(b, "clip '%s' has mesh or morph-target channels; they are not supported and ignored",
+             name);
+    if (!alloc_keys(b, clip, sc))
+        return false;
+    double last_key = 0.0;
+    for (uint32_t j = 0; j < b->model->skeleton.joint_count; j++)
+        if (sc->by_joint[j] && !append_track(b, sc->by_joint[j], sc->unsorted[j], tps, clip,
+                                             &clip->tracks[j], &last_key))
+            return false;
+    double duration = anim->mDuration / tps;
+    if (duration <= 0.0)
+        duration = last_key; /* some exporters leave the duration out */
+    clip->duration = duration;
+    return true;
+}
+
 /* Builds one clip. A data error fails the import (returns false); a clip that cannot be played
  * right is dropped instead: *dropped is set, with one warning, and true is returned. */
 static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t index, vks_clip *clip,
@@ -1354,130 +1495,28 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
         return vks_fail(b->err, "%s: clip '%s' has a bad duration or tick rate", b->name, name);
 
     clip->tracks = vks_calloc(sk->joint_count, sizeof *clip->tracks);
-    const struct aiNodeAnim **by_joint = vks_calloc(sk->joint_count, sizeof *by_joint);
-    uint8_t *unsorted = vks_calloc(sk->joint_count, 1);
-    if (!clip->tracks || !by_joint || !unsorted) {
-        vks_free(by_joint);
-        vks_free(unsorted);
+    clip_scan sc = {.by_joint = vks_calloc(sk->joint_count, sizeof *sc.by_joint),
+                    .unsorted = vks_calloc(sk->joint_count, 1)};
+    if (!clip->tracks || !sc.by_joint || !sc.unsorted) {
+        vks_free(sc.by_joint);
+        vks_free(sc.unsorted);
         return out_of_memory(b);
     }
-    uint64_t nt = 0, nr = 0, ns = 0;
-    const char *repaired_node = NULL, *repaired_kind = NULL;
-    for (uint32_t c = 0; c < anim->mNumChannels; c++) {
-        const struct aiNodeAnim *ch = anim->mChannels[c];
-        const char *node = ai_name(&ch->mNodeName);
-        int32_t j = joint_of_name(b, node);
-        if (j < 0)
-            continue; /* animates a node that moves no vertex */
-        if (by_joint[j]) {
-            warn(b, "clip '%s' animates '%s' twice; the first channel is kept", name, node);
-            continue;
-        }
-        key_order order = KEYS_ORDERED;
-        const char *kind = NULL;
-        if (!check_channel(b, name, ch, &order, &kind)) {
-            vks_free(by_joint);
-            vks_free(unsorted);
-            return false;
-        }
-        if (order == KEYS_AMBIGUOUS) {
-            warn(b,
-                 "clip '%s' is dropped: its %s keys on '%s' go back in time and repeat a time, "
-                 "so their order cannot be known",
-                 name, kind, node);
-            vks_free(by_joint);
-            vks_free(unsorted);
-            *dropped = true;
-            return true;
-        }
-        if (order == KEYS_SORTABLE) {
-            unsorted[j] = 1;
-            if (!repaired_node)
-                repaired_node = node, repaired_kind = kind;
-        }
-        by_joint[j] = ch;
-        nt += ch->mNumPositionKeys;
-        nr += ch->mNumRotationKeys;
-        ns += ch->mNumScalingKeys;
-    }
-    if (nt > MAX_CLIP_KEYS || nr > MAX_CLIP_KEYS || ns > MAX_CLIP_KEYS) {
-        vks_free(by_joint);
-        vks_free(unsorted);
-        return vks_fail(b->err, "%s: clip '%s' has more keys of one kind than the limit of %llu",
-                        b->name, name, MAX_CLIP_KEYS);
-    }
-    /* Morph-target weights: a glTF file's as gltf.c read them (their interpolation kept);
-     * assimp's own reading of them, and of other formats', is not taken. */
-    uint32_t taken = 0;
-    if (!build_weights(b, index, name, clip, &taken)) {
-        vks_free(by_joint);
-        vks_free(unsorted);
-        return false;
-    }
-    if (anim->mNumMeshChannels || anim->mNumMorphMeshChannels > taken)
-        warn(b, "clip '%s' has mesh or morph-target channels; they are not supported and ignored",
-             name);
-
-    clip->t_times = vks_malloc(sizeof *clip->t_times * (nt + 1));
-    clip->t_values = vks_malloc(sizeof *clip->t_values * (nt + 1));
-    clip->r_times = vks_malloc(sizeof *clip->r_times * (nr + 1));
-    clip->r_values = vks_malloc(sizeof *clip->r_values * (nr + 1));
-    clip->s_times = vks_malloc(sizeof *clip->s_times * (ns + 1));
-    clip->s_values = vks_malloc(sizeof *clip->s_values * (ns + 1));
-    if (!clip->t_times || !clip->t_values || !clip->r_times || !clip->r_values || !clip->s_times ||
-        !clip->s_values) {
-        vks_free(by_joint);
-        vks_free(unsorted);
-        return out_of_memory(b);
-    }
-
-    double last_key = 0.0;
-    bool ok = true;
-    for (uint32_t j = 0; j < sk->joint_count && ok; j++) {
-        const struct aiNodeAnim *ch = by_joint[j];
-        if (!ch)
-            continue;
-        vks_track *tr = &clip->tracks[j];
-        clip->channel_count++;
-        tr->t_count = ch->mNumPositionKeys;
-        tr->t_first = append_vector_keys(ch->mPositionKeys, tr->t_count, tps, clip->t_times,
-                                         clip->t_values, &clip->t_key_count, &last_key);
-        tr->r_first = clip->r_key_count;
-        tr->r_count = ch->mNumRotationKeys;
-        for (uint32_t k = 0; k < tr->r_count; k++) {
-            const struct aiQuatKey *key = &ch->mRotationKeys[k];
-            float q[4] = {key->mValue.x, key->mValue.y, key->mValue.z, key->mValue.w};
-            float inv = 1.0f / sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-            clip->r_times[clip->r_key_count] = (float)(key->mTime / tps);
-            for (int c = 0; c < 4; c++)
-                clip->r_values[clip->r_key_count][c] = q[c] * inv; /* files need not normalise */
-            clip->r_key_count++;
-            last_key = fmax(last_key, key->mTime / tps);
-        }
-        tr->s_count = ch->mNumScalingKeys;
-        tr->s_first = append_vector_keys(ch->mScalingKeys, tr->s_count, tps, clip->s_times,
-                                         clip->s_values, &clip->s_key_count, &last_key);
-        if (unsorted[j])
-            ok = sort_keys(b, clip->t_times + tr->t_first, clip->t_values[tr->t_first], tr->t_count,
-                           3) &&
-                 sort_keys(b, clip->r_times + tr->r_first, clip->r_values[tr->r_first], tr->r_count,
-                           4) &&
-                 sort_keys(b, clip->s_times + tr->s_first, clip->s_values[tr->s_first], tr->s_count,
-                           3);
-    }
-    vks_free(by_joint);
-    vks_free(unsorted);
+    bool drop = false;
+    const bool ok = read_clip(b, anim, index, name, tps, clip, &sc, &drop);
+    vks_free(sc.by_joint);
+    vks_free(sc.unsorted);
     if (!ok)
         return false;
-    if (repaired_node)
+    if (drop) {
+        *dropped = true;
+        return true;
+    }
+    if (sc.repaired_node)
         warn(b,
              "clip '%s' had %s keys out of time order on '%s' (and maybe more); their times "
              "are distinct, so they were sorted",
-             name, repaired_kind, repaired_node);
-    double duration = anim->mDuration / tps;
-    if (duration <= 0.0)
-        duration = last_key; /* some exporters leave the duration out */
-    clip->duration = duration;
+             name, sc.repaired_kind, sc.repaired_node);
     return true;
 }
 
