@@ -53,27 +53,62 @@ typedef struct bench_result {
     uint32_t staged_vec4s; /* --stage-palette: the staged poses' room in vec4s (0: none) */
 } bench_result;
 
+/* Each measured frame's times, one array per figure: the CPU's (cpu_count of them, one a
+ * measured frame) and the GPU's (gpu_count: the frames with timestamps). */
+typedef struct bench_samples {
+    double *anim, *frame, *wait, *record;
+    double *skin, *draw, *raster, *resolve, *gpu;
+    uint32_t cpu_count, gpu_count;
+} bench_samples;
+
+/* Room for `total` frames of each figure; false when out of memory. */
+static bool bench_samples_create(bench_samples *b, uint32_t total)
+{
+    *b = (bench_samples){.anim = calloc(total, sizeof *b->anim),
+                         .frame = calloc(total, sizeof *b->frame),
+                         .wait = calloc(total, sizeof *b->wait),
+                         .record = calloc(total, sizeof *b->record),
+                         .skin = calloc(total, sizeof *b->skin),
+                         .draw = calloc(total, sizeof *b->draw),
+                         .raster = calloc(total, sizeof *b->raster),
+                         .resolve = calloc(total, sizeof *b->resolve),
+                         .gpu = calloc(total, sizeof *b->gpu)};
+    return b->anim && b->frame && b->wait && b->record && b->skin && b->draw && b->raster &&
+           b->resolve && b->gpu;
+}
+
+static void bench_samples_free(bench_samples *b)
+{
+    free(b->anim);
+    free(b->frame);
+    free(b->wait);
+    free(b->record);
+    free(b->skin);
+    free(b->draw);
+    free(b->raster);
+    free(b->resolve);
+    free(b->gpu);
+}
+
 /* One frame's GPU times into the samples: its passes, and their sum (a pass that did not run
  * counts 0 in the sum). Frames without times (no timestamps) are left out. */
-static void add_gpu(const vkskin_gpu_stats *s, double *skin, double *draw, double *raster,
-                    double *resolve, double *gpu, uint32_t *n)
+static void add_gpu(const vkskin_gpu_stats *s, bench_samples *b)
 {
     if (s->draw_ms < 0.0)
         return;
-    skin[*n] = s->skin_ms;
-    draw[*n] = s->draw_ms;
-    raster[*n] = s->raster_ms;
-    resolve[*n] = s->resolve_ms;
-    gpu[*n] =
+    const uint32_t n = b->gpu_count;
+    b->skin[n] = s->skin_ms;
+    b->draw[n] = s->draw_ms;
+    b->raster[n] = s->raster_ms;
+    b->resolve[n] = s->resolve_ms;
+    b->gpu[n] =
         fmax(s->skin_ms, 0.0) + s->draw_ms + fmax(s->raster_ms, 0.0) + fmax(s->resolve_ms, 0.0);
-    (*n)++;
+    b->gpu_count++;
 }
 
-static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench_result *res)
+/* The crowd started and a renderer for it, headless at --size; failures are said. */
+static int bench_open(const bench_args *a, app_show *show, vkskin_renderer **out)
 {
-    /* SIGINT and SIGTERM end the measuring after the frame in hand: what was measured is
-     * reported (output.h). */
-    app_signals_catch();
     vkskin_error err;
     vkskin_error e;
     vkskin_renderer_desc desc =
@@ -89,36 +124,35 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
         fprintf(stderr, "vkskin bench: %s\n", e.message);
         return APP_FAILED;
     }
-    vkskin_renderer *r = *out;
-    vkskin_crowd *crowd = show->crowd;
-    /* The roofline first, over as many bytes as skinning every instance puts through memory: on
-     * lavapipe, timestamps around a compute-only submission come out far too short after draws
-     * have run on the device. The skinning pass's own figure uses the visible instances. */
+    return APP_OK;
+}
+
+/* The roofline: a copy kernel timed over as many bytes as skinning every instance puts through
+ * memory. False when it fails (said). */
+static bool time_roofline(vkskin_renderer *r, bench_result *res)
+{
     vkskin_traffic all;
     vkskin_copy_timing copy;
+    vkskin_error e;
     vkskin_renderer_get_traffic(r, true, &all, NULL);
     if (vkskin_renderer_time_copy(r, (uint64_t)all.memory_bytes, &copy, &e) != VKSKIN_OK) {
         fprintf(stderr, "vkskin bench: %s\n", e.message);
-        return APP_FAILED;
+        return false;
     }
     res->copy_bytes = copy.bytes;
     res->copy_ms = copy.bytes > 0.0 ? copy.ms : -1.0;
-    vkskin_view view;
-    vkskin_crowd_frame_view(crowd, (float)a->width / (float)a->height, &view, NULL);
+    return true;
+}
+
+/* The warm-up frames, then the measured ones (until SIGINT or SIGTERM), each one's times into
+ * b: the GPU's of the frame two before, which is when the renderer reports them. *info: the last
+ * frame's; *last: when it started. False when a frame fails (said). */
+static bool measure(const bench_args *a, vkskin_crowd *crowd, vkskin_renderer *r,
+                    const vkskin_view *view, bench_samples *b, vkskin_frame_info *info,
+                    double *last)
+{
     const uint32_t warmup = a->warmup, total = warmup + a->frames;
-    double *anim = calloc(total, sizeof *anim), *frame = calloc(total, sizeof *frame);
-    double *wait = calloc(total, sizeof *wait), *record = calloc(total, sizeof *record);
-    double *skin = calloc(total, sizeof *skin), *draw = calloc(total, sizeof *draw);
-    double *raster = calloc(total, sizeof *raster), *resolve = calloc(total, sizeof *resolve);
-    double *gpu = calloc(total, sizeof *gpu);
-    int rc = APP_FAILED;
-    if (!anim || !frame || !wait || !record || !skin || !draw || !raster || !resolve || !gpu) {
-        fprintf(stderr, "vkskin bench: out of memory\n");
-        goto done;
-    }
-    uint32_t gpu_samples = 0, cpu_samples = 0;
-    double last = 0.0;
-    vkskin_frame_info info = {0};
+    vkskin_error e;
     app_progress progress;
     app_progress_begin(&progress, "bench", a->progress);
     for (uint32_t i = 0; i < total && !app_signal(); i++) {
@@ -132,96 +166,137 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
         vkskin_crowd_advance(crowd, 1.0 / 60.0, NULL);
         const double advanced = vks_now_ms();
         if (vkskin_renderer_frame(
-                r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &view},
-                &info, &e) != VKSKIN_OK) {
+                r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = view}, info,
+                &e) != VKSKIN_OK) {
             fprintf(stderr, "vkskin bench: %s\n", e.message);
-            goto done;
+            return false;
         }
         if (i > warmup)
-            frame[cpu_samples - 1] = start - last;
-        last = start;
+            b->frame[b->cpu_count - 1] = start - *last;
+        *last = start;
         if (i >= warmup) {
-            wait[cpu_samples] = info.wait_ms;
-            record[cpu_samples] = info.record_ms;
-            anim[cpu_samples++] = (advanced - start) + info.cpu_ms;
+            b->wait[b->cpu_count] = info->wait_ms;
+            b->record[b->cpu_count] = info->record_ms;
+            b->anim[b->cpu_count++] = (advanced - start) + info->cpu_ms;
         }
         if (i >= warmup + 2) /* the frame two before's */
-            add_gpu(&info.gpu, skin, draw, raster, resolve, gpu, &gpu_samples);
+            add_gpu(&info->gpu, b);
     }
     app_progress_end(&progress);
+    return true;
+}
+
+/* After the frames: a stop by a signal said, and the last frame's period and the last two
+ * frames' GPU times, which no later frame's info reports (the one before the last is a warm-up
+ * frame when a single frame is measured); *ends the two. False when no frame was measured. */
+static bool close_samples(const bench_args *a, vkskin_renderer *r, double last, bench_samples *b,
+                          vkskin_gpu_stats ends[2])
+{
     if (app_signal()) {
         fprintf(stderr, "vkskin bench: stopped by %s after %u of %u measured frames%s\n",
-                app_signal_name(app_signal()), cpu_samples, a->frames,
-                cpu_samples ? ": their medians follow" : "");
-        if (!cpu_samples)
-            goto done;
+                app_signal_name(app_signal()), b->cpu_count, a->frames,
+                b->cpu_count ? ": their medians follow" : "");
+        if (!b->cpu_count)
+            return false;
     }
-    /* The last two frames' times, which no later frame's info reports (the one before the last
-     * is a warm-up frame when a single frame is measured). */
-    vkskin_gpu_stats ends[2];
     vkskin_renderer_previous_stats(r, &ends[0], NULL);
     vkskin_renderer_last_stats(r, &ends[1], NULL);
-    frame[cpu_samples - 1] = vks_now_ms() - last;
-    for (int k = cpu_samples >= 2 ? 0 : 1; k < 2; k++)
-        add_gpu(&ends[k], skin, draw, raster, resolve, gpu, &gpu_samples);
+    b->frame[b->cpu_count - 1] = vks_now_ms() - last;
+    for (int k = b->cpu_count >= 2 ? 0 : 1; k < 2; k++)
+        add_gpu(&ends[k], b);
+    return true;
+}
+
+/* The medians of the samples (-1: no GPU times; a pass's over the frames that ran it). */
+static void take_medians(const bench_samples *b, bench_result *res)
+{
+    const uint32_t cpu = b->cpu_count, gpu = b->gpu_count;
+    res->samples = cpu;
+    res->gpu_samples = gpu; /* every frame's, or none on a device without timestamps */
+    res->anim_ms = vks_median(b->anim, cpu);
+    res->frame_ms = vks_median(b->frame, cpu);
+    res->wait_ms = vks_median(b->wait, cpu);
+    res->record_ms = vks_median(b->record, cpu);
+    res->skin_ms = gpu ? vks_median(b->skin, gpu) : -1.0;
+    res->draw_ms = gpu ? vks_median(b->draw, gpu) : -1.0;
+    res->raster_ms = vks_median_known(b->raster, gpu); /* over the frames that ran them */
+    res->resolve_ms = vks_median_known(b->resolve, gpu);
+    res->gpu_ms = gpu ? vks_median(b->gpu, gpu) : -1.0;
+}
+
+/* The renderer's settings and the last frame's counts (`ends`: its GPU statistics), and the
+ * skinning pass's traffic over the instances it skinned. */
+static void take_counts(const bench_args *a, const app_show *show, vkskin_renderer *r,
+                        const vkskin_frame_info *info, const vkskin_gpu_stats *ends,
+                        bench_result *res)
+{
     vkskin_renderer_info ri;
     vkskin_crowd_info ci;
     vkskin_renderer_get_info(r, &ri, NULL);
-    vkskin_crowd_get_info(crowd, &ci, NULL);
+    vkskin_crowd_get_info(show->crowd, &ci, NULL);
     memcpy(res->device, ri.device_name, sizeof res->device);
     res->descriptors = ri.binding == VKSKIN_BINDING_DESCRIPTORS;
     res->staged_vec4s = ri.staged_palette_vec4s;
-    res->samples = cpu_samples;
-    res->gpu_samples = gpu_samples; /* every frame's, or none on a device without timestamps */
-    res->anim_ms = vks_median(anim, cpu_samples);
-    res->frame_ms = vks_median(frame, cpu_samples);
-    res->wait_ms = vks_median(wait, cpu_samples);
-    res->record_ms = vks_median(record, cpu_samples);
-    res->skin_ms = gpu_samples ? vks_median(skin, gpu_samples) : -1.0;
-    res->draw_ms = gpu_samples ? vks_median(draw, gpu_samples) : -1.0;
-    res->raster_ms = vks_median_known(raster, gpu_samples); /* over the frames that ran them */
-    res->resolve_ms = vks_median_known(resolve, gpu_samples);
-    res->gpu_ms = gpu_samples ? vks_median(gpu, gpu_samples) : -1.0;
     res->raster = ri.raster;
     res->raster_note = ri.raster_note;
-    res->triangles_hardware = info.triangles_hardware;
-    res->triangles_compute = info.triangles_compute;
-    res->pixels_resolved = ends[1].pixels_resolved;
+    res->triangles_hardware = info->triangles_hardware;
+    res->triangles_compute = info->triangles_compute;
+    res->pixels_resolved = ends->pixels_resolved;
     res->threads = ci.threads;
     /* The visible set of the last frame (the camera does not move); in compute mode the part
      * the skinning pass skinned (the rest went past the output budget). */
-    res->visible = info.visible;
-    res->skinned = a->crowd.mode == VKSKIN_SKIN_COMPUTE ? info.skinned : info.visible;
-    res->overflow_vertices = info.overflow_vertices;
-    res->visible_vertices = info.vertices;
-    res->vertices = a->crowd.mode == VKSKIN_SKIN_COMPUTE ? info.skinned_vertices : info.vertices;
+    res->visible = info->visible;
+    res->skinned = a->crowd.mode == VKSKIN_SKIN_COMPUTE ? info->skinned : info->visible;
+    res->overflow_vertices = info->overflow_vertices;
+    res->visible_vertices = info->vertices;
+    res->vertices = a->crowd.mode == VKSKIN_SKIN_COMPUTE ? info->skinned_vertices : info->vertices;
     for (uint32_t m = 0; m < show->model_count; m++) {
         vkskin_model_info mi;
         vkskin_model_get_info(show->models[m], &mi, NULL);
-        res->joints += (uint64_t)info.model_instances[m] * mi.joint_count;
+        res->joints += (uint64_t)info->model_instances[m] * mi.joint_count;
     }
-    res->triangles = ends[1].triangles;
-    res->draws = info.draws;
-    res->posed = info.posed;
-    res->palette_bytes = info.palette_bytes;
-    memcpy(res->level_instances, info.level_instances, sizeof res->level_instances);
+    res->triangles = ends->triangles;
+    res->draws = info->draws;
+    res->posed = info->posed;
+    res->palette_bytes = info->palette_bytes;
+    memcpy(res->level_instances, info->level_instances, sizeof res->level_instances);
     res->budget_vertices = ri.max_skinned_vertices;
     vkskin_traffic seen;
     vkskin_renderer_get_traffic(r, false, &seen, NULL);
     res->skin_bytes = seen.logical_bytes;
     res->stream_bytes = seen.stream_bytes;
     res->memory_bytes = seen.memory_bytes;
-    rc = APP_OK;
-done:
-    free(anim);
-    free(frame);
-    free(wait);
-    free(record);
-    free(skin);
-    free(draw);
-    free(raster);
-    free(resolve);
-    free(gpu);
+}
+
+static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench_result *res)
+{
+    /* SIGINT and SIGTERM end the measuring after the frame in hand: what was measured is
+     * reported (output.h). */
+    app_signals_catch();
+    if (bench_open(a, show, out) != APP_OK)
+        return APP_FAILED;
+    vkskin_renderer *r = *out;
+    /* The roofline first: on lavapipe, timestamps around a compute-only submission come out far
+     * too short after draws have run on the device. The skinning pass's own figure uses the
+     * visible instances. */
+    if (!time_roofline(r, res))
+        return APP_FAILED;
+    vkskin_view view;
+    vkskin_crowd_frame_view(show->crowd, (float)a->width / (float)a->height, &view, NULL);
+    bench_samples b;
+    double last = 0.0;
+    vkskin_frame_info info = {0};
+    vkskin_gpu_stats ends[2];
+    int rc = APP_FAILED;
+    if (!bench_samples_create(&b, a->warmup + a->frames)) {
+        fprintf(stderr, "vkskin bench: out of memory\n");
+    } else if (measure(a, show->crowd, r, &view, &b, &info, &last) &&
+               close_samples(a, r, last, &b, ends)) {
+        take_medians(&b, res);
+        take_counts(a, show, r, &info, &ends[1], res);
+        rc = APP_OK;
+    }
+    bench_samples_free(&b);
     return rc;
 }
 
@@ -239,99 +314,122 @@ static bool anim_fits(const app_show *show, const app_crowd_args *a, vkskin_erro
                VKSKIN_OK;
 }
 
-static void report(const bench_args *a, const app_show *show, const bench_result *res)
+/* The figures report derives from the medians: rates, traffic and the roofline's ratios, -1
+ * where unknown (vertex mode has no skinning pass; a time that is not positive). */
+typedef struct bench_rates {
+    double skin_ms;      /* the skinning pass's (-1 in vertex mode) */
+    double vps, vpms;    /* skinned vertices per second, per ms (vertex mode: of draw time) */
+    double jpspc;        /* joints animated per second per core */
+    double skin_bytes;   /* the skinning pass's traffic, each access counted */
+    double memory_bytes; /* of which reaches memory */
+    double bytes_per_vertex;
+    double skin_gbps, memory_gbps, copy_gbps;
+    double ratio, logical_ratio; /* to memory and logical, over the copy kernel's */
+} bench_rates;
+
+static bench_rates rates_of(const bench_args *a, const bench_result *res)
+{
+    const bool compute = a->crowd.mode == VKSKIN_SKIN_COMPUTE;
+    bench_rates t;
+    /* Vertex mode skins inside the draw: its vertices per second are per draw time. */
+    t.skin_ms = compute ? res->skin_ms : -1.0;
+    const double per_ms = compute ? res->skin_ms : res->draw_ms;
+    t.vps = per_ms > 0.0 ? res->vertices / (per_ms * 1e-3) : -1.0;
+    t.vpms = per_ms > 0.0 ? res->vertices / per_ms : -1.0;
+    t.jpspc = res->anim_ms > 0.0 ? res->joints / (res->anim_ms * 1e-3) / res->threads : -1.0;
+    /* The skinning pass's traffic; unknown (null) in vertex mode, which has no such pass. */
+    t.skin_bytes = compute ? res->skin_bytes : -1.0;
+    t.memory_bytes = compute ? res->memory_bytes : -1.0;
+    t.bytes_per_vertex =
+        compute && res->vertices ? res->stream_bytes / (double)res->vertices : -1.0;
+    t.skin_gbps = t.skin_ms > 0.0 ? t.skin_bytes / (t.skin_ms * 1e-3) / 1e9 : -1.0;
+    t.memory_gbps = t.skin_ms > 0.0 ? t.memory_bytes / (t.skin_ms * 1e-3) / 1e9 : -1.0;
+    t.copy_gbps = res->copy_ms > 0.0 ? res->copy_bytes / (res->copy_ms * 1e-3) / 1e9 : -1.0;
+    t.ratio = t.memory_gbps > 0.0 && t.copy_gbps > 0.0 ? t.memory_gbps / t.copy_gbps : -1.0;
+    t.logical_ratio = t.skin_gbps > 0.0 && t.copy_gbps > 0.0 ? t.skin_gbps / t.copy_gbps : -1.0;
+    return t;
+}
+
+static void report_json(const bench_args *a, const app_show *show, const bench_result *res,
+                        const bench_rates *t)
+{
+    const uint32_t instances = vkskin_crowd_instance_count(show->crowd);
+    const bool compute = a->crowd.mode == VKSKIN_SKIN_COMPUTE;
+    printf("{\n");
+    app_json_models(show->models, show->model_count);
+    app_json_string("device", res->device);
+    app_json_string("mode", compute ? "compute" : "vertex");
+    app_json_string("skinning", a->crowd.skinning == VKSKIN_SKINNING_DUAL_QUATERNION
+                                    ? "dual-quaternion"
+                                    : "linear");
+    app_json_string("palettes", a->crowd.palettes == VKSKIN_PALETTES_HOST ? "host" : "store");
+    app_json_string("binding", res->descriptors ? "descriptors" : "addresses");
+    app_json_number("staged_palette_vec4s", res->staged_vec4s, false);
+    app_json_number("instances", instances, false);
+    app_json_number("visible", res->visible, false);
+    app_json_number("width", a->width, false);
+    app_json_number("height", a->height, false);
+    app_json_number("warmup_frames", a->warmup, false);
+    app_json_number("frames", res->samples, false);
+    app_json_number("gpu_frames", res->gpu_samples, false);
+    app_json_number("threads", res->threads, false);
+    app_json_number("skinned_vertices", (double)res->vertices, false);
+    app_json_number("skinned_output_vertices", compute ? (double)res->budget_vertices : -1.0,
+                    false);
+    app_json_number("overflow_instances", compute ? res->visible - res->skinned : 0, false);
+    app_json_number("overflow_vertices", (double)res->overflow_vertices, false);
+    app_json_number("triangles", res->triangles == UINT64_MAX ? -1.0 : (double)res->triangles,
+                    false);
+    app_json_number("draws", res->draws, false);
+    static const char *const rasters[] = {"auto", "hardware", "compute", "hybrid"};
+    app_json_string("raster", rasters[res->raster]);
+    app_json_number("raster_triangle_px",
+                    a->crowd.raster_px > 0.0f ? a->crowd.raster_px : VKSKIN_RASTER_TRIANGLE_PX,
+                    false);
+    app_json_number("triangles_hardware", (double)res->triangles_hardware, false);
+    app_json_number("triangles_compute", (double)res->triangles_compute, false);
+    app_json_number("pixels_resolved",
+                    res->pixels_resolved == UINT64_MAX ? -1.0 : (double)res->pixels_resolved,
+                    false);
+    printf("  \"level_instances\": [");
+    for (uint32_t l = 0; l < VKSKIN_MAX_LEVELS; l++)
+        printf("%s%u", l ? ", " : "", res->level_instances[l]);
+    printf("],\n");
+    app_json_number("posed_instances", res->posed, false);
+    app_json_number("palette_upload_bytes", (double)res->palette_bytes, false);
+    app_json_number("lod", a->crowd.lod, false);
+    app_json_number("lod_error_px", a->crowd.lod_error, false);
+    app_json_number("cpu_anim_ms", res->anim_ms, false);
+    app_json_number("cpu_record_ms", res->record_ms, false);
+    app_json_number("cpu_wait_ms", res->wait_ms, false);
+    app_json_number("gpu_skin_ms", t->skin_ms, false);
+    app_json_number("gpu_draw_ms", res->draw_ms, false);
+    app_json_number("gpu_raster_ms", res->raster_ms, false);
+    app_json_number("gpu_resolve_ms", res->resolve_ms, false);
+    app_json_number("gpu_frame_ms", res->gpu_ms, false);
+    app_json_number("frame_ms", res->frame_ms, false);
+    app_json_number("skinned_vertices_per_s", t->vps, false);
+    app_json_number("skinned_vertices_per_ms", t->vpms, false);
+    app_json_number("joints_per_s_per_core", t->jpspc, false);
+    app_json_number("bytes_per_vertex", t->bytes_per_vertex, false);
+    app_json_number("skin_bytes", t->skin_bytes, false);
+    app_json_number("memory_bytes", t->memory_bytes, false);
+    app_json_number("skin_gb_per_s", t->skin_gbps, false);
+    app_json_number("memory_gb_per_s", t->memory_gbps, false);
+    app_json_number("copy_bytes", res->copy_bytes, false);
+    app_json_number("copy_gb_per_s", t->copy_gbps, false);
+    app_json_number("roofline_ratio", t->ratio, false);
+    app_json_number("logical_roofline_ratio", t->logical_ratio, true);
+    printf("}\n");
+}
+
+static void report_table(const bench_args *a, const app_show *show, const bench_result *res,
+                         const bench_rates *t)
 {
     char models[512];
     app_show_model_names(show, " + ", models, sizeof models);
     const uint32_t instances = vkskin_crowd_instance_count(show->crowd);
     const bool compute = a->crowd.mode == VKSKIN_SKIN_COMPUTE;
-    /* Vertex mode skins inside the draw: its vertices per second are per draw time. */
-    const double skin_ms = compute ? res->skin_ms : -1.0;
-    const double per_ms = compute ? res->skin_ms : res->draw_ms;
-    const double vps = per_ms > 0.0 ? res->vertices / (per_ms * 1e-3) : -1.0;
-    const double vpms = per_ms > 0.0 ? res->vertices / per_ms : -1.0;
-    const double jpspc =
-        res->anim_ms > 0.0 ? res->joints / (res->anim_ms * 1e-3) / res->threads : -1.0;
-    /* The skinning pass's traffic; unknown (null) in vertex mode, which has no such pass. */
-    const double skin_bytes = compute ? res->skin_bytes : -1.0;
-    const double memory_bytes = compute ? res->memory_bytes : -1.0;
-    const double bytes_per_vertex =
-        compute && res->vertices ? res->stream_bytes / (double)res->vertices : -1.0;
-    const double skin_gbps = skin_ms > 0.0 ? skin_bytes / (skin_ms * 1e-3) / 1e9 : -1.0;
-    const double memory_gbps = skin_ms > 0.0 ? memory_bytes / (skin_ms * 1e-3) / 1e9 : -1.0;
-    const double copy_gbps =
-        res->copy_ms > 0.0 ? res->copy_bytes / (res->copy_ms * 1e-3) / 1e9 : -1.0;
-    const double ratio = memory_gbps > 0.0 && copy_gbps > 0.0 ? memory_gbps / copy_gbps : -1.0;
-    const double logical_ratio = skin_gbps > 0.0 && copy_gbps > 0.0 ? skin_gbps / copy_gbps : -1.0;
-    if (a->json) {
-        printf("{\n");
-        app_json_models(show->models, show->model_count);
-        app_json_string("device", res->device);
-        app_json_string("mode", compute ? "compute" : "vertex");
-        app_json_string("skinning", a->crowd.skinning == VKSKIN_SKINNING_DUAL_QUATERNION
-                                        ? "dual-quaternion"
-                                        : "linear");
-        app_json_string("palettes", a->crowd.palettes == VKSKIN_PALETTES_HOST ? "host" : "store");
-        app_json_string("binding", res->descriptors ? "descriptors" : "addresses");
-        app_json_number("staged_palette_vec4s", res->staged_vec4s, false);
-        app_json_number("instances", instances, false);
-        app_json_number("visible", res->visible, false);
-        app_json_number("width", a->width, false);
-        app_json_number("height", a->height, false);
-        app_json_number("warmup_frames", a->warmup, false);
-        app_json_number("frames", res->samples, false);
-        app_json_number("gpu_frames", res->gpu_samples, false);
-        app_json_number("threads", res->threads, false);
-        app_json_number("skinned_vertices", (double)res->vertices, false);
-        app_json_number("skinned_output_vertices", compute ? (double)res->budget_vertices : -1.0,
-                        false);
-        app_json_number("overflow_instances", compute ? res->visible - res->skinned : 0, false);
-        app_json_number("overflow_vertices", (double)res->overflow_vertices, false);
-        app_json_number("triangles", res->triangles == UINT64_MAX ? -1.0 : (double)res->triangles,
-                        false);
-        app_json_number("draws", res->draws, false);
-        static const char *const rasters[] = {"auto", "hardware", "compute", "hybrid"};
-        app_json_string("raster", rasters[res->raster]);
-        app_json_number("raster_triangle_px",
-                        a->crowd.raster_px > 0.0f ? a->crowd.raster_px : VKSKIN_RASTER_TRIANGLE_PX,
-                        false);
-        app_json_number("triangles_hardware", (double)res->triangles_hardware, false);
-        app_json_number("triangles_compute", (double)res->triangles_compute, false);
-        app_json_number("pixels_resolved",
-                        res->pixels_resolved == UINT64_MAX ? -1.0 : (double)res->pixels_resolved,
-                        false);
-        printf("  \"level_instances\": [");
-        for (uint32_t l = 0; l < VKSKIN_MAX_LEVELS; l++)
-            printf("%s%u", l ? ", " : "", res->level_instances[l]);
-        printf("],\n");
-        app_json_number("posed_instances", res->posed, false);
-        app_json_number("palette_upload_bytes", (double)res->palette_bytes, false);
-        app_json_number("lod", a->crowd.lod, false);
-        app_json_number("lod_error_px", a->crowd.lod_error, false);
-        app_json_number("cpu_anim_ms", res->anim_ms, false);
-        app_json_number("cpu_record_ms", res->record_ms, false);
-        app_json_number("cpu_wait_ms", res->wait_ms, false);
-        app_json_number("gpu_skin_ms", skin_ms, false);
-        app_json_number("gpu_draw_ms", res->draw_ms, false);
-        app_json_number("gpu_raster_ms", res->raster_ms, false);
-        app_json_number("gpu_resolve_ms", res->resolve_ms, false);
-        app_json_number("gpu_frame_ms", res->gpu_ms, false);
-        app_json_number("frame_ms", res->frame_ms, false);
-        app_json_number("skinned_vertices_per_s", vps, false);
-        app_json_number("skinned_vertices_per_ms", vpms, false);
-        app_json_number("joints_per_s_per_core", jpspc, false);
-        app_json_number("bytes_per_vertex", bytes_per_vertex, false);
-        app_json_number("skin_bytes", skin_bytes, false);
-        app_json_number("memory_bytes", memory_bytes, false);
-        app_json_number("skin_gb_per_s", skin_gbps, false);
-        app_json_number("memory_gb_per_s", memory_gbps, false);
-        app_json_number("copy_bytes", res->copy_bytes, false);
-        app_json_number("copy_gb_per_s", copy_gbps, false);
-        app_json_number("roofline_ratio", ratio, false);
-        app_json_number("logical_roofline_ratio", logical_ratio, true);
-        printf("}\n");
-        return;
-    }
     printf("bench: %s x %u, %s skinning%s, %ux%u, median of %u frames after %u warm-up frame(s) "
            "on %s\n",
            models, instances, compute ? "compute" : "vertex-shader",
@@ -353,13 +451,13 @@ static void report(const bench_args *a, const app_show *show, const bench_result
                (unsigned long long)res->budget_vertices);
     printf("  cpu animation    %.3f ms on %u thread(s): %.1f M joints/s per core (%.1f ns per "
            "joint)\n",
-           res->anim_ms, res->threads, jpspc / 1e6, jpspc > 0.0 ? 1e9 / jpspc : 0.0);
+           res->anim_ms, res->threads, t->jpspc / 1e6, t->jpspc > 0.0 ? 1e9 / t->jpspc : 0.0);
     if (compute)
         printf("  gpu skinning     %.3f ms: %.3g M vertices/s (%.0f per ms)\n", res->skin_ms,
-               vps / 1e6, vpms);
+               t->vps / 1e6, t->vpms);
     else
         printf("  gpu skinning     in the draw: %.3g M vertices/s of draw time (%.0f per ms)\n",
-               vps / 1e6, vpms);
+               t->vps / 1e6, t->vpms);
     printf("  gpu draw         %.3f ms\n", res->draw_ms);
     static const char *const rasters[] = {"auto", "hardware", "compute", "hybrid"};
     printf("  raster           %s: %llu triangles to the graphics pipeline, %llu rasterized in "
@@ -377,39 +475,48 @@ static void report(const bench_args *a, const app_show *show, const bench_result
     if (compute)
         printf("  traffic          %.0f bytes per vertex; %.2f MB logical, %.2f MB to memory per "
                "frame (bind streams once per model)\n",
-               bytes_per_vertex, skin_bytes / 1e6, memory_bytes / 1e6);
-    if (compute && memory_gbps > 0.0)
+               t->bytes_per_vertex, t->skin_bytes / 1e6, t->memory_bytes / 1e6);
+    if (compute && t->memory_gbps > 0.0)
         printf("  bandwidth        skinning %.2f GB/s to memory (%.2f logical), copy kernel %.2f "
                "GB/s over %.1f MB: %.0f%% of the roofline (%.0f%% logical)\n",
-               memory_gbps, skin_gbps, copy_gbps, res->copy_bytes / 1e6, 100.0 * ratio,
-               100.0 * logical_ratio);
+               t->memory_gbps, t->skin_gbps, t->copy_gbps, res->copy_bytes / 1e6, 100.0 * t->ratio,
+               100.0 * t->logical_ratio);
     else
-        printf("  bandwidth        copy kernel %.2f GB/s over %.1f MB\n", copy_gbps,
+        printf("  bandwidth        copy kernel %.2f GB/s over %.1f MB\n", t->copy_gbps,
                res->copy_bytes / 1e6);
 }
 
-int cmd_bench(int argc, char **argv)
+static void report(const bench_args *a, const app_show *show, const bench_result *res)
 {
-    bench_args a = {.size = "1280x720", .frames_text = "100", .warmup = WARMUP_FRAMES};
+    const bench_rates t = rates_of(a, res);
+    if (a->json)
+        report_json(a, show, res, &t);
+    else
+        report_table(a, show, res, &t);
+}
+
+/* The options into *a, checked; APP_OK, or what app_parse returned, or APP_USAGE (said). */
+static int parse_args(int argc, char **argv, bench_args *a)
+{
     const app_option options[] = {
-        {"frames", &a.frames_text, NULL, "F", "frames to measure (default 100)"},
-        {"warmup", &a.warmup_text, NULL, "N", "frames before measuring (default 3; 0 allowed)"},
-        {"size", &a.size, NULL, "WxH", "image size in pixels (default 1280x720)"},
-        {"progress", NULL, &a.progress, NULL,
+        {"frames", &a->frames_text, NULL, "F", "frames to measure (default 100)"},
+        {"warmup", &a->warmup_text, NULL, "N", "frames before measuring (default 3; 0 allowed)"},
+        {"size", &a->size, NULL, "WxH", "image size in pixels (default 1280x720)"},
+        {"progress", NULL, &a->progress, NULL,
          "say how far the frames are, also when stderr is not a terminal"},
-        {"json", NULL, &a.json, NULL, "print one JSON object instead of the table"},
-        {"group-size", &a.group_size_text, NULL, "N",
+        {"json", NULL, &a->json, NULL, "print one JSON object instead of the table"},
+        {"group-size", &a->group_size_text, NULL, "N",
          "skinning workgroup size, a power of two (default 64)"},
-        {"stage-palette", NULL, &a.stage_palette, NULL,
+        {"stage-palette", NULL, &a->stage_palette, NULL,
          "each skinning workgroup stages its instance's pose in shared memory"},
-        {"threads", &a.threads_text, NULL, "N", "animation threads (default: one per core)"},
-        {"clip", &a.clip, NULL, "NAME|INDEX", "every instance plays this clip (default: its own)"},
-        {"anim-only", NULL, &a.anim_only, NULL,
+        {"threads", &a->threads_text, NULL, "N", "animation threads (default: one per core)"},
+        {"clip", &a->clip, NULL, "NAME|INDEX", "every instance plays this clip (default: its own)"},
+        {"anim-only", NULL, &a->anim_only, NULL,
          "time the CPU animation alone (no GPU): ns per skin joint on 1 and on every thread"},
-        {"phases", NULL, &a.phases, NULL,
+        {"phases", NULL, &a->phases, NULL,
          "with --anim-only: time sampling, local-to-model and palette apart"},
-        APP_CROWD_OPTIONS(a.crowd),
-        APP_GPU_OPTIONS(a.gpu),
+        APP_CROWD_OPTIONS(a->crowd),
+        APP_GPU_OPTIONS(a->gpu),
     };
     const app_command cmd = {
         .name = "bench",
@@ -423,41 +530,58 @@ int cmd_bench(int argc, char **argv)
         .options = options,
         .option_count = sizeof options / sizeof options[0],
     };
-    int rc = app_parse(&cmd, argc, argv, &a.path);
+    int rc = app_parse(&cmd, argc, argv, &a->path);
     if (rc != APP_OK)
-        return rc == APP_HELP ? APP_OK : rc;
+        return rc;
     vkskin_error err;
-    if (!app_parse_size("--size", a.size, &a.width, &a.height, &err) ||
-        !app_parse_count("--frames", a.frames_text, 1, 100000, &a.frames, &err) ||
-        (a.warmup_text &&
-         !app_parse_count("--warmup", a.warmup_text, 0, 100000, &a.warmup, &err)) ||
-        (a.group_size_text && !app_parse_group_size(a.group_size_text, &a.group_size, &err)) ||
-        (a.threads_text &&
-         !app_parse_count("--threads", a.threads_text, 1, 256, &a.crowd.threads, &err)) ||
-        !app_crowd_check(&a.crowd, &err) || !app_gpu_check(&a.gpu, &err) ||
-        (a.phases && !a.anim_only && !app_fail(&err, "--phases goes with --anim-only"))) {
+    if (!app_parse_size("--size", a->size, &a->width, &a->height, &err) ||
+        !app_parse_count("--frames", a->frames_text, 1, 100000, &a->frames, &err) ||
+        (a->warmup_text &&
+         !app_parse_count("--warmup", a->warmup_text, 0, 100000, &a->warmup, &err)) ||
+        (a->group_size_text && !app_parse_group_size(a->group_size_text, &a->group_size, &err)) ||
+        (a->threads_text &&
+         !app_parse_count("--threads", a->threads_text, 1, 256, &a->crowd.threads, &err)) ||
+        !app_crowd_check(&a->crowd, &err) || !app_gpu_check(&a->gpu, &err) ||
+        (a->phases && !a->anim_only && !app_fail(&err, "--phases goes with --anim-only"))) {
         fprintf(stderr, "vkskin bench: %s\n", err.message);
         return APP_USAGE;
     }
+    return APP_OK;
+}
+
+/* --anim-only: the CPU animation timed alone, once the crowd is known to fit. */
+static int anim_only(const bench_args *a, app_show *show)
+{
+    vkskin_error err;
+    return anim_fits(show, &a->crowd, &err) &&
+                   app_show_start(show, &a->crowd, a->clip, 0.0, NULL, &err)
+               ? app_bench_anim(show, &(app_bench_anim_desc){.frames = a->frames,
+                                                             .warmup = a->warmup,
+                                                             .width = a->width,
+                                                             .height = a->height,
+                                                             .anim_lod = a->crowd.anim_lod,
+                                                             .store = a->crowd.palettes ==
+                                                                      VKSKIN_PALETTES_STORE,
+                                                             .phases = a->phases,
+                                                             .json = a->json,
+                                                             .progress = a->progress})
+               : (fprintf(stderr, "vkskin bench: %s\n", err.message), APP_FAILED);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    bench_args a = {.size = "1280x720", .frames_text = "100", .warmup = WARMUP_FRAMES};
+    int rc = parse_args(argc, argv, &a);
+    if (rc != APP_OK)
+        return rc == APP_HELP ? APP_OK : rc;
+    vkskin_error err;
     app_show show;
     if (!app_show_load(&show, "bench", a.path, &a.crowd, &err)) { /* before any thread */
         fprintf(stderr, "vkskin bench: %s\n", err.message);
         return APP_FAILED;
     }
     if (a.anim_only) {
-        rc = anim_fits(&show, &a.crowd, &err) &&
-                     app_show_start(&show, &a.crowd, a.clip, 0.0, NULL, &err)
-                 ? app_bench_anim(&show, &(app_bench_anim_desc){.frames = a.frames,
-                                                                .warmup = a.warmup,
-                                                                .width = a.width,
-                                                                .height = a.height,
-                                                                .anim_lod = a.crowd.anim_lod,
-                                                                .store = a.crowd.palettes ==
-                                                                         VKSKIN_PALETTES_STORE,
-                                                                .phases = a.phases,
-                                                                .json = a.json,
-                                                                .progress = a.progress})
-                 : (fprintf(stderr, "vkskin bench: %s\n", err.message), APP_FAILED);
+        rc = anim_only(&a, &show);
         app_show_destroy(&show);
         return rc;
     }

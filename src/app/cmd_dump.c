@@ -132,21 +132,29 @@ static void say_weights(const vkskin_model *model, const float *w, uint32_t targ
     fputc('\n', f);
 }
 
-int cmd_dump(int argc, char **argv)
+typedef struct dump_args {
+    const char *path, *clip, *time, *out, *skinning_text;
+    bool cpu, bind_pose;
+    app_gpu_options gpu;
+    double seconds;
+    vkskin_skinning skinning;
+} dump_args;
+
+/* The options into *a, checked, and the output found writable before any work: APP_OK, or what
+ * app_parse returned, or APP_USAGE or APP_FAILED (said). */
+static int parse_args(int argc, char **argv, dump_args *a)
 {
-    const char *clip = NULL, *time = "0", *out = NULL, *skinning_text = NULL;
-    bool cpu = false, bind_pose = false;
-    app_gpu_options gpu = {0};
     const app_option options[] = {
-        {"clip", &clip, NULL, "NAME|INDEX", "clip to sample (default: the first; none: bind pose)"},
-        {"bind-pose", NULL, &bind_pose, NULL, "skin the bind pose (as --clip none)"},
-        {"time", &time, NULL, "SECONDS", "time in the clip, looping: 0 to 1000000 (default 0)"},
-        {"out", &out, NULL, "FILE", "where to write the lines ('-' for standard output)"},
-        {"cpu", NULL, &cpu, NULL, "skin with the CPU reference instead of the GPU"},
-        {"skinning", &skinning_text, NULL, "linear|dual-quaternion",
+        {"clip", &a->clip, NULL, "NAME|INDEX",
+         "clip to sample (default: the first; none: bind pose)"},
+        {"bind-pose", NULL, &a->bind_pose, NULL, "skin the bind pose (as --clip none)"},
+        {"time", &a->time, NULL, "SECONDS", "time in the clip, looping: 0 to 1000000 (default 0)"},
+        {"out", &a->out, NULL, "FILE", "where to write the lines ('-' for standard output)"},
+        {"cpu", NULL, &a->cpu, NULL, "skin with the CPU reference instead of the GPU"},
+        {"skinning", &a->skinning_text, NULL, "linear|dual-quaternion",
          "blend the joints' matrices (default), or their dual quaternions (joints must scale "
          "uniformly)"},
-        APP_GPU_OPTIONS(gpu),
+        APP_GPU_OPTIONS(a->gpu),
     };
     const app_command cmd = {
         .name = "dump",
@@ -163,67 +171,81 @@ int cmd_dump(int argc, char **argv)
         .options = options,
         .option_count = sizeof options / sizeof options[0],
     };
-    const char *path;
-    int rc = app_parse(&cmd, argc, argv, &path);
+    int rc = app_parse(&cmd, argc, argv, &a->path);
     if (rc != APP_OK)
-        return rc == APP_HELP ? APP_OK : rc;
+        return rc;
     vkskin_error err;
-    double seconds;
-    if (!out) {
+    if (!a->out) {
         fprintf(stderr, "vkskin dump: --out FILE is required ('-' for standard output)\n");
         return APP_USAGE;
     }
-    vkskin_skinning skinning;
-    if (!app_parse_time(time, &seconds, &err) || !app_gpu_check(&gpu, &err) ||
-        !app_parse_skinning(skinning_text, &skinning, &err) ||
-        !app_bind_pose_option(&clip, bind_pose, &err)) {
+    if (!app_parse_time(a->time, &a->seconds, &err) || !app_gpu_check(&a->gpu, &err) ||
+        !app_parse_skinning(a->skinning_text, &a->skinning, &err) ||
+        !app_bind_pose_option(&a->clip, a->bind_pose, &err)) {
         fprintf(stderr, "vkskin dump: %s\n", err.message);
         return APP_USAGE;
     }
-    if (strcmp(out, "-") != 0 && app_check_writable(out, 1, &err) != APP_OK) {
+    if (strcmp(a->out, "-") != 0 && app_check_writable(a->out, 1, &err) != APP_OK) {
         fprintf(stderr, "vkskin dump: %s\n", err.message); /* before any work */
         return APP_FAILED;
     }
+    return APP_OK;
+}
 
-    vkskin_model *model;
-    vkskin_error e;
-    if (app_load(path, &model, &e) != VKSKIN_OK) {
-        fprintf(stderr, "vkskin dump: %s\n", e.message);
-        return APP_FAILED;
-    }
+/* The model skinned at the clip and time (on the GPU, or the CPU with --cpu), its lines written
+ * and the weights said. */
+static int dump_model(const dump_args *a, vkskin_model *model)
+{
     vkskin_model_info info;
     vkskin_model_get_info(model, &info, NULL);
+    vkskin_error err, e;
     int32_t clip_index;
-    rc = APP_FAILED;
+    int rc = APP_FAILED;
     const size_t n = info.vertex_count ? info.vertex_count : 1;
     float(*pos)[3] = malloc(sizeof *pos * n);
     float(*nrm)[3] = malloc(sizeof *nrm * n);
     float(*tan)[4] = info.tangents ? malloc(sizeof *tan * n) : NULL;
     /* The weights the pose applies: the model's at that time (--cpu), the instance's (GPU). */
     float *weights = info.target_count ? malloc(sizeof *weights * info.target_count) : NULL;
-    if (!app_show_find_clip(model, clip, &clip_index, &err)) {
+    if (!app_show_find_clip(model, a->clip, &clip_index, &err)) {
         fprintf(stderr, "vkskin dump: %s\n", err.message);
     } else if (!pos || !nrm || (info.tangents && !tan) || (info.target_count && !weights)) {
         fprintf(stderr, "vkskin dump: out of memory\n");
-    } else if (cpu &&
-               (vkskin_model_skin_as(model, clip_index, seconds, skinning, &pos[0][0],
+    } else if (a->cpu &&
+               (vkskin_model_skin_as(model, clip_index, a->seconds, a->skinning, &pos[0][0],
                                      &nrm[0][0], tan ? &tan[0][0] : NULL, n, &e) != VKSKIN_OK ||
-                (info.target_count && vkskin_model_weights(model, clip_index, seconds, weights,
+                (info.target_count && vkskin_model_weights(model, clip_index, a->seconds, weights,
                                                            info.target_count, &e) != VKSKIN_OK))) {
         fprintf(stderr, "vkskin dump: %s\n", e.message);
-    } else if (!cpu && skin_gpu(model, clip_index, seconds, skinning, &gpu, pos, nrm, tan, weights,
-                                info.target_count) != APP_OK) {
+    } else if (!a->cpu && skin_gpu(model, clip_index, a->seconds, a->skinning, &a->gpu, pos, nrm,
+                                   tan, weights, info.target_count) != APP_OK) {
         /* said */
     } else {
         app_signals_catch(); /* the file is written whole before a signal ends the run */
-        rc = write_out(out, model, pos, nrm, tan);
+        rc = write_out(a->out, model, pos, nrm, tan);
         if (rc == APP_OK)
-            say_weights(model, weights, info.target_count, is_stdout(out) ? stderr : stdout);
+            say_weights(model, weights, info.target_count, is_stdout(a->out) ? stderr : stdout);
     }
     free(pos);
     free(nrm);
     free(tan);
     free(weights);
+    return rc;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+    dump_args a = {.time = "0"};
+    int rc = parse_args(argc, argv, &a);
+    if (rc != APP_OK)
+        return rc == APP_HELP ? APP_OK : rc;
+    vkskin_model *model;
+    vkskin_error e;
+    if (app_load(a.path, &model, &e) != VKSKIN_OK) {
+        fprintf(stderr, "vkskin dump: %s\n", e.message);
+        return APP_FAILED;
+    }
+    rc = dump_model(&a, model);
     vkskin_model_destroy(model);
     return rc;
 }

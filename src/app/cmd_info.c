@@ -23,25 +23,23 @@ static void print_joint_tree(const vkskin_model *m, const vkskin_model_info *inf
     free(depth);
 }
 
-static void print_model(const vkskin_model *m)
+/* The meshes: counts, whether the file's were merged, then one row each. */
+static void print_meshes(const vkskin_model *m, const vkskin_model_info *info)
 {
-    vkskin_model_info info;
-    vkskin_model_get_info(m, &info, NULL);
-    printf("model: %s\n", info.name);
     uint32_t sources = 0;
-    for (uint32_t i = 0; i < info.mesh_count; i++) {
+    for (uint32_t i = 0; i < info->mesh_count; i++) {
         vkskin_mesh_info me;
         vkskin_model_get_mesh(m, i, &me, NULL);
         sources += me.source_count;
     }
-    printf("meshes: %u, vertices: %u, indices: %u (%u triangles)", info.mesh_count,
-           info.vertex_count, info.index_count, info.index_count / 3);
-    if (sources != info.mesh_count)
+    printf("meshes: %u, vertices: %u, indices: %u (%u triangles)", info->mesh_count,
+           info->vertex_count, info->index_count, info->index_count / 3);
+    if (sources != info->mesh_count)
         printf("; the file's %u meshes merged by material", sources);
     printf("\n");
     printf("  %3s  %-24s %8s %8s %8s %9s  %-8s %s\n", "#", "name", "base", "vertices", "indices",
            "material", "skinned", "node joint");
-    for (uint32_t i = 0; i < info.mesh_count; i++) {
+    for (uint32_t i = 0; i < info->mesh_count; i++) {
         vkskin_mesh_info me;
         vkskin_joint_info node;
         vkskin_model_get_mesh(m, i, &me, NULL);
@@ -50,8 +48,12 @@ static void print_model(const vkskin_model *m)
                me.vertex_count, me.index_count, me.material, me.skinned ? "yes" : "no",
                me.node_joint, node.name);
     }
-    printf("materials: %u\n", info.material_count);
-    for (uint32_t i = 0; i < info.material_count; i++) {
+}
+
+static void print_materials(const vkskin_model *m, const vkskin_model_info *info)
+{
+    printf("materials: %u\n", info->material_count);
+    for (uint32_t i = 0; i < info->material_count; i++) {
         vkskin_material_info ma;
         vkskin_model_get_material(m, i, &ma, NULL);
         printf("  %3u  %-24s base color (%.3f, %.3f, %.3f, %.3f)", i, ma.name, ma.base_color[0],
@@ -62,20 +64,28 @@ static void print_model(const vkskin_model *m)
         else
             printf("  no texture\n");
     }
-    print_joint_tree(m, &info);
-    if (info.target_count) {
-        printf("morph targets: %u (index, name, mesh, vertices moved, default weight, what)\n",
-               info.target_count);
-        for (uint32_t t = 0; t < info.target_count; t++) {
-            vkskin_target_info ti;
-            vkskin_model_get_target(m, t, &ti, NULL);
-            printf("  %3u  %-24s %4u %8u  %-8.4g  %s%s%s\n", t, ti.name, ti.mesh, ti.vertex_count,
-                   ti.weight, ti.vertex_count ? "positions" : "nothing",
-                   ti.normals ? ", normals" : "", ti.tangents ? ", tangents" : "");
-        }
+}
+
+/* The morph targets, when there are any. */
+static void print_targets(const vkskin_model *m, const vkskin_model_info *info)
+{
+    if (!info->target_count)
+        return;
+    printf("morph targets: %u (index, name, mesh, vertices moved, default weight, what)\n",
+           info->target_count);
+    for (uint32_t t = 0; t < info->target_count; t++) {
+        vkskin_target_info ti;
+        vkskin_model_get_target(m, t, &ti, NULL);
+        printf("  %3u  %-24s %4u %8u  %-8.4g  %s%s%s\n", t, ti.name, ti.mesh, ti.vertex_count,
+               ti.weight, ti.vertex_count ? "positions" : "nothing", ti.normals ? ", normals" : "",
+               ti.tangents ? ", tangents" : "");
     }
-    printf("clips: %u\n", info.clip_count);
-    for (uint32_t i = 0; i < info.clip_count; i++) {
+}
+
+static void print_clips(const vkskin_model *m, const vkskin_model_info *info)
+{
+    printf("clips: %u\n", info->clip_count);
+    for (uint32_t i = 0; i < info->clip_count; i++) {
         vkskin_clip_info c;
         vkskin_model_get_clip(m, i, &c, NULL);
         printf("  %3u  %-24s %8.3f s  %u channels, keys: %u translation, %u rotation, %u scale", i,
@@ -86,28 +96,37 @@ static void print_model(const vkskin_model *m)
                    c.weight_keys);
         printf("\n");
     }
+}
+
+/* The influence statistics, the influences skinned per vertex, and the bind pose's bounds. */
+static void print_influences(const vkskin_model_info *info)
+{
     printf("influences (vertices of skinned meshes by joints kept):");
     for (uint32_t k = 0; k < 9; k++)
-        printf(" %u: %u%s", k, info.influence_histogram[k], k == 0 ? " (follow their node)" : "");
+        printf(" %u: %u%s", k, info->influence_histogram[k], k == 0 ? " (follow their node)" : "");
     printf("\n  most in the file on one vertex: %u; truncated to 8: %u; renormalised (sum != 1): "
            "%u; dropped (weight <= 0): %u\n",
-           info.max_file_influences, info.truncated, info.renormalised, info.dropped);
+           info->max_file_influences, info->truncated, info->renormalised, info->dropped);
     /* Wide models carry influences 5 to 8 in streams of their own and skin with 8. */
-    if (info.influences > 4)
+    if (info->influences > 4)
         printf("skinning: %u influences per vertex (a vertex has %u in the file)\n",
-               info.influences, info.max_file_influences);
+               info->influences, info->max_file_influences);
     else
-        printf("skinning: %u influences per vertex\n", info.influences);
-    if (info.vertex_count)
+        printf("skinning: %u influences per vertex\n", info->influences);
+    if (info->vertex_count)
         printf("bounds (bind pose, palette space): min (%.4g, %.4g, %.4g) max (%.4g, %.4g, "
                "%.4g)\n",
-               info.bounds_min[0], info.bounds_min[1], info.bounds_min[2], info.bounds_max[0],
-               info.bounds_max[1], info.bounds_max[2]);
-    /* The levels of detail: the whole character's, then each mesh's (material's) share. */
+               info->bounds_min[0], info->bounds_min[1], info->bounds_min[2], info->bounds_max[0],
+               info->bounds_max[1], info->bounds_max[2]);
+}
+
+/* The levels of detail: the whole character's, then each mesh's (material's) share. */
+static void print_levels(const vkskin_model *m, const vkskin_model_info *info)
+{
     printf("levels: %u (level, triangles, vertices, error over the clips in palette units, "
            "joints posed, how)\n",
-           info.level_count);
-    for (uint32_t l = 0; l < info.level_count; l++) {
+           info->level_count);
+    for (uint32_t l = 0; l < info->level_count; l++) {
         vkskin_level_info lv;
         vkskin_model_get_level(m, l, &lv, NULL);
         printf("  %3u  %8u %8u  %-10.4g %6u  %s\n", l, lv.triangle_count, lv.vertex_count, lv.error,
@@ -117,17 +136,31 @@ static void print_model(const vkskin_model *m)
                          : "edge collapses");
     }
     /* Each mesh's (material's) triangles at each level: one draw each. */
-    for (uint32_t i = 0; i < info.mesh_count && info.level_count > 1; i++) {
+    for (uint32_t i = 0; i < info->mesh_count && info->level_count > 1; i++) {
         vkskin_mesh_info me;
         vkskin_model_get_mesh(m, i, &me, NULL);
         printf("  mesh %u %s: triangles", i, me.name);
-        for (uint32_t l = 0; l < info.level_count; l++) {
+        for (uint32_t l = 0; l < info->level_count; l++) {
             vkskin_mesh_level_info ml;
             vkskin_model_get_mesh_level(m, l, i, &ml, NULL);
             printf(" %u", ml.triangle_count);
         }
         printf("\n");
     }
+}
+
+static void print_model(const vkskin_model *m)
+{
+    vkskin_model_info info;
+    vkskin_model_get_info(m, &info, NULL);
+    printf("model: %s\n", info.name);
+    print_meshes(m, &info);
+    print_materials(m, &info);
+    print_joint_tree(m, &info);
+    print_targets(m, &info);
+    print_clips(m, &info);
+    print_influences(&info);
+    print_levels(m, &info);
     printf("warnings: %u\n", info.warning_count);
     for (uint32_t i = 0; i < info.warning_count; i++)
         printf("  %s\n", vkskin_model_get_warning(m, i));

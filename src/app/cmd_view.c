@@ -276,9 +276,9 @@ static bool screenshot(vkskin_renderer *r, const char *dir)
     return true;
 }
 
-static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer **out)
+/* The window, the crowd started in it and the renderer for its surface; failures are said. */
+static int view_open(view_args *a, app_show *show, app_window **win, vkskin_renderer **out)
 {
-    app_signals_catch(); /* SIGINT and SIGTERM quit as Esc does: the summary is printed */
     vkskin_error err;
     vkskin_error e;
     if (!app_window_create(
@@ -299,161 +299,234 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
         fprintf(stderr, "vkskin view: %s\n", e.message);
         return APP_FAILED;
     }
-    vkskin_renderer *r = *out;
-    vkskin_crowd *crowd = show->crowd;
     vkskin_renderer_info started;
-    vkskin_renderer_get_info(r, &started, NULL);
+    vkskin_renderer_get_info(*out, &started, NULL);
     if (started.raster_note)
         printf("view: raster: hardware (%s)\n", started.raster_note);
-    view_camera cam = {.zoom = 1.0f, .base_pitch = framing_pitch(crowd)};
-    double speed = 1.0, last = vks_now_ms(), last_title = last, start = last;
-    uint32_t drawn_at_title = 0;
-    view_stats stats = {0};
-    who_of(show, 0, stats.who, sizeof stats.who);
-    snprintf(stats.levels, sizeof stats.levels, "none");
-    uint32_t drawn = 0;
-    app_overflow overflow = {0};
-    bool paused = false, bind_pose = a->bind_pose, minimised = false;
-    bool help = false, ground = true, skeleton = false, want_shot = false;
-    bool quitting = false; /* Esc, the script's quit or --seconds: once no screenshot is pending */
-    uint32_t script_steps = 0, skipped = 0;
-    app_hud hud = {0};
-    bool hud_stale = true; /* its text is rebuilt when the figures or the input change */
-    vkskin_renderer_info device;
-    vkskin_renderer_get_info(r, &device, NULL);
-    char models[256] = ""; /* a crowd of several models names them in the HUD */
-    if (show->model_count > 1) {
-        snprintf(models, sizeof models, "models: ");
-        app_show_model_names(show, ", ", models + strlen(models), sizeof models - strlen(models));
-    }
-    int rc = APP_OK;
-    if (bind_pose)
-        vkskin_crowd_bind_pose(crowd, true, 0.0, NULL);
-    for (;;) {
-        app_input in;
-        app_window_poll(*win, &in);
-        const double elapsed = (vks_now_ms() - start) * 1e-3;
-        const app_script_step *st;
-        while (a->script.count && (st = app_script_due(&a->script, elapsed, drawn + skipped))) {
-            script_step(st, *win, &in, &minimised);
-            script_steps++;
-        }
-        want_shot |= in.screenshot; /* kept until a frame is drawn (not while minimised) */
-        quitting |= in.quit || (a->seconds > 0.0 && elapsed >= a->seconds) || app_signal();
-        if (quitting) { /* a screenshot asked for is taken first, unless nothing can be drawn */
-            uint32_t w, h;
-            app_window_framebuffer(*win, &w, &h);
-            if (!want_shot || minimised || !w || !h)
-                break;
-        }
-        paused ^= in.pause;
-        steer(&in, crowd, &cam, &speed, &bind_pose);
-        /* What the HUD says changes with these keys (the figures: every quarter second). */
-        if (in.pause || in.help || in.faster || in.slower || in.prev_clip || in.next_clip ||
-            in.bind_pose || in.reset) {
-            who_of(show, stats.visible, stats.who, sizeof stats.who);
-            hud_stale = true;
-        }
-        help ^= in.help;
-        ground ^= in.ground;
-        skeleton ^= in.skeleton;
-        if (a->resize_w && drawn == (a->frames ? a->frames / 2 : 60))
-            app_window_request_size(*win, a->resize_w, a->resize_h);
+    return APP_OK;
+}
 
-        double t = vks_now_ms();
-        double dt = (t - last) * 1e-3;
-        last = t;
-        uint32_t width, height;
-        app_window_framebuffer(*win, &width, &height);
-        if (minimised)
-            width = height = 0;
-        if (width == 0 || height == 0) {
-            skipped++;
-            app_window_wait(*win); /* minimised: do not spin */
-            continue;
-        }
-        vkskin_crowd_advance(crowd, paused ? 0.0 : dt * speed, NULL);
-        vkskin_view view;
-        vkskin_crowd_orbit_view(crowd,
-                                &(vkskin_orbit){.aspect = (float)width / (float)height,
-                                                .yaw = cam.yaw,
-                                                .pitch = cam.pitch,
-                                                .zoom = cam.zoom},
-                                &view, NULL);
-        if (hud_stale) {
-            build_hud(&hud, &stats, device.device_name, models, speed, paused, help);
-            hud_stale = false;
-        }
-        app_hud_clear_lines(&hud);
-        for (uint32_t i = 0; skeleton && i < vkskin_crowd_instance_count(crowd) && i < 64; i++)
-            app_hud_skeleton(&hud, show, i, 0xff30e0ffu); /* amber, the first 64 instances */
-        vkskin_frame_info info;
-        const bool capture = want_shot;
-        if (vkskin_renderer_frame(r,
-                                  &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc),
-                                                       .view = &view,
-                                                       .width = width,
-                                                       .height = height,
-                                                       .ground = ground,
-                                                       .lines = hud.lines,
-                                                       .line_vertex_count = hud.line_count,
-                                                       .screen = hud.screen,
-                                                       .screen_vertex_count = hud.screen_count,
-                                                       .capture = capture},
-                                  &info, &e) != VKSKIN_OK) {
-            fprintf(stderr, "vkskin view: %s\n", e.message);
-            rc = APP_FAILED;
-            break;
-        }
-        if (!info.drawn)
-            continue;  /* the swapchain was rebuilt: next time */
-        if (capture) { /* a screenshot that fails says so and the view goes on */
-            screenshot(r, a->screenshots);
-            want_shot = false;
-        }
-        smooth(&stats.skin_ms, info.gpu.skin_ms);
-        smooth(&stats.draw_ms, info.gpu.draw_ms);
-        smooth(&stats.raster_ms, info.gpu.raster_ms);
-        smooth(&stats.resolve_ms, info.gpu.resolve_ms);
-        stats.triangles_compute = info.triangles_compute;
-        if (info.gpu.pixels_resolved != UINT64_MAX)
-            stats.pixels_resolved = info.gpu.pixels_resolved;
-        smooth(&stats.anim_ms, info.cpu_ms);
-        stats.visible = info.visible;
-        stats.draws = info.draws;
-        memcpy(stats.level_instances, info.level_instances, sizeof stats.level_instances);
-        app_show_overflow_add(&overflow, &info);
-        if (info.gpu.triangles != UINT64_MAX)
-            stats.triangles = info.gpu.triangles;
-        drawn++;
-        if (t - last_title > 250.0) {
-            stats.fps = (drawn - drawn_at_title) * 1e3 / (t - last_title);
-            who_of(show, stats.visible, stats.who, sizeof stats.who);
-            app_format_levels(stats.level_instances, stats.levels, sizeof stats.levels);
-            update_title(*win, speed, paused, &stats);
-            hud_stale = true;
-            last_title = t;
-            drawn_at_title = drawn;
-        }
-        if (a->frames && drawn >= a->frames)
-            break;
+/* What the frame loop keeps from one frame to the next: the camera and playback the input
+ * steers, what is shown, the clocks, and the counts the summary prints. */
+typedef struct view_loop {
+    view_camera cam;
+    double speed, last, last_title, start; /* last: the previous frame's time, in ms */
+    uint32_t drawn, drawn_at_title;
+    uint32_t script_steps, skipped;
+    view_stats stats;
+    app_overflow overflow;
+    bool paused, bind_pose, minimised;
+    bool help, ground, skeleton, want_shot;
+    bool quitting; /* Esc, the script's quit or --seconds: once no screenshot is pending */
+    app_hud hud;
+    bool hud_stale; /* its text is rebuilt when the figures or the input change */
+    vkskin_renderer_info device;
+    char models[256]; /* a crowd of several models names them in the HUD */
+} view_loop;
+
+/* The loop's state before the first frame: the framing camera, playback at speed 1 (in the bind
+ * pose with --bind-pose), the ground on. */
+static void view_loop_init(view_loop *v, const view_args *a, const app_show *show,
+                           vkskin_renderer *r)
+{
+    *v = (view_loop){.cam = {.zoom = 1.0f, .base_pitch = framing_pitch(show->crowd)},
+                     .speed = 1.0,
+                     .bind_pose = a->bind_pose,
+                     .ground = true,
+                     .hud_stale = true};
+    v->last = v->last_title = v->start = vks_now_ms();
+    who_of(show, 0, v->stats.who, sizeof v->stats.who);
+    snprintf(v->stats.levels, sizeof v->stats.levels, "none");
+    vkskin_renderer_get_info(r, &v->device, NULL);
+    if (show->model_count > 1) {
+        snprintf(v->models, sizeof v->models, "models: ");
+        app_show_model_names(show, ", ", v->models + strlen(v->models),
+                             sizeof v->models - strlen(v->models));
     }
-    app_hud_destroy(&hud);
-    if (rc != APP_OK)
-        return rc;
+    if (v->bind_pose)
+        vkskin_crowd_bind_pose(show->crowd, true, 0.0, NULL);
+}
+
+/* The window's input and the script's steps now due, applied: playback, camera, toggles, the
+ * --resize request. False when the view ends: quitting, with no screenshot pending that a frame
+ * can still take. */
+static bool view_input(view_args *a, const app_show *show, app_window *win, view_loop *v)
+{
+    app_input in;
+    app_window_poll(win, &in);
+    const double elapsed = (vks_now_ms() - v->start) * 1e-3;
+    const app_script_step *st;
+    while (a->script.count && (st = app_script_due(&a->script, elapsed, v->drawn + v->skipped))) {
+        script_step(st, win, &in, &v->minimised);
+        v->script_steps++;
+    }
+    v->want_shot |= in.screenshot; /* kept until a frame is drawn (not while minimised) */
+    v->quitting |= in.quit || (a->seconds > 0.0 && elapsed >= a->seconds) || app_signal();
+    if (v->quitting) { /* a screenshot asked for is taken first, unless nothing can be drawn */
+        uint32_t w, h;
+        app_window_framebuffer(win, &w, &h);
+        if (!v->want_shot || v->minimised || !w || !h)
+            return false;
+    }
+    v->paused ^= in.pause;
+    steer(&in, show->crowd, &v->cam, &v->speed, &v->bind_pose);
+    /* What the HUD says changes with these keys (the figures: every quarter second). */
+    if (in.pause || in.help || in.faster || in.slower || in.prev_clip || in.next_clip ||
+        in.bind_pose || in.reset) {
+        who_of(show, v->stats.visible, v->stats.who, sizeof v->stats.who);
+        v->hud_stale = true;
+    }
+    v->help ^= in.help;
+    v->ground ^= in.ground;
+    v->skeleton ^= in.skeleton;
+    if (a->resize_w && v->drawn == (a->frames ? a->frames / 2 : 60))
+        app_window_request_size(win, a->resize_w, a->resize_h);
+    return true;
+}
+
+/* One frame of width x height: the crowd advanced by dt seconds at the playback speed, seen from
+ * the orbit camera, with the HUD and the skeletons, captured when a screenshot is pending. False
+ * when the frame fails (said). */
+static bool view_draw(view_loop *v, const app_show *show, vkskin_renderer *r, uint32_t width,
+                      uint32_t height, double dt, vkskin_frame_info *info)
+{
+    vkskin_crowd *crowd = show->crowd;
+    vkskin_crowd_advance(crowd, v->paused ? 0.0 : dt * v->speed, NULL);
+    vkskin_view view;
+    vkskin_crowd_orbit_view(crowd,
+                            &(vkskin_orbit){.aspect = (float)width / (float)height,
+                                            .yaw = v->cam.yaw,
+                                            .pitch = v->cam.pitch,
+                                            .zoom = v->cam.zoom},
+                            &view, NULL);
+    if (v->hud_stale) {
+        build_hud(&v->hud, &v->stats, v->device.device_name, v->models, v->speed, v->paused,
+                  v->help);
+        v->hud_stale = false;
+    }
+    app_hud_clear_lines(&v->hud);
+    for (uint32_t i = 0; v->skeleton && i < vkskin_crowd_instance_count(crowd) && i < 64; i++)
+        app_hud_skeleton(&v->hud, show, i, 0xff30e0ffu); /* amber, the first 64 instances */
+    vkskin_error e;
+    if (vkskin_renderer_frame(r,
+                              &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc),
+                                                   .view = &view,
+                                                   .width = width,
+                                                   .height = height,
+                                                   .ground = v->ground,
+                                                   .lines = v->hud.lines,
+                                                   .line_vertex_count = v->hud.line_count,
+                                                   .screen = v->hud.screen,
+                                                   .screen_vertex_count = v->hud.screen_count,
+                                                   .capture = v->want_shot},
+                              info, &e) != VKSKIN_OK) {
+        fprintf(stderr, "vkskin view: %s\n", e.message);
+        return false;
+    }
+    return true;
+}
+
+/* A drawn frame's figures into the stats: its times into the averages, its counts as they are. */
+static void take_figures(view_stats *s, const vkskin_frame_info *info)
+{
+    smooth(&s->skin_ms, info->gpu.skin_ms);
+    smooth(&s->draw_ms, info->gpu.draw_ms);
+    smooth(&s->raster_ms, info->gpu.raster_ms);
+    smooth(&s->resolve_ms, info->gpu.resolve_ms);
+    s->triangles_compute = info->triangles_compute;
+    if (info->gpu.pixels_resolved != UINT64_MAX)
+        s->pixels_resolved = info->gpu.pixels_resolved;
+    smooth(&s->anim_ms, info->cpu_ms);
+    s->visible = info->visible;
+    s->draws = info->draws;
+    memcpy(s->level_instances, info->level_instances, sizeof s->level_instances);
+    if (info->gpu.triangles != UINT64_MAX)
+        s->triangles = info->gpu.triangles;
+}
+
+/* After a frame was drawn (at t, in ms): the screenshot it captured, its figures, and every
+ * quarter second the frame rate, the title and the HUD's text. */
+static void view_drawn(view_loop *v, const view_args *a, const app_show *show, app_window *win,
+                       vkskin_renderer *r, const vkskin_frame_info *info, double t)
+{
+    if (v->want_shot) { /* a screenshot that fails says so and the view goes on */
+        screenshot(r, a->screenshots);
+        v->want_shot = false;
+    }
+    take_figures(&v->stats, info);
+    app_show_overflow_add(&v->overflow, info);
+    v->drawn++;
+    if (t - v->last_title > 250.0) {
+        v->stats.fps = (v->drawn - v->drawn_at_title) * 1e3 / (t - v->last_title);
+        who_of(show, v->stats.visible, v->stats.who, sizeof v->stats.who);
+        app_format_levels(v->stats.level_instances, v->stats.levels, sizeof v->stats.levels);
+        update_title(win, v->speed, v->paused, &v->stats);
+        v->hud_stale = true;
+        v->last_title = t;
+        v->drawn_at_title = v->drawn;
+    }
+}
+
+/* The lines printed when the view ends: frames, rates and averages, the script's counts, what
+ * went past the renderer's room. */
+static void view_summary(view_loop *v, const view_args *a, const vkskin_crowd *crowd,
+                         vkskin_renderer *r)
+{
     vkskin_renderer_info ri;
     vkskin_renderer_get_info(r, &ri, NULL);
-    stats.fps = drawn * 1e3 / fmax(vks_now_ms() - start, 1e-3);
+    v->stats.fps = v->drawn * 1e3 / fmax(vks_now_ms() - v->start, 1e-3);
     if (app_signal())
         printf("view: stopped by %s\n", app_signal_name(app_signal()));
     printf("view: %u frames, last %ux%u, swapchain rebuilt %u time(s); %.0f fps on average, anim "
            "%.3f ms, skin %.3f ms, draw %.3f ms; %u of %u instances visible\n",
-           drawn, ri.width, ri.height, ri.swapchain_rebuilds, stats.fps, stats.anim_ms,
-           stats.skin_ms, stats.draw_ms, stats.visible, vkskin_crowd_instance_count(crowd));
+           v->drawn, ri.width, ri.height, ri.swapchain_rebuilds, v->stats.fps, v->stats.anim_ms,
+           v->stats.skin_ms, v->stats.draw_ms, v->stats.visible,
+           vkskin_crowd_instance_count(crowd));
     if (a->script.count)
         printf("view: the script ran %u step(s); %u time(s) nothing was drawn (minimised)\n",
-               script_steps, skipped);
-    app_show_overflow_report("view", r, &overflow);
+               v->script_steps, v->skipped);
+    app_show_overflow_report("view", r, &v->overflow);
+}
+
+static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer **out)
+{
+    app_signals_catch(); /* SIGINT and SIGTERM quit as Esc does: the summary is printed */
+    if (view_open(a, show, win, out) != APP_OK)
+        return APP_FAILED;
+    vkskin_renderer *r = *out;
+    view_loop v;
+    view_loop_init(&v, a, show, r);
+    int rc = APP_OK;
+    for (;;) {
+        if (!view_input(a, show, *win, &v))
+            break;
+        double t = vks_now_ms();
+        double dt = (t - v.last) * 1e-3;
+        v.last = t;
+        uint32_t width, height;
+        app_window_framebuffer(*win, &width, &height);
+        if (v.minimised)
+            width = height = 0;
+        if (width == 0 || height == 0) {
+            v.skipped++;
+            app_window_wait(*win); /* minimised: do not spin */
+            continue;
+        }
+        vkskin_frame_info info;
+        if (!view_draw(&v, show, r, width, height, dt, &info)) {
+            rc = APP_FAILED;
+            break;
+        }
+        if (!info.drawn)
+            continue; /* the swapchain was rebuilt: next time */
+        view_drawn(&v, a, show, *win, r, &info, t);
+        if (a->frames && v.drawn >= a->frames)
+            break;
+    }
+    app_hud_destroy(&v.hud);
+    if (rc != APP_OK)
+        return rc;
+    view_summary(&v, a, show->crowd, r);
     return APP_OK;
 }
 

@@ -561,8 +561,18 @@ static bool get_buffer(gx *g, int i, gbuffer **out)
 
 /* ---- buffer views, EXT_meshopt_compression ----------------------------------------------- */
 
-/* Decompresses a view (extension object ext) into v->owned. */
-static bool decode_meshopt(gx *g, const char *where, const cJSON *ext, gview *v)
+/* An EXT_meshopt_compression object's fields, checked against each other. */
+typedef struct meshopt_ext {
+    int buffer;
+    uint64_t offset, len, stride, count;
+    const char *mode;
+    int filter; /* 0 NONE, 1 OCTAHEDRAL, 2 QUATERNION, 3 EXPONENTIAL */
+    bool attributes, triangles;
+} meshopt_ext;
+
+/* Reads the extension object ext: its fields, a known mode and filter, and a stride and count
+ * that fit them. */
+static bool read_meshopt(gx *g, const char *where, const cJSON *ext, meshopt_ext *mo)
 {
     uint64_t offset, len, stride, count;
     int src;
@@ -598,6 +608,26 @@ static bool decode_meshopt(gx *g, const char *where, const cJSON *ext, gview *v)
                        "%s: EXT_meshopt_compression: filter '%.32s' does not fit mode %s and "
                        "byteStride %" PRIu64,
                        where, f, m, stride);
+    *mo = (meshopt_ext){.buffer = src,
+                        .offset = offset,
+                        .len = len,
+                        .stride = stride,
+                        .count = count,
+                        .mode = m,
+                        .filter = filter_id,
+                        .attributes = attributes,
+                        .triangles = triangles};
+    return true;
+}
+
+/* Decompresses a view (extension object ext) into v->owned. */
+static bool decode_meshopt(gx *g, const char *where, const cJSON *ext, gview *v)
+{
+    meshopt_ext mo = {0};
+    if (!read_meshopt(g, where, ext, &mo))
+        return false;
+    const uint64_t offset = mo.offset, len = mo.len, stride = mo.stride, count = mo.count;
+    const int src = mo.buffer;
     gbuffer *b;
     if (!get_buffer(g, src, &b))
         return false;
@@ -628,22 +658,22 @@ static bool decode_meshopt(gx *g, const char *where, const cJSON *ext, gview *v)
     if (!(v->owned = vks_malloc(size)))
         return oom(g);
     const uint8_t *data = b->data + offset;
-    int rc = attributes  ? meshopt_decodeVertexBuffer(v->owned, count, stride, data, len)
-             : triangles ? meshopt_decodeIndexBuffer(v->owned, count, stride, data, len)
-                         : meshopt_decodeIndexSequence(v->owned, count, stride, data, len);
+    int rc = mo.attributes  ? meshopt_decodeVertexBuffer(v->owned, count, stride, data, len)
+             : mo.triangles ? meshopt_decodeIndexBuffer(v->owned, count, stride, data, len)
+                            : meshopt_decodeIndexSequence(v->owned, count, stride, data, len);
     if (rc != 0)
         return gx_fail(g, "%s: EXT_meshopt_compression: the %s data does not decode (error %d)",
-                       where, m, rc);
-    if (filter_id == 1)
+                       where, mo.mode, rc);
+    if (mo.filter == 1)
         meshopt_decodeFilterOct(v->owned, count, stride);
-    else if (filter_id == 2)
+    else if (mo.filter == 2)
         meshopt_decodeFilterQuat(v->owned, count, stride);
-    else if (filter_id == 3)
+    else if (mo.filter == 3)
         meshopt_decodeFilterExp(v->owned, count, stride);
     g->budget += size < SIZE_MAX / 8 ? 4 * size : 0;
     v->data = v->owned;
     v->size = size;
-    v->stride = attributes ? stride : 0;
+    v->stride = mo.attributes ? stride : 0;
     return true;
 }
 

@@ -167,49 +167,52 @@ static bool check_matrix(builder *b, const struct aiMatrix4x4 *m, const char *wh
     return true;
 }
 
-static bool collect_nodes(builder *b)
+/* A node's pointers and its mesh and material references, as collect_nodes walks it. */
+static bool check_node(builder *b, const struct aiNode *n)
 {
-    /* Count (checking mesh and material references), then fill in depth-first pre-order, with an
-     * explicit stack: chains can be deep. */
-    uint32_t count = 0, cap = 64, top = 0;
-    const struct aiNode **stack = vks_malloc(sizeof *stack * cap);
-    if (!stack)
-        return out_of_memory(b);
-    stack[top++] = b->scene->mRootNode;
+    if (!n || (n->mNumMeshes && !n->mMeshes) || (n->mNumChildren && !n->mChildren))
+        return vks_fail(b->err, "%s: the importer returned a malformed scene (a node)", b->name);
+    const struct aiScene *s = b->scene;
+    for (uint32_t k = 0; k < n->mNumMeshes; k++) {
+        if (n->mMeshes[k] >= s->mNumMeshes)
+            return vks_fail(b->err, "%s: node '%s' references mesh %u of %u", b->name,
+                            ai_name(&n->mName), n->mMeshes[k], s->mNumMeshes);
+        const struct aiMesh *mesh = s->mMeshes[n->mMeshes[k]];
+        if (s->mNumMaterials && mesh->mMaterialIndex >= s->mNumMaterials)
+            return vks_fail(b->err, "%s: mesh '%s' uses material %u of %u", b->name,
+                            ai_name(&mesh->mName), mesh->mMaterialIndex, s->mNumMaterials);
+    }
+    return true;
+}
+
+/* The first walk: every node checked and counted (*count); *stack grows (*cap) to the walk's
+ * deepest, which the second walk reaches again. */
+static bool count_nodes(builder *b, const struct aiNode ***stack, uint32_t *cap, uint32_t *count)
+{
+    uint32_t top = 0;
+    (*stack)[top++] = b->scene->mRootNode;
     while (top) {
-        const struct aiNode *n = stack[--top];
-        count++;
-        if (!n || (n->mNumMeshes && !n->mMeshes) || (n->mNumChildren && !n->mChildren)) {
-            vks_free(stack);
-            return vks_fail(b->err, "%s: the importer returned a malformed scene (a node)",
-                            b->name);
-        }
-        for (uint32_t k = 0; k < n->mNumMeshes; k++) {
-            const struct aiScene *s = b->scene;
-            if (n->mMeshes[k] >= s->mNumMeshes) {
-                vks_free(stack);
-                return vks_fail(b->err, "%s: node '%s' references mesh %u of %u", b->name,
-                                ai_name(&n->mName), n->mMeshes[k], s->mNumMeshes);
-            }
-            const struct aiMesh *mesh = s->mMeshes[n->mMeshes[k]];
-            if (s->mNumMaterials && mesh->mMaterialIndex >= s->mNumMaterials) {
-                vks_free(stack);
-                return vks_fail(b->err, "%s: mesh '%s' uses material %u of %u", b->name,
-                                ai_name(&mesh->mName), mesh->mMaterialIndex, s->mNumMaterials);
-            }
-        }
-        if (top + n->mNumChildren > cap) {
-            cap = (top + n->mNumChildren) * 2;
-            const struct aiNode **grown = vks_realloc(stack, sizeof *stack * cap);
-            if (!grown) {
-                vks_free(stack);
+        const struct aiNode *n = (*stack)[--top];
+        (*count)++;
+        if (!check_node(b, n))
+            return false;
+        if (top + n->mNumChildren > *cap) {
+            *cap = (top + n->mNumChildren) * 2;
+            const struct aiNode **grown = vks_realloc(*stack, sizeof **stack * *cap);
+            if (!grown)
                 return out_of_memory(b);
-            }
-            stack = grown;
+            *stack = grown;
         }
         for (uint32_t c = n->mNumChildren; c-- > 0;)
-            stack[top++] = n->mChildren[c];
+            (*stack)[top++] = n->mChildren[c];
     }
+    return true;
+}
+
+/* The second walk: the node table in depth-first pre-order (nodes, parents, no joints yet), and
+ * the index by name. `stack` has room for `cap` nodes. */
+static bool number_nodes(builder *b, const struct aiNode **stack, uint32_t cap, uint32_t count)
+{
     b->node_count = count;
     b->nodes = vks_malloc(sizeof *b->nodes * count);
     b->node_parent = vks_malloc(sizeof *b->node_parent * count);
@@ -220,12 +223,10 @@ static bool collect_nodes(builder *b)
     int32_t *stack_parent = vks_malloc(sizeof *stack_parent * cap);
     if (!b->nodes || !b->node_parent || !b->node_joint || !b->attach_joint || !b->node_is_bone ||
         !b->by_name || !stack_parent) {
-        vks_free(stack);
         vks_free(stack_parent);
         return out_of_memory(b);
     }
-    uint32_t next = 0;
-    top = 0;
+    uint32_t next = 0, top = 0;
     stack[top] = b->scene->mRootNode;
     stack_parent[top++] = -1;
     while (top) {
@@ -241,12 +242,24 @@ static bool collect_nodes(builder *b)
             stack_parent[top++] = (int32_t)self;
         }
     }
-    vks_free(stack);
     vks_free(stack_parent);
     for (uint32_t i = 0; i < count; i++)
         b->by_name[i] = (named_node){ai_name(&b->nodes[i]->mName), i};
     qsort(b->by_name, count, sizeof *b->by_name, compare_named);
     return true;
+}
+
+static bool collect_nodes(builder *b)
+{
+    /* Count (checking mesh and material references), then fill in depth-first pre-order, with an
+     * explicit stack: chains can be deep. */
+    uint32_t count = 0, cap = 64;
+    const struct aiNode **stack = vks_malloc(sizeof *stack * cap);
+    if (!stack)
+        return out_of_memory(b);
+    const bool ok = count_nodes(b, &stack, &cap, &count) && number_nodes(b, stack, cap, count);
+    vks_free(stack);
+    return ok;
 }
 
 /* The pointers the importer follows, non-NULL wherever their counts say there is data. assimp's
@@ -290,21 +303,11 @@ static bool check_scene(builder *b)
            vks_fail(b->err, "%s: the importer returned a malformed scene (%s)", b->name, what);
 }
 
-/* Marks bones, mesh nodes and all their ancestors, then numbers the marked nodes as joints in
- * node order, which keeps parents before children. */
-static bool build_skeleton(builder *b)
+/* Marks in `keep` the nodes bones name (node_is_bone too), the nodes with meshes and all their
+ * ancestors. A bone that names no node goes to orphan_names, with a warning. */
+static void mark_joints(builder *b, uint8_t *keep)
 {
     const struct aiScene *s = b->scene;
-    uint8_t *keep = vks_calloc(b->node_count, 1);
-    uint32_t bones = 0;
-    for (uint32_t mi = 0; mi < s->mNumMeshes; mi++)
-        bones += s->mMeshes[mi]->mNumBones;
-    b->orphan_names = vks_malloc(sizeof *b->orphan_names * (bones + 1));
-    b->orphan_joints = vks_malloc(sizeof *b->orphan_joints * (bones + 1));
-    if (!keep || !b->orphan_names || !b->orphan_joints) {
-        vks_free(keep);
-        return out_of_memory(b);
-    }
     for (uint32_t mi = 0; mi < s->mNumMeshes; mi++) {
         const struct aiMesh *mesh = s->mMeshes[mi];
         for (uint32_t bi = 0; bi < mesh->mNumBones; bi++) {
@@ -337,77 +340,77 @@ static bool build_skeleton(builder *b)
     for (uint32_t n = b->node_count; n-- > 1;)
         if (keep[n])
             keep[b->node_parent[n]] = 1;
+}
 
-    uint32_t needed = b->orphan_count;
-    for (uint32_t n = 0; n < b->node_count; n++)
-        needed += keep[n];
-    if (needed > VKS_MAX_JOINTS) {
-        vks_free(keep);
-        return vks_fail(b->err, "%s: needs %u joints, more than the limit of %u", b->name, needed,
-                        VKS_MAX_JOINTS);
-    }
-
+/* The skeleton's arrays, with room up to the limit: attach_joint_of may add joints while meshes
+ * are built. */
+static bool alloc_skeleton(builder *b)
+{
     vks_skeleton *sk = &b->model->skeleton;
-    /* Room up to the limit: attach_joint_of may add joints while meshes are built. */
     sk->names = vks_calloc(VKS_MAX_JOINTS, sizeof *sk->names);
     sk->parents = vks_malloc(sizeof *sk->parents * VKS_MAX_JOINTS);
     sk->rest = vks_malloc(sizeof *sk->rest * VKS_MAX_JOINTS);
     sk->inverse_bind = vks_malloc(sizeof *sk->inverse_bind * VKS_MAX_JOINTS);
     b->joint_bound = vks_calloc(VKS_MAX_JOINTS, 1);
-    if (!sk->names || !sk->parents || !sk->rest || !sk->inverse_bind || !b->joint_bound) {
-        vks_free(keep);
+    return sk->names && sk->parents && sk->rest && sk->inverse_bind && b->joint_bound;
+}
+
+/* A node's transform as its joint's rest: scale, rotation, translation. */
+static void rest_of(builder *b, const struct aiNode *node, const char *name, vks_xform *rest)
+{
+    struct aiVector3D scaling, position;
+    struct aiQuaternion rotation;
+    aiDecomposeMatrix(&node->mTransformation, &scaling, &rotation, &position);
+    *rest = (vks_xform){
+        .t = {position.x, position.y, position.z},
+        .r = {rotation.x, rotation.y, rotation.z, rotation.w},
+        .s = {scaling.x, scaling.y, scaling.z},
+    };
+    /* A zero scale (a hidden part) leaves the rotation undefined: any will do. */
+    const float *q = rest->r;
+    float q2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    if (!(fabsf(q2 - 1.0f) < 1e-3f))
+        memcpy(rest->r, (float[4]){0, 0, 0, 1}, sizeof(float[4]));
+    /* TRS cannot hold shear; say so when recomposing misses the file's matrix. */
+    vks_affine file, recomposed;
+    affine_from_ai(&node->mTransformation, &file);
+    vks_affine_from_xform(rest, &recomposed);
+    float scale = 1e-6f, diff = 0.0f;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 4; c++) {
+            scale = fmaxf(scale, fabsf(file.row[r][c]));
+            diff = fmaxf(diff, fabsf(file.row[r][c] - recomposed.row[r][c]));
+        }
+    if (diff > 1e-4f * scale)
+        warn(b, "node '%s' has a sheared transform; kept as scale, rotation, translation", name);
+}
+
+/* Node n as the next joint: its name, parent joint (numbered before it) and rest; its inverse
+ * bind the identity until a bone sets it. */
+static bool add_node_joint(builder *b, uint32_t n)
+{
+    vks_skeleton *sk = &b->model->skeleton;
+    const struct aiNode *node = b->nodes[n];
+    const char *name = ai_name(&node->mName);
+    if (!check_matrix(b, &node->mTransformation, "the transform", name))
+        return false;
+    uint32_t j = sk->joint_count++;
+    b->node_joint[n] = (int32_t)j;
+    if (b->node_is_bone[n] && find_node(b, name) != (int32_t)n)
+        warn(b, "two nodes are named '%s'; bones bind to the first", name);
+    sk->names[j] = dup_string(name);
+    if (!sk->names[j])
         return out_of_memory(b);
-    }
+    sk->parents[j] = n ? b->node_joint[b->node_parent[n]] : -1;
+    rest_of(b, node, name, &sk->rest[j]);
+    sk->inverse_bind[j] = vks_affine_identity();
+    return true;
+}
 
-    for (uint32_t n = 0; n < b->node_count; n++) {
-        if (!keep[n])
-            continue;
-        const struct aiNode *node = b->nodes[n];
-        const char *name = ai_name(&node->mName);
-        if (!check_matrix(b, &node->mTransformation, "the transform", name)) {
-            vks_free(keep);
-            return false;
-        }
-        uint32_t j = sk->joint_count++;
-        b->node_joint[n] = (int32_t)j;
-        if (b->node_is_bone[n] && find_node(b, name) != (int32_t)n)
-            warn(b, "two nodes are named '%s'; bones bind to the first", name);
-        sk->names[j] = dup_string(name);
-        if (!sk->names[j]) {
-            vks_free(keep);
-            return out_of_memory(b);
-        }
-        sk->parents[j] = n ? b->node_joint[b->node_parent[n]] : -1;
-
-        struct aiVector3D scaling, position;
-        struct aiQuaternion rotation;
-        aiDecomposeMatrix(&node->mTransformation, &scaling, &rotation, &position);
-        sk->rest[j] = (vks_xform){
-            .t = {position.x, position.y, position.z},
-            .r = {rotation.x, rotation.y, rotation.z, rotation.w},
-            .s = {scaling.x, scaling.y, scaling.z},
-        };
-        /* A zero scale (a hidden part) leaves the rotation undefined: any will do. */
-        const float *q = sk->rest[j].r;
-        float q2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
-        if (!(fabsf(q2 - 1.0f) < 1e-3f))
-            memcpy(sk->rest[j].r, (float[4]){0, 0, 0, 1}, sizeof(float[4]));
-        /* TRS cannot hold shear; say so when recomposing misses the file's matrix. */
-        vks_affine file, recomposed;
-        affine_from_ai(&node->mTransformation, &file);
-        vks_affine_from_xform(&sk->rest[j], &recomposed);
-        float scale = 1e-6f, diff = 0.0f;
-        for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 4; c++) {
-                scale = fmaxf(scale, fabsf(file.row[r][c]));
-                diff = fmaxf(diff, fabsf(file.row[r][c] - recomposed.row[r][c]));
-            }
-        if (diff > 1e-4f * scale)
-            warn(b, "node '%s' has a sheared transform; kept as scale, rotation, translation",
-                 name);
-        sk->inverse_bind[j] = vks_affine_identity();
-    }
-    vks_free(keep);
+/* The bones without a node, after the nodes' joints: root joints with an identity rest. */
+static bool add_orphan_joints(builder *b)
+{
+    vks_skeleton *sk = &b->model->skeleton;
     for (uint32_t o = 0; o < b->orphan_count; o++) {
         uint32_t j = sk->joint_count++;
         b->orphan_joints[o] = (int32_t)j;
@@ -417,14 +420,15 @@ static bool build_skeleton(builder *b)
         sk->rest[j] = (vks_xform){.r = {0, 0, 0, 1}, .s = {1, 1, 1}};
         sk->inverse_bind[j] = vks_affine_identity();
     }
+    return true;
+}
 
-    sk->bone_count = b->orphan_count;
-    for (uint32_t n = 0; n < b->node_count; n++)
-        sk->bone_count += b->node_is_bone[n];
-
-    /* The tutorials' global inverse transform: palettes live in the scene root's frame. */
+/* The tutorials' global inverse transform: palettes live in the scene root's frame. */
+static bool root_inverse(builder *b)
+{
+    vks_skeleton *sk = &b->model->skeleton;
     mat4 root, root_inv;
-    const float *src = &s->mRootNode->mTransformation.a1;
+    const float *src = &b->scene->mRootNode->mTransformation.a1;
     for (int r = 0; r < 4; r++)
         for (int c = 0; c < 4; c++)
             root[c][r] = src[r * 4 + c]; /* cglm is column-major */
@@ -435,6 +439,49 @@ static bool build_skeleton(builder *b)
         for (int c = 0; c < 4; c++)
             sk->root_inverse.row[r][c] = root_inv[c][r];
     return true;
+}
+
+/* Marks bones, mesh nodes and all their ancestors, then numbers the marked nodes as joints in
+ * node order, which keeps parents before children. */
+static bool build_skeleton(builder *b)
+{
+    const struct aiScene *s = b->scene;
+    uint8_t *keep = vks_calloc(b->node_count, 1);
+    uint32_t bones = 0;
+    for (uint32_t mi = 0; mi < s->mNumMeshes; mi++)
+        bones += s->mMeshes[mi]->mNumBones;
+    b->orphan_names = vks_malloc(sizeof *b->orphan_names * (bones + 1));
+    b->orphan_joints = vks_malloc(sizeof *b->orphan_joints * (bones + 1));
+    if (!keep || !b->orphan_names || !b->orphan_joints) {
+        vks_free(keep);
+        return out_of_memory(b);
+    }
+    mark_joints(b, keep);
+    uint32_t needed = b->orphan_count;
+    for (uint32_t n = 0; n < b->node_count; n++)
+        needed += keep[n];
+    if (needed > VKS_MAX_JOINTS) {
+        vks_free(keep);
+        return vks_fail(b->err, "%s: needs %u joints, more than the limit of %u", b->name, needed,
+                        VKS_MAX_JOINTS);
+    }
+    if (!alloc_skeleton(b)) {
+        vks_free(keep);
+        return out_of_memory(b);
+    }
+    for (uint32_t n = 0; n < b->node_count; n++)
+        if (keep[n] && !add_node_joint(b, n)) {
+            vks_free(keep);
+            return false;
+        }
+    vks_free(keep);
+    if (!add_orphan_joints(b))
+        return false;
+    vks_skeleton *sk = &b->model->skeleton;
+    sk->bone_count = b->orphan_count;
+    for (uint32_t n = 0; n < b->node_count; n++)
+        sk->bone_count += b->node_is_bone[n];
+    return root_inverse(b);
 }
 
 /* Rigid vertices follow their mesh's node with an identity inverse bind. When that node is also a
@@ -606,15 +653,12 @@ static bool append_targets(builder *b, const struct aiMesh *mesh, uint32_t base)
     return true;
 }
 
-static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
-                        vks_influence_acc *influences)
+/* The mesh's positions, normals, tangents and UVs into the model's streams from vertex `base`. */
+static bool append_vertices(builder *b, const struct aiMesh *mesh, uint32_t base)
 {
     vks_model *m = b->model;
     const char *mesh_name = ai_name(&mesh->mName);
-    uint32_t base = m->vertex_count, nv = mesh->mNumVertices;
-
-    /* Positions, normals, tangents, UVs. */
-    for (uint32_t v = 0; v < nv; v++) {
+    for (uint32_t v = 0; v < mesh->mNumVertices; v++) {
         const float *p = &mesh->mVertices[v].x;
         if (!finite3(p))
             return vks_fail(b->err, "%s: mesh '%s' vertex %u has a non-finite position", b->name,
@@ -644,9 +688,14 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
             m->uvs[base + v][0] = m->uvs[base + v][1] = 0.0f;
         }
     }
+    return true;
+}
 
-    /* Indices, relative to the mesh's base vertex. */
-    uint32_t first_index = m->index_count;
+/* The mesh's triangles into the model's indices, relative to the mesh's base vertex. */
+static bool append_indices(builder *b, const struct aiMesh *mesh)
+{
+    vks_model *m = b->model;
+    const uint32_t nv = mesh->mNumVertices;
     for (uint32_t f = 0; f < mesh->mNumFaces; f++) {
         const struct aiFace *face = &mesh->mFaces[f];
         if (face->mNumIndices != 3)
@@ -654,36 +703,52 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
         for (int i = 0; i < 3; i++) {
             if (face->mIndices[i] >= nv)
                 return vks_fail(b->err, "%s: mesh '%s' face %u indexes vertex %u of %u", b->name,
-                                mesh_name, f, face->mIndices[i], nv);
+                                ai_name(&mesh->mName), f, face->mIndices[i], nv);
             m->indices[m->index_count++] = face->mIndices[i];
         }
     }
+    return true;
+}
 
-    /* Influences: rank per vertex, keep the 8 largest, renormalise. */
+/* A bone's offset matrix as its joint's inverse bind: the first mesh's; another mesh's that
+ * differs is warned about. */
+static bool bind_offset(builder *b, const struct aiBone *bone, int32_t j, const char *mesh_name)
+{
+    const char *bone_name = ai_name(&bone->mName);
+    if (!check_matrix(b, &bone->mOffsetMatrix, "the offset matrix", bone_name))
+        return false;
+    vks_affine offset;
+    affine_from_ai(&bone->mOffsetMatrix, &offset);
+    vks_affine *ib = &b->model->skeleton.inverse_bind[j];
+    if (!b->joint_bound[j]) {
+        *ib = offset;
+        b->joint_bound[j] = 1;
+    } else {
+        float diff = 0.0f;
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 4; c++)
+                diff = fmaxf(diff, fabsf(ib->row[r][c] - offset.row[r][c]));
+        if (diff > 1e-4f)
+            warn(b, "bone '%s' has another offset matrix in mesh '%s'; the first is kept",
+                 bone_name, mesh_name);
+    }
+    return true;
+}
+
+/* The mesh's bones: their inverse binds, and their weights gathered per vertex in
+ * `influences`. */
+static bool gather_influences(builder *b, const struct aiMesh *mesh, vks_influence_acc *influences)
+{
+    const char *mesh_name = ai_name(&mesh->mName);
+    const uint32_t nv = mesh->mNumVertices;
     memset(influences, 0, sizeof *influences * nv);
-    vks_influence_stats *st = &m->influences;
     for (uint32_t bi = 0; bi < mesh->mNumBones; bi++) {
         const struct aiBone *bone = mesh->mBones[bi];
         const char *bone_name = ai_name(&bone->mName);
         int32_t j = joint_of_bone(b, bone_name);
         assert(j >= 0); /* build_skeleton made every bone a joint */
-        if (!check_matrix(b, &bone->mOffsetMatrix, "the offset matrix", bone_name))
+        if (!bind_offset(b, bone, j, mesh_name))
             return false;
-        vks_affine offset;
-        affine_from_ai(&bone->mOffsetMatrix, &offset);
-        vks_affine *ib = &m->skeleton.inverse_bind[j];
-        if (!b->joint_bound[j]) {
-            *ib = offset;
-            b->joint_bound[j] = 1;
-        } else {
-            float diff = 0.0f;
-            for (int r = 0; r < 3; r++)
-                for (int c = 0; c < 4; c++)
-                    diff = fmaxf(diff, fabsf(ib->row[r][c] - offset.row[r][c]));
-            if (diff > 1e-4f)
-                warn(b, "bone '%s' has another offset matrix in mesh '%s'; the first is kept",
-                     bone_name, mesh_name);
-        }
         for (uint32_t w = 0; w < bone->mNumWeights; w++) {
             uint32_t v = bone->mWeights[w].mVertexId;
             float weight = bone->mWeights[w].mWeight;
@@ -698,18 +763,27 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
             vks_influence_add(&influences[v], (uint16_t)j, weight);
         }
     }
+    return true;
+}
 
-    int32_t attach = -1;
-    for (uint32_t v = 0; v < nv; v++) {
+/* Each vertex's influences ranked, the 8 largest kept and renormalised, into the model's streams
+ * from `base`, counted in the statistics. A vertex without any follows the mesh's node: *attach,
+ * its joint (attach_joint_of), -1 until one needs it. */
+static bool write_influences(builder *b, uint32_t node, const struct aiMesh *mesh, uint32_t base,
+                             vks_influence_acc *influences, int32_t *attach)
+{
+    vks_model *m = b->model;
+    vks_influence_stats *st = &m->influences;
+    for (uint32_t v = 0; v < mesh->mNumVertices; v++) {
         vks_influence_acc *acc = &influences[v];
         uint16_t joints[VKS_WIDE_INFLUENCES];
         float weights[VKS_WIDE_INFLUENCES];
         uint32_t kept = vks_influence_finish(acc, joints, weights);
         st->dropped += acc->dropped;
         if (kept == 0) {
-            if (attach < 0 && (attach = attach_joint_of(b, node)) < 0)
+            if (*attach < 0 && (*attach = attach_joint_of(b, node)) < 0)
                 return false;
-            joints[0] = (uint16_t)attach;
+            joints[0] = (uint16_t)*attach;
             weights[0] = 1.0f;
             if (mesh->mNumBones)
                 st->histogram[0]++;
@@ -729,7 +803,27 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
         memcpy(m->weights_extra[base + v], weights + VKS_MAX_INFLUENCES,
                sizeof(float[VKS_MAX_INFLUENCES]));
     }
+    return true;
+}
 
+/* One (node, mesh) reference as the model's next mesh: its vertices, indices, influences and
+ * morph targets appended to the model's. */
+static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
+                        vks_influence_acc *influences)
+{
+    vks_model *m = b->model;
+    const char *mesh_name = ai_name(&mesh->mName);
+    uint32_t base = m->vertex_count, nv = mesh->mNumVertices;
+    if (!append_vertices(b, mesh, base))
+        return false;
+    uint32_t first_index = m->index_count;
+    if (!append_indices(b, mesh))
+        return false;
+    /* Influences: rank per vertex, keep the 8 largest, renormalise. */
+    int32_t attach = -1;
+    if (!gather_influences(b, mesh, influences) ||
+        !write_influences(b, node, mesh, base, influences, &attach))
+        return false;
     if (!append_targets(b, mesh, base))
         return false;
     vks_mesh *out = &m->meshes[m->mesh_count++];
@@ -750,81 +844,112 @@ static bool append_mesh(builder *b, uint32_t node, const struct aiMesh *mesh,
     return true;
 }
 
+/* What the nodes' mesh references add up to, for the streams' sizes. */
+typedef struct mesh_counts {
+    uint64_t refs, vertices, indices, targets, deltas; /* deltas: vertices the targets move */
+    uint32_t largest;                                  /* a mesh's most vertices */
+    bool tangents, target_normals, target_tangents;
+} mesh_counts;
+
+static mesh_counts count_meshes(const builder *b)
+{
+    const struct aiScene *s = b->scene;
+    mesh_counts c = {0};
+    for (uint32_t n = 0; n < b->node_count; n++) {
+        const struct aiNode *node = b->nodes[n];
+        for (uint32_t k = 0; k < node->mNumMeshes; k++) { /* references checked in collect_nodes */
+            const struct aiMesh *mesh = s->mMeshes[node->mMeshes[k]];
+            c.refs++;
+            c.vertices += mesh->mNumVertices;
+            c.indices += 3ull * mesh->mNumFaces;
+            if (mesh->mNumVertices > c.largest)
+                c.largest = mesh->mNumVertices;
+            c.tangents = c.tangents || mesh->mTangents;
+            for (uint32_t a = 0; a < mesh->mNumAnimMeshes; a++) {
+                const struct aiAnimMesh *am = mesh->mAnimMeshes[a];
+                uint32_t first, count;
+                target_range(mesh, am, &first, &count);
+                c.targets++;
+                c.deltas += count;
+                c.target_normals = c.target_normals || (am->mNormals && mesh->mNormals);
+                c.target_tangents = c.target_tangents || (am->mTangents && mesh->mTangents);
+            }
+        }
+    }
+    return c;
+}
+
+/* The counts within the model's limits, and some triangles. */
+static bool check_counts(builder *b, const mesh_counts *c)
+{
+    if (c->targets > VKS_MAX_TARGETS)
+        return vks_fail(b->err, "%s: has %llu morph targets, more than the limit of %u", b->name,
+                        (unsigned long long)c->targets, VKS_MAX_TARGETS);
+    if (c->refs == 0)
+        return vks_fail(b->err, "%s: no node of the scene shows a mesh", b->name);
+    if (c->vertices > VKS_MAX_VERTICES)
+        return vks_fail(b->err, "%s: has %llu vertices, more than the limit of %u", b->name,
+                        (unsigned long long)c->vertices, VKS_MAX_VERTICES);
+    if (c->indices > 4ull * VKS_MAX_VERTICES)
+        return vks_fail(b->err, "%s: has %llu indices, more than the limit of %u", b->name,
+                        (unsigned long long)c->indices, 4u * VKS_MAX_VERTICES);
+
+    if (c->vertices == 0 || c->indices == 0)
+        return vks_fail(b->err, "%s: has no triangles", b->name);
+    return true;
+}
+
+/* The model's meshes and streams, sized by the counts, and *slots: room for the largest mesh's
+ * influences. False when out of memory (*slots freed). */
+static bool alloc_streams(builder *b, const mesh_counts *c, vks_influence_acc **slots)
+{
+    vks_model *m = b->model;
+    const uint64_t vertices = c->vertices, indices = c->indices, targets = c->targets;
+    m->meshes = vks_calloc(c->refs, sizeof *m->meshes);
+    m->positions = vks_malloc(sizeof *m->positions * vertices);
+    m->normals = vks_malloc(sizeof *m->normals * vertices);
+    m->tangents = c->tangents ? vks_malloc(sizeof *m->tangents * vertices) : NULL;
+    m->uvs = vks_malloc(sizeof *m->uvs * vertices);
+    m->joints = vks_malloc(sizeof *m->joints * vertices);
+    m->weights = vks_malloc(sizeof *m->weights * vertices);
+    /* Influences 5-8: kept only if some vertex has more than 4 (see the end of build_meshes). */
+    m->joints_extra = vks_malloc(sizeof *m->joints_extra * vertices);
+    m->weights_extra = vks_malloc(sizeof *m->weights_extra * vertices);
+    m->indices = vks_malloc(sizeof *m->indices * indices);
+    *slots = vks_malloc(sizeof **slots * c->largest);
+    const size_t d = c->deltas ? (size_t)c->deltas : 1;
+    m->targets = targets ? vks_calloc(targets, sizeof *m->targets) : NULL;
+    m->morph_positions = targets ? vks_malloc(sizeof *m->morph_positions * d) : NULL;
+    m->morph_normals = c->target_normals ? vks_malloc(sizeof *m->morph_normals * d) : NULL;
+    m->morph_tangents = c->target_tangents ? vks_malloc(sizeof *m->morph_tangents * d) : NULL;
+    if (!m->meshes || !m->positions || !m->normals || (c->tangents && !m->tangents) || !m->uvs ||
+        !m->joints || !m->weights || !m->joints_extra || !m->weights_extra || !m->indices ||
+        !*slots || (targets && (!m->targets || !m->morph_positions)) ||
+        (c->target_normals && !m->morph_normals) || (c->target_tangents && !m->morph_tangents)) {
+        vks_free(*slots);
+        return false;
+    }
+    b->node_target_first = vks_calloc(b->node_count + 1, sizeof *b->node_target_first);
+    b->node_target_count = vks_calloc(b->node_count + 1, sizeof *b->node_target_count);
+    if (!b->node_target_first || !b->node_target_count) {
+        vks_free(*slots);
+        return false;
+    }
+    return true;
+}
+
 /* One engine mesh per (node, mesh) reference, in node order: a mesh instanced by two nodes is two
  * meshes, each following its own node. */
 static bool build_meshes(builder *b)
 {
     const struct aiScene *s = b->scene;
     vks_model *m = b->model;
-    uint64_t refs = 0, vertices = 0, indices = 0, targets = 0, deltas = 0;
-    uint32_t largest = 0;
-    bool tangents = false, target_normals = false, target_tangents = false;
-    for (uint32_t n = 0; n < b->node_count; n++) {
-        const struct aiNode *node = b->nodes[n];
-        for (uint32_t k = 0; k < node->mNumMeshes; k++) { /* references checked in collect_nodes */
-            const struct aiMesh *mesh = s->mMeshes[node->mMeshes[k]];
-            refs++;
-            vertices += mesh->mNumVertices;
-            indices += 3ull * mesh->mNumFaces;
-            if (mesh->mNumVertices > largest)
-                largest = mesh->mNumVertices;
-            tangents = tangents || mesh->mTangents;
-            for (uint32_t a = 0; a < mesh->mNumAnimMeshes; a++) {
-                const struct aiAnimMesh *am = mesh->mAnimMeshes[a];
-                uint32_t first, count;
-                target_range(mesh, am, &first, &count);
-                targets++;
-                deltas += count;
-                target_normals = target_normals || (am->mNormals && mesh->mNormals);
-                target_tangents = target_tangents || (am->mTangents && mesh->mTangents);
-            }
-        }
-    }
-    if (targets > VKS_MAX_TARGETS)
-        return vks_fail(b->err, "%s: has %llu morph targets, more than the limit of %u", b->name,
-                        (unsigned long long)targets, VKS_MAX_TARGETS);
-    if (refs == 0)
-        return vks_fail(b->err, "%s: no node of the scene shows a mesh", b->name);
-    if (vertices > VKS_MAX_VERTICES)
-        return vks_fail(b->err, "%s: has %llu vertices, more than the limit of %u", b->name,
-                        (unsigned long long)vertices, VKS_MAX_VERTICES);
-    if (indices > 4ull * VKS_MAX_VERTICES)
-        return vks_fail(b->err, "%s: has %llu indices, more than the limit of %u", b->name,
-                        (unsigned long long)indices, 4u * VKS_MAX_VERTICES);
-
-    if (vertices == 0 || indices == 0)
-        return vks_fail(b->err, "%s: has no triangles", b->name);
-
-    m->meshes = vks_calloc(refs, sizeof *m->meshes);
-    m->positions = vks_malloc(sizeof *m->positions * vertices);
-    m->normals = vks_malloc(sizeof *m->normals * vertices);
-    m->tangents = tangents ? vks_malloc(sizeof *m->tangents * vertices) : NULL;
-    m->uvs = vks_malloc(sizeof *m->uvs * vertices);
-    m->joints = vks_malloc(sizeof *m->joints * vertices);
-    m->weights = vks_malloc(sizeof *m->weights * vertices);
-    /* Influences 5-8: kept only if some vertex has more than 4 (see the end of this function). */
-    m->joints_extra = vks_malloc(sizeof *m->joints_extra * vertices);
-    m->weights_extra = vks_malloc(sizeof *m->weights_extra * vertices);
-    m->indices = vks_malloc(sizeof *m->indices * indices);
-    vks_influence_acc *slots = vks_malloc(sizeof *slots * largest);
-    const size_t d = deltas ? (size_t)deltas : 1;
-    m->targets = targets ? vks_calloc(targets, sizeof *m->targets) : NULL;
-    m->morph_positions = targets ? vks_malloc(sizeof *m->morph_positions * d) : NULL;
-    m->morph_normals = target_normals ? vks_malloc(sizeof *m->morph_normals * d) : NULL;
-    m->morph_tangents = target_tangents ? vks_malloc(sizeof *m->morph_tangents * d) : NULL;
-    if (!m->meshes || !m->positions || !m->normals || (tangents && !m->tangents) || !m->uvs ||
-        !m->joints || !m->weights || !m->joints_extra || !m->weights_extra || !m->indices ||
-        !slots || (targets && (!m->targets || !m->morph_positions)) ||
-        (target_normals && !m->morph_normals) || (target_tangents && !m->morph_tangents)) {
-        vks_free(slots);
+    const mesh_counts counts = count_meshes(b);
+    if (!check_counts(b, &counts))
+        return false;
+    vks_influence_acc *slots;
+    if (!alloc_streams(b, &counts, &slots))
         return out_of_memory(b);
-    }
-    b->node_target_first = vks_calloc(b->node_count + 1, sizeof *b->node_target_first);
-    b->node_target_count = vks_calloc(b->node_count + 1, sizeof *b->node_target_count);
-    if (!b->node_target_first || !b->node_target_count) {
-        vks_free(slots);
-        return out_of_memory(b);
-    }
     for (uint32_t n = 0; n < b->node_count; n++) {
         const struct aiNode *node = b->nodes[n];
         b->node_target_first[n] = m->target_count;
@@ -1213,6 +1338,147 @@ static bool build_weights(builder *b, uint32_t index, const char *clip_name, vks
     return true;
 }
 
+/* Appends n rotation keys with times in seconds, each normalised (files need not); returns the
+ * index of the first. */
+static uint32_t append_rotation_keys(const struct aiQuatKey *keys, uint32_t n, double tps,
+                                     float *times, float (*values)[4], uint32_t *count,
+                                     double *last_key)
+{
+    uint32_t first = *count;
+    for (uint32_t k = 0; k < n; k++) {
+        const struct aiQuatKey *key = &keys[k];
+        float q[4] = {key->mValue.x, key->mValue.y, key->mValue.z, key->mValue.w};
+        float inv = 1.0f / sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+        times[*count] = (float)(key->mTime / tps);
+        for (int c = 0; c < 4; c++)
+            values[*count][c] = q[c] * inv; /* files need not normalise */
+        (*count)++;
+        *last_key = fmax(*last_key, key->mTime / tps);
+    }
+    return first;
+}
+
+/* A clip's channels as build_clip reads them before copying their keys: each joint's channel
+ * (the first that animates it), which have keys out of time order (sorted once copied), the keys
+ * of each kind over all channels, and the first repaired channel, for the warning. */
+typedef struct clip_scan {
+    const struct aiNodeAnim **by_joint;
+    uint8_t *unsorted;
+    uint64_t nt, nr, ns;
+    const char *repaired_node, *repaired_kind;
+} clip_scan;
+
+/* The clip's channels checked and matched to joints. A data error fails (false); keys whose order
+ * cannot be known set *drop, with a warning. */
+static bool scan_channels(builder *b, const struct aiAnimation *anim, const char *name,
+                          clip_scan *sc, bool *drop)
+{
+    for (uint32_t c = 0; c < anim->mNumChannels; c++) {
+        const struct aiNodeAnim *ch = anim->mChannels[c];
+        const char *node = ai_name(&ch->mNodeName);
+        int32_t j = joint_of_name(b, node);
+        if (j < 0)
+            continue; /* animates a node that moves no vertex */
+        if (sc->by_joint[j]) {
+            warn(b, "clip '%s' animates '%s' twice; the first channel is kept", name, node);
+            continue;
+        }
+        key_order order = KEYS_ORDERED;
+        const char *kind = NULL;
+        if (!check_channel(b, name, ch, &order, &kind))
+            return false;
+        if (order == KEYS_AMBIGUOUS) {
+            warn(b,
+                 "clip '%s' is dropped: its %s keys on '%s' go back in time and repeat a time, "
+                 "so their order cannot be known",
+                 name, kind, node);
+            *drop = true;
+            return true;
+        }
+        if (order == KEYS_SORTABLE) {
+            sc->unsorted[j] = 1;
+            if (!sc->repaired_node)
+                sc->repaired_node = node, sc->repaired_kind = kind;
+        }
+        sc->by_joint[j] = ch;
+        sc->nt += ch->mNumPositionKeys;
+        sc->nr += ch->mNumRotationKeys;
+        sc->ns += ch->mNumScalingKeys;
+    }
+    return true;
+}
+
+/* The clip's key arrays, sized by the scan. */
+static bool alloc_keys(builder *b, vks_clip *clip, const clip_scan *sc)
+{
+    clip->t_times = vks_malloc(sizeof *clip->t_times * (sc->nt + 1));
+    clip->t_values = vks_malloc(sizeof *clip->t_values * (sc->nt + 1));
+    clip->r_times = vks_malloc(sizeof *clip->r_times * (sc->nr + 1));
+    clip->r_values = vks_malloc(sizeof *clip->r_values * (sc->nr + 1));
+    clip->s_times = vks_malloc(sizeof *clip->s_times * (sc->ns + 1));
+    clip->s_values = vks_malloc(sizeof *clip->s_values * (sc->ns + 1));
+    if (!clip->t_times || !clip->t_values || !clip->r_times || !clip->r_values || !clip->s_times ||
+        !clip->s_values)
+        return out_of_memory(b);
+    return true;
+}
+
+/* A joint's channel as its track: its keys appended to the clip's (times in seconds), sorted by
+ * time when `unsorted`. False when out of memory. */
+static bool append_track(builder *b, const struct aiNodeAnim *ch, bool unsorted, double tps,
+                         vks_clip *clip, vks_track *tr, double *last_key)
+{
+    clip->channel_count++;
+    tr->t_count = ch->mNumPositionKeys;
+    tr->t_first = append_vector_keys(ch->mPositionKeys, tr->t_count, tps, clip->t_times,
+                                     clip->t_values, &clip->t_key_count, last_key);
+    tr->r_count = ch->mNumRotationKeys;
+    tr->r_first = append_rotation_keys(ch->mRotationKeys, tr->r_count, tps, clip->r_times,
+                                       clip->r_values, &clip->r_key_count, last_key);
+    tr->s_count = ch->mNumScalingKeys;
+    tr->s_first = append_vector_keys(ch->mScalingKeys, tr->s_count, tps, clip->s_times,
+                                     clip->s_values, &clip->s_key_count, last_key);
+    if (!unsorted)
+        return true;
+    return sort_keys(b, clip->t_times + tr->t_first, clip->t_values[tr->t_first], tr->t_count, 3) &&
+           sort_keys(b, clip->r_times + tr->r_first, clip->r_values[tr->r_first], tr->r_count, 4) &&
+           sort_keys(b, clip->s_times + tr->s_first, clip->s_values[tr->s_first], tr->s_count, 3);
+}
+
+/* The clip's tracks, weight tracks and duration, from its channels (sc: their scan, filled
+ * here). False on a data error or out of memory; *drop as scan_channels sets it. */
+static bool read_clip(builder *b, const struct aiAnimation *anim, uint32_t index, const char *name,
+                      double tps, vks_clip *clip, clip_scan *sc, bool *drop)
+{
+    if (!scan_channels(b, anim, name, sc, drop))
+        return false;
+    if (*drop)
+        return true;
+    if (sc->nt > MAX_CLIP_KEYS || sc->nr > MAX_CLIP_KEYS || sc->ns > MAX_CLIP_KEYS)
+        return vks_fail(b->err, "%s: clip '%s' has more keys of one kind than the limit of %llu",
+                        b->name, name, MAX_CLIP_KEYS);
+    /* Morph-target weights: a glTF file's as gltf.c read them (their interpolation kept);
+     * assimp's own reading of them, and of other formats', is not taken. */
+    uint32_t taken = 0;
+    if (!build_weights(b, index, name, clip, &taken))
+        return false;
+    if (anim->mNumMeshChannels || anim->mNumMorphMeshChannels > taken)
+        warn(b, "clip '%s' has mesh or morph-target channels; they are not supported and ignored",
+             name);
+    if (!alloc_keys(b, clip, sc))
+        return false;
+    double last_key = 0.0;
+    for (uint32_t j = 0; j < b->model->skeleton.joint_count; j++)
+        if (sc->by_joint[j] && !append_track(b, sc->by_joint[j], sc->unsorted[j], tps, clip,
+                                             &clip->tracks[j], &last_key))
+            return false;
+    double duration = anim->mDuration / tps;
+    if (duration <= 0.0)
+        duration = last_key; /* some exporters leave the duration out */
+    clip->duration = duration;
+    return true;
+}
+
 /* Builds one clip. A data error fails the import (returns false); a clip that cannot be played
  * right is dropped instead: *dropped is set, with one warning, and true is returned. */
 static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t index, vks_clip *clip,
@@ -1229,130 +1495,28 @@ static bool build_clip(builder *b, const struct aiAnimation *anim, uint32_t inde
         return vks_fail(b->err, "%s: clip '%s' has a bad duration or tick rate", b->name, name);
 
     clip->tracks = vks_calloc(sk->joint_count, sizeof *clip->tracks);
-    const struct aiNodeAnim **by_joint = vks_calloc(sk->joint_count, sizeof *by_joint);
-    uint8_t *unsorted = vks_calloc(sk->joint_count, 1);
-    if (!clip->tracks || !by_joint || !unsorted) {
-        vks_free(by_joint);
-        vks_free(unsorted);
+    clip_scan sc = {.by_joint = vks_calloc(sk->joint_count, sizeof *sc.by_joint),
+                    .unsorted = vks_calloc(sk->joint_count, 1)};
+    if (!clip->tracks || !sc.by_joint || !sc.unsorted) {
+        vks_free(sc.by_joint);
+        vks_free(sc.unsorted);
         return out_of_memory(b);
     }
-    uint64_t nt = 0, nr = 0, ns = 0;
-    const char *repaired_node = NULL, *repaired_kind = NULL;
-    for (uint32_t c = 0; c < anim->mNumChannels; c++) {
-        const struct aiNodeAnim *ch = anim->mChannels[c];
-        const char *node = ai_name(&ch->mNodeName);
-        int32_t j = joint_of_name(b, node);
-        if (j < 0)
-            continue; /* animates a node that moves no vertex */
-        if (by_joint[j]) {
-            warn(b, "clip '%s' animates '%s' twice; the first channel is kept", name, node);
-            continue;
-        }
-        key_order order = KEYS_ORDERED;
-        const char *kind = NULL;
-        if (!check_channel(b, name, ch, &order, &kind)) {
-            vks_free(by_joint);
-            vks_free(unsorted);
-            return false;
-        }
-        if (order == KEYS_AMBIGUOUS) {
-            warn(b,
-                 "clip '%s' is dropped: its %s keys on '%s' go back in time and repeat a time, "
-                 "so their order cannot be known",
-                 name, kind, node);
-            vks_free(by_joint);
-            vks_free(unsorted);
-            *dropped = true;
-            return true;
-        }
-        if (order == KEYS_SORTABLE) {
-            unsorted[j] = 1;
-            if (!repaired_node)
-                repaired_node = node, repaired_kind = kind;
-        }
-        by_joint[j] = ch;
-        nt += ch->mNumPositionKeys;
-        nr += ch->mNumRotationKeys;
-        ns += ch->mNumScalingKeys;
-    }
-    if (nt > MAX_CLIP_KEYS || nr > MAX_CLIP_KEYS || ns > MAX_CLIP_KEYS) {
-        vks_free(by_joint);
-        vks_free(unsorted);
-        return vks_fail(b->err, "%s: clip '%s' has more keys of one kind than the limit of %llu",
-                        b->name, name, MAX_CLIP_KEYS);
-    }
-    /* Morph-target weights: a glTF file's as gltf.c read them (their interpolation kept);
-     * assimp's own reading of them, and of other formats', is not taken. */
-    uint32_t taken = 0;
-    if (!build_weights(b, index, name, clip, &taken)) {
-        vks_free(by_joint);
-        vks_free(unsorted);
-        return false;
-    }
-    if (anim->mNumMeshChannels || anim->mNumMorphMeshChannels > taken)
-        warn(b, "clip '%s' has mesh or morph-target channels; they are not supported and ignored",
-             name);
-
-    clip->t_times = vks_malloc(sizeof *clip->t_times * (nt + 1));
-    clip->t_values = vks_malloc(sizeof *clip->t_values * (nt + 1));
-    clip->r_times = vks_malloc(sizeof *clip->r_times * (nr + 1));
-    clip->r_values = vks_malloc(sizeof *clip->r_values * (nr + 1));
-    clip->s_times = vks_malloc(sizeof *clip->s_times * (ns + 1));
-    clip->s_values = vks_malloc(sizeof *clip->s_values * (ns + 1));
-    if (!clip->t_times || !clip->t_values || !clip->r_times || !clip->r_values || !clip->s_times ||
-        !clip->s_values) {
-        vks_free(by_joint);
-        vks_free(unsorted);
-        return out_of_memory(b);
-    }
-
-    double last_key = 0.0;
-    bool ok = true;
-    for (uint32_t j = 0; j < sk->joint_count && ok; j++) {
-        const struct aiNodeAnim *ch = by_joint[j];
-        if (!ch)
-            continue;
-        vks_track *tr = &clip->tracks[j];
-        clip->channel_count++;
-        tr->t_count = ch->mNumPositionKeys;
-        tr->t_first = append_vector_keys(ch->mPositionKeys, tr->t_count, tps, clip->t_times,
-                                         clip->t_values, &clip->t_key_count, &last_key);
-        tr->r_first = clip->r_key_count;
-        tr->r_count = ch->mNumRotationKeys;
-        for (uint32_t k = 0; k < tr->r_count; k++) {
-            const struct aiQuatKey *key = &ch->mRotationKeys[k];
-            float q[4] = {key->mValue.x, key->mValue.y, key->mValue.z, key->mValue.w};
-            float inv = 1.0f / sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-            clip->r_times[clip->r_key_count] = (float)(key->mTime / tps);
-            for (int c = 0; c < 4; c++)
-                clip->r_values[clip->r_key_count][c] = q[c] * inv; /* files need not normalise */
-            clip->r_key_count++;
-            last_key = fmax(last_key, key->mTime / tps);
-        }
-        tr->s_count = ch->mNumScalingKeys;
-        tr->s_first = append_vector_keys(ch->mScalingKeys, tr->s_count, tps, clip->s_times,
-                                         clip->s_values, &clip->s_key_count, &last_key);
-        if (unsorted[j])
-            ok = sort_keys(b, clip->t_times + tr->t_first, clip->t_values[tr->t_first], tr->t_count,
-                           3) &&
-                 sort_keys(b, clip->r_times + tr->r_first, clip->r_values[tr->r_first], tr->r_count,
-                           4) &&
-                 sort_keys(b, clip->s_times + tr->s_first, clip->s_values[tr->s_first], tr->s_count,
-                           3);
-    }
-    vks_free(by_joint);
-    vks_free(unsorted);
+    bool drop = false;
+    const bool ok = read_clip(b, anim, index, name, tps, clip, &sc, &drop);
+    vks_free(sc.by_joint);
+    vks_free(sc.unsorted);
     if (!ok)
         return false;
-    if (repaired_node)
+    if (drop) {
+        *dropped = true;
+        return true;
+    }
+    if (sc.repaired_node)
         warn(b,
              "clip '%s' had %s keys out of time order on '%s' (and maybe more); their times "
              "are distinct, so they were sorted",
-             name, repaired_kind, repaired_node);
-    double duration = anim->mDuration / tps;
-    if (duration <= 0.0)
-        duration = last_key; /* some exporters leave the duration out */
-    clip->duration = duration;
+             name, sc.repaired_kind, sc.repaired_node);
     return true;
 }
 

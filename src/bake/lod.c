@@ -393,14 +393,12 @@ static size_t lod__grid(const lod__builder *b, size_t target, uint32_t *out, flo
     return n;
 }
 
-bool vks_model_build_lods(vks_model *m, vks_error *err)
+/* The chain of levels past level 0 into levels[1...]: each level about `ratio` of the one
+ * before's triangles, down to VKS_LOD_FLOOR_TRIANGLES, its error at least the one before's.
+ * *level_count: the levels made, level 0 counted. False when out of memory. */
+static bool lod__simplify(const vks_model *m, lod__level *levels, uint32_t *level_count)
 {
-    if (m->level_count)
-        return true;
-    const uint32_t mc = m->mesh_count;
     lod__builder b;
-    lod__level levels[VKS_MAX_LEVELS] = {0};
-    uint32_t level_count = 1;
     bool ok = lod__builder_init(&b, m);
     uint32_t *grid = ok ? vks_malloc(sizeof *grid * (b.all_count ? b.all_count : 1)) : NULL;
     ok = ok && grid;
@@ -416,9 +414,9 @@ bool vks_model_build_lods(vks_model *m, vks_error *err)
      * collapses across them, the grid. */
     enum { JOINT_SEAMS, EDGES, GRID } way = JOINT_SEAMS;
     float prev_error = 0.0f;
-    while (ok && prev > VKS_LOD_FLOOR_TRIANGLES && level_count < VKS_MAX_LEVELS) {
+    while (ok && prev > VKS_LOD_FLOOR_TRIANGLES && *level_count < VKS_MAX_LEVELS) {
         size_t target = (size_t)(prev * ratio);
-        if (target < VKS_LOD_FLOOR_TRIANGLES || level_count + 1 == VKS_MAX_LEVELS)
+        if (target < VKS_LOD_FLOOR_TRIANGLES || *level_count + 1 == VKS_MAX_LEVELS)
             target = VKS_LOD_FLOOR_TRIANGLES;
         float error = 0.0f;
         size_t n = 0;
@@ -435,7 +433,7 @@ bool vks_model_build_lods(vks_model *m, vks_error *err)
         }
         if (n == 0 || n / 3 >= prev)
             break;
-        lod__level *l = &levels[level_count++];
+        lod__level *l = &levels[(*level_count)++];
         l->kind = way == GRID ? VKS_LOD_GRID : VKS_LOD_EDGES;
         l->error = fmaxf(error, prev_error);
         ok = lod__group(&b, tris, n, l) && lod__compact(&b, l);
@@ -444,29 +442,31 @@ bool vks_model_build_lods(vks_model *m, vks_error *err)
     }
     vks_free(grid);
     lod__builder_free(&b);
+    return ok;
+}
 
+/* The levels into the model: level 0 as loaded, then each level's vertices (as sources) and
+ * indices appended to the model's level arrays, with each mesh's share. False when out of
+ * memory (the model unchanged). */
+static bool lod__store(vks_model *m, const lod__level *levels, uint32_t level_count)
+{
+    const uint32_t mc = m->mesh_count;
     size_t vertex_total = 0, index_total = 0;
-    for (uint32_t l = 1; ok && l < level_count; l++) {
+    for (uint32_t l = 1; l < level_count; l++) {
         vertex_total += levels[l].vertex_count;
         index_total += levels[l].index_count;
     }
     /* The counts are stored in 32 bits; more could not be allocated on any machine we target. */
-    ok = ok && vertex_total <= UINT32_MAX && index_total <= UINT32_MAX;
-    uint32_t *source = NULL, *indices = NULL;
-    vks_mesh_level *mesh_levels = NULL;
-    if (ok) {
-        source = vks_malloc(sizeof *source * (vertex_total ? vertex_total : 1));
-        indices = vks_malloc(sizeof *indices * (index_total ? index_total : 1));
-        mesh_levels = vks_malloc(sizeof *mesh_levels * level_count * (mc ? mc : 1));
-        ok = source && indices && mesh_levels;
-    }
-    if (!ok) {
+    if (vertex_total > UINT32_MAX || index_total > UINT32_MAX)
+        return false;
+    uint32_t *source = vks_malloc(sizeof *source * (vertex_total ? vertex_total : 1));
+    uint32_t *indices = vks_malloc(sizeof *indices * (index_total ? index_total : 1));
+    vks_mesh_level *mesh_levels = vks_malloc(sizeof *mesh_levels * level_count * (mc ? mc : 1));
+    if (!source || !indices || !mesh_levels) {
         vks_free(source);
         vks_free(indices);
         vks_free(mesh_levels);
-        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
-            lod__level_free(&levels[l]);
-        return vks_fail_memory(err, "out of memory building %s's levels of detail", m->name);
+        return false;
     }
 
     m->levels[0] = (vks_level){0, m->vertex_count, m->index_count / 3, 0.0f, VKS_LOD_SOURCE};
@@ -488,15 +488,26 @@ bool vks_model_build_lods(vks_model *m, vks_error *err)
         index_at += p->index_count;
     }
     assert(vertex_at == vertex_total && index_at == index_total);
-    for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
-        lod__level_free(&levels[l]);
-
     m->level_count = level_count;
     m->mesh_levels = mesh_levels;
     m->lod_vertex_count = vertex_at;
     m->lod_source = source;
     m->lod_index_count = index_at;
     m->lod_indices = indices;
+    return true;
+}
+
+bool vks_model_build_lods(vks_model *m, vks_error *err)
+{
+    if (m->level_count)
+        return true;
+    lod__level levels[VKS_MAX_LEVELS] = {0};
+    uint32_t level_count = 1;
+    const bool ok = lod__simplify(m, levels, &level_count) && lod__store(m, levels, level_count);
+    for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
+        lod__level_free(&levels[l]);
+    if (!ok)
+        return vks_fail_memory(err, "out of memory building %s's levels of detail", m->name);
     return true;
 }
 

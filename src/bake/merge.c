@@ -61,19 +61,13 @@ static bool merge__gather(const void *stream, size_t size, const vks_model *m,
     return true;
 }
 
-bool vks_model_merge_meshes(vks_model *m, vks_error *err)
+/* The meshes grouped by material, each group where its material first appears: order[k] the
+ * k-th mesh in the merged order, group_of[k] the merged mesh it joins. first_of: room for a
+ * group per material. Returns the number of groups. */
+static uint32_t merge__group(const vks_model *m, uint32_t *order, uint32_t *group_of,
+                             int32_t *first_of)
 {
-    assert(!m->packed && !m->level_count);
     const uint32_t n = m->mesh_count;
-    /* order: the meshes grouped by material, each group where its material first appears;
-     * group_of[k]: the merged mesh order[k] joins. */
-    uint32_t *order = vks_malloc(sizeof *order * (n ? n : 1));
-    uint32_t *group_of = vks_malloc(sizeof *group_of * (n ? n : 1));
-    int32_t *first_of = vks_malloc(sizeof *first_of * (m->material_count ? m->material_count : 1));
-    if (!order || !group_of || !first_of) {
-        vks_free(order), vks_free(group_of), vks_free(first_of);
-        return vks_fail_memory(err, "out of memory merging %s's meshes", m->name);
-    }
     for (uint32_t i = 0; i < m->material_count; i++)
         first_of[i] = -1;
     uint32_t groups = 0, at = 0;
@@ -91,27 +85,17 @@ bool vks_model_merge_meshes(vks_model *m, vks_error *err)
         groups++;
     }
     assert(at == n);
-    vks_free(first_of);
-    if (groups == n) {
-        vks_free(order), vks_free(group_of);
-        return true;
-    }
+    return groups;
+}
 
-    void **fields[MERGE_STREAMS], *streams[MERGE_STREAMS] = {0};
-    size_t sizes[MERGE_STREAMS];
-    merge__streams(m, fields, sizes);
-    vks_mesh *meshes = vks_calloc(groups, sizeof *meshes);
-    uint32_t *indices = vks_malloc(sizeof *indices * (m->index_count ? m->index_count : 1));
-    bool ok = meshes && indices;
-    for (int s = 0; ok && s < MERGE_STREAMS; s++)
-        ok = merge__gather(*fields[s], sizes[s], m, order, &streams[s]);
-    /* Per part: where its vertices start now, and its merged mesh (for the morph targets). */
-    uint32_t *moved_to = vks_malloc(sizeof *moved_to * 2 * n);
-    ok = ok && moved_to;
-    /* The merged meshes: vertices and indices in the gathered order, each part's indices moved
-     * by the vertices of the parts before it in its group. */
+/* The merged meshes: vertices and indices in the gathered order, each part's indices moved by
+ * the vertices of the parts before it in its group. Per part, moved_to gets where its vertices
+ * start now and its merged mesh (for the morph targets). */
+static void merge__parts(const vks_model *m, const uint32_t *order, const uint32_t *group_of,
+                         vks_mesh *meshes, uint32_t *indices, uint32_t *moved_to)
+{
     uint32_t vertex_at = 0, index_at = 0;
-    for (uint32_t k = 0; ok && k < n; k++) {
+    for (uint32_t k = 0; k < m->mesh_count; k++) {
         const vks_mesh *src = &m->meshes[order[k]];
         vks_mesh *dst = &meshes[group_of[k]];
         moved_to[2 * order[k]] = vertex_at;
@@ -136,11 +120,18 @@ bool vks_model_merge_meshes(vks_model *m, vks_error *err)
         vertex_at += src->vertex_count;
         index_at += src->index_count;
     }
-    /* Names: a part alone keeps its own; a merged mesh is its first part's and a count. Until
-     * here each holds its first part's pointer; `named` of them hold their own copy. */
-    uint32_t named = 0;
-    for (; ok && named < groups; named++) {
-        vks_mesh *me = &meshes[named];
+    assert(vertex_at == m->vertex_count && index_at == m->index_count);
+}
+
+/* Names: a part alone keeps its own; a merged mesh is its first part's and a count. Until here
+ * each holds its first part's pointer; *named of them hold their own copy after (NULL for the
+ * last when out of memory, which returns false). */
+static bool merge__name(vks_mesh *meshes, uint32_t groups, uint32_t *named)
+{
+    bool ok = true;
+    uint32_t g = 0;
+    for (; ok && g < groups; g++) {
+        vks_mesh *me = &meshes[g];
         char buf[160];
         if (me->source_count == 1)
             snprintf(buf, sizeof buf, "%s", me->name);
@@ -148,26 +139,23 @@ bool vks_model_merge_meshes(vks_model *m, vks_error *err)
             snprintf(buf, sizeof buf, "%.120s +%u", me->name, me->source_count - 1);
         ok = (me->name = vks_strdup(buf)) != NULL; /* NULL on failure: freeing it is harmless */
     }
-    vks_free(order), vks_free(group_of);
-    if (!ok) {
-        vks_free(moved_to);
-        for (uint32_t g = 0; meshes && g < named; g++)
-            vks_free(meshes[g].name);
-        vks_free(meshes), vks_free(indices);
-        for (int s = 0; s < MERGE_STREAMS; s++)
-            vks_free(streams[s]);
-        return vks_fail_memory(err, "out of memory merging %s's meshes", m->name);
-    }
-    assert(vertex_at == m->vertex_count && index_at == m->index_count);
-    /* A morph target's range moves with its part's vertices; it names its merged mesh. */
+    *named = g;
+    return ok;
+}
+
+/* The merged meshes, indices and streams in the model's place, and the morph targets moved with
+ * their parts' vertices (each names its merged mesh). */
+static void merge__install(vks_model *m, vks_mesh *meshes, uint32_t groups, uint32_t *indices,
+                           void **fields[MERGE_STREAMS], void *streams[MERGE_STREAMS],
+                           const uint32_t *moved_to)
+{
     for (uint32_t t = 0; t < m->target_count; t++) {
         vks_morph_target *tg = &m->targets[t];
         const uint32_t part = tg->mesh;
         tg->vertex_first = moved_to[2 * part] + (tg->vertex_first - m->meshes[part].base_vertex);
         tg->mesh = moved_to[2 * part + 1];
     }
-    vks_free(moved_to);
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < m->mesh_count; i++)
         vks_free(m->meshes[i].name);
     vks_free(m->meshes);
     m->meshes = meshes;
@@ -178,5 +166,52 @@ bool vks_model_merge_meshes(vks_model *m, vks_error *err)
         vks_free(*fields[s]);
         *fields[s] = streams[s];
     }
+}
+
+bool vks_model_merge_meshes(vks_model *m, vks_error *err)
+{
+    assert(!m->packed && !m->level_count);
+    const uint32_t n = m->mesh_count;
+    uint32_t *order = vks_malloc(sizeof *order * (n ? n : 1));
+    uint32_t *group_of = vks_malloc(sizeof *group_of * (n ? n : 1));
+    int32_t *first_of = vks_malloc(sizeof *first_of * (m->material_count ? m->material_count : 1));
+    if (!order || !group_of || !first_of) {
+        vks_free(order), vks_free(group_of), vks_free(first_of);
+        return vks_fail_memory(err, "out of memory merging %s's meshes", m->name);
+    }
+    const uint32_t groups = merge__group(m, order, group_of, first_of);
+    vks_free(first_of);
+    if (groups == n) {
+        vks_free(order), vks_free(group_of);
+        return true;
+    }
+
+    void **fields[MERGE_STREAMS], *streams[MERGE_STREAMS] = {0};
+    size_t sizes[MERGE_STREAMS];
+    merge__streams(m, fields, sizes);
+    vks_mesh *meshes = vks_calloc(groups, sizeof *meshes);
+    uint32_t *indices = vks_malloc(sizeof *indices * (m->index_count ? m->index_count : 1));
+    bool ok = meshes && indices;
+    for (int s = 0; ok && s < MERGE_STREAMS; s++)
+        ok = merge__gather(*fields[s], sizes[s], m, order, &streams[s]);
+    uint32_t *moved_to = vks_malloc(sizeof *moved_to * 2 * n);
+    ok = ok && moved_to;
+    if (ok)
+        merge__parts(m, order, group_of, meshes, indices, moved_to);
+    uint32_t named = 0;
+    if (ok)
+        ok = merge__name(meshes, groups, &named);
+    vks_free(order), vks_free(group_of);
+    if (!ok) {
+        vks_free(moved_to);
+        for (uint32_t g = 0; meshes && g < named; g++)
+            vks_free(meshes[g].name);
+        vks_free(meshes), vks_free(indices);
+        for (int s = 0; s < MERGE_STREAMS; s++)
+            vks_free(streams[s]);
+        return vks_fail_memory(err, "out of memory merging %s's meshes", m->name);
+    }
+    merge__install(m, meshes, groups, indices, fields, streams, moved_to);
+    vks_free(moved_to);
     return true;
 }

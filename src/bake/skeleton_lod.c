@@ -57,6 +57,164 @@ static void skin(const fold_vertex *v, const vks_bone *palette, const uint16_t *
     }
 }
 
+/* What the folding works on: every level's vertices past 0, one after the other (level l's from
+ * first[l]), with their full skinning in each pose, the poses' palettes, and the folds made so
+ * far (level l's J entries from fold + l * J). */
+typedef struct fold_work {
+    const vks_model *m;
+    uint32_t J, levels, poses, most; /* most: the vertices of all levels */
+    uint32_t first[VKS_MAX_LEVELS + 1];
+    vks_bone *palettes; /* J a pose */
+    fold_vertex *verts;
+    double (*full)[3]; /* most a pose */
+    uint16_t *fold;
+    uint8_t *kept;             /* by the level being folded (and the ones before) */
+    uint32_t *children, *last; /* kept children; the last level that keeps a joint */
+} fold_work;
+
+static void fold_work_free(fold_work *w)
+{
+    vks_free(w->palettes);
+    vks_free(w->fold);
+    vks_free(w->kept);
+    vks_free(w->children);
+    vks_free(w->last);
+    vks_free(w->verts);
+    vks_free(w->full);
+}
+
+/* The poses and their palettes, the levels' vertices skinned in full in each, and level 0's
+ * fold (every joint kept). False when out of memory. */
+static bool fold_begin(const vks_model *m, fold_work *w)
+{
+    const vks_skeleton *sk = &m->skeleton;
+    const uint32_t J = sk->joint_count, levels = m->level_count;
+    int32_t clips[VKS_LOD_ERROR_POSES + 1];
+    double seconds[VKS_LOD_ERROR_POSES + 1];
+    *w = (fold_work){.m = m, .J = J, .levels = levels};
+    const uint32_t poses = w->poses = vks_lod_error_poses(m, clips, seconds);
+    /* A fold made at level l is measured on the vertices of l and of every coarser level, which
+     * inherit it. */
+    w->first[1] = 0;
+    for (uint32_t l = 1; l < levels; l++)
+        w->first[l + 1] = w->first[l] + m->levels[l].vertex_count;
+    const uint32_t most = w->most = w->first[levels];
+    w->palettes = vks_malloc(sizeof *w->palettes * J * poses);
+    vks_xform *local = vks_malloc(sizeof *local * J);
+    vks_affine *world = vks_malloc(sizeof *world * J);
+    w->fold = vks_malloc(sizeof *w->fold * J * levels);
+    w->kept = vks_malloc(J);
+    w->children = vks_calloc(J, sizeof *w->children);
+    w->last = vks_calloc(J, sizeof *w->last);
+    w->verts = vks_malloc(sizeof *w->verts * (most ? most : 1));
+    w->full = vks_malloc(sizeof *w->full * (most ? most : 1) * poses);
+    const bool ok = w->palettes && local && world && w->fold && w->kept && w->children && w->last &&
+                    w->verts && w->full;
+    for (uint32_t p = 0; ok && p < poses; p++)
+        vks_skin_cpu_palette(m, clips[p], seconds[p], local, world, w->palettes + (size_t)p * J);
+    vks_free(local);
+    vks_free(world);
+    if (!ok)
+        return false;
+    memset(w->kept, 1, J);
+    for (uint32_t j = 0; j < J; j++) {
+        w->fold[j] = (uint16_t)j; /* level 0 keeps every joint */
+        if (sk->parents[j] >= 0)
+            w->children[sk->parents[j]]++;
+    }
+    for (uint32_t l = 1; l < levels; l++) {
+        gather(m, l, w->verts + w->first[l]);
+        for (uint32_t p = 0; p < poses; p++)
+            for (uint32_t v = w->first[l]; v < w->first[l + 1]; v++)
+                skin(&w->verts[v], w->palettes + (size_t)p * J, NULL, UINT32_MAX, 0,
+                     w->full[(size_t)p * most + v]);
+    }
+    return true;
+}
+
+/* Whether folding joint j into its parent on top of fold f keeps every vertex of level l and of
+ * every coarser level, in every pose, within its own level's share of error. */
+static bool fold_within(const fold_work *w, const uint16_t *f, uint32_t l, uint32_t j,
+                        uint32_t parent)
+{
+    const uint32_t J = w->J;
+    bool within = true;
+    for (uint32_t at = l; at < w->levels && within; at++) {
+        const double budget = VKS_SKELETON_LOD_SHARE * w->m->levels[at].error;
+        for (uint32_t v = w->first[at]; v < w->first[at + 1] && within; v++) {
+            const fold_vertex *fv = &w->verts[v];
+            bool touched = false;
+            for (uint32_t k = 0; k < fv->count && !touched; k++)
+                touched = fv->weights[k] != 0.0f && f[fv->joints[k]] == j;
+            for (uint32_t p = 0; touched && p < w->poses && within; p++) {
+                double x[3];
+                skin(fv, w->palettes + (size_t)p * J, f, j, parent, x);
+                const double *y = w->full[(size_t)p * w->most + v];
+                within = (x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) +
+                             (x[2] - y[2]) * (x[2] - y[2]) <=
+                         budget * budget;
+            }
+        }
+    }
+    return within;
+}
+
+/* Level l's fold: level l - 1's, then leaf joints folded into their parents while the error
+ * allows, until none can be; the level's joint count, and the last level of each kept joint.
+ * Whether it folded any. */
+static bool fold_level(vks_model *m, fold_work *w, uint32_t l)
+{
+    const vks_skeleton *sk = &m->skeleton;
+    const uint32_t J = w->J;
+    uint16_t *f = w->fold + (size_t)l * J;
+    memcpy(f, w->fold + (size_t)(l - 1) * J, sizeof *f * J);
+    bool folded = false;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t j = J; j-- > 0;) {
+            const int32_t parent = sk->parents[j];
+            if (!w->kept[j] || w->children[j] || parent < 0)
+                continue;
+            /* Fold j into its parent (kept: what is kept is closed under parents), measured on
+             * this level's vertices and every coarser level's, each against its own level's
+             * share of error. */
+            if (!fold_within(w, f, l, j, (uint32_t)parent))
+                continue;
+            w->kept[j] = 0;
+            w->children[parent]--;
+            for (uint32_t x = 0; x < J; x++)
+                if (f[x] == j)
+                    f[x] = (uint16_t)parent;
+            changed = folded = true;
+        }
+    }
+    uint32_t count = 0;
+    for (uint32_t j = 0; j < J; j++) {
+        count += w->kept[j];
+        if (w->kept[j])
+            w->last[j] = l;
+    }
+    m->levels[l].joint_count = count;
+    return folded;
+}
+
+/* The folds into the model, with the pose order: the joints by the last level that keeps them,
+ * coarsest first, then by index (a joint's parent is kept wherever it is, so it comes first).
+ * False when out of memory. */
+static bool keep_folds(vks_model *m, fold_work *w)
+{
+    if (!(m->pose_order = vks_malloc(sizeof *m->pose_order * w->J)))
+        return false;
+    uint32_t at = 0;
+    for (uint32_t l = w->levels; l-- > 0;)
+        for (uint32_t j = 0; j < w->J; j++)
+            if (w->last[j] == l)
+                m->pose_order[at++] = j;
+    m->joint_fold = w->fold;
+    w->fold = NULL;
+    return true;
+}
+
 bool vks_model_fold_skeleton(vks_model *m, vks_error *err)
 {
     const vks_skeleton *sk = &m->skeleton;
@@ -70,119 +228,18 @@ bool vks_model_fold_skeleton(vks_model *m, vks_error *err)
     if (levels <= 1 || J <= 1)
         return true;
 
-    int32_t clips[VKS_LOD_ERROR_POSES + 1];
-    double seconds[VKS_LOD_ERROR_POSES + 1];
-    const uint32_t poses = vks_lod_error_poses(m, clips, seconds);
-    /* Every level's vertices past 0, one after the other (level l's from first[l]), with their
-     * full skinning in each pose: a fold made at level l is measured on the vertices of l and
-     * of every coarser level, which inherit it. */
-    uint32_t first[VKS_MAX_LEVELS + 1] = {0};
-    first[1] = 0;
-    for (uint32_t l = 1; l < levels; l++)
-        first[l + 1] = first[l] + m->levels[l].vertex_count;
-    const uint32_t most = first[levels];
-    vks_bone *palettes = vks_malloc(sizeof *palettes * J * poses);
-    vks_xform *local = vks_malloc(sizeof *local * J);
-    vks_affine *world = vks_malloc(sizeof *world * J);
-    uint16_t *fold = vks_malloc(sizeof *fold * J * levels);
-    uint8_t *kept = vks_malloc(J);
-    uint32_t *children = vks_calloc(J, sizeof *children), *last = vks_calloc(J, sizeof *last);
-    fold_vertex *verts = vks_malloc(sizeof *verts * (most ? most : 1));
-    double(*full)[3] = vks_malloc(sizeof *full * (most ? most : 1) * poses);
-    bool ok = palettes && local && world && fold && kept && children && last && verts && full;
-    for (uint32_t p = 0; ok && p < poses; p++)
-        vks_skin_cpu_palette(m, clips[p], seconds[p], local, world, palettes + (size_t)p * J);
-
+    fold_work w;
+    bool ok = fold_begin(m, &w);
     bool folded_any = false;
-    if (ok) {
-        memset(kept, 1, J);
-        for (uint32_t j = 0; j < J; j++) {
-            fold[j] = (uint16_t)j; /* level 0 keeps every joint */
-            if (sk->parents[j] >= 0)
-                children[sk->parents[j]]++;
-        }
-    }
-    for (uint32_t l = 1; ok && l < levels; l++) {
-        gather(m, l, verts + first[l]);
-        for (uint32_t p = 0; p < poses; p++)
-            for (uint32_t v = first[l]; v < first[l + 1]; v++)
-                skin(&verts[v], palettes + (size_t)p * J, NULL, UINT32_MAX, 0,
-                     full[(size_t)p * most + v]);
-    }
-    for (uint32_t l = 1; ok && l < levels; l++) {
-        uint16_t *f = fold + (size_t)l * J;
-        memcpy(f, fold + (size_t)(l - 1) * J, sizeof *f * J);
-        for (bool changed = true; changed;) {
-            changed = false;
-            for (uint32_t j = J; j-- > 0;) {
-                const int32_t parent = sk->parents[j];
-                if (!kept[j] || children[j] || parent < 0)
-                    continue;
-                /* Fold j into its parent (kept: what is kept is closed under parents), measured
-                 * on this level's vertices and every coarser level's, each against its own
-                 * level's share of error. */
-                bool within = true;
-                for (uint32_t at = l; at < levels && within; at++) {
-                    const double budget = VKS_SKELETON_LOD_SHARE * m->levels[at].error;
-                    for (uint32_t v = first[at]; v < first[at + 1] && within; v++) {
-                        bool touched = false;
-                        for (uint32_t k = 0; k < verts[v].count && !touched; k++)
-                            touched = verts[v].weights[k] != 0.0f && f[verts[v].joints[k]] == j;
-                        for (uint32_t p = 0; touched && p < poses && within; p++) {
-                            double x[3];
-                            skin(&verts[v], palettes + (size_t)p * J, f, j, (uint32_t)parent, x);
-                            const double *y = full[(size_t)p * most + v];
-                            within = (x[0] - y[0]) * (x[0] - y[0]) + (x[1] - y[1]) * (x[1] - y[1]) +
-                                         (x[2] - y[2]) * (x[2] - y[2]) <=
-                                     budget * budget;
-                        }
-                    }
-                }
-                if (!within)
-                    continue;
-                kept[j] = 0;
-                children[parent]--;
-                for (uint32_t x = 0; x < J; x++)
-                    if (f[x] == j)
-                        f[x] = (uint16_t)parent;
-                changed = folded_any = true;
-            }
-        }
-        uint32_t count = 0;
-        for (uint32_t j = 0; j < J; j++) {
-            count += kept[j];
-            if (kept[j])
-                last[j] = l;
-        }
-        m->levels[l].joint_count = count;
-    }
-    if (ok && folded_any) {
-        /* The joints by the last level that keeps them, coarsest first, then by index: a joint's
-         * parent is kept wherever it is, so it comes first. */
-        if (!(m->pose_order = vks_malloc(sizeof *m->pose_order * J)))
-            ok = false;
-        uint32_t at = 0;
-        for (uint32_t l = levels; ok && l-- > 0;)
-            for (uint32_t j = 0; j < J; j++)
-                if (last[j] == l)
-                    m->pose_order[at++] = j;
-        if (ok) {
-            m->joint_fold = fold;
-            fold = NULL;
-        }
-    }
+    for (uint32_t l = 1; ok && l < levels; l++)
+        if (fold_level(m, &w, l))
+            folded_any = true;
+    if (ok && folded_any)
+        ok = keep_folds(m, &w);
     if (!folded_any)
         for (uint32_t l = 0; l < levels; l++)
             m->levels[l].joint_count = J;
-    vks_free(palettes);
-    vks_free(local);
-    vks_free(world);
-    vks_free(fold);
-    vks_free(kept);
-    vks_free(children);
-    vks_free(last);
-    vks_free(verts);
-    vks_free(full);
+    fold_work_free(&w);
     if (!ok) {
         vks_free(m->pose_order);
         m->pose_order = NULL;

@@ -186,6 +186,68 @@ static uint32_t mesh_first_index(const vks_model *model, const vks_raster_model 
            vks_model_mesh_level(model, level, mesh).first_index;
 }
 
+/* Each level's entry in `levels` (VKS_MAX_LEVELS a model) and its meshes with triangles in
+ * `meshes`, by first index, the level's triangles numbered from the lowest. *count: the meshes;
+ * returns the most triangles a level spans (at least 1). */
+static uint32_t fill_tables(const vks_model *const *models, const vks_raster_model *where,
+                            uint32_t model_count, vks_raster_level *levels, vks_raster_mesh *meshes,
+                            uint32_t *count)
+{
+    uint32_t span = 1;
+    *count = 0;
+    for (uint32_t m = 0; m < model_count; m++) {
+        const vks_model *model = models[m];
+        for (uint32_t l = 0; l < vks_model_level_count(model); l++) {
+            vks_raster_level *lv = &levels[(size_t)m * VKS_MAX_LEVELS + l];
+            lv->vertex_first = l ? model->vertex_count + vks_model_level(model, l).vertex_first : 0;
+            lv->mesh_first = *count;
+            uint32_t lo = UINT32_MAX, hi = 0;
+            for (uint32_t i = 0; i < model->mesh_count; i++) {
+                const vks_mesh_level ml = vks_model_mesh_level(model, l, i);
+                if (!ml.index_count)
+                    continue;
+                const uint32_t first = mesh_first_index(model, &where[m], l, i);
+                meshes[(*count)++] = (vks_raster_mesh){.first_index = first,
+                                                       .base_vertex = ml.base_vertex,
+                                                       .material = where[m].material_first +
+                                                                   model->meshes[i].material};
+                lo = first < lo ? first : lo;
+                hi = first + ml.index_count > hi ? first + ml.index_count : hi;
+            }
+            lv->mesh_count = *count - lv->mesh_first;
+            lv->first_index = lv->mesh_count ? lo : 0;
+            if (lv->mesh_count && (hi - lo) / 3 > span)
+                span = (hi - lo) / 3;
+            qsort(meshes + lv->mesh_first, lv->mesh_count, sizeof *meshes, mesh_order);
+        }
+    }
+    return span;
+}
+
+/* The descriptor path's pool and a set per frame in flight. */
+static bool create_sets(const gpu_device *dev, const vks_raster_pass *pass, vks_raster_scene *scene,
+                        vks_error *err)
+{
+    const VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                       GPU_FRAMES_IN_FLIGHT * VKS_RASTER_BINDING_COUNT};
+    VkDescriptorPoolCreateInfo pi = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pi.maxSets = GPU_FRAMES_IN_FLIGHT;
+    pi.poolSizeCount = 1;
+    pi.pPoolSizes = &size;
+    VkResult res = dev->vk.vkCreateDescriptorPool(dev->device, &pi, NULL, &scene->pool);
+    VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    ai.descriptorPool = scene->pool;
+    ai.descriptorSetCount = 1;
+    ai.pSetLayouts = &pass->set_layout;
+    for (uint32_t s = 0; res == VK_SUCCESS && s < GPU_FRAMES_IN_FLIGHT; s++) {
+        res = dev->vk.vkAllocateDescriptorSets(dev->device, &ai, &scene->targets[s].set);
+        GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, scene->targets[s].set, "raster set %u", s);
+    }
+    if (res != VK_SUCCESS)
+        return vks_fail(err, "cannot create the raster sets: %s", gpu_result_name(res));
+    return true;
+}
+
 bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
                              const vks_model *const *models, const vks_raster_model *where,
                              uint32_t model_count, const gpu_buffer *indices,
@@ -203,35 +265,9 @@ bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
         vks_raster_scene_destroy(dev, scene);
         return vks_fail_memory(err, "out of memory");
     }
-    /* Each level: its meshes with triangles, by first index; triangles numbered from the
-     * lowest. */
-    uint32_t count = 0, span = 1;
-    for (uint32_t m = 0; m < model_count; m++) {
-        const vks_model *model = models[m];
-        for (uint32_t l = 0; l < vks_model_level_count(model); l++) {
-            vks_raster_level *lv = &scene->level_table[(size_t)m * VKS_MAX_LEVELS + l];
-            lv->vertex_first = l ? model->vertex_count + vks_model_level(model, l).vertex_first : 0;
-            lv->mesh_first = count;
-            uint32_t lo = UINT32_MAX, hi = 0;
-            for (uint32_t i = 0; i < model->mesh_count; i++) {
-                const vks_mesh_level ml = vks_model_mesh_level(model, l, i);
-                if (!ml.index_count)
-                    continue;
-                const uint32_t first = mesh_first_index(model, &where[m], l, i);
-                meshes[count++] = (vks_raster_mesh){.first_index = first,
-                                                    .base_vertex = ml.base_vertex,
-                                                    .material = where[m].material_first +
-                                                                model->meshes[i].material};
-                lo = first < lo ? first : lo;
-                hi = first + ml.index_count > hi ? first + ml.index_count : hi;
-            }
-            lv->mesh_count = count - lv->mesh_first;
-            lv->first_index = lv->mesh_count ? lo : 0;
-            if (lv->mesh_count && (hi - lo) / 3 > span)
-                span = (hi - lo) / 3;
-            qsort(meshes + lv->mesh_first, lv->mesh_count, sizeof *meshes, mesh_order);
-        }
-    }
+    uint32_t count;
+    const uint32_t span =
+        fill_tables(models, where, model_count, scene->level_table, meshes, &count);
     /* The entry takes the bits the triangles leave: entries past them are not rasterized here
      * (the renderer gives them the graphics pipeline). */
     vks_raster_id_bits(span, 1, &scene->triangle_bits);
@@ -251,25 +287,8 @@ bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
                                                     .name = "raster meshes"},
                                  meshes, &scene->meshes, err);
     vks_free(meshes);
-    if (ok && pass->bound) {
-        const VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                           GPU_FRAMES_IN_FLIGHT * VKS_RASTER_BINDING_COUNT};
-        VkDescriptorPoolCreateInfo pi = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-        pi.maxSets = GPU_FRAMES_IN_FLIGHT;
-        pi.poolSizeCount = 1;
-        pi.pPoolSizes = &size;
-        VkResult res = dev->vk.vkCreateDescriptorPool(dev->device, &pi, NULL, &scene->pool);
-        VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-        ai.descriptorPool = scene->pool;
-        ai.descriptorSetCount = 1;
-        ai.pSetLayouts = &pass->set_layout;
-        for (uint32_t s = 0; res == VK_SUCCESS && s < GPU_FRAMES_IN_FLIGHT; s++) {
-            res = dev->vk.vkAllocateDescriptorSets(dev->device, &ai, &scene->targets[s].set);
-            GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_SET, scene->targets[s].set, "raster set %u", s);
-        }
-        if (res != VK_SUCCESS)
-            ok = vks_fail(err, "cannot create the raster sets: %s", gpu_result_name(res));
-    }
+    if (ok && pass->bound)
+        ok = create_sets(dev, pass, scene, err);
     if (!ok)
         vks_raster_scene_destroy(dev, scene);
     return ok;

@@ -127,16 +127,17 @@ bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
     return vks_plan_counts(lim, &shape, req, out, err);
 }
 
-bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
-                     const vks_plan_request *req, vks_plan_memory *out, vks_error *err)
+/* With the store, the instance table and the visible lists are one buffer each; without it, the
+ * palettes of a frame too (and their indices stay below 2^31). False when one is past the
+ * largest buffer, with how many instances fit. */
+static bool check_buffers(const vks_plan_limits *lim, const vks_plan_crowd *crowd, bool store,
+                          vks_error *err)
 {
-    assert(crowd->instance_count > 0);
     const uint32_t n = crowd->instance_count;
     const VkDeviceSize limit = vks_plan_buffer_limit(lim, 0);
     const VkDeviceSize palettes = (VkDeviceSize)crowd->palette_count * sizeof(vks_bone);
     const VkDeviceSize table = (VkDeviceSize)n * sizeof(vks_instance);
     const VkDeviceSize visible = (VkDeviceSize)n * sizeof(vks_visible);
-    const bool store = req->palette_store;
     if (store && (table > limit || visible > limit)) {
         const VkDeviceSize k = limit / sizeof(vks_instance); /* the larger of the two entries */
         return vks_fail_memory(err,
@@ -159,8 +160,32 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
             n, mib(palettes), mib(table), mib(limit),
             (unsigned long long)(k < k_index ? k : k_index));
     }
+    return true;
+}
 
-    vks_plan_memory m = {.model_bytes = model_bytes(crowd)};
+/* The crowd's footprint as vks_plan_counts builds it up: the per-instance costs with the palette
+ * store holding every instance's palette (lin_*) and capped (cap_*, beside the capped store's
+ * fixed cap_device and cap_host), then the parts that do not grow with the crowd and this
+ * crowd's totals. */
+typedef struct plan_footprint {
+    /* The capped store's bytes (0 uncapped): on the device, and per frame in host memory. */
+    VkDeviceSize store_fixed;
+    VkDeviceSize cap_device, cap_host, cap_per_device, cap_per_host;
+    VkDeviceSize lin_per_device, lin_per_host;
+    VkDeviceSize fixed;                 /* device-local, whatever the crowd: models and image */
+    VkDeviceSize image_host;            /* the image's readback copies */
+    VkDeviceSize least;                 /* the skinned output's least size, every copy's */
+    VkDeviceSize dev_state, host_state; /* this crowd's, the output aside */
+} plan_footprint;
+
+/* The palette store's size and the per-instance costs: into m's palette_store_* and
+ * per_instance_*, and f's store_fixed, cap_* and lin_*. */
+static void instance_costs(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
+                           const vks_plan_request *req, vks_plan_memory *m, plan_footprint *f)
+{
+    const uint32_t n = crowd->instance_count;
+    const bool store = req->palette_store;
+    const VkDeviceSize palettes = (VkDeviceSize)crowd->palette_count * sizeof(vks_bone);
     /* Per instance, rounded up so that n instances never need more than n times it. */
     VkDeviceSize bones = (palettes + n - 1) / n;
     /* The store holds what one buffer can (indices below 2^31 too): every instance's palette, or
@@ -168,63 +193,59 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
      * fixed. */
     VkDeviceSize cap = vks_plan_buffer_limit(lim, req->buffer_limit) / sizeof(vks_bone);
     cap = cap < (1u << 31) ? cap : (1u << 31) - 1;
-    m.palette_store_capped = store && crowd->palette_count > cap;
-    m.palette_store_entries =
-        store ? (uint32_t)(m.palette_store_capped ? cap : crowd->palette_count) : 0;
-    const VkDeviceSize store_fixed = m.palette_store_capped ? cap * sizeof(vks_bone) : 0;
-    const VkDeviceSize store_bones = store && !m.palette_store_capped ? bones : 0;
-    m.per_instance_device = sizeof(vks_instance) + store_bones;
+    m->palette_store_capped = store && crowd->palette_count > cap;
+    m->palette_store_entries =
+        store ? (uint32_t)(m->palette_store_capped ? cap : crowd->palette_count) : 0;
+    f->store_fixed = m->palette_store_capped ? cap * sizeof(vks_bone) : 0;
+    const VkDeviceSize store_bones = store && !m->palette_store_capped ? bones : 0;
+    m->per_instance_device = sizeof(vks_instance) + store_bones;
     /* With the store, each frame slot also holds a scatter record per instance (at most every
      * instance is posed in a frame). */
     const VkDeviceSize record =
         (store ? sizeof(vks_scatter_record) : 0) +
         (req->instance_updates ? sizeof(vks_instance) + sizeof(vks_scatter_record) : 0);
-    m.per_instance_host = GPU_FRAMES_IN_FLIGHT *
-                          ((m.palette_store_capped ? 0 : bones) + sizeof(vks_visible) + record);
+    m->per_instance_host = GPU_FRAMES_IN_FLIGHT *
+                           ((m->palette_store_capped ? 0 : bones) + sizeof(vks_visible) + record);
     /* For how many fit: the capped store's costs (fixed) beside the growing ones; the crowd fits
      * when either bound holds (its store is the smaller of the two). */
-    const VkDeviceSize cap_device = cap * sizeof(vks_bone),
-                       cap_host = GPU_FRAMES_IN_FLIGHT * cap_device;
-    const VkDeviceSize cap_per_device = sizeof(vks_instance),
-                       cap_per_host = GPU_FRAMES_IN_FLIGHT * (sizeof(vks_visible) + record);
-    const VkDeviceSize lin_per_device = sizeof(vks_instance) + (store ? bones : 0),
-                       lin_per_host = GPU_FRAMES_IN_FLIGHT * (bones + sizeof(vks_visible) + record);
+    f->cap_device = cap * sizeof(vks_bone);
+    f->cap_host = GPU_FRAMES_IN_FLIGHT * f->cap_device;
+    f->cap_per_device = sizeof(vks_instance);
+    f->cap_per_host = GPU_FRAMES_IN_FLIGHT * (sizeof(vks_visible) + record);
+    f->lin_per_device = sizeof(vks_instance) + (store ? bones : 0);
+    f->lin_per_host = GPU_FRAMES_IN_FLIGHT * (bones + sizeof(vks_visible) + record);
+}
 
-    /* The output's least size: what was asked for, or one largest instance's output, which
-     * must fit in one buffer. */
-    VkDeviceSize total = 0, largest = 0, smallest = UINT64_MAX;
-    const vks_model *widest = NULL;
+/* The skinned outputs of the crowd's instances: their sum, the largest (and whose) and the
+ * smallest. */
+typedef struct plan_outputs {
+    VkDeviceSize total, largest, smallest;
+    const vks_model *widest;
+} plan_outputs;
+
+static plan_outputs outputs_of(const vks_plan_crowd *crowd)
+{
+    plan_outputs o = {.smallest = UINT64_MAX};
     for (uint32_t i = 0; i < crowd->model_count; i++) {
         if (!crowd->model_instances[i])
             continue;
         const vks_model *model = crowd->models[i];
         VkDeviceSize b = vks_plan_output_bytes(model);
-        total += b * crowd->model_instances[i];
-        smallest = b < smallest ? b : smallest;
-        if (b > largest) {
-            largest = b;
-            widest = model;
+        o.total += b * crowd->model_instances[i];
+        o.smallest = b < o.smallest ? b : o.smallest;
+        if (b > o.largest) {
+            o.largest = b;
+            o.widest = model;
         }
     }
-    const VkDeviceSize chunk = vks_plan_buffer_limit(lim, req->buffer_limit);
-    if (req->mode == VKS_SKIN_COMPUTE && largest > chunk)
-        return vks_fail_memory(
-            err,
-            "one instance of %s needs %llu bytes of skinned vertices, more than the "
-            "largest buffer (%llu bytes)",
-            widest->name, (unsigned long long)largest, (unsigned long long)chunk);
-    VkDeviceSize least = 0; /* one copy's */
-    if (req->mode == VKS_SKIN_COMPUTE)
-        least = req->max_skinned_vertices ? align16((VkDeviceSize)req->max_skinned_vertices *
-                                                    vertex_bytes(crowd->models, crowd->model_count))
-                                          : largest;
-    const uint32_t sets = req->output_sets ? req->output_sets : 1;
-    const VkDeviceSize least_one = least;
-    least *= sets; /* every copy's */
+    return o;
+}
 
+/* The headless image alone must fit: its color and depth images on the device, its readback
+ * copies in host-visible memory. */
+static bool check_image(const vks_plan_limits *lim, const vks_plan_request *req, vks_error *err)
+{
     const VkDeviceSize local = lim->device_heap, host = lim->host_heap;
-    /* The headless image: its color and depth images on the device, its readback copies in
-     * host-visible memory. Alone it must fit; with the crowd it is a fixed part. */
     const VkDeviceSize image_dev = req->image.device_bytes, image_host = req->image.host_bytes;
     if (host ? image_dev > local || image_host > host : image_dev + image_host > local)
         return vks_fail_memory(err,
@@ -237,70 +258,124 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
                                    : "color and depth",
                                mib(image_host), lim->name, mib(local),
                                host ? ", plus host memory" : ", shared with the host");
-    const VkDeviceSize fixed = m.model_bytes + image_dev; /* device-local, whatever the crowd */
-    if (req->mode == VKS_SKIN_COMPUTE && req->max_skinned_vertices && fixed + least > local)
+    return true;
+}
+
+/* Whether the crowd's state and the least output fit the heaps (separate heaps: each must hold
+ * its part); *k: how many instances would, *left: the device-local memory left for the output
+ * (0 when the crowd does not fit). */
+static bool fit_crowd(const vks_plan_limits *lim, const plan_footprint *f, bool store, uint32_t *k,
+                      VkDeviceSize *left)
+{
+    const VkDeviceSize local = lim->device_heap, host = lim->host_heap;
+    uint32_t k_cap = 0;
+    bool fits;
+    if (host) {
+        uint32_t kd = fit(local, f->fixed + f->least, f->lin_per_device);
+        uint32_t kh = fit(host, f->image_host, f->lin_per_host);
+        *k = kd < kh ? kd : kh;
+        if (store) {
+            kd = fit(local, f->fixed + f->least + f->cap_device, f->cap_per_device);
+            kh = fit(host, f->image_host + f->cap_host, f->cap_per_host);
+            k_cap = kd < kh ? kd : kh;
+        }
+        fits = f->dev_state + f->least <= local && f->host_state <= host;
+        *left = fits ? local - f->dev_state : 0;
+    } else {
+        *k = fit(local, f->fixed + f->image_host + f->least, f->lin_per_device + f->lin_per_host);
+        if (store)
+            k_cap = fit(local, f->fixed + f->image_host + f->least + f->cap_device + f->cap_host,
+                        f->cap_per_device + f->cap_per_host);
+        fits = f->dev_state + f->host_state + f->least <= local;
+        *left = fits ? local - f->dev_state - f->host_state : 0;
+    }
+    *k = *k > k_cap ? *k : k_cap;
+    return fits;
+}
+
+/* The skinned output's capacity, one copy of `sets`, when no vertex count was asked for: every
+ * output at once, or half of what is `left` (at least one largest output). */
+static VkDeviceSize output_share(const plan_outputs *o, VkDeviceSize chunk, VkDeviceSize left,
+                                 uint32_t sets)
+{
+    /* Every output at once, dealt into chunks: a chunk closes only when the next output (at most
+     * `largest`) does not fit, so a closed chunk holds more than chunk - largest bytes, that is
+     * at least chunk - largest + 16 (outputs and chunks are multiples of 16), and at least one
+     * output: total / that + 1 chunks hold them all, whatever the order. */
+    VkDeviceSize half = (left / 2 / sets) & ~(VkDeviceSize)15, all = o->total;
+    if (o->total > chunk) {
+        VkDeviceSize per =
+            chunk - o->largest + 16 > o->smallest ? chunk - o->largest + 16 : o->smallest;
+        VkDeviceSize chunks = o->total / per + 1;
+        all = chunks > half / chunk ? half + 16 : chunks * chunk; /* no overflow */
+    }
+    return all < half ? all : half > o->largest ? half : o->largest;
+}
+
+bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
+                     const vks_plan_request *req, vks_plan_memory *out, vks_error *err)
+{
+    assert(crowd->instance_count > 0);
+    const uint32_t n = crowd->instance_count;
+    const bool store = req->palette_store;
+    if (!check_buffers(lim, crowd, store, err))
+        return false;
+    vks_plan_memory m = {.model_bytes = model_bytes(crowd)};
+    plan_footprint f;
+    instance_costs(lim, crowd, req, &m, &f);
+
+    /* The output's least size: what was asked for, or one largest instance's output, which
+     * must fit in one buffer. */
+    const plan_outputs o = outputs_of(crowd);
+    const VkDeviceSize chunk = vks_plan_buffer_limit(lim, req->buffer_limit);
+    if (req->mode == VKS_SKIN_COMPUTE && o.largest > chunk)
+        return vks_fail_memory(
+            err,
+            "one instance of %s needs %llu bytes of skinned vertices, more than the "
+            "largest buffer (%llu bytes)",
+            o.widest->name, (unsigned long long)o.largest, (unsigned long long)chunk);
+    VkDeviceSize least = 0; /* one copy's */
+    if (req->mode == VKS_SKIN_COMPUTE)
+        least = req->max_skinned_vertices ? align16((VkDeviceSize)req->max_skinned_vertices *
+                                                    vertex_bytes(crowd->models, crowd->model_count))
+                                          : o.largest;
+    const uint32_t sets = req->output_sets ? req->output_sets : 1;
+    const VkDeviceSize least_one = least;
+    f.least = least * sets; /* every copy's */
+
+    const VkDeviceSize local = lim->device_heap, host = lim->host_heap;
+    /* The headless image: alone it must fit; with the crowd it is a fixed part. */
+    if (!check_image(lim, req, err))
+        return false;
+    f.image_host = req->image.host_bytes;
+    f.fixed = m.model_bytes + req->image.device_bytes; /* device-local, whatever the crowd */
+    if (req->mode == VKS_SKIN_COMPUTE && req->max_skinned_vertices && f.fixed + f.least > local)
         return vks_fail_memory(
             err,
             "room for %u skinned vertices (--max-skinned-vertices) takes %.0f MiB, "
             "and with the models more than %s has (%.0f MiB device-local)",
-            req->max_skinned_vertices, mib(least), lim->name, mib(local));
-    const VkDeviceSize dev_state = fixed + store_fixed + (VkDeviceSize)n * m.per_instance_device;
-    const VkDeviceSize host_state =
-        image_host + GPU_FRAMES_IN_FLIGHT * store_fixed + (VkDeviceSize)n * m.per_instance_host;
-    uint32_t k, k_cap = 0;
+            req->max_skinned_vertices, mib(f.least), lim->name, mib(local));
+    f.dev_state = f.fixed + f.store_fixed + (VkDeviceSize)n * m.per_instance_device;
+    f.host_state =
+        f.image_host + GPU_FRAMES_IN_FLIGHT * f.store_fixed + (VkDeviceSize)n * m.per_instance_host;
+    uint32_t k;
     VkDeviceSize left; /* device-local memory left for the output */
-    bool fits;
-    if (host) { /* separate heaps: each must hold its part */
-        uint32_t kd = fit(local, fixed + least, lin_per_device);
-        uint32_t kh = fit(host, image_host, lin_per_host);
-        k = kd < kh ? kd : kh;
-        if (store) {
-            kd = fit(local, fixed + least + cap_device, cap_per_device);
-            kh = fit(host, image_host + cap_host, cap_per_host);
-            k_cap = kd < kh ? kd : kh;
-        }
-        fits = dev_state + least <= local && host_state <= host;
-        left = fits ? local - dev_state : 0;
-    } else {
-        k = fit(local, fixed + image_host + least, lin_per_device + lin_per_host);
-        if (store)
-            k_cap = fit(local, fixed + image_host + least + cap_device + cap_host,
-                        cap_per_device + cap_per_host);
-        fits = dev_state + host_state + least <= local;
-        left = fits ? local - dev_state - host_state : 0;
-    }
-    k = k > k_cap ? k : k_cap;
-    if (!fits)
+    if (!fit_crowd(lim, &f, store, &k, &left))
         return vks_fail_memory(
             err,
             "a crowd of %u instances needs %.0f MiB of GPU memory for its models%s, "
             "%.0f MiB for its palettes%s and visible lists and at "
             "least %llu KiB of skinned output, more than %s has (%.0f MiB "
             "device-local%s): at most %u instances fit",
-            n, mib(dev_state), store ? ", instance table and palette store" : " and instance table",
-            mib(host_state), store ? " (staged)" : "", (unsigned long long)((least + 1023) / 1024),
-            lim->name, mib(local), host ? ", plus host memory" : ", shared with the host", k);
-    if (req->mode == VKS_SKIN_COMPUTE) {
-        if (req->max_skinned_vertices)
-            m.output_bytes = least_one;
-        else {
-            /* Every output at once, dealt into chunks: a chunk closes only when the next output
-             * (at most `largest`) does not fit, so a closed chunk holds more than
-             * chunk - largest bytes, that is at least chunk - largest + 16 (outputs and chunks
-             * are multiples of 16), and at least one output: total / that + 1 chunks hold
-             * them all, whatever the order. */
-            VkDeviceSize half = (left / 2 / sets) & ~(VkDeviceSize)15, all = total;
-            if (total > chunk) {
-                VkDeviceSize per =
-                    chunk - largest + 16 > smallest ? chunk - largest + 16 : smallest;
-                VkDeviceSize chunks = total / per + 1;
-                all = chunks > half / chunk ? half + 16 : chunks * chunk; /* no overflow */
-            }
-            m.output_bytes = all < half ? all : half > largest ? half : largest;
-        }
-    }
-    m.device_bytes = dev_state + m.output_bytes * sets;
-    m.host_bytes = host_state;
+            n, mib(f.dev_state),
+            store ? ", instance table and palette store" : " and instance table", mib(f.host_state),
+            store ? " (staged)" : "", (unsigned long long)((f.least + 1023) / 1024), lim->name,
+            mib(local), host ? ", plus host memory" : ", shared with the host", k);
+    if (req->mode == VKS_SKIN_COMPUTE)
+        m.output_bytes =
+            req->max_skinned_vertices ? least_one : output_share(&o, chunk, left, sets);
+    m.device_bytes = f.dev_state + m.output_bytes * sets;
+    m.host_bytes = f.host_state;
     *out = m;
     return true;
 }
