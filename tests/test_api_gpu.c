@@ -295,7 +295,7 @@ static void check_capacity(const vkskin_model *a, const vkskin_model *b)
     check_error(vkskin_gpu_skin(gpu, 0, cmd, with_removed, 2, NULL, &err), &err,
                 VKSKIN_ERROR_ARGUMENT, "entry 1 is instance 1, which was removed");
     CHECK(gpu_once_end(&host, cmd, &e));
-    CHECK(vkskin_palette_store_slot(store, 4) == VKSKIN_NO_SLOT);
+    CHECK(vkskin_palette_store_first(store, 4) == VKSKIN_NO_ENTRY);
     frame(gpu, crowd, &a->model, 0, live, NULL, 4, diag, false);
     /* The removed index reused: INSTANCES indices, the room given; then past it, to 4 times
      * as many: slot 0, taken next, is made again larger; slot 1 still holds what it held (its

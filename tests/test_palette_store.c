@@ -1,13 +1,13 @@
 /* The palette store's bookkeeping (src/scene/palette_store.h), without a device: crowds made up
- * here, expected slots worked out by hand or checked against invariants written here.
+ * here, expected blocks worked out by hand or checked against invariants written here.
  *
- *   hand:    two models (3 and 2 joints) in a store of 10 entries over six frames: slots dealt
- *            from the top, kept while listed, freed slots reused by the same model, nothing
+ *   hand:    two models (3 and 2 joints) in a store of 10 entries over six frames: blocks dealt
+ *            from the top, kept while listed, freed blocks reused by the same model, nothing
  *            posed or copied for a kept pose, adjacent copies merged, a new instance that finds
- *            no room dropped when the list exceeds the store (the slots dealt kept), the store
+ *            no room dropped when the list exceeds the store (the blocks dealt kept), the store
  *            dealt again from the start when the list fits it whole, and clearing.
  *   random:  2 000 frames of random lists and schedules over three models: every listed
- *            instance's slot is its own (no two overlap, all inside the store), kept while it
+ *            instance's block is its own (no two overlap, all inside the store), kept while it
  *            stays listed unless the store starts again, the poses are exactly the entries
  *            scheduled or new, packed in list order, and the copies move exactly their entries;
  *            the staged entries are the posed instances' joints; an instance is dropped only
@@ -54,11 +54,12 @@ static uint32_t joints_of(const vks_crowd *c, uint32_t i)
     return c->models[c->instances[i].model]->skeleton.joint_count;
 }
 
-/* One frame of `n` listed instances with the schedule `update` (NULL: all). */
+/* One frame of `n` listed instances, `schedule` saying which the animation level of detail
+ * poses (NULL: all). */
 static uint32_t frame(vks_palette_store *s, const vks_crowd *c, uint32_t *list, uint32_t n,
-                      const uint8_t *update)
+                      const uint8_t *schedule)
 {
-    return vks_palette_store_frame(s, c, list, NULL, NULL, n, update);
+    return vks_palette_store_frame(s, c, list, NULL, NULL, n, schedule);
 }
 
 static void test_hand(void)
@@ -73,64 +74,64 @@ static void test_hand(void)
     /* 1: all new, dealt from 0 in list order, all posed, one merged copy of 8 entries. */
     uint32_t l1[] = {0, 1, 4};
     CHECK(frame(&s, c, l1, 3, NULL) == 3);
-    CHECK(s.slot[0] == 0 && s.slot[1] == 3 && s.slot[4] == 6 && s.top == 8);
+    CHECK(s.block[0] == 0 && s.block[1] == 3 && s.block[4] == 6 && s.top == 8);
     CHECK(s.pose_count == 3 && s.pose_first[0] == 0 && s.pose_first[1] == 3 &&
           s.pose_first[2] == 6 && s.staged == 8);
     CHECK(s.copy_count == 1 && s.copies[0].from == 0 && s.copies[0].to == 0 &&
           s.copies[0].count == 8);
     CHECK(!s.restarted && s.dropped == 0);
 
-    /* 2: 0 leaves; the others keep their slots and are not posed: nothing moves. */
+    /* 2: 0 leaves; the others keep their blocks and are not posed: nothing moves. */
     uint32_t l2[] = {1, 4};
     const uint8_t keep2[] = {0, 0};
     CHECK(frame(&s, c, l2, 2, keep2) == 2);
-    CHECK(s.slot[0] == VKS_PALETTE_NONE && s.slot[1] == 3 && s.slot[4] == 6);
+    CHECK(s.block[0] == VKS_PALETTE_NONE && s.block[1] == 3 && s.block[4] == 6);
     CHECK(s.pose_count == 0 && s.staged == 0 && s.copy_count == 0);
 
-    /* 3: 2 (model A) takes the slot 0 gave back; posed though its schedule says no. */
+    /* 3: 2 (model A) takes the block 0 gave back; posed though its schedule says no. */
     uint32_t l3[] = {1, 2, 4};
     const uint8_t keep3[] = {0, 0, 0};
     CHECK(frame(&s, c, l3, 3, keep3) == 3);
-    CHECK(s.slot[2] == 0 && s.top == 8);
+    CHECK(s.block[2] == 0 && s.top == 8);
     CHECK(s.pose_count == 1 && s.pose[0] == 2 && s.pose_first[0] == 0 && s.staged == 3);
     CHECK(s.copy_count == 1 && s.copies[0].from == 0 && s.copies[0].to == 0 &&
           s.copies[0].count == 3);
 
     /* 4: 5 (B) takes the last 2 entries; 6 (B) finds none, and the list (12 entries) does not
-     * fit the store whole: the slots dealt stay, 6 is dropped, only 5 is posed. */
+     * fit the store whole: the blocks dealt stay, 6 is dropped, only 5 is posed. */
     uint32_t l4[] = {1, 2, 4, 5, 6};
     const uint8_t keep4[] = {0, 0, 0, 0, 0};
     CHECK(frame(&s, c, l4, 5, keep4) == 4);
     CHECK(!s.restarted && s.dropped == 1);
     CHECK(l4[0] == 1 && l4[1] == 2 && l4[2] == 4 && l4[3] == 5);
-    CHECK(s.slot[1] == 3 && s.slot[2] == 0 && s.slot[4] == 6 && s.slot[5] == 8 &&
-          s.slot[6] == VKS_PALETTE_NONE);
+    CHECK(s.block[1] == 3 && s.block[2] == 0 && s.block[4] == 6 && s.block[5] == 8 &&
+          s.block[6] == VKS_PALETTE_NONE);
     CHECK(s.pose_count == 1 && s.pose[0] == 5 && s.staged == 2 && s.copy_count == 1 &&
           s.copies[0].from == 0 && s.copies[0].to == 8 && s.copies[0].count == 2);
 
-    /* 5: 1 and 2 leave (model A's slots free), 6 (B) still finds none, but the list (6 entries)
+    /* 5: 1 and 2 leave (model A's blocks free), 6 (B) still finds none, but the list (6 entries)
      * fits whole: the store starts again, packed in list order (4: 0, 5: 2, 6: 4), every one
      * posed, one copy. */
     uint32_t l5[] = {4, 5, 6};
     const uint8_t keep5[] = {0, 0, 0};
     CHECK(frame(&s, c, l5, 3, keep5) == 3);
     CHECK(s.restarted && s.dropped == 0 && s.top == 6);
-    CHECK(s.slot[4] == 0 && s.slot[5] == 2 && s.slot[6] == 4 && s.slot[1] == VKS_PALETTE_NONE);
+    CHECK(s.block[4] == 0 && s.block[5] == 2 && s.block[6] == 4 && s.block[1] == VKS_PALETTE_NONE);
     CHECK(s.pose_count == 3 && s.staged == 6 && s.copy_count == 1 && s.copies[0].count == 6);
 
-    /* 6: 4 leaves; 0 (A) is new (from the top: A has no freed slot since the start again), 5 is
+    /* 6: 4 leaves; 0 (A) is new (from the top: A has no freed block since the start again), 5 is
      * scheduled: two copies that cannot merge (staging 0 -> 6, 3 -> 2). */
     uint32_t l6[] = {0, 5, 6};
     const uint8_t keep6[] = {0, 1, 0};
     CHECK(frame(&s, c, l6, 3, keep6) == 3);
-    CHECK(!s.restarted && s.slot[0] == 6 && s.slot[5] == 2 && s.slot[6] == 4 && s.top == 9);
+    CHECK(!s.restarted && s.block[0] == 6 && s.block[5] == 2 && s.block[6] == 4 && s.top == 9);
     CHECK(s.pose_count == 2 && s.pose[0] == 0 && s.pose[1] == 5 && s.staged == 5);
     CHECK(s.copy_count == 2 && s.copies[0].from == 0 && s.copies[0].to == 6 &&
           s.copies[1].from == 3 && s.copies[1].to == 2 && s.copies[1].count == 2);
 
     /* Cleared (a frame that never ran): nothing held, the next frame poses every one. */
     vks_palette_store_clear(&s);
-    CHECK(s.slot[0] == VKS_PALETTE_NONE && s.copy_count == 0 && s.staged == 0);
+    CHECK(s.block[0] == VKS_PALETTE_NONE && s.copy_count == 0 && s.staged == 0);
     CHECK(frame(&s, c, l6, 3, keep6) == 3 && s.pose_count == 3);
 
     /* A store smaller than one palette is refused, naming the model. */
@@ -159,7 +160,7 @@ static void test_random(void)
     CHECK(vks_palette_store_init(&s, c, capacity, &err));
     uint32_t *list = malloc(sizeof *list * n), *before = malloc(sizeof *before * n);
     uint32_t *owner = malloc(sizeof *owner * capacity); /* entry -> instance, this frame */
-    uint8_t *update = malloc(n), *scheduled = calloc(n, 1);
+    uint8_t *schedule = malloc(n), *scheduled = calloc(n, 1);
     uint32_t x = 12345, restarts = 0, drops = 0, reused = 0, kept_frames = 0;
     bool ok = true;
     for (int f = 0; f < 2000 && ok; f++) {
@@ -169,15 +170,15 @@ static void test_random(void)
         for (uint32_t i = 0; i < n; i++)
             if (rng(&x) % 100 < share) {
                 list[count] = i;
-                update[count] = rng(&x) % 4 == 0;
-                scheduled[i] = update[count];
+                schedule[count] = rng(&x) % 4 == 0;
+                scheduled[i] = schedule[count];
                 entries += joints_of(c, i);
                 count++;
             }
         for (uint32_t i = 0; i < n; i++)
-            before[i] = s.slot[i];
+            before[i] = s.block[i];
         const uint32_t listed = count, top_before = s.top;
-        count = frame(&s, c, list, count, update);
+        count = frame(&s, c, list, count, schedule);
         restarts += s.restarted;
         drops += s.dropped;
         /* Dropped only when the store cannot hold the list whole, and then it does not start
@@ -195,26 +196,26 @@ static void test_random(void)
         }
         ok &= staged == s.staged;
         for (uint32_t k = 0; k < count; k++) {
-            const uint32_t i = list[k], slot = s.slot[i], j = joints_of(c, i);
+            const uint32_t i = list[k], block = s.block[i], j = joints_of(c, i);
             ok &= k == 0 || list[k - 1] < i; /* still ascending */
-            ok &= slot != VKS_PALETTE_NONE && slot + j <= capacity;
-            for (uint32_t e = slot; ok && e < slot + j && e < capacity; e++) {
+            ok &= block != VKS_PALETTE_NONE && block + j <= capacity;
+            for (uint32_t e = block; ok && e < block + j && e < capacity; e++) {
                 ok &= owner[e] == UINT32_MAX;
                 owner[e] = i;
             }
-            /* (an instance not listed last frame gave its slot back this frame) */
+            /* (an instance not listed last frame gave its block back this frame) */
             const bool fresh = before[i] == VKS_PALETTE_NONE;
             /* Kept while listed, unless the store started again. */
             if (!fresh && !s.restarted) {
-                ok &= slot == before[i];
+                ok &= block == before[i];
                 kept_frames++;
             }
-            reused += fresh && !s.restarted && slot + j <= top_before; /* a freed slot */
+            reused += fresh && !s.restarted && block + j <= top_before; /* a freed block */
             /* Posed exactly when scheduled, new, or the store started again. */
             const bool expect = scheduled[i] || fresh || s.restarted;
             ok &= posed[i] == expect;
         }
-        /* The copies: every staged entry to its instance's slot, once. */
+        /* The copies: every staged entry to its instance's block, once. */
         uint8_t *moved = calloc(capacity, 1);
         for (uint32_t k = 0; k < s.copy_count; k++) {
             const vks_palette_copy *cp = &s.copies[k];
@@ -230,7 +231,7 @@ static void test_random(void)
                 uint32_t p = 0;
                 while (p < s.pose_count && s.pose[p] != i)
                     p++;
-                ok &= p < s.pose_count && from - s.pose_first[p] == to - s.slot[i];
+                ok &= p < s.pose_count && from - s.pose_first[p] == to - s.block[i];
             }
         }
         uint64_t moved_count = 0;
@@ -245,19 +246,19 @@ static void test_random(void)
                     count);
     }
     CHECK(ok);
-    /* The run went where the invariants matter: kept slots, reuse, starts again, drops. */
-    printf("random: 2000 frames, %u instance-frames kept their slot, %u slots reused, %u starts "
+    /* The run went where the invariants matter: kept blocks, reuse, starts again, drops. */
+    printf("random: 2000 frames, %u instance-frames kept their block, %u blocks reused, %u starts "
            "again, %u dropped\n",
            kept_frames, reused, restarts, drops);
     CHECK(kept_frames > 1000 && reused > 100 && restarts > 0 && drops > 0);
     vks_palette_store_free(&s);
-    free(list), free(before), free(owner), free(update), free(scheduled);
+    free(list), free(before), free(owner), free(schedule), free(scheduled);
     free(mc.crowd.instances);
     free(mc.crowd.model_of);
 }
 
-/* An instance given another model (vks_crowd_set_model) while it holds a slot: its slot was
- * dealt for the old model's joints, so it gives it back (to the old model's free slots) and gets
+/* An instance given another model (vks_crowd_set_model) while it holds a block: its block was
+ * dealt for the old model's joints, so it gives it back (to the old model's free blocks) and gets
  * one of its new model's size, and is posed; the crowd growing (more indices) needs
  * vks_palette_store_reserve. By hand: A has 2 joints, B 5. */
 static void test_model_change(void)
@@ -270,18 +271,18 @@ static void test_model_change(void)
     CHECK(vks_palette_store_init(&s, c, 20, &err));
     uint32_t l1[] = {0, 1, 2};
     CHECK(frame(&s, c, l1, 3, NULL) == 3);
-    CHECK(s.slot[0] == 0 && s.slot[1] == 2 && s.slot[2] == 4 && s.top == 6);
-    /* 1 becomes a B: its A slot (2) goes back to A's free list, it takes 5 from the top. */
+    CHECK(s.block[0] == 0 && s.block[1] == 2 && s.block[2] == 4 && s.top == 6);
+    /* 1 becomes a B: its A block (2) goes back to A's free list, it takes 5 from the top. */
     c->instances[1].model = 1;
     c->model_of[1] = 1;
     const uint8_t keep[] = {0, 0, 0};
     uint32_t l2[] = {0, 1, 2};
     CHECK(frame(&s, c, l2, 3, keep) == 3);
-    CHECK(s.slot[0] == 0 && s.slot[1] == 6 && s.slot[2] == 4 && s.top == 11);
-    CHECK(s.free_count[0] == 1 && s.free_slots[0][0] == 2);
+    CHECK(s.block[0] == 0 && s.block[1] == 6 && s.block[2] == 4 && s.top == 11);
+    CHECK(s.free_count[0] == 1 && s.free_blocks[0][0] == 2);
     CHECK(s.pose_count == 1 && s.pose[0] == 1 && s.staged == 5 && s.copy_count == 1 &&
           s.copies[0].to == 6 && s.copies[0].count == 5);
-    /* 3 (a B) listed: B has no freed slot, the top has room. A new instance at index 4 (the
+    /* 3 (a B) listed: B has no freed block, the top has room. A new instance at index 4 (the
      * crowd grew) needs room in the store's per-instance lists first. */
     const uint32_t grown = 8;
     c->instances = realloc(c->instances, sizeof *c->instances * grown);
@@ -291,11 +292,11 @@ static void test_model_change(void)
     c->instance_count = 5;
     c->instance_capacity = grown;
     CHECK(vks_palette_store_reserve(&s, c, &err) && s.instances == grown);
-    CHECK(s.slot[4] == VKS_PALETTE_NONE && s.slot[1] == 6);
+    CHECK(s.block[4] == VKS_PALETTE_NONE && s.block[1] == 6);
     uint32_t l3[] = {0, 1, 3, 4};
     CHECK(frame(&s, c, l3, 4, NULL) == 4);
-    /* 2 leaves (A free: 2, then 4); 3 takes the top, 4 the slot freed last. */
-    CHECK(s.slot[3] == 11 && s.slot[4] == 4 && s.top == 16);
+    /* 2 leaves (A free: 2, then 4); 3 takes the top, 4 the block freed last. */
+    CHECK(s.block[3] == 11 && s.block[4] == 4 && s.top == 16);
     vks_palette_store_free(&s);
     free(mc.crowd.instances);
     free(mc.crowd.model_of);

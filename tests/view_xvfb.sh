@@ -94,4 +94,14 @@ printf '%s\n' "$out" | grep -q "^view: wrote $shots/vkskin_0003.png (320x200)$" 
   [ "$(ls "$shots" | wc -l)" -eq 4 ] ||
   fail "the second view's screenshots are not vkskin_0003.png and vkskin_0004.png: $(ls "$shots")"
 printf '%s\n' "$out" | grep -q "^view: 2 frames, " || fail "the script's quit did not end the view after frame 1"
+# The clip keys (the viewer's own, over vkskin_crowd_play): where each script leaves instance 0
+# of the default character (idle, walk, wave), said by the summary's last line.
+for case in "1f:next,2f:next,3f:prev|walk (2/3)" "1f:prev|wave (3/3)" "1f:bind|bind pose (0/3)" \
+  "1f:bind,2f:bind|idle (1/3)" "1f:next,2f:bind,3f:next|idle (1/3)" "1f:bind,2f:reset|bind pose (0/3)" \
+  "1f:next,2f:bind,3f:reset,4f:bind|idle (1/3)" "1f:next,2f:bind,3f:bind|walk (2/3)"; do
+  out=$(xvfb-run -a -s "-screen 0 1280x1024x24" "$vkskin" view --validate --size 320x200 \
+    --frames 6 --script "${case%|*}" 2>&1); rc=$?
+  [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -qx "view: at the end, default character - ${case#*|}" ||
+    fail "the clip keys '${case%|*}': exit $rc, $(printf '%s\n' "$out" | grep 'at the end'), not ${case#*|}"
+done
 echo "ok"

@@ -59,6 +59,14 @@
 #define VKSKIN_API
 #endif
 
+/* A name kept for one minor version after it was replaced or retired (docs/library.md, "The
+ * ABI policy": what each became); using it warns. */
+#if defined(__GNUC__) || defined(__clang__)
+#define VKSKIN_DEPRECATED(why) __attribute__((deprecated(why)))
+#else
+#define VKSKIN_DEPRECATED(why)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -412,8 +420,8 @@ typedef struct vkskin_crowd_info {
 
 VKSKIN_API vkskin_result vkskin_crowd_get_info(const vkskin_crowd *crowd, vkskin_crowd_info *info,
                                                vkskin_error *err);
-/* No place in a palette buffer or store: an instance out of range, or not listed. */
-#define VKSKIN_NO_SLOT 0xFFFFFFFFu
+/* No entry in a palette buffer or store: an instance out of range, or not listed. */
+#define VKSKIN_NO_ENTRY 0xFFFFFFFFu
 /* Palette entries of every instance together, and where instance i's begin: the palette buffer
  * vkskin_crowd_pose writes holds palette_count entries of 12 floats (3 rows x 4, row-major: the
  * linear part and the translation of palette space <- bind pose), instance i's joint_count of
@@ -422,7 +430,7 @@ VKSKIN_API vkskin_result vkskin_crowd_get_info(const vkskin_crowd *crowd, vkskin
  * targets follow, from the next whole entry: a count as uint32 and 3 zero words, then per target
  * whose weight is not 0 its index (uint32) and its weight (float), in target order (what the
  * skinning pass reads; vkskin_crowd_get_weights gives the weights themselves). palette_count is
- * 0 for a NULL crowd; palette_first is VKSKIN_NO_SLOT for a NULL crowd or an instance out of
+ * 0 for a NULL crowd; palette_first is VKSKIN_NO_ENTRY for a NULL crowd or an instance out of
  * range, never an offset. */
 VKSKIN_API uint32_t vkskin_crowd_palette_count(const vkskin_crowd *crowd);
 VKSKIN_API uint32_t vkskin_crowd_palette_first(const vkskin_crowd *crowd, uint32_t instance);
@@ -449,7 +457,7 @@ VKSKIN_API vkskin_result vkskin_crowd_play(vkskin_crowd *crowd, uint32_t instanc
 VKSKIN_API vkskin_result vkskin_crowd_set_time(vkskin_crowd *crowd, uint32_t instance,
                                                double seconds, float speed, vkskin_error *err);
 /* Hides the instance (shown false) or shows it again: a hidden one is never culled into a
- * visible list, so it is neither posed nor drawn, and its palette store slot is given back; its
+ * visible list, so it is neither posed nor drawn, and its palette store block is given back; its
  * clock runs on. Indices do not change. Frames in flight are not touched: from the next frame.
  * vkskin_crowd_reset shows every instance. */
 VKSKIN_API vkskin_result vkskin_crowd_set_shown(vkskin_crowd *crowd, uint32_t instance, bool shown,
@@ -488,11 +496,14 @@ VKSKIN_API vkskin_result vkskin_crowd_set_model(vkskin_crowd *crowd, uint32_t in
 
 /* Every instance steps `delta` clips (mod its model's clip count: the next or previous one) and
  * cross-fades into it over `fade` seconds (finite, 0 or more). Models without clips stay in the
- * bind pose. */
+ * bind pose. Deprecated: a viewer's convenience, written with vkskin_crowd_play per instance. */
+VKSKIN_DEPRECATED("play each instance's clip with vkskin_crowd_play")
 VKSKIN_API vkskin_result vkskin_crowd_step_clips(vkskin_crowd *crowd, int32_t delta, double fade,
                                                  vkskin_error *err);
 /* on: every instance cross-fades into the bind pose over `fade` seconds (finite, 0 or more),
- * holding its clip; off: back into the clip it held, from its start. */
+ * holding its clip; off: back into the clip it held, from its start. Deprecated: a viewer's
+ * convenience, written with vkskin_crowd_play per instance. */
+VKSKIN_DEPRECATED("play VKSKIN_CLIP_NONE, then the clip held, with vkskin_crowd_play")
 VKSKIN_API vkskin_result vkskin_crowd_bind_pose(vkskin_crowd *crowd, bool on, double fade,
                                                 vkskin_error *err);
 /* Every instance back as the crowd was created: model, clip, clock, speed, place, shown; no
@@ -641,8 +652,8 @@ VKSKIN_API vkskin_result vkskin_crowd_prepare(vkskin_crowd *crowd, const vkskin_
 /* A palette store for a host's own renderer (what vkskin_renderer does by default,
  * VKSKIN_PALETTES_STORE): the host keeps a buffer of `capacity` palette entries on the GPU (12
  * floats each) that its skinning reads in place, and vkskin deals its entries. Each instance in
- * view holds a slot of its model's joint count of entries while it stays in view, rewritten only
- * when it is posed; an instance that leaves the view gives its slot back. A frame then moves only
+ * view holds a block of the store (its model's joint count of entries) while it stays in view,
+ * rewritten only when it is posed; an instance that leaves the view gives its block back. A frame then moves only
  * the posed instances' palettes to the GPU, and a kept pose costs nothing. */
 typedef struct vkskin_palette_store vkskin_palette_store;
 
@@ -660,17 +671,17 @@ VKSKIN_API vkskin_result vkskin_palette_store_create(const vkskin_crowd *crowd, 
 VKSKIN_API void vkskin_palette_store_destroy(vkskin_palette_store *store);
 
 /* vkskin_crowd_prepare with a store: culls, chooses levels and schedules the animation level of
- * detail as vkskin_crowd_prepare does, then gives each listed instance a slot (vkskin deals them:
+ * detail as vkskin_crowd_prepare does, then gives each listed instance a block (vkskin deals them:
  * an instance new to the store is posed whatever its period) and writes the posed instances'
  * palettes into `staging` (room for the store's capacity), packed from entry 0, each entry once
  * (with levels chosen, each posed for its level: the entries of the joints its level does not
  * keep are left as they were, copied but never read).
  * Before the GPU reads the store, the host copies vkskin_palette_store_copies from staging into
- * the store, ordered after every earlier read of the store (a freed slot changes hands) and
+ * the store, ordered after every earlier read of the store (a freed block changes hands) and
  * before this frame's. When the store cannot hold every listed instance's palette at once, the
  * store is dealt again from the start, and those that still find no room are left out of the
  * list (out->dropped; visible, levels and desc->raster stay in step); when the listed palettes
- * together exceed the store, the slots already dealt stay and the new instances that find none
+ * together exceed the store, the blocks already dealt stay and the new instances that find none
  * are left out. reuse_palettes is not used; `out` may be NULL. Should the frame not reach the
  * GPU, vkskin_palette_store_forget. */
 /* `capacity` as vkskin_crowd_prepare's; `staging_capacity`: the entries `staging` has room for
@@ -685,8 +696,9 @@ VKSKIN_API vkskin_result vkskin_crowd_prepare_store(vkskin_crowd *crowd,
 VKSKIN_API const vkskin_palette_copy *vkskin_palette_store_copies(const vkskin_palette_store *store,
                                                                   uint32_t *count);
 /* Instance's first entry in the store after the last prepare: where its skinning reads its
- * palette (VKSKIN_NO_SLOT: not listed then, or not an instance). */
-VKSKIN_API uint32_t vkskin_palette_store_slot(const vkskin_palette_store *store, uint32_t instance);
+ * palette (VKSKIN_NO_ENTRY: not listed then, or not an instance). */
+VKSKIN_API uint32_t vkskin_palette_store_first(const vkskin_palette_store *store,
+                                               uint32_t instance);
 /* The store's contents are lost (a frame that never ran, a new buffer): the next prepare deals
  * and poses every listed instance afresh. */
 VKSKIN_API vkskin_result vkskin_palette_store_forget(vkskin_palette_store *store,
@@ -715,6 +727,15 @@ VKSKIN_API vkskin_result vkskin_crowd_pose_range(vkskin_crowd *crowd, const uint
                                                  uint32_t begin, uint32_t end, float *palettes,
                                                  uint32_t capacity, uint32_t worker,
                                                  vkskin_error *err);
+
+/* ---- Deprecated names (0.3; removed in 0.4): what each became ---- */
+
+/* VKSKIN_NO_ENTRY. */
+#define VKSKIN_NO_SLOT VKSKIN_NO_ENTRY
+/* vkskin_palette_store_first (a store's "slot" is its block of entries; "slot" names a frame in
+ * flight). */
+VKSKIN_DEPRECATED("vkskin_palette_store_first")
+VKSKIN_API uint32_t vkskin_palette_store_slot(const vkskin_palette_store *store, uint32_t instance);
 
 #ifdef __cplusplus
 }

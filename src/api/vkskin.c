@@ -652,7 +652,7 @@ uint32_t vkskin_crowd_palette_first(const vkskin_crowd *c, uint32_t instance)
 {
     return c && instance < c->crowd.instance_count && !c->crowd.instances[instance].removed
                ? c->crowd.palette_first[instance]
-               : VKSKIN_NO_SLOT;
+               : VKSKIN_NO_ENTRY;
 }
 
 /* The instance, or a message: NULL crowd or an index out of range. */
@@ -1216,11 +1216,16 @@ const vkskin_palette_copy *vkskin_palette_store_copies(const vkskin_palette_stor
     return s ? (const vkskin_palette_copy *)s->store.copies : NULL;
 }
 
-uint32_t vkskin_palette_store_slot(const vkskin_palette_store *s, uint32_t instance)
+uint32_t vkskin_palette_store_first(const vkskin_palette_store *s, uint32_t instance)
 {
     return s && instance < s->crowd->crowd.instance_count && instance < s->store.instances
-               ? s->store.slot[instance]
-               : VKSKIN_NO_SLOT;
+               ? s->store.block[instance]
+               : VKSKIN_NO_ENTRY;
+}
+
+uint32_t vkskin_palette_store_slot(const vkskin_palette_store *s, uint32_t instance)
+{
+    return vkskin_palette_store_first(s, instance);
 }
 
 vkskin_result vkskin_palette_store_forget(vkskin_palette_store *s, vkskin_error *err)

@@ -1,3 +1,4 @@
+#include "clips.h"
 #include "commands.h"
 #include "hud.h"
 #include "script.h"
@@ -189,17 +190,18 @@ static float framing_pitch(const vkskin_crowd *crowd)
 }
 
 /* Applies the keys and the mouse to the playback and the camera. */
-static void steer(const app_input *in, vkskin_crowd *crowd, view_camera *cam, double *speed,
-                  bool *bind_pose)
+static void steer(const app_input *in, const app_show *show, app_clips *clips, view_camera *cam,
+                  double *speed, bool *bind_pose)
 {
+    vkskin_crowd *crowd = show->crowd;
     if (in->bind_pose) {
         *bind_pose = !*bind_pose;
-        vkskin_crowd_bind_pose(crowd, *bind_pose, FADE_SECONDS, NULL);
+        app_clips_bind_pose(clips, crowd, *bind_pose, FADE_SECONDS, NULL);
     }
     if (in->next_clip)
-        vkskin_crowd_step_clips(crowd, 1, FADE_SECONDS, NULL);
+        app_clips_step(clips, crowd, show->models, 1, FADE_SECONDS, NULL);
     if (in->prev_clip)
-        vkskin_crowd_step_clips(crowd, -1, FADE_SECONDS, NULL);
+        app_clips_step(clips, crowd, show->models, -1, FADE_SECONDS, NULL);
     if (in->faster)
         *speed = fmin(*speed * 1.25, 8.0);
     if (in->slower)
@@ -213,8 +215,9 @@ static void steer(const app_input *in, vkskin_crowd *crowd, view_camera *cam, do
         *cam = (view_camera){.zoom = 1.0f, .base_pitch = cam->base_pitch};
         *speed = 1.0;
         vkskin_crowd_reset(crowd, NULL);
-        if (*bind_pose) /* the bind pose is a view, not playback: it stays */
-            vkskin_crowd_bind_pose(crowd, true, 0.0, NULL);
+        app_clips_forget(clips); /* the instances play the clips they were made with */
+        if (*bind_pose)          /* the bind pose is a view, not playback: it stays */
+            app_clips_bind_pose(clips, crowd, true, 0.0, NULL);
     }
 }
 
@@ -316,6 +319,7 @@ typedef struct view_loop {
     view_stats stats;
     app_overflow overflow;
     bool paused, bind_pose, minimised;
+    app_clips clips; /* the clip keys' (B, left, right) held clips */
     bool help, ground, skeleton, want_shot;
     bool quitting; /* Esc, the script's quit or --seconds: once no screenshot is pending */
     app_hud hud;
@@ -344,7 +348,7 @@ static void view_loop_init(view_loop *v, const view_args *a, const app_show *sho
                              sizeof v->models - strlen(v->models));
     }
     if (v->bind_pose)
-        vkskin_crowd_bind_pose(show->crowd, true, 0.0, NULL);
+        app_clips_bind_pose(&v->clips, show->crowd, true, 0.0, NULL);
 }
 
 /* The window's input and the script's steps now due, applied: playback, camera, toggles, the
@@ -369,7 +373,7 @@ static bool view_input(view_args *a, const app_show *show, app_window *win, view
             return false;
     }
     v->paused ^= in.pause;
-    steer(&in, show->crowd, &v->cam, &v->speed, &v->bind_pose);
+    steer(&in, show, &v->clips, &v->cam, &v->speed, &v->bind_pose);
     /* What the HUD says changes with these keys (the figures: every quarter second). */
     if (in.pause || in.help || in.faster || in.slower || in.prev_clip || in.next_clip ||
         in.bind_pose || in.reset) {
@@ -469,9 +473,10 @@ static void view_drawn(view_loop *v, const view_args *a, const app_show *show, a
 
 /* The lines printed when the view ends: frames, rates and averages, the script's counts, what
  * went past the renderer's room. */
-static void view_summary(view_loop *v, const view_args *a, const vkskin_crowd *crowd,
+static void view_summary(view_loop *v, const view_args *a, const app_show *show,
                          vkskin_renderer *r)
 {
+    const vkskin_crowd *crowd = show->crowd;
     vkskin_renderer_info ri;
     vkskin_renderer_get_info(r, &ri, NULL);
     v->stats.fps = v->drawn * 1e3 / fmax(vks_now_ms() - v->start, 1e-3);
@@ -485,6 +490,9 @@ static void view_summary(view_loop *v, const view_args *a, const vkskin_crowd *c
     if (a->script.count)
         printf("view: the script ran %u step(s); %u time(s) nothing was drawn (minimised)\n",
                v->script_steps, v->skipped);
+    char who[192];
+    who_of(show, v->stats.visible, who, sizeof who);
+    printf("view: at the end, %s\n", who); /* what the clip keys left playing */
     app_show_overflow_report("view", r, &v->overflow);
 }
 
@@ -524,9 +532,10 @@ static int run(view_args *a, app_show *show, app_window **win, vkskin_renderer *
             break;
     }
     app_hud_destroy(&v.hud);
+    app_clips_free(&v.clips);
     if (rc != APP_OK)
         return rc;
-    view_summary(&v, a, show->crowd, r);
+    view_summary(&v, a, show, r);
     return APP_OK;
 }
 

@@ -37,7 +37,7 @@ static void deal_outputs(vks_skinner *sk, vks_skin_slot *s)
                                      .raster = sk->raster,
                                      .raster_max_entries = sk->raster_max_entries};
     vks_frame_plan_make(c, &budget, s->visible, s->visible_count, s->level, s->raster, &s->plan);
-    vks_frame_plan_entries(c, &s->plan, sk->use_store ? sk->store.slot : c->palette_first,
+    vks_frame_plan_entries(c, &s->plan, sk->use_store ? sk->store.block : c->palette_first,
                            sk->chunk_count
                                ? sk->chunk_addresses +
                                      (size_t)(s->slot % sk->output_sets) * sk->chunk_count
@@ -60,7 +60,7 @@ static void scatter_to_store(vks_skinner *sk, vks_skin_slot *s, VkCommandBuffer 
         const uint32_t i = st->pose[k];
         records[k] = (vks_scatter_record){
             .from_entry = st->pose_first[k],
-            .to_entry = st->slot[i],
+            .to_entry = st->block[i],
             .count = vks_crowd_written_entries(c, c->instances[i].model),
         };
     }

@@ -1,19 +1,19 @@
 /* The palette store's bookkeeping: which entries of the renderer's device-local palette store
- * hold which instance's pose. The store persists across frames: an instance keeps its slot (its
- * model's joint count of entries) while it stays in view, and the slot is rewritten only when the
+ * hold which instance's pose. The store persists across frames: an instance keeps its block (its
+ * model's joint count of entries) while it stays in view, and the block is rewritten only when the
  * instance is posed. A frame stages the posed instances' palettes, packed, in its frame slot's
- * host-visible buffer, and moves them into their slots before the skinning pass reads the store
+ * host-visible buffer, and moves them into their blocks before the skinning pass reads the store
  * in place: a kept pose costs nothing, and the bytes that cross the bus each frame are the posed
  * instances'. Pure arithmetic on lists, no Vulkan call; tests/test_palette_store.c checks it
  * without a device.
  *
  *   vks_palette_store_init(&s, crowd, capacity, err);                once
- *   n = vks_palette_store_frame(&s, crowd, visible, levels, raster, n, update);
+ *   n = vks_palette_store_frame(&s, crowd, visible, levels, raster, n, schedule);
  *                        each frame: then pose s.pose[k] into staging + s.pose_first[k], and
- *                        move each into s.slot[s.pose[k]] (the renderer: a scatter pass,
+ *                        move each into s.block[s.pose[k]] (the renderer: a scatter pass,
  *                        palette_scatter.h), or record s.copies, after the previous frame's reads
  *
- * Frames in flight: a slot freed or rewritten at frame N may still be read by frame N - 1's
+ * Frames in flight: a block freed or rewritten at frame N may still be read by frame N - 1's
  * passes. The renderer orders its scatter after every earlier read of the store on the queue (a
  * barrier from the previous frames' shader reads to its writes), so the writes of frame N never
  * overtake frame N - 1; each frame slot has its own staging buffer, written only after its
@@ -34,14 +34,14 @@ typedef struct vks_palette_copy {
 typedef struct vks_palette_store {
     uint32_t capacity;   /* entries of the store */
     uint32_t top;        /* entries dealt from the bottom so far; the rest are free */
-    uint32_t *slot;      /* per instance: its slot's first entry, or VKS_PALETTE_NONE */
-    uint8_t *slot_model; /* per instance holding a slot: the model it was dealt for */
+    uint32_t *block;      /* per instance: its block's first entry, or VKS_PALETTE_NONE */
+    uint8_t *block_model; /* per instance holding a block: the model it was dealt for */
     uint32_t instances;  /* the per-instance arrays' room (vks_palette_store_reserve) */
-    /* Per model, the slots of its instances that left the view (each its joint count). */
-    uint32_t *free_slots[VKS_CROWD_MAX_MODELS];
+    /* Per model, the blocks of its instances that left the view (each its joint count). */
+    uint32_t *free_blocks[VKS_CROWD_MAX_MODELS];
     uint32_t free_count[VKS_CROWD_MAX_MODELS];
-    uint32_t *held; /* the instances holding a slot, ascending */
-    uint32_t held_count;
+    uint32_t *holders; /* the instances holding a block, ascending */
+    uint32_t holder_count;
 
     /* The last frame's work (vks_palette_store_frame): the instances to pose, in list order, and
      * each one's first entry in the frame's staging buffer (packed from 0); the entries staged;
@@ -51,11 +51,11 @@ typedef struct vks_palette_store {
     uint64_t staged;
     vks_palette_copy *copies;
     uint32_t copy_count;
-    uint8_t *fresh; /* scratch: per listed entry, whether it got a new slot this frame */
+    uint8_t *fresh; /* scratch: per listed entry, whether it got a new block this frame */
     /* Listed instances left out of the frame: no room in the store even after starting it
      * again (their palettes together exceed the capacity). */
     uint32_t dropped;
-    /* The store was started again this frame (slots were scattered past what a new instance
+    /* The store was started again this frame (blocks were scattered past what a new instance
      * could find room in): every listed instance is posed and placed afresh. */
     bool restarted;
 } vks_palette_store;
@@ -70,19 +70,19 @@ void vks_palette_store_free(vks_palette_store *s);
 bool vks_palette_store_reserve(vks_palette_store *s, const vks_crowd *crowd, vks_error *err);
 
 /* One frame. visible[0 .. count): the instances listed this frame, ascending; levels and raster
- * (either may be NULL) their per-entry choices; update[k] (NULL: all) whether the animation
- * level of detail poses entry k this frame. Frees the slots of the instances no longer listed,
- * and of those whose model changed since their slot was dealt, gives each newly listed one (and
- * each such) a slot (its model's freed slots first, then the store's top), and
- * lists for posing every entry with update[k] and every one that got a new slot. When a new
- * instance finds no room, the store starts again: every slot is freed and every listed instance
+ * (either may be NULL) their per-entry choices; schedule[k] (NULL: all) whether the animation
+ * level of detail poses entry k this frame. Frees the blocks of the instances no longer listed,
+ * and of those whose model changed since their block was dealt, gives each newly listed one (and
+ * each such) a block (its model's freed blocks first, then the store's top), and
+ * lists for posing every entry with schedule[k] and every one that got a new block. When a new
+ * instance finds no room, the store starts again: every block is freed and every listed instance
  * placed afresh in list order and posed; those that still find none are dropped from the lists
  * (visible, levels and raster compacted in place, the order kept). Returns the count kept. */
 uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *crowd, uint32_t *visible,
                                  uint8_t *levels, uint8_t *raster, uint32_t count,
-                                 const uint8_t *update);
+                                 const uint8_t *schedule);
 
-/* Forgets every slot (the store's contents are unknown, as after a device-side loss): the next
+/* Forgets every block (the store's contents are unknown, as after a device-side loss): the next
  * frame places and poses every listed instance. */
 void vks_palette_store_clear(vks_palette_store *s);
 
