@@ -1165,7 +1165,7 @@ vkskin_result vkskin_crowd_prepare(vkskin_crowd *c, const vkskin_prepare_desc *d
         c->prepared++, (vks_bone *)palettes, desc->reuse_palettes, &bytes);
     uint64_t joints = 0;
     for (uint32_t k = 0; out && k < n; k++)
-        if (!anim_lod || c->crowd.update[k])
+        if (!anim_lod || c->crowd.schedule[k])
             joints += joints_posed(&c->crowd, visible[k], levels != NULL);
     if (out)
         *out = (vkskin_prepared){

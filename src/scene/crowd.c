@@ -327,7 +327,7 @@ uint64_t vks_crowd_host_bytes(const vks_model *const *models, uint32_t model_cou
                               uint32_t instance_count, bool keep_poses)
 {
     /* What vks_crowd_create and vks_crowd_keep_poses allocate that grows with the crowd: per
-     * instance its state, first palette entry, sampler cursor and culling scratch (and update
+     * instance its state, first palette entry, sampler cursor and culling scratch (and schedule
      * flag and two stamps); per palette entry six key cursors (and the kept pose). (The culling's
      * counts, 4 bytes per 8 192 instances, are left out: the figure stays linear.) */
     const uint64_t entries = vks_crowd_palette_entries(models, model_count, instance_count);
@@ -526,7 +526,7 @@ void vks_crowd_destroy(vks_crowd *c)
     vks_free(c->cursors);
     vks_free(c->scratch);
     vks_free(c->poses);
-    vks_free(c->update);
+    vks_free(c->schedule);
     vks_free(c->cull_scratch);
     vks_free(c->cull_counts);
     vks_free(c->moved);
@@ -602,8 +602,8 @@ bool vks_crowd_keep_poses(vks_crowd *c, vks_error *err)
     if (c->poses)
         return true;
     c->poses = vks_malloc(sizeof *c->poses * (c->palette_capacity ? c->palette_capacity : 1));
-    c->update = vks_malloc(c->instance_capacity);
-    bool ok = c->poses && c->update;
+    c->schedule = vks_malloc(c->instance_capacity);
+    bool ok = c->poses && c->schedule;
     for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++) {
         c->destinations[d] = (struct vks_crowd_destination){
             .held = vks_malloc(sizeof *c->destinations[d].held *
@@ -612,9 +612,9 @@ bool vks_crowd_keep_poses(vks_crowd *c, vks_error *err)
     }
     if (!ok) {
         vks_free(c->poses);
-        vks_free(c->update);
+        vks_free(c->schedule);
         c->poses = NULL;
-        c->update = NULL;
+        c->schedule = NULL;
         for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++) {
             vks_free(c->destinations[d].held);
             c->destinations[d].held = NULL;

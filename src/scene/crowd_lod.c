@@ -32,15 +32,15 @@ static bool crowd_schedule_one(vks_crowd_instance *in, uint32_t i, uint32_t p, u
 }
 
 uint32_t vks_crowd_schedule(vks_crowd *c, const uint32_t *visible, const uint8_t *periods,
-                            uint32_t count, uint64_t frame, uint8_t *update)
+                            uint32_t count, uint64_t frame, uint8_t *schedule)
 {
     uint32_t posed = 0;
     for (uint32_t k = 0; k < count; k++) {
         const uint32_t i = visible[k];
         /* not an instance: skipped, as by vks_crowd_palettes */
-        update[k] = i < c->instance_count &&
-                    crowd_schedule_one(&c->instances[i], i, periods ? periods[k] : 1, frame);
-        posed += update[k];
+        schedule[k] = i < c->instance_count &&
+                      crowd_schedule_one(&c->instances[i], i, periods ? periods[k] : 1, frame);
+        posed += schedule[k];
     }
     return posed;
 }
@@ -50,7 +50,7 @@ typedef struct crowd_lod_job {
     const vks_lod_view *view;
     const uint32_t *visible;
     uint8_t *levels, *raster;
-    uint8_t *periods, *update; /* with update, the schedule of `frame` (posed counted) */
+    uint8_t *periods, *schedule; /* with schedule, that of `frame` (posed counted) */
     uint64_t frame;
     uint32_t posed;
 } crowd_lod_job;
@@ -104,14 +104,14 @@ static void crowd_choose_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t
             job->levels[k] = crowd_lod_of(c, in, job->view, job->raster ? &job->raster[k] : NULL);
         else /* skinned at level 0 this frame: the schedule compares the kept pose with that */
             in->lod = 0;
-        if (!job->periods && !job->update)
+        if (!job->periods && !job->schedule)
             continue;
         const uint8_t period = crowd_period_of(in, job->view);
         if (job->periods)
             job->periods[k] = period;
-        if (job->update) {
-            job->update[k] = crowd_schedule_one(in, i, period, job->frame);
-            posed += job->update[k];
+        if (job->schedule) {
+            job->schedule[k] = crowd_schedule_one(in, i, period, job->frame);
+            posed += job->schedule[k];
         }
     }
     __atomic_fetch_add(&job->posed, posed, __ATOMIC_RELAXED);
@@ -119,9 +119,9 @@ static void crowd_choose_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t
 
 uint32_t vks_crowd_choose(vks_crowd *c, vks_pool *pool, const vks_lod_view *view,
                           const uint32_t *visible, uint32_t count, uint8_t *levels, uint8_t *raster,
-                          uint8_t *periods, uint64_t frame, uint8_t *update)
+                          uint8_t *periods, uint64_t frame, uint8_t *schedule)
 {
-    crowd_lod_job job = {c, view, visible, levels, raster, periods, update, frame, 0};
+    crowd_lod_job job = {c, view, visible, levels, raster, periods, schedule, frame, 0};
     vks_pool_run(pool, count, VKS_CROWD_GRAIN, crowd_choose_chunk, &job);
-    return update ? job.posed : count;
+    return schedule ? job.posed : count;
 }

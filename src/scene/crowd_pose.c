@@ -66,7 +66,7 @@ typedef struct crowd_job {
      * palette_first) */
     const uint32_t *first;
     vks_crowd__scratch layout;
-    bool lod; /* vks_crowd_animate with periods: c->update says which to pose */
+    bool anim_lod; /* vks_crowd_animate with periods: c->schedule says which to pose */
     /* Each instance posed for its level of detail (instance.lod): the joints the level keeps
      * (skeleton level of detail); else every joint. */
     bool at_levels;
@@ -148,7 +148,7 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
         const uint32_t joints = m->skeleton.joint_count;
         const uint32_t entries = vks_crowd_written_entries(c, in->model);
         vks_bone *out = job->palette + (job->first ? job->first[v] : c->palette_first[i]);
-        if (job->lod && !c->update[v]) { /* its last pose, kept in cached memory */
+        if (job->anim_lod && !c->schedule[v]) { /* its last pose, kept in cached memory */
             if (job->held && job->held[i] == in->posed_frame)
                 continue; /* the buffer holds it already */
             memcpy(out, c->poses + c->palette_first[i], sizeof *out * entries);
@@ -163,7 +163,7 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
         /* With the level of detail, posed into the kept poses (cached memory) and copied out;
          * else straight into the palette, written once. A dual-quaternion model's is posed in
          * the scratch and written as vks_dq where it goes. */
-        vks_bone *const placed = job->lod ? c->poses + c->palette_first[i] : out;
+        vks_bone *const placed = job->anim_lod ? c->poses + c->palette_first[i] : out;
         vks_bone *dst = c->dq[in->model] ? (vks_bone *)(scratch + job->layout.dq) : placed;
         const vks_sampler *s = &c->samplers[in->model][in->clip + 1];
         if (in->fade_left <= 0.0 && s->segments) { /* the fast path */
@@ -207,7 +207,7 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
             vks_crowd_weights(c, i, w, w + m->target_count);
             vks_morph_write(m, w, placed + vks_crowd_pose_entries(m, c->dq[in->model]));
         }
-        if (job->lod)
+        if (job->anim_lod)
             memcpy(out, placed, sizeof *out * entries);
     }
     if (job->stream)
@@ -234,7 +234,7 @@ void vks_crowd_joints(vks_crowd *c, uint32_t i, float (*out)[3])
 /* The job of posing `count` listed instances: the scratch layout, and whether palettes are
  * streamed (written straight to the buffer, and a frame's past CROWD_STREAM_BYTES). */
 static crowd_job crowd_job_of(vks_crowd *c, const uint32_t *visible, uint32_t count,
-                              vks_bone *palette, bool lod)
+                              vks_bone *palette, bool anim_lod)
 {
     const uint32_t max_joints = crowd_max_joints(c);
     return (crowd_job){
@@ -242,8 +242,8 @@ static crowd_job crowd_job_of(vks_crowd *c, const uint32_t *visible, uint32_t co
         .visible = visible,
         .palette = palette,
         .layout = vks_crowd__scratch_of(c),
-        .lod = lod,
-        .stream = !lod && (size_t)count * max_joints * sizeof(vks_bone) > CROWD_STREAM_BYTES,
+        .anim_lod = anim_lod,
+        .stream = !anim_lod && (size_t)count * max_joints * sizeof(vks_bone) > CROWD_STREAM_BYTES,
     };
 }
 
@@ -323,8 +323,8 @@ static uint32_t crowd_animate(vks_crowd *c, vks_pool *pool, const uint32_t *visi
             *palette_bytes = entries * sizeof(vks_bone);
         return count;
     }
-    assert(c->poses && c->update); /* vks_crowd_desc.keep_poses */
-    const uint32_t posed = vks_crowd_schedule(c, visible, periods, count, frame, c->update);
+    assert(c->poses && c->schedule); /* vks_crowd_desc.keep_poses */
+    const uint32_t posed = vks_crowd_schedule(c, visible, periods, count, frame, c->schedule);
     crowd_job job = crowd_job_of(c, visible, count, palette, true);
     job.at_levels = at_levels;
     job.keeps = true;
