@@ -16,7 +16,7 @@ void vks_crowd__mark_moved(vks_crowd *crowd, uint32_t i);
 /* A thread's block of vks_crowd.scratch, what posing needs for the crowd's largest skeleton:
  * byte offsets in the block (the direct path's local poses at 0), and the block's size. */
 typedef struct vks_crowd__scratch {
-    size_t local_from, model, sampler, pose, dq, weights, stride;
+    size_t local_from, model, sampler, pose, weights, stride;
 } vks_crowd__scratch;
 vks_crowd__scratch vks_crowd__scratch_of(const vks_crowd *crowd);
 

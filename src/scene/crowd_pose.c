@@ -48,14 +48,33 @@ vks_crowd__scratch vks_crowd__scratch_of(const vks_crowd *c)
     /* Cache lines apart, so that threads never share one (and the sampler's SIMD loads are
      * aligned). */
     l.sampler = (2 * xforms + sizeof(vks_affine) * max_joints + 63) & ~(size_t)63;
-    /* A palette in pose order (skeleton level of detail), placed from there. */
+    /* A pose as 3x4 matrices that is not computed where it goes (crowd_pose). */
     l.pose = (l.sampler + vks_sampler_scratch_bytes(max_joints) + 63) & ~(size_t)63;
-    /* A dual-quaternion model's palette as 3x4 matrices, before it is written as vks_dq. */
-    l.dq = (l.pose + sizeof(vks_bone) * max_joints + 63) & ~(size_t)63;
     /* Morph-target weights: an instance's, and the clip's fading out. */
-    l.weights = (l.dq + sizeof(vks_bone) * max_joints + 63) & ~(size_t)63;
+    l.weights = (l.pose + sizeof(vks_bone) * max_joints + 63) & ~(size_t)63;
     l.stride = (l.weights + 2 * sizeof(float) * crowd_max_targets(c) + 63) & ~(size_t)63;
     return l;
+}
+
+/* A thread's block of the scratch, as pointers. */
+typedef struct crowd_scratch {
+    vks_xform *local, *local_from; /* the direct path's local poses */
+    vks_affine *model;             /* ... and model transforms */
+    void *sampler;                 /* the sampler's */
+    vks_bone *pose;                /* a 3x4 pose not computed where it goes */
+    float *weights;                /* morph-target weights (vks_crowd_weights) */
+} crowd_scratch;
+
+static crowd_scratch crowd_scratch_at(const vks_crowd *c, const vks_crowd__scratch *l,
+                                      uint32_t thread)
+{
+    char *block = (char *)c->scratch + l->stride * thread;
+    return (crowd_scratch){.local = (vks_xform *)block,
+                           .local_from = (vks_xform *)(block + l->local_from),
+                           .model = (vks_affine *)(block + l->model),
+                           .sampler = block + l->sampler,
+                           .pose = (vks_bone *)(block + l->pose),
+                           .weights = (float *)(block + l->weights)};
 }
 
 typedef struct crowd_job {
@@ -128,85 +147,166 @@ void vks_crowd_weights(const vks_crowd *c, uint32_t i, float *weights, float *fr
     }
 }
 
+/* ---- A palette, in pieces ----
+ *
+ * crowd_palettes_chunk writes each listed instance's palette in pieces, each a small function
+ * over the instance and the memory it is given:
+ *   crowd_plan_of      what the instance needs this time, decided once: nothing, its kept pose
+ *                      copied, or a pose by one of three paths, through its model's writer;
+ *   crowd_pose         the pose by that path, stored by the writer (crowd_form);
+ *   crowd_write_morph  its morph targets' active list, after the pose;
+ *   then, with the animation level of detail, the kept pose just written copied to the buffer.
+ * A palette feature is one more piece in that sequence, or one more writer, not a branch in each
+ * path. */
+
+/* How a listed instance's palette is made this time. */
+typedef enum crowd_step {
+    CROWD_HELD,    /* its kept pose, which the buffer holds already: nothing to write */
+    CROWD_KEPT,    /* its kept pose, copied from the kept poses */
+    CROWD_ORDERED, /* its clip's sampler over the joints its level keeps, in pose order (a model
+                      with a skeleton level of detail), then placed */
+    CROWD_SAMPLED, /* its clip's sampler over every joint */
+    CROWD_DIRECT,  /* anim.h's direct path: a cross-fade, or a clip without a sampler */
+} crowd_step;
+
+/* A model's writer (vks_crowd.dq): how a pose, computed as 3x4 matrices, is stored in a palette
+ * range. Linear blending stores the matrices, computed where they go; dual quaternions store
+ * each joint's vks_dq, converted from matrices in the scratch. Either writes each entry once (the
+ * range may be write-combined memory). */
+typedef enum crowd_form { CROWD_LINEAR, CROWD_DQ } crowd_form;
+
+/* What a listed instance needs, and what the pieces read of it. */
+typedef struct crowd_plan {
+    crowd_step step;
+    crowd_form form;
+    vks_crowd_instance *in;
+    const vks_model *model;
+    const vks_sampler *sampler; /* its clip's (HELD and KEPT: NULL) */
+} crowd_plan;
+
+/* The plan of listed entry v, instance i. */
+static crowd_plan crowd_plan_of(const crowd_job *job, uint32_t v, uint32_t i)
+{
+    vks_crowd *c = job->crowd;
+    vks_crowd_instance *in = &c->instances[i];
+    crowd_plan p = {.in = in,
+                    .model = c->models[in->model],
+                    .form = c->dq[in->model] ? CROWD_DQ : CROWD_LINEAR};
+    if (job->anim_lod && !c->schedule[v]) {
+        p.step = job->held && job->held[i] == in->posed_frame ? CROWD_HELD : CROWD_KEPT;
+        return p;
+    }
+    p.sampler = &c->samplers[in->model][in->clip + 1];
+    p.step = !(in->fade_left <= 0.0) || !p.sampler->segments ? CROWD_DIRECT
+             : p.model->pose_order                           ? CROWD_ORDERED
+                                                             : CROWD_SAMPLED;
+    return p;
+}
+
+/* Where a pose in joint order for `placed` is computed: there, or in the scratch's `pose`. */
+static inline vks_bone *crowd_form_target(crowd_form form, vks_bone *placed, vks_bone *pose)
+{
+    return form == CROWD_LINEAR ? placed : pose;
+}
+
+/* The `joints` joints of a pose computed at crowd_form_target, stored in `placed`. */
+static inline void crowd_form_write(crowd_form form, const vks_bone *pose, uint32_t joints,
+                                    vks_bone *placed)
+{
+    if (form == CROWD_DQ)
+        vks_dq_write(pose, joints, placed);
+}
+
+/* The first n joints of a pose in pose order (its joint p is joint order[p]), each stored at its
+ * joint's place in `placed`. */
+static inline void crowd_form_place(crowd_form form, const vks_bone *pose, const uint32_t *order,
+                                    uint32_t n, vks_bone *placed)
+{
+    if (form == CROWD_DQ) {
+        for (uint32_t p = 0; p < n; p++) {
+            vks_dq d;
+            vks_dq_from_bone_fast(&pose[p], &d);
+            memcpy((char *)placed + sizeof d * order[p], &d, sizeof d);
+        }
+    } else {
+        for (uint32_t p = 0; p < n; p++)
+            placed[order[p]] = pose[p];
+    }
+}
+
+/* Instance i posed by its plan's path (not HELD or KEPT) into `placed` through its writer.
+ * Returns the level whose joints the pose holds (0: every joint). */
+static uint8_t crowd_pose(const crowd_job *job, const crowd_scratch *s, const crowd_plan *p,
+                          uint32_t i, vks_bone *placed)
+{
+    vks_crowd *c = job->crowd;
+    const vks_crowd_instance *in = p->in;
+    const vks_model *m = p->model;
+    const uint32_t joints = m->skeleton.joint_count;
+    if (p->step == CROWD_DIRECT) {
+        vks_bone *pose = crowd_form_target(p->form, placed, s->pose);
+        crowd_local_direct(c, i, s->local, s->local_from);
+        vks_pose_palette(&m->skeleton, s->local, s->model, pose);
+        crowd_form_write(p->form, pose, joints, placed);
+        return 0;
+    }
+    const double t =
+        in->clip < 0 ? 0.0 : vks_clip_time(&m->clips[in->clip], in->time, VKS_WRAP_LOOP);
+    if (p->step == CROWD_ORDERED) { /* the joints its level keeps: a prefix of the pose order */
+        const uint8_t level = job->at_levels ? in->lod : 0;
+        const uint32_t n = vks_model_level_joints(m, level);
+        vks_sampler_pose_joints(p->sampler, &c->pose_skeletons[in->model], t,
+                                &c->sampler_cursors[i], s->sampler, s->pose, false, n);
+        crowd_form_place(p->form, s->pose, m->pose_order, n, placed);
+        return level;
+    }
+    vks_bone *pose = crowd_form_target(p->form, placed, s->pose);
+    vks_sampler_pose(p->sampler, &m->skeleton, t, &c->sampler_cursors[i], s->sampler, pose,
+                     job->stream && pose == placed);
+    crowd_form_write(p->form, pose, joints, placed);
+    return 0;
+}
+
+/* Instance i's active morph targets (skin/morph.h), after its pose in `placed`. */
+static void crowd_write_morph(const vks_crowd *c, const crowd_plan *p, uint32_t i, float *weights,
+                              vks_bone *placed)
+{
+    const vks_model *m = p->model;
+    vks_crowd_weights(c, i, weights, weights + m->target_count);
+    vks_morph_write(m, weights, placed + vks_crowd_pose_entries(m, p->form == CROWD_DQ));
+}
+
 static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
 {
     const crowd_job *job = ctx;
     vks_crowd *c = job->crowd;
     /* Each thread its own scratch: chunks of one thread run one after the other. */
-    char *scratch = (char *)c->scratch + job->layout.stride * thread;
-    vks_xform *local = (vks_xform *)scratch;
-    vks_xform *local_from = (vks_xform *)(scratch + job->layout.local_from);
-    vks_affine *model = (vks_affine *)(scratch + job->layout.model);
-    void *sampler_scratch = scratch + job->layout.sampler;
+    const crowd_scratch s = crowd_scratch_at(c, &job->layout, thread);
     uint64_t written = 0;
     for (uint32_t v = begin; v < end; v++) {
-        uint32_t i = job->visible[v];
+        const uint32_t i = job->visible[v];
         if (i >= c->instance_count) /* not an instance: nothing to write */
             continue;
-        vks_crowd_instance *in = &c->instances[i];
-        const vks_model *m = c->models[in->model];
-        const uint32_t joints = m->skeleton.joint_count;
-        const uint32_t entries = vks_crowd_written_entries(c, in->model);
-        vks_bone *out = job->palette + (job->first ? job->first[v] : c->palette_first[i]);
-        if (job->anim_lod && !c->schedule[v]) { /* its last pose, kept in cached memory */
-            if (job->held && job->held[i] == in->posed_frame)
-                continue; /* the buffer holds it already */
-            memcpy(out, c->poses + c->palette_first[i], sizeof *out * entries);
-            if (job->held)
-                job->held[i] = in->posed_frame;
-            written += entries;
+        const crowd_plan p = crowd_plan_of(job, v, i);
+        if (p.step == CROWD_HELD)
             continue;
-        }
+        const uint32_t entries = vks_crowd_model_written(p.model, p.form == CROWD_DQ);
+        vks_bone *out = job->palette + (job->first ? job->first[v] : c->palette_first[i]);
         written += entries;
         if (job->held)
-            job->held[i] = in->posed_frame;
-        /* With the level of detail, posed into the kept poses (cached memory) and copied out;
-         * else straight into the palette, written once. A dual-quaternion model's is posed in
-         * the scratch and written as vks_dq where it goes. */
+            job->held[i] = p.in->posed_frame;
+        if (p.step == CROWD_KEPT) { /* its last pose, kept in cached memory */
+            memcpy(out, c->poses + c->palette_first[i], sizeof *out * entries);
+            continue;
+        }
+        /* With the animation level of detail, posed into the kept poses (cached memory) and
+         * copied out after; else straight into the buffer. */
         vks_bone *const placed = job->anim_lod ? c->poses + c->palette_first[i] : out;
-        vks_bone *dst = c->dq[in->model] ? (vks_bone *)(scratch + job->layout.dq) : placed;
-        const vks_sampler *s = &c->samplers[in->model][in->clip + 1];
-        if (in->fade_left <= 0.0 && s->segments) { /* the fast path */
-            const double t =
-                in->clip < 0 ? 0.0 : vks_clip_time(&m->clips[in->clip], in->time, VKS_WRAP_LOOP);
-            if (m->pose_order) { /* the joints its level keeps, in pose order, then placed */
-                const uint8_t level = job->at_levels ? in->lod : 0;
-                const uint32_t n = vks_model_level_joints(m, level);
-                vks_bone *pose = (vks_bone *)(scratch + job->layout.pose);
-                vks_sampler_pose_joints(s, &c->pose_skeletons[in->model], t, &c->sampler_cursors[i],
-                                        sampler_scratch, pose, false, n);
-                if (c->dq[in->model]) { /* the posed joints alone, each as its vks_dq */
-                    for (uint32_t p = 0; p < n; p++) {
-                        vks_dq d;
-                        vks_dq_from_bone_fast(&pose[p], &d);
-                        memcpy((char *)placed + sizeof d * m->pose_order[p], &d, sizeof d);
-                    }
-                    dst = NULL; /* written */
-                } else {
-                    for (uint32_t p = 0; p < n; p++)
-                        dst[m->pose_order[p]] = pose[p];
-                }
-                if (job->keeps)
-                    in->posed_lod = level;
-            } else {
-                vks_sampler_pose(s, &m->skeleton, t, &c->sampler_cursors[i], sampler_scratch, dst,
-                                 job->stream && dst == placed);
-                if (job->keeps)
-                    in->posed_lod = 0;
-            }
-        } else { /* a cross-fade, or a clip without a sampler: anim.h's direct path */
-            crowd_local_direct(c, i, local, local_from);
-            vks_pose_palette(&m->skeleton, local, model, dst);
-            if (job->keeps)
-                in->posed_lod = 0; /* every joint */
-        }
-        if (c->dq[in->model] && dst) /* posed as 3x4 in the scratch: written as vks_dq */
-            vks_dq_write(dst, joints, placed);
-        if (m->target_count) { /* its active morph targets, after the pose */
-            float *w = (float *)(scratch + job->layout.weights);
-            vks_crowd_weights(c, i, w, w + m->target_count);
-            vks_morph_write(m, w, placed + vks_crowd_pose_entries(m, c->dq[in->model]));
-        }
+        const uint8_t level = crowd_pose(job, &s, &p, i, placed);
+        if (job->keeps)
+            p.in->posed_lod = level;
+        if (p.model->target_count)
+            crowd_write_morph(c, &p, i, s.weights, placed);
         if (job->anim_lod)
             memcpy(out, placed, sizeof *out * entries);
     }
@@ -218,15 +318,15 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
 void vks_crowd_joints(vks_crowd *c, uint32_t i, float (*out)[3])
 {
     const vks_crowd__scratch layout = vks_crowd__scratch_of(c);
-    char *scratch = (char *)c->scratch; /* thread 0's: calls on a crowd do not overlap */
-    vks_affine *model = (vks_affine *)(scratch + layout.model);
+    /* thread 0's: calls on a crowd do not overlap */
+    const crowd_scratch s = crowd_scratch_at(c, &layout, 0);
     const vks_skeleton *sk = &c->models[c->instances[i].model]->skeleton;
-    crowd_local_direct(c, i, (vks_xform *)scratch, (vks_xform *)(scratch + layout.local_from));
-    vks_pose_model(sk, (const vks_xform *)scratch, model);
+    crowd_local_direct(c, i, s.local, s.local_from);
+    vks_pose_model(sk, s.local, s.model);
     /* A joint's origin is its model transform's translation (palette space), carried to the
      * world by the instance's placement. */
     for (uint32_t j = 0; j < sk->joint_count; j++) {
-        const float p[3] = {model[j].row[0][3], model[j].row[1][3], model[j].row[2][3]};
+        const float p[3] = {s.model[j].row[0][3], s.model[j].row[1][3], s.model[j].row[2][3]};
         vks_transform_point(c->instances[i].world, p, out[j]);
     }
 }
