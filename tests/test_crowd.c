@@ -1524,7 +1524,7 @@ static void test_dual_quaternion(void)
             kept += count - posed;
             for (uint32_t k = 0; k < count; k++) {
                 const uint32_t entries = vks_crowd_written_entries(&a, a.instances[k].model);
-                if (!a.update[k]) /* kept: as last written */
+                if (!a.schedule[k]) /* kept: as last written */
                     wrong += memcmp(pa + a.palette_first[k], pb + a.palette_first[k],
                                     sizeof *pa * entries) != 0;
             }

@@ -149,10 +149,10 @@ typedef struct vks_crowd {
     uint32_t *cursors;
     uint32_t threads;
     void *scratch;
-    /* desc.keep_poses: each instance's last palette (palette_first order), and per visible slot
-     * whether vks_crowd_animate poses it this frame. */
+    /* desc.keep_poses: each instance's last palette (palette_first order), and per visible entry
+     * 1 where this frame poses it (vks_crowd_schedule), 0 where its kept pose is copied. */
     vks_bone *poses;
-    uint8_t *update;
+    uint8_t *schedule;
     /* vks_crowd_animate with `reuse`: the last VKS_CROWD_DESTINATIONS palette buffers it wrote,
      * and for each, per instance, the pose it holds (the instance's posed_frame then; UINT64_MAX:
      * none), the least recently used replaced by a new buffer. */
@@ -330,11 +330,11 @@ typedef struct vks_lod_view {
  *   (view->raster_area_px), else 0;
  * - periods (may be NULL): its posing period, 1, 2, 4 or 8 frames by the radius its sphere
  *   projects to (1 when the eye is inside it);
- * - update (may be NULL): vks_crowd_schedule of frame `frame` with that period.
- * Returns how many are posed (count without update). */
+ * - schedule (may be NULL): vks_crowd_schedule of frame `frame` with that period.
+ * Returns how many are posed (count without schedule). */
 uint32_t vks_crowd_choose(vks_crowd *crowd, vks_pool *pool, const vks_lod_view *view,
                           const uint32_t *visible, uint32_t count, uint8_t *levels, uint8_t *raster,
-                          uint8_t *periods, uint64_t frame, uint8_t *update);
+                          uint8_t *periods, uint64_t frame, uint8_t *schedule);
 
 /* vks_crowd_palettes with animation level of detail (crowd created with keep_poses): frame
  * `frame` (counting up by one a frame) poses listed instance i when its period is 1, when it was
@@ -350,12 +350,12 @@ uint32_t vks_crowd_choose(vks_crowd *crowd, vks_pool *pool, const vks_lod_view *
  * *palette_bytes (may be NULL) gets the bytes written into `palette`. Returns how many were
  * posed. */
 #define VKS_CROWD_DESTINATIONS 2u
-/* The schedule of vks_crowd_animate alone: update[k] = 1 for each listed instance frame `frame`
+/* The schedule of vks_crowd_animate alone: schedule[k] = 1 for each listed instance frame `frame`
  * poses (its period 1, not seen the frame before, or its staggered turn; periods NULL: every
  * one), else 0; stamps each listed instance seen (and posed) at `frame`. Returns how many are
  * posed. What a caller that keeps the poses elsewhere (the renderer's palette store) decides by. */
 uint32_t vks_crowd_schedule(vks_crowd *crowd, const uint32_t *visible, const uint8_t *periods,
-                            uint32_t count, uint64_t frame, uint8_t *update);
+                            uint32_t count, uint64_t frame, uint8_t *schedule);
 
 /* A palette buffer was written by other means than vks_crowd_animate with reuse: it forgets what
  * every buffer holds (the next reuse writes them whole). */

@@ -42,7 +42,7 @@ static bool crowd_reserve(vks_crowd *c, uint64_t instances, uint64_t entries)
                   grow(&c->cull_counts, sizeof *c->cull_counts,
                        c->instance_capacity / VKS_CROWD_GRAIN + 2, k / VKS_CROWD_GRAIN + 2, 0) &&
                   grow(&c->moved, sizeof *c->moved, c->moved_count, k, 0) &&
-                  grow(&c->moved_mark, 1, n, k, 0) && grow(&c->update, 1, n, k, 0) &&
+                  grow(&c->moved_mark, 1, n, k, 0) && grow(&c->schedule, 1, n, k, 0) &&
                   grow(&c->free_indices, sizeof *c->free_indices, c->free_count, k, 0);
         for (uint32_t d = 0; ok && d < VKS_CROWD_DESTINATIONS; d++)
             ok = grow(&c->destinations[d].held, sizeof *c->destinations[d].held, n, k, 0xff);

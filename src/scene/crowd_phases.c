@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where the phases keep an instance's intermediate results (its joints' slots in each array). */
+/* Where the phases keep an instance's intermediate results (its joints' places in each array). */
 typedef struct phase_state {
     vks_xform *local;       /* the direct path's local poses */
     vks_affine *model;      /* ... and model transforms */

@@ -82,7 +82,7 @@ vks_prepared vks_prepare_palettes(vks_crowd *c, vks_anim_lod *a, const vks_prepa
         job->reuse_palettes, &bytes);
     uint64_t joints = 0;
     for (uint32_t k = 0; k < n; k++)
-        if (!job->anim_lod || c->update[k])
+        if (!job->anim_lod || c->schedule[k])
             joints += joints_posed(c, visible[k], levels != NULL);
     return (vks_prepared){
         .visible = n, .posed = posed, .palette_bytes = bytes, .posed_joints = joints};
