@@ -597,13 +597,22 @@ bool vks_crowd_set_world(vks_crowd *c, uint32_t i, const float world[4][4])
     return true;
 }
 
+bool vks_crowd_keep_schedule(vks_crowd *c, vks_error *err)
+{
+    if (!c->schedule)
+        c->schedule = vks_malloc(c->instance_capacity ? c->instance_capacity : 1);
+    return c->schedule || vks_fail_memory(err, "out of memory for the schedule of %u instances",
+                                          c->instance_count);
+}
+
 bool vks_crowd_keep_poses(vks_crowd *c, vks_error *err)
 {
     if (c->poses)
         return true;
+    if (!vks_crowd_keep_schedule(c, err))
+        return false;
     c->poses = vks_malloc(sizeof *c->poses * (c->palette_capacity ? c->palette_capacity : 1));
-    c->schedule = vks_malloc(c->instance_capacity);
-    bool ok = c->poses && c->schedule;
+    bool ok = c->poses != NULL;
     for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++) {
         c->destinations[d] = (struct vks_crowd_destination){
             .held = vks_malloc(sizeof *c->destinations[d].held *
@@ -612,9 +621,7 @@ bool vks_crowd_keep_poses(vks_crowd *c, vks_error *err)
     }
     if (!ok) {
         vks_free(c->poses);
-        vks_free(c->schedule);
         c->poses = NULL;
-        c->schedule = NULL;
         for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++) {
             vks_free(c->destinations[d].held);
             c->destinations[d].held = NULL;

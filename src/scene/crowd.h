@@ -252,7 +252,10 @@ bool vks_crowd_set_model(vks_crowd *crowd, uint32_t i, uint32_t model, vks_error
 bool vks_crowd_restore(vks_crowd *crowd, const vks_crowd_instance *start, uint32_t count,
                        vks_error *err);
 
-/* Keeps every instance's last palette from now on, as desc.keep_poses (idempotent). */
+/* Keeps the schedule (vks_crowd.schedule) from now on, grown with the crowd (idempotent). */
+bool vks_crowd_keep_schedule(vks_crowd *crowd, vks_error *err);
+/* Keeps every instance's last palette from now on, as desc.keep_poses, and the schedule
+ * (idempotent). */
 bool vks_crowd_keep_poses(vks_crowd *crowd, vks_error *err);
 
 /* How many of the models' clips and bind poses pose through a sampler (anim/sampler.h; the rest

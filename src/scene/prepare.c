@@ -5,25 +5,19 @@
 #include <math.h>
 #include <string.h>
 
-/* *bytes grown to `need` bytes (at least one); false when out of memory (*bytes kept). */
-static bool prepare_grow(uint8_t **bytes, uint32_t need)
-{
-    uint8_t *bigger = vks_realloc(*bytes, need ? need : 1);
-    if (!bigger)
-        return false;
-    *bytes = bigger;
-    return true;
-}
-
 bool vks_prepare_fit(vks_crowd *crowd, vks_anim_lod *a, bool store, vks_error *err)
 {
     const uint32_t need = crowd->instance_capacity;
-    if (!a->periods || !a->schedule || a->room < need) {
-        if (!prepare_grow(&a->periods, need) || !prepare_grow(&a->schedule, need))
+    if (!a->periods || a->room < need) {
+        uint8_t *bigger = vks_realloc(a->periods, need ? need : 1);
+        if (!bigger)
             return vks_fail_memory(err, "out of memory for the posing periods of %u instances",
                                    need);
+        a->periods = bigger;
         a->room = need;
     }
+    if (!vks_crowd_keep_schedule(crowd, err))
+        return false;
     if (!store && !vks_crowd_keep_poses(crowd, err))
         return vks_fail_memory(err, "out of memory for the last poses of %u instances",
                                crowd->instance_count);
@@ -33,7 +27,6 @@ bool vks_prepare_fit(vks_crowd *crowd, vks_anim_lod *a, bool store, vks_error *e
 void vks_anim_lod_free(vks_anim_lod *a)
 {
     vks_free(a->periods);
-    vks_free(a->schedule);
     *a = (vks_anim_lod){0};
 }
 
@@ -92,11 +85,11 @@ vks_prepared vks_prepare_store(vks_crowd *c, vks_anim_lod *a, vks_palette_store 
                                const vks_prepare_job *job, uint32_t *visible, uint8_t *levels,
                                vks_bone *staging)
 {
-    const uint32_t listed = prepare_list(c, a, job, visible, levels, a->schedule);
+    const uint32_t listed = prepare_list(c, a, job, visible, levels, c->schedule);
     if (job->anim_lod)
         a->frame++;
     const uint32_t n = vks_palette_store_frame(store, c, visible, levels, job->raster, listed,
-                                               job->anim_lod ? a->schedule : NULL);
+                                               job->anim_lod ? c->schedule : NULL);
     vks_crowd_palettes_at(c, job->pool, store->pose, store->pose_first, store->pose_count, staging,
                           levels != NULL);
     uint64_t joints = 0;

@@ -16,20 +16,19 @@
 #include "crowd.h"
 #include "palette_store.h"
 
-/* The animation level of detail's state from frame to frame: each visible entry's posing period,
- * the schedule (which entries this frame poses), and the frames prepared so far, whose count
- * staggers the periods (vks_crowd_animate). */
+/* The animation level of detail's state from frame to frame: each visible entry's posing period
+ * and the frames prepared so far, whose count staggers the periods (vks_crowd_animate). The
+ * schedule (which entries this frame poses) is the crowd's (vks_crowd.schedule). */
 typedef struct vks_anim_lod {
-    uint8_t *periods;  /* per visible entry: the frames between its poses (1, 2, 4 or 8) */
-    uint8_t *schedule; /* per visible entry: 1 when this frame poses it (with a store) */
-    uint32_t room;     /* the entries each has room for */
-    uint64_t frame;    /* the frames prepared so far */
+    uint8_t *periods; /* per visible entry: the frames between its poses (1, 2, 4 or 8) */
+    uint32_t room;    /* the entries it has room for */
+    uint64_t frame;   /* the frames prepared so far */
 } vks_anim_lod;
 
-/* Room for what a frame of `crowd` keeps with the animation level of detail: periods and
- * schedule for every index, and without a store the crowd's kept poses (vks_crowd_keep_poses;
- * a store keeps them itself). Call before each frame: a crowd grows. False, with a message, when
- * out of memory. */
+/* Room for what a frame of `crowd` keeps with the animation level of detail: periods for every
+ * index, the crowd's schedule, and without a store the crowd's kept poses (vks_crowd_keep_poses;
+ * a store keeps them itself). Call before each frame: a crowd grows (the crowd grows its own
+ * arrays). False, with a message, when out of memory. */
 bool vks_prepare_fit(vks_crowd *crowd, vks_anim_lod *anim_lod, bool store, vks_error *err);
 void vks_anim_lod_free(vks_anim_lod *anim_lod);
 

@@ -64,18 +64,24 @@ vks_draw_target vks_offscreen_target(const vks_offscreen *o)
     };
 }
 
-void vks_offscreen_copy(const gpu_device *dev, VkCommandBuffer cmd, const vks_offscreen *o,
-                        uint32_t slot)
+void vks_copy_image_to_host(const gpu_device *dev, VkCommandBuffer cmd, VkImage image,
+                            VkExtent2D extent, VkBuffer buffer)
 {
     VkBufferImageCopy region = {0};
     region.imageSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = (VkExtent3D){o->color.extent.width, o->color.extent.height, 1};
-    dev->vk.vkCmdCopyImageToBuffer(cmd, o->color.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                   o->readback[slot].buffer, 1, &region);
-    /* The host reads it after the frame's fence, and before the slot's next frame is begun. */
-    gpu_barrier_buffer(dev, cmd, o->readback[slot].buffer,
+    region.imageExtent = (VkExtent3D){extent.width, extent.height, 1};
+    dev->vk.vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer, 1,
+                                   &region);
+    gpu_barrier_buffer(dev, cmd, buffer,
                        (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
                        (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
+}
+
+void vks_offscreen_copy(const gpu_device *dev, VkCommandBuffer cmd, const vks_offscreen *o,
+                        uint32_t slot)
+{
+    /* The host reads it after the frame's fence, and before the slot's next frame is begun. */
+    vks_copy_image_to_host(dev, cmd, o->color.image, o->color.extent, o->readback[slot].buffer);
 }
 
 const void *vks_offscreen_pixels(const gpu_device *dev, const vks_offscreen *o, uint32_t slot)

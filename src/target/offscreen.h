@@ -24,6 +24,11 @@ void vks_offscreen_bytes(uint32_t width, uint32_t height, VkFormat depth_format,
 
 /* The draw target; it leaves the color image ready for vks_offscreen_copy. */
 vks_draw_target vks_offscreen_target(const vks_offscreen *o);
+/* Records the copy of a color image (in TRANSFER_SRC_OPTIMAL, `extent` in size) into a host
+ * buffer, which the host reads after the frame's fence: the headless image's readback and a
+ * window's capture. */
+void vks_copy_image_to_host(const gpu_device *dev, VkCommandBuffer cmd, VkImage image,
+                            VkExtent2D extent, VkBuffer buffer);
 /* Records the copy of the color image into frame slot `slot`'s readback buffer (after the
  * draw). */
 void vks_offscreen_copy(const gpu_device *dev, VkCommandBuffer cmd, const vks_offscreen *o,

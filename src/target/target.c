@@ -81,14 +81,7 @@ static bool target_capture(vks_target *t, VkCommandBuffer cmd, const vks_target_
                                buf, err))
             return false;
     }
-    VkBufferImageCopy region = {0};
-    region.imageSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = (VkExtent3D){extent.width, extent.height, 1};
-    dev->vk.vkCmdCopyImageToBuffer(cmd, tf->draw.color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                   buf->buffer, 1, &region);
-    gpu_barrier_buffer(dev, cmd, buf->buffer,
-                       (gpu_access){VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
-                       (gpu_access){VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
+    vks_copy_image_to_host(dev, cmd, tf->draw.color, extent, buf->buffer);
     /* Presentation is ordered by the semaphore the submission signals. */
     gpu_barrier_image_raw(dev, cmd, tf->draw.color, VK_IMAGE_ASPECT_COLOR_BIT,
                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
