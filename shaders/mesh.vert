@@ -1,7 +1,7 @@
 #version 450
 // Compute mode: draws pre-skinned vertices, pulled from the instance's output by gl_VertexIndex
 // (the index plus the mesh's base vertex) in one 16-byte load. No skinning here. Built twice, as
-// skin.comp: by device address, and with VKS_BOUND through descriptors (set 2).
+// skin.comp: by device address, and with VKS_DESCRIPTORS through descriptors (set 2).
 #extension GL_GOOGLE_include_directive : require
 #include "vks_shared.h"
 
@@ -10,8 +10,8 @@ layout(push_constant) uniform Push { vks_draw_push push; };
 #include "vks_skin.glsl"
 #include "mesh_common.glsl"
 
-#ifdef VKS_BOUND
-layout(std430, set = 2, binding = VKS_BINDING_OUTPUT) readonly buffer Skinned { uvec4 v[]; } skinned;
+#ifdef VKS_DESCRIPTORS
+layout(std430, set = 2, binding = VKS_DATA_OUTPUT) readonly buffer Skinned { uvec4 v[]; } skinned;
 #else
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Skinned { uvec4 v[]; };
 #endif
@@ -20,7 +20,7 @@ void main()
 {
     vks_visible e = this_visible();
     vks_instance inst = instance_of(e);
-#ifdef VKS_BOUND
+#ifdef VKS_DESCRIPTORS
     // Its place in the bound chunk (less than 4 GiB from its start: the low words suffice).
     uvec4 s = skinned.v[(e.out_address.x - push.out_base.x) / VKS_SKINNED_STRIDE + gl_VertexIndex];
 #else

@@ -2,7 +2,7 @@
 // Vertex mode (`--mode vertex`), and in compute mode the instances past a frame's output budget:
 // skins in the vertex shader, as the tutorials do, from the same compact streams, palettes and
 // tables: every vertex-shader invocation blends its four bones (eight for a wide model). Built
-// twice, as skin.comp: by device address, and with VKS_BOUND through descriptors (set 2).
+// twice, as skin.comp: by device address, and with VKS_DESCRIPTORS through descriptors (set 2).
 #extension GL_GOOGLE_include_directive : require
 #include "vks_shared.h"
 

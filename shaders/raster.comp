@@ -1,7 +1,7 @@
 #version 450
 // The compute rasterizer (src/raster/raster.h): one invocation per triangle of one mesh of one
 // (model, level), one row of workgroups per visible entry. Built twice, as skin.comp: by device
-// address, and with VKS_BOUND through descriptors (sets 0 and 1). Small triangles, a pixel or less,
+// address, and with VKS_DESCRIPTORS through descriptors (sets 0 and 1). Small triangles, a pixel or less,
 // are what the hardware rasterizer does worst (2x2 quads, setup-bound); here each is a few
 // edge tests. Layout of the push constants: vks_raster_push (shaders/vks_shared.h).
 //
@@ -42,12 +42,12 @@ bool top_left(i64vec2 a, i64vec2 b)
     return (a.y == b.y && b.x > a.x) || b.y < a.y;
 }
 
-// Rasterizes triangle `tri` of entry `slot`; returns how many pixels it was the first to cover.
-uint rasterize(uint tri, uint slot)
+// Rasterizes triangle `tri` of visible entry `entry`; returns how many pixels it was the first to cover.
+uint rasterize(uint tri, uint entry)
 {
     uint width = push.size & 0xffffu, height = push.size >> 16;
     uint triangle_bits = push.bits & 0xffu, subpixel_bits = (push.bits >> 8) & 0xffu;
-    vks_visible e = R_VISIBLE[slot];
+    vks_visible e = R_VISIBLE[entry];
     vks_instance inst = R_INSTANCES[e.instance];
 
     vec3 s[3];
@@ -94,7 +94,7 @@ uint rasterize(uint tri, uint slot)
     int y1 = int(min((hi_y - half_px) / px, int64_t(height) - 1));
     bool t0 = top_left(v1, v2), t1 = top_left(v2, v0), t2 = top_left(v0, v1);
     float inv = 1.0 / float(twice);
-    uint64_t id = uint64_t((slot << triangle_bits) | (push.triangle_first + tri));
+    uint64_t id = uint64_t((entry << triangle_bits) | (push.triangle_first + tri));
     uint first = 0u;
     for (int y = y0; y <= y1; y++)
         for (int x = x0; x <= x1; x++) {

@@ -13,7 +13,7 @@
 // once per 2x2 quad, and a quad of the resolve mixes pixels of other triangles, materials and
 // empty ones. (The draw pass's sampler may also filter anisotropically, which this does not: at
 // grazing angles the graphics pipeline's texture is sharper.) Built
-// twice, as mesh.vert: by device address, and with VKS_BOUND through descriptors (sets 2 and 3).
+// twice, as mesh.vert: by device address, and with VKS_DESCRIPTORS through descriptors (sets 2 and 3).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #include "vks_shared.h"
@@ -79,10 +79,10 @@ void main()
     uvec2 word = R_VIS[pixel.y * push.width + pixel.x]; // low word, then high
     if (word == uvec2(0xffffffffu))
         discard; // empty
-    uint slot = word.x >> push.triangle_bits;
+    uint entry = word.x >> push.triangle_bits;
     uint tri = word.x & ((1u << push.triangle_bits) - 1u);
-    vks_visible e = R_VISIBLE[slot];
-#ifdef VKS_BOUND
+    vks_visible e = R_VISIBLE[entry];
+#ifdef VKS_DESCRIPTORS
     // Another chunk's entry: another pass resolves it.
     uint borrow;
     uint offset = usubBorrow(e.out_address.x, push.out_base.x, borrow);

@@ -8,7 +8,7 @@
 // model has more vertices than one row of workgroups covers. It reads the compact bind streams
 // and writes each vertex as one 16-byte store.
 // Layouts: vks_shared.h; the math: vks_skin.glsl. Built twice: reaching its buffers by device
-// address, and with VKS_BOUND through descriptors (set 0; the descriptor path, vks_shared.h).
+// address, and with VKS_DESCRIPTORS through descriptors (set 0; the descriptors binding, vks_shared.h).
 #extension GL_GOOGLE_include_directive : require
 #include "vks_shared.h"
 
@@ -23,9 +23,9 @@ shared vec4 vks_staged[VKS_STAGE_VEC4S];
 layout(constant_id = 0) const uint GROUP_SIZE = VKS_SKIN_GROUP_SIZE;
 layout(local_size_x_id = 0) in;
 
-#ifdef VKS_BOUND
-layout(std430, set = 0, binding = VKS_BINDING_OUTPUT) writeonly buffer Out { uvec4 v[]; } out_vertices;
-layout(std430, set = 0, binding = VKS_BINDING_OUTPUT_TANGENTS) writeonly buffer OutT { uint v[]; } out_tangents;
+#ifdef VKS_DESCRIPTORS
+layout(std430, set = 0, binding = VKS_DATA_OUTPUT) writeonly buffer Out { uvec4 v[]; } out_vertices;
+layout(std430, set = 0, binding = VKS_DATA_OUTPUT_TANGENTS) writeonly buffer OutT { uint v[]; } out_tangents;
 #else
 layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer OutVertices { uvec4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer OutTangents { uint v[]; };
@@ -33,15 +33,15 @@ layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer Ou
 
 void main()
 {
-    uint slot = gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y;
-    if (slot >= push.visible_count)
+    uint entry = gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y;
+    if (entry >= push.visible_count)
         return;
     // The same instance for the whole workgroup: its palette stays in cache. Its output is where
     // this frame put it (vks_visible.out_address).
     // The dispatch's model (push.model: one load of the whole dispatch, not after the entry's),
     // then the instance's entry.
     vks_model_gpu m = VKS_MODELS[push.model];
-    vks_visible e = VKS_VISIBLE[push.visible_first + slot];
+    vks_visible e = VKS_VISIBLE[push.visible_first + entry];
     bool tangents = (m.flags & VKS_MODEL_TANGENTS) != 0u;
     if (VKS_SKIN_STAGE) { // the instance's pose into shared memory, once for the workgroup
         for (uint k = gl_LocalInvocationID.x; k < m.palette_vec4s; k += GROUP_SIZE)
@@ -50,7 +50,7 @@ void main()
     }
     // The instance's level of detail: its vertices are push.vertex_count from e.vertex_first,
     // then their tangents.
-#ifdef VKS_BOUND
+#ifdef VKS_DESCRIPTORS
     // Its place in the bound chunk (less than 4 GiB from its start: the low words suffice).
     uint out_first = (e.out_address.x - push.out_base.x) / VKS_SKINNED_STRIDE;
     uint tangent_first = (e.out_address.x - push.out_base.x + VKS_TANGENT_OFFSET(push.vertex_count)) /

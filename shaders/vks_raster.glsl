@@ -1,20 +1,20 @@
 // Where the compute rasterizer (raster.comp) and its resolve (resolve.frag) read and write:
-// through the device addresses in `push` (the fast path) or, with VKS_BOUND, through the data set
-// (set VKS_DATA_SET, VKS_BINDING_*) and the raster set (set VKS_RASTER_SET,
+// through the device addresses in `push` (the fast path) or, with VKS_DESCRIPTORS, through the data set
+// (set VKS_DATA_SET, VKS_DATA_*) and the raster set (set VKS_RASTER_SET,
 // VKS_RASTER_BINDING_*): vks_shared.h. Declare before including: `push`, VKS_VIS_TYPE (the
 // visibility buffer's element) and VKS_VIS_ACCESS (its qualifiers), and VKS_OUT_BASE (the low
-// word of the bound output chunk's address; descriptor path).
+// word of the bound output chunk's address; descriptors binding).
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 
-#ifdef VKS_BOUND
-#define VKS_R(set_, slot, access, name, type)                                                       \
-    layout(std430, set = set_, binding = slot) access buffer name { type v[]; }
-VKS_R(VKS_DATA_SET, VKS_BINDING_MODELS, readonly, BoundModels, vks_model_gpu) r_models;
-VKS_R(VKS_DATA_SET, VKS_BINDING_INSTANCES, readonly, BoundInstances, vks_instance) r_instances;
-VKS_R(VKS_DATA_SET, VKS_BINDING_VISIBLE, readonly, BoundVisible, vks_visible) r_visible;
-VKS_R(VKS_DATA_SET, VKS_BINDING_UVS, readonly, BoundUvs, float) r_uvs;
-VKS_R(VKS_DATA_SET, VKS_BINDING_OUTPUT, readonly, BoundOutput, uvec4) r_output;
+#ifdef VKS_DESCRIPTORS
+#define VKS_R(set_, binding_, access, name, type)                                                    \
+    layout(std430, set = set_, binding = binding_) access buffer name { type v[]; }
+VKS_R(VKS_DATA_SET, VKS_DATA_MODELS, readonly, DataModels, vks_model_gpu) r_models;
+VKS_R(VKS_DATA_SET, VKS_DATA_INSTANCES, readonly, DataInstances, vks_instance) r_instances;
+VKS_R(VKS_DATA_SET, VKS_DATA_VISIBLE, readonly, DataVisible, vks_visible) r_visible;
+VKS_R(VKS_DATA_SET, VKS_DATA_UVS, readonly, DataUvs, float) r_uvs;
+VKS_R(VKS_DATA_SET, VKS_DATA_OUTPUT, readonly, DataOutput, uvec4) r_output;
 VKS_R(VKS_RASTER_SET, VKS_RASTER_BINDING_VIS, VKS_VIS_ACCESS, RVis, VKS_VIS_TYPE) r_vis;
 VKS_R(VKS_RASTER_SET, VKS_RASTER_BINDING_INDICES, readonly, RIndices, uint) r_indices;
 VKS_R(VKS_RASTER_SET, VKS_RASTER_BINDING_LEVELS, readonly, RLevels, vks_raster_level) r_levels;

@@ -65,7 +65,7 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
  * An instance's active targets follow its palette in its range: from vec4 morph_offset of its
  * range (vks_model_gpu), a header uvec4 whose x counts them, then per active target its index
  * within its model and its weight's float bits, two targets a uvec4, in target order. The
- * crowd's morph buffer (one per crowd, reached by the `morphs` address or VKS_BINDING_MORPHS)
+ * crowd's morph buffer (one per crowd, reached by the `morphs` address or VKS_DATA_MORPHS)
  * holds, as uvec4s: per target of every model (from each model's target_first) a vks_target_gpu,
  * then every target's deltas (src/asset/quant.h: vks_quant_morph; a target's from its
  * delta_first), then per vertex of every morphed model, levels of detail included, the level-0
@@ -80,24 +80,24 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
 
 /* ---- The skinning pass (shaders/skin.comp) ----
  * Every buffer is reached through its device address (GL_EXT_buffer_reference; an address is a
- * uvec2, low word first), or, on the descriptor path, through descriptors (below). Bind streams,
- * every model's concatenated (structure of arrays), in the compact form src/asset/pack.h encodes at
- * load time ("Compact streams" below): positions (uvec2), normals (uint), tangents (uint; zeros for
- * models without), joints (a uint of 4 x 8 bits, or a uvec2 of 4 x 16 bits for a model of more than
- * 256 joints), weights (uvec2), UVs (float[2], for the draw). Joints are addressed in uints from
- * the model's joints_first, so both widths share one stream. Influences 5 to 8 (joints_extra,
- * weights_extra, the same types) are concatenated over the wide models only: a 4-influence model
- * has no entries there, and a crowd without wide models has no such buffers (their addresses are 0
- * and never read). The model table holds one vks_model_gpu per model (where its streams start, how
- * its positions decode), the instance table one vks_instance per instance; the palettes (vks_bone)
- * are a store the renderer keeps or a frame's buffer, each visible instance's from the
- * palette_first of its entry in the frame's visible list (vks_visible: instance indices, grouped
- * by model, each with its model, where its palette is and where its output goes this frame).
- * One dispatch skins the visible instances with output of one model at one level of detail (the
- * model's pipeline variant, VKS_SKIN_WIDE; push.visible_first is where that run of the visible
- * list starts): workgroup (x, y + z * rows) covers vertices x * GROUP_SIZE.. of its instance
- * y + z * rows, x as wide as that level needs, so a crowd that mixes a 30 000-vertex model with
- * 300-vertex ones launches no empty workgroups. (A single dispatch over a prefix sum of
+ * uvec2, low word first), or, on the descriptors binding, through descriptors (below). Bind
+ * streams, every model's concatenated (structure of arrays), in the compact form src/asset/pack.h
+ * encodes at load time ("Compact streams" below): positions (uvec2), normals (uint), tangents
+ * (uint; zeros for models without), joints (a uint of 4 x 8 bits, or a uvec2 of 4 x 16 bits for a
+ * model of more than 256 joints), weights (uvec2), UVs (float[2], for the draw). Joints are
+ * addressed in uints from the model's joints_first, so both widths share one stream. Influences 5
+ * to 8 (joints_extra, weights_extra, the same types) are concatenated over the wide models only: a
+ * 4-influence model has no entries there, and a crowd without wide models has no such buffers
+ * (their addresses are 0 and never read). The model table holds one vks_model_gpu per model (where
+ * its streams start, how its positions decode), the instance table one vks_instance per instance;
+ * the palettes (vks_bone) are a store the renderer keeps or a frame's buffer, each visible
+ * instance's from the palette_first of its entry in the frame's visible list (vks_visible: instance
+ * indices, grouped by model, each with its model, where its palette is and where its output goes
+ * this frame). One dispatch skins the visible instances with output of one model at one level of
+ * detail (the model's pipeline variant, VKS_SKIN_WIDE; push.visible_first is where that run of the
+ * visible list starts): workgroup (x, y + z * rows) covers vertices x * GROUP_SIZE.. of its
+ * instance y + z * rows, x as wide as that level needs, so a crowd that mixes a 30 000-vertex model
+ * with 300-vertex ones launches no empty workgroups. (A single dispatch over a prefix sum of
  * workgroups, each finding its instance by a binary search, was slower: docs/performance.md,
  * "Measurements behind the code".) */
 
@@ -135,42 +135,42 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
 #define VKS_MODEL_TANGENTS 1u
 #define VKS_MODEL_JOINTS16 2u
 
-/* ---- The descriptor path ----
- * Under validation (vkskin_renderer_desc.binding), the shaders are built with VKS_BOUND: every
- * buffer above is a storage-buffer descriptor of one set instead of a device address, so that
+/* ---- The descriptors binding ----
+ * Under validation (vkskin_renderer_desc.binding), the shaders are built with VKS_DESCRIPTORS:
+ * every buffer above is a storage-buffer descriptor of one set instead of a device address, so that
  * synchronization validation sees each access (it cannot follow addresses). Set 0 of the
  * skinning pass, set 2 of the draw pass; one set per frame slot and output chunk, each chunk's
- * instances skinned and drawn with its set bound. The output binding is the chunk twice: its
- * vertices (uvec4) and its tangents (uint); an instance's output is at
- * vks_visible.out_address - push.out_base in it. The layouts and the order of operations are
- * those of the address path, so both produce the same bits. */
-#define VKS_BINDING_MODELS 0
-#define VKS_BINDING_INSTANCES 1
-#define VKS_BINDING_VISIBLE 2
-#define VKS_BINDING_PALETTE 3
-#define VKS_BINDING_POSITIONS 4
-#define VKS_BINDING_NORMALS 5
-#define VKS_BINDING_TANGENTS 6
-#define VKS_BINDING_JOINTS 7
-#define VKS_BINDING_WEIGHTS 8
-#define VKS_BINDING_UVS 9
-#define VKS_BINDING_JOINTS_EXTRA 10
-#define VKS_BINDING_WEIGHTS_EXTRA 11
+ * instances skinned and drawn with its set bound. VKS_DATA_*: the set's binding numbers;
+ * VKS_DATA_OUTPUT and _OUTPUT_TANGENTS are the chunk twice: its vertices (uvec4) and its tangents
+ * (uint); an instance's output is at vks_visible.out_address - push.out_base in it. The layouts and
+ * the order of operations are those of the addresses binding, so both produce the same bits. */
+#define VKS_DATA_MODELS 0
+#define VKS_DATA_INSTANCES 1
+#define VKS_DATA_VISIBLE 2
+#define VKS_DATA_PALETTE 3
+#define VKS_DATA_POSITIONS 4
+#define VKS_DATA_NORMALS 5
+#define VKS_DATA_TANGENTS 6
+#define VKS_DATA_JOINTS 7
+#define VKS_DATA_WEIGHTS 8
+#define VKS_DATA_UVS 9
+#define VKS_DATA_JOINTS_EXTRA 10
+#define VKS_DATA_WEIGHTS_EXTRA 11
 /* The morph buffer (uvec4s); another buffer when no model has targets. */
-#define VKS_BINDING_MORPHS 12
-#define VKS_BINDING_OUTPUT 13
-#define VKS_BINDING_OUTPUT_TANGENTS 14
-#define VKS_BINDING_COUNT 15
+#define VKS_DATA_MORPHS 12
+#define VKS_DATA_OUTPUT 13
+#define VKS_DATA_OUTPUT_TANGENTS 14
+#define VKS_DATA_COUNT 15
 
 /* ---- The palette store's scatter (shaders/scatter.comp) ----
  * A frame stages its posed instances' palettes packed in host-visible memory, and one record per
  * posed instance (entries of vks_bone, not bytes) says where its palette is staged and where its
- * slot of the device-local store is (src/scene/palette_store.h). The same pass moves the worlds
+ * block of the device-local store is (src/scene/palette_store.h). The same pass moves the worlds
  * of instances placed anew into the instance table (entries of vks_instance). One workgroup copies
  * one record at a time, uvec4 by uvec4, looping over the records when there are more than the
  * dispatch's workgroups: a vkCmdCopyBuffer with one region per posed instance runs its regions one
  * after another, the workgroups of this pass side by side (docs/performance.md, the H200's
- * table). Through device addresses, or on the descriptor path through a set of its own (the
+ * table). Through device addresses, or on the descriptors binding through a set of its own (the
  * bindings below). */
 #define VKS_SCATTER_GROUP_SIZE 64
 #define VKS_SCATTER_BINDING_STAGING 0
@@ -179,9 +179,9 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
 #define VKS_SCATTER_BINDING_COUNT 3
 
 /* ---- The compute rasterizer (shaders/raster.comp) and its resolve (shaders/resolve.frag) ----
- * Through device addresses (vks_raster_push, vks_resolve_push), or on the descriptor path through
- * the data set above (models, instances, visible list, UVs, output chunk) and a raster set of its
- * own: */
+ * Through device addresses (vks_raster_push, vks_resolve_push), or on the descriptors binding
+ * through the data set above (models, instances, visible list, UVs, output chunk) and a raster set
+ * of its own: */
 #define VKS_RASTER_BINDING_VIS 0     /* the visibility buffer and its count */
 #define VKS_RASTER_BINDING_INDICES 1 /* the crowd's index buffer */
 #define VKS_RASTER_BINDING_LEVELS 2  /* vks_raster_level per model and level */
@@ -385,7 +385,7 @@ typedef struct vks_scatter_record {
 } vks_scatter_record;
 
 /* Push constants of the scatter: the device addresses of the staging, the records and the store
- * (ignored on the descriptor path), how many records, and an entry's size in uvec4 (3 for a
+ * (ignored on the descriptors binding), how many records, and an entry's size in uvec4 (3 for a
  * palette entry, 4 for an instance-table entry). */
 typedef struct vks_scatter_push {
     uint32_t staging[2], records[2], store[2];
@@ -396,7 +396,7 @@ typedef struct vks_scatter_push {
 /* Push constants of the skinning pass: one (model, level)'s range of the frame's visible list,
  * visible_count entries from visible_first; `model` is that model (its table entry is read once
  * per workgroup, independently of the entry's), vertex_count that level's. out_base: the device
- * address of the output chunk bound at VKS_BINDING_OUTPUT (descriptor path only). */
+ * address of the output chunk bound at VKS_DATA_OUTPUT (descriptors binding only). */
 typedef struct vks_skin_push {
     vks_streams streams;
     uint32_t models[2], instances[2], visible[2], palette[2]; /* device addresses */
@@ -428,7 +428,7 @@ typedef struct vks_raster_push {
     uint32_t base_vertex;    /* the mesh's, added to each index */
     uint32_t size;           /* width | height << 16 */
     uint32_t bits;           /* triangle_bits | subpixel_bits << 8 | VKS_RASTER_CULL_BACK */
-    /* The descriptor path: the low word of the bound output chunk's address (an entry's output
+    /* The descriptors binding: the low word of the bound output chunk's address (an entry's output
      * is at out_address - out_base in it). */
     uint32_t out_base;
 } vks_raster_push;
@@ -449,7 +449,7 @@ typedef struct vks_raster_mesh {
 } vks_raster_mesh;
 
 /* Push constants of the resolve (shaders/resolve.frag): one material's pixels of the visibility
- * buffer. out_base and out_bytes: the bound output chunk (descriptor path only): pixels whose
+ * buffer. out_base and out_bytes: the bound output chunk (descriptors binding only): pixels whose
  * entry's output lies outside it are another pass's. */
 typedef struct vks_resolve_push {
     uint32_t models[2], instances[2], visible[2], indices[2], uvs[2], vis[2], levels[2],
@@ -477,7 +477,7 @@ typedef struct vks_draw_push {
     vks_streams streams;
     uint32_t models[2], instances[2], visible[2], palette[2]; /* device addresses */
     float base_color[4];                                      /* linear RGBA factor */
-    uint32_t out_base[2]; /* as vks_skin_push.out_base (descriptor path, pre-skinned draws) */
+    uint32_t out_base[2]; /* as vks_skin_push.out_base (descriptors binding, pre-skinned draws) */
     uint32_t morphs[2];   /* as vks_skin_push.morphs */
 } vks_draw_push;
 

@@ -3,43 +3,43 @@
 // (src/asset/quant.h: the decoders here mirror it operation for operation), up to the skinned
 // normal's and tangent's lengths, which the output's encoding undoes instead (vks_skin_point). Shared by skin.comp
 // (compute mode) and mesh_skin.vert (vertex mode). Needs vks_shared.h and, declared before it is
-// included, `push` (vks_skin_push or vks_draw_push) and, with VKS_BOUND, VKS_DATA_SET.
+// included, `push` (vks_skin_push or vks_draw_push) and, with VKS_DESCRIPTORS, VKS_DATA_SET.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 
 // ---- Where the data is read ----
 // VKS_MODELS[i], VKS_POSITIONS[v], ...: through the device addresses in `push` (the fast path), or
-// with VKS_BOUND through the descriptors of set VKS_DATA_SET (the descriptor path, under
+// with VKS_DESCRIPTORS through the descriptors of set VKS_DATA_SET (the descriptors binding, under
 // validation: vks_shared.h). The same elements either way.
-#ifdef VKS_BOUND
-#define VKS_DATA(name, slot, type)                                                                 \
-    layout(std430, set = VKS_DATA_SET, binding = slot) readonly buffer name { type v[]; }
-VKS_DATA(BoundModels, VKS_BINDING_MODELS, vks_model_gpu) vks_bound_models;
-VKS_DATA(BoundInstances, VKS_BINDING_INSTANCES, vks_instance) vks_bound_instances;
-VKS_DATA(BoundVisible, VKS_BINDING_VISIBLE, vks_visible) vks_bound_visible;
-VKS_DATA(BoundPalette, VKS_BINDING_PALETTE, vec4) vks_bound_palette;
-VKS_DATA(BoundPositions, VKS_BINDING_POSITIONS, uvec2) vks_bound_positions;
-VKS_DATA(BoundNormals, VKS_BINDING_NORMALS, uint) vks_bound_normals;
-VKS_DATA(BoundTangents, VKS_BINDING_TANGENTS, uint) vks_bound_tangents;
-VKS_DATA(BoundJoints, VKS_BINDING_JOINTS, uint) vks_bound_joints;
-VKS_DATA(BoundWeights, VKS_BINDING_WEIGHTS, uvec2) vks_bound_weights;
-VKS_DATA(BoundUvs, VKS_BINDING_UVS, float) vks_bound_uvs;
-VKS_DATA(BoundJointsExtra, VKS_BINDING_JOINTS_EXTRA, uint) vks_bound_joints_extra;
-VKS_DATA(BoundWeightsExtra, VKS_BINDING_WEIGHTS_EXTRA, uvec2) vks_bound_weights_extra;
-VKS_DATA(BoundMorphs, VKS_BINDING_MORPHS, uvec4) vks_bound_morphs;
-#define VKS_MODELS vks_bound_models.v
-#define VKS_INSTANCES vks_bound_instances.v
-#define VKS_VISIBLE vks_bound_visible.v
-#define VKS_PALETTE vks_bound_palette.v
-#define VKS_POSITIONS vks_bound_positions.v
-#define VKS_NORMALS vks_bound_normals.v
-#define VKS_TANGENTS vks_bound_tangents.v
-#define VKS_JOINTS vks_bound_joints.v
-#define VKS_WEIGHTS vks_bound_weights.v
-#define VKS_UVS vks_bound_uvs.v
-#define VKS_JOINTS_EXTRA vks_bound_joints_extra.v
-#define VKS_WEIGHTS_EXTRA vks_bound_weights_extra.v
-#define VKS_MORPHS vks_bound_morphs.v
+#ifdef VKS_DESCRIPTORS
+#define VKS_DATA(name, binding_, type)                                                              \
+    layout(std430, set = VKS_DATA_SET, binding = binding_) readonly buffer name { type v[]; }
+VKS_DATA(DataModels, VKS_DATA_MODELS, vks_model_gpu) vks_data_models;
+VKS_DATA(DataInstances, VKS_DATA_INSTANCES, vks_instance) vks_data_instances;
+VKS_DATA(DataVisible, VKS_DATA_VISIBLE, vks_visible) vks_data_visible;
+VKS_DATA(DataPalette, VKS_DATA_PALETTE, vec4) vks_data_palette;
+VKS_DATA(DataPositions, VKS_DATA_POSITIONS, uvec2) vks_data_positions;
+VKS_DATA(DataNormals, VKS_DATA_NORMALS, uint) vks_data_normals;
+VKS_DATA(DataTangents, VKS_DATA_TANGENTS, uint) vks_data_tangents;
+VKS_DATA(DataJoints, VKS_DATA_JOINTS, uint) vks_data_joints;
+VKS_DATA(DataWeights, VKS_DATA_WEIGHTS, uvec2) vks_data_weights;
+VKS_DATA(DataUvs, VKS_DATA_UVS, float) vks_data_uvs;
+VKS_DATA(DataJointsExtra, VKS_DATA_JOINTS_EXTRA, uint) vks_data_joints_extra;
+VKS_DATA(DataWeightsExtra, VKS_DATA_WEIGHTS_EXTRA, uvec2) vks_data_weights_extra;
+VKS_DATA(DataMorphs, VKS_DATA_MORPHS, uvec4) vks_data_morphs;
+#define VKS_MODELS vks_data_models.v
+#define VKS_INSTANCES vks_data_instances.v
+#define VKS_VISIBLE vks_data_visible.v
+#define VKS_PALETTE vks_data_palette.v
+#define VKS_POSITIONS vks_data_positions.v
+#define VKS_NORMALS vks_data_normals.v
+#define VKS_TANGENTS vks_data_tangents.v
+#define VKS_JOINTS vks_data_joints.v
+#define VKS_WEIGHTS vks_data_weights.v
+#define VKS_UVS vks_data_uvs.v
+#define VKS_JOINTS_EXTRA vks_data_joints_extra.v
+#define VKS_WEIGHTS_EXTRA vks_data_weights_extra.v
+#define VKS_MORPHS vks_data_morphs.v
 #else
 #include "vks_refs.glsl"
 #define VKS_MODELS Models(push.models).v

@@ -14,7 +14,7 @@
 #include "render/renderer.h"
 #include "scene/crowd.h"
 #include "skin/skin_cpu.h"
-#include "test_path.h"
+#include "test_binding.h"
 
 #include <cglm/cam.h>
 #include <cglm/clipspace/persp_rh_zo.h>
@@ -310,7 +310,7 @@ static inline bool crowd_gpu_renderer(crowd_gpu *g, vks_skin_mode mode, VkDevice
                                                  .buffer_limit = buffer_limit,
                                                  .max_skinned_vertices = max_skinned_vertices,
                                                  .stage_palette = g->stage,
-                                                 .path = test_path()},
+                                                 .binding = test_binding()},
                             r, &err);
     g->dev.props.limits.maxComputeSharedMemorySize = shared;
     if (made)
@@ -369,7 +369,7 @@ static inline bool crowd_gpu_open(crowd_gpu *g, const char *name, bool *target)
     CHECK(have_device);
     if (!have_device)
         return false;
-    printf("device: %s, %s\n", g->dev.props.deviceName, test_path_name());
+    printf("device: %s, %s\n", g->dev.props.deviceName, test_binding_name());
     *target = crowd_gpu_create_target(g, &err);
     if (!*target)
         fprintf(stderr, "target: %s\n", err.msg);

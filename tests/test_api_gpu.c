@@ -2,7 +2,7 @@
  * host would: vkskin records the skinning into the test's command buffer, the test copies each
  * instance's output (vkskin_gpu_get_output) into its own readback buffer and holds it to the CPU
  * reference (skin/skin_cpu.h), at levels of detail 0 and 1, over three frames in both slots.
- * Validation is on (with synchronization validation, which sees the pass: the descriptor path)
+ * Validation is on (with synchronization validation, which sees the pass: the descriptors binding)
  * and must stay silent. Misuse returns errors.
  *   usage: test_api_gpu DEFAULT_GLB */
 #include "gpu/gpu.h"
@@ -10,7 +10,7 @@
 #include "api/api.h"
 #include "api_check.h"
 #include "skin/skin_cpu.h"
-#include "test_path.h"
+#include "test_binding.h"
 
 #include "vkskin/vkskin_render.h"
 #include "vkskin/vkskin_vulkan.h"
@@ -40,9 +40,9 @@ static vkskin_gpu_desc host_desc(void)
                              .maintenance4 = true,
                              .debug_utils = host.debug_utils,
                              /* what the host's synchronization validation can follow, unless
-                              * the test runs the address path */
-                             .binding = test_path_addresses() ? VKSKIN_BINDING_ADDRESSES
-                                                              : VKSKIN_BINDING_DESCRIPTORS};
+                              * the test runs the addresses binding */
+                             .binding = test_binding_addresses() ? VKSKIN_BINDING_ADDRESSES
+                                                                 : VKSKIN_BINDING_DESCRIPTORS};
 }
 
 /* Decodes the output's octahedral normal (the formula in vkskin_vulkan.h, written here). */
@@ -287,7 +287,7 @@ static void check_capacity(const vkskin_model *a, const vkskin_model *b)
     CHECK(vkskin_gpu_get_previous_output(gpu, 1, 0, &before, &err) == VKSKIN_OK &&
           before.buffer == out.buffer && before.offset == out.offset &&
           before.vertex_count == out.vertex_count);
-    /* A removed index in a list, and a palette store's slot of an index it has no room for. */
+    /* A removed index in a list, and a palette store's block of an index it has no room for. */
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     vks_error e;
     const uint32_t with_removed[] = {0, 1};
@@ -341,7 +341,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_api_gpu: %s\n", e.msg);
         return 1;
     }
-    printf("device: %s, %s\n", host.props.deviceName, test_path_name());
+    printf("device: %s, %s\n", host.props.deviceName, test_binding_name());
     vkskin_error err;
     vkskin_model *model = NULL;
     vkskin_crowd *crowd = NULL;
@@ -557,7 +557,7 @@ int main(int argc, char **argv)
 
     /* The output's readers, given by the host: its copies named (COPY, TRANSFER_READ), the
      * frame's copies are covered and the values right; a compute reader named instead, the same
-     * copies race the skinning's writes, and synchronization validation (the descriptor path,
+     * copies race the skinning's writes, and synchronization validation (the descriptors binding,
      * which it follows) says so. Giving one of the two alone is refused. */
     gpu = NULL;
     vkskin_gpu_desc rd = host_desc();
@@ -577,7 +577,7 @@ int main(int argc, char **argv)
         CHECK(host.messages->sync_hazards == before.sync_hazards);
         vkskin_gpu_destroy(gpu);
         gpu = NULL;
-        if (!test_path_addresses()) {
+        if (!test_binding_addresses()) {
             rd.output_stages = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
             rd.output_access = VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
             CHECK(vkskin_gpu_create(&rd, crowd, &gpu, &err) == VKSKIN_OK);

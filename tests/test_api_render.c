@@ -2,7 +2,7 @@
  * frame's skinned output against the CPU reference (skin/skin_cpu.h), the image's silhouette
  * against the CPU-skinned vertices projected by the test, frames in flight with no wait between
  * them, the vertex-shader mode and an overflowing output against the compute image, the address
- * path (asked for under validation) against the descriptor path's image bit for bit, palettes
+ * path (asked for under validation) against the descriptors binding's image bit for bit, palettes
  * copied to device memory against the host path, the animation level of detail's kept poses
  * through the renderer's per-slot palette buffers, the frame's counts, and misuse. Every renderer
  * must finish with no validation message.
@@ -923,7 +923,7 @@ static void check_changes(const vkskin_model *a, const vkskin_model *b)
         CHECK(vkskin_crowd_advance(crowd, 0.1, &err) == VKSKIN_OK);
         CHECK(vkskin_crowd_frame_view(crowd, (float)W / H, &view, &err) == VKSKIN_OK);
         /* Instance 3 (the larger model) down to the smaller one, out of view and back (its
-         * palette store slot now the smaller model's size), then up again: its palette range
+         * palette store block now the smaller model's size), then up again: its palette range
          * holds the larger model still, so nothing grows, and its slot must be dealt anew. */
         CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
         const uint32_t grown_before = r->r.skinner.grown;
@@ -1178,8 +1178,8 @@ int main(int argc, char **argv)
         VKSKIN_ERROR_ARGUMENT, "without readback");
     close_renderer(r);
 
-    /* The address path, asked for under validation: the same image, bit for bit, and the same
-     * skinned output as the descriptor path's (within the same tolerance of the CPU's). */
+    /* The addresses binding, asked for under validation: the same image, bit for bit, and the same
+     * skinned output as the descriptors binding's (within the same tolerance of the CPU's). */
     vkskin_crowd_reset(crowd, NULL);
     vkskin_renderer_desc addresses = desc;
     addresses.binding = VKSKIN_BINDING_ADDRESSES;
@@ -1190,7 +1190,7 @@ int main(int argc, char **argv)
               r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &view}, &info,
               &err) == VKSKIN_OK);
     CHECK(vkskin_renderer_read_image(r, image, &err) == VKSKIN_OK);
-    printf("address path: %u of %u pixels differ from the descriptor path's image\n",
+    printf("addresses binding: %u of %u pixels differ from the descriptors binding's image\n",
            differing(first, image), W * H);
     CHECK(memcmp(first, image, W * H * 4) == 0);
     CHECK(check_outputs(r, crowd, INSTANCES, diag) <= POSITION_TOLERANCE);

@@ -918,7 +918,7 @@ static void test_lod_hysteresis(void)
     CHECK(level == 0);
     view.force = -1; /* the eye inside the sphere: full detail */
     memcpy(view.eye, in->center, sizeof view.eye);
-    c.instances[0].lod = 3;
+    c.instances[0].level = 3;
     vks_crowd_choose(&c, NULL, &view, (const uint32_t[]){0}, 1, &level, NULL, NULL, 0, NULL);
     CHECK(level == 0);
     vks_crowd_destroy(&c);
@@ -1233,7 +1233,7 @@ static void test_pool_frame_steps(void)
     uint32_t clocks_wrong = 0, levels_wrong = 0;
     for (uint32_t i = 0; i < n; i++) {
         clocks_wrong += memcmp(&a.instances[i].time, &b.instances[i].time, sizeof(double)) != 0;
-        levels_wrong += a.instances[i].lod != b.instances[i].lod;
+        levels_wrong += a.instances[i].level != b.instances[i].level;
     }
     CHECK(clocks_wrong == 0 && levels_wrong == 0);
     printf("pool of 4 against one thread, 100000 instances: visible %u, %u, %u, %u, %u; lists, "

@@ -370,7 +370,7 @@ static bool renderer_fits(crowd_gpu *s, uint32_t n, vks_error *err)
         return false;
     vks_renderer r;
     bool created = vks_renderer_create(&s->dev,
-                                       &(vks_renderer_desc){.path = test_path(),
+                                       &(vks_renderer_desc){.binding = test_binding(),
                                                             .crowd = &c,
                                                             .color_format = s->color.format,
                                                             .max_skinned_vertices = FIT_VERTICES,

@@ -24,7 +24,7 @@
 #include "skin/dqs.h"
 #include "skin/morph.h"
 #include "skin/skin_cpu.h"
-#include "test_path.h"
+#include "test_binding.h"
 
 #include <dirent.h>
 #include <float.h>
@@ -195,7 +195,7 @@ static bool one_instance(const gpu_device *dev, const vks_model *m, bool dq, vks
                                                  .color_format = VK_FORMAT_R8G8B8A8_SRGB,
                                                  .readback = true,
                                                  .stage_palette = stage,
-                                                 .path = test_path()},
+                                                 .binding = test_binding()},
                             r, err)) {
         const uint32_t pose = vks_crowd_pose_vec4s(m, crowd->dq[0]);
         if (stage && pose > vks_skin_stage_limit(dev)) /* this device cannot stage it */
@@ -328,7 +328,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "test_gpu_skin: %s\n", err.msg);
     CHECK(have_device);
     if (have_device) {
-        printf("device: %s, %s\n", dev.props.deviceName, test_path_name());
+        printf("device: %s, %s\n", dev.props.deviceName, test_binding_name());
         for (size_t i = 0; i < model_count; i++) {
             for (int dq = 0; dq < 2; dq++)
                 check_model(&dev, models[i].path, &models[i].model, dq);

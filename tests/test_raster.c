@@ -18,7 +18,7 @@
 
 #include "gpu/gpu.h"
 #include "raster/raster.h"
-#include "test_path.h"
+#include "test_binding.h"
 
 #include <fenv.h>
 
@@ -223,7 +223,7 @@ int main(void)
         fprintf(stderr, "test_raster: %s\n", err.msg);
         return 1;
     }
-    printf("device: %s, %s\n", dev.props.deviceName, test_path_name());
+    printf("device: %s, %s\n", dev.props.deviceName, test_binding_name());
     vks_raster_pass pass;
     if (!vks_raster_pass_create(&dev, &(vks_raster_pass_desc){0}, &pass, &err)) {
         printf("skipped: %s\n", err.msg);

@@ -34,7 +34,7 @@ typedef struct shot {
 
 static bool skip_no_atomics;
 /* Split GPU buffers at this many bytes (0: the device's limits): the skinned output in chunks,
- * each resolved with its own descriptor set on the descriptor path. */
+ * each resolved with its own descriptor set on the descriptors binding. */
 static uint64_t max_buffer;
 
 /* One frame of `crowd` from `view` into a fresh renderer; false when the device cannot run the
@@ -280,7 +280,7 @@ int main(int argc, char **argv)
     free(hybrid.rgba);
     three_ways("400 default characters", crowd, &view, 960, 540, 0.0f, false, 0.005, NULL);
     /* The output split into chunks of 1 MiB (the frame needs several), which the
-     * rasterizer's dispatches and the resolve take one at a time on the descriptor path. */
+     * rasterizer's dispatches and the resolve take one at a time on the descriptors binding. */
     max_buffer = 1u << 20;
     three_ways("400 default characters, output in 1 MiB chunks", crowd, &view, 320, 180, 0.0f,
                false, 0.005, NULL);

@@ -213,12 +213,12 @@ static void check_posing(const char *path, const vks_model *m)
     vks_bone *all = malloc(sizeof *all * J), *level = malloc(sizeof *level * J);
     const uint32_t list[1] = {0};
     bool ok = all && level;
-    c.instances[0].lod = 0;
+    c.instances[0].level = 0;
     if (ok)
         vks_crowd_palettes_at(&c, NULL, list, (const uint32_t[]){0}, 1, all, true);
     for (uint32_t l = 1; ok && l < lc; l++) {
         memset(level, 0x5a, sizeof *level * J);
-        c.instances[0].lod = (uint8_t)l;
+        c.instances[0].level = (uint8_t)l;
         vks_crowd_palettes_at(&c, NULL, list, (const uint32_t[]){0}, 1, level, true);
         for (uint32_t j = 0; j < J; j++) {
             vks_bone pattern;
@@ -227,7 +227,7 @@ static void check_posing(const char *path, const vks_model *m)
             ok &= kept ? memcmp(&level[j], &all[j], sizeof all[j]) == 0
                        : memcmp(&level[j], &pattern, sizeof pattern) == 0;
         }
-        ok &= c.instances[0].posed_lod == l;
+        ok &= c.instances[0].posed_level == l;
     }
     CHECK(ok);
     /* The phase timings (bench --phases) pose through the same samplers, in pose order: every
@@ -243,16 +243,16 @@ static void check_posing(const char *path, const vks_model *m)
     /* Posed at the coarsest level at frame 0, seen at frame 1 with period 8 (frame 1 + instance
      * 0 is no multiple of 8): kept at the same level, posed again at level 0. */
     uint8_t update = 0, period = 8;
-    c.instances[0].lod = (uint8_t)(lc - 1);
+    c.instances[0].level = (uint8_t)(lc - 1);
     CHECK(vks_crowd_schedule(&c, list, &period, 1, 0, &update) == 1 && update == 1);
     vks_crowd_palettes_at(&c, NULL, list, (const uint32_t[]){0}, 1, level, true);
-    CHECK(c.instances[0].posed_lod == lc - 1);
+    CHECK(c.instances[0].posed_level == lc - 1);
     /* A pose into the caller's buffer (vkskin_crowd_pose) is not the kept one: it leaves what
      * the schedule knows of the kept pose alone. */
     vks_crowd_palettes(&c, NULL, list, 1, all);
-    CHECK(c.instances[0].posed_lod == lc - 1);
+    CHECK(c.instances[0].posed_level == lc - 1);
     CHECK(vks_crowd_schedule(&c, list, &period, 1, 1, &update) == 0 && update == 0);
-    c.instances[0].lod = 0;
+    c.instances[0].level = 0;
     CHECK(vks_crowd_schedule(&c, list, &period, 1, 2, &update) == 1 && update == 1);
     free(all), free(level);
     vks_crowd_destroy(&c);

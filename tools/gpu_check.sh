@@ -8,7 +8,7 @@
 #   matrix   the benchmark matrix (tools/bench_matrix.sh): N = 1 to 1 000 000, compute and vertex
 #            mode, the default character, CesiumMan and a mixed crowd
 #   renders  validated crowd renders (core and synchronization validation, which fail a run on any
-#            message): the descriptor path, and the address path beside it
+#            message): the descriptors binding, and the addresses binding beside it
 #   anim     CPU animation alone on every core (and one), the animation level of detail on and off
 #   stage    --stage-palette against without, alternating off, on, off, on, per skeleton size
 #   morph    the morph-target variant of the pass (robot.glb's Talk and Wave) beside the default
@@ -266,7 +266,7 @@ ok=$((ok + m_ok)) failed=$((failed + m_failed)) skipped=$((skipped + m_skipped))
 [ $rc -eq 0 ] || [ "$m_failed" -gt 0 ] || failures+=("matrix: bench_matrix.sh exit $rc")
 say "matrix: $m_ok run(s), $m_failed failed, $m_skipped skipped ($((SECONDS - check_start)) s)"
 
-# ---- validated crowd renders: the descriptor path (validation's default), then addresses ----
+# ---- validated crowd renders: the descriptors binding (validation's default), then addresses ----
 write_summary
 check_begin renders
 table "| case | visible | skinning ms | result |" "|---|---|---|---|"

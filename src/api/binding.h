@@ -1,4 +1,4 @@
-/* The public binding (vkskin_binding) as the engine's descriptor path (render/skinner.h): what
+/* The public binding (vkskin_binding) as the engine's (vks_binding, render/skinner.h): what
  * the two GPU clients' files, vkskin_render.c and vkskin_vulkan.c, share; the CPU side's files
  * never see the renderer. */
 #ifndef VKS_API_BINDING_H
@@ -8,19 +8,19 @@
 
 #include "render/skinner.h"
 
-/* The engine's path for a public binding, AUTO taking `automatic`; false for a value that names
+/* The engine's binding for a public one, AUTO taking `automatic`; false for a value that names
  * none. */
-static inline bool vks_api_path(vkskin_binding binding, vks_path automatic, vks_path *path)
+static inline bool vks_api_binding(vkskin_binding binding, vks_binding automatic, vks_binding *out)
 {
     switch (binding) {
     case VKSKIN_BINDING_AUTO:
-        *path = automatic;
+        *out = automatic;
         return true;
     case VKSKIN_BINDING_ADDRESSES:
-        *path = VKS_PATH_ADDRESSES;
+        *out = VKS_BINDING_ADDRESSES;
         return true;
     case VKSKIN_BINDING_DESCRIPTORS:
-        *path = VKS_PATH_DESCRIPTORS;
+        *out = VKS_BINDING_DESCRIPTORS;
         return true;
     }
     return false;

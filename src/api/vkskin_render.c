@@ -40,9 +40,9 @@ vkskin_result vkskin_list_devices(vkskin_device_info *devices, uint32_t capacity
     return ok ? vks_api_ok(err) : vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
 }
 
-/* A desc's mistakes, before any device is opened; *path: the engine's for its binding (AUTO:
+/* A desc's mistakes, before any device is opened; *binding: the engine's for its public one (AUTO:
  * descriptors under validation, which follows them and not addresses: renderer.h). */
-static vkskin_result check_desc(const vkskin_renderer_desc *d, bool crowd, vks_path *path,
+static vkskin_result check_desc(const vkskin_renderer_desc *d, bool crowd, vks_binding *binding,
                                 vkskin_error *err)
 {
     if (crowd && !d->crowd)
@@ -54,7 +54,7 @@ static vkskin_result check_desc(const vkskin_renderer_desc *d, bool crowd, vks_p
     if (d->palettes != VKSKIN_PALETTES_STORE && d->palettes != VKSKIN_PALETTES_HOST)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_create: no palettes choice %d", (int)d->palettes);
-    if (!vks_api_path(d->binding, VKS_PATH_AUTO, path))
+    if (!vks_api_binding(d->binding, VKS_BINDING_AUTO, binding))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_renderer_create: no binding %d",
                             (int)d->binding);
     if (d->group_size & (d->group_size - 1))
@@ -128,7 +128,7 @@ static vks_raster_mode raster_of(const vkskin_renderer_desc *desc, const gpu_dev
  * made on it), the headless image counted (a window's swapchain is the driver's: none). One
  * function for vkskin_renderer_create and vkskin_renderer_check, so that both plan alike.
  * *raster_note (raster_note may be NULL): why the default rasterizer is the hardware one. */
-static vks_renderer_desc engine_desc(const vkskin_renderer_desc *desc, vks_path path,
+static vks_renderer_desc engine_desc(const vkskin_renderer_desc *desc, vks_binding binding,
                                      const gpu_device *dev, const vks_crowd *crowd,
                                      VkFormat color_format, const char **raster_note)
 {
@@ -150,7 +150,7 @@ static vks_renderer_desc engine_desc(const vkskin_renderer_desc *desc, vks_path 
         .crowd = crowd,
         .color_format = color_format,
         .mode = desc->mode == VKSKIN_SKIN_VERTEX ? VKS_SKIN_VERTEX : VKS_SKIN_COMPUTE,
-        .path = path,
+        .binding = binding,
         .group_size = desc->group_size,
         .stage_palette = desc->stage_palette,
         .readback = desc->readback,
@@ -177,9 +177,9 @@ vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
     if (!desc || !crowd)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_check: desc and crowd are needed");
-    vks_path path = VKS_PATH_AUTO;
+    vks_binding binding = VKS_BINDING_AUTO;
     const vks_model *models[VKSKIN_MAX_MODELS];
-    vkskin_result res = check_desc(desc, false, &path, err);
+    vkskin_result res = check_desc(desc, false, &binding, err);
     if (res != VKSKIN_OK ||
         (res = vks_api_crowd_models(crowd, "vkskin_renderer_check", models, err)) != VKSKIN_OK)
         return res;
@@ -191,7 +191,8 @@ vkskin_result vkskin_renderer_check(const vkskin_renderer_desc *desc,
         return vks_api_fail_from(err, &e, VKSKIN_ERROR_FAILED);
     const uint32_t n = crowd->instance_count;
     const vks_plan_crowd shape = vks_plan_crowd_dealt(models, crowd->model_count, n);
-    const vks_renderer_desc rd = engine_desc(desc, path, &probe, NULL, VKS_OFFSCREEN_FORMAT, NULL);
+    const vks_renderer_desc rd =
+        engine_desc(desc, binding, &probe, NULL, VKS_OFFSCREEN_FORMAT, NULL);
     const vks_plan_request request = vks_renderer_plan_request(&rd);
     const vks_plan_limits limits = vks_skinner_plan_limits(&probe, rd.memory_limit);
     vks_plan_memory plan;
@@ -230,8 +231,8 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
     if (!desc || !renderer)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_create: desc and renderer are needed");
-    vks_path path = VKS_PATH_AUTO;
-    vkskin_result res = check_desc(desc, true, &path, err);
+    vks_binding binding = VKS_BINDING_AUTO;
+    vkskin_result res = check_desc(desc, true, &binding, err);
     if (res != VKSKIN_OK)
         return res;
     if (desc->crowd->rendered)
@@ -286,7 +287,7 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
     }
     if (ok) {
         const vks_renderer_desc rd = engine_desc(
-            desc, path, &r->dev, crowd, vks_target_color_format(&r->target), &r->raster_note);
+            desc, binding, &r->dev, crowd, vks_target_color_format(&r->target), &r->raster_note);
         ok = vks_renderer_create(&r->dev, &rd, &r->r, &e);
     }
     if (!ok) {
@@ -337,7 +338,7 @@ vkskin_result vkskin_renderer_get_info(const vkskin_renderer *r, vkskin_renderer
         .swapchain_rebuilds = r->target.swapchain.rebuilds,
         .width = r->target.extent.width,
         .height = r->target.extent.height,
-        .binding = r->r.skinner.bound ? VKSKIN_BINDING_DESCRIPTORS : VKSKIN_BINDING_ADDRESSES,
+        .binding = r->r.skinner.descriptors ? VKSKIN_BINDING_DESCRIPTORS : VKSKIN_BINDING_ADDRESSES,
         .raster = r->r.raster_mode == VKS_RASTER_COMPUTE  ? VKSKIN_RASTER_COMPUTE
                   : r->r.raster_mode == VKS_RASTER_HYBRID ? VKSKIN_RASTER_HYBRID
                                                           : VKSKIN_RASTER_HARDWARE,

@@ -33,8 +33,8 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_gpu_create: output_stages and output_access go together (both "
                             "0 for a draw's and a copy's reads)");
-    vks_path path; /* AUTO: addresses (vkskin cannot tell whether the host validates) */
-    if (!vks_api_path(desc->binding, VKS_PATH_ADDRESSES, &path))
+    vks_binding binding; /* AUTO: addresses (vkskin cannot tell whether the host validates) */
+    if (!vks_api_binding(desc->binding, VKS_BINDING_ADDRESSES, &binding))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "vkskin_gpu_create: no binding %d",
                             (int)desc->binding);
     struct vkskin_gpu *g = vks_object_alloc(sizeof *g);
@@ -66,7 +66,7 @@ vkskin_result vkskin_gpu_create(const vkskin_gpu_desc *desc, const vkskin_crowd 
         .request = {.mode = VKS_SKIN_COMPUTE,
                     .max_skinned_vertices = desc->max_skinned_vertices,
                     .output_sets = desc->previous_positions ? 2 : 1},
-        .bound = vks_path_bound(path, &g->dev),
+        .descriptors = vks_binding_descriptors(binding, &g->dev),
         .output_stages = named ? desc->output_stages
                                : VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT |
                                      VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |

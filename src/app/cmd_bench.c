@@ -49,7 +49,8 @@ typedef struct bench_result {
     double memory_bytes; /* what reaches memory per frame: see vkskin_traffic */
     double copy_bytes, copy_ms;
     char device[256];
-    bool descriptors; /* the shaders reached buffers through descriptors (the descriptor path) */
+    bool
+        descriptors; /* the shaders reached buffers through descriptors (the descriptors binding) */
     uint32_t staged_vec4s; /* --stage-palette: the staged poses' room in vec4s (0: none) */
 } bench_result;
 

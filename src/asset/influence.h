@@ -20,7 +20,7 @@ typedef struct vks_influence_acc {
 /* Adds one influence (weight must be finite). Among equal weights the first seen stays. */
 void vks_influence_add(vks_influence_acc *acc, uint16_t joint, float weight);
 
-/* Writes the kept influences largest first, weights divided by their sum, unused slots joint 0
+/* Writes the kept influences largest first, weights divided by their sum, unused places joint 0
  * weight 0. Returns how many were kept (0 when none: the caller binds the vertex to its node). */
 uint32_t vks_influence_finish(vks_influence_acc *acc, uint16_t joints[VKS_WIDE_INFLUENCES],
                               float weights[VKS_WIDE_INFLUENCES]);

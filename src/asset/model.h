@@ -148,7 +148,7 @@ typedef struct vks_model {
     float (*tangents)[4];
     float (*uvs)[2];
     uint16_t (*joints)[VKS_MAX_INFLUENCES];
-    float (*weights)[VKS_MAX_INFLUENCES]; /* sum to 1; unused slots are 0 with joint 0 */
+    float (*weights)[VKS_MAX_INFLUENCES]; /* sum to 1; unused places are 0 with joint 0 */
     /* Influences 5 to 8, largest first after the 4 above (which are the largest), for models with
      * a vertex of more than 4 influences; NULL for every other model (4-influence models keep
      * their streams, and their speed). The 8 weights together sum to 1. */

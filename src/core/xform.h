@@ -90,7 +90,7 @@ static inline void vks_affine_from_xform(const vks_xform *x, vks_affine *out)
 /* out = a * b (out may alias a or b). The product is built in registers and stored once: `out`
  * may be the mapped palette buffer, write-combined memory across PCIe on a discrete GPU, where
  * every read back (the translation's `+=`, or a reload the compiler makes because out might alias
- * a or b) costs about a microsecond (docs/performance.md, "Measurements behind the code"). With
+ * a or b) is a round trip across the bus (docs/performance.md, "Measurements behind the code"). With
  * SSE2 (every x86-64) each row is 3 broadcast multiplies and adds on whole rows, in the scalar
  * path's order of operations, so both give the same floats. */
 #if defined(__SSE2__)

@@ -5,8 +5,8 @@
 
 extern const unsigned char vks_mesh_vert_spv[], vks_mesh_skin_vert_spv[], vks_mesh_frag_spv[];
 extern const size_t vks_mesh_vert_spv_size, vks_mesh_skin_vert_spv_size, vks_mesh_frag_spv_size;
-extern const unsigned char vks_mesh_vert_bound_spv[], vks_mesh_skin_vert_bound_spv[];
-extern const size_t vks_mesh_vert_bound_spv_size, vks_mesh_skin_vert_bound_spv_size;
+extern const unsigned char vks_mesh_vert_descriptors_spv[], vks_mesh_skin_vert_descriptors_spv[];
+extern const size_t vks_mesh_vert_descriptors_spv_size, vks_mesh_skin_vert_descriptors_spv_size;
 
 VkFormat vks_draw_depth_format(const gpu_device *dev)
 {
@@ -35,15 +35,18 @@ static VkPipeline create_pipeline(const gpu_device *dev, const vks_draw_pass *pa
                                                  {2, sizeof(VkBool32), sizeof(VkBool32)},
                                                  {3, 2 * sizeof(VkBool32), sizeof(VkBool32)}};
     const VkSpecializationInfo spec = {skin ? 3u : 0u, entries, sizeof values, values};
-    const bool bound = pass->data_layout != VK_NULL_HANDLE; /* the descriptor path's build */
+    const bool descriptors =
+        pass->data_layout != VK_NULL_HANDLE; /* the descriptors binding's build */
     VkShaderModule vs =
-        skin ? gpu_shader_module(dev, bound ? vks_mesh_skin_vert_bound_spv : vks_mesh_skin_vert_spv,
-                                 bound ? vks_mesh_skin_vert_bound_spv_size
-                                       : vks_mesh_skin_vert_spv_size,
-                                 "mesh_skin.vert")
-             : gpu_shader_module(dev, bound ? vks_mesh_vert_bound_spv : vks_mesh_vert_spv,
-                                 bound ? vks_mesh_vert_bound_spv_size : vks_mesh_vert_spv_size,
-                                 "mesh.vert");
+        skin ? gpu_shader_module(
+                   dev, descriptors ? vks_mesh_skin_vert_descriptors_spv : vks_mesh_skin_vert_spv,
+                   descriptors ? vks_mesh_skin_vert_descriptors_spv_size
+                               : vks_mesh_skin_vert_spv_size,
+                   "mesh_skin.vert")
+             : gpu_shader_module(
+                   dev, descriptors ? vks_mesh_vert_descriptors_spv : vks_mesh_vert_spv,
+                   descriptors ? vks_mesh_vert_descriptors_spv_size : vks_mesh_vert_spv_size,
+                   "mesh.vert");
     VkShaderModule fs =
         gpu_shader_module(dev, vks_mesh_frag_spv, vks_mesh_frag_spv_size, "mesh.frag");
     if (!vs || !fs) { /* out of memory: the caller says so */

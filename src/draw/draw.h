@@ -32,8 +32,8 @@ static inline vks_draw_kind vks_draw_skin_kind(uint32_t variant)
 typedef struct vks_draw_pass {
     VkDescriptorSetLayout frame_layout;    /* set 0: vks_frame_uniforms */
     VkDescriptorSetLayout material_layout; /* set 1: base-color texture */
-    /* Set 2 on the descriptor path: the data set (VKS_BINDING_*), the caller's; VK_NULL_HANDLE
-     * on the address path. */
+    /* Set 2 on the descriptors binding: the data set (VKS_DATA_*), the caller's; VK_NULL_HANDLE
+     * on the addresses binding. */
     VkDescriptorSetLayout data_layout;
     VkPipelineLayout layout;
     /* [VKS_DRAW_PULLED]: pulls pre-skinned vertices (compute mode only); the others skin in the
@@ -45,7 +45,7 @@ typedef struct vks_draw_pass {
     vks_skin_mode mode;
 } vks_draw_pass;
 
-/* data_layout: the descriptor path's set layout, as in vks_skin_pass_create. features: the
+/* data_layout: the descriptors binding's set layout, as in vks_skin_pass_create. features: the
  * skinning variants to make besides linear blending, as there (vks_skin_variant_made). */
 bool vks_draw_pass_create(const gpu_device *dev, VkFormat color_format, VkFormat depth_format,
                           vks_skin_mode mode, uint32_t features, VkDescriptorSetLayout data_layout,

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const unsigned char vks_raster_comp_spv[], vks_raster_comp_bound_spv[];
-extern const size_t vks_raster_comp_spv_size, vks_raster_comp_bound_spv_size;
+extern const unsigned char vks_raster_comp_spv[], vks_raster_comp_descriptors_spv[];
+extern const size_t vks_raster_comp_spv_size, vks_raster_comp_descriptors_spv_size;
 extern const unsigned char vks_resolve_vert_spv[], vks_resolve_frag_spv[],
-    vks_resolve_frag_bound_spv[];
+    vks_resolve_frag_descriptors_spv[];
 extern const size_t vks_resolve_vert_spv_size, vks_resolve_frag_spv_size,
-    vks_resolve_frag_bound_spv_size;
+    vks_resolve_frag_descriptors_spv_size;
 
 static const VkBufferUsageFlags ADDRESSED =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
@@ -38,8 +38,9 @@ static VkPipeline create_resolve(const gpu_device *dev, const vks_raster_pass *p
     VkShaderModule vs =
         gpu_shader_module(dev, vks_resolve_vert_spv, vks_resolve_vert_spv_size, "resolve.vert");
     VkShaderModule fs = gpu_shader_module(
-        dev, pass->bound ? vks_resolve_frag_bound_spv : vks_resolve_frag_spv,
-        pass->bound ? vks_resolve_frag_bound_spv_size : vks_resolve_frag_spv_size, "resolve.frag");
+        dev, pass->descriptors ? vks_resolve_frag_descriptors_spv : vks_resolve_frag_spv,
+        pass->descriptors ? vks_resolve_frag_descriptors_spv_size : vks_resolve_frag_spv_size,
+        "resolve.frag");
     VkPipeline pipeline =
         vs && fs ? gpu_pipeline_graphics(dev,
                                          &(gpu_graphics_desc){
@@ -65,7 +66,7 @@ static VkPipeline create_resolve(const gpu_device *dev, const vks_raster_pass *p
 bool vks_raster_pass_create(const gpu_device *dev, const vks_raster_pass_desc *desc,
                             vks_raster_pass *pass, vks_error *err)
 {
-    *pass = (vks_raster_pass){.bound = desc->data_layout != VK_NULL_HANDLE};
+    *pass = (vks_raster_pass){.descriptors = desc->data_layout != VK_NULL_HANDLE};
     if (!dev->int64_atomics)
         return vks_fail(err,
                         "the compute rasterizer needs the device features shaderInt64 and "
@@ -77,17 +78,17 @@ bool vks_raster_pass_create(const gpu_device *dev, const vks_raster_pass_desc *d
     /* The device's snapping, at most 12 bits: past them the fixed-point edge products over the
      * guard band (2^15 pixels) could overflow 64 bits (devices have 4 to 8). */
     pass->subpixel_bits = l->subPixelPrecisionBits < 12 ? l->subPixelPrecisionBits : 12;
-    const uint32_t storage = VKS_BINDING_COUNT + VKS_RASTER_BINDING_COUNT;
-    if (pass->bound && (l->maxPerStageDescriptorStorageBuffers < storage ||
-                        l->maxDescriptorSetStorageBuffers < storage ||
-                        l->maxFragmentCombinedOutputResources < storage + 1))
+    const uint32_t storage = VKS_DATA_COUNT + VKS_RASTER_BINDING_COUNT;
+    if (pass->descriptors && (l->maxPerStageDescriptorStorageBuffers < storage ||
+                              l->maxDescriptorSetStorageBuffers < storage ||
+                              l->maxFragmentCombinedOutputResources < storage + 1))
         return vks_fail(err,
-                        "the compute rasterizer on the descriptor path (what validation runs) "
+                        "the compute rasterizer on the descriptors binding (what validation runs) "
                         "binds %u storage buffers to a stage; %s allows %u: ask for the address "
                         "path or the hardware rasterizer",
                         storage, dev->props.deviceName, l->maxPerStageDescriptorStorageBuffers);
 
-    if (pass->bound) {
+    if (pass->descriptors) {
         VkDescriptorType types[VKS_RASTER_BINDING_COUNT];
         for (uint32_t k = 0; k < VKS_RASTER_BINDING_COUNT; k++)
             types[k] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
@@ -98,23 +99,25 @@ bool vks_raster_pass_create(const gpu_device *dev, const vks_raster_pass_desc *d
             return vks_fail(err, "cannot create the raster set layout (out of memory)");
     }
     const VkDescriptorSetLayout sets[2] = {desc->data_layout, pass->set_layout};
-    pass->layout = gpu_pipeline_layout(dev, sets, pass->bound ? 2 : 0, VK_SHADER_STAGE_COMPUTE_BIT,
-                                       sizeof(vks_raster_push), "raster pipeline layout");
+    pass->layout =
+        gpu_pipeline_layout(dev, sets, pass->descriptors ? 2 : 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                            sizeof(vks_raster_push), "raster pipeline layout");
     if (pass->layout)
         pass->pipeline = gpu_pipeline_compute(
-            dev, &(gpu_compute_desc){
-                     .spirv = pass->bound ? vks_raster_comp_bound_spv : vks_raster_comp_spv,
-                     .spirv_size =
-                         pass->bound ? vks_raster_comp_bound_spv_size : vks_raster_comp_spv_size,
-                     .layout = pass->layout,
-                     .name = "raster.comp",
-                 });
+            dev,
+            &(gpu_compute_desc){
+                .spirv = pass->descriptors ? vks_raster_comp_descriptors_spv : vks_raster_comp_spv,
+                .spirv_size = pass->descriptors ? vks_raster_comp_descriptors_spv_size
+                                                : vks_raster_comp_spv_size,
+                .layout = pass->layout,
+                .name = "raster.comp",
+            });
     bool ok = pass->pipeline != VK_NULL_HANDLE;
     if (ok && desc->color_format != VK_FORMAT_UNDEFINED) {
         const VkDescriptorSetLayout resolve_sets[4] = {desc->frame_layout, desc->material_layout,
                                                        desc->data_layout, pass->set_layout};
         pass->resolve_layout = gpu_pipeline_layout(
-            dev, resolve_sets, pass->bound ? 4 : 2, VK_SHADER_STAGE_FRAGMENT_BIT,
+            dev, resolve_sets, pass->descriptors ? 4 : 2, VK_SHADER_STAGE_FRAGMENT_BIT,
             sizeof(vks_resolve_push), "resolve pipeline layout");
         ok = pass->resolve_layout && (pass->resolve = create_resolve(dev, pass, desc));
     }
@@ -224,7 +227,7 @@ static uint32_t fill_tables(const vks_model *const *models, const vks_raster_mod
     return span;
 }
 
-/* The descriptor path's pool and a set per frame in flight. */
+/* The descriptors binding's pool and a set per frame in flight. */
 static bool create_sets(const gpu_device *dev, const vks_raster_pass *pass, vks_raster_scene *scene,
                         vks_error *err)
 {
@@ -287,7 +290,7 @@ bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
                                                     .name = "raster meshes"},
                                  meshes, &scene->meshes, err);
     vks_free(meshes);
-    if (ok && pass->bound)
+    if (ok && pass->descriptors)
         ok = create_sets(dev, pass, scene, err);
     if (!ok)
         vks_raster_scene_destroy(dev, scene);
@@ -328,11 +331,11 @@ bool vks_raster_target_size(const gpu_device *dev, const vks_raster_pass *pass,
     t->width = t->height = 0;
     char name[64];
     const VkDeviceSize bytes = sizeof(uint64_t) * ((VkDeviceSize)width * height + 1);
-    if (pass->bound && bytes > dev->props.limits.maxStorageBufferRange)
+    if (pass->descriptors && bytes > dev->props.limits.maxStorageBufferRange)
         return vks_fail(err,
-                        "the compute rasterizer on the descriptor path (what validation runs) "
+                        "the compute rasterizer on the descriptors binding (what validation runs) "
                         "binds its visibility buffer whole: %llu bytes for %ux%u, past %s's "
-                        "storage-buffer range of %u; a smaller image, or the address path",
+                        "storage-buffer range of %u; a smaller image, or the addresses binding",
                         (unsigned long long)bytes, width, height, dev->props.deviceName,
                         dev->props.limits.maxStorageBufferRange);
     snprintf(name, sizeof name, "visibility buffer %u", slot);
@@ -355,7 +358,7 @@ bool vks_raster_target_size(const gpu_device *dev, const vks_raster_pass *pass,
         return false;
     t->width = width;
     t->height = height;
-    if (pass->bound) { /* the slot is idle: its set may change */
+    if (pass->descriptors) { /* the slot is idle: its set may change */
         const VkDescriptorBufferInfo info[VKS_RASTER_BINDING_COUNT] = {
             [VKS_RASTER_BINDING_VIS] = {t->vis.buffer, 0, VK_WHOLE_SIZE},
             [VKS_RASTER_BINDING_INDICES] = {scene->indices->buffer, 0, VK_WHOLE_SIZE},
@@ -394,7 +397,7 @@ void vks_raster_clear(const gpu_device *dev, VkCommandBuffer cmd, const vks_rast
 void vks_raster_bind(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_pass *pass,
                      const vks_raster_target *t)
 {
-    if (pass->bound)
+    if (pass->descriptors)
         dev->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout, 1, 1,
                                         &t->set, 0, NULL);
 }
@@ -432,7 +435,7 @@ void vks_raster_resolve(const gpu_device *dev, VkCommandBuffer cmd, const vks_ra
     const VkDescriptorSet sets[4] = {frame_set, material_set, data_set, t->set};
     dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->resolve);
     dev->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->resolve_layout, 0,
-                                    pass->bound ? 4 : 2, sets, 0, NULL);
+                                    pass->descriptors ? 4 : 2, sets, 0, NULL);
     dev->vk.vkCmdPushConstants(cmd, pass->resolve_layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof p,
                                &p);
     dev->vk.vkCmdDraw(cmd, 3, 1, 0, 0);

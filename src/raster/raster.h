@@ -13,7 +13,7 @@
  *
  * It needs the device features shaderInt64 and shaderBufferInt64Atomics
  * (gpu_device.int64_atomics). The renderer (render/renderer.h) decides which entries come here,
- * binds the data set on the descriptor path and records the calls below in order: clear,
+ * binds the data set on the descriptors binding and records the calls below in order: clear,
  * dispatches, finish (outside the rendering), resolves (inside it). */
 #ifndef VKS_RASTER_H
 #define VKS_RASTER_H
@@ -28,7 +28,7 @@
 #define VKS_RASTER_EMPTY UINT64_MAX
 
 typedef struct vks_raster_pass_desc {
-    /* The descriptor path: the renderer's data set layout (VKS_BINDING_*), bound as set 0 of
+    /* The descriptors binding: the renderer's data set layout (VKS_DATA_*), bound as set 0 of
      * the rasterizer and set 2 of the resolve; VK_NULL_HANDLE: device addresses. */
     VkDescriptorSetLayout data_layout;
     /* The resolve (none when color_format is VK_FORMAT_UNDEFINED): the draw pass's set layouts
@@ -38,10 +38,11 @@ typedef struct vks_raster_pass_desc {
 } vks_raster_pass_desc;
 
 typedef struct vks_raster_pass {
-    VkDescriptorSetLayout set_layout; /* the raster set (VKS_RASTER_BINDING_*), descriptor path */
+    VkDescriptorSetLayout
+        set_layout; /* the raster set (VKS_RASTER_BINDING_*), descriptors binding */
     VkPipelineLayout layout, resolve_layout;
     VkPipeline pipeline, resolve;
-    bool bound;
+    bool descriptors;
     uint32_t max_groups[2]; /* maxComputeWorkGroupCount x, y */
     uint32_t subpixel_bits; /* the device's subPixelPrecisionBits, which the shader snaps to */
 } vks_raster_pass;
@@ -58,7 +59,7 @@ bool vks_raster_id_bits(uint32_t triangles, uint32_t visible, uint32_t *triangle
 
 /* Records the rasterization of push->triangle_count triangles for `visible_count` visible
  * entries from push->visible_first (nothing when either is 0). The subpixel bits of push->bits
- * are set here. On the descriptor path the caller binds the data set (set 0) and
+ * are set here. On the descriptors binding the caller binds the data set (set 0) and
  * vks_raster_bind the raster set (set 1). */
 void vks_raster_pass_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_pass *pass,
                             const vks_raster_push *push, uint32_t visible_count);
@@ -75,7 +76,7 @@ typedef struct vks_raster_model {
  * pixels may hide), and that count's host copy. */
 typedef struct vks_raster_target {
     gpu_buffer vis, count;
-    VkDescriptorSet set; /* the raster set, descriptor path */
+    VkDescriptorSet set; /* the raster set, descriptors binding */
     uint32_t width, height;
 } vks_raster_target;
 
@@ -112,7 +113,7 @@ bool vks_raster_target_size(const gpu_device *dev, const vks_raster_pass *pass,
 
 /* Empties the visibility buffer and its count, ready for the dispatches. */
 void vks_raster_clear(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_target *target);
-/* Descriptor path: binds the target's raster set as set 1 of the rasterizer. */
+/* Descriptors binding: binds the target's raster set as set 1 of the rasterizer. */
 void vks_raster_bind(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_pass *pass,
                      const vks_raster_target *target);
 /* After the dispatches: their writes made visible to the resolve, and the count copied to the
@@ -121,9 +122,9 @@ void vks_raster_finish(const gpu_device *dev, VkCommandBuffer cmd, const vks_ras
 
 /* Inside the rendering: resolves one material's pixels. The caller's push: the models,
  * instances, visible list and UV addresses, the material and its base color, and on the
- * descriptor path the bound output chunk; the visibility buffer's and the tables' are set here.
- * frame_set, material_set and data_set (descriptor path; else VK_NULL_HANDLE) are bound as sets 0,
- * 1 and 2. */
+ * descriptors binding the bound output chunk; the visibility buffer's and the tables' are set here.
+ * frame_set, material_set and data_set (descriptors binding; else VK_NULL_HANDLE) are bound as sets
+ * 0, 1 and 2. */
 void vks_raster_resolve(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_pass *pass,
                         const vks_raster_scene *scene, const vks_raster_target *target,
                         VkDescriptorSet frame_set, VkDescriptorSet material_set,

@@ -93,7 +93,7 @@ vks_frame *vks_renderer_begin_frame(vks_renderer *r)
 
 void vks_renderer_abandon(vks_renderer *r, vks_frame *f)
 {
-    /* The store's slots were dealt for copies that are never submitted, and the slot's queries
+    /* The store's blocks were dealt for copies that are never submitted, and the slot's queries
      * say nothing (a timestamp recorded is not this frame's). */
     if (r->skinner.use_store)
         vks_palette_store_clear(&r->skinner.store);

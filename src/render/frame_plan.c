@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-/* Whether visible slot s goes to the compute rasterizer (before the output is dealt). */
+/* Whether visible entry s goes to the compute rasterizer (before the output is dealt). */
 static bool wants_raster(const vks_frame_budget *b, const uint8_t *raster, uint32_t s)
 {
     return b->raster == VKS_FRAME_RASTER_ALL || (b->raster == VKS_FRAME_RASTER_MARKED && raster[s]);

@@ -2,8 +2,8 @@
 
 #include <assert.h>
 
-extern const unsigned char vks_scatter_comp_spv[], vks_scatter_comp_bound_spv[];
-extern const size_t vks_scatter_comp_spv_size, vks_scatter_comp_bound_spv_size;
+extern const unsigned char vks_scatter_comp_spv[], vks_scatter_comp_descriptors_spv[];
+extern const size_t vks_scatter_comp_spv_size, vks_scatter_comp_descriptors_spv_size;
 
 /* 65535 workgroups is the spec's least maxComputeWorkGroupCount[0], and more than a GPU holds
  * at once, so the records' loop costs nothing. */
@@ -54,7 +54,7 @@ static bool create_sets(const gpu_device *dev, vks_scatter_pass *pass, const gpu
     return true;
 }
 
-bool vks_scatter_pass_create(const gpu_device *dev, bool bound, uint32_t entry_bytes,
+bool vks_scatter_pass_create(const gpu_device *dev, bool descriptors, uint32_t entry_bytes,
                              const gpu_buffer *store,
                              const gpu_buffer staging[GPU_FRAMES_IN_FLIGHT],
                              const gpu_buffer records[GPU_FRAMES_IN_FLIGHT], vks_scatter_pass *pass,
@@ -73,22 +73,22 @@ bool vks_scatter_pass_create(const gpu_device *dev, bool bound, uint32_t entry_b
         gpu_address_words(records[i].address, pass->push[i].records);
         gpu_address_words(store->address, pass->push[i].store);
     }
-    if (bound && !create_sets(dev, pass, store, staging, records, err)) {
+    if (descriptors && !create_sets(dev, pass, store, staging, records, err)) {
         vks_scatter_pass_destroy(dev, pass);
         return false;
     }
-    pass->layout = gpu_pipeline_layout(dev, bound ? &pass->set_layout : NULL, bound ? 1 : 0,
-                                       VK_SHADER_STAGE_COMPUTE_BIT, sizeof(vks_scatter_push),
-                                       "scatter pipeline layout");
+    pass->layout = gpu_pipeline_layout(dev, descriptors ? &pass->set_layout : NULL,
+                                       descriptors ? 1 : 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                                       sizeof(vks_scatter_push), "scatter pipeline layout");
     if (pass->layout)
         pass->pipeline = gpu_pipeline_compute(
-            dev,
-            &(gpu_compute_desc){
-                .spirv = bound ? vks_scatter_comp_bound_spv : vks_scatter_comp_spv,
-                .spirv_size = bound ? vks_scatter_comp_bound_spv_size : vks_scatter_comp_spv_size,
-                .layout = pass->layout,
-                .name = "scatter.comp",
-            });
+            dev, &(gpu_compute_desc){
+                     .spirv = descriptors ? vks_scatter_comp_descriptors_spv : vks_scatter_comp_spv,
+                     .spirv_size = descriptors ? vks_scatter_comp_descriptors_spv_size
+                                               : vks_scatter_comp_spv_size,
+                     .layout = pass->layout,
+                     .name = "scatter.comp",
+                 });
     if (!pass->pipeline) {
         vks_scatter_pass_destroy(dev, pass);
         return vks_fail(err, "cannot create the scatter pipeline (out of memory)");

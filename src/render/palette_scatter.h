@@ -1,7 +1,7 @@
 /* The palette store's scatter: shaders/scatter.comp as a compute pipeline that copies a frame's
- * staged palettes into their slots of the store, one record per posed instance
+ * staged palettes into their blocks of the store, one record per posed instance
  * (vks_scatter_record; layouts and why not vkCmdCopyBuffer: shaders/vks_shared.h). Through device
- * addresses, or on the descriptor path through one set per frame slot, written once: the
+ * addresses, or on the descriptors binding through one set per frame slot, written once: the
  * buffers never change. The caller owns the buffers and writes the records; the pass records
  * its dispatch between barriers on the store against the store's readers. */
 #ifndef VKS_PALETTE_SCATTER_H
@@ -11,7 +11,7 @@
 #include "../../shaders/vks_shared.h"
 
 typedef struct vks_scatter_pass {
-    VkDescriptorSetLayout set_layout; /* descriptor path only */
+    VkDescriptorSetLayout set_layout; /* descriptors binding only */
     VkDescriptorPool pool;
     VkDescriptorSet sets[GPU_FRAMES_IN_FLIGHT];
     VkPipelineLayout layout;
@@ -22,10 +22,10 @@ typedef struct vks_scatter_pass {
 } vks_scatter_pass;
 
 /* The pass over the store and, per frame slot, its staging and records buffers (each a storage
- * buffer with a device address), for entries of entry_bytes (a multiple of 16). bound: the
- * descriptor path (the VKS_BOUND build and a set per slot). Fails with a message when the device
- * cannot make it. */
-bool vks_scatter_pass_create(const gpu_device *dev, bool bound, uint32_t entry_bytes,
+ * buffer with a device address), for entries of entry_bytes (a multiple of 16). descriptors: the
+ * descriptors binding (the VKS_DESCRIPTORS build and a set per frame slot). Fails with a message when the
+ * device cannot make it. */
+bool vks_scatter_pass_create(const gpu_device *dev, bool descriptors, uint32_t entry_bytes,
                              const gpu_buffer *store,
                              const gpu_buffer staging[GPU_FRAMES_IN_FLIGHT],
                              const gpu_buffer records[GPU_FRAMES_IN_FLIGHT], vks_scatter_pass *pass,

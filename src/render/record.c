@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-/* The descriptor path: binds frame f's data set for output chunk k (0 also for the draws that
+/* The descriptors binding: binds frame f's data set for output chunk k (0 also for the draws that
  * skin in the vertex shader), as set `set_index` of `layout`. */
 static void bind_data_set(const vks_renderer *r, const vks_frame *f, VkCommandBuffer cmd,
                           VkPipelineBindPoint point, VkPipelineLayout layout, uint32_t set_index,
@@ -49,7 +49,7 @@ void vks_renderer_skin(vks_renderer *r, vks_frame *f)
     timestamp(r->dev, f, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, QUERY_SKINNED);
 }
 
-/* Records one draw per mesh of model m at level l, instanced over visible slots [first, first +
+/* Records one draw per mesh of model m at level l, instanced over visible entries [first, first +
  * count), with the pipeline bound; counts them and their triangles in f. */
 static void draw_meshes(const vks_renderer *r, vks_frame *f, uint32_t m, uint32_t l, uint32_t first,
                         uint32_t count)
@@ -84,7 +84,7 @@ static void draw_meshes(const vks_renderer *r, vks_frame *f, uint32_t m, uint32_
 
 /* The compute rasterizer's part of the frame, before the rendering: the visibility buffer
  * emptied, then one dispatch per mesh of each (model, level) over its entries for it (on the
- * descriptor path, those of each output chunk in turn, with its set bound), then its writes
+ * descriptors binding, those of each output chunk in turn, with its set bound), then its writes
  * made visible to the resolve. Marks the materials the resolve will shade. */
 static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_target *target)
 {
@@ -100,7 +100,7 @@ static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_ta
     memcpy(push.visible, f->skin->push.visible, sizeof push.visible);
     gpu_address_words(r->skinner.scene.indices.address, push.indices);
     gpu_address_words(target->vis.address, push.vis);
-    if (r->skinner.bound)
+    if (r->skinner.descriptors)
         vks_raster_bind(dev, cmd, &r->raster, target);
     for (uint32_t m = 0; m < c->model_count; m++) {
         const vks_model *model = c->models[m];
@@ -112,7 +112,7 @@ static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_ta
                  first < f->skin->plan.raster_end[m][l]; first = last) {
                 last = vks_skinner_chunk_end(&r->skinner, f->skin, first,
                                              f->skin->plan.raster_end[m][l]);
-                if (r->skinner.bound) {
+                if (r->skinner.descriptors) {
                     const uint32_t k = vks_skinner_chunk_of(&r->skinner, f->skin, first);
                     bind_data_set(r, f, cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->raster.layout, 0,
                                   k);
@@ -138,7 +138,7 @@ static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_ta
 }
 
 /* Inside the rendering, after the graphics pipeline's draws: one full-screen resolve per
- * material the compute rasterizer drew (on the descriptor path, per output chunk it drew from,
+ * material the compute rasterizer drew (on the descriptors binding, per output chunk it drew from,
  * each with its data set bound). */
 static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *target)
 {
@@ -152,7 +152,7 @@ static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *targ
     /* The chunks the rasterized entries' outputs are in (by address, all of them at once): from
      * the first's to the last's (each chunk's slots are consecutive: chunk_end). */
     uint32_t k_first = 0, k_last = 0;
-    if (r->skinner.bound) {
+    if (r->skinner.descriptors) {
         k_first = UINT32_MAX;
         for (uint32_t m = 0; m < c->model_count; m++)
             for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
@@ -167,7 +167,7 @@ static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *targ
     }
     for (uint32_t k = k_first; k <= k_last; k++) {
         VkDescriptorSet data_set = VK_NULL_HANDLE;
-        if (r->skinner.bound) {
+        if (r->skinner.descriptors) {
             data_set = vks_skinner_data_set(&r->skinner, f->skin, k);
             const gpu_buffer *chunk = &vks_skinner_chunks(&r->skinner, f->skin)[k];
             gpu_address_words(chunk->address, push.out_base);
@@ -183,6 +183,81 @@ static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *targ
                 memcpy(push.base_color, model->materials[i].base_color, sizeof push.base_color);
                 vks_raster_resolve(dev, f->cmd, &r->raster, &r->raster_scene, target, f->frame_set,
                                    r->material_sets[material], data_set, &push);
+            }
+        }
+    }
+}
+
+/* Draws model m's level-l entries [start, split) from the compute pass's output, one output
+ * chunk at a time on the descriptors binding (*set_chunk: the chunk whose set is bound, rebound
+ * as the entries cross into another). */
+static void draw_pulled(vks_renderer *r, vks_frame *f, uint32_t m, uint32_t l, uint32_t start,
+                        uint32_t split, uint32_t *set_chunk)
+{
+    const gpu_device *dev = r->dev;
+    VkCommandBuffer cmd = f->cmd;
+    const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    for (uint32_t first = start, last; first < split; first = last) {
+        last = vks_skinner_chunk_end(&r->skinner, f->skin, first, split);
+        const uint32_t k =
+            r->skinner.descriptors ? vks_skinner_chunk_of(&r->skinner, f->skin, first) : 0;
+        if (k != *set_chunk) {
+            bind_data_set(r, f, cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 2, k);
+            *set_chunk = k;
+        }
+        if (r->skinner.descriptors) {
+            uint32_t base[2];
+            gpu_address_words(vks_skinner_chunks(&r->skinner, f->skin)[k].address, base);
+            dev->vk.vkCmdPushConstants(cmd, r->draw.layout, stages,
+                                       offsetof(vks_draw_push, out_base), sizeof base, base);
+        }
+        draw_meshes(r, f, m, l, first, last - first);
+    }
+}
+
+/* Records the crowd's draws (inside the rendering): the index buffer, the frame's set and the
+ * skinning's addresses bound, then per (model, level) in the GPU's order (sort_by_level) a
+ * range: the compute rasterizer's entries first (not drawn here), then those with output space
+ * (a prefix of the whole list got it), pulled, then the rest, skinned in the vertex shader. */
+static void draw_crowd(vks_renderer *r, vks_frame *f)
+{
+    const gpu_device *dev = r->dev;
+    VkCommandBuffer cmd = f->cmd;
+    const vks_crowd *c = r->skinner.crowd;
+    dev->vk.vkCmdBindIndexBuffer(cmd, r->skinner.scene.indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+    dev->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 0, 1,
+                                    &f->frame_set, 0, NULL);
+    const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    /* The skinning's addresses for this slot (the draw adds out_base and the base color). */
+    const vks_skin_push *sp = &f->skin->push;
+    vks_draw_push push = {.streams = sp->streams};
+    memcpy(push.models, sp->models, sizeof push.models);
+    memcpy(push.instances, sp->instances, sizeof push.instances);
+    memcpy(push.visible, sp->visible, sizeof push.visible);
+    memcpy(push.palette, sp->palette, sizeof push.palette);
+    memcpy(push.morphs, sp->morphs, sizeof push.morphs);
+    dev->vk.vkCmdPushConstants(cmd, r->draw.layout, stages, 0, sizeof push, &push);
+    uint32_t set_chunk = 0; /* the descriptors binding: chunk 0's set first */
+    if (r->skinner.descriptors)
+        bind_data_set(r, f, cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 2, 0);
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        const vks_model *model = c->models[m];
+        for (uint32_t l = 0; l < vks_model_level_count(model); l++) {
+            const uint32_t start = f->skin->plan.raster_end[m][l];
+            const uint32_t end = f->skin->plan.runs[m][l + 1];
+            const uint32_t split = f->skin->plan.skinned_count < start ? start
+                                   : f->skin->plan.skinned_count > end
+                                       ? end
+                                       : f->skin->plan.skinned_count;
+            /* [start, split): pulled from the compute pass's output, one chunk's at a time on
+             * the descriptors binding, with its set bound; [split, end): skinned here. */
+            if (split > start)
+                vks_draw_bind(dev, cmd, &r->draw, VKS_DRAW_PULLED);
+            draw_pulled(r, f, m, l, start, split, &set_chunk);
+            if (end > split) {
+                vks_draw_bind(dev, cmd, &r->draw,
+                              vks_draw_skin_kind(r->skinner.variant[m] & ~VKS_SKIN_VARIANT_STAGE));
+                draw_meshes(r, f, m, l, split, end - split);
             }
         }
     }
@@ -211,62 +286,7 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
     /* The statistics count the crowd's draws alone: not the resolve's full-screen triangles,
      * nor the overlays after it (inside the rendering, as the query may be). */
     begin_statistics(dev, f, STATS_DRAW);
-    dev->vk.vkCmdBindIndexBuffer(cmd, r->skinner.scene.indices.buffer, 0, VK_INDEX_TYPE_UINT32);
-    dev->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 0, 1,
-                                    &f->frame_set, 0, NULL);
-    const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-    /* The skinning's addresses for this slot (the draw adds out_base and the base color). */
-    const vks_skin_push *sp = &f->skin->push;
-    vks_draw_push push = {.streams = sp->streams};
-    memcpy(push.models, sp->models, sizeof push.models);
-    memcpy(push.instances, sp->instances, sizeof push.instances);
-    memcpy(push.visible, sp->visible, sizeof push.visible);
-    memcpy(push.palette, sp->palette, sizeof push.palette);
-    memcpy(push.morphs, sp->morphs, sizeof push.morphs);
-    dev->vk.vkCmdPushConstants(cmd, r->draw.layout, stages, 0, sizeof push, &push);
-    uint32_t bound_chunk = 0; /* the descriptor path: chunk 0's set first */
-    if (r->skinner.bound)
-        bind_data_set(r, f, cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 2, 0);
-    /* In the GPU's order (sort_by_level): each (model, level) is a range; within it, the compute
-     * rasterizer's entries first, then those with output space (a prefix of the whole list got
-     * it). */
-    for (uint32_t m = 0; m < c->model_count; m++) {
-        const vks_model *model = c->models[m];
-        for (uint32_t l = 0; l < vks_model_level_count(model); l++) {
-            const uint32_t start = f->skin->plan.raster_end[m][l];
-            const uint32_t end = f->skin->plan.runs[m][l + 1];
-            const uint32_t split = f->skin->plan.skinned_count < start ? start
-                                   : f->skin->plan.skinned_count > end
-                                       ? end
-                                       : f->skin->plan.skinned_count;
-            /* [start, split): pulled from the compute pass's output, one chunk's at a time on
-             * the descriptor path, with its set bound; [split, end): skinned here. */
-            if (split > start)
-                vks_draw_bind(dev, cmd, &r->draw, VKS_DRAW_PULLED);
-            for (uint32_t first = start, last; first < split; first = last) {
-                last = vks_skinner_chunk_end(&r->skinner, f->skin, first, split);
-                const uint32_t k =
-                    r->skinner.bound ? vks_skinner_chunk_of(&r->skinner, f->skin, first) : 0;
-                if (k != bound_chunk) {
-                    bind_data_set(r, f, cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, r->draw.layout, 2, k);
-                    bound_chunk = k;
-                }
-                if (r->skinner.bound) {
-                    uint32_t base[2];
-                    gpu_address_words(vks_skinner_chunks(&r->skinner, f->skin)[k].address, base);
-                    dev->vk.vkCmdPushConstants(cmd, r->draw.layout, stages,
-                                               offsetof(vks_draw_push, out_base), sizeof base,
-                                               base);
-                }
-                draw_meshes(r, f, m, l, first, last - first);
-            }
-            if (end > split) {
-                vks_draw_bind(dev, cmd, &r->draw,
-                              vks_draw_skin_kind(r->skinner.variant[m] & ~VKS_SKIN_VARIANT_STAGE));
-                draw_meshes(r, f, m, l, split, end - split);
-            }
-        }
-    }
+    draw_crowd(r, f);
     end_statistics(dev, f, STATS_DRAW);
     timestamp(dev, f, VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT, QUERY_HARDWARE);
     if (rasters)

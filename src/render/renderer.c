@@ -25,7 +25,7 @@ static bool create_world(vks_renderer *r, vks_error *err)
         staging[i] = f->world_staging;
         records[i] = f->world_records;
     }
-    return vks_scatter_pass_create(r->dev, r->skinner.bound, sizeof(vks_instance),
+    return vks_scatter_pass_create(r->dev, r->skinner.descriptors, sizeof(vks_instance),
                                    &r->skinner.scene.instances, staging, records, &r->world_scatter,
                                    err);
 }
@@ -239,7 +239,7 @@ bool vks_renderer_create(const gpu_device *dev, const vks_renderer_desc *desc, v
         .group_size = desc->group_size,
         .stage_palette = desc->stage_palette,
         .readback = desc->readback,
-        .bound = vks_path_bound(desc->path, dev),
+        .descriptors = vks_binding_descriptors(desc->binding, dev),
         .output_stages = VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT |
                          (rasters ? VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
                                         VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT

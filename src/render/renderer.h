@@ -68,12 +68,13 @@ typedef struct vks_renderer_desc {
     /* Plan as if the device had at most this many bytes in each heap (0: no cap). */
     VkDeviceSize memory_limit;
     vks_plan_image image; /* the headless image the caller draws into, counted by the plan */
-    /* The descriptor path: the shaders reach every buffer through descriptors (VKS_BOUND), not
-     * device addresses; what validation can follow. Same output and pixels, bit for bit. */
-    vks_path path;
+    /* The descriptors binding: the shaders reach every buffer through descriptors
+     * (VKS_DESCRIPTORS), not device addresses; what validation can follow. Same output and pixels,
+     * bit for bit. */
+    vks_binding binding;
     /* Compute or hybrid: the compute rasterizer (raster/raster.h) draws some instances; it needs
      * compute mode and the device's 64-bit buffer atomics. The graphics pipeline draws the
-     * instances a frame could not give output space to, and those whose visible slot is past
+     * instances a frame could not give output space to, and those whose visible entry is past
      * what the visibility buffer's ids can name (vks_raster_scene.max_entries). */
     vks_raster_mode raster;
     /* Room for this many instances and palette entries from the start (0, or fewer than the
@@ -206,7 +207,7 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
  * vks_skinner_skinned once the frame's fence signals (vks_renderer_wait). Compute mode only. */
 void vks_renderer_copy_skinned(vks_renderer *r, vks_frame *f);
 /* Ends a begun frame that will not be submitted (a failure, or a window with nothing to draw
- * into): the palette store's slots dealt for it freed, its visible list and queries emptied, its
+ * into): the palette store's blocks dealt for it freed, its visible list and queries emptied, its
  * command buffer ended unsubmitted. The one way out of a frame between begin and submit. */
 void vks_renderer_abandon(vks_renderer *r, vks_frame *f);
 /* Ends and submits the frame. `wait` (may be null) is waited on at color output; `signal` (may be

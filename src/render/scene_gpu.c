@@ -147,6 +147,59 @@ static bool create_morphs(vks_scene_gpu *s, vks_model_gpu *table, vks_error *err
     return ok;
 }
 
+/* The concatenated streams' totals, each model's place in them in s->models. */
+typedef struct stream_counts {
+    uint32_t vertices, indices, materials, extra, joints, joints_extra;
+} stream_counts;
+
+static stream_counts lay_out_models(vks_scene_gpu *s)
+{
+    const vks_crowd *c = s->crowd;
+    stream_counts n = {0};
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        const vks_model *model = c->models[m];
+        assert(model->packed); /* vks_model_pack */
+        const uint32_t count = gpu_vertices(model);
+        s->models[m] = (vks_scene_model){.vertex_first = n.vertices,
+                                         .first_index = n.indices,
+                                         .lod_first_index = n.indices + model->index_count,
+                                         .material_first = n.materials,
+                                         .extra_first = n.extra,
+                                         .joints_first = n.joints,
+                                         .joints_extra_first = n.joints_extra};
+        n.joints += count * joint_words(model);
+        if (vks_model_wide(model)) {
+            n.extra += count;
+            n.joints_extra += count * joint_words(model);
+        }
+        n.vertices += count;
+        n.indices += model->index_count + model->lod_index_count;
+        n.materials += model->material_count;
+    }
+    return n;
+}
+
+/* Model m's entry of the model table: where its streams start, how its positions decode. */
+static vks_model_gpu model_table_entry(const vks_scene_gpu *s, uint32_t m)
+{
+    const vks_model *model = s->crowd->models[m];
+    const vks_packed *pk = model->packed;
+    const vks_scene_model *rm = &s->models[m];
+    vks_model_gpu t = {0};
+    for (int k = 0; k < 3; k++) {
+        t.box_offset[k] = pk->box.offset[k];
+        t.box_scale[k] = pk->box.scale[k];
+    }
+    t.vertex_first = rm->vertex_first;
+    t.extra_first = vks_model_wide(model) ? rm->extra_first : 0;
+    t.flags = (model->tangents ? VKS_MODEL_TANGENTS : 0) |
+              (joint_words(model) == 2 ? VKS_MODEL_JOINTS16 : 0);
+    t.joints_first = rm->joints_first;
+    t.joints_extra_first = vks_model_wide(model) ? rm->joints_extra_first : 0;
+    t.palette_vec4s = vks_crowd_pose_vec4s(model, s->crowd->dq[m]);
+    return t;
+}
+
 /* Every model's compact streams (asset/pack.h), one after the other, each model's levels of
  * detail after its level 0; models without tangents get zeros. Its indices likewise (level 0's,
  * then the levels'). Then the model table: where each model's streams start and how its
@@ -154,27 +207,10 @@ static bool create_morphs(vks_scene_gpu *s, vks_model_gpu *table, vks_error *err
 static bool create_streams(vks_scene_gpu *s, vks_error *err)
 {
     const vks_crowd *c = s->crowd;
-    uint32_t vertices = 0, indices = 0, materials = 0, extra = 0, joints = 0, joints_extra = 0;
-    for (uint32_t m = 0; m < c->model_count; m++) {
-        const vks_model *model = c->models[m];
-        assert(model->packed); /* vks_model_pack */
-        const uint32_t count = gpu_vertices(model);
-        s->models[m] = (vks_scene_model){.vertex_first = vertices,
-                                         .first_index = indices,
-                                         .lod_first_index = indices + model->index_count,
-                                         .material_first = materials,
-                                         .extra_first = extra,
-                                         .joints_first = joints,
-                                         .joints_extra_first = joints_extra};
-        joints += count * joint_words(model);
-        if (vks_model_wide(model)) {
-            extra += count;
-            joints_extra += count * joint_words(model);
-        }
-        vertices += count;
-        indices += model->index_count + model->lod_index_count;
-        materials += model->material_count;
-    }
+    const stream_counts counts = lay_out_models(s);
+    const uint32_t vertices = counts.vertices, indices = counts.indices, joints = counts.joints;
+    const uint32_t joints_extra = counts.joints_extra, materials = counts.materials,
+                   extra = counts.extra;
     s->material_count = materials;
     s->extra_vertex_count = extra;
     const size_t n = vertices;
@@ -205,18 +241,7 @@ static bool create_streams(vks_scene_gpu *s, vks_error *err)
         if (model->lod_index_count)
             memcpy(idx + rm->lod_first_index, model->lod_indices,
                    sizeof *idx * (size_t)model->lod_index_count);
-        vks_model_gpu *t = &table[m];
-        for (int k = 0; k < 3; k++) {
-            t->box_offset[k] = pk->box.offset[k];
-            t->box_scale[k] = pk->box.scale[k];
-        }
-        t->vertex_first = rm->vertex_first;
-        t->extra_first = vks_model_wide(model) ? rm->extra_first : 0;
-        t->flags = (model->tangents ? VKS_MODEL_TANGENTS : 0) |
-                   (joint_words(model) == 2 ? VKS_MODEL_JOINTS16 : 0);
-        t->joints_first = rm->joints_first;
-        t->joints_extra_first = vks_model_wide(model) ? rm->joints_extra_first : 0;
-        t->palette_vec4s = vks_crowd_pose_vec4s(model, c->dq[m]);
+        table[m] = model_table_entry(s, m);
     }
     ok = ok && upload(s, &s->positions, pos, sizeof *pos * n, ADDRESSED, "bind positions", err) &&
          upload(s, &s->normals, nrm, sizeof *nrm * n, ADDRESSED, "bind normals", err) &&

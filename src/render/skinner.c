@@ -1,5 +1,5 @@
 /* The skinner's creation and growth (skinner.h): the memory plan, the output, the store, each
- * slot's state and the descriptor path's sets. */
+ * slot's state and the descriptors binding's sets. */
 #include "skinner.h"
 #include "../core/alloc.h"
 
@@ -203,48 +203,48 @@ static void destroy_slot(vks_skinner *sk, vks_skin_slot *s)
         sk->readback_slot = -1;
 }
 
-/* ---- The descriptor path ---- */
+/* ---- The descriptors binding ---- */
 
-/* The buffers behind VKS_BINDING_MODELS .. VKS_BINDING_MORPHS for slot s, each bound whole. A
+/* The buffers behind VKS_DATA_MODELS .. VKS_DATA_MORPHS for slot s, each bound whole. A
  * crowd without wide models has no extra streams, one without morph targets no morph buffer:
  * their bindings get the joints stream, which the shaders then never read. */
 static void data_buffers(const vks_skinner *sk, const vks_skin_slot *s,
-                         const gpu_buffer *out[VKS_BINDING_OUTPUT])
+                         const gpu_buffer *out[VKS_DATA_OUTPUT])
 {
     const vks_scene_gpu *sc = &sk->scene;
-    out[VKS_BINDING_MODELS] = &sc->model_table;
-    out[VKS_BINDING_INSTANCES] = &sc->instances;
-    out[VKS_BINDING_VISIBLE] = &s->visible_buffer;
-    out[VKS_BINDING_PALETTE] = sk->use_store ? &sk->palette_store : &s->palette_buffer;
-    out[VKS_BINDING_POSITIONS] = &sc->positions;
-    out[VKS_BINDING_NORMALS] = &sc->normals;
-    out[VKS_BINDING_TANGENTS] = &sc->tangents;
-    out[VKS_BINDING_JOINTS] = &sc->joints;
-    out[VKS_BINDING_WEIGHTS] = &sc->weights;
-    out[VKS_BINDING_UVS] = &sc->uvs;
-    out[VKS_BINDING_JOINTS_EXTRA] = sc->joints_extra.buffer ? &sc->joints_extra : &sc->joints;
-    out[VKS_BINDING_WEIGHTS_EXTRA] = sc->weights_extra.buffer ? &sc->weights_extra : &sc->joints;
-    out[VKS_BINDING_MORPHS] = sc->morphs.buffer ? &sc->morphs : &sc->joints;
+    out[VKS_DATA_MODELS] = &sc->model_table;
+    out[VKS_DATA_INSTANCES] = &sc->instances;
+    out[VKS_DATA_VISIBLE] = &s->visible_buffer;
+    out[VKS_DATA_PALETTE] = sk->use_store ? &sk->palette_store : &s->palette_buffer;
+    out[VKS_DATA_POSITIONS] = &sc->positions;
+    out[VKS_DATA_NORMALS] = &sc->normals;
+    out[VKS_DATA_TANGENTS] = &sc->tangents;
+    out[VKS_DATA_JOINTS] = &sc->joints;
+    out[VKS_DATA_WEIGHTS] = &sc->weights;
+    out[VKS_DATA_UVS] = &sc->uvs;
+    out[VKS_DATA_JOINTS_EXTRA] = sc->joints_extra.buffer ? &sc->joints_extra : &sc->joints;
+    out[VKS_DATA_WEIGHTS_EXTRA] = sc->weights_extra.buffer ? &sc->weights_extra : &sc->joints;
+    out[VKS_DATA_MORPHS] = sc->morphs.buffer ? &sc->morphs : &sc->joints;
 }
 
 /* Slot s's buffers each bound whole: each must fit the device's storage-buffer range (the
  * output chunks already do: render/plan.h). */
 static bool check_data_range(const vks_skinner *sk, const vks_skin_slot *s, vks_error *err)
 {
-    static const char *const names[VKS_BINDING_OUTPUT] = {
+    static const char *const names[VKS_DATA_OUTPUT] = {
         "model table", "instance table", "visible list", "palettes", "positions",
         "normals",     "tangents",       "joints",       "weights",  "UVs",
         "joints 5-8",  "weights 5-8",    "morph buffer"};
     const gpu_device *dev = sk->dev;
     const VkDeviceSize range = dev->props.limits.maxStorageBufferRange;
-    const gpu_buffer *b[VKS_BINDING_OUTPUT];
+    const gpu_buffer *b[VKS_DATA_OUTPUT];
     data_buffers(sk, s, b);
-    for (uint32_t k = 0; k < VKS_BINDING_OUTPUT; k++)
+    for (uint32_t k = 0; k < VKS_DATA_OUTPUT; k++)
         if (b[k]->size > range)
             return vks_fail(err,
-                            "the descriptor path (what validation runs) binds the %s whole: "
+                            "the descriptors binding (what validation runs) binds the %s whole: "
                             "%llu bytes, past %s's storage-buffer range of %llu; use fewer "
-                            "instances, or the address path",
+                            "instances, or the addresses binding",
                             names[k], (unsigned long long)b[k]->size, dev->props.deviceName,
                             (unsigned long long)range);
     return true;
@@ -255,13 +255,13 @@ static bool check_data_range(const vks_skinner *sk, const vks_skin_slot *s, vks_
 static void write_data_sets(const vks_skinner *sk, const vks_skin_slot *s)
 {
     const gpu_device *dev = sk->dev;
-    const gpu_buffer *b[VKS_BINDING_OUTPUT];
+    const gpu_buffer *b[VKS_DATA_OUTPUT];
     data_buffers(sk, s, b);
     for (uint32_t k = 0; k < sk->data_sets_per_slot; k++) {
-        VkDescriptorBufferInfo info[VKS_BINDING_COUNT];
-        VkWriteDescriptorSet w[VKS_BINDING_COUNT];
-        uint32_t n = VKS_BINDING_OUTPUT;
-        for (uint32_t j = 0; j < VKS_BINDING_OUTPUT; j++)
+        VkDescriptorBufferInfo info[VKS_DATA_COUNT];
+        VkWriteDescriptorSet w[VKS_DATA_COUNT];
+        uint32_t n = VKS_DATA_OUTPUT;
+        for (uint32_t j = 0; j < VKS_DATA_OUTPUT; j++)
             info[j] = (VkDescriptorBufferInfo){b[j]->buffer, 0, VK_WHOLE_SIZE};
         if (sk->chunk_count) { /* the chunk as vertices and as tangents (vks_shared.h) */
             const gpu_buffer *chunk = &vks_skinner_chunks(sk, s)[k];
@@ -289,13 +289,13 @@ static bool create_data_sets(vks_skinner *sk, vks_error *err)
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++)
         if (!check_data_range(sk, &sk->slots[i], err))
             return false;
-    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, sets * VKS_BINDING_COUNT};
+    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, sets * VKS_DATA_COUNT};
     VkDescriptorPoolCreateInfo pi = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pi.maxSets = sets;
     pi.poolSizeCount = 1;
     pi.pPoolSizes = &size;
     GPU_TRY(dev->vk.vkCreateDescriptorPool(dev->device, &pi, NULL, &sk->data_pool), err,
-            "create the descriptor path's pool");
+            "create the descriptors binding's pool");
     GPU_NAME(dev, VK_OBJECT_TYPE_DESCRIPTOR_POOL, sk->data_pool, "data set pool");
     if (!(sk->data_sets = vks_calloc(sets, sizeof *sk->data_sets)))
         return vks_fail_memory(err, "out of memory");
@@ -338,7 +338,7 @@ static bool create_scatter(vks_skinner *sk, vks_error *err)
         staging[i] = sk->slots[i].palette_buffer;
         records[i] = sk->slots[i].scatter_records;
     }
-    return vks_scatter_pass_create(sk->dev, sk->bound, sizeof(vks_bone), &sk->palette_store,
+    return vks_scatter_pass_create(sk->dev, sk->descriptors, sizeof(vks_bone), &sk->palette_store,
                                    staging, records, &sk->scatter, err);
 }
 
@@ -353,7 +353,8 @@ static bool create_instance_state(vks_skinner *sk, vks_error *err)
         if (!create_slot(sk, &sk->slots[i], err))
             return false;
     }
-    return (!sk->use_store || create_scatter(sk, err)) && (!sk->bound || create_data_sets(sk, err));
+    return (!sk->use_store || create_scatter(sk, err)) &&
+           (!sk->descriptors || create_data_sets(sk, err));
 }
 
 static void destroy_instance_state(vks_skinner *sk)
@@ -464,12 +465,12 @@ bool vks_skinner_fit_slot(vks_skinner *sk, uint32_t slot, vks_error *err)
     destroy_slot(sk, s);
     s->instance_room = sk->instance_capacity;
     s->palette_room = sk->palette_capacity;
-    if (!create_slot(sk, s, err) || (sk->bound && !check_data_range(sk, s, err))) {
+    if (!create_slot(sk, s, err) || (sk->descriptors && !check_data_range(sk, s, err))) {
         destroy_slot(sk, s);
         sk->broken = true;
         return false;
     }
-    if (sk->bound)
+    if (sk->descriptors)
         write_data_sets(sk, s);
     forget_palettes(sk);
     sk->grown++;
@@ -539,7 +540,7 @@ bool vks_skinner_create(const gpu_device *dev, const vks_skinner_desc *desc, vks
     *sk = (vks_skinner){.dev = dev,
                         .crowd = c,
                         .mode = desc->request.mode,
-                        .bound = desc->bound,
+                        .descriptors = desc->descriptors,
                         .output_stages = desc->output_stages,
                         .output_access = desc->output_access,
                         .use_store = desc->request.palette_store,
@@ -561,29 +562,29 @@ bool vks_skinner_create(const gpu_device *dev, const vks_skinner_desc *desc, vks
     sk->buffer_limit = vks_plan_buffer_limit(&sk->limits, desc->request.buffer_limit);
     sk->store_entries = sk->memory.palette_store_entries;
     const VkPhysicalDeviceLimits *lim = &dev->props.limits;
-    if (sk->bound && (lim->maxPerStageDescriptorStorageBuffers < VKS_BINDING_COUNT ||
-                      lim->maxDescriptorSetStorageBuffers < VKS_BINDING_COUNT))
-        return vks_fail(err,
-                        "the descriptor path (what validation runs) binds %u storage buffers to "
-                        "each stage; %s allows %u: ask for the address path (--binding addresses)",
-                        VKS_BINDING_COUNT, dev->props.deviceName,
-                        lim->maxPerStageDescriptorStorageBuffers <
-                                lim->maxDescriptorSetStorageBuffers
-                            ? lim->maxPerStageDescriptorStorageBuffers
-                            : lim->maxDescriptorSetStorageBuffers);
-    if (sk->bound) {
-        VkDescriptorType types[VKS_BINDING_COUNT];
-        for (uint32_t k = 0; k < VKS_BINDING_COUNT; k++)
+    if (sk->descriptors && (lim->maxPerStageDescriptorStorageBuffers < VKS_DATA_COUNT ||
+                            lim->maxDescriptorSetStorageBuffers < VKS_DATA_COUNT))
+        return vks_fail(
+            err,
+            "the descriptors binding (what validation runs) binds %u storage buffers to "
+            "each stage; %s allows %u: ask for the addresses binding (--binding addresses)",
+            VKS_DATA_COUNT, dev->props.deviceName,
+            lim->maxPerStageDescriptorStorageBuffers < lim->maxDescriptorSetStorageBuffers
+                ? lim->maxPerStageDescriptorStorageBuffers
+                : lim->maxDescriptorSetStorageBuffers);
+    if (sk->descriptors) {
+        VkDescriptorType types[VKS_DATA_COUNT];
+        for (uint32_t k = 0; k < VKS_DATA_COUNT; k++)
             types[k] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         /* The client's draws (vertex) and a compute rasterizer's resolve (fragment) bind them
          * too. */
-        sk->data_layout = gpu_set_layout(dev, types, VKS_BINDING_COUNT,
+        sk->data_layout = gpu_set_layout(dev, types, VKS_DATA_COUNT,
                                          VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT |
                                              VK_SHADER_STAGE_FRAGMENT_BIT,
                                          "data set layout");
         if (!sk->data_layout) {
             vks_skinner_destroy(sk);
-            return vks_fail(err, "cannot create the descriptor path's set layout");
+            return vks_fail(err, "cannot create the descriptors binding's set layout");
         }
     }
     vks_scene_gpu_desc scene = desc->scene;

@@ -21,9 +21,9 @@
  * ready) are for them.
  *
  * Buffers the shaders reach through device addresses (buffer_reference): the bind streams, the
- * instance table, palettes, the visible list and the output chunks. On the descriptor path
- * (desc.bound: what validation can follow) every one of them is also a descriptor, of one data
- * set per slot and output chunk (shaders/vks_shared.h), which the skinning and the client's
+ * instance table, palettes, the visible list and the output chunks. On the descriptors binding
+ * (desc.descriptors: what validation can follow) every one of them is also a descriptor, of one
+ * data set per slot and output chunk (shaders/vks_shared.h), which the skinning and the client's
  * draws bind (vks_skinner_data_set). */
 #ifndef VKS_SKINNER_H
 #define VKS_SKINNER_H
@@ -36,17 +36,18 @@
 #include "../scene/crowd.h"
 #include "../skin/skin_gpu.h"
 
-/* How the shaders reach the crowd's buffers (vks_renderer_desc.path; vkskin_gpu's binding). */
-typedef enum vks_path {
-    VKS_PATH_AUTO,        /* descriptors on a device with validation, else addresses */
-    VKS_PATH_ADDRESSES,   /* device addresses: the fast path */
-    VKS_PATH_DESCRIPTORS, /* the descriptor path (VKS_BOUND): what validation can follow */
-} vks_path;
+/* How the shaders reach the crowd's buffers (vks_renderer_desc.binding; vkskin_gpu's binding). */
+typedef enum vks_binding {
+    VKS_BINDING_AUTO,        /* descriptors on a device with validation, else addresses */
+    VKS_BINDING_ADDRESSES,   /* device addresses: the fast path */
+    VKS_BINDING_DESCRIPTORS, /* the descriptors binding (VKS_DESCRIPTORS): what validation can
+                                follow */
+} vks_binding;
 
-/* Whether the path means descriptors on `dev`. */
-static inline bool vks_path_bound(vks_path path, const gpu_device *dev)
+/* Whether the binding means descriptors on `dev`. */
+static inline bool vks_binding_descriptors(vks_binding binding, const gpu_device *dev)
 {
-    return path == VKS_PATH_DESCRIPTORS || (path == VKS_PATH_AUTO && dev->validate);
+    return binding == VKS_BINDING_DESCRIPTORS || (binding == VKS_BINDING_AUTO && dev->validate);
 }
 
 typedef struct vks_skinner_desc {
@@ -57,8 +58,8 @@ typedef struct vks_skinner_desc {
     /* Stage each instance's pose in shared memory (vks_shared.h, "Palette staging"): the
      * models whose pose fits the device's shared memory. */
     bool stage_palette;
-    bool readback; /* a host copy of the output (vks_skinner_copy_skinned: dump, tests) */
-    bool bound;    /* the descriptor path */
+    bool readback;    /* a host copy of the output (vks_skinner_copy_skinned: dump, tests) */
+    bool descriptors; /* the descriptors binding */
     /* Who reads the output after the pass (both required, compute mode). */
     VkPipelineStageFlags2 output_stages;
     VkAccessFlags2 output_access;
@@ -80,11 +81,11 @@ typedef struct vks_skin_slot {
      * list (write-combined memory on a discrete GPU: written once, never read back). */
     uint32_t *visible;
     uint32_t visible_count;
-    /* Host memory, per visible slot (visible's order): its level of detail (asset/model.h), 0
+    /* Host memory, per visible entry (visible's order): its level of detail (asset/model.h), 0
      * unless the client sets it (vks_skinner_begin resets the last frame's); a level past the
      * model's last reads as its last. */
     uint8_t *level;
-    /* Host memory, per visible slot: non-zero for the compute rasterizer (vks_skinner_set_raster
+    /* Host memory, per visible entry: non-zero for the compute rasterizer (vks_skinner_set_raster
      * marked), 0 unless the client sets it (reset as `level` is). */
     uint8_t *raster;
     /* Set by vks_skinner_prepare: the visible instances in the GPU's order, their runs, which
@@ -108,7 +109,7 @@ typedef struct vks_skinner {
     const gpu_device *dev;
     const vks_crowd *crowd;
     vks_skin_mode mode;
-    bool bound;
+    bool descriptors;
     VkPipelineStageFlags2 output_stages; /* the output's readers (desc) */
     VkAccessFlags2 output_access;
     vks_scene_gpu scene;
@@ -143,7 +144,7 @@ typedef struct vks_skinner {
     gpu_buffer readback;              /* host copy of one copy's chunks, concatenated */
     int32_t readback_slot;            /* the slot whose output it holds, -1 before any */
 
-    /* The descriptor path: the data set layout (VKS_BINDING_*) and its sets, data_sets_per_slot
+    /* The descriptors binding: the data set layout (VKS_DATA_*) and its sets, data_sets_per_slot
      * per slot: [slot * data_sets_per_slot + k] binds output chunk k (set 0 also serves the
      * draws that skin in the vertex shader, and is the only one when there is no output). */
     VkDescriptorSetLayout data_layout;
@@ -261,18 +262,18 @@ static inline uint32_t vks_skinner_chunk_of(const vks_skinner *sk, const vks_ski
     return (uint32_t)(s->plan.out_offset[p] / sk->chunk_limit);
 }
 /* Where the places from `first` that skin into the same chunk end (those of one chunk are
- * consecutive). The address path reaches every chunk at once: `end`. */
+ * consecutive). The addresses binding reaches every chunk at once: `end`. */
 static inline uint32_t vks_skinner_chunk_end(const vks_skinner *sk, const vks_skin_slot *s,
                                              uint32_t first, uint32_t end)
 {
-    if (!sk->bound)
+    if (!sk->descriptors)
         return end;
     const uint32_t k = vks_skinner_chunk_of(sk, s, first);
     while (first < end && vks_skinner_chunk_of(sk, s, first) == k)
         first++;
     return first;
 }
-/* The descriptor path: slot s's data set for output chunk k. */
+/* The descriptors binding: slot s's data set for output chunk k. */
 static inline VkDescriptorSet vks_skinner_data_set(const vks_skinner *sk, const vks_skin_slot *s,
                                                    uint32_t k)
 {

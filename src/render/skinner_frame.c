@@ -79,7 +79,7 @@ void vks_skinner_prepare(vks_skinner *sk, vks_skin_slot *s, VkCommandBuffer cmd)
  * pipeline variant (4 or 8 influences, linear or dual quaternions, morph targets or not, the
  * pose staged or not) and as
  * wide as the level's vertices need: no empty workgroups in a crowd that mixes models or levels of
- * different sizes, and no search for an instance. On the descriptor path, that for each output
+ * different sizes, and no search for an instance. On the descriptors binding, that for each output
  * chunk in turn, with its set bound. */
 static void skin_dispatches(const vks_skinner *sk, const vks_skin_slot *s, VkCommandBuffer cmd)
 {
@@ -88,7 +88,7 @@ static void skin_dispatches(const vks_skinner *sk, const vks_skin_slot *s, VkCom
     for (uint32_t first = 0, last; first < s->plan.skinned_count; first = last) {
         last = vks_skinner_chunk_end(sk, s, first, s->plan.skinned_count);
         vks_skin_push push = s->push;
-        if (sk->bound) {
+        if (sk->descriptors) {
             const uint32_t k = vks_skinner_chunk_of(sk, s, first);
             const VkDescriptorSet set = vks_skinner_data_set(sk, s, k);
             dev->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, sk->pass.layout, 0,

@@ -379,29 +379,12 @@ static void crowd_triangle_areas(const vks_model *m, const float lo[3], const fl
     }
 }
 
-bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
+/* The crowd's per-instance and per-entry arrays for n instances of palette_count entries, its
+ * threads' scratch and samplers; false (with a message) when out of memory, the crowd destroyed. */
+static bool crowd_alloc(const vks_crowd_desc *d, vks_crowd *c, uint64_t palette_count,
+                        vks_error *err)
 {
-    *c = (vks_crowd){0};
-    if (!crowd_check(d, err))
-        return false;
-    uint32_t n = d->instance_count, mc = d->model_count;
-    c->model_count = mc;
-    c->instance_count = c->instance_capacity = c->live_count = n;
-    c->threads = d->threads ? d->threads : 1u;
-    memcpy(c->models, d->models, sizeof *d->models * mc);
-    for (uint32_t m = 0; m < mc; m++)
-        c->dq[m] = d->dual_quaternion;
-
-    for (uint32_t m = 0; m < mc; m++) /* spots dealt in turn */
-        c->model_first[m + 1] = c->model_first[m] + vks_crowd_dealt(n, mc, m);
-    const uint64_t palette_count = vks_crowd_palette_entries(c->models, mc, n);
-    if (palette_count > UINT32_MAX) {
-        vks_crowd_destroy(c);
-        return vks_fail_memory(err, "a crowd of %u needs %llu palette entries, more than %u", n,
-                               (unsigned long long)palette_count, UINT32_MAX);
-    }
-    c->palette_count = c->palette_capacity = (uint32_t)palette_count;
-
+    const uint32_t n = c->instance_count;
     const vks_crowd__scratch layout = vks_crowd__scratch_of(c);
     c->instances = vks_calloc(n, sizeof *c->instances);
     c->palette_first = vks_malloc(sizeof *c->palette_first * n);
@@ -420,9 +403,15 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
         vks_crowd_destroy(c);
         return vks_fail_memory(err, "out of memory for a crowd of %u instances", n);
     }
+    return true;
+}
 
-    float spacing = 0.0f;
-    mat4 roots[VKS_CROWD_MAX_MODELS];
+/* Each model's posed bounds (a model listed twice shares its first listing's), checked within
+ * VKS_MAX_COORDINATE, its root transform in roots[m] and its triangles' areas; false (with a
+ * message) on a model out of reach or out of memory, the crowd destroyed. */
+static bool crowd_measure_models(vks_crowd *c, mat4 roots[VKS_CROWD_MAX_MODELS], vks_error *err)
+{
+    const uint32_t mc = c->model_count;
     for (uint32_t m = 0; m < mc; m++) {
         /* The model's name, for messages after vks_crowd_destroy has cleared the crowd. */
         const char *name = crowd_model_name(c->models[m]);
@@ -454,15 +443,15 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
         crowd_root_transform(c->models[m], roots[m]);
         crowd_triangle_areas(c->models[m], c->model_lo[m], c->model_hi[m], c->triangle_area[m]);
     }
-    if (d->normalize)
-        crowd_normalize(c, roots);
-    for (uint32_t m = 0; m < mc; m++) {
-        float r = crowd_footprint_radius(c->model_lo[m], c->model_hi[m], roots[m]);
-        spacing = fmaxf(spacing, 2.0f * r * CROWD_SPACING_MARGIN);
-    }
-    if (!(spacing > 0.0f && spacing < FLT_MAX)) /* a model of one point: still apart */
-        spacing = 1.0f;
+    return true;
+}
 
+/* Every instance placed on its spot of the grid (spacing apart), its clip, clock and speed
+ * varied by the seed, its palette range dealt in index order; the crowd's box around them. */
+static void crowd_place_all(const vks_crowd_desc *d, vks_crowd *c,
+                            const mat4 roots[VKS_CROWD_MAX_MODELS], float spacing)
+{
+    const uint32_t mc = c->model_count;
     for (int k = 0; k < 3; k++) {
         c->lo[k] = FLT_MAX;
         c->hi[k] = -FLT_MAX;
@@ -506,6 +495,48 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
         }
     }
     c->palette_count = palette_first; /* (dual quaternions may take fewer than counted above) */
+}
+
+bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
+{
+    *c = (vks_crowd){0};
+    if (!crowd_check(d, err))
+        return false;
+    uint32_t n = d->instance_count, mc = d->model_count;
+    c->model_count = mc;
+    c->instance_count = c->instance_capacity = c->live_count = n;
+    c->threads = d->threads ? d->threads : 1u;
+    memcpy(c->models, d->models, sizeof *d->models * mc);
+    for (uint32_t m = 0; m < mc; m++)
+        c->dq[m] = d->dual_quaternion;
+
+    for (uint32_t m = 0; m < mc; m++) /* spots dealt in turn */
+        c->model_first[m + 1] = c->model_first[m] + vks_crowd_dealt(n, mc, m);
+    const uint64_t palette_count = vks_crowd_palette_entries(c->models, mc, n);
+    if (palette_count > UINT32_MAX) {
+        vks_crowd_destroy(c);
+        return vks_fail_memory(err, "a crowd of %u needs %llu palette entries, more than %u", n,
+                               (unsigned long long)palette_count, UINT32_MAX);
+    }
+    c->palette_count = c->palette_capacity = (uint32_t)palette_count;
+
+    if (!crowd_alloc(d, c, palette_count, err))
+        return false;
+
+    mat4 roots[VKS_CROWD_MAX_MODELS];
+    if (!crowd_measure_models(c, roots, err))
+        return false;
+    float spacing = 0.0f;
+    if (d->normalize)
+        crowd_normalize(c, roots);
+    for (uint32_t m = 0; m < mc; m++) {
+        float r = crowd_footprint_radius(c->model_lo[m], c->model_hi[m], roots[m]);
+        spacing = fmaxf(spacing, 2.0f * r * CROWD_SPACING_MARGIN);
+    }
+    if (!(spacing > 0.0f && spacing < FLT_MAX)) /* a model of one point: still apart */
+        spacing = 1.0f;
+
+    crowd_place_all(d, c, (const mat4 *)roots, spacing);
     return true;
 }
 

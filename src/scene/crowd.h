@@ -73,10 +73,10 @@ typedef struct vks_crowd_instance {
     float center[3], radius; /* bounding sphere in world space, over every clip's motion */
     float scale;             /* the world transform's largest axis scale */
     uint32_t model;
-    uint8_t lod; /* the level of detail it was drawn at last (vks_crowd_choose) */
+    uint8_t level; /* the level of detail it was drawn at last (vks_crowd_choose) */
     /* The level its last pose was computed for: only that level's joints (a coarser level's
      * skeleton, bake/skeleton_lod.h) are in it, so a finer level must pose again. */
-    uint8_t posed_lod;
+    uint8_t posed_level;
     uint8_t hidden; /* left out of culling (vkskin_crowd_set_shown): never listed, posed or drawn */
     uint8_t removed; /* vks_crowd_remove: a free index (hidden too) until vks_crowd_add reuses it */
     /* Animation level of detail (vks_crowd_animate): the frames it was last posed and last
@@ -327,7 +327,7 @@ typedef struct vks_lod_view {
  *   bake/lod_error.h), scaled by the instance's world scale, projects to at most max_error_px
  *   pixels at the distance from the eye to its bounding sphere (level 0 when the eye is inside
  *   it), with the hysteresis above against the level it had last time, which it remembers
- *   (instance.lod); levels NULL: the instance is at level 0 this frame (instance.lod = 0, what
+ *   (instance.level); levels NULL: the instance is at level 0 this frame (instance.level = 0, what
  *   the schedule compares its kept pose with). raster (may be NULL, read with levels only):
  *   raster[k] = 1 when its level's triangles are small enough for the compute rasterizer
  *   (view->raster_area_px), else 0;
@@ -383,7 +383,7 @@ void vks_crowd_palettes(vks_crowd *crowd, vks_pool *pool, const uint32_t *visibl
 /* vks_crowd_palettes into places the caller chooses: list[k]'s palette at dest + first[k] (a
  * staging buffer packed with the instances posed this frame), each entry written once (streamed
  * past a few MiB). The buffers vks_crowd_animate remembers are not touched. With at_levels, each
- * instance is posed for its level of detail (instance.lod, chosen this frame): only the joints
+ * instance is posed for its level of detail (instance.level, chosen this frame): only the joints
  * the level keeps (bake/skeleton_lod.h), the level's vertices reading no other; else every
  * joint, as vks_crowd_palettes poses them. */
 void vks_crowd_palettes_at(vks_crowd *crowd, vks_pool *pool, const uint32_t *list,

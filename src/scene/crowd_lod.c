@@ -24,7 +24,7 @@ static bool crowd_schedule_one(vks_crowd_instance *in, uint32_t i, uint32_t p, u
     const bool fresh = in->posed_frame == UINT64_MAX || frame == 0 ||
                        in->seen_frame != frame - 1; /* not shown the frame before */
     /* A finer level than its pose was computed for needs joints the pose lacks. */
-    const bool pose = p <= 1 || fresh || (frame + i) % p == 0 || in->lod < in->posed_lod;
+    const bool pose = p <= 1 || fresh || (frame + i) % p == 0 || in->level < in->posed_level;
     if (pose)
         in->posed_frame = frame;
     in->seen_frame = frame;
@@ -55,7 +55,7 @@ typedef struct crowd_lod_job {
     uint32_t posed;
 } crowd_lod_job;
 
-/* Instance in's level of detail (remembered in in->lod) and whether its triangles are small
+/* Instance in's level of detail (remembered in in->level) and whether its triangles are small
  * enough for the compute rasterizer. */
 static uint8_t crowd_lod_of(const vks_crowd *c, vks_crowd_instance *in, const vks_lod_view *view,
                             uint8_t *raster)
@@ -82,9 +82,9 @@ static uint8_t crowd_lod_of(const vks_crowd *c, vks_crowd_instance *in, const vk
             if (e <= view->max_error_px * VKS_LOD_HYSTERESIS)
                 coarse = l;
         }
-        level = in->lod < coarse ? coarse : in->lod > fine ? fine : in->lod;
+        level = in->level < coarse ? coarse : in->level > fine ? fine : in->level;
     }
-    in->lod = (uint8_t)level;
+    in->level = (uint8_t)level;
     if (raster)
         *raster = view->raster_area_px > 0.0f &&
                   c->triangle_area[in->model][level] * px * px <= view->raster_area_px;
@@ -103,7 +103,7 @@ static void crowd_choose_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t
         if (job->levels)
             job->levels[k] = crowd_lod_of(c, in, job->view, job->raster ? &job->raster[k] : NULL);
         else /* skinned at level 0 this frame: the schedule compares the kept pose with that */
-            in->lod = 0;
+            in->level = 0;
         if (!job->periods && !job->schedule)
             continue;
         const uint8_t period = crowd_period_of(in, job->view);

@@ -86,11 +86,11 @@ typedef struct crowd_job {
     const uint32_t *first;
     vks_crowd__scratch layout;
     bool anim_lod; /* vks_crowd_animate with periods: c->schedule says which to pose */
-    /* Each instance posed for its level of detail (instance.lod): the joints the level keeps
+    /* Each instance posed for its level of detail (instance.level): the joints the level keeps
      * (skeleton level of detail); else every joint. */
     bool at_levels;
     /* The pose written is the one kept for the schedule (the kept poses, or a palette store's
-     * staging): its level is what the schedule knows (instance.posed_lod). A pose into a
+     * staging): its level is what the schedule knows (instance.posed_level). A pose into a
      * caller's buffer is not (vkskin_crowd_pose). */
     bool keeps;
     bool stream; /* the sampler's non-temporal stores (crowd_job_of) */
@@ -253,7 +253,7 @@ static uint8_t crowd_pose(const crowd_job *job, const crowd_scratch *s, const cr
     const double t =
         in->clip < 0 ? 0.0 : vks_clip_time(&m->clips[in->clip], in->time, VKS_WRAP_LOOP);
     if (p->step == CROWD_ORDERED) { /* the joints its level keeps: a prefix of the pose order */
-        const uint8_t level = job->at_levels ? in->lod : 0;
+        const uint8_t level = job->at_levels ? in->level : 0;
         const uint32_t n = vks_model_level_joints(m, level);
         vks_sampler_pose_joints(p->sampler, &c->pose_skeletons[in->model], t,
                                 &c->sampler_cursors[i], s->sampler, s->pose, false, n);
@@ -304,7 +304,7 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
         vks_bone *const placed = job->anim_lod ? c->poses + c->palette_first[i] : out;
         const uint8_t level = crowd_pose(job, &s, &p, i, placed);
         if (job->keeps)
-            p.in->posed_lod = level;
+            p.in->posed_level = level;
         if (p.model->target_count)
             crowd_write_morph(c, &p, i, s.weights, placed);
         if (job->anim_lod)

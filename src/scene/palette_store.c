@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* The entries instance i's palette takes: its joints, or with dual quaternions the fewer its
- * vks_dq fill (vks_crowd_written_entries). Slots, staging and copies are that size. */
+ * vks_dq fill (vks_crowd_written_entries). Blocks, staging and copies are that size. */
 static uint32_t entries_of(const vks_crowd *c, uint32_t i)
 {
     return vks_crowd_written_entries(c, c->model_of[i]);
@@ -31,7 +31,8 @@ bool vks_palette_store_reserve(vks_palette_store *s, const vks_crowd *c, vks_err
         return true;
     if (!grow(&s->block, sizeof *s->block, n, k, 0xff) ||
         !grow(&s->block_model, sizeof *s->block_model, n, k, 0) ||
-        !grow(&s->holders, sizeof *s->holders, n, k, 0) || !grow(&s->pose, sizeof *s->pose, n, k, 0) ||
+        !grow(&s->holders, sizeof *s->holders, n, k, 0) ||
+        !grow(&s->pose, sizeof *s->pose, n, k, 0) ||
         !grow(&s->pose_first, sizeof *s->pose_first, n, k, 0) ||
         !grow(&s->copies, sizeof *s->copies, n, k, 0) || !grow(&s->fresh, 1, n, k, 0))
         return vks_fail_memory(err, "out of memory for the palette store's blocks of %zu instances",

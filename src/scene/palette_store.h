@@ -32,11 +32,11 @@ typedef struct vks_palette_copy {
 } vks_palette_copy;
 
 typedef struct vks_palette_store {
-    uint32_t capacity;   /* entries of the store */
-    uint32_t top;        /* entries dealt from the bottom so far; the rest are free */
+    uint32_t capacity;    /* entries of the store */
+    uint32_t top;         /* entries dealt from the bottom so far; the rest are free */
     uint32_t *block;      /* per instance: its block's first entry, or VKS_PALETTE_NONE */
     uint8_t *block_model; /* per instance holding a block: the model it was dealt for */
-    uint32_t instances;  /* the per-instance arrays' room (vks_palette_store_reserve) */
+    uint32_t instances;   /* the per-instance arrays' room (vks_palette_store_reserve) */
     /* Per model, the blocks of its instances that left the view (each its joint count). */
     uint32_t *free_blocks[VKS_CROWD_MAX_MODELS];
     uint32_t free_count[VKS_CROWD_MAX_MODELS];

@@ -48,7 +48,7 @@ vks_lod_view vks_lod_view_of(const float vp[16], const float eye[3], uint32_t he
 static uint32_t joints_posed(const vks_crowd *c, uint32_t i, bool at_levels)
 {
     const vks_model *m = c->models[c->instances[i].model];
-    return at_levels ? vks_model_level_joints(m, c->instances[i].lod) : m->skeleton.joint_count;
+    return at_levels ? vks_model_level_joints(m, c->instances[i].level) : m->skeleton.joint_count;
 }
 
 /* The cull, and levels, periods and (with schedule) the frame's schedule in one pass over the

@@ -1,7 +1,7 @@
 /* A frame's CPU half, the one sequence that vkskin_crowd_prepare, vkskin_crowd_prepare_store and
  * the owned renderer's frame (render/renderer.h) run: the crowd culled against the view, each
  * visible instance's level of detail and posing period chosen, the frame's poses scheduled, the
- * palette store's slots dealt (with a store), and the scheduled instances posed, on the crowd's
+ * palette store's blocks dealt (with a store), and the scheduled instances posed, on the crowd's
  * pool. Its callers check their arguments; what it is given is valid.
  *
  *   vks_prepare_fit(crowd, &anim_lod, store, err);    room for the crowd as it is now

@@ -90,6 +90,93 @@ void vks_copy_pass_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_
 /* Copy-kernel runs timed. */
 #define COPY_RUNS 9u
 
+/* Source and destination buffers of *half bytes each; out of device memory (the renderer's
+ * output may hold most of it), half the size again, down to 16 MiB. */
+static bool copy_buffers(const gpu_device *dev, VkDeviceSize *half, gpu_buffer *src,
+                         gpu_buffer *dst, vks_error *err)
+{
+    const VkBufferUsageFlags usage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    for (;;) {
+        vks_error oom;
+        bool ok =
+            gpu_buffer_create(dev,
+                              &(gpu_buffer_desc){.size = *half,
+                                                 .usage = usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                 .name = "copy src"},
+                              src, &oom) &&
+            gpu_buffer_create(dev,
+                              &(gpu_buffer_desc){.size = *half, .usage = usage, .name = "copy dst"},
+                              dst, &oom);
+        if (ok || oom.kind != VKS_ERROR_MEMORY || *half / 2 < ((VkDeviceSize)16 << 20)) {
+            if (!ok)
+                *err = oom;
+            return ok;
+        }
+        gpu_buffer_destroy(dev, src);
+        gpu_buffer_destroy(dev, dst);
+        *half = (*half / 2) & ~(VkDeviceSize)15;
+    }
+}
+
+/* The two timestamps' pool, and src written once: never-written memory may read as one shared
+ * zero page (CPU devices), which would flatter the copy. */
+static bool copy_prepare(const gpu_device *dev, const gpu_buffer *src, VkQueryPool *queries,
+                         vks_error *err)
+{
+    VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    qi.queryCount = 2;
+    VkResult qr = dev->vk.vkCreateQueryPool(dev->device, &qi, NULL, queries);
+    if (qr != VK_SUCCESS) {
+        *queries = VK_NULL_HANDLE;
+        return vks_fail(err, "cannot create a query pool: %s", gpu_result_name(qr));
+    }
+    GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, *queries, "copy timestamps");
+    VkCommandBuffer cmd;
+    if (!gpu_once_begin(dev, &cmd, err))
+        return false;
+    dev->vk.vkCmdFillBuffer(cmd, src->buffer, 0, VK_WHOLE_SIZE, 0x5eed5eedu);
+    gpu_barrier_buffer(
+        dev, cmd, src->buffer,
+        (gpu_access){VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+        (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT});
+    return gpu_once_end(dev, cmd, err);
+}
+
+/* COPY_RUNS copies of `half` bytes from src to dst, one submission each, timed as a frame's
+ * skinning is: from the top of the command buffer to after the barrier behind the dispatch.
+ * (Several runs in one command buffer timed far too fast on lavapipe.) *ms: their median. */
+static bool copy_runs(const gpu_device *dev, const vks_copy_pass *pass, const gpu_buffer *src,
+                      const gpu_buffer *dst, VkDeviceSize half, VkQueryPool queries, double *ms_out,
+                      vks_error *err)
+{
+    double ms[COPY_RUNS];
+    const gpu_access rw = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                           VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                               VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
+    for (uint32_t i = 0; i < COPY_RUNS; i++) {
+        VkCommandBuffer cmd;
+        if (!gpu_once_begin(dev, &cmd, err))
+            return false;
+        dev->vk.vkCmdResetQueryPool(cmd, queries, 0, 2);
+        dev->vk.vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 0);
+        vks_copy_pass_record(dev, cmd, pass, src->address, dst->address, half);
+        gpu_barrier_memory(dev, cmd, rw, rw);
+        dev->vk.vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, queries, 1);
+        if (!gpu_once_end(dev, cmd, err))
+            return false;
+        uint64_t t[2];
+        VkResult qr = dev->vk.vkGetQueryPoolResults(dev->device, queries, 0, 2, sizeof t, t,
+                                                    sizeof t[0], VK_QUERY_RESULT_64_BIT);
+        if (qr != VK_SUCCESS)
+            return vks_fail(err, "cannot read the copy's timestamps: %s", gpu_result_name(qr));
+        ms[i] = gpu_ticks_to_ms(dev, t[0], t[1]);
+    }
+    *ms_out = vks_median(ms, COPY_RUNS);
+    return true;
+}
+
 /* (skin_gpu.h) Times the copy kernel over `bytes` (read + written), median of COPY_RUNS. Each
  * buffer is capped at 1 GiB and a quarter of the device's largest heap: far past every cache, which
  * is what matters for a bandwidth figure. */
@@ -107,84 +194,15 @@ bool vks_copy_measure(const gpu_device *dev, VkDeviceSize bytes, double *moved, 
         return true;
     vks_copy_pass pass;
     gpu_buffer src = {0}, dst = {0};
-    const VkBufferUsageFlags usage =
-        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
     if (!vks_copy_pass_create(dev, &pass, err))
         return false;
-    /* Out of device memory (the renderer's output may hold most of it): half the size, down to
-     * 16 MiB. */
-    bool ok = false;
-    for (;;) {
-        vks_error oom;
-        ok = gpu_buffer_create(dev,
-                               &(gpu_buffer_desc){.size = half,
-                                                  .usage = usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                                  .name = "copy src"},
-                               &src, &oom) &&
-             gpu_buffer_create(dev,
-                               &(gpu_buffer_desc){.size = half, .usage = usage, .name = "copy dst"},
-                               &dst, &oom);
-        if (ok || oom.kind != VKS_ERROR_MEMORY || half / 2 < ((VkDeviceSize)16 << 20)) {
-            if (!ok)
-                *err = oom;
-            break;
-        }
-        gpu_buffer_destroy(dev, &src);
-        gpu_buffer_destroy(dev, &dst);
-        half = (half / 2) & ~(VkDeviceSize)15;
-    }
     VkQueryPool queries = VK_NULL_HANDLE;
+    double ms = 0.0;
+    const bool ok = copy_buffers(dev, &half, &src, &dst, err) &&
+                    copy_prepare(dev, &src, &queries, err) &&
+                    copy_runs(dev, &pass, &src, &dst, half, queries, &ms, err);
     if (ok) {
-        VkQueryPoolCreateInfo qi = {VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-        qi.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        qi.queryCount = 2;
-        VkResult qr = dev->vk.vkCreateQueryPool(dev->device, &qi, NULL, &queries);
-        if (qr != VK_SUCCESS) {
-            queries = VK_NULL_HANDLE;
-            ok = vks_fail(err, "cannot create a query pool: %s", gpu_result_name(qr));
-        }
-        GPU_NAME(dev, VK_OBJECT_TYPE_QUERY_POOL, queries, "copy timestamps");
-        /* Written once before: never-written memory may read as one shared zero page (CPU
-         * devices), which would flatter the copy. */
-        VkCommandBuffer cmd;
-        ok = ok && gpu_once_begin(dev, &cmd, err);
-        if (ok) {
-            dev->vk.vkCmdFillBuffer(cmd, src.buffer, 0, VK_WHOLE_SIZE, 0x5eed5eedu);
-            gpu_barrier_buffer(
-                dev, cmd, src.buffer,
-                (gpu_access){VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
-                (gpu_access){VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                             VK_ACCESS_2_SHADER_STORAGE_READ_BIT});
-            ok = gpu_once_end(dev, cmd, err);
-        }
-    }
-    double ms[COPY_RUNS];
-    const gpu_access rw = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                           VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
-                               VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
-    /* One submission per run, timed as a frame's skinning is: from the top of the command
-     * buffer to after the barrier behind the dispatch. (Several runs in one command buffer
-     * timed far too fast on lavapipe.) */
-    for (uint32_t i = 0; ok && i < COPY_RUNS; i++) {
-        VkCommandBuffer cmd;
-        if (!(ok = gpu_once_begin(dev, &cmd, err)))
-            break;
-        dev->vk.vkCmdResetQueryPool(cmd, queries, 0, 2);
-        dev->vk.vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 0);
-        vks_copy_pass_record(dev, cmd, &pass, src.address, dst.address, half);
-        gpu_barrier_memory(dev, cmd, rw, rw);
-        dev->vk.vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, queries, 1);
-        ok = gpu_once_end(dev, cmd, err);
-        uint64_t t[2];
-        VkResult qr;
-        if (ok &&
-            (qr = dev->vk.vkGetQueryPoolResults(dev->device, queries, 0, 2, sizeof t, t,
-                                                sizeof t[0], VK_QUERY_RESULT_64_BIT)) != VK_SUCCESS)
-            ok = vks_fail(err, "cannot read the copy's timestamps: %s", gpu_result_name(qr));
-        ms[i] = ok ? gpu_ticks_to_ms(dev, t[0], t[1]) : 0.0;
-    }
-    if (ok) {
-        *ms_out = vks_median(ms, COPY_RUNS);
+        *ms_out = ms;
         *moved = 2.0 * (double)half;
     }
     if (queries)

@@ -4,8 +4,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-extern const unsigned char vks_skin_comp_spv[], vks_skin_comp_bound_spv[];
-extern const size_t vks_skin_comp_spv_size, vks_skin_comp_bound_spv_size;
+extern const unsigned char vks_skin_comp_spv[], vks_skin_comp_descriptors_spv[];
+extern const size_t vks_skin_comp_spv_size, vks_skin_comp_descriptors_spv_size;
 
 /* skin.comp's specialization constants: constant_id 0 to 5. */
 typedef struct skin_constants {
@@ -75,14 +75,14 @@ bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, uint32_t f
                  values.dq ? ", dual quaternions" : "", values.morph ? ", morph targets" : "",
                  stage ? ", staged palette" : "");
         pass->pipeline[v] = gpu_pipeline_compute(
-            dev,
-            &(gpu_compute_desc){
-                .spirv = data_layout ? vks_skin_comp_bound_spv : vks_skin_comp_spv,
-                .spirv_size = data_layout ? vks_skin_comp_bound_spv_size : vks_skin_comp_spv_size,
-                .layout = pass->layout,
-                .specialization = &spec,
-                .name = name,
-            });
+            dev, &(gpu_compute_desc){
+                     .spirv = data_layout ? vks_skin_comp_descriptors_spv : vks_skin_comp_spv,
+                     .spirv_size =
+                         data_layout ? vks_skin_comp_descriptors_spv_size : vks_skin_comp_spv_size,
+                     .layout = pass->layout,
+                     .specialization = &spec,
+                     .name = name,
+                 });
         if (!pass->pipeline[v]) {
             vks_skin_pass_destroy(dev, pass);
             return vks_fail(err, "cannot create the skinning pipeline (out of memory)");

@@ -1,8 +1,8 @@
 /* The skinning pass: shaders/skin.comp as a compute pipeline, one invocation per vertex of every
  * visible instance, one dispatch per model and level of detail. The push constants carry the device
  * addresses of everything it reads and writes (layouts in shaders/vks_shared.h); or, on the
- * descriptor path, it reads and writes through the descriptors of a set the caller binds (set 0).
- * The caller owns the buffers, the sets and the barriers around the dispatch
+ * descriptors binding, it reads and writes through the descriptors of a set the caller binds (set
+ * 0). The caller owns the buffers, the sets and the barriers around the dispatch
  * (src/render/skinner_frame.c). */
 #ifndef VKS_SKIN_GPU_H
 #define VKS_SKIN_GPU_H
@@ -35,7 +35,7 @@ static inline bool vks_skin_variant_made(uint32_t v, uint32_t features)
 }
 
 typedef struct vks_skin_pass {
-    VkPipelineLayout layout;                /* set 0: the data set on the descriptor path */
+    VkPipelineLayout layout;                /* set 0: the data set on the descriptors binding */
     VkPipeline pipeline[VKS_SKIN_VARIANTS]; /* by variant; those not made are VK_NULL_HANDLE */
     /* The staging variants' shared array, in vec4s (0: none made): a model's pose of at most
      * this many is staged. */
@@ -49,8 +49,8 @@ uint32_t vks_skin_stage_limit(const gpu_device *dev);
 /* group_size 0 means VKS_SKIN_GROUP_SIZE; others must be a power of two the device allows.
  * features: the variants to make besides linear blending (vks_skin_variant_made); with
  * VKS_SKIN_VARIANT_STAGE, stage_vec4s sizes the staging variants' shared array (at most the
- * device's shared memory: vks_skin_stage_limit). data_layout: the descriptor path's set layout
- * (VKS_BINDING_*), whose shader build it then runs; VK_NULL_HANDLE for the address path. */
+ * device's shared memory: vks_skin_stage_limit). data_layout: the descriptors binding's set layout
+ * (VKS_DATA_*), whose shader build it then runs; VK_NULL_HANDLE for the addresses binding. */
 bool vks_skin_pass_create(const gpu_device *dev, uint32_t group_size, uint32_t features,
                           uint32_t stage_vec4s, VkDescriptorSetLayout data_layout,
                           vks_skin_pass *pass, vks_error *err);

@@ -1,30 +1,29 @@
-/* The two ways the shaders reach the crowd's buffers (render/renderer.h, vks_path): device
- * addresses (the fast path) and descriptors (the descriptor path, what validation runs), and what
- * the second is for: synchronization validation seeing the skinning pass.
- * (a) A crowd of 24 instances of three models (tangents.glb, with tangents; wide_influences.glb,
- *     8 influences; the default character), every instance visible, its output split into at
- *     least 3 chunks and too small for all of them (the rest are skinned in the vertex shader),
- *     validation on: each model has instances skinned by the pass, which match the CPU; the
- *     descriptor path's skinned output (read back) is the address path's byte for byte, its
- *     frame spans at least 3 chunks and overflows, and its image is the address path's byte for
- *     byte; the same images in vertex mode. No validation message.
- * (b) On a second device, validation on: the descriptor path with the barrier between the
- *     skinning pass and the draw left out (the skinner told of no readers) must make
- *     synchronization validation report a hazard (SYNC-HAZARD-*); the same frame with the
- *     barrier reports none. The address path without the barrier is run too and its count
- *     printed: validation cannot follow device addresses, which is why validation runs the
- *     descriptor path.
- * (c) On a third device, GPU-assisted validation on as well: the address path's skinning pass
+/* The two ways the shaders reach the crowd's buffers (render/renderer.h, vks_binding): device
+ * addresses (the fast path) and descriptors (the descriptors binding, what validation runs), and
+ * what the second is for: synchronization validation seeing the skinning pass. (a) A crowd of 24
+ * instances of three models (tangents.glb, with tangents; wide_influences.glb, 8 influences; the
+ * default character), every instance visible, its output split into at least 3 chunks and too small
+ * for all of them (the rest are skinned in the vertex shader), validation on: each model has
+ * instances skinned by the pass, which match the CPU; the descriptors binding's skinned output
+ * (read back) is the addresses binding's byte for byte, its frame spans at least 3 chunks and
+ * overflows, and its image is the addresses binding's byte for byte; the same images in vertex
+ * mode. No validation message. (b) On a second device, validation on: the descriptors binding with
+ * the barrier between the skinning pass and the draw left out (the skinner told of no readers) must
+ * make synchronization validation report a hazard (SYNC-HAZARD-*); the same frame with the barrier
+ * reports none. The addresses binding without the barrier is run too and its count printed:
+ * validation cannot follow device addresses, which is why validation runs the descriptors binding.
+ * (c) On a third device, GPU-assisted validation on as well: the addresses binding's skinning pass
  *     (every load and store through a device address checked against the buffers that exist)
- *     reports nothing and matches the CPU; so does the descriptor path's whole frame, draws
+ *     reports nothing and matches the CPU; so does the descriptors binding's whole frame, draws
  *     included; and the skinning pass with its first visible entry naming the model one past
  *     the model table must be reported ("Device address out of bounds"): the check runs.
- *     (The address path's draws are not run under it: on lavapipe 22.3 its checks misfire in
+ *     (The addresses binding's draws are not run under it: on lavapipe 22.3 its checks misfire in
  *     the vertex stage, docs/testing.md "Validation".)
- * (d) On a device without validation, a renderer left to choose (VKS_PATH_AUTO) takes the
- *     address path; with validation (the hazard test's first frame asks for AUTO), the
- *     descriptor path.
- *   usage: test_gpu_paths DEFAULT_GLB FIXTURES_DIR (a missing file fails: the build writes them) */
+ * (d) On a device without validation, a renderer left to choose (VKS_BINDING_AUTO) takes the
+ *     addresses binding; with validation (the hazard test's first frame asks for AUTO), the
+ *     descriptors binding.
+ *   usage: test_gpu_bindings DEFAULT_GLB FIXTURES_DIR (a missing file fails: the build writes them)
+ */
 #include "crowd_gpu.h"
 
 #define INSTANCES 24u
@@ -60,9 +59,9 @@ static bool create_crowd(crowd_gpu *s)
     return ok;
 }
 
-/* A renderer on `path`; the output in chunks of `chunk` bytes with room for `vertices` (0: the
+/* A renderer on `binding`; the output in chunks of `chunk` bytes with room for `vertices` (0: the
  * defaults). */
-static bool renderer(crowd_gpu *s, vks_skin_mode mode, vks_path path, VkDeviceSize chunk,
+static bool renderer(crowd_gpu *s, vks_skin_mode mode, vks_binding binding, VkDeviceSize chunk,
                      uint32_t vertices, bool skip_barrier, vks_renderer *r)
 {
     vks_error err;
@@ -73,7 +72,7 @@ static bool renderer(crowd_gpu *s, vks_skin_mode mode, vks_path path, VkDeviceSi
                                                        .readback = mode == VKS_SKIN_COMPUTE,
                                                        .buffer_limit = chunk,
                                                        .max_skinned_vertices = vertices,
-                                                       .path = path},
+                                                       .binding = binding},
                                   r, &err);
     if (!ok)
         fprintf(stderr, "renderer: %s\n", err.msg);
@@ -83,8 +82,8 @@ static bool renderer(crowd_gpu *s, vks_skin_mode mode, vks_path path, VkDeviceSi
     }
     CHECK(ok);
     /* AUTO: descriptors exactly when the device validates. */
-    CHECK(!ok || r->skinner.bound ==
-                     (path == VKS_PATH_DESCRIPTORS || (path == VKS_PATH_AUTO && s->dev.validate)));
+    CHECK(!ok || r->skinner.descriptors == (binding == VKS_BINDING_DESCRIPTORS ||
+                                            (binding == VKS_BINDING_AUTO && s->dev.validate)));
     return ok;
 }
 
@@ -122,9 +121,9 @@ static void test_same_results(crowd_gpu *s)
         const vks_skin_mode skin = mode ? VKS_SKIN_VERTEX : VKS_SKIN_COMPUTE;
         const char *name = mode ? "vertex" : "compute";
         for (int p = 0; p < 2; p++) {
-            const vks_path path = p ? VKS_PATH_DESCRIPTORS : VKS_PATH_ADDRESSES;
+            const vks_binding binding = p ? VKS_BINDING_DESCRIPTORS : VKS_BINDING_ADDRESSES;
             vks_renderer r;
-            if (!renderer(s, skin, path, chunk, vertices, false, &r))
+            if (!renderer(s, skin, binding, chunk, vertices, false, &r))
                 continue;
             if (skin == VKS_SKIN_COMPUTE && crowd_gpu_frame(s, &r, all, INSTANCES, false)) {
                 const vks_frame *f = &r.frames[r.skinner.readback_slot];
@@ -169,7 +168,8 @@ static void test_same_results(crowd_gpu *s)
                     bool same =
                         out && output && output_bytes == bytes && memcmp(output, out, bytes) == 0;
                     CHECK(same);
-                    printf("compute: descriptor path's output %s the address path's (%zu bytes, "
+                    printf("compute: descriptors binding's output %s the addresses binding's (%zu "
+                           "bytes, "
                            "%u instances in %u chunks, %u skinned in the vertex shader)\n",
                            same ? "is" : "differs from", bytes, f->skin->plan.skinned_count,
                            chunks_used, f->skin->plan.overflow_count);
@@ -184,8 +184,8 @@ static void test_same_results(crowd_gpu *s)
         const bool same = memcmp(image[0], image[1], image_bytes) == 0;
         CHECK(drawn >= MIN_DRAWN_FRACTION * IMAGE_SIZE * IMAGE_SIZE);
         CHECK(same);
-        printf("%s: %u pixels drawn; the descriptor path's image %s the address path's\n", name,
-               drawn, same ? "is" : "differs from");
+        printf("%s: %u pixels drawn; the descriptors binding's image %s the addresses binding's\n",
+               name, drawn, same ? "is" : "differs from");
     }
     free(output);
     free(image[0]);
@@ -193,14 +193,14 @@ static void test_same_results(crowd_gpu *s)
 }
 
 /* One drawn frame of every instance; the validation messages it caused (on top of `before`). */
-static gpu_messages drawn_frame(crowd_gpu *s, vks_path path, bool skip_barrier)
+static gpu_messages drawn_frame(crowd_gpu *s, vks_binding binding, bool skip_barrier)
 {
     uint32_t all[INSTANCES];
     for (uint32_t i = 0; i < INSTANCES; i++)
         all[i] = i;
     const gpu_messages before = *s->dev.messages;
     vks_renderer r;
-    if (renderer(s, VKS_SKIN_COMPUTE, path, 0, 0, skip_barrier, &r)) {
+    if (renderer(s, VKS_SKIN_COMPUTE, binding, 0, 0, skip_barrier, &r)) {
         crowd_gpu_frame(s, &r, all, INSTANCES, true);
         vks_renderer_destroy(&r);
     }
@@ -213,22 +213,23 @@ static gpu_messages drawn_frame(crowd_gpu *s, vks_path path, bool skip_barrier)
 /* (b) */
 static void test_hazard(crowd_gpu *s)
 {
-    gpu_messages with = drawn_frame(s, VKS_PATH_AUTO, false) /* descriptors */;
+    gpu_messages with = drawn_frame(s, VKS_BINDING_AUTO, false) /* descriptors */;
     CHECK(with.error == 0 && with.warning == 0);
-    printf("hazard: descriptor path with the barrier: %u error(s), %u warning(s)\n", with.error,
+    printf("hazard: descriptors binding with the barrier: %u error(s), %u warning(s)\n", with.error,
            with.warning);
     printf("hazard: the frame without it (the hazard reports below are expected):\n");
     fflush(stdout);
-    gpu_messages without = drawn_frame(s, VKS_PATH_DESCRIPTORS, true);
+    gpu_messages without = drawn_frame(s, VKS_BINDING_DESCRIPTORS, true);
     CHECK(without.sync_hazards >= 1);
     CHECK(without.error + without.warning == without.sync_hazards); /* those, and nothing else */
-    printf("hazard: descriptor path without the barrier: %u synchronization hazard(s) reported\n",
-           without.sync_hazards);
-    gpu_messages addresses = drawn_frame(s, VKS_PATH_ADDRESSES, true);
+    printf(
+        "hazard: descriptors binding without the barrier: %u synchronization hazard(s) reported\n",
+        without.sync_hazards);
+    gpu_messages addresses = drawn_frame(s, VKS_BINDING_ADDRESSES, true);
     /* Whatever it reports can only be a hazard (none, with this layer: not asserted, a layer
      * that learns to follow addresses would be welcome). */
     CHECK(addresses.error + addresses.warning == addresses.sync_hazards);
-    printf("hazard: address path without the barrier: %u synchronization hazard(s) reported "
+    printf("hazard: addresses binding without the barrier: %u synchronization hazard(s) reported "
            "(validation cannot follow device addresses)\n",
            addresses.sync_hazards);
 }
@@ -274,12 +275,12 @@ static void test_gpu_assisted(crowd_gpu *s)
         all[i] = i;
     const gpu_messages *now = s->dev.messages;
     vks_renderer r;
-    if (renderer(s, VKS_SKIN_COMPUTE, VKS_PATH_ADDRESSES, 0, 0, false, &r)) {
+    if (renderer(s, VKS_SKIN_COMPUTE, VKS_BINDING_ADDRESSES, 0, 0, false, &r)) {
         if (crowd_gpu_frame(s, &r, all, INSTANCES, false))
             for (uint32_t i = 0; i < INSTANCES; i++)
                 crowd_gpu_check_instance(s, &r, i, "gpu-assisted", NULL);
         CHECK(now->error == 0 && now->warning == 0);
-        printf("gpu-assisted: address path's skinning pass: %u error(s), %u warning(s)\n",
+        printf("gpu-assisted: addresses binding's skinning pass: %u error(s), %u warning(s)\n",
                now->error, now->warning);
         /* The first visible entry's palette lies past the palette buffer's end: its loads read
          * after it. */
@@ -301,25 +302,25 @@ static void test_gpu_assisted(crowd_gpu *s)
         printf("gpu-assisted: %u error(s), the last \"%s\"\n", now->error, now->last_id);
     }
     const uint32_t errors = now->error, warnings = now->warning;
-    if (renderer(s, VKS_SKIN_COMPUTE, VKS_PATH_DESCRIPTORS, 0, 0, false, &r)) {
+    if (renderer(s, VKS_SKIN_COMPUTE, VKS_BINDING_DESCRIPTORS, 0, 0, false, &r)) {
         crowd_gpu_frame(s, &r, all, INSTANCES, true);
         vks_renderer_destroy(&r);
         CHECK(now->error == errors && now->warning == warnings);
         CHECK(crowd_gpu_drawn_pixels(s->pixels.mapped) >=
               MIN_DRAWN_FRACTION * IMAGE_SIZE * IMAGE_SIZE);
-        printf("gpu-assisted: descriptor path's frame: %u error(s)\n", now->error - errors);
+        printf("gpu-assisted: descriptors binding's frame: %u error(s)\n", now->error - errors);
     }
 }
 
 int main(int argc, char **argv)
 {
     char tangents[4096], wide[4096];
-    int args = crowd_gpu_args(argc, argv, "test_gpu_paths", tangents, sizeof tangents);
+    int args = crowd_gpu_args(argc, argv, "test_gpu_bindings", tangents, sizeof tangents);
     if (args)
         return args;
     snprintf(wide, sizeof wide, "%s/wide_influences.glb", argv[2]);
     if (access(wide, R_OK) != 0) {
-        fprintf(stderr, "test_gpu_paths: %s cannot be read (the build writes it)\n", wide);
+        fprintf(stderr, "test_gpu_bindings: %s cannot be read (the build writes it)\n", wide);
         return 1;
     }
     const char *paths[MODEL_COUNT] = {
@@ -328,14 +329,14 @@ int main(int argc, char **argv)
     /* Models before the device: the importer forks (asset/import.h). */
     for (int k = 0; k < MODEL_COUNT; k++) {
         if (!crowd_gpu_import(paths[k], &s.models[k]))
-            return check_report("test_gpu_paths");
+            return check_report("test_gpu_bindings");
         s.radius[k] = crowd_gpu_bind_radius(&s.models[k]);
     }
     CHECK(s.models[MODEL_WIDE].joints_extra != NULL && s.models[MODEL_TANGENTS].tangents != NULL);
 
     bool target = false;
     if (create_crowd(&s)) {
-        if (crowd_gpu_open(&s, "test_gpu_paths", &target)) {
+        if (crowd_gpu_open(&s, "test_gpu_bindings", &target)) {
             if (target)
                 test_same_results(&s);
             crowd_gpu_close(&s); /* no validation message */
@@ -351,8 +352,9 @@ int main(int argc, char **argv)
         /* (d) Without validation, AUTO takes the fast path (renderer() checks it). */
         vks_renderer r;
         if (open_device(&h, false, false) &&
-            renderer(&h, VKS_SKIN_COMPUTE, VKS_PATH_AUTO, 0, 0, false, &r)) {
-            printf("auto: without validation, %s\n", r.skinner.bound ? "descriptors" : "addresses");
+            renderer(&h, VKS_SKIN_COMPUTE, VKS_BINDING_AUTO, 0, 0, false, &r)) {
+            printf("auto: without validation, %s\n",
+                   r.skinner.descriptors ? "descriptors" : "addresses");
             vks_renderer_destroy(&r);
         }
         close_device(&h);
@@ -360,5 +362,5 @@ int main(int argc, char **argv)
     }
     for (int k = 0; k < MODEL_COUNT; k++)
         vks_model_destroy(&s.models[k]);
-    return check_report("test_gpu_paths");
+    return check_report("test_gpu_bindings");
 }
