@@ -152,6 +152,11 @@ typedef struct vkskin_model_desc {
      * (in the order the materials first appear), so that a model of many parts costs one draw
      * per material and level and its levels of detail simplify each surface whole. */
     bool keep_meshes;
+    /* The joint whose travel is the clips' root motion (vkskin_clip_info.travel_distance): a
+     * joint's name in the file; NULL: the first joint above most of the skin that travels in
+     * some clip (the root where it carries the motion, the hips where the root stays still). A
+     * name the model lacks fails the load. */
+    const char *motion_joint;
 } vkskin_model_desc;
 
 /* Reads a model and prepares it for skinning: its compact vertex streams and levels of detail
@@ -211,6 +216,20 @@ typedef struct vkskin_clip_info {
 
 VKSKIN_API vkskin_result vkskin_model_get_clip(const vkskin_model *model, uint32_t clip,
                                                vkskin_clip_info *info, vkskin_error *err);
+/* A clip's root motion: what its character travels over one loop, taken out of the motion joint
+ * at load (vkskin_model_desc.motion_joint). A crowd playing the clip with root motion
+ * (vkskin_crowd_set_root_motion) poses it in place and moves the instance by that travel. */
+typedef struct vkskin_travel_info {
+    bool travels;         /* false: the clip travels nothing (the rest is 0); it plays in place */
+    int32_t motion_joint; /* the joint the travel is taken from (-1 when the model has none) */
+    float distance;       /* a loop's travel on the ground, the model's units (its root frame) */
+    float heading;        /* a loop's turn about the up axis, radians (+Z towards +X) */
+    float speed;          /* distance / duration: units a second */
+} vkskin_travel_info;
+
+VKSKIN_API vkskin_result vkskin_model_get_travel(const vkskin_model *model, uint32_t clip,
+                                                 vkskin_travel_info *info, vkskin_error *err);
+
 /* The clip named `name` (or of index `name` when it is a decimal number); VKSKIN_CLIP_NOT_FOUND
  * when the model has none such (or for a NULL argument): never a clip index, nor one of the
  * values a clip argument takes (VKSKIN_CLIP_NONE, VKSKIN_CLIP_VARIED), so that a misspelt name
@@ -377,6 +396,9 @@ typedef struct vkskin_crowd_desc {
     uint32_t threads; /* threads vkskin_crowd_pose runs on, the caller's included; 0: 1 */
     uint32_t workers; /* caller threads that may run vkskin_crowd_pose_range at once; 0: 1 */
     vkskin_skinning skinning; /* every model's (the renderer and vkskin_gpu follow it) */
+    /* Every instance plays its clips with root motion (vkskin_crowd_set_root_motion), the ones
+     * added later too. */
+    bool root_motion;
 } vkskin_crowd_desc;
 
 VKSKIN_API vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **crowd,
@@ -462,6 +484,15 @@ VKSKIN_API vkskin_result vkskin_crowd_set_time(vkskin_crowd *crowd, uint32_t ins
  * vkskin_crowd_reset shows every instance. */
 VKSKIN_API vkskin_result vkskin_crowd_set_shown(vkskin_crowd *crowd, uint32_t instance, bool shown,
                                                 vkskin_error *err);
+/* Root motion on or off for the instance. On, a clip that travels (vkskin_model_get_travel) is
+ * posed in place and the instance moves by its travel as its clock runs: vkskin_crowd_advance
+ * carries its world (a loop adds the clip's whole travel; a cross-fade blends the two clips'
+ * travels as it blends their poses), and a renderer draws it where it has gone. Off, clips play
+ * as authored, the travel in the pose (the character walks off its spot and back at each loop).
+ * Switching keeps the character where it is seen: its world takes in, or gives back, the travel
+ * its clip has made so far. Clips that travel nothing play as they are either way. */
+VKSKIN_API vkskin_result vkskin_crowd_set_root_motion(vkskin_crowd *crowd, uint32_t instance,
+                                                      bool on, vkskin_error *err);
 /* Places the instance: palette space -> world, column-major, affine (its last row 0 0 0 1),
  * finite. Its bounding sphere follows, and a renderer of the crowd draws it there from its next
  * frame (its instance table takes the instances placed anew since its last frame). */

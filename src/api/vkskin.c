@@ -140,6 +140,7 @@ vkskin_result vkskin_model_load(const vkskin_model_desc *desc, vkskin_model **mo
                              : "memory",
         .in_process = !desc->isolate,
         .keep_meshes = desc->keep_meshes,
+        .motion_joint = desc->motion_joint,
     };
     if (!vks_model_load(&import, &m->model, &e)) {
         vks_object_free(m);
@@ -256,6 +257,26 @@ vkskin_result vkskin_model_get_clip(const vkskin_model *m, uint32_t clip, vkskin
                                .weight_tracks = c->weight_track_count};
     for (uint32_t t = 0; t < c->weight_track_count; t++)
         info->weight_keys += c->weight_tracks[t].key_count;
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_model_get_travel(const vkskin_model *m, uint32_t clip,
+                                      vkskin_travel_info *info, vkskin_error *err)
+{
+    if (!m || !info)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_model_get_travel: a model and an info to fill are needed");
+    if (clip >= m->model.clip_count)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s has %u clip(s): no clip %u",
+                            m->model.name, m->model.clip_count, clip);
+    const vks_root_motion *rm = m->model.root_motion ? &m->model.root_motion[clip] : NULL;
+    *info = (vkskin_travel_info){.motion_joint = m->model.root_motion ? m->model.motion_joint : -1};
+    if (rm && rm->sample_count) {
+        info->travels = true;
+        info->distance = rm->distance;
+        info->heading = rm->heading;
+        info->speed = (float)(rm->distance / m->model.clips[clip].duration);
+    }
     return vks_api_ok(err);
 }
 
@@ -579,6 +600,7 @@ vkskin_result vkskin_crowd_create(const vkskin_crowd_desc *desc, vkskin_crowd **
         .seed = desc->seed,
         .normalize = desc->normalize_height,
         .dual_quaternion = desc->skinning == VKSKIN_SKINNING_DUAL_QUATERNION,
+        .root_motion = desc->root_motion,
     };
     if (!vks_crowd_create(&d, &c->crowd, &e)) {
         vks_object_free(c);
@@ -702,6 +724,16 @@ vkskin_result vkskin_crowd_set_shown(vkskin_crowd *c, uint32_t i, bool shown, vk
     if (!api_instance(c, i, "vkskin_crowd_set_shown", err))
         return VKSKIN_ERROR_ARGUMENT;
     c->crowd.instances[i].hidden = !shown;
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_crowd_set_root_motion(vkskin_crowd *c, uint32_t i, bool on, vkskin_error *err)
+{
+    if (!api_instance(c, i, "vkskin_crowd_set_root_motion", err))
+        return VKSKIN_ERROR_ARGUMENT;
+    if (!vks_crowd_set_root_motion(&c->crowd, i, on))
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
+                            "vkskin_crowd_set_root_motion: out of memory for the moved list");
     return vks_api_ok(err);
 }
 

@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "dump_joints.h"
 #include "show.h"
 
 #include <errno.h>
@@ -134,7 +135,9 @@ static void say_weights(const vkskin_model *model, const float *w, uint32_t targ
 
 typedef struct dump_args {
     const char *path, *clip, *time, *out, *skinning_text;
-    bool cpu, bind_pose;
+    const char *frames_text, *fps_text, *root_motion_text, *motion_joint;
+    bool cpu, bind_pose, joints;
+    app_joints_args joint_args;
     app_gpu_options gpu;
     double seconds;
     vkskin_skinning skinning;
@@ -154,6 +157,15 @@ static int parse_args(int argc, char **argv, dump_args *a)
         {"skinning", &a->skinning_text, NULL, "linear|dual-quaternion",
          "blend the joints' matrices (default), or their dual quaternions (joints must scale "
          "uniformly)"},
+        {"joints", NULL, &a->joints, NULL,
+         "write instead each joint's world position, 'FRAME NAME X Y Z', on the CPU"},
+        {"frames", &a->frames_text, NULL, "N", "--joints: frames to write (default 1)"},
+        {"fps", &a->fps_text, NULL, "F", "--joints: frames a second (default 30)"},
+        {"root-motion", &a->root_motion_text, NULL, "on|off",
+         "--joints: the clip's travel moves the character, posed in place (default off)"},
+        {"motion-joint", &a->motion_joint, NULL, "NAME",
+         "the joint root motion is taken from (default: the root, or the hips where the root "
+         "stays still)"},
         APP_GPU_OPTIONS(a->gpu),
     };
     const app_command cmd = {
@@ -166,7 +178,8 @@ static int parse_args(int argc, char **argv, dump_args *a)
                    "is morphed first, by the clip's weights; --skinning dual-quaternion\n"
                    "blends dual quaternions, on the GPU and the CPU alike. Then says how many\n"
                    "lines it wrote and the weights: on standard output, or on stderr when the\n"
-                   "lines go there.",
+                   "lines go there. With --joints, writes each joint's world position instead,\n"
+                   "one line a joint a frame, for --frames frames at --fps.",
         .positional = "[MODEL]",
         .options = options,
         .option_count = sizeof options / sizeof options[0],
@@ -179,12 +192,26 @@ static int parse_args(int argc, char **argv, dump_args *a)
         fprintf(stderr, "vkskin dump: --out FILE is required ('-' for standard output)\n");
         return APP_USAGE;
     }
+    uint32_t frames = 1;
+    double fps = 30.0;
     if (!app_parse_time(a->time, &a->seconds, &err) || !app_gpu_check(&a->gpu, &err) ||
         !app_parse_skinning(a->skinning_text, &a->skinning, &err) ||
-        !app_bind_pose_option(&a->clip, a->bind_pose, &err)) {
+        !app_bind_pose_option(&a->clip, a->bind_pose, &err) ||
+        !app_parse_root_motion(a->root_motion_text, &a->joint_args.root_motion, &err) ||
+        (a->frames_text && !app_parse_count("--frames", a->frames_text, 1, 1000000, &frames, &err)) ||
+        (a->fps_text &&
+         !app_parse_real("--fps", a->fps_text, "frames a second", 0.001, 100000.0, &fps, &err))) {
         fprintf(stderr, "vkskin dump: %s\n", err.message);
         return APP_USAGE;
     }
+    if (!a->joints && (a->frames_text || a->fps_text || a->root_motion_text)) {
+        fprintf(stderr, "vkskin dump: --%s goes with --joints\n",
+                a->frames_text ? "frames" : a->fps_text ? "fps" : "root-motion");
+        return APP_USAGE;
+    }
+    a->joint_args.frames = frames;
+    a->joint_args.fps = fps;
+    a->joint_args.seconds = a->seconds;
     if (strcmp(a->out, "-") != 0 && app_check_writable(a->out, 1, &err) != APP_OK) {
         fprintf(stderr, "vkskin dump: %s\n", err.message); /* before any work */
         return APP_FAILED;
@@ -241,11 +268,23 @@ int cmd_dump(int argc, char **argv)
         return rc == APP_HELP ? APP_OK : rc;
     vkskin_model *model;
     vkskin_error e;
-    if (app_load(a.path, &model, &e) != VKSKIN_OK) {
+    if (app_load(a.path, a.motion_joint, &model, &e) != VKSKIN_OK) {
         fprintf(stderr, "vkskin dump: %s\n", e.message);
         return APP_FAILED;
     }
-    rc = dump_model(&a, model);
+    if (a.joints) {
+        vkskin_error err;
+        if (!app_show_find_clip(model, a.clip, &a.joint_args.clip, &err)) {
+            fprintf(stderr, "vkskin dump: %s\n", err.message);
+            rc = APP_FAILED;
+        } else {
+            if (a.joint_args.root_motion)
+                app_warn_still_clips("dump", &model, &a.joint_args.clip, 1);
+            rc = app_dump_joints(model, &a.joint_args, a.out);
+        }
+    } else {
+        rc = dump_model(&a, model);
+    }
     vkskin_model_destroy(model);
     return rc;
 }

@@ -95,6 +95,14 @@ static void print_clips(const vkskin_model *m, const vkskin_model_info *info)
             printf("; %u weight track%s, %u keys", c.weight_tracks, c.weight_tracks == 1 ? "" : "s",
                    c.weight_keys);
         printf("\n");
+        vkskin_travel_info t;
+        if (vkskin_model_get_travel(m, i, &t, NULL) == VKSKIN_OK && t.travels) {
+            vkskin_joint_info j;
+            vkskin_model_get_joint(m, (uint32_t)t.motion_joint, &j, NULL);
+            printf("       travel: %.4g a loop, turning %.1f degrees, %.4g a second (root motion "
+                   "from %s)\n",
+                   t.distance, t.heading * 57.29577951308232, t.speed, j.name);
+        }
     }
 }
 
@@ -168,11 +176,20 @@ static void print_model(const vkskin_model *m)
 
 int cmd_info(int argc, char **argv)
 {
-    static const app_command cmd = {
+    const char *motion_joint = NULL;
+    const app_option options[] = {
+        {"motion-joint", &motion_joint, NULL, "NAME",
+         "the joint root motion is taken from (default: the root, or the hips where the root "
+         "stays still)"},
+    };
+    const app_command cmd = {
         .name = "info",
         .summary = "Prints a model's meshes, vertex and index counts, materials, the joint tree,\n"
-                   "clips with durations and key counts, and influence statistics.",
+                   "clips with durations, key counts and what they travel (root motion), and\n"
+                   "influence statistics.",
         .positional = "[MODEL]",
+        .options = options,
+        .option_count = sizeof options / sizeof options[0],
     };
     const char *path;
     int rc = app_parse(&cmd, argc, argv, &path);
@@ -180,7 +197,7 @@ int cmd_info(int argc, char **argv)
         return rc == APP_HELP ? APP_OK : rc;
     vkskin_model *model;
     vkskin_error err;
-    if (app_load(path, &model, &err) != VKSKIN_OK) {
+    if (app_load(path, motion_joint, &model, &err) != VKSKIN_OK) {
         fprintf(stderr, "vkskin info: %s\n", err.message);
         return APP_FAILED;
     }

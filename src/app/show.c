@@ -14,25 +14,66 @@
 extern const unsigned char vks_default_glb[];
 extern const size_t vks_default_glb_size;
 
-vkskin_result app_load(const char *path, vkskin_model **model, vkskin_error *err)
+vkskin_result app_load(const char *path, const char *motion_joint, vkskin_model **model,
+                       vkskin_error *err)
 {
     const vkskin_model_desc desc = path
                                        ? (vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc),
                                                              .path = path,
-                                                             .isolate = true}
+                                                             .isolate = true,
+                                                             .motion_joint = motion_joint}
                                        : (vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc),
                                                              .data = vks_default_glb,
                                                              .size = vks_default_glb_size,
                                                              .format_hint = "glb",
                                                              .name = "default character",
-                                                             .isolate = true};
+                                                             .isolate = true,
+                                                             .motion_joint = motion_joint};
     return vkskin_model_load(&desc, model, err);
+}
+
+bool app_parse_root_motion(const char *text, bool *on, vkskin_error *err)
+{
+    *on = text && strcmp(text, "on") == 0;
+    if (text && !*on && strcmp(text, "off") != 0)
+        return app_fail(err, "--root-motion needs on or off, not '%s'", text);
+    return true;
+}
+
+void app_warn_still_clips(const char *cmd, vkskin_model *const *models, const int32_t *clips,
+                          uint32_t count)
+{
+    for (uint32_t m = 0; m < count; m++) {
+        vkskin_model_info info;
+        vkskin_model_get_info(models[m], &info, NULL);
+        const bool every = clips[m] == VKSKIN_CLIP_VARIED;
+        uint32_t still = 0, first = 0;
+        for (uint32_t c = 0; c < info.clip_count; c++) {
+            if (!every && (int32_t)c != clips[m])
+                continue;
+            vkskin_travel_info t;
+            if (vkskin_model_get_travel(models[m], c, &t, NULL) == VKSKIN_OK && !t.travels)
+                first = still++ ? first : c;
+        }
+        if (!still)
+            continue;
+        vkskin_clip_info ci = {.name = ""};
+        vkskin_model_get_clip(models[m], first, &ci, NULL);
+        if (still == 1)
+            fprintf(stderr, "vkskin %s: warning: %s: clip '%s' travels nothing: it plays in place\n",
+                    cmd, info.name, app_quote(ci.name).text);
+        else
+            fprintf(stderr,
+                    "vkskin %s: warning: %s: %u of its clips travel nothing ('%s' the first): "
+                    "they play in place\n",
+                    cmd, info.name, still, app_quote(ci.name).text);
+    }
 }
 
 bool app_show_load(app_show *s, const char *cmd, const char *model, const app_crowd_args *a,
                    vkskin_error *err)
 {
-    *s = (app_show){0};
+    *s = (app_show){.cmd = cmd};
     const char *paths[VKSKIN_MAX_MODELS + 1];
     uint32_t n = 0;
     if (model || a->model_list_count == 0)
@@ -43,7 +84,7 @@ bool app_show_load(app_show *s, const char *cmd, const char *model, const app_cr
         return app_fail(err, "at most %u models in a crowd", VKSKIN_MAX_MODELS);
     for (uint32_t i = 0; i < n; i++) {
         vkskin_error e;
-        if (app_load(paths[i], &s->models[i], &e) != VKSKIN_OK) {
+        if (app_load(paths[i], a->motion_joint, &s->models[i], &e) != VKSKIN_OK) {
             app_show_destroy(s);
             return app_fail(err, "%s", e.message);
         }
@@ -169,7 +210,10 @@ bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, doub
         .normalize_height = !a->no_normalize,
         .threads = threads,
         .skinning = a->skinning,
+        .root_motion = a->root_motion,
     };
+    if (a->root_motion)
+        app_warn_still_clips(s->cmd, s->models, clips, s->model_count);
     vkskin_error e;
     /* Whether the renderer will fit, on counts, before the crowd takes any memory. */
     if ((check && vkskin_renderer_check(check, &desc, &e) != VKSKIN_OK) ||
@@ -409,7 +453,8 @@ bool app_crowd_check(app_crowd_args *a, vkskin_error *err)
         return false;
     if (!parse_mode(a->mode_text, &a->mode, err))
         return false;
-    if (!app_parse_skinning(a->skinning_text, &a->skinning, err))
+    if (!app_parse_skinning(a->skinning_text, &a->skinning, err) ||
+        !app_parse_root_motion(a->root_motion_text, &a->root_motion, err))
         return false;
     a->palettes = VKSKIN_PALETTES_STORE;
     if (a->palettes_text && strcmp(a->palettes_text, "host") == 0)

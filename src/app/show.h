@@ -40,7 +40,9 @@ typedef struct app_crowd_args {
     uint32_t model_list_count;
     const char *instances_text, *layout_text, *mode_text, *palettes_text, *binding_text;
     const char *max_skinned_text, *max_memory_text, *lod_text, *lod_error_text, *anim_lod_text;
-    const char *raster_text, *raster_px_text, *skinning_text;
+    const char *raster_text, *raster_px_text, *skinning_text, *root_motion_text;
+    const char *motion_joint; /* --motion-joint NAME: the joint root motion is taken from */
+    bool root_motion;         /* --root-motion on | off (default) */
     bool anim_lod; /* --anim-lod on (default) | off: far instances posed every 2nd to 8th frame */
     bool no_normalize;  /* --no-normalize: each model in its own units */
     int32_t lod;        /* --lod N: every instance at level N; -1 (default): chosen per instance */
@@ -94,6 +96,12 @@ typedef struct app_crowd_args {
          "to at most PX2 square pixels (default 4)"},                                              \
         {"max-memory", &(a).max_memory_text, NULL, "MIB",                                          \
          "plan as if each memory heap of the device had at most MIB mebibytes"},                   \
+        {"root-motion", &(a).root_motion_text, NULL, "on|off",                                     \
+         "clips that travel move their characters, posed in place (default off: the travel "      \
+         "stays in the pose)"},                                                                    \
+        {"motion-joint", &(a).motion_joint, NULL, "NAME",                                          \
+         "the joint root motion is taken from (default: the root, or the hips where the root "    \
+         "stays still)"},                                                                          \
     {                                                                                              \
         "model", NULL, NULL, "FILE",                                                               \
             "a model for the crowd, besides MODEL; repeat it to mix models (instances alternate)", \
@@ -120,14 +128,22 @@ typedef struct app_overflow {
 void app_format_levels(const uint32_t level_instances[VKSKIN_MAX_LEVELS], char *text, size_t size);
 
 typedef struct app_show {
+    const char *cmd; /* the command, for messages */
     vkskin_model *models[VKSKIN_MAX_MODELS];
     uint32_t model_count;
     vkskin_crowd *crowd;
 } app_show;
 
 /* Loads `path` (its import in a child process: assimp's crashes become errors), or the bundled
- * default character when it is NULL. */
-vkskin_result app_load(const char *path, vkskin_model **model, vkskin_error *err);
+ * default character when it is NULL; root motion from `motion_joint` (NULL: chosen). */
+vkskin_result app_load(const char *path, const char *motion_joint, vkskin_model **model,
+                       vkskin_error *err);
+/* --root-motion's value (NULL: off) into *on; false, with the message, for any other word. */
+bool app_parse_root_motion(const char *text, bool *on, vkskin_error *err);
+/* Says on stderr, once per model, that the clip an instance plays with root motion travels
+ * nothing and plays in place (a clip index; VKSKIN_CLIP_VARIED: every clip). */
+void app_warn_still_clips(const char *cmd, vkskin_model *const *models, const int32_t *clips,
+                          uint32_t count);
 
 /* Loads MODEL (may be NULL) and every --model; with neither, the bundled default character. Prints
  * each model's import warnings once on stderr ("vkskin CMD: warning: MODEL: ..."). Call it before

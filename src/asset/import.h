@@ -18,6 +18,8 @@ typedef struct vks_import_desc {
     bool in_process;  /* skip the crash guard below (the fuzzer wants to see every crash) */
     bool keep_meshes; /* vks_model_load: keep the file's meshes apart (default: merged by
                          material, merge.h) */
+    /* vks_model_load: the joint root motion is taken from (bake/root_motion.h); NULL: chosen */
+    const char *motion_joint;
 } vks_import_desc;
 
 /* Reads a model. On failure returns false with one message in err and leaves *out zeroed.

@@ -85,6 +85,11 @@ void vks_model_destroy(vks_model *m)
     vks_free(sk->inverse_bind);
     for (uint32_t i = 0; i < m->clip_count; i++)
         vks_clip_free(&m->clips[i]);
+    for (uint32_t i = 0; m->root_motion && i < m->clip_count; i++) {
+        vks_free(m->root_motion[i].samples);
+        vks_clip_free(&m->root_motion[i].in_place);
+    }
+    vks_free(m->root_motion);
     vks_free(m->clips);
     for (uint32_t t = 0; m->targets && t < m->target_count; t++)
         vks_free(m->targets[t].name);

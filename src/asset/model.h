@@ -59,6 +59,25 @@ typedef struct vks_clip {
     float *w_times, *w_values;
 } vks_clip;
 
+/* Root motion (bake/root_motion.h): what a clip's character travels, as a 2D rigid transform of
+ * the placement frame (the model's root transform's, y up): turned by `yaw` radians about +Y
+ * (+Z towards +X), then moved by (x, z). */
+typedef struct vks_travel {
+    float yaw, x, z;
+} vks_travel;
+
+/* One clip's root motion: its travel from the clip's start, M(t), at sample_count times evenly
+ * spaced over [0, duration] (samples[0] the identity, samples[sample_count - 1] a whole loop's),
+ * and the clip with that travel taken out of the motion joint (the pose in place: the vertical
+ * bob and the sway stay). sample_count 0: the clip travels nothing and has no in-place copy. */
+typedef struct vks_root_motion {
+    uint32_t sample_count;
+    vks_travel *samples;
+    vks_clip in_place;
+    float distance; /* a loop's: the length of its translation, the model's units */
+    float heading;  /* a loop's turn, radians */
+} vks_root_motion;
+
 typedef struct vks_texture {
     char *source; /* "embedded *N" (assimp's name for the file's Nth image) or the file read */
     uint32_t width, height;
@@ -168,6 +187,10 @@ typedef struct vks_model {
     vks_skeleton skeleton;
     uint32_t clip_count;
     vks_clip *clips;
+    /* Root motion (bake/root_motion.h): per clip its travel, NULL when no clip travels, and the
+     * joint the travel is taken out of (read only with root_motion). */
+    int32_t motion_joint;
+    vks_root_motion *root_motion;
 
     vks_influence_stats influences;
 
@@ -240,6 +263,29 @@ static inline uint32_t vks_model_level_joints(const vks_model *m, uint32_t level
 {
     return m->joint_fold && level < vks_model_level_count(m) ? m->levels[level].joint_count
                                                              : m->skeleton.joint_count;
+}
+
+/* A clip argument naming clip c's copy in place (root_motion[c].in_place): c | VKS_CLIP_IN_PLACE.
+ * A clip without root motion has no copy: the flag then names the clip itself. */
+#define VKS_CLIP_IN_PLACE 0x40000000
+static inline int32_t vks_clip_index(int32_t clip)
+{
+    return clip < 0 ? clip : clip & ~VKS_CLIP_IN_PLACE;
+}
+/* Whether clip c (an index) has root motion, and so a copy in place. */
+static inline bool vks_model_travels(const vks_model *m, int32_t c)
+{
+    return c >= 0 && m->root_motion && m->root_motion[c].sample_count;
+}
+/* The clip a clip argument names (an index, or one with VKS_CLIP_IN_PLACE); NULL for -1 (the
+ * rest pose). */
+static inline const vks_clip *vks_model_clip(const vks_model *m, int32_t clip)
+{
+    if (clip < 0)
+        return NULL;
+    const int32_t c = vks_clip_index(clip);
+    return (clip & VKS_CLIP_IN_PLACE) && vks_model_travels(m, c) ? &m->root_motion[c].in_place
+                                                                 : &m->clips[c];
 }
 
 /* Frees one clip's arrays and zeroes it (vks_model_destroy does it for every clip). */

@@ -11,7 +11,8 @@
 /* Imports a model (import.h) and prepares it for the renderer: its meshes merged by material
  * (merge.h; unless desc->keep_meshes), its compact streams, encoded once (pack.h; the CPU then
  * sees their decoded values), its levels of detail (lod.h) and their errors over the clips'
- * poses (bake/lod_error.h). On failure *out is zeroed and owns nothing. */
+ * poses (bake/lod_error.h), and the clips' root motion (root_motion.h). On failure *out is
+ * zeroed and owns nothing. */
 bool vks_model_load(const vks_import_desc *desc, vks_model *out, vks_error *err);
 
 #endif

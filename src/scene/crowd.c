@@ -87,13 +87,22 @@ static void crowd_free_skeleton(vks_skeleton *sk)
     *sk = (vks_skeleton){0};
 }
 
-/* Samplers for the bind pose and every clip of every model (in pose order for a model with a
- * skeleton level of detail: its clips' tracks in that order); false when out of memory. */
+/* Samplers a model has: the bind pose's, its clips', and their copies in place (crowd_impl.h). */
+static uint32_t crowd_sampler_count(const vks_model *model)
+{
+    return 1u + model->clip_count * (model->root_motion ? 2u : 1u);
+}
+
+/* Samplers for the bind pose and every clip of every model, and the clips' copies in place (in
+ * pose order for a model with a skeleton level of detail: its clips' tracks in that order); false
+ * when out of memory. A clip without root motion has no copy: its in-place sampler stays empty
+ * (vks_crowd__sampler never names it). */
 static bool crowd_build_samplers(vks_crowd *c)
 {
     for (uint32_t m = 0; m < c->model_count; m++) {
         const vks_model *model = c->models[m];
-        c->samplers[m] = vks_calloc(model->clip_count + 1u, sizeof *c->samplers[m]);
+        const uint32_t count = crowd_sampler_count(model);
+        c->samplers[m] = vks_calloc(count, sizeof *c->samplers[m]);
         if (!c->samplers[m])
             return false;
         const vks_skeleton *sk = &model->skeleton;
@@ -104,11 +113,18 @@ static bool crowd_build_samplers(vks_crowd *c)
                 return false;
             sk = &c->pose_skeletons[m];
         }
-        for (uint32_t k = 0; k <= model->clip_count; k++) {
-            vks_clip clip = k ? model->clips[k - 1] : (vks_clip){0};
+        for (uint32_t k = 0; k < count; k++) {
+            /* k - 1 as a clip argument: past the clips, their copies in place. */
+            const int32_t arg = k <= model->clip_count
+                                    ? (int32_t)k - 1
+                                    : (int32_t)(k - 1 - model->clip_count) | VKS_CLIP_IN_PLACE;
+            if (k > model->clip_count && !vks_model_travels(model, vks_clip_index(arg)))
+                continue;
+            const vks_clip *source = vks_model_clip(model, arg);
+            vks_clip clip = source ? *source : (vks_clip){0};
             if (k && tracks) {
                 for (uint32_t p = 0; p < sk->joint_count; p++)
-                    tracks[p] = model->clips[k - 1].tracks[model->pose_order[p]];
+                    tracks[p] = source->tracks[model->pose_order[p]];
                 clip.tracks = tracks;
             }
             if (vks_sampler_build(sk, k ? &clip : NULL, k ? crowd_sampler_cap(&clip) : SIZE_MAX,
@@ -135,9 +151,18 @@ static bool crowd_model_bounds(const vks_model *m, bool dq, float lo[3], float h
     float(*pos)[3] = vks_malloc(sizeof *pos * m->vertex_count);
     float(*nrm)[3] = vks_malloc(sizeof *nrm * m->vertex_count);
     bool ok = pos && nrm;
-    for (int32_t c = -1; ok && c < (int32_t)m->clip_count; c++) {
+    /* The clips, then their copies in place (each a clip argument, asset/model.h). */
+    const int32_t args = 1 + (int32_t)m->clip_count * (m->root_motion ? 2 : 1);
+    for (int32_t a = 0; ok && a < args; a++) {
+        const int32_t c = a <= (int32_t)m->clip_count
+                              ? a - 1
+                              : (a - 1 - (int32_t)m->clip_count) | VKS_CLIP_IN_PLACE;
+        if (a > (int32_t)m->clip_count && !vks_model_travels(m, vks_clip_index(c)))
+            continue;
         for (int s = 0; ok && s < (c < 0 ? 1 : CROWD_SAMPLES_PER_CLIP); s++) {
-            double t = c < 0 ? 0.0 : (double)m->clips[c].duration * s / CROWD_SAMPLES_PER_CLIP;
+            double t = c < 0 ? 0.0
+                             : (double)m->clips[vks_clip_index(c)].duration * s /
+                                   CROWD_SAMPLES_PER_CLIP;
             ok = vks_skin_cpu_pose_level_as(m, 0, c, t, dq, pos, nrm, NULL);
             for (uint32_t v = 0; ok && v < m->vertex_count; v++) {
                 for (int k = 0; k < 3; k++) {
@@ -394,11 +419,13 @@ static bool crowd_alloc(const vks_crowd_desc *d, vks_crowd *c, uint64_t palette_
     c->sampler_cursors = vks_calloc(n, sizeof *c->sampler_cursors);
     c->cull_scratch = vks_malloc(sizeof *c->cull_scratch * n);
     c->cull_counts = vks_malloc(sizeof *c->cull_counts * (n / VKS_CROWD_GRAIN + 2));
+    c->chunk_box = vks_malloc(sizeof *c->chunk_box * (n / VKS_CROWD_GRAIN + 2));
     size_t scratch_size = layout.stride * c->threads; /* both below 2^62: no overflow */
     c->scratch =
         scratch_size / c->threads == layout.stride ? vks_aligned_alloc(64, scratch_size) : NULL;
     if (!c->instances || !c->palette_first || !c->palette_room || !c->model_of || !c->cursors ||
         !c->sampler_cursors || !c->scratch || !c->cull_scratch || !c->cull_counts ||
+        !c->chunk_box ||
         (d->keep_poses && !vks_crowd_keep_poses(c, err)) || !crowd_build_samplers(c)) {
         vks_crowd_destroy(c);
         return vks_fail_memory(err, "out of memory for a crowd of %u instances", n);
@@ -441,6 +468,10 @@ static bool crowd_measure_models(vks_crowd *c, mat4 roots[VKS_CROWD_MAX_MODELS],
                                 name, far, "xyz"[k], VKS_MAX_COORDINATE);
             }
         crowd_root_transform(c->models[m], roots[m]);
+        mat4 inverse; /* (cglm's aligned matrices, copied into the crowd's) */
+        glm_mat4_inv(roots[m], inverse);
+        memcpy(c->model_root[m], roots[m], sizeof c->model_root[m]);
+        memcpy(c->model_root_inverse[m], inverse, sizeof c->model_root_inverse[m]);
         crowd_triangle_areas(c->models[m], c->model_lo[m], c->model_hi[m], c->triangle_area[m]);
     }
     return true;
@@ -480,6 +511,7 @@ static void crowd_place_all(const vks_crowd_desc *d, vks_crowd *c,
                                                       crowd_unit(d->seed, spot, CROWD_VARY_SPEED));
             }
             in->from_time = in->time;
+            in->root_motion = d->root_motion;
             in->posed_frame = in->seen_frame = UINT64_MAX;
             float pos[3], heading;
             crowd_spot(d, spot, spacing, pos, &heading);
@@ -506,6 +538,7 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     c->model_count = mc;
     c->instance_count = c->instance_capacity = c->live_count = n;
     c->threads = d->threads ? d->threads : 1u;
+    c->root_motion = d->root_motion;
     memcpy(c->models, d->models, sizeof *d->models * mc);
     for (uint32_t m = 0; m < mc; m++)
         c->dq[m] = d->dual_quaternion;
@@ -537,6 +570,10 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
         spacing = 1.0f;
 
     crowd_place_all(d, c, (const mat4 *)roots, spacing);
+    if (d->root_motion && !vks_crowd__moved_list(c)) { /* travellers are listed as they move */
+        vks_crowd_destroy(c);
+        return vks_fail_memory(err, "out of memory for a crowd of %u instances", n);
+    }
     return true;
 }
 
@@ -548,7 +585,7 @@ void vks_crowd_destroy(vks_crowd *c)
     vks_free(c->model_of);
     vks_free(c->free_indices);
     for (uint32_t m = 0; m < c->model_count; m++) {
-        for (uint32_t k = 0; c->samplers[m] && k <= c->models[m]->clip_count; k++)
+        for (uint32_t k = 0; c->samplers[m] && k < crowd_sampler_count(c->models[m]); k++)
             vks_sampler_free(&c->samplers[m][k]);
         vks_free(c->samplers[m]);
         crowd_free_skeleton(&c->pose_skeletons[m]);
@@ -560,6 +597,7 @@ void vks_crowd_destroy(vks_crowd *c)
     vks_free(c->schedule);
     vks_free(c->cull_scratch);
     vks_free(c->cull_counts);
+    vks_free(c->chunk_box);
     vks_free(c->moved);
     vks_free(c->moved_mark);
     for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++)
@@ -612,6 +650,12 @@ void vks_crowd_clear_moved(vks_crowd *c)
     for (uint32_t k = 0; k < c->moved_count; k++)
         c->moved_mark[c->moved[k]] = 0;
     c->moved_count = 0;
+}
+
+void vks_crowd__place(vks_crowd *c, uint32_t i, const float world[4][4])
+{
+    vks_crowd_instance *in = &c->instances[i];
+    crowd_set_world(in, world, c->model_lo[in->model], c->model_hi[in->model]);
 }
 
 bool vks_crowd_set_world(vks_crowd *c, uint32_t i, const float world[4][4])

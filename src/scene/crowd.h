@@ -65,6 +65,8 @@ typedef struct vks_crowd_desc {
     /* Every model skinned with dual quaternions (skin/dqs.h): its palettes written as vks_dq,
      * each model checked first (vks_dq_check_model: uniform, positive scale only). */
     bool dual_quaternion;
+    /* Every instance plays its clips with root motion (vks_crowd_set_root_motion). */
+    bool root_motion;
 } vks_crowd_desc;
 
 typedef struct vks_crowd_instance {
@@ -79,6 +81,9 @@ typedef struct vks_crowd_instance {
     uint8_t posed_level;
     uint8_t hidden; /* left out of culling (vkskin_crowd_set_shown): never listed, posed or drawn */
     uint8_t removed; /* vks_crowd_remove: a free index (hidden too) until vks_crowd_add reuses it */
+    /* Its clips play with root motion (vks_crowd_set_root_motion): posed in place, the instance
+     * moved by their travel as its clocks run. */
+    uint8_t root_motion;
     /* Animation level of detail (vks_crowd_animate): the frames it was last posed and last
      * seen; UINT64_MAX for never. */
     uint64_t posed_frame, seen_frame;
@@ -102,7 +107,11 @@ typedef struct vks_crowd {
      * vks_dq entries packed from its range's start (vks_crowd_written_entries). */
     bool dq[VKS_CROWD_MAX_MODELS];
     uint32_t model_first[VKS_CROWD_MAX_MODELS + 1]; /* as created (not kept after) */
-    /* Per model, palette space: the box around the bind pose and every clip (8 samples each). */
+    /* Per model: its root transform as the file has it (palette space -> the model's frame, the
+     * one root motion travels in), and its inverse. */
+    float model_root[VKS_CROWD_MAX_MODELS][4][4], model_root_inverse[VKS_CROWD_MAX_MODELS][4][4];
+    /* Per model, palette space: the box around the bind pose and every clip (8 samples each; the
+     * clips' copies in place too, for the models with root motion). */
     float model_lo[VKS_CROWD_MAX_MODELS][3], model_hi[VKS_CROWD_MAX_MODELS][3];
     /* Per model and level: the mean area of its triangles in the bind pose, palette units
      * squared (the model's units brought to palette space by the ratio of the two boxes'
@@ -114,6 +123,7 @@ typedef struct vks_crowd {
      * [0, instance_count); the per-instance arrays have room for instance_capacity. */
     uint32_t instance_count, instance_capacity;
     uint32_t live_count; /* instances not removed */
+    bool root_motion;    /* desc.root_motion: what instances added later play with */
     vks_crowd_instance *instances;
     /* Per instance: its first palette entry, and the entries its range holds
      * (vks_crowd_range_entries of its model: its pose and its morph targets' active list, at
@@ -166,6 +176,9 @@ typedef struct vks_crowd {
     /* Culling on a pool (vks_crowd_cull, whose crowd is otherwise read only): each chunk's
      * visible instances, at the chunk's own place, and how many each chunk found. */
     uint32_t *cull_scratch, *cull_counts;
+    /* The clocks on a pool (vks_crowd_advance) reuse the culling's scratch for each chunk's
+     * instances that root motion moved, and keep each chunk's box around their spheres here. */
+    float (*chunk_box)[6];
     /* Instances placed anew (vks_crowd_set_world, a reset) since a renderer last took them
      * (vks_crowd_clear_moved): moved[0 .. moved_count), each once (moved_mark). The renderer's
      * instance table follows them. Allocated at the first move. */
@@ -263,8 +276,17 @@ bool vks_crowd_keep_poses(vks_crowd *crowd, vks_error *err);
 uint32_t vks_crowd_sampled_clips(const vks_crowd *crowd, uint32_t *total, vks_sampler_isa *isa);
 
 /* Moves every clock forward by dt seconds (times each instance's speed), looping within its clip,
- * and runs the cross-fades down, VKS_CROWD_GRAIN instances a thread of the pool at a time. */
+ * and runs the cross-fades down, VKS_CROWD_GRAIN instances a thread of the pool at a time. An
+ * instance playing with root motion moves by its clips' travel between its clocks (a loop adds
+ * the clip's whole travel; during a cross-fade the two travels blended by the pose's weight)
+ * and is listed as moved; the crowd's box grows to hold it. */
 void vks_crowd_advance(vks_crowd *crowd, vks_pool *pool, double dt);
+
+/* Instance i plays its clips with root motion from now on (on), or as authored (off). Its
+ * placement takes in the current travel so that it stays where it is seen: on, it moves to where
+ * its clip has carried it and poses in place; off, it goes back to its clip's start and poses as
+ * authored. False, leaving it as it was, when out of memory for the moved list. */
+bool vks_crowd_set_root_motion(vks_crowd *crowd, uint32_t i, bool on);
 
 /* Every instance steps `delta` clips (mod its model's clip count) and cross-fades into it over
  * `fade` seconds from its current pose. Models without clips stay in the bind pose. */

@@ -41,6 +41,8 @@ static bool crowd_reserve(vks_crowd *c, uint64_t instances, uint64_t entries)
                   grow(&c->cull_scratch, sizeof *c->cull_scratch, n, k, 0) &&
                   grow(&c->cull_counts, sizeof *c->cull_counts,
                        c->instance_capacity / VKS_CROWD_GRAIN + 2, k / VKS_CROWD_GRAIN + 2, 0) &&
+                  grow(&c->chunk_box, sizeof *c->chunk_box,
+                       c->instance_capacity / VKS_CROWD_GRAIN + 2, k / VKS_CROWD_GRAIN + 2, 0) &&
                   grow(&c->moved, sizeof *c->moved, c->moved_count, k, 0) &&
                   grow(&c->moved_mark, 1, n, k, 0) && grow(&c->schedule, 1, n, k, 0) &&
                   grow(&c->free_indices, sizeof *c->free_indices, c->free_count, k, 0);
@@ -152,6 +154,7 @@ static void crowd_fresh(vks_crowd *c, uint32_t i, uint32_t m)
                                .from_clip = -1,
                                .held_clip = -1,
                                .speed = 1.0f,
+                               .root_motion = c->root_motion,
                                .posed_frame = UINT64_MAX,
                                .seen_frame = UINT64_MAX};
     c->model_of[i] = (uint8_t)m;
@@ -226,9 +229,10 @@ bool vks_crowd_set_model(vks_crowd *c, uint32_t i, uint32_t model, vks_error *er
     vks_crowd_instance *in = &c->instances[i];
     float world[4][4];
     memcpy(world, in->world, sizeof world);
-    const uint8_t hidden = in->hidden;
+    const uint8_t hidden = in->hidden, root_motion = in->root_motion;
     crowd_fresh(c, i, model);
     in->hidden = hidden;
+    in->root_motion = root_motion;
     vks_crowd_set_world(c, i, (const float(*)[4])world);
     return true;
 }

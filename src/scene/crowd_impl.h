@@ -12,6 +12,26 @@
 bool vks_crowd__moved_list(vks_crowd *crowd);
 /* Lists instance i as moved (once), the list allocated. */
 void vks_crowd__mark_moved(vks_crowd *crowd, uint32_t i);
+/* Places instance i at `world` (its sphere and scale following), neither listing it as moved nor
+ * growing the crowd's box. */
+void vks_crowd__place(vks_crowd *crowd, uint32_t i, const float world[4][4]);
+
+/* The clip argument instance `in` poses `clip` by (asset/model.h): its copy in place when the
+ * instance plays with root motion. */
+static inline int32_t vks_crowd__clip(const vks_crowd_instance *in, int32_t clip)
+{
+    return clip >= 0 && in->root_motion ? clip | VKS_CLIP_IN_PLACE : clip;
+}
+/* The sampler of model m for a clip argument: [0] the bind pose, [1 + c] clip c, [1 + clip_count
+ * + c] clip c's copy in place (a model with root motion). */
+static inline const vks_sampler *vks_crowd__sampler(const vks_crowd *crowd, uint32_t m,
+                                                    int32_t clip)
+{
+    const vks_model *model = crowd->models[m];
+    const int32_t c = vks_clip_index(clip);
+    const bool in_place = clip >= 0 && (clip & VKS_CLIP_IN_PLACE) && vks_model_travels(model, c);
+    return &crowd->samplers[m][in_place ? 1 + model->clip_count + (uint32_t)c : (uint32_t)(c + 1)];
+}
 
 /* A thread's block of vks_crowd.scratch, what posing needs for the crowd's largest skeleton:
  * byte offsets in the block (the direct path's local poses at 0), and the block's size. */

@@ -1,7 +1,7 @@
 /* Posing's three steps timed apart (crowd.h, vks_crowd_time_phases): each instance on the crowd's
  * path for it, its clip's sampler (anim/sampler.h) or, during a cross-fade or for a clip without
  * one, anim.h's direct path (cross-fades are not blended here). */
-#include "crowd.h"
+#include "crowd_impl.h"
 #include "../core/alloc.h"
 
 #include "../anim/anim.h"
@@ -28,7 +28,8 @@ static void pose_phase(const vks_crowd *c, uint32_t i, int p, const phase_state 
     const vks_crowd_instance *in = &c->instances[i];
     const vks_model *m = c->models[in->model];
     const vks_skeleton *sk = &m->skeleton;
-    const vks_sampler *sm = &c->samplers[in->model][in->clip + 1];
+    const int32_t clip = vks_crowd__clip(in, in->clip);
+    const vks_sampler *sm = vks_crowd__sampler(c, in->model, clip);
     /* The samplers of a model with a skeleton level of detail run on its skeleton in pose order
      * (crowd.c): their model transforms and entries come in that order, placed after. */
     const vks_skeleton *ssk = m->pose_order ? &c->pose_skeletons[in->model] : sk;
@@ -39,7 +40,8 @@ static void pose_phase(const vks_crowd *c, uint32_t i, int p, const phase_state 
         if (sampled)
             vks_sampler_local(sm, time, st->cursor + 3 * at, st->soa + at_soa);
         else if (in->clip >= 0) /* the direct path (cross-fades are not blended here) */
-            vks_clip_sample(sk, &m->clips[in->clip], time, st->cursor + 3 * at, st->local + at);
+            vks_clip_sample(sk, vks_model_clip(m, clip), time, st->cursor + 3 * at,
+                            st->local + at);
         else
             vks_pose_rest(sk, st->local + at);
     } else if (p == 1) {

@@ -99,6 +99,7 @@ typedef struct crowd_job {
     uint64_t written; /* palette entries written into `palette` (added to atomically) */
 } crowd_job;
 
+/* A clip argument (crowd_impl.h: its copy in place with root motion) at `time`, looping. */
 static void crowd_sample(const vks_model *m, int32_t clip, double time, uint32_t *cursor,
                          vks_xform *local)
 {
@@ -106,7 +107,7 @@ static void crowd_sample(const vks_model *m, int32_t clip, double time, uint32_t
         vks_pose_rest(&m->skeleton, local);
         return;
     }
-    const vks_clip *k = &m->clips[clip];
+    const vks_clip *k = vks_model_clip(m, clip);
     vks_clip_sample(&m->skeleton, k, vks_clip_time(k, time, VKS_WRAP_LOOP), cursor, local);
 }
 
@@ -118,9 +119,10 @@ static void crowd_local_direct(vks_crowd *c, uint32_t i, vks_xform *local, vks_x
     const vks_model *m = c->models[in->model];
     const uint32_t joints = m->skeleton.joint_count;
     uint32_t *cursor = c->cursors + 6 * (size_t)c->palette_first[i];
-    crowd_sample(m, in->clip, in->time, cursor, local);
+    crowd_sample(m, vks_crowd__clip(in, in->clip), in->time, cursor, local);
     if (in->fade_left > 0.0) {
-        crowd_sample(m, in->from_clip, in->from_time, cursor + 3 * joints, local_from);
+        crowd_sample(m, vks_crowd__clip(in, in->from_clip), in->from_time, cursor + 3 * joints,
+                     local_from);
         float w = (float)(1.0 - in->fade_left / in->fade); /* 0 -> 1 towards the new */
         vks_pose_blend(local_from, local, w, joints, local);
     }
@@ -130,7 +132,7 @@ static void crowd_local_direct(vks_crowd *c, uint32_t i, vks_xform *local, vks_x
  * clock `time`, looping. */
 static void crowd_clip_weights(const vks_model *m, int32_t clip, double time, float *w)
 {
-    const vks_clip *k = clip < 0 ? NULL : &m->clips[clip];
+    const vks_clip *k = vks_model_clip(m, clip); /* (a copy in place has the same weights) */
     vks_clip_weights(m, k, k ? vks_clip_time(k, time, VKS_WRAP_LOOP) : 0.0, w);
 }
 
@@ -196,7 +198,7 @@ static crowd_plan crowd_plan_of(const crowd_job *job, uint32_t v, uint32_t i)
         p.step = job->held && job->held[i] == in->posed_frame ? CROWD_HELD : CROWD_KEPT;
         return p;
     }
-    p.sampler = &c->samplers[in->model][in->clip + 1];
+    p.sampler = vks_crowd__sampler(c, in->model, vks_crowd__clip(in, in->clip));
     p.step = !(in->fade_left <= 0.0) || !p.sampler->segments ? CROWD_DIRECT
              : p.model->pose_order                           ? CROWD_ORDERED
                                                              : CROWD_SAMPLED;

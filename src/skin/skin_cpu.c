@@ -98,7 +98,7 @@ void vks_skin_cpu_palette(const vks_model *model, int32_t clip, double seconds, 
     if (clip < 0) {
         vks_pose_rest(sk, local);
     } else {
-        const vks_clip *c = &model->clips[clip];
+        const vks_clip *c = vks_model_clip(model, clip);
         vks_clip_sample(sk, c, vks_clip_time(c, seconds, VKS_WRAP_LOOP), NULL, local);
     }
     vks_pose_palette(sk, local, world, palette);
@@ -203,7 +203,7 @@ bool vks_skin_cpu_pose_weighted(const vks_model *model, uint32_t level, int32_t 
     }
     if (ok && model->target_count) { /* morphed first, with the clip's weights by default */
         if (!weights) {
-            const vks_clip *k = clip < 0 ? NULL : &model->clips[clip];
+            const vks_clip *k = vks_model_clip(model, clip);
             vks_clip_weights(model, k, k ? vks_clip_time(k, seconds, VKS_WRAP_LOOP) : 0.0,
                              clip_weights);
             weights = clip_weights;

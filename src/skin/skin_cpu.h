@@ -43,7 +43,8 @@ void vks_skin_cpu(const vks_skin_input *in, const vks_bone *palette, float (*out
 /* The model's vertex streams as skinning input (with its extra streams when it is wide). */
 vks_skin_input vks_skin_input_of(const vks_model *model);
 
-/* The palette of `clip` (-1: the rest pose) at `seconds`, looping, through anim.h's direct path;
+/* The palette of `clip` (-1: the rest pose; with VKS_CLIP_IN_PLACE, its copy in place, asset/
+ * model.h) at `seconds`, looping, through anim.h's direct path;
  * local and world are the skeleton's joint_count of scratch each. */
 void vks_skin_cpu_palette(const vks_model *model, int32_t clip, double seconds, vks_xform *local,
                           vks_affine *world, vks_bone *palette);
