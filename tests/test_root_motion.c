@@ -8,12 +8,24 @@
  *   instance a quarter a loop.
  *   Cross-fade: from the walk into the idle over F seconds, the instance travels the blend of the
  *   two, sum over the steps of (1 - u) v dt with u the idle's weight after each step.
+ *   Gaits (src/bake/gait.h): the in-place walk's and run's ground speeds, measured from their
+ *   feet, are the authored 1 and 2.2 m/s within 1%, straight ahead; the root-motion walk's is
+ *   its travel's; the idle and the spin are no locomotion.
  *   Foot skate: a planted foot (from the authored stance intervals) moves at most 5% of the
- *   walking speed on the ground, played with root motion; the walk as authored, played in place
- *   without moving, fails that bound (so the test can fail).
+ *   walking speed on the ground, for the root-motion walk played with root motion and for the
+ *   in-place walk moved at its measured ground speed (vks_crowd_set_velocities); the in-place
+ *   walk played without moving fails that bound (so the test can fail).
+ *   Speed blend: moved at 1.6 m/s, between the walk and the run, the instance covers 1.6 m a
+ *   second and blends the two with the weight that moves their blended stride at that speed
+ *   (restated here), their normalised times equal.
  *   Switching root motion on and off mid-clip leaves the character's joints where they were.
  *   A motion joint the model lacks is refused, naming it.
- *   usage: test_root_motion FIXTURES_DIR */
+ *   Real clips (the sample models, when there): each in-place locomotion clip moved at its
+ *   measured ground speed leaves its feet sliding, on average over their contacts (the lowest
+ *   fifth of each foot's height range; the feet by name, or the two lowest leaves), no more than
+ *   the best constant speed found by a search here would, plus 3% of the speed: what the author
+ *   left, not more.
+ *   usage: test_root_motion FIXTURES_DIR [--folder SAMPLE_MODELS] */
 #include "check.h"
 #include "walker.h"
 
@@ -235,8 +247,10 @@ static void skate_frame(void *ctx, vks_crowd *c, uint32_t f)
     }
 }
 
-/* The fastest a planted foot moves on the ground over two loops of `clip` of `file`. */
-static double skate(const char *dir, const char *file, bool root_motion, uint32_t *planted)
+/* The fastest a planted foot moves on the ground over two loops of the walk of `file`, played
+ * with root motion or not, and moved (driven) at `speed` along +Z when it is not 0. */
+static double skate(const char *dir, const char *file, bool root_motion, float speed,
+                    uint32_t *planted)
 {
     vks_model m;
     vks_error err;
@@ -249,6 +263,8 @@ static double skate(const char *dir, const char *file, bool root_motion, uint32_
     if (one(&m, vks_model_find_clip(&m, "walk"), root_motion, &c)) {
         skate_ctx s = {.feet = {joint_named(&m, "LeftFoot"), joint_named(&m, "RightFoot")},
                        .joints = malloc(sizeof *s.joints * m.skeleton.joint_count)};
+        if (speed > 0.0f)
+            CHECK(vks_crowd_set_velocities(&c, NULL, 0, 1, (const float[][2]){{0.0f, speed}}));
         vks_crowd_joints(&c, 0, s.joints);
         for (int foot = 0; foot < 2; foot++)
             memcpy(s.last[foot], s.joints[s.feet[foot]], sizeof s.last[foot]);
@@ -265,15 +281,74 @@ static double skate(const char *dir, const char *file, bool root_motion, uint32_
 static void check_skate(const char *dir)
 {
     const double bound = SKATE_SHARE * walker_walk.speed;
-    uint32_t n_rm = 0, n_still = 0;
-    const double rm = skate(dir, "walker.glb", true, &n_rm);
-    const double still = skate(dir, "walker_in_place.glb", false, &n_still);
-    CHECK(n_rm > 100 && n_still > 100);
+    uint32_t n_rm = 0, n_moved = 0, n_still = 0;
+    const double rm = skate(dir, "walker.glb", true, 0.0f, &n_rm);
+    /* Moved at the ground speed its feet give (checked against the authored one in check_gaits). */
+    vks_model m;
+    vks_error err;
+    float ground = 0.0f;
+    if (load(dir, "walker_in_place.glb", NULL, &m, &err)) {
+        ground = m.clips[vks_model_find_clip(&m, "walk")].ground_speed;
+        vks_model_destroy(&m);
+    }
+    const double moved = skate(dir, "walker_in_place.glb", false, ground, &n_moved);
+    const double still = skate(dir, "walker_in_place.glb", false, 0.0f, &n_still);
+    CHECK(n_rm > 100 && n_moved > 100 && n_still > 100);
     CHECK(rm <= bound);
+    CHECK(moved <= bound);
     CHECK(still > bound); /* in place and standing still, the planted foot slides */
-    printf("foot skate: a planted foot moves at most %.4f m/s with root motion (bound %.3f); "
-           "the in-place walk standing still slides at %.3f m/s\n",
-           rm, bound, still);
+    printf("foot skate: a planted foot moves at most %.4f m/s with root motion and %.4f m/s "
+           "moved at the measured %.4f m/s (bound %.3f); the in-place walk standing still slides "
+           "at %.3f m/s\n",
+           rm, moved, ground, bound, still);
+}
+
+static void check_gaits(const char *dir)
+{
+    vks_model m;
+    vks_error err;
+    if (!load(dir, "walker_in_place.glb", NULL, &m, &err)) {
+        CHECK(!"walker_in_place.glb loads");
+        return;
+    }
+    const vks_clip *walk = &m.clips[vks_model_find_clip(&m, "walk")];
+    const vks_clip *runs = &m.clips[vks_model_find_clip(&m, "run")];
+    CHECK_NEAR(walk->ground_speed, walker_walk.speed, 0.01 * walker_walk.speed);
+    CHECK_NEAR(runs->ground_speed, walker_run.speed, 0.01 * walker_run.speed);
+    CHECK_NEAR(walk->ground_dir[1], 1.0, 1e-3);
+    CHECK_NEAR(runs->ground_dir[1], 1.0, 1e-3);
+    printf("gaits: in place, the walk %.4f m/s and the run %.4f m/s from their feet (authored 1 "
+           "and 2.2)\n",
+           walk->ground_speed, runs->ground_speed);
+    /* Driven at 1.6 m/s: the blend's weight (strides D = g T and durations blended alike) and
+     * the distance a second. */
+    vks_crowd c;
+    if (one(&m, vks_model_find_clip(&m, "walk"), false, &c)) {
+        const double v = 1.6, ta = walk->duration, tb = runs->duration;
+        const double da = walk->ground_speed * ta, db = runs->ground_speed * tb;
+        const double w = (v * ta - da) / ((db - da) - v * (tb - ta));
+        CHECK(vks_crowd_set_velocities(&c, NULL, 0, 1, (const float[][2]){{0.0f, (float)v}}));
+        run(&c, (uint32_t)FPS, NULL, NULL);
+        const vks_crowd_instance *in = &c.instances[0];
+        CHECK(in->blend && in->clip == vks_model_find_clip(&m, "run") &&
+              in->from_clip == vks_model_find_clip(&m, "walk"));
+        CHECK_NEAR(1.0 - in->fade_left / in->fade, w, 1e-6);
+        CHECK_NEAR(in->time / tb, in->from_time / ta, 1e-6);
+        CHECK_NEAR(in->world[3][2], v, 1e-4);
+        printf("speed blend: at 1.6 m/s, run weighted %.4f (the strides' %.4f), phases %.4f and "
+               "%.4f, 1 s covered %.5f m\n",
+               1.0 - in->fade_left / in->fade, w, in->time / tb, in->from_time / ta,
+               in->world[3][2]);
+        vks_crowd_destroy(&c);
+    }
+    vks_model_destroy(&m);
+    /* The root-motion walk moves at its travel's speed; the idle and the spin do not walk. */
+    if (load(dir, "walker.glb", NULL, &m, &err)) {
+        CHECK_NEAR(m.clips[vks_model_find_clip(&m, "walk")].ground_speed, 1.0, 1e-4);
+        CHECK(m.clips[vks_model_find_clip(&m, "idle")].ground_speed == 0.0f);
+        CHECK(m.clips[vks_model_find_clip(&m, "spin")].ground_speed == 0.0f);
+        vks_model_destroy(&m);
+    }
 }
 
 /* Whether joint j is `top` or below it. */
@@ -322,15 +397,132 @@ static void check_switch(const char *dir)
     vks_model_destroy(&m);
 }
 
+static bool foot_named(const char *name)
+{
+    static const char *const words[] = {"foot", "toe", "ball", "ankle"};
+    char lower[256];
+    size_t n = 0;
+    for (; name[n] && n + 1 < sizeof lower; n++)
+        lower[n] = (char)(name[n] >= 'A' && name[n] <= 'Z' ? name[n] + 32 : name[n]);
+    lower[n] = '\0';
+    for (int w = 0; w < 4; w++)
+        if (strstr(lower, words[w]))
+            return true;
+    return false;
+}
+
+#define REAL_FRAMES 600
+
+static size_t real_models;
+
+/* The mean slide of the contacts at speed g along dir: |v + g dir| over them. */
+static double mean_slide(const double (*vel)[2], uint32_t n, double g, const float dir[2])
+{
+    double sum = 0.0;
+    for (uint32_t k = 0; k < n; k++)
+        sum += hypot(vel[k][0] + g * dir[0], vel[k][1] + g * dir[1]);
+    return n ? sum / n : 0.0;
+}
+
+static void check_real(const char *path)
+{
+    vks_model m;
+    vks_error err;
+    if (!vks_model_load(&(vks_import_desc){.path = path}, &m, &err)) {
+        fprintf(stderr, "%s: %s\n", path, err.msg);
+        CHECK(!"the sample model loads");
+        return;
+    }
+    real_models++;
+    const uint32_t joints = m.skeleton.joint_count;
+    /* The feet: named, or the two lowest leaves of the bind pose. */
+    uint32_t feet[64], foot_count = 0;
+    for (uint32_t j = 0; j < joints && foot_count < 64; j++)
+        if (foot_named(m.skeleton.names[j]))
+            feet[foot_count++] = j;
+    float(*at)[3] = malloc(sizeof *at * joints * (REAL_FRAMES + 1));
+    double(*vel)[2] = malloc(sizeof *vel * 64 * REAL_FRAMES);
+    for (uint32_t c = 0; c < m.clip_count && at && vel; c++) {
+        const vks_clip *clip = &m.clips[c];
+        if (!(clip->ground_speed > 0.0f) || vks_model_travels(&m, (int32_t)c))
+            continue;
+        vks_crowd crowd;
+        if (!one(&m, (int32_t)c, false, &crowd))
+            continue;
+        for (uint32_t f = 0; f <= REAL_FRAMES; f++) {
+            vks_crowd_joints(&crowd, 0, (float(*)[3])at[(size_t)f * joints]);
+            vks_crowd_advance(&crowd, NULL, 1.0 / FPS);
+        }
+        if (!foot_count) { /* the two lowest leaves at frame 0 */
+            for (int pick = 0; pick < 2; pick++) {
+                uint32_t best = UINT32_MAX;
+                for (uint32_t j = 0; j < joints; j++) {
+                    bool leaf = true;
+                    for (uint32_t k = 0; k < joints; k++)
+                        leaf &= m.skeleton.parents[k] != (int32_t)j;
+                    if (!leaf || (pick && j == feet[0]))
+                        continue;
+                    double lo = INFINITY, hi = -INFINITY;
+                    for (uint32_t f = 0; f <= REAL_FRAMES; f++)
+                        lo = fmin(lo, at[(size_t)f * joints + j][1]),
+                        hi = fmax(hi, at[(size_t)f * joints + j][1]);
+                    if (hi - lo > 1e-6 && (best == UINT32_MAX || at[j][1] < at[best][1]))
+                        best = j;
+                }
+                if (best != UINT32_MAX)
+                    feet[foot_count++] = best;
+            }
+        }
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < foot_count; k++) {
+            double lo = INFINITY, hi = -INFINITY;
+            for (uint32_t f = 0; f <= REAL_FRAMES; f++) {
+                const float y = at[(size_t)f * joints + feet[k]][1];
+                lo = fmin(lo, y), hi = fmax(hi, y);
+            }
+            for (uint32_t f = 0; f < REAL_FRAMES && n < 64 * REAL_FRAMES; f++) {
+                const float *a = at[(size_t)f * joints + feet[k]],
+                            *b = at[(size_t)(f + 1) * joints + feet[k]];
+                if (a[1] <= lo + 0.2 * (hi - lo) && hi - lo > 0.0) {
+                    vel[n][0] = (b[0] - a[0]) * FPS;
+                    vel[n][1] = (b[2] - a[2]) * FPS;
+                    n++;
+                }
+            }
+        }
+        const double g = clip->ground_speed, ours = mean_slide((const double(*)[2])vel, n, g,
+                                                               clip->ground_dir);
+        double best = INFINITY, best_g = 0.0;
+        for (int k = 0; k <= 400; k++) { /* 0.5 g .. 2.5 g */
+            const double s = mean_slide((const double(*)[2])vel, n, g * (0.5 + k * 0.005),
+                                        clip->ground_dir);
+            if (s < best)
+                best = s, best_g = g * (0.5 + k * 0.005);
+        }
+        CHECK(n > 0);
+        CHECK(ours <= best + 0.03 * g);
+        printf("%s, %s: moved at %.4g a second (measured), its feet slide %.4g on average; at the "
+               "best speed, %.4g, %.4g: %.2f%% of the speed more\n",
+               m.name, clip->name, g, ours, best_g, best, 100.0 * (ours - best) / g);
+        vks_crowd_destroy(&crowd);
+    }
+    free(at);
+    free(vel);
+    vks_model_destroy(&m);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: test_root_motion FIXTURES_DIR\n");
+    if (argc != 2 && !(argc == 4 && strcmp(argv[2], "--folder") == 0)) {
+        fprintf(stderr, "usage: test_root_motion FIXTURES_DIR [--folder SAMPLE_MODELS]\n");
         return 2;
     }
+    if (argc == 4)
+        check_each_glb(argv[3], check_real);
     check_load(argv[1]);
     check_travel(argv[1]);
     check_fade(argv[1]);
+    check_gaits(argv[1]);
     check_skate(argv[1]);
     check_switch(argv[1]);
     return check_report("test_root_motion");

@@ -225,6 +225,12 @@ typedef struct vkskin_travel_info {
     float distance;       /* a loop's travel on the ground, the model's units (its root frame) */
     float heading;        /* a loop's turn about the up axis, radians (+Z towards +X) */
     float speed;          /* distance / duration: units a second */
+    /* Locomotion: how fast the character must move (the model's units a second) for its feet to
+     * stay planted as the clip plays in place: its travel's speed, or for a clip authored in
+     * place measured from its feet; 0 for a clip that is not locomotion (an idle, a wave). A crowd
+     * moving an instance at speed v (vkskin_crowd_set_velocities) plays its clips at v over it. */
+    float ground_speed;
+    float ground_dir[2]; /* the direction it moves in, the model's frame (x, z): unit, or 0 0 */
 } vkskin_travel_info;
 
 VKSKIN_API vkskin_result vkskin_model_get_travel(const vkskin_model *model, uint32_t clip,
@@ -493,6 +499,30 @@ VKSKIN_API vkskin_result vkskin_crowd_set_shown(vkskin_crowd *crowd, uint32_t in
  * its clip has made so far. Clips that travel nothing play as they are either way. */
 VKSKIN_API vkskin_result vkskin_crowd_set_root_motion(vkskin_crowd *crowd, uint32_t instance,
                                                       bool on, vkskin_error *err);
+/* Moves instances at velocities (world units a second on the ground: x, z; 2 floats each) from
+ * the next vkskin_crowd_advance: each faces along its velocity (its model's locomotion turned
+ * onto it) and moves at it, its clips chosen by its speed among its model's locomotion clips
+ * (vkskin_travel_info.ground_speed > 0: the two around its speed blended, phase-matched so that
+ * their feet land together; below the slowest or past the fastest, that one alone), time-warped
+ * (rate = speed / ground speed) and posed in place, so that its feet stay planted. A velocity of
+ * 0 0 stops the instance, back in its own clip (vkskin_crowd_play's) from its start. A model
+ * without locomotion clips moves its instances with their clips as they play. `instances`: the
+ * indices, or NULL for 0 .. count - 1. Each velocity finite and at most 1e6 a second; a bad one
+ * (or index) is refused with the index named, nothing set. The crowd moves them itself, on its
+ * threads; a renderer draws them where they have gone. No collision avoidance: that is the
+ * host's simulation. */
+VKSKIN_API vkskin_result vkskin_crowd_set_velocities(vkskin_crowd *crowd,
+                                                     const uint32_t *instances, uint32_t count,
+                                                     const float *velocities, vkskin_error *err);
+/* Places instances at once: each on `positions` (3 floats: world x, y, z), turned by `headings`
+ * radians about +Y (+Z towards +X; NULL: 0) and scaled by `scales` (NULL: 1), its model's root
+ * transform (normalised as the crowd's desc asks) after: as the crowd's own layout places them.
+ * `instances` as vkskin_crowd_set_velocities's. Finite values, scales above 0; a bad one is
+ * refused with the index named, nothing placed. */
+VKSKIN_API vkskin_result vkskin_crowd_set_placements(vkskin_crowd *crowd,
+                                                     const uint32_t *instances, uint32_t count,
+                                                     const float *positions, const float *headings,
+                                                     const float *scales, vkskin_error *err);
 /* Places the instance: palette space -> world, column-major, affine (its last row 0 0 0 1),
  * finite. Its bounding sphere follows, and a renderer of the crowd draws it there from its next
  * frame (its instance table takes the instances placed anew since its last frame). */

@@ -277,6 +277,11 @@ vkskin_result vkskin_model_get_travel(const vkskin_model *m, uint32_t clip,
         info->heading = rm->heading;
         info->speed = (float)(rm->distance / m->model.clips[clip].duration);
     }
+    const vks_clip *c = &m->model.clips[clip];
+    if (c->ground_speed > 0.0f) {
+        info->ground_speed = c->ground_speed;
+        memcpy(info->ground_dir, c->ground_dir, sizeof info->ground_dir);
+    }
     return vks_api_ok(err);
 }
 
@@ -802,6 +807,68 @@ vkskin_result vkskin_crowd_set_world(vkskin_crowd *c, uint32_t i, const float wo
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY,
                             "vkskin_crowd_set_world: out of memory for the moved list");
     vks_camera_grow_box(&c->crowd, i, c->frame_lo, c->frame_hi);
+    return vks_api_ok(err);
+}
+
+/* The k-th of a batch's instances, checked (api_instance); false with the message. */
+static bool api_batch_instance(const vkskin_crowd *c, const uint32_t *instances, uint32_t k,
+                               const char *call, vkskin_error *err)
+{
+    return api_instance(c, instances ? instances[k] : k, call, err) != NULL;
+}
+
+vkskin_result vkskin_crowd_set_velocities(vkskin_crowd *c, const uint32_t *instances,
+                                          uint32_t count, const float *velocities,
+                                          vkskin_error *err)
+{
+    static const char call[] = "vkskin_crowd_set_velocities";
+    if (!c || (count && !velocities))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: a crowd and velocities are needed",
+                            call);
+    for (uint32_t k = 0; k < count; k++) {
+        if (!api_batch_instance(c, instances, k, call, err))
+            return VKSKIN_ERROR_ARGUMENT;
+        const float x = velocities[2 * k], z = velocities[2 * k + 1];
+        if (!(fabsf(x) <= 1e6f && fabsf(z) <= 1e6f && hypotf(x, z) <= 1e6f))
+            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                                "%s: instance %u's velocity (%g, %g) is not a finite speed of at "
+                                "most 1e6 a second",
+                                call, instances ? instances[k] : k, x, z);
+    }
+    if (!vks_crowd_set_velocities(&c->crowd, instances, 0, count,
+                                  (const float(*)[2])velocities))
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "%s: out of memory for the moved list",
+                            call);
+    return vks_api_ok(err);
+}
+
+vkskin_result vkskin_crowd_set_placements(vkskin_crowd *c, const uint32_t *instances,
+                                          uint32_t count, const float *positions,
+                                          const float *headings, const float *scales,
+                                          vkskin_error *err)
+{
+    static const char call[] = "vkskin_crowd_set_placements";
+    if (!c || (count && !positions))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT, "%s: a crowd and positions are needed",
+                            call);
+    for (uint32_t k = 0; k < count; k++) {
+        if (!api_batch_instance(c, instances, k, call, err))
+            return VKSKIN_ERROR_ARGUMENT;
+        const float *p = positions + 3 * (size_t)k;
+        const float h = headings ? headings[k] : 0.0f, s = scales ? scales[k] : 1.0f;
+        if (!(fabsf(p[0]) <= VKS_MAX_COORDINATE && fabsf(p[1]) <= VKS_MAX_COORDINATE &&
+              fabsf(p[2]) <= VKS_MAX_COORDINATE && isfinite(h) && s > 0.0f && s <= 1e6f))
+            return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                                "%s: instance %u's placement (%g, %g, %g), heading %g, scale %g: "
+                                "positions finite within 1e9, headings finite, scales in (0, 1e6]",
+                                call, instances ? instances[k] : k, p[0], p[1], p[2], h, s);
+    }
+    if (!vks_crowd_set_placements(&c->crowd, instances, 0, count,
+                                  (const float(*)[3])positions, headings, scales))
+        return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "%s: out of memory for the moved list",
+                            call);
+    for (uint32_t k = 0; k < count; k++)
+        vks_camera_grow_box(&c->crowd, instances ? instances[k] : k, c->frame_lo, c->frame_hi);
     return vks_api_ok(err);
 }
 

@@ -135,7 +135,7 @@ static void say_weights(const vkskin_model *model, const float *w, uint32_t targ
 
 typedef struct dump_args {
     const char *path, *clip, *time, *out, *skinning_text;
-    const char *frames_text, *fps_text, *root_motion_text, *motion_joint;
+    const char *frames_text, *fps_text, *root_motion_text, *motion_joint, *speed_text;
     bool cpu, bind_pose, joints;
     app_joints_args joint_args;
     app_gpu_options gpu;
@@ -163,6 +163,9 @@ static int parse_args(int argc, char **argv, dump_args *a)
         {"fps", &a->fps_text, NULL, "F", "--joints: frames a second (default 30)"},
         {"root-motion", &a->root_motion_text, NULL, "on|off",
          "--joints: the clip's travel moves the character, posed in place (default off)"},
+        {"speed", &a->speed_text, NULL, "V",
+         "--joints: the character walks along its heading at V units a second, its locomotion "
+         "clips time-warped to V (default: it stays on its spot)"},
         {"motion-joint", &a->motion_joint, NULL, "NAME",
          "the joint root motion is taken from (default: the root, or the hips where the root "
          "stays still)"},
@@ -200,13 +203,18 @@ static int parse_args(int argc, char **argv, dump_args *a)
         !app_parse_root_motion(a->root_motion_text, &a->joint_args.root_motion, &err) ||
         (a->frames_text && !app_parse_count("--frames", a->frames_text, 1, 1000000, &frames, &err)) ||
         (a->fps_text &&
-         !app_parse_real("--fps", a->fps_text, "frames a second", 0.001, 100000.0, &fps, &err))) {
+         !app_parse_real("--fps", a->fps_text, "frames a second", 0.001, 100000.0, &fps, &err)) ||
+        (a->speed_text && !app_parse_real("--speed", a->speed_text, "units a second", 0.0, 1e6,
+                                          &a->joint_args.speed, &err))) {
         fprintf(stderr, "vkskin dump: %s\n", err.message);
         return APP_USAGE;
     }
-    if (!a->joints && (a->frames_text || a->fps_text || a->root_motion_text)) {
+    if (!a->joints && (a->frames_text || a->fps_text || a->root_motion_text || a->speed_text)) {
         fprintf(stderr, "vkskin dump: --%s goes with --joints\n",
-                a->frames_text ? "frames" : a->fps_text ? "fps" : "root-motion");
+                a->frames_text  ? "frames"
+                : a->fps_text   ? "fps"
+                : a->speed_text ? "speed"
+                                : "root-motion");
         return APP_USAGE;
     }
     a->joint_args.frames = frames;

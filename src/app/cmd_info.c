@@ -96,12 +96,18 @@ static void print_clips(const vkskin_model *m, const vkskin_model_info *info)
                    c.weight_keys);
         printf("\n");
         vkskin_travel_info t;
-        if (vkskin_model_get_travel(m, i, &t, NULL) == VKSKIN_OK && t.travels) {
+        if (vkskin_model_get_travel(m, i, &t, NULL) != VKSKIN_OK)
+            continue;
+        if (t.travels) {
             vkskin_joint_info j;
             vkskin_model_get_joint(m, (uint32_t)t.motion_joint, &j, NULL);
             printf("       travel: %.4g a loop, turning %.1f degrees, %.4g a second (root motion "
                    "from %s)\n",
                    t.distance, t.heading * 57.29577951308232, t.speed, j.name);
+        } else if (t.ground_speed > 0.0f) {
+            printf("       in place, locomotion: %.4g a second on the ground, towards (%.2f, %.2f) "
+                   "(from its feet)\n",
+                   t.ground_speed, t.ground_dir[0] + 0.0f, t.ground_dir[1] + 0.0f);
         }
     }
 }

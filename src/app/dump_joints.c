@@ -3,6 +3,7 @@
 #include "app.h"
 #include "output.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,24 @@ static bool write_frames(FILE *f, vkskin_crowd *crowd, const vkskin_model *model
     return !ferror(f) || app_fail(err, "out of memory for the lines");
 }
 
+/* The way the model's locomotion moves it (its slowest locomotion clip's, as the crowd faces
+ * moving instances), +Z without any. */
+static void forward_of(const vkskin_model *model, float out[2])
+{
+    vkskin_model_info info;
+    vkskin_model_get_info(model, &info, NULL);
+    out[0] = 0.0f, out[1] = 1.0f;
+    float slowest = INFINITY;
+    for (uint32_t c = 0; c < info.clip_count; c++) {
+        vkskin_travel_info t;
+        if (vkskin_model_get_travel(model, c, &t, NULL) == VKSKIN_OK && t.ground_speed > 0.0f &&
+            t.ground_speed < slowest) {
+            slowest = t.ground_speed;
+            memcpy(out, t.ground_dir, sizeof t.ground_dir);
+        }
+    }
+}
+
 int app_dump_joints(vkskin_model *model, const app_joints_args *a, const char *out)
 {
     vkskin_model_info info;
@@ -47,6 +66,13 @@ int app_dump_joints(vkskin_model *model, const app_joints_args *a, const char *o
                                                         .time = a->seconds,
                                                         .root_motion = a->root_motion},
                                    &crowd, &err) == VKSKIN_OK;
+    if (ok && a->speed > 0.0) { /* along its heading: instance 0's is 0, the model's own */
+        float forward[2], velocity[2];
+        forward_of(model, forward);
+        velocity[0] = (float)a->speed * forward[0];
+        velocity[1] = (float)a->speed * forward[1];
+        ok = vkskin_crowd_set_velocities(crowd, NULL, 1, velocity, &err) == VKSKIN_OK;
+    }
     ok = ok && ((f = open_memstream(&data, &size)) != NULL ||
                 app_fail(&err, "out of memory for the lines"));
     ok = ok && write_frames(f, crowd, model, a, joints, info.joint_count, &err);

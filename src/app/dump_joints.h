@@ -12,6 +12,7 @@ typedef struct app_joints_args {
     uint32_t frames;  /* lines of every joint */
     double fps;       /* frames a second */
     bool root_motion; /* the clip's travel moves the instance, posed in place */
+    double speed;     /* > 0: the instance moves along its heading at this many units a second */
 } app_joints_args;
 
 /* Writes `FRAME NAME X Y Z` per joint per frame (FRAME from 0; NAME as the file has it, so the

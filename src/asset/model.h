@@ -57,6 +57,10 @@ typedef struct vks_clip {
     uint32_t weight_track_count;
     vks_weight_track *weight_tracks;
     float *w_times, *w_values;
+    /* Locomotion (bake/gait.h): how fast the character must move, in the model's frame (its root
+     * transform's) along ground_dir (x, z; a unit vector), for its feet to stay planted as the
+     * clip plays in place (with root motion: its travel's speed). 0: not locomotion. */
+    float ground_speed, ground_dir[2];
 } vks_clip;
 
 /* Root motion (bake/root_motion.h): what a clip's character travels, as a 2D rigid transform of

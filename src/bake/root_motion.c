@@ -1,6 +1,7 @@
 /* Root motion taken out of the clips (root_motion.h). The load-time arithmetic is in double:
  * affine transforms as row-major 3x4 (the fourth row 0 0 0 1 implied), like vks_affine. */
 #include "root_motion.h"
+#include "m34.h"
 
 #include "../anim/anim.h"
 #include "../core/alloc.h"
@@ -10,57 +11,6 @@
 #include <string.h>
 
 #define PI 3.14159265358979323846
-
-typedef struct m34 {
-    double m[3][4];
-} m34;
-
-static m34 m34_of_affine(const vks_affine *a)
-{
-    m34 out;
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 4; c++)
-            out.m[r][c] = a->row[r][c];
-    return out;
-}
-
-static m34 m34_mul(const m34 *a, const m34 *b)
-{
-    m34 out;
-    for (int r = 0; r < 3; r++) {
-        for (int c = 0; c < 4; c++) {
-            double v = c == 3 ? a->m[r][3] : 0.0;
-            for (int k = 0; k < 3; k++)
-                v += a->m[r][k] * b->m[k][c];
-            out.m[r][c] = v;
-        }
-    }
-    return out;
-}
-
-/* The inverse of an affine transform (its linear part invertible: a skeleton's root and joints
- * are, checked at import). */
-static m34 m34_inverse(const m34 *a)
-{
-    const double(*m)[4] = a->m;
-    double cof[3][3] = {
-        {m[1][1] * m[2][2] - m[1][2] * m[2][1], m[0][2] * m[2][1] - m[0][1] * m[2][2],
-         m[0][1] * m[1][2] - m[0][2] * m[1][1]},
-        {m[1][2] * m[2][0] - m[1][0] * m[2][2], m[0][0] * m[2][2] - m[0][2] * m[2][0],
-         m[0][2] * m[1][0] - m[0][0] * m[1][2]},
-        {m[1][0] * m[2][1] - m[1][1] * m[2][0], m[0][1] * m[2][0] - m[0][0] * m[2][1],
-         m[0][0] * m[1][1] - m[0][1] * m[1][0]},
-    };
-    const double det = m[0][0] * cof[0][0] + m[0][1] * cof[1][0] + m[0][2] * cof[2][0];
-    const double inv = det != 0.0 ? 1.0 / det : 0.0;
-    m34 out;
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++)
-            out.m[r][c] = cof[r][c] * inv;
-    for (int r = 0; r < 3; r++)
-        out.m[r][3] = -(out.m[r][0] * m[0][3] + out.m[r][1] * m[1][3] + out.m[r][2] * m[2][3]);
-    return out;
-}
 
 /* A travel as the affine transform of the placement frame it is. */
 static m34 m34_of_travel(vks_travel t)

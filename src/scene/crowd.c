@@ -562,6 +562,16 @@ bool vks_crowd_create(const vks_crowd_desc *d, vks_crowd *c, vks_error *err)
     float spacing = 0.0f;
     if (d->normalize)
         crowd_normalize(c, roots);
+    for (uint32_t m = 0; m < mc; m++) { /* (cglm's aligned matrices, copied) */
+        mat4 inverse;
+        glm_mat4_inv(roots[m], inverse);
+        memcpy(c->model_placed[m], roots[m], sizeof c->model_placed[m]);
+        memcpy(c->model_placed_inverse[m], inverse, sizeof c->model_placed_inverse[m]);
+    }
+    if (!vks_crowd__gaits(c)) {
+        vks_crowd_destroy(c);
+        return vks_fail_memory(err, "out of memory for a crowd of %u instances", n);
+    }
     for (uint32_t m = 0; m < mc; m++) {
         float r = crowd_footprint_radius(c->model_lo[m], c->model_hi[m], roots[m]);
         spacing = fmaxf(spacing, 2.0f * r * CROWD_SPACING_MARGIN);
@@ -598,6 +608,8 @@ void vks_crowd_destroy(vks_crowd *c)
     vks_free(c->cull_scratch);
     vks_free(c->cull_counts);
     vks_free(c->chunk_box);
+    for (uint32_t m = 0; m < VKS_CROWD_MAX_MODELS; m++)
+        vks_free(c->gaits[m]);
     vks_free(c->moved);
     vks_free(c->moved_mark);
     for (uint32_t d = 0; d < VKS_CROWD_DESTINATIONS; d++)

@@ -84,6 +84,10 @@ typedef struct vks_crowd_instance {
     /* Its clips play with root motion (vks_crowd_set_root_motion): posed in place, the instance
      * moved by their travel as its clocks run. */
     uint8_t root_motion;
+    /* Moved by the crowd at `velocity` (vks_crowd_set_velocities): its locomotion clips chosen,
+     * blended and time-warped by its speed (crowd_motion.c); `blend` while two of them are
+     * blended (from_clip and clip, phase-matched, fade_left holding the weight). */
+    uint8_t driven, blend;
     /* Animation level of detail (vks_crowd_animate): the frames it was last posed and last
      * seen; UINT64_MAX for never. */
     uint64_t posed_frame, seen_frame;
@@ -94,6 +98,7 @@ typedef struct vks_crowd_instance {
     double from_time, fade, fade_left;
     int32_t from_clip; /* the clip fading out while fade_left > 0 (vks_crowd_switch_clip) */
     int32_t held_clip; /* the clip vks_crowd_bind_pose(.., false, ..) goes back to */
+    float velocity[2]; /* world units a second on the ground (x, z), when driven */
     /* Palette space -> world, column-major: the spot's placement (heading about +Y, then the
      * translation) times the model's root transform (inverse of skeleton.root_inverse). A crowd
      * of one sits at the origin with heading 0, so its world is the root transform. */
@@ -110,6 +115,15 @@ typedef struct vks_crowd {
     /* Per model: its root transform as the file has it (palette space -> the model's frame, the
      * one root motion travels in), and its inverse. */
     float model_root[VKS_CROWD_MAX_MODELS][4][4], model_root_inverse[VKS_CROWD_MAX_MODELS][4][4];
+    /* Per model: what an instance's placement multiplies, the root transform with the height's
+     * normalisation (desc.normalize), and its inverse: world = placement * placed. */
+    float model_placed[VKS_CROWD_MAX_MODELS][4][4], model_placed_inverse[VKS_CROWD_MAX_MODELS][4][4];
+    /* Per model: its locomotion clips (vks_clip.ground_speed > 0), slowest first, and the
+     * direction they move in (the slowest's ground_dir, the model's frame): what a driven
+     * instance faces along its velocity. */
+    uint32_t gait_count[VKS_CROWD_MAX_MODELS];
+    int32_t *gaits[VKS_CROWD_MAX_MODELS];
+    float forward[VKS_CROWD_MAX_MODELS][2];
     /* Per model, palette space: the box around the bind pose and every clip (8 samples each; the
      * clips' copies in place too, for the models with root motion). */
     float model_lo[VKS_CROWD_MAX_MODELS][3], model_hi[VKS_CROWD_MAX_MODELS][3];
@@ -301,6 +315,22 @@ void vks_crowd_play(vks_crowd *crowd, uint32_t i, int32_t clip, double fade);
  * follow, and the crowd's box grows to hold the sphere (it stays a bound, not the tightest). */
 /* False, leaving the instance where it was, when out of memory for the moved list. */
 bool vks_crowd_set_world(vks_crowd *crowd, uint32_t i, const float world[4][4]);
+/* Sets the listed instances' velocities (world units a second on the ground, x and z; list NULL:
+ * instances first .. first + count - 1): each moves at its velocity from the next advance, facing
+ * along it, its model's locomotion clips chosen by its speed (the two around it blended, their
+ * phases kept equal so the feet land together), time-warped to it (rate = speed / ground speed)
+ * and posed in place. A velocity of 0 stops it: it plays its own clip again. The values are
+ * finite (the caller checks). False when out of memory for the moved list. */
+bool vks_crowd_set_velocities(vks_crowd *crowd, const uint32_t *list, uint32_t first,
+                              uint32_t count, const float (*velocity)[2]);
+/* Places the listed instances (as vks_crowd_set_velocities lists them): on the ground plane at
+ * positions[k] (world), turned by headings[k] radians about +Y (NULL: 0), scaled by scales[k]
+ * (NULL: 1), times the model's placement (its root transform, normalised). Listed as moved; the
+ * crowd's box grows to hold them. False when out of memory for the moved list. */
+bool vks_crowd_set_placements(vks_crowd *crowd, const uint32_t *list, uint32_t first,
+                              uint32_t count, const float (*positions)[3], const float *headings,
+                              const float *scales);
+
 /* The moved instances were taken (a renderer's table has their worlds): the list empties. */
 void vks_crowd_clear_moved(vks_crowd *crowd);
 

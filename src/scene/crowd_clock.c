@@ -85,6 +85,15 @@ static void crowd_advance_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_
     for (uint32_t i = begin; i < end; i++) {
         vks_crowd_instance *in = &c->instances[i];
         const vks_model *m = c->models[in->model];
+        if (in->driven && !in->removed) { /* moved at its velocity (crowd_motion.c) */
+            vks_crowd__drive(c, i, dt);
+            list[moved++] = i;
+            for (int k = 0; k < 3; k++) {
+                box[k] = fminf(box[k], in->center[k] - in->radius);
+                box[3 + k] = fmaxf(box[3 + k], in->center[k] + in->radius);
+            }
+            continue;
+        }
         double step = dt * in->speed;
         vks_travel travel;
         const bool travels = in->root_motion && !in->removed && crowd_travel(m, in, dt, step, &travel);

@@ -20,8 +20,13 @@ void vks_crowd__place(vks_crowd *crowd, uint32_t i, const float world[4][4]);
  * instance plays with root motion. */
 static inline int32_t vks_crowd__clip(const vks_crowd_instance *in, int32_t clip)
 {
-    return clip >= 0 && in->root_motion ? clip | VKS_CLIP_IN_PLACE : clip;
+    return clip >= 0 && (in->root_motion || in->driven) ? clip | VKS_CLIP_IN_PLACE : clip;
 }
+
+/* A driven instance's clocks and place over dt (crowd_motion.c), on the pool's threads. */
+void vks_crowd__drive(vks_crowd *crowd, uint32_t i, double dt);
+/* The gaits of every model (vks_crowd.gaits), at creation; false when out of memory. */
+bool vks_crowd__gaits(vks_crowd *crowd);
 /* The sampler of model m for a clip argument: [0] the bind pose, [1 + c] clip c, [1 + clip_count
  * + c] clip c's copy in place (a model with root motion). */
 static inline const vks_sampler *vks_crowd__sampler(const vks_crowd *crowd, uint32_t m,
