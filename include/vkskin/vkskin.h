@@ -605,6 +605,12 @@ typedef struct vkskin_view {
 
 VKSKIN_API vkskin_result vkskin_crowd_frame_view(const vkskin_crowd *crowd, float aspect,
                                                  vkskin_view *view, vkskin_error *err);
+/* A person's view of the crowd at `aspect`: the eye at a standing person's eye height (0.93 of the
+ * first model's height), half a height outside the middle of the crowd's front edge (+Z), looking
+ * level across it with a 60-degree vertical field of view, so that the nearest characters fill
+ * much of the screen at full detail and the farthest are a pixel or so. yaw and pitch are 0. */
+VKSKIN_API vkskin_result vkskin_crowd_street_view(const vkskin_crowd *crowd, float aspect,
+                                                  vkskin_view *view, vkskin_error *err);
 
 /* vkskin's shading, what its draw lights a view with, for a host's draw to match: a pixel's
  * linear color is base x (ambient + color x max(dot(n, direction), 0)), base the material's

@@ -317,6 +317,19 @@ VKSKIN_API vkskin_result vkskin_renderer_previous_stats(vkskin_renderer *rendere
 
 /* ---- Profiling (what `vkskin bench` reports) ---- */
 
+/* What the last frame uploaded for the instance table: the instances placed anew since the frame
+ * before (moved, added, given another model, carried by root motion or a velocity), whose entries
+ * it stages and scatters into the table, and the bytes that took (the palettes are
+ * vkskin_frame_info.palette_bytes). Zeros before the first frame. */
+typedef struct vkskin_instance_uploads {
+    uint32_t instances;
+    uint64_t bytes;
+} vkskin_instance_uploads;
+
+VKSKIN_API vkskin_result vkskin_renderer_get_instance_uploads(const vkskin_renderer *renderer,
+                                                              vkskin_instance_uploads *uploads,
+                                                              vkskin_error *err);
+
 /* The skinning pass's traffic in the last frame, in bytes (0 in vertex mode), or with whole_crowd
  * in a frame that skinned every instance at level 0, from the streams' layout:
  *   logical: every skinned instance's bind streams read and output written (as if each came

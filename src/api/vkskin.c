@@ -960,6 +960,23 @@ vkskin_result vkskin_crowd_frame_view(const vkskin_crowd *c, float aspect, vkski
     return vkskin_crowd_orbit_view(c, &(vkskin_orbit){.aspect = aspect}, view, err);
 }
 
+vkskin_result vkskin_crowd_street_view(const vkskin_crowd *c, float aspect, vkskin_view *view,
+                                       vkskin_error *err)
+{
+    if (!c || !view)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_street_view: a crowd and a view are needed");
+    if (!(aspect > 0.0f && aspect < INFINITY))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_crowd_street_view: the aspect must be positive, not %g",
+                            (double)aspect);
+    float vp[4][4];
+    vks_camera_street(&c->crowd, c->frame_lo, c->frame_hi, aspect, vp, view->eye);
+    memcpy(view->view_proj, vp, sizeof vp);
+    view->yaw = view->pitch = 0.0f;
+    return vks_api_ok(err);
+}
+
 vkskin_result vkskin_crowd_orbit_view(const vkskin_crowd *c, const vkskin_orbit *orbit,
                                       vkskin_view *view, vkskin_error *err)
 {

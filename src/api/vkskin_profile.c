@@ -28,6 +28,20 @@ vkskin_result vkskin_renderer_get_traffic(const vkskin_renderer *r, bool whole_c
     return vks_api_ok(err);
 }
 
+vkskin_result vkskin_renderer_get_instance_uploads(const vkskin_renderer *r,
+                                                   vkskin_instance_uploads *uploads,
+                                                   vkskin_error *err)
+{
+    if (!r || !uploads)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_renderer_get_instance_uploads: a renderer and an uploads are "
+                            "needed");
+    *uploads = (vkskin_instance_uploads){0};
+    if (r->r.last)
+        *uploads = (vkskin_instance_uploads){r->r.last->moved, r->r.last->moved_bytes};
+    return vks_api_ok(err);
+}
+
 vkskin_result vkskin_renderer_time_copy(vkskin_renderer *r, uint64_t bytes,
                                         vkskin_copy_timing *timing, vkskin_error *err)
 {

@@ -39,6 +39,9 @@ typedef struct bench_result {
     uint32_t level_instances[VKSKIN_MAX_LEVELS]; /* visible instances per level, last frame */
     uint32_t posed; /* instances the last frame posed (--anim-lod: the rest kept their pose) */
     uint64_t palette_bytes;    /* palettes the last frame wrote for the GPU */
+    uint32_t moved;            /* instances whose instance-table entries the last frame uploaded */
+    uint64_t instance_bytes;   /* and the bytes they took */
+    double motion_ms;          /* --motion's velocities a frame (the program's, outside anim) */
     uint64_t vertices;         /* skinned per frame by the pass (vertex mode: every visible) */
     uint64_t visible_vertices; /* of the visible instances */
     uint64_t joints;           /* animated per frame: the visible instances' */
@@ -148,10 +151,11 @@ static bool time_roofline(vkskin_renderer *r, bench_result *res)
 /* The warm-up frames, then the measured ones (until SIGINT or SIGTERM), each one's times into
  * b: the GPU's of the frame two before, which is when the renderer reports them. *info: the last
  * frame's; *last: when it started. False when a frame fails (said). */
-static bool measure(const bench_args *a, vkskin_crowd *crowd, vkskin_renderer *r,
+static bool measure(const bench_args *a, app_show *show, vkskin_renderer *r,
                     const vkskin_view *view, bench_samples *b, vkskin_frame_info *info,
                     double *last)
 {
+    vkskin_crowd *crowd = show->crowd;
     const uint32_t warmup = a->warmup, total = warmup + a->frames;
     vkskin_error e;
     app_progress progress;
@@ -163,6 +167,14 @@ static bool measure(const bench_args *a, vkskin_crowd *crowd, vkskin_renderer *r
             app_progress_say(&progress, "frame %u of %u", i - warmup + 1, a->frames);
         /* The frame waits for frame i - 2 first: from there to the next frame's start is the
          * frame's period, GPU included. */
+        /* The motion's velocities (the program's simulation, a host's in an engine) before the
+         * frame's clock: timed apart, into show->motion_ms. */
+        const double moving = vks_now_ms();
+        if (!app_motion_step(&show->motion, crowd, 1.0 / 60.0, &e)) {
+            fprintf(stderr, "vkskin bench: %s\n", e.message);
+            return false;
+        }
+        show->motion_ms += vks_now_ms() - moving;
         const double start = vks_now_ms();
         vkskin_crowd_advance(crowd, 1.0 / 60.0, NULL);
         const double advanced = vks_now_ms();
@@ -260,6 +272,11 @@ static void take_counts(const bench_args *a, const app_show *show, vkskin_render
     res->draws = info->draws;
     res->posed = info->posed;
     res->palette_bytes = info->palette_bytes;
+    vkskin_instance_uploads uploads;
+    vkskin_renderer_get_instance_uploads(r, &uploads, NULL);
+    res->moved = uploads.instances;
+    res->instance_bytes = uploads.bytes;
+    res->motion_ms = show->motion_ms / (a->warmup + a->frames);
     memcpy(res->level_instances, info->level_instances, sizeof res->level_instances);
     res->budget_vertices = ri.max_skinned_vertices;
     vkskin_traffic seen;
@@ -283,7 +300,7 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     if (!time_roofline(r, res))
         return APP_FAILED;
     vkskin_view view;
-    vkskin_crowd_frame_view(show->crowd, (float)a->width / (float)a->height, &view, NULL);
+    app_show_view(show, &(vkskin_orbit){.aspect = (float)a->width / (float)a->height}, &view);
     bench_samples b;
     double last = 0.0;
     vkskin_frame_info info = {0};
@@ -291,7 +308,7 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     int rc = APP_FAILED;
     if (!bench_samples_create(&b, a->warmup + a->frames)) {
         fprintf(stderr, "vkskin bench: out of memory\n");
-    } else if (measure(a, show->crowd, r, &view, &b, &info, &last) &&
+    } else if (measure(a, show, r, &view, &b, &info, &last) &&
                close_samples(a, r, last, &b, ends)) {
         take_medians(&b, res);
         take_counts(a, show, r, &info, &ends[1], res);
@@ -398,6 +415,11 @@ static void report_json(const bench_args *a, const app_show *show, const bench_r
     printf("],\n");
     app_json_number("posed_instances", res->posed, false);
     app_json_number("palette_upload_bytes", (double)res->palette_bytes, false);
+    app_json_string("motion", app_motion_name(a->crowd.motion));
+    app_json_string("camera", a->crowd.street ? "street" : "framed");
+    app_json_number("moved_instances", res->moved, false);
+    app_json_number("instance_upload_bytes", (double)res->instance_bytes, false);
+    app_json_number("motion_ms", res->motion_ms, false);
     app_json_number("lod", a->crowd.lod, false);
     app_json_number("lod_error_px", a->crowd.lod_error, false);
     app_json_number("cpu_anim_ms", res->anim_ms, false);
@@ -460,6 +482,11 @@ static void report_table(const bench_args *a, const app_show *show, const bench_
         printf("  gpu skinning     in the draw: %.3g M vertices/s of draw time (%.0f per ms)\n",
                t->vps / 1e6, t->vpms);
     printf("  gpu draw         %.3f ms\n", res->draw_ms);
+    if (a->crowd.motion != APP_MOTION_NONE || res->moved)
+        printf("  moving           %s: %u instances placed anew a frame, %llu bytes of instance "
+               "table uploaded (the motion's velocities: %.3f ms a frame, outside the frame)\n",
+               app_motion_name(a->crowd.motion), res->moved,
+               (unsigned long long)res->instance_bytes, res->motion_ms);
     static const char *const rasters[] = {"auto", "hardware", "compute", "hybrid"};
     printf("  raster           %s: %llu triangles to the graphics pipeline, %llu rasterized in "
            "compute (%.3f ms, resolve %.3f ms; -1: not run), %lld pixels resolved\n",

@@ -162,16 +162,18 @@ static int draw_frames(const render_args *a, app_show *show, vkskin_renderer *r,
     app_progress_begin(&progress, "render", a->progress);
     const uint32_t instances = vkskin_crowd_instance_count(crowd);
     vkskin_view view;
-    vkskin_crowd_orbit_view(
-        crowd, &(vkskin_orbit){.aspect = (float)width / (float)height, .zoom = (float)a->zoom},
-        &view, NULL);
+    const vkskin_orbit orbit = {.aspect = (float)width / (float)height, .zoom = (float)a->zoom};
+    app_show_view(show, &orbit, &view);
     app_overflow overflow = {0};
     vkskin_frame_info info = {0};
     uint32_t written = 0;
     for (uint32_t i = 0; i < frames && !app_signal(); i++) {
         app_progress_say(&progress, "frame %u of %u", i + 1, frames);
-        if (i > 0)
-            vkskin_crowd_advance(crowd, 1.0 / a->fps, NULL);
+        if (i > 0 && !app_show_advance(show, 1.0 / a->fps, &e)) {
+            app_progress_end(&progress);
+            fprintf(stderr, "vkskin render: %s\n", e.message);
+            return APP_FAILED;
+        }
         char file[4096];
         frame_path(file, sizeof file, a->out, i, frames);
         const char *shown = strcmp(file, "-") == 0 ? "standard output" : file;

@@ -81,6 +81,15 @@ static void script_step(const app_script_step *st, app_window *win, app_input *i
     case APP_ACT_SCREENSHOT:
         in->screenshot = true;
         break;
+    case APP_ACT_MOTION:
+        in->motion = true;
+        break;
+    case APP_ACT_ROOT_MOTION:
+        in->root_motion = true;
+        break;
+    case APP_ACT_CAMERA:
+        in->camera = true;
+        break;
     }
 }
 
@@ -94,7 +103,8 @@ typedef struct view_stats {
     uint64_t triangles_compute; /* the compute rasterizer's, last frame */
     uint64_t pixels_resolved;   /* its pixels, last measured frame */
     uint32_t visible, draws, level_instances[VKSKIN_MAX_LEVELS]; /* last frame */
-    char who[160], levels[160];
+    uint32_t moved; /* instances the last frame placed anew */
+    char who[160], levels[160], moving[160];
 } view_stats;
 
 static void smooth(double *avg, double value)
@@ -139,6 +149,9 @@ static const char help_text[] = "keys\n"
                                 "  B           bind pose on / off\n"
                                 "  K           skeletons on / off\n"
                                 "  G           ground on / off\n"
+                                "  M           the crowd walks / stands (--motion)\n"
+                                "  T           root motion on / off\n"
+                                "  C           camera framed / at eye level\n"
                                 "  R           reset camera and crowd\n"
                                 "  F12         screenshot (PNG)\n"
                                 "  H           this help\n"
@@ -165,11 +178,12 @@ static void build_hud(app_hud *h, const view_stats *s, const char *device, const
              "%s%s"
              "%lld triangles in %u draws   %s\n"
              "%s"
+             "%s\n"
              "H: help",
              s->fps, s->anim_ms, s->skin_ms, s->draw_ms, device, s->who, speed,
              paused ? "   PAUSED" : "", models, models[0] ? "\n" : "",
              s->triangles == UINT64_MAX ? -1LL : (long long)s->triangles, s->draws, s->levels,
-             raster);
+             raster, s->moving);
     const float bottom = app_hud_box(h, 10.0f, 10.0f, 2.0f, text);
     if (help)
         app_hud_box(h, 10.0f, bottom + 10.0f, 2.0f, help_text);
@@ -321,12 +335,23 @@ typedef struct view_loop {
     bool paused, bind_pose, minimised;
     app_clips clips; /* the clip keys' (B, left, right) held clips */
     bool help, ground, skeleton, want_shot;
+    app_motion_kind motion; /* what M starts (--motion's, wander without one) */
+    bool walking, root_motion, street;
     bool quitting; /* Esc, the script's quit or --seconds: once no screenshot is pending */
     app_hud hud;
     bool hud_stale; /* its text is rebuilt when the figures or the input change */
     vkskin_renderer_info device;
     char models[256]; /* a crowd of several models names them in the HUD */
 } view_loop;
+
+/* The HUD's line on motion: what M, T and C toggle, and what the last frame moved. */
+static void moving_text(const view_loop *v, view_stats *s)
+{
+    snprintf(s->moving, sizeof s->moving,
+             "%s (M)   root motion %s (T)   camera %s (C)   %u placed anew a frame",
+             v->walking ? app_motion_name(v->motion) : "standing", v->root_motion ? "on" : "off",
+             v->street ? "at eye level" : "framed", s->moved);
+}
 
 /* The loop's state before the first frame: the framing camera, playback at speed 1 (in the bind
  * pose with --bind-pose), the ground on. */
@@ -349,12 +374,44 @@ static void view_loop_init(view_loop *v, const view_args *a, const app_show *sho
     }
     if (v->bind_pose)
         app_clips_bind_pose(&v->clips, show->crowd, true, 0.0, NULL);
+    v->motion = a->crowd.motion != APP_MOTION_NONE ? a->crowd.motion : APP_MOTION_WANDER;
+    v->walking = a->crowd.motion != APP_MOTION_NONE; /* started with the crowd (app_show_start) */
+    v->root_motion = a->crowd.root_motion;
+    v->street = a->crowd.street;
+    moving_text(v, &v->stats);
 }
 
 /* The window's input and the script's steps now due, applied: playback, camera, toggles, the
  * --resize request. False when the view ends: quitting, with no screenshot pending that a frame
  * can still take. */
-static bool view_input(view_args *a, const app_show *show, app_window *win, view_loop *v)
+/* M: the crowd starts walking (its motion from where each stands) or stops (velocities 0, each
+ * back in its own clip). */
+static bool toggle_walking(view_loop *v, app_show *show, vkskin_error *err)
+{
+    if (v->walking) {
+        const uint32_t n = show->motion.count;
+        float *zero = calloc(2 * (size_t)n + 2, sizeof *zero);
+        const bool ok =
+            zero && vkskin_crowd_set_velocities(show->crowd, NULL, n, zero, err) == VKSKIN_OK;
+        free(zero);
+        app_motion_destroy(&show->motion);
+        v->walking = !ok;
+        return ok || app_fail(err, "out of memory for stopping the crowd");
+    }
+    v->walking = app_motion_start(&show->motion, v->motion, show->crowd, 1, err) &&
+                 app_show_advance(show, 0.0, err);
+    return v->walking;
+}
+
+/* T: root motion on or off for every instance. */
+static void toggle_root_motion(view_loop *v, app_show *show)
+{
+    v->root_motion = !v->root_motion;
+    for (uint32_t i = 0; i < vkskin_crowd_instance_count(show->crowd); i++)
+        vkskin_crowd_set_root_motion(show->crowd, i, v->root_motion, NULL); /* removed: refused */
+}
+
+static bool view_input(view_args *a, app_show *show, app_window *win, view_loop *v)
 {
     app_input in;
     app_window_poll(win, &in);
@@ -374,6 +431,23 @@ static bool view_input(view_args *a, const app_show *show, app_window *win, view
     }
     v->paused ^= in.pause;
     steer(&in, show, &v->clips, &v->cam, &v->speed, &v->bind_pose);
+    vkskin_error err;
+    if (in.reset && v->walking) { /* the crowd as made: the motion from there */
+        app_motion_destroy(&show->motion);
+        v->walking = false;
+        in.motion = !in.motion;
+    }
+    if (in.reset)
+        v->root_motion = a->crowd.root_motion;
+    if (in.motion && !toggle_walking(v, show, &err))
+        fprintf(stderr, "vkskin view: %s\n", err.message);
+    if (in.root_motion)
+        toggle_root_motion(v, show);
+    v->street ^= in.camera;
+    if (in.motion || in.root_motion || in.camera || in.reset) {
+        moving_text(v, &v->stats);
+        v->hud_stale = true;
+    }
     /* What the HUD says changes with these keys (the figures: every quarter second). */
     if (in.pause || in.help || in.faster || in.slower || in.prev_clip || in.next_clip ||
         in.bind_pose || in.reset) {
@@ -391,18 +465,23 @@ static bool view_input(view_args *a, const app_show *show, app_window *win, view
 /* One frame of width x height: the crowd advanced by dt seconds at the playback speed, seen from
  * the orbit camera, with the HUD and the skeletons, captured when a screenshot is pending. False
  * when the frame fails (said). */
-static bool view_draw(view_loop *v, const app_show *show, vkskin_renderer *r, uint32_t width,
+static bool view_draw(view_loop *v, app_show *show, vkskin_renderer *r, uint32_t width,
                       uint32_t height, double dt, vkskin_frame_info *info)
 {
     vkskin_crowd *crowd = show->crowd;
-    vkskin_crowd_advance(crowd, v->paused ? 0.0 : dt * v->speed, NULL);
+    vkskin_error e;
+    if (!app_show_advance(show, v->paused ? 0.0 : dt * v->speed, &e)) {
+        fprintf(stderr, "vkskin view: %s\n", e.message);
+        return false;
+    }
     vkskin_view view;
-    vkskin_crowd_orbit_view(crowd,
-                            &(vkskin_orbit){.aspect = (float)width / (float)height,
-                                            .yaw = v->cam.yaw,
-                                            .pitch = v->cam.pitch,
-                                            .zoom = v->cam.zoom},
-                            &view, NULL);
+    show->street = v->street;
+    app_show_view(show,
+                  &(vkskin_orbit){.aspect = (float)width / (float)height,
+                                  .yaw = v->cam.yaw,
+                                  .pitch = v->cam.pitch,
+                                  .zoom = v->cam.zoom},
+                  &view);
     if (v->hud_stale) {
         build_hud(&v->hud, &v->stats, v->device.device_name, v->models, v->speed, v->paused,
                   v->help);
@@ -411,7 +490,6 @@ static bool view_draw(view_loop *v, const app_show *show, vkskin_renderer *r, ui
     app_hud_clear_lines(&v->hud);
     for (uint32_t i = 0; v->skeleton && i < vkskin_crowd_instance_count(crowd) && i < 64; i++)
         app_hud_skeleton(&v->hud, show, i, 0xff30e0ffu); /* amber, the first 64 instances */
-    vkskin_error e;
     if (vkskin_renderer_frame(r,
                               &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc),
                                                    .view = &view,
@@ -427,6 +505,9 @@ static bool view_draw(view_loop *v, const app_show *show, vkskin_renderer *r, ui
         fprintf(stderr, "vkskin view: %s\n", e.message);
         return false;
     }
+    vkskin_instance_uploads uploads;
+    vkskin_renderer_get_instance_uploads(r, &uploads, NULL);
+    v->stats.moved = uploads.instances;
     return true;
 }
 

@@ -15,6 +15,8 @@ static const struct {
     {"restore", APP_ACT_RESTORE},   {"quit", APP_ACT_QUIT},
     {"help", APP_ACT_HELP},         {"ground", APP_ACT_GROUND},
     {"skeleton", APP_ACT_SKELETON}, {"screenshot", APP_ACT_SCREENSHOT},
+    {"motion", APP_ACT_MOTION},     {"root-motion", APP_ACT_ROOT_MOTION},
+    {"camera", APP_ACT_CAMERA},
 };
 
 /* The most frames a time may count: view's --frames takes as many. */

@@ -5,7 +5,7 @@
  * counts as one). One script counts in one unit, its period too ("--script-period 30f").
  * Actions: pause (toggles), prev, next, faster, slower, bind (toggles the bind pose), reset,
  * resize=WxH, minimise, restore, quit, and the keys help (H), ground (G), skeleton (K),
- * screenshot (F12). */
+ * motion (M), root-motion (T), camera (C), screenshot (F12). */
 #ifndef VKS_APP_SCRIPT_H
 #define VKS_APP_SCRIPT_H
 
@@ -27,6 +27,9 @@ typedef enum app_action {
     APP_ACT_GROUND,
     APP_ACT_SKELETON,
     APP_ACT_SCREENSHOT,
+    APP_ACT_MOTION,
+    APP_ACT_ROOT_MOTION,
+    APP_ACT_CAMERA,
 } app_action;
 
 #define APP_SCRIPT_MAX 64

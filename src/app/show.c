@@ -214,16 +214,36 @@ bool app_show_start(app_show *s, const app_crowd_args *a, const char *clip, doub
     };
     if (a->root_motion)
         app_warn_still_clips(s->cmd, s->models, clips, s->model_count);
+    s->street = a->street;
     vkskin_error e;
     /* Whether the renderer will fit, on counts, before the crowd takes any memory. */
     if ((check && vkskin_renderer_check(check, &desc, &e) != VKSKIN_OK) ||
         vkskin_crowd_create(&desc, &s->crowd, &e) != VKSKIN_OK)
         return app_fail(err, "%s", e.message);
-    return true;
+    /* Under way from the first frame: facing their velocities, in their gaits. */
+    return app_motion_start(&s->motion, a->motion, s->crowd, desc.seed, err) &&
+           (a->motion == APP_MOTION_NONE || app_show_advance(s, 0.0, err));
+}
+
+void app_show_view(const app_show *s, const vkskin_orbit *orbit, vkskin_view *view)
+{
+    if (s->street)
+        vkskin_crowd_street_view(s->crowd, orbit->aspect, view, NULL);
+    else
+        vkskin_crowd_orbit_view(s->crowd, orbit, view, NULL);
+}
+
+bool app_show_advance(app_show *s, double dt, vkskin_error *err)
+{
+    const double start = vks_now_ms();
+    const bool moved = app_motion_step(&s->motion, s->crowd, dt, err);
+    s->motion_ms += vks_now_ms() - start;
+    return moved && vkskin_crowd_advance(s->crowd, dt, err) == VKSKIN_OK;
 }
 
 void app_show_destroy(app_show *s)
 {
+    app_motion_destroy(&s->motion);
     vkskin_crowd_destroy(s->crowd);
     for (uint32_t i = 0; i < s->model_count; i++)
         vkskin_model_destroy(s->models[i]);
@@ -454,8 +474,12 @@ bool app_crowd_check(app_crowd_args *a, vkskin_error *err)
     if (!parse_mode(a->mode_text, &a->mode, err))
         return false;
     if (!app_parse_skinning(a->skinning_text, &a->skinning, err) ||
-        !app_parse_root_motion(a->root_motion_text, &a->root_motion, err))
+        !app_parse_root_motion(a->root_motion_text, &a->root_motion, err) ||
+        !app_parse_motion(a->motion_text, &a->motion, err))
         return false;
+    a->street = a->camera_text && strcmp(a->camera_text, "street") == 0;
+    if (a->camera_text && !a->street && strcmp(a->camera_text, "framed") != 0)
+        return app_fail(err, "--camera needs framed or street, not '%s'", a->camera_text);
     a->palettes = VKSKIN_PALETTES_STORE;
     if (a->palettes_text && strcmp(a->palettes_text, "host") == 0)
         a->palettes = VKSKIN_PALETTES_HOST;

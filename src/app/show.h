@@ -5,6 +5,7 @@
 #define VKS_APP_SHOW_H
 
 #include "app.h"
+#include "motion.h"
 #include "output.h"
 
 #include "vkskin/vkskin_render.h"
@@ -43,6 +44,9 @@ typedef struct app_crowd_args {
     const char *raster_text, *raster_px_text, *skinning_text, *root_motion_text;
     const char *motion_joint; /* --motion-joint NAME: the joint root motion is taken from */
     bool root_motion;         /* --root-motion on | off (default) */
+    const char *motion_text, *camera_text;
+    app_motion_kind motion; /* --motion none (default) | wander | lanes */
+    bool street;            /* --camera street: at eye level; framed (default): the whole crowd */
     bool anim_lod; /* --anim-lod on (default) | off: far instances posed every 2nd to 8th frame */
     bool no_normalize;  /* --no-normalize: each model in its own units */
     int32_t lod;        /* --lod N: every instance at level N; -1 (default): chosen per instance */
@@ -99,6 +103,11 @@ typedef struct app_crowd_args {
         {"root-motion", &(a).root_motion_text, NULL, "on|off",                                     \
          "clips that travel move their characters, posed in place (default off: the travel "      \
          "stays in the pose)"},                                                                    \
+        {"motion", &(a).motion_text, NULL, "none|wander|lanes",                                    \
+         "the crowd walks: each at its own pace with a slowly turning heading, or in rows, "       \
+         "every other one the other way (default none)"},                                          \
+        {"camera", &(a).camera_text, NULL, "framed|street",                                        \
+         "the whole crowd from above (default), or at a person's eye height at its front edge"},   \
         {"motion-joint", &(a).motion_joint, NULL, "NAME",                                          \
          "the joint root motion is taken from (default: the root, or the hips where the root "    \
          "stays still)"},                                                                          \
@@ -132,7 +141,15 @@ typedef struct app_show {
     vkskin_model *models[VKSKIN_MAX_MODELS];
     uint32_t model_count;
     vkskin_crowd *crowd;
+    app_motion motion; /* --motion's, started with the crowd */
+    bool street;       /* --camera street */
+    double motion_ms;  /* the motion's time so far (the program's, not the crowd's) */
 } app_show;
+
+/* The view the commands draw: --camera street's (vkskin_crowd_street_view) or the orbit. */
+void app_show_view(const app_show *s, const vkskin_orbit *orbit, vkskin_view *view);
+/* One step of dt seconds: the motion's velocities, then the crowd's clocks (on its threads). */
+bool app_show_advance(app_show *s, double dt, vkskin_error *err);
 
 /* Loads `path` (its import in a child process: assimp's crashes become errors), or the bundled
  * default character when it is NULL; root motion from `motion_joint` (NULL: chosen). */

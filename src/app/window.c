@@ -51,6 +51,15 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     case GLFW_KEY_K:
         in->skeleton = in->skeleton || action == GLFW_PRESS;
         break;
+    case GLFW_KEY_M:
+        in->motion = in->motion || action == GLFW_PRESS;
+        break;
+    case GLFW_KEY_T:
+        in->root_motion = in->root_motion || action == GLFW_PRESS;
+        break;
+    case GLFW_KEY_C:
+        in->camera = in->camera || action == GLFW_PRESS;
+        break;
     case GLFW_KEY_F12:
         in->screenshot = in->screenshot || action == GLFW_PRESS;
         break;

@@ -14,6 +14,7 @@ typedef struct app_input {
     bool quit, pause, reset, prev_clip, next_clip, faster, slower; /* pause: toggle it */
     bool bind_pose;                                                /* B: toggle the bind pose */
     bool help, ground, skeleton, screenshot; /* H, G, K: toggles; F12: a screenshot */
+    bool motion, root_motion, camera;        /* M, T, C: toggles */
     double drag_x, drag_y;                   /* pixels moved with the left button held */
     double scroll;                           /* wheel steps, positive away from the user */
 } app_input;

@@ -27,6 +27,8 @@ static void move_instances(vks_renderer *r, vks_frame *f)
 {
     const gpu_device *dev = r->dev;
     const vks_crowd *c = r->skinner.crowd;
+    f->moved = c->moved_count;
+    f->moved_bytes = (uint64_t)c->moved_count * (sizeof(vks_instance) + sizeof(vks_scatter_record));
     if (!c->moved_count)
         return;
     vks_instance *entries = f->world_staging.mapped;

@@ -103,6 +103,10 @@ typedef struct vks_frame {
     VkCommandBuffer cmd;
     VkFence fence;
     uint32_t draws; /* set by vks_renderer_draw: the crowd's draw calls it recorded */
+    /* Set by vks_renderer_skin: the instances whose instance-table entries the frame uploads
+     * (the crowd's moved list), and the bytes it stages for them. */
+    uint32_t moved;
+    uint64_t moved_bytes;
     /* Set by vks_renderer_draw: triangles sent to the graphics pipeline and to the compute
      * rasterizer (instances times their meshes' triangles). */
     uint64_t triangles_hardware, triangles_compute;

@@ -122,6 +122,40 @@ void vks_camera_view_proj(const vks_camera *cam, float aspect, float view_proj[4
     memcpy(view_proj, vp, sizeof vp);
 }
 
+/* The first model's standing height in the world: its box (palette space) carried by its
+ * placement, over y. */
+static float camera_model_height(const vks_crowd *c)
+{
+    float lo = FLT_MAX, hi = -FLT_MAX;
+    for (int i = 0; i < 8; i++) {
+        const float p[3] = {i & 1 ? c->model_hi[0][0] : c->model_lo[0][0],
+                            i & 2 ? c->model_hi[0][1] : c->model_lo[0][1],
+                            i & 4 ? c->model_hi[0][2] : c->model_lo[0][2]};
+        float w[3];
+        vks_transform_point(c->model_placed[0], p, w);
+        lo = fminf(lo, w[1]);
+        hi = fmaxf(hi, w[1]);
+    }
+    return hi > lo ? hi - lo : 1.0f;
+}
+
+void vks_camera_street(const vks_crowd *crowd, const float lo[3], const float hi[3], float aspect,
+                       float view_proj[4][4], float eye_out[3])
+{
+    const float height = camera_model_height(crowd);
+    vec3 eye = {0.5f * (lo[0] + hi[0]), VKS_STREET_EYE_HEIGHT * height, hi[2] + 0.5f * height};
+    vec3 center = {eye[0], eye[1], eye[2] - 1.0f};
+    mat4 view, proj, vp;
+    glm_lookat_rh(eye, center, (vec3){0.0f, 1.0f, 0.0f}, view);
+    const float dx = hi[0] - lo[0], dy = hi[1] - lo[1], dz = hi[2] - lo[2] + 0.5f * height;
+    const float far_z = sqrtf(dx * dx + dy * dy + dz * dz) + height;
+    glm_perspective_rh_zo(glm_rad(VKS_STREET_FOV_DEGREES), aspect, 0.1f * height, far_z, proj);
+    proj[1][1] = -proj[1][1]; /* Vulkan's framebuffer y points down */
+    glm_mat4_mul(proj, view, vp);
+    memcpy(view_proj, vp, sizeof vp);
+    memcpy(eye_out, eye, sizeof(float[3]));
+}
+
 void vks_camera_focus_nearest(vks_camera *cam, const vks_crowd *crowd, float aspect)
 {
     if (crowd->instance_count < 2)

@@ -37,4 +37,14 @@ float vks_camera_eye(const vks_camera *cam, float aspect, float eye[3]);
 /* View and projection together, column-major, Vulkan clip space (y down, 0 <= z <= w). */
 void vks_camera_view_proj(const vks_camera *cam, float aspect, float view_proj[4][4]);
 
+#define VKS_STREET_FOV_DEGREES 60.0f /* vertical */
+#define VKS_STREET_EYE_HEIGHT 0.93f  /* of the first model's height: a person's eyes */
+
+/* A person's view of the crowd in the box [lo, hi]: the eye at VKS_STREET_EYE_HEIGHT of the first
+ * model's standing height (its box in the world over the ground), at the middle of the box's +Z
+ * edge (the crowd's front), half a height outside it, looking level along -Z across the crowd;
+ * depth from a tenth of that height to past the box's far corner. */
+void vks_camera_street(const vks_crowd *crowd, const float lo[3], const float hi[3], float aspect,
+                       float view_proj[4][4], float eye[3]);
+
 #endif
