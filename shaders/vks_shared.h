@@ -166,7 +166,9 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
  * A frame stages its posed instances' palettes packed in host-visible memory, and one record per
  * posed instance (entries of vks_bone, not bytes) says where its palette is staged and where its
  * block of the device-local store is (src/scene/palette_store.h). The same pass moves the worlds
- * of instances placed anew into the instance table (entries of vks_instance). One workgroup copies
+ * of instances placed anew into the instance table (entries of vks_instance), and writes the
+ * entries of instances placed on the ground from their place records (vks_place_record, one
+ * invocation each, entry_vec4s 0). One workgroup copies
  * one record at a time, uvec4 by uvec4, looping over the records when there are more than the
  * dispatch's workgroups: a vkCmdCopyBuffer with one region per posed instance runs its regions one
  * after another, the workgroups of this pass side by side (docs/performance.md, the H200's
@@ -176,7 +178,8 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
 #define VKS_SCATTER_BINDING_STAGING 0
 #define VKS_SCATTER_BINDING_RECORDS 1
 #define VKS_SCATTER_BINDING_STORE 2
-#define VKS_SCATTER_BINDING_COUNT 3
+#define VKS_SCATTER_BINDING_MODELS 3 /* the model table: what placing reads */
+#define VKS_SCATTER_BINDING_COUNT 4
 
 /* ---- The compute rasterizer (shaders/raster.comp) and its resolve (shaders/resolve.frag) ----
  * Through device addresses (vks_raster_push, vks_resolve_push), or on the descriptors binding
@@ -210,6 +213,7 @@ struct vks_model_gpu {
     uint source_first;
     uint palette_vec4s;
     uint pad0, pad1, pad2;
+    vec4 placed[3];
 };
 
 struct vks_target_gpu {
@@ -242,10 +246,18 @@ struct vks_scatter_record {
     uint from_entry, to_entry, count, pad;
 };
 
+struct vks_place_record {
+    uint instance, model;
+    float position_x, position_y, position_z, turn_cos, turn_sin, scale;
+};
+
 struct vks_scatter_push {
     uvec2 staging, records, store;
     uint record_count;
     uint entry_vec4s;
+    uvec2 models;
+    uint place_first;
+    uint pad;
 };
 
 struct vks_skin_push {
@@ -320,7 +332,8 @@ typedef struct vks_skinned_vertex {
     uint32_t normal;
 } vks_skinned_vertex;
 
-/* One model (80 bytes): where its streams start and how its positions decode. */
+/* One model (128 bytes): where its streams start, how its positions decode, how its instances
+ * are placed. */
 typedef struct vks_model_gpu {
     float box_offset[4]; /* positions decode as box_offset + box_scale * q (xyz; w unused) */
     float box_scale[4];
@@ -336,6 +349,9 @@ typedef struct vks_model_gpu {
      * what a workgroup stages (VKS_SKIN_STAGE). */
     uint32_t palette_vec4s;
     uint32_t pad[3]; /* std430: a multiple of its vec4 alignment */
+    /* Rows of what an instance's placement multiplies (palette space -> the placement's frame:
+     * the root transform, normalised), for the instances the scatter places (vks_place_record). */
+    float placed[3][4];
 } vks_model_gpu;
 
 /* One morph target in the morph buffer (32 bytes): the level-0 vertices it moves,
@@ -384,13 +400,28 @@ typedef struct vks_scatter_record {
     uint32_t from_entry, to_entry, count, pad;
 } vks_scatter_record;
 
-/* Push constants of the scatter: the device addresses of the staging, the records and the store
- * (ignored on the descriptors binding), how many records, and an entry's size in uvec4 (3 for a
- * palette entry, 4 for an instance-table entry). */
+/* An instance placed on the ground (32 bytes, against 64 for its entry and 16 for a scatter
+ * record): the scatter writes its instance-table entry as T(position) Ry(heading) S(scale) times
+ * its model's `placed` rows, turn = scale (cos, sin) of the heading (+Z towards +X). What a frame
+ * uploads for the instances the crowd moves itself, walking, carried by root motion or placed in
+ * batches; an instance placed any other way (tilted, sheared) keeps its whole entry. */
+typedef struct vks_place_record {
+    uint32_t instance, model;
+    float position[3];
+    float turn_cos, turn_sin, scale;
+} vks_place_record;
+
+/* Push constants of the scatter: the device addresses of the staging, the records, the store
+ * and the model table (ignored on the descriptors binding), how many records, and an entry's size
+ * in uvec4 (3 for a palette entry, 4 for an instance-table entry; 0: placing, the place records
+ * in the staging from uvec4 place_first). */
 typedef struct vks_scatter_push {
     uint32_t staging[2], records[2], store[2];
     uint32_t record_count;
     uint32_t entry_vec4s;
+    uint32_t models[2];
+    uint32_t place_first;
+    uint32_t pad;
 } vks_scatter_push;
 
 /* Push constants of the skinning pass: one (model, level)'s range of the frame's visible list,
@@ -482,7 +513,9 @@ typedef struct vks_draw_push {
 } vks_draw_push;
 
 static_assert(sizeof(vks_skinned_vertex) == VKS_SKINNED_STRIDE, "one 16-byte store");
-static_assert(sizeof(vks_model_gpu) == 80, "model table entry in std430");
+static_assert(sizeof(vks_model_gpu) == 128, "model table entry in std430");
+static_assert(offsetof(vks_model_gpu, placed) == 80, "model table entry in std430");
+static_assert(sizeof(vks_place_record) == 32, "a place record is two uvec4");
 static_assert(offsetof(vks_model_gpu, palette_vec4s) == 64, "model table entry in std430");
 static_assert(offsetof(vks_model_gpu, vertex_first) == 32, "model table entry in std430");
 static_assert(offsetof(vks_model_gpu, joints_first) == 44, "model table entry in std430");
@@ -501,7 +534,7 @@ static_assert(sizeof(vks_skin_push) == 128, "skin push constants");
 static_assert(sizeof(vks_target_gpu) == 32 && offsetof(vks_target_gpu, steps) == 16,
               "morph target in std430");
 static_assert(sizeof(vks_scatter_record) == 16, "a scatter record is one uvec4");
-static_assert(sizeof(vks_scatter_push) == 32, "scatter push constants in std430");
+static_assert(sizeof(vks_scatter_push) == 48, "scatter push constants in std430");
 static_assert(offsetof(vks_skin_push, visible_count) == 96, "skin push constants in std430");
 static_assert(offsetof(vks_skin_push, out_base) == 112, "skin push constants in std430");
 static_assert(sizeof(vks_skin_push) <= 128, "maxPushConstantsSize is 128 on some devices");

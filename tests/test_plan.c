@@ -33,7 +33,7 @@ enum {
     SKINNED = 16,  /* vks_skinned_vertex: position (3 floats) + octahedral normal */
     TANGENT = 4,   /* a skinned tangent: octahedral with the handedness bit */
     INSTANCE = 64, /* vks_instance */
-    MODEL = 80,    /* vks_model_gpu */
+    MODEL = 128,   /* vks_model_gpu */
     BONE = 48,     /* vks_bone: 3x4 floats */
     VISIBLE = 24, /* a visible-list entry: instance, first vertex, output address, palette, model */
     /* position, normal, tangent, joints (8 bits each), weights, uv */
@@ -549,20 +549,20 @@ static void test_memory(void)
     const vks_plan_limits roomy = made_up(1u << 30, 0);
 
     /* One model, no tangents, not wide: 10 x 36 + 30 x 4 of streams, its model-table entry
-     * (80), a 4x3 texture with its mips (48 x 4 / 3 = 64); per instance 64 of table; host: 2
+     * (MODEL), a 4x3 texture with its mips (48 x 4 / 3 = 64); per instance 64 of table; host: 2
      * frames of 5 x 48 palette bytes and 16 visible-list bytes; every instance's output
      * (3 x 160) fits in half the heap. */
     const uint32_t zeros[3] = {0};
     vks_crowd plain = make_crowd(models, 1, zeros, 3);
     vks_plan_memory m = plan(&roomy, &plain, VKS_SKIN_COMPUTE, false, 0);
-    CHECK(m.model_bytes == 360 + 120 + 80 + 64);
+    CHECK(m.model_bytes == 360 + 120 + MODEL + 64);
     CHECK(m.per_instance_device == INSTANCE && m.per_instance_host == 2 * (5 * 48 + VISIBLE));
     CHECK(m.output_bytes == 3 * 160);
-    CHECK(m.device_bytes == 624 + 3 * 64 + 480 && m.host_bytes == 3 * 2 * (5 * 48 + VISIBLE));
+    CHECK(m.device_bytes == (544 + MODEL) + 3 * 64 + 480 && m.host_bytes == 3 * 2 * (5 * 48 + VISIBLE));
     m = plan(&roomy, &plain, VKS_SKIN_VERTEX, false, 0);
-    CHECK(m.output_bytes == 0 && m.device_bytes == 624 + 3 * 64);
+    CHECK(m.output_bytes == 0 && m.device_bytes == (544 + MODEL) + 3 * 64);
     m = plan(&roomy, &plain, VKS_SKIN_COMPUTE, false, 7); /* asked: 7 vertices of 16 bytes */
-    CHECK(m.output_bytes == 7 * 16 && m.device_bytes == 624 + 3 * 64 + 7 * 16);
+    CHECK(m.output_bytes == 7 * 16 && m.device_bytes == (544 + MODEL) + 3 * 64 + 7 * 16);
 
     /* The same model with morph targets: each target's record (32 bytes), its deltas (16 each)
      * and a source word a vertex (4) come to the device with it. */
@@ -572,15 +572,15 @@ static void test_memory(void)
     const vks_model *morphed_models[] = {&morphed};
     vks_crowd with_targets = make_crowd(morphed_models, 1, zeros, 3);
     m = plan(&roomy, &with_targets, VKS_SKIN_COMPUTE, false, 0);
-    CHECK(m.model_bytes == 360 + 120 + 80 + 64 + 2 * 32 + 7 * 16 + 10 * 4);
+    CHECK(m.model_bytes == 360 + 120 + MODEL + 64 + 2 * 32 + 7 * 16 + 10 * 4);
     free(with_targets.instances);
     free(with_targets.model_of);
 
-    /* Three A and two B (tangents, wide: 7 x (36 + 12) + 12 x 4 + 80; 3 joints). A vertex of this
+    /* Three A and two B (tangents, wide: 7 x (36 + 12) + 12 x 4 + MODEL; 3 joints). A vertex of this
      * crowd counts 20 bytes. */
     const uint32_t of[] = {0, 0, 0, 1, 1};
     vks_crowd mixed = make_crowd(models, 2, of, 5);
-    const VkDeviceSize streams = 624 + 7 * 48 + 48 + 80, out = 3 * 160 + 2 * 144;
+    const VkDeviceSize streams = (544 + MODEL) + 7 * 48 + 48 + MODEL, out = 3 * 160 + 2 * 144;
     /* 21 palette entries over 5 instances: 202 bytes each, rounded up */
     const VkDeviceSize bones = (21 * 48 + 4) / 5;
     CHECK(streams == hand_streams((made_model){.vertices = 10, .indices = 30, .textured = true}) +
@@ -733,7 +733,7 @@ static void check_fit(const char *what, const vks_plan_limits *lim, made_model d
 static void test_fit(void)
 {
     const made_model m = {.vertices = 10, .indices = 30, .joints = 4}; /* no tangents */
-    const VkDeviceSize fixed = 10 * 36 + 30 * 4 + 80;                  /* 560 */
+    const VkDeviceSize fixed = 10 * 36 + 30 * 4 + MODEL;               /* 608 */
     const VkDeviceSize dev = INSTANCE;                                 /* the table entry */
     const VkDeviceSize host = 2 * (4 * 48 + VISIBLE);                  /* 432 */
     const VkDeviceSize copies = 4 * 48; /* the store's entries (its staging is in host) */

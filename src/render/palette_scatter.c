@@ -10,7 +10,8 @@ extern const size_t vks_scatter_comp_spv_size, vks_scatter_comp_descriptors_spv_
 #define SCATTER_MAX_GROUPS 65535u
 
 static bool create_sets(const gpu_device *dev, vks_scatter_pass *pass, const gpu_buffer *store,
-                        const gpu_buffer staging[], const gpu_buffer records[], vks_error *err)
+                        const gpu_buffer *models, const gpu_buffer staging[],
+                        const gpu_buffer records[], vks_error *err)
 {
     VkDescriptorType types[VKS_SCATTER_BINDING_COUNT];
     for (uint32_t k = 0; k < VKS_SCATTER_BINDING_COUNT; k++)
@@ -40,6 +41,7 @@ static bool create_sets(const gpu_device *dev, vks_scatter_pass *pass, const gpu
             [VKS_SCATTER_BINDING_STAGING] = {staging[i].buffer, 0, VK_WHOLE_SIZE},
             [VKS_SCATTER_BINDING_RECORDS] = {records[i].buffer, 0, VK_WHOLE_SIZE},
             [VKS_SCATTER_BINDING_STORE] = {store->buffer, 0, VK_WHOLE_SIZE},
+            [VKS_SCATTER_BINDING_MODELS] = {models->buffer, 0, VK_WHOLE_SIZE},
         };
         VkWriteDescriptorSet w[VKS_SCATTER_BINDING_COUNT];
         for (uint32_t j = 0; j < VKS_SCATTER_BINDING_COUNT; j++)
@@ -55,7 +57,7 @@ static bool create_sets(const gpu_device *dev, vks_scatter_pass *pass, const gpu
 }
 
 bool vks_scatter_pass_create(const gpu_device *dev, bool descriptors, uint32_t entry_bytes,
-                             const gpu_buffer *store,
+                             const gpu_buffer *store, const gpu_buffer *models,
                              const gpu_buffer staging[GPU_FRAMES_IN_FLIGHT],
                              const gpu_buffer records[GPU_FRAMES_IN_FLIGHT], vks_scatter_pass *pass,
                              vks_error *err)
@@ -72,8 +74,9 @@ bool vks_scatter_pass_create(const gpu_device *dev, bool descriptors, uint32_t e
         gpu_address_words(staging[i].address, pass->push[i].staging);
         gpu_address_words(records[i].address, pass->push[i].records);
         gpu_address_words(store->address, pass->push[i].store);
+        gpu_address_words(models->address, pass->push[i].models);
     }
-    if (descriptors && !create_sets(dev, pass, store, staging, records, err)) {
+    if (descriptors && !create_sets(dev, pass, store, models, staging, records, err)) {
         vks_scatter_pass_destroy(dev, pass);
         return false;
     }
@@ -111,23 +114,37 @@ void vks_scatter_pass_destroy(const gpu_device *dev, vks_scatter_pass *pass)
 
 void vks_scatter_pass_record(const gpu_device *dev, VkCommandBuffer cmd,
                              const vks_scatter_pass *pass, uint32_t slot, uint32_t record_count,
-                             gpu_access readers)
+                             uint32_t place_count, uint32_t place_first, gpu_access readers)
 {
     assert(slot < GPU_FRAMES_IN_FLIGHT);
-    if (!record_count)
+    if (!record_count && !place_count)
         return;
     const gpu_access scatter = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
     gpu_barrier_buffer(dev, cmd, pass->store, readers, scatter);
-    vks_scatter_push push = pass->push[slot];
-    push.record_count = record_count;
     dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->pipeline);
     if (pass->set_layout)
         dev->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->layout, 0, 1,
                                         &pass->sets[slot], 0, NULL);
-    dev->vk.vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
-                               &push);
-    dev->vk.vkCmdDispatch(cmd, record_count < pass->max_groups ? record_count : pass->max_groups, 1,
-                          1);
+    if (record_count) { /* a workgroup a record */
+        vks_scatter_push push = pass->push[slot];
+        push.record_count = record_count;
+        dev->vk.vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
+                                   &push);
+        dev->vk.vkCmdDispatch(
+            cmd, record_count < pass->max_groups ? record_count : pass->max_groups, 1, 1);
+    }
+    if (record_count && place_count) /* the same table written again: in order */
+        gpu_barrier_buffer(dev, cmd, pass->store, scatter, scatter);
+    if (place_count) { /* an invocation a place record */
+        vks_scatter_push push = pass->push[slot];
+        push.record_count = place_count;
+        push.entry_vec4s = 0;
+        push.place_first = place_first;
+        dev->vk.vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
+                                   &push);
+        const uint32_t groups = (place_count + VKS_SCATTER_GROUP_SIZE - 1) / VKS_SCATTER_GROUP_SIZE;
+        dev->vk.vkCmdDispatch(cmd, groups < pass->max_groups ? groups : pass->max_groups, 1, 1);
+    }
     gpu_barrier_buffer(dev, cmd, pass->store, scatter, readers);
 }

@@ -28,16 +28,33 @@ static void move_instances(vks_renderer *r, vks_frame *f)
     const gpu_device *dev = r->dev;
     const vks_crowd *c = r->skinner.crowd;
     f->moved = c->moved_count;
-    f->moved_bytes = (uint64_t)c->moved_count * (sizeof(vks_instance) + sizeof(vks_scatter_record));
+    f->moved_bytes = 0;
     if (!c->moved_count)
         return;
+    /* The staging: the whole entries first, then the place records (vks_place_record) of the
+     * instances placed on the ground, from the end back (both fit: a place record is half an
+     * entry). */
     vks_instance *entries = f->world_staging.mapped;
     vks_scatter_record *records = f->world_records.mapped;
+    vks_place_record *places = (vks_place_record *)(entries + c->moved_count) - 1;
+    uint32_t whole = 0, placed = 0;
     for (uint32_t k = 0; k < c->moved_count; k++) {
-        entries[k] = vks_scene_gpu_instance(c, c->moved[k]);
-        records[k] = (vks_scatter_record){.from_entry = k, .to_entry = c->moved[k], .count = 1};
+        const uint32_t i = c->moved[k];
+        if (c->instances[i].placed) {
+            *places-- = vks_crowd_place_record(c, i);
+            placed++;
+            continue;
+        }
+        entries[whole] = vks_scene_gpu_instance(c, i);
+        records[whole] = (vks_scatter_record){.from_entry = whole, .to_entry = i, .count = 1};
+        whole++;
     }
-    vks_scatter_pass_record(dev, f->cmd, &r->world_scatter, f->slot, c->moved_count,
+    f->moved_bytes = (uint64_t)whole * (sizeof(vks_instance) + sizeof(vks_scatter_record)) +
+                     (uint64_t)placed * sizeof(vks_place_record);
+    /* The place records start at uvec4 2 * (2 moved - placed): moved entries of 4 uvec4 hold
+     * 2 moved records of 2, the last `placed` of them used. */
+    const uint32_t first = 2u * (2u * c->moved_count - placed);
+    vks_scatter_pass_record(dev, f->cmd, &r->world_scatter, f->slot, whole, placed, first,
                             VKS_SHADER_READS);
 }
 

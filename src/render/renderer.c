@@ -26,8 +26,8 @@ static bool create_world(vks_renderer *r, vks_error *err)
         records[i] = f->world_records;
     }
     return vks_scatter_pass_create(r->dev, r->skinner.descriptors, sizeof(vks_instance),
-                                   &r->skinner.scene.instances, staging, records, &r->world_scatter,
-                                   err);
+                                   &r->skinner.scene.instances, &r->skinner.scene.model_table,
+                                   staging, records, &r->world_scatter, err);
 }
 
 static void destroy_world(vks_renderer *r)

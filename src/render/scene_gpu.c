@@ -197,6 +197,9 @@ static vks_model_gpu model_table_entry(const vks_scene_gpu *s, uint32_t m)
     t.joints_first = rm->joints_first;
     t.joints_extra_first = vks_model_wide(model) ? rm->joints_extra_first : 0;
     t.palette_vec4s = vks_crowd_pose_vec4s(model, s->crowd->dq[m]);
+    for (int row = 0; row < 3; row++) /* the crowd's placed (column-major) as rows */
+        for (int col = 0; col < 4; col++)
+            t.placed[row][col] = s->crowd->model_placed[m][col][row];
     return t;
 }
 

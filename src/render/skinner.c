@@ -339,7 +339,7 @@ static bool create_scatter(vks_skinner *sk, vks_error *err)
         records[i] = sk->slots[i].scatter_records;
     }
     return vks_scatter_pass_create(sk->dev, sk->descriptors, sizeof(vks_bone), &sk->palette_store,
-                                   staging, records, &sk->scatter, err);
+                                   &sk->scene.model_table, staging, records, &sk->scatter, err);
 }
 
 /* The store, every slot's state, the scatter and the data sets. */

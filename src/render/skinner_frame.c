@@ -64,7 +64,8 @@ static void scatter_to_store(vks_skinner *sk, vks_skin_slot *s, VkCommandBuffer 
             .count = vks_crowd_written_entries(c, c->instances[i].model),
         };
     }
-    vks_scatter_pass_record(sk->dev, cmd, &sk->scatter, s->slot, st->pose_count, VKS_SHADER_READS);
+    vks_scatter_pass_record(sk->dev, cmd, &sk->scatter, s->slot, st->pose_count, 0, 0,
+                            VKS_SHADER_READS);
 }
 
 void vks_skinner_prepare(vks_skinner *sk, vks_skin_slot *s, VkCommandBuffer cmd)

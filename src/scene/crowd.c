@@ -512,6 +512,7 @@ static void crowd_place_all(const vks_crowd_desc *d, vks_crowd *c,
             }
             in->from_time = in->time;
             in->root_motion = d->root_motion;
+            in->placed = 1; /* (crowd_place: its spot times the model's placed) */
             in->posed_frame = in->seen_frame = UINT64_MAX;
             float pos[3], heading;
             crowd_spot(d, spot, spacing, pos, &heading);
@@ -677,6 +678,7 @@ bool vks_crowd_set_world(vks_crowd *c, uint32_t i, const float world[4][4])
     vks_crowd__mark_moved(c, i);
     vks_crowd_instance *in = &c->instances[i];
     crowd_set_world(in, world, c->model_lo[in->model], c->model_hi[in->model]);
+    in->placed = 0; /* any affine transform: its whole entry goes to the GPU */
     for (int k = 0; k < 3; k++) {
         c->lo[k] = fminf(c->lo[k], in->center[k] - in->radius);
         c->hi[k] = fmaxf(c->hi[k], in->center[k] + in->radius);

@@ -88,6 +88,11 @@ typedef struct vks_crowd_instance {
      * blended and time-warped by its speed (crowd_motion.c); `blend` while two of them are
      * blended (from_clip and clip, phase-matched, fade_left holding the weight). */
     uint8_t driven, blend;
+    /* Its world is a placement on the ground times its model's placed (vks_crowd.model_placed):
+     * T(position) Ry(heading) S(scale) * placed, as the crowd's layout, its batch placements, the
+     * velocities and root motion leave it; 0 for one placed any other way (vks_crowd_set_world,
+     * vks_crowd_add). What the renderer uploads as a place record (vks_place_record). */
+    uint8_t placed;
     /* Animation level of detail (vks_crowd_animate): the frames it was last posed and last
      * seen; UINT64_MAX for never. */
     uint64_t posed_frame, seen_frame;
@@ -330,6 +335,9 @@ bool vks_crowd_set_velocities(vks_crowd *crowd, const uint32_t *list, uint32_t f
 bool vks_crowd_set_placements(vks_crowd *crowd, const uint32_t *list, uint32_t first,
                               uint32_t count, const float (*positions)[3], const float *headings,
                               const float *scales);
+
+/* Instance i's place record (its placed flag set): its placement read back from its world. */
+vks_place_record vks_crowd_place_record(const vks_crowd *crowd, uint32_t i);
 
 /* The moved instances were taken (a renderer's table has their worlds): the list empties. */
 void vks_crowd_clear_moved(vks_crowd *crowd);

@@ -140,6 +140,23 @@ void vks_crowd__drive(vks_crowd *c, uint32_t i, double dt)
     float placed[4][4];
     world_of(c, m, position, heading, scale, placed);
     vks_crowd__place(c, i, (const float(*)[4])placed);
+    in->placed = 1;
+}
+
+vks_place_record vks_crowd_place_record(const vks_crowd *c, uint32_t i)
+{
+    const vks_crowd_instance *in = &c->instances[i];
+    mat4 place;
+    placement_of(c, in, place);
+    const float scale =
+        sqrtf(place[1][0] * place[1][0] + place[1][1] * place[1][1] + place[1][2] * place[1][2]);
+    /* T Ry S: +X's image is scale (cos, 0, -sin). */
+    return (vks_place_record){.instance = i,
+                              .model = in->model,
+                              .position = {place[3][0], place[3][1], place[3][2]},
+                              .turn_cos = place[0][0],
+                              .turn_sin = -place[0][2],
+                              .scale = scale};
 }
 
 /* The k-th listed instance. */
@@ -198,6 +215,7 @@ bool vks_crowd_set_placements(vks_crowd *c, const uint32_t *list, uint32_t first
         world_of(c, c->instances[i].model, positions[k], headings ? headings[k] : 0.0f,
                  scales ? scales[k] : 1.0f, world);
         vks_crowd__place(c, i, (const float(*)[4])world);
+        c->instances[i].placed = 1;
         moved(c, i);
     }
     return true;
