@@ -27,14 +27,14 @@ enum {
     JOINTS
 };
 
-static const char *const names[JOINTS] = {
-    "Hips",         "Spine",    "Head",      "LeftUpLeg", "LeftLeg",    "LeftFoot",
-    "LeftToeBase",  "RightUpLeg", "RightLeg", "RightFoot", "RightToeBase"};
+static const char *const names[JOINTS] = {"Hips",     "Spine",     "Head",        "LeftUpLeg",
+                                          "LeftLeg",  "LeftFoot",  "LeftToeBase", "RightUpLeg",
+                                          "RightLeg", "RightFoot", "RightToeBase"};
 static const int parents[JOINTS] = {-1, 0, 1, 0, 3, 4, 5, 0, 7, 8, 9};
-static const float offsets[JOINTS][3] = {
-    {0, 1.13f, 0},  {0, 0.3f, 0},   {0, 0.35f, 0},   {0.1f, -0.05f, 0},
-    {0, -0.5f, 0},  {0, -0.5f, 0},  {0, -0.06f, 0.12f}, {-0.1f, -0.05f, 0},
-    {0, -0.5f, 0},  {0, -0.5f, 0},  {0, -0.06f, 0.12f}};
+static const float offsets[JOINTS][3] = {{0, 1.13f, 0},      {0, 0.3f, 0},       {0, 0.35f, 0},
+                                         {0.1f, -0.05f, 0},  {0, -0.5f, 0},      {0, -0.5f, 0},
+                                         {0, -0.06f, 0.12f}, {-0.1f, -0.05f, 0}, {0, -0.5f, 0},
+                                         {0, -0.5f, 0},      {0, -0.06f, 0.12f}};
 
 static int failures;
 
@@ -131,9 +131,9 @@ static int add_channel(glbw_doc *doc, int anim, int node, glbw_path path, const 
                        const float *values, size_t count)
 {
     int in = glbw_add_floats(doc, times, count, GLBW_SCALAR, GLBW_TARGET_NONE, true);
-    int out = glbw_add_floats(doc, values, count,
-                              path == GLBW_PATH_ROTATION ? GLBW_VEC4 : GLBW_VEC3,
-                              GLBW_TARGET_NONE, false);
+    int out =
+        glbw_add_floats(doc, values, count, path == GLBW_PATH_ROTATION ? GLBW_VEC4 : GLBW_VEC3,
+                        GLBW_TARGET_NONE, false);
     int s = glbw_add_anim_sampler(doc, anim, in, out, GLBW_LINEAR);
     return glbw_add_anim_channel(doc, anim, s, node, path);
 }
@@ -141,8 +141,8 @@ static int add_channel(glbw_doc *doc, int anim, int node, glbw_path path, const 
 /* A clip of `keys` keys over `duration`, from key(t): the hips' translation and rotations. */
 typedef void (*key_fn)(const void *ctx, double t, float hips[3], float (*rot)[4]);
 
-static void add_clip(glbw_doc *doc, const char *name, const int *nodes, double duration,
-                     key_fn key, const void *ctx)
+static void add_clip(glbw_doc *doc, const char *name, const int *nodes, double duration, key_fn key,
+                     const void *ctx)
 {
     const size_t keys = (size_t)lround(duration * WALKER_KEY_RATE) + 1;
     float *times = malloc(sizeof *times * keys), (*t)[3] = malloc(sizeof *t * keys);
@@ -197,9 +197,8 @@ static void idle_key(const void *ctx, double t, float hips[3], float (*rot)[4])
         memcpy(rot[j], (float[4]){0, 0, 0, 1}, sizeof rot[j]);
 }
 
-static int add_box(float (*pos)[3], float (*nrm)[3], uint16_t (*jnt)[4],
-                   float (*wgt)[4], uint16_t *idx, int at, const float c[3], const float size[3],
-                   uint16_t joint)
+static int add_box(float (*pos)[3], float (*nrm)[3], uint16_t (*jnt)[4], float (*wgt)[4],
+                   uint16_t *idx, int at, const float c[3], const float size[3], uint16_t joint)
 {
     for (int f = 0; f < 6; f++) {
         const int axis = f / 2, u = (axis + 1) % 3, v = (axis + 2) % 3;

@@ -27,9 +27,9 @@ static vkskin_model *load(const char *dir, const char *file)
     snprintf(path, sizeof path, "%s/%s", dir, file);
     vkskin_model *m = NULL;
     vkskin_error err;
-    CHECK(vkskin_model_load(&(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc),
-                                                 .path = path},
-                            &m, &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = path}, &m,
+              &err) == VKSKIN_OK);
     if (!m)
         fprintf(stderr, "%s: %s\n", path, err.message);
     return m;
@@ -112,8 +112,8 @@ static uint32_t differing(const uint8_t *a, const uint8_t *b)
     for (uint32_t p = 0; p < W * H; p++) {
         int worst = 0;
         for (int k = 0; k < 3; k++)
-            worst = abs(a[4 * p + k] - b[4 * p + k]) > worst ? abs(a[4 * p + k] - b[4 * p + k])
-                                                              : worst;
+            worst =
+                abs(a[4 * p + k] - b[4 * p + k]) > worst ? abs(a[4 * p + k] - b[4 * p + k]) : worst;
         n += worst > 8;
     }
     return n;
@@ -206,9 +206,8 @@ static bool sphere_in_view(const float vp[16], const float c[3], float radius)
     for (int p = 0; p < 6; p++) {
         const float n = sqrtf(planes[p][0] * planes[p][0] + planes[p][1] * planes[p][1] +
                               planes[p][2] * planes[p][2]);
-        const float d = (planes[p][0] * c[0] + planes[p][1] * c[1] + planes[p][2] * c[2] +
-                         planes[p][3]) /
-                        n;
+        const float d =
+            (planes[p][0] * c[0] + planes[p][1] * c[1] + planes[p][2] * c[2] + planes[p][3]) / n;
         if (d < -radius)
             return false;
     }
@@ -227,8 +226,7 @@ static void check_culled(vkskin_model *m, float speed)
     vkskin_view view;
     vkskin_error err;
     CHECK(vkskin_crowd_frame_view(c, (float)W / H, &view, &err) == VKSKIN_OK);
-    CHECK(vkskin_crowd_set_velocities(c, NULL, 1, (const float[]){speed, 0.0f}, &err) ==
-          VKSKIN_OK);
+    CHECK(vkskin_crowd_set_velocities(c, NULL, 1, (const float[]){speed, 0.0f}, &err) == VKSKIN_OK);
     uint32_t agree = 0, frames = 0, left_at = 0;
     bool was_in = true;
     for (; frames < 240; frames++) {

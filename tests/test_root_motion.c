@@ -36,8 +36,7 @@
 #define FPS 60.0
 #define SKATE_SHARE 0.05 /* of the walking speed */
 
-static bool load(const char *dir, const char *file, const char *joint, vks_model *m,
-                 vks_error *err)
+static bool load(const char *dir, const char *file, const char *joint, vks_model *m, vks_error *err)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, file);
@@ -214,8 +213,8 @@ static void check_fade(const char *dir)
         for (uint32_t k = 1; k <= steps; k++)
             want += (1.0 - (double)k / steps) * walker_walk.speed * dt;
         CHECK_NEAR(c.instances[0].world[3][2], want, 1e-4);
-        printf("cross-fade: walk into idle over %.2f s travelled %.6f m (the blend: %.6f)\n",
-               fade, c.instances[0].world[3][2], want);
+        printf("cross-fade: walk into idle over %.2f s travelled %.6f m (the blend: %.6f)\n", fade,
+               c.instances[0].world[3][2], want);
         vks_crowd_destroy(&c);
     }
     vks_model_destroy(&m);
@@ -490,12 +489,12 @@ static void check_real(const char *path)
                 }
             }
         }
-        const double g = clip->ground_speed, ours = mean_slide((const double(*)[2])vel, n, g,
-                                                               clip->ground_dir);
+        const double g = clip->ground_speed,
+                     ours = mean_slide((const double(*)[2])vel, n, g, clip->ground_dir);
         double best = INFINITY, best_g = 0.0;
         for (int k = 0; k <= 400; k++) { /* 0.5 g .. 2.5 g */
-            const double s = mean_slide((const double(*)[2])vel, n, g * (0.5 + k * 0.005),
-                                        clip->ground_dir);
+            const double s =
+                mean_slide((const double(*)[2])vel, n, g * (0.5 + k * 0.005), clip->ground_dir);
             if (s < best)
                 best = s, best_g = g * (0.5 + k * 0.005);
         }

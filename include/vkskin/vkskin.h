@@ -511,18 +511,18 @@ VKSKIN_API vkskin_result vkskin_crowd_set_root_motion(vkskin_crowd *crowd, uint3
  * (or index) is refused with the index named, nothing set. The crowd moves them itself, on its
  * threads; a renderer draws them where they have gone. No collision avoidance: that is the
  * host's simulation. */
-VKSKIN_API vkskin_result vkskin_crowd_set_velocities(vkskin_crowd *crowd,
-                                                     const uint32_t *instances, uint32_t count,
-                                                     const float *velocities, vkskin_error *err);
+VKSKIN_API vkskin_result vkskin_crowd_set_velocities(vkskin_crowd *crowd, const uint32_t *instances,
+                                                     uint32_t count, const float *velocities,
+                                                     vkskin_error *err);
 /* Places instances at once: each on `positions` (3 floats: world x, y, z), turned by `headings`
  * radians about +Y (+Z towards +X; NULL: 0) and scaled by `scales` (NULL: 1), its model's root
  * transform (normalised as the crowd's desc asks) after: as the crowd's own layout places them.
  * `instances` as vkskin_crowd_set_velocities's. Finite values, scales above 0; a bad one is
  * refused with the index named, nothing placed. */
-VKSKIN_API vkskin_result vkskin_crowd_set_placements(vkskin_crowd *crowd,
-                                                     const uint32_t *instances, uint32_t count,
-                                                     const float *positions, const float *headings,
-                                                     const float *scales, vkskin_error *err);
+VKSKIN_API vkskin_result vkskin_crowd_set_placements(vkskin_crowd *crowd, const uint32_t *instances,
+                                                     uint32_t count, const float *positions,
+                                                     const float *headings, const float *scales,
+                                                     vkskin_error *err);
 /* Places the instance: palette space -> world, column-major, affine (its last row 0 0 0 1),
  * finite. Its bounding sphere follows, and a renderer of the crowd draws it there from its next
  * frame (its instance table takes the instances placed anew since its last frame). */
@@ -720,8 +720,8 @@ VKSKIN_API vkskin_result vkskin_crowd_prepare(vkskin_crowd *crowd, const vkskin_
  * VKSKIN_PALETTES_STORE): the host keeps a buffer of `capacity` palette entries on the GPU (12
  * floats each) that its skinning reads in place, and vkskin deals its entries. Each instance in
  * view holds a block of the store (its model's joint count of entries) while it stays in view,
- * rewritten only when it is posed; an instance that leaves the view gives its block back. A frame then moves only
- * the posed instances' palettes to the GPU, and a kept pose costs nothing. */
+ * rewritten only when it is posed; an instance that leaves the view gives its block back. A frame
+ * then moves only the posed instances' palettes to the GPU, and a kept pose costs nothing. */
 typedef struct vkskin_palette_store vkskin_palette_store;
 
 /* Entries from staging `from` to the store's `to`. */

@@ -7,10 +7,8 @@
  *   vkskin_renderer *r;
  *   vkskin_renderer_create(
  *       &(vkskin_renderer_desc){
- *           .desc_size = sizeof(vkskin_renderer_desc), .crowd = crowd, .width = 640, .height = 480},
- *       &r, &err);
- *   vkskin_view view;
- *   vkskin_crowd_frame_view(crowd, 640.0f / 480.0f, &view, &err);
+ *           .desc_size = sizeof(vkskin_renderer_desc), .crowd = crowd, .width = 640, .height =
+ * 480}, &r, &err); vkskin_view view; vkskin_crowd_frame_view(crowd, 640.0f / 480.0f, &view, &err);
  *   for (int frame = 0; frame < frames; frame++) {
  *       vkskin_crowd_advance(crowd, dt, &err);
  *       vkskin_renderer_frame(
@@ -90,15 +88,16 @@ typedef VkResult (*vkskin_create_surface_fn)(VkInstance instance, void *user,
 /* Where the skinning pass reads the palettes (vkskin_renderer_desc.palettes). */
 typedef enum vkskin_palettes {
     /* A palette store in device-local memory that the shaders read in place: each visible
-     * instance keeps its block of the store while it stays in view, rewritten only when it is posed, so only
-     * the posed instances' palettes cross the bus (staged, then copied on the GPU). It holds
-     * every instance's palette, or as many as the device's largest buffer (or max_buffer_bytes)
-     * holds, whichever is less; the frames past that leave out the instances it cannot hold
-     * (vkskin_frame_info.dropped). */
+     * instance keeps its block of the store while it stays in view, rewritten only when it is
+     * posed, so only the posed instances' palettes cross the bus (staged, then copied on the GPU).
+     * It holds every instance's palette, or as many as the device's largest buffer (or
+     * max_buffer_bytes) holds, whichever is less; the frames past that leave out the instances it
+     * cannot hold (vkskin_frame_info.dropped). */
     VKSKIN_PALETTES_STORE = 0,
     /* Each frame slot's host-visible buffer with every instance's palette, read across the bus
      * by the shaders (with the animation level of detail, each kept pose written into each frame
-     * slot's buffer once). One buffer of the whole crowd's palettes: the largest buffer bounds the crowd. */
+     * slot's buffer once). One buffer of the whole crowd's palettes: the largest buffer bounds the
+     * crowd. */
     VKSKIN_PALETTES_HOST = 1,
 } vkskin_palettes;
 

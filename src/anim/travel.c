@@ -39,4 +39,3 @@ vks_travel vks_travel_between(const vks_model *m, uint32_t clip, double t0, doub
     const vks_travel loops = travel_power(rm->samples[rm->sample_count - 1], (int64_t)(k1 - k0));
     return vks_travel_then(vks_travel_inverse(from), vks_travel_then(loops, to));
 }
-

@@ -835,8 +835,7 @@ vkskin_result vkskin_crowd_set_velocities(vkskin_crowd *c, const uint32_t *insta
                                 "most 1e6 a second",
                                 call, instances ? instances[k] : k, x, z);
     }
-    if (!vks_crowd_set_velocities(&c->crowd, instances, 0, count,
-                                  (const float(*)[2])velocities))
+    if (!vks_crowd_set_velocities(&c->crowd, instances, 0, count, (const float(*)[2])velocities))
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "%s: out of memory for the moved list",
                             call);
     return vks_api_ok(err);
@@ -863,8 +862,8 @@ vkskin_result vkskin_crowd_set_placements(vkskin_crowd *c, const uint32_t *insta
                                 "positions finite within 1e9, headings finite, scales in (0, 1e6]",
                                 call, instances ? instances[k] : k, p[0], p[1], p[2], h, s);
     }
-    if (!vks_crowd_set_placements(&c->crowd, instances, 0, count,
-                                  (const float(*)[3])positions, headings, scales))
+    if (!vks_crowd_set_placements(&c->crowd, instances, 0, count, (const float(*)[3])positions,
+                                  headings, scales))
         return vks_api_fail(err, VKSKIN_ERROR_OUT_OF_MEMORY, "%s: out of memory for the moved list",
                             call);
     for (uint32_t k = 0; k < count; k++)

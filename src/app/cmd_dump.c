@@ -201,7 +201,8 @@ static int parse_args(int argc, char **argv, dump_args *a)
         !app_parse_skinning(a->skinning_text, &a->skinning, &err) ||
         !app_bind_pose_option(&a->clip, a->bind_pose, &err) ||
         !app_parse_root_motion(a->root_motion_text, &a->joint_args.root_motion, &err) ||
-        (a->frames_text && !app_parse_count("--frames", a->frames_text, 1, 1000000, &frames, &err)) ||
+        (a->frames_text &&
+         !app_parse_count("--frames", a->frames_text, 1, 1000000, &frames, &err)) ||
         (a->fps_text &&
          !app_parse_real("--fps", a->fps_text, "frames a second", 0.001, 100000.0, &fps, &err)) ||
         (a->speed_text && !app_parse_real("--speed", a->speed_text, "units a second", 0.0, 1e6,

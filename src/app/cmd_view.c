@@ -554,8 +554,7 @@ static void view_drawn(view_loop *v, const view_args *a, const app_show *show, a
 
 /* The lines printed when the view ends: frames, rates and averages, the script's counts, what
  * went past the renderer's room. */
-static void view_summary(view_loop *v, const view_args *a, const app_show *show,
-                         vkskin_renderer *r)
+static void view_summary(view_loop *v, const view_args *a, const app_show *show, vkskin_renderer *r)
 {
     const vkskin_crowd *crowd = show->crowd;
     vkskin_renderer_info ri;

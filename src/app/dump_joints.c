@@ -57,15 +57,15 @@ int app_dump_joints(vkskin_model *model, const app_joints_args *a, const char *o
     size_t size = 0;
     FILE *f = NULL;
     bool ok = joints != NULL || app_fail(&err, "out of memory for %u joints", info.joint_count);
-    ok = ok && vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
-                                                        .models =
-                                                            (const vkskin_model *const *)&model,
-                                                        .model_count = 1,
-                                                        .instance_count = 1,
-                                                        .clip = a->clip,
-                                                        .time = a->seconds,
-                                                        .root_motion = a->root_motion},
-                                   &crowd, &err) == VKSKIN_OK;
+    ok = ok &&
+         vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                  .models = (const vkskin_model *const *)&model,
+                                                  .model_count = 1,
+                                                  .instance_count = 1,
+                                                  .clip = a->clip,
+                                                  .time = a->seconds,
+                                                  .root_motion = a->root_motion},
+                             &crowd, &err) == VKSKIN_OK;
     if (ok && a->speed > 0.0) { /* along its heading: instance 0's is 0, the model's own */
         float forward[2], velocity[2];
         forward_of(model, forward);

@@ -25,8 +25,8 @@ typedef struct app_motion {
     float pace;         /* world units a second of an average walker */
     float *position;    /* per instance: x, z (the crowd integrates the same velocities) */
     float *heading, *speed, *velocity, *phase;
-    uint32_t *wrapped;  /* lanes: instances brought back in this frame */
-    float *wrap_at;     /* their positions (x, y, z) and headings */
+    uint32_t *wrapped; /* lanes: instances brought back in this frame */
+    float *wrap_at;    /* their positions (x, y, z) and headings */
     float *wrap_heading;
 } app_motion;
 

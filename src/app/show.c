@@ -60,8 +60,9 @@ void app_warn_still_clips(const char *cmd, vkskin_model *const *models, const in
         vkskin_clip_info ci = {.name = ""};
         vkskin_model_get_clip(models[m], first, &ci, NULL);
         if (still == 1)
-            fprintf(stderr, "vkskin %s: warning: %s: clip '%s' travels nothing: it plays in place\n",
-                    cmd, info.name, app_quote(ci.name).text);
+            fprintf(stderr,
+                    "vkskin %s: warning: %s: clip '%s' travels nothing: it plays in place\n", cmd,
+                    info.name, app_quote(ci.name).text);
         else
             fprintf(stderr,
                     "vkskin %s: warning: %s: %u of its clips travel nothing ('%s' the first): "

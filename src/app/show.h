@@ -101,7 +101,7 @@ typedef struct app_crowd_args {
         {"max-memory", &(a).max_memory_text, NULL, "MIB",                                          \
          "plan as if each memory heap of the device had at most MIB mebibytes"},                   \
         {"root-motion", &(a).root_motion_text, NULL, "on|off",                                     \
-         "clips that travel move their characters, posed in place (default off: the travel "      \
+         "clips that travel move their characters, posed in place (default off: the travel "       \
          "stays in the pose)"},                                                                    \
         {"motion", &(a).motion_text, NULL, "none|wander|lanes",                                    \
          "the crowd walks: each at its own pace with a slowly turning heading, or in rows, "       \
@@ -109,7 +109,7 @@ typedef struct app_crowd_args {
         {"camera", &(a).camera_text, NULL, "framed|street",                                        \
          "the whole crowd from above (default), or at a person's eye height at its front edge"},   \
         {"motion-joint", &(a).motion_joint, NULL, "NAME",                                          \
-         "the joint root motion is taken from (default: the root, or the hips where the root "    \
+         "the joint root motion is taken from (default: the root, or the hips where the root "     \
          "stays still)"},                                                                          \
     {                                                                                              \
         "model", NULL, NULL, "FILE",                                                               \

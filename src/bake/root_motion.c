@@ -101,8 +101,8 @@ static double model_height(const vks_model *m, const m34 *root)
     double lo = INFINITY, hi = -INFINITY;
     for (uint32_t v = 0; v < m->vertex_count; v++) {
         const float *p = m->positions[v];
-        const double y = root->m[1][0] * p[0] + root->m[1][1] * p[1] + root->m[1][2] * p[2] +
-                         root->m[1][3];
+        const double y =
+            root->m[1][0] * p[0] + root->m[1][1] * p[1] + root->m[1][2] * p[2] + root->m[1][3];
         lo = fmin(lo, y);
         hi = fmax(hi, y);
     }
@@ -180,8 +180,7 @@ static int32_t choose_joint(const vks_model *m, const m34 *root, double height, 
         for (uint32_t c = 0; c < m->clip_count && found < 0; c++) {
             double distance, turn;
             joint_reach(m, root, &m->clips[c], j, s, &distance, &turn);
-            if (distance > VKS_ROOT_MOTION_MIN_DISTANCE * height ||
-                turn > VKS_ROOT_MOTION_MIN_TURN)
+            if (distance > VKS_ROOT_MOTION_MIN_DISTANCE * height || turn > VKS_ROOT_MOTION_MIN_TURN)
                 found = (int32_t)j;
         }
     }
@@ -308,10 +307,8 @@ static bool clip_travel(const vks_model *m, const m34 *root, uint32_t c, uint32_
         vks_free(samples);
         return true;
     }
-    *rm = (vks_root_motion){.sample_count = n,
-                            .samples = samples,
-                            .distance = (float)distance,
-                            .heading = loop.yaw};
+    *rm = (vks_root_motion){
+        .sample_count = n, .samples = samples, .distance = (float)distance, .heading = loop.yaw};
     return true;
 }
 
@@ -376,12 +373,12 @@ static bool clip_with_track(const vks_clip *clip, uint32_t joint_count, uint32_t
     out->name = dup_array(clip->name, name, name);
     out->tracks = dup_array(clip->tracks, sizeof *clip->tracks * joint_count,
                             sizeof *clip->tracks * joint_count);
-    out->t_times = dup_array(clip->t_times, sizeof *clip->t_times * tk,
-                             sizeof *clip->t_times * (tk + count));
+    out->t_times =
+        dup_array(clip->t_times, sizeof *clip->t_times * tk, sizeof *clip->t_times * (tk + count));
     out->t_values = dup_array(clip->t_values, sizeof *clip->t_values * tk,
                               sizeof *clip->t_values * (tk + count));
-    out->r_times = dup_array(clip->r_times, sizeof *clip->r_times * rk,
-                             sizeof *clip->r_times * (rk + count));
+    out->r_times =
+        dup_array(clip->r_times, sizeof *clip->r_times * rk, sizeof *clip->r_times * (rk + count));
     out->r_values = dup_array(clip->r_values, sizeof *clip->r_values * rk,
                               sizeof *clip->r_values * (rk + count));
     const size_t sk = clip->s_key_count;
@@ -403,8 +400,8 @@ static bool clip_with_track(const vks_clip *clip, uint32_t joint_count, uint32_t
     out->w_values =
         dup_array(clip->w_values, sizeof *clip->w_values * wv, sizeof *clip->w_values * wv);
     if (!out->name || !out->tracks || !out->t_times || !out->t_values || !out->r_times ||
-        !out->r_values || !out->s_times || !out->s_values || !out->weight_tracks ||
-        !out->w_times || !out->w_values) {
+        !out->r_values || !out->s_times || !out->s_values || !out->weight_tracks || !out->w_times ||
+        !out->w_values) {
         vks_clip_free(out);
         return false;
     }
@@ -439,8 +436,8 @@ static bool clip_in_place(const vks_model *m, const m34 *root, uint32_t c, uint3
         pose_at(m, clip, times[k], s);
         const m34 model = m34_of_affine(&s->model[joint]);
         /* The parent's model-space transform: the root inverse for a root. */
-        const m34 above =
-            parent >= 0 ? m34_of_affine(&s->model[parent]) : m34_of_affine(&m->skeleton.root_inverse);
+        const m34 above = parent >= 0 ? m34_of_affine(&s->model[parent])
+                                      : m34_of_affine(&m->skeleton.root_inverse);
         const vks_travel back = vks_travel_inverse(vks_travel_at(m, c, times[k]));
         const m34 back_m = m34_of_travel(back), above_inv = m34_inverse(&above);
         const m34 a = m34_mul(&back_m, root), b = m34_mul(&root_inverse, &a);

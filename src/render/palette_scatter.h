@@ -24,8 +24,8 @@ typedef struct vks_scatter_pass {
 
 /* The pass over the store and, per frame slot, its staging and records buffers (each a storage
  * buffer with a device address), for entries of entry_bytes (a multiple of 16). descriptors: the
- * descriptors binding (the VKS_DESCRIPTORS build and a set per frame slot). Fails with a message when the
- * device cannot make it. */
+ * descriptors binding (the VKS_DESCRIPTORS build and a set per frame slot). Fails with a message
+ * when the device cannot make it. */
 bool vks_scatter_pass_create(const gpu_device *dev, bool descriptors, uint32_t entry_bytes,
                              const gpu_buffer *store, const gpu_buffer *models,
                              const gpu_buffer staging[GPU_FRAMES_IN_FLIGHT],

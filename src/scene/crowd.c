@@ -160,9 +160,9 @@ static bool crowd_model_bounds(const vks_model *m, bool dq, float lo[3], float h
         if (a > (int32_t)m->clip_count && !vks_model_travels(m, vks_clip_index(c)))
             continue;
         for (int s = 0; ok && s < (c < 0 ? 1 : CROWD_SAMPLES_PER_CLIP); s++) {
-            double t = c < 0 ? 0.0
-                             : (double)m->clips[vks_clip_index(c)].duration * s /
-                                   CROWD_SAMPLES_PER_CLIP;
+            double t =
+                c < 0 ? 0.0
+                      : (double)m->clips[vks_clip_index(c)].duration * s / CROWD_SAMPLES_PER_CLIP;
             ok = vks_skin_cpu_pose_level_as(m, 0, c, t, dq, pos, nrm, NULL);
             for (uint32_t v = 0; ok && v < m->vertex_count; v++) {
                 for (int k = 0; k < 3; k++) {
@@ -425,8 +425,8 @@ static bool crowd_alloc(const vks_crowd_desc *d, vks_crowd *c, uint64_t palette_
         scratch_size / c->threads == layout.stride ? vks_aligned_alloc(64, scratch_size) : NULL;
     if (!c->instances || !c->palette_first || !c->palette_room || !c->model_of || !c->cursors ||
         !c->sampler_cursors || !c->scratch || !c->cull_scratch || !c->cull_counts ||
-        !c->chunk_box ||
-        (d->keep_poses && !vks_crowd_keep_poses(c, err)) || !crowd_build_samplers(c)) {
+        !c->chunk_box || (d->keep_poses && !vks_crowd_keep_poses(c, err)) ||
+        !crowd_build_samplers(c)) {
         vks_crowd_destroy(c);
         return vks_fail_memory(err, "out of memory for a crowd of %u instances", n);
     }

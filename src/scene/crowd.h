@@ -122,7 +122,8 @@ typedef struct vks_crowd {
     float model_root[VKS_CROWD_MAX_MODELS][4][4], model_root_inverse[VKS_CROWD_MAX_MODELS][4][4];
     /* Per model: what an instance's placement multiplies, the root transform with the height's
      * normalisation (desc.normalize), and its inverse: world = placement * placed. */
-    float model_placed[VKS_CROWD_MAX_MODELS][4][4], model_placed_inverse[VKS_CROWD_MAX_MODELS][4][4];
+    float model_placed[VKS_CROWD_MAX_MODELS][4][4],
+        model_placed_inverse[VKS_CROWD_MAX_MODELS][4][4];
     /* Per model: its locomotion clips (vks_clip.ground_speed > 0), slowest first, and the
      * direction they move in (the slowest's ground_dir, the model's frame): what a driven
      * instance faces along its velocity. */

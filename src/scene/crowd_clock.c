@@ -35,8 +35,8 @@ static vks_travel crowd_travel_of(const vks_model *m, int32_t clip, double time,
 /* What instance `in` travels over a step of its clocks (before they move), playing with root
  * motion: its clip's travel, during a cross-fade blended with the fading clip's by the weight
  * the pose has after the step. False when neither clip travels. */
-static bool crowd_travel(const vks_model *m, const vks_crowd_instance *in, double dt,
-                         double step, vks_travel *out)
+static bool crowd_travel(const vks_model *m, const vks_crowd_instance *in, double dt, double step,
+                         vks_travel *out)
 {
     const bool fading = in->fade_left > 0.0;
     if (!vks_model_travels(m, in->clip) && !(fading && vks_model_travels(m, in->from_clip)))
@@ -96,7 +96,8 @@ static void crowd_advance_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_
         }
         double step = dt * in->speed;
         vks_travel travel;
-        const bool travels = in->root_motion && !in->removed && crowd_travel(m, in, dt, step, &travel);
+        const bool travels =
+            in->root_motion && !in->removed && crowd_travel(m, in, dt, step, &travel);
         in->time = crowd_wrap(in->time + step, m, in->clip);
         if (in->fade_left > 0.0) {
             in->from_time = crowd_wrap(in->from_time + step, m, in->from_clip);
@@ -224,7 +225,7 @@ bool vks_crowd_set_root_motion(vks_crowd *c, uint32_t i, bool on)
     const vks_travel so_far = crowd_travel_so_far(c->models[in->model], in);
     in->root_motion = on;
     crowd_carry(c, i, on ? so_far : vks_travel_inverse(so_far));
-    c->sampler_cursors[i] = 0; /* (another sampler's) */
+    c->sampler_cursors[i] = 0;    /* (another sampler's) */
     in->posed_frame = UINT64_MAX; /* the animation level of detail poses it next frame */
     vks_crowd__mark_moved(c, i);
     for (int k = 0; k < 3; k++) {

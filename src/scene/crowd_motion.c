@@ -116,8 +116,9 @@ void vks_crowd__drive(vks_crowd *c, uint32_t i, double dt)
         /* The phase both share, from the clip it played (a normalised time). */
         const double played = in->clip >= 0 ? model->clips[in->clip].duration : 0.0;
         double phase = played > 0.0 ? in->time / played : 0.0;
-        const double stride = ca->ground_speed * ca->duration +
-                              (cb->ground_speed * cb->duration - ca->ground_speed * ca->duration) * w;
+        const double stride =
+            ca->ground_speed * ca->duration +
+            (cb->ground_speed * cb->duration - ca->ground_speed * ca->duration) * w;
         phase += stride > 0.0 ? v * dt / stride : 0.0;
         phase -= floor(phase);
         if (b != in->clip || (a != b) != (in->blend != 0) || (a != b && a != in->from_clip))
@@ -131,12 +132,14 @@ void vks_crowd__drive(vks_crowd *c, uint32_t i, double dt)
         in->fade_left = a != b ? 1.0 - w : 0.0; /* the pose's weight of `clip` is w */
     }
     /* On along the velocity, facing it: the model's forward turned onto it. */
-    float position[3] = {place[3][0] + (float)(vx * dt), place[3][1], place[3][2] + (float)(vz * dt)};
-    const float scale = sqrtf(place[0][0] * place[0][0] + place[0][1] * place[0][1] +
-                              place[0][2] * place[0][2]);
+    float position[3] = {place[3][0] + (float)(vx * dt), place[3][1],
+                         place[3][2] + (float)(vz * dt)};
+    const float scale =
+        sqrtf(place[0][0] * place[0][0] + place[0][1] * place[0][1] + place[0][2] * place[0][2]);
     float heading = atan2f(place[2][0], place[2][2]); /* (+Z's image: the current heading) */
     if (speed > 0.0)
-        heading = (float)(atan2(vx, vz) - atan2((double)c->forward[m][0], (double)c->forward[m][1]));
+        heading =
+            (float)(atan2(vx, vz) - atan2((double)c->forward[m][0], (double)c->forward[m][1]));
     float placed[4][4];
     world_of(c, m, position, heading, scale, placed);
     vks_crowd__place(c, i, (const float(*)[4])placed);
