@@ -589,7 +589,8 @@ VKSKIN_API vkskin_result vkskin_crowd_get_joints(vkskin_crowd *crowd, uint32_t i
 /* Moves every clock forward by dt seconds (times each instance's speed), looping within its
  * clip, and runs the cross-fades down, on the crowd's threads (vkskin_crowd_desc.workers); the
  * _one_thread call on the calling thread alone (as vkskin_prepare_desc.one_thread poses). dt must
- * be finite (negative runs the clocks back); a NaN or infinite one is refused, nothing moved. */
+ * be finite and within 1e6 seconds either way (negative runs the clocks back); any other is
+ * refused, nothing moved. */
 VKSKIN_API vkskin_result vkskin_crowd_advance(vkskin_crowd *crowd, double dt, vkskin_error *err);
 VKSKIN_API vkskin_result vkskin_crowd_advance_one_thread(vkskin_crowd *crowd, double dt,
                                                          vkskin_error *err);

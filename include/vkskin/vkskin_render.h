@@ -7,8 +7,10 @@
  *   vkskin_renderer *r;
  *   vkskin_renderer_create(
  *       &(vkskin_renderer_desc){
- *           .desc_size = sizeof(vkskin_renderer_desc), .crowd = crowd, .width = 640, .height =
- * 480}, &r, &err); vkskin_view view; vkskin_crowd_frame_view(crowd, 640.0f / 480.0f, &view, &err);
+ *           .desc_size = sizeof(vkskin_renderer_desc), .crowd = crowd, .width = 640, .height = 480},
+ *       &r, &err);
+ *   vkskin_view view;
+ *   vkskin_crowd_frame_view(crowd, 640.0f / 480.0f, &view, &err);
  *   for (int frame = 0; frame < frames; frame++) {
  *       vkskin_crowd_advance(crowd, dt, &err);
  *       vkskin_renderer_frame(

@@ -1091,9 +1091,20 @@ vkskin_result vkskin_crowd_get_joints(vkskin_crowd *c, uint32_t i, float *positi
     return vks_api_ok(err);
 }
 
+/* A step's dt: finite, and within a million seconds either way (a walker's place and a clip's
+ * loop count stay far inside their types). */
+static vkskin_result check_dt(const vkskin_crowd *c, const char *call, double dt, vkskin_error *err)
+{
+    const vkskin_result r = check_crowd_call(c, call, "dt", dt, true, err);
+    if (r == VKSKIN_OK && !(fabs(dt) <= 1e6))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "%s: dt must be within 1e6 seconds either way, not %g", call, dt);
+    return r;
+}
+
 vkskin_result vkskin_crowd_advance(vkskin_crowd *c, double dt, vkskin_error *err)
 {
-    const vkskin_result r = check_crowd_call(c, "vkskin_crowd_advance", "dt", dt, true, err);
+    const vkskin_result r = check_dt(c, "vkskin_crowd_advance", dt, err);
     if (r != VKSKIN_OK)
         return r;
     vks_crowd_advance(&c->crowd, c->pool, dt);
@@ -1102,8 +1113,7 @@ vkskin_result vkskin_crowd_advance(vkskin_crowd *c, double dt, vkskin_error *err
 
 vkskin_result vkskin_crowd_advance_one_thread(vkskin_crowd *c, double dt, vkskin_error *err)
 {
-    const vkskin_result r =
-        check_crowd_call(c, "vkskin_crowd_advance_one_thread", "dt", dt, true, err);
+    const vkskin_result r = check_dt(c, "vkskin_crowd_advance_one_thread", dt, err);
     if (r != VKSKIN_OK)
         return r;
     vks_crowd_advance(&c->crowd, NULL, dt);

@@ -174,7 +174,8 @@ bool vks_model_measure_gaits(vks_model *m, vks_error *err)
         if (vks_model_travels(m, (int32_t)c)) { /* its travel: distance a loop, along the loop */
             const vks_root_motion *rm = &m->root_motion[c];
             const vks_travel loop = rm->samples[rm->sample_count - 1];
-            if (rm->distance > 0.0f && clip->duration > 0.0) {
+            if (rm->distance >= VKS_GAIT_MIN_SPEED * height * clip->duration &&
+                clip->duration > 0.0) { /* (a turn in place that drifts is no walk) */
                 clip->ground_speed = (float)(rm->distance / clip->duration);
                 clip->ground_dir[0] = loop.x / rm->distance;
                 clip->ground_dir[1] = loop.z / rm->distance;

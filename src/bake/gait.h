@@ -2,7 +2,8 @@
  * stay planted (vks_clip.ground_speed and ground_dir), so that a crowd moving an instance at speed
  * v plays the clip at rate v / ground_speed and its feet do not slide.
  *
- * A clip with root motion (root_motion.h) moves at its travel's speed, along its loop's
+ * A clip with root motion (root_motion.h) moves at its travel's speed (when that is at least
+ * VKS_GAIT_MIN_SPEED heights a second: a turn in place that drifts is no walk), along its loop's
  * translation. Any other is measured from its feet, in the model's frame: the joints named as
  * feet, toes, balls or ankles (any case; any rig prefix), or where none is so named, the leaves
  * of the skeleton in the lowest VKS_GAIT_LOW of the model's height. Sampled at

@@ -215,11 +215,21 @@ static vks_travel crowd_travel_so_far(const vks_model *m, const vks_crowd_instan
                         from.z + (to.z - from.z) * u};
 }
 
+void vks_crowd__take_travel(vks_crowd *c, uint32_t i)
+{
+    vks_crowd_instance *in = &c->instances[i];
+    crowd_carry(c, i, crowd_travel_so_far(c->models[in->model], in));
+}
+
 bool vks_crowd_set_root_motion(vks_crowd *c, uint32_t i, bool on)
 {
     vks_crowd_instance *in = &c->instances[i];
     if ((in->root_motion != 0) == on)
         return true;
+    if (in->driven) { /* posed in place and moved by its velocity either way: nothing moves */
+        in->root_motion = on;
+        return true;
+    }
     if (!vks_crowd__moved_list(c))
         return false;
     const vks_travel so_far = crowd_travel_so_far(c->models[in->model], in);

@@ -23,6 +23,9 @@ static inline int32_t vks_crowd__clip(const vks_crowd_instance *in, int32_t clip
     return clip >= 0 && (in->root_motion || in->driven) ? clip | VKS_CLIP_IN_PLACE : clip;
 }
 
+/* Instance i's world takes in the travel its clips have made so far (crowd_clock.c): what it
+ * needs to stay where it is seen when it starts posing in place. */
+void vks_crowd__take_travel(vks_crowd *crowd, uint32_t i);
 /* A driven instance's clocks and place over dt (crowd_motion.c), on the pool's threads. */
 void vks_crowd__drive(vks_crowd *crowd, uint32_t i, double dt);
 /* The gaits of every model (vks_crowd.gaits), at creation; false when out of memory. */

@@ -190,6 +190,8 @@ bool vks_crowd_set_velocities(vks_crowd *c, const uint32_t *list, uint32_t first
         const bool moving = velocity[k][0] != 0.0f || velocity[k][1] != 0.0f;
         memcpy(in->velocity, velocity[k], sizeof in->velocity);
         if (moving && !in->driven) {
+            if (!in->root_motion) /* its pose goes in place: keep it where it is seen */
+                vks_crowd__take_travel(c, i);
             in->driven = 1;
             in->posed_frame = UINT64_MAX; /* its pose changes: posed next frame */
         } else if (!moving && in->driven) {
