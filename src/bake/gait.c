@@ -90,7 +90,7 @@ static bool measure_clip(vks_model *m, const m34 *root, double height, uint32_t 
 {
     vks_clip *clip = &m->clips[c];
     uint32_t n = (uint32_t)ceil(clip->duration * VKS_ROOT_MOTION_RATE);
-    n = n < 64 ? 64 : n > (1u << 20) ? (1u << 20) : n;
+    n = n < 64 ? 64 : n > 2 * VKS_ROOT_MOTION_MAX_HALF ? 2 * VKS_ROOT_MOTION_MAX_HALF : n;
     double(*at)[3] = vks_malloc(sizeof *at * n * foot_count);
     double(*vel)[2] = vks_malloc(sizeof *vel * n * foot_count);
     if (!at || !vel) {

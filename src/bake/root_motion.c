@@ -255,7 +255,7 @@ static bool clip_travel(const vks_model *m, const m34 *root, uint32_t c, uint32_
         return true;
     /* An odd count: an even number of intervals, the window h each side. */
     uint32_t half = (uint32_t)ceil(clip->duration * VKS_ROOT_MOTION_RATE / 2.0);
-    half = half < 16 ? 16 : half > (1u << 20) ? (1u << 20) : half;
+    half = half < 16 ? 16 : half > VKS_ROOT_MOTION_MAX_HALF ? VKS_ROOT_MOTION_MAX_HALF : half;
     const uint32_t n = 2 * half + 1;
     path p = {.n = n};
     double *buffer = vks_malloc(sizeof *buffer * (size_t)n * 9);

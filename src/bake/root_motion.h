@@ -34,6 +34,9 @@
 #define VKS_ROOT_MOTION_MIN_DISTANCE 0.01 /* of the model's bind-pose height, a loop */
 #define VKS_ROOT_MOTION_MIN_TURN 0.0175   /* radians a loop (1 degree) */
 #define VKS_ROOT_MOTION_RATE 60.0         /* travel samples a second, at least 33 a clip */
+/* At most 2 x this + 1 travel samples a clip (a clip of over 9 minutes is sampled more sparsely):
+ * each sample poses the whole skeleton, and a damaged file's duration must not cost minutes. */
+#define VKS_ROOT_MOTION_MAX_HALF 16384u
 
 /* Sets model->motion_joint and model->root_motion (NULL when no clip travels). `joint` names
  * the motion joint (NULL: chosen as above); a name the skeleton lacks fails with a message that
