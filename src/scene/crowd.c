@@ -419,13 +419,12 @@ static bool crowd_alloc(const vks_crowd_desc *d, vks_crowd *c, uint64_t palette_
     c->sampler_cursors = vks_calloc(n, sizeof *c->sampler_cursors);
     c->cull_scratch = vks_malloc(sizeof *c->cull_scratch * n);
     c->cull_counts = vks_malloc(sizeof *c->cull_counts * (n / VKS_CROWD_GRAIN + 2));
-    c->chunk_box = vks_malloc(sizeof *c->chunk_box * (n / VKS_CROWD_GRAIN + 2));
     size_t scratch_size = layout.stride * c->threads; /* both below 2^62: no overflow */
     c->scratch =
         scratch_size / c->threads == layout.stride ? vks_aligned_alloc(64, scratch_size) : NULL;
     if (!c->instances || !c->palette_first || !c->palette_room || !c->model_of || !c->cursors ||
         !c->sampler_cursors || !c->scratch || !c->cull_scratch || !c->cull_counts ||
-        !c->chunk_box || (d->keep_poses && !vks_crowd_keep_poses(c, err)) ||
+        (d->keep_poses && !vks_crowd_keep_poses(c, err)) ||
         !crowd_build_samplers(c)) {
         vks_crowd_destroy(c);
         return vks_fail_memory(err, "out of memory for a crowd of %u instances", n);
@@ -608,7 +607,6 @@ void vks_crowd_destroy(vks_crowd *c)
     vks_free(c->schedule);
     vks_free(c->cull_scratch);
     vks_free(c->cull_counts);
-    vks_free(c->chunk_box);
     for (uint32_t m = 0; m < VKS_CROWD_MAX_MODELS; m++)
         vks_free(c->gaits[m]);
     vks_free(c->moved);
@@ -652,6 +650,11 @@ bool vks_crowd__moved_list(vks_crowd *c)
 
 void vks_crowd__mark_moved(vks_crowd *c, uint32_t i)
 {
+    const vks_crowd_instance *in = &c->instances[i];
+    for (int k = 0; k < 3; k++) {
+        c->lo[k] = fminf(c->lo[k], in->center[k] - in->radius);
+        c->hi[k] = fmaxf(c->hi[k], in->center[k] + in->radius);
+    }
     if (!c->moved_mark[i]) {
         c->moved_mark[i] = 1;
         c->moved[c->moved_count++] = i;
@@ -675,14 +678,10 @@ bool vks_crowd_set_world(vks_crowd *c, uint32_t i, const float world[4][4])
 {
     if (!vks_crowd__moved_list(c))
         return false;
-    vks_crowd__mark_moved(c, i);
     vks_crowd_instance *in = &c->instances[i];
     crowd_set_world(in, world, c->model_lo[in->model], c->model_hi[in->model]);
     in->placed = 0; /* any affine transform: its whole entry goes to the GPU */
-    for (int k = 0; k < 3; k++) {
-        c->lo[k] = fminf(c->lo[k], in->center[k] - in->radius);
-        c->hi[k] = fmaxf(c->hi[k], in->center[k] + in->radius);
-    }
+    vks_crowd__mark_moved(c, i);
     return true;
 }
 

@@ -196,9 +196,8 @@ typedef struct vks_crowd {
     /* Culling on a pool (vks_crowd_cull, whose crowd is otherwise read only): each chunk's
      * visible instances, at the chunk's own place, and how many each chunk found. */
     uint32_t *cull_scratch, *cull_counts;
-    /* The clocks on a pool (vks_crowd_advance) reuse the culling's scratch for each chunk's
-     * instances that root motion moved, and keep each chunk's box around their spheres here. */
-    float (*chunk_box)[6];
+    /* (The clocks on a pool, vks_crowd_advance, reuse the culling's scratch for each chunk's
+     * instances that travelled or were driven.) */
     /* Instances placed anew (vks_crowd_set_world, a reset) since a renderer last took them
      * (vks_crowd_clear_moved): moved[0 .. moved_count), each once (moved_mark). The renderer's
      * instance table follows them. Allocated at the first move. */

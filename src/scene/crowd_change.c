@@ -41,8 +41,6 @@ static bool crowd_reserve(vks_crowd *c, uint64_t instances, uint64_t entries)
                   grow(&c->cull_scratch, sizeof *c->cull_scratch, n, k, 0) &&
                   grow(&c->cull_counts, sizeof *c->cull_counts,
                        c->instance_capacity / VKS_CROWD_GRAIN + 2, k / VKS_CROWD_GRAIN + 2, 0) &&
-                  grow(&c->chunk_box, sizeof *c->chunk_box,
-                       c->instance_capacity / VKS_CROWD_GRAIN + 2, k / VKS_CROWD_GRAIN + 2, 0) &&
                   grow(&c->moved, sizeof *c->moved, c->moved_count, k, 0) &&
                   grow(&c->moved_mark, 1, n, k, 0) && grow(&c->schedule, 1, n, k, 0) &&
                   grow(&c->free_indices, sizeof *c->free_indices, c->free_count, k, 0);

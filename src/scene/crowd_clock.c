@@ -76,22 +76,14 @@ static void crowd_advance_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_
     const crowd_advance_job *job = ctx;
     vks_crowd *c = job->crowd;
     const double dt = job->dt;
-    /* The chunk's instances that travelled (at the chunk's place in the culling's scratch), and
-     * the box around their spheres. */
+    /* The chunk's instances that travelled, at the chunk's place in the culling's scratch. */
     uint32_t moved = 0, *list = c->cull_scratch + begin;
-    float *box = c->chunk_box[begin / VKS_CROWD_GRAIN];
-    for (int k = 0; k < 3; k++)
-        box[k] = FLT_MAX, box[3 + k] = -FLT_MAX;
     for (uint32_t i = begin; i < end; i++) {
         vks_crowd_instance *in = &c->instances[i];
         const vks_model *m = c->models[in->model];
         if (in->driven && !in->removed) { /* moved at its velocity (crowd_motion.c) */
             vks_crowd__drive(c, i, dt);
             list[moved++] = i;
-            for (int k = 0; k < 3; k++) {
-                box[k] = fminf(box[k], in->center[k] - in->radius);
-                box[3 + k] = fmaxf(box[3 + k], in->center[k] + in->radius);
-            }
             continue;
         }
         double step = dt * in->speed;
@@ -106,10 +98,6 @@ static void crowd_advance_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_
         if (travels) {
             crowd_carry(c, i, travel);
             list[moved++] = i;
-            for (int k = 0; k < 3; k++) {
-                box[k] = fminf(box[k], in->center[k] - in->radius);
-                box[3 + k] = fmaxf(box[3 + k], in->center[k] + in->radius);
-            }
         }
     }
     c->cull_counts[begin / VKS_CROWD_GRAIN] = moved;
@@ -119,9 +107,8 @@ void vks_crowd_advance(vks_crowd *c, vks_pool *pool, double dt)
 {
     crowd_advance_job job = {c, dt};
     vks_pool_run(pool, c->instance_count, VKS_CROWD_GRAIN, crowd_advance_chunk, &job);
-    /* The travellers listed as moved, chunk by chunk (the moved list exists: root motion was
-     * turned on through vks_crowd_set_root_motion or at creation, which make it), and the crowd's
-     * box grown around them. */
+    /* The travellers listed as moved, chunk by chunk, the crowd's box grown around them (the
+     * moved list exists: root motion and velocities are set through calls that make it). */
     const uint32_t chunks = (c->instance_count + VKS_CROWD_GRAIN - 1) / VKS_CROWD_GRAIN;
     for (uint32_t k = 0; k < chunks; k++) {
         const uint32_t n = c->cull_counts[k];
@@ -129,10 +116,6 @@ void vks_crowd_advance(vks_crowd *c, vks_pool *pool, double dt)
             continue;
         for (uint32_t j = 0; j < n; j++)
             vks_crowd__mark_moved(c, c->cull_scratch[(size_t)k * VKS_CROWD_GRAIN + j]);
-        for (int a = 0; a < 3; a++) {
-            c->lo[a] = fminf(c->lo[a], c->chunk_box[k][a]);
-            c->hi[a] = fmaxf(c->hi[a], c->chunk_box[k][3 + a]);
-        }
     }
 }
 
@@ -238,9 +221,5 @@ bool vks_crowd_set_root_motion(vks_crowd *c, uint32_t i, bool on)
     c->sampler_cursors[i] = 0;    /* (another sampler's) */
     in->posed_frame = UINT64_MAX; /* the animation level of detail poses it next frame */
     vks_crowd__mark_moved(c, i);
-    for (int k = 0; k < 3; k++) {
-        c->lo[k] = fminf(c->lo[k], in->center[k] - in->radius);
-        c->hi[k] = fmaxf(c->hi[k], in->center[k] + in->radius);
-    }
     return true;
 }

@@ -10,7 +10,8 @@
 /* The moved list, allocated at the first move (room for instance_capacity); false when out of
  * memory. */
 bool vks_crowd__moved_list(vks_crowd *crowd);
-/* Lists instance i as moved (once), the list allocated. */
+/* Lists instance i as moved (once), the list allocated, and grows the crowd's box around its
+ * sphere. */
 void vks_crowd__mark_moved(vks_crowd *crowd, uint32_t i);
 /* Places instance i at `world` (its sphere and scale following), neither listing it as moved nor
  * growing the crowd's box. */

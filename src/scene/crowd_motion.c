@@ -168,17 +168,6 @@ static uint32_t listed(const uint32_t *list, uint32_t first, uint32_t k)
     return list ? list[k] : first + k;
 }
 
-/* Grows the crowd's box around instance i's sphere and lists it as moved (the list exists). */
-static void moved(vks_crowd *c, uint32_t i)
-{
-    const vks_crowd_instance *in = &c->instances[i];
-    vks_crowd__mark_moved(c, i);
-    for (int k = 0; k < 3; k++) {
-        c->lo[k] = fminf(c->lo[k], in->center[k] - in->radius);
-        c->hi[k] = fmaxf(c->hi[k], in->center[k] + in->radius);
-    }
-}
-
 bool vks_crowd_set_velocities(vks_crowd *c, const uint32_t *list, uint32_t first, uint32_t count,
                               const float (*velocity)[2])
 {
@@ -221,7 +210,7 @@ bool vks_crowd_set_placements(vks_crowd *c, const uint32_t *list, uint32_t first
                  scales ? scales[k] : 1.0f, world);
         vks_crowd__place(c, i, (const float(*)[4])world);
         c->instances[i].placed = 1;
-        moved(c, i);
+        vks_crowd__mark_moved(c, i);
     }
     return true;
 }
