@@ -27,12 +27,21 @@ n=$(find "$tmp/out" -type f | wc -l)
 for f in summary.md results.jsonl log.txt device.txt crowd.png matrix_series.tar; do
   [ -s "$tmp/out/$f" ] || fail "no $f"
 done
-# Every run's JSON, by check: the matrix's 2 counts x 2 modes x its series, the animation's
+# Every run's JSON, by check: the matrix's 2 counts x 2 modes x 2 scenes x its series, the walk's
+# 2 counts x 2 cameras, the animation's
 # models x 2, the staging's models x 4, 3 morph cases, 2 counts x 2 rasterizers.
 models=2 series=2
 [ -z "$cesium" ] || { models=3 series=3; }
 count() { grep -c "^{\"check\": \"$1\"" "$tmp/out/results.jsonl"; }
-[ "$(count matrix)" -eq $((4 * series)) ] || fail "matrix: $(count matrix) runs, expected $((4 * series))"
+[ "$(count matrix)" -eq $((8 * series)) ] || fail "matrix: $(count matrix) runs, expected $((8 * series))"
+[ "$(count walk)" -eq 4 ] || fail "walk: $(count walk) runs, expected 4"
+# Every walker moved (each instance's place record uploaded), the still matrix runs none.
+grep '"check": "walk"' "$tmp/out/results.jsonl" | grep -v '"instances": \([0-9]*\),.*"moved_instances": \1,' |
+  grep -q . && fail "a walk run where not every instance moved"
+grep '"check": "matrix", "case": "[^"]* none x' "$tmp/out/results.jsonl" |
+  grep -vq '"moved_instances": 0,' && fail "a still matrix run moved instances"
+grep -q '"check": "matrix", "case": "[^"]* street wander x' "$tmp/out/results.jsonl" ||
+  fail "no walking crowd at eye level in the matrix"
 [ "$(count anim)" -eq $((2 * models)) ] || fail "anim: $(count anim) runs, expected $((2 * models))"
 [ "$(count stage)" -eq $((4 * (models + 1))) ] || fail "stage: $(count stage) runs, expected $((4 * (models + 1)))"
 [ "$(count morph)" -eq 3 ] || fail "morph: $(count morph) runs, expected 3"
@@ -50,7 +59,7 @@ grep '"check": "raster", "case": "[^"]*, compute"' "$tmp/out/results.jsonl" |
 grep -q '^| default x 100, descriptors | 100 | [0-9.]* | clean |$' "$tmp/out/summary.md" ||
   fail "the validated render's row: $(grep 'descriptors' "$tmp/out/summary.md" | head -n1)"
 [ "$(grep -c -- '--validate' "$tmp/out/log.txt")" -ge 3 ] || fail "fewer than 3 validated renders"
-for c in matrix renders anim stage morph raster; do
+for c in matrix walk renders anim stage morph raster; do
   grep -q "^## $c\$" "$tmp/out/summary.md" || fail "no $c table in the summary"
 done
 grep -q ' 0 failed, 0 cut short or skipped' "$tmp/out/summary.md" || fail "the tally: $(tail -n1 "$tmp/out/summary.md")"
@@ -102,7 +111,7 @@ rc=$?
 [ $rc -eq 1 ] || fail "stopped by SIGTERM: exit $rc, not 1"
 [ "$SECONDS" -le 15 ] || fail "SIGTERM took $SECONDS s to stop it"
 grep -q 'stopped by a signal' "$tmp/stopped/log.txt" || fail "the log does not say it was stopped"
-[ "$(grep -c '^(not run)$' "$tmp/stopped/summary.md")" -eq 5 ] ||
+[ "$(grep -c '^(not run)$' "$tmp/stopped/summary.md")" -eq 6 ] ||
   fail "the summary after SIGTERM: $(head -n 20 "$tmp/stopped/summary.md" 2>&1)"
 grep -q '^{"check": "matrix", "case": "[^"]*", "series": "[^"]*", "cut": true, "frame_ms": 1.5' \
   "$tmp/stopped/results.jsonl" || fail "the matrix run in flight at SIGTERM was not kept"

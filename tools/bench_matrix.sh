@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The crowd benchmark matrix: `vkskin bench --json` for N = 1, 1 000, 10 000 and 100 000
 # instances, compute and vertex mode, on the default character, CesiumMan and a mixed crowd
-# (default + CesiumMan, or default + a fixture when CesiumMan is absent). Writes one JSON line
-# per run to OUT/bench.jsonl (vkskin's object with a "series" key in front) and plots frame time
-# and skinned vertices per ms against N, log-log, one line per model and mode, to OUT/bench.png
-# (gnuplot, no display needed; tools/setup.sh --bench installs gnuplot-nox).
+# (default + CesiumMan, or default + a fixture when CesiumMan is absent), in each scene: a camera
+# and a motion (default "framed:none street:wander": the still crowd framed from above, and the
+# crowd wandering seen at eye level). Writes one JSON line per run to OUT/bench.jsonl (vkskin's
+# object with a "series" key in front: model, mode, camera and motion) and plots frame time and
+# skinned vertices per ms against N, log-log, one line per series, to OUT/bench.png (gnuplot, no
+# display needed; tools/setup.sh --bench installs gnuplot-nox).
 #
 #   tools/bench_matrix.sh [--vkskin PATH] [--out DIR] [--frames F] [--warmup N] [--size WxH]
-#                         [--budget SECONDS] [--counts "1 1000 ..."] [--mix FILE] [CESIUMMAN.glb]
+#                         [--budget SECONDS] [--counts "1 1000 ..."] [--scenes "CAMERA:MOTION ..."]
+#                         [--mix FILE] [CESIUMMAN.glb]
 #   tools/bench_matrix.sh --plot-only [--out DIR]
 #       draws DIR/bench.png from the series an earlier run left in DIR/series (a run on a machine
 #       without gnuplot, such as a lent GPU's)
@@ -22,11 +25,12 @@
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 vk=$here/build/vkskin out=bench-matrix frames=100 warmup='' size=1920x1080 budget=600
-counts="1 1000 10000 100000" mix='' cesium=''
+counts="1 1000 10000 100000" scenes="framed:none street:wander" mix='' cesium=''
 
 usage() {
   echo "usage: tools/bench_matrix.sh [--vkskin PATH] [--out DIR] [--frames F] [--warmup N]" \
-    "[--size WxH] [--budget SECONDS] [--counts \"N ...\"] [--mix FILE] [CESIUMMAN.glb]"
+    "[--size WxH] [--budget SECONDS] [--counts \"N ...\"] [--scenes \"CAMERA:MOTION ...\"]" \
+    "[--mix FILE] [CESIUMMAN.glb]"
 }
 bad() {
   echo "bench_matrix: $*" >&2
@@ -40,7 +44,7 @@ while [ $# -gt 0 ]; do
     shift
     continue
     ;;
-  --vkskin | --out | --frames | --warmup | --size | --budget | --counts | --mix)
+  --vkskin | --out | --frames | --warmup | --size | --budget | --counts | --scenes | --mix)
     [ $# -ge 2 ] || bad "$1 needs a value"
     case $1 in
     --vkskin) vk=$2 ;;
@@ -50,6 +54,7 @@ while [ $# -gt 0 ]; do
     --size) size=$2 ;;
     --budget) whole "$1" "$2" && budget=$2 ;;
     --counts) counts=$2 ;;
+    --scenes) scenes=$2 ;;
     --mix) mix=$2 ;;
     esac
     shift 2
@@ -67,13 +72,17 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ -n "${plot_only:-}" ]; then
-  labels=(default CesiumMan mixed)
   jsonl=$out/bench.jsonl
   [ -f "$jsonl" ] || bad "no $jsonl to plot"
   size=$(head -n1 "$jsonl" | sed -n 's/.*"width": \([0-9]*\),.*"height": \([0-9]*\),.*/\1x\2/p')
 else
 [ "$frames" -ge 1 ] || bad "--frames needs at least 1"
 for n in $counts; do whole --counts "$n"; done
+[ -n "$scenes" ] || bad "--scenes needs at least one CAMERA:MOTION"
+for sc in $scenes; do
+  [[ $sc =~ ^(framed|street):(none|wander|lanes)$ ]] ||
+    bad "--scenes: '$sc' is not CAMERA:MOTION (camera framed or street, motion none, wander or lanes)"
+done
 [ -x "$vk" ] || bad "no vkskin at '$vk' (build it, or give --vkskin PATH)"
 
 default_glb=$here/assets/default.glb
@@ -136,40 +145,44 @@ for n in $counts; do
   [ "$f" -ge 1 ] || f=1
   for s in "${!labels[@]}"; do
     for mode in compute vertex; do
-      name="${labels[$s]} $mode x $n"
-      left=$((budget - (SECONDS - start)))
-      if [ "$left" -le 0 ]; then
-        echo "bench_matrix: $name: skipped, the ${budget} s budget is spent"
-        skipped=$((skipped + 1))
-        continue
-      fi
-      cmdline=("$vk" bench --instances "$n" --frames "$f" --mode "$mode" --size "$size" --json)
-      [ -z "${models[$s]}" ] || cmdline+=("${models[$s]}")
-      [ -z "${mixes[$s]}" ] || cmdline+=(--model "${mixes[$s]}")
-      [ -z "$warmup" ] || cmdline+=(--warmup "$warmup")
-      series="${labels[$s]} $mode"
-      # In the background, waited for: a signal to the script is then handled at once.
-      timeout --kill-after=10 "$left" "${cmdline[@]}" >"$out/run.json" 2>"$out/run.err" &
-      wait $!
-      rc=$?
-      if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-        echo "bench_matrix: $name: stopped after ${left} s, the rest of the budget"
-        skipped=$((skipped + 1))
-        keep_cut
-        continue
-      elif [ $rc -ne 0 ]; then
-        echo "bench_matrix: $name: failed (exit $rc): $(head -n1 "$out/run.err")"
-        failed=$((failed + 1))
-        continue
-      fi
-      line=$(sed 's/^  //' "$out/run.json" | tr -d '\n')
-      line="{\"series\": \"${labels[$s]} $mode\", ${line#\{}"
-      printf '%s\n' "$line" >>"$jsonl"
-      frame_ms=$(field frame_ms) vpms=$(field skinned_vertices_per_ms)
-      printf 'bench_matrix: %s: frame %.4g ms, %.4g skinned vertices per ms (%d s of %d)\n' \
-        "$name" "$frame_ms" "$vpms" $((SECONDS - start)) "$budget"
-      echo "$n $frame_ms $vpms" >>"$out/series/${labels[$s]}_$mode.dat"
-      ok=$((ok + 1))
+      for sc in $scenes; do
+        camera=${sc%%:*} motion=${sc#*:}
+        series="${labels[$s]} $mode $camera $motion"
+        name="$series x $n"
+        left=$((budget - (SECONDS - start)))
+        if [ "$left" -le 0 ]; then
+          echo "bench_matrix: $name: skipped, the ${budget} s budget is spent"
+          skipped=$((skipped + 1))
+          continue
+        fi
+        cmdline=("$vk" bench --instances "$n" --frames "$f" --mode "$mode" --size "$size"
+          --camera "$camera" --motion "$motion" --json)
+        [ -z "${models[$s]}" ] || cmdline+=("${models[$s]}")
+        [ -z "${mixes[$s]}" ] || cmdline+=(--model "${mixes[$s]}")
+        [ -z "$warmup" ] || cmdline+=(--warmup "$warmup")
+        # In the background, waited for: a signal to the script is then handled at once.
+        timeout --kill-after=10 "$left" "${cmdline[@]}" >"$out/run.json" 2>"$out/run.err" &
+        wait $!
+        rc=$?
+        if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+          echo "bench_matrix: $name: stopped after ${left} s, the rest of the budget"
+          skipped=$((skipped + 1))
+          keep_cut
+          continue
+        elif [ $rc -ne 0 ]; then
+          echo "bench_matrix: $name: failed (exit $rc): $(head -n1 "$out/run.err")"
+          failed=$((failed + 1))
+          continue
+        fi
+        line=$(sed 's/^  //' "$out/run.json" | tr -d '\n')
+        line="{\"series\": \"$series\", ${line#\{}"
+        printf '%s\n' "$line" >>"$jsonl"
+        frame_ms=$(field frame_ms) vpms=$(field skinned_vertices_per_ms)
+        printf 'bench_matrix: %s: frame %.4g ms, %.4g skinned vertices per ms (%d s of %d)\n' \
+          "$name" "$frame_ms" "$vpms" $((SECONDS - start)) "$budget"
+        echo "$n $frame_ms $vpms" >>"$out/series/${series// /_}.dat"
+        ok=$((ok + 1))
+      done
     done
   done
 done
@@ -186,18 +199,23 @@ fi
 terminal="pngcairo size 1400,640 font ',10'"
 gnuplot -e "set terminal" 2>&1 | grep -q pngcairo || terminal="png size 1400,640"
 device=$(head -n1 "$jsonl" | sed -n 's/.*"device": "\([^"]*\)".*/\1/p' | tr -d "'\"")
-# One colour per model, solid for compute and dashed for vertex mode.
-plots_ms='' plots_vpms=''
-for s in "${!labels[@]}"; do
-  for mode in compute vertex; do
-    dat=$out/series/${labels[$s]}_$mode.dat
-    [ -f "$dat" ] || continue
-    style="with linespoints lw 2 pt $([ $mode = compute ] && echo 7 || echo 6) lc $((s + 1))"
-    style+=" dt $([ $mode = compute ] && echo 1 || echo 2) title '${labels[$s]} $mode'"
-    plots_ms+="${plots_ms:+, }'$dat' using 1:2 $style"
-    plots_vpms+="${plots_vpms:+, }'$dat' using 1:3 $style"
-  done
+# One colour per model, solid for compute and dashed for vertex mode, a point shape per scene;
+# the series are the files the runs left (MODEL_MODE_CAMERA_MOTION.dat).
+plots_ms='' plots_vpms='' models_seen=() scenes_seen=()
+for dat in "$out"/series/*.dat; do
+  [ -f "$dat" ] || continue
+  IFS=_ read -r model mode camera motion <<<"$(basename "$dat" .dat)"
+  c=0 p=0
+  while [ $c -lt ${#models_seen[@]} ] && [ "${models_seen[$c]}" != "$model" ]; do c=$((c + 1)); done
+  models_seen[$c]=$model
+  while [ $p -lt ${#scenes_seen[@]} ] && [ "${scenes_seen[$p]}" != "$camera:$motion" ]; do p=$((p + 1)); done
+  scenes_seen[$p]=$camera:$motion
+  style="with linespoints lw 2 pt $((p * 2 + ($([ "$mode" = compute ] && echo 7 || echo 6)))) lc $((c + 1))"
+  style+=" dt $([ "$mode" = compute ] && echo 1 || echo 2) title '$model $mode, $camera, $motion'"
+  plots_ms+="${plots_ms:+, }'$dat' using 1:2 $style"
+  plots_vpms+="${plots_vpms:+, }'$dat' using 1:3 $style"
 done
+[ -n "$plots_ms" ] || { echo "bench_matrix: no series in $out/series: no plot"; exit 0; }
 gnuplot <<EOF || { echo "bench_matrix: gnuplot failed: no plot"; exit 0; }
 set terminal $terminal
 set output '$out/bench.png'

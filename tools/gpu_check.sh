@@ -6,7 +6,10 @@
 #   tools/gpu_check.sh [--quick] [--vkskin PATH] [--out DIR] [--budget SECONDS] [CESIUMMAN.glb]
 #
 #   matrix   the benchmark matrix (tools/bench_matrix.sh): N = 1 to 1 000 000, compute and vertex
-#            mode, the default character, CesiumMan and a mixed crowd
+#            mode, the default character, CesiumMan and a mixed crowd, still and framed, and
+#            wandering at eye level
+#   walk     the crowd walking (--motion wander), framed and at eye level (--camera street): every
+#            instance moving, the bytes its instance table uploads a frame
 #   renders  validated crowd renders (core and synchronization validation, which fail a run on any
 #            message): the descriptors binding, and the addresses binding beside it
 #   anim     CPU animation alone on every core (and one), the animation level of detail on and off
@@ -99,16 +102,17 @@ trap on_stop TERM INT
 if [ -n "$quick" ]; then
   : "${budget:=240}"
   counts="1 10" frames=2 size=320x180 big=100 huge=200 anim_n=200 anim_frames=3 ab_n=20 ab_frames=2
-  raster_counts="1 4" raster_size=320x180 threads=$(nproc)
+  raster_counts="1 4" raster_size=320x180 threads=$(nproc) walk_counts="10 100"
 else
   : "${budget:=270}"
   counts="1 1000 10000 100000 1000000" frames=30 size=1920x1080 big=100000 huge=1000000
   anim_n=100000 anim_frames=20 ab_n=100000 ab_frames=10
   raster_counts="1 4 16 64 256 1024" raster_size=1280x720 threads=$(nproc)
+  walk_counts="1000 100000 1000000"
 fi
 # Each check's share of the budget, in percent (they add up to 100), in the order they run.
-checks=(matrix renders anim stage morph raster)
-declare -A share=([matrix]=50 [renders]=12 [anim]=12 [stage]=12 [morph]=4 [raster]=10)
+checks=(matrix walk renders anim stage morph raster)
+declare -A share=([matrix]=42 [walk]=8 [renders]=12 [anim]=12 [stage]=12 [morph]=4 [raster]=10)
 start=$SECONDS ok=0 failed=0 skipped=0
 failures=()
 
@@ -265,6 +269,23 @@ ok=$((ok + m_ok)) failed=$((failed + m_failed)) skipped=$((skipped + m_skipped))
 [ "$m_skipped" -eq 0 ] || failures+=("matrix: $m_skipped run(s) cut short or skipped")
 [ $rc -eq 0 ] || [ "$m_failed" -gt 0 ] || failures+=("matrix: bench_matrix.sh exit $rc")
 say "matrix: $m_ok run(s), $m_failed failed, $m_skipped skipped ($((SECONDS - check_start)) s)"
+
+# ---- the crowd walking: every instance moving, framed and at eye level ----
+write_summary
+check_begin walk
+table "| N | camera | frame ms | CPU anim ms | record ms | GPU frame ms | visible | moved | instance upload bytes |" \
+  "|---|---|---|---|---|---|---|---|---|"
+for n in $walk_counts; do
+  f=$((n >= 1000000 ? 3 : 10))
+  for camera in framed street; do
+    if run "default x $n, wander, $camera" bench --instances "$n" --frames "$f" --size "$size" \
+      --motion wander --camera "$camera" --json; then
+      row " $n " " $camera " " $(num frame_ms) " " $(num cpu_anim_ms) " " $(num cpu_record_ms) " \
+        " $(num gpu_frame_ms) " " $(field visible) " " $(field moved_instances) " \
+        " $(field instance_upload_bytes) "
+    fi
+  done
+done
 
 # ---- validated crowd renders: the descriptors binding (validation's default), then addresses ----
 write_summary
