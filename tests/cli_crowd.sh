@@ -10,7 +10,8 @@
 #     (--max-buffer) the very same, also for 4- and 8-influence models mixed; two models mixed,
 #     and the ring layout, render;
 #   - 1 000 000 instances with a few in view render (the palette store holds what is in view);
-#     a store too small for what is in view leaves the rest out and warns;
+#     a store too small for what is in view leaves the rest out and warns, in render and in
+#     bench (whose JSON says how many: `dropped`);
 #   - skinned output is sized by what is drawn: 100 000 instances with a few in view render, a
 #     frame whose visible vertices exceed --max-skinned-vertices renders the same image with the
 #     rest skinned in the vertex shader and says so in one warning, and a crowd too big for a
@@ -219,6 +220,31 @@ if "$vk" render --validate --lod 0 --instances 100 --size 320x240 --max-buffer 6
 else
   fail "dropped: render failed"
   cat "$tmp/dropped" "$tmp/dropped.err"
+fi
+
+# bench, the same store: its JSON says how many were left out (visible + dropped = every
+# instance, framed), and the same warning is on stderr.
+if "$vk" bench --validate --lod 0 --instances 100 --size 320x240 --max-buffer 65536 --frames 1 \
+  --warmup 0 --json >"$tmp/bench_dropped" 2>"$tmp/bench_dropped.err"; then
+  placed=$((65536 / 48 / $(count "$default" joints)))
+  grep -q "^  \"visible\": $placed,$" "$tmp/bench_dropped" &&
+    grep -q "^  \"dropped\": $((100 - placed)),$" "$tmp/bench_dropped" &&
+    grep -q "^  \"dropped_frames\": 1,$" "$tmp/bench_dropped" ||
+    fail "bench dropped: $(grep -E 'visible|dropped' "$tmp/bench_dropped" | tr -d '\n')"
+  grep -q "^vkskin bench: warning: in 1 frame(s) the palette store .* up to $((100 - placed)) instances were left out$" \
+    "$tmp/bench_dropped.err" || { fail "bench dropped: no warning"; cat "$tmp/bench_dropped.err"; }
+else
+  fail "bench dropped: bench failed"
+  cat "$tmp/bench_dropped" "$tmp/bench_dropped.err"
+fi
+# Every frame of a bench that fits: nothing dropped, and no warning.
+if "$vk" bench --validate --lod 0 --instances 100 --size 320x240 --frames 1 --warmup 0 --json \
+  >"$tmp/bench_whole" 2>"$tmp/bench_whole.err"; then
+  grep -q '^  "visible": 100,$' "$tmp/bench_whole" && grep -q '^  "dropped": 0,$' "$tmp/bench_whole" ||
+    fail "bench whole: $(grep -E 'visible|dropped' "$tmp/bench_whole" | tr -d '\n')"
+  [ ! -s "$tmp/bench_whole.err" ] || { fail "bench whole: stderr"; cat "$tmp/bench_whole.err"; }
+else
+  fail "bench whole: bench failed"
 fi
 
 # Room for 2.5 characters' vertices, 16 in view: two go through the compute pass, the other 14

@@ -16,15 +16,19 @@
 
 typedef struct bench_args {
     const char *path, *size, *frames_text, *warmup_text, *group_size_text, *threads_text, *clip;
+    const char *max_buffer_text;
     bool json, anim_only, phases, progress, stage_palette;
     app_gpu_options gpu;
     app_crowd_args crowd;
     uint32_t width, height, frames, warmup, group_size;
+    uint32_t max_buffer; /* --max-buffer; 0: the device's limits */
 } bench_args;
 
 typedef struct bench_result {
     uint32_t samples, gpu_samples, visible, threads; /* frames measured on the CPU, the GPU */
     uint32_t skinned; /* visible instances the compute pass skinned (the rest: past the budget) */
+    uint32_t dropped; /* in view in the last frame, left out: the palette store could not hold them */
+    app_overflow overflow; /* over every frame, warm-up included: what render and view report */
     uint64_t overflow_vertices, budget_vertices;
     uint64_t
         triangles;  /* the GPU drew in the last frame (pipeline statistics; UINT64_MAX: unknown) */
@@ -119,6 +123,7 @@ static int bench_open(const bench_args *a, app_show *show, vkskin_renderer **out
         app_show_renderer_desc(show, &a->crowd, &a->gpu, a->width, a->height);
     desc.group_size = a->group_size;
     desc.stage_palette = a->stage_palette;
+    desc.max_buffer_bytes = a->max_buffer;
     if (!app_show_start(show, &a->crowd, a->clip, 0.0, &desc, &err)) {
         fprintf(stderr, "vkskin bench: %s\n", err.message);
         return APP_FAILED;
@@ -153,7 +158,7 @@ static bool time_roofline(vkskin_renderer *r, bench_result *res)
  * frame's; *last: when it started. False when a frame fails (said). */
 static bool measure(const bench_args *a, app_show *show, vkskin_renderer *r,
                     const vkskin_view *view, bench_samples *b, vkskin_frame_info *info,
-                    double *last)
+                    double *last, app_overflow *overflow)
 {
     vkskin_crowd *crowd = show->crowd;
     const uint32_t warmup = a->warmup, total = warmup + a->frames;
@@ -184,6 +189,7 @@ static bool measure(const bench_args *a, app_show *show, vkskin_renderer *r,
             fprintf(stderr, "vkskin bench: %s\n", e.message);
             return false;
         }
+        app_show_overflow_add(overflow, info);
         if (i > warmup)
             b->frame[b->cpu_count - 1] = start - *last;
         *last = start;
@@ -260,6 +266,7 @@ static void take_counts(const bench_args *a, const app_show *show, vkskin_render
      * the skinning pass skinned (the rest went past the output budget). */
     res->visible = info->visible;
     res->skinned = a->crowd.mode == VKSKIN_SKIN_COMPUTE ? info->skinned : info->visible;
+    res->dropped = info->dropped;
     res->overflow_vertices = info->overflow_vertices;
     res->visible_vertices = info->vertices;
     res->vertices = a->crowd.mode == VKSKIN_SKIN_COMPUTE ? info->skinned_vertices : info->vertices;
@@ -308,7 +315,7 @@ static int run(const bench_args *a, app_show *show, vkskin_renderer **out, bench
     int rc = APP_FAILED;
     if (!bench_samples_create(&b, a->warmup + a->frames)) {
         fprintf(stderr, "vkskin bench: out of memory\n");
-    } else if (measure(a, show, r, &view, &b, &info, &last) &&
+    } else if (measure(a, show, r, &view, &b, &info, &last, &res->overflow) &&
                close_samples(a, r, last, &b, ends)) {
         take_medians(&b, res);
         take_counts(a, show, r, &info, &ends[1], res);
@@ -385,6 +392,9 @@ static void report_json(const bench_args *a, const app_show *show, const bench_r
     app_json_number("staged_palette_vec4s", res->staged_vec4s, false);
     app_json_number("instances", instances, false);
     app_json_number("visible", res->visible, false);
+    app_json_number("dropped", res->dropped, false);
+    app_json_number("dropped_frames", res->overflow.dropped_frames, false);
+    app_json_number("most_dropped", res->overflow.most_dropped, false);
     app_json_number("width", a->width, false);
     app_json_number("height", a->height, false);
     app_json_number("warmup_frames", a->warmup, false);
@@ -460,6 +470,10 @@ static void report_table(const bench_args *a, const app_show *show, const bench_
            res->samples, a->warmup, res->device);
     printf("  visible          %u of %u instances, %llu vertices, %llu joints\n", res->visible,
            instances, (unsigned long long)res->visible_vertices, (unsigned long long)res->joints);
+    if (res->dropped)
+        printf("  dropped          %u instances in view left out of the last frame: the palette "
+               "store could not hold them\n",
+               res->dropped);
     {
         char levels[256];
         app_format_levels(res->level_instances, levels, sizeof levels);
@@ -539,6 +553,8 @@ static int parse_args(int argc, char **argv, bench_args *a)
          "each skinning workgroup stages its instance's pose in shared memory"},
         {"threads", &a->threads_text, NULL, "N", "animation threads (default: one per core)"},
         {"clip", &a->clip, NULL, "NAME|INDEX", "every instance plays this clip (default: its own)"},
+        {"max-buffer", &a->max_buffer_text, NULL, "BYTES",
+         "split GPU buffers at BYTES (default: the device's limits)"},
         {"anim-only", NULL, &a->anim_only, NULL,
          "time the CPU animation alone (no GPU): ns per skin joint on 1 and on every thread"},
         {"phases", NULL, &a->phases, NULL,
@@ -567,6 +583,8 @@ static int parse_args(int argc, char **argv, bench_args *a)
         (a->warmup_text &&
          !app_parse_count("--warmup", a->warmup_text, 0, 100000, &a->warmup, &err)) ||
         (a->group_size_text && !app_parse_group_size(a->group_size_text, &a->group_size, &err)) ||
+        (a->max_buffer_text && !app_parse_count("--max-buffer", a->max_buffer_text, 1024,
+                                                UINT32_MAX, &a->max_buffer, &err)) ||
         (a->threads_text &&
          !app_parse_count("--threads", a->threads_text, 1, 256, &a->crowd.threads, &err)) ||
         !app_crowd_check(&a->crowd, &err) || !app_gpu_check(&a->gpu, &err) ||
@@ -616,8 +634,10 @@ int cmd_bench(int argc, char **argv)
     vkskin_renderer *r = NULL;
     bench_result res = {0};
     rc = run(&a, &show, &r, &res);
-    if (rc == APP_OK)
+    if (rc == APP_OK) {
         report(&a, &show, &res);
+        app_show_overflow_report("bench", r, &res.overflow);
+    }
     if (r)
         rc = app_show_close("bench", r, rc);
     app_show_destroy(&show);
