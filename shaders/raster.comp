@@ -94,7 +94,7 @@ uint rasterize(uint tri, uint entry)
     int y1 = int(min((hi_y - half_px) / px, int64_t(height) - 1));
     bool t0 = top_left(v1, v2), t1 = top_left(v2, v0), t2 = top_left(v0, v1);
     float inv = 1.0 / float(twice);
-    uint64_t id = uint64_t((entry << triangle_bits) | (push.triangle_first + tri));
+    uint64_t id = (uint64_t(entry) << triangle_bits) | uint64_t(push.triangle_first + tri);
     uint first = 0u;
     for (int y = y0; y <= y1; y++)
         for (int x = x0; x <= x1; x++) {
@@ -104,7 +104,7 @@ uint rasterize(uint tri, uint entry)
                 (e2 > 0 || (e2 == 0 && t2))) {
                 float depth = (float(e0) * z0 + float(e1) * z1 + float(e2) * z2) * inv;
                 depth = clamp(depth, 0.0, 1.0);
-                uint64_t word = (uint64_t(floatBitsToUint(depth)) << 32) | id;
+                uint64_t word = (uint64_t(roundEven(depth * VKS_RASTER_DEPTH_MAX)) << VKS_RASTER_ID_BITS) | id;
                 if (atomicMin(R_VIS[uint(y) * width + uint(x)], word) == ~0ul)
                     first++;
             }

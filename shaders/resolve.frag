@@ -79,8 +79,9 @@ void main()
     uvec2 word = R_VIS[pixel.y * push.width + pixel.x]; // low word, then high
     if (word == uvec2(0xffffffffu))
         discard; // empty
-    uint entry = word.x >> push.triangle_bits;
-    uint tri = word.x & ((1u << push.triangle_bits) - 1u);
+    uint64_t id = (uint64_t(word.y & 0xffu) << 32) | uint64_t(word.x);
+    uint entry = uint(id >> push.triangle_bits);
+    uint tri = uint(id & ((uint64_t(1) << push.triangle_bits) - 1ul));
     vks_visible e = R_VISIBLE[entry];
 #ifdef VKS_DESCRIPTORS
     // Another chunk's entry: another pass resolves it.
@@ -145,5 +146,5 @@ void main()
             f2 = i64vec2(roundEven(s[2] * scale));
     int64_t twice = (f1.x - f0.x) * (f2.y - f0.y) - (f2.x - f0.x) * (f1.y - f0.y);
     out_color = vec4(vks_shade(base, b.x * n[0] + b.y * n[1] + b.z * n[2], twice < 0l), 1.0);
-    gl_FragDepth = uintBitsToFloat(word.y);
+    gl_FragDepth = float(word.y >> (VKS_RASTER_ID_BITS - 32)) / VKS_RASTER_DEPTH_MAX;
 }

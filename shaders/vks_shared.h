@@ -192,6 +192,11 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
 #define VKS_RASTER_BINDING_COUNT 4
 /* vks_raster_push.bits: cull back faces (else both sides are rasterized, as the draw pass does). */
 #define VKS_RASTER_CULL_BACK (1u << 16)
+/* The visibility word: the depth in its top 24 bits (round(depth * (2^24 - 1)): the spacing of a
+ * 32-bit float depth near 1, where far characters are), the id (entry and triangle) in the 40
+ * below. */
+#define VKS_RASTER_ID_BITS 40
+#define VKS_RASTER_DEPTH_MAX 16777215.0
 
 /* ---- The draw pass (shaders/mesh.vert or mesh_skin.vert, shaders/mesh.frag) ----
  * Vertices are pulled: gl_InstanceIndex indexes the visible list, gl_VertexIndex (index plus the
@@ -446,9 +451,9 @@ typedef struct vks_skin_push {
  * triangle (front-facing only with VKS_RASTER_CULL_BACK) is written to the visibility buffer
  * `vis` (width x height 64-bit words,
  * row by row from the top, then one word that counts the pixels first covered) by atomicMin of
- * (depth's float bits << 32) | (visible entry << triangle_bits) | (triangle_first + triangle):
- * triangles are numbered within the level (vks_raster_level.first_index), so that the entry's
- * level names the mesh. Vertices snap to 1/2^subpixel_bits of a pixel, as the hardware's do. */
+ * (depth as a 24-bit fixed-point fraction << VKS_RASTER_ID_BITS) | (visible entry << triangle_bits)
+ * | (triangle_first + triangle): triangles are numbered within the level
+ * (vks_raster_level.first_index), so that the entry's level names the mesh. Vertices snap to 1/2^subpixel_bits of a pixel, as the hardware's do. */
 typedef struct vks_raster_push {
     float view_proj[4][4];                                 /* column-major, as GLSL's mat4 */
     uint32_t instances[2], visible[2], indices[2], vis[2]; /* device addresses */

@@ -5,13 +5,13 @@
  * to the device's sub-pixel grid; a pixel center inside, or on an edge that is a top edge,
  * "exactly horizontal and above the other edges", or a left edge, "not exactly horizontal and on
  * the left side of the triangle"; back faces, counter-clockwise in the spec's area, culled), with
- * the entry and triangle in the low word and the depth interpolated in the high word. Then: the
+ * the entry and triangle in the word's low 40 bits and the depth interpolated in its top 24. Then: the
  * two halves of a square share their diagonal and cover each pixel center of the square once;
  * a back face covers nothing, or with culling off what the same triangle wound the other way
  * covers; two overlapping triangles in one buffer keep the nearer one's
  * word at each pixel (depth above, so the id does not decide); the device's own graphics
  * pipeline, drawing each front face alone, covers exactly the same pixels (those within the
- * image: see hardware_coverage's caller); and the packing of the low word
+ * image: see hardware_coverage's caller); and the packing of the id
  * (vks_raster_id_bits). Exits 77 (skipped, saying why) on a device without 64-bit buffer atomics.
  */
 #include "check.h"
@@ -399,7 +399,8 @@ int main(void)
                 if (!have)
                     continue;
                 covered++;
-                id_off += (uint32_t)word != (3u << tbits); /* entry 3, triangle 0 */
+                /* entry 3, triangle 0 */
+                id_off += (word & (((uint64_t)1 << VKS_RASTER_ID_BITS) - 1)) != (3u << tbits);
                 /* The depth at the center, by barycentric weights of the snapped corners. */
                 const double one = (double)(1 << bits), cx = (x + 0.5) * one, cy = (y + 0.5) * one;
                 double w[3], total = 0.0;
@@ -410,9 +411,8 @@ int main(void)
                     total += w[k];
                 }
                 const double z = (w[0] * r.z[0] + w[1] * r.z[1] + w[2] * r.z[2]) / total;
-                float depth;
-                const uint32_t high = (uint32_t)(word >> 32);
-                memcpy(&depth, &high, sizeof depth);
+                /* The word's 24-bit depth (rounded: half a step off at most). */
+                const double depth = (double)(word >> VKS_RASTER_ID_BITS) / VKS_RASTER_DEPTH_MAX;
                 worst_depth = fmax(worst_depth, fabs(depth - z));
                 depth_off += fabs(depth - z) > 1e-5;
             }
@@ -448,9 +448,10 @@ int main(void)
     uint32_t overlap = 0, nearer_wrong = 0;
     for (size_t p = 0; p < words; p++) {
         const uint64_t w0 = got[stride * PAIR + p], w1 = got[stride * (PAIR + 1) + p];
-        const uint64_t want0 = w0 == VKS_RASTER_EMPTY ? w0 : (w0 & ~0xffffffffull) | (3u << tbits);
+        const uint64_t id_mask = ((uint64_t)1 << VKS_RASTER_ID_BITS) - 1;
+        const uint64_t want0 = w0 == VKS_RASTER_EMPTY ? w0 : (w0 & ~id_mask) | (3u << tbits);
         const uint64_t want1 =
-            w1 == VKS_RASTER_EMPTY ? w1 : (w1 & ~0xffffffffull) | (3u << tbits | 1u);
+            w1 == VKS_RASTER_EMPTY ? w1 : (w1 & ~id_mask) | (3u << tbits | 1u);
         overlap += w0 != VKS_RASTER_EMPTY && w1 != VKS_RASTER_EMPTY;
         nearer_wrong += got[stride * TRIANGLES + p] != (want0 < want1 ? want0 : want1);
     }
@@ -487,8 +488,11 @@ int main(void)
     /* The low word's packing. */
     CHECK(vks_raster_id_bits(1, 1, &tbits) && tbits == 0);
     CHECK(vks_raster_id_bits(64, 100000, &tbits) && tbits == 6);
-    CHECK(vks_raster_id_bits(1u << 15, 1u << 17, &tbits) && tbits == 15);
-    CHECK(!vks_raster_id_bits((1u << 15) + 1, 1u << 17, &tbits));
+    CHECK(vks_raster_id_bits(1u << 15, 1u << 25, &tbits) && tbits == 15);
+    CHECK(!vks_raster_id_bits((1u << 15) + 1, 1u << 25, &tbits));
+    /* A level of 2^17 triangles (a 65-joint rig's 49 k round up to 2^16) leaves 2^23 entries. */
+    CHECK(vks_raster_id_bits(1u << 17, 1u << 23, &tbits) && tbits == 17);
+    CHECK(!vks_raster_id_bits(1u << 17, (1u << 23) + 1, &tbits));
     printf("%u triangles (%u front facing), %u pixels covered, all as the reference; depth within "
            "%.2g; the square's halves: %u centers, %u on both; %u pixels where two overlap, the "
            "nearer kept; against the graphics pipeline: %u front faces, %u pixels differ\n",

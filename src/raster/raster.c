@@ -27,7 +27,7 @@ static uint32_t raster__bits(uint32_t n)
 bool vks_raster_id_bits(uint32_t triangles, uint32_t visible, uint32_t *triangle_bits)
 {
     *triangle_bits = raster__bits(triangles);
-    return *triangle_bits + raster__bits(visible) <= 32;
+    return *triangle_bits + raster__bits(visible) <= VKS_RASTER_ID_BITS;
 }
 
 /* The resolve's pipeline: a full-screen triangle, depth tested LESS and written (the fragment
@@ -274,9 +274,8 @@ bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
     /* The entry takes the bits the triangles leave: entries past them are not rasterized here
      * (the renderer gives them the graphics pipeline). */
     vks_raster_id_bits(span, 1, &scene->triangle_bits);
-    scene->max_entries = scene->triangle_bits == 0    ? UINT32_MAX
-                         : scene->triangle_bits >= 32 ? 0
-                                                      : (uint32_t)1 << (32 - scene->triangle_bits);
+    const uint32_t entry_bits = VKS_RASTER_ID_BITS - scene->triangle_bits;
+    scene->max_entries = entry_bits >= 32 ? UINT32_MAX : (uint32_t)1 << entry_bits;
     bool ok =
         gpu_buffer_create_filled(
             dev,

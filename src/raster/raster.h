@@ -5,8 +5,8 @@
  * frame's visible entries: one invocation per triangle, one row of workgroups per entry. Each
  * covered pixel center of a triangle (both sides, as the draw pass draws them; a push bit culls
  * back faces) goes into a visibility buffer of 64-bit words
- * by atomicMin: the depth's float bits above (the nearest wins, as the draw pass's depth test
- * LESS), the visible entry and the triangle within its level below (vks_raster_push in
+ * by atomicMin: the depth in 24 bits above (the nearest wins, as the draw pass's depth test
+ * LESS), the visible entry and the triangle within its level in the 40 below (vks_raster_push in
  * shaders/vks_shared.h). Resolve: shaders/resolve.frag, a full-screen triangle per material
  * inside the draw pass's rendering, after the graphics pipeline's draws: each pixel of the
  * visibility buffer shaded as mesh.frag shades, its depth written and tested against theirs.
@@ -52,9 +52,9 @@ bool vks_raster_pass_create(const gpu_device *dev, const vks_raster_pass_desc *d
                             vks_raster_pass *pass, vks_error *err);
 void vks_raster_pass_destroy(const gpu_device *dev, vks_raster_pass *pass);
 
-/* How the low word packs ids, for levels of at most `triangles` triangles and `visible` entries:
- * *triangle_bits for the triangle (as many as its largest index needs), the entry above them.
- * False when the two do not fit in 32 bits. */
+/* How the word's VKS_RASTER_ID_BITS pack ids, for levels of at most `triangles` triangles and
+ * `visible` entries: *triangle_bits for the triangle (as many as its largest index needs), the
+ * entry above them. False when the two do not fit. */
 bool vks_raster_id_bits(uint32_t triangles, uint32_t visible, uint32_t *triangle_bits);
 
 /* Records the rasterization of push->triangle_count triangles for `visible_count` visible
@@ -86,9 +86,9 @@ typedef struct vks_raster_scene {
     gpu_buffer levels, meshes;     /* vks_raster_level (VKS_MAX_LEVELS a model), vks_raster_mesh */
     vks_raster_level *level_table; /* the host's copy of `levels` */
     const gpu_buffer *indices;     /* the crowd's index buffer (storage and address usage) */
-    uint32_t triangle_bits;        /* of the low word: the triangle within its level */
-    uint32_t max_entries; /* visible entries the id can name: 2^(32 - triangle_bits), capped at
-                             UINT32_MAX */
+    uint32_t triangle_bits; /* of the id: the triangle within its level */
+    uint32_t max_entries;   /* visible entries the id can name: 2^(VKS_RASTER_ID_BITS -
+                               triangle_bits), capped at UINT32_MAX */
     VkDescriptorPool pool;
     vks_raster_target targets[GPU_FRAMES_IN_FLIGHT];
 } vks_raster_scene;
