@@ -5,8 +5,8 @@
  * to the device's sub-pixel grid; a pixel center inside, or on an edge that is a top edge,
  * "exactly horizontal and above the other edges", or a left edge, "not exactly horizontal and on
  * the left side of the triangle"; back faces, counter-clockwise in the spec's area, culled), with
- * the entry and triangle in the word's low 40 bits and the depth interpolated in its top 24. Then: the
- * two halves of a square share their diagonal and cover each pixel center of the square once;
+ * the entry and triangle in the word's low 40 bits and the depth interpolated in its top 24. Then:
+ * the two halves of a square share their diagonal and cover each pixel center of the square once;
  * a back face covers nothing, or with culling off what the same triangle wound the other way
  * covers; two overlapping triangles in one buffer keep the nearer one's
  * word at each pixel (depth above, so the id does not decide); the device's own graphics
@@ -23,6 +23,9 @@
 #include <fenv.h>
 
 enum { W = 40, H = 32, RANDOM = 160, QUAD = 2, PAIR = RANDOM + QUAD + 1, TRIANGLES = PAIR + 2 };
+/* A far entry, as the 70 000th of a crowd whose level has 2^17 triangles: its id, 69 999 << 17
+ * | 5, is past 32 bits. */
+enum { FAR_ENTRY = 69999, FAR_BITS = 17, FAR_TRIANGLE = 5 };
 
 typedef struct tri {
     float p[3][3]; /* normalized device coordinates: x, y in [-1, 1] (y down), z in [0, 1] */
@@ -297,16 +300,20 @@ int main(void)
               gpu_buffer_create_filled(
                   &dev, &(gpu_buffer_desc){sizeof indices, use, GPU_MEMORY_DEVICE, "indices"},
                   indices, &index, &err);
-    vks_visible entries[4] = {{0}};
+    vks_visible *entries = calloc(FAR_ENTRY + 1, sizeof *entries);
+    ok = ok && entries;
     if (ok) {
         entries[3] = (vks_visible){
             .instance = 0, .out_address = {(uint32_t)out.address, (uint32_t)(out.address >> 32)}};
-        ok = gpu_buffer_create_filled(
-            &dev, &(gpu_buffer_desc){sizeof entries, use, GPU_MEMORY_DEVICE, "visible"}, entries,
-            &visible, &err);
+        entries[FAR_ENTRY] = entries[3];
+        ok = gpu_buffer_create_filled(&dev,
+                                      &(gpu_buffer_desc){sizeof *entries * (FAR_ENTRY + 1), use,
+                                                         GPU_MEMORY_DEVICE, "visible"},
+                                      entries, &visible, &err);
     }
+    free(entries);
     /* Each buffer: its pixels, then the count of pixels first covered. */
-    const size_t words = (size_t)W * H, stride = words + 1, buffers = TRIANGLES + 2;
+    const size_t words = (size_t)W * H, stride = words + 1, buffers = TRIANGLES + 3;
     ok = ok && gpu_buffer_create(&dev,
                                  &(gpu_buffer_desc){sizeof(uint64_t) * stride * buffers,
                                                     use | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -362,6 +369,15 @@ int main(void)
     push.first_index = 3 * (RANDOM + QUAD);
     push.triangle_count = 1;
     push.bits = tbits;
+    vks_raster_pass_record(&dev, cmd, &pass, &push, 1);
+    /* The square's first half again as triangle 5 of the far entry's level. */
+    const VkDeviceAddress far = vis.address + sizeof(uint64_t) * stride * (TRIANGLES + 2);
+    push.vis[0] = (uint32_t)far, push.vis[1] = (uint32_t)(far >> 32);
+    push.first_index = 3 * RANDOM;
+    push.triangle_count = 1;
+    push.triangle_first = FAR_TRIANGLE;
+    push.visible_first = FAR_ENTRY;
+    push.bits = FAR_BITS | VKS_RASTER_CULL_BACK;
     vks_raster_pass_record(&dev, cmd, &pass, &push, 1);
     gpu_barrier_memory(
         &dev, cmd,
@@ -444,14 +460,22 @@ int main(void)
     for (size_t p = 0; p <= words; p++)
         twin_off += got[stride * (TRIANGLES + 1) + p] != got[stride * RANDOM + p];
     CHECK(twin_off == 0 && got[stride * RANDOM + words] > 0);
+    /* The far entry: the same pixels and depths, its id past 32 bits whole. */
+    const uint64_t far_id = (uint64_t)FAR_ENTRY << FAR_BITS | FAR_TRIANGLE;
+    const uint64_t id_mask = ((uint64_t)1 << VKS_RASTER_ID_BITS) - 1;
+    uint32_t far_off = 0, far_covered = 0;
+    for (size_t p = 0; p < words; p++) {
+        const uint64_t w = got[stride * (TRIANGLES + 2) + p], twin = got[stride * RANDOM + p];
+        far_covered += w != VKS_RASTER_EMPTY;
+        far_off += twin == VKS_RASTER_EMPTY ? w != twin : w != ((twin & ~id_mask) | far_id);
+    }
+    CHECK(far_id > UINT32_MAX && far_off == 0 && far_covered > 0);
     /* Two triangles in one buffer: each pixel holds the nearer one's word. */
     uint32_t overlap = 0, nearer_wrong = 0;
     for (size_t p = 0; p < words; p++) {
         const uint64_t w0 = got[stride * PAIR + p], w1 = got[stride * (PAIR + 1) + p];
-        const uint64_t id_mask = ((uint64_t)1 << VKS_RASTER_ID_BITS) - 1;
         const uint64_t want0 = w0 == VKS_RASTER_EMPTY ? w0 : (w0 & ~id_mask) | (3u << tbits);
-        const uint64_t want1 =
-            w1 == VKS_RASTER_EMPTY ? w1 : (w1 & ~id_mask) | (3u << tbits | 1u);
+        const uint64_t want1 = w1 == VKS_RASTER_EMPTY ? w1 : (w1 & ~id_mask) | (3u << tbits | 1u);
         overlap += w0 != VKS_RASTER_EMPTY && w1 != VKS_RASTER_EMPTY;
         nearer_wrong += got[stride * TRIANGLES + p] != (want0 < want1 ? want0 : want1);
     }
