@@ -1,28 +1,29 @@
 #version 450
-// The resolve: one material's pixels of the compute rasterizer's visibility buffer, shaded as
-// mesh.frag shades the graphics pipeline's (vks_shade.glsl) and depth-tested against them. Drawn
-// as a full-screen triangle after the graphics pipeline's draws, in the same rendering: the
+// The resolve: the compute rasterizer's visibility buffer shaded, every material at once, as
+// mesh.frag shades the graphics pipeline's pixels (vks_shade.glsl), and depth-tested against them.
+// Drawn as one full-screen triangle after the graphics pipeline's draws, in the same rendering
+// (on the descriptors binding, one per output chunk the rasterized entries' outputs are in): the
 // depth it writes (the visibility buffer's, gl_FragDepth) meets the depth test LESS, so near
 // characters drawn by the hardware and far ones rasterized in compute hide each other. The word
 // names the visible entry and the triangle within its level; the level (found from the entry's
-// vertex_first), the level's mesh (by its first index) and the three corners follow. UVs and
-// normals are interpolated perspective-correct at the pixel center, as the hardware does. The
-// texture is filtered here (texelFetch), trilinearly at the level of detail the spec gives the
-// UV gradients, which come from the same triangle one pixel right and down: a sampler's level
-// from explicit gradients, and a size query at a level that varies, are what llvmpipe computes
-// once per 2x2 quad, and a quad of the resolve mixes pixels of other triangles, materials and
-// empty ones. (The draw pass's sampler may also filter anisotropically, which this does not: at
-// grazing angles the graphics pipeline's texture is sharper.) Built
-// twice, as mesh.vert: by device address, and with VKS_DESCRIPTORS through descriptors (sets 2 and 3).
+// vertex_first), the level's mesh (by its first index), its material (the material table:
+// vks_raster_material) and the three corners follow. UVs and normals are interpolated
+// perspective-correct at the pixel center, as the hardware does. The texture is read from the
+// materials buffer, where every texture's mip chain lies (texels as the sampled image holds them,
+// sRGB-encoded), and filtered here, trilinearly at the level of detail the spec gives the UV
+// gradients, which come from the same triangle one pixel right and down: no descriptor per
+// texture, so one pass shades any number of materials (lavapipe has no descriptor arrays and 128
+// sampled images a stage). (The draw pass's sampler may also filter anisotropically, which this
+// does not: at grazing angles the graphics pipeline's texture is sharper.) Built twice, as
+// mesh.vert: by device address, and with VKS_DESCRIPTORS through descriptors (sets 1 and 2).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #include "vks_shared.h"
 
 layout(std140, set = 0, binding = 0) uniform Frame { vks_frame_uniforms frame; };
-layout(set = 1, binding = 0) uniform sampler2D base_color_texture;
 layout(push_constant) uniform Push { vks_resolve_push push; };
-#define VKS_DATA_SET 2
-#define VKS_RASTER_SET 3
+#define VKS_DATA_SET 1
+#define VKS_RASTER_SET 2
 #define VKS_VIS_TYPE uvec2
 #define VKS_VIS_ACCESS readonly
 #define VKS_OUT_BASE push.out_base.x
@@ -32,34 +33,56 @@ layout(push_constant) uniform Push { vks_resolve_push push; };
 
 layout(location = 0) out vec4 out_color;
 
-// Texel p of mip level `level` (size: that level's), with the repeat wrap.
-vec4 texel(ivec2 p, ivec2 size, int level)
+// A texture as the material table stores it: its first texel, its top stored level's size, how
+// many levels follow.
+struct texture_ref {
+    uint first;
+    ivec2 size;
+    int levels;
+};
+
+vec3 srgb_to_linear(vec3 c)
 {
-    return texelFetch(base_color_texture, ((p % size) + size) % size, level);
+    return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), greaterThan(c, vec3(0.04045)));
 }
 
-vec4 bilinear(vec2 uv, int level)
+// Where level `level` of t starts (the levels before it, each half the one above, at least 1).
+uint level_first(texture_ref t, int level)
 {
-    // A level's size from level 0's (each halves, at least 1): a size query at a level that
-    // varies between pixels is another thing llvmpipe answers once per quad.
-    ivec2 size = max(textureSize(base_color_texture, 0) >> level, ivec2(1));
+    uint at = t.first;
+    for (int k = 0; k < level; k++)
+        at += uint(max(t.size.x >> k, 1) * max(t.size.y >> k, 1));
+    return at;
+}
+
+// Texel p of a level (starting at `at`, `size` texels), with the repeat wrap, decoded from sRGB.
+vec4 texel(uint at, ivec2 size, ivec2 p)
+{
+    ivec2 q = ((p % size) + size) % size;
+    vec4 c = unpackUnorm4x8(R_MATERIALS[at + uint(q.y * size.x + q.x)]);
+    return vec4(srgb_to_linear(c.rgb), c.a);
+}
+
+vec4 bilinear(texture_ref t, vec2 uv, int level)
+{
+    ivec2 size = max(t.size >> level, ivec2(1));
+    uint at = level_first(t, level);
     vec2 p = uv * vec2(size) - 0.5;
     vec2 f = p - floor(p);
     ivec2 i = ivec2(floor(p));
-    return mix(mix(texel(i, size, level), texel(i + ivec2(1, 0), size, level), f.x),
-               mix(texel(i + ivec2(0, 1), size, level), texel(i + ivec2(1, 1), size, level), f.x),
-               f.y);
+    return mix(mix(texel(at, size, i), texel(at, size, i + ivec2(1, 0)), f.x),
+               mix(texel(at, size, i + ivec2(0, 1)), texel(at, size, i + ivec2(1, 1)), f.x), f.y);
 }
 
 // The sampler's trilinear filtering by hand, at lambda = log2(rho_max) of the UV gradients.
-vec4 trilinear(vec2 uv, vec2 dx, vec2 dy)
+vec4 trilinear(texture_ref t, vec2 uv, vec2 dx, vec2 dy)
 {
-    vec2 size = vec2(textureSize(base_color_texture, 0));
+    vec2 size = vec2(t.size);
     float rho = max(length(dx * size), length(dy * size));
-    int last = textureQueryLevels(base_color_texture) - 1;
+    int last = t.levels - 1;
     float lambda = isnan(rho) ? 0.0 : clamp(log2(max(rho, 1e-30)), 0.0, float(last));
     int l0 = int(lambda);
-    return mix(bilinear(uv, l0), bilinear(uv, min(l0 + 1, last)), lambda - float(l0));
+    return mix(bilinear(t, uv, l0), bilinear(t, uv, min(l0 + 1, last)), lambda - float(l0));
 }
 
 // Perspective-correct barycentric weights at screen point p of the triangle with screen corners
@@ -109,8 +132,12 @@ void main()
         n -= half_n;
     }
     vks_raster_mesh mesh = R_MESHES[found];
-    if (mesh.material != push.material)
-        discard; // another material's pass
+    uint mat = VKS_RASTER_MATERIAL_WORDS * mesh.material;
+    vec4 factor = uintBitsToFloat(uvec4(R_MATERIALS[mat], R_MATERIALS[mat + 1u],
+                                        R_MATERIALS[mat + 2u], R_MATERIALS[mat + 3u]));
+    uint size = R_MATERIALS[mat + 5u];
+    texture_ref tex = texture_ref(R_MATERIALS[mat + 4u], ivec2(size & 0xffffu, size >> 16),
+                                  int(R_MATERIALS[mat + 6u]));
 
     vec4 w0 = inst.world[0], w1 = inst.world[1], w2 = inst.world[2];
     vec3 cof0 = cross(w1.xyz, w2.xyz), cof1 = cross(w2.xyz, w0.xyz), cof2 = cross(w0.xyz, w1.xyz);
@@ -138,7 +165,7 @@ void main()
     vec2 t = b.x * uv[0] + b.y * uv[1] + b.z * uv[2];
     vec2 tx = bx.x * uv[0] + bx.y * uv[1] + bx.z * uv[2];
     vec2 ty = by.x * uv[0] + by.y * uv[1] + by.z * uv[2];
-    vec4 base = push.base_color * trilinear(t, tx - t, ty - t);
+    vec4 base = factor * trilinear(tex, t, tx - t, ty - t);
     // Front facing: the spec's area positive, from the corners snapped as the rasterizer snapped
     // them (a sliver's sign could differ unsnapped).
     float scale = float(1u << push.subpixel_bits);

@@ -19,6 +19,7 @@ VKS_R(VKS_RASTER_SET, VKS_RASTER_BINDING_VIS, VKS_VIS_ACCESS, RVis, VKS_VIS_TYPE
 VKS_R(VKS_RASTER_SET, VKS_RASTER_BINDING_INDICES, readonly, RIndices, uint) r_indices;
 VKS_R(VKS_RASTER_SET, VKS_RASTER_BINDING_LEVELS, readonly, RLevels, vks_raster_level) r_levels;
 VKS_R(VKS_RASTER_SET, VKS_RASTER_BINDING_MESHES, readonly, RMeshes, vks_raster_mesh) r_meshes;
+VKS_R(VKS_RASTER_SET, VKS_RASTER_BINDING_MATERIALS, readonly, RMaterials, uint) r_materials;
 #define R_MODELS r_models.v
 #define R_INSTANCES r_instances.v
 #define R_VISIBLE r_visible.v
@@ -27,6 +28,7 @@ VKS_R(VKS_RASTER_SET, VKS_RASTER_BINDING_MESHES, readonly, RMeshes, vks_raster_m
 #define R_INDICES r_indices.v
 #define R_LEVELS r_levels.v
 #define R_MESHES r_meshes.v
+#define R_MATERIALS r_materials.v
 // Vertex v of entry e's skinned output, in the bound chunk (less than 4 GiB from its start: the
 // low words suffice).
 uvec4 r_skinned(vks_visible e, uint v)
@@ -39,6 +41,7 @@ layout(buffer_reference, std430, buffer_reference_align = 8) VKS_VIS_ACCESS buff
 layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer RIndices { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer RLevels { vks_raster_level v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer RMeshes { vks_raster_mesh v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer RMaterials { uint v[]; };
 #define R_MODELS Models(push.models).v
 #define R_INSTANCES Instances(push.instances).v
 #define R_VISIBLE Visibles(push.visible).v
@@ -47,6 +50,7 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer RM
 #define R_INDICES RIndices(push.indices).v
 #define R_LEVELS RLevels(push.levels).v
 #define R_MESHES RMeshes(push.meshes).v
+#define R_MATERIALS RMaterials(push.materials).v
 uvec4 r_skinned(vks_visible e, uint v)
 {
     return Uvec4s(e.out_address).v[v];

@@ -189,7 +189,10 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
 #define VKS_RASTER_BINDING_INDICES 1 /* the crowd's index buffer */
 #define VKS_RASTER_BINDING_LEVELS 2  /* vks_raster_level per model and level */
 #define VKS_RASTER_BINDING_MESHES 3  /* vks_raster_mesh */
-#define VKS_RASTER_BINDING_COUNT 4
+#define VKS_RASTER_BINDING_MATERIALS 4 /* vks_raster_material per material, then the texels */
+#define VKS_RASTER_BINDING_COUNT 5
+/* A vks_raster_material's 32-bit words, as the resolve reads the materials buffer. */
+#define VKS_RASTER_MATERIAL_WORDS 8u
 /* vks_raster_push.bits: cull back faces (else both sides are rasterized, as the draw pass does). */
 #define VKS_RASTER_CULL_BACK (1u << 16)
 /* The visibility word: the depth in its top 24 bits (round(depth * (2^24 - 1)): the spacing of a
@@ -303,16 +306,23 @@ struct vks_raster_mesh {
     uint pad0;
 };
 
-struct vks_resolve_push {
-    uvec2 models, instances, visible, indices, uvs, vis, levels, meshes;
+struct vks_raster_material {
     vec4 base_color;
-    uint material;
-    uint width;
-    uint triangle_bits;
-    uint out_bytes;
+    uint texel_first;
+    uint size;
+    uint levels;
+    uint pad0;
+};
+
+struct vks_resolve_push {
+    uvec2 models, instances, visible, indices, uvs, vis, levels, meshes, materials;
     uvec2 out_base;
+    uint width;
     uint height;
+    uint triangle_bits;
     uint subpixel_bits;
+    uint out_bytes;
+    uint pad0;
 };
 
 struct vks_frame_uniforms {
@@ -484,20 +494,28 @@ typedef struct vks_raster_mesh {
     uint32_t pad;
 } vks_raster_mesh;
 
-/* Push constants of the resolve (shaders/resolve.frag): one material's pixels of the visibility
- * buffer. out_base and out_bytes: the bound output chunk (descriptors binding only): pixels whose
- * entry's output lies outside it are another pass's. */
+/* The resolve's material table (the materials buffer's start, one per material of the crowd, as
+ * vks_raster_mesh.material numbers them), and after it every texture's texels: texel_first is
+ * the first of the texture's stored levels, in 32-bit words of the buffer (RGBA8, sRGB-encoded,
+ * each level row by row after the one before), `size` its top stored level's width | height <<
+ * 16, `levels` how many are stored (a material without a texture names a white texel). */
+typedef struct vks_raster_material {
+    float base_color[4]; /* the linear RGBA factor */
+    uint32_t texel_first, size, levels, pad;
+} vks_raster_material;
+
+/* Push constants of the resolve (shaders/resolve.frag): every material's pixels of the
+ * visibility buffer at once. out_base and out_bytes: the bound output chunk (descriptors binding
+ * only): pixels whose entry's output lies outside it are another pass's. */
 typedef struct vks_resolve_push {
     uint32_t models[2], instances[2], visible[2], indices[2], uvs[2], vis[2], levels[2],
-        meshes[2];       /* device addresses */
-    float base_color[4]; /* the material's linear RGBA factor */
-    uint32_t material;   /* as vks_raster_mesh.material */
-    uint32_t width;      /* of the visibility buffer */
-    uint32_t triangle_bits;
-    uint32_t out_bytes;
+        meshes[2], materials[2]; /* device addresses */
     uint32_t out_base[2];
-    uint32_t height;        /* of the visibility buffer */
+    uint32_t width, height;      /* of the visibility buffer */
+    uint32_t triangle_bits;
     uint32_t subpixel_bits; /* the rasterizer's snapping, for the facing */
+    uint32_t out_bytes;
+    uint32_t pad;
 } vks_resolve_push;
 
 typedef struct vks_frame_uniforms {
@@ -531,8 +549,10 @@ static_assert(sizeof(vks_visible) == 24 && offsetof(vks_visible, out_address) ==
               "visible entry in std430 (its uvec2 aligns it to 8)");
 static_assert(sizeof(vks_streams) == 64, "stream addresses");
 static_assert(sizeof(vks_raster_push) == 128, "the push constants every device allows");
-static_assert(sizeof(vks_resolve_push) == 112 && offsetof(vks_resolve_push, base_color) == 64,
+static_assert(sizeof(vks_resolve_push) == 104 && offsetof(vks_resolve_push, out_base) == 72 &&
+                  offsetof(vks_resolve_push, width) == 80,
               "resolve push constants in std430");
+static_assert(sizeof(vks_raster_material) == 32, "the resolve's material table");
 static_assert(sizeof(vks_raster_level) == 16 && sizeof(vks_raster_mesh) == 16, "raster tables");
 static_assert(offsetof(vks_streams, joints_extra) == 48, "stream addresses");
 static_assert(sizeof(vks_skin_push) == 128, "skin push constants");

@@ -3,7 +3,8 @@
  * alone (compute) and split between them (hybrid), compared pixel by pixel: at most 0.5% of the
  * pixels may differ by more than 24/255 in a channel (a crowd of 400 framed at two sizes, a
  * crowd mixing three models, one of them textured and one of 24 meshes, the crowd again with its
- * skinned output split into many chunks, and a close-up). Depth
+ * skinned output split into many chunks, a crowd of a model of 1 000 single-colour materials,
+ * which one resolve pass shades, and a close-up). Depth
  * order both ways, with two instances placed by the test: a small near one rasterized in compute
  * in front of a large far one the graphics pipeline draws, and a large near one the graphics
  * pipeline draws in front of a small far one rasterized in compute; there the images must agree
@@ -29,7 +30,8 @@ typedef struct shot {
     uint8_t *rgba;
     uint32_t width, height;
     vkskin_frame_info info;
-    vkskin_gpu_stats gpu; /* of the frame itself */
+    vkskin_gpu_stats gpu;        /* of the frame itself */
+    vkskin_raster_counts raster; /* its resolve passes and materials */
 } shot;
 
 static bool skip_no_atomics;
@@ -71,6 +73,7 @@ static bool draw(vkskin_crowd *crowd, const vkskin_view *view, uint32_t width, u
               &out->info, &err) == VKSKIN_OK);
     CHECK(vkskin_renderer_read_image(r, out->rgba, &err) == VKSKIN_OK);
     CHECK(vkskin_renderer_last_stats(r, &out->gpu, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_get_raster_counts(r, &out->raster, &err) == VKSKIN_OK);
     vkskin_messages m;
     vkskin_renderer_destroy(r, &m);
     CHECK(m.errors == 0 && m.warnings == 0);
@@ -136,6 +139,10 @@ static void three_ways(const char *what, vkskin_crowd *crowd, const vkskin_view 
     /* The compute frame resolved about what the hardware covered (its silhouette, to 2%). */
     CHECK(fabs((double)cs.gpu.pixels_resolved - (double)covered(&hw)) <= 0.02 * covered(&hw) + 4);
     CHECK(hw.gpu.pixels_resolved == 0 && hw.gpu.raster_ms < 0.0);
+    /* One resolve for every material: one pass, or one per output chunk on the descriptors
+     * binding (the 1 MiB chunks), whatever the number of materials. */
+    CHECK(hw.raster.resolve_passes == 0 && cs.raster.resolve_passes >= 1);
+    CHECK(max_buffer || cs.raster.resolve_passes == 1);
     free(hw.rgba);
     free(cs.rgba);
     if (hybrid_out)
@@ -297,6 +304,27 @@ int main(int argc, char **argv)
     CHECK(vkskin_crowd_frame_view(crowd, 16.0f / 9.0f, &view, &err) == VKSKIN_OK);
     three_ways("a mixed crowd of 90", crowd, &view, 480, 270, 0.0f, false, 0.005, NULL);
     vkskin_crowd_destroy(crowd);
+
+    /* 1 000 single-colour materials (a piece each): one resolve pass shades them all. */
+    snprintf(path, sizeof path, "%s/many_materials.glb", argv[2]);
+    vkskin_model *colours = NULL;
+    CHECK(vkskin_model_load(
+              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = path}, &colours,
+              &err) == VKSKIN_OK);
+    const vkskin_model *coloured[] = {colours};
+    CHECK(colours &&
+          vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = coloured,
+                                                   .model_count = 1,
+                                                   .instance_count = 100},
+                              &crowd, &err) == VKSKIN_OK);
+    CHECK(vkskin_crowd_frame_view(crowd, 16.0f / 9.0f, &view, &err) == VKSKIN_OK);
+    three_ways("100 characters of 1 000 materials", crowd, &view, 480, 270, 0.0f, false, 0.005,
+               &hybrid);
+    CHECK(hybrid.rgba && hybrid.raster.materials == 1000 && hybrid.raster.resolve_passes == 1);
+    free(hybrid.rgba);
+    vkskin_crowd_destroy(crowd);
+    vkskin_model_destroy(colours);
 
     /* A close-up: one character filling the image (hybrid leaves it to the graphics pipeline). */
     CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),

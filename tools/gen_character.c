@@ -1,4 +1,4 @@
-/* gen_character [--pieces N] [--rig basic|full] OUT.glb
+/* gen_character [--pieces N [--piece-materials]] [--rig basic|full] OUT.glb
  *
  * Generates vkskin's bundled default character: a capsule humanoid (about
  * 1.8 units tall, Y up, facing +Z, feet on y = 0) with one 19-joint skin,
@@ -11,6 +11,9 @@
  * the same character as 4 N meshes sharing one skin and four materials, as
  * exporters write characters made of many parts (the many-mesh fixtures of
  * the level-of-detail tests). Without it the output is the default character.
+ * --piece-materials gives each piece a single-colour material of its own, its
+ * group's colour mixed with one of its own (4 N materials), as low-poly
+ * characters are exported with hundreds of flat-coloured materials.
  *
  * --rig full gives the character the kind of skeleton public Mixamo-style
  * characters have, 65 joints: the 19 (same names, indices and rest pose),
@@ -1459,16 +1462,40 @@ static bool piece_of(const group *g, size_t first, size_t count, group *out)
     return true;
 }
 
-static int pieces = 1; /* --pieces */
+static int pieces = 1;               /* --pieces */
+static bool piece_materials = false; /* --piece-materials */
+
+/* Piece k of group gi's own material (--piece-materials): half the group's colour, half a colour
+ * of a hash of (gi, k), so that neighbouring pieces differ plainly; named "GROUP k". */
+static int add_piece_material(glbw_doc *doc, const char *group_name, const float color[4], int gi,
+                              int k)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s %d", group_name, k);
+    float c[3];
+    for (int ch = 0; ch < 3; ch++) {
+        uint32_t h = (uint32_t)(gi * 7919 + k * 104729 + ch * 15485863) * 2654435761u;
+        h ^= h >> 15;
+        c[ch] = 0.5f * color[ch] + 0.5f * (float)(h % 1000u) / 999.0f;
+    }
+    return add_material(doc, name, c[0], c[1], c[2], color[3]);
+}
 
 static bool add_meshes(glbw_doc *doc, const group *groups, int skin)
 {
-    int mats[GROUP_COUNT] = {
-        [GROUP_SKIN] = add_material(doc, "skin", 0.80f, 0.56f, 0.43f, 0.6f),
-        [GROUP_SHIRT] = add_material(doc, "shirt", 0.12f, 0.28f, 0.58f, 0.8f),
-        [GROUP_TROUSERS] = add_material(doc, "trousers", 0.13f, 0.13f, 0.16f, 0.9f),
-        [GROUP_SHOES] = add_material(doc, "shoes", 0.26f, 0.13f, 0.06f, 0.5f),
+    /* The groups' colours and roughness: a material each, or with --piece-materials one per
+     * piece near them. */
+    static const float colors[GROUP_COUNT][4] = {
+        [GROUP_SKIN] = {0.80f, 0.56f, 0.43f, 0.6f},
+        [GROUP_SHIRT] = {0.12f, 0.28f, 0.58f, 0.8f},
+        [GROUP_TROUSERS] = {0.13f, 0.13f, 0.16f, 0.9f},
+        [GROUP_SHOES] = {0.26f, 0.13f, 0.06f, 0.5f},
     };
+    static const char *const group_names[GROUP_COUNT] = {"skin", "shirt", "trousers", "shoes"};
+    int mats[GROUP_COUNT] = {0};
+    for (int gi = 0; gi < GROUP_COUNT && !piece_materials; gi++)
+        mats[gi] = add_material(doc, group_names[gi], colors[gi][0], colors[gi][1], colors[gi][2],
+                                colors[gi][3]);
     if (pieces > 1) { /* one mesh of `pieces` primitives per group, each under its own node */
         static const char *const piece_names[GROUP_COUNT] = {"skin", "shirt", "trousers", "shoes"};
         glbw_primitive_desc *prims = malloc((size_t)pieces * sizeof *prims);
@@ -1479,8 +1506,12 @@ static bool add_meshes(glbw_doc *doc, const group *groups, int skin)
                 const size_t first = triangles * (size_t)k / (size_t)pieces;
                 const size_t last = triangles * (size_t)(k + 1) / (size_t)pieces;
                 group piece = {0};
-                ok = last > first && piece_of(&groups[gi], first, last - first, &piece) &&
-                     add_group(doc, &piece, mats[gi], &prims[k]);
+                const int mat = piece_materials
+                                    ? add_piece_material(doc, piece_names[gi], colors[gi], gi, k)
+                                    : mats[gi];
+                ok = mat >= 0 && last > first &&
+                     piece_of(&groups[gi], first, last - first, &piece) &&
+                     add_group(doc, &piece, mat, &prims[k]);
                 free(piece.verts);
                 free(piece.indices);
             }
@@ -1556,6 +1587,8 @@ int main(int argc, char **argv)
             }
             pieces = (int)n;
             i++;
+        } else if (strcmp(argv[i], "--piece-materials") == 0) {
+            piece_materials = true;
         } else if (strcmp(argv[i], "--rig") == 0 && value) {
             if (strcmp(value, "basic") != 0 && strcmp(value, "full") != 0) {
                 fprintf(stderr,
@@ -1573,8 +1606,9 @@ int main(int argc, char **argv)
             out = argv[i];
         }
     }
-    if (!out) {
-        fprintf(stderr, "usage: %s [--pieces N] [--rig basic|full] OUT.glb\n", argv[0]);
+    if (!out || (piece_materials && pieces < 2)) {
+        fprintf(stderr, "usage: %s [--pieces N [--piece-materials]] [--rig basic|full] OUT.glb\n",
+                argv[0]);
         return 2;
     }
     rig_init(full);

@@ -331,6 +331,20 @@ VKSKIN_API vkskin_result vkskin_renderer_get_instance_uploads(const vkskin_rende
                                                               vkskin_instance_uploads *uploads,
                                                               vkskin_error *err);
 
+/* The compute rasterizer in the last frame: the resolve passes that shaded its pixels (one for
+ * every material; on the descriptors binding one per output chunk its entries' outputs were in; 0
+ * when it drew nothing), the materials they could shade (every model's), the mip levels left out
+ * of the largest textures so that every texture's texels fit the device's storage-buffer range
+ * (0: none), and the visible entries its ids can name. Zeros before the first frame and with
+ * the hardware rasterizer. */
+typedef struct vkskin_raster_counts {
+    uint32_t resolve_passes, materials, texture_levels_dropped, max_entries;
+} vkskin_raster_counts;
+
+VKSKIN_API vkskin_result vkskin_renderer_get_raster_counts(const vkskin_renderer *renderer,
+                                                           vkskin_raster_counts *counts,
+                                                           vkskin_error *err);
+
 /* The skinning pass's traffic in the last frame, in bytes (0 in vertex mode), or with whole_crowd
  * in a frame that skinned every instance at level 0, from the streams' layout:
  *   logical: every skinned instance's bind streams read and output written (as if each came

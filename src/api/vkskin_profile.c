@@ -42,6 +42,24 @@ vkskin_result vkskin_renderer_get_instance_uploads(const vkskin_renderer *r,
     return vks_api_ok(err);
 }
 
+vkskin_result vkskin_renderer_get_raster_counts(const vkskin_renderer *r,
+                                                vkskin_raster_counts *counts, vkskin_error *err)
+{
+    if (!r || !counts)
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_renderer_get_raster_counts: a renderer and a counts are "
+                            "needed");
+    *counts = (vkskin_raster_counts){0};
+    if (r->r.raster_mode != VKS_RASTER_HARDWARE && r->r.last)
+        *counts = (vkskin_raster_counts){
+            .resolve_passes = r->r.last->resolves,
+            .materials = r->r.skinner.scene.material_count,
+            .texture_levels_dropped = r->r.raster_scene.levels_dropped,
+            .max_entries = r->r.raster_scene.max_entries,
+        };
+    return vks_api_ok(err);
+}
+
 vkskin_result vkskin_renderer_time_copy(vkskin_renderer *r, uint64_t bytes,
                                         vkskin_copy_timing *timing, vkskin_error *err)
 {

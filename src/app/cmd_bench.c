@@ -27,12 +27,14 @@ typedef struct bench_args {
 typedef struct bench_result {
     uint32_t samples, gpu_samples, visible, threads; /* frames measured on the CPU, the GPU */
     uint32_t skinned; /* visible instances the compute pass skinned (the rest: past the budget) */
-    uint32_t dropped; /* in view in the last frame, left out: the palette store could not hold them */
+    uint32_t
+        dropped; /* in view in the last frame, left out: the palette store could not hold them */
     app_overflow overflow; /* over every frame, warm-up included: what render and view report */
     uint64_t overflow_vertices, budget_vertices;
     uint64_t
         triangles;  /* the GPU drew in the last frame (pipeline statistics; UINT64_MAX: unknown) */
     uint32_t draws; /* the crowd's draw calls in the last frame */
+    vkskin_raster_counts raster_counts; /* the compute rasterizer's resolves, in the last frame */
     /* The last frame's triangles through the graphics pipeline and the compute rasterizer, and
      * the pixels the latter covered (UINT64_MAX: unknown). */
     uint64_t triangles_hardware, triangles_compute, pixels_resolved;
@@ -282,6 +284,7 @@ static void take_counts(const bench_args *a, const app_show *show, vkskin_render
     vkskin_instance_uploads uploads;
     vkskin_renderer_get_instance_uploads(r, &uploads, NULL);
     res->moved = uploads.instances;
+    vkskin_renderer_get_raster_counts(r, &res->raster_counts, NULL);
     res->instance_bytes = uploads.bytes;
     res->motion_ms = show->motion_ms / (a->warmup + a->frames);
     memcpy(res->level_instances, info->level_instances, sizeof res->level_instances);
@@ -416,6 +419,9 @@ static void report_json(const bench_args *a, const app_show *show, const bench_r
                     false);
     app_json_number("triangles_hardware", (double)res->triangles_hardware, false);
     app_json_number("triangles_compute", (double)res->triangles_compute, false);
+    app_json_number("resolve_passes", res->raster_counts.resolve_passes, false);
+    app_json_number("raster_materials", res->raster_counts.materials, false);
+    app_json_number("raster_max_entries", res->raster_counts.max_entries, false);
     app_json_number("pixels_resolved",
                     res->pixels_resolved == UINT64_MAX ? -1.0 : (double)res->pixels_resolved,
                     false);
@@ -503,9 +509,11 @@ static void report_table(const bench_args *a, const app_show *show, const bench_
                (unsigned long long)res->instance_bytes, res->motion_ms);
     static const char *const rasters[] = {"auto", "hardware", "compute", "hybrid"};
     printf("  raster           %s: %llu triangles to the graphics pipeline, %llu rasterized in "
-           "compute (%.3f ms, resolve %.3f ms; -1: not run), %lld pixels resolved\n",
+           "compute (%.3f ms, resolve %.3f ms in %u pass(es) for %u materials; -1: not run), "
+           "%lld pixels resolved\n",
            rasters[res->raster], (unsigned long long)res->triangles_hardware,
            (unsigned long long)res->triangles_compute, res->raster_ms, res->resolve_ms,
+           res->raster_counts.resolve_passes, res->raster_counts.materials,
            res->pixels_resolved == UINT64_MAX ? -1LL : (long long)res->pixels_resolved);
     if (res->raster_note)
         printf("  raster note      %s\n", res->raster_note);

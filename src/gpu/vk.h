@@ -72,6 +72,7 @@
     X(vkCmdEndQuery)                                                                               \
     X(vkCmdEndRendering)                                                                           \
     X(vkCmdFillBuffer)                                                                             \
+    X(vkCmdUpdateBuffer)                                                                           \
     X(vkCmdPipelineBarrier2)                                                                       \
     X(vkCmdPushConstants)                                                                          \
     X(vkCmdResetQueryPool)                                                                         \

@@ -114,10 +114,10 @@ bool vks_raster_pass_create(const gpu_device *dev, const vks_raster_pass_desc *d
             });
     bool ok = pass->pipeline != VK_NULL_HANDLE;
     if (ok && desc->color_format != VK_FORMAT_UNDEFINED) {
-        const VkDescriptorSetLayout resolve_sets[4] = {desc->frame_layout, desc->material_layout,
-                                                       desc->data_layout, pass->set_layout};
+        const VkDescriptorSetLayout resolve_sets[3] = {desc->frame_layout, desc->data_layout,
+                                                       pass->set_layout};
         pass->resolve_layout = gpu_pipeline_layout(
-            dev, resolve_sets, pass->descriptors ? 4 : 2, VK_SHADER_STAGE_FRAGMENT_BIT,
+            dev, resolve_sets, pass->descriptors ? 3 : 1, VK_SHADER_STAGE_FRAGMENT_BIT,
             sizeof(vks_resolve_push), "resolve pipeline layout");
         ok = pass->resolve_layout && (pass->resolve = create_resolve(dev, pass, desc));
     }
@@ -251,9 +251,177 @@ static bool create_sets(const gpu_device *dev, const vks_raster_pass *pass, vks_
     return true;
 }
 
+/* ---- The materials: the table and every texture's texels, for the one resolve ---- */
+
+/* Texels of levels [from, to) of an image of level-0 size w x h. */
+static uint64_t texel_words(uint32_t w, uint32_t h, uint32_t from, uint32_t to)
+{
+    uint64_t n = 0;
+    for (uint32_t l = from; l < to; l++)
+        n += (uint64_t)(w >> l ? w >> l : 1) * (h >> l ? h >> l : 1);
+    return n;
+}
+
+/* Which of the images' levels to store: all of them (those holding pixels), unless the buffer
+ * would pass `limit` words: then the top level of whichever texture's stored top is largest is
+ * left out, and again, until it fits. skip[i]: image i's levels left out; *words: the texels'. */
+static bool plan_texels(const gpu_image *images, uint32_t count, uint64_t limit, uint32_t *skip,
+                        uint64_t *words, uint32_t *dropped)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        skip[i] = 0;
+        total +=
+            texel_words(images[i].extent.width, images[i].extent.height, 0, images[i].mip_levels);
+    }
+    *dropped = 0;
+    while (total > limit) {
+        uint32_t widest = UINT32_MAX;
+        uint64_t most = 0;
+        for (uint32_t i = 0; i < count; i++) {
+            const uint64_t top =
+                texel_words(images[i].extent.width, images[i].extent.height, skip[i], skip[i] + 1);
+            if (skip[i] + 1 < images[i].mip_levels && top > most)
+                most = top, widest = i;
+        }
+        if (widest == UINT32_MAX)
+            return false; /* every texture at its last level: the table itself is too large */
+        total -= most;
+        skip[widest]++;
+        ++*dropped;
+    }
+    *words = total;
+    return true;
+}
+
+/* The copies of each image's stored levels into `buffer` (from word image_first[i]), and the
+ * barriers around them: the images leave SHADER_READ_ONLY_OPTIMAL for the copies and return. */
+static void copy_texels(const gpu_device *dev, VkCommandBuffer cmd, const gpu_image *images,
+                        uint32_t count, const uint32_t *skip, const uint64_t *image_first,
+                        VkBuffer buffer)
+{
+    const gpu_access sampled = {VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                                VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
+    const gpu_access copy_read = {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT};
+    for (uint32_t i = 0; i < count; i++) {
+        const gpu_image *img = &images[i];
+        gpu_barrier_image(dev, cmd, img, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                          VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, sampled, copy_read);
+        uint64_t at = image_first[i];
+        for (uint32_t l = skip[i]; l < img->mip_levels; l++) {
+            const uint32_t w = img->extent.width >> l ? img->extent.width >> l : 1,
+                           h = img->extent.height >> l ? img->extent.height >> l : 1;
+            const VkBufferImageCopy region = {
+                .bufferOffset = 4 * at,
+                .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1},
+                .imageExtent = {w, h, 1},
+            };
+            dev->vk.vkCmdCopyImageToBuffer(cmd, img->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                           buffer, 1, &region);
+            at += (uint64_t)w * h;
+        }
+        gpu_barrier_image(dev, cmd, img, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                          VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, copy_read, sampled);
+    }
+}
+
+/* The materials buffer: a vks_raster_material per material of the crowd (models in turn), then
+ * each image's stored levels, then one white texel (materials without a texture, when the
+ * scene has no images). Filled by one submit, waited on. */
+static bool create_materials(const gpu_device *dev, const vks_model *const *models,
+                             const vks_raster_model *where, uint32_t model_count,
+                             const gpu_image *images, uint32_t image_count, vks_raster_scene *scene,
+                             vks_error *err)
+{
+    uint32_t material_count = 0;
+    for (uint32_t m = 0; m < model_count; m++)
+        material_count = where[m].material_first + models[m]->material_count > material_count
+                             ? where[m].material_first + models[m]->material_count
+                             : material_count;
+    const uint64_t table_words = (uint64_t)material_count * VKS_RASTER_MATERIAL_WORDS;
+    /* The whole buffer is bound on the descriptors binding: within the storage-buffer range, on
+     * either binding alike so that both resolve the same texels. */
+    const uint64_t range_words = dev->props.limits.maxStorageBufferRange / 4;
+    vks_raster_material *table = vks_calloc(material_count ? material_count : 1, sizeof *table);
+    uint32_t *skip = vks_calloc(image_count ? image_count : 1, sizeof *skip);
+    uint64_t *image_first = vks_calloc(image_count ? image_count : 1, sizeof *image_first);
+    uint64_t texels = 0;
+    bool ok = table && skip && image_first;
+    if (!ok) {
+        vks_fail_memory(err, "out of memory");
+    } else if (table_words + 1 > range_words ||
+               !plan_texels(images, image_count, range_words - table_words - 1, skip, &texels,
+                            &scene->levels_dropped)) {
+        ok = vks_fail(err,
+                      "the compute rasterizer's %u materials and their textures' last levels take "
+                      "more than %s's storage-buffer range of %u bytes",
+                      material_count, dev->props.deviceName,
+                      dev->props.limits.maxStorageBufferRange);
+    }
+    const uint64_t white = table_words + texels;
+    for (uint32_t i = 0, at = (uint32_t)table_words; ok && i < image_count; i++) {
+        image_first[i] = at;
+        at += (uint32_t)texel_words(images[i].extent.width, images[i].extent.height, skip[i],
+                                    images[i].mip_levels);
+    }
+    for (uint32_t m = 0, texture_first = 0; ok && m < model_count; m++) {
+        const vks_model *model = models[m];
+        for (uint32_t k = 0; k < model->material_count; k++) {
+            const vks_material *mat = &model->materials[k];
+            vks_raster_material *t = &table[where[m].material_first + k];
+            /* A material without a texture reads the white one (the scene's last image). */
+            const uint32_t i =
+                mat->texture >= 0 ? texture_first + (uint32_t)mat->texture : image_count - 1;
+            if (image_count && i < image_count) {
+                const gpu_image *img = &images[i];
+                const uint32_t w = img->extent.width >> skip[i] ? img->extent.width >> skip[i] : 1,
+                               h = img->extent.height >> skip[i] ? img->extent.height >> skip[i]
+                                                                 : 1;
+                *t = (vks_raster_material){.texel_first = (uint32_t)image_first[i],
+                                           .size = w | h << 16,
+                                           .levels = img->mip_levels - skip[i]};
+            } else {
+                *t = (vks_raster_material){
+                    .texel_first = (uint32_t)white, .size = 1 | 1 << 16, .levels = 1};
+            }
+            memcpy(t->base_color, mat->base_color, sizeof t->base_color);
+        }
+        texture_first += model->texture_count;
+    }
+    ok = ok &&
+         gpu_buffer_create(dev,
+                           &(gpu_buffer_desc){.size = 4 * (white + 1),
+                                              .usage = ADDRESSED | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                              .name = "raster materials"},
+                           &scene->materials, err);
+    VkCommandBuffer cmd;
+    if (ok && (ok = gpu_once_begin(dev, &cmd, err))) {
+        /* The table in updates of at most 64 KiB (vkCmdUpdateBuffer's bound), the white texel,
+         * then the images' levels. */
+        const VkDeviceSize bytes = sizeof *table * material_count;
+        for (VkDeviceSize at = 0; at < bytes; at += 65536)
+            dev->vk.vkCmdUpdateBuffer(cmd, scene->materials.buffer, at,
+                                      bytes - at < 65536 ? bytes - at : 65536,
+                                      (const char *)table + at);
+        dev->vk.vkCmdFillBuffer(cmd, scene->materials.buffer, 4 * white, 4, 0xffffffffu);
+        copy_texels(dev, cmd, images, image_count, skip, image_first, scene->materials.buffer);
+        gpu_barrier_buffer(
+            dev, cmd, scene->materials.buffer,
+            (gpu_access){VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT},
+            (gpu_access){VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                         VK_ACCESS_2_SHADER_STORAGE_READ_BIT});
+        ok = gpu_once_end(dev, cmd, err);
+    }
+    vks_free(table);
+    vks_free(skip);
+    vks_free(image_first);
+    return ok;
+}
+
 bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
                              const vks_model *const *models, const vks_raster_model *where,
                              uint32_t model_count, const gpu_buffer *indices,
+                             const gpu_image *textures, uint32_t texture_count,
                              vks_raster_scene *scene, vks_error *err)
 {
     *scene = (vks_raster_scene){.indices = indices};
@@ -289,6 +457,8 @@ bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
                                                     .name = "raster meshes"},
                                  meshes, &scene->meshes, err);
     vks_free(meshes);
+    ok = ok &&
+         create_materials(dev, models, where, model_count, textures, texture_count, scene, err);
     if (ok && pass->descriptors)
         ok = create_sets(dev, pass, scene, err);
     if (!ok)
@@ -306,6 +476,7 @@ void vks_raster_scene_destroy(const gpu_device *dev, vks_raster_scene *scene)
         dev->vk.vkDestroyDescriptorPool(dev->device, scene->pool, NULL);
     gpu_buffer_destroy(dev, &scene->levels);
     gpu_buffer_destroy(dev, &scene->meshes);
+    gpu_buffer_destroy(dev, &scene->materials);
     vks_free(scene->level_table);
     *scene = (vks_raster_scene){0};
 }
@@ -363,6 +534,7 @@ bool vks_raster_target_size(const gpu_device *dev, const vks_raster_pass *pass,
             [VKS_RASTER_BINDING_INDICES] = {scene->indices->buffer, 0, VK_WHOLE_SIZE},
             [VKS_RASTER_BINDING_LEVELS] = {scene->levels.buffer, 0, VK_WHOLE_SIZE},
             [VKS_RASTER_BINDING_MESHES] = {scene->meshes.buffer, 0, VK_WHOLE_SIZE},
+            [VKS_RASTER_BINDING_MATERIALS] = {scene->materials.buffer, 0, VK_WHOLE_SIZE},
         };
         VkWriteDescriptorSet w[VKS_RASTER_BINDING_COUNT];
         for (uint32_t k = 0; k < VKS_RASTER_BINDING_COUNT; k++)
@@ -419,22 +591,23 @@ void vks_raster_finish(const gpu_device *dev, VkCommandBuffer cmd, const vks_ras
 
 void vks_raster_resolve(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_pass *pass,
                         const vks_raster_scene *scene, const vks_raster_target *t,
-                        VkDescriptorSet frame_set, VkDescriptorSet material_set,
-                        VkDescriptorSet data_set, const vks_resolve_push *push)
+                        VkDescriptorSet frame_set, VkDescriptorSet data_set,
+                        const vks_resolve_push *push)
 {
     vks_resolve_push p = *push;
     gpu_address_words(scene->indices->address, p.indices);
     gpu_address_words(t->vis.address, p.vis);
     gpu_address_words(scene->levels.address, p.levels);
     gpu_address_words(scene->meshes.address, p.meshes);
+    gpu_address_words(scene->materials.address, p.materials);
     p.width = t->width;
     p.height = t->height;
     p.triangle_bits = scene->triangle_bits;
     p.subpixel_bits = pass->subpixel_bits;
-    const VkDescriptorSet sets[4] = {frame_set, material_set, data_set, t->set};
+    const VkDescriptorSet sets[3] = {frame_set, data_set, t->set};
     dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->resolve);
     dev->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pass->resolve_layout, 0,
-                                    pass->descriptors ? 4 : 2, sets, 0, NULL);
+                                    pass->descriptors ? 3 : 1, sets, 0, NULL);
     dev->vk.vkCmdPushConstants(cmd, pass->resolve_layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof p,
                                &p);
     dev->vk.vkCmdDraw(cmd, 3, 1, 0, 0);

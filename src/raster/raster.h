@@ -7,9 +7,11 @@
  * back faces) goes into a visibility buffer of 64-bit words
  * by atomicMin: the depth in 24 bits above (the nearest wins, as the draw pass's depth test
  * LESS), the visible entry and the triangle within its level in the 40 below (vks_raster_push in
- * shaders/vks_shared.h). Resolve: shaders/resolve.frag, a full-screen triangle per material
- * inside the draw pass's rendering, after the graphics pipeline's draws: each pixel of the
- * visibility buffer shaded as mesh.frag shades, its depth written and tested against theirs.
+ * shaders/vks_shared.h). Resolve: shaders/resolve.frag, one full-screen triangle for every
+ * material (one per output chunk on the descriptors binding) inside the draw pass's rendering,
+ * after the graphics pipeline's draws: each pixel of the visibility buffer shaded as mesh.frag
+ * shades, from a material table and the textures' texels in one buffer, its depth written and
+ * tested against theirs.
  *
  * It needs the device features shaderInt64 and shaderBufferInt64Atomics
  * (gpu_device.int64_atomics). The renderer (render/renderer.h) decides which entries come here,
@@ -31,9 +33,9 @@ typedef struct vks_raster_pass_desc {
     /* The descriptors binding: the renderer's data set layout (VKS_DATA_*), bound as set 0 of
      * the rasterizer and set 2 of the resolve; VK_NULL_HANDLE: device addresses. */
     VkDescriptorSetLayout data_layout;
-    /* The resolve (none when color_format is VK_FORMAT_UNDEFINED): the draw pass's set layouts
-     * (frame uniforms, material) and attachment formats. */
-    VkDescriptorSetLayout frame_layout, material_layout;
+    /* The resolve (none when color_format is VK_FORMAT_UNDEFINED): the draw pass's frame
+     * uniforms' set layout and attachment formats. */
+    VkDescriptorSetLayout frame_layout;
     VkFormat color_format, depth_format;
 } vks_raster_pass_desc;
 
@@ -80,10 +82,13 @@ typedef struct vks_raster_target {
     uint32_t width, height;
 } vks_raster_target;
 
-/* The crowd's side: the tables that map an id back to its triangle (uploaded once), how ids are
- * packed, and a visibility buffer per frame slot. */
+/* The crowd's side: the tables that map an id back to its triangle and its material (uploaded
+ * once), how ids are packed, and a visibility buffer per frame slot. */
 typedef struct vks_raster_scene {
     gpu_buffer levels, meshes;     /* vks_raster_level (VKS_MAX_LEVELS a model), vks_raster_mesh */
+    /* vks_raster_material per material of the crowd, then every texture's stored levels */
+    gpu_buffer materials;
+    uint32_t levels_dropped; /* top mip levels left out so that the texels fit one buffer */
     vks_raster_level *level_table; /* the host's copy of `levels` */
     const gpu_buffer *indices;     /* the crowd's index buffer (storage and address usage) */
     uint32_t triangle_bits; /* of the id: the triangle within its level */
@@ -93,9 +98,14 @@ typedef struct vks_raster_scene {
     vks_raster_target targets[GPU_FRAMES_IN_FLIGHT];
 } vks_raster_scene;
 
+/* textures: the scene's images, every model's in turn and then a white one (scene_gpu.h), in
+ * SHADER_READ_ONLY_OPTIMAL with TRANSFER_SRC usage: their levels are copied into the materials
+ * buffer, the largest textures' top levels left out where the whole would pass the device's
+ * storage-buffer range (the resolve draws small triangles: it reads the small levels). */
 bool vks_raster_scene_create(const gpu_device *dev, const vks_raster_pass *pass,
                              const vks_model *const *models, const vks_raster_model *where,
                              uint32_t model_count, const gpu_buffer *indices,
+                             const gpu_image *textures, uint32_t texture_count,
                              vks_raster_scene *scene, vks_error *err);
 void vks_raster_scene_destroy(const gpu_device *dev, vks_raster_scene *scene);
 
@@ -120,15 +130,15 @@ void vks_raster_bind(const gpu_device *dev, VkCommandBuffer cmd, const vks_raste
  * host (vks_raster_pixels after the frame's fence). */
 void vks_raster_finish(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_target *target);
 
-/* Inside the rendering: resolves one material's pixels. The caller's push: the models,
- * instances, visible list and UV addresses, the material and its base color, and on the
- * descriptors binding the bound output chunk; the visibility buffer's and the tables' are set here.
- * frame_set, material_set and data_set (descriptors binding; else VK_NULL_HANDLE) are bound as sets
- * 0, 1 and 2. */
+/* Inside the rendering: resolves the pixels of every material (on the descriptors binding, those
+ * whose entry's output is in the bound chunk). The caller's push: the models, instances, visible
+ * list and UV addresses, and on the descriptors binding the bound output chunk; the visibility
+ * buffer's and the tables' are set here. frame_set and data_set (descriptors binding; else
+ * VK_NULL_HANDLE) are bound as sets 0 and 1, the raster set as 2. */
 void vks_raster_resolve(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_pass *pass,
                         const vks_raster_scene *scene, const vks_raster_target *target,
-                        VkDescriptorSet frame_set, VkDescriptorSet material_set,
-                        VkDescriptorSet data_set, const vks_resolve_push *push);
+                        VkDescriptorSet frame_set, VkDescriptorSet data_set,
+                        const vks_resolve_push *push);
 
 /* The pixels the slot's last frame covered in the visibility buffer (after its fence). */
 uint64_t vks_raster_pixels(const gpu_device *dev, const vks_raster_target *target);

@@ -104,13 +104,12 @@ static void draw_meshes(const vks_renderer *r, vks_frame *f, uint32_t m, uint32_
 /* The compute rasterizer's part of the frame, before the rendering: the visibility buffer
  * emptied, then one dispatch per mesh of each (model, level) over its entries for it (on the
  * descriptors binding, those of each output chunk in turn, with its set bound), then its writes
- * made visible to the resolve. Marks the materials the resolve will shade. */
+ * made visible to the resolve. */
 static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_target *target)
 {
     const gpu_device *dev = r->dev;
     const vks_crowd *c = r->skinner.crowd;
     const VkCommandBuffer cmd = f->cmd;
-    memset(r->material_used, 0, sizeof *r->material_used * r->skinner.scene.material_count);
     vks_raster_clear(dev, cmd, target);
     vks_raster_push push = {.size = target->width | target->height << 16,
                             .bits = r->raster_scene.triangle_bits};
@@ -148,7 +147,6 @@ static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_ta
                     push.visible_first = first;
                     vks_raster_pass_record(dev, cmd, &r->raster, &push, last - first);
                     f->triangles_compute += (uint64_t)push.triangle_count * (last - first);
-                    r->material_used[where.material_first + model->meshes[i].material] = true;
                 }
             }
     }
@@ -156,8 +154,8 @@ static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_ta
     f->queries_written |= RASTER_COUNTED;
 }
 
-/* Inside the rendering, after the graphics pipeline's draws: one full-screen resolve per
- * material the compute rasterizer drew (on the descriptors binding, per output chunk it drew from,
+/* Inside the rendering, after the graphics pipeline's draws: one full-screen resolve for every
+ * material (on the descriptors binding, one per output chunk the compute rasterizer drew from,
  * each with its data set bound). */
 static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *target)
 {
@@ -192,18 +190,9 @@ static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *targ
             gpu_address_words(chunk->address, push.out_base);
             push.out_bytes = (uint32_t)chunk->size;
         }
-        for (uint32_t m = 0; m < c->model_count; m++) {
-            const vks_model *model = c->models[m];
-            for (uint32_t i = 0; i < model->material_count; i++) {
-                const uint32_t material = r->skinner.scene.models[m].material_first + i;
-                if (!r->material_used[material])
-                    continue;
-                push.material = material;
-                memcpy(push.base_color, model->materials[i].base_color, sizeof push.base_color);
-                vks_raster_resolve(dev, f->cmd, &r->raster, &r->raster_scene, target, f->frame_set,
-                                   r->material_sets[material], data_set, &push);
-            }
-        }
+        vks_raster_resolve(dev, f->cmd, &r->raster, &r->raster_scene, target, f->frame_set,
+                           data_set, &push);
+        f->resolves++;
     }
 }
 
@@ -287,7 +276,7 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
     const gpu_device *dev = r->dev;
     VkCommandBuffer cmd = f->cmd;
     const vks_crowd *c = r->skinner.crowd;
-    f->draws = 0;
+    f->draws = f->resolves = 0;
     f->triangles_hardware = f->triangles_compute = 0;
     bool rasters = false;
     for (uint32_t m = 0; m < c->model_count; m++)

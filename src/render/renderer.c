@@ -173,21 +173,17 @@ static bool create_raster(vks_renderer *r, vks_error *err)
         where[m] = (vks_raster_model){.first_index = r->skinner.scene.models[m].first_index,
                                       .lod_first_index = r->skinner.scene.models[m].lod_first_index,
                                       .material_first = r->skinner.scene.models[m].material_first};
-    if (!(r->material_used =
-              vks_calloc(r->skinner.scene.material_count ? r->skinner.scene.material_count : 1,
-                         sizeof *r->material_used)))
-        return vks_fail_memory(err, "out of memory");
     return vks_raster_pass_create(r->dev,
                                   &(vks_raster_pass_desc){
                                       .data_layout = r->skinner.data_layout,
                                       .frame_layout = r->draw.frame_layout,
-                                      .material_layout = r->draw.material_layout,
                                       .color_format = r->draw.color_format,
                                       .depth_format = r->draw.depth_format,
                                   },
                                   &r->raster, err) &&
            vks_raster_scene_create(r->dev, &r->raster, c->models, where, c->model_count,
-                                   &r->skinner.scene.indices, &r->raster_scene, err);
+                                   &r->skinner.scene.indices, r->skinner.scene.textures,
+                                   r->skinner.scene.texture_count, &r->raster_scene, err);
 }
 
 bool vks_renderer_fit(vks_renderer *r, vks_error *err)
@@ -300,7 +296,6 @@ void vks_renderer_destroy(vks_renderer *r)
     destroy_world(r);
     vks_raster_scene_destroy(dev, &r->raster_scene);
     vks_raster_pass_destroy(dev, &r->raster);
-    vks_free(r->material_used);
     vks_overlay_pass_destroy(dev, &r->overlay);
     vks_draw_pass_destroy(dev, &r->draw);
     vks_skinner_destroy(&r->skinner);

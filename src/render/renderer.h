@@ -102,7 +102,8 @@ typedef struct vks_frame {
                             (after vks_renderer_skin) its plan */
     VkCommandBuffer cmd;
     VkFence fence;
-    uint32_t draws; /* set by vks_renderer_draw: the crowd's draw calls it recorded */
+    uint32_t draws;    /* set by vks_renderer_draw: the crowd's draw calls it recorded */
+    uint32_t resolves; /* and the compute rasterizer's resolve passes (0 when it drew nothing) */
     /* Set by vks_renderer_skin: the instances whose instance-table entries the frame uploads
      * (the crowd's moved list), and the bytes it stages for them. */
     uint32_t moved;
@@ -134,7 +135,6 @@ typedef struct vks_renderer {
     vks_raster_mode raster_mode;
     vks_raster_pass raster; /* desc.raster compute or hybrid */
     vks_raster_scene raster_scene;
-    bool *material_used;            /* per material of the crowd: resolved this frame (scratch) */
     VkDescriptorSet *material_sets; /* per material of the scene */
     VkDescriptorPool descriptor_pool;
     vks_overlay_pass overlay; /* desc.overlays */
