@@ -3,8 +3,13 @@
  * material, in the order the materials first appear; each merged mesh's triangles are its
  * parts' triangles in file order, every corner the same vertex (all streams compared byte for
  * byte); vertices and indices add up; its node joint is an ancestor of (or equal to) each part's;
- * a model whose materials are all distinct is left as it was, pointer for pointer. vks_model_load
- * merges, and keeps the meshes apart with keep_meshes.
+ * a model whose materials are all distinct is left as it was, pointer for pointer. Single-colour
+ * materials merged into one colour texture (vks_model_merge_colours): a model with more than
+ * VKS_MERGE_COLOURS_MIN of them keeps its other materials in order plus one textured material,
+ * each merged mesh's vertex reads, at its UV, a 2x2 block of its old factor's colour (sRGB-encoded
+ * by the spec's formula, written again here, to half a step), every other stream unchanged; a
+ * model with fewer is left as it was. vks_model_load merges both ways, and keeps the meshes apart
+ * with keep_meshes.
  *   usage: test_merge MODEL... [--folder DIR]...  (a file that does not import is a failure) */
 #include "check.h"
 
@@ -31,6 +36,83 @@ static bool hangs_from(const vks_skeleton *s, uint32_t joint, uint32_t ancestor)
         if ((uint32_t)j == ancestor)
             return true;
     return false;
+}
+
+/* The spec's sRGB encoding of a linear channel, times 255. */
+static double srgb255(double c)
+{
+    c = c < 0.0 ? 0.0 : c > 1.0 ? 1.0 : c;
+    return 255.0 * (c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1.0 / 2.4) - 0.055);
+}
+
+/* vks_model_merge_colours on a fresh import of `path`, against the file; returns the distinct
+ * materials its meshes use after it. */
+static uint32_t check_colours(const char *path, const vks_model *file)
+{
+    vks_model m;
+    vks_error err;
+    if (!vks_model_import(&(vks_import_desc){.path = path}, &m, &err)) {
+        CHECK(!"import failed");
+        return 0;
+    }
+    uint32_t colours = 0, used = 0;
+    char *seen = calloc(file->material_count + 1, 1);
+    for (uint32_t i = 0; seen && i < file->mesh_count; i++) {
+        const uint32_t mat = file->meshes[i].material;
+        if (!seen[mat])
+            used++, colours += file->materials[mat].texture < 0;
+        seen[mat] = 1;
+    }
+    free(seen);
+    const vks_material *materials = m.materials;
+    CHECK(vks_model_merge_colours(&m, &err));
+    if (colours <= VKS_MERGE_COLOURS_MIN) {
+        CHECK(m.materials == materials && m.material_count == file->material_count &&
+              m.texture_count == file->texture_count);
+        vks_model_destroy(&m);
+        return used;
+    }
+    CHECK(m.material_count == file->material_count - colours + 1);
+    CHECK(m.texture_count == file->texture_count + 1);
+    const vks_material *last = &m.materials[m.material_count - 1];
+    CHECK(last->texture == (int32_t)file->texture_count && last->base_color[0] == 1.0f &&
+          last->base_color[3] == 1.0f);
+    const vks_texture *tex = &m.textures[m.texture_count - 1];
+    uint32_t wrong = 0, streams_off = 0, kept_off = 0;
+    double worst = 0.0;
+    for (uint32_t i = 0; i < file->mesh_count; i++) {
+        const vks_mesh *fm = &file->meshes[i], *mm = &m.meshes[i];
+        const vks_material *was = &file->materials[fm->material];
+        for (uint32_t v = fm->base_vertex; v < fm->base_vertex + fm->vertex_count; v++)
+            streams_off += memcmp(file->positions[v], m.positions[v], sizeof m.positions[v]) != 0;
+        if (was->texture >= 0) { /* kept: the same material, by name */
+            kept_off += mm->material >= m.material_count - 1 ||
+                        strcmp(m.materials[mm->material].name, was->name) != 0;
+            continue;
+        }
+        wrong += mm->material != m.material_count - 1;
+        for (uint32_t v = fm->base_vertex; v < fm->base_vertex + fm->vertex_count; v++) {
+            /* The 2x2 texels around the UV, all the old factor's colour. */
+            const double x = m.uvs[v][0] * tex->width - 0.5, y = m.uvs[v][1] * tex->height - 0.5;
+            const int x0 = (int)floor(x), y0 = (int)floor(y);
+            if (x0 < 0 || y0 < 0 || x0 + 1 >= (int)tex->width || y0 + 1 >= (int)tex->height) {
+                wrong++;
+                continue;
+            }
+            for (int k = 0; k < 4; k++) {
+                const uint8_t *t = tex->rgba + 4 * ((size_t)(y0 + k / 2) * tex->width + x0 + k % 2);
+                for (int c = 0; c < 3; c++)
+                    worst = fmax(worst, fabs(t[c] - srgb255(was->base_color[c])));
+                worst = fmax(worst, fabs(t[3] - 255.0 * was->base_color[3]));
+            }
+        }
+    }
+    CHECK(wrong == 0 && streams_off == 0 && kept_off == 0);
+    CHECK(worst <= 0.5 + 1e-6);
+    printf("%s: %u single-colour materials in a %ux%u texture (colours within %.3g of a step)\n",
+           path, colours, tex->width, tex->height, worst);
+    vks_model_destroy(&m);
+    return used - colours + 1;
 }
 
 static void visit(const char *path)
@@ -120,10 +202,16 @@ static void visit(const char *path)
     vks_model_destroy(&file);
     vks_model_destroy(&merged);
 
-    /* The load merges; keep_meshes keeps the file's meshes. */
-    vks_model loaded, kept;
+    /* The load merges (colours first); keep_meshes keeps the file's meshes. */
+    vks_model loaded, kept, again;
+    if (!vks_model_import(&desc, &again, &err)) {
+        CHECK(!"import failed");
+        return;
+    }
+    const uint32_t after_colours = check_colours(path, &again);
+    vks_model_destroy(&again);
     if (vks_model_load(&desc, &loaded, &err)) {
-        CHECK(loaded.mesh_count == materials);
+        CHECK(loaded.mesh_count == after_colours);
         vks_model_destroy(&loaded);
     } else {
         CHECK(!"vks_model_load failed");

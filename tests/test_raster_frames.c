@@ -305,12 +305,14 @@ int main(int argc, char **argv)
     three_ways("a mixed crowd of 90", crowd, &view, 480, 270, 0.0f, false, 0.005, NULL);
     vkskin_crowd_destroy(crowd);
 
-    /* 1 000 single-colour materials (a piece each): one resolve pass shades them all. */
+    /* 1 000 single-colour materials (a piece each), kept apart (the load would merge their
+     * colours into one texture): one resolve pass shades them all. */
     snprintf(path, sizeof path, "%s/many_materials.glb", argv[2]);
     vkskin_model *colours = NULL;
-    CHECK(vkskin_model_load(
-              &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = path}, &colours,
-              &err) == VKSKIN_OK);
+    CHECK(vkskin_model_load(&(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc),
+                                                 .path = path,
+                                                 .keep_meshes = true},
+                            &colours, &err) == VKSKIN_OK);
     const vkskin_model *coloured[] = {colours};
     CHECK(colours &&
           vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),

@@ -148,9 +148,11 @@ typedef struct vkskin_model_desc {
      * fork is unsafe in a threaded host or one with its own SIGCHLD handling. The vkskin
      * program turns it on. */
     bool isolate;
-    /* Keep the file's meshes apart. By default the meshes of each material are merged into one
-     * (in the order the materials first appear), so that a model of many parts costs one draw
-     * per material and level and its levels of detail simplify each surface whole. */
+    /* Keep the file's meshes and materials apart. By default a model with more than 16
+     * single-colour materials has them merged into one, their colours in a texture, and the
+     * meshes of each material are merged into one (in the order the materials first appear), so
+     * that a model of many parts costs one draw per material and level and its levels of detail
+     * simplify each surface whole. */
     bool keep_meshes;
     /* The joint whose travel is the clips' root motion (vkskin_clip_info.travel_distance): a
      * joint's name in the file; NULL: the first joint above most of the skin that travels in

@@ -13,9 +13,10 @@ bool vks_model_load(const vks_import_desc *desc, vks_model *out, vks_error *err)
 {
     if (!vks_model_import(desc, out, err))
         return false;
-    if ((!desc->keep_meshes && !vks_model_merge_meshes(out, err)) || !vks_model_pack(out, err) ||
-        !vks_model_build_lods(out, err) || !vks_model_measure_lods(out, err) ||
-        !vks_model_fold_skeleton(out, err) ||
+    if ((!desc->keep_meshes &&
+         (!vks_model_merge_colours(out, err) || !vks_model_merge_meshes(out, err))) ||
+        !vks_model_pack(out, err) || !vks_model_build_lods(out, err) ||
+        !vks_model_measure_lods(out, err) || !vks_model_fold_skeleton(out, err) ||
         !vks_model_extract_root_motion(out, desc->motion_joint, err) ||
         !vks_model_measure_gaits(out, err)) {
         vks_model_destroy(out);

@@ -3,6 +3,7 @@
 #include "../core/alloc.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,5 +214,107 @@ bool vks_model_merge_meshes(vks_model *m, vks_error *err)
     }
     merge__install(m, meshes, groups, indices, fields, streams, moved_to);
     vks_free(moved_to);
+    return true;
+}
+
+/* ---- Single-colour materials into one colour texture ---- */
+
+/* A linear channel in [0, 1] as an 8-bit sRGB code. */
+static uint8_t merge__srgb8(float c)
+{
+    const double x = c <= 0.0f ? 0.0 : c >= 1.0f ? 1.0 : c;
+    const double s = x <= 0.0031308 ? 12.92 * x : 1.055 * pow(x, 1.0 / 2.4) - 0.055;
+    return (uint8_t)lround(s * 255.0);
+}
+
+bool vks_model_merge_colours(vks_model *m, vks_error *err)
+{
+    assert(!m->packed && !m->level_count);
+    /* The single-colour materials some mesh uses: slot[i], their block (UINT32_MAX: not one). */
+    uint32_t *slot = vks_malloc(sizeof *slot * (m->material_count ? m->material_count : 1));
+    if (!slot)
+        return vks_fail_memory(err, "out of memory merging %s's colours", m->name);
+    for (uint32_t i = 0; i < m->material_count; i++)
+        slot[i] = UINT32_MAX;
+    uint32_t colours = 0;
+    for (uint32_t k = 0; k < m->mesh_count; k++) {
+        const uint32_t mat = m->meshes[k].material;
+        if (m->materials[mat].texture < 0 && slot[mat] == UINT32_MAX)
+            slot[mat] = colours++;
+    }
+    if (colours <= VKS_MERGE_COLOURS_MIN) {
+        vks_free(slot);
+        return true;
+    }
+    /* The texture: g x g blocks of 2x2 texels, colour c at block (c % g, c / g). */
+    uint32_t g = 1;
+    while ((uint64_t)g * g < colours)
+        g++;
+    const uint32_t side = 2 * g;
+    uint8_t *rgba = vks_calloc((size_t)side * side, 4);
+    char *source = vks_strdup("the model's single-colour materials");
+    char name[64];
+    snprintf(name, sizeof name, "%u colours", colours);
+    char *mat_name = vks_strdup(name);
+    vks_texture *textures = vks_realloc(m->textures, sizeof *textures * (m->texture_count + 1));
+    if (textures)
+        m->textures = textures;
+    const uint32_t kept = m->material_count - colours + 1;
+    vks_material *materials = vks_calloc(kept, sizeof *materials);
+    float(*uvs)[2] =
+        m->uvs ? m->uvs : vks_calloc(m->vertex_count ? m->vertex_count : 1, sizeof *uvs);
+    if (!rgba || !source || !mat_name || !textures || !materials || !uvs) {
+        vks_free(rgba), vks_free(source), vks_free(mat_name), vks_free(materials), vks_free(slot);
+        if (uvs != m->uvs)
+            vks_free(uvs);
+        return vks_fail_memory(err, "out of memory merging %s's colours", m->name);
+    }
+    /* The materials kept, in their order, then the colours' one. slot[] becomes the map: a kept
+     * material's new index, or UINT32_MAX - 1 - c for colour c. */
+    uint32_t at = 0;
+    for (uint32_t i = 0; i < m->material_count; i++) {
+        if (slot[i] != UINT32_MAX) {
+            const vks_material *mt = &m->materials[i];
+            const uint32_t c = slot[i], x = 2 * (c % g), y = 2 * (c / g);
+            const uint8_t texel[4] = {
+                merge__srgb8(mt->base_color[0]), merge__srgb8(mt->base_color[1]),
+                merge__srgb8(mt->base_color[2]),
+                (uint8_t)lround(fmin(fmax(mt->base_color[3], 0.0), 1.0) * 255.0)};
+            for (uint32_t dy = 0; dy < 2; dy++)
+                for (uint32_t dx = 0; dx < 2; dx++)
+                    memcpy(rgba + 4 * ((size_t)(y + dy) * side + x + dx), texel, 4);
+            vks_free(mt->name);
+            /* its block's centre, for its meshes' vertices below */
+            slot[i] = UINT32_MAX - 1 - c;
+        } else {
+            materials[at] = m->materials[i];
+            slot[i] = at++;
+        }
+    }
+    assert(at == kept - 1);
+    materials[at] = (vks_material){.name = mat_name,
+                                   .base_color = {1.0f, 1.0f, 1.0f, 1.0f},
+                                   .texture = (int32_t)m->texture_count};
+    m->textures[m->texture_count++] =
+        (vks_texture){.source = source, .width = side, .height = side, .rgba = rgba};
+    for (uint32_t k = 0; k < m->mesh_count; k++) {
+        vks_mesh *me = &m->meshes[k];
+        const uint32_t s = slot[me->material];
+        if (s < kept - 1) { /* a material kept */
+            me->material = s;
+            continue;
+        }
+        const uint32_t c = UINT32_MAX - 1 - s; /* a colour's block */
+        const float u = (float)(2 * (c % g) + 1) / (float)side,
+                    v = (float)(2 * (c / g) + 1) / (float)side;
+        for (uint32_t i = 0; i < me->vertex_count; i++)
+            uvs[me->base_vertex + i][0] = u, uvs[me->base_vertex + i][1] = v;
+        me->material = at;
+    }
+    vks_free(m->materials);
+    m->materials = materials;
+    m->material_count = kept;
+    m->uvs = uvs;
+    vks_free(slot);
     return true;
 }

@@ -15,4 +15,18 @@
  * left as it was). */
 bool vks_model_merge_meshes(vks_model *model, vks_error *err);
 
+/* A model with more than VKS_MERGE_COLOURS_MIN single-colour materials (no texture) that meshes
+ * use draws once per material and level: 1 168 draws a level for a low-poly knight. Their colours
+ * are gathered instead into one texture, a 2x2 block of texels a colour (so that bilinear
+ * filtering at the block's centre, and every mip level down to the block, reads the colour
+ * exactly), each of their meshes' vertices given its block's centre as its UV, and the materials
+ * replaced by one textured material, "N colours", last in the list (the others keep their order);
+ * vks_model_merge_meshes then merges their meshes into one. The colours are stored sRGB-encoded
+ * in 8 bits, as a texture is (the factor's alpha as it is): within half a step of the factor.
+ * Fewer such materials are left as they are, each simplified on its own by the levels of
+ * detail. Before vks_model_merge_meshes (asserted). Fails only when out of memory (the model is
+ * then left as it was). */
+#define VKS_MERGE_COLOURS_MIN 16u
+bool vks_model_merge_colours(vks_model *model, vks_error *err);
+
 #endif
