@@ -18,8 +18,9 @@
 
 typedef struct view_args {
     const char *path, *clip, *size, *frames_text, *resize_text;
-    const char *script_text, *script_period, *seconds_text, *screenshots;
+    const char *script_text, *script_period, *seconds_text, *screenshots, *max_buffer_text;
     bool no_vsync, bind_pose;
+    uint32_t max_buffer; /* --max-buffer; 0: the device's limits */
     app_gpu_options gpu;
     app_crowd_args crowd;
     uint32_t width, height, frames; /* frames 0: until closed */
@@ -103,8 +104,9 @@ typedef struct view_stats {
     uint64_t triangles_compute; /* the compute rasterizer's, last frame */
     uint64_t pixels_resolved;   /* its pixels, last measured frame */
     uint32_t visible, draws, level_instances[VKSKIN_MAX_LEVELS]; /* last frame */
+    uint32_t dropped; /* in view in the last frame, left out: the palette store was full */
     uint32_t moved; /* instances the last frame placed anew */
-    char who[160], levels[160], moving[160];
+    char who[256], levels[160], moving[160];
 } view_stats;
 
 static void smooth(double *avg, double value)
@@ -113,8 +115,9 @@ static void smooth(double *avg, double value)
         *avg = *avg > 0.0 ? *avg * 0.9 + value * 0.1 : value;
 }
 
-/* Who is shown: the model and its clip for one instance, the counts for a crowd. */
-static void who_of(const app_show *show, uint32_t visible, char *who, size_t size)
+/* Who is shown: the model and its clip for one instance, the counts for a crowd (those left out
+ * of the last frame for want of room in the palette store too). */
+static void who_of(const app_show *show, const view_stats *s, char *who, size_t size)
 {
     const uint32_t instances = vkskin_crowd_instance_count(show->crowd);
     vkskin_instance_info first;
@@ -126,9 +129,14 @@ static void who_of(const app_show *show, uint32_t visible, char *who, size_t siz
         vkskin_model_get_clip(show->models[first.model], (uint32_t)first.clip, &clip, NULL);
     if (instances == 1)
         snprintf(who, size, "%s - %s (%d/%u)", m.name, clip.name, first.clip + 1, m.clip_count);
+    else if (s->dropped) /* the crowd in view did not all fit: said */
+        snprintf(who, size,
+                 "%u instances, %u visible, %u more left out (the palette store is full) - "
+                 "instance 0: %s (%d/%u)",
+                 instances, s->visible, s->dropped, clip.name, first.clip + 1, m.clip_count);
     else /* each instance plays its own clip: the first one's names the rest's */
-        snprintf(who, size, "%u instances, %u visible - instance 0: %s (%d/%u)", instances, visible,
-                 clip.name, first.clip + 1, m.clip_count);
+        snprintf(who, size, "%u instances, %u visible - instance 0: %s (%d/%u)", instances,
+                 s->visible, clip.name, first.clip + 1, m.clip_count);
 }
 
 static void update_title(app_window *win, double speed, bool paused, const view_stats *s)
@@ -307,6 +315,7 @@ static int view_open(view_args *a, app_show *show, app_window **win, vkskin_rend
     vkskin_renderer_desc desc = app_show_renderer_desc(show, &a->crowd, &a->gpu, 0, 0);
     app_window_surface(*win, &desc);
     desc.no_vsync = a->no_vsync;
+    desc.max_buffer_bytes = a->max_buffer;
     if (!app_show_start(show, &a->crowd, a->clip, 0.0, &desc, &err)) {
         fprintf(stderr, "vkskin view: %s\n", err.message);
         return APP_FAILED;
@@ -364,7 +373,7 @@ static void view_loop_init(view_loop *v, const view_args *a, const app_show *sho
                      .ground = true,
                      .hud_stale = true};
     v->last = v->last_title = v->start = vks_now_ms();
-    who_of(show, 0, v->stats.who, sizeof v->stats.who);
+    who_of(show, &v->stats, v->stats.who, sizeof v->stats.who);
     snprintf(v->stats.levels, sizeof v->stats.levels, "none");
     vkskin_renderer_get_info(r, &v->device, NULL);
     if (show->model_count > 1) {
@@ -451,7 +460,7 @@ static bool view_input(view_args *a, app_show *show, app_window *win, view_loop 
     /* What the HUD says changes with these keys (the figures: every quarter second). */
     if (in.pause || in.help || in.faster || in.slower || in.prev_clip || in.next_clip ||
         in.bind_pose || in.reset) {
-        who_of(show, v->stats.visible, v->stats.who, sizeof v->stats.who);
+        who_of(show, &v->stats, v->stats.who, sizeof v->stats.who);
         v->hud_stale = true;
     }
     v->help ^= in.help;
@@ -523,6 +532,7 @@ static void take_figures(view_stats *s, const vkskin_frame_info *info)
         s->pixels_resolved = info->gpu.pixels_resolved;
     smooth(&s->anim_ms, info->cpu_ms);
     s->visible = info->visible;
+    s->dropped = info->dropped;
     s->draws = info->draws;
     memcpy(s->level_instances, info->level_instances, sizeof s->level_instances);
     if (info->gpu.triangles != UINT64_MAX)
@@ -543,7 +553,7 @@ static void view_drawn(view_loop *v, const view_args *a, const app_show *show, a
     v->drawn++;
     if (t - v->last_title > 250.0) {
         v->stats.fps = (v->drawn - v->drawn_at_title) * 1e3 / (t - v->last_title);
-        who_of(show, v->stats.visible, v->stats.who, sizeof v->stats.who);
+        who_of(show, &v->stats, v->stats.who, sizeof v->stats.who);
         app_format_levels(v->stats.level_instances, v->stats.levels, sizeof v->stats.levels);
         update_title(win, v->speed, v->paused, &v->stats);
         v->hud_stale = true;
@@ -570,8 +580,8 @@ static void view_summary(view_loop *v, const view_args *a, const app_show *show,
     if (a->script.count)
         printf("view: the script ran %u step(s); %u time(s) nothing was drawn (minimised)\n",
                v->script_steps, v->skipped);
-    char who[192];
-    who_of(show, v->stats.visible, who, sizeof who);
+    char who[256];
+    who_of(show, &v->stats, who, sizeof who);
     printf("view: at the end, %s\n", who); /* what the clip keys left playing */
     app_show_overflow_report("view", r, &v->overflow);
 }
@@ -638,6 +648,8 @@ int cmd_view(int argc, char **argv)
          "and screenshot; one script counts in one unit"},
         {"script-period", &a.script_period, NULL, "S|Nf",
          "repeat the script every S seconds, or every N frames (in the script's unit)"},
+        {"max-buffer", &a.max_buffer_text, NULL, "BYTES",
+         "split GPU buffers at BYTES (default: the device's limits)"},
         {"screenshots", &a.screenshots, NULL, "DIR",
          "where F12 writes vkskin_0001.png, ..., numbered after the highest there already "
          "(default: the current folder)"},
@@ -666,6 +678,8 @@ int cmd_view(int argc, char **argv)
         (a.resize_text &&
          !app_parse_size("--resize", a.resize_text, &a.resize_w, &a.resize_h, &err)) ||
         (a.seconds_text && !app_parse_seconds("--seconds", a.seconds_text, &a.seconds, &err)) ||
+        (a.max_buffer_text && !app_parse_count("--max-buffer", a.max_buffer_text, 1024,
+                                                UINT32_MAX, &a.max_buffer, &err)) ||
         (a.script_period && !a.script_text &&
          !app_fail(&err, "--script-period goes with --script")) ||
         (a.script_text && !app_script_parse(a.script_text, a.script_period, &a.script, &err)) ||
