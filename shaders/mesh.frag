@@ -6,6 +6,7 @@
 
 layout(location = 0) in vec3 in_normal;
 layout(location = 1) in vec2 in_uv;
+layout(location = 2) flat in vec2 in_flat_uv;
 
 layout(std140, set = 0, binding = 0) uniform Frame { vks_frame_uniforms frame; };
 layout(set = 1, binding = 0) uniform sampler2D base_color_texture;
@@ -17,6 +18,9 @@ layout(location = 0) out vec4 out_color;
 
 void main()
 {
-    vec4 base = push.base_color * texture(base_color_texture, in_uv);
+    // A flat UV (VKS_FLAT_UV) reads the first corner's texel over the whole triangle: its
+    // derivatives are 0, so the sampler takes level 0.
+    vec2 uv = in_flat_uv.x >= VKS_FLAT_UV ? in_flat_uv : in_uv;
+    vec4 base = push.base_color * texture(base_color_texture, uv);
     out_color = vec4(vks_shade(base, in_normal, gl_FrontFacing), 1.0);
 }

@@ -4,6 +4,7 @@ layout(std140, set = 0, binding = 0) uniform Frame { vks_frame_uniforms frame; }
 
 layout(location = 0) out vec3 out_normal;
 layout(location = 1) out vec2 out_uv;
+layout(location = 2) flat out vec2 out_flat_uv; // the provoking (first) corner's: VKS_FLAT_UV
 
 // gl_InstanceIndex (the draw's first instance plus the instance) indexes the visible list.
 vks_visible this_visible()
@@ -27,4 +28,5 @@ void emit(vks_instance inst, vec3 p, vec3 n, uint v)
     out_normal = vec3(dot(cof0, n), dot(cof1, n), dot(cof2, n)) * sign(dot(w0.xyz, cof0));
     uint first = VKS_MODELS[inst.model].vertex_first;
     out_uv = vec2(VKS_UVS[2 * (first + v)], VKS_UVS[2 * (first + v) + 1]);
+    out_flat_uv = out_uv;
 }

@@ -103,6 +103,8 @@ uint rasterize(uint tri, uint entry)
             if ((e0 > 0 || (e0 == 0 && t0)) && (e1 > 0 || (e1 == 0 && t1)) &&
                 (e2 > 0 || (e2 == 0 && t2))) {
                 float depth = (float(e0) * z0 + float(e1) * z1 + float(e2) * z2) * inv;
+                if (isnan(depth))
+                    continue; // (clamp leaves NaN undefined: it would quantize as the nearest)
                 depth = clamp(depth, 0.0, 1.0);
                 uint64_t word = (uint64_t(roundEven(depth * VKS_RASTER_DEPTH_MAX)) << VKS_RASTER_ID_BITS) | id;
                 if (atomicMin(R_VIS[uint(y) * width + uint(x)], word) == ~0ul)

@@ -102,7 +102,7 @@ void main()
     uvec2 word = R_VIS[pixel.y * push.width + pixel.x]; // low word, then high
     if (word == uvec2(0xffffffffu))
         discard; // empty
-    uint64_t id = (uint64_t(word.y & 0xffu) << 32) | uint64_t(word.x);
+    uint64_t id = (uint64_t(word.y & ((1u << (VKS_RASTER_ID_BITS - 32)) - 1u)) << 32) | uint64_t(word.x);
     uint entry = uint(id >> push.triangle_bits);
     uint tri = uint(id & ((uint64_t(1) << push.triangle_bits) - 1ul));
     vks_visible e = R_VISIBLE[entry];
@@ -162,6 +162,10 @@ void main()
     vec3 b = weights_at(s, w, center);
     vec3 bx = weights_at(s, w, center + vec2(1.0, 0.0));
     vec3 by = weights_at(s, w, center + vec2(0.0, 1.0));
+    // A flat UV (VKS_FLAT_UV): the first corner's over the triangle, as the draw pass's
+    // provoking vertex gives it (no gradient: level 0).
+    if (uv[0].x >= VKS_FLAT_UV)
+        uv[1] = uv[2] = uv[0];
     vec2 t = b.x * uv[0] + b.y * uv[1] + b.z * uv[2];
     vec2 tx = bx.x * uv[0] + bx.y * uv[1] + bx.z * uv[2];
     vec2 ty = by.x * uv[0] + by.y * uv[1] + by.z * uv[2];

@@ -191,6 +191,11 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
 #define VKS_RASTER_BINDING_MESHES 3  /* vks_raster_mesh */
 #define VKS_RASTER_BINDING_MATERIALS 4 /* vks_raster_material per material, then the texels */
 #define VKS_RASTER_BINDING_COUNT 5
+/* A flat UV: a vertex whose U is at least this reads its texture flat, the triangle's first
+ * corner's UV at every pixel of it (the merged single-colour materials' colour texture,
+ * bake/merge.h, whose blocks no interpolation may cross when levels of detail join corners of
+ * different colours). The texture repeats, so U - VKS_FLAT_UV addresses the same texel. */
+#define VKS_FLAT_UV 4096.0
 /* A vks_raster_material's 32-bit words, as the resolve reads the materials buffer. */
 #define VKS_RASTER_MATERIAL_WORDS 8u
 /* vks_raster_push.bits: cull back faces (else both sides are rasterized, as the draw pass does). */

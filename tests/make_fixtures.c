@@ -186,7 +186,8 @@ enum chain_flaw {
     CHAIN_OK,
     CHAIN_NAN_VALUE,
     CHAIN_NAN_TIME,
-    CHAIN_FAR_KEY, /* a translation key 1e20 units away: finite, declared nowhere, absurd */
+    CHAIN_FAR_KEY,  /* a translation key 1e20 units away: finite, declared nowhere, absurd */
+    CHAIN_FAR_TIME, /* the last key at 1e30 s: a clip past any integer count of samples */
     CHAIN_NO_MESH,
     CHAIN_NO_INVERSE_BINDS,
     CHAIN_LONG_CLIP /* not a flaw: a 64 s clip keyed at 30 Hz on every joint, T, R and S */
@@ -270,7 +271,7 @@ static void chain(const char *file, size_t count, enum chain_flaw flaw)
     if (flaw == CHAIN_LONG_CLIP) {
         long_clip_channels(doc, anim, nodes, count);
     } else {
-        float times[3] = {0, 0.5f, 1};
+        float times[3] = {0, 0.5f, flaw == CHAIN_FAR_TIME ? 1e30f : 1};
         float rot[3][4] = {{0, 0, 0, 1}, {0, 0, sinf(0.1f), cosf(0.1f)}, {0, 0, 0, 1}};
         if (flaw == CHAIN_NAN_VALUE)
             rot[1][2] = NAN;
@@ -1704,6 +1705,7 @@ int main(int argc, char **argv)
     chain("nan_key.glb", 12, CHAIN_NAN_VALUE);
     chain("nan_time.glb", 12, CHAIN_NAN_TIME);
     chain("far_key.glb", 12, CHAIN_FAR_KEY);
+    chain("far_time.glb", 12, CHAIN_FAR_TIME);
     chain("no_meshes.glb", 12, CHAIN_NO_MESH);
     chain("no_inverse_binds.glb", 12, CHAIN_NO_INVERSE_BINDS);
     weights_u8();

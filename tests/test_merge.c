@@ -7,7 +7,8 @@
  * materials merged into one colour texture (vks_model_merge_colours): a model with more than
  * VKS_MERGE_COLOURS_MIN of them keeps its other materials in order plus one textured material,
  * each merged mesh's vertex reads, at its UV, a 2x2 block of its old factor's colour (sRGB-encoded
- * by the spec's formula, written again here, to half a step), every other stream unchanged; a
+ * by the spec's formula, written again here, to half a step), the UV flat (past VKS_FLAT_UV),
+ * every other stream unchanged; a
  * model with fewer is left as it was. vks_model_load merges both ways, and keeps the meshes apart
  * with keep_meshes.
  *   usage: test_merge MODEL... [--folder DIR]...  (a file that does not import is a failure) */
@@ -93,7 +94,13 @@ static uint32_t check_colours(const char *path, const vks_model *file)
         wrong += mm->material != m.material_count - 1;
         for (uint32_t v = fm->base_vertex; v < fm->base_vertex + fm->vertex_count; v++) {
             /* The 2x2 texels around the UV, all the old factor's colour. */
-            const double x = m.uvs[v][0] * tex->width - 0.5, y = m.uvs[v][1] * tex->height - 0.5;
+            /* Flat (U past VKS_FLAT_UV), the texture repeating: the block at U - VKS_FLAT_UV. */
+            if (!(m.uvs[v][0] >= VKS_FLAT_UV)) {
+                wrong++;
+                continue;
+            }
+            const double x = (m.uvs[v][0] - VKS_FLAT_UV) * tex->width - 0.5,
+                         y = m.uvs[v][1] * tex->height - 0.5;
             const int x0 = (int)floor(x), y0 = (int)floor(y);
             if (x0 < 0 || y0 < 0 || x0 + 1 >= (int)tex->width || y0 + 1 >= (int)tex->height) {
                 wrong++;

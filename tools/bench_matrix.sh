@@ -211,7 +211,7 @@ for dat in "$out"/series/*.dat; do
   while [ $p -lt ${#scenes_seen[@]} ] && [ "${scenes_seen[$p]}" != "$camera:$motion" ]; do p=$((p + 1)); done
   scenes_seen[$p]=$camera:$motion
   style="with linespoints lw 2 pt $((p * 2 + ($([ "$mode" = compute ] && echo 7 || echo 6)))) lc $((c + 1))"
-  style+=" dt $([ "$mode" = compute ] && echo 1 || echo 2) title '$model $mode, $camera, $motion'"
+  style+=" dt $([ "$mode" = compute ] && echo 1 || echo 2) title '$model $mode${camera:+, $camera, $motion}'"
   plots_ms+="${plots_ms:+, }'$dat' using 1:2 $style"
   plots_vpms+="${plots_vpms:+, }'$dat' using 1:3 $style"
 done

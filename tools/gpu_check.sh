@@ -226,7 +226,7 @@ matrix_table() {
       row " $(field series)$([ "$(field cut)" != true ] || echo ' (cut)') " " $(field instances) " " $(num frame_ms) " " $(num cpu_anim_ms) " \
         " $(num cpu_record_ms) " " $(num gpu_frame_ms) " " $(num gpu_skin_ms) " \
         " $(num gpu_draw_ms) " " $(num gpu_raster_ms) " " $(field visible) " \
-        " $(awk -v n="$(field instances)" -v v="$(field visible)" 'BEGIN { if (v != "null" && v != "") print n - v }') "
+        " $(field dropped) "
     done <"$scratch/matrix/bench.jsonl"
   fi
 }

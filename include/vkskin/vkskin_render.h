@@ -332,8 +332,8 @@ VKSKIN_API vkskin_result vkskin_renderer_get_instance_uploads(const vkskin_rende
                                                               vkskin_error *err);
 
 /* The compute rasterizer in the last frame: the resolve passes that shaded its pixels (one for
- * every material; on the descriptors binding one per output chunk its entries' outputs were in; 0
- * when it drew nothing), the materials they could shade (every model's), the mip levels left out
+ * all the materials at once; on the descriptors binding one per output chunk its entries' outputs
+ * were in; 0 when it drew nothing), the materials they could shade (every model's), the mip levels left out
  * of the largest textures so that every texture's texels fit the device's storage-buffer range
  * (0: none), and the visible entries its ids can name. Zeros before the first frame and with
  * the hardware rasterizer. */

@@ -89,8 +89,11 @@ static bool measure_clip(vks_model *m, const m34 *root, double height, uint32_t 
                          vks_affine *model)
 {
     vks_clip *clip = &m->clips[c];
-    uint32_t n = (uint32_t)ceil(clip->duration * VKS_ROOT_MOTION_RATE);
-    n = n < 64 ? 64 : n > 2 * VKS_ROOT_MOTION_MAX_HALF ? 2 * VKS_ROOT_MOTION_MAX_HALF : n;
+    /* Clamped as a double: a damaged file's duration may be past any integer. */
+    const double want = ceil(clip->duration * VKS_ROOT_MOTION_RATE);
+    const uint32_t n = !(want >= 64.0)                         ? 64 /* NaN too */
+                       : want > 2.0 * VKS_ROOT_MOTION_MAX_HALF ? 2 * VKS_ROOT_MOTION_MAX_HALF
+                                                               : (uint32_t)want;
     double(*at)[3] = vks_malloc(sizeof *at * n * foot_count);
     double(*vel)[2] = vks_malloc(sizeof *vel * n * foot_count);
     if (!at || !vel) {

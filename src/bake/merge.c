@@ -1,6 +1,7 @@
 /* Meshes merged by material (merge.h). */
 #include "merge.h"
 #include "../core/alloc.h"
+#include "../../shaders/vks_shared.h" /* VKS_FLAT_UV */
 
 #include <assert.h>
 #include <math.h>
@@ -246,10 +247,11 @@ bool vks_model_merge_colours(vks_model *m, vks_error *err)
         vks_free(slot);
         return true;
     }
-    /* The texture: g x g blocks of 2x2 texels, colour c at block (c % g, c / g). */
+    /* The texture: g x g blocks of 2x2 texels, colour c at block (c % g, c / g); g a power of two,
+     * so that the blocks' centres are exact in a float past VKS_FLAT_UV. */
     uint32_t g = 1;
     while ((uint64_t)g * g < colours)
-        g++;
+        g *= 2;
     const uint32_t side = 2 * g;
     uint8_t *rgba = vks_calloc((size_t)side * side, 4);
     char *source = vks_strdup("the model's single-colour materials");
@@ -305,7 +307,9 @@ bool vks_model_merge_colours(vks_model *m, vks_error *err)
             continue;
         }
         const uint32_t c = UINT32_MAX - 1 - s; /* a colour's block */
-        const float u = (float)(2 * (c % g) + 1) / (float)side,
+        /* Flat (VKS_FLAT_UV): the levels of detail join corners of different colours, whose
+         * blocks an interpolated UV would cross. */
+        const float u = (float)VKS_FLAT_UV + (float)(2 * (c % g) + 1) / (float)side,
                     v = (float)(2 * (c / g) + 1) / (float)side;
         for (uint32_t i = 0; i < me->vertex_count; i++)
             uvs[me->base_vertex + i][0] = u, uvs[me->base_vertex + i][1] = v;

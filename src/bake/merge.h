@@ -19,7 +19,9 @@ bool vks_model_merge_meshes(vks_model *model, vks_error *err);
  * use draws once per material and level: 1 168 draws a level for a low-poly knight. Their colours
  * are gathered instead into one texture, a 2x2 block of texels a colour (so that bilinear
  * filtering at the block's centre, and every mip level down to the block, reads the colour
- * exactly), each of their meshes' vertices given its block's centre as its UV, and the materials
+ * exactly), each of their meshes' vertices given its block's centre as its UV, flat (U past
+ * VKS_FLAT_UV: a triangle reads its first corner's, so that the levels of detail, which join
+ * corners of different colours, draw each triangle in one colour as they did), and the materials
  * replaced by one textured material, "N colours", last in the list (the others keep their order);
  * vks_model_merge_meshes then merges their meshes into one. The colours are stored sRGB-encoded
  * in 8 bits, as a texture is (the factor's alpha as it is): within half a step of the factor.

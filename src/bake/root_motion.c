@@ -254,8 +254,11 @@ static bool clip_travel(const vks_model *m, const m34 *root, uint32_t c, uint32_
     if (!(clip->duration > 0.0))
         return true;
     /* An odd count: an even number of intervals, the window h each side. */
-    uint32_t half = (uint32_t)ceil(clip->duration * VKS_ROOT_MOTION_RATE / 2.0);
-    half = half < 16 ? 16 : half > VKS_ROOT_MOTION_MAX_HALF ? VKS_ROOT_MOTION_MAX_HALF : half;
+    /* Clamped as a double: a damaged file's duration may be past any integer. */
+    const double want = ceil(clip->duration * VKS_ROOT_MOTION_RATE / 2.0);
+    const uint32_t half = !(want >= 16.0)                   ? 16 /* NaN too */
+                          : want > VKS_ROOT_MOTION_MAX_HALF ? VKS_ROOT_MOTION_MAX_HALF
+                                                            : (uint32_t)want;
     const uint32_t n = 2 * half + 1;
     path p = {.n = n};
     double *buffer = vks_malloc(sizeof *buffer * (size_t)n * 9);

@@ -7,8 +7,8 @@
  * back faces) goes into a visibility buffer of 64-bit words
  * by atomicMin: the depth in 24 bits above (the nearest wins, as the draw pass's depth test
  * LESS), the visible entry and the triangle within its level in the 40 below (vks_raster_push in
- * shaders/vks_shared.h). Resolve: shaders/resolve.frag, one full-screen triangle for every
- * material (one per output chunk on the descriptors binding) inside the draw pass's rendering,
+ * shaders/vks_shared.h). Resolve: shaders/resolve.frag, one full-screen triangle for all the
+ * materials at once (one per output chunk on the descriptors binding) inside the draw pass's rendering,
  * after the graphics pipeline's draws: each pixel of the visibility buffer shaded as mesh.frag
  * shades, from a material table and the textures' texels in one buffer, its depth written and
  * tested against theirs.
@@ -31,7 +31,7 @@
 
 typedef struct vks_raster_pass_desc {
     /* The descriptors binding: the renderer's data set layout (VKS_DATA_*), bound as set 0 of
-     * the rasterizer and set 2 of the resolve; VK_NULL_HANDLE: device addresses. */
+     * the rasterizer and set 1 of the resolve; VK_NULL_HANDLE: device addresses. */
     VkDescriptorSetLayout data_layout;
     /* The resolve (none when color_format is VK_FORMAT_UNDEFINED): the draw pass's frame
      * uniforms' set layout and attachment formats. */

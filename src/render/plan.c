@@ -93,7 +93,7 @@ VkDeviceSize vks_plan_bind_bytes(const vks_model *m)
 /* Bytes of the models' bind streams, indices, table entries, morph targets (the morph buffer:
  * each target's record and deltas, a source word per vertex) and textures (a mip chain adds a
  * third). */
-static VkDeviceSize model_bytes(const vks_plan_crowd *crowd)
+static VkDeviceSize model_bytes(const vks_plan_crowd *crowd, bool raster_materials)
 {
     VkDeviceSize bytes = 0;
     for (uint32_t m = 0; m < crowd->model_count; m++) {
@@ -105,8 +105,13 @@ static VkDeviceSize model_bytes(const vks_plan_crowd *crowd)
                  sizeof(vks_model_gpu);
         bytes +=
             vks_morph_gpu_bytes(model, (uint64_t)model->vertex_count + model->lod_vertex_count);
+        /* The textures' mip chains, and with the compute rasterizer their copy in its materials
+         * buffer beside its table (at most this: it may leave top levels out). */
         for (uint32_t t = 0; t < model->texture_count; t++)
-            bytes += (VkDeviceSize)model->textures[t].width * model->textures[t].height * 4 * 4 / 3;
+            bytes += (VkDeviceSize)model->textures[t].width * model->textures[t].height * 4 * 4 /
+                     3 * (raster_materials ? 2 : 1);
+        if (raster_materials)
+            bytes += (VkDeviceSize)model->material_count * sizeof(vks_raster_material);
     }
     return bytes;
 }
@@ -320,7 +325,7 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
     const bool store = req->palette_store;
     if (!check_buffers(lim, crowd, store, err))
         return false;
-    vks_plan_memory m = {.model_bytes = model_bytes(crowd)};
+    vks_plan_memory m = {.model_bytes = model_bytes(crowd, req->raster_materials)};
     plan_footprint f;
     instance_costs(lim, crowd, req, &m, &f);
 

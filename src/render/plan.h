@@ -72,6 +72,9 @@ typedef struct vks_plan_request {
      * one's (motion vectors). output_bytes is per copy; the budget's share is split among them. */
     uint32_t output_sets;
     vks_plan_image image; /* the headless target, zeros for a window (the driver's swapchain) */
+    /* The compute rasterizer's materials buffer: its table and a copy of every texture's levels
+     * (raster/raster.h), counted with the models. */
+    bool raster_materials;
 } vks_plan_request;
 
 typedef struct vks_plan_memory {

@@ -154,8 +154,8 @@ static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_ta
     f->queries_written |= RASTER_COUNTED;
 }
 
-/* Inside the rendering, after the graphics pipeline's draws: one full-screen resolve for every
- * material (on the descriptors binding, one per output chunk the compute rasterizer drew from,
+/* Inside the rendering, after the graphics pipeline's draws: one full-screen resolve for all
+ * the materials at once (on the descriptors binding, one per output chunk the compute rasterizer drew from,
  * each with its data set bound). */
 static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *target)
 {

@@ -216,6 +216,7 @@ vks_plan_request vks_renderer_plan_request(const vks_renderer_desc *desc)
                               .buffer_limit = desc->buffer_limit,
                               .output_sets = 1,
                               .instance_updates = true,
+                              .raster_materials = desc->raster != VKS_RASTER_HARDWARE,
                               .image = desc->image};
 }
 
