@@ -192,7 +192,10 @@ VKSKIN_API vkskin_result vkskin_gpu_get_mesh(const vkskin_gpu *gpu, uint32_t mod
  * floats (8 bytes each; glTF's convention, v down) from `offset` in `buffer` (also at `address`).
  * Bind it as a second vertex buffer (per-vertex rate, stride 8) beside the output: a mesh's
  * indices and vertex_offset (vkskin_gpu_get_mesh) index both. Uploaded once; never written
- * again. The texture a mesh's material samples: vkskin_model_get_texture. */
+ * again. The texture a mesh's material samples: vkskin_model_get_texture. A UV whose U is 4096
+ * or more is flat: the material's colour texture of merged single-colour materials (see
+ * vkskin_model_desc.keep_meshes), to be sampled with the repeat wrap at the triangle's first
+ * corner's UV (a flat varying: the provoking vertex's), not interpolated. */
 typedef struct vkskin_gpu_uvs {
     VkBuffer buffer;
     VkDeviceSize offset;
