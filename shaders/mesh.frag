@@ -20,7 +20,7 @@ void main()
 {
     // A flat UV (VKS_FLAT_UV) reads the first corner's texel over the whole triangle: its
     // derivatives are 0, so the sampler takes level 0.
-    vec2 uv = in_flat_uv.x >= VKS_FLAT_UV ? in_flat_uv : in_uv;
+    vec2 uv = in_flat_uv.x >= VKS_FLAT_UV ? vec2(in_flat_uv.x - VKS_FLAT_UV, in_flat_uv.y) : in_uv;
     vec4 base = push.base_color * texture(base_color_texture, uv);
     out_color = vec4(vks_shade(base, in_normal, gl_FrontFacing), 1.0);
 }

@@ -27,6 +27,7 @@ void emit(vks_instance inst, vec3 p, vec3 n, uint v)
     vec3 cof0 = cross(w1.xyz, w2.xyz), cof1 = cross(w2.xyz, w0.xyz), cof2 = cross(w0.xyz, w1.xyz);
     out_normal = vec3(dot(cof0, n), dot(cof1, n), dot(cof2, n)) * sign(dot(w0.xyz, cof0));
     uint first = VKS_MODELS[inst.model].vertex_first;
-    out_uv = vec2(VKS_UVS[2 * (first + v)], VKS_UVS[2 * (first + v) + 1]);
-    out_flat_uv = out_uv;
+    vec2 uv = vec2(VKS_UVS[2 * (first + v)], VKS_UVS[2 * (first + v) + 1]);
+    out_flat_uv = uv; // as stored: U past VKS_FLAT_UV marks it flat
+    out_uv = vec2(uv.x >= VKS_FLAT_UV ? uv.x - VKS_FLAT_UV : uv.x, uv.y); // in the texture's range
 }

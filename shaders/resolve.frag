@@ -163,12 +163,17 @@ void main()
     vec3 bx = weights_at(s, w, center + vec2(1.0, 0.0));
     vec3 by = weights_at(s, w, center + vec2(0.0, 1.0));
     // A flat UV (VKS_FLAT_UV): the first corner's over the triangle, as the draw pass's
-    // provoking vertex gives it (no gradient: level 0).
-    if (uv[0].x >= VKS_FLAT_UV)
-        uv[1] = uv[2] = uv[0];
-    vec2 t = b.x * uv[0] + b.y * uv[1] + b.z * uv[2];
-    vec2 tx = bx.x * uv[0] + bx.y * uv[1] + bx.z * uv[2];
-    vec2 ty = by.x * uv[0] + by.y * uv[1] + by.z * uv[2];
+    // provoking vertex gives it, with no gradient (level 0); the others interpolated in the
+    // texture's range (a corner of another mesh's flat UV taken back into it).
+    bool flat_uv = uv[0].x >= VKS_FLAT_UV;
+    for (int k = 0; k < 3; k++)
+        uv[k].x -= uv[k].x >= VKS_FLAT_UV ? VKS_FLAT_UV : 0.0;
+    vec2 t = uv[0], tx = uv[0], ty = uv[0];
+    if (!flat_uv) {
+        t = b.x * uv[0] + b.y * uv[1] + b.z * uv[2];
+        tx = bx.x * uv[0] + bx.y * uv[1] + bx.z * uv[2];
+        ty = by.x * uv[0] + by.y * uv[1] + by.z * uv[2];
+    }
     vec4 base = factor * trilinear(tex, t, tx - t, ty - t);
     // Front facing: the spec's area positive, from the corners snapped as the rasterizer snapped
     // them (a sliver's sign could differ unsnapped).

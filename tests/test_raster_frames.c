@@ -44,10 +44,10 @@ static bool skip_no_atomics;
  * each resolved with its own descriptor set on the descriptors binding. */
 static uint64_t max_buffer;
 
-/* One frame of `crowd` from `view` into a fresh renderer; false when the device cannot run the
- * compute rasterizer (skip_no_atomics set). */
 static uint32_t fixed_level; /* with level0: the level drawn (0 unless a case sets it) */
 
+/* One frame of `crowd` from `view` into a fresh renderer; false when the device cannot run the
+ * compute rasterizer (skip_no_atomics set). */
 static bool draw(vkskin_crowd *crowd, const vkskin_view *view, uint32_t width, uint32_t height,
                  vkskin_raster raster, float raster_px, bool level0, shot *out)
 {
@@ -354,10 +354,15 @@ int main(int argc, char **argv)
                                       &crowd, &err) == VKSKIN_OK);
             CHECK(vkskin_crowd_frame_view(crowd, 1.0f, &view, &err) == VKSKIN_OK);
             fixed_level = level;
-            draw(crowd, &view, 256, 256, VKSKIN_RASTER_HARDWARE, 0.0f, true, &both[k][0]);
-            draw(crowd, &view, 256, 256, VKSKIN_RASTER_COMPUTE, 0.0f, true, &both[k][1]);
+            CHECK(draw(crowd, &view, 256, 256, VKSKIN_RASTER_HARDWARE, 0.0f, true, &both[k][0]));
+            CHECK(draw(crowd, &view, 256, 256, VKSKIN_RASTER_COMPUTE, 0.0f, true, &both[k][1]));
             fixed_level = 0;
             vkskin_crowd_destroy(crowd);
+        }
+        if (!both[0][0].rgba || !both[0][1].rgba || !both[1][0].rgba || !both[1][1].rgba) {
+            for (int k = 0; k < 2; k++)
+                free(both[k][0].rgba), free(both[k][1].rgba);
+            continue;
         }
         const double pixels = 256.0 * 256.0, character = (double)covered(&both[1][0]);
         const double hw = differing(&both[0][0], &both[1][0]) * pixels / character,

@@ -308,6 +308,15 @@ static bool lod__group(const lod__builder *b, const uint32_t *tris, size_t n, lo
         owner[t] = mesh;
         for (int k = 0; k < 3; k++)
             fixed[3 * t + k] = b->mesh_of[c[k]] == mesh ? c[k] : lod__same_place(b, c[k], mesh);
+        /* The first corner the mesh's own (the draw's provoking vertex, which a flat UV reads:
+         * VKS_FLAT_UV in shaders/vks_shared.h), turned with the winding kept; a triangle none of
+         * whose corners could be made the mesh's stays as it is. */
+        for (int turn = 0; turn < 2 && b->mesh_of[fixed[3 * t]] != mesh; turn++) {
+            const uint32_t first = fixed[3 * t];
+            fixed[3 * t] = fixed[3 * t + 1];
+            fixed[3 * t + 1] = fixed[3 * t + 2];
+            fixed[3 * t + 2] = first;
+        }
         l->count[mesh] += 3;
     }
     /* A counting sort by mesh (file order kept within each), then each group's cache order. */

@@ -243,7 +243,9 @@ bool vks_model_merge_colours(vks_model *m, vks_error *err)
         if (m->materials[mat].texture < 0 && slot[mat] == UINT32_MAX)
             slot[mat] = colours++;
     }
-    if (colours <= VKS_MERGE_COLOURS_MIN) {
+    /* Past 2^20 colours the texture's side passes 2048, where a block's centre past
+     * VKS_FLAT_UV is no longer exact in a float: left as they are. */
+    if (colours <= VKS_MERGE_COLOURS_MIN || colours > (1u << 20)) {
         vks_free(slot);
         return true;
     }

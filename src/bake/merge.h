@@ -25,7 +25,7 @@ bool vks_model_merge_meshes(vks_model *model, vks_error *err);
  * replaced by one textured material, "N colours", last in the list (the others keep their order);
  * vks_model_merge_meshes then merges their meshes into one. The colours are stored sRGB-encoded
  * in 8 bits, as a texture is (the factor's alpha as it is): within half a step of the factor.
- * Fewer such materials are left as they are, each simplified on its own by the levels of
+ * Fewer such materials (or more than 2^20) are left as they are, each simplified on its own by the levels of
  * detail. Before vks_model_merge_meshes (asserted). Fails only when out of memory (the model is
  * then left as it was). */
 #define VKS_MERGE_COLOURS_MIN 16u
