@@ -415,13 +415,17 @@ static void test_frame_plan(void)
                  * the ids. */
                 const uint32_t cut =
                     skinned < budget.raster_max_entries ? skinned : budget.raster_max_entries;
+                uint32_t past_ids = 0; /* marked, with output, at or past the ids' bound */
                 for (uint32_t m = 0; m < MODELS; m++)
                     for (uint32_t l = 0; l < LEVELS; l++) {
                         uint32_t end = marks[m][l] < cut ? marks[m][l] : cut;
                         end = end > starts[m][l] ? end : starts[m][l];
                         bad_raster += plan.raster_end[m][l] != end;
                         rastered += end > starts[m][l];
+                        for (uint32_t s = starts[m][l]; s < marks[m][l]; s++)
+                            past_ids += s < skinned && s >= budget.raster_max_entries;
                     }
+                bad_raster += plan.raster_past_ids != past_ids;
                 /* The GPU's list. */
                 VkDeviceAddress chunks[32];
                 assert(vks_plan_chunk_count(output, limit) <= 32);
@@ -558,7 +562,8 @@ static void test_memory(void)
     CHECK(m.model_bytes == 360 + 120 + MODEL + 64);
     CHECK(m.per_instance_device == INSTANCE && m.per_instance_host == 2 * (5 * 48 + VISIBLE));
     CHECK(m.output_bytes == 3 * 160);
-    CHECK(m.device_bytes == (544 + MODEL) + 3 * 64 + 480 && m.host_bytes == 3 * 2 * (5 * 48 + VISIBLE));
+    CHECK(m.device_bytes == (544 + MODEL) + 3 * 64 + 480 &&
+          m.host_bytes == 3 * 2 * (5 * 48 + VISIBLE));
     m = plan(&roomy, &plain, VKS_SKIN_VERTEX, false, 0);
     CHECK(m.output_bytes == 0 && m.device_bytes == (544 + MODEL) + 3 * 64);
     m = plan(&roomy, &plain, VKS_SKIN_COMPUTE, false, 7); /* asked: 7 vertices of 16 bytes */
@@ -576,8 +581,8 @@ static void test_memory(void)
     free(with_targets.instances);
     free(with_targets.model_of);
 
-    /* Three A and two B (tangents, wide: 7 x (36 + 12) + 12 x 4 + MODEL; 3 joints). A vertex of this
-     * crowd counts 20 bytes. */
+    /* Three A and two B (tangents, wide: 7 x (36 + 12) + 12 x 4 + MODEL; 3 joints). A vertex of
+     * this crowd counts 20 bytes. */
     const uint32_t of[] = {0, 0, 0, 1, 1};
     vks_crowd mixed = make_crowd(models, 2, of, 5);
     const VkDeviceSize streams = (544 + MODEL) + 7 * 48 + 48 + MODEL, out = 3 * 160 + 2 * 144;

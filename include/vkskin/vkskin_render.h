@@ -335,10 +335,12 @@ VKSKIN_API vkskin_result vkskin_renderer_get_instance_uploads(const vkskin_rende
  * all the materials at once; on the descriptors binding one per output chunk its entries' outputs
  * were in; 0 when it drew nothing), the materials they could shade (every model's), the mip levels left out
  * of the largest textures so that every texture's texels fit the device's storage-buffer range
- * (0: none), and the visible entries its ids can name. Zeros before the first frame and with
- * the hardware rasterizer. */
+ * (0: none), the visible entries its ids can name, and those of the last frame it would have
+ * drawn but could not name (the graphics pipeline drew them). Zeros before the first frame and
+ * with the hardware rasterizer. */
 typedef struct vkskin_raster_counts {
     uint32_t resolve_passes, materials, texture_levels_dropped, max_entries;
+    uint32_t entries_past_ids;
 } vkskin_raster_counts;
 
 VKSKIN_API vkskin_result vkskin_renderer_get_raster_counts(const vkskin_renderer *renderer,

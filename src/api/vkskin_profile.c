@@ -56,6 +56,7 @@ vkskin_result vkskin_renderer_get_raster_counts(const vkskin_renderer *r,
             .materials = r->r.skinner.scene.material_count,
             .texture_levels_dropped = r->r.raster_scene.levels_dropped,
             .max_entries = r->r.raster_scene.max_entries,
+            .entries_past_ids = r->r.last->skin->plan.raster_past_ids,
         };
     return vks_api_ok(err);
 }

@@ -422,6 +422,9 @@ static void report_json(const bench_args *a, const app_show *show, const bench_r
     app_json_number("resolve_passes", res->raster_counts.resolve_passes, false);
     app_json_number("raster_materials", res->raster_counts.materials, false);
     app_json_number("raster_max_entries", res->raster_counts.max_entries, false);
+    app_json_number("raster_entries_past_ids", res->raster_counts.entries_past_ids, false);
+    app_json_number("raster_texture_levels_dropped", res->raster_counts.texture_levels_dropped,
+                    false);
     app_json_number("pixels_resolved",
                     res->pixels_resolved == UINT64_MAX ? -1.0 : (double)res->pixels_resolved,
                     false);

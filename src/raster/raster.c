@@ -253,12 +253,18 @@ static bool create_sets(const gpu_device *dev, const vks_raster_pass *pass, vks_
 
 /* ---- The materials: the table and every texture's texels, for the one resolve ---- */
 
+/* A side of mip level l of a level-0 side of `size`: halved l times, at least 1. */
+static uint32_t level_side(uint32_t size, uint32_t l)
+{
+    return size >> l ? size >> l : 1;
+}
+
 /* Texels of levels [from, to) of an image of level-0 size w x h. */
 static uint64_t texel_words(uint32_t w, uint32_t h, uint32_t from, uint32_t to)
 {
     uint64_t n = 0;
     for (uint32_t l = from; l < to; l++)
-        n += (uint64_t)(w >> l ? w >> l : 1) * (h >> l ? h >> l : 1);
+        n += (uint64_t)level_side(w, l) * level_side(h, l);
     return n;
 }
 
@@ -309,8 +315,8 @@ static void copy_texels(const gpu_device *dev, VkCommandBuffer cmd, const gpu_im
                           VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, sampled, copy_read);
         uint64_t at = image_first[i];
         for (uint32_t l = skip[i]; l < img->mip_levels; l++) {
-            const uint32_t w = img->extent.width >> l ? img->extent.width >> l : 1,
-                           h = img->extent.height >> l ? img->extent.height >> l : 1;
+            const uint32_t w = level_side(img->extent.width, l),
+                           h = level_side(img->extent.height, l);
             const VkBufferImageCopy region = {
                 .bufferOffset = 4 * at,
                 .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1},
@@ -374,9 +380,8 @@ static bool create_materials(const gpu_device *dev, const vks_model *const *mode
                 mat->texture >= 0 ? texture_first + (uint32_t)mat->texture : image_count - 1;
             if (image_count && i < image_count) {
                 const gpu_image *img = &images[i];
-                const uint32_t w = img->extent.width >> skip[i] ? img->extent.width >> skip[i] : 1,
-                               h = img->extent.height >> skip[i] ? img->extent.height >> skip[i]
-                                                                 : 1;
+                const uint32_t w = level_side(img->extent.width, skip[i]),
+                               h = level_side(img->extent.height, skip[i]);
                 *t = (vks_raster_material){.texel_first = (uint32_t)image_first[i],
                                            .size = w | h << 16,
                                            .levels = img->mip_levels - skip[i]};

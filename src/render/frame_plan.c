@@ -58,12 +58,17 @@ void vks_frame_plan_make(const vks_crowd *c, const vks_frame_budget *b, const ui
     const uint32_t rasterable =
         p->skinned_count < b->raster_max_entries ? p->skinned_count : b->raster_max_entries;
     p->overflow_vertices = 0;
+    p->raster_past_ids = 0;
     for (uint32_t m = 0; m < c->model_count; m++)
         for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
             const uint32_t first = p->runs[m][l], end = p->runs[m][l + 1];
             uint32_t *raster_end = &p->raster_end[m][l];
+            /* Those it wanted that have output but whose slot the ids cannot name: counted. */
+            const uint32_t with_output =
+                *raster_end < p->skinned_count ? *raster_end : p->skinned_count;
             *raster_end = *raster_end < rasterable ? *raster_end : rasterable;
             *raster_end = *raster_end > first ? *raster_end : first;
+            p->raster_past_ids += with_output > *raster_end ? with_output - *raster_end : 0;
             if (b->compute && end > p->skinned_count && l < vks_model_level_count(c->models[m]))
                 p->overflow_vertices +=
                     (uint64_t)(end - (first > p->skinned_count ? first : p->skinned_count)) *

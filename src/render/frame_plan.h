@@ -57,6 +57,9 @@ typedef struct vks_frame_plan {
      * it (0 in vertex mode, where every entry is). */
     uint32_t skinned_count, overflow_count;
     uint64_t overflow_vertices;
+    /* Entries for the compute rasterizer, with output, past what its ids name
+     * (budget->raster_max_entries): drawn by the graphics pipeline instead. */
+    uint32_t raster_past_ids;
 } vks_frame_plan;
 
 /* Plans visible[0 .. count) (ascending, distinct, below the crowd's instance count) with their
