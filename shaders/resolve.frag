@@ -7,7 +7,8 @@
 // characters drawn by the hardware and far ones rasterized in compute hide each other. The word
 // names the visible entry and the triangle within its level; the level (found from the entry's
 // vertex_first), the level's mesh (by its first index), its material (the material table:
-// vks_raster_material) and the three corners follow. UVs and normals are interpolated
+// vks_raster_material) and the three corners follow; an entry drawn as a far splat
+// (VKS_VISIBLE_SPLAT) is shaded with its model's splat color. UVs and normals are interpolated
 // perspective-correct at the pixel center, as the hardware does. The texture is read from the
 // materials buffer, where every texture's mip chain lies (texels as the sampled image holds them,
 // sRGB-encoded), and filtered here, trilinearly at the level of detail the spec gives the UV
@@ -106,6 +107,21 @@ void main()
     uint entry = uint(id >> push.triangle_bits);
     uint tri = uint(id & ((uint64_t(1) << push.triangle_bits) - 1ul));
     vks_visible e = R_VISIBLE[entry];
+    if (e.vertex_first == VKS_VISIBLE_SPLAT) {
+        // A far splat (splat.comp): its model's mean color, lit as a Lambertian sphere seen along
+        // the view (the disc's mean of max(n.l, 0): 2/3 of the Lambert phase function at the
+        // angle between the view and the light).
+        if (push.splats == 0u)
+            discard; // another pass resolves them (descriptors binding)
+        vec4 base = unpackUnorm4x8(R_MODELS[e.model].splat_info.y);
+        vec3 toward = -normalize(vec3(frame.view_proj[0][3], frame.view_proj[1][3], frame.view_proj[2][3]));
+        float cos_a = clamp(dot(toward, frame.light_dir.xyz), -1.0, 1.0);
+        float alpha = acos(cos_a);
+        float diffuse = (2.0 / 3.0) * (sin(alpha) + (3.14159265 - alpha) * cos_a) / 3.14159265;
+        out_color = vec4(srgb_to_linear(base.rgb) * (frame.ambient.rgb + frame.light_color.rgb * diffuse), 1.0);
+        gl_FragDepth = float(word.y >> (VKS_RASTER_ID_BITS - 32)) / VKS_RASTER_DEPTH_MAX;
+        return;
+    }
 #ifdef VKS_DESCRIPTORS
     // Another chunk's entry: another pass resolves it.
     uint borrow;

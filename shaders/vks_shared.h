@@ -185,10 +185,10 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
  * Through device addresses (vks_raster_push, vks_resolve_push), or on the descriptors binding
  * through the data set above (models, instances, visible list, UVs, output chunk) and a raster set
  * of its own: */
-#define VKS_RASTER_BINDING_VIS 0     /* the visibility buffer and its count */
-#define VKS_RASTER_BINDING_INDICES 1 /* the crowd's index buffer */
-#define VKS_RASTER_BINDING_LEVELS 2  /* vks_raster_level per model and level */
-#define VKS_RASTER_BINDING_MESHES 3  /* vks_raster_mesh */
+#define VKS_RASTER_BINDING_VIS 0       /* the visibility buffer and its count */
+#define VKS_RASTER_BINDING_INDICES 1   /* the crowd's index buffer */
+#define VKS_RASTER_BINDING_LEVELS 2    /* vks_raster_level per model and level */
+#define VKS_RASTER_BINDING_MESHES 3    /* vks_raster_mesh */
 #define VKS_RASTER_BINDING_MATERIALS 4 /* vks_raster_material per material, then the texels */
 #define VKS_RASTER_BINDING_COUNT 5
 /* A flat UV: a vertex whose U is at least this reads its texture flat, the triangle's first
@@ -205,6 +205,20 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
  * below. */
 #define VKS_RASTER_ID_BITS 40
 #define VKS_RASTER_DEPTH_MAX 16777215.0
+
+/* ---- The far splat (shaders/splat.comp, bake/splat.h) ----
+ * An instance whose whole projection is a few pixels is drawn as one primitive: its model's splat,
+ * an ellipse with the covariance of its posed surface, carried by one joint of its palette, and
+ * the surface's mean color. One invocation per entry; its pixels go into the visibility buffer as
+ * a triangle's do, with primitive 0 of the entry, whose vks_visible.vertex_first is
+ * VKS_VISIBLE_SPLAT (it has no skinned output). */
+#define VKS_SPLAT_GROUP_SIZE 64u
+#define VKS_SPLAT_VALID 1u /* vks_model_gpu.splat_info.z: the model has a splat */
+#define VKS_SPLAT_DQ 1u    /* vks_splat_push.bits: the model's palettes are vks_dq */
+#define VKS_VISIBLE_SPLAT 0xffffffffu
+/* The widest footprint rasterized, in pixels across: a splat is for characters of a few pixels;
+ * one larger (a splat threshold set high) is cut to this box around its center. */
+#define VKS_SPLAT_MAX_PX 32
 
 /* ---- The draw pass (shaders/mesh.vert or mesh_skin.vert, shaders/mesh.frag) ----
  * Vertices are pulled: gl_InstanceIndex indexes the visible list, gl_VertexIndex (index plus the
@@ -227,6 +241,10 @@ struct vks_model_gpu {
     uint palette_vec4s;
     uint pad0, pad1, pad2;
     vec4 placed[3];
+    vec4 splat_center;
+    vec4 splat_cov0;
+    vec4 splat_cov1;
+    uvec4 splat_info;
 };
 
 struct vks_target_gpu {
@@ -297,6 +315,16 @@ struct vks_raster_push {
     uint out_base;
 };
 
+struct vks_splat_push {
+    mat4 view_proj;
+    uvec2 models, instances, visible, palette, vis;
+    uint visible_first;
+    uint visible_count;
+    uint size;
+    uint bits;
+    uint pad0, pad1;
+};
+
 struct vks_raster_level {
     uint vertex_first;
     uint first_index;
@@ -327,7 +355,7 @@ struct vks_resolve_push {
     uint triangle_bits;
     uint subpixel_bits;
     uint out_bytes;
-    uint pad0;
+    uint splats;
 };
 
 struct vks_frame_uniforms {
@@ -372,6 +400,12 @@ typedef struct vks_model_gpu {
     /* Rows of what an instance's placement multiplies (palette space -> the placement's frame:
      * the root transform, normalised), for the instances the scatter places (vks_place_record). */
     float placed[3][4];
+    /* The far splat (bake/splat.h): its center (bind space, w: the footprint's squared radius
+     * in standard deviations), its covariance in the joint's bind frame (xx, xy, xz, yy; yz, zz,
+     * then unused), and its joint, its color (RGBA8, sRGB) and VKS_SPLAT_VALID in splat_info. */
+    float splat_center[4];
+    float splat_cov[8];
+    uint32_t splat_info[4];
 } vks_model_gpu;
 
 /* One morph target in the morph buffer (32 bytes): the level-0 vertices it moves,
@@ -468,7 +502,8 @@ typedef struct vks_skin_push {
  * row by row from the top, then one word that counts the pixels first covered) by atomicMin of
  * (depth as a 24-bit fixed-point fraction << VKS_RASTER_ID_BITS) | (visible entry << triangle_bits)
  * | (triangle_first + triangle): triangles are numbered within the level
- * (vks_raster_level.first_index), so that the entry's level names the mesh. Vertices snap to 1/2^subpixel_bits of a pixel, as the hardware's do. */
+ * (vks_raster_level.first_index), so that the entry's level names the mesh. Vertices snap to
+ * 1/2^subpixel_bits of a pixel, as the hardware's do. */
 typedef struct vks_raster_push {
     float view_proj[4][4];                                 /* column-major, as GLSL's mat4 */
     uint32_t instances[2], visible[2], indices[2], vis[2]; /* device addresses */
@@ -483,6 +518,17 @@ typedef struct vks_raster_push {
      * is at out_address - out_base in it). */
     uint32_t out_base;
 } vks_raster_push;
+
+/* Push constants of the splat pass (the rasterizer's layout, so as large as vks_raster_push):
+ * the entries [visible_first, + visible_count) of one model, each drawn as its splat. */
+typedef struct vks_splat_push {
+    float view_proj[4][4];
+    uint32_t models[2], instances[2], visible[2], palette[2], vis[2]; /* device addresses */
+    uint32_t visible_first, visible_count;
+    uint32_t size; /* width | height << 16 */
+    uint32_t bits; /* VKS_SPLAT_DQ | the scene's triangle_bits << 8 (the id's entry shift) */
+    uint32_t pad[2];
+} vks_splat_push;
 
 /* The rasterizer's map from an id back to its triangle (the resolve reads it): per model,
  * VKS_MAX_LEVELS of these (levels it lacks are zero), and the meshes of each level. */
@@ -513,14 +559,14 @@ typedef struct vks_raster_material {
  * visibility buffer at once. out_base and out_bytes: the bound output chunk (descriptors binding
  * only): pixels whose entry's output lies outside it are another pass's. */
 typedef struct vks_resolve_push {
-    uint32_t models[2], instances[2], visible[2], indices[2], uvs[2], vis[2], levels[2],
-        meshes[2], materials[2]; /* device addresses */
+    uint32_t models[2], instances[2], visible[2], indices[2], uvs[2], vis[2], levels[2], meshes[2],
+        materials[2]; /* device addresses */
     uint32_t out_base[2];
-    uint32_t width, height;      /* of the visibility buffer */
+    uint32_t width, height; /* of the visibility buffer */
     uint32_t triangle_bits;
     uint32_t subpixel_bits; /* the rasterizer's snapping, for the facing */
     uint32_t out_bytes;
-    uint32_t pad;
+    uint32_t splats; /* this pass resolves the splat entries too (one pass a frame does) */
 } vks_resolve_push;
 
 typedef struct vks_frame_uniforms {
@@ -541,7 +587,9 @@ typedef struct vks_draw_push {
 } vks_draw_push;
 
 static_assert(sizeof(vks_skinned_vertex) == VKS_SKINNED_STRIDE, "one 16-byte store");
-static_assert(sizeof(vks_model_gpu) == 128, "model table entry in std430");
+static_assert(sizeof(vks_model_gpu) == 192, "model table entry in std430");
+static_assert(sizeof(vks_splat_push) == sizeof(vks_raster_push), "the rasterizer's layout");
+static_assert(offsetof(vks_model_gpu, splat_info) == 176, "model table entry in std430");
 static_assert(offsetof(vks_model_gpu, placed) == 80, "model table entry in std430");
 static_assert(sizeof(vks_place_record) == 32, "a place record is two uvec4");
 static_assert(offsetof(vks_model_gpu, palette_vec4s) == 64, "model table entry in std430");

@@ -102,6 +102,8 @@ expect_error "time not a number" "--time needs .* not '1s'" "$vk" dump --time 1s
 WANT_RC=2 expect_error "dump time 1e300" "--time needs seconds from 0 to 1000000, not '1e300'" "$vk" dump --time 1e300 --out "$tmp/d.txt"
 WANT_RC=2 expect_error "render time 1e300" "--time needs seconds from 0 to 1000000, not '1e300'" "$vk" render --time 1e300 --out "$tmp/d.png"
 WANT_RC=2 expect_error "render time just past the bound" "--time needs seconds from 0 to 1000000, not '1000000.001'" "$vk" render --time 1000000.001 --out "$tmp/d.png"
+WANT_RC=2 expect_error "render splat density NaN" "--splat-density needs a number of triangles per pixel from 0 to 1000000, not 'nan'" "$vk" render --splat-density nan --out "$tmp/d.png"
+WANT_RC=2 expect_error "bench splat density negative" "--splat-density needs a number of triangles per pixel from 0 to 1000000, not '-1'" "$vk" bench --splat-density -1
 # A number of many digits is quoted cut short.
 digits=123456789012345678901234567890123456789012345678901234567890
 WANT_RC=2 expect_error "render frames of 60 digits" "--frames needs a whole number from 1 to 100000, not '1234567890123456789012345678901234567890\\.\\.\\.'$" "$vk" render --frames $digits --out "$tmp/d.png"

@@ -1,6 +1,6 @@
 /* libFuzzer harness for the load path (assimp + our importer, then what vks_model_load does
  * next: colours and meshes merged, the compact streams' encoding, the levels of detail, the
- * skeleton's, root motion and gaits; then the crowd's resampled clips), in memory
+ * skeleton's, the far splat, root motion and gaits; then the crowd's resampled clips), in memory
  * as a .glb:
  *   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DVKS_FUZZ=ON && cmake --build build-fuzz
  *   LSAN_OPTIONS=suppressions=tests/lsan.supp build-fuzz/tests/fuzz_import -max_total_time=60
@@ -14,6 +14,7 @@
 #include "bake/skeleton_lod.h"
 #include "bake/root_motion.h"
 #include "bake/gait.h"
+#include "bake/splat.h"
 
 #include <stdint.h>
 
@@ -29,6 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (vks_model_merge_colours(&model, &err) && vks_model_merge_meshes(&model, &err) &&
             vks_model_pack(&model, &err) && vks_model_build_lods(&model, &err) &&
             vks_model_measure_lods(&model, &err) && vks_model_fold_skeleton(&model, &err) &&
+            vks_model_build_splat(&model, &err) &&
             vks_model_extract_root_motion(&model, NULL, &err)) /* as vks_model_load */
             vks_model_measure_gaits(&model, &err);
         for (uint32_t c = 0; c <= model.clip_count; c++) { /* the bind pose, then every clip */

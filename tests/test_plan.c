@@ -33,7 +33,7 @@ enum {
     SKINNED = 16,  /* vks_skinned_vertex: position (3 floats) + octahedral normal */
     TANGENT = 4,   /* a skinned tangent: octahedral with the handedness bit */
     INSTANCE = 64, /* vks_instance */
-    MODEL = 128,   /* vks_model_gpu */
+    MODEL = 192,   /* vks_model_gpu */
     BONE = 48,     /* vks_bone: 3x4 floats */
     VISIBLE = 24, /* a visible-list entry: instance, first vertex, output address, palette, model */
     /* position, normal, tangent, joints (8 bits each), weights, uv */

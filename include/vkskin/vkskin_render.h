@@ -103,6 +103,10 @@ typedef enum vkskin_palettes {
     VKSKIN_PALETTES_HOST = 1,
 } vkskin_palettes;
 
+/* The default far-splat threshold (vkskin_renderer_desc.splat_density): triangles of a model's
+ * coarsest level per pixel its outline covers. */
+#define VKSKIN_SPLAT_DENSITY 4.0f
+
 typedef struct vkskin_renderer_desc {
     uint32_t desc_size; /* sizeof(vkskin_renderer_desc): the layout the caller was built with */
     /* Kept: it must outlive the renderer. One renderer per crowd at a time (its animation
@@ -156,6 +160,12 @@ typedef struct vkskin_renderer_desc {
      * models whose pose fits the device's shared memory). Off by default: what it gains or costs
      * is a GPU's to measure (docs/performance.md). */
     bool stage_palette;
+    /* The far splat (compute and hybrid rasterizers): an instance whose model's coarsest level
+     * would send more than this many triangles per pixel of its outline is drawn as one
+     * primitive, an ellipse of its posed surface's extent and its mean color, until it projects
+     * 1.25 times as large (0: VKSKIN_SPLAT_DENSITY); no_splats: never. */
+    float splat_density;
+    bool no_splats;
 } vkskin_renderer_desc;
 
 /* Opens the device (and, for a window, its surface) and creates everything the crowd needs on it.
@@ -333,14 +343,16 @@ VKSKIN_API vkskin_result vkskin_renderer_get_instance_uploads(const vkskin_rende
 
 /* The compute rasterizer in the last frame: the resolve passes that shaded its pixels (one for
  * all the materials at once; on the descriptors binding one per output chunk its entries' outputs
- * were in; 0 when it drew nothing), the materials they could shade (every model's), the mip levels left out
- * of the largest textures so that every texture's texels fit the device's storage-buffer range
- * (0: none), the visible entries its ids can name, and those of the last frame it would have
- * drawn but could not name (the graphics pipeline drew them). Zeros before the first frame and
- * with the hardware rasterizer. */
+ * were in; 0 when it drew nothing), the materials they could shade (every model's), the mip levels
+ * left out of the largest textures so that every texture's texels fit the device's storage-buffer
+ * range (0: none), the visible entries its ids can name, and those of the last frame it would have
+ * drawn but could not name (the graphics pipeline drew them; a far splat it cannot name is not
+ * drawn), and the instances drawn as far splats (one primitive each: vkskin_renderer_desc.
+ * splat_density). Zeros before the first frame and with the hardware rasterizer. */
 typedef struct vkskin_raster_counts {
     uint32_t resolve_passes, materials, texture_levels_dropped, max_entries;
     uint32_t entries_past_ids;
+    uint32_t splats;
 } vkskin_raster_counts;
 
 VKSKIN_API vkskin_result vkskin_renderer_get_raster_counts(const vkskin_renderer *renderer,

@@ -18,6 +18,7 @@ struct vkskin_renderer {
     vks_target target;           /* the headless image or the window */
     vkskin_prepare_desc prepare; /* levels of detail and animation level of detail */
     const char *raster_note;     /* why AUTO chose the hardware rasterizer, or NULL */
+    float splat_density;         /* the far splat's threshold (0: none), with a rasterizer */
 };
 
 #endif

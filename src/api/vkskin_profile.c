@@ -57,6 +57,7 @@ vkskin_result vkskin_renderer_get_raster_counts(const vkskin_renderer *r,
             .texture_levels_dropped = r->r.raster_scene.levels_dropped,
             .max_entries = r->r.raster_scene.max_entries,
             .entries_past_ids = r->r.last->skin->plan.raster_past_ids,
+            .splats = r->r.last->splats,
         };
     return vks_api_ok(err);
 }

@@ -80,6 +80,9 @@ static vkskin_result check_desc(const vkskin_renderer_desc *d, bool crowd, vks_b
     if (!(d->raster_triangle_px >= 0.0f && d->raster_triangle_px < INFINITY))
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
                             "vkskin_renderer_create: raster_triangle_px must be 0 or more");
+    if (!(d->splat_density >= 0.0f && d->splat_density < INFINITY))
+        return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
+                            "vkskin_renderer_create: splat_density must be 0 or more");
     if ((d->raster == VKSKIN_RASTER_COMPUTE || d->raster == VKSKIN_RASTER_HYBRID) &&
         d->mode != VKSKIN_SKIN_COMPUTE)
         return vks_api_fail(err, VKSKIN_ERROR_ARGUMENT,
@@ -252,6 +255,9 @@ vkskin_result vkskin_renderer_create(const vkskin_renderer_desc *desc, vkskin_re
                                        .lod_error_px = desc->lod_error_px,
                                        .pose_every_frame = desc->pose_every_frame,
                                        .raster_triangle_px = desc->raster_triangle_px};
+    r->splat_density = desc->no_splats              ? 0.0f
+                       : desc->splat_density > 0.0f ? desc->splat_density
+                                                    : VKSKIN_SPLAT_DENSITY;
 
     const char *env = getenv("VKSKIN_VALIDATE");
     const gpu_device_desc dd = {
@@ -414,8 +420,11 @@ static vkskin_result frame_job(vkskin_renderer *r, const vkskin_frame_desc *d, v
     memcpy(job->ground_lo, r->crowd->frame_lo, sizeof job->ground_lo);
     memcpy(job->ground_hi, r->crowd->frame_hi, sizeof job->ground_hi);
     frame_uniforms(d->view, &job->uniforms);
-    return vks_api_prepare_job(&prepare, "vkskin_renderer_frame", r->crowd->pool, &job->prepare,
-                               err);
+    const vkskin_result res =
+        vks_api_prepare_job(&prepare, "vkskin_renderer_frame", r->crowd->pool, &job->prepare, err);
+    job->prepare.lod.splat_density =
+        r->r.raster_mode != VKS_RASTER_HARDWARE ? r->splat_density : 0.0f;
+    return res;
 }
 
 static vkskin_frame_info frame_info(const vks_crowd *crowd, const vks_frame_done *done)

@@ -419,6 +419,11 @@ static void report_json(const bench_args *a, const app_show *show, const bench_r
                     false);
     app_json_number("triangles_hardware", (double)res->triangles_hardware, false);
     app_json_number("triangles_compute", (double)res->triangles_compute, false);
+    app_json_number("splats", res->raster_counts.splats, false);
+    app_json_number(
+        "primitives",
+        (double)(res->triangles_hardware + res->triangles_compute + res->raster_counts.splats),
+        false);
     app_json_number("resolve_passes", res->raster_counts.resolve_passes, false);
     app_json_number("raster_materials", res->raster_counts.materials, false);
     app_json_number("raster_max_entries", res->raster_counts.max_entries, false);
@@ -512,11 +517,11 @@ static void report_table(const bench_args *a, const app_show *show, const bench_
                (unsigned long long)res->instance_bytes, res->motion_ms);
     static const char *const rasters[] = {"auto", "hardware", "compute", "hybrid"};
     printf("  raster           %s: %llu triangles to the graphics pipeline, %llu rasterized in "
-           "compute (%.3f ms, resolve %.3f ms in %u pass(es) for %u materials; -1: not run), "
-           "%lld pixels resolved\n",
+           "compute, %u far splats (%.3f ms, resolve %.3f ms in %u pass(es) for %u materials; "
+           "-1: not run), %lld pixels resolved\n",
            rasters[res->raster], (unsigned long long)res->triangles_hardware,
-           (unsigned long long)res->triangles_compute, res->raster_ms, res->resolve_ms,
-           res->raster_counts.resolve_passes, res->raster_counts.materials,
+           (unsigned long long)res->triangles_compute, res->raster_counts.splats, res->raster_ms,
+           res->resolve_ms, res->raster_counts.resolve_passes, res->raster_counts.materials,
            res->pixels_resolved == UINT64_MAX ? -1LL : (long long)res->pixels_resolved);
     if (res->raster_note)
         printf("  raster note      %s\n", res->raster_note);

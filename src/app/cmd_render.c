@@ -137,6 +137,8 @@ static void report(FILE *say, const render_args *a, vkskin_renderer *r,
                 a->crowd.lod_error);
     vkskin_renderer_info ri;
     vkskin_renderer_get_info(r, &ri, NULL);
+    vkskin_raster_counts raster_counts;
+    vkskin_renderer_get_raster_counts(r, &raster_counts, NULL);
     static const char *const names[] = {"auto", "hardware", "compute", "hybrid"};
     if (ri.raster_note)
         fprintf(say, "raster: hardware (%s)\n", ri.raster_note);
@@ -144,9 +146,9 @@ static void report(FILE *say, const render_args *a, vkskin_renderer *r,
         fprintf(
             say,
             "raster: %s: %llu triangles to the graphics pipeline, %llu rasterized in compute, "
-            "%llu pixels resolved\n",
+            "%u far splats, %llu pixels resolved\n",
             names[ri.raster], (unsigned long long)info->triangles_hardware,
-            (unsigned long long)info->triangles_compute,
+            (unsigned long long)info->triangles_compute, raster_counts.splats,
             (unsigned long long)(last->pixels_resolved == UINT64_MAX ? 0 : last->pixels_resolved));
     app_show_overflow_report("render", r, overflow);
 }

@@ -273,6 +273,8 @@ vkskin_renderer_desc app_show_renderer_desc(const app_show *s, const app_crowd_a
         .pose_every_frame = !a->anim_lod,
         .raster = a->raster,
         .raster_triangle_px = a->raster_px,
+        .splat_density = a->splat_density > 0.0f ? a->splat_density : 0.0f,
+        .no_splats = a->splat_density == 0.0f,
     };
 }
 
@@ -308,7 +310,8 @@ void app_show_overflow_report(const char *cmd, const vkskin_renderer *r, const a
     if (o->dropped_frames)
         fprintf(stderr,
                 "vkskin %s: warning: in %u frame(s) the palette store (as large as the device's "
-                "largest buffer, or --max-buffer) could not hold every visible instance's palette: up to %u "
+                "largest buffer, or --max-buffer) could not hold every visible instance's palette: "
+                "up to %u "
                 "instances were left out\n",
                 cmd, o->dropped_frames, o->most_dropped);
     if (!o->frames)
@@ -534,6 +537,14 @@ bool app_crowd_check(app_crowd_args *a, vkskin_error *err)
                             1e6, &v, err))
             return false;
         a->raster_px = (float)v;
+    }
+    a->splat_density = -1.0f;
+    if (a->splat_density_text) {
+        double v;
+        if (!app_parse_real("--splat-density", a->splat_density_text,
+                            "a number of triangles per pixel", 0.0, 1e6, &v, err))
+            return false;
+        a->splat_density = (float)v;
     }
     if (a->layout_text) {
         if (strcmp(a->layout_text, "grid") == 0)

@@ -42,6 +42,7 @@ typedef struct app_crowd_args {
     const char *instances_text, *layout_text, *mode_text, *palettes_text, *binding_text;
     const char *max_skinned_text, *max_memory_text, *lod_text, *lod_error_text, *anim_lod_text;
     const char *raster_text, *raster_px_text, *skinning_text, *root_motion_text;
+    const char *splat_density_text;
     const char *motion_joint; /* --motion-joint NAME: the joint root motion is taken from */
     bool root_motion;         /* --root-motion on | off (default) */
     const char *motion_text, *camera_text;
@@ -59,7 +60,8 @@ typedef struct app_crowd_args {
     vkskin_binding binding;        /* --binding; AUTO: descriptors under --validate */
     vkskin_raster raster;          /* --raster; AUTO: hybrid where the device can */
     float raster_px;               /* --raster-px: hybrid's threshold (0: the default) */
-    uint32_t threads;              /* of the animation; 0: one per core */
+    float splat_density; /* --splat-density: the far splat's threshold (-1: the default) */
+    uint32_t threads;    /* of the animation; 0: one per core */
     vkskin_layout layout;
     vkskin_skinning skinning; /* --skinning linear (default) | dual-quaternion */
 } app_crowd_args;
@@ -98,6 +100,10 @@ typedef struct app_crowd_args {
         {"raster-px", &(a).raster_px_text, NULL, "PX2",                                            \
          "hybrid: rasterize in compute the instances whose level's mean triangle area projects "   \
          "to at most PX2 square pixels (default 4)"},                                              \
+        {"splat-density", &(a).splat_density_text, NULL, "N",                                      \
+         "compute and hybrid: draw as one far splat (its outline and color) each character whose " \
+         "coarsest level would send more than N triangles per pixel it covers (default 4; 0: "     \
+         "never)"},                                                                                \
         {"max-memory", &(a).max_memory_text, NULL, "MIB",                                          \
          "plan as if each memory heap of the device had at most MIB mebibytes"},                   \
         {"root-motion", &(a).root_motion_text, NULL, "on|off",                                     \

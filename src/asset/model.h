@@ -158,6 +158,20 @@ typedef struct vks_mesh_level {
     uint32_t first_index, index_count, base_vertex;
 } vks_mesh_level;
 
+/* The far splat (bake/splat.h): what an instance whose whole projection is a few pixels is drawn
+ * as, one primitive (shaders/splat.comp). */
+typedef struct vks_splat {
+    bool valid;      /* the model has one (it has triangles) */
+    uint32_t joint;  /* the joint that carries it, posed at every level */
+    float center[3]; /* the posed surface's mean in the joint's bind frame (bind space) */
+    float cov[6];    /* its covariance there: xx, xy, xz, yy, yz, zz */
+    float color[4];  /* the surface's mean base color (factor times texture), linear RGBA */
+    /* The mean area of its outline (palette units squared, over the poses and six directions),
+     * and the squared standard deviations its footprint reaches so that the ellipse covers that
+     * area. */
+    float area, radius2;
+} vks_splat;
+
 typedef struct vks_model {
     char *name;
 
@@ -228,6 +242,7 @@ typedef struct vks_model {
      * come first (parents before children). */
     uint16_t *joint_fold;
     uint32_t *pose_order;
+    vks_splat splat; /* vks_model_build_splat; not valid until then */
 
     uint32_t warning_count; /* things the import tolerated, one line each */
     char **warnings;

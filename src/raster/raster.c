@@ -7,6 +7,8 @@
 
 extern const unsigned char vks_raster_comp_spv[], vks_raster_comp_descriptors_spv[];
 extern const size_t vks_raster_comp_spv_size, vks_raster_comp_descriptors_spv_size;
+extern const unsigned char vks_splat_comp_spv[], vks_splat_comp_descriptors_spv[];
+extern const size_t vks_splat_comp_spv_size, vks_splat_comp_descriptors_spv_size;
 extern const unsigned char vks_resolve_vert_spv[], vks_resolve_frag_spv[],
     vks_resolve_frag_descriptors_spv[];
 extern const size_t vks_resolve_vert_spv_size, vks_resolve_frag_spv_size,
@@ -112,7 +114,17 @@ bool vks_raster_pass_create(const gpu_device *dev, const vks_raster_pass_desc *d
                 .layout = pass->layout,
                 .name = "raster.comp",
             });
-    bool ok = pass->pipeline != VK_NULL_HANDLE;
+    if (pass->pipeline)
+        pass->splat = gpu_pipeline_compute(
+            dev,
+            &(gpu_compute_desc){
+                .spirv = pass->descriptors ? vks_splat_comp_descriptors_spv : vks_splat_comp_spv,
+                .spirv_size = pass->descriptors ? vks_splat_comp_descriptors_spv_size
+                                                : vks_splat_comp_spv_size,
+                .layout = pass->layout,
+                .name = "splat.comp",
+            });
+    bool ok = pass->pipeline != VK_NULL_HANDLE && pass->splat != VK_NULL_HANDLE;
     if (ok && desc->color_format != VK_FORMAT_UNDEFINED) {
         const VkDescriptorSetLayout resolve_sets[3] = {desc->frame_layout, desc->data_layout,
                                                        pass->set_layout};
@@ -132,6 +144,8 @@ void vks_raster_pass_destroy(const gpu_device *dev, vks_raster_pass *pass)
 {
     if (pass->pipeline)
         dev->vk.vkDestroyPipeline(dev->device, pass->pipeline, NULL);
+    if (pass->splat)
+        dev->vk.vkDestroyPipeline(dev->device, pass->splat, NULL);
     if (pass->resolve)
         dev->vk.vkDestroyPipeline(dev->device, pass->resolve, NULL);
     if (pass->layout)
@@ -170,6 +184,23 @@ void vks_raster_pass_record(const gpu_device *dev, VkCommandBuffer cmd, const vk
             dev->vk.vkCmdDispatch(cmd, groups, rows, 1);
             done += rows;
         }
+    }
+}
+
+void vks_raster_splat_record(const gpu_device *dev, VkCommandBuffer cmd,
+                             const vks_raster_pass *pass, const vks_splat_push *push)
+{
+    if (!push->visible_count)
+        return;
+    dev->vk.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pass->splat);
+    const uint32_t most = pass->max_groups[0] * VKS_SPLAT_GROUP_SIZE;
+    for (uint32_t done = 0; done < push->visible_count; done += most) {
+        vks_splat_push p = *push;
+        p.visible_first += done;
+        p.visible_count = push->visible_count - done < most ? push->visible_count - done : most;
+        dev->vk.vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof p, &p);
+        dev->vk.vkCmdDispatch(
+            cmd, (p.visible_count + VKS_SPLAT_GROUP_SIZE - 1) / VKS_SPLAT_GROUP_SIZE, 1, 1);
     }
 }
 

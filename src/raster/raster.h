@@ -8,10 +8,10 @@
  * by atomicMin: the depth in 24 bits above (the nearest wins, as the draw pass's depth test
  * LESS), the visible entry and the triangle within its level in the 40 below (vks_raster_push in
  * shaders/vks_shared.h). Resolve: shaders/resolve.frag, one full-screen triangle for all the
- * materials at once (one per output chunk on the descriptors binding) inside the draw pass's rendering,
- * after the graphics pipeline's draws: each pixel of the visibility buffer shaded as mesh.frag
- * shades, from a material table and the textures' texels in one buffer, its depth written and
- * tested against theirs.
+ * materials at once (one per output chunk on the descriptors binding) inside the draw pass's
+ * rendering, after the graphics pipeline's draws: each pixel of the visibility buffer shaded as
+ * mesh.frag shades, from a material table and the textures' texels in one buffer, its depth written
+ * and tested against theirs.
  *
  * It needs the device features shaderInt64 and shaderBufferInt64Atomics
  * (gpu_device.int64_atomics). The renderer (render/renderer.h) decides which entries come here,
@@ -43,7 +43,7 @@ typedef struct vks_raster_pass {
     VkDescriptorSetLayout
         set_layout; /* the raster set (VKS_RASTER_BINDING_*), descriptors binding */
     VkPipelineLayout layout, resolve_layout;
-    VkPipeline pipeline, resolve;
+    VkPipeline pipeline, splat, resolve; /* raster.comp, splat.comp (its layout), resolve */
     bool descriptors;
     uint32_t max_groups[2]; /* maxComputeWorkGroupCount x, y */
     uint32_t subpixel_bits; /* the device's subPixelPrecisionBits, which the shader snaps to */
@@ -66,6 +66,13 @@ bool vks_raster_id_bits(uint32_t triangles, uint32_t visible, uint32_t *triangle
 void vks_raster_pass_record(const gpu_device *dev, VkCommandBuffer cmd, const vks_raster_pass *pass,
                             const vks_raster_push *push, uint32_t visible_count);
 
+/* Records the far splats of push->visible_count entries of one model from push->visible_first
+ * (shaders/splat.comp; nothing when 0), with the rasterizer's layout and sets bound as for
+ * vks_raster_pass_record. The caller sets the addresses, the size and the bits (VKS_SPLAT_DQ,
+ * the scene's triangle_bits << 8). */
+void vks_raster_splat_record(const gpu_device *dev, VkCommandBuffer cmd,
+                             const vks_raster_pass *pass, const vks_splat_push *push);
+
 /* Where one model's data sits in the crowd's buffers (the renderer's layout). */
 typedef struct vks_raster_model {
     uint32_t first_index;     /* its level-0 indices in the index buffer */
@@ -85,15 +92,15 @@ typedef struct vks_raster_target {
 /* The crowd's side: the tables that map an id back to its triangle and its material (uploaded
  * once), how ids are packed, and a visibility buffer per frame slot. */
 typedef struct vks_raster_scene {
-    gpu_buffer levels, meshes;     /* vks_raster_level (VKS_MAX_LEVELS a model), vks_raster_mesh */
+    gpu_buffer levels, meshes; /* vks_raster_level (VKS_MAX_LEVELS a model), vks_raster_mesh */
     /* vks_raster_material per material of the crowd, then every texture's stored levels */
     gpu_buffer materials;
-    uint32_t levels_dropped; /* top mip levels left out so that the texels fit one buffer */
+    uint32_t levels_dropped;       /* top mip levels left out so that the texels fit one buffer */
     vks_raster_level *level_table; /* the host's copy of `levels` */
     const gpu_buffer *indices;     /* the crowd's index buffer (storage and address usage) */
-    uint32_t triangle_bits; /* of the id: the triangle within its level */
-    uint32_t max_entries;   /* visible entries the id can name: 2^(VKS_RASTER_ID_BITS -
-                               triangle_bits), capped at UINT32_MAX */
+    uint32_t triangle_bits;        /* of the id: the triangle within its level */
+    uint32_t max_entries;          /* visible entries the id can name: 2^(VKS_RASTER_ID_BITS -
+                                      triangle_bits), capped at UINT32_MAX */
     VkDescriptorPool pool;
     vks_raster_target targets[GPU_FRAMES_IN_FLIGHT];
 } vks_raster_scene;

@@ -98,7 +98,8 @@ static vks_prepared frame_prepare(vks_renderer *r, const vks_frame_job *job, vks
 {
     vks_crowd *crowd = job->crowd;
     vks_prepare_job prepare = job->prepare;
-    prepare.raster = r->raster_mode == VKS_RASTER_HYBRID ? f->skin->raster : NULL;
+    /* The marks: hybrid's triangles, and the far splats (compute and hybrid). */
+    prepare.raster = r->raster_mode != VKS_RASTER_HARDWARE ? f->skin->raster : NULL;
     prepare.reuse_palettes = true; /* the frame slots' palette buffers, in turn */
     const vks_prepared p =
         r->skinner.use_store

@@ -3,6 +3,12 @@
 
 #include <string.h>
 
+/* Whether visible entry s is drawn as its far splat. */
+static bool wants_splat(const vks_frame_budget *b, const uint8_t *raster, uint32_t s)
+{
+    return b->raster != VKS_FRAME_RASTER_NONE && raster && raster[s] == VKS_RASTER_MARK_SPLAT;
+}
+
 /* Whether visible entry s goes to the compute rasterizer (before the output is dealt). */
 static bool wants_raster(const vks_frame_budget *b, const uint8_t *raster, uint32_t s)
 {
@@ -11,19 +17,24 @@ static bool wants_raster(const vks_frame_budget *b, const uint8_t *raster, uint3
 
 /* The visible instances in the order the GPU takes them: by model, then by level of detail, so
  * that each (model, level) is one range; within it those for the compute rasterizer first, each
- * group ascending. A counting sort keyed by (model, level * 2 + 1 for the graphics pipeline):
- * one pass counts, one places; each entry reads its model from the crowd's byte per instance. */
+ * group ascending; the far splats after all of them, by model. A counting sort keyed by (model,
+ * level * 2 + 1 for the graphics pipeline), or the model's splats: one pass counts, one places;
+ * each entry reads its model from the crowd's byte per instance. */
 static void sort_by_level(const vks_crowd *c, const vks_frame_budget *b, const uint32_t *visible,
                           uint32_t count, uint8_t *levels, const uint8_t *raster, vks_frame_plan *p)
 {
     uint32_t n[VKS_CROWD_MAX_MODELS][2 * VKS_MAX_LEVELS] = {{0}};
+    uint32_t splats[VKS_CROWD_MAX_MODELS] = {0}, splat_next[VKS_CROWD_MAX_MODELS];
     uint8_t last[VKS_CROWD_MAX_MODELS];
     for (uint32_t m = 0; m < c->model_count; m++)
         last[m] = (uint8_t)(vks_model_level_count(c->models[m]) - 1);
     for (uint32_t s = 0; s < count; s++) {
         const uint8_t m = c->model_of[visible[s]];
         levels[s] = levels[s] < last[m] ? levels[s] : last[m];
-        n[m][2 * levels[s] + !wants_raster(b, raster, s)]++;
+        if (wants_splat(b, raster, s))
+            splats[m]++;
+        else
+            n[m][2 * levels[s] + !wants_raster(b, raster, s)]++;
     }
     uint32_t at = 0, next[VKS_CROWD_MAX_MODELS][2 * VKS_MAX_LEVELS];
     memset(p->level_instances, 0, sizeof p->level_instances);
@@ -36,9 +47,16 @@ static void sort_by_level(const vks_crowd *c, const vks_frame_budget *b, const u
         }
         p->runs[m][VKS_MAX_LEVELS] = at;
     }
+    for (uint32_t m = 0; m < VKS_CROWD_MAX_MODELS; m++) {
+        p->splats[m] = splat_next[m] = at;
+        at += m < c->model_count ? splats[m] : 0;
+    }
+    p->splats[VKS_CROWD_MAX_MODELS] = at;
     for (uint32_t s = 0; s < count; s++) {
         const uint8_t m = c->model_of[visible[s]];
-        const uint32_t to = next[m][2 * levels[s] + !wants_raster(b, raster, s)]++;
+        const uint32_t to = wants_splat(b, raster, s)
+                                ? splat_next[m]++
+                                : next[m][2 * levels[s] + !wants_raster(b, raster, s)]++;
         p->order[to] = visible[s];
         p->order_level[to] = levels[s];
         p->order_model[to] = m;
@@ -49,11 +67,12 @@ void vks_frame_plan_make(const vks_crowd *c, const vks_frame_budget *b, const ui
                          uint32_t count, uint8_t *levels, const uint8_t *raster, vks_frame_plan *p)
 {
     sort_by_level(c, b, visible, count, levels, raster, p);
+    const uint32_t runs_end = p->splats[0]; /* the splats after it are not skinned */
     p->skinned_count = b->output_bytes
-                           ? vks_plan_frame(c, p->order, p->order_level, count, b->output_bytes,
+                           ? vks_plan_frame(c, p->order, p->order_level, runs_end, b->output_bytes,
                                             b->chunk_limit, p->out_offset)
                            : 0;
-    p->overflow_count = b->compute ? count - p->skinned_count : 0;
+    p->overflow_count = b->compute ? runs_end - p->skinned_count : 0;
     /* The compute rasterizer draws only entries with output, whose slot its ids can name. */
     const uint32_t rasterable =
         p->skinned_count < b->raster_max_entries ? p->skinned_count : b->raster_max_entries;
@@ -74,6 +93,11 @@ void vks_frame_plan_make(const vks_crowd *c, const vks_frame_budget *b, const ui
                     (uint64_t)(end - (first > p->skinned_count ? first : p->skinned_count)) *
                     vks_model_level(c->models[m], l).vertex_count;
         }
+    /* Splats whose slot the ids cannot name: counted, not drawn. */
+    const uint32_t splat_end = p->splats[VKS_CROWD_MAX_MODELS];
+    if (splat_end > b->raster_max_entries)
+        p->raster_past_ids +=
+            splat_end - (runs_end > b->raster_max_entries ? runs_end : b->raster_max_entries);
 }
 
 void vks_frame_plan_entries(const vks_crowd *c, const vks_frame_plan *p,
@@ -104,5 +128,13 @@ void vks_frame_plan_entries(const vks_crowd *c, const vks_frame_plan *p,
                 }
                 gpu[s] = e;
             }
+        }
+    for (uint32_t m = 0; m < c->model_count; m++)
+        for (uint32_t s = p->splats[m]; s < p->splats[m + 1]; s++) {
+            const uint32_t i = p->order[s];
+            gpu[s] = (vks_visible){.instance = i,
+                                   .vertex_first = VKS_VISIBLE_SPLAT,
+                                   .palette_first = palette_first[i],
+                                   .model = m};
         }
 }

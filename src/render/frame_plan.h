@@ -4,11 +4,10 @@
  *
  *   vks_frame_plan_make(crowd, &budget, visible, count, levels, raster, &plan);
  *       the GPU's order (by model, then level; the compute rasterizer's entries first in each
- *       run), output space dealt to a prefix of it (render/plan.h's vks_plan_frame), what did
- *       not fit, and per level how many
- *   vks_frame_plan_entries(crowd, &plan, palette_first, chunk_address, chunk_limit, gpu);
- *       the GPU's visible list: per entry its instance, model, level's first vertex, palette
- *       and output address (0: skinned in the vertex shader)
+ *       run; the far splats last, by model), output space dealt to a prefix of it (render/plan.h's
+ * vks_plan_frame), what did not fit, and per level how many vks_frame_plan_entries(crowd, &plan,
+ * palette_first, chunk_address, chunk_limit, gpu); the GPU's visible list: per entry its instance,
+ * model, level's first vertex, palette and output address (0: skinned in the vertex shader)
  *
  * The recording then takes the plan run by run: one dispatch per (model, level) with output
  * (render/skinner_frame.c), one instanced draw per mesh of each run and the compute rasterizer's
@@ -51,7 +50,12 @@ typedef struct vks_frame_plan {
      * pipeline draws the rest of the range. */
     uint32_t runs[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS + 1];
     uint32_t raster_end[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS];
-    uint32_t level_instances[VKS_MAX_LEVELS]; /* per level, over the models */
+    uint32_t level_instances[VKS_MAX_LEVELS]; /* per level, over the models (splats apart) */
+    /* The far splats (raster mark VKS_RASTER_MARK_SPLAT, with a rasterizer): after every run,
+     * model m's at [splats[m], splats[m + 1]); splats[0] ends the runs. They get no output and
+     * no skinning; the splat pass draws those whose slot the ids can name (the rest are counted
+     * in raster_past_ids, and not drawn). */
+    uint32_t splats[VKS_CROWD_MAX_MODELS + 1];
     /* order[0 .. skinned_count) got output space (a prefix); in compute mode the other
      * overflow_count (overflow_vertices vertices) are skinned in the vertex shader for want of
      * it (0 in vertex mode, where every entry is). */

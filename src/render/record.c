@@ -101,6 +101,40 @@ static void draw_meshes(const vks_renderer *r, vks_frame *f, uint32_t m, uint32_
     }
 }
 
+/* The far splats, one dispatch a model over its range after the runs (only the entries whose
+ * slot the ids name): with the rasterizer's layout and sets bound (the data set of chunk 0 on
+ * the descriptors binding: the splats read no output). */
+static void splat_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_target *target)
+{
+    const gpu_device *dev = r->dev;
+    const vks_crowd *c = r->skinner.crowd;
+    const vks_frame_plan *plan = &f->skin->plan;
+    const uint32_t most = r->raster_scene.max_entries;
+    f->splats = 0;
+    if (plan->splats[VKS_CROWD_MAX_MODELS] <= plan->splats[0] || plan->splats[0] >= most)
+        return;
+    vks_splat_push push = {.size = target->width | target->height << 16};
+    memcpy(push.view_proj, f->uniforms->view_proj, sizeof push.view_proj);
+    memcpy(push.models, f->skin->push.models, sizeof push.models);
+    memcpy(push.instances, f->skin->push.instances, sizeof push.instances);
+    memcpy(push.visible, f->skin->push.visible, sizeof push.visible);
+    memcpy(push.palette, f->skin->push.palette, sizeof push.palette);
+    gpu_address_words(target->vis.address, push.vis);
+    if (r->skinner.descriptors)
+        bind_data_set(r, f, f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->raster.layout, 0, 0);
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        const uint32_t first = plan->splats[m];
+        const uint32_t end = plan->splats[m + 1] < most ? plan->splats[m + 1] : most;
+        if (end <= first)
+            continue;
+        push.visible_first = first;
+        push.visible_count = end - first;
+        push.bits = (c->dq[m] ? VKS_SPLAT_DQ : 0) | r->raster_scene.triangle_bits << 8;
+        vks_raster_splat_record(dev, f->cmd, &r->raster, &push);
+        f->splats += end - first;
+    }
+}
+
 /* The compute rasterizer's part of the frame, before the rendering: the visibility buffer
  * emptied, then one dispatch per mesh of each (model, level) over its entries for it (on the
  * descriptors binding, those of each output chunk in turn, with its set bound), then its writes
@@ -150,13 +184,14 @@ static void raster_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_ta
                 }
             }
     }
+    splat_dispatches(r, f, target);
     vks_raster_finish(dev, cmd, target);
     f->queries_written |= RASTER_COUNTED;
 }
 
 /* Inside the rendering, after the graphics pipeline's draws: one full-screen resolve for all
- * the materials at once (on the descriptors binding, one per output chunk the compute rasterizer drew from,
- * each with its data set bound). */
+ * the materials at once (on the descriptors binding, one per output chunk the compute rasterizer
+ * drew from, each with its data set bound). */
 static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *target)
 {
     const gpu_device *dev = r->dev;
@@ -169,6 +204,7 @@ static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *targ
     /* The chunks the rasterized entries' outputs are in (by address, all of them at once): from
      * the first's to the last's (each chunk's slots are consecutive: chunk_end). */
     uint32_t k_first = 0, k_last = 0;
+    const bool splats = f->splats != 0;
     if (r->skinner.descriptors) {
         k_first = UINT32_MAX;
         for (uint32_t m = 0; m < c->model_count; m++)
@@ -181,6 +217,8 @@ static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *targ
                     k_first = a < k_first ? a : k_first;
                     k_last = b > k_last ? b : k_last;
                 }
+        if (k_first == UINT32_MAX) /* splats alone: chunk 0's pass resolves them */
+            k_first = k_last = 0;
     }
     for (uint32_t k = k_first; k <= k_last; k++) {
         VkDescriptorSet data_set = VK_NULL_HANDLE;
@@ -190,6 +228,7 @@ static void resolve(vks_renderer *r, vks_frame *f, const vks_raster_target *targ
             gpu_address_words(chunk->address, push.out_base);
             push.out_bytes = (uint32_t)chunk->size;
         }
+        push.splats = splats && k == k_first; /* the splats in one pass */
         vks_raster_resolve(dev, f->cmd, &r->raster, &r->raster_scene, target, f->frame_set,
                            data_set, &push);
         f->resolves++;
@@ -276,9 +315,9 @@ bool vks_renderer_draw(vks_renderer *r, vks_frame *f, const vks_draw_target *tar
     const gpu_device *dev = r->dev;
     VkCommandBuffer cmd = f->cmd;
     const vks_crowd *c = r->skinner.crowd;
-    f->draws = f->resolves = 0;
+    f->draws = f->resolves = f->splats = 0;
     f->triangles_hardware = f->triangles_compute = 0;
-    bool rasters = false;
+    bool rasters = f->skin->plan.splats[VKS_CROWD_MAX_MODELS] > f->skin->plan.splats[0];
     for (uint32_t m = 0; m < c->model_count; m++)
         for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++)
             rasters |= f->skin->plan.raster_end[m][l] > f->skin->plan.runs[m][l];

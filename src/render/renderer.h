@@ -111,6 +111,7 @@ typedef struct vks_frame {
     /* Set by vks_renderer_draw: triangles sent to the graphics pipeline and to the compute
      * rasterizer (instances times their meshes' triangles). */
     uint64_t triangles_hardware, triangles_compute;
+    uint32_t splats;              /* entries drawn as far splats (one primitive each) */
     vks_frame_uniforms *uniforms; /* mapped: write before submitting */
     vks_gpu_stats stats;          /* of this slot's previous frame */
 

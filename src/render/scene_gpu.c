@@ -4,6 +4,7 @@
 
 #include <assert.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 static const VkBufferUsageFlags ADDRESSED =
@@ -200,6 +201,23 @@ static vks_model_gpu model_table_entry(const vks_scene_gpu *s, uint32_t m)
     for (int row = 0; row < 3; row++) /* the crowd's placed (column-major) as rows */
         for (int col = 0; col < 4; col++)
             t.placed[row][col] = s->crowd->model_placed[m][col][row];
+    const vks_splat *sp = &model->splat;
+    if (sp->valid) {
+        memcpy(t.splat_center, sp->center, sizeof sp->center);
+        t.splat_center[3] = sp->radius2;
+        memcpy(t.splat_cov, sp->cov, sizeof sp->cov);
+        uint32_t rgba = 0;
+        for (int k = 0; k < 4; k++) {
+            const float c = sp->color[k] < 0.0f ? 0.0f : sp->color[k] > 1.0f ? 1.0f : sp->color[k];
+            const float e = k == 3            ? c
+                            : c <= 0.0031308f ? 12.92f * c
+                                              : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
+            rgba |= (uint32_t)lrintf(e * 255.0f) << (8 * k);
+        }
+        t.splat_info[0] = sp->joint;
+        t.splat_info[1] = rgba;
+        t.splat_info[2] = VKS_SPLAT_VALID;
+    }
     return t;
 }
 

@@ -93,6 +93,7 @@ typedef struct vks_crowd_instance {
      * velocities and root motion leave it; 0 for one placed any other way (vks_crowd_set_world,
      * vks_crowd_add). What the renderer uploads as a place record (vks_place_record). */
     uint8_t placed;
+    uint8_t splat; /* drawn as its far splat last time (vks_crowd_choose) */
     /* Animation level of detail (vks_crowd_animate): the frames it was last posed and last
      * seen; UINT64_MAX for never. */
     uint64_t posed_frame, seen_frame;
@@ -366,7 +367,21 @@ typedef struct vks_lod_view {
      * (vks_crowd.triangle_area, scaled to the instance) projects to at most this many square
      * pixels at the distance of its bounding sphere. 0 (or less): none does. */
     float raster_area_px;
+    /* The far splat (bake/splat.h): with raster, an instance of a model with a splat whose
+     * coarsest level would send more than this many triangles per pixel of its outline (the
+     * splat's mean outline area, vks_splat.area, at the distance of its sphere's nearest point)
+     * is drawn as its splat (raster mark VKS_RASTER_MARK_SPLAT, at its model's last level); it
+     * goes back to its levels only once they send VKS_SPLAT_HYSTERESIS^2 times fewer. 0: none
+     * is. */
+    float splat_density;
 } vks_lod_view;
+
+/* Raster marks (vks_crowd_choose): the compute rasterizer's triangles, or the far splat. */
+#define VKS_RASTER_MARK_TRIANGLES 1u
+#define VKS_RASTER_MARK_SPLAT 2u
+/* A splat goes back to triangles only once it projects this many times larger: a character
+ * crossing the threshold at a walk switches once. */
+#define VKS_SPLAT_HYSTERESIS 1.25f
 
 /* A level goes coarser only once its error projects below this fraction of max_error_px, and
  * finer as soon as the current one's exceeds max_error_px: a camera moving slowly through a
@@ -389,8 +404,9 @@ typedef struct vks_lod_view {
  *   it), with the hysteresis above against the level it had last time, which it remembers
  *   (instance.level); levels NULL: the instance is at level 0 this frame (instance.level = 0, what
  *   the schedule compares its kept pose with). raster (may be NULL, read with levels only):
- *   raster[k] = 1 when its level's triangles are small enough for the compute rasterizer
- *   (view->raster_area_px), else 0;
+ *   raster[k] = VKS_RASTER_MARK_TRIANGLES when its level's triangles are small enough for the
+ *   compute rasterizer (view->raster_area_px), VKS_RASTER_MARK_SPLAT when it is drawn as its
+ *   far splat (view->splat_density; its level is then its model's last), else 0;
  * - periods (may be NULL): its posing period, 1, 2, 4 or 8 frames by the radius its sphere
  *   projects to (1 when the eye is inside it);
  * - schedule (may be NULL): vks_crowd_schedule of frame `frame` with that period.

@@ -84,10 +84,25 @@ static uint8_t crowd_lod_of(const vks_crowd *c, vks_crowd_instance *in, const vk
         }
         level = in->level < coarse ? coarse : in->level > fine ? fine : in->level;
     }
+    if (raster && view->splat_density > 0.0f && view->force < 0 && m->splat.valid) {
+        /* The far splat: the coarsest level's triangles against the pixels its outline covers
+         * (those grow with the square of its size: the hysteresis squared while it is a splat). */
+        const float outline = m->splat.area * px * px;
+        const float h2 = in->splat ? VKS_SPLAT_HYSTERESIS * VKS_SPLAT_HYSTERESIS : 1.0f;
+        in->splat =
+            (float)vks_model_level(m, last).triangle_count * h2 > view->splat_density * outline;
+    } else {
+        in->splat = 0;
+    }
+    if (in->splat)
+        level = last;
     in->level = (uint8_t)level;
     if (raster)
-        *raster = view->raster_area_px > 0.0f &&
-                  c->triangle_area[in->model][level] * px * px <= view->raster_area_px;
+        *raster = in->splat ? VKS_RASTER_MARK_SPLAT
+                  : view->raster_area_px > 0.0f &&
+                          c->triangle_area[in->model][level] * px * px <= view->raster_area_px
+                      ? VKS_RASTER_MARK_TRIANGLES
+                      : 0;
     return (uint8_t)level;
 }
 
