@@ -114,7 +114,12 @@ void main()
         if (push.splats == 0u)
             discard; // another pass resolves them (descriptors binding)
         vec4 base = unpackUnorm4x8(R_MODELS[e.model].splat_info.y);
-        vec3 toward = -normalize(vec3(frame.view_proj[0][3], frame.view_proj[1][3], frame.view_proj[2][3]));
+        // Towards the eye: against clip w's row (perspective), or depth's (orthographic, where
+        // that row is zero).
+        vec3 w_row = vec3(frame.view_proj[0][3], frame.view_proj[1][3], frame.view_proj[2][3]);
+        vec3 z_row = vec3(frame.view_proj[0][2], frame.view_proj[1][2], frame.view_proj[2][2]);
+        vec3 forward = mix(z_row, w_row, step(1e-30, dot(w_row, w_row)));
+        vec3 toward = -forward * inversesqrt(max(dot(forward, forward), 1e-30));
         float cos_a = clamp(dot(toward, frame.light_dir.xyz), -1.0, 1.0);
         float alpha = acos(cos_a);
         float diffuse = (2.0 / 3.0) * (sin(alpha) + (3.14159265 - alpha) * cos_a) / 3.14159265;

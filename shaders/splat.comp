@@ -50,7 +50,7 @@ void main()
     vks_model_gpu m = R_MODELS[e.model];
     if (k < push.visible_count && (m.splat_info.z & VKS_SPLAT_VALID) != 0u) {
         vks_instance inst = R_INSTANCES[e.instance];
-        uint j = m.splat_info.x;
+        uint j = (push.bits & VKS_SPLAT_CARRIER_ONLY) != 0u ? 0u : m.splat_info.x;
         // The joint's skin matrix (palette space from bind space), as rows.
         vec4 r0, r1, r2;
         if ((push.bits & VKS_SPLAT_DQ) != 0u) {

@@ -215,6 +215,9 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
 #define VKS_SPLAT_GROUP_SIZE 64u
 #define VKS_SPLAT_VALID 1u /* vks_model_gpu.splat_info.z: the model has a splat */
 #define VKS_SPLAT_DQ 1u    /* vks_splat_push.bits: the model's palettes are vks_dq */
+/* vks_splat_push.bits: an entry's palette block is its carrier's entry alone (the palette store's
+ * far-splat blocks); else the whole palette, the carrier's at its joint. */
+#define VKS_SPLAT_CARRIER_ONLY 2u
 #define VKS_VISIBLE_SPLAT 0xffffffffu
 /* The widest footprint rasterized, in pixels across: a splat is for characters of a few pixels;
  * one larger (a splat threshold set high) is cut to this box around its center. */
@@ -526,7 +529,8 @@ typedef struct vks_splat_push {
     uint32_t models[2], instances[2], visible[2], palette[2], vis[2]; /* device addresses */
     uint32_t visible_first, visible_count;
     uint32_t size; /* width | height << 16 */
-    uint32_t bits; /* VKS_SPLAT_DQ | the scene's triangle_bits << 8 (the id's entry shift) */
+    uint32_t bits; /* VKS_SPLAT_DQ | VKS_SPLAT_CARRIER_ONLY | the scene's triangle_bits << 8 (the
+                      id's entry shift) */
     uint32_t pad[2];
 } vks_splat_push;
 

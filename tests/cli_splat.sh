@@ -11,10 +11,23 @@
 #     differing by more than 24/255 as a share of the characters'), differs from level 0 in no
 #     more than the levels of detail alone do, plus 5 points. (Neither is within a frame of
 #     motion at this size: which pixel centers a one-pixel character covers is chance.)
-#   cli_splat.sh VKSKIN COMPARE_PNG MODEL...
+#   - a million framed at 1920x1080 (the MILLION models: the default character and a 65-joint
+#     rig), every one drawn (dropped 0: a far splat's palette block is its carrier's entry
+#     alone), within the same bound.
+#   cli_splat.sh VKSKIN COMPARE_PNG MODEL... [--million MODEL...]
 set -u
 vk=$1 cmp=$2
 shift 2
+models=() million=()
+while [ $# -gt 0 ]; do
+  if [ "$1" = --million ]; then
+    shift
+    million=("$@")
+    break
+  fi
+  models+=("$1")
+  shift
+done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
@@ -34,7 +47,18 @@ run() { # run NAME COMMAND ARGS...: vkskin COMMAND --validate ARGS must succeed 
 }
 field() { sed -n "s/^ *\"$2\": \([-0-9.e+]*\),*$/\1/p" "$tmp/$1"; }
 
-for model in "$@"; do
+for model in "${million[@]}"; do
+  name=$(basename "$model")
+  run million bench "$model" --instances 1000000 --frames 1 --warmup 0 --size 1920x1080 --json ||
+    continue
+  prims=$(field million primitives) pixels=$(field million pixels_resolved)
+  visible=$(field million visible) dropped=$(field million dropped)
+  echo "$name x 1000000 framed: $visible drawn, $dropped dropped, $prims primitives on $pixels" \
+    "covered pixels: bound $((4 * pixels + visible))"
+  [ "$visible" = 1000000 ] && [ "$dropped" = 0 ] || fail "$name: a million framed, $visible drawn"
+  [ "$prims" -le $((4 * pixels + visible)) ] || fail "$name: $prims primitives at a million"
+done
+for model in "${models[@]}"; do
   name=$(basename "$model")
   # The bound at 100 000 framed, with splats and without.
   for splat in 4 0; do

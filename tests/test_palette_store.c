@@ -6,6 +6,8 @@
  *            posed or copied for a kept pose, adjacent copies merged, a new instance that finds
  *            no room dropped when the list exceeds the store (the blocks dealt kept), the store
  *            dealt again from the start when the list fits it whole, and clearing.
+ *   splats:  far splats' blocks of one entry, kept, traded with whole blocks as an instance
+ *            becomes a splat or triangles, and marks cleared past splat_list_max.
  *   random:  2 000 frames of random lists and schedules over three models: every listed
  *            instance's block is its own (no two overlap, all inside the store), kept while it
  *            stays listed unless the store starts again, the poses are exactly the entries
@@ -302,10 +304,64 @@ static void test_model_change(void)
     free(mc.crowd.model_of);
 }
 
+/* Far splats' blocks, by hand: model A of 3 joints (instances 0-3) in a store of 10. A splat
+ * mark takes a block of one entry, posed as a splat's (pose_splat); kept while it stays a
+ * splat; a splat that becomes triangles (and back) gives its block back to its kind and takes
+ * one of the other kind, posed anew; a list longer than splat_list_max has its marks cleared and
+ * takes whole blocks. */
+static void test_splats(void)
+{
+    made_crowd mc;
+    make_crowd(&mc, (const uint32_t[]){3}, (const uint32_t[]){4}, 1);
+    const vks_crowd *c = &mc.crowd;
+    vks_palette_store s;
+    vks_error err;
+    CHECK(vks_palette_store_init(&s, c, 10, &err));
+    s.splat_list_max = 4;
+    const uint8_t S = VKS_RASTER_MARK_SPLAT;
+    /* 1: 0 and 2 splats (one entry each), 1 whole: 0 at 0, 1 at 1..3, 2 at 4. */
+    uint32_t l1[] = {0, 1, 2};
+    uint8_t r1[] = {S, 0, S};
+    CHECK(vks_palette_store_frame(&s, c, l1, NULL, r1, 3, NULL) == 3);
+    CHECK(s.block[0] == 0 && s.block[1] == 1 && s.block[2] == 4 && s.top == 5);
+    CHECK(s.pose_count == 3 && s.pose_splat[0] == 1 && s.pose_splat[1] == 0 &&
+          s.pose_splat[2] == 1 && s.staged == 5);
+    CHECK(s.copy_count == 1 && s.copies[0].count == 5);
+    /* 2: the same, nothing scheduled: kept, nothing posed. */
+    uint32_t l2[] = {0, 1, 2};
+    uint8_t r2[] = {S, 0, S};
+    CHECK(vks_palette_store_frame(&s, c, l2, NULL, r2, 3, (const uint8_t[]){0, 0, 0}) == 3);
+    CHECK(s.block[0] == 0 && s.block[2] == 4 && s.pose_count == 0);
+    /* 3: 0 becomes triangles, 1 a splat: 0 takes 1's freed whole block (1..3), 1 takes 0's
+     * freed splat block (0); both posed, 2 kept. */
+    uint32_t l3[] = {0, 1, 2};
+    uint8_t r3[] = {0, S, S};
+    CHECK(vks_palette_store_frame(&s, c, l3, NULL, r3, 3, (const uint8_t[]){0, 0, 0}) == 3);
+    CHECK(s.block[0] == 1 && s.block[1] == 0 && s.block[2] == 4 && s.top == 5);
+    CHECK(s.pose_count == 2 && s.pose[0] == 0 && s.pose_splat[0] == 0 && s.pose[1] == 1 &&
+          s.pose_splat[1] == 1 && s.staged == 4);
+    /* 4: four listed, past splat_list_max (3): the marks cleared, whole blocks. 0 keeps its
+     * (1..3), 1 takes the top's (5..7); 2 and 3 find no room (the freed splat blocks of one
+     * entry are no whole block; 4 x 3 entries exceed the store, so it does not start again):
+     * dropped. */
+    s.splat_list_max = 3;
+    uint32_t l4[] = {0, 1, 2, 3};
+    uint8_t r4[] = {S, S, S, S};
+    const uint32_t kept = vks_palette_store_frame(&s, c, l4, NULL, r4, 4, NULL);
+    CHECK(r4[0] == 0 && r4[1] == 0 && r4[2] == 0 && r4[3] == 0);
+    CHECK(kept == 2 && s.dropped == 2 && s.block[0] == 1 && s.block[1] == 5);
+    for (uint32_t k = 0; k < s.pose_count; k++)
+        CHECK(s.pose_splat[k] == 0);
+    vks_palette_store_free(&s);
+    free(mc.crowd.instances);
+    free(mc.crowd.model_of);
+}
+
 int main(void)
 {
     test_hand();
     test_model_change();
+    test_splats();
     test_random();
     return check_report("palette_store");
 }

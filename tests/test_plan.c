@@ -459,6 +459,126 @@ static void test_frame_plan(void)
     free(crowd.model_of);
 }
 
+/* The far splats in the frame plan: random marks (none, the compute rasterizer's triangles, a
+ * splat) over random frames of the interleaved two-model crowd, with few ids (raster_max_entries)
+ * so that some lists are longer than the ids name. Expected, worked out here: with a rasterizer
+ * and a list the ids name whole, the marked are splats, at their model's last level, after every run, by model, ascending, with no output and the GPU's entry marked
+ * VKS_VISIBLE_SPLAT, every splat's place within the ids; in a longer list, and without a
+ * rasterizer, the marked planned as the graphics pipeline's at the last level (splats_past_ids,
+ * counted in raster_past_ids); the runs and the
+ * output as if the splats were not in the list; level_instances and the overflow counted so. */
+static void test_frame_plan_splats(void)
+{
+    enum { N = 40, MODELS = 2 };
+    vks_model models[MODELS];
+    make_levelled(models);
+    const vks_model *list[] = {&models[0], &models[1]};
+    uint32_t of[N], palette_first[N];
+    for (uint32_t i = 0; i < N; i++) {
+        of[i] = (i * 7 + i / 5) % 3 == 0;
+        palette_first[i] = 500 + 3 * i;
+    }
+    vks_crowd crowd = make_crowd(list, MODELS, of, N);
+    uint32_t x = 777;
+    int bad = 0, frames = 0, with_splats = 0, past = 0;
+    for (int mode = 0; mode < 3; mode++)
+        for (uint32_t ids = 4; ids <= 84; ids += 8)
+            for (VkDeviceSize output = 0; output <= 9000; output += 1500) {
+                const vks_frame_budget budget = {.compute = output > 0,
+                                                 .output_bytes = output,
+                                                 .chunk_limit = 1024,
+                                                 .raster = mode == 0   ? VKS_FRAME_RASTER_NONE
+                                                           : mode == 1 ? VKS_FRAME_RASTER_MARKED
+                                                                       : VKS_FRAME_RASTER_ALL,
+                                                 .raster_max_entries = ids};
+                uint32_t visible[N], count = 0;
+                uint8_t levels[N], raster[N], asked[N];
+                for (uint32_t i = 0; i < N; i++) {
+                    x = x * 1103515245u + 12345u;
+                    if ((x >> 16) % 4 == 0)
+                        continue;
+                    visible[count] = i;
+                    asked[count] = levels[count] = (uint8_t)((x >> 20) % (LEVELS + 1));
+                    raster[count++] = (uint8_t)((x >> 24) % 3);
+                }
+                /* Which are splats, and each entry's level and rasterizer as planned. */
+                bool splat[N], compute[N];
+                uint8_t level[N];
+                uint32_t marked = 0;
+                for (uint32_t k = 0; k < count; k++)
+                    marked += mode != 0 && raster[k] == 2;
+                const uint32_t room = count <= ids ? marked : 0; /* splats end the list */
+                for (uint32_t k = 0, taken = 0; k < count; k++) {
+                    const bool is_marked = mode != 0 && raster[k] == 2;
+                    splat[k] = is_marked && taken++ < room;
+                    level[k] = is_marked || asked[k] >= LEVELS ? LEVELS - 1 : asked[k];
+                    compute[k] = !is_marked && (mode == 2 || (mode == 1 && raster[k] == 1));
+                }
+                uint32_t order[N], want[N], n = 0, runs_end, model_end[MODELS];
+                uint8_t order_level[N], order_model[N], want_level[N];
+                VkDeviceSize offset[N];
+                for (uint32_t m = 0; m < MODELS; m++)
+                    for (uint32_t l = 0; l < LEVELS; l++)
+                        for (int pass = 0; pass < 2; pass++)
+                            for (uint32_t k = 0; k < count; k++)
+                                if (!splat[k] && of[visible[k]] == m && level[k] == l &&
+                                    compute[k] == (pass == 0)) {
+                                    want_level[n] = (uint8_t)l;
+                                    want[n++] = visible[k];
+                                }
+                runs_end = n;
+                for (uint32_t m = 0; m < MODELS; m++) {
+                    for (uint32_t k = 0; k < count; k++)
+                        if (splat[k] && of[visible[k]] == m) {
+                            want_level[n] = LEVELS - 1;
+                            want[n++] = visible[k];
+                        }
+                    model_end[m] = n;
+                }
+                vks_frame_plan plan = {.order = order,
+                                       .order_level = order_level,
+                                       .order_model = order_model,
+                                       .out_offset = offset};
+                vks_frame_plan_make(&crowd, &budget, visible, count, levels, raster, &plan);
+                for (uint32_t k = 0; k < count; k++)
+                    bad += order[k] != want[k] || order_level[k] != want_level[k] ||
+                           levels[k] != level[k];
+                bad += plan.splats[0] != runs_end || plan.splats[1] != model_end[0] ||
+                       plan.splats[2] != model_end[1] ||
+                       plan.splats[VKS_CROWD_MAX_MODELS] != model_end[1];
+                bad += plan.splats_past_ids != marked - (marked < room ? marked : room);
+                /* No output past the runs; the overflow counts the runs' entries alone. */
+                bad += plan.skinned_count > runs_end ||
+                       plan.overflow_count != (budget.compute ? runs_end - plan.skinned_count : 0);
+                uint32_t per_level[VKS_MAX_LEVELS] = {0};
+                for (uint32_t k = 0; k < count; k++)
+                    per_level[want_level[k]]++;
+                bad += memcmp(plan.level_instances, per_level, sizeof per_level) != 0;
+                VkDeviceAddress chunks[16];
+                for (uint32_t k = 0; k < 16; k++)
+                    chunks[k] = (VkDeviceAddress)(k + 1) << 36;
+                vks_visible gpu[N];
+                vks_frame_plan_entries(&crowd, &plan, palette_first, chunks, 1024, gpu);
+                bad += count > runs_end && count > ids; /* a splat the ids cannot name */
+                for (uint32_t k = runs_end; k < count; k++)
+                    bad += gpu[k].instance != want[k] || gpu[k].model != of[want[k]] ||
+                           gpu[k].vertex_first != VKS_VISIBLE_SPLAT ||
+                           gpu[k].palette_first != palette_first[want[k]] ||
+                           gpu[k].out_address[0] != 0 || gpu[k].out_address[1] != 0;
+                for (uint32_t k = 0; k < runs_end; k++)
+                    bad += gpu[k].vertex_first == VKS_VISIBLE_SPLAT;
+                with_splats += count > runs_end;
+                past += plan.splats_past_ids > 0;
+                frames++;
+            }
+    CHECK(bad == 0);
+    CHECK(with_splats > past && past > 0 && with_splats < frames);
+    printf("  frame plan, splats: %d frames, %d with splats, %d with splats past the ids\n", frames,
+           with_splats, past);
+    free(crowd.instances);
+    free(crowd.model_of);
+}
+
 /* Random visible lists of a mixed crowd under many limits and budgets: each slot's offset from a
  * walk written here, which places by scanning 16-byte positions for the first where the
  * instance lies whole inside one chunk at or after the previous end. */
@@ -864,6 +984,7 @@ int main(void)
     test_frame_invariants();
     test_frame_runs();
     test_frame_plan();
+    test_frame_plan_splats();
     test_buffer_limit();
     test_memory();
     test_fit();

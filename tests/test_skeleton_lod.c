@@ -10,7 +10,7 @@
  *   VKS_SKELETON_LOD_SHARE of the level's error at the poses the analysis uses, and at most
  *   ERROR_MOTION times that between them.
  *   Posing: a crowd instance at each level poses its kept joints exactly as at level 0 (bit for
- *   bit) and leaves the others alone; an instance moved to a finer level than its last pose is
+ *   bit) and leaves the others alone; as a far splat, its carrier's entry alone, as at level 0; an instance moved to a finer level than its last pose is
  *   posed again by the animation level of detail's schedule whatever its period.
  *   With --max-coarsest N: the coarsest level of every model poses at most N joints.
  *   usage: test_skeleton_lod MODEL... [--folder DIR]... [--max-coarsest N] */
@@ -215,11 +215,11 @@ static void check_posing(const char *path, const vks_model *m)
     bool ok = all && level;
     c.instances[0].level = 0;
     if (ok)
-        vks_crowd_palettes_at(&c, NULL, list, (const uint32_t[]){0}, 1, all, true);
+        vks_crowd_palettes_at(&c, NULL, list, (const uint32_t[]){0}, 1, all, true, NULL);
     for (uint32_t l = 1; ok && l < lc; l++) {
         memset(level, 0x5a, sizeof *level * J);
         c.instances[0].level = (uint8_t)l;
-        vks_crowd_palettes_at(&c, NULL, list, (const uint32_t[]){0}, 1, level, true);
+        vks_crowd_palettes_at(&c, NULL, list, (const uint32_t[]){0}, 1, level, true, NULL);
         for (uint32_t j = 0; j < J; j++) {
             vks_bone pattern;
             memset(&pattern, 0x5a, sizeof pattern);
@@ -230,6 +230,19 @@ static void check_posing(const char *path, const vks_model *m)
         ok &= c.instances[0].posed_level == l;
     }
     CHECK(ok);
+    /* A far splat's pose at the last level: its carrier's entry alone (bake/splat.h), the very
+     * bits of that joint in the full pose, and nothing past it. */
+    if (ok && m->splat.valid) {
+        memset(level, 0x5a, sizeof *level * J);
+        c.instances[0].level = (uint8_t)(lc - 1);
+        vks_crowd_palettes_at(&c, NULL, list, (const uint32_t[]){0}, 1, level, true,
+                              (const uint8_t[]){1});
+        vks_bone pattern;
+        memset(&pattern, 0x5a, sizeof pattern);
+        CHECK(memcmp(&level[0], &all[m->splat.joint], sizeof all[0]) == 0);
+        CHECK(J < 2 || memcmp(&level[1], &pattern, sizeof pattern) == 0);
+        CHECK(c.instances[0].posed_level == lc - 1);
+    }
     /* The phase timings (bench --phases) pose through the same samplers, in pose order: every
      * entry placed at its joint's, as a full pose. */
     double ms[3];
@@ -245,7 +258,7 @@ static void check_posing(const char *path, const vks_model *m)
     uint8_t update = 0, period = 8;
     c.instances[0].level = (uint8_t)(lc - 1);
     CHECK(vks_crowd_schedule(&c, list, &period, 1, 0, &update) == 1 && update == 1);
-    vks_crowd_palettes_at(&c, NULL, list, (const uint32_t[]){0}, 1, level, true);
+    vks_crowd_palettes_at(&c, NULL, list, (const uint32_t[]){0}, 1, level, true, NULL);
     CHECK(c.instances[0].posed_level == lc - 1);
     /* A pose into the caller's buffer (vkskin_crowd_pose) is not the kept one: it leaves what
      * the schedule knows of the kept pose alone. */

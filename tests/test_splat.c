@@ -1,13 +1,14 @@
 /* The far splat (src/bake/splat.h) of every model given, each loaded as vks_model_load prepares
  * it, against a second method written here: the posed surface sampled at random (uniform points
- * on each triangle, weighted by its bind-pose area) at the poses the levels of detail measure,
- * (at least 4 a triangle, 20 000 a pose), carried into the splat's joint's bind frame by an inverse
- * computed here in double; their mean and covariance against the splat's (within the sampling's
- * error: 2 % of the spread), and the mean base color of the points (the factor times the texel at
- * each point's interpolated UV) against the splat's color (within 0.04: the splat reads a
- * triangle's texel at its centroid). The carrier is a joint the coarsest level poses; the
- * footprint's squared radius is positive and the outline area is no more than the ellipse of 3
- * standard deviations would cover. usage: test_splat MODEL... [--folder DIR]... */
+ * on each triangle, at least 4 a triangle and 20 000 a pose, weighted by its bind-pose area) at
+ * the poses the levels of detail measure, carried into the splat's joint's bind frame by an
+ * inverse computed here in double; their mean and covariance against the splat's (within the
+ * sampling's error: 2 % of the spread), and the mean base color of the points (the factor times
+ * the texel at each point's interpolated UV) against the splat's color (within 0.02: the splat
+ * reads each triangle's texture on a grid of about a point a texel). The carrier is a joint the
+ * coarsest level poses; the footprint's squared radius is positive and the outline area is no
+ * more than the ellipse of 3 standard deviations would cover.
+ *   usage: test_splat MODEL... [--folder DIR]... */
 #include "check.h"
 
 #include "bake/load.h"

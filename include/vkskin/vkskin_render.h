@@ -94,7 +94,8 @@ typedef enum vkskin_palettes {
      * posed, so only the posed instances' palettes cross the bus (staged, then copied on the GPU).
      * It holds every instance's palette, or as many as the device's largest buffer (or
      * max_buffer_bytes) holds, whichever is less; the frames past that leave out the instances it
-     * cannot hold (vkskin_frame_info.dropped). */
+     * cannot hold (vkskin_frame_info.dropped). An instance drawn as a far splat holds one entry
+     * (the joint that carries the splat), not its whole palette. */
     VKSKIN_PALETTES_STORE = 0,
     /* Each frame slot's host-visible buffer with every instance's palette, read across the bus
      * by the shaders (with the animation level of detail, each kept pose written into each frame
@@ -346,8 +347,8 @@ VKSKIN_API vkskin_result vkskin_renderer_get_instance_uploads(const vkskin_rende
  * were in; 0 when it drew nothing), the materials they could shade (every model's), the mip levels
  * left out of the largest textures so that every texture's texels fit the device's storage-buffer
  * range (0: none), the visible entries its ids can name, and those of the last frame it would have
- * drawn but could not name (the graphics pipeline drew them; a far splat it cannot name is not
- * drawn), and the instances drawn as far splats (one primitive each: vkskin_renderer_desc.
+ * drawn but could not name (the graphics pipeline drew them, far splats at their model's coarsest
+ * level), and the instances drawn as far splats (one primitive each: vkskin_renderer_desc.
  * splat_density). Zeros before the first frame and with the hardware rasterizer. */
 typedef struct vkskin_raster_counts {
     uint32_t resolve_passes, materials, texture_levels_dropped, max_entries;

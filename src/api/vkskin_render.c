@@ -452,7 +452,8 @@ static vkskin_frame_info frame_info(const vks_crowd *crowd, const vks_frame_done
     };
     memcpy(info.level_instances, plan->level_instances, sizeof info.level_instances);
     for (uint32_t m = 0; m < crowd->model_count; m++)
-        info.model_instances[m] = plan->runs[m][VKS_MAX_LEVELS] - plan->runs[m][0];
+        info.model_instances[m] = plan->runs[m][VKS_MAX_LEVELS] - plan->runs[m][0] +
+                                  plan->splats[m + 1] - plan->splats[m];
     return info;
 }
 

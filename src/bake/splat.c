@@ -22,7 +22,11 @@ static bool splat__invert(const vks_bone *m, double inv[3][4])
     const double d = m->row[1][0], e = m->row[1][1], f = m->row[1][2];
     const double g = m->row[2][0], h = m->row[2][1], i = m->row[2][2];
     const double det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
-    if (!(fabs(det) > 1e-12) || !isfinite(det))
+    double size = 0.0; /* the largest entry: singular relative to the matrix's own scale */
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 3; k++)
+            size = fmax(size, fabs(m->row[r][k]));
+    if (!isfinite(det) || !(fabs(det) > 1e-9 * size * size * size))
         return false;
     const double r[3][3] = {{(e * i - f * h) / det, (c * h - b * i) / det, (b * f - c * e) / det},
                             {(f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det},
@@ -60,16 +64,19 @@ static double splat__area(const float *a, const float *b, const float *c)
     return 0.5 * sqrt(x * x + y * y + z * z);
 }
 
-static double splat__linear(uint8_t code)
+/* The 8-bit sRGB codes as linear (the table the color reads, made per model). */
+static void splat__linear_table(double table[256])
 {
-    const double c = code / 255.0;
-    return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+    for (int i = 0; i < 256; i++) {
+        const double c = i / 255.0;
+        table[i] = c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+    }
 }
 
 /* The base color at uv (nearest texel, repeating; a flat UV taken back into range) of material
  * `mat`, linear RGBA. */
 static void splat__color_at(const vks_model *m, const vks_material *mat, const float uv[2],
-                            double out[4])
+                            const double linear[256], double out[4])
 {
     for (int k = 0; k < 4; k++)
         out[k] = mat->base_color[k];
@@ -88,7 +95,7 @@ static void splat__color_at(const vks_model *m, const vks_material *mat, const f
     y = y < t->height ? y : t->height - 1;
     const uint8_t *px = t->rgba + 4 * ((size_t)y * t->width + x);
     for (int k = 0; k < 3; k++)
-        out[k] *= splat__linear(px[k]);
+        out[k] *= linear[px[k]];
     out[3] *= px[3] / 255.0;
 }
 
@@ -98,15 +105,19 @@ static void splat__color_at(const vks_model *m, const vks_material *mat, const f
  * block a triangle). */
 #define VKS_SPLAT_COLOR_SPLIT 16
 static void splat__triangle_color(const vks_model *m, const vks_material *mat, const uint32_t v[3],
-                                  double out[4])
+                                  const double linear[256], double out[4])
 {
     float uv[3][2] = {{0}};
     if (m->uvs)
         for (int k = 0; k < 3; k++)
             memcpy(uv[k], m->uvs[v[k]], sizeof uv[k]);
-    if (!m->uvs || uv[0][0] >= VKS_FLAT_UV || mat->texture < 0 ||
-        (uint32_t)mat->texture >= m->texture_count) {
-        splat__color_at(m, mat, uv[0], out);
+    /* Flat when its first corner is (as the resolve reads it); each corner's UV taken back into
+     * the texture's range either way. */
+    const bool flat = uv[0][0] >= VKS_FLAT_UV;
+    for (int k = 0; k < 3; k++)
+        uv[k][0] -= uv[k][0] >= VKS_FLAT_UV ? (float)VKS_FLAT_UV : 0.0f;
+    if (!m->uvs || flat || mat->texture < 0 || (uint32_t)mat->texture >= m->texture_count) {
+        splat__color_at(m, mat, uv[0], linear, out);
         return;
     }
     const vks_texture *t = &m->textures[mat->texture];
@@ -128,7 +139,7 @@ static void splat__triangle_color(const vks_model *m, const vks_material *mat, c
                     (float)((1.0 - a - b) * uv[0][0] + a * uv[1][0] + b * uv[2][0]),
                     (float)((1.0 - a - b) * uv[0][1] + a * uv[1][1] + b * uv[2][1])};
                 double rgba[4];
-                splat__color_at(m, mat, at, rgba);
+                splat__color_at(m, mat, at, linear, rgba);
                 for (int c = 0; c < 4; c++)
                     sum[c] += rgba[c];
             }
@@ -251,6 +262,8 @@ bool vks_model_build_splat(vks_model *m, vks_error *err)
         mom[c] = (splat__moments){.invertible = true};
     const vks_skin_input in = vks_skin_input_of(m);
     /* The mean base color: each triangle's (splat__triangle_color), weighted by its area. */
+    double linear[256];
+    splat__linear_table(linear);
     double color[4] = {0}, color_area = 0.0;
     for (uint32_t i = 0; i < m->mesh_count; i++) {
         const vks_mesh *mesh = &m->meshes[i];
@@ -263,7 +276,7 @@ bool vks_model_build_splat(vks_model *m, vks_error *err)
             if (!(w > 0.0))
                 continue;
             double rgba[4];
-            splat__triangle_color(m, &m->materials[mesh->material], v, rgba);
+            splat__triangle_color(m, &m->materials[mesh->material], v, linear, rgba);
             for (int k = 0; k < 4; k++)
                 color[k] += w * rgba[k];
             color_area += w;
@@ -272,30 +285,49 @@ bool vks_model_build_splat(vks_model *m, vks_error *err)
     for (uint32_t p = 0; p < poses; p++) {
         vks_skin_cpu_palette(m, clips[p], seconds[p], local, world, palette);
         vks_skin_cpu(&in, palette, pos, nrm, NULL);
+        /* The pose's moments in palette space, each triangle weighted by its bind-pose area (the
+         * same surface in every pose); then carried into each candidate's frame (an affine map
+         * x -> A x + b carries them exactly: sum A s + b area, A S A^T + A s b^T + b s^T A^T +
+         * b b^T area). */
+        splat__moments here = {0};
+        for (uint32_t i = 0; i < m->mesh_count; i++) {
+            const vks_mesh *mesh = &m->meshes[i];
+            for (uint32_t t = 0; t + 2 < mesh->index_count; t += 3) {
+                const uint32_t *ix = &m->indices[mesh->first_index + t];
+                const uint32_t v[3] = {mesh->base_vertex + ix[0], mesh->base_vertex + ix[1],
+                                       mesh->base_vertex + ix[2]};
+                const double w =
+                    splat__area(m->positions[v[0]], m->positions[v[1]], m->positions[v[2]]);
+                if (!(w > 0.0))
+                    continue;
+                double x[3][3];
+                for (int k = 0; k < 3; k++)
+                    for (int r = 0; r < 3; r++)
+                        x[k][r] = pos[v[k]][r];
+                splat__add(&here, x, w);
+            }
+        }
         for (uint32_t c = 0; c < cand_count; c++) {
             double inv[3][4];
             if (!mom[c].invertible || !splat__invert(&palette[cand[c]], inv)) {
                 mom[c].invertible = false;
                 continue;
             }
-            for (uint32_t i = 0; i < m->mesh_count; i++) {
-                const vks_mesh *mesh = &m->meshes[i];
-                for (uint32_t t = 0; t + 2 < mesh->index_count; t += 3) {
-                    const uint32_t *ix = &m->indices[mesh->first_index + t];
-                    const uint32_t v[3] = {mesh->base_vertex + ix[0], mesh->base_vertex + ix[1],
-                                           mesh->base_vertex + ix[2]};
-                    /* Weighted by its bind-pose area: the same surface in every pose. */
-                    const double w =
-                        splat__area(m->positions[v[0]], m->positions[v[1]], m->positions[v[2]]);
-                    if (!(w > 0.0))
-                        continue;
-                    double q[3][3];
+            double as[3] = {0}, asa[3][3] = {{0}};
+            for (int a = 0; a < 3; a++)
+                for (int k = 0; k < 3; k++)
+                    as[a] += inv[a][k] * here.sum[k];
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
                     for (int k = 0; k < 3; k++)
-                        for (int r = 0; r < 3; r++)
-                            q[k][r] = inv[r][0] * pos[v[k]][0] + inv[r][1] * pos[v[k]][1] +
-                                      inv[r][2] * pos[v[k]][2] + inv[r][3];
-                    splat__add(&mom[c], q, w);
-                }
+                        for (int l = 0; l < 3; l++)
+                            asa[a][b] += inv[a][k] * here.sum2[k][l] * inv[b][l];
+            mom[c].area += here.area;
+            for (int a = 0; a < 3; a++) {
+                mom[c].sum[a] += as[a] + inv[a][3] * here.area;
+                for (int b = 0; b < 3; b++)
+                    mom[c].sum2[a][b] += asa[a][b] + as[a] * inv[b][3] + inv[a][3] * as[b] +
+                                         inv[a][3] * inv[b][3] * here.area;
             }
         }
     }
@@ -319,8 +351,10 @@ bool vks_model_build_splat(vks_model *m, vks_error *err)
             memcpy(cov, k, sizeof cov);
         }
     }
-    /* Its outline against its ellipse's, over the poses and six directions of its frame. */
-    double outline = 0.0, ellipse = 0.0;
+    /* Its outline against its ellipse's, over the poses and six directions of its frame (both in
+     * its frame's units: their ratio sets the footprint), and the outline in palette units
+     * squared (scaled by the carrier's squared scale, |det|^(2/3)), what the crowd weighs. */
+    double outline = 0.0, ellipse = 0.0, outline_palette = 0.0;
     uint32_t views = 0;
     double(*q)[3] = best >= 0 ? vks_malloc((size_t)m->vertex_count * sizeof *q) : NULL;
     uint8_t *grid = best >= 0 ? vks_malloc(VKS_SPLAT_GRID * VKS_SPLAT_GRID) : NULL;
@@ -340,10 +374,16 @@ bool vks_model_build_splat(vks_model *m, vks_error *err)
             for (int r = 0; r < 3; r++)
                 q[i][r] = inv[r][0] * pos[i][0] + inv[r][1] * pos[i][1] + inv[r][2] * pos[i][2] +
                           inv[r][3];
+        const float(*c)[4] = palette[cand[best]].row;
+        const double det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) -
+                           c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0]) +
+                           c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]);
+        const double scale2 = pow(fabs(det), 2.0 / 3.0);
         for (int d = 0; d < 6; d++) {
             double o, e;
             splat__outline(m, (const double(*)[3])q, dirs[d], cov, grid, &o, &e);
             outline += o;
+            outline_palette += o * scale2;
             ellipse += e;
             views++;
         }
@@ -360,7 +400,7 @@ bool vks_model_build_splat(vks_model *m, vks_error *err)
     if (best < 0 || !(color_area > 0.0) || !(outline > 0.0) || !(ellipse > 0.0))
         return true; /* no surface, or no carrier: drawn by its levels */
     vks_splat *s = &m->splat;
-    s->area = (float)(outline / views);
+    s->area = (float)(outline_palette / views);
     s->radius2 = (float)(outline / ellipse);
     s->valid = true;
     s->joint = cand[best];

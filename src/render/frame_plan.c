@@ -3,16 +3,18 @@
 
 #include <string.h>
 
-/* Whether visible entry s is drawn as its far splat. */
-static bool wants_splat(const vks_frame_budget *b, const uint8_t *raster, uint32_t s)
+/* Whether visible entry s is marked for its far splat. */
+static bool marked_splat(const vks_frame_budget *b, const uint8_t *raster, uint32_t s)
 {
     return b->raster != VKS_FRAME_RASTER_NONE && raster && raster[s] == VKS_RASTER_MARK_SPLAT;
 }
 
-/* Whether visible entry s goes to the compute rasterizer (before the output is dealt). */
+/* Whether visible entry s goes to the compute rasterizer (before the output is dealt); a marked
+ * splat that is not one (past the ids) goes to the graphics pipeline. */
 static bool wants_raster(const vks_frame_budget *b, const uint8_t *raster, uint32_t s)
 {
-    return b->raster == VKS_FRAME_RASTER_ALL || (b->raster == VKS_FRAME_RASTER_MARKED && raster[s]);
+    return !marked_splat(b, raster, s) && (b->raster == VKS_FRAME_RASTER_ALL ||
+                                           (b->raster == VKS_FRAME_RASTER_MARKED && raster[s]));
 }
 
 /* The visible instances in the order the GPU takes them: by model, then by level of detail, so
@@ -28,10 +30,19 @@ static void sort_by_level(const vks_crowd *c, const vks_frame_budget *b, const u
     uint8_t last[VKS_CROWD_MAX_MODELS];
     for (uint32_t m = 0; m < c->model_count; m++)
         last[m] = (uint8_t)(vks_model_level_count(c->models[m]) - 1);
-    for (uint32_t s = 0; s < count; s++) {
+    /* The splats sit at the list's end: the ids name them all when they name the whole list,
+     * else none (the marked then drawn at their last level, by the graphics pipeline past the
+     * ids). */
+    uint32_t marked = 0;
+    for (uint32_t s = 0; s < count; s++)
+        marked += marked_splat(b, raster, s);
+    const uint32_t room = count <= b->raster_max_entries ? marked : 0;
+    p->splats_past_ids = marked > room ? marked - room : 0;
+    for (uint32_t s = 0, k = 0; s < count; s++) {
         const uint8_t m = c->model_of[visible[s]];
-        levels[s] = levels[s] < last[m] ? levels[s] : last[m];
-        if (wants_splat(b, raster, s))
+        /* A marked splat is at its model's last level, a splat or not. */
+        levels[s] = levels[s] < last[m] && !marked_splat(b, raster, s) ? levels[s] : last[m];
+        if (marked_splat(b, raster, s) && k++ < room)
             splats[m]++;
         else
             n[m][2 * levels[s] + !wants_raster(b, raster, s)]++;
@@ -45,6 +56,7 @@ static void sort_by_level(const vks_crowd *c, const vks_frame_budget *b, const u
             at += n[m][2 * l] + n[m][2 * l + 1];
             p->level_instances[l] += n[m][2 * l] + n[m][2 * l + 1];
         }
+        p->level_instances[last[m]] += splats[m];
         p->runs[m][VKS_MAX_LEVELS] = at;
     }
     for (uint32_t m = 0; m < VKS_CROWD_MAX_MODELS; m++) {
@@ -52,9 +64,9 @@ static void sort_by_level(const vks_crowd *c, const vks_frame_budget *b, const u
         at += m < c->model_count ? splats[m] : 0;
     }
     p->splats[VKS_CROWD_MAX_MODELS] = at;
-    for (uint32_t s = 0; s < count; s++) {
+    for (uint32_t s = 0, k = 0; s < count; s++) {
         const uint8_t m = c->model_of[visible[s]];
-        const uint32_t to = wants_splat(b, raster, s)
+        const uint32_t to = marked_splat(b, raster, s) && k++ < room
                                 ? splat_next[m]++
                                 : next[m][2 * levels[s] + !wants_raster(b, raster, s)]++;
         p->order[to] = visible[s];
@@ -93,11 +105,7 @@ void vks_frame_plan_make(const vks_crowd *c, const vks_frame_budget *b, const ui
                     (uint64_t)(end - (first > p->skinned_count ? first : p->skinned_count)) *
                     vks_model_level(c->models[m], l).vertex_count;
         }
-    /* Splats whose slot the ids cannot name: counted, not drawn. */
-    const uint32_t splat_end = p->splats[VKS_CROWD_MAX_MODELS];
-    if (splat_end > b->raster_max_entries)
-        p->raster_past_ids +=
-            splat_end - (runs_end > b->raster_max_entries ? runs_end : b->raster_max_entries);
+    p->raster_past_ids += p->splats_past_ids; /* drawn as triangles instead */
 }
 
 void vks_frame_plan_entries(const vks_crowd *c, const vks_frame_plan *p,

@@ -50,11 +50,13 @@ typedef struct vks_frame_plan {
      * pipeline draws the rest of the range. */
     uint32_t runs[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS + 1];
     uint32_t raster_end[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS];
-    uint32_t level_instances[VKS_MAX_LEVELS]; /* per level, over the models (splats apart) */
+    uint32_t level_instances[VKS_MAX_LEVELS]; /* per level, over the models (splats at their
+                                                 model's last) */
     /* The far splats (raster mark VKS_RASTER_MARK_SPLAT, with a rasterizer): after every run,
      * model m's at [splats[m], splats[m + 1]); splats[0] ends the runs. They get no output and
-     * no skinning; the splat pass draws those whose slot the ids can name (the rest are counted
-     * in raster_past_ids, and not drawn). */
+     * no skinning. They are splats when the ids name the whole list (budget->raster_max_entries
+     * entries at least); else the marked join their model's last level's run as the graphics
+     * pipeline's (counted in splats_past_ids and raster_past_ids). */
     uint32_t splats[VKS_CROWD_MAX_MODELS + 1];
     /* order[0 .. skinned_count) got output space (a prefix); in compute mode the other
      * overflow_count (overflow_vertices vertices) are skinned in the vertex shader for want of
@@ -64,11 +66,13 @@ typedef struct vks_frame_plan {
     /* Entries for the compute rasterizer, with output, past what its ids name
      * (budget->raster_max_entries): drawn by the graphics pipeline instead. */
     uint32_t raster_past_ids;
+    uint32_t splats_past_ids; /* of them, marked splats (drawn at their last level instead) */
 } vks_frame_plan;
 
 /* Plans visible[0 .. count) (ascending, distinct, below the crowd's instance count) with their
- * levels (levels[s], clamped in place to the model's last) and raster marks (raster[s] != 0:
- * for the compute rasterizer, with budget->raster MARKED). */
+ * levels (levels[s], clamped in place to the model's last; a marked splat's set to it) and
+ * raster marks (raster[s]: VKS_RASTER_MARK_TRIANGLES for the compute rasterizer with
+ * budget->raster MARKED, VKS_RASTER_MARK_SPLAT a far splat with either rasterizer). */
 void vks_frame_plan_make(const vks_crowd *crowd, const vks_frame_budget *budget,
                          const uint32_t *visible, uint32_t count, uint8_t *levels,
                          const uint8_t *raster, vks_frame_plan *plan);

@@ -101,17 +101,16 @@ static void draw_meshes(const vks_renderer *r, vks_frame *f, uint32_t m, uint32_
     }
 }
 
-/* The far splats, one dispatch a model over its range after the runs (only the entries whose
- * slot the ids name): with the rasterizer's layout and sets bound (the data set of chunk 0 on
+/* The far splats, one dispatch a model over its range after the runs (the plan made splats only
+ * of entries the ids name): with the rasterizer's layout and sets bound (the data set of chunk 0 on
  * the descriptors binding: the splats read no output). */
 static void splat_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_target *target)
 {
     const gpu_device *dev = r->dev;
     const vks_crowd *c = r->skinner.crowd;
     const vks_frame_plan *plan = &f->skin->plan;
-    const uint32_t most = r->raster_scene.max_entries;
     f->splats = 0;
-    if (plan->splats[VKS_CROWD_MAX_MODELS] <= plan->splats[0] || plan->splats[0] >= most)
+    if (plan->splats[VKS_CROWD_MAX_MODELS] <= plan->splats[0])
         return;
     vks_splat_push push = {.size = target->width | target->height << 16};
     memcpy(push.view_proj, f->uniforms->view_proj, sizeof push.view_proj);
@@ -123,13 +122,14 @@ static void splat_dispatches(vks_renderer *r, vks_frame *f, const vks_raster_tar
     if (r->skinner.descriptors)
         bind_data_set(r, f, f->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, r->raster.layout, 0, 0);
     for (uint32_t m = 0; m < c->model_count; m++) {
-        const uint32_t first = plan->splats[m];
-        const uint32_t end = plan->splats[m + 1] < most ? plan->splats[m + 1] : most;
+        const uint32_t first = plan->splats[m], end = plan->splats[m + 1]; /* ids name them all */
         if (end <= first)
             continue;
         push.visible_first = first;
         push.visible_count = end - first;
-        push.bits = (c->dq[m] ? VKS_SPLAT_DQ : 0) | r->raster_scene.triangle_bits << 8;
+        push.bits = (c->dq[m] ? VKS_SPLAT_DQ : 0) |
+                    (r->skinner.use_store ? VKS_SPLAT_CARRIER_ONLY : 0) |
+                    r->raster_scene.triangle_bits << 8;
         vks_raster_splat_record(dev, f->cmd, &r->raster, &push);
         f->splats += end - first;
     }

@@ -621,4 +621,6 @@ void vks_skinner_set_raster(vks_skinner *sk, vks_frame_raster raster, uint32_t m
 {
     sk->raster = raster;
     sk->raster_max_entries = max_entries;
+    /* Far splats' blocks for the lists the frame plan draws splats from (the ids name them). */
+    sk->store.splat_list_max = raster != VKS_FRAME_RASTER_NONE ? max_entries : 0;
 }

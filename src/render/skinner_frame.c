@@ -61,7 +61,7 @@ static void scatter_to_store(vks_skinner *sk, vks_skin_slot *s, VkCommandBuffer 
         records[k] = (vks_scatter_record){
             .from_entry = st->pose_first[k],
             .to_entry = st->block[i],
-            .count = vks_crowd_written_entries(c, c->instances[i].model),
+            .count = st->pose_splat[k] ? 1 : vks_crowd_written_entries(c, c->instances[i].model),
         };
     }
     vks_scatter_pass_record(sk->dev, cmd, &sk->scatter, s->slot, st->pose_count, 0, 0,

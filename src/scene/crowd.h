@@ -461,9 +461,12 @@ void vks_crowd_palettes(vks_crowd *crowd, vks_pool *pool, const uint32_t *visibl
  * past a few MiB). The buffers vks_crowd_animate remembers are not touched. With at_levels, each
  * instance is posed for its level of detail (instance.level, chosen this frame): only the joints
  * the level keeps (bake/skeleton_lod.h), the level's vertices reading no other; else every
- * joint, as vks_crowd_palettes poses them. */
+ * joint, as vks_crowd_palettes poses them. carrier (may be NULL): carrier[k] set, list[k] is a
+ * far splat: only its model's splat carrier (vks_splat.joint) is written, one entry at
+ * dest + first[k], from its pose at its level (its model's last). */
 void vks_crowd_palettes_at(vks_crowd *crowd, vks_pool *pool, const uint32_t *list,
-                           const uint32_t *first, uint32_t count, vks_bone *dest, bool at_levels);
+                           const uint32_t *first, uint32_t count, vks_bone *dest, bool at_levels,
+                           const uint8_t *carrier);
 
 /* Instance i's morph-target weights (its model's target_count into `weights`; `from`, as many, is
  * scratch): its clip's at its clock (vks_clip_weights; the bind pose: the targets' default

@@ -84,6 +84,7 @@ typedef struct crowd_job {
     /* vks_crowd_palettes_at: per listed instance, its first entry in `palette` (NULL: its
      * palette_first) */
     const uint32_t *first;
+    const uint8_t *carrier; /* vks_crowd_palettes_at: per listed entry, a far splat's carrier alone */
     vks_crowd__scratch layout;
     bool anim_lod; /* vks_crowd_animate with periods: c->schedule says which to pose */
     /* Each instance posed for its level of detail (instance.level): the joints the level keeps
@@ -264,7 +265,7 @@ static uint8_t crowd_pose(const crowd_job *job, const crowd_scratch *s, const cr
     }
     vks_bone *pose = crowd_form_target(p->form, placed, s->pose);
     vks_sampler_pose(p->sampler, &m->skeleton, t, &c->sampler_cursors[i], s->sampler, pose,
-                     job->stream && pose == placed);
+                     job->stream && pose == placed && placed != s->model); /* (not the scratch) */
     crowd_form_write(p->form, pose, joints, placed);
     return 0;
 }
@@ -276,6 +277,28 @@ static void crowd_write_morph(const vks_crowd *c, const crowd_plan *p, uint32_t 
     const vks_model *m = p->model;
     vks_crowd_weights(c, i, weights, weights + m->target_count);
     vks_morph_write(m, weights, placed + vks_crowd_pose_entries(m, p->form == CROWD_DQ));
+}
+
+/* A far splat's palette (vks_crowd_palettes_at's carrier): instance i posed as 3x4 matrices in
+ * the scratch, where the path leaves room (the model transforms', or the 3x4 pose's for the
+ * direct path, which uses the former), and its carrier's entry alone written to `out`, through its
+ * writer. Returns the level whose joints the pose holds. */
+static uint8_t crowd_pose_carrier(const crowd_job *job, const crowd_scratch *s, const crowd_plan *p,
+                                  uint32_t i, vks_bone *out)
+{
+    crowd_plan linear = *p;
+    linear.form = CROWD_LINEAR;
+    vks_bone *placed = p->step == CROWD_DIRECT ? s->pose : s->model;
+    const uint8_t level = crowd_pose(job, s, &linear, i, placed);
+    const vks_bone *carrier = &placed[p->model->splat.joint];
+    if (p->form == CROWD_DQ) {
+        vks_dq d;
+        vks_dq_from_bone_fast(carrier, &d);
+        memcpy(out, &d, sizeof d);
+    } else {
+        *out = *carrier;
+    }
+    return level;
 }
 
 static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
@@ -292,6 +315,14 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
         const crowd_plan p = crowd_plan_of(job, v, i);
         if (p.step == CROWD_HELD)
             continue;
+        if (job->carrier && job->carrier[v] && p.step != CROWD_KEPT) {
+            vks_bone *out = job->palette + job->first[v];
+            const uint8_t level = crowd_pose_carrier(job, &s, &p, i, out);
+            if (job->keeps)
+                p.in->posed_level = level;
+            written++;
+            continue;
+        }
         const uint32_t entries = vks_crowd_model_written(p.model, p.form == CROWD_DQ);
         vks_bone *out = job->palette + (job->first ? job->first[v] : c->palette_first[i]);
         written += entries;
@@ -368,11 +399,13 @@ void vks_crowd_palettes(vks_crowd *c, vks_pool *pool, const uint32_t *visible, u
 }
 
 void vks_crowd_palettes_at(vks_crowd *c, vks_pool *pool, const uint32_t *list,
-                           const uint32_t *first, uint32_t count, vks_bone *dest, bool at_levels)
+                           const uint32_t *first, uint32_t count, vks_bone *dest, bool at_levels,
+                           const uint8_t *carrier)
 {
     /* Another buffer than those the crowd remembers: what they hold stays as it was. */
     crowd_job job = crowd_job_of(c, list, count, dest, false);
     job.first = first;
+    job.carrier = carrier;
     job.at_levels = at_levels;
     job.keeps = true;
     crowd_run(&job, pool, count);

@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The entries instance i's palette takes: its joints, or with dual quaternions the fewer its
- * vks_dq fill (vks_crowd_written_entries). Blocks, staging and copies are that size. */
-static uint32_t entries_of(const vks_crowd *c, uint32_t i)
+/* The entries a block of `kind` takes: its model's joints, or with dual quaternions the fewer
+ * its vks_dq fill (vks_crowd_written_entries); a far splat's one. Blocks, staging and copies are
+ * that size. */
+static uint32_t kind_entries(const vks_crowd *c, uint32_t kind)
 {
-    return vks_crowd_written_entries(c, c->model_of[i]);
+    return kind >= VKS_CROWD_MAX_MODELS ? 1 : vks_crowd_written_entries(c, kind);
 }
 
 /* *p (`used` entries of `size` bytes) with room for `capacity`, the new entries `fill` bytes. */
@@ -30,7 +31,8 @@ bool vks_palette_store_reserve(vks_palette_store *s, const vks_crowd *c, vks_err
     if (k <= n)
         return true;
     if (!grow(&s->block, sizeof *s->block, n, k, 0xff) ||
-        !grow(&s->block_model, sizeof *s->block_model, n, k, 0) ||
+        !grow(&s->block_kind, sizeof *s->block_kind, n, k, 0) ||
+        !grow(&s->pose_splat, sizeof *s->pose_splat, n, k, 0) ||
         !grow(&s->holders, sizeof *s->holders, n, k, 0) ||
         !grow(&s->pose, sizeof *s->pose, n, k, 0) ||
         !grow(&s->pose_first, sizeof *s->pose_first, n, k, 0) ||
@@ -51,11 +53,13 @@ bool vks_palette_store_init(vks_palette_store *s, const vks_crowd *c, uint32_t c
                             "the palette store holds %u entries, fewer than one palette of %s "
                             "(%u entries)",
                             capacity, c->models[m]->name, vks_crowd_written_entries(c, m));
-    /* A model's freed blocks are distinct ranges of the store: at most capacity / entries. */
+    /* A kind's freed blocks are distinct ranges of the store: at most capacity / entries. */
     bool ok = true;
     for (uint32_t m = 0; ok && m < c->model_count; m++)
         ok = (s->free_blocks[m] = vks_malloc(
-                  sizeof(uint32_t) * (capacity / vks_crowd_written_entries(c, m) + 1))) != NULL;
+                  sizeof(uint32_t) * (capacity / vks_crowd_written_entries(c, m) + 1))) != NULL &&
+             (s->free_blocks[VKS_PALETTE_SPLAT_KIND(m)] =
+                  vks_malloc(sizeof(uint32_t) * ((size_t)capacity + 1))) != NULL;
     if (!ok || !vks_palette_store_reserve(s, c, err)) {
         vks_palette_store_free(s);
         return vks_fail_memory(err, "out of memory for the palette store's blocks of %u instances",
@@ -67,13 +71,14 @@ bool vks_palette_store_init(vks_palette_store *s, const vks_crowd *c, uint32_t c
 void vks_palette_store_free(vks_palette_store *s)
 {
     vks_free(s->block);
-    vks_free(s->block_model);
+    vks_free(s->block_kind);
+    vks_free(s->pose_splat);
     vks_free(s->holders);
     vks_free(s->pose);
     vks_free(s->pose_first);
     vks_free(s->copies);
     vks_free(s->fresh);
-    for (uint32_t m = 0; m < VKS_CROWD_MAX_MODELS; m++)
+    for (uint32_t m = 0; m < VKS_PALETTE_KINDS; m++)
         vks_free(s->free_blocks[m]);
     *s = (vks_palette_store){0};
 }
@@ -89,31 +94,38 @@ void vks_palette_store_clear(vks_palette_store *s)
     s->restarted = false;
 }
 
-/* A block for instance i: a freed one of its model's, else from the top; VKS_PALETTE_NONE when
- * neither has room. */
-static uint32_t take_block(vks_palette_store *s, const vks_crowd *c, uint32_t i)
+/* A block of `kind`: a freed one of the kind, else from the top; VKS_PALETTE_NONE when neither
+ * has room. */
+static uint32_t take_block(vks_palette_store *s, const vks_crowd *c, uint32_t kind)
 {
-    const uint32_t m = c->model_of[i];
-    if (s->free_count[m])
-        return s->free_blocks[m][--s->free_count[m]];
-    const uint32_t entries = entries_of(c, i);
+    if (s->free_count[kind])
+        return s->free_blocks[kind][--s->free_count[kind]];
+    const uint32_t entries = kind_entries(c, kind);
     if (s->capacity - s->top < entries)
         return VKS_PALETTE_NONE;
     s->top += entries;
     return s->top - entries;
 }
 
+/* Listed entry k's kind this frame: its model's, or its model's far splat's when marked. */
+static uint32_t kind_of(const vks_crowd *c, const uint32_t *visible, const uint8_t *raster,
+                        uint32_t k)
+{
+    const uint32_t m = c->model_of[visible[k]];
+    return raster && raster[k] == VKS_RASTER_MARK_SPLAT ? VKS_PALETTE_SPLAT_KIND(m) : m;
+}
+
 /* Places the listed instances that have no block; false at the first that finds no room (with
  * `drop`: leaves it without one and goes on). */
-static bool place(vks_palette_store *s, const vks_crowd *c, const uint32_t *visible, uint32_t count,
-                  bool drop)
+static bool place(vks_palette_store *s, const vks_crowd *c, const uint32_t *visible,
+                  const uint8_t *raster, uint32_t count, bool drop)
 {
     for (uint32_t k = 0; k < count; k++) {
         const uint32_t i = visible[k];
         if (s->block[i] != VKS_PALETTE_NONE)
             continue;
-        s->block[i] = take_block(s, c, i);
-        s->block_model[i] = c->model_of[i];
+        s->block_kind[i] = (uint8_t)kind_of(c, visible, raster, k);
+        s->block[i] = take_block(s, c, s->block_kind[i]);
         if (s->block[i] == VKS_PALETTE_NONE && !drop)
             return false;
     }
@@ -124,18 +136,23 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, uint3
                                  uint8_t *levels, uint8_t *raster, uint32_t count,
                                  const uint8_t *schedule)
 {
+    /* Far splats' blocks only for a list the splats can be drawn from (splat_list_max): else
+     * their marks are cleared (drawn at their last level). */
+    if (raster && count > s->splat_list_max)
+        for (uint32_t k = 0; k < count; k++)
+            raster[k] = raster[k] == VKS_RASTER_MARK_SPLAT ? 0 : raster[k];
     /* The instances no longer listed give their blocks back (a merge of two ascending lists), and
-     * so do those that show another model than their block was dealt for (vks_crowd_set_model):
-     * they get a new one, of their model's size. */
+     * so do those whose kind changed since their block was dealt (another model:
+     * vks_crowd_set_model; a splat no more, or anew): they get a new one, of their kind's size. */
     uint32_t k = 0;
     for (uint32_t h = 0; h < s->holder_count; h++) {
         const uint32_t i = s->holders[h];
         while (k < count && visible[k] < i)
             k++;
-        const uint32_t m = s->block_model[i];
-        if (k < count && visible[k] == i && c->model_of[i] == m)
+        const uint32_t kind = s->block_kind[i];
+        if (k < count && visible[k] == i && kind_of(c, visible, raster, k) == kind)
             continue;
-        s->free_blocks[m][s->free_count[m]++] = s->block[i];
+        s->free_blocks[kind][s->free_count[kind]++] = s->block[i];
         s->block[i] = VKS_PALETTE_NONE;
     }
     s->holder_count = 0;
@@ -145,14 +162,14 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, uint3
     for (k = 0; k < count; k++)
         fresh[k] = s->block[visible[k]] == VKS_PALETTE_NONE;
     s->restarted = false;
-    if (!place(s, c, visible, count, false)) {
+    if (!place(s, c, visible, raster, count, false)) {
         /* A new instance found no room. When the list fits the store whole, the blocks are only
          * scattered (other models' freed ones, holes): start again, packed in list order. When
          * it does not, starting again would only drop others and start again next frame: keep
          * the blocks dealt and drop the new instances that find none. */
         uint64_t entries = 0;
         for (k = 0; k < count; k++)
-            entries += entries_of(c, visible[k]);
+            entries += kind_entries(c, kind_of(c, visible, raster, k));
         if (entries <= s->capacity) {
             for (k = 0; k < count; k++) {
                 s->block[visible[k]] = VKS_PALETTE_NONE;
@@ -162,7 +179,7 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, uint3
             memset(s->free_count, 0, sizeof s->free_count);
             s->restarted = true;
         }
-        place(s, c, visible, count, true);
+        place(s, c, visible, raster, count, true);
     }
 
     /* The lists without the dropped entries; the poses to stage, packed; their copies. */
@@ -186,7 +203,8 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, uint3
         s->holders[s->holder_count++] = i;
         if (!pose)
             continue;
-        const uint32_t entries = entries_of(c, i);
+        const uint32_t entries = kind_entries(c, s->block_kind[i]);
+        s->pose_splat[posed] = s->block_kind[i] >= VKS_CROWD_MAX_MODELS;
         s->pose[posed] = i;
         vks_palette_copy *last = copies ? &s->copies[copies - 1] : NULL;
         if (last && last->from + last->count == at && last->to + last->count == block)

@@ -31,15 +31,26 @@ typedef struct vks_palette_copy {
     uint32_t from, to, count;
 } vks_palette_copy;
 
+/* A block's kind: its model's palette (the model's index), or a far splat's of that model
+ * (VKS_PALETTE_SPLAT_KIND(m)): its carrier joint's entry alone (bake/splat.h), which is all the
+ * splat pass reads. */
+#define VKS_PALETTE_KINDS (2 * VKS_CROWD_MAX_MODELS)
+#define VKS_PALETTE_SPLAT_KIND(m) (VKS_CROWD_MAX_MODELS + (m))
+
 typedef struct vks_palette_store {
-    uint32_t capacity;    /* entries of the store */
-    uint32_t top;         /* entries dealt from the bottom so far; the rest are free */
-    uint32_t *block;      /* per instance: its block's first entry, or VKS_PALETTE_NONE */
-    uint8_t *block_model; /* per instance holding a block: the model it was dealt for */
-    uint32_t instances;   /* the per-instance arrays' room (vks_palette_store_reserve) */
-    /* Per model, the blocks of its instances that left the view (each its joint count). */
-    uint32_t *free_blocks[VKS_CROWD_MAX_MODELS];
-    uint32_t free_count[VKS_CROWD_MAX_MODELS];
+    uint32_t capacity;   /* entries of the store */
+    uint32_t top;        /* entries dealt from the bottom so far; the rest are free */
+    uint32_t *block;     /* per instance: its block's first entry, or VKS_PALETTE_NONE */
+    uint8_t *block_kind; /* per instance holding a block: the kind it was dealt for */
+    uint32_t instances;  /* the per-instance arrays' room (vks_palette_store_reserve) */
+    /* Far splats' blocks (one entry) for the listed instances marked VKS_RASTER_MARK_SPLAT,
+     * when the list is at most this long (the compute rasterizer's ids name it whole, as the
+     * frame plan's splats need: render/frame_plan.h); a longer list's marks are cleared (its
+     * instances drawn at their last level). 0: no splat blocks (marks cleared). */
+    uint32_t splat_list_max;
+    /* Per kind, the blocks of its instances that left the view (each the kind's entries). */
+    uint32_t *free_blocks[VKS_PALETTE_KINDS];
+    uint32_t free_count[VKS_PALETTE_KINDS];
     uint32_t *holders; /* the instances holding a block, ascending */
     uint32_t holder_count;
 
@@ -47,6 +58,7 @@ typedef struct vks_palette_store {
      * each one's first entry in the frame's staging buffer (packed from 0); the entries staged;
      * the copies into the store (adjacent ones merged). */
     uint32_t *pose, *pose_first;
+    uint8_t *pose_splat; /* per pose: a far splat's (its carrier's entry alone) */
     uint32_t pose_count;
     uint64_t staged;
     vks_palette_copy *copies;
@@ -71,9 +83,11 @@ bool vks_palette_store_reserve(vks_palette_store *s, const vks_crowd *crowd, vks
 
 /* One frame. visible[0 .. count): the instances listed this frame, ascending; levels and raster
  * (either may be NULL) their per-entry choices; schedule[k] (NULL: all) whether the animation
- * level of detail poses entry k this frame. Frees the blocks of the instances no longer listed,
- * and of those whose model changed since their block was dealt, gives each newly listed one (and
- * each such) a block (its model's freed blocks first, then the store's top), and
+ * level of detail poses entry k this frame. An entry marked VKS_RASTER_MARK_SPLAT takes a far
+ * splat's block (see splat_list_max; its mark cleared when it cannot). Frees the blocks of the
+ * instances no longer listed, and of those whose kind changed since their block was dealt (another
+ * model, or a splat no more or anew), gives each newly listed one (and each such) a block (its
+ * kind's freed blocks first, then the store's top), and
  * lists for posing every entry with schedule[k] and every one that got a new block. When a new
  * instance finds no room, the store starts again: every block is freed and every listed instance
  * placed afresh in list order and posed; those that still find none are dropped from the lists

@@ -91,7 +91,7 @@ vks_prepared vks_prepare_store(vks_crowd *c, vks_anim_lod *a, vks_palette_store 
     const uint32_t n = vks_palette_store_frame(store, c, visible, levels, job->raster, listed,
                                                job->anim_lod ? c->schedule : NULL);
     vks_crowd_palettes_at(c, job->pool, store->pose, store->pose_first, store->pose_count, staging,
-                          levels != NULL);
+                          levels != NULL, store->pose_splat);
     uint64_t joints = 0;
     for (uint32_t k = 0; k < store->pose_count; k++)
         joints += joints_posed(c, store->pose[k], levels != NULL);
