@@ -872,6 +872,7 @@ static void check_changes(const vkskin_model *a, const vkskin_model *b)
             return;
         vkskin_renderer_desc rd =
             checked_desc(crowd, store ? VKSKIN_PALETTES_STORE : VKSKIN_PALETTES_HOST);
+        rd.raster = VKSKIN_RASTER_HYBRID; /* (its far splats' blocks kept as the store grows) */
         vkskin_renderer *r = NULL, *fresh = NULL;
         CHECK(vkskin_renderer_create(&rd, &r, &err) == VKSKIN_OK);
         uint8_t *grown_image = malloc(W * H * 4), *fresh_image = malloc(W * H * 4);
@@ -905,6 +906,11 @@ static void check_changes(const vkskin_model *a, const vkskin_model *b)
         CHECK(vkskin_renderer_frame(r, &fd, NULL, &err) == VKSKIN_OK);
         /* The store's lists have room for every index the crowd gave out, grown or not. */
         CHECK(!store || r->r.skinner.store.instances >= vkskin_crowd_instance_count(crowd));
+        /* ... and a store made anew as the crowd grew still deals far splats' blocks. */
+        CHECK(r->r.skinner.grown > 0);
+        CHECK(!store ||
+              r->r.skinner.store.splat_list_max ==
+                  (r->r.raster_mode != VKS_RASTER_HARDWARE ? r->r.skinner.raster_max_entries : 0));
         CHECK(vkskin_crowd_remove(crowd, N + 5, &err) == VKSKIN_OK);
         const uint32_t with_removed[] = {0, N + 5};
         float palettes[1];

@@ -8,13 +8,13 @@
  *            dealt again from the start when the list fits it whole, and clearing.
  *   splats:  far splats' blocks of one entry, kept, traded with whole blocks as an instance
  *            becomes a splat or triangles, and marks cleared past splat_list_max.
- *   random:  2 000 frames of random lists and schedules over three models: every listed
- *            instance's block is its own (no two overlap, all inside the store), kept while it
- *            stays listed unless the store starts again, the poses are exactly the entries
- *            scheduled or new, packed in list order, and the copies move exactly their entries;
- *            the staged entries are the posed instances' joints; an instance is dropped only
- *            when the listed palettes together exceed the store, which then does not start
- *            again. */
+ *   random:  2 000 frames of random lists and schedules over three models (far splats' marks on a
+ *            third of them from frame 500, lists past a random splat_list_max cleared): every
+ * listed instance's block is its own (no two overlap, all inside the store), kept while it stays
+ * listed unless the store starts again, the poses are exactly the entries scheduled or new, packed
+ * in list order, and the copies move exactly their entries; the staged entries are the posed
+ * instances' joints; an instance is dropped only when the listed palettes together exceed the
+ * store, which then does not start again. */
 #include "check.h"
 
 #include <stdlib.h>
@@ -161,6 +161,8 @@ static void test_random(void)
     vks_error err;
     CHECK(vks_palette_store_init(&s, c, capacity, &err));
     uint32_t *list = malloc(sizeof *list * n), *before = malloc(sizeof *before * n);
+    uint8_t *marks = malloc(n), *before_kind = malloc(n); /* far splats' marks, kinds before */
+    uint32_t splat_frames = 0;
     uint32_t *owner = malloc(sizeof *owner * capacity); /* entry -> instance, this frame */
     uint8_t *schedule = malloc(n), *scheduled = calloc(n, 1);
     uint32_t x = 12345, restarts = 0, drops = 0, reused = 0, kept_frames = 0;
@@ -168,19 +170,30 @@ static void test_random(void)
     for (int f = 0; f < 2000 && ok; f++) {
         /* A random share of the crowd (sometimes more than the store holds), ascending. */
         const uint32_t share = 1 + rng(&x) % (f % 50 == 49 ? 100 : 40);
+        /* Far splats (one entry) on a third of the listed from frame 500 on, for lists up to a
+         * random length (the marks of a longer one cleared). */
+        s.splat_list_max = f < 500 ? 0 : rng(&x) % 2 ? UINT32_MAX : rng(&x) % 60;
         uint32_t count = 0, entries = 0;
         for (uint32_t i = 0; i < n; i++)
             if (rng(&x) % 100 < share) {
                 list[count] = i;
                 schedule[count] = rng(&x) % 4 == 0;
                 scheduled[i] = schedule[count];
-                entries += joints_of(c, i);
+                /* a third, each instance's mark changing every 100 frames */
+                marks[count] =
+                    f >= 500 && (i + (uint32_t)f / 100) % 3 == 0 ? VKS_RASTER_MARK_SPLAT : 0;
                 count++;
             }
-        for (uint32_t i = 0; i < n; i++)
+        const bool splats = count <= s.splat_list_max;
+        for (uint32_t k = 0; k < count; k++)
+            entries += splats && marks[k] ? 1 : joints_of(c, list[k]);
+        splat_frames += splats && f >= 500;
+        for (uint32_t i = 0; i < n; i++) {
             before[i] = s.block[i];
+            before_kind[i] = s.block_kind[i];
+        }
         const uint32_t listed = count, top_before = s.top;
-        count = frame(&s, c, list, count, schedule);
+        count = vks_palette_store_frame(&s, c, list, NULL, marks, count, schedule);
         restarts += s.restarted;
         drops += s.dropped;
         /* Dropped only when the store cannot hold the list whole, and then it does not start
@@ -194,19 +207,25 @@ static void test_random(void)
         for (uint32_t k = 0; k < s.pose_count; k++) {
             posed[s.pose[k]] = 1;
             ok &= s.pose_first[k] == staged; /* packed, in list order */
-            staged += joints_of(c, s.pose[k]);
+            staged += s.pose_splat[k] ? 1 : joints_of(c, s.pose[k]);
         }
         ok &= staged == s.staged;
         for (uint32_t k = 0; k < count; k++) {
-            const uint32_t i = list[k], block = s.block[i], j = joints_of(c, i);
+            const bool splat = marks[k] == VKS_RASTER_MARK_SPLAT;
+            const uint32_t i = list[k], block = s.block[i], j = splat ? 1 : joints_of(c, i);
+            const uint8_t kind =
+                splat ? (uint8_t)VKS_PALETTE_SPLAT_KIND(c->model_of[i]) : c->model_of[i];
+            ok &= splats || !splat; /* marks cleared past splat_list_max */
+            ok &= s.block_kind[i] == kind;
             ok &= k == 0 || list[k - 1] < i; /* still ascending */
             ok &= block != VKS_PALETTE_NONE && block + j <= capacity;
             for (uint32_t e = block; ok && e < block + j && e < capacity; e++) {
                 ok &= owner[e] == UINT32_MAX;
                 owner[e] = i;
             }
-            /* (an instance not listed last frame gave its block back this frame) */
-            const bool fresh = before[i] == VKS_PALETTE_NONE;
+            /* (an instance not listed last frame gave its block back this frame, and so did one
+             * whose kind changed) */
+            const bool fresh = before[i] == VKS_PALETTE_NONE || before_kind[i] != kind;
             /* Kept while listed, unless the store started again. */
             if (!fresh && !s.restarted) {
                 ok &= block == before[i];
@@ -252,9 +271,11 @@ static void test_random(void)
     printf("random: 2000 frames, %u instance-frames kept their block, %u blocks reused, %u starts "
            "again, %u dropped\n",
            kept_frames, reused, restarts, drops);
-    CHECK(kept_frames > 1000 && reused > 100 && restarts > 0 && drops > 0);
+    printf("        %u frames with far splats' blocks\n", splat_frames);
+    CHECK(kept_frames > 1000 && reused > 100 && restarts > 0 && drops > 0 && splat_frames > 200);
     vks_palette_store_free(&s);
     free(list), free(before), free(owner), free(schedule), free(scheduled);
+    free(marks), free(before_kind);
     free(mc.crowd.instances);
     free(mc.crowd.model_of);
 }

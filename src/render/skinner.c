@@ -322,8 +322,12 @@ static bool create_data_sets(vks_skinner *sk, vks_error *err)
 static bool create_store(vks_skinner *sk, vks_error *err)
 {
     const uint32_t entries = sk->store_entries;
-    return vks_palette_store_init(&sk->store, sk->crowd, entries, err) &&
-           gpu_buffer_create(sk->dev,
+    if (!vks_palette_store_init(&sk->store, sk->crowd, entries, err))
+        return false;
+    /* Far splats' blocks as vks_skinner_set_raster said (a store made anew, as the crowd grew,
+     * keeps them). */
+    sk->store.splat_list_max = sk->raster != VKS_FRAME_RASTER_NONE ? sk->raster_max_entries : 0;
+    return gpu_buffer_create(sk->dev,
                              &(gpu_buffer_desc){.size = sizeof(vks_bone) * entries,
                                                 .usage = ADDRESSED,
                                                 .memory = GPU_MEMORY_DEVICE,

@@ -84,7 +84,8 @@ typedef struct crowd_job {
     /* vks_crowd_palettes_at: per listed instance, its first entry in `palette` (NULL: its
      * palette_first) */
     const uint32_t *first;
-    const uint8_t *carrier; /* vks_crowd_palettes_at: per listed entry, a far splat's carrier alone */
+    const uint8_t
+        *carrier; /* vks_crowd_palettes_at: per listed entry, a far splat's carrier alone */
     vks_crowd__scratch layout;
     bool anim_lod; /* vks_crowd_animate with periods: c->schedule says which to pose */
     /* Each instance posed for its level of detail (instance.level): the joints the level keeps
@@ -307,6 +308,9 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
     vks_crowd *c = job->crowd;
     /* Each thread its own scratch: chunks of one thread run one after the other. */
     const crowd_scratch s = crowd_scratch_at(c, &job->layout, thread);
+    /* A carrier's block holds one entry: never a kept pose's whole copy (palettes_at, which
+     * passes carriers, has no animation level of detail). */
+    assert(!job->carrier || (!job->anim_lod && job->first));
     uint64_t written = 0;
     for (uint32_t v = begin; v < end; v++) {
         const uint32_t i = job->visible[v];
@@ -315,7 +319,7 @@ static void crowd_palettes_chunk(void *ctx, uint32_t begin, uint32_t end, uint32
         const crowd_plan p = crowd_plan_of(job, v, i);
         if (p.step == CROWD_HELD)
             continue;
-        if (job->carrier && job->carrier[v] && p.step != CROWD_KEPT) {
+        if (job->carrier && job->carrier[v]) {
             vks_bone *out = job->palette + job->first[v];
             const uint8_t level = crowd_pose_carrier(job, &s, &p, i, out);
             if (job->keeps)

@@ -39,6 +39,14 @@ bool vks_palette_store_reserve(vks_palette_store *s, const vks_crowd *c, vks_err
         !grow(&s->copies, sizeof *s->copies, n, k, 0) || !grow(&s->fresh, 1, n, k, 0))
         return vks_fail_memory(err, "out of memory for the palette store's blocks of %zu instances",
                                k);
+    /* A far splats' free list holds at most every instance's block (one entry each). */
+    for (uint32_t m = 0; m < c->model_count; m++)
+        if (!grow(&s->free_blocks[VKS_PALETTE_SPLAT_KIND(m)], sizeof(uint32_t), n ? n + 1 : 0,
+                  k + 1, 0))
+            return vks_fail_memory(err,
+                                   "out of memory for the palette store's blocks of %zu "
+                                   "instances",
+                                   k);
     s->instances = (uint32_t)k;
     return true;
 }
@@ -53,13 +61,12 @@ bool vks_palette_store_init(vks_palette_store *s, const vks_crowd *c, uint32_t c
                             "the palette store holds %u entries, fewer than one palette of %s "
                             "(%u entries)",
                             capacity, c->models[m]->name, vks_crowd_written_entries(c, m));
-    /* A kind's freed blocks are distinct ranges of the store: at most capacity / entries. */
+    /* A model's freed blocks are distinct ranges of the store: at most capacity / entries (its
+     * far splats' lists grow with the instances: vks_palette_store_reserve). */
     bool ok = true;
     for (uint32_t m = 0; ok && m < c->model_count; m++)
         ok = (s->free_blocks[m] = vks_malloc(
-                  sizeof(uint32_t) * (capacity / vks_crowd_written_entries(c, m) + 1))) != NULL &&
-             (s->free_blocks[VKS_PALETTE_SPLAT_KIND(m)] =
-                  vks_malloc(sizeof(uint32_t) * ((size_t)capacity + 1))) != NULL;
+                  sizeof(uint32_t) * (capacity / vks_crowd_written_entries(c, m) + 1))) != NULL;
     if (!ok || !vks_palette_store_reserve(s, c, err)) {
         vks_palette_store_free(s);
         return vks_fail_memory(err, "out of memory for the palette store's blocks of %u instances",
