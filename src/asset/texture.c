@@ -4,6 +4,7 @@
 #include <stb/stb_image.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,4 +45,17 @@ bool vks_texture_load(const char *path, vks_texture *tex, char *why, size_t why_
     unsigned char *pixels = stbi_load_from_file(f, &w, &h, &n, 4);
     fclose(f);
     return take(pixels, w, h, tex, why, why_size);
+}
+
+uint8_t vks_srgb8_of_linear(double linear)
+{
+    const double x = linear <= 0.0 ? 0.0 : linear >= 1.0 ? 1.0 : linear;
+    const double s = x <= 0.0031308 ? 12.92 * x : 1.055 * pow(x, 1.0 / 2.4) - 0.055;
+    return (uint8_t)lround(s * 255.0);
+}
+
+double vks_linear_of_srgb8(uint8_t code)
+{
+    const double c = code / 255.0;
+    return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
 }

@@ -1,5 +1,5 @@
-/* Affine transforms in double for load-time analysis (root_motion.c, gait.c): row-major 3x4,
- * the fourth row 0 0 0 1 implied, like vks_affine. */
+/* Affine transforms in double for load-time analysis (root_motion.c, gait.c, splat.c): row-major
+ * 3x4, the fourth row 0 0 0 1 implied, like vks_affine. */
 #ifndef VKS_M34_H
 #define VKS_M34_H
 
@@ -30,6 +30,15 @@ static inline m34 m34_mul(const m34 *a, const m34 *b)
         }
     }
     return out;
+}
+
+/* The determinant of a's linear part. */
+static inline double m34_det(const m34 *a)
+{
+    const double(*m)[4] = a->m;
+    return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+           m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+           m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
 }
 
 /* The inverse of an affine transform (its linear part invertible: a skeleton's root and joints

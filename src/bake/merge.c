@@ -1,6 +1,7 @@
 /* Meshes merged by material (merge.h). */
 #include "merge.h"
 #include "../core/alloc.h"
+#include "../asset/texture.h"
 #include "../../shaders/vks_shared.h" /* VKS_FLAT_UV */
 
 #include <assert.h>
@@ -220,14 +221,6 @@ bool vks_model_merge_meshes(vks_model *m, vks_error *err)
 
 /* ---- Single-colour materials into one colour texture ---- */
 
-/* A linear channel in [0, 1] as an 8-bit sRGB code. */
-static uint8_t merge__srgb8(float c)
-{
-    const double x = c <= 0.0f ? 0.0 : c >= 1.0f ? 1.0 : c;
-    const double s = x <= 0.0031308 ? 12.92 * x : 1.055 * pow(x, 1.0 / 2.4) - 0.055;
-    return (uint8_t)lround(s * 255.0);
-}
-
 bool vks_model_merge_colours(vks_model *m, vks_error *err)
 {
     assert(!m->packed && !m->level_count);
@@ -281,8 +274,8 @@ bool vks_model_merge_colours(vks_model *m, vks_error *err)
             const vks_material *mt = &m->materials[i];
             const uint32_t c = slot[i], x = 2 * (c % g), y = 2 * (c / g);
             const uint8_t texel[4] = {
-                merge__srgb8(mt->base_color[0]), merge__srgb8(mt->base_color[1]),
-                merge__srgb8(mt->base_color[2]),
+                vks_srgb8_of_linear(mt->base_color[0]), vks_srgb8_of_linear(mt->base_color[1]),
+                vks_srgb8_of_linear(mt->base_color[2]),
                 (uint8_t)lround(fmin(fmax(mt->base_color[3], 0.0), 1.0) * 255.0)};
             for (uint32_t dy = 0; dy < 2; dy++)
                 for (uint32_t dx = 0; dx < 2; dx++)

@@ -2,6 +2,8 @@
 #include "splat.h"
 
 #include "lod_error.h"
+#include "m34.h"
+#include "../asset/texture.h" /* vks_linear_of_srgb8 */
 #include "../core/alloc.h"
 #include "../skin/skin_cpu.h"
 #include "../../shaders/vks_shared.h" /* VKS_FLAT_UV */
@@ -15,30 +17,24 @@ typedef struct splat__moments {
     bool invertible; /* its skin matrix was in every pose */
 } splat__moments;
 
-/* The inverse of an affine 3x4 (rows); false when singular. */
-static bool splat__invert(const vks_bone *m, double inv[3][4])
+/* Whether affine a's linear part is invertible: its determinant not negligible against its
+ * largest entry's cube (a joint scaled by 1e-4 is; a collapsed one is not). */
+static bool splat__invertible(const m34 *a)
 {
-    const double a = m->row[0][0], b = m->row[0][1], c = m->row[0][2];
-    const double d = m->row[1][0], e = m->row[1][1], f = m->row[1][2];
-    const double g = m->row[2][0], h = m->row[2][1], i = m->row[2][2];
-    const double det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
-    double size = 0.0; /* the largest entry: singular relative to the matrix's own scale */
+    double size = 0.0;
     for (int r = 0; r < 3; r++)
         for (int k = 0; k < 3; k++)
-            size = fmax(size, fabs(m->row[r][k]));
-    if (!isfinite(det) || !(fabs(det) > 1e-9 * size * size * size))
-        return false;
-    const double r[3][3] = {{(e * i - f * h) / det, (c * h - b * i) / det, (b * f - c * e) / det},
-                            {(f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det},
-                            {(d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det}};
-    for (int row = 0; row < 3; row++) {
-        for (int col = 0; col < 3; col++)
-            inv[row][col] = r[row][col];
-        inv[row][3] =
-            -(r[row][0] * m->row[0][3] + r[row][1] * m->row[1][3] + r[row][2] * m->row[2][3]);
-    }
-    return true;
+            size = fmax(size, fabs(a->m[r][k]));
+    const double det = m34_det(a);
+    return isfinite(det) && fabs(det) > 1e-9 * size * size * size;
 }
+
+/* A triangle of level 0, its vertices in the model's streams, weighted by its bind-pose area
+ * (the same surface in every pose); the model's with an area, listed once. */
+typedef struct splat__triangle {
+    uint32_t v[3], material;
+    double area;
+} splat__triangle;
 
 /* Adds triangle (p[0], p[1], p[2]) of weight w (its area) to the moments. */
 static void splat__add(splat__moments *s, const double p[3][3], double w)
@@ -62,15 +58,6 @@ static double splat__area(const float *a, const float *b, const float *c)
     const double x = u[1] * v[2] - u[2] * v[1], y = u[2] * v[0] - u[0] * v[2],
                  z = u[0] * v[1] - u[1] * v[0];
     return 0.5 * sqrt(x * x + y * y + z * z);
-}
-
-/* The 8-bit sRGB codes as linear (the table the color reads, made per model). */
-static void splat__linear_table(double table[256])
-{
-    for (int i = 0; i < 256; i++) {
-        const double c = i / 255.0;
-        table[i] = c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
-    }
 }
 
 /* The base color at uv (nearest texel, repeating; a flat UV taken back into range) of material
@@ -151,8 +138,9 @@ static void splat__triangle_color(const vks_model *m, const vks_material *mat, c
  * VKS_SPLAT_GRID grid over its extent whose centers a triangle covers, as area; and the area of
  * the ellipse of one standard deviation of covariance k projected along d. */
 #define VKS_SPLAT_GRID 128
-static void splat__outline(const vks_model *m, const double (*q)[3], const double d[3],
-                           const double k[3][3], uint8_t *grid, double *outline, double *ellipse)
+static void splat__outline(const vks_model *m, const splat__triangle *tri, uint32_t tri_count,
+                           const double (*q)[3], const double d[3], const double k[3][3],
+                           uint8_t *grid, double *outline, double *ellipse)
 {
     /* A basis (u, v) of the plane across d. */
     const double a[3] = {fabs(d[0]) < 0.5 ? 1.0 : 0.0, fabs(d[0]) < 0.5 ? 0.0 : 1.0, 0.0};
@@ -184,39 +172,35 @@ static void splat__outline(const vks_model *m, const double (*q)[3], const doubl
         return;
     memset(grid, 0, VKS_SPLAT_GRID * VKS_SPLAT_GRID);
     uint32_t covered = 0;
-    for (uint32_t i = 0; i < m->mesh_count; i++) {
-        const vks_mesh *mesh = &m->meshes[i];
-        for (uint32_t t = 0; t + 2 < mesh->index_count; t += 3) {
-            double x[3], y[3];
-            for (int c = 0; c < 3; c++) {
-                const double *p = q[mesh->base_vertex + m->indices[mesh->first_index + t + c]];
-                x[c] = ((p[0] * u[0] + p[1] * u[1] + p[2] * u[2]) - lo[0]) / side;
-                y[c] = ((p[0] * v[0] + p[1] * v[1] + p[2] * v[2]) - lo[1]) / side;
-            }
-            const double twice = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
-            if (twice == 0.0 || !isfinite(twice))
-                continue;
-            const double sg = twice > 0.0 ? 1.0 : -1.0;
-            const int x0 = (int)fmax(floor(fmin(x[0], fmin(x[1], x[2]))), 0.0);
-            const int x1 = (int)fmin(ceil(fmax(x[0], fmax(x[1], x[2]))), VKS_SPLAT_GRID - 1);
-            const int y0 = (int)fmax(floor(fmin(y[0], fmin(y[1], y[2]))), 0.0);
-            const int y1 = (int)fmin(ceil(fmax(y[0], fmax(y[1], y[2]))), VKS_SPLAT_GRID - 1);
-            for (int cy = y0; cy <= y1; cy++)
-                for (int cx = x0; cx <= x1; cx++) {
-                    const double px = cx + 0.5, py = cy + 0.5;
-                    bool in = true;
-                    for (int e = 0; e < 3 && in; e++) {
-                        const int f = (e + 1) % 3;
-                        in =
-                            sg * ((x[f] - x[e]) * (py - y[e]) - (y[f] - y[e]) * (px - x[e])) >= 0.0;
-                    }
-                    uint8_t *cell = &grid[cy * VKS_SPLAT_GRID + cx];
-                    if (in && !*cell) {
-                        *cell = 1;
-                        covered++;
-                    }
-                }
+    for (uint32_t t = 0; t < tri_count; t++) {
+        double x[3], y[3];
+        for (int c = 0; c < 3; c++) {
+            const double *p = q[tri[t].v[c]];
+            x[c] = ((p[0] * u[0] + p[1] * u[1] + p[2] * u[2]) - lo[0]) / side;
+            y[c] = ((p[0] * v[0] + p[1] * v[1] + p[2] * v[2]) - lo[1]) / side;
         }
+        const double twice = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
+        if (twice == 0.0 || !isfinite(twice))
+            continue;
+        const double sg = twice > 0.0 ? 1.0 : -1.0;
+        const int x0 = (int)fmax(floor(fmin(x[0], fmin(x[1], x[2]))), 0.0);
+        const int x1 = (int)fmin(ceil(fmax(x[0], fmax(x[1], x[2]))), VKS_SPLAT_GRID - 1);
+        const int y0 = (int)fmax(floor(fmin(y[0], fmin(y[1], y[2]))), 0.0);
+        const int y1 = (int)fmin(ceil(fmax(y[0], fmax(y[1], y[2]))), VKS_SPLAT_GRID - 1);
+        for (int cy = y0; cy <= y1; cy++)
+            for (int cx = x0; cx <= x1; cx++) {
+                const double px = cx + 0.5, py = cy + 0.5;
+                bool in = true;
+                for (int e = 0; e < 3 && in; e++) {
+                    const int f = (e + 1) % 3;
+                    in = sg * ((x[f] - x[e]) * (py - y[e]) - (y[f] - y[e]) * (px - x[e])) >= 0.0;
+                }
+                uint8_t *cell = &grid[cy * VKS_SPLAT_GRID + cx];
+                if (in && !*cell) {
+                    *cell = 1;
+                    covered++;
+                }
+            }
     }
     *outline = covered * side * side;
 }
@@ -232,118 +216,122 @@ static uint32_t splat__candidates(const vks_model *m, uint32_t *out)
     return n;
 }
 
+/* The model's triangles with an area, listed once (NULL with *count 0 when it has none, or out
+ * of memory: *oom). */
+static splat__triangle *splat__triangles(const vks_model *m, uint32_t *count, bool *oom)
+{
+    *count = 0;
+    splat__triangle *tri = vks_malloc(sizeof *tri * (m->index_count / 3 + 1));
+    *oom = !tri;
+    for (uint32_t i = 0; tri && i < m->mesh_count; i++) {
+        const vks_mesh *mesh = &m->meshes[i];
+        for (uint32_t t = 0; t + 2 < mesh->index_count; t += 3) {
+            splat__triangle x = {.material = mesh->material};
+            for (int k = 0; k < 3; k++)
+                x.v[k] = mesh->base_vertex + m->indices[mesh->first_index + t + k];
+            x.area = splat__area(m->positions[x.v[0]], m->positions[x.v[1]], m->positions[x.v[2]]);
+            if (x.area > 0.0)
+                tri[(*count)++] = x;
+        }
+    }
+    return tri;
+}
+
 bool vks_model_build_splat(vks_model *m, vks_error *err)
 {
     m->splat = (vks_splat){0};
-    const uint32_t joints = m->skeleton.joint_count;
-    if (!m->vertex_count || !m->index_count || !joints)
+    const uint32_t joints = m->skeleton.joint_count, n = m->vertex_count;
+    if (!n || !m->index_count || !joints)
         return true;
     uint32_t cand[VKS_SPLAT_CANDIDATES];
     const uint32_t cand_count = splat__candidates(m, cand);
     int32_t clips[VKS_LOD_ERROR_POSES + 1];
     double seconds[VKS_LOD_ERROR_POSES + 1];
     const uint32_t poses = vks_lod_error_poses(m, clips, seconds);
+    uint32_t tri_count;
+    bool oom;
+    splat__triangle *tri = splat__triangles(m, &tri_count, &oom);
     vks_xform *local = vks_malloc(joints * sizeof *local);
     vks_affine *world = vks_malloc(joints * sizeof *world);
-    vks_bone *palette = vks_malloc(joints * sizeof *palette);
-    float(*pos)[3] = vks_malloc((size_t)m->vertex_count * sizeof *pos);
-    float(*nrm)[3] = vks_malloc((size_t)m->vertex_count * sizeof *nrm);
-    splat__moments mom[VKS_SPLAT_CANDIDATES];
-    if (!local || !world || !palette || !pos || !nrm) {
-        vks_free(local);
-        vks_free(world);
-        vks_free(palette);
-        vks_free(pos);
-        vks_free(nrm);
-        return vks_fail_memory(err, "out of memory for the far splat of %u vertices",
-                               m->vertex_count);
+    /* Every pose's palette and skinned positions, made once: the moments and the outline read
+     * them. */
+    vks_bone *palette = vks_malloc((size_t)poses * joints * sizeof *palette);
+    float(*pos)[3] = vks_malloc((size_t)poses * n * sizeof *pos);
+    float(*nrm)[3] = vks_malloc((size_t)n * sizeof *nrm);
+    double(*q)[3] = vks_malloc((size_t)n * sizeof *q);
+    uint8_t *grid = vks_malloc(VKS_SPLAT_GRID * VKS_SPLAT_GRID);
+    bool ok = !oom && local && world && palette && pos && nrm && q && grid;
+    const vks_skin_input in = vks_skin_input_of(m);
+    for (uint32_t p = 0; ok && p < poses; p++) {
+        vks_skin_cpu_palette(m, clips[p], seconds[p], local, world, palette + (size_t)p * joints);
+        vks_skin_cpu(&in, palette + (size_t)p * joints, pos + (size_t)p * n, nrm, NULL);
     }
+    /* The mean base color: each triangle's (splat__triangle_color), weighted by its area. */
+    double linear[256], color[4] = {0}, color_area = 0.0;
+    for (int c = 0; c < 256; c++)
+        linear[c] = vks_linear_of_srgb8((uint8_t)c);
+    for (uint32_t t = 0; ok && t < tri_count; t++) {
+        double rgba[4];
+        splat__triangle_color(m, &m->materials[tri[t].material], tri[t].v, linear, rgba);
+        for (int k = 0; k < 4; k++)
+            color[k] += tri[t].area * rgba[k];
+        color_area += tri[t].area;
+    }
+    /* Per candidate, the moments over the poses in its bind frame: each pose's in palette space,
+     * carried into the candidate's frame (an affine map x -> A x + b carries them exactly: sum
+     * A s + b area, A S A^T + A s b^T + b s^T A^T + b b^T area). */
+    splat__moments mom[VKS_SPLAT_CANDIDATES];
     for (uint32_t c = 0; c < cand_count; c++)
         mom[c] = (splat__moments){.invertible = true};
-    const vks_skin_input in = vks_skin_input_of(m);
-    /* The mean base color: each triangle's (splat__triangle_color), weighted by its area. */
-    double linear[256];
-    splat__linear_table(linear);
-    double color[4] = {0}, color_area = 0.0;
-    for (uint32_t i = 0; i < m->mesh_count; i++) {
-        const vks_mesh *mesh = &m->meshes[i];
-        for (uint32_t t = 0; t + 2 < mesh->index_count; t += 3) {
-            const uint32_t *ix = &m->indices[mesh->first_index + t];
-            const uint32_t v[3] = {mesh->base_vertex + ix[0], mesh->base_vertex + ix[1],
-                                   mesh->base_vertex + ix[2]};
-            const double w =
-                splat__area(m->positions[v[0]], m->positions[v[1]], m->positions[v[2]]);
-            if (!(w > 0.0))
-                continue;
-            double rgba[4];
-            splat__triangle_color(m, &m->materials[mesh->material], v, linear, rgba);
-            for (int k = 0; k < 4; k++)
-                color[k] += w * rgba[k];
-            color_area += w;
-        }
-    }
-    for (uint32_t p = 0; p < poses; p++) {
-        vks_skin_cpu_palette(m, clips[p], seconds[p], local, world, palette);
-        vks_skin_cpu(&in, palette, pos, nrm, NULL);
-        /* The pose's moments in palette space, each triangle weighted by its bind-pose area (the
-         * same surface in every pose); then carried into each candidate's frame (an affine map
-         * x -> A x + b carries them exactly: sum A s + b area, A S A^T + A s b^T + b s^T A^T +
-         * b b^T area). */
+    for (uint32_t p = 0; ok && p < poses; p++) {
+        const float(*x)[3] = pos + (size_t)p * n;
         splat__moments here = {0};
-        for (uint32_t i = 0; i < m->mesh_count; i++) {
-            const vks_mesh *mesh = &m->meshes[i];
-            for (uint32_t t = 0; t + 2 < mesh->index_count; t += 3) {
-                const uint32_t *ix = &m->indices[mesh->first_index + t];
-                const uint32_t v[3] = {mesh->base_vertex + ix[0], mesh->base_vertex + ix[1],
-                                       mesh->base_vertex + ix[2]};
-                const double w =
-                    splat__area(m->positions[v[0]], m->positions[v[1]], m->positions[v[2]]);
-                if (!(w > 0.0))
-                    continue;
-                double x[3][3];
-                for (int k = 0; k < 3; k++)
-                    for (int r = 0; r < 3; r++)
-                        x[k][r] = pos[v[k]][r];
-                splat__add(&here, x, w);
-            }
+        for (uint32_t t = 0; t < tri_count; t++) {
+            double corner[3][3];
+            for (int k = 0; k < 3; k++)
+                for (int r = 0; r < 3; r++)
+                    corner[k][r] = x[tri[t].v[k]][r];
+            splat__add(&here, corner, tri[t].area);
         }
         for (uint32_t c = 0; c < cand_count; c++) {
-            double inv[3][4];
-            if (!mom[c].invertible || !splat__invert(&palette[cand[c]], inv)) {
+            const m34 skin = m34_of_affine(&palette[(size_t)p * joints + cand[c]]);
+            if (!mom[c].invertible || !splat__invertible(&skin)) {
                 mom[c].invertible = false;
                 continue;
             }
+            const m34 inv = m34_inverse(&skin);
+            const double(*a)[4] = inv.m;
             double as[3] = {0}, asa[3][3] = {{0}};
-            for (int a = 0; a < 3; a++)
+            for (int r = 0; r < 3; r++)
                 for (int k = 0; k < 3; k++)
-                    as[a] += inv[a][k] * here.sum[k];
-            for (int a = 0; a < 3; a++)
+                    as[r] += a[r][k] * here.sum[k];
+            for (int r = 0; r < 3; r++)
                 for (int b = 0; b < 3; b++)
                     for (int k = 0; k < 3; k++)
                         for (int l = 0; l < 3; l++)
-                            asa[a][b] += inv[a][k] * here.sum2[k][l] * inv[b][l];
+                            asa[r][b] += a[r][k] * here.sum2[k][l] * a[b][l];
             mom[c].area += here.area;
-            for (int a = 0; a < 3; a++) {
-                mom[c].sum[a] += as[a] + inv[a][3] * here.area;
+            for (int r = 0; r < 3; r++) {
+                mom[c].sum[r] += as[r] + a[r][3] * here.area;
                 for (int b = 0; b < 3; b++)
-                    mom[c].sum2[a][b] += asa[a][b] + as[a] * inv[b][3] + inv[a][3] * as[b] +
-                                         inv[a][3] * inv[b][3] * here.area;
+                    mom[c].sum2[r][b] += asa[r][b] + as[r] * a[b][3] + a[r][3] * as[b] +
+                                         a[r][3] * a[b][3] * here.area;
             }
         }
     }
     /* The carrier: the smallest spread (the covariance's trace), the first on a tie. */
     int32_t best = -1;
     double best_spread = INFINITY, cov[3][3] = {{0}}, mean[3] = {0};
-    for (uint32_t c = 0; c < cand_count; c++) {
+    for (uint32_t c = 0; ok && c < cand_count; c++) {
         if (!mom[c].invertible || !(mom[c].area > 0.0))
             continue;
-        double mu[3], k[3][3], spread = 0.0;
+        double mu[3], k[3][3];
         for (int a = 0; a < 3; a++)
             mu[a] = mom[c].sum[a] / mom[c].area;
         for (int a = 0; a < 3; a++)
             for (int b = 0; b < 3; b++)
                 k[a][b] = mom[c].sum2[a][b] / mom[c].area - mu[a] * mu[b];
-        spread = k[0][0] + k[1][1] + k[2][2];
+        const double spread = k[0][0] + k[1][1] + k[2][2];
         if (isfinite(spread) && spread < best_spread) {
             best_spread = spread;
             best = (int32_t)c;
@@ -356,38 +344,27 @@ bool vks_model_build_splat(vks_model *m, vks_error *err)
      * squared (scaled by the carrier's squared scale, |det|^(2/3)), what the crowd weighs. */
     double outline = 0.0, ellipse = 0.0, outline_palette = 0.0;
     uint32_t views = 0;
-    double(*q)[3] = best >= 0 ? vks_malloc((size_t)m->vertex_count * sizeof *q) : NULL;
-    uint8_t *grid = best >= 0 ? vks_malloc(VKS_SPLAT_GRID * VKS_SPLAT_GRID) : NULL;
-    const bool oom = best >= 0 && (!q || !grid);
-    if (oom)
-        best = -1;
     const double r2 = sqrt(0.5);
     const double dirs[6][3] = {{1, 0, 0},   {0, 1, 0},   {0, 0, 1},
                                {r2, r2, 0}, {0, r2, r2}, {r2, 0, r2}};
-    for (uint32_t p = 0; best >= 0 && p < poses; p++) {
-        vks_skin_cpu_palette(m, clips[p], seconds[p], local, world, palette);
-        vks_skin_cpu(&in, palette, pos, nrm, NULL);
-        double inv[3][4];
-        if (!splat__invert(&palette[cand[best]], inv))
+    for (uint32_t p = 0; ok && best >= 0 && p < poses; p++) {
+        const m34 skin = m34_of_affine(&palette[(size_t)p * joints + cand[best]]);
+        if (!splat__invertible(&skin))
             continue;
-        for (uint32_t i = 0; i < m->vertex_count; i++)
-            for (int r = 0; r < 3; r++)
-                q[i][r] = inv[r][0] * pos[i][0] + inv[r][1] * pos[i][1] + inv[r][2] * pos[i][2] +
-                          inv[r][3];
-        const float(*c)[4] = palette[cand[best]].row;
-        const double det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) -
-                           c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0]) +
-                           c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]);
-        const double scale2 = pow(fabs(det), 2.0 / 3.0);
+        const m34 inv = m34_inverse(&skin);
+        for (uint32_t i = 0; i < n; i++)
+            m34_point(&inv, pos[(size_t)p * n + i], q[i]);
+        const double scale2 = pow(fabs(m34_det(&skin)), 2.0 / 3.0);
         for (int d = 0; d < 6; d++) {
             double o, e;
-            splat__outline(m, (const double(*)[3])q, dirs[d], cov, grid, &o, &e);
+            splat__outline(m, tri, tri_count, (const double(*)[3])q, dirs[d], cov, grid, &o, &e);
             outline += o;
             outline_palette += o * scale2;
             ellipse += e;
             views++;
         }
     }
+    vks_free(tri);
     vks_free(q);
     vks_free(grid);
     vks_free(local);
@@ -395,8 +372,8 @@ bool vks_model_build_splat(vks_model *m, vks_error *err)
     vks_free(palette);
     vks_free(pos);
     vks_free(nrm);
-    if (oom)
-        return vks_fail_memory(err, "out of memory for the far splat's outline");
+    if (!ok)
+        return vks_fail_memory(err, "out of memory for the far splat of %u vertices", n);
     if (best < 0 || !(color_area > 0.0) || !(outline > 0.0) || !(ellipse > 0.0))
         return true; /* no surface, or no carrier: drawn by its levels */
     vks_splat *s = &m->splat;

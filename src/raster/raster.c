@@ -65,6 +65,21 @@ static VkPipeline create_resolve(const gpu_device *dev, const vks_raster_pass *p
     return pipeline;
 }
 
+/* A compute pipeline of the rasterizer's layout: the shader's build for the pass's binding. */
+static VkPipeline compute_pipeline(const gpu_device *dev, const vks_raster_pass *pass,
+                                   const unsigned char *spv, size_t spv_size,
+                                   const unsigned char *descriptors_spv, size_t descriptors_size,
+                                   const char *name)
+{
+    return gpu_pipeline_compute(dev,
+                                &(gpu_compute_desc){
+                                    .spirv = pass->descriptors ? descriptors_spv : spv,
+                                    .spirv_size = pass->descriptors ? descriptors_size : spv_size,
+                                    .layout = pass->layout,
+                                    .name = name,
+                                });
+}
+
 bool vks_raster_pass_create(const gpu_device *dev, const vks_raster_pass_desc *desc,
                             vks_raster_pass *pass, vks_error *err)
 {
@@ -105,25 +120,13 @@ bool vks_raster_pass_create(const gpu_device *dev, const vks_raster_pass_desc *d
         gpu_pipeline_layout(dev, sets, pass->descriptors ? 2 : 0, VK_SHADER_STAGE_COMPUTE_BIT,
                             sizeof(vks_raster_push), "raster pipeline layout");
     if (pass->layout)
-        pass->pipeline = gpu_pipeline_compute(
-            dev,
-            &(gpu_compute_desc){
-                .spirv = pass->descriptors ? vks_raster_comp_descriptors_spv : vks_raster_comp_spv,
-                .spirv_size = pass->descriptors ? vks_raster_comp_descriptors_spv_size
-                                                : vks_raster_comp_spv_size,
-                .layout = pass->layout,
-                .name = "raster.comp",
-            });
+        pass->pipeline = compute_pipeline(dev, pass, vks_raster_comp_spv, vks_raster_comp_spv_size,
+                                          vks_raster_comp_descriptors_spv,
+                                          vks_raster_comp_descriptors_spv_size, "raster.comp");
     if (pass->pipeline)
-        pass->splat = gpu_pipeline_compute(
-            dev,
-            &(gpu_compute_desc){
-                .spirv = pass->descriptors ? vks_splat_comp_descriptors_spv : vks_splat_comp_spv,
-                .spirv_size = pass->descriptors ? vks_splat_comp_descriptors_spv_size
-                                                : vks_splat_comp_spv_size,
-                .layout = pass->layout,
-                .name = "splat.comp",
-            });
+        pass->splat = compute_pipeline(dev, pass, vks_splat_comp_spv, vks_splat_comp_spv_size,
+                                       vks_splat_comp_descriptors_spv,
+                                       vks_splat_comp_descriptors_spv_size, "splat.comp");
     bool ok = pass->pipeline != VK_NULL_HANDLE && pass->splat != VK_NULL_HANDLE;
     if (ok && desc->color_format != VK_FORMAT_UNDEFINED) {
         const VkDescriptorSetLayout resolve_sets[3] = {desc->frame_layout, desc->data_layout,

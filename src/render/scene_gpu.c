@@ -1,5 +1,6 @@
 #include "scene_gpu.h"
 #include "../asset/pack.h"
+#include "../asset/texture.h"
 #include "../core/alloc.h"
 
 #include <assert.h>
@@ -206,14 +207,11 @@ static vks_model_gpu model_table_entry(const vks_scene_gpu *s, uint32_t m)
         memcpy(t.splat_center, sp->center, sizeof sp->center);
         t.splat_center[3] = sp->radius2;
         memcpy(t.splat_cov, sp->cov, sizeof sp->cov);
-        uint32_t rgba = 0;
-        for (int k = 0; k < 4; k++) {
-            const float c = sp->color[k] < 0.0f ? 0.0f : sp->color[k] > 1.0f ? 1.0f : sp->color[k];
-            const float e = k == 3            ? c
-                            : c <= 0.0031308f ? 12.92f * c
-                                              : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
-            rgba |= (uint32_t)lrintf(e * 255.0f) << (8 * k);
-        }
+        /* sRGB-encoded as a texel (alpha linear), as the resolve decodes it. */
+        const float a = sp->color[3] < 0.0f ? 0.0f : sp->color[3] > 1.0f ? 1.0f : sp->color[3];
+        uint32_t rgba = (uint32_t)lrintf(a * 255.0f) << 24;
+        for (int k = 0; k < 3; k++)
+            rgba |= (uint32_t)vks_srgb8_of_linear(sp->color[k]) << (8 * k);
         t.splat_info[0] = sp->joint;
         t.splat_info[1] = rgba;
         t.splat_info[2] = VKS_SPLAT_VALID;

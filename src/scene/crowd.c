@@ -424,8 +424,7 @@ static bool crowd_alloc(const vks_crowd_desc *d, vks_crowd *c, uint64_t palette_
         scratch_size / c->threads == layout.stride ? vks_aligned_alloc(64, scratch_size) : NULL;
     if (!c->instances || !c->palette_first || !c->palette_room || !c->model_of || !c->cursors ||
         !c->sampler_cursors || !c->scratch || !c->cull_scratch || !c->cull_counts ||
-        (d->keep_poses && !vks_crowd_keep_poses(c, err)) ||
-        !crowd_build_samplers(c)) {
+        (d->keep_poses && !vks_crowd_keep_poses(c, err)) || !crowd_build_samplers(c)) {
         vks_crowd_destroy(c);
         return vks_fail_memory(err, "out of memory for a crowd of %u instances", n);
     }
@@ -472,6 +471,12 @@ static bool crowd_measure_models(vks_crowd *c, mat4 roots[VKS_CROWD_MAX_MODELS],
         memcpy(c->model_root[m], roots[m], sizeof c->model_root[m]);
         memcpy(c->model_root_inverse[m], inverse, sizeof c->model_root_inverse[m]);
         crowd_triangle_areas(c->models[m], c->model_lo[m], c->model_hi[m], c->triangle_area[m]);
+        const vks_model *model = c->models[m];
+        c->splat_weight[m] =
+            model->splat.valid && model->splat.area > 0.0f
+                ? (float)vks_model_level(model, vks_model_level_count(model) - 1).triangle_count /
+                      model->splat.area
+                : 0.0f;
     }
     return true;
 }

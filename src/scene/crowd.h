@@ -139,6 +139,9 @@ typedef struct vks_crowd {
      * diagonals: approximate where the clips widen the box). What vks_crowd_choose sends to
      * the compute rasterizer by. */
     float triangle_area[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS];
+    /* Per model: its coarsest level's triangles over its far splat's outline area (palette units
+     * squared; 0 without a splat), what vks_crowd_choose weighs against the pixels. */
+    float splat_weight[VKS_CROWD_MAX_MODELS];
 
     /* Indices in use: live instances and removed ones (free indices, vks_crowd_remove), in
      * [0, instance_count); the per-instance arrays have room for instance_capacity. */

@@ -84,13 +84,13 @@ static uint8_t crowd_lod_of(const vks_crowd *c, vks_crowd_instance *in, const vk
         }
         level = in->level < coarse ? coarse : in->level > fine ? fine : in->level;
     }
-    if (raster && view->splat_density > 0.0f && view->force < 0 && m->splat.valid) {
+    const float weight = c->splat_weight[in->model];
+    if (raster && view->splat_density > 0.0f && view->force < 0 && weight > 0.0f) {
         /* The far splat: the coarsest level's triangles against the pixels its outline covers
-         * (those grow with the square of its size: the hysteresis squared while it is a splat). */
-        const float outline = m->splat.area * px * px;
+         * (splat_weight: those triangles per outline area; the pixels grow with the square of its
+         * size, so the hysteresis squared while it is a splat). */
         const float h2 = in->splat ? VKS_SPLAT_HYSTERESIS * VKS_SPLAT_HYSTERESIS : 1.0f;
-        in->splat =
-            (float)vks_model_level(m, last).triangle_count * h2 > view->splat_density * outline;
+        in->splat = weight * h2 > view->splat_density * px * px;
     } else {
         in->splat = 0;
     }
