@@ -13,7 +13,8 @@
 #     motion at this size: which pixel centers a one-pixel character covers is chance.)
 #   - a million framed at 1920x1080 (the MILLION models: the default character and a 65-joint
 #     rig), every one drawn (dropped 0: a far splat's palette block is its carrier's entry
-#     alone), within the same bound.
+#     alone), within the same bound, every skinned instance in the skinned output and that
+#     output a tenth or less of the room every instance at level 0 would take.
 #   cli_splat.sh VKSKIN COMPARE_PNG MODEL... [--million MODEL...]
 set -u
 vk=$1 cmp=$2
@@ -57,6 +58,13 @@ for model in "${million[@]}"; do
     "covered pixels: bound $((4 * pixels + visible))"
   [ "$visible" = 1000000 ] && [ "$dropped" = 0 ] || fail "$name: a million framed, $visible drawn"
   [ "$prims" -le $((4 * pixels + visible)) ] || fail "$name: $prims primitives at a million"
+  # The skinned output as large as the frame draws, not as every instance at level 0 would.
+  room=$(field million skinned_output_vertices) most=$(field million skinned_output_most_vertices)
+  skinned=$(field million skinned_vertices) over=$(field million overflow_instances)
+  echo "$name x 1000000 framed: output room $room vertices for $skinned skinned (at most $most)," \
+    "$over past it"
+  [ "$over" = 0 ] && [ "$room" -ge "$skinned" ] || fail "$name: $over instances past the output"
+  [ $((room * 10)) -le "$most" ] || fail "$name: an output of $room vertices for $skinned skinned"
 done
 for model in "${models[@]}"; do
   name=$(basename "$model")
@@ -76,6 +84,7 @@ for model in "${models[@]}"; do
     echo "$name x 100000 framed, --splat-density $splat: $prims primitives ($splats splats) on $pixels" \
       "covered pixels, $visible drawn, $dropped dropped: bound $bound"
     [ "$dropped" = 0 ] && [ "$visible" = 100000 ] || fail "$name: $visible drawn, $dropped dropped"
+    [ "$(field bench overflow_instances)" = 0 ] || fail "$name: instances past the skinned output"
     [ "$hardware" = 0 ] || fail "$name: $hardware triangles to the graphics pipeline (covered pixels unknown)"
     if [ "$splat" = 4 ]; then
       [ "$prims" -le "$bound" ] || fail "$name: $prims primitives, past the bound $bound"

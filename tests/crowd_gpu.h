@@ -234,6 +234,8 @@ static inline bool crowd_gpu_frame(crowd_gpu *g, vks_renderer *r, const uint32_t
         memcpy(f->skin->level, g->levels, sizeof *f->skin->level * count);
     vks_crowd_palettes(&g->crowd, NULL, f->skin->visible, count, f->skin->palette);
     crowd_gpu_camera(&g->crowd, g->focus, f->uniforms);
+    vks_error err;
+    CHECK(vks_renderer_fit_output(r, f, &err)); /* (the readback grows with the output) */
     if (!draw &&
         r->skinner.readback.coherent) /* NaN bytes: stale or unwritten output cannot pass */
         memset(r->skinner.readback.mapped, 0xff, r->skinner.readback.size);
@@ -241,7 +243,6 @@ static inline bool crowd_gpu_frame(crowd_gpu *g, vks_renderer *r, const uint32_t
     if (draw) {
         if (g->pixels.coherent) /* a copy that did not happen cannot pass */
             memset(g->pixels.mapped, 0, g->pixels.size);
-        vks_error err;
         CHECK(vks_renderer_draw(r, f, &g->target, &err)); /* (no visibility buffer: hardware) */
         VkBufferImageCopy region = {0};
         region.imageSubresource = (VkImageSubresourceLayers){VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
@@ -256,7 +257,6 @@ static inline bool crowd_gpu_frame(crowd_gpu *g, vks_renderer *r, const uint32_t
     } else {
         vks_renderer_copy_skinned(r, f);
     }
-    vks_error err;
     bool ok = vks_renderer_submit(r, f, VK_NULL_HANDLE, VK_NULL_HANDLE, &err) &&
               vks_renderer_wait(r, f, &err);
     if (!ok)

@@ -198,6 +198,86 @@ static void check_previous_stats(const vkskin_renderer_desc *desc, vkskin_crowd 
     close_renderer(r);
 }
 
+/* The skinned output made for what frames draw: one instance's room at creation, grown (a
+ * quarter past the need) by the first frame that lists more, by a frame whose view shows more,
+ * never for a frame that needs no more, and never shrunk; no frame overflows, and each frame's
+ * outputs agree with the CPU. With max_skinned_vertices the room is fixed and the rest overflows.
+ * `vertices`: one instance's at level 0 (what the desc's fixed level draws). */
+static void check_output_growth(const vkskin_renderer_desc *desc, vkskin_crowd *crowd,
+                                const vkskin_view *all, uint64_t vertices, double diag)
+{
+    vkskin_renderer *r;
+    vkskin_error err;
+    vkskin_renderer_info ri;
+    vkskin_frame_info info;
+    uint32_t visible[INSTANCES], n;
+    vkskin_view fewer;
+    vkskin_crowd_reset(crowd, NULL);
+    /* A closer view that shows so few that the room grown for them (a quarter more) holds not
+     * all of them. */
+    n = 0;
+    for (int k = 0; k < 256 && !(n > 0 && 5 * n < 4 * INSTANCES); k++) {
+        vkskin_crowd_orbit_view(crowd,
+                                &(vkskin_orbit){.aspect = (float)W / (float)H,
+                                                .yaw = 0.3f * (float)k,
+                                                .zoom = 0.1f + 0.02f * (float)(k % 16)},
+                                &fewer, NULL);
+        CHECK(vkskin_crowd_cull(crowd, fewer.view_proj, visible, INSTANCES, &n, NULL) == VKSKIN_OK);
+    }
+    CHECK(n > 0 && 5 * n < 4 * INSTANCES);
+    CHECK(vkskin_renderer_create(desc, &r, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_get_info(r, &ri, &err) == VKSKIN_OK);
+    CHECK(ri.max_skinned_vertices >= vertices && ri.max_skinned_vertices < 2 * vertices);
+    CHECK(ri.max_output_vertices >= INSTANCES * vertices && ri.output_growths == 0);
+    CHECK(ri.device_bytes > 0 && ri.host_bytes > 0);
+    const uint64_t created_bytes = ri.device_bytes;
+    const struct {
+        const vkskin_view *view;
+        uint32_t visible, growths; /* the frame's, and the growths after it */
+    } frames[] = {{&fewer, n, 1}, {&fewer, n, 1}, {all, INSTANCES, 2}, {&fewer, n, 2}};
+    uint64_t room = 0;
+    double worst = 0.0;
+    for (size_t k = 0; k < sizeof frames / sizeof frames[0]; k++) {
+        CHECK(vkskin_renderer_frame(r,
+                                    &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc),
+                                                         .view = frames[k].view},
+                                    &info, &err) == VKSKIN_OK);
+        CHECK(vkskin_renderer_get_info(r, &ri, &err) == VKSKIN_OK);
+        CHECK(info.visible == frames[k].visible && info.overflow == 0);
+        CHECK(info.skinned == frames[k].visible);
+        CHECK(ri.output_growths == frames[k].growths);
+        const uint64_t need = (uint64_t)frames[k].visible * vertices;
+        CHECK(ri.max_skinned_vertices >= need && ri.max_skinned_vertices >= room);
+        /* Grown for this frame: a quarter past it, or to the most it may have (every
+         * instance at once, here). */
+        const uint64_t grown =
+            need + need / 4 < ri.max_output_vertices ? need + need / 4 : ri.max_output_vertices;
+        if (ri.max_skinned_vertices != room)
+            CHECK(ri.max_skinned_vertices + 1 >= grown &&
+                  ri.max_skinned_vertices <= need + need / 4 + vertices);
+        room = ri.max_skinned_vertices;
+        worst = fmax(worst, frames[k].view == all ? check_outputs(r, crowd, INSTANCES, diag)
+                                                  : check_listed(r, crowd, visible, n, diag));
+    }
+    CHECK(ri.device_bytes > created_bytes);
+    printf("output growth: room for %llu vertices after %u growths, %u and %u visible, worst "
+           "position error %.3g of the diagonal\n",
+           (unsigned long long)room, ri.output_growths, n, INSTANCES, worst);
+    CHECK(worst <= POSITION_TOLERANCE);
+    close_renderer(r);
+
+    vkskin_renderer_desc fixed = *desc;
+    fixed.max_skinned_vertices = (uint32_t)(2 * vertices);
+    CHECK(vkskin_renderer_create(&fixed, &r, &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_frame(
+              r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = all}, &info,
+              &err) == VKSKIN_OK);
+    CHECK(vkskin_renderer_get_info(r, &ri, &err) == VKSKIN_OK);
+    CHECK(ri.output_growths == 0 && ri.max_output_vertices == ri.max_skinned_vertices);
+    CHECK(info.skinned == 2 && info.overflow == INSTANCES - 2);
+    close_renderer(r);
+}
+
 /* Palettes read from each frame slot's host buffer (--palettes host): the store's image bit for
  * bit (the same palettes, read from elsewhere), then frames in flight over both slots, each
  * instance's output against the CPU at its clock. */
@@ -1080,7 +1160,8 @@ int main(int argc, char **argv)
     CHECK(vkskin_renderer_get_info(r, &ri, &err) == VKSKIN_OK);
     CHECK(ri.width == W && ri.height == H && ri.group_size == 64 && ri.device_name[0]);
     CHECK(ri.binding == VKSKIN_BINDING_DESCRIPTORS); /* what validation follows */
-    CHECK(ri.max_skinned_vertices >= (uint64_t)INSTANCES * mi.vertex_count);
+    /* Room for one instance at first (check_output_growth follows it as it grows). */
+    CHECK(ri.max_skinned_vertices >= mi.vertex_count);
 
     /* A second renderer on the same crowd is refused (one per crowd: the schedule, the store and
      * the moved instances are the renderer's); on another crowd it lives beside this one (its
@@ -1203,6 +1284,7 @@ int main(int argc, char **argv)
     close_renderer(r);
 
     check_previous_stats(&desc, crowd, &view, mi.index_count / 3);
+    check_output_growth(&desc, crowd, &view, mi.vertex_count, diag);
     check_host_palettes(&desc, crowd, &view, first, diag);
     check_staged_palette(&desc, crowd, &view, first, diag);
     check_kept_poses(&desc, VKSKIN_PALETTES_HOST, crowd, diag);

@@ -288,13 +288,14 @@ static void test_gpu_assisted(crowd_gpu *s)
         memcpy(f->skin->visible, all, sizeof all);
         f->skin->visible_count = INSTANCES;
         vks_crowd_palettes(&s->crowd, NULL, f->skin->visible, INSTANCES, f->skin->palette);
+        vks_error err;
+        CHECK(vks_renderer_fit_output(&r, f, &err));
         vks_renderer_skin(&r, f);
         ((vks_visible *)f->skin->visible_buffer.mapped)[0].palette_first =
             (uint32_t)(f->skin->palette_buffer.size / sizeof(vks_bone));
         printf("gpu-assisted: a visible entry's palette past its buffer (the report below is "
                "expected):\n");
         fflush(stdout);
-        vks_error err;
         CHECK(vks_renderer_submit(&r, f, VK_NULL_HANDLE, VK_NULL_HANDLE, &err) &&
               vks_renderer_wait(&r, f, &err));
         vks_renderer_destroy(&r);

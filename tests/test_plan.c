@@ -241,6 +241,19 @@ static uint32_t check_walk(const VkDeviceSize *bytes, uint32_t count, VkDeviceSi
     return expected;
 }
 
+/* Where the walk above ends with output to spare: the bytes that give every entry output. */
+static VkDeviceSize walk_end(const VkDeviceSize *bytes, uint32_t count, VkDeviceSize limit)
+{
+    VkDeviceSize end = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        VkDeviceSize at = end;
+        while (at / limit != (at + bytes[k] - 1) / limit)
+            at += 16;
+        end = at + bytes[k];
+    }
+    return end;
+}
+
 /* Two models (A and B, no tangents) with LEVELS levels of different sizes (not shrinking, so
  * that a size carried over from the run before would overlap or leave gaps): level l of model m
  * has vertices[m][l] vertices (bytes: 16 a vertex, rounded up to 16), its first at 100 l + m. */
@@ -334,7 +347,7 @@ static void test_frame_plan(void)
     vks_crowd crowd = make_crowd(list, MODELS, of, N);
     uint32_t x = 4242;
     int bad_order = 0, bad_offset = 0, bad_raster = 0, bad_count = 0, bad_entry = 0;
-    int frames = 0, overflowed = 0, rastered = 0;
+    int bad_wanted = 0, frames = 0, overflowed = 0, rastered = 0;
     for (int mode = 0; mode < 3; mode++)
         for (VkDeviceSize limit = 512; limit <= 2048; limit += 512)
             for (VkDeviceSize output = 0; output <= 12000; output += 750) {
@@ -444,10 +457,24 @@ static void test_frame_plan(void)
                         gpu[k].out_address[0] != (uint32_t)a ||
                         gpu[k].out_address[1] != (uint32_t)(a >> 32);
                 }
+                /* output_wanted: where a walk with room to spare ends; dealt that, every entry
+                 * has output, and 16 bytes fewer leave one without. */
+                const VkDeviceSize wanted = walk_end(bytes, count, limit);
+                bad_wanted += plan.output_wanted != (budget.compute ? wanted : 0);
+                if (budget.compute && wanted) {
+                    vks_frame_budget exact = budget;
+                    exact.output_bytes = wanted;
+                    vks_frame_plan_deal(&crowd, &exact, &plan);
+                    bad_wanted += plan.skinned_count != count || plan.overflow_count != 0;
+                    exact.output_bytes = wanted - 16;
+                    vks_frame_plan_deal(&crowd, &exact, &plan);
+                    bad_wanted += plan.skinned_count >= count || plan.overflow_count == 0;
+                }
                 overflowed += skinned < count && budget.compute;
                 frames++;
             }
     CHECK(bad_order == 0);
+    CHECK(bad_wanted == 0);
     CHECK(bad_offset == 0);
     CHECK(bad_count == 0);
     CHECK(bad_raster == 0);
@@ -462,11 +489,12 @@ static void test_frame_plan(void)
 /* The far splats in the frame plan: random marks (none, the compute rasterizer's triangles, a
  * splat) over random frames of the interleaved two-model crowd, with few ids (raster_max_entries)
  * so that some lists are longer than the ids name. Expected, worked out here: with a rasterizer
- * and a list the ids name whole, the marked are splats, at their model's last level, after every run, by model, ascending, with no output and the GPU's entry marked
- * VKS_VISIBLE_SPLAT, every splat's place within the ids; in a longer list, and without a
- * rasterizer, the marked planned as the graphics pipeline's at the last level (splats_past_ids,
- * counted in raster_past_ids); the runs and the
- * output as if the splats were not in the list; level_instances and the overflow counted so. */
+ * and a list the ids name whole, the marked are splats, at their model's last level, after every
+ * run, by model, ascending, with no output and the GPU's entry marked VKS_VISIBLE_SPLAT, every
+ * splat's place within the ids; in a longer list, and without a rasterizer, the marked planned as
+ * the graphics pipeline's at the last level (splats_past_ids, counted in raster_past_ids); the runs
+ * and the output as if the splats were not in the list; level_instances and the overflow counted
+ * so. */
 static void test_frame_plan_splats(void)
 {
     enum { N = 40, MODELS = 2 };
@@ -758,6 +786,24 @@ static void test_memory(void)
         const vks_plan_memory one = plan(&roomy, &mixed, VKS_SKIN_COMPUTE, false, 10);
         CHECK(two.output_bytes == one.output_bytes &&
               two.device_bytes == one.device_bytes + one.output_bytes);
+    }
+    /* On demand: the output starts at one largest instance's (160) and may grow to what the
+     * heap gives (the 496 above), the device counting what it starts with; an asked-for room
+     * is not grown. */
+    {
+        vks_plan_memory lazy = {0};
+        vks_error err = {{0}};
+        CHECK(vks_plan_memory_of(
+            &tight, &mixed, &(vks_plan_request){.mode = VKS_SKIN_COMPUTE, .output_on_demand = true},
+            &lazy, &err));
+        CHECK(lazy.output_bytes == 160 && lazy.output_most == 496 &&
+              lazy.device_bytes == m.device_bytes - 496 + 160);
+        CHECK(vks_plan_memory_of(&roomy, &mixed,
+                                 &(vks_plan_request){.mode = VKS_SKIN_COMPUTE,
+                                                     .output_on_demand = true,
+                                                     .max_skinned_vertices = 10},
+                                 &lazy, &err));
+        CHECK(lazy.output_bytes == 208 && lazy.output_most == 208);
     }
     /* Less than a largest instance's output (160) left over twice: that output, no less. */
     tight = made_up(state + 300, 0);

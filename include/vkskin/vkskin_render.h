@@ -201,17 +201,26 @@ VKSKIN_API void vkskin_renderer_destroy(vkskin_renderer *renderer, vkskin_messag
 typedef struct vkskin_renderer_info {
     char device_name[256];
     uint32_t api_version, driver_version;
-    uint32_t group_size;           /* of the skinning pass */
-    uint64_t max_skinned_vertices; /* the skinned output's room, in vertices */
-    VkFormat color_format;         /* of the image or swapchain */
-    uint32_t swapchain_rebuilds;   /* after the first build (a window) */
-    uint32_t width, height;        /* of the last image drawn (headless: the image's) */
-    vkskin_binding binding;        /* how the shaders reach buffers: ADDRESSES or DESCRIPTORS */
-    vkskin_raster raster;          /* the rasterizer in use: HARDWARE, COMPUTE or HYBRID */
+    uint32_t group_size; /* of the skinning pass */
+    /* The skinned output's room, in vertices: made small and grown, a quarter past what a frame
+     * wants, up to max_output_vertices (what the plan lets it have: every instance at level 0 at
+     * once, or half the device-local memory left), unless desc.max_skinned_vertices fixed it. */
+    uint64_t max_skinned_vertices;
+    VkFormat color_format;       /* of the image or swapchain */
+    uint32_t swapchain_rebuilds; /* after the first build (a window) */
+    uint32_t width, height;      /* of the last image drawn (headless: the image's) */
+    vkskin_binding binding;      /* how the shaders reach buffers: ADDRESSES or DESCRIPTORS */
+    vkskin_raster raster;        /* the rasterizer in use: HARDWARE, COMPUTE or HYBRID */
     /* Why AUTO chose HARDWARE (the device lacks the atomics, or vertex mode), else NULL. */
     const char *raster_note;
     /* stage_palette: the shared array's room, in vec4s (the largest staged pose); else 0. */
     uint32_t staged_palette_vec4s;
+    uint64_t max_output_vertices; /* the most max_skinned_vertices may grow to */
+    uint32_t output_growths;      /* how many times it grew (each waited for the device) */
+    /* What the renderer holds now, planned by the plan's arithmetic: device-local memory (models,
+     * instance table, palette store, skinned output, image) and host-visible (palettes or their
+     * staging, visible lists, scatter records, readback). */
+    uint64_t device_bytes, host_bytes;
 } vkskin_renderer_info;
 
 VKSKIN_API vkskin_result vkskin_renderer_get_info(const vkskin_renderer *renderer,

@@ -349,6 +349,13 @@ vkskin_result vkskin_renderer_get_info(const vkskin_renderer *r, vkskin_renderer
                   : r->r.raster_mode == VKS_RASTER_HYBRID ? VKSKIN_RASTER_HYBRID
                                                           : VKSKIN_RASTER_HARDWARE,
         .raster_note = r->raster_note,
+        .max_output_vertices =
+            r->r.skinner.mode == VKS_SKIN_COMPUTE
+                ? r->r.skinner.memory.output_most / vks_plan_vertex_bytes(r->r.skinner.crowd)
+                : 0,
+        .output_growths = r->r.skinner.output_grown,
+        .device_bytes = r->r.skinner.memory.device_bytes,
+        .host_bytes = r->r.skinner.memory.host_bytes,
     };
     memcpy(info->device_name, r->dev.props.deviceName, sizeof info->device_name);
     return vks_api_ok(err);

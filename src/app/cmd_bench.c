@@ -30,7 +30,11 @@ typedef struct bench_result {
     uint32_t
         dropped; /* in view in the last frame, left out: the palette store could not hold them */
     app_overflow overflow; /* over every frame, warm-up included: what render and view report */
-    uint64_t overflow_vertices, budget_vertices;
+    uint64_t overflow_vertices, budget_vertices, most_vertices;
+    uint32_t overflow_instances; /* of the last frame: past the output, skinned in the vertex
+                                    shader (far splats are never skinned) */
+    uint32_t output_growths;
+    uint64_t device_bytes, host_bytes; /* the renderer's memory, planned */
     uint64_t
         triangles;  /* the GPU drew in the last frame (pipeline statistics; UINT64_MAX: unknown) */
     uint32_t draws; /* the crowd's draw calls in the last frame */
@@ -270,6 +274,7 @@ static void take_counts(const bench_args *a, const app_show *show, vkskin_render
     res->skinned = a->crowd.mode == VKSKIN_SKIN_COMPUTE ? info->skinned : info->visible;
     res->dropped = info->dropped;
     res->overflow_vertices = info->overflow_vertices;
+    res->overflow_instances = info->overflow;
     res->visible_vertices = info->vertices;
     res->vertices = a->crowd.mode == VKSKIN_SKIN_COMPUTE ? info->skinned_vertices : info->vertices;
     for (uint32_t m = 0; m < show->model_count; m++) {
@@ -289,6 +294,10 @@ static void take_counts(const bench_args *a, const app_show *show, vkskin_render
     res->motion_ms = show->motion_ms / (a->warmup + a->frames);
     memcpy(res->level_instances, info->level_instances, sizeof res->level_instances);
     res->budget_vertices = ri.max_skinned_vertices;
+    res->most_vertices = ri.max_output_vertices;
+    res->output_growths = ri.output_growths;
+    res->device_bytes = ri.device_bytes;
+    res->host_bytes = ri.host_bytes;
     vkskin_traffic seen;
     vkskin_renderer_get_traffic(r, false, &seen, NULL);
     res->skin_bytes = seen.logical_bytes;
@@ -407,7 +416,12 @@ static void report_json(const bench_args *a, const app_show *show, const bench_r
     app_json_number("skinned_vertices", (double)res->vertices, false);
     app_json_number("skinned_output_vertices", compute ? (double)res->budget_vertices : -1.0,
                     false);
-    app_json_number("overflow_instances", compute ? res->visible - res->skinned : 0, false);
+    app_json_number("skinned_output_most_vertices", compute ? (double)res->most_vertices : -1.0,
+                    false);
+    app_json_number("skinned_output_growths", res->output_growths, false);
+    app_json_number("memory_device_bytes", (double)res->device_bytes, false);
+    app_json_number("memory_host_bytes", (double)res->host_bytes, false);
+    app_json_number("overflow_instances", compute ? res->overflow_instances : 0, false);
     app_json_number("overflow_vertices", (double)res->overflow_vertices, false);
     app_json_number("triangles", res->triangles == UINT64_MAX ? -1.0 : (double)res->triangles,
                     false);
@@ -495,11 +509,18 @@ static void report_table(const bench_args *a, const app_show *show, const bench_
                a->crowd.lod >= 0 ? "forced by --lod" : "chosen per instance",
                res->triangles == UINT64_MAX ? -1LL : (long long)res->triangles, res->draws);
     }
-    if (compute && res->skinned < res->visible)
+    if (compute && res->overflow_instances)
         printf("  past the budget  %u instances (%llu vertices) skinned in the vertex shader: "
                "the skinned output holds %llu vertices\n",
-               res->visible - res->skinned, (unsigned long long)res->overflow_vertices,
+               res->overflow_instances, (unsigned long long)res->overflow_vertices,
                (unsigned long long)res->budget_vertices);
+    printf("  memory           %.1f MiB device-local, %.1f MiB host-visible",
+           res->device_bytes / 1048576.0, res->host_bytes / 1048576.0);
+    if (compute)
+        printf("; skinned output room %llu vertices (at most %llu, grown %u times)",
+               (unsigned long long)res->budget_vertices, (unsigned long long)res->most_vertices,
+               res->output_growths);
+    printf("\n");
     printf("  cpu animation    %.3f ms on %u thread(s): %.1f M joints/s per core (%.1f ns per "
            "joint)\n",
            res->anim_ms, res->threads, t->jpspc / 1e6, t->jpspc > 0.0 ? 1e9 / t->jpspc : 0.0);

@@ -142,6 +142,11 @@ bool vks_renderer_frame(vks_renderer *r, const vks_frame_job *job, vks_frame_don
     const double start = vks_now_ms();
     *f->uniforms = job->uniforms;
     done->prepared = frame_prepare(r, job, f);
+    /* Output room for what the frame draws (it waits for the device when it grows). */
+    if (!vks_renderer_fit_output(r, f, err)) {
+        vks_renderer_abandon(r, f);
+        return fail_as_memory(err);
+    }
     const double prepared_at = vks_now_ms();
     vks_overlay_frame overlay;
     vks_target_frame tf;

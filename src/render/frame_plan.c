@@ -1,6 +1,7 @@
 #include "frame_plan.h"
 #include "plan.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* Whether visible entry s is marked for its far splat. */
@@ -75,10 +76,48 @@ static void sort_by_level(const vks_crowd *c, const vks_frame_budget *b, const u
     }
 }
 
+/* The bytes vks_plan_frame takes to give every run output, in the order's runs (model, then
+ * level), each output whole within a chunk of `limit` bytes: per run, as many as fit what is left
+ * of the chunk, then as many a chunk as fit one, O(runs + chunks). */
+static VkDeviceSize wanted_bytes(const vks_crowd *c, const vks_frame_plan *p, VkDeviceSize limit)
+{
+    VkDeviceSize at = 0, chunk_end = limit;
+    for (uint32_t m = 0; m < c->model_count; m++)
+        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
+            uint64_t n = p->runs[m][l + 1] - p->runs[m][l];
+            if (!n)
+                continue;
+            const VkDeviceSize bytes = vks_plan_level_output_bytes(c->models[m], l);
+            assert(bytes <= limit);
+            while (n) {
+                if (at + bytes > chunk_end) {
+                    at = chunk_end;
+                    chunk_end += limit;
+                }
+                const uint64_t room = (chunk_end - at) / bytes, k = room < n ? room : n;
+                at += k * bytes;
+                n -= k;
+            }
+        }
+    return at;
+}
+
+void vks_frame_plan_order(const vks_crowd *c, const vks_frame_budget *b, const uint32_t *visible,
+                          uint32_t count, uint8_t *levels, const uint8_t *raster, vks_frame_plan *p)
+{
+    sort_by_level(c, b, visible, count, levels, raster, p);
+    p->output_wanted = b->compute && b->chunk_limit ? wanted_bytes(c, p, b->chunk_limit) : 0;
+}
+
 void vks_frame_plan_make(const vks_crowd *c, const vks_frame_budget *b, const uint32_t *visible,
                          uint32_t count, uint8_t *levels, const uint8_t *raster, vks_frame_plan *p)
 {
-    sort_by_level(c, b, visible, count, levels, raster, p);
+    vks_frame_plan_order(c, b, visible, count, levels, raster, p);
+    vks_frame_plan_deal(c, b, p);
+}
+
+void vks_frame_plan_deal(const vks_crowd *c, const vks_frame_budget *b, vks_frame_plan *p)
+{
     const uint32_t runs_end = p->splats[0]; /* the splats after it are not skinned */
     p->skinned_count = b->output_bytes
                            ? vks_plan_frame(c, p->order, p->order_level, runs_end, b->output_bytes,

@@ -62,6 +62,9 @@ typedef struct vks_frame_plan {
      * overflow_count (overflow_vertices vertices) are skinned in the vertex shader for want of
      * it (0 in vertex mode, where every entry is). */
     uint32_t skinned_count, overflow_count;
+    /* Compute mode: the output's bytes that would give every run output (vks_plan_frame's
+     * dealing, chunk ends included): the budget that leaves no overflow. */
+    VkDeviceSize output_wanted;
     uint64_t overflow_vertices;
     /* Entries for the compute rasterizer, with output, past what its ids name
      * (budget->raster_max_entries): drawn by the graphics pipeline instead. */
@@ -76,6 +79,13 @@ typedef struct vks_frame_plan {
 void vks_frame_plan_make(const vks_crowd *crowd, const vks_frame_budget *budget,
                          const uint32_t *visible, uint32_t count, uint8_t *levels,
                          const uint8_t *raster, vks_frame_plan *plan);
+/* The same in two steps, for a caller that sizes the output between them: the order, its runs
+ * and splats and output_wanted (budget->output_bytes not read), then the output dealt. */
+void vks_frame_plan_order(const vks_crowd *crowd, const vks_frame_budget *budget,
+                          const uint32_t *visible, uint32_t count, uint8_t *levels,
+                          const uint8_t *raster, vks_frame_plan *plan);
+void vks_frame_plan_deal(const vks_crowd *crowd, const vks_frame_budget *budget,
+                         vks_frame_plan *plan);
 
 /* Writes the GPU's visible list for the plan, in its order, each entry once (gpu may be
  * write-combined memory: never read): palette_first[i] is instance i's first palette entry,

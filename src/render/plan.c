@@ -376,9 +376,11 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
             store ? ", instance table and palette store" : " and instance table", mib(f.host_state),
             store ? " (staged)" : "", (unsigned long long)((f.least + 1023) / 1024), lim->name,
             mib(local), host ? ", plus host memory" : ", shared with the host", k);
-    if (req->mode == VKS_SKIN_COMPUTE)
+    if (req->mode == VKS_SKIN_COMPUTE) {
+        m.output_most = req->max_skinned_vertices ? least_one : output_share(&o, chunk, left, sets);
         m.output_bytes =
-            req->max_skinned_vertices ? least_one : output_share(&o, chunk, left, sets);
+            req->output_on_demand && !req->max_skinned_vertices ? least_one : m.output_most;
+    }
     m.device_bytes = f.dev_state + m.output_bytes * sets;
     m.host_bytes = f.host_state;
     *out = m;

@@ -10,7 +10,9 @@
  *                                                       each frame
  *
  * The skinned output is not owned by instances: each frame deals it to the visible instances by
- * a prefix sum over their output sizes, so it is bounded by a budget, not by the crowd. The
+ * a prefix sum over their output sizes, so it is bounded by a budget, not by the crowd; with
+ * request.output_on_demand the budget starts at one instance's and the renderer grows it to what
+ * the frames want (vks_frame_plan's output_wanted), up to output_most. The
  * per-instance state that remains is the instance table (device-local) and each frame in
  * flight's palettes and visible list (host-visible), all sized for the whole crowd.
  *
@@ -67,6 +69,10 @@ typedef struct vks_plan_request {
     bool instance_updates;
     /* Skinned-output capacity in vertices of vks_plan_vertex_bytes; 0: chosen from the heaps. */
     uint32_t max_skinned_vertices;
+    /* The output made small and grown to what frames draw (the owned renderer: it waits for the
+     * device to grow it): output_bytes starts at one largest instance's, output_most is what it
+     * may grow to. Not with max_skinned_vertices, which fixes it. */
+    bool output_on_demand;
     VkDeviceSize buffer_limit; /* the largest buffer wished for (vks_plan_buffer_limit) */
     /* Copies of the skinned output (0 means 1): 2 keeps the previous frame's beside the current
      * one's (motion vectors). output_bytes is per copy; the budget's share is split among them. */
@@ -93,8 +99,9 @@ typedef struct vks_plan_memory {
      * (rounded up to 16 bytes), or else room for every instance's output at once (with what the
      * chunks' ends may waste) when that fits in half of the device-local memory left after
      * everything above, else that half (at least one largest instance's output). A multiple of
-     * 16. */
-    VkDeviceSize output_bytes;
+     * 16. With request.output_on_demand that is output_most, and output_bytes starts at one
+     * largest instance's output. */
+    VkDeviceSize output_bytes, output_most;
     VkDeviceSize device_bytes, host_bytes; /* totals, every copy of the output and the image
                                               included */
 } vks_plan_memory;

@@ -208,6 +208,19 @@ bool vks_renderer_fit(vks_renderer *r, vks_error *err)
     return true;
 }
 
+bool vks_renderer_fit_output(vks_renderer *r, vks_frame *f, vks_error *err)
+{
+    vks_skinner *sk = &r->skinner;
+    if (sk->mode != VKS_SKIN_COMPUTE || !sk->request.output_on_demand)
+        return true;
+    vks_skinner_order(sk, f->skin);
+    const VkDeviceSize bytes = vks_skinner_output_wanted(sk, f->skin);
+    if (!bytes)
+        return true;
+    r->dev->vk.vkDeviceWaitIdle(r->dev->device); /* the frames in flight read the output */
+    return vks_skinner_grow_output(sk, bytes, err);
+}
+
 vks_plan_request vks_renderer_plan_request(const vks_renderer_desc *desc)
 {
     return (vks_plan_request){.mode = desc->mode,
@@ -215,6 +228,7 @@ vks_plan_request vks_renderer_plan_request(const vks_renderer_desc *desc)
                               .max_skinned_vertices = desc->max_skinned_vertices,
                               .buffer_limit = desc->buffer_limit,
                               .output_sets = 1,
+                              .output_on_demand = true,
                               .instance_updates = true,
                               .raster_materials = desc->raster != VKS_RASTER_HARDWARE,
                               .image = desc->image};

@@ -10,6 +10,8 @@
  *   vks_prepare_palettes    the CPU half (scene/prepare.h): cull, levels, periods, schedule and
  *     or vks_prepare_store  poses into f->skin->palette (with the store: its slots dealt, the
  *                           posed palettes staged there)
+ *   vks_renderer_fit_output the skinned output grown to what the frame draws, when it wants
+ *                           more (waits for the device then)
  *   the overlays written, the target's image acquired (target/target.h)
  *   vks_renderer_skin       the skinner's prepare and dispatch, between the queries
  *   vks_renderer_draw       one instanced draw per mesh of each model, the overlays
@@ -194,6 +196,13 @@ void vks_renderer_destroy(vks_renderer *r);
  * nothing is lost, and the renderer still draws what it had room for), or when out of memory
  * (the renderer is then broken: every later fit fails). */
 bool vks_renderer_fit(vks_renderer *r, vks_error *err);
+
+/* The skinned output grown for the frame prepared in f (its visible list, levels and marks):
+ * the output starts at one largest instance's and grows, a quarter past what a frame wants, up
+ * to the plan's output_most (vks_skinner_output_wanted); it waits for the device to be idle then.
+ * Nothing to do in vertex mode or with a fixed output (max_skinned_vertices). False, broken, only
+ * when out of memory for even the room it had. */
+bool vks_renderer_fit_output(vks_renderer *r, vks_frame *f, vks_error *err);
 
 /* Waits for the next frame slot, reads its previous queries, begins its command buffer. NULL when
  * the device is lost (or out of memory for the command buffer). */

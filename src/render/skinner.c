@@ -361,16 +361,22 @@ static bool create_instance_state(vks_skinner *sk, vks_error *err)
            (!sk->descriptors || create_data_sets(sk, err));
 }
 
-static void destroy_instance_state(vks_skinner *sk)
+static void destroy_data_sets(vks_skinner *sk)
 {
     const gpu_device *dev = sk->dev;
-    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++)
-        destroy_slot(sk, &sk->slots[i]);
     if (sk->data_pool)
         dev->vk.vkDestroyDescriptorPool(dev->device, sk->data_pool, NULL);
     sk->data_pool = VK_NULL_HANDLE;
     vks_free(sk->data_sets);
     sk->data_sets = NULL;
+}
+
+static void destroy_instance_state(vks_skinner *sk)
+{
+    const gpu_device *dev = sk->dev;
+    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++)
+        destroy_slot(sk, &sk->slots[i]);
+    destroy_data_sets(sk);
     vks_scatter_pass_destroy(dev, &sk->scatter);
     vks_palette_store_free(&sk->store);
     gpu_buffer_destroy(dev, &sk->palette_store);
@@ -505,6 +511,48 @@ bool vks_skinner_grow(vks_skinner *sk, const vks_skinner_growth *g, vks_error *e
     }
     forget_palettes(sk);
     sk->grown++;
+    return true;
+}
+
+VkDeviceSize vks_skinner_output_wanted(const vks_skinner *sk, const vks_skin_slot *s)
+{
+    const VkDeviceSize wanted = s->plan.output_wanted;
+    if (!sk->request.output_on_demand || sk->request.max_skinned_vertices ||
+        wanted <= sk->memory.output_bytes || sk->memory.output_bytes >= sk->memory.output_most)
+        return 0;
+    /* A quarter more than the frame wants, so that a camera coming closer grows it a few times,
+     * not every frame. */
+    const VkDeviceSize more = (wanted + wanted / 4 + 15) & ~(VkDeviceSize)15;
+    return more < sk->memory.output_most ? more : sk->memory.output_most;
+}
+
+bool vks_skinner_grow_output(vks_skinner *sk, VkDeviceSize bytes, vks_error *err)
+{
+    if (!still_whole(sk, err))
+        return false;
+    assert(sk->mode == VKS_SKIN_COMPUTE && bytes > sk->memory.output_bytes);
+    const VkDeviceSize had = sk->memory.output_bytes;
+    destroy_data_sets(sk);
+    destroy_outputs(sk);
+    sk->memory.output_bytes = bytes;
+    vks_error refused;
+    if (create_outputs(sk, &refused)) {
+        sk->memory.device_bytes += (bytes - had) * sk->output_sets;
+        sk->output_grown++;
+    } else {
+        /* The device's allocator refused what the plan allowed: what it had, again, and no more
+         * tries (the frames' overflow is skinned in the vertex shader, and reported). */
+        destroy_outputs(sk);
+        sk->memory.output_bytes = sk->memory.output_most = had;
+        if (!create_outputs(sk, err)) {
+            sk->broken = true;
+            return false;
+        }
+    }
+    if (sk->descriptors && !create_data_sets(sk, err)) {
+        sk->broken = true;
+        return false;
+    }
     return true;
 }
 

@@ -97,6 +97,7 @@ typedef struct vks_skin_slot {
      * capacities when it was made (vks_skinner_fit_slot remakes it, larger). */
     uint32_t instance_room, palette_room;
     uint64_t number; /* which frame it holds (1, 2, ... counted by vks_skinner_begin; 0: none) */
+    bool ordered;    /* vks_skinner_order ran for this frame */
 
     gpu_buffer palette_buffer, visible_buffer;
     /* With the store: the scatter's records (mapped; one per posed instance). */
@@ -164,6 +165,7 @@ typedef struct vks_skinner {
     vks_plan_request request; /* desc.request */
     bool readback_wanted;
     uint32_t grown;
+    uint32_t output_grown; /* how many times the output grew (request.output_on_demand) */
     bool broken;
 } vks_skinner;
 
@@ -226,10 +228,23 @@ static inline bool vks_skinner_broken(const vks_skinner *sk)
  * the store only (the store's scatter holds both slots' staging). */
 bool vks_skinner_fit_slot(vks_skinner *sk, uint32_t slot, vks_error *err);
 
+/* request.output_on_demand: after vks_skinner_order, the output's bytes to grow to for that
+ * frame (a quarter more than it wants, at most memory.output_most), or 0 when it has room enough
+ * or may not grow. vks_skinner_grow_output grows it, once the client has waited for every frame
+ * it recorded; the skinner's frame plan and chunks then say the new room (the slot's order is
+ * kept). When the device refuses the memory, it keeps the room it had and grows no more (true);
+ * false, broken, only when it cannot make even that again. */
+VkDeviceSize vks_skinner_output_wanted(const vks_skinner *sk, const vks_skin_slot *s);
+bool vks_skinner_grow_output(vks_skinner *sk, VkDeviceSize bytes, vks_error *err);
+
 /* Slot `slot` (< GPU_FRAMES_IN_FLIGHT), emptied for a new frame: the client guarantees the GPU
  * finished what it last recorded with it. Its last plan stays readable until vks_skinner_prepare
  * (vks_skinner_output then finds nothing in it). */
 vks_skin_slot *vks_skinner_begin(vks_skinner *sk, uint32_t slot);
+/* Puts s->visible[0 .. visible_count) in the GPU's order, with their runs and the output the
+ * frame wants (s->plan, vks_frame_plan_order); vks_skinner_prepare does it when the client did
+ * not. */
+void vks_skinner_order(vks_skinner *sk, vks_skin_slot *s);
 /* Gives s->visible[0 .. visible_count) output space (plan.skinned_count of them get some),
  * writes the GPU's visible list and, with the store, records the scatter of the palettes
  * sk->store last placed (staged in s->palette) into their slots. */

@@ -20,8 +20,27 @@ vks_skin_slot *vks_skinner_begin(vks_skinner *sk, uint32_t slot)
     for (uint32_t p = 0; p < s->visible_count; p++)
         s->level[p] = s->raster[p] = 0;
     s->visible_count = 0;
+    s->ordered = false;
     s->number = ++sk->frame_number;
     return s;
+}
+
+/* The frame's budget: the output as it is now, its chunks, the rasterizer's ids. */
+static vks_frame_budget frame_budget(const vks_skinner *sk)
+{
+    return (vks_frame_budget){.compute = sk->mode == VKS_SKIN_COMPUTE,
+                              .output_bytes = sk->chunk_count ? sk->memory.output_bytes : 0,
+                              .chunk_limit = sk->chunk_limit,
+                              .raster = sk->raster,
+                              .raster_max_entries = sk->raster_max_entries};
+}
+
+void vks_skinner_order(vks_skinner *sk, vks_skin_slot *s)
+{
+    const vks_frame_budget budget = frame_budget(sk);
+    vks_frame_plan_order(sk->crowd, &budget, s->visible, s->visible_count, s->level, s->raster,
+                         &s->plan);
+    s->ordered = true;
 }
 
 /* Output space for the frame's visible instances, in the GPU's order, until the budget is spent
@@ -31,12 +50,11 @@ vks_skin_slot *vks_skinner_begin(vks_skinner *sk, uint32_t slot)
 static void deal_outputs(vks_skinner *sk, vks_skin_slot *s)
 {
     const vks_crowd *c = sk->crowd;
-    const vks_frame_budget budget = {.compute = sk->mode == VKS_SKIN_COMPUTE,
-                                     .output_bytes = sk->chunk_count ? sk->memory.output_bytes : 0,
-                                     .chunk_limit = sk->chunk_limit,
-                                     .raster = sk->raster,
-                                     .raster_max_entries = sk->raster_max_entries};
-    vks_frame_plan_make(c, &budget, s->visible, s->visible_count, s->level, s->raster, &s->plan);
+    if (!s->ordered)
+        vks_skinner_order(sk, s);
+    s->ordered = false;
+    const vks_frame_budget budget = frame_budget(sk);
+    vks_frame_plan_deal(c, &budget, &s->plan);
     vks_frame_plan_entries(c, &s->plan, sk->use_store ? sk->store.block : c->palette_first,
                            sk->chunk_count
                                ? sk->chunk_addresses +
