@@ -62,7 +62,7 @@ void main()
         return;
     }
     for (uint r = gl_WorkGroupID.x; r < push.record_count; r += gl_NumWorkGroups.x) {
-        uvec4 rec = RECORDS[r]; // from_entry, to_entry, count
+        uvec4 rec = RECORDS[push.record_first + r]; // from_entry, to_entry, count
         uint e = push.entry_vec4s, from = rec.x * e, to = rec.y * e, n = rec.z * e;
         for (uint i = gl_LocalInvocationID.x; i < n; i += VKS_SCATTER_GROUP_SIZE)
             STORE[to + i] = STAGING[from + i];

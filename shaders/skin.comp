@@ -45,7 +45,7 @@ void main()
     bool tangents = (m.flags & VKS_MODEL_TANGENTS) != 0u;
     if (VKS_SKIN_STAGE) { // the instance's pose into shared memory, once for the workgroup
         for (uint k = gl_LocalInvocationID.x; k < m.palette_vec4s; k += GROUP_SIZE)
-            vks_staged[k] = VKS_PALETTE[3u * e.palette_first + k];
+            vks_staged[k] = vks_palette_vec4(e.palette_first, k);
         barrier();
     }
     // The instance's level of detail: its vertices are push.vertex_count from e.vertex_first,

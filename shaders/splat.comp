@@ -21,12 +21,7 @@ layout(push_constant) uniform Push { vks_splat_push push; };
 #define VKS_VIS_ACCESS
 #define VKS_OUT_BASE 0u
 #include "vks_raster.glsl"
-#ifdef VKS_DESCRIPTORS
-layout(std430, set = VKS_DATA_SET, binding = VKS_DATA_PALETTE) readonly buffer DataPalette { vec4 v[]; } s_palette;
-#define S_PALETTE s_palette.v
-#else
-#define S_PALETTE Vec4s(push.palette).v
-#endif
+#include "vks_palette.glsl"
 
 // The 3x3 of three rows.
 mat3 rows3(vec3 a, vec3 b, vec3 c)
@@ -54,8 +49,8 @@ void main()
         // The joint's skin matrix (palette space from bind space), as rows.
         vec4 r0, r1, r2;
         if ((push.bits & VKS_SPLAT_DQ) != 0u) {
-            vec4 q = S_PALETTE[3u * e.palette_first + 2u * j];
-            vec4 ts = S_PALETTE[3u * e.palette_first + 2u * j + 1u];
+            vec4 q = vks_palette_vec4(e.palette_first, 2u * j);
+            vec4 ts = vks_palette_vec4(e.palette_first, 2u * j + 1u);
             float s = ts.w;
             r0 = vec4(s * vec3(1.0 - 2.0 * (q.y * q.y + q.z * q.z), 2.0 * (q.x * q.y - q.z * q.w),
                                2.0 * (q.x * q.z + q.y * q.w)), ts.x);
@@ -64,9 +59,9 @@ void main()
             r2 = vec4(s * vec3(2.0 * (q.x * q.z - q.y * q.w), 2.0 * (q.y * q.z + q.x * q.w),
                                1.0 - 2.0 * (q.x * q.x + q.y * q.y)), ts.z);
         } else {
-            r0 = S_PALETTE[3u * e.palette_first + 3u * j];
-            r1 = S_PALETTE[3u * e.palette_first + 3u * j + 1u];
-            r2 = S_PALETTE[3u * e.palette_first + 3u * j + 2u];
+            r0 = vks_palette_vec4(e.palette_first, 3u * j);
+            r1 = vks_palette_vec4(e.palette_first, 3u * j + 1u);
+            r2 = vks_palette_vec4(e.palette_first, 3u * j + 2u);
         }
         vec4 c1 = vec4(m.splat_center.xyz, 1.0);
         vec4 p = vec4(dot(r0, c1), dot(r1, c1), dot(r2, c1), 1.0);

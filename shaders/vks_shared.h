@@ -160,7 +160,24 @@ static_assert(sizeof(vks_dq) == 32, "vks_dq is two vec4 in std430");
 #define VKS_DATA_MORPHS 12
 #define VKS_DATA_OUTPUT 13
 #define VKS_DATA_OUTPUT_TANGENTS 14
-#define VKS_DATA_COUNT 15
+/* Pages 1 .. VKS_PALETTE_PAGES - 1 of the palette store (VKS_DATA_PALETTE is page 0), or page 0
+ * again where a store has fewer. */
+#define VKS_DATA_PALETTE_PAGE1 15
+#define VKS_DATA_PALETTE_PAGE2 16
+#define VKS_DATA_PALETTE_PAGE3 17
+#define VKS_DATA_COUNT 18
+
+/* ---- Palette pages ----
+ * The palette store is up to VKS_PALETTE_PAGES buffers (pages), each within the storage-buffer
+ * range, so that a store one buffer cannot hold still binds (src/scene/palette_store.h). A
+ * palette_first names its page in its top bits and its entry in that page below them; no
+ * instance's range crosses a page. Without the store (a frame's palettes in one buffer) the page
+ * is always 0. Page 0's entry 0 is the page table of a store of several pages: pages 0 .. 3's
+ * device addresses (a uvec2 each), which the addresses binding reads to reach pages past 0;
+ * the descriptors binding binds every page instead. vks_palette.glsl reads them. */
+#define VKS_PALETTE_PAGES 4u
+#define VKS_PALETTE_PAGE_SHIFT 28u
+#define VKS_PALETTE_PAGE_MASK ((1u << VKS_PALETTE_PAGE_SHIFT) - 1u)
 
 /* ---- The palette store's scatter (shaders/scatter.comp) ----
  * A frame stages its posed instances' palettes packed in host-visible memory, and one record per
@@ -291,7 +308,7 @@ struct vks_scatter_push {
     uint entry_vec4s;
     uvec2 models;
     uint place_first;
-    uint pad;
+    uint record_first; /* the dispatch's first record */
 };
 
 struct vks_skin_push {
@@ -469,16 +486,16 @@ typedef struct vks_place_record {
 } vks_place_record;
 
 /* Push constants of the scatter: the device addresses of the staging, the records, the store
- * and the model table (ignored on the descriptors binding), how many records, and an entry's size
- * in uvec4 (3 for a palette entry, 4 for an instance-table entry; 0: placing, the place records
- * in the staging from uvec4 place_first). */
+ * and the model table (ignored on the descriptors binding), how many records from which, and an
+ * entry's size in uvec4 (3 for a palette entry, 4 for an instance-table entry; 0: placing, the
+ * place records in the staging from uvec4 place_first). */
 typedef struct vks_scatter_push {
     uint32_t staging[2], records[2], store[2];
     uint32_t record_count;
     uint32_t entry_vec4s;
     uint32_t models[2];
     uint32_t place_first;
-    uint32_t pad;
+    uint32_t record_first; /* the dispatch's first record */
 } vks_scatter_push;
 
 /* Push constants of the skinning pass: one (model, level)'s range of the frame's visible list,
@@ -617,6 +634,9 @@ static_assert(sizeof(vks_target_gpu) == 32 && offsetof(vks_target_gpu, steps) ==
               "morph target in std430");
 static_assert(sizeof(vks_scatter_record) == 16, "a scatter record is one uvec4");
 static_assert(sizeof(vks_scatter_push) == 48, "scatter push constants in std430");
+static_assert(VKS_PALETTE_PAGES <= 1u << (32 - VKS_PALETTE_PAGE_SHIFT) &&
+                  8 * VKS_PALETTE_PAGES <= sizeof(vks_bone),
+              "a palette_first's page bits name every page, and page 0's entry 0 holds their table");
 static_assert(offsetof(vks_skin_push, visible_count) == 96, "skin push constants in std430");
 static_assert(offsetof(vks_skin_push, out_base) == 112, "skin push constants in std430");
 static_assert(sizeof(vks_skin_push) <= 128, "maxPushConstantsSize is 128 on some devices");

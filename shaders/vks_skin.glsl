@@ -17,7 +17,6 @@
 VKS_DATA(DataModels, VKS_DATA_MODELS, vks_model_gpu) vks_data_models;
 VKS_DATA(DataInstances, VKS_DATA_INSTANCES, vks_instance) vks_data_instances;
 VKS_DATA(DataVisible, VKS_DATA_VISIBLE, vks_visible) vks_data_visible;
-VKS_DATA(DataPalette, VKS_DATA_PALETTE, vec4) vks_data_palette;
 VKS_DATA(DataPositions, VKS_DATA_POSITIONS, uvec2) vks_data_positions;
 VKS_DATA(DataNormals, VKS_DATA_NORMALS, uint) vks_data_normals;
 VKS_DATA(DataTangents, VKS_DATA_TANGENTS, uint) vks_data_tangents;
@@ -30,7 +29,6 @@ VKS_DATA(DataMorphs, VKS_DATA_MORPHS, uvec4) vks_data_morphs;
 #define VKS_MODELS vks_data_models.v
 #define VKS_INSTANCES vks_data_instances.v
 #define VKS_VISIBLE vks_data_visible.v
-#define VKS_PALETTE vks_data_palette.v
 #define VKS_POSITIONS vks_data_positions.v
 #define VKS_NORMALS vks_data_normals.v
 #define VKS_TANGENTS vks_data_tangents.v
@@ -45,7 +43,6 @@ VKS_DATA(DataMorphs, VKS_DATA_MORPHS, uvec4) vks_data_morphs;
 #define VKS_MODELS Models(push.models).v
 #define VKS_INSTANCES Instances(push.instances).v
 #define VKS_VISIBLE Visibles(push.visible).v
-#define VKS_PALETTE Vec4s(push.palette).v
 #define VKS_POSITIONS Uvec2s(push.streams.positions).v
 #define VKS_NORMALS Uints(push.streams.normals).v
 #define VKS_TANGENTS Uints(push.streams.tangents).v
@@ -56,6 +53,7 @@ VKS_DATA(DataMorphs, VKS_DATA_MORPHS, uvec4) vks_data_morphs;
 #define VKS_WEIGHTS_EXTRA Uvec2s(push.streams.weights_extra).v
 #define VKS_MORPHS Uvec4s(push.morphs).v
 #endif
+#include "vks_palette.glsl"
 
 // Whether this pipeline skins wide models (8 influences): a specialization constant, so each
 // variant compiles only its own path and a 4-influence model runs exactly the 4-influence code
@@ -79,7 +77,7 @@ vec4 vks_palette(uint palette_first, uint k)
     if (VKS_SKIN_STAGE)
         return vks_staged[k];
 #endif
-    return VKS_PALETTE[3u * palette_first + k];
+    return vks_palette_vec4(palette_first, k);
 }
 
 // A device address (low word first) plus a byte offset, with the carry.
@@ -171,14 +169,14 @@ uint vks_tangent_encode(vec3 t, float w)
 void vks_morph(vks_model_gpu m, uint palette_first, uint i, inout vec3 position,
                inout vec3 normal, inout vec4 tangent)
 {
-    uint at = 3u * palette_first + m.morph_offset;
-    uint count = floatBitsToUint(VKS_PALETTE[at].x); // (the list's words are read as uints)
+    uint at = m.morph_offset;
+    uint count = floatBitsToUint(vks_palette_vec4(palette_first, at).x); // (the list's words are read as uints)
     if (count == 0u)
         return;
     uint s = m.source_first + i;
     uint source = VKS_MORPHS[s >> 2][s & 3u];
     for (uint k = 0u; k < count; k++) {
-        uvec4 pair = floatBitsToUint(VKS_PALETTE[at + 1u + (k >> 1)]);
+        uvec4 pair = floatBitsToUint(vks_palette_vec4(palette_first, at + 1u + (k >> 1)));
         bool odd = (k & 1u) != 0u;
         uint t = m.target_first + (odd ? pair.z : pair.x);
         float w = uintBitsToFloat(odd ? pair.w : pair.y);

@@ -207,15 +207,17 @@ else
   cat "$tmp/million" "$tmp/million.err"
 fi
 
-# A palette store too small for what is in view (--max-buffer caps it: 65536 / 48 = 1365
-# entries): the first instances of the list that fit are drawn, the rest left out, and one
-# warning says how many.
-if "$vk" render --validate --lod 0 --instances 100 --size 320x240 --max-buffer 65536 \
+# A palette store too small for what is in view (--max-buffer caps its pages: 65536 / 48 = 1365
+# entries, and it grows to four, page 0's first entry its table, no palette across a page's
+# end): the first instances of the list that fit are drawn, the rest left out, and one warning
+# says how many.
+page=$((65536 / 48)) joints=$(count "$default" joints)
+placed=$(((page - 1) / joints + 3 * (page / joints)))
+if "$vk" render --validate --lod 0 --instances 300 --size 320x240 --max-buffer 65536 \
   --out "$tmp/dropped.png" >"$tmp/dropped" 2>"$tmp/dropped.err"; then
-  placed=$((65536 / 48 / $(count "$default" joints)))
-  grep -q "100 instances, $placed visible" "$tmp/dropped" || fail "dropped: $(cat "$tmp/dropped")"
-  grep -q "^vkskin render: warning: in 1 frame(s) the palette store .* up to $((100 - placed)) instances were left out$" \
-    "$tmp/dropped.err" || { fail "dropped: no warning for $((100 - placed))"; cat "$tmp/dropped.err"; }
+  grep -q "300 instances, $placed visible" "$tmp/dropped" || fail "dropped: $(cat "$tmp/dropped")"
+  grep -q "^vkskin render: warning: in 1 frame(s) the palette store .* up to $((300 - placed)) instances were left out$" \
+    "$tmp/dropped.err" || { fail "dropped: no warning for $((300 - placed))"; cat "$tmp/dropped.err"; }
   echo "dropped: $(cat "$tmp/dropped.err")"
 else
   fail "dropped: render failed"
@@ -224,14 +226,14 @@ fi
 
 # bench, the same store: its JSON says how many were left out (visible + dropped = every
 # instance, framed), and the same warning is on stderr.
-if "$vk" bench --validate --lod 0 --instances 100 --size 320x240 --max-buffer 65536 --frames 1 \
+if "$vk" bench --validate --lod 0 --instances 300 --size 320x240 --max-buffer 65536 --frames 1 \
   --warmup 0 --json >"$tmp/bench_dropped" 2>"$tmp/bench_dropped.err"; then
-  placed=$((65536 / 48 / $(count "$default" joints)))
   grep -q "^  \"visible\": $placed,$" "$tmp/bench_dropped" &&
-    grep -q "^  \"dropped\": $((100 - placed)),$" "$tmp/bench_dropped" &&
-    grep -q "^  \"dropped_frames\": 1,$" "$tmp/bench_dropped" ||
-    fail "bench dropped: $(grep -E 'visible|dropped' "$tmp/bench_dropped" | tr -d '\n')"
-  grep -q "^vkskin bench: warning: in 1 frame(s) the palette store .* up to $((100 - placed)) instances were left out$" \
+    grep -q "^  \"dropped\": $((300 - placed)),$" "$tmp/bench_dropped" &&
+    grep -q "^  \"dropped_frames\": 1,$" "$tmp/bench_dropped" &&
+    grep -q '^  "palette_store_pages": 4,$' "$tmp/bench_dropped" ||
+    fail "bench dropped: $(grep -E 'visible|dropped|store_pages' "$tmp/bench_dropped" | tr -d '\n')"
+  grep -q "^vkskin bench: warning: in 1 frame(s) the palette store .* up to $((300 - placed)) instances were left out$" \
     "$tmp/bench_dropped.err" || { fail "bench dropped: no warning"; cat "$tmp/bench_dropped.err"; }
 else
   fail "bench dropped: bench failed"

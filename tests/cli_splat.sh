@@ -11,6 +11,8 @@
 #     differing by more than 24/255 as a share of the characters'), differs from level 0 in no
 #     more than the levels of detail alone do, plus 5 points. (Neither is within a frame of
 #     motion at this size: which pixel centers a one-pixel character covers is chance.)
+#   - the same 4 000 with the palette store split into pages (--max-buffer 128 KiB): the same image
+#     byte for byte, the store in two pages or more, none dropped;
 #   - a million framed at 1920x1080 (the MILLION models: the default character and a 65-joint
 #     rig), every one drawn (dropped 0: a far splat's palette block is its carrier's entry
 #     alone), within the same bound, every skinned instance in the skinned output and that
@@ -110,6 +112,16 @@ for model in "${models[@]}"; do
     "(${drawn:-0} splats), the levels alone $without%"
   awk -v a="$with" -v b="$without" 'BEGIN { exit !(a != "" && b != "" && a <= b + 5) }' ||
     fail "$name: splats differ from level 0 in $with% (the levels alone: $without%)"
+  # The palette store in pages (--max-buffer 128 KiB: 2 730 entries a buffer, fewer than the
+  # 4 000 splats' one each): the same image, byte for byte, every instance drawn.
+  run paged "${base[@]}" --max-buffer 131072 --out "$tmp/paged.png" || continue
+  cmp -s "$tmp/paged.png" "$tmp/splat.png" || fail "$name: the paged store's image differs"
+  run pages bench "$model" --instances 4000 --frames 2 --warmup 0 --size 400x225 \
+    --max-buffer 131072 --json || continue
+  pages=$(field pages palette_store_pages) dropped=$(field pages dropped)
+  echo "$name x 4000 at 400x225, --max-buffer 131072: the store in ${pages:-no} pages" \
+    "($(field pages palette_store_entries) entries), $dropped dropped, the image the same"
+  [ "${pages:-0}" -ge 2 ] && [ "$dropped" = 0 ] || fail "$name: ${pages:-no} pages, $dropped dropped"
 done
 [ "$failed" = 0 ] || { echo "$failed check(s) failed"; exit 1; }
 echo "cli_splat: all checks passed"

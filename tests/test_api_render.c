@@ -330,7 +330,7 @@ static void check_host_palettes(const vkskin_renderer_desc *store, vkskin_crowd 
            worst, n);
     CHECK(worst <= POSITION_TOLERANCE);
     /* The path asked for is the one that ran: no store. */
-    CHECK(!r->r.skinner.use_store && r->r.skinner.palette_store.buffer == VK_NULL_HANDLE);
+    CHECK(!r->r.skinner.use_store && r->r.skinner.pages[0].buffer == VK_NULL_HANDLE);
     close_renderer(r);
     free(image);
 }
@@ -792,6 +792,107 @@ static void check_store_room(const vkskin_model *a, const vkskin_model *b)
     vkskin_crowd_destroy(crowd);
 }
 
+/* A store one buffer cannot hold (max_buffer_bytes of 64 KiB: 1 365 entries a page, 62 palettes
+ * of the default character's 22 joints), on both bindings: 150 instances framed grow it from one
+ * page to as many as they want (the count written here: their palettes, a quarter more, in
+ * pages), none dropped, and every output the CPU's; a frame after that grows nothing. */
+static void check_store_pages(const vkskin_model *model)
+{
+    enum { N = 150 };
+    vkskin_crowd *crowd = NULL;
+    vkskin_error err;
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = &model,
+                                                   .model_count = 1,
+                                                   .instance_count = N,
+                                                   .time = 0.2},
+                              &crowd, &err) == VKSKIN_OK);
+    if (!crowd)
+        return;
+    const vks_model *m = crowd->crowd.models[0];
+    float lo[3], hi[3];
+    check_box((const float(*)[3])m->positions, m->vertex_count, lo, hi);
+    const double diag = check_box_diagonal(lo, hi);
+    const uint64_t page = 65536 / sizeof(vks_bone);
+    const uint64_t entries = (uint64_t)N * vks_crowd_written_entries(&crowd->crowd, 0);
+    /* Page 0 keeps its entry 0 for the page table, and no palette crosses a page's end. */
+    const uint64_t per_page = page / vks_crowd_written_entries(&crowd->crowd, 0);
+    const uint64_t pages = (entries + entries / 4 + page - 1) / page;
+    CHECK(pages >= 3 && pages <= 4 && pages * per_page > N);
+    const vkskin_binding bindings[] = {VKSKIN_BINDING_DESCRIPTORS, VKSKIN_BINDING_ADDRESSES};
+    for (size_t b = 0; b < 2; b++) {
+        vkskin_renderer_desc rd = checked_desc(crowd, VKSKIN_PALETTES_STORE);
+        rd.max_buffer_bytes = 65536;
+        rd.binding = bindings[b];
+        vkskin_renderer *r = NULL;
+        CHECK(vkskin_renderer_create(&rd, &r, &err) == VKSKIN_OK);
+        if (!r)
+            break;
+        vkskin_renderer_info ri;
+        CHECK(vkskin_renderer_get_info(r, &ri, &err) == VKSKIN_OK);
+        CHECK(ri.store_entries == page && ri.store_pages == 1 && ri.store_most_pages == 4);
+        vkskin_view view;
+        CHECK(vkskin_crowd_frame_view(crowd, (float)W / H, &view, &err) == VKSKIN_OK);
+        const vkskin_frame_desc fd = {.desc_size = sizeof(vkskin_frame_desc), .view = &view};
+        double worst = 0.0;
+        for (int frame = 0; frame < 2; frame++) {
+            vkskin_frame_info info;
+            CHECK(vkskin_renderer_frame(r, &fd, &info, &err) == VKSKIN_OK);
+            CHECK(info.visible == N && info.dropped == 0 && info.skinned == N);
+            CHECK(vkskin_renderer_get_info(r, &ri, &err) == VKSKIN_OK);
+            CHECK(ri.store_pages == pages && ri.store_growths == 1);
+            CHECK(ri.store_entries == pages * page);
+            worst = fmax(worst, check_outputs(r, crowd, N, diag));
+        }
+        printf("store pages (%s): %u pages of %llu entries for %u instances, worst position error "
+               "%.3g of the diagonal\n",
+               b ? "addresses" : "descriptors", ri.store_pages, (unsigned long long)page, N, worst);
+        CHECK(worst <= POSITION_TOLERANCE);
+        close_renderer(r);
+    }
+    vkskin_crowd_destroy(crowd);
+
+    /* Pages of 1 MiB (992 palettes of 22 entries) under a 16 MiB heap for 3 000 framed: the store
+     * grows to the pages the memory the plan leaves holds, fewer than four, and the frame draws the
+     * first instances of its list those hold and says how many it left out. */
+    enum { MANY = 3000 };
+    CHECK(vkskin_crowd_create(&(vkskin_crowd_desc){.desc_size = sizeof(vkskin_crowd_desc),
+                                                   .models = &model,
+                                                   .model_count = 1,
+                                                   .instance_count = MANY,
+                                                   .time = 0.2},
+                              &crowd, &err) == VKSKIN_OK);
+    if (!crowd)
+        return;
+    vkskin_renderer_desc rd = checked_desc(crowd, VKSKIN_PALETTES_STORE);
+    rd.max_buffer_bytes = 1u << 20;
+    rd.max_memory_mib = 16;
+    rd.readback = false;
+    vkskin_renderer *r = NULL;
+    CHECK(vkskin_renderer_create(&rd, &r, &err) == VKSKIN_OK);
+    if (r) {
+        vkskin_renderer_info ri;
+        CHECK(vkskin_renderer_get_info(r, &ri, &err) == VKSKIN_OK);
+        const uint32_t big = (1u << 20) / sizeof(vks_bone),
+                       joints = vks_crowd_written_entries(&crowd->crowd, 0);
+        CHECK(ri.store_entries == big && ri.store_most_pages > 1 && ri.store_most_pages < 4);
+        vkskin_view view;
+        CHECK(vkskin_crowd_frame_view(crowd, (float)W / H, &view, &err) == VKSKIN_OK);
+        vkskin_frame_info info;
+        CHECK(vkskin_renderer_frame(
+                  r, &(vkskin_frame_desc){.desc_size = sizeof(vkskin_frame_desc), .view = &view},
+                  &info, &err) == VKSKIN_OK);
+        CHECK(vkskin_renderer_get_info(r, &ri, &err) == VKSKIN_OK);
+        const uint32_t held = (big - 1) / joints + (ri.store_most_pages - 1) * (big / joints);
+        printf("store pages under 16 MiB: %u pages of %u entries, %u of %u drawn, %u left out\n",
+               ri.store_pages, big, info.visible, MANY, info.dropped);
+        CHECK(ri.store_pages == ri.store_most_pages && ri.store_growths == 1);
+        CHECK(held < MANY && info.visible == held && info.dropped == MANY - held);
+        close_renderer(r);
+    }
+    vkskin_crowd_destroy(crowd);
+}
+
 /* Dual quaternions through the renderer's own path, on the GPU: a crowd of 6 default characters
  * (22 joints: 15 entries of vks_dq a palette) on their own clips, the palette store (staged,
  * scattered 15 entries a pose) or host palettes, at level 0 and at a level whose skeleton poses
@@ -1122,6 +1223,7 @@ int main(int argc, char **argv)
     check_moves(model);
     check_refused_growth(model);
     check_dual_quaternion(model);
+    check_store_pages(model);
     vkskin_model *chain_model = NULL;
     CHECK(vkskin_model_load(
               &(vkskin_model_desc){.desc_size = sizeof(vkskin_model_desc), .path = argv[2]},

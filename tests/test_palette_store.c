@@ -14,7 +14,11 @@
  * listed unless the store starts again, the poses are exactly the entries scheduled or new, packed
  * in list order, and the copies move exactly their entries; the staged entries are the posed
  * instances' joints; an instance is dropped only when the listed palettes together exceed the
- * store, which then does not start again. */
+ * store, which then does not start again. Run unpaged, and paged (four pages of 100 and of 61
+ * entries, half of them to start, grown to all at frame 1000): then no block crosses a page or
+ * takes page 0's entry 0, no copy crosses a page, and "the listed palettes together" are what
+ * they take packed with the pages' ends skipped (worked out here, and vks_palette_store_wanted
+ * says the same). */
 #include "check.h"
 
 #include <stdlib.h>
@@ -151,23 +155,56 @@ static uint32_t rng(uint32_t *x)
     return *x >> 8;
 }
 
-static void test_random(void)
+/* A block's flat entry (palette_store.h names a paged store's by page and entry). */
+static uint32_t flat_of(const vks_palette_store *s, uint32_t block)
+{
+    if (!s->page_entries)
+        return block;
+    return (block >> VKS_PALETTE_PAGE_SHIFT) * s->page_entries + (block & VKS_PALETTE_PAGE_MASK);
+}
+
+/* The entries a list of blocks of these sizes takes packed in order from the store's start: in
+ * pages of `page` entries (0: one page) that no block crosses, page 0's entry 0 kept. */
+static uint64_t packed(const uint32_t *sizes, uint32_t count, uint32_t page)
+{
+    uint64_t top = page ? 1 : 0;
+    for (uint32_t k = 0; k < count; k++) {
+        if (page && top % page + sizes[k] > page)
+            top = (top / page + 1) * page;
+        top += sizes[k];
+    }
+    return top;
+}
+
+/* A store of `most` entries, or paged in pages of `page` entries (VKS_PALETTE_PAGES of them:
+ * `most`), half of them to start and grown to all at frame 1000 (vks_palette_store_grow: blocks
+ * dealt stay). */
+static void test_random(uint32_t page, uint32_t most)
 {
     made_crowd mc;
     make_crowd(&mc, (const uint32_t[]){7, 3, 12}, (const uint32_t[]){40, 70, 25}, 3);
     const vks_crowd *c = &mc.crowd;
-    const uint32_t n = c->instance_count, capacity = 400; /* about 50 instances' palettes */
+    const uint32_t n = c->instance_count; /* 400 entries: about 50 instances' palettes */
+    CHECK(!page || most == VKS_PALETTE_PAGES * page);
+    uint32_t capacity = page ? most / 2 : most;
     vks_palette_store s;
     vks_error err;
     CHECK(vks_palette_store_init(&s, c, capacity, &err));
+    if (page)
+        CHECK(vks_palette_store_page(&s, c, page, &err));
+    uint32_t *sizes = malloc(sizeof *sizes * n);
     uint32_t *list = malloc(sizeof *list * n), *before = malloc(sizeof *before * n);
     uint8_t *marks = malloc(n), *before_kind = malloc(n); /* far splats' marks, kinds before */
     uint32_t splat_frames = 0;
-    uint32_t *owner = malloc(sizeof *owner * capacity); /* entry -> instance, this frame */
+    uint32_t *owner = malloc(sizeof *owner * most); /* entry -> instance, this frame */
     uint8_t *schedule = malloc(n), *scheduled = calloc(n, 1);
     uint32_t x = 12345, restarts = 0, drops = 0, reused = 0, kept_frames = 0;
     bool ok = true;
     for (int f = 0; f < 2000 && ok; f++) {
+        if (page && f == 1000) {
+            CHECK(vks_palette_store_grow(&s, c, most, &err));
+            capacity = most;
+        }
         /* A random share of the crowd (sometimes more than the store holds), ascending. */
         const uint32_t share = 1 + rng(&x) % (f % 50 == 49 ? 100 : 40);
         /* Far splats (one entry) on a third of the listed from frame 500 on, for lists up to a
@@ -185,8 +222,13 @@ static void test_random(void)
                 count++;
             }
         const bool splats = count <= s.splat_list_max;
-        for (uint32_t k = 0; k < count; k++)
-            entries += splats && marks[k] ? 1 : joints_of(c, list[k]);
+        for (uint32_t k = 0; k < count; k++) {
+            sizes[k] = splats && marks[k] ? 1 : joints_of(c, list[k]);
+            entries += sizes[k];
+        }
+        /* What the list takes packed: vks_palette_store_wanted's, and the bound below. */
+        const uint64_t wanted = packed(sizes, count, page);
+        ok &= vks_palette_store_wanted(&s, c, list, marks, count) == wanted;
         splat_frames += splats && f >= 500;
         for (uint32_t i = 0; i < n; i++) {
             before[i] = s.block[i];
@@ -198,10 +240,12 @@ static void test_random(void)
         drops += s.dropped;
         /* Dropped only when the store cannot hold the list whole, and then it does not start
          * again (which would drop others next frame, and start again, every frame). */
-        ok &= listed - count == s.dropped && (s.dropped == 0 || entries > capacity);
-        ok &= !s.restarted || (entries <= capacity && s.dropped == 0);
-        /* Slots: inside the store, each instance's own. */
-        memset(owner, 0xff, sizeof *owner * capacity);
+        ok &= listed - count == s.dropped && (s.dropped == 0 || wanted > capacity);
+        ok &= !s.restarted || (wanted <= capacity && s.dropped == 0);
+        ok &= page || wanted == entries;
+        /* Slots: inside the store (past page 0's table, none across a page), each instance's
+         * own. */
+        memset(owner, 0xff, sizeof *owner * most);
         uint8_t *posed = calloc(n, 1);
         uint64_t staged = 0;
         for (uint32_t k = 0; k < s.pose_count; k++) {
@@ -212,13 +256,16 @@ static void test_random(void)
         ok &= staged == s.staged;
         for (uint32_t k = 0; k < count; k++) {
             const bool splat = marks[k] == VKS_RASTER_MARK_SPLAT;
-            const uint32_t i = list[k], block = s.block[i], j = splat ? 1 : joints_of(c, i);
+            const uint32_t i = list[k], j = splat ? 1 : joints_of(c, i);
+            ok &= s.block[i] != VKS_PALETTE_NONE;
+            const uint32_t block = flat_of(&s, s.block[i]);
+            ok &= !page || (block >= 1 && block % page + j <= page);
             const uint8_t kind =
                 splat ? (uint8_t)VKS_PALETTE_SPLAT_KIND(c->model_of[i]) : c->model_of[i];
             ok &= splats || !splat; /* marks cleared past splat_list_max */
             ok &= s.block_kind[i] == kind;
             ok &= k == 0 || list[k - 1] < i; /* still ascending */
-            ok &= block != VKS_PALETTE_NONE && block + j <= capacity;
+            ok &= block + j <= capacity;
             for (uint32_t e = block; ok && e < block + j && e < capacity; e++) {
                 ok &= owner[e] == UINT32_MAX;
                 owner[e] = i;
@@ -228,7 +275,7 @@ static void test_random(void)
             const bool fresh = before[i] == VKS_PALETTE_NONE || before_kind[i] != kind;
             /* Kept while listed, unless the store started again. */
             if (!fresh && !s.restarted) {
-                ok &= block == before[i];
+                ok &= s.block[i] == before[i];
                 kept_frames++;
             }
             reused += fresh && !s.restarted && block + j <= top_before; /* a freed block */
@@ -237,11 +284,13 @@ static void test_random(void)
             ok &= posed[i] == expect;
         }
         /* The copies: every staged entry to its instance's block, once. */
-        uint8_t *moved = calloc(capacity, 1);
+        uint8_t *moved = calloc(most, 1);
         for (uint32_t k = 0; k < s.copy_count; k++) {
             const vks_palette_copy *cp = &s.copies[k];
+            /* a copy stays within a page */
+            ok &= !page || (cp->to & VKS_PALETTE_PAGE_MASK) + cp->count <= page;
             for (uint32_t e = 0; ok && e < cp->count; e++) {
-                const uint32_t to = cp->to + e, from = cp->from + e;
+                const uint32_t to = flat_of(&s, cp->to) + e, from = cp->from + e;
                 ok &= to < capacity && from < s.staged && !moved[to] && owner[to] != UINT32_MAX;
                 if (!ok)
                     break;
@@ -252,11 +301,11 @@ static void test_random(void)
                 uint32_t p = 0;
                 while (p < s.pose_count && s.pose[p] != i)
                     p++;
-                ok &= p < s.pose_count && from - s.pose_first[p] == to - s.block[i];
+                ok &= p < s.pose_count && from - s.pose_first[p] == to - flat_of(&s, s.block[i]);
             }
         }
         uint64_t moved_count = 0;
-        for (uint32_t e = 0; e < capacity; e++)
+        for (uint32_t e = 0; e < most; e++)
             moved_count += moved[e];
         ok &= moved_count == s.staged;
         free(moved);
@@ -268,13 +317,14 @@ static void test_random(void)
     }
     CHECK(ok);
     /* The run went where the invariants matter: kept blocks, reuse, starts again, drops. */
-    printf("random: 2000 frames, %u instance-frames kept their block, %u blocks reused, %u starts "
-           "again, %u dropped\n",
-           kept_frames, reused, restarts, drops);
+    printf("random (%s%u): 2000 frames, %u instance-frames kept their block, %u blocks reused, "
+           "%u starts again, %u dropped\n",
+           page ? "pages of " : "unpaged, ", page ? page : most, kept_frames, reused, restarts,
+           drops);
     printf("        %u frames with far splats' blocks\n", splat_frames);
     CHECK(kept_frames > 1000 && reused > 100 && restarts > 0 && drops > 0 && splat_frames > 200);
     vks_palette_store_free(&s);
-    free(list), free(before), free(owner), free(schedule), free(scheduled);
+    free(list), free(before), free(owner), free(schedule), free(scheduled), free(sizes);
     free(marks), free(before_kind);
     free(mc.crowd.instances);
     free(mc.crowd.model_of);
@@ -383,6 +433,8 @@ int main(void)
     test_hand();
     test_model_change();
     test_splats();
-    test_random();
+    test_random(0, 400);
+    test_random(100, 400);
+    test_random(61, 244); /* five palettes of 12 joints a page, one entry left at its end */
     return check_report("palette_store");
 }

@@ -1005,6 +1005,35 @@ static void test_fit_largest_buffer(void)
     CHECK(strcmp(err.msg, expected) == 0);
     if (strcmp(err.msg, expected) != 0)
         fprintf(stderr, "  capped store:\n    got      %s\n    expected %s\n", err.msg, expected);
+    /* Grown on demand (the owned renderer), the capped store may take as many more pages as
+     * half of what the crowd's state leaves holds, each with its two staging copies (one heap:
+     * three times a page), up to four pages in all; fixed, or holding every palette, one. */
+    {
+        const VkDeviceSize state = fixed + 3 * capped + 60 * (INSTANCE + 2 * (VISIBLE + RECORD));
+        const vks_plan_request grow = {
+            .mode = VKS_SKIN_COMPUTE, .palette_store = true, .output_on_demand = true};
+        const struct {
+            VkDeviceSize left;
+            uint32_t pages;
+        } cases[] = {{least, 1},
+                     {2 * 3 * capped - 16, 1},
+                     {2 * 3 * capped, 2},
+                     {2 * 3 * 2 * capped - 16, 2},
+                     {2 * 3 * 2 * capped, 3},
+                     {2 * 3 * 3 * capped, 4},
+                     {1u << 20, 4}};
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+            lim.device_heap = state + cases[k].left;
+            CHECK(vks_plan_memory_of(&lim, &sixty, &grow, &mem, &err));
+            CHECK(mem.palette_store_capped && mem.palette_store_pages == cases[k].pages);
+            CHECK(mem.device_bytes == fixed + capped + 60 * INSTANCE + least); /* one page now */
+            CHECK(vks_plan_memory_of(&lim, &sixty, &store, &mem, &err));
+            CHECK(mem.palette_store_pages == 1);
+        }
+        /* 21 instances, 84 entries: one page holds every palette. */
+        CHECK(vks_plan_memory_of(&lim, &fits, &grow, &mem, &err));
+        CHECK(!mem.palette_store_capped && mem.palette_store_pages == 1);
+    }
     /* The instance table and the visible lists stay one buffer each: 64 entries of 64 bytes. */
     vks_crowd table = make_uniform(&model, 65);
     CHECK(!vks_plan_memory_of(&lim, &table, &store, &mem, &err));

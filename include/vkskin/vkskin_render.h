@@ -221,6 +221,13 @@ typedef struct vkskin_renderer_info {
      * instance table, palette store, skinned output, image) and host-visible (palettes or their
      * staging, visible lists, scatter records, readback). */
     uint64_t device_bytes, host_bytes;
+    /* The palette store (the store palettes): its entries now, in how many buffers (pages, each
+     * within the device's storage-buffer range or desc.max_buffer_bytes), the most it may grow
+     * to (a store one buffer cannot hold grows by pages, up to 4, while the memory the skinned
+     * output leaves holds them) and how many times it grew (each waited for the device). Zeros
+     * with host palettes. */
+    uint64_t store_entries;
+    uint32_t store_pages, store_most_pages, store_growths;
 } vkskin_renderer_info;
 
 VKSKIN_API vkskin_result vkskin_renderer_get_info(const vkskin_renderer *renderer,
@@ -278,8 +285,9 @@ typedef struct vkskin_frame_info {
      * (what the frame copies into it); with host palettes, the posed instances' and the kept
      * ones' the frame slot's buffer did not hold yet (each kept pose reaches both slots once). */
     uint64_t palette_bytes;
-    /* Instances in the view left out of the frame: the palette store (as large as the device's
-     * largest buffer allows) could not hold every visible instance's palette at once. */
+    /* Instances in the view left out of the frame: the palette store (its pages, as many as the
+     * memory holds: vkskin_renderer_info) could not hold every visible instance's palette at
+     * once. */
     uint32_t dropped;
     uint32_t skinned;  /* of them skinned by the compute pass (the rest in the vertex shader) */
     uint32_t overflow; /* of them skinned in the vertex shader because the output was full */

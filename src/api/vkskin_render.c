@@ -356,6 +356,10 @@ vkskin_result vkskin_renderer_get_info(const vkskin_renderer *r, vkskin_renderer
         .output_growths = r->r.skinner.output_grown,
         .device_bytes = r->r.skinner.memory.device_bytes,
         .host_bytes = r->r.skinner.memory.host_bytes,
+        .store_entries = r->r.skinner.use_store ? r->r.skinner.store.capacity : 0,
+        .store_pages = r->r.skinner.use_store ? r->r.skinner.page_count : 0,
+        .store_most_pages = r->r.skinner.use_store ? r->r.skinner.memory.palette_store_pages : 0,
+        .store_growths = r->r.skinner.store_grown,
     };
     memcpy(info->device_name, r->dev.props.deviceName, sizeof info->device_name);
     return vks_api_ok(err);

@@ -35,6 +35,8 @@ typedef struct bench_result {
                                     shader (far splats are never skinned) */
     uint32_t output_growths;
     uint64_t device_bytes, host_bytes; /* the renderer's memory, planned */
+    uint64_t store_entries;            /* the palette store's, in store_pages buffers */
+    uint32_t store_pages, store_most_pages, store_growths;
     uint64_t
         triangles;  /* the GPU drew in the last frame (pipeline statistics; UINT64_MAX: unknown) */
     uint32_t draws; /* the crowd's draw calls in the last frame */
@@ -298,6 +300,10 @@ static void take_counts(const bench_args *a, const app_show *show, vkskin_render
     res->output_growths = ri.output_growths;
     res->device_bytes = ri.device_bytes;
     res->host_bytes = ri.host_bytes;
+    res->store_entries = ri.store_entries;
+    res->store_pages = ri.store_pages;
+    res->store_most_pages = ri.store_most_pages;
+    res->store_growths = ri.store_growths;
     vkskin_traffic seen;
     vkskin_renderer_get_traffic(r, false, &seen, NULL);
     res->skin_bytes = seen.logical_bytes;
@@ -421,6 +427,10 @@ static void report_json(const bench_args *a, const app_show *show, const bench_r
     app_json_number("skinned_output_growths", res->output_growths, false);
     app_json_number("memory_device_bytes", (double)res->device_bytes, false);
     app_json_number("memory_host_bytes", (double)res->host_bytes, false);
+    app_json_number("palette_store_entries", (double)res->store_entries, false);
+    app_json_number("palette_store_pages", res->store_pages, false);
+    app_json_number("palette_store_most_pages", res->store_most_pages, false);
+    app_json_number("palette_store_growths", res->store_growths, false);
     app_json_number("overflow_instances", compute ? res->overflow_instances : 0, false);
     app_json_number("overflow_vertices", (double)res->overflow_vertices, false);
     app_json_number("triangles", res->triangles == UINT64_MAX ? -1.0 : (double)res->triangles,
@@ -520,6 +530,10 @@ static void report_table(const bench_args *a, const app_show *show, const bench_
         printf("; skinned output room %llu vertices (at most %llu, grown %u times)",
                (unsigned long long)res->budget_vertices, (unsigned long long)res->most_vertices,
                res->output_growths);
+    if (res->store_pages)
+        printf("; palette store %llu entries in %u buffer(s) (at most %u, grown %u times)",
+               (unsigned long long)res->store_entries, res->store_pages, res->store_most_pages,
+               res->store_growths);
     printf("\n");
     printf("  cpu animation    %.3f ms on %u thread(s): %.1f M joints/s per core (%.1f ns per "
            "joint)\n",

@@ -265,7 +265,8 @@ VkPipelineLayout gpu_pipeline_layout(const gpu_device *dev, const VkDescriptorSe
                                      uint32_t set_count, VkShaderStageFlags push_stages,
                                      uint32_t push_size, const char *name);
 
-/* A descriptor set layout from binding types: binding i has type types[i], seen by `stages`. */
+/* A descriptor set layout from binding types (at most 32): binding i has type types[i], seen by
+ * `stages`. */
 VkDescriptorSetLayout gpu_set_layout(const gpu_device *dev, const VkDescriptorType *types,
                                      uint32_t count, VkShaderStageFlags stages, const char *name);
 

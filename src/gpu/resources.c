@@ -547,8 +547,8 @@ VkPipeline gpu_pipeline_graphics(const gpu_device *dev, const gpu_graphics_desc 
 VkDescriptorSetLayout gpu_set_layout(const gpu_device *dev, const VkDescriptorType *types,
                                      uint32_t count, VkShaderStageFlags stages, const char *name)
 {
-    VkDescriptorSetLayoutBinding bindings[16];
-    assert(count <= 16);
+    VkDescriptorSetLayoutBinding bindings[32];
+    assert(count <= 32);
     for (uint32_t i = 0; i < count; i++)
         bindings[i] = (VkDescriptorSetLayoutBinding){
             .binding = i, .descriptorType = types[i], .descriptorCount = 1, .stageFlags = stages};

@@ -93,22 +93,36 @@ static uint64_t frame_vertices(const vks_crowd *c, const vks_frame *f, uint32_t 
     return n;
 }
 
-/* The CPU half into the frame's lists: it cannot fail (vks_prepare_fit made its room). */
-static vks_prepared frame_prepare(vks_renderer *r, const vks_frame_job *job, vks_frame *f)
+/* The CPU half into the frame's lists (vks_prepare_fit made their room); with the store, the
+ * store grown between the culling and its dealing when the list wants more pages (it waits for
+ * the device then). False only when growing broke the renderer. */
+static bool frame_prepare(vks_renderer *r, const vks_frame_job *job, vks_frame *f, vks_prepared *p,
+                          vks_error *err)
 {
     vks_crowd *crowd = job->crowd;
+    vks_skinner *sk = &r->skinner;
     vks_prepare_job prepare = job->prepare;
     /* The marks: hybrid's triangles, and the far splats (compute and hybrid). */
     prepare.raster = r->raster_mode != VKS_RASTER_HARDWARE ? f->skin->raster : NULL;
     prepare.reuse_palettes = true; /* the frame slots' palette buffers, in turn */
-    const vks_prepared p =
-        r->skinner.use_store
-            ? vks_prepare_store(crowd, job->anim_lod, &r->skinner.store, &prepare, f->skin->visible,
-                                f->skin->level, f->skin->palette)
-            : vks_prepare_palettes(crowd, job->anim_lod, &prepare, f->skin->visible, f->skin->level,
-                                   f->skin->palette);
-    f->skin->visible_count = p.visible;
-    return p;
+    if (!sk->use_store) {
+        *p = vks_prepare_palettes(crowd, job->anim_lod, &prepare, f->skin->visible, f->skin->level,
+                                  f->skin->palette);
+    } else {
+        const uint32_t listed = vks_prepare_store_list(crowd, job->anim_lod, &prepare,
+                                                       f->skin->visible, f->skin->level);
+        const uint32_t pages =
+            vks_skinner_store_wanted(sk, f->skin->visible, prepare.raster, listed);
+        if (pages) {
+            r->dev->vk.vkDeviceWaitIdle(r->dev->device); /* the frames in flight read the store */
+            if (!vks_skinner_grow_store(sk, pages, err))
+                return false;
+        }
+        *p = vks_prepare_store_place(crowd, &sk->store, &prepare, f->skin->visible, f->skin->level,
+                                     listed, f->skin->palette);
+    }
+    f->skin->visible_count = p->visible;
+    return true;
 }
 
 bool vks_renderer_frame(vks_renderer *r, const vks_frame_job *job, vks_frame_done *done,
@@ -141,9 +155,9 @@ bool vks_renderer_frame(vks_renderer *r, const vks_frame_job *job, vks_frame_don
      * before anything is recorded. */
     const double start = vks_now_ms();
     *f->uniforms = job->uniforms;
-    done->prepared = frame_prepare(r, job, f);
-    /* Output room for what the frame draws (it waits for the device when it grows). */
-    if (!vks_renderer_fit_output(r, f, err)) {
+    /* The CPU half, then output room for what the frame draws (the store and the output each
+     * wait for the device when they grow). */
+    if (!frame_prepare(r, job, f, &done->prepared, err) || !vks_renderer_fit_output(r, f, err)) {
         vks_renderer_abandon(r, f);
         return fail_as_memory(err);
     }

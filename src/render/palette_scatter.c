@@ -113,8 +113,9 @@ void vks_scatter_pass_destroy(const gpu_device *dev, vks_scatter_pass *pass)
 }
 
 void vks_scatter_pass_record(const gpu_device *dev, VkCommandBuffer cmd,
-                             const vks_scatter_pass *pass, uint32_t slot, uint32_t record_count,
-                             uint32_t place_count, uint32_t place_first, gpu_access readers)
+                             const vks_scatter_pass *pass, uint32_t slot, uint32_t record_first,
+                             uint32_t record_count, uint32_t place_count, uint32_t place_first,
+                             gpu_access readers)
 {
     assert(slot < GPU_FRAMES_IN_FLIGHT);
     if (!record_count && !place_count)
@@ -128,6 +129,7 @@ void vks_scatter_pass_record(const gpu_device *dev, VkCommandBuffer cmd,
                                         &pass->sets[slot], 0, NULL);
     if (record_count) { /* a workgroup a record */
         vks_scatter_push push = pass->push[slot];
+        push.record_first = record_first;
         push.record_count = record_count;
         dev->vk.vkCmdPushConstants(cmd, pass->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push,
                                    &push);

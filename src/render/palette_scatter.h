@@ -33,12 +33,13 @@ bool vks_scatter_pass_create(const gpu_device *dev, bool descriptors, uint32_t e
                              vks_error *err);
 void vks_scatter_pass_destroy(const gpu_device *dev, vks_scatter_pass *pass);
 
-/* Records the scatter of frame slot `slot`'s first record_count records, then (the instance
- * table's pass) the entries of place_count place records staged from uvec4 place_first
+/* Records the scatter of frame slot `slot`'s record_count records from record_first, then (the
+ * instance table's pass) the entries of place_count place records staged from uvec4 place_first
  * (vks_place_record), after every earlier read of the store by `readers` (the frames before's)
  * and before theirs in this frame; nothing when both counts are 0. */
 void vks_scatter_pass_record(const gpu_device *dev, VkCommandBuffer cmd,
-                             const vks_scatter_pass *pass, uint32_t slot, uint32_t record_count,
-                             uint32_t place_count, uint32_t place_first, gpu_access readers);
+                             const vks_scatter_pass *pass, uint32_t slot, uint32_t record_first,
+                             uint32_t record_count, uint32_t place_count, uint32_t place_first,
+                             gpu_access readers);
 
 #endif

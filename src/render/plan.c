@@ -133,8 +133,9 @@ bool vks_plan_memory_of(const vks_plan_limits *lim, const vks_crowd *crowd,
 }
 
 /* With the store, the instance table and the visible lists are one buffer each; without it, the
- * palettes of a frame too (and their indices stay below 2^31). False when one is past the
- * largest buffer, with how many instances fit. */
+ * palettes of a frame too (and their indices stay below 2^28: a palette_first's top bits name
+ * a store's page, shaders/vks_shared.h). False when one is past the largest buffer, with how
+ * many instances fit. */
 static bool check_buffers(const vks_plan_limits *lim, const vks_plan_crowd *crowd, bool store,
                           vks_error *err)
 {
@@ -152,11 +153,11 @@ static bool check_buffers(const vks_plan_limits *lim, const vks_plan_crowd *crow
                                n, mib(table), mib(visible), mib(limit), (unsigned long long)k);
     }
     if (!store && (palettes > limit || table > limit || visible > limit ||
-                   crowd->palette_count >= (1u << 31))) {
+                   crowd->palette_count > VKS_PALETTE_PAGE_MASK)) {
         VkDeviceSize per =
             palettes / n > sizeof(vks_instance) ? palettes / n : sizeof(vks_instance);
         VkDeviceSize k = limit / (per ? per : 1);
-        VkDeviceSize k_index = ((VkDeviceSize)1 << 31) / (crowd->palette_count / n + 1);
+        VkDeviceSize k_index = (VkDeviceSize)VKS_PALETTE_PAGE_MASK / (crowd->palette_count / n + 1);
         return vks_fail_memory(
             err,
             "a crowd of %u instances needs %.0f MiB of palettes per frame and a "
@@ -193,11 +194,12 @@ static void instance_costs(const vks_plan_limits *lim, const vks_plan_crowd *cro
     const VkDeviceSize palettes = (VkDeviceSize)crowd->palette_count * sizeof(vks_bone);
     /* Per instance, rounded up so that n instances never need more than n times it. */
     VkDeviceSize bones = (palettes + n - 1) / n;
-    /* The store holds what one buffer can (indices below 2^31 too): every instance's palette, or
-     * that many entries. Uncapped, it grows with the crowd like the staging; capped, both are
-     * fixed. */
+    /* The store holds what one buffer can (a page's entries, below 2^28): every instance's
+     * palette, or that many entries. Uncapped, it grows with the crowd like the staging; capped,
+     * both are fixed (with output_on_demand, the first of the store's pages: vks_plan_counts
+     * says how many it may grow to). */
     VkDeviceSize cap = vks_plan_buffer_limit(lim, req->buffer_limit) / sizeof(vks_bone);
-    cap = cap < (1u << 31) ? cap : (1u << 31) - 1;
+    cap = cap < VKS_PALETTE_PAGE_MASK ? cap : VKS_PALETTE_PAGE_MASK;
     m->palette_store_capped = store && crowd->palette_count > cap;
     m->palette_store_entries =
         store ? (uint32_t)(m->palette_store_capped ? cap : crowd->palette_count) : 0;
@@ -380,6 +382,24 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
         m.output_most = req->max_skinned_vertices ? least_one : output_share(&o, chunk, left, sets);
         m.output_bytes =
             req->output_on_demand && !req->max_skinned_vertices ? least_one : m.output_most;
+    }
+    /* A store one buffer cannot hold is paged when the renderer grows it (output_on_demand): one
+     * page to start, and as many more as the half of what is left that the output does not take
+     * holds, each with its staging in every frame slot. */
+    m.palette_store_pages = m.palette_store_entries ? 1 : 0;
+    if (m.palette_store_capped && req->output_on_demand) {
+        const VkDeviceSize page = (VkDeviceSize)m.palette_store_entries * sizeof(vks_bone);
+        VkDeviceSize more;
+        if (host) {
+            const VkDeviceSize host_left = host > f.host_state ? host - f.host_state : 0;
+            const VkDeviceSize by_device = left / 2 / page;
+            const VkDeviceSize by_host = host_left / (GPU_FRAMES_IN_FLIGHT * page);
+            more = by_device < by_host ? by_device : by_host;
+        } else {
+            more = left / 2 / ((1 + GPU_FRAMES_IN_FLIGHT) * page);
+        }
+        m.palette_store_pages =
+            1 + (more < VKS_PALETTE_PAGES - 1 ? (uint32_t)more : VKS_PALETTE_PAGES - 1);
     }
     m.device_bytes = f.dev_state + m.output_bytes * sets;
     m.host_bytes = f.host_state;

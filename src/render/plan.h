@@ -71,7 +71,8 @@ typedef struct vks_plan_request {
     uint32_t max_skinned_vertices;
     /* The output made small and grown to what frames draw (the owned renderer: it waits for the
      * device to grow it): output_bytes starts at one largest instance's, output_most is what it
-     * may grow to. Not with max_skinned_vertices, which fixes it. */
+     * may grow to. Not with max_skinned_vertices, which fixes it. A capped palette store grows
+     * likewise, by pages (palette_store_pages). */
     bool output_on_demand;
     VkDeviceSize buffer_limit; /* the largest buffer wished for (vks_plan_buffer_limit) */
     /* Copies of the skinned output (0 means 1): 2 keeps the previous frame's beside the current
@@ -95,6 +96,10 @@ typedef struct vks_plan_memory {
      * when it holds every instance's palette (not capped). */
     uint32_t palette_store_entries;
     bool palette_store_capped;
+    /* The most pages (buffers of palette_store_entries each) the store may grow to: 1, or with
+     * request.output_on_demand and a capped store up to VKS_PALETTE_PAGES, as many as half of the
+     * memory the output leaves holds, each page's staging included (0 without the store). */
+    uint32_t palette_store_pages;
     /* The skinned output's capacity (0 in vertex mode): request.max_skinned_vertices vertices
      * (rounded up to 16 bytes), or else room for every instance's output at once (with what the
      * chunks' ends may waste) when that fits in half of the device-local memory left after
@@ -125,8 +130,9 @@ VkDeviceSize vks_plan_buffer_limit(const vks_plan_limits *limits, VkDeviceSize w
 
 /* Plans the crowd's memory. Fails with how many instances fit when it exceeds the heaps, or one
  * of the buffers that are not split (a frame's palettes without the store, a visible list, the
- * instance table) the largest buffer, or its palette indices reach 2^31 (the shaders' array indices
- * are signed); and, naming the model, when one instance's output is larger than the largest buffer.
+ * instance table) the largest buffer, or its palette indices reach 2^28 (their top bits name the
+ * store's page: shaders/vks_shared.h); and, naming the model, when one instance's output is larger
+ * than the largest buffer.
  */
 bool vks_plan_memory_of(const vks_plan_limits *limits, const vks_crowd *crowd,
                         const vks_plan_request *request, vks_plan_memory *out, vks_error *err);

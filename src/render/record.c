@@ -54,7 +54,7 @@ static void move_instances(vks_renderer *r, vks_frame *f)
     /* The place records start at uvec4 2 * (2 moved - placed): moved entries of 4 uvec4 hold
      * 2 moved records of 2, the last `placed` of them used. */
     const uint32_t first = 2u * (2u * c->moved_count - placed);
-    vks_scatter_pass_record(dev, f->cmd, &r->world_scatter, f->slot, whole, placed, first,
+    vks_scatter_pass_record(dev, f->cmd, &r->world_scatter, f->slot, 0, whole, placed, first,
                             VKS_SHADER_READS);
 }
 

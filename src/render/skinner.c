@@ -172,7 +172,7 @@ static bool create_slot(vks_skinner *sk, vks_skin_slot *s, vks_error *err)
     gpu_address_words(sk->scene.model_table.address, s->push.models);
     gpu_address_words(sk->scene.instances.address, s->push.instances);
     gpu_address_words(s->visible_buffer.address, s->push.visible);
-    gpu_address_words(sk->use_store ? sk->palette_store.address : s->palette_buffer.address,
+    gpu_address_words(sk->use_store ? sk->pages[0].address : s->palette_buffer.address,
                       s->push.palette);
     gpu_address_words(sk->scene.morphs.address, s->push.morphs);
     return true;
@@ -215,7 +215,7 @@ static void data_buffers(const vks_skinner *sk, const vks_skin_slot *s,
     out[VKS_DATA_MODELS] = &sc->model_table;
     out[VKS_DATA_INSTANCES] = &sc->instances;
     out[VKS_DATA_VISIBLE] = &s->visible_buffer;
-    out[VKS_DATA_PALETTE] = sk->use_store ? &sk->palette_store : &s->palette_buffer;
+    out[VKS_DATA_PALETTE] = sk->use_store ? &sk->pages[0] : &s->palette_buffer;
     out[VKS_DATA_POSITIONS] = &sc->positions;
     out[VKS_DATA_NORMALS] = &sc->normals;
     out[VKS_DATA_TANGENTS] = &sc->tangents;
@@ -250,6 +250,15 @@ static bool check_data_range(const vks_skinner *sk, const vks_skin_slot *s, vks_
     return true;
 }
 
+/* The buffer behind palette page binding k (VKS_DATA_PALETTE_PAGE1 + k - 1): the store's page k,
+ * or page 0 (the slot's palettes without the store) where there is none, never read then. */
+static const gpu_buffer *page_buffer(const vks_skinner *sk, const vks_skin_slot *s, uint32_t k)
+{
+    if (!sk->use_store)
+        return &s->palette_buffer;
+    return k < sk->page_count ? &sk->pages[k] : &sk->pages[0];
+}
+
 /* Writes slot s's data sets (one per output chunk) with its buffers. Its earlier frames'
  * commands are done with them: at creation, and when the slot's buffers are made again. */
 static void write_data_sets(const vks_skinner *sk, const vks_skin_slot *s)
@@ -268,10 +277,18 @@ static void write_data_sets(const vks_skinner *sk, const vks_skin_slot *s)
             info[n++] = (VkDescriptorBufferInfo){chunk->buffer, 0, VK_WHOLE_SIZE};
             info[n++] = (VkDescriptorBufferInfo){chunk->buffer, 0, VK_WHOLE_SIZE};
         }
+        uint32_t binding[VKS_DATA_COUNT];
+        for (uint32_t j = 0; j < n; j++)
+            binding[j] = j;
+        for (uint32_t page = 1; page < VKS_PALETTE_PAGES; page++) {
+            binding[n] = VKS_DATA_PALETTE_PAGE1 + page - 1;
+            info[n++] =
+                (VkDescriptorBufferInfo){page_buffer(sk, s, page)->buffer, 0, VK_WHOLE_SIZE};
+        }
         for (uint32_t j = 0; j < n; j++)
             w[j] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                                           .dstSet = vks_skinner_data_set(sk, s, k),
-                                          .dstBinding = j,
+                                          .dstBinding = binding[j],
                                           .descriptorCount = 1,
                                           .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                           .pBufferInfo = &info[j]};
@@ -316,25 +333,56 @@ static bool create_data_sets(vks_skinner *sk, vks_error *err)
 
 /* ---- What grows with the crowd ---- */
 
-/* With the store: the store, device-local, of store_entries, its bookkeeping and the scatter of
- * each slot's staging into it (after the slots). Written only by the frames' scatters (nothing
- * reads an entry before its instance's first pose is scattered there). */
+/* The store's pages from `first` to page_count, device-local, page_entries each (page 0 also a
+ * transfer's destination: its table). */
+static bool create_pages(vks_skinner *sk, uint32_t first, vks_error *err)
+{
+    for (uint32_t p = first; p < sk->page_count; p++) {
+        char name[48] = "palette store";
+        if (sk->paged)
+            snprintf(name, sizeof name, "palette store page %u", p);
+        if (!gpu_buffer_create(
+                sk->dev,
+                &(gpu_buffer_desc){.size = sizeof(vks_bone) * sk->page_entries,
+                                   .usage =
+                                       ADDRESSED |
+                                       (p == 0 && sk->paged ? VK_BUFFER_USAGE_TRANSFER_DST_BIT : 0),
+                                   .memory = GPU_MEMORY_DEVICE,
+                                   .name = name},
+                &sk->pages[p], err))
+            return false;
+    }
+    return true;
+}
+
+static void destroy_pages(vks_skinner *sk, uint32_t first)
+{
+    for (uint32_t p = first; p < VKS_PALETTE_PAGES; p++)
+        gpu_buffer_destroy(sk->dev, &sk->pages[p]);
+}
+
+/* With the store: the store, device-local, of store_entries (one page; paged when it may grow
+ * to more), its bookkeeping and the scatter of each slot's staging into it (after the slots).
+ * Written only by the frames' scatters (nothing reads an entry before its instance's first pose
+ * is scattered there). */
 static bool create_store(vks_skinner *sk, vks_error *err)
 {
     const uint32_t entries = sk->store_entries;
     if (!vks_palette_store_init(&sk->store, sk->crowd, entries, err))
         return false;
+    sk->page_entries = entries;
+    sk->page_count = 1;
+    sk->paged = sk->memory.palette_store_pages > 1;
+    if (sk->paged && !vks_palette_store_page(&sk->store, sk->crowd, entries, err))
+        return false;
+    sk->page_table_dirty = sk->paged && !sk->descriptors;
     /* Far splats' blocks as vks_skinner_set_raster said (a store made anew, as the crowd grew,
      * keeps them). */
     sk->store.splat_list_max = sk->raster != VKS_FRAME_RASTER_NONE ? sk->raster_max_entries : 0;
-    return gpu_buffer_create(sk->dev,
-                             &(gpu_buffer_desc){.size = sizeof(vks_bone) * entries,
-                                                .usage = ADDRESSED,
-                                                .memory = GPU_MEMORY_DEVICE,
-                                                .name = "palette store"},
-                             &sk->palette_store, err);
+    return create_pages(sk, 0, err);
 }
 
+/* A scatter per page, from each slot's staging and records. */
 static bool create_scatter(vks_skinner *sk, vks_error *err)
 {
     gpu_buffer staging[GPU_FRAMES_IN_FLIGHT], records[GPU_FRAMES_IN_FLIGHT];
@@ -342,8 +390,18 @@ static bool create_scatter(vks_skinner *sk, vks_error *err)
         staging[i] = sk->slots[i].palette_buffer;
         records[i] = sk->slots[i].scatter_records;
     }
-    return vks_scatter_pass_create(sk->dev, sk->descriptors, sizeof(vks_bone), &sk->palette_store,
-                                   &sk->scene.model_table, staging, records, &sk->scatter, err);
+    for (uint32_t p = 0; p < sk->page_count; p++)
+        if (!vks_scatter_pass_create(sk->dev, sk->descriptors, sizeof(vks_bone), &sk->pages[p],
+                                     &sk->scene.model_table, staging, records, &sk->scatter[p],
+                                     err))
+            return false;
+    return true;
+}
+
+static void destroy_scatter(vks_skinner *sk)
+{
+    for (uint32_t p = 0; p < VKS_PALETTE_PAGES; p++)
+        vks_scatter_pass_destroy(sk->dev, &sk->scatter[p]);
 }
 
 /* The store, every slot's state, the scatter and the data sets. */
@@ -373,13 +431,13 @@ static void destroy_data_sets(vks_skinner *sk)
 
 static void destroy_instance_state(vks_skinner *sk)
 {
-    const gpu_device *dev = sk->dev;
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++)
         destroy_slot(sk, &sk->slots[i]);
     destroy_data_sets(sk);
-    vks_scatter_pass_destroy(dev, &sk->scatter);
+    destroy_scatter(sk);
     vks_palette_store_free(&sk->store);
-    gpu_buffer_destroy(dev, &sk->palette_store);
+    destroy_pages(sk, 0);
+    sk->page_count = 0;
 }
 
 /* What the memory plan is asked for: the crowd with room for n instances and p palette entries,
@@ -553,6 +611,76 @@ bool vks_skinner_grow_output(vks_skinner *sk, VkDeviceSize bytes, vks_error *err
         sk->broken = true;
         return false;
     }
+    return true;
+}
+
+uint32_t vks_skinner_store_wanted(const vks_skinner *sk, const uint32_t *visible,
+                                  const uint8_t *raster, uint32_t count)
+{
+    const uint32_t most = sk->memory.palette_store_pages;
+    if (!sk->paged || sk->page_count >= most)
+        return 0;
+    const uint64_t wanted = vks_palette_store_wanted(&sk->store, sk->crowd, visible, raster, count);
+    if (wanted <= sk->store.capacity)
+        return 0;
+    /* A quarter more, as the output: a crowd coming into view grows it a few times. */
+    const uint64_t pages = (wanted + wanted / 4 + sk->page_entries - 1) / sk->page_entries;
+    return pages < most ? (uint32_t)pages : most;
+}
+
+/* Every slot's staging for the store's capacity, the scatters over its pages and the data sets,
+ * made again (the slots' lists stay: the frame being prepared keeps its own). */
+static bool remake_store_state(vks_skinner *sk, vks_error *err)
+{
+    destroy_data_sets(sk);
+    destroy_scatter(sk);
+    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
+        vks_skin_slot *s = &sk->slots[i];
+        gpu_buffer_destroy(sk->dev, &s->palette_buffer);
+        s->palette = NULL;
+        if (!vks_slot_buffer(sk->dev, sizeof(vks_bone) * sk->store.capacity, "palette staging", i,
+                             &s->palette_buffer, err))
+            return false;
+        s->palette = s->palette_buffer.mapped;
+    }
+    return create_scatter(sk, err) && (!sk->descriptors || create_data_sets(sk, err));
+}
+
+bool vks_skinner_grow_store(vks_skinner *sk, uint32_t pages, vks_error *err)
+{
+    if (!still_whole(sk, err))
+        return false;
+    assert(sk->paged && pages > sk->page_count && pages <= VKS_PALETTE_PAGES);
+    const uint32_t had = sk->page_count;
+    const VkDeviceSize page_bytes = sizeof(vks_bone) * (VkDeviceSize)sk->page_entries;
+    sk->page_count = pages;
+    vks_error refused;
+    bool made = create_pages(sk, had, &refused) &&
+                vks_palette_store_grow(&sk->store, sk->crowd, pages * sk->page_entries, &refused);
+    if (made && !remake_store_state(sk, &refused)) {
+        /* The staging for the new capacity was refused: the store as it was (nothing has been
+         * dealt past it yet), its state made again. */
+        sk->store.capacity = had * sk->page_entries;
+        sk->page_count = had;
+        if (!remake_store_state(sk, err)) {
+            sk->broken = true;
+            return false;
+        }
+        made = false;
+    }
+    if (!made) {
+        /* The device (or the host) refused what the plan allowed: the pages it had, and no more
+         * tries (the frames' instances past the store are dropped, and reported). */
+        destroy_pages(sk, had);
+        sk->page_count = sk->memory.palette_store_pages = had;
+        return true;
+    }
+    const VkDeviceSize more = (VkDeviceSize)(pages - had) * page_bytes;
+    sk->memory.device_bytes += more;
+    sk->memory.host_bytes += GPU_FRAMES_IN_FLIGHT * more;
+    sk->page_table_dirty = !sk->descriptors;
+    forget_palettes(sk);
+    sk->store_grown++;
     return true;
 }
 

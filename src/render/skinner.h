@@ -125,12 +125,20 @@ typedef struct vks_skinner {
     vks_frame_raster raster;
     uint32_t raster_max_entries;
 
-    /* With the store (request.palette_store): the store (device-local, store_entries), its
-     * bookkeeping and the scatter of each slot's staged palettes into it. */
+    /* With the store (request.palette_store): the store (device-local, store_entries) as
+     * page_count buffers of page_entries (pages: shaders/vks_shared.h, "Palette pages"), its
+     * bookkeeping and a scatter per page of each slot's staged palettes into it. One page, unless
+     * it is paged: a store one buffer cannot hold (capped), with request.output_on_demand, starts
+     * at one page and grows to memory.palette_store_pages (vks_skinner_grow_store); page 0's
+     * table is written by the next frame after the pages change (page_table_dirty, the addresses
+     * binding). */
     bool use_store;
-    gpu_buffer palette_store;
+    bool paged;
+    bool page_table_dirty;
+    uint32_t page_count, page_entries;
+    gpu_buffer pages[VKS_PALETTE_PAGES];
     vks_palette_store store;
-    vks_scatter_pass scatter;
+    vks_scatter_pass scatter[VKS_PALETTE_PAGES];
 
     /* The output, which the slots share (the barrier before each dispatch orders them; with
      * request.output_sets 2 each slot has its own copy: slot s uses s % output_sets). Each frame
@@ -166,6 +174,7 @@ typedef struct vks_skinner {
     bool readback_wanted;
     uint32_t grown;
     uint32_t output_grown; /* how many times the output grew (request.output_on_demand) */
+    uint32_t store_grown;  /* how many times the store grew by pages */
     bool broken;
 } vks_skinner;
 
@@ -236,6 +245,17 @@ bool vks_skinner_fit_slot(vks_skinner *sk, uint32_t slot, vks_error *err);
  * false, broken, only when it cannot make even that again. */
 VkDeviceSize vks_skinner_output_wanted(const vks_skinner *sk, const vks_skin_slot *s);
 bool vks_skinner_grow_output(vks_skinner *sk, VkDeviceSize bytes, vks_error *err);
+
+/* A paged store: the pages the frame's list (visible[0 .. count) and its raster marks, before
+ * the store deals it) wants, a quarter more than it takes packed, at most
+ * memory.palette_store_pages and what the heaps still hold; 0 when the store has room enough or
+ * may not grow. vks_skinner_grow_store adds them, once the client has waited for every frame it
+ * recorded: the new pages, every slot's staging for the new capacity, the scatters and the data
+ * sets (blocks dealt stay where they are). When the device refuses the memory it keeps what it
+ * had and grows no more (true); false, broken, only when it cannot make that again. */
+uint32_t vks_skinner_store_wanted(const vks_skinner *sk, const uint32_t *visible,
+                                  const uint8_t *raster, uint32_t count);
+bool vks_skinner_grow_store(vks_skinner *sk, uint32_t pages, vks_error *err);
 
 /* Slot `slot` (< GPU_FRAMES_IN_FLIGHT), emptied for a new frame: the client guarantees the GPU
  * finished what it last recorded with it. Its last plan stays readable until vks_skinner_prepare

@@ -65,25 +65,55 @@ static void deal_outputs(vks_skinner *sk, vks_skin_slot *s)
         s->slot_of[s->plan.order[p]] = p;
 }
 
+/* A paged store's table in page 0's entry 0, for the addresses binding: the pages' addresses
+ * (vks_shared.h, "Palette pages"), written in the frame after they changed, between the earlier
+ * frames' reads and this one's. */
+static void write_page_table(vks_skinner *sk, VkCommandBuffer cmd)
+{
+    uint32_t table[VKS_PALETTE_PAGES][2] = {{0}};
+    for (uint32_t p = 0; p < sk->page_count; p++)
+        gpu_address_words(sk->pages[p].address, table[p]);
+    const gpu_access write = {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT};
+    const gpu_access after = {VKS_SHADER_READS.stage, VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                                                          VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
+    gpu_barrier_buffer(sk->dev, cmd, sk->pages[0].buffer, VKS_SHADER_READS, write);
+    sk->dev->vk.vkCmdUpdateBuffer(cmd, sk->pages[0].buffer, 0, sizeof table, table);
+    gpu_barrier_buffer(sk->dev, cmd, sk->pages[0].buffer, write, after);
+    sk->page_table_dirty = false;
+}
+
 /* With the store: the frame's staged palettes into their slots of the store, one scatter record
- * per posed instance (the store's poses are this frame's: staged and placed just before). */
+ * per posed instance (the store's poses are this frame's: staged and placed just before), the
+ * records grouped by page and each page's scattered by its own pass. */
 static void scatter_to_store(vks_skinner *sk, vks_skin_slot *s, VkCommandBuffer cmd)
 {
     const vks_palette_store *st = &sk->store;
     const vks_crowd *c = sk->crowd;
+    if (sk->page_table_dirty)
+        write_page_table(sk, cmd);
     if (!st->pose_count)
         return;
+    uint32_t first[VKS_PALETTE_PAGES + 1] = {0}, at[VKS_PALETTE_PAGES];
+    for (uint32_t k = 0; k < st->pose_count; k++)
+        first[(st->block[st->pose[k]] >> VKS_PALETTE_PAGE_SHIFT) + 1]++;
+    for (uint32_t p = 0; p < VKS_PALETTE_PAGES; p++) {
+        first[p + 1] += first[p];
+        at[p] = first[p];
+    }
     vks_scatter_record *records = s->scatter_records.mapped;
     for (uint32_t k = 0; k < st->pose_count; k++) {
-        const uint32_t i = st->pose[k];
-        records[k] = (vks_scatter_record){
+        const uint32_t i = st->pose[k], block = st->block[i];
+        const uint32_t page = block >> VKS_PALETTE_PAGE_SHIFT;
+        assert(page < sk->page_count);
+        records[at[page]++] = (vks_scatter_record){
             .from_entry = st->pose_first[k],
-            .to_entry = st->block[i],
+            .to_entry = block & VKS_PALETTE_PAGE_MASK,
             .count = st->pose_splat[k] ? 1 : vks_crowd_written_entries(c, c->instances[i].model),
         };
     }
-    vks_scatter_pass_record(sk->dev, cmd, &sk->scatter, s->slot, st->pose_count, 0, 0,
-                            VKS_SHADER_READS);
+    for (uint32_t p = 0; p < sk->page_count; p++)
+        vks_scatter_pass_record(sk->dev, cmd, &sk->scatter[p], s->slot, first[p],
+                                first[p + 1] - first[p], 0, 0, VKS_SHADER_READS);
 }
 
 void vks_skinner_prepare(vks_skinner *sk, vks_skin_slot *s, VkCommandBuffer cmd)

@@ -13,6 +13,30 @@ static uint32_t kind_entries(const vks_crowd *c, uint32_t kind)
     return kind >= VKS_CROWD_MAX_MODELS ? 1 : vks_crowd_written_entries(c, kind);
 }
 
+/* Where the store's dealing starts: past page 0's table when paged. */
+static uint32_t base(const vks_palette_store *s)
+{
+    return s->page_entries ? 1 : 0;
+}
+
+/* The flat entry a block of `entries` dealt at `top` starts at: the next page's first when it
+ * would cross a page's end. */
+static uint64_t block_start(const vks_palette_store *s, uint64_t top, uint32_t entries)
+{
+    const uint32_t page = s->page_entries;
+    if (page && top % page + entries > page)
+        return top + (page - top % page);
+    return top;
+}
+
+/* A flat entry as the shaders name it (palette_store.h: block). */
+static uint32_t named(const vks_palette_store *s, uint64_t flat)
+{
+    const uint32_t page = s->page_entries;
+    return page ? (uint32_t)((flat / page) << VKS_PALETTE_PAGE_SHIFT | flat % page)
+                : (uint32_t)flat;
+}
+
 /* *p (`used` entries of `size` bytes) with room for `capacity`, the new entries `fill` bytes. */
 static bool grow(void *p, size_t size, size_t used, size_t capacity, int fill)
 {
@@ -75,6 +99,39 @@ bool vks_palette_store_init(vks_palette_store *s, const vks_crowd *c, uint32_t c
     return true;
 }
 
+bool vks_palette_store_page(vks_palette_store *s, const vks_crowd *c, uint32_t page_entries,
+                            vks_error *err)
+{
+    assert(page_entries > 0 && page_entries <= VKS_PALETTE_PAGE_MASK && s->holder_count == 0);
+    for (uint32_t m = 0; m < c->model_count; m++)
+        if (vks_crowd_written_entries(c, m) >= page_entries)
+            return vks_fail(err,
+                            "a page of the palette store holds %u entries, too few for a "
+                            "palette of %s (%u entries) beside the page table",
+                            page_entries, c->models[m]->name, vks_crowd_written_entries(c, m));
+    assert(s->capacity <= (uint64_t)VKS_PALETTE_PAGES * page_entries);
+    s->page_entries = page_entries;
+    s->top = base(s);
+    return true;
+}
+
+bool vks_palette_store_grow(vks_palette_store *s, const vks_crowd *c, uint32_t capacity,
+                            vks_error *err)
+{
+    assert(capacity >= s->capacity &&
+           (!s->page_entries || capacity <= (uint64_t)VKS_PALETTE_PAGES * s->page_entries));
+    /* A model's freed blocks: at most capacity / entries, as at init. */
+    for (uint32_t m = 0; m < c->model_count; m++) {
+        uint32_t *bigger = vks_realloc(
+            s->free_blocks[m], sizeof(uint32_t) * (capacity / vks_crowd_written_entries(c, m) + 1));
+        if (!bigger)
+            return vks_fail_memory(err, "out of memory for the palette store's blocks");
+        s->free_blocks[m] = bigger;
+    }
+    s->capacity = capacity;
+    return true;
+}
+
 void vks_palette_store_free(vks_palette_store *s)
 {
     vks_free(s->block);
@@ -94,7 +151,8 @@ void vks_palette_store_clear(vks_palette_store *s)
 {
     for (uint32_t k = 0; k < s->holder_count; k++)
         s->block[s->holders[k]] = VKS_PALETTE_NONE;
-    s->holder_count = s->top = 0;
+    s->holder_count = 0;
+    s->top = base(s);
     memset(s->free_count, 0, sizeof s->free_count);
     s->pose_count = s->copy_count = s->dropped = 0; /* the last frame's work is void too */
     s->staged = 0;
@@ -108,10 +166,11 @@ static uint32_t take_block(vks_palette_store *s, const vks_crowd *c, uint32_t ki
     if (s->free_count[kind])
         return s->free_blocks[kind][--s->free_count[kind]];
     const uint32_t entries = kind_entries(c, kind);
-    if (s->capacity - s->top < entries)
+    const uint64_t start = block_start(s, s->top, entries);
+    if (start + entries > s->capacity)
         return VKS_PALETTE_NONE;
-    s->top += entries;
-    return s->top - entries;
+    s->top = (uint32_t)(start + entries);
+    return named(s, start);
 }
 
 /* Listed entry k's kind this frame: its model's, or its model's far splat's when marked. */
@@ -120,6 +179,19 @@ static uint32_t kind_of(const vks_crowd *c, const uint32_t *visible, const uint8
 {
     const uint32_t m = c->model_of[visible[k]];
     return raster && raster[k] == VKS_RASTER_MARK_SPLAT ? VKS_PALETTE_SPLAT_KIND(m) : m;
+}
+
+uint64_t vks_palette_store_wanted(const vks_palette_store *s, const vks_crowd *c,
+                                  const uint32_t *visible, const uint8_t *raster, uint32_t count)
+{
+    /* Marks the frame would clear (splat_list_max) count as their model's palettes. */
+    const uint8_t *marks = raster && count <= s->splat_list_max ? raster : NULL;
+    uint64_t top = base(s);
+    for (uint32_t k = 0; k < count; k++) {
+        const uint32_t entries = kind_entries(c, kind_of(c, visible, marks, k));
+        top = block_start(s, top, entries) + entries;
+    }
+    return top;
 }
 
 /* Places the listed instances that have no block; false at the first that finds no room (with
@@ -174,15 +246,12 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, uint3
          * scattered (other models' freed ones, holes): start again, packed in list order. When
          * it does not, starting again would only drop others and start again next frame: keep
          * the blocks dealt and drop the new instances that find none. */
-        uint64_t entries = 0;
-        for (k = 0; k < count; k++)
-            entries += kind_entries(c, kind_of(c, visible, raster, k));
-        if (entries <= s->capacity) {
+        if (vks_palette_store_wanted(s, c, visible, raster, count) <= s->capacity) {
             for (k = 0; k < count; k++) {
                 s->block[visible[k]] = VKS_PALETTE_NONE;
                 fresh[k] = 1;
             }
-            s->top = 0;
+            s->top = base(s);
             memset(s->free_count, 0, sizeof s->free_count);
             s->restarted = true;
         }

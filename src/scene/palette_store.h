@@ -38,9 +38,16 @@ typedef struct vks_palette_copy {
 #define VKS_PALETTE_SPLAT_KIND(m) (VKS_CROWD_MAX_MODELS + (m))
 
 typedef struct vks_palette_store {
-    uint32_t capacity;   /* entries of the store */
-    uint32_t top;        /* entries dealt from the bottom so far; the rest are free */
-    uint32_t *block;     /* per instance: its block's first entry, or VKS_PALETTE_NONE */
+    uint32_t capacity; /* entries of the store (of every page) */
+    /* Paged (vks_palette_store_page): entries of a page (the store's buffers, each within the
+     * storage-buffer range: shaders/vks_shared.h, "Palette pages"), no block crossing one, and
+     * page 0's entry 0 kept for the page table. 0: one page, the whole capacity. */
+    uint32_t page_entries;
+    uint32_t top; /* entries dealt from the bottom so far (counted across pages); the rest free */
+    /* Per instance: its block's first entry as the shaders name it (its page in the top bits,
+     * VKS_PALETTE_PAGE_SHIFT, its entry in the page below; unpaged, the entry), or
+     * VKS_PALETTE_NONE. */
+    uint32_t *block;
     uint8_t *block_kind; /* per instance holding a block: the kind it was dealt for */
     uint32_t instances;  /* the per-instance arrays' room (vks_palette_store_reserve) */
     /* Far splats' blocks (one entry) for the listed instances marked VKS_RASTER_MARK_SPLAT,
@@ -95,6 +102,21 @@ bool vks_palette_store_reserve(vks_palette_store *s, const vks_crowd *crowd, vks
 uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *crowd, uint32_t *visible,
                                  uint8_t *levels, uint8_t *raster, uint32_t count,
                                  const uint8_t *schedule);
+
+/* Makes the store paged, with pages of page_entries (at most VKS_PALETTE_PAGE_MASK; the capacity,
+ * now and grown, at most VKS_PALETTE_PAGES pages), before its first frame. Fails with a message
+ * when a largest model's palette does not fit in a page. */
+bool vks_palette_store_page(vks_palette_store *s, const vks_crowd *crowd, uint32_t page_entries,
+                            vks_error *err);
+/* The entries the listed instances take packed in list order from the store's start, pages
+ * respected (what vks_palette_store_frame, starting again, would need): with more capacity than
+ * this, a frame of this list drops none. The same arguments as vks_palette_store_frame's. */
+uint64_t vks_palette_store_wanted(const vks_palette_store *s, const vks_crowd *crowd,
+                                  const uint32_t *visible, const uint8_t *raster, uint32_t count);
+/* More capacity (pages added at its end: every block dealt stays where it is). False, with a
+ * message, when out of memory (nothing changed). */
+bool vks_palette_store_grow(vks_palette_store *s, const vks_crowd *crowd, uint32_t capacity,
+                            vks_error *err);
 
 /* Forgets every block (the store's contents are unknown, as after a device-side loss): the next
  * frame places and poses every listed instance. */

@@ -81,13 +81,19 @@ vks_prepared vks_prepare_palettes(vks_crowd *c, vks_anim_lod *a, const vks_prepa
         .visible = n, .posed = posed, .palette_bytes = bytes, .posed_joints = joints};
 }
 
-vks_prepared vks_prepare_store(vks_crowd *c, vks_anim_lod *a, vks_palette_store *store,
-                               const vks_prepare_job *job, uint32_t *visible, uint8_t *levels,
-                               vks_bone *staging)
+uint32_t vks_prepare_store_list(vks_crowd *c, vks_anim_lod *a, const vks_prepare_job *job,
+                                uint32_t *visible, uint8_t *levels)
 {
     const uint32_t listed = prepare_list(c, a, job, visible, levels, c->schedule);
     if (job->anim_lod)
         a->frame++;
+    return listed;
+}
+
+vks_prepared vks_prepare_store_place(vks_crowd *c, vks_palette_store *store,
+                                     const vks_prepare_job *job, uint32_t *visible, uint8_t *levels,
+                                     uint32_t listed, vks_bone *staging)
+{
     const uint32_t n = vks_palette_store_frame(store, c, visible, levels, job->raster, listed,
                                                job->anim_lod ? c->schedule : NULL);
     vks_crowd_palettes_at(c, job->pool, store->pose, store->pose_first, store->pose_count, staging,
@@ -100,4 +106,12 @@ vks_prepared vks_prepare_store(vks_crowd *c, vks_anim_lod *a, vks_palette_store 
                           .palette_bytes = store->staged * sizeof(vks_bone),
                           .dropped = listed - n,
                           .posed_joints = joints};
+}
+
+vks_prepared vks_prepare_store(vks_crowd *c, vks_anim_lod *a, vks_palette_store *store,
+                               const vks_prepare_job *job, uint32_t *visible, uint8_t *levels,
+                               vks_bone *staging)
+{
+    const uint32_t listed = vks_prepare_store_list(c, a, job, visible, levels);
+    return vks_prepare_store_place(c, store, job, visible, levels, listed, staging);
 }

@@ -70,5 +70,14 @@ vks_prepared vks_prepare_palettes(vks_crowd *crowd, vks_anim_lod *anim_lod,
 vks_prepared vks_prepare_store(vks_crowd *crowd, vks_anim_lod *anim_lod, vks_palette_store *store,
                                const vks_prepare_job *job, uint32_t *visible, uint8_t *levels,
                                vks_bone *staging);
+/* The same in two halves, for a renderer that grows its store between them
+ * (vks_palette_store_wanted on the list): the culling and the levels into visible[] and levels[]
+ * (and job->raster's marks), returning how many are listed; then the store's dealing of those
+ * and the posing into `staging`. */
+uint32_t vks_prepare_store_list(vks_crowd *crowd, vks_anim_lod *anim_lod,
+                                const vks_prepare_job *job, uint32_t *visible, uint8_t *levels);
+vks_prepared vks_prepare_store_place(vks_crowd *crowd, vks_palette_store *store,
+                                     const vks_prepare_job *job, uint32_t *visible, uint8_t *levels,
+                                     uint32_t listed, vks_bone *staging);
 
 #endif
