@@ -309,9 +309,8 @@ void app_show_overflow_report(const char *cmd, const vkskin_renderer *r, const a
 {
     if (o->dropped_frames)
         fprintf(stderr,
-                "vkskin %s: warning: in %u frame(s) the palette store (as large as the device's "
-                "largest buffer, or --max-buffer) could not hold every visible instance's palette: "
-                "up to %u "
+                "vkskin %s: warning: in %u frame(s) the palette store (4 buffers at most, as "
+                "memory allows) could not hold every visible instance's palette: up to %u "
                 "instances were left out\n",
                 cmd, o->dropped_frames, o->most_dropped);
     if (!o->frames)
