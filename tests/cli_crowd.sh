@@ -207,11 +207,11 @@ else
   cat "$tmp/million" "$tmp/million.err"
 fi
 
-# A palette store too small for what is in view (--max-buffer caps its pages: 65536 / 48 = 1365
-# entries, and it grows to four, page 0's first entry its table, no palette across a page's
+# A palette store too small for what is in view (--max-buffer caps its pages: 65536 / 48 = 1365,
+# as a multiple of 64 1344 entries, and it grows to four, page 0's first entry its table, no palette across a page's
 # end): the first instances of the list that fit are drawn, the rest left out, and one warning
 # says how many.
-page=$((65536 / 48)) joints=$(count "$default" joints)
+page=$((65536 / 48 / 64 * 64)) joints=$(count "$default" joints)
 placed=$(((page - 1) / joints + 3 * (page / joints)))
 if "$vk" render --validate --lod 0 --instances 300 --size 320x240 --max-buffer 65536 \
   --out "$tmp/dropped.png" >"$tmp/dropped" 2>"$tmp/dropped.err"; then

@@ -112,7 +112,7 @@ for model in "${models[@]}"; do
     "(${drawn:-0} splats), the levels alone $without%"
   awk -v a="$with" -v b="$without" 'BEGIN { exit !(a != "" && b != "" && a <= b + 5) }' ||
     fail "$name: splats differ from level 0 in $with% (the levels alone: $without%)"
-  # The palette store in pages (--max-buffer 128 KiB: 2 730 entries a buffer, fewer than the
+  # The palette store in pages (--max-buffer 128 KiB: 2 688 entries a buffer, fewer than the
   # 4 000 splats' one each): the same image, byte for byte, every instance drawn.
   run paged "${base[@]}" --max-buffer 131072 --out "$tmp/paged.png" || continue
   cmp -s "$tmp/paged.png" "$tmp/splat.png" || fail "$name: the paged store's image differs"

@@ -247,11 +247,18 @@ static void test_random(uint32_t page, uint32_t most)
          * own. */
         memset(owner, 0xff, sizeof *owner * most);
         uint8_t *posed = calloc(n, 1);
-        uint64_t staged = 0;
+        /* Packed in list order (paged: each page's poses from its own page of the staging). */
+        uint64_t staged = 0, at[VKS_PALETTE_PAGES];
+        for (uint32_t p = 0; p < VKS_PALETTE_PAGES; p++)
+            at[p] = (uint64_t)p * page;
         for (uint32_t k = 0; k < s.pose_count; k++) {
             posed[s.pose[k]] = 1;
-            ok &= s.pose_first[k] == staged; /* packed, in list order */
-            staged += s.pose_splat[k] ? 1 : joints_of(c, s.pose[k]);
+            const uint32_t pg = page ? s.block[s.pose[k]] >> VKS_PALETTE_PAGE_SHIFT : 0;
+            const uint32_t j = s.pose_splat[k] ? 1 : joints_of(c, s.pose[k]);
+            ok &= pg < VKS_PALETTE_PAGES && s.pose_first[k] == at[pg];
+            at[pg] += j;
+            ok &= !page || at[pg] <= (uint64_t)(pg + 1) * page;
+            staged += j;
         }
         ok &= staged == s.staged;
         for (uint32_t k = 0; k < count; k++) {
@@ -291,7 +298,8 @@ static void test_random(uint32_t page, uint32_t most)
             ok &= !page || (cp->to & VKS_PALETTE_PAGE_MASK) + cp->count <= page;
             for (uint32_t e = 0; ok && e < cp->count; e++) {
                 const uint32_t to = flat_of(&s, cp->to) + e, from = cp->from + e;
-                ok &= to < capacity && from < s.staged && !moved[to] && owner[to] != UINT32_MAX;
+                ok &= to < capacity && from < (page ? capacity : s.staged) && !moved[to] &&
+                      owner[to] != UINT32_MAX;
                 if (!ok)
                     break;
                 moved[to] = 1;

@@ -1005,33 +1005,44 @@ static void test_fit_largest_buffer(void)
     CHECK(strcmp(err.msg, expected) == 0);
     if (strcmp(err.msg, expected) != 0)
         fprintf(stderr, "  capped store:\n    got      %s\n    expected %s\n", err.msg, expected);
-    /* Grown on demand (the owned renderer), the capped store may take as many more pages as
-     * half of what the crowd's state leaves holds, each with its two staging copies (one heap:
-     * three times a page), up to four pages in all; fixed, or holding every palette, one. */
+    /* Grown on demand (the owned renderer), the capped store is paged: pages of a multiple of 64
+     * entries (64 here, 3 KiB), and as many more as half of what the crowd's state leaves holds,
+     * each with its two staging copies (one heap: three times a page), and as one allocation
+     * holds (the staging's pages are one), up to four in all; fixed, or holding every palette,
+     * one. The largest buffer stays 4096 bytes (maxBufferSize now). */
     {
-        const VkDeviceSize state = fixed + 3 * capped + 60 * (INSTANCE + 2 * (VISIBLE + RECORD));
+        vks_plan_limits big = lim;
+        big.max_buffer = 4096 + 8;
+        big.max_memory_allocation = 1u << 30;
+        const VkDeviceSize page = 64 * 48;
+        const VkDeviceSize state = fixed + 3 * page + 60 * (INSTANCE + 2 * (VISIBLE + RECORD));
         const vks_plan_request grow = {
             .mode = VKS_SKIN_COMPUTE, .palette_store = true, .output_on_demand = true};
         const struct {
-            VkDeviceSize left;
+            VkDeviceSize left, allocation;
             uint32_t pages;
-        } cases[] = {{least, 1},
-                     {2 * 3 * capped - 16, 1},
-                     {2 * 3 * capped, 2},
-                     {2 * 3 * 2 * capped - 16, 2},
-                     {2 * 3 * 2 * capped, 3},
-                     {2 * 3 * 3 * capped, 4},
-                     {1u << 20, 4}};
+        } cases[] = {{least, 1u << 30, 1},
+                     {2 * 3 * page - 16, 1u << 30, 1},
+                     {2 * 3 * page, 1u << 30, 2},
+                     {2 * 3 * 2 * page - 16, 1u << 30, 2},
+                     {2 * 3 * 2 * page, 1u << 30, 3},
+                     {2 * 3 * 3 * page, 1u << 30, 4},
+                     {1u << 20, 1u << 30, 4},
+                     {1u << 20, 2 * page + 8, 2},
+                     {1u << 20, 3 * page - 8, 2}};
         for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-            lim.device_heap = state + cases[k].left;
-            CHECK(vks_plan_memory_of(&lim, &sixty, &grow, &mem, &err));
-            CHECK(mem.palette_store_capped && mem.palette_store_pages == cases[k].pages);
-            CHECK(mem.device_bytes == fixed + capped + 60 * INSTANCE + least); /* one page now */
-            CHECK(vks_plan_memory_of(&lim, &sixty, &store, &mem, &err));
-            CHECK(mem.palette_store_pages == 1);
+            big.device_heap = state + cases[k].left;
+            big.max_memory_allocation = cases[k].allocation;
+            CHECK(vks_plan_memory_of(&big, &sixty, &grow, &mem, &err));
+            CHECK(mem.palette_store_capped && mem.palette_store_entries == 64);
+            CHECK(mem.palette_store_pages == cases[k].pages);
+            CHECK(mem.device_bytes == fixed + page + 60 * INSTANCE + least); /* one page now */
         }
-        /* 21 instances, 84 entries: one page holds every palette. */
-        CHECK(vks_plan_memory_of(&lim, &fits, &grow, &mem, &err));
+        big.device_heap = 1u << 30; /* a fixed store: one buffer's 85 entries, one page */
+        CHECK(vks_plan_memory_of(&big, &sixty, &store, &mem, &err));
+        CHECK(mem.palette_store_entries == 85 && mem.palette_store_pages == 1);
+        /* 21 instances, 84 entries: one buffer holds every palette. */
+        CHECK(vks_plan_memory_of(&big, &fits, &grow, &mem, &err));
         CHECK(!mem.palette_store_capped && mem.palette_store_pages == 1);
     }
     /* The instance table and the visible lists stay one buffer each: 64 entries of 64 bytes. */

@@ -104,8 +104,8 @@ for case in "1f:next,2f:next,3f:prev|walk (2/3)" "1f:prev|wave (3/3)" "1f:bind|b
   [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -qx "view: at the end, default character - ${case#*|}" ||
     fail "the clip keys '${case%|*}': exit $rc, $(printf '%s\n' "$out" | grep 'at the end'), not ${case#*|}"
 done
-# A palette store too small for what is in view (--max-buffer 65536: pages of 1 365 palette
-# entries, four at most, about 248 palettes of 22 entries; whole palettes: no far splats, whose
+# A palette store too small for what is in view (--max-buffer 65536: pages of 1 344 palette
+# entries, four at most, about 244 palettes of 22 entries; whole palettes: no far splats, whose
 # blocks are one entry): the summary says how many were left out, and the warning ends the run.
 out=$(xvfb-run -a -s "-screen 0 1280x1024x24" "$vkskin" view --validate --size 320x200 \
   --instances 300 --max-buffer 65536 --splat-density 0 --frames 3 2>&1); rc=$?

@@ -164,6 +164,15 @@ typedef struct gpu_buffer_desc {
 bool gpu_buffer_create(const gpu_device *dev, const gpu_buffer_desc *desc, gpu_buffer *buf,
                        vks_error *err);
 void gpu_buffer_destroy(const gpu_device *dev, gpu_buffer *buf);
+/* `count` buffers of desc->size bytes each in one allocation, buffer k at byte k * size of it (so
+ * that, host-visible, buffer k's mapping is the first's plus k * size: one range the host writes
+ * across). Fails with a message when size is not a multiple of the buffers' alignment, or as
+ * gpu_buffer_create does. The buffers own no memory: gpu_buffers_destroy_joined frees them and
+ * *memory. */
+bool gpu_buffers_create_joined(const gpu_device *dev, const gpu_buffer_desc *desc, uint32_t count,
+                               gpu_buffer *bufs, VkDeviceMemory *memory, vks_error *err);
+void gpu_buffers_destroy_joined(const gpu_device *dev, gpu_buffer *bufs, uint32_t count,
+                                VkDeviceMemory *memory);
 /* Makes device writes visible to the host for non-coherent READBACK memory. */
 void gpu_buffer_invalidate(const gpu_device *dev, const gpu_buffer *buf);
 

@@ -104,6 +104,81 @@ bool gpu_buffer_create(const gpu_device *dev, const gpu_buffer_desc *desc, gpu_b
     return true;
 }
 
+bool gpu_buffers_create_joined(const gpu_device *dev, const gpu_buffer_desc *desc, uint32_t count,
+                               gpu_buffer *bufs, VkDeviceMemory *memory, vks_error *err)
+{
+    *memory = VK_NULL_HANDLE;
+    memset(bufs, 0, sizeof *bufs * count);
+    const char *name = desc->name ? desc->name : "buffers";
+    assert(count > 0 && desc->size > 0);
+    VkBufferCreateInfo info = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    info.size = desc->size;
+    info.usage = desc->usage;
+    VkMemoryRequirements req = {0};
+    VkResult r = VK_SUCCESS;
+    for (uint32_t k = 0; k < count && r == VK_SUCCESS; k++)
+        r = dev->vk.vkCreateBuffer(dev->device, &info, NULL, &bufs[k].buffer);
+    if (r == VK_SUCCESS)
+        dev->vk.vkGetBufferMemoryRequirements(dev->device, bufs[0].buffer, &req);
+    /* One buffer needs no stride; more follow one another at desc->size bytes. */
+    if (r != VK_SUCCESS || (count > 1 && (desc->size % req.alignment || req.size > desc->size))) {
+        gpu_buffers_destroy_joined(dev, bufs, count, memory);
+        return r != VK_SUCCESS ? vks_fail(err, "cannot create %s (%llu bytes): %s", name,
+                                          (unsigned long long)desc->size, gpu_result_name(r))
+                               : vks_fail(err,
+                                          "%s: %llu bytes each do not follow one another in one "
+                                          "allocation (alignment %llu)",
+                                          name, (unsigned long long)desc->size,
+                                          (unsigned long long)req.alignment);
+    }
+    const bool addressed = desc->usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+    VkMemoryPropertyFlags props = 0;
+    req.size += desc->size * (count - 1);
+    if (!allocate(dev, req, desc->memory, addressed, memory, &props, name, err)) {
+        gpu_buffers_destroy_joined(dev, bufs, count, memory);
+        return false;
+    }
+    void *mapped = NULL;
+    if (desc->memory != GPU_MEMORY_DEVICE &&
+        (r = dev->vk.vkMapMemory(dev->device, *memory, 0, VK_WHOLE_SIZE, 0, &mapped)) !=
+            VK_SUCCESS) {
+        gpu_buffers_destroy_joined(dev, bufs, count, memory);
+        return vks_fail(err, "cannot map %s: %s", name, gpu_result_name(r));
+    }
+    for (uint32_t k = 0; k < count; k++) {
+        gpu_buffer *b = &bufs[k];
+        r = dev->vk.vkBindBufferMemory(dev->device, b->buffer, *memory, desc->size * k);
+        if (r != VK_SUCCESS) {
+            gpu_buffers_destroy_joined(dev, bufs, count, memory);
+            return vks_fail(err, "cannot bind the memory of %s: %s", name, gpu_result_name(r));
+        }
+        b->size = desc->size;
+        b->coherent = props & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        b->mapped = mapped ? (char *)mapped + desc->size * k : NULL;
+        if (addressed) {
+            VkBufferDeviceAddressInfo ai = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+            ai.buffer = b->buffer;
+            b->address = dev->vk.vkGetBufferDeviceAddress(dev->device, &ai);
+        }
+        GPU_NAME(dev, VK_OBJECT_TYPE_BUFFER, b->buffer, "%s %u", name, k);
+    }
+    GPU_NAME(dev, VK_OBJECT_TYPE_DEVICE_MEMORY, *memory, "%s memory", name);
+    return true;
+}
+
+void gpu_buffers_destroy_joined(const gpu_device *dev, gpu_buffer *bufs, uint32_t count,
+                                VkDeviceMemory *memory)
+{
+    for (uint32_t k = 0; k < count; k++) {
+        if (bufs[k].buffer)
+            dev->vk.vkDestroyBuffer(dev->device, bufs[k].buffer, NULL);
+        bufs[k] = (gpu_buffer){0};
+    }
+    if (*memory)
+        dev->vk.vkFreeMemory(dev->device, *memory, NULL); /* unmaps too */
+    *memory = VK_NULL_HANDLE;
+}
+
 void gpu_buffer_destroy(const gpu_device *dev, gpu_buffer *buf)
 {
     if (buf->buffer)

@@ -93,10 +93,12 @@ vks_frame *vks_renderer_begin_frame(vks_renderer *r)
 
 void vks_renderer_abandon(vks_renderer *r, vks_frame *f)
 {
-    /* The store's blocks were dealt for copies that are never submitted, and the slot's queries
+    /* The store's blocks were dealt for copies that are never submitted (and a paged store's
+     * table may have been written by them: the next frame writes it again), and the slot's queries
      * say nothing (a timestamp recorded is not this frame's). */
     if (r->skinner.use_store)
         vks_palette_store_clear(&r->skinner.store);
+    r->skinner.page_table_dirty = r->skinner.paged && !r->skinner.descriptors;
     f->skin->visible_count = 0;
     f->queries_written = 0;
     r->dev->vk.vkEndCommandBuffer(f->cmd); /* never submitted: reset by the slot's next frame */

@@ -200,6 +200,10 @@ static void instance_costs(const vks_plan_limits *lim, const vks_plan_crowd *cro
      * says how many it may grow to). */
     VkDeviceSize cap = vks_plan_buffer_limit(lim, req->buffer_limit) / sizeof(vks_bone);
     cap = cap < VKS_PALETTE_PAGE_MASK ? cap : VKS_PALETTE_PAGE_MASK;
+    /* Pages (capped, output_on_demand) of 64 entries' multiples, 3 KiB: each page's staging
+     * follows the one before in one allocation, at any buffer alignment up to 1 KiB. */
+    if (store && req->output_on_demand && crowd->palette_count > cap)
+        cap &= ~(VkDeviceSize)63;
     m->palette_store_capped = store && crowd->palette_count > cap;
     m->palette_store_entries =
         store ? (uint32_t)(m->palette_store_capped ? cap : crowd->palette_count) : 0;
@@ -384,8 +388,10 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
             req->output_on_demand && !req->max_skinned_vertices ? least_one : m.output_most;
     }
     /* A store one buffer cannot hold is paged when the renderer grows it (output_on_demand): one
-     * page to start, and as many more as the half of what is left that the output does not take
-     * holds, each with its staging in every frame slot. */
+     * page to start, and as many more as hold in the half of the device-local memory left that
+     * the output does not take, each with its staging in every frame slot (in what is left of the
+     * host heap, or, one heap, in that same half), and as one allocation holds (the staging's
+     * pages are one). */
     m.palette_store_pages = m.palette_store_entries ? 1 : 0;
     if (m.palette_store_capped && req->output_on_demand) {
         const VkDeviceSize page = (VkDeviceSize)m.palette_store_entries * sizeof(vks_bone);
@@ -398,6 +404,8 @@ bool vks_plan_counts(const vks_plan_limits *lim, const vks_plan_crowd *crowd,
         } else {
             more = left / 2 / ((1 + GPU_FRAMES_IN_FLIGHT) * page);
         }
+        const VkDeviceSize joined = lim->max_memory_allocation / page;
+        more = joined - 1 < more ? joined - 1 : more;
         m.palette_store_pages =
             1 + (more < VKS_PALETTE_PAGES - 1 ? (uint32_t)more : VKS_PALETTE_PAGES - 1);
     }

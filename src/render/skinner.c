@@ -137,6 +137,20 @@ bool vks_slot_buffer(const gpu_device *dev, VkDeviceSize size, const char *what,
         buf, err);
 }
 
+/* With the store: slot s's staging, a buffer of a page's size per page of the store, in one
+ * mapped allocation (vks_skin_slot.staging). */
+static bool create_staging(const vks_skinner *sk, vks_skin_slot *s, vks_error *err)
+{
+    char name[48];
+    snprintf(name, sizeof name, "palette staging %u", s->slot);
+    return gpu_buffers_create_joined(sk->dev,
+                                     &(gpu_buffer_desc){.size = sizeof(vks_bone) * sk->page_entries,
+                                                        .usage = ADDRESSED,
+                                                        .memory = GPU_MEMORY_UPLOAD,
+                                                        .name = name},
+                                     sk->page_count, s->staging, &s->staging_memory, err);
+}
+
 /* Slot s's state for its instance_room instances and palette_room entries: its palettes (or,
  * with the store, their staging), the store's scatter records, the visible list, the host-side
  * lists; and the pass's push constants, which hold their addresses. */
@@ -147,10 +161,9 @@ static bool create_slot(vks_skinner *sk, vks_skin_slot *s, vks_error *err)
     /* The animation and the culling write straight into these mappings. Without the store the
      * shaders read the palettes here; with it, this is the frame's staging, copied into the
      * store. */
-    const VkDeviceSize palettes =
-        sizeof(vks_bone) * (sk->use_store ? sk->store.capacity : s->palette_room);
-    if (!vks_slot_buffer(dev, palettes, sk->use_store ? "palette staging" : "palettes", i,
-                         &s->palette_buffer, err) ||
+    if (!(sk->use_store ? create_staging(sk, s, err)
+                        : vks_slot_buffer(dev, sizeof(vks_bone) * s->palette_room, "palettes", i,
+                                          &s->palette_buffer, err)) ||
         (sk->use_store && !vks_slot_buffer(dev, sizeof(vks_scatter_record) * n, "scatter records",
                                            i, &s->scatter_records, err)) ||
         !vks_slot_buffer(dev, sizeof(vks_visible) * n, "visible list", i, &s->visible_buffer, err))
@@ -167,7 +180,7 @@ static bool create_slot(vks_skinner *sk, vks_skin_slot *s, vks_error *err)
         !s->plan.order || !s->plan.order_level || !s->plan.order_model)
         return vks_fail_memory(err, "out of memory");
     memset(s->slot_of, 0xFF, sizeof *s->slot_of * n);
-    s->palette = s->palette_buffer.mapped;
+    s->palette = sk->use_store ? s->staging[0].mapped : s->palette_buffer.mapped;
     s->push = (vks_skin_push){.streams = vks_scene_gpu_streams(&sk->scene)};
     gpu_address_words(sk->scene.model_table.address, s->push.models);
     gpu_address_words(sk->scene.instances.address, s->push.instances);
@@ -182,6 +195,7 @@ static void destroy_slot(vks_skinner *sk, vks_skin_slot *s)
 {
     const gpu_device *dev = sk->dev;
     gpu_buffer_destroy(dev, &s->palette_buffer);
+    gpu_buffers_destroy_joined(dev, s->staging, VKS_PALETTE_PAGES, &s->staging_memory);
     gpu_buffer_destroy(dev, &s->scatter_records);
     gpu_buffer_destroy(dev, &s->visible_buffer);
     vks_free(s->visible);
@@ -386,15 +400,16 @@ static bool create_store(vks_skinner *sk, vks_error *err)
 static bool create_scatter(vks_skinner *sk, vks_error *err)
 {
     gpu_buffer staging[GPU_FRAMES_IN_FLIGHT], records[GPU_FRAMES_IN_FLIGHT];
-    for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
-        staging[i] = sk->slots[i].palette_buffer;
-        records[i] = sk->slots[i].scatter_records;
-    }
-    for (uint32_t p = 0; p < sk->page_count; p++)
+    for (uint32_t p = 0; p < sk->page_count; p++) {
+        for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
+            staging[i] = sk->slots[i].staging[p];
+            records[i] = sk->slots[i].scatter_records;
+        }
         if (!vks_scatter_pass_create(sk->dev, sk->descriptors, sizeof(vks_bone), &sk->pages[p],
                                      &sk->scene.model_table, staging, records, &sk->scatter[p],
                                      err))
             return false;
+    }
     return true;
 }
 
@@ -555,10 +570,12 @@ bool vks_skinner_grow(vks_skinner *sk, const vks_skinner_growth *g, vks_error *e
     sk->store_entries = g->memory.palette_store_entries;
     vks_plan_memory memory = g->memory;
     const bool more_output = memory.output_bytes > sk->memory.output_bytes;
-    if (more_output)
+    if (more_output) {
         destroy_outputs(sk);
-    else
-        memory.output_bytes = sk->memory.output_bytes; /* never less than it had */
+    } else { /* never less than it had */
+        memory.device_bytes += (sk->memory.output_bytes - memory.output_bytes) * sk->output_sets;
+        memory.output_bytes = sk->memory.output_bytes;
+    }
     sk->memory = memory;
     if ((more_output && !create_outputs(sk, err)) ||
         !vks_scene_gpu_resize_instances(&sk->scene, sk->instance_capacity, err) ||
@@ -636,12 +653,11 @@ static bool remake_store_state(vks_skinner *sk, vks_error *err)
     destroy_scatter(sk);
     for (uint32_t i = 0; i < GPU_FRAMES_IN_FLIGHT; i++) {
         vks_skin_slot *s = &sk->slots[i];
-        gpu_buffer_destroy(sk->dev, &s->palette_buffer);
+        gpu_buffers_destroy_joined(sk->dev, s->staging, VKS_PALETTE_PAGES, &s->staging_memory);
         s->palette = NULL;
-        if (!vks_slot_buffer(sk->dev, sizeof(vks_bone) * sk->store.capacity, "palette staging", i,
-                             &s->palette_buffer, err))
+        if (!create_staging(sk, s, err))
             return false;
-        s->palette = s->palette_buffer.mapped;
+        s->palette = s->staging[0].mapped;
     }
     return create_scatter(sk, err) && (!sk->descriptors || create_data_sets(sk, err));
 }

@@ -73,8 +73,8 @@ typedef struct vks_skinner_desc {
 typedef struct vks_skin_slot {
     uint32_t slot;
     /* Mapped: the slot's palette_room entries (at least the crowd's palette_count), instance
-     * i's at palette_first[i]; with the store, its staging (the store's capacity): the posed
-     * palettes, packed (palette_store.h). */
+     * i's at palette_first[i]; with the store, its staging (the store's capacity, over its
+     * staging buffers): the posed palettes, packed (palette_store.h). */
     vks_bone *palette;
     /* Host memory, instance_room entries: the visible instances, ascending, written by the
      * client before vks_skinner_prepare, which gives them output space and writes the GPU's
@@ -99,7 +99,11 @@ typedef struct vks_skin_slot {
     uint64_t number; /* which frame it holds (1, 2, ... counted by vks_skinner_begin; 0: none) */
     bool ordered;    /* vks_skinner_order ran for this frame */
 
-    gpu_buffer palette_buffer, visible_buffer;
+    gpu_buffer palette_buffer, visible_buffer; /* (palette_buffer: without the store) */
+    /* With the store, its staging: a buffer per page of the store (a page's size each), in one
+     * mapped allocation, page k's poses in buffer k (palette_store.h: pose_first). */
+    gpu_buffer staging[VKS_PALETTE_PAGES];
+    VkDeviceMemory staging_memory;
     /* With the store: the scatter's records (mapped; one per posed instance). */
     gpu_buffer scatter_records;
     /* The skinning pass's push constants: the slot's addresses (the dispatches add the rest). */

@@ -73,7 +73,8 @@ static void write_page_table(vks_skinner *sk, VkCommandBuffer cmd)
     uint32_t table[VKS_PALETTE_PAGES][2] = {{0}};
     for (uint32_t p = 0; p < sk->page_count; p++)
         gpu_address_words(sk->pages[p].address, table[p]);
-    const gpu_access write = {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT};
+    const gpu_access write = {VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                              VK_ACCESS_2_TRANSFER_WRITE_BIT};
     const gpu_access after = {VKS_SHADER_READS.stage, VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
                                                           VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
     gpu_barrier_buffer(sk->dev, cmd, sk->pages[0].buffer, VKS_SHADER_READS, write);
@@ -106,7 +107,7 @@ static void scatter_to_store(vks_skinner *sk, vks_skin_slot *s, VkCommandBuffer 
         const uint32_t page = block >> VKS_PALETTE_PAGE_SHIFT;
         assert(page < sk->page_count);
         records[at[page]++] = (vks_scatter_record){
-            .from_entry = st->pose_first[k],
+            .from_entry = st->pose_first[k] - page * sk->page_entries, /* in page's staging */
             .to_entry = block & VKS_PALETTE_PAGE_MASK,
             .count = st->pose_splat[k] ? 1 : vks_crowd_written_entries(c, c->instances[i].model),
         };

@@ -258,9 +258,12 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, uint3
         place(s, c, visible, raster, count, true);
     }
 
-    /* The lists without the dropped entries; the poses to stage, packed; their copies. */
+    /* The lists without the dropped entries; the poses to stage, packed (paged: each page's from
+     * its own place in the staging, the page's first entry); their copies. */
     uint32_t kept = 0, posed = 0, copies = 0;
-    uint64_t at = 0;
+    uint64_t staged = 0, at[VKS_PALETTE_PAGES] = {0};
+    for (uint32_t p = 0; s->page_entries && p < VKS_PALETTE_PAGES; p++)
+        at[p] = (uint64_t)p * s->page_entries;
     s->dropped = 0;
     for (k = 0; k < count; k++) {
         const uint32_t i = visible[k];
@@ -280,19 +283,24 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, uint3
         if (!pose)
             continue;
         const uint32_t entries = kind_entries(c, s->block_kind[i]);
+        const uint32_t page = s->page_entries ? block >> VKS_PALETTE_PAGE_SHIFT : 0;
+        const uint32_t from = (uint32_t)at[page];
         s->pose_splat[posed] = s->block_kind[i] >= VKS_CROWD_MAX_MODELS;
         s->pose[posed] = i;
         vks_palette_copy *last = copies ? &s->copies[copies - 1] : NULL;
-        if (last && last->from + last->count == at && last->to + last->count == block)
+        if (last && last->from + last->count == from && last->to + last->count == block)
             last->count += entries;
         else
-            s->copies[copies++] = (vks_palette_copy){(uint32_t)at, block, entries};
-        s->pose_first[posed++] = (uint32_t)at;
-        at += entries;
+            s->copies[copies++] = (vks_palette_copy){from, block, entries};
+        s->pose_first[posed++] = from;
+        at[page] += entries;
+        staged += entries;
+        /* a page's poses take no more than its blocks */
+        assert(!s->page_entries || at[page] <= (uint64_t)(page + 1) * s->page_entries);
     }
     s->pose_count = posed;
     s->copy_count = copies;
-    s->staged = at;
-    assert(at <= s->capacity);
+    s->staged = staged;
+    assert(staged <= s->capacity);
     return kept;
 }

@@ -62,8 +62,9 @@ typedef struct vks_palette_store {
     uint32_t holder_count;
 
     /* The last frame's work (vks_palette_store_frame): the instances to pose, in list order, and
-     * each one's first entry in the frame's staging buffer (packed from 0); the entries staged;
-     * the copies into the store (adjacent ones merged). */
+     * each one's first entry in the frame's staging buffer (packed from 0; paged, each page's
+     * packed from page * page_entries, so that page k's poses are in the staging's k-th
+     * page_entries); the entries staged; the copies into the store (adjacent ones merged). */
     uint32_t *pose, *pose_first;
     uint8_t *pose_splat; /* per pose: a far splat's (its carrier's entry alone) */
     uint32_t pose_count;
