@@ -65,7 +65,7 @@ static uint32_t joints_of(const vks_crowd *c, uint32_t i)
 static uint32_t frame(vks_palette_store *s, const vks_crowd *c, uint32_t *list, uint32_t n,
                       const uint8_t *schedule)
 {
-    return vks_palette_store_frame(s, c, list, NULL, NULL, n, schedule);
+    return vks_palette_store_frame(s, c, NULL, list, NULL, NULL, n, schedule);
 }
 
 static void test_hand(void)
@@ -235,7 +235,7 @@ static void test_random(uint32_t page, uint32_t most)
             before_kind[i] = s.block_kind[i];
         }
         const uint32_t listed = count, top_before = s.top;
-        count = vks_palette_store_frame(&s, c, list, NULL, marks, count, schedule);
+        count = vks_palette_store_frame(&s, c, NULL, list, NULL, marks, count, schedule);
         restarts += s.restarted;
         drops += s.dropped;
         /* Dropped only when the store cannot hold the list whole, and then it does not start
@@ -338,6 +338,88 @@ static void test_random(uint32_t page, uint32_t most)
     free(mc.crowd.model_of);
 }
 
+/* Whether two stores and their frames' lists agree in everything a frame leaves. */
+static bool same_store(const vks_palette_store *a, const vks_palette_store *b, uint32_t n,
+                       const uint32_t *la, const uint32_t *lb, const uint8_t *ma, const uint8_t *mb,
+                       uint32_t count)
+{
+    bool ok = a->top == b->top && a->capacity == b->capacity && a->holder_count == b->holder_count &&
+              a->pose_count == b->pose_count && a->copy_count == b->copy_count &&
+              a->staged == b->staged && a->dropped == b->dropped && a->restarted == b->restarted;
+    ok = ok && !memcmp(la, lb, sizeof *la * count) && !memcmp(ma, mb, count) &&
+         !memcmp(a->block, b->block, sizeof *a->block * n) &&
+         !memcmp(a->holders, b->holders, sizeof *a->holders * a->holder_count) &&
+         !memcmp(a->pose, b->pose, sizeof *a->pose * a->pose_count) &&
+         !memcmp(a->pose_first, b->pose_first, sizeof *a->pose_first * a->pose_count) &&
+         !memcmp(a->pose_splat, b->pose_splat, a->pose_count) &&
+         !memcmp(a->copies, b->copies, sizeof *a->copies * a->copy_count) &&
+         !memcmp(a->free_count, b->free_count, sizeof a->free_count);
+    for (uint32_t i = 0; ok && i < n; i++)
+        ok = a->block[i] == VKS_PALETTE_NONE || a->block_kind[i] == b->block_kind[i];
+    for (uint32_t k = 0; ok && k < VKS_PALETTE_KINDS; k++)
+        ok = !a->free_count[k] ||
+             !memcmp(a->free_blocks[k], b->free_blocks[k], sizeof(uint32_t) * a->free_count[k]);
+    return ok;
+}
+
+/* The frame on the pool (4 threads, chunks of `grain` entries and more) against one thread's
+ * (the default chunks), frame by frame over random lists, schedules and splat marks of a crowd
+ * of n (three models): the same lists kept, blocks, holders, poses, copies and free lists,
+ * bit for bit, on a store unpaged or in pages, small enough to drop and start again. */
+static void test_pool_equal(vks_pool *pool, uint32_t n, uint32_t grain, uint32_t page)
+{
+    made_crowd mc;
+    const uint32_t third = n / 3;
+    make_crowd(&mc, (const uint32_t[]){7, 3, 12}, (const uint32_t[]){n - 2 * third, third, third},
+               3);
+    const vks_crowd *c = &mc.crowd;
+    /* about a third of the crowd's palettes at once */
+    const uint32_t most = page ? VKS_PALETTE_PAGES * page : 3 * n + 16;
+    vks_palette_store one, many;
+    vks_error err;
+    CHECK(vks_palette_store_init(&one, c, most, &err) && vks_palette_store_init(&many, c, most, &err));
+    if (page)
+        CHECK(vks_palette_store_page(&one, c, page, &err) &&
+              vks_palette_store_page(&many, c, page, &err));
+    many.grain = grain;
+    one.splat_list_max = many.splat_list_max = UINT32_MAX;
+    uint32_t *la = malloc(sizeof *la * n), *lb = malloc(sizeof *lb * n);
+    uint8_t *ma = malloc(n), *mb = malloc(n), *schedule = malloc(n);
+    uint32_t x = 777u + n, frames = 0, restarts = 0, drops = 0;
+    bool ok = true;
+    for (int f = 0; f < 60 && ok; f++) {
+        const uint32_t share = 1 + rng(&x) % (f % 10 == 9 ? 100 : 45);
+        uint32_t count = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (rng(&x) % 100 < share) {
+                la[count] = lb[count] = i;
+                schedule[count] = rng(&x) % 4 == 0;
+                ma[count] = mb[count] = rng(&x) % 3 == 0 ? VKS_RASTER_MARK_SPLAT : 0;
+                count++;
+            }
+        if (f % 7 == 3) /* a list past splat_list_max: its marks cleared */
+            one.splat_list_max = many.splat_list_max = count / 2;
+        const uint32_t ka = vks_palette_store_frame(&one, c, NULL, la, NULL, ma, count, schedule);
+        const uint32_t kb = vks_palette_store_frame(&many, c, pool, lb, NULL, mb, count, schedule);
+        ok = ka == kb && same_store(&one, &many, n, la, lb, ma, mb, ka);
+        one.splat_list_max = many.splat_list_max = UINT32_MAX;
+        frames++;
+        restarts += one.restarted;
+        drops += one.dropped;
+        if (!ok)
+            fprintf(stderr, "  pool, %u instances, grain %u: frame %d differs\n", n, grain, f);
+    }
+    CHECK(ok);
+    printf("pool: %u instances, chunks of %u+, %s: %u frames equal to one thread's (%u starts "
+           "again, %u dropped)\n",
+           n, grain, page ? "paged" : "unpaged", frames, restarts, drops);
+    vks_palette_store_free(&one);
+    vks_palette_store_free(&many);
+    free(la), free(lb), free(ma), free(mb), free(schedule);
+    free(mc.crowd.instances);
+    free(mc.crowd.model_of);
+}
+
 /* An instance given another model (vks_crowd_set_model) while it holds a block: its block was
  * dealt for the old model's joints, so it gives it back (to the old model's free blocks) and gets
  * one of its new model's size, and is posed; the crowd growing (more indices) needs
@@ -401,7 +483,7 @@ static void test_splats(void)
     /* 1: 0 and 2 splats (one entry each), 1 whole: 0 at 0, 1 at 1..3, 2 at 4. */
     uint32_t l1[] = {0, 1, 2};
     uint8_t r1[] = {S, 0, S};
-    CHECK(vks_palette_store_frame(&s, c, l1, NULL, r1, 3, NULL) == 3);
+    CHECK(vks_palette_store_frame(&s, c, NULL, l1, NULL, r1, 3, NULL) == 3);
     CHECK(s.block[0] == 0 && s.block[1] == 1 && s.block[2] == 4 && s.top == 5);
     CHECK(s.pose_count == 3 && s.pose_splat[0] == 1 && s.pose_splat[1] == 0 &&
           s.pose_splat[2] == 1 && s.staged == 5);
@@ -409,13 +491,13 @@ static void test_splats(void)
     /* 2: the same, nothing scheduled: kept, nothing posed. */
     uint32_t l2[] = {0, 1, 2};
     uint8_t r2[] = {S, 0, S};
-    CHECK(vks_palette_store_frame(&s, c, l2, NULL, r2, 3, (const uint8_t[]){0, 0, 0}) == 3);
+    CHECK(vks_palette_store_frame(&s, c, NULL, l2, NULL, r2, 3, (const uint8_t[]){0, 0, 0}) == 3);
     CHECK(s.block[0] == 0 && s.block[2] == 4 && s.pose_count == 0);
     /* 3: 0 becomes triangles, 1 a splat: 0 takes 1's freed whole block (1..3), 1 takes 0's
      * freed splat block (0); both posed, 2 kept. */
     uint32_t l3[] = {0, 1, 2};
     uint8_t r3[] = {0, S, S};
-    CHECK(vks_palette_store_frame(&s, c, l3, NULL, r3, 3, (const uint8_t[]){0, 0, 0}) == 3);
+    CHECK(vks_palette_store_frame(&s, c, NULL, l3, NULL, r3, 3, (const uint8_t[]){0, 0, 0}) == 3);
     CHECK(s.block[0] == 1 && s.block[1] == 0 && s.block[2] == 4 && s.top == 5);
     CHECK(s.pose_count == 2 && s.pose[0] == 0 && s.pose_splat[0] == 0 && s.pose[1] == 1 &&
           s.pose_splat[1] == 1 && s.staged == 4);
@@ -426,7 +508,7 @@ static void test_splats(void)
     s.splat_list_max = 3;
     uint32_t l4[] = {0, 1, 2, 3};
     uint8_t r4[] = {S, S, S, S};
-    const uint32_t kept = vks_palette_store_frame(&s, c, l4, NULL, r4, 4, NULL);
+    const uint32_t kept = vks_palette_store_frame(&s, c, NULL, l4, NULL, r4, 4, NULL);
     CHECK(r4[0] == 0 && r4[1] == 0 && r4[2] == 0 && r4[3] == 0);
     CHECK(kept == 2 && s.dropped == 2 && s.block[0] == 1 && s.block[1] == 5);
     for (uint32_t k = 0; k < s.pose_count; k++)
@@ -441,6 +523,16 @@ int main(void)
     test_hand();
     test_model_change();
     test_splats();
+    vks_pool *pool = NULL;
+    vks_error err;
+    CHECK(vks_pool_create(4, &pool, &err));
+    const uint32_t sizes[] = {1, 7, 8193, 100000};
+    for (size_t k = 0; pool && k < sizeof sizes / sizeof sizes[0]; k++) {
+        test_pool_equal(pool, sizes[k], 1, 0);
+        test_pool_equal(pool, sizes[k], 61, 0);
+        test_pool_equal(pool, sizes[k], 61, sizes[k] < 100 ? 64 : sizes[k]);
+    }
+    vks_pool_destroy(pool);
     test_random(0, 400);
     test_random(100, 400);
     test_random(61, 244); /* five palettes of 12 joints a page, one entry left at its end */

@@ -1,5 +1,6 @@
 #include "palette_store.h"
 #include "../core/alloc.h"
+#include "../core/pool.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -60,7 +61,9 @@ bool vks_palette_store_reserve(vks_palette_store *s, const vks_crowd *c, vks_err
         !grow(&s->holders, sizeof *s->holders, n, k, 0) ||
         !grow(&s->pose, sizeof *s->pose, n, k, 0) ||
         !grow(&s->pose_first, sizeof *s->pose_first, n, k, 0) ||
-        !grow(&s->copies, sizeof *s->copies, n, k, 0) || !grow(&s->fresh, 1, n, k, 0))
+        !grow(&s->copies, sizeof *s->copies, n, k, 0) || !grow(&s->fresh, 1, n, k, 0) ||
+        !grow(&s->freed_block, sizeof *s->freed_block, n, k, 0) ||
+        !grow(&s->freed_kind, sizeof *s->freed_kind, n, k, 0))
         return vks_fail_memory(err, "out of memory for the palette store's blocks of %zu instances",
                                k);
     /* A far splats' free list holds at most every instance's block (one entry each). */
@@ -78,7 +81,7 @@ bool vks_palette_store_reserve(vks_palette_store *s, const vks_crowd *c, vks_err
 bool vks_palette_store_init(vks_palette_store *s, const vks_crowd *c, uint32_t capacity,
                             vks_error *err)
 {
-    *s = (vks_palette_store){.capacity = capacity};
+    *s = (vks_palette_store){.capacity = capacity, .grain = VKS_PALETTE_STORE_GRAIN};
     for (uint32_t m = 0; m < c->model_count; m++)
         if (vks_crowd_written_entries(c, m) > capacity)
             return vks_fail(err,
@@ -87,7 +90,8 @@ bool vks_palette_store_init(vks_palette_store *s, const vks_crowd *c, uint32_t c
                             capacity, c->models[m]->name, vks_crowd_written_entries(c, m));
     /* A model's freed blocks are distinct ranges of the store: at most capacity / entries (its
      * far splats' lists grow with the instances: vks_palette_store_reserve). */
-    bool ok = true;
+    bool ok = (s->chunks = vks_calloc(VKS_PALETTE_STORE_CHUNKS, sizeof *s->chunks)) != NULL &&
+              (s->chunk_freed = vks_calloc(VKS_PALETTE_STORE_CHUNKS, sizeof *s->chunk_freed));
     for (uint32_t m = 0; ok && m < c->model_count; m++)
         ok = (s->free_blocks[m] = vks_malloc(
                   sizeof(uint32_t) * (capacity / vks_crowd_written_entries(c, m) + 1))) != NULL;
@@ -142,6 +146,10 @@ void vks_palette_store_free(vks_palette_store *s)
     vks_free(s->pose_first);
     vks_free(s->copies);
     vks_free(s->fresh);
+    vks_free(s->freed_block);
+    vks_free(s->freed_kind);
+    vks_free(s->chunks);
+    vks_free(s->chunk_freed);
     for (uint32_t m = 0; m < VKS_PALETTE_KINDS; m++)
         vks_free(s->free_blocks[m]);
     *s = (vks_palette_store){0};
@@ -211,35 +219,190 @@ static bool place(vks_palette_store *s, const vks_crowd *c, const uint32_t *visi
     return true;
 }
 
-uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, uint32_t *visible,
-                                 uint8_t *levels, uint8_t *raster, uint32_t count,
-                                 const uint8_t *schedule)
+/* ---- The frame's passes, in chunks on the pool ----
+ * Chunk k of a pass over n items is [k * grain, (k + 1) * grain), grain at least
+ * VKS_PALETTE_STORE_GRAIN and large enough for VKS_PALETTE_STORE_CHUNKS chunks; what each chunk
+ * finds is kept per chunk and stitched in chunk order, so that the result is one thread's
+ * whatever the threads and whichever takes which chunk. */
+
+static uint32_t chunk_grain(uint32_t n, uint32_t least)
 {
-    /* Far splats' blocks only for a list the splats can be drawn from (splat_list_max): else
-     * their marks are cleared (drawn at their last level). */
-    if (raster && count > s->splat_list_max)
-        for (uint32_t k = 0; k < count; k++)
-            raster[k] = raster[k] == VKS_RASTER_MARK_SPLAT ? 0 : raster[k];
-    /* The instances no longer listed give their blocks back (a merge of two ascending lists), and
-     * so do those whose kind changed since their block was dealt (another model:
-     * vks_crowd_set_model; a splat no more, or anew): they get a new one, of their kind's size. */
-    uint32_t k = 0;
-    for (uint32_t h = 0; h < s->holder_count; h++) {
+    const uint32_t even = (uint32_t)(((uint64_t)n + VKS_PALETTE_STORE_CHUNKS - 1) /
+                                     VKS_PALETTE_STORE_CHUNKS);
+    return even > least ? even : least ? least : 1;
+}
+
+typedef struct store_job {
+    vks_palette_store *s;
+    const vks_crowd *c;
+    uint32_t *visible;
+    uint8_t *raster;
+    uint32_t count, grain;
+    const uint8_t *schedule;
+} store_job;
+
+/* The splat marks cleared (a list past splat_list_max). */
+static void clear_marks(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
+{
+    (void)thread;
+    store_job *j = ctx;
+    for (uint32_t k = begin; k < end; k++)
+        j->raster[k] = j->raster[k] == VKS_RASTER_MARK_SPLAT ? 0 : j->raster[k];
+}
+
+/* The first entry of visible[0 .. count) that is at least i. */
+static uint32_t lower_bound(const uint32_t *visible, uint32_t count, uint32_t i)
+{
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (visible[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The holders no longer listed, or listed as another kind, give their blocks back: each chunk of
+ * holders merges with the list from where its first holder would be, and notes the blocks it
+ * frees (in holder order) from its first holder's place in freed_block. */
+static void release_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
+{
+    (void)thread;
+    store_job *j = ctx;
+    vks_palette_store *s = j->s;
+    uint32_t k = lower_bound(j->visible, j->count, s->holders[begin]), freed = 0;
+    for (uint32_t h = begin; h < end; h++) {
         const uint32_t i = s->holders[h];
-        while (k < count && visible[k] < i)
+        while (k < j->count && j->visible[k] < i)
             k++;
         const uint32_t kind = s->block_kind[i];
-        if (k < count && visible[k] == i && kind_of(c, visible, raster, k) == kind)
+        if (k < j->count && j->visible[k] == i && kind_of(j->c, j->visible, j->raster, k) == kind)
             continue;
-        s->free_blocks[kind][s->free_count[kind]++] = s->block[i];
+        s->freed_block[begin + freed] = s->block[i];
+        s->freed_kind[begin + freed++] = (uint8_t)kind;
         s->block[i] = VKS_PALETTE_NONE;
     }
+    s->chunk_freed[begin / j->grain] = freed;
+}
+
+static void fresh_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
+{
+    (void)thread;
+    store_job *j = ctx;
+    for (uint32_t k = begin; k < end; k++)
+        j->s->fresh[k] = j->s->block[j->visible[k]] == VKS_PALETTE_NONE;
+}
+
+/* What a chunk of the list keeps, poses and stages (per page): counted first, written at the
+ * chunks' sums after. */
+static bool posed_entry(const store_job *j, uint32_t k)
+{
+    return j->s->fresh[k] || !j->schedule || j->schedule[k];
+}
+
+static void count_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
+{
+    (void)thread;
+    store_job *j = ctx;
+    vks_palette_store *s = j->s;
+    vks_palette_chunk *ch = &s->chunks[begin / j->grain];
+    *ch = (vks_palette_chunk){0};
+    for (uint32_t k = begin; k < end; k++) {
+        const uint32_t i = j->visible[k], block = s->block[i];
+        if (block == VKS_PALETTE_NONE)
+            continue;
+        ch->kept++;
+        if (!posed_entry(j, k))
+            continue;
+        ch->posed++;
+        ch->staged[s->page_entries ? block >> VKS_PALETTE_PAGE_SHIFT : 0] +=
+            kind_entries(j->c, s->block_kind[i]);
+    }
+}
+
+/* Writes the chunk's holders, poses and copies from the chunk's sums (its copies from its first
+ * pose's place, merged within the chunk; the stitch merges across chunks). */
+static void write_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
+{
+    (void)thread;
+    store_job *j = ctx;
+    vks_palette_store *s = j->s;
+    vks_palette_chunk *ch = &s->chunks[begin / j->grain];
+    uint32_t held = ch->kept_first, posed = ch->posed_first, copies = ch->posed_first;
+    uint64_t at[VKS_PALETTE_PAGES];
+    memcpy(at, ch->staged_first, sizeof at);
+    for (uint32_t k = begin; k < end; k++) {
+        const uint32_t i = j->visible[k], block = s->block[i];
+        if (block == VKS_PALETTE_NONE)
+            continue;
+        s->holders[held++] = i;
+        if (!posed_entry(j, k))
+            continue;
+        const uint32_t entries = kind_entries(j->c, s->block_kind[i]);
+        const uint32_t page = s->page_entries ? block >> VKS_PALETTE_PAGE_SHIFT : 0;
+        const uint32_t from = (uint32_t)at[page];
+        s->pose_splat[posed] = s->block_kind[i] >= VKS_CROWD_MAX_MODELS;
+        s->pose[posed] = i;
+        vks_palette_copy *last = copies > ch->posed_first ? &s->copies[copies - 1] : NULL;
+        if (last && last->from + last->count == from && last->to + last->count == block)
+            last->count += entries;
+        else
+            s->copies[copies++] = (vks_palette_copy){from, block, entries};
+        s->pose_first[posed++] = from;
+        at[page] += entries;
+        /* a page's poses take no more than its blocks */
+        assert(!s->page_entries || at[page] <= (uint64_t)(page + 1) * s->page_entries);
+    }
+    ch->copies = copies - ch->posed_first;
+}
+
+/* Runs fn over [0, n) in chunks of grain: on the pool, or here when there is one chunk. */
+static void run_chunks(vks_pool *pool, store_job *j, uint32_t n, vks_pool_fn *fn)
+{
+    if (n == 0)
+        return;
+    if (!pool || n <= j->grain)
+        for (uint32_t b = 0; b < n; b += j->grain)
+            fn(j, b, b + j->grain < n ? b + j->grain : n, 0);
+    else
+        vks_pool_run(pool, n, j->grain, fn, j);
+}
+
+uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, vks_pool *pool,
+                                 uint32_t *visible, uint8_t *levels, uint8_t *raster,
+                                 uint32_t count, const uint8_t *schedule)
+{
+    store_job j = {.s = s,
+                   .c = c,
+                   .visible = visible,
+                   .raster = raster,
+                   .count = count,
+                   .schedule = schedule};
+    /* Far splats' blocks only for a list the splats can be drawn from (splat_list_max): else
+     * their marks are cleared (drawn at their last level). */
+    j.grain = chunk_grain(count, s->grain);
+    if (raster && count > s->splat_list_max)
+        run_chunks(pool, &j, count, clear_marks);
+    /* The instances no longer listed give their blocks back (a merge of two ascending lists), and
+     * so do those whose kind changed since their block was dealt (another model:
+     * vks_crowd_set_model; a splat no more, or anew): they get a new one, of their kind's size.
+     * Each chunk of holders notes what it frees; the free lists take them in holder order. */
+    const uint32_t holders = s->holder_count;
+    j.grain = chunk_grain(holders, s->grain);
+    run_chunks(pool, &j, holders, release_chunk);
+    for (uint32_t b = 0; b < holders; b += j.grain)
+        for (uint32_t f = 0; f < s->chunk_freed[b / j.grain]; f++) {
+            const uint8_t kind = s->freed_kind[b + f];
+            s->free_blocks[kind][s->free_count[kind]++] = s->freed_block[b + f];
+        }
     s->holder_count = 0;
 
     /* Which entries get a new block (and must be posed), before any is placed. */
     uint8_t *fresh = s->fresh;
-    for (k = 0; k < count; k++)
-        fresh[k] = s->block[visible[k]] == VKS_PALETTE_NONE;
+    j.grain = chunk_grain(count, s->grain);
+    run_chunks(pool, &j, count, fresh_chunk);
     s->restarted = false;
     if (!place(s, c, visible, raster, count, false)) {
         /* A new instance found no room. When the list fits the store whole, the blocks are only
@@ -247,7 +410,7 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, uint3
          * it does not, starting again would only drop others and start again next frame: keep
          * the blocks dealt and drop the new instances that find none. */
         if (vks_palette_store_wanted(s, c, visible, raster, count) <= s->capacity) {
-            for (k = 0; k < count; k++) {
+            for (uint32_t k = 0; k < count; k++) {
                 s->block[visible[k]] = VKS_PALETTE_NONE;
                 fresh[k] = 1;
             }
@@ -259,48 +422,62 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, uint3
     }
 
     /* The lists without the dropped entries; the poses to stage, packed (paged: each page's from
-     * its own place in the staging, the page's first entry); their copies. */
-    uint32_t kept = 0, posed = 0, copies = 0;
-    uint64_t staged = 0, at[VKS_PALETTE_PAGES] = {0};
+     * its own place in the staging, the page's first entry); their copies. Counted per chunk,
+     * summed in chunk order, written per chunk, the copies stitched. */
+    run_chunks(pool, &j, count, count_chunk);
+    uint32_t kept = 0, posed = 0;
+    uint64_t at[VKS_PALETTE_PAGES] = {0};
     for (uint32_t p = 0; s->page_entries && p < VKS_PALETTE_PAGES; p++)
         at[p] = (uint64_t)p * s->page_entries;
-    s->dropped = 0;
-    for (k = 0; k < count; k++) {
-        const uint32_t i = visible[k];
-        const uint32_t block = s->block[i];
-        if (block == VKS_PALETTE_NONE) {
-            s->dropped++;
-            continue;
-        }
-        const bool pose = fresh[k] || !schedule || schedule[k];
-        visible[kept] = i;
-        if (levels)
-            levels[kept] = levels[k];
-        if (raster)
-            raster[kept] = raster[k];
-        kept++;
-        s->holders[s->holder_count++] = i;
-        if (!pose)
-            continue;
-        const uint32_t entries = kind_entries(c, s->block_kind[i]);
-        const uint32_t page = s->page_entries ? block >> VKS_PALETTE_PAGE_SHIFT : 0;
-        const uint32_t from = (uint32_t)at[page];
-        s->pose_splat[posed] = s->block_kind[i] >= VKS_CROWD_MAX_MODELS;
-        s->pose[posed] = i;
-        vks_palette_copy *last = copies ? &s->copies[copies - 1] : NULL;
-        if (last && last->from + last->count == from && last->to + last->count == block)
-            last->count += entries;
-        else
-            s->copies[copies++] = (vks_palette_copy){from, block, entries};
-        s->pose_first[posed++] = from;
-        at[page] += entries;
-        staged += entries;
-        /* a page's poses take no more than its blocks */
-        assert(!s->page_entries || at[page] <= (uint64_t)(page + 1) * s->page_entries);
+    const uint32_t chunks = count ? (count + j.grain - 1) / j.grain : 0;
+    for (uint32_t k = 0; k < chunks; k++) {
+        vks_palette_chunk *ch = &s->chunks[k];
+        ch->kept_first = kept;
+        ch->posed_first = posed;
+        memcpy(ch->staged_first, at, sizeof at);
+        kept += ch->kept;
+        posed += ch->posed;
+        for (uint32_t p = 0; p < VKS_PALETTE_PAGES; p++)
+            at[p] += ch->staged[p];
     }
+    run_chunks(pool, &j, count, write_chunk);
+    /* The copies: each chunk's after the one before, merged where they meet. */
+    uint32_t copies = 0;
+    uint64_t staged = 0;
+    for (uint32_t k = 0; k < chunks; k++) {
+        const vks_palette_chunk *ch = &s->chunks[k];
+        for (uint32_t p = 0; p < VKS_PALETTE_PAGES; p++)
+            staged += ch->staged[p];
+        for (uint32_t q = 0; q < ch->copies; q++) {
+            const vks_palette_copy cp = s->copies[ch->posed_first + q];
+            vks_palette_copy *last = copies ? &s->copies[copies - 1] : NULL;
+            if (q == 0 && last && last->from + last->count == cp.from &&
+                last->to + last->count == cp.to)
+                last->count += cp.count;
+            else
+                s->copies[copies++] = cp;
+        }
+    }
+    s->holder_count = kept;
     s->pose_count = posed;
     s->copy_count = copies;
     s->staged = staged;
     assert(staged <= s->capacity);
+    /* The entries dropped taken out of the lists, in order (dropping is rare: a store too small
+     * for what is in view). */
+    s->dropped = count - kept;
+    if (s->dropped) {
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < count; k++) {
+            if (s->block[visible[k]] == VKS_PALETTE_NONE)
+                continue;
+            visible[n] = visible[k];
+            if (levels)
+                levels[n] = levels[k];
+            if (raster)
+                raster[n] = raster[k];
+            n++;
+        }
+    }
     return kept;
 }

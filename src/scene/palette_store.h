@@ -8,7 +8,7 @@
  * without a device.
  *
  *   vks_palette_store_init(&s, crowd, capacity, err);                once
- *   n = vks_palette_store_frame(&s, crowd, visible, levels, raster, n, schedule);
+ *   n = vks_palette_store_frame(&s, crowd, pool, visible, levels, raster, n, schedule);
  *                        each frame: then pose s.pose[k] into staging + s.pose_first[k], and
  *                        move each into s.block[s.pose[k]] (the renderer: a scatter pass,
  *                        palette_scatter.h), or record s.copies, after the previous frame's reads
@@ -23,6 +23,7 @@
 
 #include "crowd.h"
 #include "../core/error.h"
+#include "../core/pool.h"
 
 #define VKS_PALETTE_NONE UINT32_MAX
 
@@ -36,6 +37,20 @@ typedef struct vks_palette_copy {
  * splat pass reads. */
 #define VKS_PALETTE_KINDS (2 * VKS_CROWD_MAX_MODELS)
 #define VKS_PALETTE_SPLAT_KIND(m) (VKS_CROWD_MAX_MODELS + (m))
+
+/* The frame's passes run in chunks on the pool (at least this many entries each, and at most
+ * VKS_PALETTE_STORE_CHUNKS chunks), each chunk's findings stitched in order: the same result on
+ * any number of threads. */
+#define VKS_PALETTE_STORE_GRAIN 16384u
+#define VKS_PALETTE_STORE_CHUNKS 1024u
+
+/* What a chunk of the frame's list keeps, poses, stages per page and copies, and where its
+ * share starts. */
+typedef struct vks_palette_chunk {
+    uint32_t kept, posed, copies;
+    uint32_t kept_first, posed_first;
+    uint64_t staged[VKS_PALETTE_PAGES], staged_first[VKS_PALETTE_PAGES];
+} vks_palette_chunk;
 
 typedef struct vks_palette_store {
     uint32_t capacity; /* entries of the store (of every page) */
@@ -72,6 +87,14 @@ typedef struct vks_palette_store {
     vks_palette_copy *copies;
     uint32_t copy_count;
     uint8_t *fresh; /* scratch: per listed entry, whether it got a new block this frame */
+    /* Scratch of the passes on the pool: per holder, the blocks freed (and their kinds) from each
+     * chunk's first holder; per chunk, how many it freed, and its counts (chunks). grain: a
+     * chunk's least entries (VKS_PALETTE_STORE_GRAIN; tests make it small). */
+    uint32_t *freed_block;
+    uint8_t *freed_kind;
+    uint32_t *chunk_freed;
+    vks_palette_chunk *chunks;
+    uint32_t grain;
     /* Listed instances left out of the frame: no room in the store even after starting it
      * again (their palettes together exceed the capacity). */
     uint32_t dropped;
@@ -100,9 +123,9 @@ bool vks_palette_store_reserve(vks_palette_store *s, const vks_crowd *crowd, vks
  * instance finds no room, the store starts again: every block is freed and every listed instance
  * placed afresh in list order and posed; those that still find none are dropped from the lists
  * (visible, levels and raster compacted in place, the order kept). Returns the count kept. */
-uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *crowd, uint32_t *visible,
-                                 uint8_t *levels, uint8_t *raster, uint32_t count,
-                                 const uint8_t *schedule);
+uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *crowd, vks_pool *pool,
+                                 uint32_t *visible, uint8_t *levels, uint8_t *raster,
+                                 uint32_t count, const uint8_t *schedule);
 
 /* Makes the store paged, with pages of page_entries (at most VKS_PALETTE_PAGE_MASK; the capacity,
  * now and grown, at most VKS_PALETTE_PAGES pages), before its first frame. Fails with a message

@@ -51,6 +51,46 @@ static uint32_t joints_posed(const vks_crowd *c, uint32_t i, bool at_levels)
     return at_levels ? vks_model_level_joints(m, c->instances[i].level) : m->skeleton.joint_count;
 }
 
+/* The joints the listed entries posed this frame compute (each its level's, or every joint),
+ * summed in chunks on the pool: instances[k] for k in [0, count), those schedule[k] names (NULL:
+ * all). */
+#define JOINTS_CHUNKS 256u
+typedef struct joints_job {
+    const vks_crowd *c;
+    const uint32_t *instances;
+    const uint8_t *schedule;
+    bool at_levels;
+    uint32_t grain;
+    uint64_t sums[JOINTS_CHUNKS];
+} joints_job;
+
+static void joints_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
+{
+    (void)thread;
+    joints_job *j = ctx;
+    uint64_t sum = 0;
+    for (uint32_t k = begin; k < end; k++)
+        if (!j->schedule || j->schedule[k])
+            sum += joints_posed(j->c, j->instances[k], j->at_levels);
+    j->sums[begin / j->grain] = sum;
+}
+
+static uint64_t joints_of(const vks_crowd *c, vks_pool *pool, const uint32_t *instances,
+                          uint32_t count, const uint8_t *schedule, bool at_levels)
+{
+    joints_job j = {.c = c, .instances = instances, .schedule = schedule, .at_levels = at_levels};
+    j.grain = (count + JOINTS_CHUNKS - 1) / JOINTS_CHUNKS;
+    j.grain = j.grain < 4096 ? 4096 : j.grain;
+    if (pool && count > j.grain)
+        vks_pool_run(pool, count, j.grain, joints_chunk, &j);
+    else if (count)
+        joints_chunk(&j, 0, count, 0);
+    uint64_t joints = 0;
+    for (uint32_t k = 0; k < (count + j.grain - 1) / j.grain; k++)
+        joints += j.sums[k];
+    return joints;
+}
+
 /* The cull, and levels, periods and (with schedule) the frame's schedule in one pass over the
  * visible instances. Returns the entries listed. */
 static uint32_t prepare_list(vks_crowd *c, vks_anim_lod *a, const vks_prepare_job *job,
@@ -73,10 +113,8 @@ vks_prepared vks_prepare_palettes(vks_crowd *c, vks_anim_lod *a, const vks_prepa
     const uint32_t posed = (levels ? vks_crowd_animate_at_levels : vks_crowd_animate)(
         c, job->pool, visible, job->anim_lod ? a->periods : NULL, n, a->frame++, palettes,
         job->reuse_palettes, &bytes);
-    uint64_t joints = 0;
-    for (uint32_t k = 0; k < n; k++)
-        if (!job->anim_lod || c->schedule[k])
-            joints += joints_posed(c, visible[k], levels != NULL);
+    const uint64_t joints =
+        joints_of(c, job->pool, visible, n, job->anim_lod ? c->schedule : NULL, levels != NULL);
     return (vks_prepared){
         .visible = n, .posed = posed, .palette_bytes = bytes, .posed_joints = joints};
 }
@@ -94,13 +132,13 @@ vks_prepared vks_prepare_store_place(vks_crowd *c, vks_palette_store *store,
                                      const vks_prepare_job *job, uint32_t *visible, uint8_t *levels,
                                      uint32_t listed, vks_bone *staging)
 {
-    const uint32_t n = vks_palette_store_frame(store, c, visible, levels, job->raster, listed,
+    const uint32_t n = vks_palette_store_frame(store, c, job->pool, visible, levels, job->raster,
+                                               listed,
                                                job->anim_lod ? c->schedule : NULL);
     vks_crowd_palettes_at(c, job->pool, store->pose, store->pose_first, store->pose_count, staging,
                           levels != NULL, store->pose_splat);
-    uint64_t joints = 0;
-    for (uint32_t k = 0; k < store->pose_count; k++)
-        joints += joints_posed(c, store->pose[k], levels != NULL);
+    const uint64_t joints =
+        joints_of(c, job->pool, store->pose, store->pose_count, NULL, levels != NULL);
     return (vks_prepared){.visible = n,
                           .posed = store->pose_count,
                           .palette_bytes = store->staged * sizeof(vks_bone),
