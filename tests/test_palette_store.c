@@ -385,6 +385,7 @@ static void test_pool_equal(vks_pool *pool, uint32_t n, uint32_t grain, uint32_t
     one.splat_list_max = many.splat_list_max = UINT32_MAX;
     uint32_t *la = malloc(sizeof *la * n), *lb = malloc(sizeof *lb * n);
     uint8_t *ma = malloc(n), *mb = malloc(n), *schedule = malloc(n);
+    uint8_t *va = malloc(n), *vb = malloc(n); /* levels, compacted with the lists */
     uint32_t x = 777u + n, frames = 0, restarts = 0, drops = 0;
     bool ok = true;
     for (int f = 0; f < 60 && ok; f++) {
@@ -395,13 +396,14 @@ static void test_pool_equal(vks_pool *pool, uint32_t n, uint32_t grain, uint32_t
                 la[count] = lb[count] = i;
                 schedule[count] = rng(&x) % 4 == 0;
                 ma[count] = mb[count] = rng(&x) % 3 == 0 ? VKS_RASTER_MARK_SPLAT : 0;
+                va[count] = vb[count] = (uint8_t)(rng(&x) % 4);
                 count++;
             }
         if (f % 7 == 3) /* a list past splat_list_max: its marks cleared */
             one.splat_list_max = many.splat_list_max = count / 2;
-        const uint32_t ka = vks_palette_store_frame(&one, c, NULL, la, NULL, ma, count, schedule);
-        const uint32_t kb = vks_palette_store_frame(&many, c, pool, lb, NULL, mb, count, schedule);
-        ok = ka == kb && same_store(&one, &many, n, la, lb, ma, mb, ka);
+        const uint32_t ka = vks_palette_store_frame(&one, c, NULL, la, va, ma, count, schedule);
+        const uint32_t kb = vks_palette_store_frame(&many, c, pool, lb, vb, mb, count, schedule);
+        ok = ka == kb && same_store(&one, &many, n, la, lb, ma, mb, ka) && !memcmp(va, vb, ka);
         one.splat_list_max = many.splat_list_max = UINT32_MAX;
         frames++;
         restarts += one.restarted;
@@ -415,7 +417,7 @@ static void test_pool_equal(vks_pool *pool, uint32_t n, uint32_t grain, uint32_t
            n, grain, page ? "paged" : "unpaged", frames, restarts, drops);
     vks_palette_store_free(&one);
     vks_palette_store_free(&many);
-    free(la), free(lb), free(ma), free(mb), free(schedule);
+    free(la), free(lb), free(ma), free(mb), free(va), free(vb), free(schedule);
     free(mc.crowd.instances);
     free(mc.crowd.model_of);
 }

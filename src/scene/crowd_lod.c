@@ -22,9 +22,9 @@ static bool crowd_schedule_one(vks_crowd_instance *in, uint32_t i, uint32_t p, u
 {
     const bool fresh = in->posed_frame == UINT64_MAX || frame == 0 ||
                        in->seen_frame != frame - 1; /* not shown the frame before */
-    /* A finer level than its pose was computed for needs joints the pose lacks. */
-    /* (the periods vkskin chooses are powers of two: a mask, not a division) */
+    /* Its turn in the stagger: a mask for the powers of two vkskin chooses, not a division. */
     const uint64_t phase = (p & (p - 1)) == 0 ? (frame + i) & (p - 1) : (frame + i) % p;
+    /* A finer level than its pose was computed for needs joints the pose lacks. */
     const bool pose = p <= 1 || fresh || phase == 0 || in->level < in->posed_level;
     if (pose)
         in->posed_frame = frame;
@@ -54,7 +54,7 @@ typedef struct crowd_view_model {
     uint32_t last;
     float reach[VKS_MAX_LEVELS], keep[VKS_MAX_LEVELS];
     float area[VKS_MAX_LEVELS]; /* triangle_area * ppu^2 */
-    float splat;                /* splat_weight / ppu^2 */
+    float splat;                /* splat_weight */
 } crowd_view_model;
 
 typedef struct crowd_lod_job {
