@@ -26,6 +26,7 @@
 #include "render/frame_plan.h"
 #include "render/plan.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The sizes the closed forms below use, as the layouts define them (shaders/vks_shared.h). */
@@ -445,7 +446,7 @@ static void test_frame_plan(void)
                 for (uint32_t k = 0; k < 32; k++)
                     chunks[k] = (VkDeviceAddress)(k + 1) << 40 | 0x100u * k;
                 vks_visible gpu[N];
-                vks_frame_plan_entries(&crowd, &plan, palette_first, chunks, limit, gpu);
+                vks_frame_plan_entries(&crowd, &plan, NULL, palette_first, chunks, limit, gpu);
                 for (uint32_t k = 0; k < count; k++) {
                     const uint32_t i = want[k], m = of[i], l = order_level_want[k];
                     const uint64_t a =
@@ -484,6 +485,125 @@ static void test_frame_plan(void)
            rastered);
     free(crowd.instances);
     free(crowd.model_of);
+}
+
+/* The frame plan's passes on a pool of 4 threads against the caller's alone: crowds of 8 193,
+ * 40 000 and 100 000 instances of the two levelled models interleaved, random subsets, levels
+ * (some past the last), marks (none, triangles, splat), budgets that overflow or not and ids that
+ * name the list or not, the three rasterizer choices: the order, levels, offsets, runs, ranges,
+ * counts and the GPU's list equal byte for byte. */
+static void test_frame_plan_pool(void)
+{
+    vks_model models[2];
+    make_levelled(models);
+    const vks_model *list[] = {&models[0], &models[1]};
+    vks_pool *pool = NULL;
+    vks_error err;
+    CHECK(vks_pool_create(4, &pool, &err));
+    const uint32_t sizes[] = {8193, 40000, 100000};
+    uint32_t x = 99, frames = 0, bad = 0;
+    for (size_t z = 0; pool && z < sizeof sizes / sizeof sizes[0]; z++) {
+        const uint32_t n = sizes[z];
+        uint32_t *of = malloc(sizeof *of * n), *palette_first = malloc(sizeof *palette_first * n);
+        for (uint32_t i = 0; i < n; i++) {
+            of[i] = (i * 7 + i / 5) % 3 == 0;
+            palette_first[i] = 1000 + 7 * i;
+        }
+        vks_crowd crowd = make_crowd(list, 2, of, n);
+        uint32_t *visible = malloc(sizeof *visible * n), *order[2];
+        uint8_t *levels[2], *raster = malloc(n), *order_level[2], *order_model[2];
+        VkDeviceSize *offset[2];
+        vks_visible *gpu[2];
+        for (int k = 0; k < 2; k++) {
+            order[k] = malloc(sizeof *order[k] * n);
+            levels[k] = malloc(n);
+            order_level[k] = malloc(n);
+            order_model[k] = malloc(n);
+            offset[k] = malloc(sizeof *offset[k] * n);
+            gpu[k] = malloc(sizeof *gpu[k] * n);
+        }
+        VkDeviceAddress chunks[64];
+        for (uint32_t k = 0; k < 64; k++)
+            chunks[k] = (VkDeviceAddress)(k + 1) << 40 | 0x100u * k;
+        for (int f = 0; f < 12; f++) {
+            uint32_t count = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                x = x * 1103515245u + 12345u;
+                if ((x >> 16) % 4 == 0)
+                    continue;
+                visible[count] = i;
+                levels[0][count] = levels[1][count] = (uint8_t)((x >> 20) % (LEVELS + 2));
+                raster[count++] = (uint8_t)((x >> 24) % 3);
+            }
+            const VkDeviceSize output = (VkDeviceSize)(f % 4) * 300000;
+            const vks_frame_budget one = {
+                .compute = output > 0,
+                .output_bytes = output,
+                .chunk_limit = 65536,
+                .raster = (vks_frame_raster)(f % 3),
+                .raster_max_entries = f % 2 ? n : count / 2};
+            vks_frame_budget many = one;
+            many.pool = pool;
+            vks_frame_plan plan[2];
+            for (int k = 0; k < 2; k++) {
+                plan[k] = (vks_frame_plan){.order = order[k],
+                                           .order_level = order_level[k],
+                                           .order_model = order_model[k],
+                                           .out_offset = offset[k]};
+                vks_frame_plan_make(&crowd, k ? &many : &one, visible, count, levels[k], raster,
+                                    &plan[k]);
+                vks_frame_plan_entries(&crowd, &plan[k], k ? pool : NULL, palette_first, chunks,
+                                       65536, gpu[k]);
+            }
+            const vks_frame_plan *a = &plan[0], *b = &plan[1];
+            const uint32_t total = a->splats[VKS_CROWD_MAX_MODELS];
+            /* One thread's plan is itself right across its chunks: each run of its model and
+             * level, two ascending groups (the rasterizer's, the others'; the boundary the deal
+             * trims is not kept), each model's splats ascending. */
+            for (uint32_t m = 0; m < 2; m++) {
+                for (uint32_t l = 0; l < LEVELS; l++) {
+                    uint32_t descents = 0;
+                    for (uint32_t t = a->runs[m][l]; t < a->runs[m][l + 1]; t++) {
+                        bad += order_model[0][t] != m || order_level[0][t] != l;
+                        descents += t > a->runs[m][l] && order[0][t] <= order[0][t - 1];
+                    }
+                    bad += descents > 1 || (one.raster == VKS_FRAME_RASTER_NONE && descents);
+                }
+                for (uint32_t t = a->splats[m]; t < a->splats[m + 1]; t++)
+                    bad += order_model[0][t] != m ||
+                           (t > a->splats[m] && order[0][t] <= order[0][t - 1]);
+            }
+            bad += total != count || b->splats[VKS_CROWD_MAX_MODELS] != count ||
+                   memcmp(levels[0], levels[1], count) ||
+                   memcmp(order[0], order[1], sizeof *order[0] * count) ||
+                   memcmp(order_level[0], order_level[1], count) ||
+                   memcmp(order_model[0], order_model[1], count) ||
+                   memcmp(offset[0], offset[1], sizeof *offset[0] * a->skinned_count) ||
+                   memcmp(gpu[0], gpu[1], sizeof *gpu[0] * count) ||
+                   memcmp(a->runs, b->runs, sizeof a->runs) ||
+                   memcmp(a->raster_end, b->raster_end, sizeof a->raster_end) ||
+                   memcmp(a->splats, b->splats, sizeof a->splats) ||
+                   memcmp(a->level_instances, b->level_instances, sizeof a->level_instances) ||
+                   a->skinned_count != b->skinned_count || a->overflow_count != b->overflow_count ||
+                   a->output_wanted != b->output_wanted ||
+                   a->overflow_vertices != b->overflow_vertices ||
+                   a->raster_past_ids != b->raster_past_ids ||
+                   a->splats_past_ids != b->splats_past_ids;
+            frames++;
+        }
+        for (int k = 0; k < 2; k++) {
+            free(order[k]), free(levels[k]), free(order_level[k]), free(order_model[k]);
+            free(offset[k]), free(gpu[k]);
+        }
+        free(visible), free(raster), free(of), free(palette_first);
+        free(crowd.instances);
+        free(crowd.model_of);
+    }
+    vks_pool_destroy(pool);
+    CHECK(bad == 0 && frames == 36);
+    printf("  frame plan on a pool: %u frames of 8 193 to 100 000 instances equal to one "
+           "thread's\n",
+           frames);
 }
 
 /* The far splats in the frame plan: random marks (none, the compute rasterizer's triangles, a
@@ -586,7 +706,7 @@ static void test_frame_plan_splats(void)
                 for (uint32_t k = 0; k < 16; k++)
                     chunks[k] = (VkDeviceAddress)(k + 1) << 36;
                 vks_visible gpu[N];
-                vks_frame_plan_entries(&crowd, &plan, palette_first, chunks, 1024, gpu);
+                vks_frame_plan_entries(&crowd, &plan, NULL, palette_first, chunks, 1024, gpu);
                 bad += count > runs_end && count > ids; /* a splat the ids cannot name */
                 for (uint32_t k = runs_end; k < count; k++)
                     bad += gpu[k].instance != want[k] || gpu[k].model != of[want[k]] ||
@@ -1070,6 +1190,7 @@ int main(void)
     test_frame_invariants();
     test_frame_runs();
     test_frame_plan();
+    test_frame_plan_pool();
     test_frame_plan_splats();
     test_buffer_limit();
     test_memory();

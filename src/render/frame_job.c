@@ -102,6 +102,7 @@ static bool frame_prepare(vks_renderer *r, const vks_frame_job *job, vks_frame *
     vks_crowd *crowd = job->crowd;
     vks_skinner *sk = &r->skinner;
     vks_prepare_job prepare = job->prepare;
+    sk->pool = prepare.pool; /* the frame plan's passes too */
     /* The marks: hybrid's triangles, and the far splats (compute and hybrid). */
     prepare.raster = r->raster_mode != VKS_RASTER_HARDWARE ? f->skin->raster : NULL;
     prepare.reuse_palettes = true; /* the frame slots' palette buffers, in turn */

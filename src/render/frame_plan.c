@@ -21,59 +21,148 @@ static bool wants_raster(const vks_frame_budget *b, const uint8_t *raster, uint3
 /* The visible instances in the order the GPU takes them: by model, then by level of detail, so
  * that each (model, level) is one range; within it those for the compute rasterizer first, each
  * group ascending; the far splats after all of them, by model. A counting sort keyed by (model,
- * level * 2 + 1 for the graphics pipeline), or the model's splats: one pass counts, one places;
- * each entry reads its model from the crowd's byte per instance. */
+ * level * 2 + 1 for the graphics pipeline), or the model's splats (key SPLAT_KEY): one pass counts
+ * per chunk, one places each chunk from its keys' sums over the chunks before; each entry reads
+ * its model from the crowd's byte per instance. On the pool (budget->pool), in chunks of at least
+ * PLAN_GRAIN, at most PLAN_CHUNKS: the same order on any number of threads. */
+#define SPLAT_KEY (2 * VKS_MAX_LEVELS)
+#define PLAN_KEYS (SPLAT_KEY + 1)
+#define PLAN_GRAIN 16384u
+#define PLAN_CHUNKS 64u
+
+typedef struct sort_job {
+    const vks_crowd *c;
+    const vks_frame_budget *b;
+    const uint32_t *visible;
+    uint8_t *levels;
+    const uint8_t *raster;
+    vks_frame_plan *p;
+    uint32_t count, grain;
+    bool splats; /* the marked are splats (the ids name the whole list) */
+    uint8_t last[VKS_CROWD_MAX_MODELS];
+    uint32_t marked[PLAN_CHUNKS];
+    /* per chunk, per model and key: how many, then where the chunk's first goes */
+    uint32_t n[PLAN_CHUNKS][VKS_CROWD_MAX_MODELS][PLAN_KEYS];
+} sort_job;
+
+static void run_plan(vks_pool *pool, uint32_t count, uint32_t grain, vks_pool_fn *fn, void *job)
+{
+    if (!pool || count <= grain)
+        for (uint32_t b = 0; b < count; b += grain)
+            fn(job, b, b + grain < count ? b + grain : count, 0);
+    else
+        vks_pool_run(pool, count, grain, fn, job);
+}
+
+static void marked_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
+{
+    (void)thread;
+    sort_job *j = ctx;
+    uint32_t marked = 0;
+    for (uint32_t s = begin; s < end; s++)
+        marked += marked_splat(j->b, j->raster, s);
+    j->marked[begin / j->grain] = marked;
+}
+
+/* Entry s's key, its level clamped first (a marked splat is at its model's last level, a splat or
+ * not). */
+static uint32_t sort_key(const sort_job *j, uint32_t s, uint8_t m)
+{
+    const bool splat = marked_splat(j->b, j->raster, s);
+    j->levels[s] = j->levels[s] < j->last[m] && !splat ? j->levels[s] : j->last[m];
+    return splat && j->splats ? SPLAT_KEY : 2u * j->levels[s] + !wants_raster(j->b, j->raster, s);
+}
+
+static void count_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
+{
+    (void)thread;
+    sort_job *j = ctx;
+    uint32_t(*n)[PLAN_KEYS] = j->n[begin / j->grain];
+    memset(n, 0, sizeof j->n[0]);
+    for (uint32_t s = begin; s < end; s++) {
+        const uint8_t m = j->c->model_of[j->visible[s]];
+        n[m][sort_key(j, s, m)]++;
+    }
+}
+
+static void place_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
+{
+    (void)thread;
+    sort_job *j = ctx;
+    uint32_t(*next)[PLAN_KEYS] = j->n[begin / j->grain];
+    vks_frame_plan *p = j->p;
+    for (uint32_t s = begin; s < end; s++) {
+        const uint8_t m = j->c->model_of[j->visible[s]];
+        const bool splat = marked_splat(j->b, j->raster, s) && j->splats;
+        const uint32_t to =
+            next[m][splat ? SPLAT_KEY : 2u * j->levels[s] + !wants_raster(j->b, j->raster, s)]++;
+        p->order[to] = j->visible[s];
+        p->order_level[to] = j->levels[s];
+        p->order_model[to] = m;
+    }
+}
+
 static void sort_by_level(const vks_crowd *c, const vks_frame_budget *b, const uint32_t *visible,
                           uint32_t count, uint8_t *levels, const uint8_t *raster, vks_frame_plan *p)
 {
-    uint32_t n[VKS_CROWD_MAX_MODELS][2 * VKS_MAX_LEVELS] = {{0}};
-    uint32_t splats[VKS_CROWD_MAX_MODELS] = {0}, splat_next[VKS_CROWD_MAX_MODELS];
-    uint8_t last[VKS_CROWD_MAX_MODELS];
+    sort_job job = {.c = c,
+                    .b = b,
+                    .visible = visible,
+                    .levels = levels,
+                    .raster = raster,
+                    .p = p,
+                    .count = count},
+             *j = &job; /* (70 KB of counts: on the stack, the frame allocates nothing) */
+    j->grain = (uint32_t)(((uint64_t)count + PLAN_CHUNKS - 1) / PLAN_CHUNKS);
+    j->grain = j->grain > PLAN_GRAIN ? j->grain : PLAN_GRAIN;
+    const uint32_t chunks = (uint32_t)(((uint64_t)count + j->grain - 1) / j->grain);
     for (uint32_t m = 0; m < c->model_count; m++)
-        last[m] = (uint8_t)(vks_model_level_count(c->models[m]) - 1);
+        j->last[m] = (uint8_t)(vks_model_level_count(c->models[m]) - 1);
     /* The splats sit at the list's end: the ids name them all when they name the whole list,
      * else none (the marked then drawn at their last level, by the graphics pipeline past the
      * ids). */
+    run_plan(b->pool, count, j->grain, marked_chunk, j);
     uint32_t marked = 0;
-    for (uint32_t s = 0; s < count; s++)
-        marked += marked_splat(b, raster, s);
-    const uint32_t room = count <= b->raster_max_entries ? marked : 0;
-    p->splats_past_ids = marked > room ? marked - room : 0;
-    for (uint32_t s = 0, k = 0; s < count; s++) {
-        const uint8_t m = c->model_of[visible[s]];
-        /* A marked splat is at its model's last level, a splat or not. */
-        levels[s] = levels[s] < last[m] && !marked_splat(b, raster, s) ? levels[s] : last[m];
-        if (marked_splat(b, raster, s) && k++ < room)
-            splats[m]++;
-        else
-            n[m][2 * levels[s] + !wants_raster(b, raster, s)]++;
-    }
-    uint32_t at = 0, next[VKS_CROWD_MAX_MODELS][2 * VKS_MAX_LEVELS];
+    for (uint32_t k = 0; k < chunks; k++)
+        marked += j->marked[k];
+    j->splats = count <= b->raster_max_entries;
+    p->splats_past_ids = j->splats ? 0 : marked;
+    run_plan(b->pool, count, j->grain, count_chunk, j);
+    /* Each key's range: the runs by model then level (the rasterizer's first), the splats after
+     * every run by model; within a range, the chunks in order. */
+    uint32_t total[VKS_CROWD_MAX_MODELS][PLAN_KEYS] = {{0}};
+    for (uint32_t k = 0; k < chunks; k++)
+        for (uint32_t m = 0; m < c->model_count; m++)
+            for (uint32_t key = 0; key < PLAN_KEYS; key++)
+                total[m][key] += j->n[k][m][key];
+    uint32_t at = 0, first[VKS_CROWD_MAX_MODELS][PLAN_KEYS];
     memset(p->level_instances, 0, sizeof p->level_instances);
     for (uint32_t m = 0; m < c->model_count; m++) {
         for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
-            p->runs[m][l] = next[m][2 * l] = at;
-            p->raster_end[m][l] = next[m][2 * l + 1] = at + n[m][2 * l];
-            at += n[m][2 * l] + n[m][2 * l + 1];
-            p->level_instances[l] += n[m][2 * l] + n[m][2 * l + 1];
+            p->runs[m][l] = first[m][2 * l] = at;
+            p->raster_end[m][l] = first[m][2 * l + 1] = at + total[m][2 * l];
+            at += total[m][2 * l] + total[m][2 * l + 1];
+            p->level_instances[l] += total[m][2 * l] + total[m][2 * l + 1];
         }
-        p->level_instances[last[m]] += splats[m];
+        p->level_instances[j->last[m]] += total[m][SPLAT_KEY];
         p->runs[m][VKS_MAX_LEVELS] = at;
     }
     for (uint32_t m = 0; m < VKS_CROWD_MAX_MODELS; m++) {
-        p->splats[m] = splat_next[m] = at;
-        at += m < c->model_count ? splats[m] : 0;
+        p->splats[m] = at;
+        if (m < c->model_count) {
+            first[m][SPLAT_KEY] = at;
+            at += total[m][SPLAT_KEY];
+        }
     }
     p->splats[VKS_CROWD_MAX_MODELS] = at;
-    for (uint32_t s = 0, k = 0; s < count; s++) {
-        const uint8_t m = c->model_of[visible[s]];
-        const uint32_t to = marked_splat(b, raster, s) && k++ < room
-                                ? splat_next[m]++
-                                : next[m][2 * levels[s] + !wants_raster(b, raster, s)]++;
-        p->order[to] = visible[s];
-        p->order_level[to] = levels[s];
-        p->order_model[to] = m;
-    }
+    for (uint32_t k = 0; k < chunks; k++) /* each chunk's counts become its first places */
+        for (uint32_t m = 0; m < c->model_count; m++)
+            for (uint32_t key = 0; key < PLAN_KEYS; key++) {
+                const uint32_t n = j->n[k][m][key];
+                j->n[k][m][key] = first[m][key];
+                first[m][key] += n;
+            }
+    run_plan(b->pool, count, j->grain, place_chunk, j);
 }
 
 /* The bytes vks_plan_frame takes to give every run output, in the order's runs (model, then
@@ -147,41 +236,54 @@ void vks_frame_plan_deal(const vks_crowd *c, const vks_frame_budget *b, vks_fram
     p->raster_past_ids += p->splats_past_ids; /* drawn as triangles instead */
 }
 
-void vks_frame_plan_entries(const vks_crowd *c, const vks_frame_plan *p,
+typedef struct entries_job {
+    const vks_frame_plan *p;
+    const uint32_t *palette_first;
+    const VkDeviceAddress *chunk_address;
+    VkDeviceSize chunk_limit;
+    vks_visible *gpu;
+    uint32_t vertex_first[VKS_CROWD_MAX_MODELS][VKS_MAX_LEVELS]; /* each run's level's */
+} entries_job;
+
+/* Entries [begin, end) of the order: each its run's (model and level, looked up once a frame)
+ * and its own palette's place and output. */
+static void entries_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
+{
+    (void)thread;
+    const entries_job *j = ctx;
+    const vks_frame_plan *p = j->p;
+    const uint32_t runs_end = p->splats[0];
+    for (uint32_t s = begin; s < end; s++) {
+        const uint32_t i = p->order[s], m = p->order_model[s];
+        vks_visible e = {.instance = i,
+                         .vertex_first = s < runs_end ? j->vertex_first[m][p->order_level[s]]
+                                                      : VKS_VISIBLE_SPLAT,
+                         .palette_first = j->palette_first[i],
+                         .model = m};
+        if (s < p->skinned_count) {
+            const VkDeviceSize at = p->out_offset[s];
+            const VkDeviceAddress a = j->chunk_address[at / j->chunk_limit] + at % j->chunk_limit;
+            e.out_address[0] = (uint32_t)a;
+            e.out_address[1] = (uint32_t)(a >> 32);
+        }
+        j->gpu[s] = e;
+    }
+}
+
+void vks_frame_plan_entries(const vks_crowd *c, const vks_frame_plan *p, vks_pool *pool,
                             const uint32_t *palette_first, const VkDeviceAddress *chunk_address,
                             VkDeviceSize chunk_limit, vks_visible *gpu)
 {
-    /* Run by run (one model and level each): what is the run's is looked up once, and each
-     * entry reads only its palette's place (instances ascending within a run). */
+    entries_job j = {.p = p,
+                     .palette_first = palette_first,
+                     .chunk_address = chunk_address,
+                     .chunk_limit = chunk_limit,
+                     .gpu = gpu};
     for (uint32_t m = 0; m < c->model_count; m++)
-        for (uint32_t l = 0; l < VKS_MAX_LEVELS; l++) {
-            const uint32_t first = p->runs[m][l], end = p->runs[m][l + 1];
-            if (first == end)
-                continue;
-            const vks_model *model = c->models[m];
-            const uint32_t vertex_first =
-                l ? model->vertex_count + vks_model_level(model, l).vertex_first : 0;
-            for (uint32_t s = first; s < end; s++) {
-                const uint32_t i = p->order[s];
-                vks_visible e = {.instance = i,
-                                 .vertex_first = vertex_first,
-                                 .palette_first = palette_first[i],
-                                 .model = m};
-                if (s < p->skinned_count) {
-                    const VkDeviceSize at = p->out_offset[s];
-                    const VkDeviceAddress a = chunk_address[at / chunk_limit] + at % chunk_limit;
-                    e.out_address[0] = (uint32_t)a;
-                    e.out_address[1] = (uint32_t)(a >> 32);
-                }
-                gpu[s] = e;
-            }
-        }
-    for (uint32_t m = 0; m < c->model_count; m++)
-        for (uint32_t s = p->splats[m]; s < p->splats[m + 1]; s++) {
-            const uint32_t i = p->order[s];
-            gpu[s] = (vks_visible){.instance = i,
-                                   .vertex_first = VKS_VISIBLE_SPLAT,
-                                   .palette_first = palette_first[i],
-                                   .model = m};
-        }
+        for (uint32_t l = 0; l < vks_model_level_count(c->models[m]); l++)
+            j.vertex_first[m][l] =
+                l ? c->models[m]->vertex_count + vks_model_level(c->models[m], l).vertex_first : 0;
+    const uint32_t count = p->splats[VKS_CROWD_MAX_MODELS];
+    uint32_t grain = (uint32_t)(((uint64_t)count + PLAN_CHUNKS - 1) / PLAN_CHUNKS);
+    run_plan(pool, count, grain > PLAN_GRAIN ? grain : PLAN_GRAIN, entries_chunk, &j);
 }

@@ -6,7 +6,7 @@
  *       the GPU's order (by model, then level; the compute rasterizer's entries first in each
  *       run; the far splats last, by model), output space dealt to a prefix of it (render/plan.h's
  * vks_plan_frame), what did not fit, and per level how many vks_frame_plan_entries(crowd, &plan,
- * palette_first, chunk_address, chunk_limit, gpu); the GPU's visible list: per entry its instance,
+ * pool, palette_first, chunk_address, chunk_limit, gpu); the GPU's visible list: per entry its instance,
  * model, level's first vertex, palette and output address (0: skinned in the vertex shader)
  *
  * The recording then takes the plan run by run: one dispatch per (model, level) with output
@@ -15,6 +15,7 @@
 #ifndef VKS_FRAME_PLAN_H
 #define VKS_FRAME_PLAN_H
 
+#include "../core/pool.h"
 #include "../scene/crowd.h"
 #include "../../shaders/vks_shared.h"
 
@@ -35,6 +36,7 @@ typedef struct vks_frame_budget {
     VkDeviceSize chunk_limit;  /* the output's chunk size (render/plan.h) */
     vks_frame_raster raster;
     uint32_t raster_max_entries; /* the visibility buffer's ids name slots below this */
+    vks_pool *pool; /* the per-entry passes on its threads (NULL: the caller's): the same plan */
 } vks_frame_budget;
 
 typedef struct vks_frame_plan {
@@ -90,7 +92,7 @@ void vks_frame_plan_deal(const vks_crowd *crowd, const vks_frame_budget *budget,
 /* Writes the GPU's visible list for the plan, in its order, each entry once (gpu may be
  * write-combined memory: never read): palette_first[i] is instance i's first palette entry,
  * chunk_address[k] output chunk k's address (NULL without output). */
-void vks_frame_plan_entries(const vks_crowd *crowd, const vks_frame_plan *plan,
+void vks_frame_plan_entries(const vks_crowd *crowd, const vks_frame_plan *plan, vks_pool *pool,
                             const uint32_t *palette_first, const VkDeviceAddress *chunk_address,
                             VkDeviceSize chunk_limit, vks_visible *gpu);
 

@@ -167,6 +167,9 @@ typedef struct vks_skinner {
 
     vks_skin_slot slots[GPU_FRAMES_IN_FLIGHT];
     uint64_t frame_number;
+    /* The frame plan's per-entry passes run on this pool's threads (NULL: the client's thread);
+     * the client sets it (the owned renderer: each frame, its crowd's). */
+    vks_pool *pool;
 
     /* What grows with the crowd has room for instance_capacity instances and palette_capacity
      * palette entries; the store, store_entries. buffer_limit: the largest buffer it may create.

@@ -32,7 +32,8 @@ static vks_frame_budget frame_budget(const vks_skinner *sk)
                               .output_bytes = sk->chunk_count ? sk->memory.output_bytes : 0,
                               .chunk_limit = sk->chunk_limit,
                               .raster = sk->raster,
-                              .raster_max_entries = sk->raster_max_entries};
+                              .raster_max_entries = sk->raster_max_entries,
+                              .pool = sk->pool};
 }
 
 void vks_skinner_order(vks_skinner *sk, vks_skin_slot *s)
@@ -55,7 +56,8 @@ static void deal_outputs(vks_skinner *sk, vks_skin_slot *s)
     s->ordered = false;
     const vks_frame_budget budget = frame_budget(sk);
     vks_frame_plan_deal(c, &budget, &s->plan);
-    vks_frame_plan_entries(c, &s->plan, sk->use_store ? sk->store.block : c->palette_first,
+    vks_frame_plan_entries(c, &s->plan, sk->pool,
+                           sk->use_store ? sk->store.block : c->palette_first,
                            sk->chunk_count
                                ? sk->chunk_addresses +
                                      (size_t)(s->slot % sk->output_sets) * sk->chunk_count
