@@ -45,15 +45,6 @@ typedef struct sort_job {
     uint32_t n[PLAN_CHUNKS][VKS_CROWD_MAX_MODELS][PLAN_KEYS];
 } sort_job;
 
-static void run_plan(vks_pool *pool, uint32_t count, uint32_t grain, vks_pool_fn *fn, void *job)
-{
-    if (!pool || count <= grain)
-        for (uint32_t b = 0; b < count; b += grain)
-            fn(job, b, b + grain < count ? b + grain : count, 0);
-    else
-        vks_pool_run(pool, count, grain, fn, job);
-}
-
 static void marked_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
 {
     (void)thread;
@@ -121,13 +112,13 @@ static void sort_by_level(const vks_crowd *c, const vks_frame_budget *b, const u
     /* The splats sit at the list's end: the ids name them all when they name the whole list,
      * else none (the marked then drawn at their last level, by the graphics pipeline past the
      * ids). */
-    run_plan(b->pool, count, j->grain, marked_chunk, j);
+    vks_pool_run(b->pool, count, j->grain, marked_chunk, j);
     uint32_t marked = 0;
     for (uint32_t k = 0; k < chunks; k++)
         marked += j->marked[k];
     j->splats = count <= b->raster_max_entries;
     p->splats_past_ids = j->splats ? 0 : marked;
-    run_plan(b->pool, count, j->grain, count_chunk, j);
+    vks_pool_run(b->pool, count, j->grain, count_chunk, j);
     /* Each key's range: the runs by model then level (the rasterizer's first), the splats after
      * every run by model; within a range, the chunks in order. */
     uint32_t total[VKS_CROWD_MAX_MODELS][PLAN_KEYS] = {{0}};
@@ -162,7 +153,7 @@ static void sort_by_level(const vks_crowd *c, const vks_frame_budget *b, const u
                 j->n[k][m][key] = first[m][key];
                 first[m][key] += n;
             }
-    run_plan(b->pool, count, j->grain, place_chunk, j);
+    vks_pool_run(b->pool, count, j->grain, place_chunk, j);
 }
 
 /* The bytes vks_plan_frame takes to give every run output, in the order's runs (model, then
@@ -285,5 +276,5 @@ void vks_frame_plan_entries(const vks_crowd *c, const vks_frame_plan *p, vks_poo
                 l ? c->models[m]->vertex_count + vks_model_level(c->models[m], l).vertex_first : 0;
     const uint32_t count = p->splats[VKS_CROWD_MAX_MODELS];
     uint32_t grain = (uint32_t)(((uint64_t)count + PLAN_CHUNKS - 1) / PLAN_CHUNKS);
-    run_plan(pool, count, grain > PLAN_GRAIN ? grain : PLAN_GRAIN, entries_chunk, &j);
+    vks_pool_run(pool, count, grain > PLAN_GRAIN ? grain : PLAN_GRAIN, entries_chunk, &j);
 }

@@ -358,18 +358,6 @@ static void write_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread
     ch->copies = copies - ch->posed_first;
 }
 
-/* Runs fn over [0, n) in chunks of grain: on the pool, or here when there is one chunk. */
-static void run_chunks(vks_pool *pool, store_job *j, uint32_t n, vks_pool_fn *fn)
-{
-    if (n == 0)
-        return;
-    if (!pool || n <= j->grain)
-        for (uint32_t b = 0; b < n; b += j->grain)
-            fn(j, b, b + j->grain < n ? b + j->grain : n, 0);
-    else
-        vks_pool_run(pool, n, j->grain, fn, j);
-}
-
 uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, vks_pool *pool,
                                  uint32_t *visible, uint8_t *levels, uint8_t *raster,
                                  uint32_t count, const uint8_t *schedule)
@@ -384,14 +372,14 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, vks_p
      * their marks are cleared (drawn at their last level). */
     j.grain = chunk_grain(count, s->grain);
     if (raster && count > s->splat_list_max)
-        run_chunks(pool, &j, count, clear_marks);
+        vks_pool_run(pool, count, j.grain, clear_marks, &j);
     /* The instances no longer listed give their blocks back (a merge of two ascending lists), and
      * so do those whose kind changed since their block was dealt (another model:
      * vks_crowd_set_model; a splat no more, or anew): they get a new one, of their kind's size.
      * Each chunk of holders notes what it frees; the free lists take them in holder order. */
     const uint32_t holders = s->holder_count;
     j.grain = chunk_grain(holders, s->grain);
-    run_chunks(pool, &j, holders, release_chunk);
+    vks_pool_run(pool, holders, j.grain, release_chunk, &j);
     for (uint32_t b = 0; b < holders; b += j.grain)
         for (uint32_t f = 0; f < s->chunk_freed[b / j.grain]; f++) {
             const uint8_t kind = s->freed_kind[b + f];
@@ -402,7 +390,7 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, vks_p
     /* Which entries get a new block (and must be posed), before any is placed. */
     uint8_t *fresh = s->fresh;
     j.grain = chunk_grain(count, s->grain);
-    run_chunks(pool, &j, count, fresh_chunk);
+    vks_pool_run(pool, count, j.grain, fresh_chunk, &j);
     s->restarted = false;
     if (!place(s, c, visible, raster, count, false)) {
         /* A new instance found no room. When the list fits the store whole, the blocks are only
@@ -424,7 +412,7 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, vks_p
     /* The lists without the dropped entries; the poses to stage, packed (paged: each page's from
      * its own place in the staging, the page's first entry); their copies. Counted per chunk,
      * summed in chunk order, written per chunk, the copies stitched. */
-    run_chunks(pool, &j, count, count_chunk);
+    vks_pool_run(pool, count, j.grain, count_chunk, &j);
     uint32_t kept = 0, posed = 0;
     uint64_t at[VKS_PALETTE_PAGES] = {0};
     for (uint32_t p = 0; s->page_entries && p < VKS_PALETTE_PAGES; p++)
@@ -440,7 +428,7 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, vks_p
         for (uint32_t p = 0; p < VKS_PALETTE_PAGES; p++)
             at[p] += ch->staged[p];
     }
-    run_chunks(pool, &j, count, write_chunk);
+    vks_pool_run(pool, count, j.grain, write_chunk, &j);
     /* The copies: each chunk's after the one before, merged where they meet. */
     uint32_t copies = 0;
     uint64_t staged = 0;

@@ -81,10 +81,7 @@ static uint64_t joints_of(const vks_crowd *c, vks_pool *pool, const uint32_t *in
     joints_job j = {.c = c, .instances = instances, .schedule = schedule, .at_levels = at_levels};
     j.grain = (count + JOINTS_CHUNKS - 1) / JOINTS_CHUNKS;
     j.grain = j.grain < 4096 ? 4096 : j.grain;
-    if (pool && count > j.grain)
-        vks_pool_run(pool, count, j.grain, joints_chunk, &j);
-    else if (count)
-        joints_chunk(&j, 0, count, 0);
+    vks_pool_run(pool, count, j.grain, joints_chunk, &j);
     uint64_t joints = 0;
     for (uint32_t k = 0; k < (count + j.grain - 1) / j.grain; k++)
         joints += j.sums[k];
