@@ -488,10 +488,10 @@ static void test_frame_plan(void)
 }
 
 /* The frame plan's passes on a pool of 4 threads against the caller's alone: crowds of 8 193,
- * 40 000 and 100 000 instances of the two levelled models interleaved, random subsets, levels
- * (some past the last), marks (none, triangles, splat), budgets that overflow or not and ids that
- * name the list or not, the three rasterizer choices: the order, levels, offsets, runs, ranges,
- * counts and the GPU's list equal byte for byte. */
+ * 40 000, 100 000 and 400 000 instances of the two levelled models interleaved, random subsets,
+ * levels (some past the last), marks (none, triangles, splat), budgets that overflow or not and ids
+ * that name the list or not, the three rasterizer choices: the order, levels, offsets, runs,
+ * ranges, counts and the GPU's list equal byte for byte. */
 static void test_frame_plan_pool(void)
 {
     vks_model models[2];
@@ -500,7 +500,7 @@ static void test_frame_plan_pool(void)
     vks_pool *pool = NULL;
     vks_error err;
     CHECK(vks_pool_create(4, &pool, &err));
-    const uint32_t sizes[] = {8193, 40000, 100000};
+    const uint32_t sizes[] = {8193, 40000, 100000, 400000}; /* the last past 16 chunks' least */
     uint32_t x = 99, frames = 0, bad = 0;
     for (size_t z = 0; pool && z < sizeof sizes / sizeof sizes[0]; z++) {
         const uint32_t n = sizes[z];
@@ -536,12 +536,11 @@ static void test_frame_plan_pool(void)
                 raster[count++] = (uint8_t)((x >> 24) % 3);
             }
             const VkDeviceSize output = (VkDeviceSize)(f % 4) * 300000;
-            const vks_frame_budget one = {
-                .compute = output > 0,
-                .output_bytes = output,
-                .chunk_limit = 65536,
-                .raster = (vks_frame_raster)(f % 3),
-                .raster_max_entries = f % 2 ? n : count / 2};
+            const vks_frame_budget one = {.compute = output > 0,
+                                          .output_bytes = output,
+                                          .chunk_limit = 65536,
+                                          .raster = (vks_frame_raster)(f % 3),
+                                          .raster_max_entries = f % 2 ? n : count / 2};
             vks_frame_budget many = one;
             many.pool = pool;
             vks_frame_plan plan[2];
@@ -600,8 +599,8 @@ static void test_frame_plan_pool(void)
         free(crowd.model_of);
     }
     vks_pool_destroy(pool);
-    CHECK(bad == 0 && frames == 36);
-    printf("  frame plan on a pool: %u frames of 8 193 to 100 000 instances equal to one "
+    CHECK(bad == 0 && frames == 48);
+    printf("  frame plan on a pool: %u frames of 8 193 to 400 000 instances equal to one "
            "thread's\n",
            frames);
 }

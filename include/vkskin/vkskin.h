@@ -687,7 +687,8 @@ typedef struct vkskin_prepare_desc {
     uint32_t lod;
     float lod_error_px; /* else the coarsest level within this many pixels (0: the default) */
     bool pose_every_frame;
-    bool one_thread; /* pose on the calling thread alone, not the crowd's threads */
+    bool one_thread; /* pose (and, in the renderer, plan the frame) on the calling thread
+                        alone, not the crowd's threads */
     /* With levels: raster[k] = 1 for each listed instance whose level's mean triangle area
      * projects to at most raster_triangle_px square pixels (0: VKSKIN_RASTER_TRIANGLE_PX), else
      * 0 (room for instance_count; NULL: not written). What hybrid rendering draws in compute. */

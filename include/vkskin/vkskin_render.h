@@ -31,7 +31,7 @@
  *
  * Threads: calls on one renderer must not overlap, and its crowd must not be changed during
  * vkskin_renderer_frame; different renderers, each with its own crowd, may draw from different
- * threads at once. The frame poses the crowd on the crowd's threads. */
+ * threads at once. The frame poses the crowd, and plans what it draws, on the crowd's threads. */
 #ifndef VKSKIN_RENDER_H
 #define VKSKIN_RENDER_H
 

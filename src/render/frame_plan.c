@@ -28,7 +28,7 @@ static bool wants_raster(const vks_frame_budget *b, const uint8_t *raster, uint3
 #define SPLAT_KEY (2 * VKS_MAX_LEVELS)
 #define PLAN_KEYS (SPLAT_KEY + 1)
 #define PLAN_GRAIN 16384u
-#define PLAN_CHUNKS 64u
+#define PLAN_CHUNKS 16u /* (the counts, 17 KB, on the caller's stack) */
 
 typedef struct sort_job {
     const vks_crowd *c;
@@ -37,7 +37,7 @@ typedef struct sort_job {
     uint8_t *levels;
     const uint8_t *raster;
     vks_frame_plan *p;
-    uint32_t count, grain;
+    uint32_t grain;
     bool splats; /* the marked are splats (the ids name the whole list) */
     uint8_t last[VKS_CROWD_MAX_MODELS];
     uint32_t marked[PLAN_CHUNKS];
@@ -45,19 +45,9 @@ typedef struct sort_job {
     uint32_t n[PLAN_CHUNKS][VKS_CROWD_MAX_MODELS][PLAN_KEYS];
 } sort_job;
 
-static void marked_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
-{
-    (void)thread;
-    sort_job *j = ctx;
-    uint32_t marked = 0;
-    for (uint32_t s = begin; s < end; s++)
-        marked += marked_splat(j->b, j->raster, s);
-    j->marked[begin / j->grain] = marked;
-}
-
 /* Entry s's key, its level clamped first (a marked splat is at its model's last level, a splat or
  * not). */
-static uint32_t sort_key(const sort_job *j, uint32_t s, uint8_t m)
+static uint32_t sort_key(sort_job *j, uint32_t s, uint8_t m)
 {
     const bool splat = marked_splat(j->b, j->raster, s);
     j->levels[s] = j->levels[s] < j->last[m] && !splat ? j->levels[s] : j->last[m];
@@ -68,12 +58,14 @@ static void count_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread
 {
     (void)thread;
     sort_job *j = ctx;
-    uint32_t(*n)[PLAN_KEYS] = j->n[begin / j->grain];
+    uint32_t(*n)[PLAN_KEYS] = j->n[begin / j->grain], marked = 0;
     memset(n, 0, sizeof j->n[0]);
     for (uint32_t s = begin; s < end; s++) {
         const uint8_t m = j->c->model_of[j->visible[s]];
+        marked += marked_splat(j->b, j->raster, s);
         n[m][sort_key(j, s, m)]++;
     }
+    j->marked[begin / j->grain] = marked;
 }
 
 static void place_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
@@ -96,14 +88,8 @@ static void place_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread
 static void sort_by_level(const vks_crowd *c, const vks_frame_budget *b, const uint32_t *visible,
                           uint32_t count, uint8_t *levels, const uint8_t *raster, vks_frame_plan *p)
 {
-    sort_job job = {.c = c,
-                    .b = b,
-                    .visible = visible,
-                    .levels = levels,
-                    .raster = raster,
-                    .p = p,
-                    .count = count},
-             *j = &job; /* (70 KB of counts: on the stack, the frame allocates nothing) */
+    sort_job job = {.c = c, .b = b, .visible = visible, .levels = levels, .raster = raster, .p = p},
+             *j = &job; /* (on the stack: the frame allocates nothing) */
     j->grain = (uint32_t)(((uint64_t)count + PLAN_CHUNKS - 1) / PLAN_CHUNKS);
     j->grain = j->grain > PLAN_GRAIN ? j->grain : PLAN_GRAIN;
     const uint32_t chunks = (uint32_t)(((uint64_t)count + j->grain - 1) / j->grain);
@@ -112,13 +98,12 @@ static void sort_by_level(const vks_crowd *c, const vks_frame_budget *b, const u
     /* The splats sit at the list's end: the ids name them all when they name the whole list,
      * else none (the marked then drawn at their last level, by the graphics pipeline past the
      * ids). */
-    vks_pool_run(b->pool, count, j->grain, marked_chunk, j);
+    j->splats = count <= b->raster_max_entries;
+    vks_pool_run(b->pool, count, j->grain, count_chunk, j);
     uint32_t marked = 0;
     for (uint32_t k = 0; k < chunks; k++)
         marked += j->marked[k];
-    j->splats = count <= b->raster_max_entries;
     p->splats_past_ids = j->splats ? 0 : marked;
-    vks_pool_run(b->pool, count, j->grain, count_chunk, j);
     /* Each key's range: the runs by model then level (the rasterizer's first), the splats after
      * every run by model; within a range, the chunks in order. */
     uint32_t total[VKS_CROWD_MAX_MODELS][PLAN_KEYS] = {{0}};

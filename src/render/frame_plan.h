@@ -5,9 +5,12 @@
  *   vks_frame_plan_make(crowd, &budget, visible, count, levels, raster, &plan);
  *       the GPU's order (by model, then level; the compute rasterizer's entries first in each
  *       run; the far splats last, by model), output space dealt to a prefix of it (render/plan.h's
- * vks_plan_frame), what did not fit, and per level how many vks_frame_plan_entries(crowd, &plan,
- * pool, palette_first, chunk_address, chunk_limit, gpu); the GPU's visible list: per entry its instance,
- * model, level's first vertex, palette and output address (0: skinned in the vertex shader)
+ *       vks_plan_frame), what did not fit, and per level how many
+ *   vks_frame_plan_entries(crowd, &plan, pool, palette_first, chunk_address, chunk_limit, gpu);
+ *       the GPU's visible list: per entry its instance, model, level's first vertex, palette and
+ *       output address (0: skinned in the vertex shader)
+ *
+ * Both run their per-entry passes on budget.pool (or `pool`) when given one: the same plan.
  *
  * The recording then takes the plan run by run: one dispatch per (model, level) with output
  * (render/skinner_frame.c), one instanced draw per mesh of each run and the compute rasterizer's
