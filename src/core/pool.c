@@ -203,3 +203,9 @@ void vks_pool_run(vks_pool *p, uint32_t count, uint32_t grain, vks_pool_fn *fn, 
     p->running = false;
     pthread_mutex_unlock(&p->mutex);
 }
+
+uint32_t vks_pool_grain(uint32_t count, uint32_t least, uint32_t chunks)
+{
+    const uint32_t even = (uint32_t)(((uint64_t)count + chunks - 1) / chunks);
+    return even > least ? even : least ? least : 1;
+}

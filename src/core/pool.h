@@ -32,4 +32,8 @@ typedef void vks_pool_fn(void *ctx, uint32_t begin, uint32_t end, uint32_t threa
  * nest or overlap; a pool of one thread (or NULL) runs fn on the caller. */
 void vks_pool_run(vks_pool *pool, uint32_t count, uint32_t grain, vks_pool_fn *fn, void *ctx);
 
+/* A grain for a pass over `count` items whose chunks keep findings apart (indexed begin / grain):
+ * at least `least` (and 1), and large enough for at most `chunks` chunks. */
+uint32_t vks_pool_grain(uint32_t count, uint32_t least, uint32_t chunks);
+
 #endif

@@ -59,57 +59,12 @@ static bool allocate(const gpu_device *dev, VkMemoryRequirements req, gpu_memory
     return true;
 }
 
-bool gpu_buffer_create(const gpu_device *dev, const gpu_buffer_desc *desc, gpu_buffer *buf,
-                       vks_error *err)
-{
-    *buf = (gpu_buffer){0};
-    const char *name = desc->name ? desc->name : "buffer";
-    if (desc->size == 0)
-        return vks_fail(err, "%s would be empty", name);
-    VkBufferCreateInfo info = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    info.size = desc->size;
-    info.usage = desc->usage;
-    VkResult r = dev->vk.vkCreateBuffer(dev->device, &info, NULL, &buf->buffer);
-    if (r != VK_SUCCESS)
-        return vks_fail(err, "cannot create %s (%llu bytes): %s", name,
-                        (unsigned long long)desc->size, gpu_result_name(r));
-    VkMemoryRequirements req;
-    dev->vk.vkGetBufferMemoryRequirements(dev->device, buf->buffer, &req);
-    VkMemoryPropertyFlags props = 0;
-    const bool addressed = desc->usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-    if (!allocate(dev, req, desc->memory, addressed, &buf->memory, &props, name, err)) {
-        gpu_buffer_destroy(dev, buf);
-        return false;
-    }
-    r = dev->vk.vkBindBufferMemory(dev->device, buf->buffer, buf->memory, 0);
-    if (r != VK_SUCCESS) {
-        gpu_buffer_destroy(dev, buf);
-        return vks_fail(err, "cannot bind the memory of %s: %s", name, gpu_result_name(r));
-    }
-    buf->size = desc->size;
-    buf->coherent = props & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    if (addressed) {
-        VkBufferDeviceAddressInfo ai = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
-        ai.buffer = buf->buffer;
-        buf->address = dev->vk.vkGetBufferDeviceAddress(dev->device, &ai);
-    }
-    if (desc->memory != GPU_MEMORY_DEVICE &&
-        (r = dev->vk.vkMapMemory(dev->device, buf->memory, 0, VK_WHOLE_SIZE, 0, &buf->mapped)) !=
-            VK_SUCCESS) {
-        gpu_buffer_destroy(dev, buf);
-        return vks_fail(err, "cannot map %s: %s", name, gpu_result_name(r));
-    }
-    GPU_NAME(dev, VK_OBJECT_TYPE_BUFFER, buf->buffer, "%s", name);
-    GPU_NAME(dev, VK_OBJECT_TYPE_DEVICE_MEMORY, buf->memory, "%s memory", name);
-    return true;
-}
-
 bool gpu_buffers_create_joined(const gpu_device *dev, const gpu_buffer_desc *desc, uint32_t count,
                                gpu_buffer *bufs, VkDeviceMemory *memory, vks_error *err)
 {
     *memory = VK_NULL_HANDLE;
     memset(bufs, 0, sizeof *bufs * count);
-    const char *name = desc->name ? desc->name : "buffers";
+    const char *name = desc->name ? desc->name : "buffer";
     assert(count > 0 && desc->size > 0);
     VkBufferCreateInfo info = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     info.size = desc->size;
@@ -160,7 +115,10 @@ bool gpu_buffers_create_joined(const gpu_device *dev, const gpu_buffer_desc *des
             ai.buffer = b->buffer;
             b->address = dev->vk.vkGetBufferDeviceAddress(dev->device, &ai);
         }
-        GPU_NAME(dev, VK_OBJECT_TYPE_BUFFER, b->buffer, "%s %u", name, k);
+        if (count > 1)
+            GPU_NAME(dev, VK_OBJECT_TYPE_BUFFER, b->buffer, "%s %u", name, k);
+        else
+            GPU_NAME(dev, VK_OBJECT_TYPE_BUFFER, b->buffer, "%s", name);
     }
     GPU_NAME(dev, VK_OBJECT_TYPE_DEVICE_MEMORY, *memory, "%s memory", name);
     return true;
@@ -177,6 +135,19 @@ void gpu_buffers_destroy_joined(const gpu_device *dev, gpu_buffer *bufs, uint32_
     if (*memory)
         dev->vk.vkFreeMemory(dev->device, *memory, NULL); /* unmaps too */
     *memory = VK_NULL_HANDLE;
+}
+
+bool gpu_buffer_create(const gpu_device *dev, const gpu_buffer_desc *desc, gpu_buffer *buf,
+                       vks_error *err)
+{
+    *buf = (gpu_buffer){0};
+    if (desc->size == 0)
+        return vks_fail(err, "%s would be empty", desc->name ? desc->name : "buffer");
+    VkDeviceMemory memory;
+    if (!gpu_buffers_create_joined(dev, desc, 1, buf, &memory, err))
+        return false;
+    buf->memory = memory; /* its own */
+    return true;
 }
 
 void gpu_buffer_destroy(const gpu_device *dev, gpu_buffer *buf)

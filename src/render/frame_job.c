@@ -112,13 +112,8 @@ static bool frame_prepare(vks_renderer *r, const vks_frame_job *job, vks_frame *
     } else {
         const uint32_t listed = vks_prepare_store_list(crowd, job->anim_lod, &prepare,
                                                        f->skin->visible, f->skin->level);
-        const uint32_t pages =
-            vks_skinner_store_wanted(sk, f->skin->visible, prepare.raster, listed);
-        if (pages) {
-            r->dev->vk.vkDeviceWaitIdle(r->dev->device); /* the frames in flight read the store */
-            if (!vks_skinner_grow_store(sk, pages, err))
-                return false;
-        }
+        if (!vks_renderer_fit_store(r, f->skin->visible, prepare.raster, listed, err))
+            return false;
         *p = vks_prepare_store_place(crowd, &sk->store, &prepare, f->skin->visible, f->skin->level,
                                      listed, f->skin->palette);
     }

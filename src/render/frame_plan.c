@@ -45,13 +45,12 @@ typedef struct sort_job {
     uint32_t n[PLAN_CHUNKS][VKS_CROWD_MAX_MODELS][PLAN_KEYS];
 } sort_job;
 
-/* Entry s's key, its level clamped first (a marked splat is at its model's last level, a splat or
- * not). */
-static uint32_t sort_key(sort_job *j, uint32_t s, uint8_t m)
+/* Entry s's key, its level clamped (count_chunk). */
+static uint32_t key_of(const sort_job *j, uint32_t s)
 {
-    const bool splat = marked_splat(j->b, j->raster, s);
-    j->levels[s] = j->levels[s] < j->last[m] && !splat ? j->levels[s] : j->last[m];
-    return splat && j->splats ? SPLAT_KEY : 2u * j->levels[s] + !wants_raster(j->b, j->raster, s);
+    return marked_splat(j->b, j->raster, s) && j->splats
+               ? SPLAT_KEY
+               : 2u * j->levels[s] + !wants_raster(j->b, j->raster, s);
 }
 
 static void count_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread)
@@ -62,8 +61,11 @@ static void count_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread
     memset(n, 0, sizeof j->n[0]);
     for (uint32_t s = begin; s < end; s++) {
         const uint8_t m = j->c->model_of[j->visible[s]];
-        marked += marked_splat(j->b, j->raster, s);
-        n[m][sort_key(j, s, m)]++;
+        const bool splat = marked_splat(j->b, j->raster, s);
+        marked += splat;
+        /* a marked splat is at its model's last level, a splat or not */
+        j->levels[s] = j->levels[s] < j->last[m] && !splat ? j->levels[s] : j->last[m];
+        n[m][key_of(j, s)]++;
     }
     j->marked[begin / j->grain] = marked;
 }
@@ -76,9 +78,7 @@ static void place_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread
     vks_frame_plan *p = j->p;
     for (uint32_t s = begin; s < end; s++) {
         const uint8_t m = j->c->model_of[j->visible[s]];
-        const bool splat = marked_splat(j->b, j->raster, s) && j->splats;
-        const uint32_t to =
-            next[m][splat ? SPLAT_KEY : 2u * j->levels[s] + !wants_raster(j->b, j->raster, s)]++;
+        const uint32_t to = next[m][key_of(j, s)]++;
         p->order[to] = j->visible[s];
         p->order_level[to] = j->levels[s];
         p->order_model[to] = m;
@@ -90,8 +90,7 @@ static void sort_by_level(const vks_crowd *c, const vks_frame_budget *b, const u
 {
     sort_job job = {.c = c, .b = b, .visible = visible, .levels = levels, .raster = raster, .p = p},
              *j = &job; /* (on the stack: the frame allocates nothing) */
-    j->grain = (uint32_t)(((uint64_t)count + PLAN_CHUNKS - 1) / PLAN_CHUNKS);
-    j->grain = j->grain > PLAN_GRAIN ? j->grain : PLAN_GRAIN;
+    j->grain = vks_pool_grain(count, PLAN_GRAIN, PLAN_CHUNKS);
     const uint32_t chunks = (uint32_t)(((uint64_t)count + j->grain - 1) / j->grain);
     for (uint32_t m = 0; m < c->model_count; m++)
         j->last[m] = (uint8_t)(vks_model_level_count(c->models[m]) - 1);
@@ -260,6 +259,5 @@ void vks_frame_plan_entries(const vks_crowd *c, const vks_frame_plan *p, vks_poo
             j.vertex_first[m][l] =
                 l ? c->models[m]->vertex_count + vks_model_level(c->models[m], l).vertex_first : 0;
     const uint32_t count = p->splats[VKS_CROWD_MAX_MODELS];
-    uint32_t grain = (uint32_t)(((uint64_t)count + PLAN_CHUNKS - 1) / PLAN_CHUNKS);
-    vks_pool_run(pool, count, grain > PLAN_GRAIN ? grain : PLAN_GRAIN, entries_chunk, &j);
+    vks_pool_run(pool, count, vks_pool_grain(count, PLAN_GRAIN, PLAN_CHUNKS), entries_chunk, &j);
 }

@@ -221,6 +221,16 @@ bool vks_renderer_fit_output(vks_renderer *r, vks_frame *f, vks_error *err)
     return vks_skinner_grow_output(sk, bytes, err);
 }
 
+bool vks_renderer_fit_store(vks_renderer *r, const uint32_t *visible, const uint8_t *raster,
+                            uint32_t count, vks_error *err)
+{
+    const uint32_t pages = vks_skinner_store_wanted(&r->skinner, visible, raster, count);
+    if (!pages)
+        return true;
+    r->dev->vk.vkDeviceWaitIdle(r->dev->device); /* the frames in flight read the store */
+    return vks_skinner_grow_store(&r->skinner, pages, err);
+}
+
 vks_plan_request vks_renderer_plan_request(const vks_renderer_desc *desc)
 {
     return (vks_plan_request){.mode = desc->mode,

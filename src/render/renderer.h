@@ -8,8 +8,9 @@
  *   vks_renderer_fit        room for a crowd that grew (waits for the device then)
  *   vks_renderer_begin_frame    waits for the slot's last use; f->skin is the skinner's slot
  *   vks_prepare_palettes    the CPU half (scene/prepare.h): cull, levels, periods, schedule and
- *     or vks_prepare_store  poses into f->skin->palette (with the store: its slots dealt, the
- *                           posed palettes staged there)
+ *     or vks_prepare_store_list, vks_renderer_fit_store, vks_prepare_store_place
+ *                           poses into f->skin->palette (with the store: the list culled, the
+ *                           store grown for it, its slots dealt, the posed palettes staged there)
  *   vks_renderer_fit_output the skinned output grown to what the frame draws, when it wants
  *                           more (waits for the device then)
  *   the overlays written, the target's image acquired (target/target.h)
@@ -203,6 +204,13 @@ bool vks_renderer_fit(vks_renderer *r, vks_error *err);
  * Nothing to do in vertex mode or with a fixed output (max_skinned_vertices). False, broken, only
  * when out of memory for even the room it had. */
 bool vks_renderer_fit_output(vks_renderer *r, vks_frame *f, vks_error *err);
+
+/* The palette store grown by pages for the frame's list (visible[0 .. count) and its raster
+ * marks, before the store deals it: vks_skinner_store_wanted), waiting for the device to be idle
+ * then. Nothing to do unpaged, or with room enough. False, broken, only when growing lost the
+ * store's state. */
+bool vks_renderer_fit_store(vks_renderer *r, const uint32_t *visible, const uint8_t *raster,
+                            uint32_t count, vks_error *err);
 
 /* Waits for the next frame slot, reads its previous queries, begins its command buffer. NULL when
  * the device is lost (or out of memory for the command buffer). */

@@ -54,7 +54,6 @@ typedef struct crowd_view_model {
     uint32_t last;
     float reach[VKS_MAX_LEVELS], keep[VKS_MAX_LEVELS];
     float area[VKS_MAX_LEVELS]; /* triangle_area * ppu^2 */
-    float splat;                /* splat_weight */
 } crowd_view_model;
 
 typedef struct crowd_lod_job {
@@ -81,7 +80,6 @@ static void crowd_view_models(const vks_crowd *c, const vks_lod_view *view, crow
             v->keep[l] = e > 0.0f ? e / (view->max_error_px * VKS_LOD_HYSTERESIS) : 0.0f;
             v->area[l] = c->triangle_area[m][l] * ppu * ppu;
         }
-        v->splat = c->splat_weight[m];
     }
 }
 
@@ -112,15 +110,15 @@ static uint8_t crowd_lod_of(const crowd_lod_job *job, vks_crowd_instance *in, fl
         }
         level = in->level < coarse ? coarse : in->level > fine ? fine : in->level;
     }
-    if (raster && view->splat_density > 0.0f && view->force < 0 && v->splat > 0.0f &&
-        near > 0.0f) {
+    const float weight = job->crowd->splat_weight[in->model];
+    if (raster && view->splat_density > 0.0f && view->force < 0 && weight > 0.0f && near > 0.0f) {
         /* The far splat: the coarsest level's triangles against the pixels its outline covers
          * (splat_weight: those triangles per outline area; the pixels grow with the square of its
          * size, so the hysteresis squared while it is a splat): weight > density * px^2, px the
          * instance's scale * ppu / near. */
         const float h2 = in->splat ? VKS_SPLAT_HYSTERESIS * VKS_SPLAT_HYSTERESIS : 1.0f;
         const float ppu = view->pixels_per_unit;
-        in->splat = v->splat * h2 * near2 > view->splat_density * ppu * ppu * s2;
+        in->splat = weight * h2 * near2 > view->splat_density * ppu * ppu * s2;
     } else {
         in->splat = 0;
     }

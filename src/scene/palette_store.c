@@ -227,9 +227,13 @@ static bool place(vks_palette_store *s, const vks_crowd *c, const uint32_t *visi
 
 static uint32_t chunk_grain(uint32_t n, uint32_t least)
 {
-    const uint32_t even = (uint32_t)(((uint64_t)n + VKS_PALETTE_STORE_CHUNKS - 1) /
-                                     VKS_PALETTE_STORE_CHUNKS);
-    return even > least ? even : least ? least : 1;
+    return vks_pool_grain(n, least, VKS_PALETTE_STORE_CHUNKS);
+}
+
+/* The page a block is in (0 unpaged: an unpaged store's blocks may pass 2^28, a host's). */
+static uint32_t page_of(const vks_palette_store *s, uint32_t block)
+{
+    return s->page_entries ? block >> VKS_PALETTE_PAGE_SHIFT : 0;
 }
 
 typedef struct store_job {
@@ -317,8 +321,7 @@ static void count_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread
         if (!posed_entry(j, k))
             continue;
         ch->posed++;
-        ch->staged[s->page_entries ? block >> VKS_PALETTE_PAGE_SHIFT : 0] +=
-            kind_entries(j->c, s->block_kind[i]);
+        ch->staged[page_of(s, block)] += kind_entries(j->c, s->block_kind[i]);
     }
 }
 
@@ -341,7 +344,7 @@ static void write_chunk(void *ctx, uint32_t begin, uint32_t end, uint32_t thread
         if (!posed_entry(j, k))
             continue;
         const uint32_t entries = kind_entries(j->c, s->block_kind[i]);
-        const uint32_t page = s->page_entries ? block >> VKS_PALETTE_PAGE_SHIFT : 0;
+        const uint32_t page = page_of(s, block);
         const uint32_t from = (uint32_t)at[page];
         s->pose_splat[posed] = s->block_kind[i] >= VKS_CROWD_MAX_MODELS;
         s->pose[posed] = i;
@@ -362,12 +365,8 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, vks_p
                                  uint32_t *visible, uint8_t *levels, uint8_t *raster,
                                  uint32_t count, const uint8_t *schedule)
 {
-    store_job j = {.s = s,
-                   .c = c,
-                   .visible = visible,
-                   .raster = raster,
-                   .count = count,
-                   .schedule = schedule};
+    store_job j = {
+        .s = s, .c = c, .visible = visible, .raster = raster, .count = count, .schedule = schedule};
     /* Far splats' blocks only for a list the splats can be drawn from (splat_list_max): else
      * their marks are cleared (drawn at their last level). */
     j.grain = chunk_grain(count, s->grain);
@@ -414,8 +413,8 @@ uint32_t vks_palette_store_frame(vks_palette_store *s, const vks_crowd *c, vks_p
      * summed in chunk order, written per chunk, the copies stitched. */
     vks_pool_run(pool, count, j.grain, count_chunk, &j);
     uint32_t kept = 0, posed = 0;
-    uint64_t at[VKS_PALETTE_PAGES] = {0};
-    for (uint32_t p = 0; s->page_entries && p < VKS_PALETTE_PAGES; p++)
+    uint64_t at[VKS_PALETTE_PAGES]; /* each page's poses from its page's place (unpaged: 0) */
+    for (uint32_t p = 0; p < VKS_PALETTE_PAGES; p++)
         at[p] = (uint64_t)p * s->page_entries;
     const uint32_t chunks = count ? (count + j.grain - 1) / j.grain : 0;
     for (uint32_t k = 0; k < chunks; k++) {

@@ -79,8 +79,7 @@ static uint64_t joints_of(const vks_crowd *c, vks_pool *pool, const uint32_t *in
                           uint32_t count, const uint8_t *schedule, bool at_levels)
 {
     joints_job j = {.c = c, .instances = instances, .schedule = schedule, .at_levels = at_levels};
-    j.grain = (count + JOINTS_CHUNKS - 1) / JOINTS_CHUNKS;
-    j.grain = j.grain < 4096 ? 4096 : j.grain;
+    j.grain = vks_pool_grain(count, 4096, JOINTS_CHUNKS);
     vks_pool_run(pool, count, j.grain, joints_chunk, &j);
     uint64_t joints = 0;
     for (uint32_t k = 0; k < (count + j.grain - 1) / j.grain; k++)
@@ -130,8 +129,7 @@ vks_prepared vks_prepare_store_place(vks_crowd *c, vks_palette_store *store,
                                      uint32_t listed, vks_bone *staging)
 {
     const uint32_t n = vks_palette_store_frame(store, c, job->pool, visible, levels, job->raster,
-                                               listed,
-                                               job->anim_lod ? c->schedule : NULL);
+                                               listed, job->anim_lod ? c->schedule : NULL);
     vks_crowd_palettes_at(c, job->pool, store->pose, store->pose_first, store->pose_count, staging,
                           levels != NULL, store->pose_splat);
     const uint64_t joints =
